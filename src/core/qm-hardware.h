@@ -1,0 +1,119 @@
+/* qm-hardware.h: catalog specs of the hardware a plan runs on.
+ *
+ * These are plain value structs. Their strings are interned with
+ * g_intern_string(), so a struct can be copied by value and kept for ever.
+ * Units are SI inside the core (see architecture.md), except where a field
+ * name says otherwise (the catalog's own units: _tflops, _gb, _tbs, _w ...).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "qm-types.h"
+
+G_BEGIN_DECLS
+
+/* Provenance carried by every catalog entry and into every output line. */
+typedef struct
+{
+  const char *id;        /* stable catalog id, lower case with dashes */
+  const char *vendor;
+  const char *name;
+  const char *source;    /* datasheet, product page or paper */
+  const char *as_of;     /* ISO date the figures were read */
+  double      price_usd; /* reference price; 0 = not sold this way */
+  gboolean    builtin;
+} QmCatalogInfo;
+
+struct _QmGpuSpec
+{
+  QmCatalogInfo info;
+  /* Dense peak TFLOPS per precision, never "with sparsity"; 0 = unsupported.
+   * Indexed by QmPrecision. */
+  double tflops[QM_N_PRECISIONS];
+  double memory_gb;        /* HBM capacity, decimal GB */
+  double bandwidth_tbs;    /* HBM bandwidth, TB/s */
+  double tdp_w;            /* max board power */
+  double link_gbs;         /* intra-node GPU link, GB/s one direction */
+  const char *form_factor; /* "sxm", "pcie", "oam", "superchip", "cloud" */
+  const char *family;      /* "v100", "a100", "h100", "b200", "mi300", "gaudi" ... */
+};
+
+struct _QmServerSpec
+{
+  QmCatalogInfo info;
+  const char *gpu_id;      /* the GPU it holds; NULL = any */
+  guint  gpus;             /* GPUs per node */
+  guint  cpus;             /* sockets */
+  const char *cpu_model;
+  double cpu_w;            /* per socket */
+  double ram_gb;
+  double ram_w;            /* all DIMMs */
+  double nvme_tb;
+  double nvme_w;
+  guint  nics;             /* compute-fabric NICs (one per GPU on rail-optimised boxes) */
+  double nic_gbps;
+  double nic_w;            /* per NIC */
+  double other_w;          /* fans, board, BMC, NVSwitch */
+  guint  rack_units;
+  double power_max_w;      /* nameplate, for PDUs and racks */
+  double power_typical_w;  /* typical under training load */
+  double weight_kg;
+};
+
+struct _QmNetworkSpec
+{
+  QmCatalogInfo info;      /* price_usd = one switch */
+  const char *technology;  /* "infiniband" or "ethernet" */
+  guint  ports;            /* switch radix at port_gbps */
+  double port_gbps;
+  double power_w;          /* one switch */
+  guint  rack_units;       /* one switch */
+  double latency_us;       /* one hop, for the alpha term */
+  double nic_usd;
+  double transceiver_usd;  /* one optical module */
+  double transceiver_w;
+  double cable_usd;        /* one copper/AOC cable inside a rack */
+};
+
+struct _QmStorageSpec
+{
+  QmCatalogInfo info;
+  const char *kind;            /* "parallel-fs" or "local-nvme" */
+  double usd_per_tb;
+  double usd_per_gbs;          /* per GB/s of write bandwidth */
+  double write_gbs_per_tb;     /* bandwidth that comes with each TB */
+  double watts_per_tb;
+  guint  rack_units_per_pb;
+};
+
+struct _QmHardware
+{
+  QmGpuSpec     gpu;
+  QmServerSpec  server;
+  QmNetworkSpec network;
+  QmStorageSpec storage;
+};
+
+/* The site the cluster stands in. */
+struct _QmFacility
+{
+  double pue;                 /* >= 1.0 */
+  double usd_per_kwh;
+  double rack_kw;             /* power limit per rack */
+  guint  rack_units;          /* usable U per rack */
+  double gco2_per_kwh;        /* grid carbon intensity */
+  double air_cooling_kw;      /* above this per rack, liquid cooling is needed */
+  double colo_usd_per_kw_month;
+};
+
+struct _QmPricing
+{
+  QmPricingMode mode;
+  double usd_per_gpu_hour;    /* rent */
+  double amortization_years;  /* buy */
+  double support_fraction;    /* yearly support as a fraction of hardware price */
+  char   currency[8];         /* label only; the app converts nothing */
+};
+
+G_END_DECLS

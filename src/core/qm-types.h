@@ -1,0 +1,71 @@
+/* qm-types.h: forward typedefs and the enums shared by the whole core.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _QmModelShape   QmModelShape;
+typedef struct _QmGpuSpec      QmGpuSpec;
+typedef struct _QmServerSpec   QmServerSpec;
+typedef struct _QmNetworkSpec  QmNetworkSpec;
+typedef struct _QmStorageSpec  QmStorageSpec;
+typedef struct _QmHardware     QmHardware;
+typedef struct _QmFacility     QmFacility;
+typedef struct _QmPricing      QmPricing;
+
+/* What the plan is for (plan-format.md, workload.mode). */
+typedef enum
+{
+  QM_MODE_PRETRAIN,
+  QM_MODE_FINETUNE,
+  QM_MODE_LORA,
+  QM_MODE_QLORA,
+  QM_MODE_INFERENCE,
+} QmMode;
+
+/* Numeric formats. Training uses fp32/fp16/bf16/fp8; serving also int8/int4/fp4. */
+typedef enum
+{
+  QM_PRECISION_FP32,
+  QM_PRECISION_TF32,
+  QM_PRECISION_FP16,
+  QM_PRECISION_BF16,
+  QM_PRECISION_FP8,
+  QM_PRECISION_INT8,
+  QM_PRECISION_FP4,
+  QM_PRECISION_INT4,
+  QM_N_PRECISIONS
+} QmPrecision;
+
+typedef enum
+{
+  QM_OPTIMIZER_ADAMW,
+  QM_OPTIMIZER_ADAMW_8BIT,
+  QM_OPTIMIZER_SGD,        /* with momentum */
+  QM_OPTIMIZER_ADAFACTOR,
+} QmOptimizer;
+
+typedef enum
+{
+  QM_RECOMPUTE_NONE,
+  QM_RECOMPUTE_SELECTIVE,
+  QM_RECOMPUTE_FULL,
+} QmRecompute;
+
+typedef enum
+{
+  QM_PRICING_BUY,
+  QM_PRICING_RENT_ON_DEMAND,
+  QM_PRICING_RENT_RESERVED,
+} QmPricingMode;
+
+/* Bytes per element of a numeric format. int4/fp4 are half a byte. */
+double       qm_precision_bytes     (QmPrecision p);
+const char  *qm_precision_to_string (QmPrecision p);
+gboolean     qm_precision_from_string (const char *s, QmPrecision *out);
+
+G_END_DECLS

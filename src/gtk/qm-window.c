@@ -1,0 +1,146 @@
+/* qm-window.c: the main window, with the Plans, Catalog and Compare pages.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "qm-gtk.h"
+#include "qm-window.h"
+
+struct _QmWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+
+  AdwToastOverlay      *toast_overlay;
+  AdwViewStack         *stack;
+};
+
+G_DEFINE_FINAL_TYPE (QmWindow, qm_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+qm_window_save_state (QmWindow *self)
+{
+  int width, height;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized",
+                          gtk_window_is_maximized (GTK_WINDOW (self)));
+  g_settings_set_string (self->settings, "last-page", qm_window_get_page (self));
+}
+
+static gboolean
+qm_window_close_request (GtkWindow *window)
+{
+  qm_window_save_state (QM_WINDOW (window));
+
+  return GTK_WINDOW_CLASS (qm_window_parent_class)->close_request (window);
+}
+
+static void
+new_plan_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  QmWindow *self = QM_WINDOW (widget);
+
+  /* The workload wizard (issue #8) replaces this toast. */
+  adw_toast_overlay_add_toast (self->toast_overlay,
+                               adw_toast_new (_("The plan wizard is not available in this version yet")));
+}
+
+static void
+show_page_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  qm_window_set_page (QM_WINDOW (widget), g_variant_get_string (param, NULL));
+}
+
+static void
+qm_window_dispose (GObject *object)
+{
+  QmWindow *self = QM_WINDOW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_WINDOW);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (qm_window_parent_class)->dispose (object);
+}
+
+static void
+qm_window_class_init (QmWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = qm_window_dispose;
+  window_class->close_request = qm_window_close_request;
+
+  qm_gtk_ensure_resources ();
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/quartermaster/Quartermaster/qm-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, stack);
+
+  gtk_widget_class_install_action (widget_class, "win.new-plan", NULL, new_plan_action);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK,
+                                       "win.new-plan", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK,
+                                       "win.show-page", "s", "plans");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK,
+                                       "win.show-page", "s", "catalog");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK,
+                                       "win.show-page", "s", "compare");
+}
+
+static void
+qm_window_init (QmWindow *self)
+{
+  g_autofree char *page = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APPLICATION_ID);
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  page = g_settings_get_string (self->settings, "last-page");
+  qm_window_set_page (self, page);
+}
+
+QmWindow *
+qm_window_new (AdwApplication *application)
+{
+  return g_object_new (QM_TYPE_WINDOW, "application", application, NULL);
+}
+
+void
+qm_window_set_page (QmWindow   *self,
+                    const char *name)
+{
+  g_return_if_fail (QM_IS_WINDOW (self));
+
+  /* An unknown name (say, from an older settings file) keeps the page. */
+  if (name != NULL && adw_view_stack_get_child_by_name (self->stack, name) != NULL)
+    adw_view_stack_set_visible_child_name (self->stack, name);
+}
+
+const char *
+qm_window_get_page (QmWindow *self)
+{
+  g_return_val_if_fail (QM_IS_WINDOW (self), NULL);
+
+  return adw_view_stack_get_visible_child_name (self->stack);
+}

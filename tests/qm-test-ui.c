@@ -1,0 +1,87 @@
+/* qm-test-ui.c: helpers for the tests that run real widgets under Xvfb.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+
+#include "qm-gtk.h"
+#include "qm-test-ui.h"
+
+gboolean
+qm_test_ui_init (int    *argc,
+                 char ***argv)
+{
+  /* Not G_TEST_OPTION_ISOLATE_DIRS: it hides the system GSettings schemas
+   * from GTK (toolchain.md pitfall 6); meson points HOME and the XDG dirs
+   * at a temporary folder instead. */
+  g_test_init (argc, argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      if (g_getenv ("QM_REQUIRE_DISPLAY") != NULL)
+        g_error ("No display: run the UI tests under xvfb-run -a");
+      g_print ("1..0 # SKIP no display (run under xvfb-run -a)\n");
+      return FALSE;
+    }
+  adw_init ();
+  qm_gtk_ensure_resources ();
+  return TRUE;
+}
+
+static void
+wait_frames (GtkWidget *widget)
+{
+  gint64 end = g_get_monotonic_time () + 400 * G_TIME_SPAN_MILLISECOND;
+
+  /* Let style changes, allocation and libadwaita's cross-fades (about
+   * 250 ms) settle, then wait for a paint. */
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  gtk_widget_queue_draw (widget);
+  gtk_test_widget_wait_for_draw (widget);
+}
+
+void
+qm_test_screenshot (GtkWidget     *widget,
+                    const char    *name,
+                    AdwColorScheme scheme)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  const char *build_dir = g_getenv ("QM_BUILD_DIR");
+  g_autofree char *dir = g_build_filename (build_dir ? build_dir : ".", "screenshots", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  int w, h;
+
+  adw_style_manager_set_color_scheme (manager, scheme);
+  wait_frames (widget);
+
+  w = gtk_widget_get_width (widget);
+  h = gtk_widget_get_height (widget);
+  g_assert_cmpint (w, >, 0);
+  g_assert_cmpint (h, >, 0);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+void
+qm_test_wait_until_null (GObject **pointer)
+{
+  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+  while (*pointer != NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}

@@ -1,0 +1,109 @@
+/* test-window.c: the main window under a real display: it builds from its
+ * template, shows each page, restores its size from GSettings, and is
+ * finalized when closed.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "qm-window.h"
+#include "qm-preferences-window.h"
+#include "qm-test-ui.h"
+
+static void
+test_pages (void)
+{
+  QmWindow *window = qm_window_new (NULL);
+  GObject *weak = G_OBJECT (window);
+  static const char *pages[] = { "plans", "catalog", "compare" };
+
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_window_present (GTK_WINDOW (window));
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autofree char *light = g_strdup_printf ("window-%s-light.png", pages[i]);
+      g_autofree char *dark = g_strdup_printf ("window-%s-dark.png", pages[i]);
+
+      qm_window_set_page (window, pages[i]);
+      g_assert_cmpstr (qm_window_get_page (window), ==, pages[i]);
+      qm_test_screenshot (GTK_WIDGET (window), light, ADW_COLOR_SCHEME_FORCE_LIGHT);
+      qm_test_screenshot (GTK_WIDGET (window), dark, ADW_COLOR_SCHEME_FORCE_DARK);
+    }
+
+  /* An unknown page name keeps the current page. */
+  qm_window_set_page (window, "no-such-page");
+  g_assert_cmpstr (qm_window_get_page (window), ==, "compare");
+
+  /* Alt+1 goes back to the plans. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "plans"));
+  g_assert_cmpstr (qm_window_get_page (window), ==, "plans");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+}
+
+static void
+test_state_persists (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  QmWindow *window;
+  int w, h;
+
+  g_settings_set_int (settings, "window-width", 900);
+  g_settings_set_int (settings, "window-height", 640);
+  g_settings_set_string (settings, "last-page", "catalog");
+
+  window = qm_window_new (NULL);
+  gtk_window_get_default_size (GTK_WINDOW (window), &w, &h);
+  g_assert_cmpint (w, ==, 900);
+  g_assert_cmpint (h, ==, 640);
+  g_assert_cmpstr (qm_window_get_page (window), ==, "catalog");
+
+  /* Closing writes the state back. */
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  qm_window_set_page (window, "compare");
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
+  {
+    g_autofree char *page = g_settings_get_string (settings, "last-page");
+    g_assert_cmpstr (page, ==, "compare");
+  }
+  g_settings_reset (settings, "last-page");
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
+static void
+test_preferences (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  QmPreferencesWindow *prefs = qm_preferences_window_new (NULL);
+  GObject *weak = G_OBJECT (prefs);
+
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_window_present (GTK_WINDOW (prefs));
+  qm_test_screenshot (GTK_WIDGET (prefs), "preferences-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (prefs), "preferences-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+  g_assert_cmpfloat (g_settings_get_double (settings, "default-pue"), ==, 1.25);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!qm_test_ui_init (&argc, &argv))
+    return 0;
+
+  g_test_add_func ("/window/pages", test_pages);
+  g_test_add_func ("/window/state-persists", test_state_persists);
+  g_test_add_func ("/window/preferences", test_preferences);
+  return g_test_run ();
+}

@@ -118,6 +118,8 @@ qm_application_startup (GApplication *app)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
   static const char *help_accels[] = { "<Control>question", NULL };
+  static const char *new_plan_accels[] = { "<Control>n", NULL };
+  static const char *close_accels[] = { "<Control>w", NULL };
 
   G_APPLICATION_CLASS (qm_application_parent_class)->startup (app);
 
@@ -126,6 +128,8 @@ qm_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", help_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.new-plan", new_plan_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "window.close", close_accels);
 }
 
 static void

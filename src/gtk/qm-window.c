@@ -92,8 +92,6 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.new-plan", NULL, new_plan_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK,
-                                       "win.new-plan", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK,
                                        "win.show-page", "s", "plans");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK,

@@ -37,6 +37,9 @@ struct _QmGpuSpec
   double link_gbs;         /* intra-node GPU link, GB/s one direction */
   const char *form_factor; /* "sxm", "pcie", "oam", "superchip", "cloud" */
   const char *family;      /* "v100", "a100", "h100", "b200", "mi300", "gaudi" ... */
+  /* Best-shape matmul throughput as a fraction of the dense bf16 peak
+   * (stas00/ml-engineering MAMF table); an upper bound on MFU. 0 = unknown. */
+  double mamf_fraction;
 };
 
 struct _QmServerSpec
@@ -85,6 +88,8 @@ struct _QmStorageSpec
   double write_gbs_per_tb;     /* bandwidth that comes with each TB */
   double watts_per_tb;
   guint  rack_units_per_pb;
+  /* Rent: cloud price per TB-month of this storage; 0 = not offered. */
+  double usd_per_tb_month;
 };
 
 struct _QmHardware

@@ -1,0 +1,121 @@
+/* qm-catalog-json.h: parse catalog entries from JSON.
+ *
+ * The built-in catalog (qm-catalog.c) and the store's JSON/CSV imports use
+ * the same parsers, so a user's entry is checked exactly like a shipped one.
+ * Keys are those of data/catalog/<kind>.json; see qm-catalog-json.c for the
+ * schema of each kind. An error names the key and the offending value, for
+ * example `memory_gb: must be a number > 0 (got -80)`.
+ *
+ * Strings in the parsed structs are interned (g_intern_string), so a parsed
+ * entry can be copied by value and kept for the life of the process.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "qm-catalog.h"
+
+G_BEGIN_DECLS
+
+#define QM_CATALOG_ERROR (qm_catalog_error_quark ())
+
+typedef enum
+{
+  QM_CATALOG_ERROR_PARSE,        /* not JSON, or not an array of objects */
+  QM_CATALOG_ERROR_MISSING_KEY,  /* a required key is absent */
+  QM_CATALOG_ERROR_INVALID,      /* a value has the wrong type or range */
+  QM_CATALOG_ERROR_UNKNOWN_KEY,  /* only with QM_CATALOG_PARSE_STRICT */
+  QM_CATALOG_ERROR_DUPLICATE_ID, /* two entries with one id in one array */
+} QmCatalogError;
+
+/* The kinds of catalog entry; the strings are the `kind` key of
+ * `quartermaster-cli catalog list --json` (plan-format.md). */
+typedef enum
+{
+  QM_CATALOG_KIND_GPU,
+  QM_CATALOG_KIND_SERVER,
+  QM_CATALOG_KIND_NETWORK,
+  QM_CATALOG_KIND_STORAGE,
+  QM_CATALOG_KIND_FACILITY,
+  QM_CATALOG_KIND_CLOUD,
+  QM_CATALOG_KIND_MODEL,
+  QM_N_CATALOG_KINDS
+} QmCatalogKind;
+
+typedef enum
+{
+  QM_CATALOG_PARSE_NONE   = 0,
+  /* Reject keys the schema does not know, to catch typos in shipped data.
+   * Imports leave it off and ignore unknown keys. */
+  QM_CATALOG_PARSE_STRICT = 1 << 0,
+  /* Mark every parsed entry as built in (info.builtin = TRUE). */
+  QM_CATALOG_PARSE_BUILTIN = 1 << 1,
+} QmCatalogParseFlags;
+
+GQuark       qm_catalog_error_quark      (void);
+
+/* "gpu", "server", "network", "storage", "facility", "cloud", "model".
+ * from_string also accepts "rack" for facility (cli.md). */
+const char  *qm_catalog_kind_to_string   (QmCatalogKind kind);
+gboolean     qm_catalog_kind_from_string (const char    *s,
+                                          QmCatalogKind *out);
+/* The size of the struct one entry of @kind parses into. */
+gsize        qm_catalog_kind_struct_size (QmCatalogKind kind);
+
+/* One entry. @out is cleared first and left cleared on error. */
+gboolean qm_catalog_parse_info          (JsonObject      *o,
+                                         QmCatalogInfo   *out,
+                                         GError         **error);
+gboolean qm_catalog_parse_gpu           (JsonObject      *o,
+                                         QmGpuSpec       *out,
+                                         GError         **error);
+gboolean qm_catalog_parse_server        (JsonObject      *o,
+                                         QmServerSpec    *out,
+                                         GError         **error);
+gboolean qm_catalog_parse_network       (JsonObject      *o,
+                                         QmNetworkSpec   *out,
+                                         GError         **error);
+gboolean qm_catalog_parse_storage       (JsonObject      *o,
+                                         QmStorageSpec   *out,
+                                         GError         **error);
+gboolean qm_catalog_parse_facility_item (JsonObject      *o,
+                                         QmFacilityItem  *out,
+                                         GError         **error);
+gboolean qm_catalog_parse_cloud_offer   (JsonObject      *o,
+                                         QmCloudOffer    *out,
+                                         GError         **error);
+gboolean qm_catalog_parse_model         (JsonObject      *o,
+                                         QmModelPreset   *out,
+                                         GError         **error);
+
+/* One entry of any kind; @out points at the struct for @kind. */
+gboolean qm_catalog_parse_object        (QmCatalogKind        kind,
+                                         JsonObject          *o,
+                                         QmCatalogParseFlags  flags,
+                                         gpointer             out,
+                                         GError             **error);
+
+/* A JSON array of entries of one kind. Returns a GArray of the kind's
+ * struct (element size qm_catalog_kind_struct_size()), or NULL with an
+ * error prefixed by the entry's index and id, e.g.
+ * `gpus.json[3] (h100-sxm-80gb): tdp_w: must be a number >= 0 (got "700W")`.
+ * @name labels errors; it may be NULL. Duplicate ids are an error. */
+GArray  *qm_catalog_parse_array         (QmCatalogKind         kind,
+                                         JsonNode             *root,
+                                         QmCatalogParseFlags   flags,
+                                         const char           *name,
+                                         GError              **error);
+GArray  *qm_catalog_parse_bytes         (QmCatalogKind         kind,
+                                         GBytes               *bytes,
+                                         QmCatalogParseFlags   flags,
+                                         const char           *name,
+                                         GError              **error);
+GArray  *qm_catalog_parse_file          (QmCatalogKind         kind,
+                                         const char           *path,
+                                         QmCatalogParseFlags   flags,
+                                         GError              **error);
+
+G_END_DECLS

@@ -1,0 +1,278 @@
+/* qm-chart-draw.c: drawing helpers shared by the chart renderers.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-chart-draw.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+
+#define TICK_LENGTH 4.0
+#define LABEL_GAP   4.0
+#define SWATCH      10.0
+
+void
+qm_chart_set_color (cairo_t       *cr,
+                    const QmColor *c)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
+}
+
+void
+qm_chart_set_color_alpha (cairo_t       *cr,
+                          const QmColor *c,
+                          double         alpha)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha * alpha);
+}
+
+static PangoLayout *
+make_layout (cairo_t            *cr,
+             const QmChartStyle *style,
+             QmTextKind          kind,
+             const char         *text)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string (style->font_family);
+  double points = style->font_size;
+
+  switch (kind)
+    {
+    case QM_TEXT_SMALL:
+      points *= 0.85;
+      break;
+    case QM_TEXT_TITLE:
+      points *= 1.25;
+      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+      break;
+    case QM_TEXT_BOLD:
+      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+      break;
+    case QM_TEXT_NORMAL:
+    default:
+      break;
+    }
+
+  /* Sizes are in points; the charts work in CSS pixels (96 dpi). */
+  pango_font_description_set_absolute_size (font, points * 96.0 / 72.0 * PANGO_SCALE);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, text, -1);
+  pango_font_description_free (font);
+  return layout;
+}
+
+void
+qm_chart_text_size (cairo_t            *cr,
+                    const QmChartStyle *style,
+                    QmTextKind          kind,
+                    const char         *text,
+                    double             *width,
+                    double             *height)
+{
+  PangoLayout *layout = make_layout (cr, style, kind, text);
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+  g_object_unref (layout);
+}
+
+void
+qm_chart_text (cairo_t            *cr,
+               const QmChartStyle *style,
+               QmTextKind          kind,
+               const char         *text,
+               double              x,
+               double              y,
+               double              ax,
+               double              ay)
+{
+  PangoLayout *layout = make_layout (cr, style, kind, text);
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, round (x - ax * w), round (y - ay * h));
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+double
+qm_chart_axis_label_width (cairo_t            *cr,
+                           const QmChartStyle *style,
+                           const QmAxis       *axis,
+                           QmTickFormat        format,
+                           gpointer            user_data)
+{
+  double widest = 0.0;
+
+  for (guint i = 0; i < axis->n_ticks; i++)
+    {
+      char label[64];
+      double w;
+
+      if (!axis->major[i])
+        continue;
+      format (axis->ticks[i], label, sizeof label, user_data);
+      qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &w, NULL);
+      widest = MAX (widest, w);
+    }
+  return widest;
+}
+
+void
+qm_chart_draw_y_axis (cairo_t            *cr,
+                      const QmChartStyle *style,
+                      const QmAxis       *axis,
+                      const QmRect       *plot,
+                      const char         *title,
+                      QmTickFormat        format,
+                      gpointer            user_data)
+{
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+
+  for (guint i = 0; i < axis->n_ticks; i++)
+    {
+      double y = round (qm_axis_to_pixel (axis, axis->ticks[i])) + 0.5;
+      char label[64];
+
+      if (y < plot->y - 0.5 || y > plot->y + plot->height + 1.0)
+        continue;
+
+      qm_chart_set_color_alpha (cr, &style->grid, axis->major[i] ? 1.0 : 0.5);
+      cairo_move_to (cr, plot->x, y);
+      cairo_line_to (cr, plot->x + plot->width, y);
+      cairo_stroke (cr);
+
+      if (!axis->major[i])
+        continue;
+      format (axis->ticks[i], label, sizeof label, user_data);
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, label, plot->x - LABEL_GAP, y, 1.0, 0.5);
+    }
+
+  if (title != NULL)
+    {
+      double w, h;
+
+      qm_chart_text_size (cr, style, QM_TEXT_SMALL, title, &w, &h);
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x, plot->y - 4.0, 0.0, 1.0);
+    }
+  cairo_restore (cr);
+}
+
+void
+qm_chart_draw_x_axis (cairo_t            *cr,
+                      const QmChartStyle *style,
+                      const QmAxis       *axis,
+                      const QmRect       *plot,
+                      const char         *title,
+                      QmTickFormat        format,
+                      gpointer            user_data)
+{
+  double bottom = plot->y + plot->height;
+  double label_h = 0.0;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+
+  for (guint i = 0; i < axis->n_ticks; i++)
+    {
+      double x = round (qm_axis_to_pixel (axis, axis->ticks[i])) + 0.5;
+      char label[64];
+      double h;
+
+      if (x < plot->x - 0.5 || x > plot->x + plot->width + 1.0)
+        continue;
+
+      qm_chart_set_color_alpha (cr, &style->grid, axis->major[i] ? 1.0 : 0.5);
+      cairo_move_to (cr, x, plot->y);
+      cairo_line_to (cr, x, bottom + TICK_LENGTH);
+      cairo_stroke (cr);
+
+      if (!axis->major[i])
+        continue;
+      format (axis->ticks[i], label, sizeof label, user_data);
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, NULL, &h);
+      label_h = MAX (label_h, h);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, label, x, bottom + TICK_LENGTH + 1.0, 0.5, 0.0);
+    }
+
+  if (title != NULL)
+    {
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x + plot->width / 2.0,
+                     bottom + TICK_LENGTH + label_h + 4.0, 0.5, 0.0);
+    }
+  cairo_restore (cr);
+}
+
+double
+qm_chart_legend (cairo_t             *cr,
+                 const QmChartStyle  *style,
+                 const QmLegendEntry *entries,
+                 guint                n,
+                 double               x,
+                 double               y,
+                 double               max_width,
+                 gboolean             draw)
+{
+  double cx = x, cy = y, row_h = 0.0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double w, h, item_w;
+
+      qm_chart_text_size (cr, style, QM_TEXT_SMALL, entries[i].label, &w, &h);
+      item_w = SWATCH + 4.0 + w + 14.0;
+      row_h = MAX (row_h, MAX (h, SWATCH));
+      if (cx > x && cx + item_w > x + max_width)
+        {
+          cx = x;
+          cy += row_h + 4.0;
+        }
+      if (draw)
+        {
+          qm_chart_set_color (cr, &entries[i].color);
+          if (entries[i].dashed)
+            {
+              static const double dash[] = { 4.0, 2.0 };
+
+              cairo_save (cr);
+              cairo_set_line_width (cr, 2.0);
+              cairo_set_dash (cr, dash, 2, 0);
+              cairo_move_to (cr, cx, cy + h / 2.0);
+              cairo_line_to (cr, cx + SWATCH, cy + h / 2.0);
+              cairo_stroke (cr);
+              cairo_restore (cr);
+            }
+          else
+            {
+              cairo_rectangle (cr, cx, round (cy + (h - SWATCH) / 2.0), SWATCH, SWATCH);
+              cairo_fill (cr);
+            }
+          qm_chart_set_color (cr, &style->foreground);
+          qm_chart_text (cr, style, QM_TEXT_SMALL, entries[i].label, cx + SWATCH + 4.0, cy, 0.0, 0.0);
+        }
+      cx += item_w;
+    }
+  return n > 0 ? cy + row_h - y : 0.0;
+}
+
+void
+qm_chart_begin (cairo_t            *cr,
+                const QmChartStyle *style,
+                double              width,
+                double              height)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_clip (cr);
+  qm_chart_set_color (cr, &style->background);
+  cairo_paint (cr);
+}

@@ -1,0 +1,106 @@
+/* qm-chart-draw.h: drawing helpers shared by the chart renderers: colours,
+ * text through pango, axes with grid lines, and legends.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+
+#include "qm-axis.h"
+#include "qm-chart-style.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double x, y, width, height;
+} QmRect;
+
+typedef enum
+{
+  QM_TEXT_NORMAL,
+  QM_TEXT_BOLD,
+  QM_TEXT_SMALL,
+  QM_TEXT_TITLE,
+} QmTextKind;
+
+/* Turns a tick value into a label. */
+typedef void (*QmTickFormat) (double value, char *buf, gsize size, gpointer user_data);
+
+void   qm_chart_set_color  (cairo_t       *cr,
+                            const QmColor *color);
+void   qm_chart_set_color_alpha (cairo_t       *cr,
+                                 const QmColor *color,
+                                 double         alpha);
+
+/* Size of @text in pixels. */
+void   qm_chart_text_size  (cairo_t            *cr,
+                            const QmChartStyle *style,
+                            QmTextKind          kind,
+                            const char         *text,
+                            double             *width,
+                            double             *height);
+
+/* Draws @text with its box anchored at (@x, @y): @ax and @ay are 0 for the
+ * left/top edge, 0.5 for the centre and 1 for the right/bottom edge. */
+void   qm_chart_text       (cairo_t            *cr,
+                            const QmChartStyle *style,
+                            QmTextKind          kind,
+                            const char         *text,
+                            double              x,
+                            double              y,
+                            double              ax,
+                            double              ay);
+
+/* The widest tick label an axis will draw, to reserve room for it. */
+double qm_chart_axis_label_width (cairo_t            *cr,
+                                  const QmChartStyle *style,
+                                  const QmAxis       *axis,
+                                  QmTickFormat        format,
+                                  gpointer            user_data);
+
+/* A y axis along @plot's left edge, with grid lines across the plot. */
+void   qm_chart_draw_y_axis (cairo_t            *cr,
+                             const QmChartStyle *style,
+                             const QmAxis       *axis,
+                             const QmRect       *plot,
+                             const char         *title,
+                             QmTickFormat        format,
+                             gpointer            user_data);
+
+/* An x axis along @plot's bottom edge, with grid lines up the plot. */
+void   qm_chart_draw_x_axis (cairo_t            *cr,
+                             const QmChartStyle *style,
+                             const QmAxis       *axis,
+                             const QmRect       *plot,
+                             const char         *title,
+                             QmTickFormat        format,
+                             gpointer            user_data);
+
+typedef struct
+{
+  const char *label;
+  QmColor     color;
+  gboolean    dashed;   /* drawn as a line sample rather than a swatch */
+} QmLegendEntry;
+
+/* Lays the entries out in rows within @max_width starting at (@x, @y);
+ * returns the height used. With @draw FALSE it only measures. */
+double qm_chart_legend      (cairo_t             *cr,
+                             const QmChartStyle  *style,
+                             const QmLegendEntry *entries,
+                             guint                n,
+                             double               x,
+                             double               y,
+                             double               max_width,
+                             gboolean             draw);
+
+/* Fills the background and clips to the chart's bounds. Pair with
+ * cairo_restore(). */
+void   qm_chart_begin       (cairo_t            *cr,
+                             const QmChartStyle *style,
+                             double              width,
+                             double              height);
+
+G_END_DECLS

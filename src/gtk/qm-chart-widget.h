@@ -1,0 +1,41 @@
+/* qm-chart-widget.h: a thin widget that draws one chart with a report
+ * renderer, in theme colours, with hover tooltips and an accessible
+ * description (style.md, Charts, layer 3).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qm-chart-style.h"
+
+G_BEGIN_DECLS
+
+/* Draws the chart into (0, 0, width, height). */
+typedef void   (*QmChartDrawFunc)    (cairo_t            *cr,
+                                      const QmChartStyle *style,
+                                      double              width,
+                                      double              height,
+                                      gpointer            user_data);
+/* Text for the point under (x, y) after the last draw, or NULL. */
+typedef char * (*QmChartTooltipFunc) (double    x,
+                                      double    y,
+                                      gpointer  user_data);
+
+#define QM_TYPE_CHART_WIDGET (qm_chart_widget_get_type ())
+G_DECLARE_FINAL_TYPE (QmChartWidget, qm_chart_widget, QM, CHART_WIDGET, GtkWidget)
+
+GtkWidget *qm_chart_widget_new             (void);
+void       qm_chart_widget_set_draw_func   (QmChartWidget      *self,
+                                            QmChartDrawFunc     draw,
+                                            QmChartTooltipFunc  tooltip,
+                                            gpointer            user_data,
+                                            GDestroyNotify      destroy);
+/* What a screen reader says: the chart's key numbers in words. */
+void       qm_chart_widget_set_description (QmChartWidget      *self,
+                                            const char         *description);
+/* The colours last derived from the theme. */
+const QmChartStyle *qm_chart_widget_get_style (QmChartWidget *self);
+
+G_END_DECLS

@@ -1,0 +1,58 @@
+/* qm-plan.h: read and write plan files (shared/design/plan-format.md).
+ *
+ * Reading is all or nothing: the file is parsed into a temporary plan and
+ * copied out only when every key is valid. Errors name the key path and the
+ * value found, e.g. `workload.tokens_b: must be > 0 (got -5)`. Unknown keys
+ * are not errors; they are collected as warnings for the caller to show.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "qm-workload.h"
+
+G_BEGIN_DECLS
+
+#define QM_PLAN_FORMAT  "quartermaster-plan"
+#define QM_PLAN_VERSION 1
+
+#define QM_PLAN_ERROR (qm_plan_error_quark ())
+
+typedef enum
+{
+  QM_PLAN_ERROR_PARSE,      /* not JSON, or not an object */
+  QM_PLAN_ERROR_FORMAT,     /* unknown format, or a newer version */
+  QM_PLAN_ERROR_MISSING,    /* a required key is absent */
+  QM_PLAN_ERROR_INVALID,    /* a value has the wrong type or range */
+  QM_PLAN_ERROR_UNKNOWN_ID, /* a catalog id that is not in the catalog */
+} QmPlanError;
+
+GQuark   qm_plan_error_quark  (void);
+
+/* @warnings, if not NULL, receives a new GPtrArray of strings (one per
+ * unknown key, e.g. "workload.foo: unknown key, ignored"); it is set even
+ * when there are none. On error @plan is left untouched. */
+gboolean qm_plan_load_from_data (QmPlan       *plan,
+                                 const char   *data,
+                                 gssize        length,
+                                 GPtrArray   **warnings,
+                                 GError      **error);
+gboolean qm_plan_load_from_file (QmPlan       *plan,
+                                 const char   *path,
+                                 GPtrArray   **warnings,
+                                 GError      **error);
+
+/* Check a plan built in code (the UI) with the same rules as the reader. */
+gboolean qm_plan_validate       (const QmPlan *plan,
+                                 GError      **error);
+
+/* Serialise; the result reads back to an equal plan. */
+char    *qm_plan_to_data        (const QmPlan *plan,
+                                 gsize        *length);
+gboolean qm_plan_save_to_file   (const QmPlan *plan,
+                                 const char   *path,
+                                 GError      **error);
+
+G_END_DECLS

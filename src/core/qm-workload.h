@@ -1,0 +1,95 @@
+/* qm-workload.h: what to train or serve (QmWorkload) and the whole plan
+ * (QmPlan): plain value structs, copied by value, with no heap pointers.
+ * Strings are fixed arrays; the hardware specs carry interned strings.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "qm-hardware.h"
+#include "qm-model.h"
+
+G_BEGIN_DECLS
+
+#define QM_ID_LEN    64
+#define QM_NAME_LEN  256
+#define QM_NOTES_LEN 4096
+
+/* workload.inference (plan-format.md). */
+typedef struct
+{
+  double      requests_per_minute;
+  guint       input_tokens;
+  guint       output_tokens;
+  guint       concurrency;        /* sequences in flight per replica; 0 = derive */
+  QmPrecision weight_precision;
+  QmPrecision kv_precision;
+  double      ttft_ms;
+  double      tpot_ms;
+} QmInferenceSpec;
+
+typedef struct
+{
+  QmMode       mode;
+  char         preset[QM_ID_LEN];  /* "" = none */
+  QmModelShape model;              /* resolved: preset + overrides, or params_hint alone */
+  double       tokens;             /* training tokens per epoch (tokens_b × 1e9) */
+  double       epochs;
+  guint        seq_len;
+  guint        global_batch;       /* sequences per step */
+  guint        micro_batch;
+  QmPrecision  precision;
+  QmOptimizer  optimizer;
+  guint        zero_stage;         /* 0..3 */
+  QmRecompute  recompute;
+  gboolean     flash_attention;
+  gboolean     sequence_parallel;  /* optional key; default TRUE (used when tp > 1) */
+  gboolean     fp32_grad_buffer;   /* optional key; +4 B/param, see qm-memory.h */
+  guint        tp, pp, cp, ep;     /* 0 = auto */
+  double       mfu;                /* 0 = auto */
+  guint        lora_rank;
+  QmInferenceSpec inference;
+  /* target: exactly one of these is set. */
+  guint        target_gpus;
+  double       deadline_days;
+} QmWorkload;
+
+typedef struct
+{
+  char        name[QM_NAME_LEN];
+  char        notes[QM_NOTES_LEN];
+  char        customer[QM_NAME_LEN];   /* optional */
+  char        quote_ref[QM_ID_LEN];    /* optional */
+  QmWorkload  workload;
+  /* hardware.*: catalog ids, and the resolved specs. *_embedded says the
+   * plan file carried the spec (hardware.gpu_spec ...), so writing the plan
+   * embeds it again. */
+  char        gpu_id[QM_ID_LEN];
+  char        server_id[QM_ID_LEN];
+  char        network_id[QM_ID_LEN];
+  char        storage_id[QM_ID_LEN];
+  gboolean    gpu_embedded;
+  gboolean    server_embedded;
+  gboolean    network_embedded;
+  gboolean    storage_embedded;
+  QmHardware  hardware;
+  QmFacility  facility;
+  QmPricing   pricing;
+  char        reliability_preset[QM_ID_LEN];
+  double      restart_minutes;
+} QmPlan;
+
+/* Defaults for every optional key of plan-format.md. */
+void qm_workload_init (QmWorkload *workload);
+void qm_plan_init     (QmPlan     *plan);
+
+const char *qm_mode_to_string        (QmMode mode);
+gboolean    qm_mode_from_string      (const char *s, QmMode *out);
+const char *qm_optimizer_to_string   (QmOptimizer o);
+gboolean    qm_optimizer_from_string (const char *s, QmOptimizer *out);
+const char *qm_recompute_to_string   (QmRecompute r);
+gboolean    qm_recompute_from_string (const char *s, QmRecompute *out);
+const char *qm_pricing_mode_to_string   (QmPricingMode m);
+gboolean    qm_pricing_mode_from_string (const char *s, QmPricingMode *out);
+
+G_END_DECLS

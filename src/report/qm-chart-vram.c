@@ -1,0 +1,252 @@
+/* qm-chart-vram.c: per-GPU memory as stacked bars against the capacity.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-chart-vram.h"
+
+#include <math.h>
+
+static const char *part_names[QM_VRAM_N_PARTS] = {
+  "Weights", "Gradients", "Optimizer", "Activations", "KV cache", "Overhead",
+};
+
+const char *
+qm_chart_vram_part_name (guint i)
+{
+  g_return_val_if_fail (i < QM_VRAM_N_PARTS, "");
+  return part_names[i];
+}
+
+static double
+part_bytes (const QmMemoryBreakdown *b,
+            guint                    i)
+{
+  const double v[QM_VRAM_N_PARTS] = {
+    b->weights, b->gradients, b->optimizer, b->activations, b->kv_cache, b->overhead,
+  };
+
+  return isfinite (v[i]) && v[i] > 0.0 ? v[i] : 0.0;
+}
+
+static double
+unit_scale (QmBytesUnit unit)
+{
+  return unit == QM_BYTES_GIB ? 1073741824.0 : 1e9;
+}
+
+static void
+format_tick (double   value,
+             char    *buf,
+             gsize    size,
+             gpointer user_data)
+{
+  char number[QM_FORMAT_BUF];
+
+  qm_format_number (number, sizeof number, value, value != floor (value) ? 1 : 0);
+  g_snprintf (buf, size, "%s", number);
+}
+
+static void
+draw_hatch (cairo_t      *cr,
+            const QmRect *r,
+            const QmColor *color)
+{
+  /* Diagonal hatching marks what does not fit, so the state reads without
+   * relying on colour alone. */
+  cairo_save (cr);
+  cairo_rectangle (cr, r->x, r->y, r->width, r->height);
+  cairo_clip (cr);
+  qm_chart_set_color (cr, color);
+  cairo_set_line_width (cr, 1.5);
+  for (double d = -r->height; d < r->width; d += 6.0)
+    {
+      cairo_move_to (cr, r->x + d, r->y + r->height);
+      cairo_line_to (cr, r->x + d + r->height, r->y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+qm_chart_render_vram (cairo_t                 *cr,
+                      const QmMemoryBreakdown *breakdowns,
+                      const char *const       *labels,
+                      guint                    n,
+                      QmBytesUnit              unit,
+                      const QmChartStyle      *style,
+                      double                   width,
+                      double                   height,
+                      QmVramLayout            *layout_out)
+{
+  const double pad = 12.0;
+  const double scale = unit_scale (unit);
+  const char *unit_name = unit == QM_BYTES_GIB ? "GiB" : "GB";
+  QmVramLayout layout = { 0 };
+  QmLegendEntry legend[QM_VRAM_N_PARTS + 1];
+  g_autofree char *y_title = g_strdup_printf ("Memory per GPU (%s)", unit_name);
+  double capacity = 0.0, top = 0.0;
+  double label_w, legend_h, text_h, x_label_h = 0.0;
+
+  n = MIN (n, QM_VRAM_MAX_BARS);
+  for (guint i = 0; i < n; i++)
+    {
+      double total = 0.0;
+
+      for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+        total += part_bytes (&breakdowns[i], p);
+      top = MAX (top, total);
+      if (isfinite (breakdowns[i].capacity))
+        capacity = MAX (capacity, breakdowns[i].capacity);
+    }
+  top = MAX (top, capacity) * 1.08 / scale;
+
+  qm_chart_begin (cr, style, width, height);
+
+  for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+    legend[p] = (QmLegendEntry) { part_names[p], style->series[p], FALSE };
+  legend[QM_VRAM_N_PARTS] = (QmLegendEntry) { "Capacity", style->foreground, TRUE };
+  legend_h = qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, 0, width - 2 * pad, FALSE);
+
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+  for (guint i = 0; i < n; i++)
+    x_label_h = MAX (x_label_h, text_h * (labels != NULL && labels[i] != NULL ? 2.0 : 1.0));
+
+  /* The y axis first with a provisional plot, to measure its labels. */
+  layout.plot.y = pad + text_h + 6.0;
+  layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 8.0 - x_label_h - 6.0);
+  qm_axis_init (&layout.y_axis, QM_SCALE_LINEAR, 0.0, top, 6,
+                layout.plot.y + layout.plot.height, layout.plot.y);
+  label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, format_tick, NULL);
+  layout.plot.x = pad + label_w + 6.0;
+  layout.plot.width = MAX (10.0, width - layout.plot.x - pad);
+
+  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, y_title, format_tick, NULL);
+
+  layout.n_bars = n;
+  for (guint i = 0; i < n; i++)
+    {
+      const QmMemoryBreakdown *b = &breakdowns[i];
+      double slot = layout.plot.width / MAX (n, 1);
+      double bar_w = MIN (slot * 0.55, 120.0);
+      double x = round (layout.plot.x + i * slot + (slot - bar_w) / 2.0);
+      double base = qm_axis_to_pixel (&layout.y_axis, 0.0);
+      double acc = 0.0, bar_top;
+      double total = 0.0;
+      char amount[QM_FORMAT_BUF], note[128];
+
+      for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+        {
+          double bytes = part_bytes (b, p);
+          double y0 = qm_axis_to_pixel (&layout.y_axis, acc / scale);
+          double y1 = qm_axis_to_pixel (&layout.y_axis, (acc + bytes) / scale);
+          QmRect *r = &layout.parts[i][p];
+
+          *r = (QmRect) { x, round (y1), round (bar_w), round (y0) - round (y1) };
+          if (r->height > 0)
+            {
+              qm_chart_set_color (cr, &style->series[p]);
+              cairo_rectangle (cr, r->x, r->y, r->width, r->height);
+              cairo_fill (cr);
+            }
+          acc += bytes;
+        }
+      total = acc;
+      bar_top = qm_axis_to_pixel (&layout.y_axis, total / scale);
+      layout.bars[i] = (QmRect) { x, round (bar_top), round (bar_w), round (base) - round (bar_top) };
+
+      /* What does not fit: hatched, with the shortfall in words. */
+      if (capacity > 0 && total > b->capacity && b->capacity > 0)
+        {
+          double cap_y = round (qm_axis_to_pixel (&layout.y_axis, b->capacity / scale));
+          QmRect over = { x, round (bar_top), round (bar_w), cap_y - round (bar_top) };
+
+          draw_hatch (cr, &over, &style->background);
+          qm_format_bytes (amount, sizeof amount, total - b->capacity, unit);
+          g_snprintf (note, sizeof note, "Does not fit: %s over", amount);
+          qm_chart_set_color (cr, &style->error);
+          qm_chart_text (cr, style, QM_TEXT_BOLD, note, x + bar_w / 2.0, bar_top - 2.0, 0.5, 1.0);
+        }
+      else if (b->capacity > 0)
+        {
+          qm_format_bytes (amount, sizeof amount, b->capacity - total, unit);
+          g_snprintf (note, sizeof note, "Fits: %s spare", amount);
+          qm_chart_set_color (cr, &style->foreground);
+          qm_chart_text (cr, style, QM_TEXT_SMALL, note, x + bar_w / 2.0, bar_top - 2.0, 0.5, 1.0);
+        }
+
+      /* Label and total under the bar. */
+      qm_format_bytes (amount, sizeof amount, total, unit);
+      qm_chart_set_color (cr, &style->foreground);
+      if (labels != NULL && labels[i] != NULL)
+        {
+          qm_chart_text (cr, style, QM_TEXT_SMALL, labels[i], x + bar_w / 2.0,
+                         layout.plot.y + layout.plot.height + 4.0, 0.5, 0.0);
+          qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
+                         layout.plot.y + layout.plot.height + 4.0 + text_h, 0.5, 0.0);
+        }
+      else
+        qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
+                       layout.plot.y + layout.plot.height + 4.0, 0.5, 0.0);
+    }
+
+  /* The capacity line across all bars. */
+  if (capacity > 0)
+    {
+      static const double dash[] = { 6.0, 3.0 };
+      char amount[QM_FORMAT_BUF], text[96];
+
+      layout.capacity_y = round (qm_axis_to_pixel (&layout.y_axis, capacity / scale)) + 0.5;
+      cairo_save (cr);
+      qm_chart_set_color (cr, &style->foreground);
+      cairo_set_line_width (cr, 1.5);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_move_to (cr, layout.plot.x, layout.capacity_y);
+      cairo_line_to (cr, layout.plot.x + layout.plot.width, layout.capacity_y);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+      qm_format_bytes (amount, sizeof amount, capacity, unit);
+      g_snprintf (text, sizeof text, "Capacity %s", amount);
+      {
+        double tw, th;
+
+        /* On a background patch, so the label reads where it crosses a bar. */
+        qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
+        qm_chart_set_color_alpha (cr, &style->background, 0.85);
+        cairo_rectangle (cr, layout.plot.x + layout.plot.width - tw - 4, layout.capacity_y - th - 3,
+                         tw + 4, th + 1);
+        cairo_fill (cr);
+      }
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.plot.x + layout.plot.width - 2,
+                     layout.capacity_y - 2.0, 1.0, 1.0);
+    }
+
+  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad,
+                   height - pad - legend_h, width - 2 * pad, TRUE);
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = layout;
+}
+
+gboolean
+qm_chart_vram_hit (const QmVramLayout *layout,
+                   double              x,
+                   double              y,
+                   guint              *bar,
+                   guint              *part)
+{
+  for (guint i = 0; i < layout->n_bars; i++)
+    for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+      {
+        const QmRect *r = &layout->parts[i][p];
+
+        if (r->height > 0 && x >= r->x && x < r->x + r->width && y >= r->y && y < r->y + r->height)
+          {
+            *bar = i;
+            *part = p;
+            return TRUE;
+          }
+      }
+  return FALSE;
+}

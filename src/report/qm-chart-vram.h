@@ -1,0 +1,51 @@
+/* qm-chart-vram.h: per-GPU memory as stacked bars against the capacity.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+
+#include "qm-chart-draw.h"
+#include "qm-format.h"
+#include "qm-memory.h"
+
+G_BEGIN_DECLS
+
+#define QM_VRAM_MAX_BARS  8
+#define QM_VRAM_N_PARTS   6   /* weights, gradients, optimizer, activations, kv cache, overhead */
+
+/* Where things were drawn, for tests and hover. */
+typedef struct
+{
+  QmRect  plot;
+  QmAxis  y_axis;
+  double  capacity_y;                       /* pixel row of the capacity line */
+  guint   n_bars;
+  QmRect  bars[QM_VRAM_MAX_BARS];           /* whole stacked bar */
+  QmRect  parts[QM_VRAM_MAX_BARS][QM_VRAM_N_PARTS];
+} QmVramLayout;
+
+/* The name of stacked part @i ("Weights", ...). */
+const char *qm_chart_vram_part_name (guint i);
+
+/* One bar per breakdown, labelled below; the capacity line is the largest
+ * capacity among them (bars for one GPU model share it). */
+void qm_chart_render_vram (cairo_t                 *cr,
+                           const QmMemoryBreakdown *breakdowns,
+                           const char *const       *labels,
+                           guint                    n,
+                           QmBytesUnit              unit,
+                           const QmChartStyle      *style,
+                           double                   width,
+                           double                   height,
+                           QmVramLayout            *layout_out);
+
+/* Which part of which bar is under the pixel, for tooltips; FALSE if none. */
+gboolean qm_chart_vram_hit (const QmVramLayout *layout,
+                            double              x,
+                            double              y,
+                            guint              *bar,
+                            guint              *part);
+
+G_END_DECLS

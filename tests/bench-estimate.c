@@ -1,0 +1,57 @@
+/* bench-estimate.c: full training estimates per second on one core.
+ * Target (issue 3): >= 1,000,000/s with no allocation per estimate.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+
+#include "qm-estimate.h"
+#include "qm-plan.h"
+#include "qm-test-util.h"
+
+static double
+run (const QmPlan *plan,
+     guint         n)
+{
+  QmEstimate e;
+  double sink = 0;
+  gint64 t0 = g_get_monotonic_time ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      qm_estimate (plan, &e);
+      sink += e.gpu_hours;
+    }
+  if (sink < 0)
+    printf ("unreachable\n");
+  return n / ((g_get_monotonic_time () - t0) / 1e6);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *examples[] = {
+    "data/examples/llama-3.1-70b-pretrain-h100.qmplan",
+    "data/examples/mistral-7b-lora-a100.qmplan",
+    "data/examples/7b-pretrain-30-day-deadline.qmplan",
+  };
+  guint n = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 2000000;
+  int status = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
+    {
+      g_autofree char *path = qm_test_source_path (examples[i]);
+      g_autoptr(GError) error = NULL;
+      QmPlan plan;
+      double rate;
+
+      if (!qm_plan_load_from_file (&plan, path, NULL, &error))
+        g_error ("%s: %s", path, error->message);
+      run (&plan, n / 10);   /* warm up */
+      rate = run (&plan, n);
+      printf ("%-52s %12.0f estimates/s (%.3f us each)\n", examples[i], rate, 1e6 / rate);
+      if (i == 0 && rate < 1e6)
+        status = 1;
+    }
+  return status;
+}

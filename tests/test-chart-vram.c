@@ -1,0 +1,190 @@
+/* test-chart-vram.c: the VRAM chart puts the capacity line at the right
+ * row, stacks parts in proportion to their bytes, marks what does not fit,
+ * and draws nothing outside its bounds.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+
+#include "qm-chart-vram.h"
+
+#define W 600
+#define H 400
+#define MARGIN 20   /* untouched border around the chart in the test surface */
+
+static guint32
+pixel (cairo_surface_t *s,
+       int              x,
+       int              y)
+{
+  return *(guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + x * 4);
+}
+
+static gboolean
+near_color (guint32 argb, const QmColor *c)
+{
+  return ABS ((int) ((argb >> 16) & 0xff) - (int) round (c->red * 255)) <= 2 &&
+         ABS ((int) ((argb >> 8) & 0xff) - (int) round (c->green * 255)) <= 2 &&
+         ABS ((int) (argb & 0xff) - (int) round (c->blue * 255)) <= 2;
+}
+
+static void
+save_png (cairo_surface_t *s,
+          const char      *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("QM_BUILD_DIR") ? g_getenv ("QM_BUILD_DIR") : ".",
+                                            name, NULL);
+  g_assert_cmpint (cairo_surface_write_to_png (s, path), ==, CAIRO_STATUS_SUCCESS);
+}
+
+/* Two layouts of one 80 GB GPU: ZeRO-1 that fits, and plain DP that does not. */
+static void
+make_breakdowns (QmMemoryBreakdown b[2])
+{
+  memset (b, 0, 2 * sizeof b[0]);
+  b[0] = (QmMemoryBreakdown) { .weights = 14e9, .gradients = 14e9, .optimizer = 10.5e9,
+                               .activations = 20e9, .kv_cache = 0, .overhead = 3e9,
+                               .capacity = 80e9 };
+  b[1] = (QmMemoryBreakdown) { .weights = 14e9, .gradients = 14e9, .optimizer = 84e9,
+                               .activations = 20e9, .kv_cache = 0, .overhead = 3e9,
+                               .capacity = 80e9 };
+  for (guint i = 0; i < 2; i++)
+    {
+      b[i].total = b[i].weights + b[i].gradients + b[i].optimizer + b[i].activations + b[i].overhead;
+      b[i].margin = b[i].capacity - b[i].total;
+      b[i].fits = b[i].margin >= 0;
+    }
+}
+
+static void
+check_render (const QmChartStyle *style,
+              const char         *png)
+{
+  QmMemoryBreakdown b[2];
+  const char *labels[] = { "ZeRO-1", "No ZeRO" };
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W + 2 * MARGIN, H + 2 * MARGIN);
+  cairo_t *cr = cairo_create (s);
+  QmVramLayout layout;
+
+  make_breakdowns (b);
+  /* Paint the border a colour no chart uses, then draw the chart inside. */
+  cairo_set_source_rgb (cr, 1.0, 0.0, 1.0);
+  cairo_paint (cr);
+  cairo_translate (cr, MARGIN, MARGIN);
+  qm_chart_render_vram (cr, b, labels, 2, QM_BYTES_GB, style, W, H, &layout);
+  cairo_surface_flush (s);
+  save_png (s, png);
+
+  /* Nothing outside the bounds. */
+  for (int x = 0; x < W + 2 * MARGIN; x++)
+    {
+      g_assert_cmphex (pixel (s, x, 0), ==, 0xffff00ff);
+      g_assert_cmphex (pixel (s, x, H + 2 * MARGIN - 1), ==, 0xffff00ff);
+    }
+  for (int y = 0; y < H + 2 * MARGIN; y++)
+    {
+      g_assert_cmphex (pixel (s, MARGIN - 1, y), ==, 0xffff00ff);
+      g_assert_cmphex (pixel (s, W + MARGIN, y), ==, 0xffff00ff);
+    }
+
+  /* The capacity line sits at the row the axis gives for 80 GB. */
+  g_assert_cmpfloat (fabs (layout.capacity_y - qm_axis_to_pixel (&layout.y_axis, 80.0)), <=, 1.0);
+  {
+    /* Between the bars, the dashed line is drawn in the text colour. */
+    int y = (int) floor (layout.capacity_y) + MARGIN;
+    int hits = 0;
+
+    for (int x = (int) layout.plot.x; x < (int) (layout.plot.x + layout.plot.width); x++)
+      if (near_color (pixel (s, x + MARGIN, y), &style->foreground))
+        hits++;
+    g_assert_cmpint (hits, >, (int) layout.plot.width / 3);
+  }
+
+  /* Bars are stacked in proportion to bytes: each part's height over the
+   * whole bar's height equals its share of the total, within 2 px. */
+  for (guint i = 0; i < 2; i++)
+    {
+      double px_per_gb = (qm_axis_to_pixel (&layout.y_axis, 0) - qm_axis_to_pixel (&layout.y_axis, 1));
+      const double parts[6] = { b[i].weights, b[i].gradients, b[i].optimizer,
+                                b[i].activations, b[i].kv_cache, b[i].overhead };
+
+      g_assert_cmpfloat (fabs (layout.bars[i].height - b[i].total / 1e9 * px_per_gb), <=, 2.0);
+      for (guint p = 0; p < 6; p++)
+        {
+          const QmRect *r = &layout.parts[i][p];
+
+          g_assert_cmpfloat (fabs (r->height - parts[p] / 1e9 * px_per_gb), <=, 1.5);
+          if (r->height > 4 && r->y + r->height - 2 > layout.capacity_y)
+            /* The part is filled with its series colour (sampled low in the
+             * part, below the hatching of what does not fit). */
+            g_assert_true (near_color (pixel (s, (int) (r->x + 2) + MARGIN,
+                                              (int) (r->y + r->height - 2) + MARGIN),
+                                       &style->series[p]));
+        }
+    }
+
+  /* The bar that does not fit rises above the capacity line; the other not. */
+  g_assert_cmpfloat (layout.bars[0].y, >, layout.capacity_y);
+  g_assert_cmpfloat (layout.bars[1].y, <, layout.capacity_y);
+
+  /* Hover finds the optimizer part of the second bar. */
+  {
+    guint bar, part;
+    const QmRect *r = &layout.parts[1][2];
+
+    g_assert_true (qm_chart_vram_hit (&layout, r->x + r->width / 2, r->y + r->height / 2, &bar, &part));
+    g_assert_cmpuint (bar, ==, 1);
+    g_assert_cmpuint (part, ==, 2);
+    g_assert_false (qm_chart_vram_hit (&layout, 1, 1, &bar, &part));
+  }
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+static void
+test_light (void)
+{
+  QmChartStyle style;
+
+  qm_chart_style_init_light (&style);
+  check_render (&style, "chart-vram-light.png");
+}
+
+static void
+test_dark (void)
+{
+  QmChartStyle style;
+
+  qm_chart_style_init_dark (&style);
+  check_render (&style, "chart-vram-dark.png");
+}
+
+static void
+test_degenerate (void)
+{
+  QmChartStyle style;
+  QmMemoryBreakdown b = { .weights = NAN, .activations = -5, .capacity = 0 };
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 50, 40);
+  cairo_t *cr = cairo_create (s);
+  QmVramLayout layout;
+
+  /* Tiny, empty or nonsense input draws without crashing or NaN. */
+  qm_chart_style_init_light (&style);
+  qm_chart_render_vram (cr, &b, NULL, 1, QM_BYTES_GIB, &style, 50, 40, &layout);
+  qm_chart_render_vram (cr, NULL, NULL, 0, QM_BYTES_GB, &style, 50, 40, &layout);
+  g_assert_true (isfinite (layout.plot.height));
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/chart-vram/light", test_light);
+  g_test_add_func ("/chart-vram/dark", test_dark);
+  g_test_add_func ("/chart-vram/degenerate", test_degenerate);
+  return g_test_run ();
+}

@@ -1,0 +1,179 @@
+/* test-plan.c: reading and writing plan files; the malformed-plan corpus.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "qm-plan.h"
+#include "qm-test-util.h"
+
+static void
+test_examples_load_and_round_trip (void)
+{
+  g_autofree char *dir = qm_test_source_path ("data/examples");
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) warnings = NULL;
+      g_autofree char *data1 = NULL, *data2 = NULL;
+      QmPlan a, b;
+
+      if (!g_str_has_suffix (name, ".qmplan"))
+        continue;
+      g_test_message ("%s", name);
+      g_assert_true (qm_plan_load_from_file (&a, path, &warnings, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (warnings->len, ==, 0);
+      g_assert_cmpstr (a.gpu_id, !=, "");
+      g_assert_cmpfloat (a.hardware.gpu.memory_gb, >, 0);
+
+      data1 = qm_plan_to_data (&a, NULL);
+      g_assert_true (qm_plan_load_from_data (&b, data1, -1, NULL, &error));
+      g_assert_no_error (error);
+      data2 = qm_plan_to_data (&b, NULL);
+      g_assert_cmpstr (data1, ==, data2);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 3);
+}
+
+/* tests/plans/bad/<key path>@<what>.json must fail, and the error must
+ * start with the key path. The plan passed in must stay untouched. */
+static void
+test_bad_corpus (void)
+{
+  g_autofree char *dir = qm_test_source_path ("tests/plans/bad");
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *key = g_strndup (name, strcspn (name, "@"));
+      g_autofree char *prefix = g_strconcat (key, ":", NULL);
+      g_autoptr(GError) error = NULL;
+      QmPlan plan, before;
+
+      qm_plan_init (&plan);
+      g_strlcpy (plan.name, "untouched", sizeof plan.name);
+      before = plan;
+      g_assert_false (qm_plan_load_from_file (&plan, path, NULL, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s -> %s", name, error->message);
+      g_assert_true (error->domain == QM_PLAN_ERROR);
+      if (!g_str_has_prefix (error->message, prefix))
+        g_error ("%s: error \"%s\" does not start with \"%s\"", name, error->message, prefix);
+      g_assert_true (memcmp (&plan, &before, sizeof plan) == 0);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 30);
+}
+
+static const char *minimal =
+  "{ \"format\": \"quartermaster-plan\", \"version\": 1,"
+  "  \"workload\": { \"mode\": \"pretrain\", \"model\": { \"params_b\": 7 }, \"tokens_b\": 100,"
+  "                  \"surprise\": 1 },"
+  "  \"target\": { \"gpus\": 64 }, \"colour\": \"blue\","
+  "  \"hardware\": { \"gpu\": \"a100-sxm-80gb\", \"server\": \"dgx-a100\" } }";
+
+static void
+test_unknown_keys_warn (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  QmPlan plan;
+
+  g_assert_true (qm_plan_load_from_data (&plan, minimal, -1, &warnings, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (warnings->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (warnings, 0), ==, "colour: unknown key, ignored");
+  g_assert_cmpstr (g_ptr_array_index (warnings, 1), ==, "workload.surprise: unknown key, ignored");
+  g_assert_cmpfloat (plan.workload.model.params_hint, ==, 7e9);
+  g_assert_cmpfloat (plan.workload.tokens, ==, 100e9);
+  g_assert_cmpuint (plan.workload.tp, ==, 0);   /* auto */
+  g_assert_cmpfloat (plan.workload.mfu, ==, 0); /* auto */
+  g_assert_cmpuint (plan.hardware.server.gpus, ==, 8);
+}
+
+static void
+test_error_messages (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  GString *s = g_string_new (minimal);
+  QmPlan plan;
+
+  g_string_replace (s, "\"tokens_b\": 100", "\"tokens_b\": -5", 1);
+  data = g_string_free (s, FALSE);
+  g_assert_false (qm_plan_load_from_data (&plan, data, -1, NULL, &error));
+  g_assert_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "workload.tokens_b: must be > 0 (got -5)");
+}
+
+/* A plan may carry custom hardware: hardware.gpu_spec stands in for an id
+ * the reader's catalog lacks, and is written back out. */
+static void
+test_embedded_gpu_spec (void)
+{
+  const char *text =
+    "{ \"format\": \"quartermaster-plan\", \"version\": 1,"
+    "  \"workload\": { \"mode\": \"pretrain\", \"model\": { \"preset\": \"llama-2-7b\" }, \"tokens_b\": 10 },"
+    "  \"target\": { \"gpus\": 16 },"
+    "  \"hardware\": { \"gpu\": \"my-gpu\", \"server\": \"pcie-8gpu\","
+    "    \"gpu_spec\": { \"id\": \"my-gpu\", \"vendor\": \"Acme\", \"name\": \"Acme X1\","
+    "      \"source\": \"test\", \"as_of\": \"2025-01-01\", \"family\": \"x1\", \"form_factor\": \"pcie\","
+    "      \"tflops\": { \"bf16\": 500 }, \"memory_gb\": 96, \"bandwidth_tbs\": 3, \"tdp_w\": 600,"
+    "      \"link_gbs\": 64 } } }";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  QmPlan plan, again;
+
+  g_assert_true (qm_plan_load_from_data (&plan, text, -1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (plan.gpu_embedded);
+  g_assert_cmpfloat (plan.hardware.gpu.memory_gb, ==, 96);
+  g_assert_cmpfloat (plan.hardware.gpu.tflops[QM_PRECISION_BF16], ==, 500);
+  out = qm_plan_to_data (&plan, NULL);
+  g_assert_nonnull (strstr (out, "\"gpu_spec\""));
+  g_assert_true (qm_plan_load_from_data (&again, out, -1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (again.hardware.gpu.memory_gb, ==, 96);
+}
+
+static void
+test_save_to_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "plan.qmplan", NULL);
+  QmPlan plan, back;
+
+  g_assert_true (qm_plan_load_from_data (&plan, minimal, -1, NULL, &error));
+  g_strlcpy (plan.customer, "ACME Corp", sizeof plan.customer);
+  g_assert_true (qm_plan_save_to_file (&plan, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (qm_plan_load_from_file (&back, path, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (back.customer, ==, "ACME Corp");
+  g_assert_true (qm_plan_validate (&back, &error));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/plan/examples", test_examples_load_and_round_trip);
+  g_test_add_func ("/plan/bad-corpus", test_bad_corpus);
+  g_test_add_func ("/plan/unknown-keys-warn", test_unknown_keys_warn);
+  g_test_add_func ("/plan/error-messages", test_error_messages);
+  g_test_add_func ("/plan/embedded-gpu-spec", test_embedded_gpu_spec);
+  g_test_add_func ("/plan/save-to-file", test_save_to_file);
+  return g_test_run ();
+}

@@ -1,0 +1,238 @@
+/* qm-chart-power.c: where the watts go.
+ *
+ * Left, one node's provisioned watts by component (the figure PDUs are
+ * sized for); right, the whole cluster's facility power, provisioned and
+ * average side by side, with the cooling overhead that PUE adds on top.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-chart-power.h"
+
+#include <math.h>
+
+#include "qm-format.h"
+
+static const char *node_names[QM_POWER_NODE_PARTS] = {
+  "GPUs", "CPUs", "Memory", "NICs", "Local storage", "Fans, board, PSU",
+};
+
+static const char *cluster_names[QM_POWER_CLUSTER_PARTS] = {
+  "GPUs", "Rest of servers", "Network", "Storage", "Cooling and losses (PUE)",
+};
+
+/* Colours: the node's parts and the cluster's share the GPU colour, so the
+ * biggest consumer reads the same on both sides. */
+static const guint node_series[QM_POWER_NODE_PARTS] = { 0, 2, 7, 3, 5, 6 };
+static const guint cluster_series[QM_POWER_CLUSTER_PARTS] = { 0, 1, 3, 5, 4 };
+
+const char *
+qm_chart_power_node_part_name (guint i)
+{
+  g_return_val_if_fail (i < QM_POWER_NODE_PARTS, "");
+  return node_names[i];
+}
+
+const char *
+qm_chart_power_cluster_part_name (guint i)
+{
+  g_return_val_if_fail (i < QM_POWER_CLUSTER_PARTS, "");
+  return cluster_names[i];
+}
+
+static double
+positive (double v)
+{
+  return isfinite (v) && v > 0.0 ? v : 0.0;
+}
+
+double
+qm_chart_power_cluster_part_kw (const QmPower *p,
+                                guint          i,
+                                gboolean       average)
+{
+  /* Average power scales the IT parts by the plan's average/peak ratio. */
+  double ratio = p->it_peak_kw > 0 ? positive (p->it_avg_kw) / p->it_peak_kw : 0.0;
+  double it = average ? positive (p->it_avg_kw) : positive (p->it_peak_kw);
+  double facility = average ? positive (p->facility_avg_kw) : positive (p->facility_peak_kw);
+  double s = average ? ratio : 1.0;
+
+  switch (i)
+    {
+    case 0: return positive (p->gpus_kw) * s;
+    case 1: return positive (p->servers_kw) * s;
+    case 2: return positive (p->network_kw) * s;
+    case 3: return positive (p->storage_kw) * s;
+    case 4: return MAX (0.0, facility - it);
+    default: return 0.0;
+    }
+}
+
+static void
+format_watts (double value, char *buf, gsize size, gpointer user_data)
+{
+  char n[QM_FORMAT_BUF];
+
+  g_snprintf (buf, size, "%s", qm_format_number (n, sizeof n, value, 0));
+}
+
+static void
+format_kw (double value, char *buf, gsize size, gpointer user_data)
+{
+  char n[QM_FORMAT_BUF];
+
+  g_snprintf (buf, size, "%s", qm_format_number (n, sizeof n, value, value < 10 && value != floor (value) ? 1 : 0));
+}
+
+static double
+stack (cairo_t            *cr,
+       const QmChartStyle *style,
+       const QmAxis       *axis,
+       double              x,
+       double              w,
+       const double       *values,
+       const guint        *series,
+       guint               n,
+       QmRect             *rects)
+{
+  double acc = 0.0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double y0 = round (qm_axis_to_pixel (axis, acc));
+      double y1 = round (qm_axis_to_pixel (axis, acc + values[i]));
+
+      rects[i] = (QmRect) { x, y1, w, y0 - y1 };
+      if (y0 - y1 > 0)
+        {
+          qm_chart_set_color (cr, &style->series[series[i]]);
+          cairo_rectangle (cr, x, y1, w, y0 - y1);
+          cairo_fill (cr);
+        }
+      acc += values[i];
+    }
+  return acc;
+}
+
+void
+qm_chart_render_power (cairo_t            *cr,
+                       const QmPower      *p,
+                       const QmChartStyle *style,
+                       double              width,
+                       double              height,
+                       QmPowerLayout      *layout_out)
+{
+  const double pad = 12.0, gap = 28.0;
+  QmPowerLayout layout = { 0 };
+  QmLegendEntry legend[QM_POWER_NODE_PARTS + 2];
+  guint n_legend = 0;
+  double node_values[QM_POWER_NODE_PARTS] = {
+    positive (p->node.gpus), positive (p->node.cpus), positive (p->node.memory),
+    positive (p->node.nics), positive (p->node.storage), positive (p->node.other),
+  };
+  double cluster_values[2][QM_POWER_CLUSTER_PARTS];
+  double node_top = 0.0, cluster_top = 0.0, text_h, legend_h, caption_h;
+  double top, plot_h, label_w;
+  char caption[256], a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
+
+  for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
+    node_top += node_values[i];
+  for (guint k = 0; k < 2; k++)
+    {
+      double sum = 0.0;
+      for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
+        sum += cluster_values[k][i] = qm_chart_power_cluster_part_kw (p, i, k == 1);
+      cluster_top = MAX (cluster_top, sum);
+    }
+
+  qm_chart_begin (cr, style, width, height);
+
+  /* Legend: the cluster's parts. The node's parts are labelled beside
+   * their bar instead. */
+  for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
+    legend[n_legend++] = (QmLegendEntry) { cluster_names[i], style->series[cluster_series[i]], FALSE };
+  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+
+  g_snprintf (caption, sizeof caption, "Energy for the run: %s MWh · %s t CO₂e · cooling %s BTU/h",
+              qm_format_number (a, sizeof a, positive (p->energy_mwh), p->energy_mwh < 100 ? 1 : 0),
+              qm_format_number (b, sizeof b, positive (p->co2_tonnes), p->co2_tonnes < 100 ? 1 : 0),
+              qm_format_number (c, sizeof c, positive (p->cooling_btu_h), 0));
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+  caption_h = text_h + 4.0;
+
+  top = pad + text_h * 2 + 8.0;
+  plot_h = MAX (10.0, height - top - pad - legend_h - caption_h - text_h * 2 - 14.0);
+
+  /* Node panel: a third of the width. */
+  qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, top + plot_h, top);
+  label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, format_watts, NULL);
+  layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, width * 0.34 - label_w - 6.0 - pad), plot_h };
+  qm_chart_draw_y_axis (cr, style, &layout.node_axis, &layout.node_plot, "One node (W, provisioned)",
+                        format_watts, NULL);
+  {
+    double w = MIN (layout.node_plot.width * 0.3, 60.0);
+    double x = round (layout.node_plot.x + 8.0);
+    double last_label_top = G_MAXDOUBLE;
+
+    stack (cr, style, &layout.node_axis, x, w, node_values, node_series, QM_POWER_NODE_PARTS,
+           layout.node_parts);
+
+    /* Name each part beside the bar, bottom up, nudging labels so they do
+     * not overlap; parts too small for a label share the last one. */
+    for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
+      {
+        const QmRect *r = &layout.node_parts[i];
+        char label[96], watts[QM_FORMAT_BUF];
+        double y;
+
+        if (node_values[i] <= 0.0)
+          continue;
+        y = MIN (r->y + r->height / 2.0 + text_h / 2.0, last_label_top);
+        if (y - text_h < top)
+          break;
+        g_snprintf (label, sizeof label, "%s %s", node_names[i],
+                    qm_format_si (watts, sizeof watts, node_values[i], "W"));
+        qm_chart_set_color (cr, &style->series[node_series[i]]);
+        cairo_rectangle (cr, x + w + 6.0, y - text_h + 3.0, 6.0, text_h - 6.0);
+        cairo_fill (cr);
+        qm_chart_set_color (cr, &style->foreground);
+        qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + w + 15.0, y, 0.0, 1.0);
+        last_label_top = y - text_h;
+      }
+    qm_chart_set_color (cr, &style->foreground);
+    qm_chart_text (cr, style, QM_TEXT_SMALL, qm_format_si (a, sizeof a, node_top, "W"),
+                   x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0);
+  }
+
+  /* Cluster panel: the rest. */
+  {
+    double left = width * 0.34 + gap;
+
+    qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, top + plot_h, top);
+    label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, format_kw, NULL);
+    layout.cluster_plot = (QmRect) { left + label_w + 6.0, top, MAX (10.0, width - left - label_w - 6.0 - pad), plot_h };
+    qm_chart_draw_y_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot,
+                          "Whole cluster (kW at the facility meter)", format_kw, NULL);
+    for (guint k = 0; k < 2; k++)
+      {
+        double slot = layout.cluster_plot.width / 2.0;
+        double w = MIN (slot * 0.5, 110.0);
+        double x = round (layout.cluster_plot.x + k * slot + (slot - w) / 2.0);
+        double total = stack (cr, style, &layout.cluster_axis, x, w, cluster_values[k], cluster_series,
+                              QM_POWER_CLUSTER_PARTS, layout.cluster_parts[k]);
+
+        qm_chart_set_color (cr, &style->foreground);
+        qm_chart_text (cr, style, QM_TEXT_SMALL, k == 0 ? "Provisioned (peak)" : "Average (for energy)",
+                       x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0);
+        qm_chart_text (cr, style, QM_TEXT_BOLD, qm_format_si (a, sizeof a, total * 1000.0, "W"),
+                       x + w / 2.0, top + plot_h + 4.0 + text_h, 0.5, 0.0);
+      }
+  }
+
+  qm_chart_set_color (cr, &style->foreground);
+  qm_chart_text (cr, style, QM_TEXT_SMALL, caption, pad, height - pad - legend_h - 4.0, 0.0, 1.0);
+  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = layout;
+}

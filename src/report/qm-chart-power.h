@@ -1,0 +1,43 @@
+/* qm-chart-power.h: where the watts go, for one node and for the whole
+ * cluster, provisioned beside average.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+
+#include "qm-chart-draw.h"
+#include "qm-power.h"
+
+G_BEGIN_DECLS
+
+#define QM_POWER_NODE_PARTS     6  /* GPUs, CPUs, memory, NICs, storage, other */
+#define QM_POWER_CLUSTER_PARTS  5  /* GPUs, rest of servers, network, storage, cooling (PUE) */
+
+typedef struct
+{
+  QmRect node_plot;
+  QmRect cluster_plot;
+  QmAxis node_axis;        /* W */
+  QmAxis cluster_axis;     /* kW */
+  QmRect node_parts[QM_POWER_NODE_PARTS];
+  QmRect cluster_parts[2][QM_POWER_CLUSTER_PARTS];  /* [0] provisioned, [1] average */
+} QmPowerLayout;
+
+const char *qm_chart_power_node_part_name    (guint i);
+const char *qm_chart_power_cluster_part_name (guint i);
+
+/* The kW of cluster part @i, provisioned (@average FALSE) or average. */
+double      qm_chart_power_cluster_part_kw   (const QmPower *power,
+                                              guint          i,
+                                              gboolean       average);
+
+void qm_chart_render_power (cairo_t            *cr,
+                            const QmPower      *power,
+                            const QmChartStyle *style,
+                            double              width,
+                            double              height,
+                            QmPowerLayout      *layout_out);
+
+G_END_DECLS

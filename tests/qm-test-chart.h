@@ -1,0 +1,85 @@
+/* qm-test-chart.h: helpers for the chart renderer tests: a surface with a
+ * sentinel border (to prove nothing is drawn outside the chart), pixel
+ * reads with the ±2 tolerance cairo's rounding needs, and PNG output into
+ * the build dir for a person to look at.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+#include <math.h>
+
+#include "qm-chart-style.h"
+
+G_BEGIN_DECLS
+
+#define QM_TEST_BORDER 20
+#define QM_TEST_SENTINEL 0xffff00ffu   /* magenta: no chart colour */
+
+/* A surface with a magenta border; draw the chart at (BORDER, BORDER). */
+static inline cairo_surface_t *
+qm_test_chart_surface (int       width,
+                       int       height,
+                       cairo_t **cr_out)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                   width + 2 * QM_TEST_BORDER,
+                                                   height + 2 * QM_TEST_BORDER);
+  cairo_t *cr = cairo_create (s);
+
+  cairo_set_source_rgb (cr, 1.0, 0.0, 1.0);
+  cairo_paint (cr);
+  cairo_translate (cr, QM_TEST_BORDER, QM_TEST_BORDER);
+  *cr_out = cr;
+  return s;
+}
+
+/* The pixel at chart coordinates (x, y). */
+static inline guint32
+qm_test_pixel (cairo_surface_t *s,
+               int              x,
+               int              y)
+{
+  cairo_surface_flush (s);
+  return *(guint32 *) (cairo_image_surface_get_data (s) +
+                       (y + QM_TEST_BORDER) * cairo_image_surface_get_stride (s) +
+                       (x + QM_TEST_BORDER) * 4);
+}
+
+static inline gboolean
+qm_test_pixel_is (guint32        argb,
+                  const QmColor *c)
+{
+  return ABS ((int) ((argb >> 16) & 0xff) - (int) round (c->red * 255)) <= 2 &&
+         ABS ((int) ((argb >> 8) & 0xff) - (int) round (c->green * 255)) <= 2 &&
+         ABS ((int) (argb & 0xff) - (int) round (c->blue * 255)) <= 2;
+}
+
+/* Asserts that the border is still all sentinel. */
+static inline void
+qm_test_assert_border_untouched (cairo_surface_t *s)
+{
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  int stride = cairo_image_surface_get_stride (s);
+  unsigned char *data;
+
+  cairo_surface_flush (s);
+  data = cairo_image_surface_get_data (s);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (x < QM_TEST_BORDER || y < QM_TEST_BORDER || x >= w - QM_TEST_BORDER || y >= h - QM_TEST_BORDER)
+        g_assert_cmphex (*(guint32 *) (data + y * stride + x * 4), ==, QM_TEST_SENTINEL);
+}
+
+static inline void
+qm_test_save_png (cairo_surface_t *s,
+                  const char      *name)
+{
+  const char *dir = g_getenv ("QM_BUILD_DIR");
+  g_autofree char *path = g_build_filename (dir != NULL ? dir : ".", name, NULL);
+
+  g_assert_cmpint (cairo_surface_write_to_png (s, path), ==, CAIRO_STATUS_SUCCESS);
+}
+
+G_END_DECLS

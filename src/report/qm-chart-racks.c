@@ -1,0 +1,261 @@
+/* qm-chart-racks.c: a rack elevation drawing.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-chart-racks.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "qm-format.h"
+
+#define MIN_SWITCH_UNITS 1
+
+void
+qm_rack_groups (const QmCluster     *c,
+                const QmServerSpec  *server,
+                const QmNetworkSpec *network,
+                const QmFacility    *facility,
+                QmRackLayout        *layout)
+{
+  guint per_rack = MAX (c->nodes_per_rack, 1);
+  guint full = c->nodes / per_rack;
+  guint rest = c->nodes % per_rack;
+  guint su = server != NULL ? MAX (server->rack_units, 1) : 1;
+  guint sw_u = network != NULL ? MAX (network->rack_units, MIN_SWITCH_UNITS) : MIN_SWITCH_UNITS;
+  guint switches = c->switches + c->mgmt_switches;
+  double node_kw = c->node_power_w / 1000.0;
+  double air = facility != NULL && facility->air_cooling_kw > 0 ? facility->air_cooling_kw : 40.0;
+  guint in_compute = 0;
+
+  memset (layout, 0, sizeof *layout);
+
+  /* With no rack of their own, the switches sit at the top of the compute
+   * racks, spread evenly. */
+  if (c->network_racks == 0 && c->compute_racks > 0)
+    in_compute = (switches + c->compute_racks - 1) / c->compute_racks;
+
+#define ADD(k, n, srv, sw, st, kw_) G_STMT_START { \
+    QmRackGroup *g = &layout->groups[layout->n_groups++]; \
+    g->kind = k; g->count = n; g->servers = srv; g->server_units = su; \
+    g->switches = sw; g->switch_units = sw_u; g->storage_units = st; \
+    g->kw = kw_; g->liquid = g->kw > air; layout->total_racks += n; \
+  } G_STMT_END
+
+  if (full > 0)
+    ADD (QM_RACK_COMPUTE, full, per_rack, in_compute, 0, per_rack * node_kw);
+  if (rest > 0)
+    ADD (QM_RACK_COMPUTE_PARTIAL, 1, rest, in_compute, 0, rest * node_kw);
+  if (c->network_racks > 0)
+    {
+      guint per = (switches + c->network_racks - 1) / c->network_racks;
+      double sw_kw = network != NULL ? network->power_w / 1000.0 : 0.0;
+
+      ADD (QM_RACK_NETWORK, c->network_racks, 0, per, 0, per * sw_kw);
+    }
+  if (c->storage_racks > 0)
+    ADD (QM_RACK_STORAGE, c->storage_racks, 0, 0,
+         (c->storage_units + c->storage_racks - 1) / c->storage_racks, 0.0);
+#undef ADD
+}
+
+static void
+draw_units (cairo_t            *cr,
+            const QmChartStyle *style,
+            double              x,
+            double              y_bottom,
+            double              w,
+            double              unit_h,
+            guint               first_unit,
+            guint               units,
+            const QmColor      *color,
+            const char         *label)
+{
+  /* Round both edges, then leave a 1 px seam, so every box shows. */
+  double y = round (y_bottom - (first_unit + units) * unit_h);
+  double h = round (y_bottom - first_unit * unit_h) - y - 1.0;
+
+  if (h < 1.0)
+    h = 1.0;
+  qm_chart_set_color (cr, color);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_fill (cr);
+
+  if (label != NULL)
+    {
+      double tw, th;
+
+      qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, &th);
+      if (th <= h && tw <= w - 4)
+        {
+          /* White text on the series colours reads in light and dark. */
+          cairo_set_source_rgb (cr, 1, 1, 1);
+          qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + w / 2.0, y + h / 2.0, 0.5, 0.5);
+        }
+    }
+}
+
+void
+qm_chart_render_racks (cairo_t             *cr,
+                       const QmCluster     *c,
+                       const QmServerSpec  *server,
+                       const QmNetworkSpec *network,
+                       const QmFacility    *facility,
+                       const QmChartStyle  *style,
+                       double               width,
+                       double               height,
+                       QmRackLayout        *layout_out)
+{
+  const double pad = 12.0;
+  QmRackLayout layout;
+  guint rack_units = facility != NULL && facility->rack_units > 0 ? facility->rack_units : 42;
+  double limit_kw = facility != NULL && facility->rack_kw > 0 ? facility->rack_kw : 0.0;
+  double text_h, legend_h, slot, rack_w, rack_h, top, bottom;
+  const QmLegendEntry legend[] = {
+    { "Servers", style->series[0], FALSE },
+    { "Switches", style->series[1], FALSE },
+    { "Storage", style->series[5], FALSE },
+    { "PDUs (zero-U)", style->series[6], FALSE },
+  };
+
+  qm_rack_groups (c, server, network, facility, &layout);
+  qm_chart_begin (cr, style, width, height);
+
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+  legend_h = qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, 0, width - 2 * pad, FALSE);
+
+  /* Per group: "×N" and a title above, the kW bar and its figures below. */
+  top = pad + text_h * 2 + 6.0;
+  bottom = height - pad - legend_h - 8.0 - (text_h * 2 + 14.0);
+  rack_h = MAX (10.0, bottom - top);
+  slot = (width - 2 * pad) / MAX (layout.n_groups, 1);
+  rack_w = MIN (slot * 0.7, MAX (rack_h * 0.45, 40.0));
+  rack_w = MIN (rack_w, slot - 8.0);
+  layout.unit_height = (rack_h - 8.0) / rack_units;
+
+  for (guint i = 0; i < layout.n_groups; i++)
+    {
+      const QmRackGroup *g = &layout.groups[i];
+      double x = round (pad + i * slot + (slot - rack_w) / 2.0);
+      double inner_x = x + 6.0, inner_w = rack_w - 12.0;
+      double floor_y = top + rack_h - 4.0;
+      guint used = 0;
+      char title[96], count[32], kw[QM_FORMAT_BUF], lim[QM_FORMAT_BUF], line[128];
+      const char *server_name = server != NULL && server->info.name != NULL ? server->info.name : "Server";
+
+      layout.racks[i] = (QmRect) { x, top, rack_w, rack_h };
+
+      /* Cabinet, with zero-U PDUs as strips down both sides. */
+      qm_chart_set_color (cr, &style->foreground);
+      cairo_set_line_width (cr, 1.5);
+      cairo_rectangle (cr, x + 0.75, top + 0.75, rack_w - 1.5, rack_h - 1.5);
+      cairo_stroke (cr);
+      qm_chart_set_color_alpha (cr, &style->series[6], 0.9);
+      cairo_rectangle (cr, x + 2.0, top + 4.0, 2.5, rack_h - 8.0);
+      cairo_rectangle (cr, x + rack_w - 4.5, top + 4.0, 2.5, rack_h - 8.0);
+      cairo_fill (cr);
+
+      /* Contents from the bottom: servers, storage, then switches on top. */
+      for (guint s = 0; s < g->servers; s++, used += g->server_units)
+        draw_units (cr, style, inner_x, floor_y, inner_w, layout.unit_height, used, g->server_units,
+                    &style->series[0], server_name);
+      if (g->storage_units > 0)
+        {
+          draw_units (cr, style, inner_x, floor_y, inner_w, layout.unit_height, used,
+                      MIN (g->storage_units, rack_units - used), &style->series[5], "Storage");
+          used += g->storage_units;
+        }
+      for (guint s = 0; s < g->switches && used + g->switch_units <= rack_units; s++)
+        {
+          draw_units (cr, style, inner_x, floor_y, inner_w, layout.unit_height,
+                      rack_units - (s + 1) * g->switch_units, g->switch_units, &style->series[1], NULL);
+        }
+
+      /* Above: how many racks look like this, and what they are. */
+      switch (g->kind)
+        {
+        case QM_RACK_COMPUTE:
+          g_snprintf (title, sizeof title, "%u × %s", g->servers, server_name);
+          break;
+        case QM_RACK_COMPUTE_PARTIAL:
+          g_snprintf (title, sizeof title, "%u × %s (last)", g->servers, server_name);
+          break;
+        case QM_RACK_NETWORK:
+          g_snprintf (title, sizeof title, "%u switches", g->switches);
+          break;
+        case QM_RACK_STORAGE:
+        default:
+          g_snprintf (title, sizeof title, "Storage");
+          break;
+        }
+      g_snprintf (count, sizeof count, "×%u", g->count);
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_BOLD, count, x + rack_w / 2.0, pad, 0.5, 0.0);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, title, x + rack_w / 2.0, pad + text_h + 2.0, 0.5, 0.0);
+
+      /* Below: kW against the rack's limit. */
+      {
+        double bar_y = top + rack_h + 6.0;
+        double fraction = limit_kw > 0 ? MIN (g->kw / limit_kw, 1.0) : 0.0;
+        gboolean over = limit_kw > 0 && g->kw > limit_kw;
+
+        layout.kw_bars[i] = (QmRect) { x, bar_y, rack_w, 6.0 };
+        layout.kw_fill[i] = round (rack_w * fraction);
+        qm_chart_set_color (cr, &style->grid);
+        cairo_rectangle (cr, x, bar_y, rack_w, 6.0);
+        cairo_fill (cr);
+        qm_chart_set_color (cr, over ? &style->error : &style->accent);
+        cairo_rectangle (cr, x, bar_y, layout.kw_fill[i], 6.0);
+        cairo_fill (cr);
+
+        qm_format_number (kw, sizeof kw, g->kw, 1);
+        qm_format_number (lim, sizeof lim, limit_kw, 0);
+        g_snprintf (line, sizeof line, "%s / %s kW", kw, lim);
+        qm_chart_set_color (cr, over ? &style->error : &style->foreground);
+        qm_chart_text (cr, style, QM_TEXT_SMALL, line, x + rack_w / 2.0, bar_y + 8.0, 0.5, 0.0);
+        if (g->liquid)
+          {
+            double tw, cx, cy = bar_y + 8.0 + text_h * 1.5;
+
+            /* A drawn droplet, then the words: the mark does not depend on
+             * colour or on an emoji font. */
+            qm_chart_text_size (cr, style, QM_TEXT_BOLD, "Liquid-cooled", &tw, NULL);
+            cx = x + rack_w / 2.0 - (tw + 10.0) / 2.0 + 4.0;
+            qm_chart_set_color (cr, &style->accent);
+            cairo_move_to (cr, cx, cy - 5.0);
+            cairo_curve_to (cr, cx + 4.5, cy, cx + 4.5, cy + 4.0, cx, cy + 4.0);
+            cairo_curve_to (cr, cx - 4.5, cy + 4.0, cx - 4.5, cy, cx, cy - 5.0);
+            cairo_fill (cr);
+            qm_chart_text (cr, style, QM_TEXT_BOLD, "Liquid-cooled", cx + 7.0, cy, 0.0, 0.5);
+          }
+      }
+    }
+
+  if (layout.n_groups == 0)
+    {
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_NORMAL, "No racks", width / 2.0, height / 2.0, 0.5, 0.5);
+    }
+
+  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, height - pad - legend_h,
+                   width - 2 * pad, TRUE);
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = layout;
+}
+
+int
+qm_chart_racks_hit (const QmRackLayout *layout,
+                    double              x,
+                    double              y)
+{
+  for (guint i = 0; i < layout->n_groups; i++)
+    {
+      const QmRect *r = &layout->racks[i];
+
+      if (x >= r->x && x < r->x + r->width && y >= r->y && y < r->y + r->height + 30.0)
+        return (int) i;
+    }
+  return -1;
+}

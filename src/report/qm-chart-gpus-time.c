@@ -1,0 +1,312 @@
+/* qm-chart-gpus-time.c: time to train against GPU count.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-chart-gpus-time.h"
+
+#include <math.h>
+
+#include "qm-format.h"
+
+static void
+format_count (double value, char *buf, gsize size, gpointer user_data)
+{
+  qm_format_number (buf, size, value, 0);
+}
+
+static void
+format_days (double value, char *buf, gsize size, gpointer user_data)
+{
+  qm_format_number (buf, size, value, value < 1 ? 1 : 0);
+}
+
+static void
+format_cost (double value, char *buf, gsize size, gpointer user_data)
+{
+  qm_format_money (buf, size, value, user_data);
+}
+
+static void
+polyline (cairo_t          *cr,
+          const QmAxis     *x_axis,
+          const QmAxis     *y_axis,
+          const double     *xs,
+          const double     *ys,
+          guint             n)
+{
+  gboolean started = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double px, py;
+
+      if (!(xs[i] > 0) || !(ys[i] > 0) || !isfinite (ys[i]))
+        continue;
+      px = qm_axis_to_pixel (x_axis, xs[i]);
+      py = qm_axis_to_pixel (y_axis, ys[i]);
+      if (!started)
+        cairo_move_to (cr, px, py);
+      else
+        cairo_line_to (cr, px, py);
+      started = TRUE;
+    }
+}
+
+void
+qm_chart_render_gpus_time (cairo_t               *cr,
+                           const QmGpusTimeCurve *c,
+                           const QmChartStyle    *style,
+                           double                 width,
+                           double                 height,
+                           QmGpusTimeLayout      *layout_out)
+{
+  const double pad = 12.0;
+  QmGpusTimeLayout layout = { 0 };
+  double min_g = G_MAXDOUBLE, max_g = 0, min_d = G_MAXDOUBLE, max_d = 0, max_cost = 0;
+  double text_h, legend_h, y_label_w, cost_label_w = 0, x_title_h;
+  QmLegendEntry legend[5];
+  guint n_legend = 0;
+  gboolean has_days = FALSE;
+  guint n = MIN (c->n, QM_CURVE_MAX_POINTS);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (c->gpus[i] > 0)
+        {
+          min_g = MIN (min_g, c->gpus[i]);
+          max_g = MAX (max_g, c->gpus[i]);
+        }
+      for (guint k = 0; k < 2; k++)
+        {
+          double d = k == 0 ? c->ideal_days[i] : c->days[i];
+          if (d > 0 && isfinite (d))
+            {
+              min_d = MIN (min_d, d);
+              max_d = MAX (max_d, d);
+            }
+        }
+      if (c->days[i] > 0)
+        has_days = TRUE;
+      if (c->cost[i] > 0 && isfinite (c->cost[i]))
+        max_cost = MAX (max_cost, c->cost[i]);
+    }
+  if (c->plan_gpus > 0)
+    {
+      min_g = MIN (min_g, c->plan_gpus);
+      max_g = MAX (max_g, c->plan_gpus);
+      min_d = MIN (min_d, c->plan_days);
+      max_d = MAX (max_d, c->plan_days);
+    }
+  if (c->deadline_days > 0)
+    {
+      min_d = MIN (min_d, c->deadline_days);
+      max_d = MAX (max_d, c->deadline_days);
+    }
+  if (max_g <= 0)
+    min_g = 1, max_g = 1024;
+  if (max_d <= 0)
+    min_d = 1, max_d = 100;
+  layout.has_cost = max_cost > 0;
+
+  qm_chart_begin (cr, style, width, height);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+
+  legend[n_legend++] = (QmLegendEntry) { "With failures and restarts", style->series[0], FALSE };
+  legend[n_legend++] = (QmLegendEntry) { "Ideal (no failures)", style->series[0], TRUE };
+  if (layout.has_cost)
+    legend[n_legend++] = (QmLegendEntry) { "Cost of the run", style->series[1], FALSE };
+  if (c->deadline_days > 0)
+    legend[n_legend++] = (QmLegendEntry) { "Deadline", style->warning, TRUE };
+  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  x_title_h = text_h * 2 + 10.0;
+
+  layout.plot.y = pad + text_h + 6.0;
+  layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 6.0 - x_title_h);
+  qm_axis_init (&layout.y_axis, QM_SCALE_LOG10, min_d * 0.9, max_d * 1.1, 5,
+                layout.plot.y + layout.plot.height, layout.plot.y);
+  y_label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, format_days, NULL);
+  if (layout.has_cost)
+    {
+      qm_axis_init (&layout.cost_axis, QM_SCALE_LINEAR, 0.0, max_cost * 1.05, 5,
+                    layout.plot.y + layout.plot.height, layout.plot.y);
+      cost_label_w = qm_chart_axis_label_width (cr, style, &layout.cost_axis, format_cost,
+                                                (gpointer) c->currency) + 6.0;
+    }
+  layout.plot.x = pad + y_label_w + 6.0;
+  layout.plot.width = MAX (10.0, width - layout.plot.x - pad - cost_label_w);
+  qm_axis_init (&layout.x_axis, QM_SCALE_LOG10, min_g / 1.5, max_g * 1.5, 6,
+                layout.plot.x, layout.plot.x + layout.plot.width);
+
+  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, "Days to train", format_days, NULL);
+  qm_chart_draw_x_axis (cr, style, &layout.x_axis, &layout.plot, "GPUs", format_count, NULL);
+
+  /* Secondary axis: cost, labelled on the right. */
+  if (layout.has_cost)
+    {
+      qm_chart_set_color (cr, &style->series[1]);
+      for (guint i = 0; i < layout.cost_axis.n_ticks; i++)
+        {
+          char label[64];
+          double y = qm_axis_to_pixel (&layout.cost_axis, layout.cost_axis.ticks[i]);
+
+          format_cost (layout.cost_axis.ticks[i], label, sizeof label, (gpointer) c->currency);
+          qm_chart_text (cr, style, QM_TEXT_SMALL, label, layout.plot.x + layout.plot.width + 4.0,
+                         y, 0.0, 0.5);
+        }
+      qm_chart_text (cr, style, QM_TEXT_SMALL, "Cost", layout.plot.x + layout.plot.width + 4.0,
+                     layout.plot.y - 4.0, 0.0, 1.0);
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
+  cairo_clip (cr);
+
+  /* Deadline. */
+  layout.deadline_y = -1;
+  if (c->deadline_days > 0)
+    {
+      static const double dash[] = { 6.0, 4.0 };
+
+      layout.deadline_y = round (qm_axis_to_pixel (&layout.y_axis, c->deadline_days)) + 0.5;
+      cairo_save (cr);
+      qm_chart_set_color (cr, &style->warning);
+      cairo_set_line_width (cr, 1.5);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_move_to (cr, layout.plot.x, layout.deadline_y);
+      cairo_line_to (cr, layout.plot.x + layout.plot.width, layout.deadline_y);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+
+  /* Knee: where doubling the GPUs stops paying. */
+  layout.knee_x = -1;
+  if (c->knee >= 0 && (guint) c->knee < n)
+    {
+      static const double dash[] = { 2.0, 3.0 };
+
+      layout.knee_x = round (qm_axis_to_pixel (&layout.x_axis, c->gpus[c->knee])) + 0.5;
+      cairo_save (cr);
+      qm_chart_set_color (cr, &style->foreground);
+      cairo_set_line_width (cr, 1.0);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_move_to (cr, layout.knee_x, layout.plot.y);
+      cairo_line_to (cr, layout.knee_x, layout.plot.y + layout.plot.height);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+
+  /* Cost, then ideal (dashed), then with failures (solid) on top. */
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  if (layout.has_cost)
+    {
+      gboolean started = FALSE;
+
+      qm_chart_set_color_alpha (cr, &style->series[1], 0.9);
+      cairo_set_line_width (cr, 1.5);
+      for (guint i = 0; i < n; i++)
+        if (c->cost[i] > 0 && c->gpus[i] > 0)
+          {
+            double px = qm_axis_to_pixel (&layout.x_axis, c->gpus[i]);
+            double py = qm_axis_to_pixel (&layout.cost_axis, c->cost[i]);
+
+            if (started)
+              cairo_line_to (cr, px, py);
+            else
+              cairo_move_to (cr, px, py);
+            started = TRUE;
+          }
+      cairo_stroke (cr);
+    }
+  {
+    static const double dash[] = { 5.0, 3.0 };
+
+    cairo_save (cr);
+    qm_chart_set_color (cr, &style->series[0]);
+    cairo_set_line_width (cr, 1.5);
+    cairo_set_dash (cr, dash, 2, 0);
+    polyline (cr, &layout.x_axis, &layout.y_axis, c->gpus, c->ideal_days, n);
+    cairo_stroke (cr);
+    cairo_restore (cr);
+  }
+  if (has_days)
+    {
+      qm_chart_set_color (cr, &style->series[0]);
+      cairo_set_line_width (cr, 2.5);
+      polyline (cr, &layout.x_axis, &layout.y_axis, c->gpus, c->days, n);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+
+  /* Labels outside the clip so they are never cut. */
+  if (layout.deadline_y >= 0)
+    {
+      char days[QM_FORMAT_BUF], text[96];
+
+      g_snprintf (text, sizeof text, "Deadline %s", qm_format_days (days, sizeof days, c->deadline_days));
+      qm_chart_set_color (cr, &style->warning);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.plot.x + layout.plot.width - 4.0,
+                     layout.deadline_y - 2.0, 1.0, 1.0);
+    }
+  if (layout.knee_x >= 0)
+    {
+      char gpus[QM_FORMAT_BUF], text[96];
+
+      g_snprintf (text, sizeof text, "Knee: %s GPUs", qm_format_number (gpus, sizeof gpus, c->gpus[c->knee], 0));
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.knee_x + 4.0, layout.plot.y + 2.0, 0.0, 0.0);
+    }
+  if (c->plan_gpus > 0 && c->plan_days > 0)
+    {
+      char gpus[QM_FORMAT_BUF], days[QM_FORMAT_BUF], text[128];
+      double tw;
+
+      layout.plan_x = qm_axis_to_pixel (&layout.x_axis, c->plan_gpus);
+      layout.plan_y = qm_axis_to_pixel (&layout.y_axis, c->plan_days);
+      qm_chart_set_color (cr, &style->background);
+      cairo_arc (cr, layout.plan_x, layout.plan_y, 7.0, 0, 2 * G_PI);
+      cairo_fill (cr);
+      qm_chart_set_color (cr, &style->accent);
+      cairo_arc (cr, layout.plan_x, layout.plan_y, 5.0, 0, 2 * G_PI);
+      cairo_fill (cr);
+      g_snprintf (text, sizeof text, "This plan: %s GPUs, %s",
+                  qm_format_number (gpus, sizeof gpus, c->plan_gpus, 0),
+                  qm_format_days (days, sizeof days, c->plan_days));
+      {
+        double th, lx;
+
+        qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
+        /* Label to the right of the point, or to its left near the edge,
+         * on a background patch so the curves do not run through it. */
+        lx = layout.plan_x + 10.0 + tw < layout.plot.x + layout.plot.width
+             ? layout.plan_x + 10.0 : layout.plan_x - 10.0 - tw;
+        qm_chart_set_color_alpha (cr, &style->background, 0.85);
+        cairo_rectangle (cr, lx - 2.0, layout.plan_y - th - 1.0, tw + 4.0, th);
+        cairo_fill (cr);
+        qm_chart_set_color (cr, &style->foreground);
+        qm_chart_text (cr, style, QM_TEXT_BOLD, text, lx, layout.plan_y, 0.0, 1.0);
+      }
+    }
+
+  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = layout;
+}
+
+int
+qm_chart_gpus_time_hit (const QmGpusTimeLayout *layout,
+                        const QmGpusTimeCurve  *c,
+                        double                  x,
+                        double                  y)
+{
+  const double *ys = c->days;
+  gboolean has_days = FALSE;
+
+  for (guint i = 0; i < c->n; i++)
+    has_days |= c->days[i] > 0;
+  if (!has_days)
+    ys = c->ideal_days;
+  return qm_axis_hit_test (&layout->x_axis, &layout->y_axis, c->gpus, ys, MIN (c->n, QM_CURVE_MAX_POINTS),
+                           x, y, 10.0);
+}

@@ -1,0 +1,58 @@
+/* qm-chart-gpus-time.h: time to train against GPU count, on log-log axes,
+ * with the plan's point, the deadline, the knee where adding GPUs stops
+ * paying, and the cost on a secondary axis.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+
+#include "qm-chart-draw.h"
+
+G_BEGIN_DECLS
+
+#define QM_CURVE_MAX_POINTS 64
+
+/* One curve: for each GPU count, the best layout's days (from the
+ * throughput model), ideal and with failures, and the run's cost. */
+typedef struct
+{
+  guint  n;
+  double gpus[QM_CURVE_MAX_POINTS];
+  double ideal_days[QM_CURVE_MAX_POINTS];
+  double days[QM_CURVE_MAX_POINTS];        /* with failures; 0 = unknown */
+  double cost[QM_CURVE_MAX_POINTS];        /* 0 = not shown */
+  int    knee;                             /* index, or -1 */
+  double plan_gpus;                        /* the plan's point; 0 = none */
+  double plan_days;
+  double deadline_days;                    /* 0 = none */
+  const char *currency;
+} QmGpusTimeCurve;
+
+typedef struct
+{
+  QmRect plot;
+  QmAxis x_axis;
+  QmAxis y_axis;
+  QmAxis cost_axis;
+  gboolean has_cost;
+  double plan_x, plan_y;                   /* pixel of the plan's point */
+  double deadline_y;                       /* pixel row, or -1 */
+  double knee_x;                           /* pixel column, or -1 */
+} QmGpusTimeLayout;
+
+void qm_chart_render_gpus_time (cairo_t               *cr,
+                                const QmGpusTimeCurve *curve,
+                                const QmChartStyle    *style,
+                                double                 width,
+                                double                 height,
+                                QmGpusTimeLayout      *layout_out);
+
+/* The curve point nearest the pixel, or -1. */
+int  qm_chart_gpus_time_hit    (const QmGpusTimeLayout *layout,
+                                const QmGpusTimeCurve  *curve,
+                                double                  x,
+                                double                  y);
+
+G_END_DECLS

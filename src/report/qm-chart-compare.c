@@ -1,0 +1,202 @@
+/* qm-chart-compare.c: comparison charts for 2-4 plans.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-chart-compare.h"
+
+#include <math.h>
+
+#include "qm-format.h"
+
+static const char *metric_names[QM_COMPARE_N_METRICS] = {
+  "GPUs", "Days", "Cost", "Power (kW)", "CO₂e (t)",
+};
+
+const char *
+qm_chart_compare_metric_name (guint metric)
+{
+  g_return_val_if_fail (metric < QM_COMPARE_N_METRICS, "");
+  return metric_names[metric];
+}
+
+double
+qm_chart_compare_metric_value (const QmCompareItem *item,
+                               guint                metric)
+{
+  double v;
+
+  switch (metric)
+    {
+    case 0: v = item->gpus; break;
+    case 1: v = item->days; break;
+    case 2: v = item->cost; break;
+    case 3: v = item->power_kw; break;
+    case 4: v = item->co2_tonnes; break;
+    default: v = 0.0; break;
+    }
+  return isfinite (v) && v > 0.0 ? v : 0.0;
+}
+
+static void
+format_metric (char       *buf,
+               gsize       size,
+               guint       metric,
+               double      v,
+               const char *currency)
+{
+  switch (metric)
+    {
+    case 2:
+      qm_format_money (buf, size, v, currency);
+      break;
+    case 1:
+      qm_format_number (buf, size, v, v < 100 ? 1 : 0);
+      break;
+    default:
+      qm_format_number (buf, size, v, v < 10 ? 1 : 0);
+      break;
+    }
+}
+
+static void
+format_days (double value, char *buf, gsize size, gpointer user_data)
+{
+  qm_format_number (buf, size, value, value < 10 && value != floor (value) ? 1 : 0);
+}
+
+static void
+format_cost (double value, char *buf, gsize size, gpointer user_data)
+{
+  qm_format_money (buf, size, value, user_data);
+}
+
+void
+qm_chart_render_compare (cairo_t             *cr,
+                         const QmCompareItem *items,
+                         guint                n,
+                         const char          *currency,
+                         const QmChartStyle  *style,
+                         double               width,
+                         double               height,
+                         QmCompareLayout     *layout_out)
+{
+  const double pad = 12.0;
+  QmCompareLayout layout = { 0 };
+  QmLegendEntry legend[QM_COMPARE_MAX_PLANS];
+  double text_h, legend_h, bars_w, top, bottom;
+
+  n = MIN (n, QM_COMPARE_MAX_PLANS);
+  layout.n_plans = n;
+
+  qm_chart_begin (cr, style, width, height);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+  for (guint p = 0; p < n; p++)
+    legend[p] = (QmLegendEntry) { items[p].label != NULL ? items[p].label : "", style->series[p], FALSE };
+  legend_h = qm_chart_legend (cr, style, legend, n, pad, 0, width - 2 * pad, FALSE);
+
+  top = pad + text_h + 6.0;
+  bottom = height - pad - legend_h - 8.0;
+  bars_w = (width - 2 * pad) * 0.62;
+
+  /* Grouped bars: each metric scaled to its own largest value, so every
+   * group is readable; the value is printed on each bar. */
+  for (guint m = 0; m < QM_COMPARE_N_METRICS; m++)
+    {
+      double slot = bars_w / QM_COMPARE_N_METRICS;
+      double gx = pad + m * slot + 4.0, gw = slot - 8.0;
+      double plot_top = top + text_h + 4.0, plot_bottom = bottom - text_h - 4.0;
+      double max = 0.0;
+
+      layout.groups[m] = (QmRect) { gx, top, gw, bottom - top };
+      for (guint p = 0; p < n; p++)
+        max = MAX (max, qm_chart_compare_metric_value (&items[p], m));
+
+      qm_chart_set_color (cr, &style->grid);
+      cairo_set_line_width (cr, 1.0);
+      cairo_move_to (cr, gx, round (plot_bottom) + 0.5);
+      cairo_line_to (cr, gx + gw, round (plot_bottom) + 0.5);
+      cairo_stroke (cr);
+
+      for (guint p = 0; p < n && n > 0; p++)
+        {
+          double v = qm_chart_compare_metric_value (&items[p], m);
+          double bw = gw / n;
+          double h = max > 0 ? (plot_bottom - plot_top) * v / max : 0.0;
+          double x = round (gx + p * bw + 1.0);
+          char label[QM_FORMAT_BUF];
+
+          layout.bars[m][p] = (QmRect) { x, round (plot_bottom - h), round (bw - 2.0), round (plot_bottom) - round (plot_bottom - h) };
+          qm_chart_set_color (cr, &style->series[p]);
+          cairo_rectangle (cr, layout.bars[m][p].x, layout.bars[m][p].y, layout.bars[m][p].width,
+                           layout.bars[m][p].height);
+          cairo_fill (cr);
+
+          format_metric (label, sizeof label, m, v, currency);
+          qm_chart_set_color (cr, &style->foreground);
+          {
+            double tw;
+
+            qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
+            /* Values print above the bar when they fit across it. */
+            if (tw <= bw + 6)
+              qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + (bw - 2.0) / 2.0,
+                             plot_bottom - h - 2.0, 0.5, 1.0);
+          }
+        }
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_BOLD, metric_names[m], gx + gw / 2.0, bottom, 0.5, 1.0);
+    }
+
+  /* Scatter: cost against days. Lower left is better on both. */
+  {
+    double left = pad + bars_w + 16.0;
+    double min_d = G_MAXDOUBLE, max_d = 0, min_c = G_MAXDOUBLE, max_c = 0, label_w;
+
+    for (guint p = 0; p < n; p++)
+      {
+        double d = qm_chart_compare_metric_value (&items[p], 1);
+        double c = qm_chart_compare_metric_value (&items[p], 2);
+
+        if (d > 0) { min_d = MIN (min_d, d); max_d = MAX (max_d, d); }
+        if (c > 0) { min_c = MIN (min_c, c); max_c = MAX (max_c, c); }
+      }
+    if (max_d <= 0) { min_d = 0; max_d = 1; }
+    if (max_c <= 0) { min_c = 0; max_c = 1; }
+
+    layout.scatter_plot.y = top + text_h;
+    layout.scatter_plot.height = MAX (10.0, bottom - text_h * 2 - 10.0 - layout.scatter_plot.y);
+    qm_axis_init (&layout.scatter_y, QM_SCALE_LINEAR, 0.0, max_c * 1.15, 5,
+                  layout.scatter_plot.y + layout.scatter_plot.height, layout.scatter_plot.y);
+    label_w = qm_chart_axis_label_width (cr, style, &layout.scatter_y, format_cost, (gpointer) currency);
+    layout.scatter_plot.x = left + label_w + 6.0;
+    layout.scatter_plot.width = MAX (10.0, width - pad - layout.scatter_plot.x);
+    qm_axis_init (&layout.scatter_x, QM_SCALE_LINEAR, 0.0, max_d * 1.15, 4,
+                  layout.scatter_plot.x, layout.scatter_plot.x + layout.scatter_plot.width);
+    qm_chart_draw_y_axis (cr, style, &layout.scatter_y, &layout.scatter_plot, "Cost against time",
+                          format_cost, (gpointer) currency);
+    qm_chart_draw_x_axis (cr, style, &layout.scatter_x, &layout.scatter_plot, "Days", format_days, NULL);
+
+    for (guint p = 0; p < n; p++)
+      {
+        double x = qm_axis_to_pixel (&layout.scatter_x, qm_chart_compare_metric_value (&items[p], 1));
+        double y = qm_axis_to_pixel (&layout.scatter_y, qm_chart_compare_metric_value (&items[p], 2));
+
+        /* Distinct marker shapes as well as colours. */
+        qm_chart_set_color (cr, &style->series[p]);
+        switch (p)
+          {
+          case 0: cairo_arc (cr, x, y, 5.0, 0, 2 * G_PI); break;
+          case 1: cairo_rectangle (cr, x - 4.5, y - 4.5, 9.0, 9.0); break;
+          case 2: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y + 4); cairo_line_to (cr, x - 6, y + 4); cairo_close_path (cr); break;
+          default: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y); cairo_line_to (cr, x, y + 6); cairo_line_to (cr, x - 6, y); cairo_close_path (cr); break;
+          }
+        cairo_fill (cr);
+      }
+  }
+
+  qm_chart_legend (cr, style, legend, n, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = layout;
+}

@@ -2,9 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "qm-store.h"
+#include "qm-test-store.h"
 
 static char *
 temp_db_path (void)
@@ -94,9 +99,19 @@ test_not_a_database (void)
   g_assert_true (g_file_set_contents (path, "this is not an SQLite file, it is a shopping list\n"
                                       "and it is long enough to have a header page or two ...........\n",
                                       -1, NULL));
-  store = qm_store_open (path, &error);
+  /* Without recovery the damage is reported and the file left alone. */
+  store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_RECOVER, &error);
   g_assert_null (store);
   g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT);
+  g_clear_error (&error);
+
+  /* By default it is moved aside and a fresh database takes its place. */
+  store = qm_store_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (qm_store_recovered_from (store));
+  g_assert_true (g_str_has_prefix (qm_store_recovered_from (store), path));
+  g_assert_nonnull (strstr (qm_store_recovered_from (store), ".corrupt-"));
+  g_assert_true (g_file_test (qm_store_recovered_from (store), G_FILE_TEST_EXISTS));
 }
 
 static void
@@ -116,6 +131,346 @@ test_default_path (void)
   g_unsetenv ("QM_DB");
 }
 
+static QmStore *
+open_path (const char       *path,
+           QmStoreOpenFlags  flags)
+{
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (path, flags, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+static void
+save_plan (QmStore    *store,
+           const char *name,
+           const char *notes)
+{
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan (name, "Acme", 1e6);
+  g_autoptr(GError) error = NULL;
+
+  plan->notes = g_strdup (notes);
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+}
+
+/* A damaged file is moved aside, a new one started, and the plans that
+ * can still be read are salvaged from the old one. */
+static void
+test_corrupt_recover_salvage (void)
+{
+  g_autofree char *path = temp_db_path ();
+  g_autofree char *notes = g_strnfill (3000, 'n');
+  g_autoptr(QmStore) store = open_path (path, QM_STORE_OPEN_NO_BACKUP);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *moved = NULL;
+  FILE *f;
+  long size;
+  int copied;
+
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("plan %u", i);
+      save_plan (store, name, notes);
+    }
+  g_clear_pointer (&store, qm_store_free);
+
+  /* Scribble over a page in the middle of the file. */
+  f = fopen (path, "r+b");
+  g_assert_nonnull (f);
+  fseek (f, 0, SEEK_END);
+  size = ftell (f);
+  fseek (f, (size / 2) / 4096 * 4096, SEEK_SET);
+  for (guint i = 0; i < 4096; i++)
+    fputc (0xa5 ^ (i & 0x0f), f);
+  fclose (f);
+
+  store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP | QM_STORE_OPEN_NO_RECOVER, &error);
+  g_assert_null (store);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, path));
+  g_clear_error (&error);
+
+  store = open_path (path, QM_STORE_OPEN_NO_BACKUP);
+  moved = g_strdup (qm_store_recovered_from (store));
+  g_assert_nonnull (moved);
+  g_assert_true (g_file_test (moved, G_FILE_TEST_EXISTS));
+  message = qm_store_recovery_message (store);
+  g_assert_nonnull (strstr (message, moved));
+  g_assert_cmpuint (qm_plan_store_count (store), ==, 0);
+  g_assert_true (qm_store_check_integrity (store, &error));
+
+  copied = qm_store_salvage (store, moved, &error);
+  g_assert_no_error (error);
+  g_test_message ("salvaged %d of 300 plans", copied);
+  g_assert_cmpint (copied, >, 0);
+  g_assert_cmpint (copied, <=, 300);
+  list = qm_plan_store_list (store, NULL, &error);
+  g_assert_cmpuint (list->len, ==, (guint) copied);
+  for (guint i = 0; i < list->len; i++)
+    {
+      g_autoptr(QmSavedPlan) plan = qm_plan_store_load (store, ((QmPlanSummary *) list->pdata[i])->id, &error);
+
+      g_assert_no_error (error);
+      g_assert_true (g_str_has_prefix (plan->name, "plan "));
+      g_assert_cmpstr (plan->notes, ==, notes);
+      g_assert_nonnull (strstr (plan->inputs, plan->name));
+    }
+}
+
+static void
+test_locked (void)
+{
+  g_autofree char *path = temp_db_path ();
+  g_autoptr(QmStore) store = open_path (path, QM_STORE_OPEN_NO_BACKUP);
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Locked out", "Acme", 1);
+  g_autoptr(GError) error = NULL;
+  sqlite3 *other = NULL;
+
+  /* Another program holds the write lock. */
+  g_assert_cmpint (sqlite3_open (path, &other), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (other, "BEGIN EXCLUSIVE; INSERT INTO meta VALUES ('x', 'y')",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  qm_store_set_busy_timeout (store, 50);
+  g_assert_false (qm_plan_store_save (store, plan, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_LOCKED);
+  g_assert_nonnull (strstr (error->message, "another program is using the database"));
+  g_assert_nonnull (strstr (error->message, path));
+  /* The caller's edit is untouched, and reading still works. */
+  g_assert_cmpint (plan->id, ==, 0);
+  g_assert_cmpstr (plan->name, ==, "Locked out");
+  g_assert_cmpuint (qm_plan_store_count (store), ==, 0);
+  g_clear_error (&error);
+
+  g_assert_cmpint (sqlite3_exec (other, "ROLLBACK", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&store, qm_store_free);
+
+  /* A program that holds the file exclusively keeps us from opening it. */
+  g_assert_cmpint (sqlite3_exec (other, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;"
+                                 " INSERT INTO meta VALUES ('x', 'y')", NULL, NULL, NULL), ==, SQLITE_OK);
+  store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_null (store);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_LOCKED);
+  g_assert_nonnull (strstr (error->message, "another program is using the database"));
+  sqlite3_close (other);
+}
+
+/* Tests run as root, where chmod 0400 does not stop writes, so read-only
+ * is simulated two ways SQLite itself honours: opening read-only, and
+ * PRAGMA query_only on an open store. As a normal user, a 0400 file is
+ * also checked. */
+static void
+test_read_only (void)
+{
+  g_autofree char *path = temp_db_path ();
+  g_autoptr(QmStore) store = open_path (path, QM_STORE_OPEN_NO_BACKUP);
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Edit in the window", "Acme", 1);
+  g_autoptr(GError) error = NULL;
+
+  save_plan (store, "Kept", NULL);
+  g_assert_cmpint (sqlite3_exec (qm_store_db (store), "PRAGMA query_only = ON", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_false (qm_plan_store_save (store, plan, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_assert_nonnull (strstr (error->message, "read-only"));
+  g_assert_cmpint (plan->id, ==, 0);
+  g_clear_error (&error);
+  g_clear_pointer (&store, qm_store_free);
+
+  store = open_path (path, QM_STORE_OPEN_READ_ONLY);
+  g_assert_true (qm_store_is_read_only (store));
+  g_assert_cmpuint (qm_plan_store_count (store), ==, 1);
+  g_assert_false (qm_plan_store_save (store, plan, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_cmpint (plan->id, ==, 0);
+  g_clear_error (&error);
+  g_clear_pointer (&store, qm_store_free);
+
+  if (geteuid () != 0)
+    {
+      g_assert_cmpint (g_chmod (path, 0400), ==, 0);
+      store = open_path (path, QM_STORE_OPEN_NO_BACKUP);
+      g_assert_true (qm_store_is_read_only (store));
+      g_assert_false (qm_plan_store_save (store, plan, &error));
+      g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+      g_clear_pointer (&store, qm_store_free);
+      g_chmod (path, 0600);
+    }
+}
+
+/* A full disk, simulated with PRAGMA max_page_count. */
+static void
+test_full (void)
+{
+  g_autofree char *path = temp_db_path ();
+  g_autoptr(QmStore) store = open_path (path, QM_STORE_OPEN_NO_BACKUP);
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Too big", "Acme", 1);
+  g_autoptr(GError) error = NULL;
+  sqlite3_stmt *stmt = NULL;
+  g_autofree char *limit = NULL;
+  int pages;
+
+  save_plan (store, "Kept", NULL);
+  g_assert_cmpint (sqlite3_prepare_v2 (qm_store_db (store), "PRAGMA page_count", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  pages = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  limit = g_strdup_printf ("PRAGMA max_page_count = %d", pages);
+  g_assert_cmpint (sqlite3_exec (qm_store_db (store), limit, NULL, NULL, NULL), ==, SQLITE_OK);
+
+  plan->notes = g_strnfill (200000, 'x');
+  g_assert_false (qm_plan_store_save (store, plan, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FULL);
+  g_assert_nonnull (strstr (error->message, "disk is full"));
+  g_assert_cmpint (plan->id, ==, 0);
+  g_assert_cmpuint (strlen (plan->notes), ==, 200000);
+  g_assert_cmpuint (qm_plan_store_count (store), ==, 1);
+  g_assert_true (qm_store_check_integrity (store, NULL));
+  g_clear_error (&error);
+
+  /* Space again: the same edit saves. */
+  g_assert_cmpint (sqlite3_exec (qm_store_db (store), "PRAGMA max_page_count = 1000000", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+}
+
+/* A writer killed mid-save leaves only whole plans. */
+static void
+test_crash_mid_save (void)
+{
+  g_autofree char *path = temp_db_path ();
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GError) error = NULL;
+  int fds[2];
+  pid_t pid;
+  guint saved = 0;
+  int status;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      QmStore *child;
+
+      close (fds[0]);
+      alarm (60);
+      child = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, NULL);
+      if (child == NULL)
+        _exit (1);
+      for (guint i = 0;; i++)
+        {
+          QmSavedPlan *plan = qm_test_saved_plan ("x", "Acme", i);
+
+          g_free (plan->name);
+          plan->name = g_strdup_printf ("crash %u", i);
+          /* Big enough that each save writes many pages. */
+          plan->notes = g_strnfill (20000 + i, 'a' + i % 26);
+          if (!qm_plan_store_save (child, plan, NULL))
+            _exit (2);
+          qm_saved_plan_free (plan);
+          if (write (fds[1], &i, sizeof i) != sizeof i)
+            _exit (3);
+        }
+    }
+  close (fds[1]);
+  while (saved < 30)
+    {
+      guint i;
+
+      g_assert_cmpint (read (fds[0], &i, sizeof i), ==, sizeof i);
+      saved = i + 1;
+    }
+  /* Mid-save, most likely: the child never pauses between saves. */
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  close (fds[0]);
+
+  store = open_path (path, QM_STORE_OPEN_NO_BACKUP);
+  g_assert_null (qm_store_recovered_from (store));
+  g_assert_true (qm_store_check_integrity (store, &error));
+  g_assert_no_error (error);
+  list = qm_plan_store_list (store, NULL, &error);
+  g_assert_cmpuint (list->len, >=, saved);
+  for (guint p = 0; p < list->len; p++)
+    {
+      QmPlanSummary *s = list->pdata[p];
+      g_autoptr(QmSavedPlan) plan = qm_plan_store_load (store, s->id, &error);
+      guint i;
+
+      g_assert_no_error (error);
+      g_assert_cmpint (sscanf (plan->name, "crash %u", &i), ==, 1);
+      /* Every part of the plan belongs to the same save. */
+      g_assert_cmpuint (strlen (plan->notes), ==, 20000 + i);
+      g_assert_cmpint (plan->notes[0], ==, 'a' + i % 26);
+      g_assert_cmpfloat (plan->total_cost, ==, i);
+      g_assert_nonnull (strstr (plan->inputs, plan->name));
+      g_assert_nonnull (plan->snapshot);
+    }
+}
+
+static void
+test_backups (void)
+{
+  g_autofree char *path = temp_db_path ();
+  g_autoptr(QmStore) store = open_path (path, QM_STORE_OPEN_NONE);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *today = g_date_time_format (now, "%Y-%m-%d");
+  g_autofree char *dir = qm_store_backup_dir (store);
+  g_autofree char *todays = g_strdup_printf ("%s/test-%s.db", dir, today);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+  guint n = 0;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  /* Opening took today's copy. */
+  g_assert_null (qm_store_backup_problem (store));
+  g_assert_true (g_file_test (todays, G_FILE_TEST_EXISTS));
+
+  save_plan (store, "In the backup", NULL);
+  for (guint day = 1; day <= 9; day++)
+    {
+      g_autofree char *date = g_strdup_printf ("2020-01-%02u", day);
+      g_autofree char *copy = qm_store_backup (store, date, &error);
+
+      g_assert_no_error (error);
+      g_assert_true (g_str_has_suffix (copy, ".db"));
+    }
+
+  /* Seven are kept: the newest ones, today's among them. */
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      n++;
+      g_assert_false (g_str_equal (name, "test-2020-01-01.db"));
+      g_assert_false (g_str_equal (name, "test-2020-01-03.db"));
+    }
+  g_assert_cmpuint (n, ==, QM_STORE_BACKUPS_KEPT);
+  g_assert_true (g_file_test (todays, G_FILE_TEST_EXISTS));
+
+  /* A backup is a whole database with the plan in it. */
+  {
+    g_autofree char *copy = g_strdup_printf ("%s/test-2020-01-09.db", dir);
+
+    g_assert_cmpint (sqlite3_open_v2 (copy, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM plan", -1, &stmt, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 1);
+    sqlite3_finalize (stmt);
+    sqlite3_close (db);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -124,5 +479,11 @@ main (int argc, char **argv)
   g_test_add_func ("/store/refuses-newer-schema", test_refuses_newer_schema);
   g_test_add_func ("/store/not-a-database", test_not_a_database);
   g_test_add_func ("/store/default-path", test_default_path);
+  g_test_add_func ("/store/corrupt-recover-salvage", test_corrupt_recover_salvage);
+  g_test_add_func ("/store/locked", test_locked);
+  g_test_add_func ("/store/read-only", test_read_only);
+  g_test_add_func ("/store/full", test_full);
+  g_test_add_func ("/store/crash-mid-save", test_crash_mid_save);
+  g_test_add_func ("/store/backups", test_backups);
   return g_test_run ();
 }

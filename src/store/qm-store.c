@@ -1,4 +1,5 @@
-/* qm-store.c: opening the database and migrating its schema.
+/* qm-store.c: opening the database, migrating its schema, and keeping it
+ * safe (integrity check, moving a damaged file aside, daily backups).
  *
  * Migrations are numbered by PRAGMA user_version. Each step runs in its own
  * transaction, so a crash mid-migration leaves the previous version intact.
@@ -8,18 +9,28 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
-#include "qm-store.h"
+#include "qm-store-private.h"
 
 struct _QmStore
 {
   sqlite3 *db;
   char    *path;
   int      version;
+  gboolean read_only;
+  char    *session_id;
+  char    *recovered_from;
+  char    *backup_problem;
 };
 
 G_DEFINE_QUARK (qm-store-error-quark, qm_store_error)
+
+/* Deleted plans from a session that never closed (a crash) are purged
+ * after this long, so the trash cannot grow for ever. */
+#define STALE_TRASH_USEC (G_USEC_PER_SEC * (gint64) 24 * 3600)
 
 /* migrations[i] takes the schema from version i to i + 1. Append only:
  * never edit a step that has shipped. */
@@ -29,6 +40,89 @@ static const char *migrations[] = {
   "  key   TEXT PRIMARY KEY,"
   "  value TEXT NOT NULL"
   ") STRICT;",
+
+  /* 1 → 2: the catalog. Built-in rows are rewritten by every re-sync;
+   * the user's own entries and price overrides live in their own tables so
+   * a re-sync can never touch them. Overrides have no foreign key: one on
+   * an entry that a new catalog drops is kept, and shows again if the
+   * entry comes back. `entry` is the whole entry as catalog JSON. */
+  "CREATE TABLE catalog_builtin ("
+  "  kind      TEXT NOT NULL CHECK (kind IN ('gpu','server','network','storage','facility','cloud','model')),"
+  "  id        TEXT NOT NULL CHECK (id <> ''),"
+  "  vendor    TEXT NOT NULL DEFAULT '',"
+  "  name      TEXT NOT NULL,"
+  "  price_usd REAL NOT NULL DEFAULT 0 CHECK (price_usd >= 0),"
+  "  source    TEXT NOT NULL DEFAULT '',"
+  "  as_of     TEXT NOT NULL DEFAULT '',"
+  "  hidden    INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),"
+  "  position  INTEGER NOT NULL DEFAULT 0,"
+  "  entry     TEXT NOT NULL CHECK (json_valid (entry)),"
+  "  PRIMARY KEY (kind, id)"
+  ") STRICT;"
+  "CREATE TABLE catalog_user ("
+  "  kind      TEXT NOT NULL CHECK (kind IN ('gpu','server','network','storage','facility','cloud','model')),"
+  "  id        TEXT NOT NULL CHECK (id <> ''),"
+  "  vendor    TEXT NOT NULL DEFAULT '',"
+  "  name      TEXT NOT NULL,"
+  "  price_usd REAL NOT NULL DEFAULT 0 CHECK (price_usd >= 0),"
+  "  source    TEXT NOT NULL DEFAULT '',"
+  "  as_of     TEXT NOT NULL DEFAULT '',"
+  "  entry     TEXT NOT NULL CHECK (json_valid (entry)),"
+  "  created   INTEGER NOT NULL,"
+  "  modified  INTEGER NOT NULL,"
+  "  PRIMARY KEY (kind, id)"
+  ") STRICT;"
+  "CREATE TABLE catalog_override ("
+  "  kind      TEXT NOT NULL,"
+  "  id        TEXT NOT NULL,"
+  "  price_usd REAL NOT NULL CHECK (price_usd >= 0),"
+  "  modified  INTEGER NOT NULL,"
+  "  PRIMARY KEY (kind, id)"
+  ") STRICT;"
+  "CREATE INDEX catalog_builtin_name ON catalog_builtin (kind, name);"
+  "CREATE INDEX catalog_user_name ON catalog_user (kind, name);"
+  /* One list for the views: both prices side by side, builtins first. */
+  "CREATE VIEW catalog_entry AS"
+  "  SELECT b.kind, b.id, b.vendor, b.name, b.source, b.as_of, 1 AS builtin, b.hidden,"
+  "         b.price_usd AS list_price_usd, o.price_usd AS override_usd,"
+  "         coalesce (o.price_usd, b.price_usd) AS price_usd, b.entry, b.position"
+  "    FROM catalog_builtin b LEFT JOIN catalog_override o USING (kind, id)"
+  "  UNION ALL"
+  "  SELECT u.kind, u.id, u.vendor, u.name, u.source, u.as_of, 0, 0,"
+  "         u.price_usd, o.price_usd, coalesce (o.price_usd, u.price_usd), u.entry,"
+  "         1000000 + u.rowid"
+  "    FROM catalog_user u LEFT JOIN catalog_override o USING (kind, id);",
+
+  /* 2 → 3: saved plans. The list columns (plan) are apart from the bulky
+   * JSON (plan_data) so listing and searching 10,000 plans reads a few
+   * hundred bytes per plan. search_key is the casefolded text the search
+   * box matches. A plan in the trash has trashed_session set. */
+  "CREATE TABLE plan ("
+  "  id              INTEGER PRIMARY KEY,"
+  "  name            TEXT NOT NULL CHECK (name <> ''),"
+  "  customer        TEXT NOT NULL DEFAULT '',"
+  "  quote_ref       TEXT NOT NULL DEFAULT '',"
+  "  tags            TEXT NOT NULL DEFAULT '',"
+  "  model           TEXT NOT NULL DEFAULT '',"
+  "  gpus            INTEGER NOT NULL DEFAULT 0 CHECK (gpus >= 0),"
+  "  days            REAL NOT NULL DEFAULT 0,"
+  "  total_cost      REAL NOT NULL DEFAULT 0,"
+  "  catalog_version TEXT NOT NULL DEFAULT '',"
+  "  created         INTEGER NOT NULL,"
+  "  modified        INTEGER NOT NULL,"
+  "  search_key      TEXT NOT NULL DEFAULT '',"
+  "  trashed_session TEXT,"
+  "  trashed_at      INTEGER"
+  ") STRICT;"
+  "CREATE TABLE plan_data ("
+  "  plan_id  INTEGER PRIMARY KEY REFERENCES plan (id) ON DELETE CASCADE,"
+  "  notes    TEXT NOT NULL DEFAULT '',"
+  "  inputs   TEXT NOT NULL CHECK (json_valid (inputs)),"
+  "  snapshot TEXT CHECK (snapshot IS NULL OR json_valid (snapshot)),"
+  "  prices   TEXT NOT NULL DEFAULT '{}' CHECK (json_valid (prices))"
+  ") STRICT;"
+  "CREATE INDEX plan_list ON plan (trashed_session, modified);"
+  "CREATE INDEX plan_name ON plan (name);",
 };
 
 int
@@ -37,41 +131,99 @@ qm_store_latest_version (void)
   return G_N_ELEMENTS (migrations);
 }
 
+static QmStoreError
+code_for_rc (int rc)
+{
+  switch (rc & 0xff)
+    {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return QM_STORE_ERROR_LOCKED;
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      return QM_STORE_ERROR_READ_ONLY;
+    case SQLITE_FULL:
+      return QM_STORE_ERROR_FULL;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return QM_STORE_ERROR_CORRUPT;
+    case SQLITE_CANTOPEN:
+      return QM_STORE_ERROR_OPEN;
+    default:
+      return QM_STORE_ERROR_FAILED;
+    }
+}
+
+/* The cause in words a procurement officer can act on; SQLite's own text
+ * follows in brackets for the bug report. */
+static const char *
+explain (QmStoreError code)
+{
+  switch (code)
+    {
+    case QM_STORE_ERROR_LOCKED:
+      return "another program is using the database; close it (or the other "
+             "Quartermaster window) and try again";
+    case QM_STORE_ERROR_READ_ONLY:
+      return "the database is read-only, so nothing was saved; "
+             "check the file's permissions or save the plan to a file instead";
+    case QM_STORE_ERROR_FULL:
+      return "the disk is full, so nothing was saved; free some space and try again";
+    case QM_STORE_ERROR_CORRUPT:
+      return "the database is damaged";
+    case QM_STORE_ERROR_OPEN:
+      return "the file cannot be opened";
+    default:
+      return NULL;
+    }
+}
+
+static void
+set_error_valist (GError     **error,
+                  sqlite3     *db,
+                  int          rc,
+                  const char  *what)
+{
+  QmStoreError code = code_for_rc (rc);
+  const char *detail = db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
+  const char *why = explain (code);
+
+  /* sqlite3_errmsg() can lag behind @rc (e.g. after a failed COMMIT). */
+  if (db != NULL && (sqlite3_errcode (db) & 0xff) != (rc & 0xff))
+    detail = sqlite3_errstr (rc);
+
+  if (why != NULL)
+    g_set_error (error, QM_STORE_ERROR, code, "%s: %s (%s)", what, why, detail);
+  else
+    g_set_error (error, QM_STORE_ERROR, code, "%s: %s", what, detail);
+}
+
 void
 qm_store_set_error (GError     **error,
                     sqlite3     *db,
                     int          rc,
                     const char  *what)
 {
-  QmStoreError code;
-  const char *detail = db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
+  set_error_valist (error, db, rc, what);
+}
 
-  switch (rc & 0xff)
-    {
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      code = QM_STORE_ERROR_LOCKED;
-      break;
-    case SQLITE_READONLY:
-    case SQLITE_PERM:
-      code = QM_STORE_ERROR_READ_ONLY;
-      break;
-    case SQLITE_FULL:
-      code = QM_STORE_ERROR_FULL;
-      break;
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB:
-      code = QM_STORE_ERROR_CORRUPT;
-      break;
-    case SQLITE_CANTOPEN:
-      code = QM_STORE_ERROR_OPEN;
-      break;
-    default:
-      code = QM_STORE_ERROR_FAILED;
-      break;
-    }
+void
+qm_store_fail (QmStore     *store,
+               GError     **error,
+               int          rc,
+               const char  *format,
+               ...)
+{
+  g_autofree char *what = NULL;
+  g_autofree char *full = NULL;
+  va_list args;
 
-  g_set_error (error, QM_STORE_ERROR, code, "%s: %s", what, detail);
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  full = g_strdup_printf ("%s in %s", what, store->path);
+  set_error_valist (error, store->db, rc, full);
 }
 
 char *
@@ -101,6 +253,96 @@ exec_sql (sqlite3     *db,
   return TRUE;
 }
 
+sqlite3_stmt *
+qm_store_prepare (QmStore     *store,
+                  const char  *sql,
+                  GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      qm_store_fail (store, error, rc, "Could not prepare a query");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  return stmt;
+}
+
+void
+qm_store_bind_text (sqlite3_stmt *stmt,
+                    int           index,
+                    const char   *text)
+{
+  if (text == NULL)
+    sqlite3_bind_null (stmt, index);
+  else
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
+}
+
+char *
+qm_store_column_dup (sqlite3_stmt *stmt,
+                     int           column)
+{
+  const char *text = (const char *) sqlite3_column_text (stmt, column);
+
+  return g_strdup (text);
+}
+
+gboolean
+qm_store_check_writable (QmStore     *store,
+                         const char  *what,
+                         GError     **error)
+{
+  if (!store->read_only)
+    return TRUE;
+  g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
+               "%s in %s: %s", what, store->path, explain (QM_STORE_ERROR_READ_ONLY));
+  return FALSE;
+}
+
+gboolean
+qm_store_begin (QmStore     *store,
+                const char  *what,
+                GError     **error)
+{
+  int rc;
+
+  if (!qm_store_check_writable (store, what, error))
+    return FALSE;
+  rc = sqlite3_exec (store->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  if (rc != SQLITE_OK)
+    {
+      qm_store_fail (store, error, rc, "%s", what);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+qm_store_commit (QmStore     *store,
+                 const char  *what,
+                 GError     **error)
+{
+  int rc = sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      qm_store_fail (store, error, rc, "%s", what);
+      qm_store_rollback (store);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+qm_store_rollback (QmStore *store)
+{
+  if (!sqlite3_get_autocommit (store->db))
+    sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
 static int
 read_user_version (sqlite3 *db,
                    int     *rc_out)
@@ -125,47 +367,422 @@ read_user_version (sqlite3 *db,
 }
 
 static gboolean
-migrate (QmStore  *store,
-         GError  **error)
+migrate_db (sqlite3     *db,
+            int          from,
+            int          to,
+            GError     **error)
 {
-  for (int v = store->version; v < qm_store_latest_version (); v++)
+  for (int v = from; v < to; v++)
     {
       g_autofree char *bump = g_strdup_printf ("PRAGMA user_version = %d", v + 1);
       g_autofree char *what = g_strdup_printf ("Could not upgrade the database to version %d", v + 1);
 
-      if (!exec_sql (store->db, "BEGIN IMMEDIATE", what, error))
+      if (!exec_sql (db, "BEGIN IMMEDIATE", what, error))
         return FALSE;
-      if (!exec_sql (store->db, migrations[v], what, error) ||
-          !exec_sql (store->db, bump, what, error))
+      if (!exec_sql (db, migrations[v], what, error) ||
+          !exec_sql (db, bump, what, error))
         {
-          sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+          sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
           return FALSE;
         }
-      if (!exec_sql (store->db, "COMMIT", what, error))
+      if (!exec_sql (db, "COMMIT", what, error))
         {
-          sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+          sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
           return FALSE;
         }
-      store->version = v + 1;
     }
   return TRUE;
+}
+
+gboolean
+qm_store_create_at_version (const char  *path,
+                            int          version,
+                            GError     **error)
+{
+  sqlite3 *db = NULL;
+  gboolean ok;
+  int rc, current;
+
+  g_return_val_if_fail (version >= 0 && version <= qm_store_latest_version (), FALSE);
+
+  rc = sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  if (rc != SQLITE_OK)
+    {
+      qm_store_set_error (error, db, rc, path);
+      sqlite3_close_v2 (db);
+      return FALSE;
+    }
+  current = read_user_version (db, &rc);
+  ok = rc == SQLITE_OK &&
+       exec_sql (db, "PRAGMA journal_mode = WAL", path, error) &&
+       migrate_db (db, current, version, error);
+  if (rc != SQLITE_OK)
+    qm_store_set_error (error, db, rc, path);
+  sqlite3_close_v2 (db);
+  return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Integrity and recovery.                                             */
+
+static gboolean
+check_integrity (sqlite3     *db,
+                 const char  *path,
+                 GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+  g_autofree char *problem = NULL;
+
+  rc = sqlite3_prepare_v2 (db, "PRAGMA quick_check(1)", -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    {
+      rc = sqlite3_step (stmt);
+      if (rc == SQLITE_ROW)
+        {
+          const char *result = (const char *) sqlite3_column_text (stmt, 0);
+
+          if (g_strcmp0 (result, "ok") != 0)
+            problem = g_strdup (result != NULL ? result : "no result");
+          rc = SQLITE_OK;
+        }
+    }
+  sqlite3_finalize (stmt);
+
+  if (rc != SQLITE_OK)
+    {
+      g_autofree char *what = g_strdup_printf ("The integrity check of %s failed", path);
+      qm_store_set_error (error, db, rc, what);
+      return FALSE;
+    }
+  if (problem != NULL)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT,
+                   "The database %s is damaged: %s", path, problem);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+qm_store_check_integrity (QmStore  *store,
+                          GError  **error)
+{
+  return check_integrity (store->db, store->path, error);
+}
+
+/* NAME.corrupt-YYYYMMDD-HHMMSS, with -2, -3 ... if that exists already. */
+static char *
+move_aside (const char  *path,
+            GError     **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *target = g_strdup_printf ("%s.corrupt-%s", path, stamp);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  g_autofree char *target_wal = NULL;
+
+  for (guint n = 2; g_file_test (target, G_FILE_TEST_EXISTS); n++)
+    {
+      g_free (target);
+      target = g_strdup_printf ("%s.corrupt-%s-%u", path, stamp, n);
+    }
+  if (g_rename (path, target) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT,
+                   "The database %s is damaged and could not be moved aside to %s: %s",
+                   path, target, g_strerror (saved));
+      return NULL;
+    }
+  /* The write-ahead log belongs to the damaged file: keep the pair
+   * together so the salvage sees the last commits too. */
+  target_wal = g_strconcat (target, "-wal", NULL);
+  if (g_file_test (wal, G_FILE_TEST_EXISTS))
+    g_rename (wal, target_wal);
+  g_remove (shm);
+  return g_steal_pointer (&target);
+}
+
+const char *
+qm_store_recovered_from (QmStore *store)
+{
+  return store->recovered_from;
+}
+
+char *
+qm_store_recovery_message (QmStore *store)
+{
+  if (store->recovered_from == NULL)
+    return NULL;
+  return g_strdup_printf ("The database %s was damaged. It was moved to %s and a new, "
+                          "empty database was started. Plans that can still be read "
+                          "can be imported from the old file.",
+                          store->path, store->recovered_from);
+}
+
+/* ------------------------------------------------------------------ */
+/* Backups.                                                            */
+
+char *
+qm_store_backup_dir (QmStore *store)
+{
+  g_autofree char *dir = g_path_get_dirname (store->path);
+
+  return g_build_filename (dir, "backups", NULL);
+}
+
+static char *
+backup_prefix (QmStore *store)
+{
+  g_autofree char *base = g_path_get_basename (store->path);
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  return g_strconcat (base, "-", NULL);
+}
+
+static gboolean
+is_backup_name (const char *name,
+                const char *prefix)
+{
+  const char *date;
+
+  if (!g_str_has_prefix (name, prefix) || !g_str_has_suffix (name, ".db"))
+    return FALSE;
+  date = name + strlen (prefix);
+  if (strlen (date) != strlen ("YYYY-MM-DD.db"))
+    return FALSE;
+  for (guint i = 0; i < 10; i++)
+    if (i == 4 || i == 7 ? date[i] != '-' : !g_ascii_isdigit (date[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+prune_backups (const char *dir,
+               const char *prefix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (is_backup_name (name, prefix))
+      g_ptr_array_add (names, g_strdup (name));
+
+  /* ISO dates sort by name. */
+  g_ptr_array_sort (names, compare_strings);
+  for (guint i = 0; i + QM_STORE_BACKUPS_KEPT < names->len; i++)
+    {
+      g_autofree char *old = g_build_filename (dir, names->pdata[i], NULL);
+      g_remove (old);
+    }
+}
+
+char *
+qm_store_backup (QmStore     *store,
+                 const char  *date,
+                 GError     **error)
+{
+  g_autofree char *dir = qm_store_backup_dir (store);
+  g_autofree char *prefix = backup_prefix (store);
+  g_autofree char *today = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *partial = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  if (date == NULL)
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+      today = g_date_time_format (now, "%Y-%m-%d");
+      date = today;
+    }
+  name = g_strconcat (prefix, date, ".db", NULL);
+  target = g_build_filename (dir, name, NULL);
+  if (g_file_test (target, G_FILE_TEST_EXISTS))
+    return g_steal_pointer (&target);
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
+                   "Could not create the backup folder %s: %s", dir, g_strerror (saved));
+      return NULL;
+    }
+
+  /* VACUUM INTO a temporary name and rename, so a crash or a full disk
+   * never leaves a half-written file under a backup's name. */
+  partial = g_strconcat (target, ".partial", NULL);
+  g_remove (partial);
+  stmt = qm_store_prepare (store, "VACUUM INTO ?1", error);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_text (stmt, 1, partial, -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      qm_store_fail (store, error, rc, "Could not write the backup %s", target);
+      g_remove (partial);
+      return NULL;
+    }
+  if (g_rename (partial, target) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
+                   "Could not name the backup %s: %s", target, g_strerror (saved));
+      g_remove (partial);
+      return NULL;
+    }
+
+  prune_backups (dir, prefix);
+  return g_steal_pointer (&target);
+}
+
+const char *
+qm_store_backup_problem (QmStore *store)
+{
+  return store->backup_problem;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening.                                                            */
+
+static gboolean
+open_db (QmStore          *store,
+         QmStoreOpenFlags  flags,
+         GError          **error)
+{
+  int open_flags = SQLITE_OPEN_FULLMUTEX;
+  int rc;
+
+  if (flags & QM_STORE_OPEN_READ_ONLY)
+    open_flags |= SQLITE_OPEN_READONLY;
+  else
+    open_flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+
+  rc = sqlite3_open_v2 (store->path, &store->db, open_flags, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_autofree char *what = g_strdup_printf ("Could not open the database %s", store->path);
+      qm_store_set_error (error, store->db, rc, what);
+      return FALSE;
+    }
+
+  /* Wait a little for a writer in another process before calling it locked. */
+  sqlite3_busy_timeout (store->db, 2000);
+  /* Enough cache for the plan list and the catalog to stay in memory. */
+  sqlite3_exec (store->db, "PRAGMA cache_size = -16000", NULL, NULL, NULL);
+
+  /* SQLite quietly opens a write-protected file read-only. */
+  store->read_only = (flags & QM_STORE_OPEN_READ_ONLY) != 0 ||
+                     sqlite3_db_readonly (store->db, "main") == 1;
+  if (store->read_only)
+    sqlite3_exec (store->db, "PRAGMA query_only = ON", NULL, NULL, NULL);
+  return TRUE;
+}
+
+static void
+close_db (QmStore *store)
+{
+  if (store->db != NULL)
+    sqlite3_close_v2 (store->db);
+  store->db = NULL;
+}
+
+/* Reads the version and checks the file. FALSE with the error; *damaged
+ * says whether the failure means a damaged file (as opposed to, say, a
+ * locked one). */
+static gboolean
+inspect (QmStore   *store,
+         gboolean  *damaged,
+         GError   **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  int rc;
+
+  *damaged = FALSE;
+  store->version = read_user_version (store->db, &rc);
+  if (rc != SQLITE_OK)
+    {
+      g_autofree char *what = g_strdup_printf ("Could not read the database %s", store->path);
+      qm_store_set_error (error, store->db, rc, what);
+      *damaged = code_for_rc (rc) == QM_STORE_ERROR_CORRUPT;
+      return FALSE;
+    }
+  /* Before anything else: a newer schema is refused untouched. */
+  if (store->version > qm_store_latest_version ())
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_TOO_NEW,
+                   "The database %s was written by a newer Quartermaster "
+                   "(schema %d; this version knows up to %d). It was left untouched.",
+                   store->path, store->version, qm_store_latest_version ());
+      return FALSE;
+    }
+  if (!check_integrity (store->db, store->path, &local_error))
+    {
+      *damaged = g_error_matches (local_error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+purge_stale_trash (QmStore *store)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (store->read_only || store->version < 3)
+    return;
+  if (sqlite3_prepare_v2 (store->db,
+                          "DELETE FROM plan WHERE trashed_session IS NOT NULL"
+                          " AND trashed_session <> ?1 AND trashed_at < ?2",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text (stmt, 1, store->session_id, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (stmt, 2, g_get_real_time () - STALE_TRASH_USEC);
+  /* Best effort: a busy database keeps its trash until next time. */
+  sqlite3_step (stmt);
 }
 
 QmStore *
 qm_store_open (const char  *path,
                GError     **error)
 {
+  return qm_store_open_with_flags (path, QM_STORE_OPEN_NONE, error);
+}
+
+QmStore *
+qm_store_open_with_flags (const char        *path,
+                          QmStoreOpenFlags   flags,
+                          GError           **error)
+{
   g_autoptr(QmStore) store = g_new0 (QmStore, 1);
+  g_autoptr(GError) local_error = NULL;
   g_autofree char *dir = NULL;
-  int rc;
+  gboolean damaged = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   store->path = g_strdup (path);
-  store->version = 0;
+  store->session_id = g_uuid_string_random ();
 
   dir = g_path_get_dirname (path);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
+  if (!(flags & QM_STORE_OPEN_READ_ONLY) && g_mkdir_with_parents (dir, 0700) != 0)
     {
       int saved = errno;
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
@@ -173,43 +790,81 @@ qm_store_open (const char  *path,
       return NULL;
     }
 
-  rc = sqlite3_open_v2 (path, &store->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                        NULL);
-  if (rc != SQLITE_OK)
-    {
-      g_autofree char *what = g_strdup_printf ("Could not open the database %s", path);
-      qm_store_set_error (error, store->db, rc, what);
-      return NULL;
-    }
-
-  /* Wait a little for a writer in another process before calling it locked. */
-  sqlite3_busy_timeout (store->db, 2000);
-
-  store->version = read_user_version (store->db, &rc);
-  if (rc != SQLITE_OK)
-    {
-      g_autofree char *what = g_strdup_printf ("Could not read the database %s", path);
-      qm_store_set_error (error, store->db, rc, what);
-      return NULL;
-    }
-  if (store->version > qm_store_latest_version ())
-    {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_TOO_NEW,
-                   "The database %s was written by a newer Quartermaster "
-                   "(schema %d; this version knows up to %d). It was left untouched.",
-                   path, store->version, qm_store_latest_version ());
-      return NULL;
-    }
-
-  /* WAL keeps the last committed state readable after a crash mid-write. */
-  if (!exec_sql (store->db, "PRAGMA journal_mode = WAL", "Could not enable write-ahead logging", error) ||
-      !exec_sql (store->db, "PRAGMA foreign_keys = ON", "Could not enable foreign keys", error) ||
-      !exec_sql (store->db, "PRAGMA synchronous = NORMAL", "Could not set the sync mode", error))
+  if (!open_db (store, flags, error))
     return NULL;
 
-  if (!migrate (store, error))
+  if (!inspect (store, &damaged, &local_error))
+    {
+      g_autofree char *moved = NULL;
+
+      if (!damaged || (flags & (QM_STORE_OPEN_NO_RECOVER | QM_STORE_OPEN_READ_ONLY)))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+
+      /* Never write into a damaged file: move it aside whole and start
+       * afresh; qm_store_salvage() reads what it can from the old one. */
+      close_db (store);
+      moved = move_aside (path, error);
+      if (moved == NULL)
+        return NULL;
+      store->recovered_from = g_steal_pointer (&moved);
+      g_clear_error (&local_error);
+      if (!open_db (store, flags, error) || !inspect (store, &damaged, error))
+        return NULL;
+    }
+
+  if (!store->read_only)
+    {
+      /* WAL keeps the last committed state readable after a crash mid-write. */
+      if (!exec_sql (store->db, "PRAGMA journal_mode = WAL", "Could not enable write-ahead logging", error) ||
+          !exec_sql (store->db, "PRAGMA synchronous = NORMAL", "Could not set the sync mode", error))
+        return NULL;
+    }
+  if (!exec_sql (store->db, "PRAGMA foreign_keys = ON", "Could not enable foreign keys", error))
     return NULL;
+
+  if (store->version < qm_store_latest_version ())
+    {
+      if (store->read_only)
+        {
+          g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
+                       "The database %s is read-only, and it needs an upgrade from "
+                       "schema %d to %d that would write to it. Open it where it can "
+                       "be written, or copy it first.",
+                       path, store->version, qm_store_latest_version ());
+          return NULL;
+        }
+
+      /* A copy from before the upgrade, in case a newer schema must be undone. */
+      if (store->version > 0 && !(flags & QM_STORE_OPEN_NO_BACKUP))
+        {
+          g_autofree char *copy = qm_store_backup (store, NULL, &local_error);
+          if (copy == NULL)
+            store->backup_problem = g_strdup (local_error->message);
+          g_clear_error (&local_error);
+        }
+      if (!migrate_db (store->db, store->version, qm_store_latest_version (), error))
+        return NULL;
+      store->version = qm_store_latest_version ();
+    }
+
+  if (!store->read_only && !(flags & QM_STORE_OPEN_NO_BACKUP) && store->backup_problem == NULL)
+    {
+      g_autofree char *copy = qm_store_backup (store, NULL, &local_error);
+      if (copy == NULL)
+        store->backup_problem = g_strdup (local_error->message);
+      g_clear_error (&local_error);
+    }
+
+  if (!store->read_only && !(flags & QM_STORE_OPEN_NO_SYNC))
+    {
+      if (!qm_catalog_store_sync_builtins (store, FALSE, NULL, error))
+        return NULL;
+    }
+
+  purge_stale_trash (store);
 
   return g_steal_pointer (&store);
 }
@@ -220,9 +875,24 @@ qm_store_free (QmStore *store)
   if (store == NULL)
     return;
 
-  if (store->db != NULL)
-    sqlite3_close_v2 (store->db);
+  if (store->db != NULL && !store->read_only && store->version >= 3)
+    {
+      sqlite3_stmt *stmt = NULL;
+
+      /* The trash lasts until the app quits (issue #7). */
+      if (sqlite3_prepare_v2 (store->db, "DELETE FROM plan WHERE trashed_session = ?1",
+                              -1, &stmt, NULL) == SQLITE_OK)
+        {
+          sqlite3_bind_text (stmt, 1, store->session_id, -1, SQLITE_TRANSIENT);
+          sqlite3_step (stmt);
+        }
+      sqlite3_finalize (stmt);
+    }
+  close_db (store);
   g_free (store->path);
+  g_free (store->session_id);
+  g_free (store->recovered_from);
+  g_free (store->backup_problem);
   g_free (store);
 }
 
@@ -242,4 +912,23 @@ sqlite3 *
 qm_store_db (QmStore *store)
 {
   return store->db;
+}
+
+gboolean
+qm_store_is_read_only (QmStore *store)
+{
+  return store->read_only;
+}
+
+const char *
+qm_store_session_id (QmStore *store)
+{
+  return store->session_id;
+}
+
+void
+qm_store_set_busy_timeout (QmStore *store,
+                           int      ms)
+{
+  sqlite3_busy_timeout (store->db, ms);
 }

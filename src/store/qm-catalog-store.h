@@ -1,0 +1,202 @@
+/* qm-catalog-store.h: the catalog in the database: built-in entries (synced
+ * from the shipped data), the user's own entries, price overrides, hiding,
+ * and CSV import/export.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "qm-catalog-json.h"
+#include "qm-store.h"
+
+G_BEGIN_DECLS
+
+/* One row of the catalog as the views show it. */
+typedef struct
+{
+  QmCatalogKind kind;
+  char         *id;
+  char         *vendor;
+  char         *name;
+  char         *source;
+  char         *as_of;
+  gboolean      builtin;
+  gboolean      hidden;          /* a built-in entry the user hid */
+  double        list_price_usd;  /* the built-in (or user-entered) price */
+  gboolean      has_override;
+  double        override_usd;    /* the user's price, when has_override */
+  double        price_usd;       /* what estimates use: the override, else the list price */
+  char         *json;            /* the whole entry as catalog JSON (list price inside) */
+} QmCatalogEntry;
+
+void            qm_catalog_entry_free    (QmCatalogEntry *entry);
+QmCatalogEntry *qm_catalog_entry_copy    (const QmCatalogEntry *entry);
+/* For search-as-you-type in memory: TRUE when @needle (already casefolded
+ * with g_utf8_casefold) occurs in the id, name or vendor. */
+gboolean        qm_catalog_entry_matches (const QmCatalogEntry *entry,
+                                          const char           *needle);
+/* Parses the entry into the struct for its kind (see qm-catalog-json.h),
+ * with info.price_usd set to the effective price. */
+gboolean        qm_catalog_entry_parse   (const QmCatalogEntry *entry,
+                                          gpointer              out,
+                                          GError              **error);
+
+/* Catalog JSON for one entry of @kind (the keys qm-catalog-json.c reads):
+ * zero numbers and NULL strings are left out, as the parser treats absent
+ * as zero. */
+JsonObject     *qm_catalog_entry_to_json (QmCatalogKind  kind,
+                                          gconstpointer  spec);
+
+typedef enum
+{
+  QM_CATALOG_LIST_NONE           = 0,
+  QM_CATALOG_LIST_INCLUDE_HIDDEN = 1 << 0,
+} QmCatalogListFlags;
+
+/* The catalog version the built-in rows came from. */
+char           *qm_catalog_store_version (QmStore  *store);
+/* Re-syncs the built-in rows from qm_catalog_*() in one transaction when
+ * the version changed (or @force). Hidden flags, user entries and price
+ * overrides are kept. */
+gboolean        qm_catalog_store_sync    (QmStore   *store,
+                                          gboolean   force,
+                                          gboolean  *synced,
+                                          GError   **error);
+
+/* Entries of @kind (or all kinds when @kind < 0), built-ins first in
+ * catalog order, then the user's. @search, if not NULL or empty, matches
+ * id, name and vendor (case-insensitive for ASCII). A GPtrArray of
+ * QmCatalogEntry. */
+GPtrArray      *qm_catalog_store_list    (QmStore             *store,
+                                          int                  kind,
+                                          const char          *search,
+                                          QmCatalogListFlags   flags,
+                                          GError             **error);
+/* One entry; the user's entry wins over a built-in with the same id.
+ * NULL with QM_STORE_ERROR_NOT_FOUND when there is none. */
+QmCatalogEntry *qm_catalog_store_get     (QmStore        *store,
+                                          QmCatalogKind   kind,
+                                          const char     *id,
+                                          GError        **error);
+/* Like qm_catalog_store_get() + qm_catalog_entry_parse(). */
+gboolean        qm_catalog_store_resolve (QmStore        *store,
+                                          QmCatalogKind   kind,
+                                          const char     *id,
+                                          gpointer        out,
+                                          GError        **error);
+
+/* The user's own entries. @json is one catalog JSON object; it is checked
+ * by the same parser as the shipped data and refused with an error naming
+ * the key and value. Add refuses an id that exists (built-in or user);
+ * update replaces the user entry @id (the JSON's id may rename it). */
+gboolean        qm_catalog_store_add     (QmStore        *store,
+                                          QmCatalogKind   kind,
+                                          const char     *json,
+                                          GError        **error);
+gboolean        qm_catalog_store_update  (QmStore        *store,
+                                          QmCatalogKind   kind,
+                                          const char     *id,
+                                          const char     *json,
+                                          GError        **error);
+/* Built-in entries cannot be deleted (QM_STORE_ERROR_INVALID): hide them. */
+gboolean        qm_catalog_store_delete  (QmStore        *store,
+                                          QmCatalogKind   kind,
+                                          const char     *id,
+                                          GError        **error);
+gboolean        qm_catalog_store_set_hidden (QmStore       *store,
+                                             QmCatalogKind  kind,
+                                             const char    *id,
+                                             gboolean       hidden,
+                                             GError       **error);
+gboolean        qm_catalog_store_set_price_override   (QmStore       *store,
+                                                       QmCatalogKind  kind,
+                                                       const char    *id,
+                                                       double         price_usd,
+                                                       GError       **error);
+gboolean        qm_catalog_store_clear_price_override (QmStore       *store,
+                                                       QmCatalogKind  kind,
+                                                       const char    *id,
+                                                       GError       **error);
+
+/* ------------------------------------------------------------------ */
+/* CSV import: a preview first, then a commit.                         */
+
+typedef struct
+{
+  guint  row;      /* spreadsheet row: the header is row 1 */
+  guint  line;     /* line in the file where the row starts */
+  char  *column;   /* CSV column name, or NULL for the whole row */
+  char  *problem;
+  char  *value;    /* the cell as found, or NULL */
+} QmCsvRowError;
+
+typedef enum
+{
+  QM_CSV_ROW_ADD,     /* a new user entry */
+  QM_CSV_ROW_UPDATE,  /* changes an existing user entry */
+  QM_CSV_ROW_PRICE,   /* a price override on a built-in entry */
+} QmCsvRowAction;
+
+typedef struct
+{
+  guint          row;
+  QmCatalogKind  kind;
+  char          *id;
+  char          *name;
+  QmCsvRowAction action;
+  double         price_usd;
+  char          *json;     /* the entry to write (ADD/UPDATE) */
+} QmCsvRowPreview;
+
+typedef struct
+{
+  char      *source;   /* the file name, for messages */
+  guint      n_rows;   /* data rows, header excluded */
+  GPtrArray *rows;     /* QmCsvRowPreview: the valid rows */
+  GPtrArray *errors;   /* QmCsvRowError: every problem of every bad row */
+  GPtrArray *warnings; /* char *: e.g. an unknown column that was ignored */
+} QmCatalogImport;
+
+void             qm_catalog_import_free        (QmCatalogImport *import);
+/* One line per problem: "FILE: row 4, column price_usd: must be a number
+ * >= 0 (got "-5")". */
+char            *qm_catalog_import_describe    (QmCatalogImport *import);
+
+/* Columns are the catalog JSON keys (id, name, vendor, price_usd,
+ * memory_gb ...; tflops_bf16 for tflops.bf16; type for a storage or
+ * facility entry's own kind) plus an optional kind column. A row whose id
+ * is a built-in entry sets a price override from price_usd; a row whose id
+ * is a user entry updates the cells given; any other row adds an entry.
+ * @default_kind (or < 0) applies to rows without a kind. Reads and checks
+ * everything, writes nothing. NULL with an error only when the file as a
+ * whole is unusable (not UTF-8, a broken quote, no id column). */
+QmCatalogImport *qm_catalog_store_import_csv_preview (QmStore      *store,
+                                                      const char   *data,
+                                                      gsize         length,
+                                                      const char   *source,
+                                                      int           default_kind,
+                                                      GError      **error);
+/* Writes the valid rows in one transaction. Without @skip_invalid, any bad
+ * row fails the whole import with QM_STORE_ERROR_INVALID listing every bad
+ * row, and nothing is written (cli.md). */
+gboolean         qm_catalog_store_import_csv_commit  (QmStore          *store,
+                                                      QmCatalogImport  *import,
+                                                      gboolean          skip_invalid,
+                                                      guint            *n_written,
+                                                      GError          **error);
+
+/* The entries qm_catalog_store_list() would return, as CSV (UTF-8, CRLF)
+ * that qm_catalog_store_import_csv_preview() reads back. */
+char            *qm_catalog_store_export_csv (QmStore             *store,
+                                              int                  kind,
+                                              const char          *search,
+                                              QmCatalogListFlags   flags,
+                                              gsize               *length,
+                                              GError             **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmCatalogEntry, qm_catalog_entry_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmCatalogImport, qm_catalog_import_free)
+
+G_END_DECLS

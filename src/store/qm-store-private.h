@@ -1,0 +1,62 @@
+/* qm-store-private.h: helpers shared by the files of src/store.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "qm-store.h"
+
+G_BEGIN_DECLS
+
+/* Sets @error from @rc with a message "WHAT in PATH: cause". */
+void     qm_store_fail            (QmStore     *store,
+                                   GError     **error,
+                                   int          rc,
+                                   const char  *format,
+                                   ...) G_GNUC_PRINTF (4, 5);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. Writers take the write lock up
+ * front so a busy database fails at BEGIN, before any work is done. */
+gboolean qm_store_begin           (QmStore     *store,
+                                   const char  *what,
+                                   GError     **error);
+gboolean qm_store_commit          (QmStore     *store,
+                                   const char  *what,
+                                   GError     **error);
+void     qm_store_rollback        (QmStore     *store);
+
+/* Prepares @sql, reporting failures like qm_store_fail. */
+sqlite3_stmt *qm_store_prepare    (QmStore     *store,
+                                   const char  *sql,
+                                   GError     **error);
+
+/* Checks that the store may be written; else a READ_ONLY error naming
+ * @what. */
+gboolean qm_store_check_writable  (QmStore     *store,
+                                   const char  *what,
+                                   GError     **error);
+
+/* Binds a string, NULL as SQL NULL. */
+void     qm_store_bind_text       (sqlite3_stmt *stmt,
+                                   int           index,
+                                   const char   *text);
+/* A column as a new string; NULL stays NULL. */
+char    *qm_store_column_dup      (sqlite3_stmt *stmt,
+                                   int           column);
+
+/* For the migration tests: creates (or extends) a database at @path by
+ * running only the first @version migration steps. */
+gboolean qm_store_create_at_version (const char *path,
+                                     int         version,
+                                     GError    **error);
+
+/* qm-catalog-store.c: re-syncs the built-in rows when qm_catalog_version()
+ * differs from the one recorded in meta. */
+gboolean qm_catalog_store_sync_builtins (QmStore   *store,
+                                         gboolean   force,
+                                         gboolean  *synced,
+                                         GError   **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+G_END_DECLS

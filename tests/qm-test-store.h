@@ -1,0 +1,87 @@
+/* qm-test-store.h: helpers shared by the store tests and benchmarks.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "qm-plan-store.h"
+
+G_BEGIN_DECLS
+
+/* G_TEST_OPTION_ISOLATE_DIRS gives each test its own data dir. */
+static inline char *
+qm_test_db_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "quartermaster", "test.db", NULL);
+}
+
+/* A valid plan file (plan-format.md) with @name on @gpu. */
+static inline char *
+qm_test_plan_json (const char *name,
+                   const char *gpu)
+{
+  return g_strdup_printf (
+    "{\"format\": \"quartermaster-plan\", \"version\": 1, \"name\": \"%s\","
+    " \"workload\": {\"mode\": \"pretrain\", \"model\": {\"preset\": \"llama-3.1-70b\"},"
+    "  \"tokens_b\": 15000, \"epochs\": 1, \"seq_len\": 8192, \"global_batch\": 2048,"
+    "  \"micro_batch\": 1, \"precision\": \"bf16\", \"optimizer\": \"adamw\", \"zero_stage\": 1,"
+    "  \"recompute\": \"selective\", \"flash_attention\": true, \"tp\": 8, \"pp\": 4,"
+    "  \"cp\": 1, \"ep\": 1, \"mfu\": 0.40},"
+    " \"target\": {\"gpus\": 2048},"
+    " \"hardware\": {\"gpu\": \"%s\", \"server\": \"dgx-h100\", \"network\": \"ib-ndr-400\","
+    "  \"storage\": \"parallel-fs\"},"
+    " \"facility\": {\"pue\": 1.25, \"usd_per_kwh\": 0.08, \"rack_kw\": 40, \"rack_units\": 42,"
+    "  \"gco2_per_kwh\": 380},"
+    " \"pricing\": {\"mode\": \"buy\", \"usd_per_gpu_hour\": 2.5, \"amortization_years\": 4,"
+    "  \"currency\": \"USD\"},"
+    " \"reliability\": {\"preset\": \"llama3-production\", \"restart_minutes\": 20}}",
+    name, gpu);
+}
+
+static inline QmSavedPlan *
+qm_test_saved_plan (const char *name,
+                    const char *customer,
+                    double      total_cost)
+{
+  QmSavedPlan *plan = qm_saved_plan_new ();
+
+  plan->name = g_strdup (name);
+  plan->customer = g_strdup (customer);
+  plan->quote_ref = g_strdup ("Q-2026-001");
+  plan->tags = g_strdup ("pretrain, h100");
+  plan->inputs = qm_test_plan_json (name, "h100-sxm-80gb");
+  plan->snapshot = g_strdup_printf ("{\"gpus\": 2048, \"train_days\": 31.5,"
+                                    " \"cost_usd\": {\"total\": %.2f}}", total_cost);
+  plan->model = g_strdup ("llama-3.1-70b");
+  plan->gpus = 2048;
+  plan->days = 31.5;
+  plan->total_cost = total_cost;
+  return plan;
+}
+
+/* Benchmarks run outside g_test_run(), where G_TEST_OPTION_ISOLATE_DIRS
+ * does not apply: they use a temporary folder of their own. */
+static inline void
+qm_test_remove_tree (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        qm_test_remove_tree (child);
+      else
+        g_remove (child);
+    }
+  if (d != NULL)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+G_END_DECLS

@@ -1,0 +1,338 @@
+/* test-plan-store.c: saving, listing, searching, duplicating, renaming,
+ * the trash, plan files, and "today's catalog would change the numbers".
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "qm-catalog-store.h"
+#include "qm-test-store.h"
+
+static QmStore *
+open_store (void)
+{
+  g_autofree char *path = qm_test_db_path ();
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  return store;
+}
+
+static gint64
+save_new (QmStore    *store,
+          const char *name,
+          const char *customer)
+{
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan (name, customer, 1.0e8);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (plan->id, >, 0);
+  return plan->id;
+}
+
+static void
+test_save_load (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Acme 70B", "Acme Corp", 1.25e8);
+  g_autoptr(QmSavedPlan) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *snapshot = g_strdup (plan->snapshot);
+  gint64 first_modified;
+
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (plan->created, >, 0);
+  g_assert_cmpint (plan->modified, ==, plan->created);
+  g_assert_cmpstr (plan->catalog_version, ==, qm_catalog_version ());
+  g_assert_nonnull (strstr (plan->prices, "h100-sxm-80gb"));
+  first_modified = plan->modified;
+
+  loaded = qm_plan_store_load (store, plan->id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (loaded->name, ==, "Acme 70B");
+  g_assert_cmpstr (loaded->customer, ==, "Acme Corp");
+  g_assert_cmpstr (loaded->quote_ref, ==, "Q-2026-001");
+  g_assert_cmpstr (loaded->snapshot, ==, snapshot);   /* verbatim */
+  g_assert_cmpuint (loaded->gpus, ==, 2048);
+  g_assert_cmpfloat (loaded->total_cost, ==, 1.25e8);
+  /* The file's name and customer follow the columns. */
+  g_assert_nonnull (strstr (loaded->inputs, "\"name\":\"Acme 70B\""));
+  g_assert_nonnull (strstr (loaded->inputs, "\"customer\":\"Acme Corp\""));
+
+  /* An update touches modified, keeps created. */
+  g_usleep (2000);
+  g_free (loaded->customer);
+  loaded->customer = g_strdup ("Acme Holdings");
+  g_assert_true (qm_plan_store_save (store, loaded, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (loaded->created, ==, plan->created);
+  g_assert_cmpint (loaded->modified, >, first_modified);
+  g_assert_cmpuint (qm_plan_store_count (store), ==, 1);
+
+  /* Bad input is refused before anything is written. */
+  g_free (loaded->inputs);
+  loaded->inputs = g_strdup ("{not json");
+  g_assert_false (qm_plan_store_save (store, loaded, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "inputs"));
+  g_clear_error (&error);
+  g_assert_null (qm_plan_store_load (store, 999, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+}
+
+static guint
+list_len (QmStore    *store,
+          const char *search)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) list = qm_plan_store_list (store, search, &error);
+
+  g_assert_no_error (error);
+  return list->len;
+}
+
+static void
+test_list_search (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmSavedPlan) tagged = qm_test_saved_plan ("Zürich inference", "École Polytechnique", 5e6);
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GError) error = NULL;
+
+  save_new (store, "Acme 70B", "Acme Corp");
+  g_usleep (1000);
+  save_new (store, "Globex 405B", "Globex");
+  g_free (tagged->tags);
+  tagged->tags = g_strdup ("inference, 100%_sure");
+  g_free (tagged->model);
+  tagged->model = g_strdup ("mixtral-8x7b");
+  g_usleep (1000);
+  g_assert_true (qm_plan_store_save (store, tagged, &error));
+
+  list = qm_plan_store_list (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (list->len, ==, 3);
+  /* Newest first. */
+  g_assert_cmpstr (((QmPlanSummary *) list->pdata[0])->name, ==, "Zürich inference");
+
+  g_assert_cmpuint (list_len (store, "acme"), ==, 1);            /* name, any case */
+  g_assert_cmpuint (list_len (store, "GLOBEX"), ==, 1);          /* customer */
+  g_assert_cmpuint (list_len (store, "mixtral"), ==, 1);         /* model */
+  g_assert_cmpuint (list_len (store, "llama"), ==, 2);
+  g_assert_cmpuint (list_len (store, "h100"), ==, 2);            /* tags */
+  g_assert_cmpuint (list_len (store, "école"), ==, 1);           /* Unicode case */
+  g_assert_cmpuint (list_len (store, "ZÜRICH"), ==, 1);
+  g_assert_cmpuint (list_len (store, "acme 70b"), ==, 1);        /* every word */
+  g_assert_cmpuint (list_len (store, "acme globex"), ==, 0);
+  g_assert_cmpuint (list_len (store, "100%_"), ==, 1);           /* no LIKE wildcards */
+  g_assert_cmpuint (list_len (store, "%"), ==, 1);
+  g_assert_cmpuint (list_len (store, "q-2026"), ==, 3);          /* quote reference */
+  {
+    g_autoptr(GArray) ids = qm_plan_store_search_ids (store, "ACME", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (ids->len, ==, 1);
+  }
+
+  g_assert_cmpint (qm_plan_store_find (store, "Globex 405B", &error), >, 0);
+  g_assert_cmpint (qm_plan_store_find (store, "nope", &error), ==, 0);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "nope"));
+}
+
+static void
+test_duplicate_rename_trash (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) a = NULL;
+  g_autoptr(QmSavedPlan) b = NULL;
+  g_autoptr(GPtrArray) trash = NULL;
+  g_autofree char *path = g_strdup (qm_store_path (store));
+  gint64 id = save_new (store, "Acme 70B", "Acme Corp");
+  gint64 copy;
+
+  copy = qm_plan_store_duplicate (store, id, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (copy, >, id);
+  a = qm_plan_store_load (store, id, &error);
+  b = qm_plan_store_load (store, copy, &error);
+  g_assert_cmpstr (b->name, ==, "Acme 70B (copy)");
+  g_assert_cmpstr (b->snapshot, ==, a->snapshot);
+  g_assert_cmpstr (b->prices, ==, a->prices);
+  g_assert_nonnull (strstr (b->inputs, "Acme 70B (copy)"));
+
+  g_assert_true (qm_plan_store_rename (store, copy, "  Acme 70B, rent  ", &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&b, qm_saved_plan_free);
+  b = qm_plan_store_load (store, copy, &error);
+  g_assert_cmpstr (b->name, ==, "Acme 70B, rent");
+  g_assert_nonnull (strstr (b->inputs, "\"name\":\"Acme 70B, rent\""));
+  g_assert_cmpuint (list_len (store, "rent"), ==, 1);
+  g_assert_false (qm_plan_store_rename (store, copy, "   ", &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* Delete goes to the trash; undo brings it back. */
+  g_assert_true (qm_plan_store_trash (store, id, &error));
+  g_assert_cmpuint (list_len (store, NULL), ==, 1);
+  trash = qm_plan_store_list_trash (store, &error);
+  g_assert_cmpuint (trash->len, ==, 1);
+  g_assert_true (qm_plan_store_restore (store, id, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (list_len (store, NULL), ==, 2);
+
+  /* Trashed plans last until the store closes. */
+  g_assert_true (qm_plan_store_trash (store, id, &error));
+  g_clear_pointer (&store, qm_store_free);
+  store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (list_len (store, NULL), ==, 1);
+  g_assert_false (qm_plan_store_restore (store, id, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+}
+
+static void
+test_catalog_changed (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) changes = NULL;
+  g_autoptr(QmSavedPlan) plan = NULL;
+  g_autofree char *snapshot = NULL;
+  gint64 id = save_new (store, "Acme 70B", "Acme Corp");
+
+  g_assert_false (qm_plan_store_catalog_changed (store, id, &changes, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (changes->len, ==, 0);
+  g_clear_pointer (&changes, g_ptr_array_unref);
+
+  /* A new price for the GPU it uses: the plan says so, and keeps its snapshot. */
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb",
+                                                      12345, &error));
+  g_assert_true (qm_plan_store_catalog_changed (store, id, &changes, &error));
+  g_assert_cmpuint (changes->len, ==, 1);
+  g_assert_nonnull (strstr (changes->pdata[0], "h100-sxm-80gb"));
+  g_assert_nonnull (strstr (changes->pdata[0], "$12,345 today"));
+  g_clear_pointer (&changes, g_ptr_array_unref);
+
+  /* Editing the customer keeps the old snapshot, so still "changed". */
+  plan = qm_plan_store_load (store, id, &error);
+  snapshot = g_strdup (plan->snapshot);
+  g_free (plan->customer);
+  plan->customer = g_strdup ("Acme Holdings");
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_true (qm_plan_store_catalog_changed (store, id, NULL, &error));
+  g_assert_cmpstr (plan->snapshot, ==, snapshot);
+
+  /* Recomputing (a new snapshot) records today's prices. */
+  g_free (plan->snapshot);
+  plan->snapshot = g_strdup ("{\"cost_usd\": {\"total\": 1}}");
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_false (qm_plan_store_catalog_changed (store, id, NULL, &error));
+  g_assert_no_error (error);
+}
+
+#define CUSTOM_GPU \
+  "{\"id\": \"acme-x1\", \"vendor\": \"Acme\", \"name\": \"Acme X1\", \"price_usd\": 12000," \
+  " \"tflops\": {\"bf16\": 500}, \"memory_gb\": 96, \"bandwidth_tbs\": 2.4, \"tdp_w\": 600," \
+  " \"link_gbs\": 300}"
+
+static void
+test_export_import (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) other = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Custom GPU plan", "Acme", 1e6);
+  g_autoptr(QmSavedPlan) imported = NULL;
+  g_autoptr(QmCatalogEntry) entry = NULL;
+  g_autofree char *file = g_build_filename (g_get_tmp_dir (), "custom.qmplan", NULL);
+  g_autofree char *other_path = g_build_filename (g_get_user_data_dir (), "elsewhere", "other.db", NULL);
+  g_autofree char *text = NULL;
+  gint64 id;
+
+  g_assert_true (qm_catalog_store_add (store, QM_CATALOG_KIND_GPU, CUSTOM_GPU, &error));
+  g_assert_no_error (error);
+  g_free (plan->inputs);
+  plan->inputs = qm_test_plan_json ("Custom GPU plan", "acme-x1");
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (qm_plan_store_export_file (store, plan->id, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  /* The custom GPU travels in the file; built-ins do not. */
+  g_assert_nonnull (strstr (text, "\"gpu_spec\""));
+  g_assert_null (strstr (text, "\"server_spec\""));
+
+  /* A colleague's machine: a fresh database without the custom GPU. */
+  other = qm_store_open_with_flags (other_path, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+  id = qm_plan_store_import_file (other, file, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (id, >, 0);
+  imported = qm_plan_store_load (other, id, &error);
+  g_assert_cmpstr (imported->name, ==, "Custom GPU plan");
+  g_assert_cmpstr (imported->customer, ==, "Acme");
+  entry = qm_catalog_store_get (other, QM_CATALOG_KIND_GPU, "acme-x1", &error);
+  g_assert_no_error (error);
+  g_assert_false (entry->builtin);
+  g_assert_cmpfloat (entry->price_usd, ==, 12000);
+}
+
+static void
+test_import_bad_files (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  const struct { const char *json; const char *expect; } cases[] = {
+    { "{\"format\": \"quartermaster-plan\", \"version\": 1,", "not valid JSON" },
+    { "{\"format\": \"spreadsheet\", \"version\": 1}", "format" },
+    { "{\"format\": \"quartermaster-plan\", \"version\": 99}", "version" },
+    { NULL, "hardware.gpu" },        /* unknown id, no spec */
+    { NULL, "workload.tokens_b" },   /* an invalid value */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = NULL;
+
+      if (i == 3)
+        json = qm_test_plan_json ("x", "no-such-gpu-9000");
+      else if (i == 4)
+        {
+          g_autofree char *good = qm_test_plan_json ("x", "h100-sxm-80gb");
+          g_autoptr(GString) s = g_string_new (good);
+          g_string_replace (s, "\"tokens_b\": 15000", "\"tokens_b\": -5", 1);
+          json = g_string_free (g_steal_pointer (&s), FALSE);
+        }
+      else
+        json = g_strdup (cases[i].json);
+
+      g_assert_cmpint (qm_plan_store_import_data (store, json, -1, "bad.qmplan", NULL, NULL, &error), ==, 0);
+      g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+      if (strstr (error->message, cases[i].expect) == NULL || !g_str_has_prefix (error->message, "bad.qmplan: "))
+        g_error ("case %u: \"%s\" does not name \"%s\"", i, error->message, cases[i].expect);
+    }
+  /* Nothing was written. */
+  g_assert_cmpuint (qm_plan_store_count (store), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/plan-store/save-load", test_save_load);
+  g_test_add_func ("/plan-store/list-search", test_list_search);
+  g_test_add_func ("/plan-store/duplicate-rename-trash", test_duplicate_rename_trash);
+  g_test_add_func ("/plan-store/catalog-changed", test_catalog_changed);
+  g_test_add_func ("/plan-store/export-import", test_export_import);
+  g_test_add_func ("/plan-store/import-bad-files", test_import_bad_files);
+  return g_test_run ();
+}

@@ -1,5 +1,7 @@
-/* bench-estimate.c: full training estimates per second on one core.
- * Target (issue 3): >= 1,000,000/s with no allocation per estimate.
+/* bench-estimate.c: full estimates per second on one core.
+ * Target (issue 3): >= 1,000,000/s with no allocation per estimate. One
+ * estimate is the whole pipeline: model, compute, memory (or inference
+ * sizing), then cluster, reliability, power and cost with the BOM.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,7 +22,7 @@ run (const QmPlan *plan,
   for (guint i = 0; i < n; i++)
     {
       qm_estimate (plan, &e);
-      sink += e.gpu_hours;
+      sink += e.gpu_hours + e.cost.total;
     }
   if (sink < 0)
     printf ("unreachable\n");
@@ -34,9 +36,11 @@ main (int argc, char **argv)
     "data/examples/llama-3.1-70b-pretrain-h100.qmplan",
     "data/examples/mistral-7b-lora-a100.qmplan",
     "data/examples/7b-pretrain-30-day-deadline.qmplan",
+    "data/examples/llama-3.1-70b-serving-h100.qmplan",
   };
   guint n = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 2000000;
   int status = 0;
+  double slowest = G_MAXDOUBLE;
 
   for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
     {
@@ -50,8 +54,11 @@ main (int argc, char **argv)
       run (&plan, n / 10);   /* warm up */
       rate = run (&plan, n);
       printf ("%-52s %12.0f estimates/s (%.3f us each)\n", examples[i], rate, 1e6 / rate);
-      if (i == 0 && rate < 1e6)
-        status = 1;
+      slowest = MIN (slowest, rate);
     }
+  /* Every plan, not only the first, must meet the target. */
+  printf ("slowest: %.0f estimates/s (target 1,000,000)\n", slowest);
+  if (slowest < 1e6)
+    status = 1;
   return status;
 }

@@ -4,54 +4,14 @@
  * The caller passes the specs it resolved. Counts follow NVIDIA's DGX
  * SuperPOD reference architectures (see qm-cluster.c for the tables).
  *
- * This header also holds QmIssue, the fixed-size warning/error list that all
- * the cluster, power, cost, reliability and inference results carry.
- *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
 #include "qm-hardware.h"
+#include "qm-issue.h"
 
 G_BEGIN_DECLS
-
-/* ---------------------------------------------------------------------- */
-/* Issues: bad or doubtful input, named by its plan-format.md key path.    */
-
-typedef enum
-{
-  QM_ISSUE_WARNING,  /* the result is usable but rests on a guess */
-  QM_ISSUE_ERROR,    /* the input is invalid; outputs are finite stand-ins */
-} QmIssueLevel;
-
-typedef struct
-{
-  QmIssueLevel level;
-  const char  *field;    /* static key path, e.g. "facility.pue" */
-  const char  *message;  /* static, e.g. "must be >= 1" */
-  double       value;    /* the offending value (NaN is reported as 0) */
-} QmIssue;
-
-#define QM_ISSUES_MAX 16
-
-typedef struct
-{
-  guint   n;
-  QmIssue items[QM_ISSUES_MAX];
-} QmIssues;
-
-void      qm_issues_clear     (QmIssues     *issues);
-void      qm_issues_add       (QmIssues     *issues,
-                               QmIssueLevel  level,
-                               const char   *field,
-                               const char   *message,
-                               double        value);
-gboolean  qm_issues_has_error (const QmIssues *issues);
-/* Find the first issue on @field, or NULL. */
-const QmIssue *qm_issues_find (const QmIssues *issues,
-                               const char     *field);
-/* "facility.pue: must be >= 1 (got 0.9)". Allocates: for the UI/CLI edge. */
-char     *qm_issue_to_string  (const QmIssue *issue);
 
 /* ---------------------------------------------------------------------- */
 /* Cluster                                                                 */

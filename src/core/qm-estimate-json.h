@@ -1,6 +1,11 @@
 /* qm-estimate-json.h: the estimate as the contract JSON (plan-format.md,
- * "Estimate output"). Keys that do not apply, or that modules not yet wired
- * in would fill, are null: never missing, never NaN.
+ * "Estimate output"). Keys that do not apply to the mode, or that an invalid
+ * estimate cannot fill, are null: never missing, never NaN. Extra keys
+ * beyond the contract: training_flops_6nd, cluster {...}, the network
+ * totals (storage/management/total switches, total cables and
+ * transceivers), power_kw.cooling and .pue, electricity_usd, cost_usd
+ * extras (hardware, installation, break_even_months ...), bom[].as_of and
+ * bom_as_of, reliability and inference details, and errors (a count).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

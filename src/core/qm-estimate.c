@@ -8,11 +8,13 @@
 #include "qm-compute.h"
 #include "qm-estimate.h"
 
-/* Each note: a stable id and a printf template taking up to four doubles. */
+/* Each note: a stable id and a printf template. The template takes the
+ * note's first n_str strings, then up to four doubles. */
 static const struct
 {
   const char *id;
   const char *text;
+  guint       n_str;
 } notes[QM_N_NOTES] = {
   [QM_NOTE_NONE] = { "none", "" },
   [QM_NOTE_FLOPS_BASIS] = { "flops-basis",
@@ -33,8 +35,6 @@ static const struct
   [QM_NOTE_SHAPE_INFERRED] = { "shape-inferred",
     "model shape inferred from params_b = %.3g B: a typical Llama-style shape with %.0f "
     "layers, hidden %.0f, SwiGLU, GQA (%.4g B parameters)" },
-  [QM_NOTE_FAILURES_NOT_MODELLED] = { "failures-not-modelled",
-    "train_days = ideal_days: failures, restarts and checkpoints are not modelled yet" },
   [QM_NOTE_SEED_RULE] = { "seed-rule",
     "rule of thumb (A100 at 312 TFLOPS dense and 40%% MFU, 6·N·D): GPUs ≈ tokens_B × "
     "epochs × params_B × 13.3 / hours = %.0f A100 for %.0f hours; it is the special case "
@@ -71,6 +71,60 @@ static const struct
   [QM_NOTE_INFERENCE_MEMORY] = { "inference-memory",
     "serving memory: weights at the serving precision plus the KV cache of %.0f sequences "
     "of %.0f tokens (scaling-book inference.md)" },
+  [QM_NOTE_INFERENCE_SIZING] = { "inference-sizing",
+    "serving: %.0f replicas of %.0f GPUs, %.0f sequences in flight each, for %.4g output "
+    "tokens/s; GPUs = output tokens/s needed / throughput per GPU (the rule of thumb "
+    "output_tokens / throughput_per_gpu × requests_per_minute / 60), with the throughput "
+    "from the scaling-book inference.md roofline" },
+  [QM_NOTE_INFERENCE_PERIOD] = { "inference-period",
+    "serving runs around the clock: energy, CO2 and the run cost are for one month "
+    "(%.1f hours)" },
+  [QM_NOTE_DATASET_STORAGE] = { "dataset-storage",
+    "storage: the dataset tokenised at %.0f bytes per token (Megatron-LM indexed dataset: "
+    "uint16 below 65,500 vocabulary entries, else int32) is %.4g TB; with %.0f checkpoints "
+    "kept, %.4g TB in all; write bandwidth for one checkpoint a minute (assumption; Llama 3 "
+    "wrote 5.7 TB checkpoints at 2 TB/s, §3.3.1), or on local NVMe what the servers' drives give" },
+  [QM_NOTE_CHECKPOINT] = { "checkpoint",
+    "checkpoint: %.4g GB (%.0f bytes per trainable parameter: weights, fp32 master copy "
+    "and optimizer states, ZeRO §5 layout), written in %.3g s at %.3g GB/s" },
+  [QM_NOTE_FAILURE_PRESET] = { "failure-preset",
+    "failures: the %s preset (%s): one interruption per %.4g GPU-hours, %.1f expected over "
+    "the run", 2 },
+  [QM_NOTE_CHECKPOINT_INTERVAL] = { "checkpoint-interval",
+    "checkpoint every %.0f min: Daly 2006's higher-order optimum of Young 1974's √(2·C·M) "
+    "for a job MTBF M of %.3g hours; each restart costs %.0f min" },
+  [QM_NOTE_GOODPUT] = { "goodput",
+    "goodput %.1f%% = 1 − C/T (%.2f%% writing checkpoints) − (T/2 + R)/M (%.2f%% lost work "
+    "and restarts) (Young 1974; ETTR): train_days = ideal_days / goodput = %.2f days" },
+  [QM_NOTE_RACKS] = { "racks",
+    "racks: %s binds first, %.0f nodes per rack (%.0f by rack units, %.0f by kW at the "
+    "nameplate power)", 1 },
+  [QM_NOTE_LIQUID_COOLING] = { "liquid-cooling",
+    "liquid cooling (%s): %.1f kW per compute rack is above the %.0f kW air-cooling limit", 1 },
+  [QM_NOTE_POWER_AVG_TYPICAL] = { "power-average-typical",
+    "average power: the server's typical %.0f W of its %.0f W nameplate (%.0f%%); "
+    "switches, optics and storage run at their rating" },
+  [QM_NOTE_POWER_AVG_DEFAULT] = { "power-average-default",
+    "average power at %.1f%% of the nameplate (Patterson 2021, arXiv 2104.10350 Table 4: "
+    "GPT-3 averaged 330 W per V100 system); switches, optics and storage run at their rating" },
+  [QM_NOTE_FACILITY] = { "facility",
+    "facility power = IT × PUE %.2f (The Green Grid); cooling sized for the IT peak at "
+    "3.412 BTU/h per W; CO2 at %.0f g/kWh; electricity at %.3f per kWh" },
+  [QM_NOTE_MGMT_UNPRICED] = { "management-unpriced",
+    "management network: %.0f switches (48-port 1 GbE) counted in the racks, not priced or "
+    "powered (the catalog has none)" },
+  [QM_NOTE_RACK_PARTS] = { "rack-parts",
+    "racks %s and PDUs %s from the catalog, %.0f PDUs per rack on A/B feeds", 2 },
+  [QM_NOTE_COST_BUY] = { "cost-buy",
+    "buy: hardware amortised over %.3g years; support %.0f%% of the hardware a year; "
+    "colocation %.0f per kW-month; installation %.0f%% of the hardware (assumption)" },
+  [QM_NOTE_COST_RENT] = { "cost-rent",
+    "rent: %.2f per GPU-hour as given in the plan, for the wall-clock time; no hardware "
+    "is bought" },
+  [QM_NOTE_COST_RENT_OFFER] = { "cost-rent-offer",
+    "rent: cloud offer %s (%s): %.2f per GPU-hour", 2 },
+  [QM_NOTE_BREAK_EVEN] = { "break-even",
+    "rent vs buy: buying pays off after %.1f months against renting at %.2f per GPU-hour" },
   [QM_NOTE_DOES_NOT_FIT] = { "does-not-fit",
     "does not fit: %.1f GB needed per GPU, %.1f GB available" },
   [QM_NOTE_NO_LAYOUT_FITS] = { "no-layout-fits",
@@ -89,6 +143,10 @@ static const struct
     "cannot estimate: no model shape and no params_b" },
   [QM_NOTE_NOT_ENOUGH_GPUS] = { "not-enough-gpus",
     "%.0f GPUs cannot hold tp·pp·cp = %.0f; using %.0f" },
+  [QM_NOTE_INFERENCE_MORE_GPUS] = { "inference-more-gpus",
+    "target.gpus: %.0f GPUs are fewer than the %.0f that the request rate needs" },
+  [QM_NOTE_INPUT_ERROR] = { "input-error", "error: %s: %s (got %g)", 2 },
+  [QM_NOTE_INPUT_WARNING] = { "input-warning", "%s: %s (got %g)", 2 },
   [QM_NOTE_LIST_FULL] = { "list-full",
     "more notes were dropped" },
 };
@@ -104,11 +162,30 @@ qm_note_format (const QmNote *note,
                 char         *buf,
                 gsize         size)
 {
+  const char *s0, *s1;
+
   if (note->id >= QM_N_NOTES || notes[note->id].text == NULL)
-    g_strlcpy (buf, "", size);
-  else
-    g_snprintf (buf, size, notes[note->id].text,
-                note->v[0], note->v[1], note->v[2], note->v[3]);
+    {
+      g_strlcpy (buf, "", size);
+      return buf;
+    }
+  s0 = note->s[0] ? note->s[0] : "";
+  s1 = note->s[1] ? note->s[1] : "";
+  switch (notes[note->id].n_str)
+    {
+    case 2:
+      g_snprintf (buf, size, notes[note->id].text, s0, s1,
+                  note->v[0], note->v[1], note->v[2], note->v[3]);
+      break;
+    case 1:
+      g_snprintf (buf, size, notes[note->id].text, s0,
+                  note->v[0], note->v[1], note->v[2], note->v[3]);
+      break;
+    default:
+      g_snprintf (buf, size, notes[note->id].text,
+                  note->v[0], note->v[1], note->v[2], note->v[3]);
+      break;
+    }
   return buf;
 }
 
@@ -124,7 +201,14 @@ qm_mfu_source_to_string (QmMfuSource source)
     }
 }
 
-static void
+/* Notes hold only finite numbers, so no output can print NaN. */
+static inline double
+finite_or_zero (double v)
+{
+  return isfinite (v) ? v : 0.0;
+}
+
+static QmNote *
 add_note (QmNote   *list,
           guint    *n,
           QmNoteId  id,
@@ -136,16 +220,39 @@ add_note (QmNote   *list,
   QmNote *note;
 
   if (*n >= QM_ESTIMATE_MAX_NOTES)
-    return;
+    return NULL;
   note = &list[*n];
   if (*n == QM_ESTIMATE_MAX_NOTES - 1)
     id = QM_NOTE_LIST_FULL;
   note->id = id;
-  note->v[0] = v0;
-  note->v[1] = v1;
-  note->v[2] = v2;
-  note->v[3] = v3;
+  note->v[0] = finite_or_zero (v0);
+  note->v[1] = finite_or_zero (v1);
+  note->v[2] = finite_or_zero (v2);
+  note->v[3] = finite_or_zero (v3);
+  note->s[0] = NULL;
+  note->s[1] = NULL;
   (*n)++;
+  return id == QM_NOTE_LIST_FULL ? NULL : note;
+}
+
+/* A note with two strings first (see the n_str of its template). */
+static void
+add_note_s (QmNote     *list,
+            guint      *n,
+            QmNoteId    id,
+            const char *s0,
+            const char *s1,
+            double      v0,
+            double      v1,
+            double      v2)
+{
+  QmNote *note = add_note (list, n, id, v0, v1, v2, 0);
+
+  if (note != NULL)
+    {
+      note->s[0] = s0;
+      note->s[1] = s1;
+    }
 }
 
 void
@@ -168,6 +275,30 @@ qm_estimate_warn (QmEstimate *e,
                   double      v3)
 {
   add_note (e->warnings, &e->n_warnings, id, v0, v1, v2, v3);
+}
+
+void
+qm_estimate_add_issue (QmEstimate    *e,
+                       const QmIssue *issue)
+{
+  QmNoteId id = issue->level == QM_ISSUE_ERROR ? QM_NOTE_INPUT_ERROR : QM_NOTE_INPUT_WARNING;
+
+  /* Several modules may see the same bad field; say it once. */
+  for (guint i = 0; i < e->n_warnings; i++)
+    if (e->warnings[i].id == id && g_strcmp0 (e->warnings[i].s[0], issue->field) == 0 &&
+        g_strcmp0 (e->warnings[i].s[1], issue->message) == 0)
+      return;
+  if (issue->level == QM_ISSUE_ERROR)
+    e->n_errors++;
+  add_note_s (e->warnings, &e->n_warnings, id, issue->field, issue->message, issue->value, 0, 0);
+}
+
+static void
+add_issues (QmEstimate     *e,
+            const QmIssues *issues)
+{
+  for (guint i = 0; i < issues->n; i++)
+    qm_estimate_add_issue (e, &issues->items[i]);
 }
 
 static void
@@ -197,7 +328,11 @@ fill_memory_config (const QmPlan   *plan,
   mc->fp32_grad_buffer = w->fp32_grad_buffer;
   mc->weight_precision = w->inference.weight_precision;
   mc->kv_precision = w->inference.kv_precision;
-  mc->batch = w->inference.concurrency > 0 ? w->inference.concurrency : 1;
+  /* Serving: the sequences in flight that qm-inference sized the replica for. */
+  if (e->has_inference && e->inference.concurrency > 0)
+    mc->batch = e->inference.concurrency;
+  else
+    mc->batch = w->inference.concurrency > 0 ? w->inference.concurrency : 1;
   mc->context = w->inference.input_tokens + w->inference.output_tokens;
   mc->capacity_bytes = plan->hardware.gpu.memory_gb * 1e9;
 }
@@ -295,9 +430,449 @@ choose_layout (const QmPlan       *plan,
                     e->parallelism.pp, 0);
 }
 
-void
-qm_estimate (const QmPlan *plan,
-             QmEstimate   *out)
+/* ------------------------------------------------------------------ */
+/* Catalog parts the plan does not name: racks, PDUs, a cloud offer.   */
+
+/* The catalog's racks, liquid-cooled racks and PDUs, sorted out once so
+ * that an estimate compares numbers, not kind strings. */
+#define KIND_MAX 32
+
+typedef struct
+{
+  const QmFacilityItem *rack[KIND_MAX];
+  const QmFacilityItem *liquid[KIND_MAX];
+  const QmFacilityItem *pdu[KIND_MAX];
+  guint n_rack, n_liquid, n_pdu;
+} FacilityKinds;
+
+static const FacilityKinds *
+facility_kinds (void)
+{
+  static FacilityKinds kinds;
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      guint n;
+      const QmFacilityItem *items = qm_catalog_facility_items (&n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          if (g_strcmp0 (items[i].kind, "rack") == 0 && kinds.n_rack < KIND_MAX)
+            kinds.rack[kinds.n_rack++] = &items[i];
+          else if (g_strcmp0 (items[i].kind, "liquid-rack") == 0 && kinds.n_liquid < KIND_MAX)
+            kinds.liquid[kinds.n_liquid++] = &items[i];
+          else if (g_strcmp0 (items[i].kind, "pdu") == 0 && kinds.n_pdu < KIND_MAX)
+            kinds.pdu[kinds.n_pdu++] = &items[i];
+        }
+      g_once_init_leave (&once, 1);
+    }
+  return &kinds;
+}
+
+/* The air-cooled rack with the facility's rack units, else the smallest
+ * that holds them, else the tallest. */
+static const QmFacilityItem *
+pick_rack (guint rack_units)
+{
+  const FacilityKinds *k = facility_kinds ();
+  const QmFacilityItem *best = NULL;
+
+  for (guint i = 0; i < k->n_rack; i++)
+    {
+      const QmFacilityItem *it = k->rack[i];
+
+      if (it->rack_units == rack_units)
+        return it;
+      if (best == NULL
+          || (it->rack_units >= rack_units
+              && (best->rack_units < rack_units || it->rack_units < best->rack_units))
+          || (best->rack_units < rack_units && it->rack_units > best->rack_units))
+        best = it;
+    }
+  return best;
+}
+
+/* The liquid-cooled rack with the least kW limit that carries @kw, else the
+ * one with the most. */
+static const QmFacilityItem *
+pick_liquid_rack (double kw)
+{
+  const FacilityKinds *k = facility_kinds ();
+  const QmFacilityItem *best = NULL;
+
+  for (guint i = 0; i < k->n_liquid; i++)
+    {
+      const QmFacilityItem *it = k->liquid[i];
+
+      if (best == NULL
+          || (it->kw_limit >= kw && (best->kw_limit < kw || it->kw_limit < best->kw_limit))
+          || (best->kw_limit < kw && it->kw_limit > best->kw_limit))
+        best = it;
+    }
+  return best;
+}
+
+/* The PDU that feeds the fullest rack for the least money: each of the A/B
+ * sets needs ceil (rack kW / PDU kW) of them (qm-cost.c). */
+static const QmFacilityItem *
+pick_pdu (double rack_kw)
+{
+  const FacilityKinds *k = facility_kinds ();
+  const QmFacilityItem *best = NULL;
+  double best_usd = G_MAXDOUBLE;
+
+  for (guint i = 0; i < k->n_pdu; i++)
+    {
+      const QmFacilityItem *it = k->pdu[i];
+      double usd = it->info.price_usd * (it->kw_limit > 0 && rack_kw > 0
+                                         ? MAX (ceil (rack_kw / it->kw_limit), 1.0) : 1.0);
+
+      if (usd < best_usd)
+        {
+          best = it;
+          best_usd = usd;
+        }
+    }
+  return best;
+}
+
+static double
+offer_price (const QmCloudOffer *offer,
+             gboolean            reserved)
+{
+  return reserved ? offer->usd_per_gpu_hour_reserved : offer->usd_per_gpu_hour_on_demand;
+}
+
+/* The plan's pricing.offer, else the cheapest catalog offer of the plan's
+ * GPU that has a price of the wanted kind. */
+static const QmCloudOffer *
+pick_offer (const QmPlan *plan,
+            gboolean      reserved)
+{
+  const QmCloudOffer *offers, *best = NULL;
+  guint n;
+
+  if (plan->offer_id[0] != '\0')
+    return qm_catalog_cloud_offer (plan->offer_id);
+  offers = qm_catalog_cloud_offers (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      double price = offer_price (&offers[i], reserved);
+
+      if (price > 0 && g_strcmp0 (offers[i].gpu_id, plan->gpu_id) == 0
+          && (best == NULL || price < offer_price (best, reserved)))
+        best = &offers[i];
+    }
+  return best;
+}
+
+/* Tokenised data on disk: Megatron-LM's indexed dataset stores token ids as
+ * uint16 when the vocabulary has fewer than 65,500 entries, else as int32
+ * (megatron/core/datasets/indexed_dataset.py, DType.optimal_dtype). */
+static double
+bytes_per_token (const QmModelShape *shape)
+{
+  return shape->vocab > 0 && shape->vocab < 65500 ? 2.0 : 4.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cluster -> reliability -> power -> cost.                            */
+
+/* Storage is sized to write one full checkpoint within this time, topping
+ * up the bandwidth that capacity brings (a small dataset alone would buy
+ * almost none). An assumption: Llama 3's Tectonic sustained 2 TB/s, so its
+ * 5.7 TB checkpoints took seconds (arXiv 2407.21783 §3.3.1). */
+#define QM_ESTIMATE_CHECKPOINT_TARGET_S 60.0
+
+static gboolean
+storage_in_servers (const QmStorageSpec *st)
+{
+  return st != NULL && g_strcmp0 (st->kind, "local-nvme") == 0;
+}
+
+static void
+run_modules (const QmPlan       *plan,
+             const QmModelShape *shape,
+             QmEstimate         *e)
+{
+  const QmWorkload *w = &plan->workload;
+  const QmHardware *hw = &plan->hardware;
+  const QmNetworkSpec *net = plan->network_id[0] || plan->network_embedded ? &hw->network : NULL;
+  const QmStorageSpec *st = plan->storage_id[0] || plan->storage_embedded ? &hw->storage : NULL;
+  gboolean rent = plan->pricing.mode != QM_PRICING_BUY;
+  gboolean reserved = plan->pricing.mode == QM_PRICING_RENT_RESERVED;
+  QmClusterInput ci = { 0, };
+  QmPowerInput pi = { 0, };
+  QmCostInput ki = { 0, };
+  double checkpoint_bytes, trainable;
+
+  /* What storage holds: the tokenised dataset and the kept checkpoints
+   * while training; the served weights otherwise. LoRA checkpoints only the
+   * adapters and their optimizer states; the frozen base is not rewritten. */
+  if (e->has_training)
+    {
+      trainable = e->params;
+      if (w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA)
+        trainable = qm_memory_lora_params (shape, MAX (w->lora_rank, 1u));
+      checkpoint_bytes = qm_checkpoint_bytes (trainable, w->precision, w->optimizer);
+      e->dataset_bytes = w->tokens * bytes_per_token (shape);
+    }
+  else
+    {
+      checkpoint_bytes = e->inference.weights_bytes;
+      e->dataset_bytes = 0;
+      ci.checkpoints_kept = 1;
+    }
+
+  ci.gpus = e->gpus;
+  ci.server = &hw->server;
+  ci.gpu = &hw->gpu;
+  ci.network = net;
+  ci.storage = st;
+  ci.facility = &plan->facility;
+  ci.dataset_bytes = e->dataset_bytes;
+  ci.checkpoint_bytes = checkpoint_bytes;
+  /* Local NVMe writes at the speed of the drives already in the servers. */
+  if (storage_in_servers (st))
+    {
+      double drives = e->nodes * hw->server.nvme_tb * st->write_gbs_per_tb * 1e9;
+
+      ci.checkpoint_target_s = drives > 0 ? checkpoint_bytes / drives : 0;
+    }
+  else
+    ci.checkpoint_target_s = QM_ESTIMATE_CHECKPOINT_TARGET_S;
+  qm_cluster_compute (&ci, &e->cluster);
+  e->has_cluster = TRUE;
+  add_issues (e, &e->cluster.issues);
+
+  if (e->has_training)
+    {
+      QmReliabilityInput ri = { 0, };
+      QmFailurePreset preset = QM_FAILURE_LLAMA3_PRODUCTION;
+
+      if (!qm_failure_preset_from_string (plan->reliability_preset, &preset))
+        {
+          static const QmIssue unknown = {
+            QM_ISSUE_ERROR, "reliability.preset",
+            "unknown preset; using llama3-production", 0
+          };
+          qm_estimate_add_issue (e, &unknown);
+        }
+      ri.preset = preset;
+      ri.gpus = e->gpus;
+      ri.ideal_s = e->ideal_days * 86400.0;
+      ri.checkpoint_bytes = checkpoint_bytes;
+      ri.write_bytes_per_s = e->cluster.storage_write_bytes_per_s;
+      ri.restart_s = plan->restart_minutes * 60.0;
+      ri.rule = QM_CHECKPOINT_INTERVAL_DALY;
+      qm_reliability_compute (&ri, &e->reliability);
+      e->has_reliability = TRUE;
+      add_issues (e, &e->reliability.issues);
+
+      /* The time the user waits includes failures; ideal_days stays beside. */
+      e->train_days = e->reliability.wall_s / 86400.0;
+      e->gpu_hours = e->gpus * e->train_days * 24.0;
+      e->run_s = e->reliability.wall_s;
+    }
+  else
+    e->run_s = QM_HOURS_PER_MONTH * 3600.0;
+
+  pi.cluster = &e->cluster;
+  pi.server = &hw->server;
+  pi.gpu = &hw->gpu;
+  pi.network = net;
+  pi.storage = st;
+  pi.facility = &plan->facility;
+  pi.run_s = e->run_s;
+  qm_power_compute (&pi, &e->power);
+  e->has_power = TRUE;
+  add_issues (e, &e->power.issues);
+
+  /* Rent takes the offer's price when the plan gives none; buy compares
+   * against renting for the break-even. */
+  if (plan->pricing.usd_per_gpu_hour == 0 || plan->offer_id[0])
+    e->offer = pick_offer (plan, reserved);
+  if (!(isfinite (plan->pricing.usd_per_gpu_hour) && plan->pricing.usd_per_gpu_hour >= 0))
+    {
+      static const QmIssue bad_price = {
+        QM_ISSUE_ERROR, "pricing.usd_per_gpu_hour", "price must be >= 0", 0
+      };
+      QmIssue issue = bad_price;
+
+      issue.value = finite_or_zero (plan->pricing.usd_per_gpu_hour);
+      qm_estimate_add_issue (e, &issue);
+    }
+  e->rack = pick_rack (plan->facility.rack_units);
+  e->liquid_rack = e->cluster.liquid_cooling ? pick_liquid_rack (e->cluster.rack_kw_peak) : NULL;
+  e->pdu = pick_pdu (e->cluster.rack_kw_peak);
+
+  ki.cluster = &e->cluster;
+  ki.power = &e->power;
+  ki.server = &hw->server;
+  ki.gpu = &hw->gpu;
+  ki.network = net;
+  ki.storage = st;
+  ki.rack = e->rack;
+  ki.liquid_rack = e->liquid_rack;
+  ki.pdu = e->pdu;
+  ki.facility = &plan->facility;
+  ki.pricing = &plan->pricing;
+  ki.offer = e->offer;
+  ki.run_s = e->run_s;
+  if (!rent && e->offer != NULL && !(plan->pricing.usd_per_gpu_hour > 0))
+    ki.rent_usd_per_gpu_hour = offer_price (e->offer, FALSE);
+  qm_cost_compute (&ki, &e->cost);
+  e->has_cost = TRUE;
+  for (guint i = 0; i < e->cost.issues.n; i++)
+    {
+      const QmIssue *issue = &e->cost.issues.items[i];
+
+      /* The servers' own drives: their bandwidth is in the server price. */
+      if (storage_in_servers (st) && issue->level == QM_ISSUE_WARNING &&
+          g_strcmp0 (issue->field, "hardware.storage.usd_per_gbs") == 0)
+        continue;
+      qm_estimate_add_issue (e, issue);
+    }
+}
+
+/* The module assumptions, in reading order. */
+static void
+assume_modules (const QmPlan       *plan,
+                const QmModelShape *shape,
+                QmEstimate         *e)
+{
+  const QmCluster *cl = &e->cluster;
+  const QmPower *pw = &e->power;
+  const QmCost *co = &e->cost;
+  const QmPricing *pr = &plan->pricing;
+
+  if (e->has_training)
+    {
+      const QmReliability *r = &e->reliability;
+      const QmWorkload *w = &plan->workload;
+      /* r->preset is the id that qm-reliability used: find its source. */
+      QmFailurePreset preset = QM_FAILURE_LLAMA3_PRODUCTION;
+
+      for (guint i = 0; i < QM_N_FAILURE_PRESETS; i++)
+        if (qm_failure_preset_info ((QmFailurePreset) i)->id == r->preset)
+          preset = (QmFailurePreset) i;
+      qm_estimate_assume (e, QM_NOTE_DATASET_STORAGE, bytes_per_token (shape),
+                          e->dataset_bytes / 1e12, QM_CLUSTER_CHECKPOINTS_KEPT_DEFAULT,
+                          cl->storage_tb);
+      qm_estimate_assume (e, QM_NOTE_CHECKPOINT, r->checkpoint_bytes / 1e9,
+                          qm_checkpoint_bytes_per_param (w->precision, w->optimizer),
+                          r->checkpoint_write_s, cl->storage_write_bytes_per_s / 1e9);
+      add_note_s (e->assumptions, &e->n_assumptions, QM_NOTE_FAILURE_PRESET, r->preset,
+                  qm_failure_preset_info (preset)->source,
+                  r->gpu_hours_per_failure, r->interruptions, 0);
+      qm_estimate_assume (e, QM_NOTE_CHECKPOINT_INTERVAL, r->checkpoint_interval_s / 60.0,
+                          r->mtbf_s / 3600.0, r->restart_s / 60.0, 0);
+      qm_estimate_assume (e, QM_NOTE_GOODPUT, 100.0 * r->goodput,
+                          100.0 * r->checkpoint_overhead, 100.0 * r->failure_overhead,
+                          e->train_days);
+    }
+  else
+    qm_estimate_assume (e, QM_NOTE_INFERENCE_PERIOD, e->run_s / 3600.0, 0, 0, 0);
+
+  {
+    QmNote *note = add_note (e->assumptions, &e->n_assumptions, QM_NOTE_RACKS,
+                             cl->nodes_per_rack, cl->nodes_per_rack_by_units,
+                             cl->nodes_per_rack_by_kw, 0);
+    if (note)
+      note->s[0] = cl->rack_limited_by_kw ? "the kW limit per rack" : "rack space";
+  }
+  if (cl->liquid_cooling)
+    {
+      QmNote *note = add_note (e->assumptions, &e->n_assumptions, QM_NOTE_LIQUID_COOLING,
+                               cl->rack_kw_peak,
+                               plan->facility.air_cooling_kw > 0
+                               ? plan->facility.air_cooling_kw
+                               : QM_CLUSTER_AIR_COOLING_KW_DEFAULT, 0, 0);
+      if (note)
+        note->s[0] = e->liquid_rack ? e->liquid_rack->info.id : "no liquid rack in the catalog";
+    }
+  if (pw->avg_basis == QM_POWER_AVG_TYPICAL)
+    qm_estimate_assume (e, QM_NOTE_POWER_AVG_TYPICAL, plan->hardware.server.power_typical_w,
+                        pw->node.total, 100.0 * pw->avg_fraction, 0);
+  else
+    qm_estimate_assume (e, QM_NOTE_POWER_AVG_DEFAULT, 100.0 * pw->avg_fraction, 0, 0, 0);
+  qm_estimate_assume (e, QM_NOTE_FACILITY, pw->pue, plan->facility.gco2_per_kwh,
+                      plan->facility.usd_per_kwh, 0);
+  if (cl->mgmt_switches > 0)
+    qm_estimate_assume (e, QM_NOTE_MGMT_UNPRICED, cl->mgmt_switches, 0, 0, 0);
+
+  if (pr->mode == QM_PRICING_BUY)
+    {
+      double pdus = 0;
+
+      for (guint i = 0; i < co->n_bom; i++)
+        if (e->pdu && co->bom[i].catalog_id == e->pdu->info.id && cl->racks > 0)
+          pdus = co->bom[i].qty / cl->racks;
+      add_note_s (e->assumptions, &e->n_assumptions, QM_NOTE_RACK_PARTS,
+                  e->rack ? e->rack->info.id : "(none)", e->pdu ? e->pdu->info.id : "(none)",
+                  pdus, 0, 0);
+      qm_estimate_assume (e, QM_NOTE_COST_BUY, co->horizon_months / 12.0,
+                          100.0 * pr->support_fraction, plan->facility.colo_usd_per_kw_month,
+                          100.0 * QM_COST_INSTALL_FRACTION_DEFAULT);
+    }
+  else if (pr->usd_per_gpu_hour > 0 || e->offer == NULL)
+    qm_estimate_assume (e, QM_NOTE_COST_RENT, pr->usd_per_gpu_hour, 0, 0, 0);
+  else
+    add_note_s (e->assumptions, &e->n_assumptions, QM_NOTE_COST_RENT_OFFER,
+                e->offer->info.id, e->offer->info.source,
+                offer_price (e->offer, pr->mode == QM_PRICING_RENT_RESERVED), 0, 0);
+  if (co->break_even_valid)
+    qm_estimate_assume (e, QM_NOTE_BREAK_EVEN, co->break_even_months,
+                        co->rent_monthly / MAX (1.0, (double) e->gpus) / QM_HOURS_PER_MONTH,
+                        0, 0);
+}
+
+/* Serving: replica size, concurrency, throughput and GPUs for the request
+ * rate (qm-inference). */
+static void
+size_inference (const QmPlan       *plan,
+                const QmModelShape *shape,
+                QmEstimate         *e,
+                guint               gpn)
+{
+  const QmWorkload *w = &plan->workload;
+  const QmInferenceSpec *is = &w->inference;
+  QmInferenceInput in = { 0, };
+
+  in.shape = shape;
+  in.params = e->params;
+  in.active_params = e->active_params;
+  in.gpu = &plan->hardware.gpu;
+  in.gpus_per_node = gpn;
+  in.gpus_per_replica = w->tp > 0 ? w->tp * MAX (w->pp, 1u) : 0;
+  in.requests_per_minute = is->requests_per_minute;
+  in.input_tokens = is->input_tokens;
+  in.output_tokens = is->output_tokens;
+  in.concurrency = is->concurrency;
+  in.weight_precision = is->weight_precision;
+  in.kv_precision = is->kv_precision;
+  in.ttft_ms = is->ttft_ms;
+  in.tpot_ms = is->tpot_ms;
+  qm_inference_compute (&in, &e->inference);
+  e->has_inference = TRUE;
+  add_issues (e, &e->inference.issues);
+}
+
+static void
+add_error (QmEstimate *e,
+           const char *field,
+           const char *message,
+           double      value)
+{
+  QmIssue issue = { QM_ISSUE_ERROR, field, message, finite_or_zero (value) };
+
+  qm_estimate_add_issue (e, &issue);
+}
+
+static void
+estimate (const QmPlan *plan,
+          QmEstimate   *out)
 {
   const QmWorkload *w = &plan->workload;
   const QmGpuSpec *gpu = &plan->hardware.gpu;
@@ -308,7 +883,12 @@ qm_estimate (const QmPlan *plan,
   guint mp_fixed;
   double seconds;
 
-  memset (out, 0, sizeof *out);
+  /* The note arrays are filled by count and each module clears its own
+   * result, so only the rest needs zeroing here; qm_estimate () clears the
+   * modules that did not run. */
+  memset (out, 0, G_STRUCT_OFFSET (QmEstimate, cluster));
+  memset ((char *) out + G_STRUCT_OFFSET (QmEstimate, run_s), 0,
+          G_STRUCT_OFFSET (QmEstimate, assumptions) - G_STRUCT_OFFSET (QmEstimate, run_s));
   out->mode = w->mode;
   out->has_training = w->mode != QM_MODE_INFERENCE;
   out->valid = TRUE;
@@ -316,7 +896,7 @@ qm_estimate (const QmPlan *plan,
   /* The model: a shape, or params_b alone. */
   if (!qm_model_has_shape (&shape))
     {
-      if (!(shape.params_hint > 0))
+      if (!(shape.params_hint > 0 && isfinite (shape.params_hint)))
         {
           qm_estimate_warn (out, QM_NOTE_NO_MODEL, 0, 0, 0, 0);
           out->valid = FALSE;
@@ -340,7 +920,7 @@ qm_estimate (const QmPlan *plan,
   out->peak_flops = qm_compute_peak_flops (gpu, w->precision);
   if (out->peak_flops > 0 && !(gpu->tflops[w->precision] > 0))
     qm_estimate_assume (out, QM_NOTE_PEAK_FALLBACK, out->peak_flops / 1e12, 0, 0, 0);
-  if (w->mfu > 0)
+  if (w->mfu > 0 && w->mfu <= 1)
     {
       out->mfu = w->mfu;
       out->mfu_source = QM_MFU_SOURCE_GIVEN;
@@ -354,16 +934,34 @@ qm_estimate (const QmPlan *plan,
   if (out->has_training)
     {
       out->tokens = w->tokens * w->epochs;
+      if (!(isfinite (out->tokens) && out->tokens > 0))
+        {
+          add_error (out, isfinite (w->tokens) && w->tokens > 0 ? "workload.epochs"
+                                                                 : "workload.tokens_b",
+                     "must be > 0",
+                     isfinite (w->tokens) && w->tokens > 0 ? w->epochs : w->tokens / 1e9);
+          out->tokens = 0;
+          out->valid = FALSE;
+          return;
+        }
       qm_compute_training_flops (&shape, out->tokens, w->seq_len, w->recompute, &tf);
       out->training_flops = tf.model_flops;
       out->training_flops_6nd = tf.flops_6nd;
       out->hardware_flops = tf.hardware_flops;
     }
+  else
+    size_inference (plan, &shape, out, gpn);
 
-  /* GPUs: fixed, or enough for the deadline in whole nodes. */
+  /* GPUs: fixed, or enough for the deadline in whole nodes, or (serving)
+   * enough for the request rate in whole nodes. */
   mp_fixed = (w->tp > 0 ? w->tp : 1) * (w->pp > 0 ? w->pp : 1) * MAX (w->cp, 1u);
   if (w->target_gpus > 0)
-    out->gpus = w->target_gpus;
+    {
+      out->gpus = w->target_gpus;
+      if (out->has_inference && out->inference.gpus > out->gpus)
+        qm_estimate_warn (out, QM_NOTE_INFERENCE_MORE_GPUS, out->gpus, out->inference.gpus,
+                          0, 0);
+    }
   else if (w->deadline_days > 0 && out->has_training && out->peak_flops > 0)
     {
       double raw = qm_compute_gpus_for_time (out->training_flops, w->deadline_days * 86400.0,
@@ -373,8 +971,8 @@ qm_estimate (const QmPlan *plan,
       qm_estimate_assume (out, QM_NOTE_GPUS_FOR_DEADLINE, w->deadline_days, raw,
                           out->gpus, gpn);
     }
-  else if (w->deadline_days > 0 && !out->has_training)
-    out->gpus = gpn;
+  else if (!out->has_training)
+    out->gpus = (MAX (out->inference.gpus, 1u) + gpn - 1) / gpn * gpn;
   if (out->gpus == 0)
     {
       qm_estimate_warn (out, out->peak_flops > 0 ? QM_NOTE_NO_GPUS : QM_NOTE_NO_PEAK,
@@ -389,8 +987,18 @@ qm_estimate (const QmPlan *plan,
     }
   out->nodes = (out->gpus + gpn - 1) / gpn;
 
-  /* Layout and memory. */
-  choose_layout (plan, &shape, out, gpn);
+  /* Layout and memory. Serving uses the replica that qm-inference sized,
+   * unless the plan fixes tp/pp. */
+  if (out->has_inference && out->inference.gpus_per_replica > 0)
+    {
+      guint gpr = out->inference.gpus_per_replica;
+      guint tp = w->tp > 0 ? w->tp : MIN (gpr, gpn);
+
+      try_layout (plan, &shape, out, tp, w->pp > 0 ? w->pp : MAX (gpr / tp, 1u), 1,
+                  w->ep > 0 ? w->ep : 1);
+    }
+  else
+    choose_layout (plan, &shape, out, gpn);
   out->parallelism.micro_batch = w->micro_batch;
   out->parallelism.zero_stage = w->zero_stage;
   out->parallelism.recompute = w->recompute;
@@ -401,23 +1009,29 @@ qm_estimate (const QmPlan *plan,
 
   if (!out->has_training)
     {
+      const QmInference *inf = &out->inference;
+
       qm_estimate_assume (out, QM_NOTE_INFERENCE_MEMORY,
-                          MAX (w->inference.concurrency, 1u),
+                          MAX (inf->concurrency, 1u),
                           w->inference.input_tokens + w->inference.output_tokens, 0, 0);
       qm_estimate_assume (out, QM_NOTE_OVERHEAD, 0, 0, 0, 0);
+      qm_estimate_assume (out, QM_NOTE_INFERENCE_SIZING, inf->replicas, inf->gpus_per_replica,
+                          inf->concurrency, inf->tokens_per_s_needed);
+      run_modules (plan, &shape, out);
+      assume_modules (plan, &shape, out);
       return;
     }
 
   /* Time. */
   seconds = qm_compute_seconds (out->training_flops, out->gpus, out->peak_flops, out->mfu);
-  if (!(seconds > 0))
+  if (!(seconds > 0 && isfinite (seconds)))
     {
       qm_estimate_warn (out, QM_NOTE_NO_PEAK, 0, 0, 0, 0);
       out->valid = FALSE;
+      return;
     }
   out->ideal_days = seconds / 86400.0;
-  /* Hook: qm-reliability will turn ideal_days into train_days with
-   * interruptions and checkpoints. */
+  /* Until reliability runs (run_modules), the failure-free figures. */
   out->train_days = out->ideal_days;
   out->gpu_hours = out->gpus * out->train_days * 24.0;
 
@@ -450,7 +1064,6 @@ qm_estimate (const QmPlan *plan,
                       qm_compute_seed_rule_gpus (out->tokens / 1e9, 1.0, out->active_params / 1e9,
                                                  out->ideal_days * 24.0),
                       out->ideal_days * 24.0, 0, 0);
-  qm_estimate_assume (out, QM_NOTE_FAILURES_NOT_MODELLED, 0, 0, 0, 0);
 
   if (w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA)
     qm_estimate_assume (out, w->mode == QM_MODE_QLORA ? QM_NOTE_QLORA : QM_NOTE_LORA,
@@ -475,4 +1088,27 @@ qm_estimate (const QmPlan *plan,
   if (w->global_batch % MAX (1u, w->micro_batch * out->parallelism.dp) != 0)
     qm_estimate_warn (out, QM_NOTE_BATCH_NOT_DIVISIBLE, w->global_batch,
                       (double) w->micro_batch * out->parallelism.dp, 0, 0);
+
+  /* The cluster and what it costs to run; train_days becomes the wall clock. */
+  run_modules (plan, &shape, out);
+  assume_modules (plan, &shape, out);
+}
+
+void
+qm_estimate (const QmPlan *plan,
+             QmEstimate   *out)
+{
+  estimate (plan, out);
+  /* A module that did not run (invalid input, or not for this mode) reads
+   * as zeros, never as the previous estimate. */
+  if (!out->has_cluster)
+    memset (&out->cluster, 0, sizeof out->cluster);
+  if (!out->has_reliability)
+    memset (&out->reliability, 0, sizeof out->reliability);
+  if (!out->has_power)
+    memset (&out->power, 0, sizeof out->power);
+  if (!out->has_cost)
+    memset (&out->cost, 0, sizeof out->cost);
+  if (!out->has_inference)
+    memset (&out->inference, 0, sizeof out->inference);
 }

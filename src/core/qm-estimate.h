@@ -1,14 +1,24 @@
 /* qm-estimate.h: the estimate of a plan, as a plain struct.
  *
  * qm_estimate() is pure and allocates nothing: the UI calls it on every
- * change. Assumptions and warnings are note ids plus numbers, formatted only
- * at the edge (qm_note_format), so an estimate costs no string formatting.
+ * change. Assumptions and warnings are note ids plus numbers (and at most two
+ * static or interned strings), formatted only at the edge (qm_note_format),
+ * so an estimate costs no string formatting.
+ *
+ * One call runs the whole chain: model, compute and memory (or inference
+ * sizing), then cluster -> reliability -> power -> cost, each module's
+ * result embedded by value.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
+#include "qm-cluster.h"
+#include "qm-cost.h"
+#include "qm-inference.h"
 #include "qm-memory.h"
+#include "qm-power.h"
+#include "qm-reliability.h"
 #include "qm-workload.h"
 
 G_BEGIN_DECLS
@@ -33,7 +43,6 @@ typedef enum
   QM_NOTE_MFU_GIVEN,
   QM_NOTE_MFU_DEFAULT,
   QM_NOTE_SHAPE_INFERRED,
-  QM_NOTE_FAILURES_NOT_MODELLED,
   QM_NOTE_SEED_RULE,
   QM_NOTE_GPUS_FOR_DEADLINE,
   QM_NOTE_PARALLEL_AUTO,
@@ -47,6 +56,24 @@ typedef enum
   QM_NOTE_OVERHEAD,
   QM_NOTE_PEAK_FALLBACK,
   QM_NOTE_INFERENCE_MEMORY,
+  QM_NOTE_INFERENCE_SIZING,
+  QM_NOTE_INFERENCE_PERIOD,
+  QM_NOTE_DATASET_STORAGE,
+  QM_NOTE_CHECKPOINT,
+  QM_NOTE_FAILURE_PRESET,
+  QM_NOTE_CHECKPOINT_INTERVAL,
+  QM_NOTE_GOODPUT,
+  QM_NOTE_RACKS,
+  QM_NOTE_LIQUID_COOLING,
+  QM_NOTE_POWER_AVG_TYPICAL,
+  QM_NOTE_POWER_AVG_DEFAULT,
+  QM_NOTE_FACILITY,
+  QM_NOTE_MGMT_UNPRICED,
+  QM_NOTE_RACK_PARTS,
+  QM_NOTE_COST_BUY,
+  QM_NOTE_COST_RENT,
+  QM_NOTE_COST_RENT_OFFER,
+  QM_NOTE_BREAK_EVEN,
   /* Warnings. */
   QM_NOTE_DOES_NOT_FIT,
   QM_NOTE_NO_LAYOUT_FITS,
@@ -57,15 +84,22 @@ typedef enum
   QM_NOTE_NO_GPUS,
   QM_NOTE_NO_MODEL,
   QM_NOTE_NOT_ENOUGH_GPUS,
+  QM_NOTE_INFERENCE_MORE_GPUS,
+  QM_NOTE_INPUT_ERROR,       /* a module's QmIssue: field, message, value */
+  QM_NOTE_INPUT_WARNING,
   QM_NOTE_LIST_FULL,
   QM_N_NOTES
 } QmNoteId;
 
-#define QM_NOTE_N_VALUES 4
+#define QM_NOTE_N_VALUES  4
+#define QM_NOTE_N_STRINGS 2
 typedef struct
 {
-  QmNoteId id;
-  double   v[QM_NOTE_N_VALUES];
+  QmNoteId    id;
+  double      v[QM_NOTE_N_VALUES];
+  /* Static or interned strings (a QmIssue's field and message, a preset's
+   * source): never owned, so a note is copied by value. */
+  const char *s[QM_NOTE_N_STRINGS];
 } QmNote;
 
 #define QM_ESTIMATE_MAX_NOTES 32
@@ -100,20 +134,38 @@ struct _QmEstimate
   double      mfu;
   QmMfuSource mfu_source;
   double      ideal_days;        /* no failures */
-  double      train_days;        /* with failures (= ideal_days until qm-reliability lands) */
+  double      train_days;        /* wall clock with failures: reliability.wall_s */
   double      gpu_hours;         /* gpus × train_days × 24 */
 
   QmMemoryBreakdown memory;
   gboolean    fits;
 
-  /* Room for the modules wired in later (qm-cluster, qm-power, qm-cost,
-   * qm-reliability, qm-inference). Each sets its has_ flag; until then the
-   * JSON writes their keys as null. */
+  /* The modules, run in this order; each sets its has_ flag when its result
+   * applies (the JSON writes null otherwise). Cluster, power and cost apply
+   * to every mode; reliability to training; inference to mode inference. */
   gboolean    has_cluster;
   gboolean    has_power;
   gboolean    has_cost;
   gboolean    has_reliability;
   gboolean    has_inference;
+  QmCluster   cluster;
+  QmReliability reliability;
+  QmPower     power;
+  QmCost      cost;
+  QmInference inference;
+  double      run_s;             /* what power and cost were run over: the
+                                  * training wall clock, or one month of
+                                  * serving (QM_HOURS_PER_MONTH) */
+  double      dataset_bytes;     /* tokenised training data on storage */
+  /* Resolved for the BOM (NULL when the catalog has none). */
+  const QmCloudOffer   *offer;
+  const QmFacilityItem *rack;
+  const QmFacilityItem *liquid_rack;
+  const QmFacilityItem *pdu;
+
+  /* Module issues of level QM_ISSUE_ERROR: the input is invalid and some
+   * numbers are finite stand-ins. The CLI exits 1 when this is > 0. */
+  guint       n_errors;
 
   guint       n_assumptions;
   guint       n_warnings;
@@ -138,6 +190,11 @@ void        qm_estimate_warn     (QmEstimate *e,
                                   double      v1,
                                   double      v2,
                                   double      v3);
+
+/* Add a module's issue as a warning (QM_NOTE_INPUT_ERROR or _WARNING),
+ * once per field and message; errors count in n_errors. */
+void        qm_estimate_add_issue (QmEstimate    *e,
+                                   const QmIssue *issue);
 
 /* Format a note as one line of text into buf; returns buf. */
 const char *qm_note_format       (const QmNote *note,

@@ -7,7 +7,8 @@
  */
 #pragma once
 
-#include "qm-cluster.h"
+#include "qm-hardware.h"
+#include "qm-issue.h"
 #include "qm-model.h"
 
 G_BEGIN_DECLS

@@ -11,14 +11,9 @@
 #include "qm-catalog-json.h"
 #include "qm-compute.h"
 #include "qm-plan.h"
+#include "qm-reliability.h"
 
 G_DEFINE_QUARK (qm-plan-error-quark, qm_plan_error)
-
-/* Reliability presets (plan-format.md "Ids"); qm-reliability owns their
- * figures. */
-static const char * const reliability_presets[] = {
-  "llama3-production", "research-cluster", NULL
-};
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                             */
@@ -397,7 +392,8 @@ static const char * const facility_keys[] = {
   "colo_usd_per_kw_month", NULL
 };
 static const char * const pricing_keys[] = {
-  "mode", "usd_per_gpu_hour", "amortization_years", "support_fraction", "currency", NULL
+  "mode", "usd_per_gpu_hour", "amortization_years", "support_fraction", "currency", "offer",
+  NULL
 };
 static const char * const reliability_keys[] = { "preset", "restart_minutes", NULL };
 
@@ -699,15 +695,38 @@ read_rest (Reader      *r,
     return FALSE;
   if (o != NULL)
     {
+      gboolean have_price = FALSE;
+
       check_unknown (r, o, "pricing", pricing_keys);
       if (!get_enum (r, o, "pricing", "mode", FALSE, ENUM_FN (qm_pricing_mode_from_string),
                      &p->pricing.mode, "buy, rent, rent-reserved", error) ||
-          !get_double (r, o, "pricing", "usd_per_gpu_hour", FALSE, &p->pricing.usd_per_gpu_hour, NULL, error) ||
+          !get_double (r, o, "pricing", "usd_per_gpu_hour", FALSE, &p->pricing.usd_per_gpu_hour,
+                       &have_price, error) ||
           !get_double (r, o, "pricing", "amortization_years", FALSE, &p->pricing.amortization_years, NULL, error) ||
           !get_double (r, o, "pricing", "support_fraction", FALSE, &p->pricing.support_fraction, NULL, error) ||
           !get_string (r, o, "pricing", "currency", FALSE, p->pricing.currency,
-                       sizeof p->pricing.currency, error))
+                       sizeof p->pricing.currency, error) ||
+          !get_string (r, o, "pricing", "offer", FALSE, p->offer_id, sizeof p->offer_id, error))
         return FALSE;
+
+      /* pricing.offer (extension): a catalog cloud offer. Its price stands
+       * in for usd_per_gpu_hour unless the plan gives one. */
+      if (p->offer_id[0] != '\0')
+        {
+          const QmCloudOffer *offer = qm_catalog_cloud_offer (p->offer_id);
+
+          if (offer == NULL)
+            return fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, "pricing.offer",
+                              json_object_get_member (o, "offer"),
+                              "unknown cloud offer; see the catalog's cloud offers");
+          if (!have_price)
+            p->pricing.usd_per_gpu_hour = 0;
+          if (offer->gpu_id && p->gpu_id[0] && strcmp (offer->gpu_id, p->gpu_id) != 0 &&
+              r->warnings)
+            g_ptr_array_add (r->warnings,
+                             g_strdup_printf ("pricing.offer: %s rents %s, not %s",
+                                              p->offer_id, offer->gpu_id, p->gpu_id));
+        }
     }
 
   if (!get_object (r, root, "", "reliability", FALSE, &o, error))
@@ -719,10 +738,16 @@ read_rest (Reader      *r,
                        sizeof p->reliability_preset, error) ||
           !get_double (r, o, "reliability", "restart_minutes", FALSE, &p->restart_minutes, NULL, error))
         return FALSE;
-      if (!g_strv_contains (reliability_presets, p->reliability_preset))
-        return fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, "reliability.preset",
-                          json_object_get_member (o, "preset"),
-                          "must be llama3-production or research-cluster");
+      if (!qm_failure_preset_from_string (p->reliability_preset, &(QmFailurePreset) { 0 }))
+        {
+          g_autoptr(GString) ids = g_string_new (NULL);
+
+          for (guint i = 0; i < QM_N_FAILURE_PRESETS; i++)
+            g_string_append_printf (ids, "%s%s", i ? " or " : "",
+                                    qm_failure_preset_info ((QmFailurePreset) i)->id);
+          return fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, "reliability.preset",
+                            json_object_get_member (o, "preset"), "must be %s", ids->str);
+        }
     }
   return TRUE;
 }
@@ -1282,6 +1307,8 @@ qm_plan_to_data (const QmPlan *p,
   if (p->pricing.support_fraction > 0)
     add_double (b, "support_fraction", p->pricing.support_fraction);
   add_string (b, "currency", p->pricing.currency);
+  if (p->offer_id[0])
+    add_string (b, "offer", p->offer_id);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "reliability");

@@ -4,7 +4,8 @@
  */
 #pragma once
 
-#include "qm-cluster.h"
+#include "qm-hardware.h"
+#include "qm-issue.h"
 
 G_BEGIN_DECLS
 

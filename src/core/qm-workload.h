@@ -75,6 +75,10 @@ typedef struct
   QmHardware  hardware;
   QmFacility  facility;
   QmPricing   pricing;
+  /* pricing.offer (an extension of plan-format.md): a catalog cloud offer
+   * whose on-demand or reserved $/GPU-hour is used when
+   * pricing.usd_per_gpu_hour is not given. "" = none. */
+  char        offer_id[QM_ID_LEN];
   char        reliability_preset[QM_ID_LEN];
   double      restart_minutes;
 } QmPlan;

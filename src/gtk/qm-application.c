@@ -14,7 +14,13 @@
 
 struct _QmApplication
 {
-  AdwApplication parent_instance;
+  AdwApplication  parent_instance;
+
+  QmStore        *store;
+  /* Why the user's database could not be used, to tell them once the
+   * window is up. */
+  GError         *store_error;
+  gboolean        store_reported;
 };
 
 G_DEFINE_FINAL_TYPE (QmApplication, qm_application, ADW_TYPE_APPLICATION)
@@ -34,14 +40,95 @@ qm_application_handle_local_options (GApplication *app,
 }
 
 static void
+open_store (QmApplication *self)
+{
+  g_autofree char *path = qm_store_default_path ();
+  g_autoptr(GError) error = NULL;
+
+  self->store = qm_store_open (path, &error);
+  if (self->store != NULL)
+    return;
+
+  /* Never touch a file we cannot safely use (newer, locked, unreadable):
+   * keep working in memory and say so. */
+  g_warning ("Could not open %s: %s", path, error->message);
+  self->store_error = g_steal_pointer (&error);
+  self->store = qm_store_open_with_flags (":memory:", QM_STORE_OPEN_NO_BACKUP, NULL);
+}
+
+static void
+salvage_response (AdwMessageDialog *dialog,
+                  const char       *response,
+                  QmApplication    *self)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window = gtk_window_get_transient_for (GTK_WINDOW (dialog));
+  g_autofree char *message = NULL;
+  int n;
+
+  if (g_strcmp0 (response, "import") != 0)
+    return;
+
+  n = qm_store_salvage (self->store, qm_store_recovered_from (self->store), &error);
+  if (n < 0)
+    message = g_strdup_printf (_("Nothing could be read from the damaged file: %s"), error->message);
+  else
+    message = g_strdup_printf (ngettext ("Recovered %d plan from the damaged file",
+                                         "Recovered %d plans from the damaged file", n), n);
+  if (QM_IS_WINDOW (window))
+    qm_window_show_toast (QM_WINDOW (window), message);
+}
+
+static void
+report_store_problems (QmApplication *self,
+                       GtkWindow     *window)
+{
+  AdwMessageDialog *dialog;
+  g_autofree char *recovery = NULL;
+
+  if (self->store_reported)
+    return;
+  self->store_reported = TRUE;
+
+  if (self->store_error != NULL)
+    {
+      g_autofree char *body = g_strdup_printf (_("%s\n\nQuartermaster is using a temporary database "
+                                                 "until this is fixed: plans you create now are not saved "
+                                                 "when you quit. Export them as plan files to keep them."),
+                                               self->store_error->message);
+
+      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (window, _("Your Plans Could Not Be Opened"), body));
+      adw_message_dialog_add_response (dialog, "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+
+  recovery = qm_store_recovery_message (self->store);
+  if (recovery != NULL)
+    {
+      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (window, _("The Database Was Damaged"), recovery));
+      adw_message_dialog_add_responses (dialog,
+                                        "close", _("_Not Now"),
+                                        "import", _("_Import What Can Be Read"),
+                                        NULL);
+      adw_message_dialog_set_response_appearance (dialog, "import", ADW_RESPONSE_SUGGESTED);
+      adw_message_dialog_set_default_response (dialog, "import");
+      g_signal_connect (dialog, "response", G_CALLBACK (salvage_response), self);
+      gtk_window_present (GTK_WINDOW (dialog));
+    }
+}
+
+static void
 qm_application_activate (GApplication *app)
 {
+  QmApplication *self = QM_APPLICATION (app);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
     window = GTK_WINDOW (qm_window_new (ADW_APPLICATION (app)));
 
   gtk_window_present (window);
+  report_store_problems (self, window);
 }
 
 static void
@@ -123,6 +210,8 @@ qm_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (qm_application_parent_class)->startup (app);
 
+  open_store (QM_APPLICATION (app));
+
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
@@ -133,12 +222,25 @@ qm_application_startup (GApplication *app)
 }
 
 static void
+qm_application_shutdown (GApplication *app)
+{
+  QmApplication *self = QM_APPLICATION (app);
+
+  G_APPLICATION_CLASS (qm_application_parent_class)->shutdown (app);
+
+  /* Closing the store empties this session's trash. */
+  g_clear_pointer (&self->store, qm_store_free);
+  g_clear_error (&self->store_error);
+}
+
+static void
 qm_application_class_init (QmApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   app_class->handle_local_options = qm_application_handle_local_options;
   app_class->startup = qm_application_startup;
+  app_class->shutdown = qm_application_shutdown;
   app_class->activate = qm_application_activate;
   app_class->open = qm_application_open;
 }
@@ -172,4 +274,12 @@ qm_application_new (void)
                        "flags", flags,
                        "resource-base-path", "/io/github/quartermaster/Quartermaster",
                        NULL);
+}
+
+QmStore *
+qm_application_get_store (QmApplication *self)
+{
+  g_return_val_if_fail (QM_IS_APPLICATION (self), NULL);
+
+  return self->store;
 }

@@ -6,11 +6,16 @@
 
 #include <adwaita.h>
 
+#include "qm-store.h"
+
 G_BEGIN_DECLS
 
 #define QM_TYPE_APPLICATION (qm_application_get_type ())
 G_DECLARE_FINAL_TYPE (QmApplication, qm_application, QM, APPLICATION, AdwApplication)
 
-QmApplication *qm_application_new (void);
+QmApplication *qm_application_new       (void);
+/* The database of saved plans and the catalog; never NULL after startup
+ * (a temporary in-memory one when the user's file cannot be opened). */
+QmStore       *qm_application_get_store (QmApplication *self);
 
 G_END_DECLS

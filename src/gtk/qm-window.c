@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "qm-application.h"
 #include "qm-gtk.h"
 #include "qm-window.h"
 
@@ -14,6 +15,7 @@ struct _QmWindow
   AdwApplicationWindow  parent_instance;
 
   GSettings            *settings;
+  QmStore              *store;     /* not owned: the application's, or a test's */
 
   AdwToastOverlay      *toast_overlay;
   AdwViewStack         *stack;
@@ -121,7 +123,37 @@ qm_window_init (QmWindow *self)
 QmWindow *
 qm_window_new (AdwApplication *application)
 {
-  return g_object_new (QM_TYPE_WINDOW, "application", application, NULL);
+  QmStore *store = QM_IS_APPLICATION (application)
+                   ? qm_application_get_store (QM_APPLICATION (application)) : NULL;
+
+  return qm_window_new_with_store (application, store);
+}
+
+QmWindow *
+qm_window_new_with_store (AdwApplication *application,
+                          QmStore        *store)
+{
+  QmWindow *self = g_object_new (QM_TYPE_WINDOW, "application", application, NULL);
+
+  self->store = store;
+  return self;
+}
+
+QmStore *
+qm_window_get_store (QmWindow *self)
+{
+  g_return_val_if_fail (QM_IS_WINDOW (self), NULL);
+
+  return self->store;
+}
+
+void
+qm_window_show_toast (QmWindow   *self,
+                      const char *message)
+{
+  g_return_if_fail (QM_IS_WINDOW (self));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
 
 void

@@ -6,12 +6,21 @@
 
 #include <adwaita.h>
 
+#include "qm-store.h"
+
 G_BEGIN_DECLS
 
 #define QM_TYPE_WINDOW (qm_window_get_type ())
 G_DECLARE_FINAL_TYPE (QmWindow, qm_window, QM, WINDOW, AdwApplicationWindow)
 
+/* With a QmApplication, the window uses its store. */
 QmWindow   *qm_window_new              (AdwApplication *application);
+/* For tests and previews: a window on @store (may be NULL). */
+QmWindow   *qm_window_new_with_store   (AdwApplication *application,
+                                        QmStore        *store);
+QmStore    *qm_window_get_store        (QmWindow       *self);
+void        qm_window_show_toast       (QmWindow       *self,
+                                        const char     *message);
 void        qm_window_set_page         (QmWindow       *self,
                                         const char     *name);
 const char *qm_window_get_page         (QmWindow       *self);

@@ -1,0 +1,282 @@
+/* qm-plan-editor.c: the plan being edited in the UI.
+ *
+ * qm_estimate() is pure and takes microseconds, so every edit simply
+ * re-estimates the whole plan (architecture.md, Data flow).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-plan-editor.h"
+
+#include <string.h>
+
+/* Enough for a long editing session; the oldest steps drop off. */
+#define UNDO_LIMIT 200
+
+struct _QmPlanEditor
+{
+  GObject     parent_instance;
+
+  QmPlan      plan;
+  QmEstimate *estimate;      /* large: kept on the heap, allocated once */
+  GQueue      undo;          /* QmPlan*, newest at the head */
+  GQueue      redo;
+  char       *merge_key;
+  gint64      saved_id;
+  gboolean    dirty;
+};
+
+G_DEFINE_FINAL_TYPE (QmPlanEditor, qm_plan_editor, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CAN_UNDO,
+  PROP_CAN_REDO,
+  PROP_DIRTY,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+clear_queue (GQueue *queue)
+{
+  g_queue_clear_full (queue, g_free);
+}
+
+static void
+notify_state (QmPlanEditor *self,
+              gboolean      could_undo,
+              gboolean      could_redo,
+              gboolean      was_dirty)
+{
+  if (could_undo != qm_plan_editor_can_undo (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_UNDO]);
+  if (could_redo != qm_plan_editor_can_redo (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_REDO]);
+  if (was_dirty != self->dirty)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
+}
+
+static void
+apply (QmPlanEditor *self,
+       const QmPlan *plan)
+{
+  self->plan = *plan;
+  qm_estimate (&self->plan, self->estimate);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+qm_plan_editor_finalize (GObject *object)
+{
+  QmPlanEditor *self = QM_PLAN_EDITOR (object);
+
+  clear_queue (&self->undo);
+  clear_queue (&self->redo);
+  g_free (self->merge_key);
+  g_free (self->estimate);
+
+  G_OBJECT_CLASS (qm_plan_editor_parent_class)->finalize (object);
+}
+
+static void
+qm_plan_editor_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  QmPlanEditor *self = QM_PLAN_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_CAN_UNDO:
+      g_value_set_boolean (value, qm_plan_editor_can_undo (self));
+      break;
+    case PROP_CAN_REDO:
+      g_value_set_boolean (value, qm_plan_editor_can_redo (self));
+      break;
+    case PROP_DIRTY:
+      g_value_set_boolean (value, self->dirty);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qm_plan_editor_class_init (QmPlanEditorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = qm_plan_editor_finalize;
+  object_class->get_property = qm_plan_editor_get_property;
+
+  properties[PROP_CAN_UNDO] =
+    g_param_spec_boolean ("can-undo", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CAN_REDO] =
+    g_param_spec_boolean ("can-redo", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DIRTY] =
+    g_param_spec_boolean ("dirty", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Emitted after the inputs changed and the estimate was recomputed. */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+qm_plan_editor_init (QmPlanEditor *self)
+{
+  self->estimate = g_new0 (QmEstimate, 1);
+  g_queue_init (&self->undo);
+  g_queue_init (&self->redo);
+}
+
+QmPlanEditor *
+qm_plan_editor_new (const QmPlan *plan)
+{
+  QmPlanEditor *self = g_object_new (QM_TYPE_PLAN_EDITOR, NULL);
+  QmPlan defaults;
+
+  if (plan == NULL)
+    {
+      qm_plan_init (&defaults);
+      plan = &defaults;
+    }
+  self->plan = *plan;
+  qm_estimate (&self->plan, self->estimate);
+  return self;
+}
+
+const QmPlan *
+qm_plan_editor_get_plan (QmPlanEditor *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_EDITOR (self), NULL);
+  return &self->plan;
+}
+
+const QmEstimate *
+qm_plan_editor_get_estimate (QmPlanEditor *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_EDITOR (self), NULL);
+  return self->estimate;
+}
+
+void
+qm_plan_editor_set_plan (QmPlanEditor *self,
+                         const QmPlan *plan,
+                         const char   *merge_key)
+{
+  gboolean could_undo, could_redo, was_dirty;
+
+  g_return_if_fail (QM_IS_PLAN_EDITOR (self));
+  g_return_if_fail (plan != NULL);
+
+  /* Plans are plain structs initialised whole, so memcmp is equality. */
+  if (memcmp (plan, &self->plan, sizeof *plan) == 0)
+    return;
+
+  could_undo = qm_plan_editor_can_undo (self);
+  could_redo = qm_plan_editor_can_redo (self);
+  was_dirty = self->dirty;
+
+  if (merge_key == NULL || g_strcmp0 (merge_key, self->merge_key) != 0 ||
+      g_queue_is_empty (&self->undo))
+    {
+      g_queue_push_head (&self->undo, g_memdup2 (&self->plan, sizeof self->plan));
+      if (g_queue_get_length (&self->undo) > UNDO_LIMIT)
+        g_free (g_queue_pop_tail (&self->undo));
+    }
+  g_free (self->merge_key);
+  self->merge_key = g_strdup (merge_key);
+  clear_queue (&self->redo);
+  self->dirty = TRUE;
+
+  apply (self, plan);
+  notify_state (self, could_undo, could_redo, was_dirty);
+}
+
+gboolean
+qm_plan_editor_can_undo (QmPlanEditor *self)
+{
+  return !g_queue_is_empty (&self->undo);
+}
+
+gboolean
+qm_plan_editor_can_redo (QmPlanEditor *self)
+{
+  return !g_queue_is_empty (&self->redo);
+}
+
+static gboolean
+step (QmPlanEditor *self,
+      GQueue       *from,
+      GQueue       *to)
+{
+  gboolean could_undo = qm_plan_editor_can_undo (self);
+  gboolean could_redo = qm_plan_editor_can_redo (self);
+  gboolean was_dirty = self->dirty;
+  g_autofree QmPlan *plan = g_queue_pop_head (from);
+
+  if (plan == NULL)
+    return FALSE;
+
+  g_queue_push_head (to, g_memdup2 (&self->plan, sizeof self->plan));
+  g_clear_pointer (&self->merge_key, g_free);
+  self->dirty = TRUE;
+  apply (self, plan);
+  notify_state (self, could_undo, could_redo, was_dirty);
+  return TRUE;
+}
+
+gboolean
+qm_plan_editor_undo (QmPlanEditor *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_EDITOR (self), FALSE);
+  return step (self, &self->undo, &self->redo);
+}
+
+gboolean
+qm_plan_editor_redo (QmPlanEditor *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_EDITOR (self), FALSE);
+  return step (self, &self->redo, &self->undo);
+}
+
+gint64
+qm_plan_editor_get_saved_id (QmPlanEditor *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_EDITOR (self), 0);
+  return self->saved_id;
+}
+
+void
+qm_plan_editor_mark_saved (QmPlanEditor *self,
+                           gint64        id)
+{
+  gboolean was_dirty;
+
+  g_return_if_fail (QM_IS_PLAN_EDITOR (self));
+
+  was_dirty = self->dirty;
+  self->saved_id = id;
+  self->dirty = FALSE;
+  if (was_dirty)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
+}
+
+gboolean
+qm_plan_editor_get_dirty (QmPlanEditor *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_EDITOR (self), FALSE);
+  return self->dirty;
+}

@@ -593,6 +593,10 @@ qm_parallel_problem_from_plan (const QmPlan      *plan,
 
   memset (out, 0, sizeof *out);
   out->shape = w->model;
+  /* A plan may give params_b alone: price the typical shape that
+   * qm_estimate() assumes for it too. */
+  if (out->shape.layers == 0 && out->shape.params_hint > 0)
+    qm_model_shape_infer (out->shape.params_hint, &out->shape);
   out->mode = w->mode;
   out->precision = w->precision;
   out->optimizer = w->optimizer;

@@ -1,0 +1,357 @@
+/* qm-plan-charts.c: the four plan charts from a plan and its estimate.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-plan-charts.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <gio/gio.h>
+#include <math.h>
+#include <string.h>
+
+#include "qm-chart-power.h"
+#include "qm-chart-racks.h"
+#include "qm-chart-vram.h"
+#include "qm-parallel.h"
+#include "qm-reliability.h"
+
+/* How far around the plan's GPU count the curve reaches. */
+#define CURVE_SPAN 16.0
+
+static const struct { const char *id; const char *title; } kinds[QM_N_PLAN_CHARTS] = {
+  [QM_PLAN_CHART_GPUS_TIME] = { "gpus-time", "GPUs vs. time to train" },
+  [QM_PLAN_CHART_VRAM]      = { "vram",      "Memory per GPU" },
+  [QM_PLAN_CHART_POWER]     = { "power",     "Power" },
+  [QM_PLAN_CHART_RACKS]     = { "racks",     "Rack layout" },
+};
+
+const char *
+qm_plan_chart_kind_to_string (QmPlanChartKind kind)
+{
+  g_return_val_if_fail (kind < QM_N_PLAN_CHARTS, "");
+  return kinds[kind].id;
+}
+
+const char *
+qm_plan_chart_title (QmPlanChartKind kind)
+{
+  g_return_val_if_fail (kind < QM_N_PLAN_CHARTS, "");
+  return kinds[kind].title;
+}
+
+gboolean
+qm_plan_chart_kind_from_string (const char      *s,
+                                QmPlanChartKind *out)
+{
+  for (guint i = 0; i < QM_N_PLAN_CHARTS; i++)
+    if (g_strcmp0 (s, kinds[i].id) == 0)
+      {
+        *out = (QmPlanChartKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+qm_plan_curve (const QmPlan     *plan,
+               const QmEstimate *e,
+               QmGpusTimeCurve  *out)
+{
+  QmParallelProblem pb;
+  QmParallelCurvePoint points[QM_CURVE_MAX_POINTS];
+  QmParallelCurve curve;
+  guint counts[QM_CURVE_MAX_POINTS];
+  guint per_node = MAX (plan->hardware.server.gpus, 1);
+  guint lo, hi, n;
+  double anchor = 1.0;
+  QmFailurePreset preset;
+  gboolean with_failures;
+
+  memset (out, 0, sizeof *out);
+  out->knee = -1;
+  out->currency = plan->pricing.currency;
+  if (!e->valid || !e->has_training || e->gpus == 0 || e->ideal_days <= 0)
+    return;
+
+  out->plan_gpus = e->gpus;
+  out->plan_days = e->train_days > 0 ? e->train_days : e->ideal_days;
+  out->deadline_days = plan->workload.deadline_days;
+
+  lo = MAX (1u, (guint) (e->gpus / CURVE_SPAN));
+  hi = (guint) MIN (e->gpus * CURVE_SPAN, 1048576.0);
+  n = qm_parallel_curve_counts (lo, hi, per_node, 24, counts);
+
+  /* The plan's own count, so the curve passes through its point. */
+  if (n < QM_CURVE_MAX_POINTS)
+    {
+      guint i = n;
+
+      while (i > 0 && counts[i - 1] > e->gpus)
+        {
+          counts[i] = counts[i - 1];
+          i--;
+        }
+      if (i == 0 || counts[i - 1] != e->gpus)
+        {
+          counts[i] = e->gpus;
+          n++;
+        }
+      else
+        {
+          /* Already there: undo the shift. */
+          memmove (&counts[i], &counts[i + 1], (n - i) * sizeof counts[0]);
+        }
+    }
+
+  qm_parallel_problem_from_plan (plan, 0, &pb);
+  qm_parallel_curve (&pb, e->tokens, counts, n, points, &curve);
+
+  /* When the plan's MFU is given (or a family default), keep the model's
+   * shape but anchor its level: time scales as 1/MFU, so scale by the
+   * model's MFU at the nearest count over the plan's. */
+  if (e->mfu_source != QM_MFU_SOURCE_PREDICTED && e->mfu > 0)
+    {
+      double best = G_MAXDOUBLE;
+
+      for (guint i = 0; i < n; i++)
+        if (points[i].fits && points[i].mfu > 0)
+          {
+            double d = fabs (log ((double) points[i].gpus / e->gpus));
+
+            if (d < best)
+              {
+                best = d;
+                anchor = points[i].mfu / e->mfu;
+              }
+          }
+    }
+
+  with_failures = qm_failure_preset_from_string (plan->reliability_preset, &preset) && e->has_reliability;
+  for (guint i = 0; i < n && out->n < QM_CURVE_MAX_POINTS; i++)
+    {
+      double ideal_s;
+
+      if (!points[i].fits || points[i].train_s <= 0)
+        continue;
+
+      ideal_s = points[i].train_s * anchor;
+      out->gpus[out->n] = points[i].gpus;
+      out->ideal_days[out->n] = ideal_s / 86400.0;
+
+      if (with_failures)
+        {
+          QmReliabilityInput ri = {
+            .preset = preset,
+            .gpus = points[i].gpus,
+            .ideal_s = ideal_s,
+            .checkpoint_bytes = e->reliability.checkpoint_bytes,
+            .write_bytes_per_s = e->cluster.storage_write_bytes_per_s,
+            .restart_s = e->reliability.restart_s,
+            .rule = QM_CHECKPOINT_INTERVAL_DALY,
+          };
+          QmReliability r;
+
+          qm_reliability_compute (&ri, &r);
+          out->days[out->n] = r.wall_s > 0 && isfinite (r.wall_s) ? r.wall_s / 86400.0 : 0.0;
+        }
+
+      /* The run's cost scales with GPU-hours, rented or amortised alike
+       * (first order: fixed costs such as storage are small beside it). */
+      if (e->has_cost && e->cost.run > 0 && e->gpu_hours > 0)
+        {
+          double days = out->days[out->n] > 0 ? out->days[out->n] : out->ideal_days[out->n];
+          out->cost[out->n] = e->cost.run * (points[i].gpus * days * 24.0) / e->gpu_hours;
+        }
+
+      if ((guint) i == curve.knee && out->knee < 0)
+        out->knee = (int) out->n;
+      out->n++;
+    }
+}
+
+static void
+draw_vram (cairo_t            *cr,
+           const QmPlan       *plan,
+           const QmEstimate   *e,
+           QmBytesUnit         unit,
+           const QmChartStyle *style,
+           double              width,
+           double              height)
+{
+  QmMemoryBreakdown bars[5];
+  const char *labels[5];
+  char names[5][32];
+  guint n = 0;
+
+  if (e->has_training && e->parallelism.tp > 0)
+    {
+      QmParallelProblem pb;
+      QmParallelLayout layout = {
+        .tp = e->parallelism.tp, .pp = e->parallelism.pp, .dp = e->parallelism.dp,
+        .cp = MAX (e->parallelism.cp, 1), .ep = MAX (e->parallelism.ep, 1),
+        .micro_batch = MAX (e->parallelism.micro_batch, 1), .virtual_stages = 1,
+        .recompute = e->parallelism.recompute,
+        .sequence_parallel = e->parallelism.sequence_parallel,
+      };
+
+      /* The plan's layout first, then the same layout under each ZeRO
+       * stage, so the user sees which stage would fit. */
+      bars[n] = e->memory;
+      g_snprintf (names[n], sizeof names[n], "This plan (ZeRO-%u)", e->parallelism.zero_stage);
+      labels[n] = names[n];
+      n++;
+
+      qm_parallel_problem_from_plan (plan, e->gpus, &pb);
+      for (guint z = 0; z <= 3; z++)
+        {
+          if (z == e->parallelism.zero_stage)
+            continue;
+          layout.zero_stage = z;
+          qm_parallel_memory (&pb, &layout, &bars[n]);
+          g_snprintf (names[n], sizeof names[n], "ZeRO-%u", z);
+          labels[n] = names[n];
+          n++;
+        }
+    }
+  else
+    {
+      bars[n] = e->memory;
+      labels[n] = "Per GPU";
+      n++;
+    }
+
+  qm_chart_render_vram (cr, bars, labels, n, unit, style, width, height, NULL);
+}
+
+void
+qm_plan_chart_draw (QmPlanChartKind        kind,
+                    cairo_t               *cr,
+                    const QmPlan          *plan,
+                    const QmEstimate      *e,
+                    const QmGpusTimeCurve *curve,
+                    QmBytesUnit            unit,
+                    const QmChartStyle    *style,
+                    double                 width,
+                    double                 height)
+{
+  switch (kind)
+    {
+    case QM_PLAN_CHART_GPUS_TIME:
+      {
+        g_autofree QmGpusTimeCurve *own = NULL;
+
+        if (curve == NULL)
+          {
+            own = g_new0 (QmGpusTimeCurve, 1);
+            qm_plan_curve (plan, e, own);
+            curve = own;
+          }
+        qm_chart_render_gpus_time (cr, curve, style, width, height, NULL);
+      }
+      break;
+    case QM_PLAN_CHART_VRAM:
+      draw_vram (cr, plan, e, unit, style, width, height);
+      break;
+    case QM_PLAN_CHART_POWER:
+      qm_chart_render_power (cr, &e->power, style, width, height, NULL);
+      break;
+    case QM_PLAN_CHART_RACKS:
+      qm_chart_render_racks (cr, &e->cluster, &plan->hardware.server, &plan->hardware.network,
+                             &plan->facility, style, width, height, NULL);
+      break;
+    case QM_N_PLAN_CHARTS:
+    default:
+      g_return_if_reached ();
+    }
+}
+
+char *
+qm_plan_chart_describe (QmPlanChartKind   kind,
+                        const QmPlan     *plan,
+                        const QmEstimate *e)
+{
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
+
+  switch (kind)
+    {
+    case QM_PLAN_CHART_GPUS_TIME:
+      return g_strdup_printf ("Days to train against GPU count, log-log. This plan: %s GPUs, %s with failures, %s ideal.",
+                              qm_format_number (a, sizeof a, e->gpus, 0),
+                              qm_format_days (b, sizeof b, e->train_days),
+                              qm_format_days (c, sizeof c, e->ideal_days));
+    case QM_PLAN_CHART_VRAM:
+      return g_strdup_printf ("Memory per GPU: %s of %s; %s.",
+                              qm_format_bytes (a, sizeof a, e->memory.total, QM_BYTES_GB),
+                              qm_format_bytes (b, sizeof b, e->memory.capacity, QM_BYTES_GB),
+                              e->memory.fits ? "fits" : "does not fit");
+    case QM_PLAN_CHART_POWER:
+      return g_strdup_printf ("Power: %s provisioned and %s average at the facility meter; %s MWh for the run.",
+                              qm_format_si (a, sizeof a, e->power.facility_peak_kw * 1e3, "W"),
+                              qm_format_si (b, sizeof b, e->power.facility_avg_kw * 1e3, "W"),
+                              qm_format_number (c, sizeof c, e->power.energy_mwh, 0));
+    case QM_PLAN_CHART_RACKS:
+      return g_strdup_printf ("Rack layout: %u racks for %u nodes, %u per rack%s.",
+                              e->cluster.racks, e->cluster.nodes, e->cluster.nodes_per_rack,
+                              e->cluster.liquid_cooling ? ", liquid-cooled" : "");
+    case QM_N_PLAN_CHARTS:
+    default:
+      return g_strdup ("");
+    }
+}
+
+gboolean
+qm_plan_chart_export (QmPlanChartKind     kind,
+                      const QmPlan       *plan,
+                      const QmEstimate   *e,
+                      const QmChartStyle *style,
+                      double              width,
+                      double              height,
+                      const char         *path,
+                      GError            **error)
+{
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+  gboolean png = g_str_has_suffix (path, ".png");
+
+  if (!(width >= 50 && width <= 10000 && height >= 50 && height <= 10000))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "The chart size must be 50 to 10000 pixels a side (got %g × %g)", width, height);
+      return FALSE;
+    }
+
+  if (png)
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+  else if (g_str_has_suffix (path, ".svg"))
+    surface = cairo_svg_surface_create (path, width, height);
+  else if (g_str_has_suffix (path, ".pdf"))
+    surface = cairo_pdf_surface_create (path, width, height);
+  else
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "%s: the output must end in .png, .svg or .pdf", path);
+      return FALSE;
+    }
+
+  cr = cairo_create (surface);
+  qm_plan_chart_draw (kind, cr, plan, e, NULL, QM_BYTES_GB, style, width, height);
+  cairo_destroy (cr);
+  if (png)
+    status = cairo_surface_write_to_png (surface, path);
+  else
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write %s: %s",
+                   path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,70 @@
+/* qm-plan-charts.h: the four plan charts drawn straight from a plan and
+ * its estimate, the same way in the app, the PDF and `quartermaster-cli
+ * chart`.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+
+#include "qm-chart-gpus-time.h"
+#include "qm-chart-style.h"
+#include "qm-estimate.h"
+#include "qm-format.h"
+#include "qm-workload.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  QM_PLAN_CHART_GPUS_TIME,
+  QM_PLAN_CHART_VRAM,
+  QM_PLAN_CHART_POWER,
+  QM_PLAN_CHART_RACKS,
+  QM_N_PLAN_CHARTS
+} QmPlanChartKind;
+
+const char *qm_plan_chart_kind_to_string   (QmPlanChartKind kind);   /* "gpus-time" ... */
+gboolean    qm_plan_chart_kind_from_string (const char      *s,
+                                            QmPlanChartKind *out);
+/* "GPUs vs. time to train" ... */
+const char *qm_plan_chart_title            (QmPlanChartKind kind);
+
+/* GPUs-vs-time from the throughput model (qm_parallel_curve), with the
+ * failure-adjusted days from the plan's reliability preset at each count
+ * and the run's cost. When the plan gives its own MFU, the curve keeps the
+ * model's shape but passes through the plan's point. A few milliseconds:
+ * compute it when the plan changes, not on every redraw. */
+void        qm_plan_curve                  (const QmPlan      *plan,
+                                            const QmEstimate  *estimate,
+                                            QmGpusTimeCurve   *out);
+
+/* Draws @kind into (0, 0, width, height). @curve is only read for
+ * QM_PLAN_CHART_GPUS_TIME (NULL computes it). */
+void        qm_plan_chart_draw             (QmPlanChartKind        kind,
+                                            cairo_t               *cr,
+                                            const QmPlan          *plan,
+                                            const QmEstimate      *estimate,
+                                            const QmGpusTimeCurve *curve,
+                                            QmBytesUnit            unit,
+                                            const QmChartStyle    *style,
+                                            double                 width,
+                                            double                 height);
+
+/* The chart's key numbers in a sentence, for screen readers and captions. */
+char       *qm_plan_chart_describe         (QmPlanChartKind   kind,
+                                            const QmPlan     *plan,
+                                            const QmEstimate *estimate);
+
+/* Writes the chart as PNG, SVG or PDF, chosen by @path's extension. */
+gboolean    qm_plan_chart_export           (QmPlanChartKind    kind,
+                                            const QmPlan      *plan,
+                                            const QmEstimate  *estimate,
+                                            const QmChartStyle *style,
+                                            double             width,
+                                            double             height,
+                                            const char        *path,
+                                            GError           **error);
+
+G_END_DECLS

@@ -1,0 +1,178 @@
+/* test-plan-charts.c: the four charts drawn from each example plan: the
+ * GPUs-vs-time curve passes through the plan's point, the rack drawing
+ * stands for exactly the estimate's racks, and exports are real PNG, SVG
+ * and vector PDF files.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+
+#include "qm-chart-racks.h"
+#include "qm-plan.h"
+#include "qm-plan-charts.h"
+#include "qm-test-chart.h"
+#include "qm-test-pdf.h"
+
+static const char *examples[] = {
+  "llama-3.1-70b-pretrain-h100.qmplan",
+  "mistral-7b-lora-a100.qmplan",
+  "7b-pretrain-30-day-deadline.qmplan",
+};
+
+static void
+load (const char *name,
+      QmPlan     *plan,
+      QmEstimate *e)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (qm_plan_load_from_file (plan, path, NULL, &error));
+  g_assert_no_error (error);
+  qm_estimate (plan, e);
+  g_assert_true (e->valid);
+}
+
+static void
+test_curve_passes_through_plan (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
+    {
+      QmPlan plan;
+      g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+      QmGpusTimeCurve curve;
+      gboolean found = FALSE;
+
+      load (examples[i], &plan, e);
+      qm_plan_curve (&plan, e, &curve);
+      g_assert_cmpuint (curve.n, >=, 5);
+
+      for (guint k = 0; k < curve.n; k++)
+        {
+          g_assert_true (isfinite (curve.ideal_days[k]) && curve.ideal_days[k] > 0);
+          /* Failures only ever lengthen a run. */
+          if (curve.days[k] > 0)
+            g_assert_cmpfloat (curve.days[k], >=, curve.ideal_days[k]);
+          if (curve.gpus[k] == e->gpus)
+            {
+              found = TRUE;
+              g_assert_cmpfloat (fabs (curve.days[k] - e->train_days), <=, e->train_days * 0.02);
+            }
+        }
+      /* The plan's own count is on the curve when some layout of it
+       * divides the batch. */
+      if (e->parallelism.tp > 0 && e->gpus % e->parallelism.tp == 0 &&
+          plan.workload.global_batch % (e->gpus / (e->parallelism.tp * MAX (e->parallelism.pp, 1))) == 0)
+        g_assert_true (found);
+
+      /* More GPUs never make the ideal run longer before the knee. */
+      for (guint k = 1; k < curve.n && (curve.knee < 0 || k < (guint) curve.knee); k++)
+        g_assert_cmpfloat (curve.ideal_days[k], <=, curve.ideal_days[k - 1] * 1.001);
+    }
+}
+
+static void
+test_draw_all (void)
+{
+  QmChartStyle style;
+
+  qm_chart_style_init_light (&style);
+  for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
+    for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
+      {
+        QmPlan plan;
+        g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+        g_autofree char *png = NULL;
+        g_autofree char *desc = NULL;
+        cairo_t *cr;
+        cairo_surface_t *s = qm_test_chart_surface (1200, 800, &cr);
+
+        load (examples[i], &plan, e);
+        qm_plan_chart_draw (k, cr, &plan, e, NULL, QM_BYTES_GB, &style, 1200, 800);
+        g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+        qm_test_assert_border_untouched (s);
+        png = g_strdup_printf ("plan-chart-%u-%s.png", i, qm_plan_chart_kind_to_string (k));
+        qm_test_save_png (s, png);
+
+        desc = qm_plan_chart_describe (k, &plan, e);
+        g_assert_cmpuint (strlen (desc), >, 20);
+        cairo_destroy (cr);
+        cairo_surface_destroy (s);
+      }
+}
+
+static void
+test_racks_match_estimate (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
+    {
+      QmPlan plan;
+      g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+      QmRackLayout layout;
+
+      load (examples[i], &plan, e);
+      qm_rack_groups (&e->cluster, &plan.hardware.server, &plan.hardware.network, &plan.facility, &layout);
+      g_assert_cmpuint (layout.total_racks, ==, e->cluster.racks);
+    }
+}
+
+static void
+test_export (void)
+{
+  QmPlan plan;
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  QmChartStyle style;
+  const char *dir = g_getenv ("QM_BUILD_DIR");
+  g_autofree char *png = g_build_filename (dir, "export-racks.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "export-power.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "export-vram.pdf", NULL);
+  g_autofree char *bad = g_build_filename (dir, "export.gif", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+
+  qm_chart_style_init_light (&style);
+  load (examples[0], &plan, e);
+
+  g_assert_true (qm_plan_chart_export (QM_PLAN_CHART_RACKS, &plan, e, &style, 800, 500, png, &error));
+  {
+    cairo_surface_t *s = cairo_image_surface_create_from_png (png);
+    g_assert_cmpint (cairo_image_surface_get_width (s), ==, 800);
+    g_assert_cmpint (cairo_image_surface_get_height (s), ==, 500);
+    cairo_surface_destroy (s);
+  }
+  g_assert_true (qm_plan_chart_export (QM_PLAN_CHART_POWER, &plan, e, &style, 800, 500, svg, &error));
+  g_assert_true (g_file_get_contents (svg, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+
+  g_assert_true (qm_plan_chart_export (QM_PLAN_CHART_VRAM, &plan, e, &style, 800, 500, pdf, &error));
+  {
+    g_autofree char *uri = g_filename_to_uri (pdf, NULL, NULL);
+    g_autoptr(PopplerDocument) doc = poppler_document_new_from_file (uri, NULL, &error);
+    g_autoptr(PopplerPage) page = NULL;
+    g_autofree char *text = NULL;
+
+    g_assert_no_error (error);
+    page = poppler_document_get_page (doc, 0);
+    /* Vector: text is text, and there is no raster image. */
+    text = poppler_page_get_text (page);
+    g_assert_nonnull (strstr (text, "Capacity"));
+    g_assert_null (poppler_page_get_image_mapping (page));
+  }
+
+  g_assert_false (qm_plan_chart_export (QM_PLAN_CHART_VRAM, &plan, e, &style, 800, 500, bad, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (qm_plan_chart_export (QM_PLAN_CHART_VRAM, &plan, e, &style, 0, 500, png, &error));
+  g_assert_nonnull (error);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/plan-charts/curve-passes-through-plan", test_curve_passes_through_plan);
+  g_test_add_func ("/plan-charts/draw-all", test_draw_all);
+  g_test_add_func ("/plan-charts/racks-match-estimate", test_racks_match_estimate);
+  g_test_add_func ("/plan-charts/export", test_export);
+  return g_test_run ();
+}

@@ -457,7 +457,10 @@ test_offer (void)
   g_assert_cmpstr (back.offer_id, ==, "aws-p5.48xlarge");
 
   /* An unknown offer is an error naming the key. */
-  bad = g_strjoinv ("no-such-offer", g_strsplit (data, "aws-p5.48xlarge", -1));
+  {
+    g_auto(GStrv) parts = g_strsplit (data, "aws-p5.48xlarge", -1);
+    bad = g_strjoinv ("no-such-offer", parts);
+  }
   g_assert_false (qm_plan_load_from_data (&p, bad, -1, NULL, &error));
   g_assert_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_UNKNOWN_ID);
   g_assert_nonnull (strstr (error->message, "pricing.offer"));

@@ -41,6 +41,24 @@ test_pages (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "plans"));
   g_assert_cmpstr (qm_window_get_page (window), ==, "plans");
 
+  /* A detail page slides over the main one and is dropped on the way back. */
+  {
+    GtkWidget *detail = adw_status_page_new ();
+    GObject *weak_detail = G_OBJECT (detail);
+
+    g_object_add_weak_pointer (weak_detail, (gpointer *) &weak_detail);
+    qm_window_open_detail (window, detail);
+    g_assert_true (qm_window_get_detail (window) == detail);
+    qm_window_close_detail (window);
+    {
+      gint64 end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+      while (weak_detail != NULL && g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, FALSE);
+    }
+    g_assert_null (weak_detail);
+    g_assert_null (qm_window_get_detail (window));
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   qm_test_wait_until_null (&weak);
   g_assert_null (weak);

@@ -18,6 +18,9 @@ struct _QmWindow
   QmStore              *store;     /* not owned: the application's, or a test's */
 
   AdwToastOverlay      *toast_overlay;
+  AdwLeaflet           *leaflet;
+  GtkWidget            *main_box;
+  GtkWidget            *detail;    /* the page shown over the main one, or NULL */
   AdwViewStack         *stack;
 };
 
@@ -65,6 +68,20 @@ show_page_action (GtkWidget  *widget,
 }
 
 static void
+leaflet_transition_changed (QmWindow *self)
+{
+  /* Once the slide back to the main page has finished, drop the detail
+   * page so a closed plan frees its widgets. */
+  if (self->detail != NULL &&
+      !adw_leaflet_get_child_transition_running (self->leaflet) &&
+      adw_leaflet_get_visible_child (self->leaflet) == self->main_box)
+    {
+      adw_leaflet_remove (self->leaflet, self->detail);
+      self->detail = NULL;
+    }
+}
+
+static void
 qm_window_dispose (GObject *object)
 {
   QmWindow *self = QM_WINDOW (object);
@@ -89,6 +106,8 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/quartermaster/Quartermaster/qm-window.ui");
   gtk_widget_class_bind_template_child (widget_class, QmWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, main_box);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, stack);
 
   gtk_widget_class_install_action (widget_class, "win.new-plan", NULL, new_plan_action);
@@ -118,6 +137,11 @@ qm_window_init (QmWindow *self)
 
   page = g_settings_get_string (self->settings, "last-page");
   qm_window_set_page (self, page);
+
+  g_signal_connect_swapped (self->leaflet, "notify::child-transition-running",
+                            G_CALLBACK (leaflet_transition_changed), self);
+  g_signal_connect_swapped (self->leaflet, "notify::visible-child",
+                            G_CALLBACK (leaflet_transition_changed), self);
 }
 
 QmWindow *
@@ -173,4 +197,35 @@ qm_window_get_page (QmWindow *self)
   g_return_val_if_fail (QM_IS_WINDOW (self), NULL);
 
   return adw_view_stack_get_visible_child_name (self->stack);
+}
+
+void
+qm_window_open_detail (QmWindow  *self,
+                       GtkWidget *detail)
+{
+  g_return_if_fail (QM_IS_WINDOW (self));
+  g_return_if_fail (GTK_IS_WIDGET (detail));
+
+  if (self->detail != NULL)
+    adw_leaflet_remove (self->leaflet, self->detail);
+  self->detail = detail;
+  adw_leaflet_append (self->leaflet, detail);
+  adw_leaflet_set_visible_child (self->leaflet, detail);
+}
+
+void
+qm_window_close_detail (QmWindow *self)
+{
+  g_return_if_fail (QM_IS_WINDOW (self));
+
+  if (self->detail != NULL)
+    adw_leaflet_set_visible_child (self->leaflet, self->main_box);
+}
+
+GtkWidget *
+qm_window_get_detail (QmWindow *self)
+{
+  g_return_val_if_fail (QM_IS_WINDOW (self), NULL);
+
+  return self->detail;
 }

@@ -21,6 +21,12 @@ QmWindow   *qm_window_new_with_store   (AdwApplication *application,
 QmStore    *qm_window_get_store        (QmWindow       *self);
 void        qm_window_show_toast       (QmWindow       *self,
                                         const char     *message);
+/* A page over the main one (the plan view): slides in; going back (the
+ * page's back button, Escape, a swipe) drops it. */
+void        qm_window_open_detail      (QmWindow       *self,
+                                        GtkWidget      *detail);
+void        qm_window_close_detail     (QmWindow       *self);
+GtkWidget  *qm_window_get_detail       (QmWindow       *self);
 void        qm_window_set_page         (QmWindow       *self,
                                         const char     *name);
 const char *qm_window_get_page         (QmWindow       *self);

@@ -1,0 +1,37 @@
+/* qm-compare-page.h: 2-4 saved plans side by side (issue #10).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "qm-store.h"
+
+G_BEGIN_DECLS
+
+#define QM_COMPARE_PAGE_MAX_PLANS 4
+
+#define QM_TYPE_COMPARE_PAGE (qm_compare_page_get_type ())
+G_DECLARE_FINAL_TYPE (QmComparePage, qm_compare_page, QM, COMPARE_PAGE, AdwBin)
+
+GtkWidget *qm_compare_page_new        (QmStore       *store);
+/* Replaces the plans compared (at most QM_COMPARE_PAGE_MAX_PLANS are
+ * kept). Plans that cannot be read are skipped with a message. */
+void       qm_compare_page_set_plans  (QmComparePage *self,
+                                       const gint64  *ids,
+                                       guint          n);
+gboolean   qm_compare_page_add_plan   (QmComparePage *self,
+                                       gint64         id);
+guint      qm_compare_page_get_n_plans (QmComparePage *self);
+/* For tests: the text of the value cell of metric row @row for plan @plan,
+ * and whether it is marked as the best value. */
+const char *qm_compare_page_get_cell  (QmComparePage *self,
+                                       const char    *metric,
+                                       guint          plan,
+                                       gboolean      *best);
+void        qm_compare_page_set_lower_is_better (QmComparePage *self,
+                                                 const char    *metric,
+                                                 gboolean       lower);
+
+G_END_DECLS

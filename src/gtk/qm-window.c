@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "qm-application.h"
+#include "qm-compare-page.h"
 #include "qm-gtk.h"
 #include "qm-window.h"
 
@@ -22,7 +23,17 @@ struct _QmWindow
   GtkWidget            *main_box;
   GtkWidget            *detail;    /* the page shown over the main one, or NULL */
   AdwViewStack         *stack;
+  AdwBin               *compare_bin;
+  QmComparePage        *compare_page;
 };
+
+enum {
+  PROP_0,
+  PROP_STORE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (QmWindow, qm_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -93,6 +104,53 @@ qm_window_dispose (GObject *object)
 }
 
 static void
+qm_window_constructed (GObject *object)
+{
+  QmWindow *self = QM_WINDOW (object);
+
+  G_OBJECT_CLASS (qm_window_parent_class)->constructed (object);
+
+  self->compare_page = QM_COMPARE_PAGE (qm_compare_page_new (self->store));
+  adw_bin_set_child (self->compare_bin, GTK_WIDGET (self->compare_page));
+}
+
+static void
+qm_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  QmWindow *self = QM_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      self->store = g_value_get_pointer (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qm_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  QmWindow *self = QM_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_value_set_pointer (value, self->store);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 qm_window_class_init (QmWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -109,6 +167,18 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWindow, leaflet);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, main_box);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, compare_bin);
+
+  object_class->constructed = qm_window_constructed;
+  object_class->set_property = qm_window_set_property;
+  object_class->get_property = qm_window_get_property;
+
+  /* The database the pages show; not owned (the application's, or a
+   * test's). Set once, at construction. */
+  properties[PROP_STORE] =
+    g_param_spec_pointer ("store", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "win.new-plan", NULL, new_plan_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
@@ -157,10 +227,7 @@ QmWindow *
 qm_window_new_with_store (AdwApplication *application,
                           QmStore        *store)
 {
-  QmWindow *self = g_object_new (QM_TYPE_WINDOW, "application", application, NULL);
-
-  self->store = store;
-  return self;
+  return g_object_new (QM_TYPE_WINDOW, "application", application, "store", store, NULL);
 }
 
 QmStore *
@@ -228,4 +295,16 @@ qm_window_get_detail (QmWindow *self)
   g_return_val_if_fail (QM_IS_WINDOW (self), NULL);
 
   return self->detail;
+}
+
+void
+qm_window_compare (QmWindow     *self,
+                   const gint64 *ids,
+                   guint         n)
+{
+  g_return_if_fail (QM_IS_WINDOW (self));
+
+  qm_compare_page_set_plans (self->compare_page, ids, n);
+  qm_window_close_detail (self);
+  qm_window_set_page (self, "compare");
 }

@@ -27,6 +27,10 @@ void        qm_window_open_detail      (QmWindow       *self,
                                         GtkWidget      *detail);
 void        qm_window_close_detail     (QmWindow       *self);
 GtkWidget  *qm_window_get_detail       (QmWindow       *self);
+/* Shows the Compare page with these saved plans. */
+void        qm_window_compare          (QmWindow       *self,
+                                        const gint64   *ids,
+                                        guint           n);
 void        qm_window_set_page         (QmWindow       *self,
                                         const char     *name);
 const char *qm_window_get_page         (QmWindow       *self);

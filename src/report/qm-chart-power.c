@@ -114,12 +114,48 @@ stack (cairo_t            *cr,
 }
 
 void
+qm_chart_power_top (const QmPower *p,
+                    double        *node_w,
+                    double        *cluster_kw)
+{
+  double node = positive (p->node.gpus) + positive (p->node.cpus) + positive (p->node.memory) +
+                positive (p->node.nics) + positive (p->node.storage) + positive (p->node.other);
+  double cluster = 0.0;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      double sum = 0.0;
+
+      for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
+        sum += qm_chart_power_cluster_part_kw (p, i, k == 1);
+      cluster = MAX (cluster, sum);
+    }
+  if (node_w != NULL)
+    *node_w = node;
+  if (cluster_kw != NULL)
+    *cluster_kw = cluster;
+}
+
+void
 qm_chart_render_power (cairo_t            *cr,
                        const QmPower      *p,
                        const QmChartStyle *style,
                        double              width,
                        double              height,
                        QmPowerLayout      *layout_out)
+{
+  qm_chart_render_power_scaled (cr, p, 0.0, 0.0, style, width, height, layout_out);
+}
+
+void
+qm_chart_render_power_scaled (cairo_t            *cr,
+                              const QmPower      *p,
+                              double              node_max_w,
+                              double              cluster_max_kw,
+                              const QmChartStyle *style,
+                              double              width,
+                              double              height,
+                              QmPowerLayout      *layout_out)
 {
   const double pad = 12.0, gap = 28.0;
   QmPowerLayout layout = { 0 };
@@ -143,6 +179,11 @@ qm_chart_render_power (cairo_t            *cr,
         sum += cluster_values[k][i] = qm_chart_power_cluster_part_kw (p, i, k == 1);
       cluster_top = MAX (cluster_top, sum);
     }
+
+  if (isfinite (node_max_w) && node_max_w > node_top)
+    node_top = node_max_w;
+  if (isfinite (cluster_max_kw) && cluster_max_kw > cluster_top)
+    cluster_top = cluster_max_kw;
 
   qm_chart_begin (cr, style, width, height);
 

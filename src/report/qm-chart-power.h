@@ -40,4 +40,22 @@ void qm_chart_render_power (cairo_t            *cr,
                             double              height,
                             QmPowerLayout      *layout_out);
 
+/* The same, with the axes reaching at least @node_max_w (one node, W) and
+ * @cluster_max_kw (the cluster, kW); 0 = fit the bars. Charts of several
+ * plans drawn with the largest of each then share one scale. */
+void qm_chart_render_power_scaled (cairo_t            *cr,
+                                   const QmPower      *power,
+                                   double              node_max_w,
+                                   double              cluster_max_kw,
+                                   const QmChartStyle *style,
+                                   double              width,
+                                   double              height,
+                                   QmPowerLayout      *layout_out);
+
+/* What the axes must show for @power: the node's stacked watts and the
+ * larger of the cluster's provisioned and average kW. */
+void qm_chart_power_top (const QmPower *power,
+                         double        *node_w,
+                         double        *cluster_kw);
+
 G_END_DECLS

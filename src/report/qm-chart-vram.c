@@ -67,6 +67,26 @@ draw_hatch (cairo_t      *cr,
   cairo_restore (cr);
 }
 
+double
+qm_chart_vram_top (const QmMemoryBreakdown *breakdowns,
+                   guint                    n)
+{
+  double top = 0.0;
+
+  n = MIN (n, QM_VRAM_MAX_BARS);
+  for (guint i = 0; i < n; i++)
+    {
+      double total = 0.0;
+
+      for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+        total += part_bytes (&breakdowns[i], p);
+      top = MAX (top, total);
+      if (isfinite (breakdowns[i].capacity))
+        top = MAX (top, breakdowns[i].capacity);
+    }
+  return top;
+}
+
 void
 qm_chart_render_vram (cairo_t                 *cr,
                       const QmMemoryBreakdown *breakdowns,
@@ -77,6 +97,22 @@ qm_chart_render_vram (cairo_t                 *cr,
                       double                   width,
                       double                   height,
                       QmVramLayout            *layout_out)
+{
+  qm_chart_render_vram_scaled (cr, breakdowns, labels, n, unit, 0.0, style, width, height,
+                               layout_out);
+}
+
+void
+qm_chart_render_vram_scaled (cairo_t                 *cr,
+                             const QmMemoryBreakdown *breakdowns,
+                             const char *const       *labels,
+                             guint                    n,
+                             QmBytesUnit              unit,
+                             double                   axis_max,
+                             const QmChartStyle      *style,
+                             double                   width,
+                             double                   height,
+                             QmVramLayout            *layout_out)
 {
   const double pad = 12.0;
   const double scale = unit_scale (unit);
@@ -98,7 +134,10 @@ qm_chart_render_vram (cairo_t                 *cr,
       if (isfinite (breakdowns[i].capacity))
         capacity = MAX (capacity, breakdowns[i].capacity);
     }
-  top = MAX (top, capacity) * 1.08 / scale;
+  top = MAX (top, capacity);
+  if (isfinite (axis_max) && axis_max > top)
+    top = axis_max;
+  top = top * 1.08 / scale;
 
   qm_chart_begin (cr, style, width, height);
 

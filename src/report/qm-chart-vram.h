@@ -41,6 +41,25 @@ void qm_chart_render_vram (cairo_t                 *cr,
                            double                   height,
                            QmVramLayout            *layout_out);
 
+/* The same, with the y axis reaching at least @axis_max bytes (0 = fit
+ * the bars), so charts drawn side by side share one scale and compare
+ * honestly. qm_chart_vram_top() gives each chart's own need. */
+void qm_chart_render_vram_scaled (cairo_t                 *cr,
+                                  const QmMemoryBreakdown *breakdowns,
+                                  const char *const       *labels,
+                                  guint                    n,
+                                  QmBytesUnit              unit,
+                                  double                   axis_max,
+                                  const QmChartStyle      *style,
+                                  double                   width,
+                                  double                   height,
+                                  QmVramLayout            *layout_out);
+
+/* The bytes the y axis must show for these bars: the tallest stack or the
+ * largest capacity, whichever is more. */
+double qm_chart_vram_top (const QmMemoryBreakdown *breakdowns,
+                          guint                    n);
+
 /* Which part of which bar is under the pixel, for tooltips; FALSE if none. */
 gboolean qm_chart_vram_hit (const QmVramLayout *layout,
                             double              x,

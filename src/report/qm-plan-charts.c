@@ -177,7 +177,8 @@ draw_vram (cairo_t            *cr,
            QmBytesUnit         unit,
            const QmChartStyle *style,
            double              width,
-           double              height)
+           double              height,
+           QmPlanChartLayout  *layout_out)
 {
   QmMemoryBreakdown bars[5];
   const char *labels[5];
@@ -221,7 +222,69 @@ draw_vram (cairo_t            *cr,
       n++;
     }
 
-  qm_chart_render_vram (cr, bars, labels, n, unit, style, width, height, NULL);
+  qm_chart_render_vram (cr, bars, labels, n, unit, style, width, height,
+                        layout_out ? &layout_out->vram : NULL);
+  if (layout_out != NULL)
+    {
+      layout_out->n_vram_bars = n;
+      for (guint i = 0; i < n; i++)
+        {
+          layout_out->vram_bars[i] = bars[i];
+          g_strlcpy (layout_out->vram_labels[i], labels[i], sizeof layout_out->vram_labels[i]);
+        }
+    }
+}
+
+void
+qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
+                                cairo_t               *cr,
+                                const QmPlan          *plan,
+                                const QmEstimate      *e,
+                                const QmGpusTimeCurve *curve,
+                                QmBytesUnit            unit,
+                                const QmChartStyle    *style,
+                                double                 width,
+                                double                 height,
+                                QmPlanChartLayout     *layout_out)
+{
+  if (layout_out != NULL)
+    {
+      memset (layout_out, 0, sizeof *layout_out);
+      layout_out->kind = kind;
+    }
+
+  switch (kind)
+    {
+    case QM_PLAN_CHART_GPUS_TIME:
+      {
+        g_autofree QmGpusTimeCurve *own = NULL;
+
+        if (curve == NULL)
+          {
+            own = g_new0 (QmGpusTimeCurve, 1);
+            qm_plan_curve (plan, e, own);
+            curve = own;
+          }
+        qm_chart_render_gpus_time (cr, curve, style, width, height,
+                                   layout_out ? &layout_out->gpus_time : NULL);
+      }
+      break;
+    case QM_PLAN_CHART_VRAM:
+      draw_vram (cr, plan, e, unit, style, width, height, layout_out);
+      break;
+    case QM_PLAN_CHART_POWER:
+      qm_chart_render_power (cr, &e->power, style, width, height,
+                             layout_out ? &layout_out->power : NULL);
+      break;
+    case QM_PLAN_CHART_RACKS:
+      qm_chart_render_racks (cr, &e->cluster, &plan->hardware.server, &plan->hardware.network,
+                             &plan->facility, style, width, height,
+                             layout_out ? &layout_out->racks : NULL);
+      break;
+    case QM_N_PLAN_CHARTS:
+    default:
+      g_return_if_reached ();
+    }
 }
 
 void
@@ -235,35 +298,7 @@ qm_plan_chart_draw (QmPlanChartKind        kind,
                     double                 width,
                     double                 height)
 {
-  switch (kind)
-    {
-    case QM_PLAN_CHART_GPUS_TIME:
-      {
-        g_autofree QmGpusTimeCurve *own = NULL;
-
-        if (curve == NULL)
-          {
-            own = g_new0 (QmGpusTimeCurve, 1);
-            qm_plan_curve (plan, e, own);
-            curve = own;
-          }
-        qm_chart_render_gpus_time (cr, curve, style, width, height, NULL);
-      }
-      break;
-    case QM_PLAN_CHART_VRAM:
-      draw_vram (cr, plan, e, unit, style, width, height);
-      break;
-    case QM_PLAN_CHART_POWER:
-      qm_chart_render_power (cr, &e->power, style, width, height, NULL);
-      break;
-    case QM_PLAN_CHART_RACKS:
-      qm_chart_render_racks (cr, &e->cluster, &plan->hardware.server, &plan->hardware.network,
-                             &plan->facility, style, width, height, NULL);
-      break;
-    case QM_N_PLAN_CHARTS:
-    default:
-      g_return_if_reached ();
-    }
+  qm_plan_chart_draw_with_layout (kind, cr, plan, e, curve, unit, style, width, height, NULL);
 }
 
 char *

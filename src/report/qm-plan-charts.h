@@ -9,7 +9,10 @@
 #include <cairo.h>
 
 #include "qm-chart-gpus-time.h"
+#include "qm-chart-power.h"
+#include "qm-chart-racks.h"
 #include "qm-chart-style.h"
+#include "qm-chart-vram.h"
 #include "qm-estimate.h"
 #include "qm-format.h"
 #include "qm-workload.h"
@@ -51,6 +54,33 @@ void        qm_plan_chart_draw             (QmPlanChartKind        kind,
                                             const QmChartStyle    *style,
                                             double                 width,
                                             double                 height);
+
+/* Where qm_plan_chart_draw_with_layout() drew things, for hover tooltips:
+ * the renderer's layout for @kind, and for the VRAM chart the bars it drew
+ * (the plan's layout, then the other ZeRO stages) with their labels. */
+typedef struct
+{
+  QmPlanChartKind   kind;
+  QmGpusTimeLayout  gpus_time;
+  QmVramLayout      vram;
+  guint             n_vram_bars;
+  QmMemoryBreakdown vram_bars[QM_VRAM_MAX_BARS];
+  char              vram_labels[QM_VRAM_MAX_BARS][32];
+  QmPowerLayout     power;
+  QmRackLayout      racks;
+} QmPlanChartLayout;
+
+/* qm_plan_chart_draw() that also fills @layout_out (may be NULL). */
+void        qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
+                                            cairo_t               *cr,
+                                            const QmPlan          *plan,
+                                            const QmEstimate      *estimate,
+                                            const QmGpusTimeCurve *curve,
+                                            QmBytesUnit            unit,
+                                            const QmChartStyle    *style,
+                                            double                 width,
+                                            double                 height,
+                                            QmPlanChartLayout     *layout_out);
 
 /* The chart's key numbers in a sentence, for screen readers and captions. */
 char       *qm_plan_chart_describe         (QmPlanChartKind   kind,

@@ -1,0 +1,1537 @@
+/* qm-plan-report.c: the PDF plan summary, the comparison of plans, and the
+ * bill of materials as CSV.
+ *
+ * All of the report's wording lives in this file (translations are a later
+ * issue): the labels, the plain-language summary and the CSV headers.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-plan-report.h"
+#include "qm-plan-report-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "qm-catalog.h"
+#include "qm-chart-compare.h"
+#include "qm-chart-power.h"
+#include "qm-chart-style.h"
+#include "qm-chart-vram.h"
+#include "qm-plan-charts.h"
+#include "qm-reliability.h"
+
+/* Charts on paper: the renderers' sizes are points here, so a slightly
+ * smaller label size matches the 9.5 pt body text. */
+#define CHART_FONT_PT     7.5
+#define CHART_HEIGHT      272.0
+#define COMPARE_HEIGHT    300.0
+#define VRAM_CELL_HEIGHT  220.0
+#define POWER_HEIGHT      230.0
+#define POWER_PAGE        660.0
+/* Key-figure cells are one line each (qm-document measures one line). */
+#define KEY_LABEL_CHARS   34
+#define FOOTER_NAME_CHARS 70
+
+/* ---------------------------------------------------------------------- */
+/* Small helpers                                                           */
+
+/* The report formats many numbers per sentence: a ring of buffers. */
+#define RING 32
+
+static char *
+ring (void)
+{
+  static char bufs[RING][QM_FORMAT_BUF * 2];
+  static guint next;
+
+  return bufs[next++ % RING];
+}
+
+static const char *
+num (double v,
+     int    decimals)
+{
+  return qm_format_number (ring (), QM_FORMAT_BUF * 2, v, decimals);
+}
+
+static const char *
+days (double v)
+{
+  return qm_format_days (ring (), QM_FORMAT_BUF * 2, v);
+}
+
+static const char *
+money (double      v,
+       const char *currency)
+{
+  return qm_format_money (ring (), QM_FORMAT_BUF * 2, v, currency);
+}
+
+static const char *
+bytes (double      v,
+       QmBytesUnit unit)
+{
+  return qm_format_bytes (ring (), QM_FORMAT_BUF * 2, v, unit);
+}
+
+static gboolean
+is_dollars (const char *currency)
+{
+  return currency == NULL || currency[0] == '\0' || g_str_equal (currency, "USD");
+}
+
+/* A quote shows every digit: "$102,400,000", "$12.29". */
+static const char *
+money_exact (double      v,
+             const char *currency)
+{
+  char number[QM_FORMAT_BUF];
+  char *buf = ring ();
+  int decimals = fabs (v) < 1000 && v != floor (v) ? 2 : 0;
+
+  qm_format_number (number, sizeof number, v, decimals);
+  if (is_dollars (currency))
+    g_snprintf (buf, QM_FORMAT_BUF * 2, "%s%s", v < 0 ? "−$" : "$", number + (v < 0 ? 1 : 0));
+  else
+    g_snprintf (buf, QM_FORMAT_BUF * 2, "%s %s", currency, number);
+  return buf;
+}
+
+static const char *
+qty (double v)
+{
+  return num (v, v == floor (v) ? 0 : 2);
+}
+
+/* 15e12 → "15T", 2e9 → "2B", 3e8 → "300M": counts of tokens in prose. */
+static const char *
+short_count (double v)
+{
+  static const struct { double scale; const char *suffix; } steps[] = {
+    { 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" }, { 1e3, "K" },
+  };
+  char *buf = ring ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (fabs (v) >= steps[i].scale)
+      {
+        double s = v / steps[i].scale;
+
+        g_snprintf (buf, QM_FORMAT_BUF * 2, "%s%s", num (s, s >= 100 || s == floor (s) ? 0 : 1),
+                    steps[i].suffix);
+        return buf;
+      }
+  return num (v, 0);
+}
+
+static const char *
+plural (double      n,
+        const char *one,
+        const char *many)
+{
+  return n == 1 ? one : many;
+}
+
+/* At most @max characters, with an ellipsis when cut. */
+static char *
+ellipsize (const char *s,
+           glong       max)
+{
+  g_autofree char *head = NULL;
+
+  if (g_utf8_strlen (s, -1) <= max)
+    return g_strdup (s);
+  head = g_utf8_substring (s, 0, max - 1);
+  return g_strconcat (head, "…", NULL);
+}
+
+static const char *
+currency_of (const QmPlan           *plan,
+             const QmPlanReportInfo *info)
+{
+  if (info->currency != NULL && info->currency[0])
+    return info->currency;
+  if (plan->pricing.currency[0])
+    return plan->pricing.currency;
+  return "USD";
+}
+
+static const char *
+plan_name (const QmPlan *plan)
+{
+  return plan->name[0] ? plan->name : "Untitled plan";
+}
+
+static char *
+model_name (const QmPlan     *plan,
+            const QmEstimate *e)
+{
+  const QmModelPreset *preset = plan->workload.preset[0] ? qm_catalog_model (plan->workload.preset) : NULL;
+
+  if (preset != NULL && preset->info.name != NULL)
+    return g_strdup (preset->info.name);
+  return g_strdup_printf ("a %s-parameter model", short_count (e->params));
+}
+
+static const char *
+gpu_name (const QmPlan *plan)
+{
+  const char *n = plan->hardware.gpu.info.name;
+
+  return n != NULL && n[0] ? n : plan->gpu_id;
+}
+
+static const char *
+server_name (const QmPlan *plan)
+{
+  const char *n = plan->hardware.server.info.name;
+
+  return n != NULL && n[0] ? n : plan->server_id;
+}
+
+static const char *
+pricing_label (QmPricingMode mode)
+{
+  switch (mode)
+    {
+    case QM_PRICING_BUY:            return "Buy";
+    case QM_PRICING_RENT_ON_DEMAND: return "Rent, on demand";
+    case QM_PRICING_RENT_RESERVED:  return "Rent, reserved";
+    default:                        return "";
+    }
+}
+
+static const char *
+mode_label (QmMode mode)
+{
+  switch (mode)
+    {
+    case QM_MODE_PRETRAIN:  return "Pretraining";
+    case QM_MODE_FINETUNE:  return "Full fine-tuning";
+    case QM_MODE_LORA:      return "LoRA fine-tuning";
+    case QM_MODE_QLORA:     return "QLoRA fine-tuning";
+    case QM_MODE_INFERENCE: return "Serving (inference)";
+    default:                return "";
+    }
+}
+
+static const char *
+mfu_basis (QmMfuSource source)
+{
+  switch (source)
+    {
+    case QM_MFU_SOURCE_GIVEN:     return "given in the plan";
+    case QM_MFU_SOURCE_PREDICTED: return "predicted by the throughput model";
+    case QM_MFU_SOURCE_DEFAULT:   return "the default for this GPU family";
+    default:                      return "";
+    }
+}
+
+static gboolean
+is_buy (const QmPlan *plan)
+{
+  return plan->pricing.mode == QM_PRICING_BUY;
+}
+
+static char *
+today (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  return g_date_time_format (now, "%Y-%m-%d");
+}
+
+void
+qm_plan_report_info_init (QmPlanReportInfo *info)
+{
+  static char date[16];
+  g_autofree char *d = today ();
+
+  /* A static copy: the info is a plain struct the caller may keep. */
+  g_strlcpy (date, d, sizeof date);
+  memset (info, 0, sizeof *info);
+  info->date = date;
+  info->paper = qm_paper_for_locale ();
+  info->catalog_version = qm_catalog_version ();
+  info->currency = NULL;
+  info->memory_unit = QM_BYTES_GB;
+}
+
+/* Fill the gaps of a caller's info (or all of it when NULL). */
+static void
+resolve_info (const QmPlanReportInfo *in,
+              QmPlanReportInfo       *out,
+              char                  **date_out)
+{
+  qm_plan_report_info_init (out);
+  if (in != NULL)
+    {
+      out->paper = in->paper;
+      out->memory_unit = in->memory_unit;
+      out->currency = in->currency;
+      if (in->date != NULL)
+        out->date = in->date;
+      if (in->catalog_version != NULL)
+        out->catalog_version = in->catalog_version;
+    }
+  *date_out = g_strdup (out->date);
+  out->date = *date_out;
+}
+
+static void
+paper_style (QmChartStyle *style)
+{
+  qm_chart_style_init_light (style);
+  style->font_size = CHART_FONT_PT;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Figures: the document keeps copies of the plan and estimate             */
+
+typedef struct
+{
+  QmPlan           plan;
+  QmEstimate       estimate;
+  QmBytesUnit      unit;
+  QmChartStyle     style;
+  QmGpusTimeCurve *curve;      /* computed on first draw */
+} PlanCopy;
+
+typedef struct
+{
+  PlanCopy        *copy;       /* shared, reference counted */
+  QmPlanChartKind  kind;
+} PlanFigure;
+
+static void
+plan_copy_clear (gpointer data)
+{
+  PlanCopy *c = data;
+
+  g_clear_pointer (&c->curve, g_free);
+}
+
+static void
+plan_figure_free (gpointer data)
+{
+  PlanFigure *f = data;
+
+  g_rc_box_release_full (f->copy, plan_copy_clear);
+  g_free (f);
+}
+
+static void
+draw_plan_figure (cairo_t  *cr,
+                  double    width,
+                  double    height,
+                  gpointer  user_data)
+{
+  PlanFigure *f = user_data;
+  PlanCopy *c = f->copy;
+
+  if (f->kind == QM_PLAN_CHART_GPUS_TIME && c->curve == NULL)
+    {
+      c->curve = g_new0 (QmGpusTimeCurve, 1);
+      qm_plan_curve (&c->plan, &c->estimate, c->curve);
+    }
+  qm_plan_chart_draw (f->kind, cr, &c->plan, &c->estimate, c->curve, c->unit, &c->style,
+                      width, height);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Plan summary                                                            */
+
+static void
+add_cover (QmDocument             *doc,
+           const QmPlan           *plan,
+           const QmEstimate       *e,
+           const QmPlanReportInfo *info)
+{
+  const char *cur = currency_of (plan, info);
+  g_autoptr(GString) meta = g_string_new (NULL);
+  g_autofree char *model = model_name (plan, e);
+  g_autofree char *gpu_label = NULL;
+  g_autofree char *node_label = NULL;
+  g_autoptr(GString) para = g_string_new (NULL);
+
+  qm_document_add_heading (doc, plan_name (plan), 0);
+
+  if (plan->customer[0])
+    g_string_append_printf (meta, "Prepared for: %s\n", plan->customer);
+  if (plan->quote_ref[0])
+    g_string_append_printf (meta, "Quote reference: %s\n", plan->quote_ref);
+  g_string_append_printf (meta, "Date: %s\n", info->date);
+  g_string_append_printf (meta, "Catalog prices: version %s · amounts in %s",
+                          info->catalog_version, cur);
+  qm_document_add_paragraph (doc, meta->str);
+
+  qm_document_add_heading (doc, "Summary", 1);
+
+  /* The key figures, large. */
+  gpu_label = ellipsize (gpu_name (plan), KEY_LABEL_CHARS - 5);
+  node_label = ellipsize (server_name (plan), KEY_LABEL_CHARS - 6);
+  {
+    g_autofree char *l1 = g_strdup_printf ("%s GPUs", gpu_label);
+    g_autofree char *l2 = g_strdup_printf ("%s nodes", node_label);
+
+    qm_document_add_key_figure (doc, l1, num (e->gpus, 0));
+    qm_document_add_key_figure (doc, l2, num (e->nodes, 0));
+  }
+  qm_document_add_key_figure (doc, e->cluster.liquid_cooling ? "racks, liquid-cooled" : "racks",
+                              num (e->cluster.racks, 0));
+
+  if (e->has_training)
+    {
+      g_autofree char *l = g_strdup_printf ("with failures; %s ideal", days (e->ideal_days));
+
+      qm_document_add_key_figure (doc, l, days (e->train_days));
+    }
+  else if (e->has_inference)
+    {
+      g_autofree char *l = g_strdup_printf ("output tokens/s (%s needed)",
+                                            num (e->inference.tokens_per_s_needed, 0));
+
+      qm_document_add_key_figure (doc, l, num (e->inference.tokens_per_s_total, 0));
+    }
+  {
+    g_autofree char *l = NULL;
+
+    if (e->fits)
+      l = g_strdup_printf ("per GPU of %s: fits", bytes (e->memory.capacity, info->memory_unit));
+    else
+      l = g_strdup_printf ("per GPU of %s: DOES NOT FIT", bytes (e->memory.capacity, info->memory_unit));
+    qm_document_add_key_figure (doc, l, bytes (e->memory.total, info->memory_unit));
+  }
+  {
+    g_autofree char *v = g_strdup_printf ("%s kW", num (e->power.facility_peak_kw, 0));
+    g_autofree char *l = g_strdup_printf ("facility, provisioned (PUE %s)", num (e->power.pue, 2));
+
+    qm_document_add_key_figure (doc, l, v);
+  }
+  {
+    g_autofree char *v = g_strdup_printf ("%s MWh", num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0));
+
+    qm_document_add_key_figure (doc, e->has_training ? "energy for the run" : "energy per month", v);
+  }
+  {
+    g_autofree char *v = g_strdup_printf ("%s t", num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
+
+    qm_document_add_key_figure (doc, e->has_training ? "CO₂e for the run" : "CO₂e per month", v);
+  }
+  if (e->has_reliability)
+    {
+      g_autofree char *v = g_strdup_printf ("%s%%", num (100 * e->reliability.goodput, 1));
+      g_autofree char *l = g_strdup_printf ("goodput (%s interruptions)", num (e->reliability.interruptions, 0));
+
+      qm_document_add_key_figure (doc, l, v);
+    }
+  else if (e->has_inference)
+    {
+      g_autofree char *v = g_strdup_printf ("%s ms", num (e->inference.ttft_ms, 0));
+      g_autofree char *l = g_strdup_printf ("first token; %s ms per token", num (e->inference.tpot_ms, 1));
+
+      qm_document_add_key_figure (doc, l, v);
+    }
+  {
+    g_autofree char *l = g_strdup_printf ("total cost over %s months", num (e->cost.horizon_months, 0));
+
+    qm_document_add_key_figure (doc, l, money (e->cost.total, cur));
+  }
+  if (is_buy (plan))
+    qm_document_add_key_figure (doc, "upfront (hardware, installation)", money (e->cost.upfront, cur));
+  else
+    qm_document_add_key_figure (doc, e->has_training ? "rental for this run" : "rental per month",
+                                money (e->cost.run, cur));
+  qm_document_add_key_figure (doc, is_buy (plan) ? "monthly (amortisation, running)" : "monthly, around the clock",
+                              money (e->cost.monthly, cur));
+
+  /* The same numbers in a few plain sentences. */
+  if (!e->valid)
+    g_string_append (para, "This plan has errors, so its figures are stand-ins; see the warnings at the end. ");
+  else if (e->has_inference)
+    {
+      const QmInference *in = &e->inference;
+
+      g_string_append_printf (para,
+                              "Serving %s at %s requests a minute (%s input and %s output tokens each) "
+                              "needs %s %s GPUs: %s %s of %u GPUs, in %s %s %s across %s %s. "
+                              "They deliver %s output tokens/s (%s needed), with the first token in %s ms "
+                              "and %s ms per output token",
+                              model, num (plan->workload.inference.requests_per_minute, 0),
+                              num (plan->workload.inference.input_tokens, 0),
+                              num (plan->workload.inference.output_tokens, 0),
+                              num (e->gpus, 0), gpu_name (plan), num (in->replicas, 0),
+                              plural (in->replicas, "replica", "replicas"), in->gpus_per_replica,
+                              num (e->nodes, 0), server_name (plan), plural (e->nodes, "node", "nodes"),
+                              num (e->cluster.racks, 0), plural (e->cluster.racks, "rack", "racks"),
+                              num (in->tokens_per_s_total, 0), num (in->tokens_per_s_needed, 0),
+                              num (in->ttft_ms, 0), num (in->tpot_ms, 1));
+      if (in->meets_ttft && in->meets_tpot)
+        g_string_append (para, ", within the latency targets. ");
+      else
+        g_string_append_printf (para, "; the %s target is missed. ",
+                                !in->meets_ttft && !in->meets_tpot ? "TTFT and TPOT" :
+                                !in->meets_ttft ? "TTFT" : "TPOT");
+    }
+  else
+    {
+      const char *verb = "Training";
+      g_autofree char *lora = NULL;
+
+      switch (plan->workload.mode)
+        {
+        case QM_MODE_FINETUNE: verb = "Fine-tuning"; break;
+        case QM_MODE_LORA:
+        case QM_MODE_QLORA:
+          lora = g_strdup_printf ("%s fine-tuning (rank %u) of", plan->workload.mode == QM_MODE_LORA ? "LoRA" : "QLoRA",
+                                  plan->workload.lora_rank);
+          verb = lora;
+          break;
+        default:
+          break;
+        }
+      g_string_append_printf (para,
+                              "%s %s on %s tokens needs %s %s GPUs in %s %s %s across %s %s for %s "
+                              "(%s without failures, at %s%% MFU). ",
+                              verb, model, short_count (e->tokens), num (e->gpus, 0), gpu_name (plan),
+                              num (e->nodes, 0), server_name (plan), plural (e->nodes, "node", "nodes"),
+                              num (e->cluster.racks, 0), plural (e->cluster.racks, "rack", "racks"),
+                              days (e->train_days), days (e->ideal_days), num (100 * e->mfu, 1));
+    }
+
+  if (e->valid)
+    {
+      if (e->fits)
+        g_string_append_printf (para, "Each GPU holds %s of its %s, leaving %s spare. ",
+                                bytes (e->memory.total, info->memory_unit),
+                                bytes (e->memory.capacity, info->memory_unit),
+                                bytes (e->memory.margin, info->memory_unit));
+      else
+        g_string_append_printf (para, "The plan does NOT fit in GPU memory: each GPU needs %s of its %s. ",
+                                bytes (e->memory.total, info->memory_unit),
+                                bytes (e->memory.capacity, info->memory_unit));
+
+      if (is_buy (plan))
+        g_string_append_printf (para,
+                                "Buying the cluster costs %s upfront and %s a month, %s over %s months; "
+                                "%s %s. ",
+                                money (e->cost.upfront, cur), money (e->cost.monthly, cur),
+                                money (e->cost.total, cur), num (e->cost.horizon_months, 0),
+                                e->has_training ? "this run's share is" : "one month of serving is",
+                                money (e->cost.run, cur));
+      else
+        g_string_append_printf (para, "Renting costs %s %s, or %s over %s months around the clock. ",
+                                money (e->cost.run, cur),
+                                e->has_training ? "for this run" : "a month",
+                                money (e->cost.total, cur), num (e->cost.horizon_months, 0));
+
+      g_string_append_printf (para,
+                              "The cluster draws up to %s kW at the facility and uses %s MWh %s (%s t CO₂e).",
+                              num (e->power.facility_peak_kw, 0),
+                              num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0),
+                              e->has_training ? "for the run" : "a month",
+                              num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
+    }
+  qm_document_add_paragraph (doc, para->str);
+  if (e->n_warnings > 0)
+    {
+      g_autofree char *w = g_strdup_printf ("%u %s: see “Assumptions, warnings and sources”.",
+                                            e->n_warnings, plural (e->n_warnings, "warning", "warnings"));
+      qm_document_add_paragraph (doc, w);
+    }
+
+  /* The inputs, for the reader who checks them. */
+  {
+    static const char *headers[] = { "Input", "Value" };
+    static const double widths[] = { 0.30, 0.70 };
+    const QmWorkload *w = &plan->workload;
+    g_autofree char *parallel = NULL;
+    g_autofree char *hardware = NULL;
+    g_autofree char *facility = NULL;
+    g_autofree char *pricing = NULL;
+    g_autofree char *target = NULL;
+
+    qm_document_add_heading (doc, "Inputs", 2);
+    qm_document_begin_table (doc, 2, headers, widths, NULL);
+#define ROW(label, value) G_STMT_START { const char *cells_[] = { (label), (value) }; \
+                                         qm_document_add_row (doc, cells_, FALSE); } G_STMT_END
+    ROW ("Workload", mode_label (w->mode));
+    ROW ("Model", model);
+    if (e->has_training)
+      {
+        g_autofree char *t = g_strdup_printf ("%s tokens (%s × %s %s), sequence %s, global batch %s, %s, %s",
+                                              short_count (e->tokens), short_count (w->tokens),
+                                              num (w->epochs, w->epochs == floor (w->epochs) ? 0 : 2),
+                                              plural (w->epochs, "epoch", "epochs"),
+                                              num (w->seq_len, 0), num (w->global_batch, 0),
+                                              qm_precision_to_string (w->precision),
+                                              qm_optimizer_to_string (w->optimizer));
+
+        ROW ("Training", t);
+        parallel = g_strdup_printf ("TP %u, PP %u, DP %u, CP %u, EP %u; micro-batch %u; ZeRO-%u; recompute %s",
+                                    e->parallelism.tp, e->parallelism.pp, e->parallelism.dp,
+                                    e->parallelism.cp, e->parallelism.ep, e->parallelism.micro_batch,
+                                    e->parallelism.zero_stage,
+                                    qm_recompute_to_string (e->parallelism.recompute));
+        ROW ("Parallelism", parallel);
+        {
+          g_autofree char *m = g_strdup_printf ("%s%% (%s)", num (100 * e->mfu, 1), mfu_basis (e->mfu_source));
+          ROW ("MFU", m);
+        }
+      }
+    else
+      {
+        g_autofree char *t = g_strdup_printf ("%s requests/min, %s input + %s output tokens, weights %s, KV cache %s",
+                                              num (w->inference.requests_per_minute, 0),
+                                              num (w->inference.input_tokens, 0),
+                                              num (w->inference.output_tokens, 0),
+                                              qm_precision_to_string (w->inference.weight_precision),
+                                              qm_precision_to_string (w->inference.kv_precision));
+        ROW ("Serving", t);
+      }
+    if (w->deadline_days > 0)
+      target = g_strdup_printf ("finish within %s", days (w->deadline_days));
+    else
+      target = g_strdup_printf ("%s GPUs", num (w->target_gpus, 0));
+    ROW ("Target", target);
+    hardware = g_strdup_printf ("%s in %s; network %s; storage %s", gpu_name (plan), server_name (plan),
+                                plan->network_id[0] ? plan->network_id : "none",
+                                plan->storage_id[0] ? plan->storage_id : "none");
+    ROW ("Hardware", hardware);
+    facility = g_strdup_printf ("PUE %s, %s per kWh, %s kW and %u U per rack, %s g CO₂e/kWh",
+                                num (plan->facility.pue, 2), money_exact (plan->facility.usd_per_kwh, cur),
+                                num (plan->facility.rack_kw, 0), plan->facility.rack_units,
+                                num (plan->facility.gco2_per_kwh, 0));
+    ROW ("Facility", facility);
+    if (is_buy (plan))
+      pricing = g_strdup_printf ("Buy, amortised over %s years", num (plan->pricing.amortization_years, 0));
+    else
+      pricing = g_strdup_printf ("%s%s%s", pricing_label (plan->pricing.mode),
+                                 plan->offer_id[0] ? ", offer " : "", plan->offer_id);
+    ROW ("Pricing", pricing);
+#undef ROW
+    qm_document_end_table (doc);
+  }
+
+  if (plan->notes[0])
+    {
+      g_auto(GStrv) lines = g_strsplit (plan->notes, "\n", -1);
+
+      qm_document_add_heading (doc, "Notes", 2);
+      /* One paragraph per line: a paragraph never breaks across pages. */
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (g_strstrip (lines[i])[0])
+          qm_document_add_paragraph (doc, lines[i]);
+    }
+}
+
+static void
+add_bom (QmDocument             *doc,
+         const QmPlan           *plan,
+         const QmEstimate       *e,
+         const QmBomLine        *bom,
+         guint                   n_bom,
+         const QmPlanReportInfo *info)
+{
+  static const char *headers[] = { "Item", "Catalog id", "Qty", "Unit price", "Total" };
+  static const double widths[] = { 0.31, 0.20, 0.11, 0.17, 0.21 };
+  static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
+  const char *cur = currency_of (plan, info);
+  const QmCost *c = &e->cost;
+  double sum = 0.0;
+  g_autofree char *intro = NULL;
+
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, "Bill of materials", 1);
+  intro = g_strdup_printf ("%s. Amounts in %s, from catalog prices version %s: list prices "
+                           "before discounts, not a vendor quote.",
+                           is_buy (plan) ? "Buying the cluster" :
+                           e->has_training ? "Renting GPUs for the run" : "Renting GPUs for one month of serving",
+                           cur, info->catalog_version);
+  qm_document_add_paragraph (doc, intro);
+
+  qm_document_begin_table (doc, 5, headers, widths, aligns);
+  for (guint i = 0; i < n_bom; i++)
+    {
+      const QmBomLine *l = &bom[i];
+      const char *cells[5];
+
+      cells[0] = l->item != NULL ? l->item : "";
+      cells[1] = l->catalog_id != NULL ? l->catalog_id : "—";
+      cells[2] = qty (l->qty);
+      cells[3] = money_exact (l->unit_usd, cur);
+      cells[4] = money_exact (l->total_usd, cur);
+      qm_document_add_row (doc, cells, FALSE);
+      if (isfinite (l->total_usd))
+        sum += l->total_usd;
+    }
+  {
+    const char *cells[5] = {
+      is_buy (plan) ? "Upfront total" : e->has_training ? "Rental for this run" : "Rental for one month",
+      "", "", "", money_exact (sum, cur),
+    };
+    qm_document_add_row (doc, cells, TRUE);
+  }
+  qm_document_end_table (doc);
+
+  /* What it costs over time. */
+  {
+    static const char *h2[] = { "Cost", "Basis", "Amount" };
+    static const double w2[] = { 0.34, 0.45, 0.21 };
+    static const QmAlign a2[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END };
+    g_autofree char *horizon = g_strdup_printf ("%s months", num (c->horizon_months, 0));
+#define ROW(a, b, v, em) G_STMT_START { const char *cells_[] = { (a), (b), (v) }; \
+                                        qm_document_add_row (doc, cells_, (em)); } G_STMT_END
+
+    qm_document_add_heading (doc, "Totals", 2);
+    qm_document_begin_table (doc, 3, h2, w2, a2);
+    if (is_buy (plan))
+      {
+        g_autofree char *amort = g_strdup_printf ("hardware over %s years", num (plan->pricing.amortization_years, 0));
+        g_autofree char *run = g_strdup_printf ("%s of the monthly cost", days (e->run_s / 86400.0));
+
+        ROW ("Upfront", "hardware and installation", money_exact (c->upfront, cur), TRUE);
+        ROW ("Amortisation", amort, money_exact (c->amortization_monthly, cur), FALSE);
+        ROW ("Electricity", "average facility power", money_exact (c->power_monthly, cur), FALSE);
+        ROW ("Colocation", "per kW of provisioned power", money_exact (c->colo_monthly, cur), FALSE);
+        ROW ("Support", "yearly fraction of the hardware", money_exact (c->support_monthly, cur), FALSE);
+        ROW ("Monthly", "subtotal", money_exact (c->monthly, cur), TRUE);
+        ROW (e->has_training ? "This run" : "One month of serving", run, money_exact (c->run, cur), FALSE);
+        ROW ("Total cost of ownership", horizon, money_exact (c->total, cur), TRUE);
+      }
+    else
+      {
+        g_autofree char *hours = g_strdup_printf ("%s GPU-hours", num (c->gpu_hours, 0));
+
+        ROW ("Upfront", "nothing: rented", money_exact (c->upfront, cur), FALSE);
+        ROW (e->has_training ? "This run" : "One month of serving", hours, money_exact (c->run, cur), TRUE);
+        ROW ("Monthly", "all GPUs around the clock, storage", money_exact (c->monthly, cur), TRUE);
+        ROW ("Rental total", horizon, money_exact (c->total, cur), TRUE);
+      }
+#undef ROW
+    qm_document_end_table (doc);
+  }
+  if (c->break_even_valid)
+    {
+      g_autofree char *t = g_strdup_printf ("Buying pays off after %s months against renting the same GPUs "
+                                            "(renting: %s a month).",
+                                            num (c->break_even_months, 1), money (c->rent_monthly, cur));
+      qm_document_add_paragraph (doc, t);
+    }
+}
+
+static void
+add_charts (QmDocument             *doc,
+            const QmPlan           *plan,
+            const QmEstimate       *e,
+            const QmPlanReportInfo *info)
+{
+  static const QmPlanChartKind order[] = {
+    QM_PLAN_CHART_GPUS_TIME, QM_PLAN_CHART_VRAM, QM_PLAN_CHART_POWER, QM_PLAN_CHART_RACKS,
+  };
+  PlanCopy *copy = g_rc_box_new0 (PlanCopy);
+  guint placed = 0;
+
+  copy->plan = *plan;
+  copy->estimate = *e;
+  copy->unit = info->memory_unit;
+  paper_style (&copy->style);
+
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      PlanFigure *f;
+      g_autofree char *caption = NULL;
+
+      /* Time to train does not apply to serving. */
+      if (order[i] == QM_PLAN_CHART_GPUS_TIME && !e->has_training)
+        continue;
+      /* Two charts a page. */
+      if (placed % 2 == 0)
+        qm_document_add_page_break (doc);
+      if (placed == 0)
+        qm_document_add_heading (doc, "Charts", 1);
+      qm_document_add_heading (doc, qm_plan_chart_title (order[i]), 2);
+      f = g_new0 (PlanFigure, 1);
+      f->copy = g_rc_box_acquire (copy);
+      f->kind = order[i];
+      qm_document_add_figure (doc, CHART_HEIGHT, draw_plan_figure, f, plan_figure_free);
+      caption = qm_plan_chart_describe (order[i], plan, e);
+      qm_document_add_paragraph (doc, caption);
+      placed++;
+    }
+  g_rc_box_release_full (copy, plan_copy_clear);
+}
+
+static gboolean
+seen_source (GPtrArray  *seen,
+             const char *id,
+             const char *source)
+{
+  g_autofree char *key = g_strdup_printf ("%s\x1f%s", id != NULL ? id : "", source != NULL ? source : "");
+
+  for (guint i = 0; i < seen->len; i++)
+    if (g_str_equal (g_ptr_array_index (seen, i), key))
+      return TRUE;
+  g_ptr_array_add (seen, g_steal_pointer (&key));
+  return FALSE;
+}
+
+static void
+source_row (QmDocument *doc,
+            GPtrArray  *seen,
+            const char *what,
+            const char *id,
+            const char *source,
+            const char *as_of)
+{
+  const char *cells[4];
+
+  if (source == NULL || source[0] == '\0' || seen_source (seen, id, source))
+    return;
+  cells[0] = what;
+  cells[1] = id != NULL && id[0] ? id : "—";
+  cells[2] = source;
+  cells[3] = as_of != NULL && as_of[0] ? as_of : "—";
+  qm_document_add_row (doc, cells, FALSE);
+}
+
+static void
+add_assumptions (QmDocument             *doc,
+                 const QmPlan           *plan,
+                 const QmEstimate       *e,
+                 const QmBomLine        *bom,
+                 guint                   n_bom,
+                 const QmPlanReportInfo *info)
+{
+  static const char *headers[] = { "Entry", "Catalog id", "Source", "As of" };
+  static const double widths[] = { 0.15, 0.19, 0.53, 0.13 };
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  const QmHardware *hw = &plan->hardware;
+  char buf[2048];
+
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, "Assumptions, warnings and sources", 1);
+
+  if (e->n_warnings > 0)
+    {
+      qm_document_add_heading (doc, "Warnings", 2);
+      for (guint i = 0; i < e->n_warnings; i++)
+        {
+          g_autofree char *t = g_strdup_printf ("• %s", qm_note_format (&e->warnings[i], buf, sizeof buf));
+          qm_document_add_paragraph (doc, t);
+        }
+    }
+
+  qm_document_add_heading (doc, "MFU basis", 2);
+  if (e->has_training)
+    {
+      g_autofree char *t = g_strdup_printf ("Model FLOPs utilisation %s%%: %s. Time to train = "
+                                            "training FLOPs / (GPUs × peak %s × MFU).",
+                                            num (100 * e->mfu, 1), mfu_basis (e->mfu_source),
+                                            qm_format_si (ring (), QM_FORMAT_BUF * 2, e->peak_flops, "FLOP/s"));
+      qm_document_add_paragraph (doc, t);
+    }
+  else
+    qm_document_add_paragraph (doc, "Serving is sized by the roofline model below, not by an MFU.");
+
+  qm_document_add_heading (doc, "Catalog sources", 2);
+  {
+    g_autofree char *t = g_strdup_printf ("Catalog prices version %s. Every entry used, with its source and "
+                                          "the date its figures were read.", info->catalog_version);
+    qm_document_add_paragraph (doc, t);
+  }
+  qm_document_begin_table (doc, 4, headers, widths, NULL);
+  if (plan->workload.preset[0])
+    {
+      const QmModelPreset *m = qm_catalog_model (plan->workload.preset);
+
+      if (m != NULL)
+        source_row (doc, seen, "Model", m->info.id, m->info.source, m->info.as_of);
+    }
+  source_row (doc, seen, "GPU", hw->gpu.info.id, hw->gpu.info.source, hw->gpu.info.as_of);
+  source_row (doc, seen, "Server", hw->server.info.id, hw->server.info.source, hw->server.info.as_of);
+  if (plan->network_id[0])
+    source_row (doc, seen, "Network", hw->network.info.id, hw->network.info.source, hw->network.info.as_of);
+  if (plan->storage_id[0])
+    source_row (doc, seen, "Storage", hw->storage.info.id, hw->storage.info.source, hw->storage.info.as_of);
+  if (e->offer != NULL)
+    source_row (doc, seen, "Cloud offer", e->offer->info.id, e->offer->info.source, e->offer->info.as_of);
+  for (guint i = 0; i < n_bom; i++)
+    source_row (doc, seen, bom[i].item != NULL ? bom[i].item : "", bom[i].catalog_id, bom[i].source,
+                bom[i].as_of);
+  if (e->has_reliability)
+    {
+      QmFailurePreset preset;
+
+      if (qm_failure_preset_from_string (plan->reliability_preset, &preset))
+        {
+          const QmFailurePresetInfo *fi = qm_failure_preset_info (preset);
+
+          source_row (doc, seen, "Failure rate", fi->id, fi->source, NULL);
+        }
+    }
+  if (seen->len == 0)
+    {
+      const char *cells[] = { "—", "—", "No catalog entries.", "—" };
+      qm_document_add_row (doc, cells, FALSE);
+    }
+  qm_document_end_table (doc);
+
+  qm_document_add_heading (doc, "Model and formulas", 2);
+  for (guint i = 0; i < e->n_assumptions; i++)
+    {
+      g_autofree char *t = g_strdup_printf ("• %s", qm_note_format (&e->assumptions[i], buf, sizeof buf));
+      qm_document_add_paragraph (doc, t);
+    }
+}
+
+static char *
+footer_text (const char *name,
+             const char *date)
+{
+  g_autofree char *cut = ellipsize (name, FOOTER_NAME_CHARS);
+
+  return g_strdup_printf ("%s — %s", cut, date);
+}
+
+QmDocument *
+qm_plan_report_new_with_bom (const QmPlan           *plan,
+                             const QmEstimate       *e,
+                             const QmBomLine        *bom,
+                             guint                   n_bom,
+                             const QmPlanReportInfo *in)
+{
+  QmPlanReportInfo info;
+  g_autofree char *date = NULL;
+  g_autofree char *footer = NULL;
+  QmDocument *doc;
+
+  g_return_val_if_fail (plan != NULL && e != NULL, NULL);
+  resolve_info (in, &info, &date);
+  footer = footer_text (plan_name (plan), info.date);
+  doc = qm_document_new (info.paper, plan_name (plan), footer);
+
+  add_cover (doc, plan, e, &info);
+  if (e->has_cost)
+    add_bom (doc, plan, e, bom, n_bom, &info);
+  add_charts (doc, plan, e, &info);
+  add_assumptions (doc, plan, e, bom, n_bom, &info);
+  return doc;
+}
+
+QmDocument *
+qm_plan_report_new (const QmPlan           *plan,
+                    const QmEstimate       *estimate,
+                    const QmPlanReportInfo *info)
+{
+  g_return_val_if_fail (plan != NULL && estimate != NULL, NULL);
+  return qm_plan_report_new_with_bom (plan, estimate, estimate->cost.bom,
+                                      MIN (estimate->cost.n_bom, QM_BOM_MAX), info);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Comparison                                                              */
+
+typedef enum
+{
+  COMPARE_FIGURE_CHART,
+  COMPARE_FIGURE_VRAM,
+  COMPARE_FIGURE_POWER,
+} CompareFigureKind;
+
+typedef struct
+{
+  guint        n;
+  QmPlan       plans[QM_COMPARE_MAX_PLANS];
+  QmEstimate   estimates[QM_COMPARE_MAX_PLANS];
+  char         labels[QM_COMPARE_MAX_PLANS][192];
+  char         short_labels[QM_COMPARE_MAX_PLANS][192];  /* half-width cells */
+  char         currency[16];
+  QmBytesUnit  unit;
+  QmChartStyle style;
+  /* The shared scales. */
+  double       vram_max;
+  double       node_max_w;
+  double       cluster_max_kw;
+} CompareCopy;
+
+typedef struct
+{
+  CompareCopy       *copy;
+  CompareFigureKind  kind;
+  guint              plan;     /* COMPARE_FIGURE_POWER */
+} CompareFigure;
+
+static void
+compare_figure_free (gpointer data)
+{
+  CompareFigure *f = data;
+
+  g_rc_box_release (f->copy);
+  g_free (f);
+}
+
+static const char letters[] = "ABCD";
+
+static void
+sub_title (cairo_t            *cr,
+           const QmChartStyle *style,
+           const char         *text,
+           double              x,
+           double              y)
+{
+  qm_chart_set_color (cr, &style->foreground);
+  qm_chart_text (cr, style, QM_TEXT_BOLD, text, x, y, 0.0, 0.0);
+}
+
+static void
+draw_compare_figure (cairo_t  *cr,
+                     double    width,
+                     double    height,
+                     gpointer  user_data)
+{
+  CompareFigure *f = user_data;
+  CompareCopy *c = f->copy;
+  double title_h;
+
+  qm_chart_text_size (cr, &c->style, QM_TEXT_BOLD, "Xg", NULL, &title_h);
+  title_h += 4.0;
+
+  switch (f->kind)
+    {
+    case COMPARE_FIGURE_CHART:
+      {
+        QmCompareItem items[QM_COMPARE_MAX_PLANS];
+
+        for (guint i = 0; i < c->n; i++)
+          {
+            const QmEstimate *e = &c->estimates[i];
+
+            items[i] = (QmCompareItem) {
+              .label = c->labels[i],
+              .gpus = e->gpus,
+              .days = e->has_training ? e->train_days : 0.0,
+              .cost = e->cost.total,
+              .power_kw = e->power.facility_peak_kw,
+              .co2_tonnes = e->power.co2_tonnes,
+            };
+          }
+        qm_chart_render_compare (cr, items, c->n, c->currency, &c->style, width, height, NULL);
+      }
+      break;
+
+    case COMPARE_FIGURE_VRAM:
+      {
+        guint cols = 2;
+        double cw = width / cols, ch = height / ((c->n + cols - 1) / cols);
+
+        for (guint i = 0; i < c->n; i++)
+          {
+            const char *label = "Per GPU";
+
+            cairo_save (cr);
+            cairo_translate (cr, (i % cols) * cw, (i / cols) * ch);
+            cairo_rectangle (cr, 0, 0, cw - 6, ch - 6);
+            cairo_clip (cr);
+            sub_title (cr, &c->style, c->short_labels[i], 4.0, 0.0);
+            cairo_translate (cr, 0, title_h);
+            qm_chart_render_vram_scaled (cr, &c->estimates[i].memory, &label, 1, c->unit, c->vram_max,
+                                         &c->style, cw - 6, ch - 6 - title_h, NULL);
+            cairo_restore (cr);
+          }
+      }
+      break;
+
+    case COMPARE_FIGURE_POWER:
+      sub_title (cr, &c->style, c->labels[f->plan], 4.0, 0.0);
+      cairo_translate (cr, 0, title_h);
+      qm_chart_render_power_scaled (cr, &c->estimates[f->plan].power, c->node_max_w, c->cluster_max_kw,
+                                    &c->style, width, height - title_h, NULL);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+add_compare_figure (QmDocument        *doc,
+                    CompareCopy       *copy,
+                    CompareFigureKind  kind,
+                    guint              plan,
+                    double             height)
+{
+  CompareFigure *f = g_new0 (CompareFigure, 1);
+
+  f->copy = g_rc_box_acquire (copy);
+  f->kind = kind;
+  f->plan = plan;
+  qm_document_add_figure (doc, height, draw_compare_figure, f, compare_figure_free);
+}
+
+typedef enum
+{
+  BETTER_NONE,
+  BETTER_LOWER,
+  BETTER_HIGHER,
+} Better;
+
+static void
+compare_row_free (gpointer data)
+{
+  QmCompareRow *row = data;
+
+  g_free (row->label);
+  for (guint i = 0; i < QM_COMPARE_MAX_PLANS; i++)
+    g_free (row->cells[i]);
+  g_free (row);
+}
+
+char
+qm_compare_letter (guint i)
+{
+  g_return_val_if_fail (i < QM_COMPARE_MAX_PLANS, '?');
+  return letters[i];
+}
+
+/* One row of figures: the best value(s) are marked, unless all are equal
+ * or fewer than two apply (NaN = does not apply). Takes @texts. */
+static void
+metric_row (GPtrArray    *rows,
+            guint         n,
+            const char   *label,
+            const double *values,
+            char        **texts,
+            Better        better)
+{
+  QmCompareRow *row = g_new0 (QmCompareRow, 1);
+  double best = NAN, worst = NAN;
+  guint applicable = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      {
+        applicable++;
+        if (isnan (best) || (better == BETTER_LOWER ? values[i] < best : values[i] > best))
+          best = values[i];
+        if (isnan (worst) || (better == BETTER_LOWER ? values[i] > worst : values[i] < worst))
+          worst = values[i];
+      }
+
+  row->label = g_strdup (label);
+  for (guint i = 0; i < n; i++)
+    {
+      row->best[i] = better != BETTER_NONE && applicable >= 2 && best != worst &&
+                     isfinite (values[i]) && values[i] == best;
+      row->cells[i] = g_steal_pointer (&texts[i]);
+    }
+  g_ptr_array_add (rows, row);
+}
+
+GPtrArray *
+qm_compare_rows (const QmPlan           *plans,
+                 const QmEstimate       *estimates,
+                 guint                   n,
+                 const QmPlanReportInfo *in)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (compare_row_free);
+  QmPlanReportInfo info;
+  g_autofree char *date = NULL;
+  gboolean same_currency = TRUE;
+  double v[QM_COMPARE_MAX_PLANS];
+  char *t[QM_COMPARE_MAX_PLANS];
+
+  g_return_val_if_fail (n >= 1 && n <= QM_COMPARE_MAX_PLANS, rows);
+  resolve_info (in, &info, &date);
+  for (guint i = 1; i < n; i++)
+    if (g_strcmp0 (currency_of (&plans[i], &info), currency_of (&plans[0], &info)) != 0)
+      same_currency = FALSE;
+
+#define EACH(expr_v, expr_t) G_STMT_START {                           \
+    for (guint i = 0; i < n; i++)                                       \
+      {                                                                 \
+        const QmPlan *p G_GNUC_UNUSED = &plans[i];                      \
+        const QmEstimate *e G_GNUC_UNUSED = &estimates[i];              \
+        const char *cur G_GNUC_UNUSED = currency_of (p, &info);         \
+        v[i] = (expr_v);                                                \
+        t[i] = (expr_t);                                                \
+      }                                                                 \
+  } G_STMT_END
+#define NA "–"
+#define INPUT(label) metric_row (rows, n, (label), v, t, BETTER_NONE)
+
+  EACH (e->gpus, g_strdup (num (e->gpus, 0)));
+  metric_row (rows, n, "GPUs", v, t, BETTER_LOWER);
+  EACH (e->nodes, g_strdup (num (e->nodes, 0)));
+  metric_row (rows, n, "Nodes", v, t, BETTER_LOWER);
+  EACH (e->cluster.racks, g_strdup (num (e->cluster.racks, 0)));
+  metric_row (rows, n, "Racks", v, t, BETTER_LOWER);
+  EACH (e->has_training ? e->train_days : NAN, g_strdup (e->has_training ? days (e->train_days) : NA));
+  metric_row (rows, n, "Time, with failures", v, t, BETTER_LOWER);
+  EACH (e->has_training ? e->ideal_days : NAN, g_strdup (e->has_training ? days (e->ideal_days) : NA));
+  metric_row (rows, n, "Time, ideal", v, t, BETTER_LOWER);
+  EACH (e->has_training ? e->gpu_hours : NAN, g_strdup (e->has_training ? num (e->gpu_hours, 0) : NA));
+  metric_row (rows, n, "GPU-hours", v, t, BETTER_LOWER);
+  EACH (e->has_training ? e->mfu : NAN,
+        e->has_training ? g_strdup_printf ("%s%% (%s)", num (100 * e->mfu, 1), qm_mfu_source_to_string (e->mfu_source))
+                        : g_strdup (NA));
+  metric_row (rows, n, "MFU", v, t, BETTER_HIGHER);
+  EACH (e->has_reliability ? e->reliability.goodput : NAN,
+        e->has_reliability ? g_strdup_printf ("%s%%", num (100 * e->reliability.goodput, 1)) : g_strdup (NA));
+  metric_row (rows, n, "Goodput", v, t, BETTER_HIGHER);
+  EACH (e->has_inference ? e->inference.tokens_per_s_total : NAN,
+        e->has_inference ? g_strdup (num (e->inference.tokens_per_s_total, 0)) : g_strdup (NA));
+  metric_row (rows, n, "Output tokens/s", v, t, BETTER_HIGHER);
+  EACH (e->memory.margin,
+        g_strdup_printf ("%s of %s, %s", bytes (e->memory.total, info.memory_unit),
+                         bytes (e->memory.capacity, info.memory_unit),
+                         e->fits ? "fits" : "DOES NOT FIT"));
+  metric_row (rows, n, "Memory per GPU", v, t, BETTER_HIGHER);
+  EACH (e->power.facility_peak_kw, g_strdup_printf ("%s kW", num (e->power.facility_peak_kw, 0)));
+  metric_row (rows, n, "Facility power", v, t, BETTER_LOWER);
+  EACH (e->power.energy_mwh,
+        g_strdup_printf ("%s MWh%s", num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0),
+                         e->has_training ? "" : " a month"));
+  metric_row (rows, n, "Energy", v, t, BETTER_LOWER);
+  EACH (e->power.co2_tonnes,
+        g_strdup_printf ("%s t%s", num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0),
+                         e->has_training ? "" : " a month"));
+  metric_row (rows, n, "CO₂e", v, t, BETTER_LOWER);
+  EACH (same_currency ? e->cost.upfront : NAN, g_strdup (money (e->cost.upfront, cur)));
+  metric_row (rows, n, "Upfront", v, t, BETTER_LOWER);
+  EACH (same_currency ? e->cost.monthly : NAN, g_strdup (money (e->cost.monthly, cur)));
+  metric_row (rows, n, "Monthly", v, t, BETTER_LOWER);
+  EACH (same_currency ? e->cost.run : NAN,
+        g_strdup_printf ("%s%s", money (e->cost.run, cur), e->has_training ? "" : " a month"));
+  metric_row (rows, n, "This run", v, t, BETTER_LOWER);
+  EACH (same_currency ? e->cost.total : NAN,
+        g_strdup_printf ("%s over %s months", money (e->cost.total, cur), num (e->cost.horizon_months, 0)));
+  metric_row (rows, n, "Total cost", v, t, BETTER_LOWER);
+
+  /* Inputs: no better or worse, just side by side. */
+  {
+    QmCompareRow *row = g_new0 (QmCompareRow, 1);
+
+    row->label = g_strdup ("Inputs");
+    row->section = TRUE;
+    for (guint i = 0; i < n; i++)
+      row->cells[i] = g_strdup ("");
+    g_ptr_array_add (rows, row);
+  }
+  EACH (0, g_strdup (mode_label (p->workload.mode)));
+  INPUT ("Workload");
+  EACH (0, model_name (p, e));
+  INPUT ("Model");
+  EACH (0, e->has_training ? g_strdup_printf ("%s tokens, sequence %s, %s", short_count (e->tokens),
+                                              num (p->workload.seq_len, 0),
+                                              qm_precision_to_string (p->workload.precision))
+                           : g_strdup_printf ("%s requests/min", num (p->workload.inference.requests_per_minute, 0)));
+  INPUT ("Work");
+  EACH (0, e->has_training ? g_strdup_printf ("TP %u · PP %u · DP %u · ZeRO-%u", e->parallelism.tp,
+                                              e->parallelism.pp, e->parallelism.dp, e->parallelism.zero_stage)
+                           : g_strdup_printf ("%s × %u GPUs", num (e->inference.replicas, 0),
+                                              e->inference.gpus_per_replica));
+  INPUT ("Layout");
+  EACH (0, g_strdup (gpu_name (p)));
+  INPUT ("GPU");
+  EACH (0, g_strdup (server_name (p)));
+  INPUT ("Server");
+  EACH (0, g_strdup (p->network_id[0] ? p->network_id : "none"));
+  INPUT ("Network");
+  EACH (0, g_strdup (pricing_label (p->pricing.mode)));
+  INPUT ("Pricing");
+  EACH (0, g_strdup_printf ("PUE %s, %s/kWh", num (p->facility.pue, 2), money_exact (p->facility.usd_per_kwh, cur)));
+  INPUT ("Facility");
+#undef EACH
+#undef NA
+#undef INPUT
+  return rows;
+}
+
+QmDocument *
+qm_compare_report_new (const QmPlan           *plans,
+                       const QmEstimate       *estimates,
+                       guint                   n,
+                       const QmPlanReportInfo *in)
+{
+  QmPlanReportInfo info;
+  g_autofree char *date = NULL;
+  g_autofree char *footer = NULL;
+  g_autoptr(GString) intro = g_string_new (NULL);
+  const char *headers[1 + QM_COMPARE_MAX_PLANS];
+  double widths[1 + QM_COMPARE_MAX_PLANS];
+  g_autofree char *header_text[QM_COMPARE_MAX_PLANS] = { NULL, };
+  CompareCopy *copy;
+  gboolean same_currency = TRUE;
+  QmDocument *doc;
+
+  g_return_val_if_fail (plans != NULL && estimates != NULL, NULL);
+  g_return_val_if_fail (n >= 2 && n <= QM_COMPARE_MAX_PLANS, NULL);
+
+  resolve_info (in, &info, &date);
+  footer = g_strdup_printf ("Plan comparison — %s", info.date);
+  doc = qm_document_new (info.paper, "Plan comparison", footer);
+
+  copy = g_rc_box_new0 (CompareCopy);
+  copy->n = n;
+  copy->unit = info.memory_unit;
+  paper_style (&copy->style);
+  g_strlcpy (copy->currency, currency_of (&plans[0], &info), sizeof copy->currency);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *cut = ellipsize (plan_name (&plans[i]), 40);
+      double node_w, cluster_kw;
+
+      copy->plans[i] = plans[i];
+      copy->estimates[i] = estimates[i];
+      g_autofree char *shorter = ellipsize (plan_name (&plans[i]), 30);
+
+      g_snprintf (copy->labels[i], sizeof copy->labels[i], "%c: %s", letters[i], cut);
+      g_snprintf (copy->short_labels[i], sizeof copy->short_labels[i], "%c: %s", letters[i], shorter);
+      copy->vram_max = MAX (copy->vram_max, qm_chart_vram_top (&estimates[i].memory, 1));
+      qm_chart_power_top (&estimates[i].power, &node_w, &cluster_kw);
+      copy->node_max_w = MAX (copy->node_max_w, node_w);
+      copy->cluster_max_kw = MAX (copy->cluster_max_kw, cluster_kw);
+      if (g_strcmp0 (currency_of (&plans[i], &info), copy->currency) != 0)
+        same_currency = FALSE;
+    }
+
+  /* Cover: what is compared. */
+  qm_document_add_heading (doc, "Plan comparison", 0);
+  g_string_append_printf (intro, "Date: %s\nCatalog prices: version %s", info.date, info.catalog_version);
+  if (same_currency)
+    g_string_append_printf (intro, " · amounts in %s", copy->currency);
+  qm_document_add_paragraph (doc, intro->str);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *line = NULL;
+      g_autofree char *model = model_name (&plans[i], &estimates[i]);
+
+      line = g_strdup_printf ("%c. %s — %s, %s, %s GPUs (%s)%s%s", letters[i], plan_name (&plans[i]),
+                              mode_label (plans[i].workload.mode), model, num (estimates[i].gpus, 0),
+                              gpu_name (&plans[i]), plans[i].customer[0] ? "; for " : "", plans[i].customer);
+      qm_document_add_paragraph (doc, line);
+    }
+  qm_document_add_paragraph (doc, "✓ marks the better value in each row: lower for counts, time, power "
+                                  "and cost; higher for MFU, goodput, memory to spare and throughput. "
+                                  "“–” means the figure does not apply to that plan.");
+  if (!same_currency)
+    qm_document_add_paragraph (doc, "The plans use different currencies, so costs are not marked.");
+
+  /* The table. */
+  headers[0] = "";
+  widths[0] = 0.24;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *cut = ellipsize (plan_name (&plans[i]), 60);
+
+      header_text[i] = g_strdup_printf ("%c. %s", letters[i], cut);
+      headers[1 + i] = header_text[i];
+      widths[1 + i] = 0.76 / n;
+    }
+  {
+    QmAlign aligns[1 + QM_COMPARE_MAX_PLANS];
+
+    for (guint i = 0; i <= n; i++)
+      aligns[i] = QM_ALIGN_START;
+    qm_document_add_heading (doc, "Key figures", 1);
+    qm_document_begin_table (doc, 1 + n, headers, widths, aligns);
+  }
+
+  {
+    g_autoptr(GPtrArray) rows = qm_compare_rows (plans, estimates, n, &info);
+
+    for (guint r = 0; r < rows->len; r++)
+      {
+        QmCompareRow *row = g_ptr_array_index (rows, r);
+        const char *cells[1 + QM_COMPARE_MAX_PLANS];
+        g_autofree char *marked[QM_COMPARE_MAX_PLANS] = { NULL, };
+
+        cells[0] = row->label;
+        for (guint i = 0; i < n; i++)
+          {
+            /* A check mark, not colour: it survives a greyscale printer. */
+            marked[i] = row->best[i] ? g_strconcat ("✓ ", row->cells[i], NULL) : g_strdup (row->cells[i]);
+            cells[1 + i] = marked[i];
+          }
+        qm_document_add_row (doc, cells, row->section);
+      }
+  }
+  qm_document_end_table (doc);
+
+  /* Charts. */
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, "Side by side", 1);
+  add_compare_figure (doc, copy, COMPARE_FIGURE_CHART, 0, COMPARE_HEIGHT);
+  qm_document_add_paragraph (doc, "Each metric has its own scale; the values are printed on the bars. "
+                                  "On the right, total cost against time to train: lower left is better.");
+
+  /* The grid is tall: give it its own page rather than strand its heading. */
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, "Memory per GPU, on one scale", 1);
+  add_compare_figure (doc, copy, COMPARE_FIGURE_VRAM, 0, VRAM_CELL_HEIGHT * ((n + 1) / 2));
+
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, "Power, on one scale", 1);
+  /* All of them on one page when they fit. */
+  for (guint i = 0; i < n; i++)
+    add_compare_figure (doc, copy, COMPARE_FIGURE_POWER, i, MIN (POWER_HEIGHT, POWER_PAGE / n));
+
+  g_rc_box_release (copy);
+  return doc;
+}
+
+/* ---------------------------------------------------------------------- */
+/* CSV                                                                     */
+
+static void
+csv_field (GString    *out,
+           const char *field,
+           char        separator)
+{
+  gsize len = strlen (field);
+  gboolean quote = len > 0 && (g_ascii_isspace (field[0]) || g_ascii_isspace (field[len - 1]));
+
+  for (const char *c = field; *c && !quote; c++)
+    quote = *c == separator || *c == '"' || *c == '\n' || *c == '\r';
+  if (!quote)
+    {
+      g_string_append (out, field);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *c = field; *c; c++)
+    {
+      if (*c == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+csv_row (GString           *out,
+         char               separator,
+         guint              n,
+         const char *const *fields)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, separator);
+      csv_field (out, fields[i] != NULL ? fields[i] : "", separator);
+    }
+  g_string_append (out, "\r\n");
+}
+
+/* Plain digits for a spreadsheet: no grouping, the chosen decimal point. */
+static char *
+csv_number (double      v,
+            int         decimals,
+            const char *decimal_point)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char format[8];
+  char *dot;
+
+  if (!isfinite (v))
+    return g_strdup ("");
+  g_snprintf (format, sizeof format, "%%.%df", decimals);
+  g_ascii_formatd (buf, sizeof buf, format, v);
+  dot = strchr (buf, '.');
+  if (dot != NULL && strcmp (decimal_point, ".") != 0)
+    {
+      *dot = '\0';
+      return g_strconcat (buf, decimal_point, dot + 1, NULL);
+    }
+  return g_strdup (buf);
+}
+
+char *
+qm_bom_to_csv_full (const QmEstimate *e,
+                    const QmPlan     *plan,
+                    const QmBomLine  *bom,
+                    guint             n_bom,
+                    gboolean          excel_bom,
+                    char              sep,
+                    const char       *dp)
+{
+  GString *out = g_string_new (NULL);
+  const char *cur = plan->pricing.currency[0] ? plan->pricing.currency : "USD";
+  const char *header[7] = { "Item", "Catalog id", "Quantity", NULL, NULL, "Source", "As of" };
+  g_autofree char *unit_h = g_strdup_printf ("Unit price (%s)", cur);
+  g_autofree char *total_h = g_strdup_printf ("Total (%s)", cur);
+  const QmCost *c = &e->cost;
+  const char *empty[] = { "" };
+
+  if (excel_bom)
+    g_string_append (out, "\xEF\xBB\xBF");
+
+#define PAIR(k, val) G_STMT_START { const char *f_[] = { (k), (val) }; csv_row (out, sep, 2, f_); } G_STMT_END
+  PAIR ("Plan", plan_name (plan));
+  if (plan->customer[0])
+    PAIR ("Customer", plan->customer);
+  if (plan->quote_ref[0])
+    PAIR ("Quote reference", plan->quote_ref);
+  PAIR ("Catalog prices", qm_catalog_version ());
+  PAIR ("Currency", cur);
+  PAIR ("Pricing", pricing_label (plan->pricing.mode));
+#undef PAIR
+  csv_row (out, sep, 1, empty);
+
+  header[3] = unit_h;
+  header[4] = total_h;
+  csv_row (out, sep, 7, header);
+  for (guint i = 0; i < n_bom; i++)
+    {
+      const QmBomLine *l = &bom[i];
+      g_autofree char *q = csv_number (l->qty, l->qty == floor (l->qty) ? 0 : 4, dp);
+      g_autofree char *u = csv_number (l->unit_usd, 2, dp);
+      g_autofree char *t = csv_number (l->total_usd, 2, dp);
+      const char *f[7] = { l->item, l->catalog_id, q, u, t, l->source, l->as_of };
+
+      csv_row (out, sep, 7, f);
+    }
+  csv_row (out, sep, 1, empty);
+
+  /* Totals, in the Total column so they line up under the lines. */
+  {
+    const char *f[5] = { "Totals", "", "", "", "" };
+    csv_row (out, sep, 5, f);
+  }
+#define TOTAL(label, amount) G_STMT_START {                                   \
+    g_autofree char *a_ = csv_number ((amount), 2, dp);                       \
+    const char *f_[5] = { (label), "", "", "", a_ };                           \
+    csv_row (out, sep, 5, f_);                                                 \
+  } G_STMT_END
+  TOTAL ("Upfront", c->upfront);
+  if (is_buy (plan))
+    {
+      TOTAL ("Amortisation per month", c->amortization_monthly);
+      TOTAL ("Electricity per month", c->power_monthly);
+      TOTAL ("Colocation per month", c->colo_monthly);
+      TOTAL ("Support per month", c->support_monthly);
+    }
+  TOTAL ("Monthly", c->monthly);
+  TOTAL (e->has_training ? "This run" : "One month of serving", c->run);
+  {
+    g_autofree char *label = g_strdup_printf ("Total over %s months", num (c->horizon_months, 0));
+    TOTAL (label, c->total);
+  }
+#undef TOTAL
+
+  return g_string_free (out, FALSE);
+}
+
+char *
+qm_bom_to_csv (const QmEstimate *estimate,
+               const QmPlan     *plan,
+               gboolean          excel_bom)
+{
+  const char *dp = qm_format_decimal_point ();
+  gboolean comma = g_str_equal (dp, ",");
+
+  g_return_val_if_fail (estimate != NULL && plan != NULL, NULL);
+  return qm_bom_to_csv_full (estimate, plan, estimate->cost.bom, MIN (estimate->cost.n_bom, QM_BOM_MAX),
+                             excel_bom, comma ? ';' : ',', comma ? "," : ".");
+}

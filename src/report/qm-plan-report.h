@@ -1,0 +1,74 @@
+/* qm-plan-report.h: the PDF plan summary, the comparison of 2-4 plans, and
+ * the bill of materials as CSV (issue #10). The GUI's Export PDF and Print
+ * and `quartermaster-cli report|compare` all build the same QmDocument.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "qm-chart-compare.h"
+#include "qm-document.h"
+#include "qm-estimate.h"
+#include "qm-format.h"
+#include "qm-workload.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char  *date;             /* as printed, e.g. "2026-11-22"; NULL = today */
+  QmPaper      paper;
+  const char  *catalog_version;  /* NULL = qm_catalog_version () */
+  const char  *currency;         /* label; NULL = the plan's pricing.currency */
+  QmBytesUnit  memory_unit;
+} QmPlanReportInfo;
+
+/* Today, the locale's paper, the built-in catalog's version, the plan's
+ * currency and decimal GB. */
+void        qm_plan_report_info_init (QmPlanReportInfo *info);
+
+/* Cover and summary, bill of materials, the four charts, then assumptions,
+ * warnings and sources. @info may be NULL (the defaults above). The
+ * document copies what it needs: @plan and @estimate may go away after. */
+QmDocument *qm_plan_report_new       (const QmPlan           *plan,
+                                      const QmEstimate       *estimate,
+                                      const QmPlanReportInfo *info);
+
+/* Key figures and inputs side by side (the better value marked with a
+ * check mark), the comparison chart, and each plan's memory and power
+ * charts on one shared scale. @n is 2 to 4. */
+QmDocument *qm_compare_report_new    (const QmPlan           *plans,
+                                      const QmEstimate       *estimates,
+                                      guint                   n,
+                                      const QmPlanReportInfo *info);
+
+/* The side-by-side table of the comparison, shared by the PDF, the CLI's
+ * text table and the GUI: one row per key figure, then a section row and
+ * the inputs. best[] marks the better value(s) of a row (none when all
+ * are equal, or fewer than two apply: "–"). */
+typedef struct
+{
+  char     *label;
+  char     *cells[QM_COMPARE_MAX_PLANS];
+  gboolean  best[QM_COMPARE_MAX_PLANS];
+  gboolean  section;     /* a heading row: label only */
+} QmCompareRow;
+
+/* A GPtrArray of QmCompareRow that frees them. */
+GPtrArray  *qm_compare_rows          (const QmPlan           *plans,
+                                      const QmEstimate       *estimates,
+                                      guint                   n,
+                                      const QmPlanReportInfo *info);
+
+/* The plans' short labels in charts and tables: "A", "B" ... */
+char        qm_compare_letter        (guint                   i);
+
+/* The bill of materials with a totals section, RFC 4180 quoted, UTF-8.
+ * The separator follows the locale: ";" where the decimal point is ","
+ * (numbers then use ","), else ",". @excel_bom starts the text with a
+ * UTF-8 byte order mark so that spreadsheets detect UTF-8. */
+char       *qm_bom_to_csv            (const QmEstimate       *estimate,
+                                      const QmPlan           *plan,
+                                      gboolean                excel_bom);
+
+G_END_DECLS

@@ -1,0 +1,587 @@
+/* test-plan-report.c: the PDF plan summary, the comparison report and the
+ * BOM as CSV, read back with poppler: page counts, the figures of the
+ * estimate in the text, "Page N of M", repeated BOM headers, vector charts,
+ * embedded fonts, text inside the page box for a long CJK name and a
+ * 300-line quote, and the CSV through the store's parser.
+ *
+ * The first pages are also rendered to PNG in the build dir for a person
+ * to look at (pdftoppm, when installed).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "qm-test-pdf.h"
+
+#include "qm-catalog.h"
+#include "qm-csv.h"
+#include "qm-plan.h"
+#include "qm-plan-report.h"
+#include "qm-plan-report-private.h"
+
+#define DATE "2026-11-22"
+
+static char *
+out_path (const char *name)
+{
+  const char *dir = g_getenv ("QM_BUILD_DIR");
+
+  return g_canonicalize_filename (name, dir != NULL ? dir : NULL);
+}
+
+static PopplerDocument *
+open_pdf (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *uri = g_filename_to_uri (path, NULL, &error);
+  PopplerDocument *pdf;
+
+  g_assert_no_error (error);
+  pdf = poppler_document_new_from_file (uri, NULL, &error);
+  g_assert_no_error (error);
+  return pdf;
+}
+
+static char *
+page_text (PopplerDocument *pdf,
+           int              i)
+{
+  g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
+
+  return poppler_page_get_text (page);
+}
+
+static char *
+all_text (PopplerDocument *pdf)
+{
+  GString *s = g_string_new (NULL);
+
+  for (int i = 0; i < poppler_document_get_n_pages (pdf); i++)
+    {
+      g_autofree char *t = page_text (pdf, i);
+      g_string_append (s, t);
+      g_string_append_c (s, '\n');
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+info_init (QmPlanReportInfo *info,
+           QmPaper           paper)
+{
+  qm_plan_report_info_init (info);
+  info->date = DATE;
+  info->paper = paper;
+}
+
+static void
+load_example (const char *name,
+              QmPlan     *plan,
+              QmEstimate *estimate)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", name, NULL);
+
+  g_assert_true (qm_plan_load_from_file (plan, path, &warnings, &error));
+  g_assert_no_error (error);
+  qm_estimate (plan, estimate);
+  g_assert_true (estimate->valid);
+}
+
+/* Vector pages, embedded fonts, every glyph inside the page box, and the
+ * "Page N of M" footer on each page. */
+static void
+check_pages (PopplerDocument *pdf,
+             guint            n_pages)
+{
+  g_assert_cmpint (poppler_document_get_n_pages (pdf), ==, n_pages);
+
+  for (guint i = 0; i < n_pages; i++)
+    {
+      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
+      g_autofree char *text = poppler_page_get_text (page);
+      g_autofree char *footer = g_strdup_printf ("Page %u of %u", i + 1, n_pages);
+      PopplerRectangle *rects = NULL;
+      guint n_rects = 0;
+      double w, h;
+      GList *images;
+
+      g_assert_nonnull (strstr (text, footer));
+
+      images = poppler_page_get_image_mapping (page);
+      g_assert_null (images);
+
+      poppler_page_get_size (page, &w, &h);
+      g_assert_true (poppler_page_get_text_layout (page, &rects, &n_rects));
+      for (guint r = 0; r < n_rects; r++)
+        {
+          g_assert_cmpfloat (rects[r].x1, >=, -0.5);
+          g_assert_cmpfloat (rects[r].y1, >=, -0.5);
+          g_assert_cmpfloat (rects[r].x2, <=, w + 0.5);
+          g_assert_cmpfloat (rects[r].y2, <=, h + 0.5);
+        }
+      g_free (rects);
+    }
+
+  {
+    PopplerFontInfo *fonts = poppler_font_info_new (pdf);
+    PopplerFontsIter *iter = NULL;
+    guint n_fonts = 0;
+
+    while (poppler_font_info_scan (fonts, n_pages, &iter))
+      {
+        if (iter == NULL)
+          continue;
+        do
+          {
+            g_assert_true (poppler_fonts_iter_is_embedded (iter));
+            n_fonts++;
+          }
+        while (poppler_fonts_iter_next (iter));
+        poppler_fonts_iter_free (iter);
+      }
+    poppler_font_info_free (fonts);
+    g_assert_cmpuint (n_fonts, >, 0);
+  }
+}
+
+/* Pages to PNG beside the PDF, for a person to look at. */
+static void
+render_png (const char *pdf_path,
+            guint       last_page)
+{
+  g_autofree char *prog = g_find_program_in_path ("pdftoppm");
+  g_autofree char *prefix = NULL;
+  g_autofree char *last = g_strdup_printf ("%u", last_page);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  if (prog == NULL)
+    return;
+  prefix = g_strndup (pdf_path, strlen (pdf_path) - 4);
+  {
+    const char *argv[] = { prog, "-r", "80", "-png", "-l", last, pdf_path, prefix, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error);
+  }
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static void
+test_example (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autofree char *base = g_strndup (name, strlen (name) - strlen (".qmplan"));
+  g_autofree char *file = g_strdup_printf ("test-plan-report-%s.pdf", base);
+  g_autofree char *path = out_path (file);
+  g_autofree char *text = NULL;
+  g_autofree char *page2 = NULL;
+  char buf[QM_FORMAT_BUF];
+  QmPlanReportInfo info;
+  guint n_pages;
+
+  load_example (name, plan, e);
+  info_init (&info, QM_PAPER_A4);
+  doc = qm_plan_report_new (plan, e, &info);
+  n_pages = qm_document_n_pages (doc);
+  g_assert_cmpuint (n_pages, >=, 5);
+  g_assert_true (qm_document_write_pdf (doc, path, &error));
+  g_assert_no_error (error);
+
+  pdf = open_pdf (path);
+  check_pages (pdf, n_pages);
+  text = all_text (pdf);
+
+  g_assert_nonnull (strstr (text, plan->name));
+  g_assert_nonnull (strstr (text, qm_format_number (buf, sizeof buf, e->gpus, 0)));
+  g_assert_nonnull (strstr (text, qm_format_money (buf, sizeof buf, e->cost.total, plan->pricing.currency)));
+  if (e->has_training)
+    g_assert_nonnull (strstr (text, qm_format_days (buf, sizeof buf, e->train_days)));
+  g_assert_nonnull (strstr (text, "Bill of materials"));
+  g_assert_nonnull (strstr (text, "Assumptions, warnings and sources"));
+  g_assert_nonnull (strstr (text, DATE));
+  g_assert_nonnull (strstr (text, qm_catalog_version ()));
+  /* The catalog entries used are named with their sources. */
+  g_assert_nonnull (strstr (text, plan->gpu_id));
+  g_assert_nonnull (strstr (text, plan->server_id));
+  g_assert_nonnull (strstr (text, "Catalog sources"));
+
+  page2 = page_text (pdf, 1);
+  g_assert_nonnull (strstr (page2, "Bill of materials"));
+  g_assert_nonnull (strstr (page2, "Unit price"));
+
+  render_png (path, n_pages);
+}
+
+static void
+test_letter (void)
+{
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autoptr(PopplerPage) page = NULL;
+  g_autofree char *path = out_path ("test-plan-report-letter.pdf");
+  QmPlanReportInfo info;
+  double w, h;
+
+  load_example ("mistral-7b-lora-a100.qmplan", plan, e);
+  info_init (&info, QM_PAPER_LETTER);
+  doc = qm_plan_report_new (plan, e, &info);
+  g_assert_true (qm_document_write_pdf (doc, path, NULL));
+  pdf = open_pdf (path);
+  check_pages (pdf, qm_document_n_pages (doc));
+  page = poppler_document_get_page (pdf, 0);
+  poppler_page_get_size (page, &w, &h);
+  g_assert_cmpfloat (fabs (w - 612), <, 0.5);
+  g_assert_cmpfloat (fabs (h - 792), <, 0.5);
+}
+
+#define STRESS_LINES 300
+
+/* A 300-line quote with zero-cost items, quotes and commas in names, and
+ * CJK; the strings live as long as the lines. */
+static QmBomLine *
+stress_bom (GPtrArray *strings)
+{
+  QmBomLine *bom = g_new0 (QmBomLine, STRESS_LINES);
+
+  for (guint i = 0; i < STRESS_LINES; i++)
+    {
+      char *item, *id;
+
+      if (i % 7 == 3)
+        item = g_strdup_printf ("Stress item %u: 光ファイバーケーブル (OM4, 多モード) 30 m", i);
+      else if (i % 11 == 5)
+        item = g_strdup_printf ("Stress item %u: cable \"fancy\", 2 m; with a very long description that "
+                                "goes on to wrap across several lines of the item column", i);
+      else
+        item = g_strdup_printf ("Stress item %u", i);
+      id = g_strdup_printf ("stress-%03u", i);
+      g_ptr_array_add (strings, item);
+      g_ptr_array_add (strings, id);
+      bom[i].item = item;
+      bom[i].catalog_id = id;
+      bom[i].qty = i % 5 == 0 ? 0 : (i % 3 == 0 ? 2.5 : i + 1);
+      bom[i].unit_usd = i % 4 == 0 ? 0 : 1234.5 * (i + 1);
+      bom[i].total_usd = bom[i].qty * bom[i].unit_usd;
+      bom[i].source = i % 2 ? "Vendor price list, 2026 (test)" : "数据表 (测试)";
+      bom[i].as_of = "2026-01-01";
+    }
+  return bom;
+}
+
+static void
+test_stress (void)
+{
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autofree QmBomLine *bom = NULL;
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autofree char *path = out_path ("test-plan-report-stress.pdf");
+  g_autofree char *text = NULL;
+  g_autoptr(GString) name = g_string_new (NULL);
+  QmPlanReportInfo info;
+  guint n_pages, bom_pages = 0, rows_seen = 0;
+
+  load_example ("llama-3.1-70b-pretrain-h100.qmplan", plan, e);
+  while (name->len < QM_NAME_LEN - 40)
+    g_string_append (name, "大規模言語モデル事前学習計画 Extraordinarily-long-plan-name-without-spaces ");
+  g_utf8_strncpy (plan->name, name->str, 120);
+  g_strlcpy (plan->customer, "株式会社テスト (Test Customer, Ltd.)", sizeof plan->customer);
+  g_strlcpy (plan->quote_ref, "Q-2026-0001-中文", sizeof plan->quote_ref);
+  g_strlcpy (plan->notes,
+             "第一行：这是中文备注，用于测试排版。\n"
+             "日本語のメモ：ラックの電力と冷却を確認してください。\n"
+             "A very long note line without breaks: "
+             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+             sizeof plan->notes);
+
+  bom = stress_bom (strings);
+  info_init (&info, QM_PAPER_A4);
+  doc = qm_plan_report_new_with_bom (plan, e, bom, STRESS_LINES, &info);
+  n_pages = qm_document_n_pages (doc);
+  g_assert_true (qm_document_write_pdf (doc, path, NULL));
+  pdf = open_pdf (path);
+  check_pages (pdf, n_pages);
+
+  /* Every page with BOM rows repeats the table header. */
+  for (guint i = 0; i < n_pages; i++)
+    {
+      g_autofree char *t = page_text (pdf, i);
+      const char *p = t;
+
+      if (strstr (t, "Stress item") == NULL || strstr (t, "Catalog sources") != NULL)
+        continue;
+      /* Pages of the sources table name the items too: count the BOM's. */
+      if (strstr (t, "Unit price") == NULL)
+        {
+          g_assert_nonnull (strstr (t, "As of"));
+          continue;
+        }
+      bom_pages++;
+      while ((p = strstr (p, "stress-")) != NULL)
+        {
+          rows_seen++;
+          p++;
+        }
+    }
+  g_assert_cmpuint (bom_pages, >=, 5);
+  g_assert_cmpuint (rows_seen, ==, STRESS_LINES);
+
+  text = all_text (pdf);
+  g_assert_nonnull (strstr (text, "株式会社テスト"));
+  g_assert_nonnull (strstr (text, "第一行"));
+  render_png (path, 3);
+}
+
+static void
+test_compare (void)
+{
+  static const char *names[] = {
+    "llama-3.1-70b-pretrain-h100.qmplan",
+    "7b-pretrain-30-day-deadline.qmplan",
+    "llama-3.1-70b-serving-h100.qmplan",
+  };
+  QmPlan *plans = g_new0 (QmPlan, 3);
+  QmEstimate *estimates = g_new0 (QmEstimate, 3);
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *path = out_path ("test-compare-report.pdf");
+  g_autofree char *text = NULL;
+  QmPlanReportInfo info;
+  guint n_pages, marked = 0;
+
+  for (guint i = 0; i < 3; i++)
+    load_example (names[i], &plans[i], &estimates[i]);
+  info_init (&info, QM_PAPER_A4);
+  doc = qm_compare_report_new (plans, estimates, 3, &info);
+  n_pages = qm_document_n_pages (doc);
+  g_assert_cmpuint (n_pages, >=, 3);
+  g_assert_true (qm_document_write_pdf (doc, path, NULL));
+  pdf = open_pdf (path);
+  check_pages (pdf, n_pages);
+  text = all_text (pdf);
+  for (guint i = 0; i < 3; i++)
+    g_assert_nonnull (strstr (text, plans[i].name));
+  g_assert_nonnull (strstr (text, "✓"));
+
+  /* The fewest GPUs is marked, and only it. */
+  rows = qm_compare_rows (plans, estimates, 3, &info);
+  for (guint r = 0; r < rows->len; r++)
+    {
+      QmCompareRow *row = g_ptr_array_index (rows, r);
+
+      if (g_str_equal (row->label, "GPUs"))
+        {
+          guint best = 0;
+
+          for (guint i = 1; i < 3; i++)
+            if (estimates[i].gpus < estimates[best].gpus)
+              best = i;
+          for (guint i = 0; i < 3; i++)
+            g_assert_cmpint (row->best[i], ==, i == best);
+        }
+      for (guint i = 0; i < 3; i++)
+        marked += row->best[i];
+    }
+  g_assert_cmpuint (marked, >, 5);
+  render_png (path, n_pages);
+
+  g_free (plans);
+  g_free (estimates);
+}
+
+/* A small RFC 4180 reader for any separator (the store's reads commas). */
+static GPtrArray *
+parse_csv (const char *s,
+           char        sep)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  GPtrArray *row = g_ptr_array_new ();
+  GString *field = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *c = s; *c; c++)
+    {
+      if (quoted)
+        {
+          if (*c == '"' && c[1] == '"')
+            g_string_append_c (field, *c++);
+          else if (*c == '"')
+            quoted = FALSE;
+          else
+            g_string_append_c (field, *c);
+        }
+      else if (*c == '"')
+        quoted = TRUE;
+      else if (*c == sep)
+        {
+          g_ptr_array_add (row, g_string_free (field, FALSE));
+          field = g_string_new (NULL);
+        }
+      else if (*c == '\r' && c[1] == '\n')
+        {
+          c++;
+          g_ptr_array_add (row, g_string_free (field, FALSE));
+          field = g_string_new (NULL);
+          g_ptr_array_add (row, NULL);
+          g_ptr_array_add (rows, g_ptr_array_free (row, FALSE));
+          row = g_ptr_array_new ();
+        }
+      else
+        g_string_append_c (field, *c);
+    }
+  g_assert_false (quoted);
+  g_assert_cmpuint (field->len, ==, 0);
+  g_string_free (field, TRUE);
+  g_ptr_array_free (row, TRUE);
+  return rows;
+}
+
+static void
+test_csv (void)
+{
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autofree QmBomLine *bom = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *stress = NULL;
+  g_autofree char *semi = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean in_bom = FALSE;
+  guint lines = 0;
+
+  load_example ("llama-3.1-70b-pretrain-h100.qmplan", plan, e);
+
+  /* The estimate's own BOM, with a byte order mark. */
+  csv = qm_bom_to_csv (e, plan, TRUE);
+  g_assert_true (g_str_has_prefix (csv, "\xEF\xBB\xBF"));
+  g_assert_true (g_utf8_validate (csv, -1, NULL));
+  records = qm_csv_parse (csv, strlen (csv), &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < records->len; i++)
+    {
+      QmCsvRecord *rec = g_ptr_array_index (records, i);
+      const char *first = g_ptr_array_index (rec->fields, 0);
+
+      if (g_str_equal (first, "Item"))
+        {
+          in_bom = TRUE;
+          continue;
+        }
+      /* The store's parser skips the blank line before the totals. */
+      if (in_bom && (g_str_equal (first, "") || g_str_equal (first, "Totals")))
+        in_bom = FALSE;
+      else if (in_bom)
+        {
+          const QmBomLine *l = &e->cost.bom[lines++];
+
+          g_assert_cmpstr (first, ==, l->item);
+          g_assert_cmpfloat (fabs (g_ascii_strtod (g_ptr_array_index (rec->fields, 4), NULL) - l->total_usd), <, 0.01);
+        }
+      if (g_str_equal (first, "Upfront"))
+        g_assert_cmpfloat (fabs (g_ascii_strtod (g_ptr_array_index (rec->fields, 4), NULL) - e->cost.upfront), <, 0.01);
+    }
+  g_assert_cmpuint (lines, ==, e->cost.n_bom);
+  g_assert_nonnull (strstr (csv, "Total over 48 months"));
+  g_clear_pointer (&records, g_ptr_array_unref);
+
+  /* Quotes, commas and CJK survive the store's parser. */
+  bom = stress_bom (strings);
+  stress = qm_bom_to_csv_full (e, plan, bom, STRESS_LINES, FALSE, ',', ".");
+  g_assert_false (g_str_has_prefix (stress, "\xEF\xBB\xBF"));
+  records = qm_csv_parse (stress, strlen (stress), &error);
+  g_assert_no_error (error);
+  lines = 0;
+  for (guint i = 0; i < records->len; i++)
+    {
+      QmCsvRecord *rec = g_ptr_array_index (records, i);
+      const char *first = g_ptr_array_index (rec->fields, 0);
+
+      if (g_str_has_prefix (first, "Stress item"))
+        {
+          g_assert_cmpstr (first, ==, bom[lines].item);
+          g_assert_cmpstr (g_ptr_array_index (rec->fields, 5), ==, bom[lines].source);
+          lines++;
+        }
+    }
+  g_assert_cmpuint (lines, ==, STRESS_LINES);
+
+  /* A decimal-comma locale: ";" separates, "," is the decimal point. */
+  semi = qm_bom_to_csv_full (e, plan, bom, STRESS_LINES, TRUE, ';', ",");
+  rows = parse_csv (semi + 3, ';');
+  lines = 0;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      char **f = g_ptr_array_index (rows, i);
+
+      if (f[0] != NULL && g_str_has_prefix (f[0], "Stress item"))
+        {
+          g_autofree char *total = g_strdup (f[4]);
+          char *comma = strchr (total, ',');
+
+          g_assert_cmpstr (f[0], ==, bom[lines].item);
+          g_assert_nonnull (comma);
+          g_assert_null (strchr (total, '.'));
+          *comma = '.';
+          g_assert_cmpfloat (fabs (g_ascii_strtod (total, NULL) - bom[lines].total_usd), <, 0.01);
+          lines++;
+        }
+    }
+  g_assert_cmpuint (lines, ==, STRESS_LINES);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GDir) dir = NULL;
+  g_autofree char *examples = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  examples = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", NULL);
+  dir = g_dir_open (examples, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".qmplan"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_assert_cmpuint (names->len, >=, 4);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *test = g_strdup_printf ("/plan-report/example/%s", (char *) g_ptr_array_index (names, i));
+      g_test_add_data_func (test, g_ptr_array_index (names, i), test_example);
+    }
+  g_test_add_func ("/plan-report/letter", test_letter);
+  g_test_add_func ("/plan-report/stress", test_stress);
+  g_test_add_func ("/plan-report/compare", test_compare);
+  g_test_add_func ("/plan-report/csv", test_csv);
+  return g_test_run ();
+}

@@ -1,7 +1,12 @@
 /* bench-estimate.c: full estimates per second on one core.
- * Target (issue 3): >= 1,000,000/s with no allocation per estimate. One
- * estimate is the whole pipeline: model, compute, memory (or inference
- * sizing), then cluster, reliability, power and cost with the BOM.
+ * Target (issue 3): >= 1,000,000/s with no allocation per estimate, for
+ * plans that fix their layout and give their MFU. One estimate is the whole
+ * pipeline: model, compute, memory (or inference sizing), then cluster,
+ * reliability, power and cost with the BOM.
+ *
+ * Plans that leave the layout or the MFU on auto run the throughput model
+ * and the layout search (issue 5) inside the estimate: their figure is
+ * reported, and each must stay within one frame (16 ms); the aim is 1 ms.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -40,25 +45,39 @@ main (int argc, char **argv)
   };
   guint n = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 2000000;
   int status = 0;
-  double slowest = G_MAXDOUBLE;
+  double slowest_fixed = G_MAXDOUBLE, slowest_model = G_MAXDOUBLE;
 
   for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
     {
       g_autofree char *path = qm_test_source_path (examples[i]);
       g_autoptr(GError) error = NULL;
       QmPlan plan;
+      QmEstimate e;
       double rate;
+      guint runs;
+      gboolean model;
 
       if (!qm_plan_load_from_file (&plan, path, NULL, &error))
         g_error ("%s: %s", path, error->message);
-      run (&plan, n / 10);   /* warm up */
-      rate = run (&plan, n);
-      printf ("%-52s %12.0f estimates/s (%.3f us each)\n", examples[i], rate, 1e6 / rate);
-      slowest = MIN (slowest, rate);
+      qm_estimate (&plan, &e);
+      /* The throughput model ran: a searched layout or a predicted MFU. */
+      model = e.has_step_time || e.layouts_evaluated > 0;
+      runs = model ? MAX (n / 50, 100u) : n;
+      run (&plan, runs / 10);   /* warm up */
+      rate = run (&plan, runs);
+      printf ("%-52s %12.0f estimates/s (%8.3f us each)%s\n", examples[i], rate, 1e6 / rate,
+              model ? "  [throughput model]" : "");
+      if (model)
+        slowest_model = MIN (slowest_model, rate);
+      else
+        slowest_fixed = MIN (slowest_fixed, rate);
     }
-  /* Every plan, not only the first, must meet the target. */
-  printf ("slowest: %.0f estimates/s (target 1,000,000)\n", slowest);
-  if (slowest < 1e6)
+  /* Every plan, not only the first, must meet its target. */
+  printf ("slowest with a fixed layout and MFU: %.0f estimates/s (target 1,000,000)\n",
+          slowest_fixed);
+  printf ("slowest with the throughput model: %.3f ms per estimate (limit 16 ms, aim 1 ms)\n",
+          1e3 / slowest_model);
+  if (slowest_fixed < 1e6 || 1e3 / slowest_model > 16.0)
     status = 1;
   return status;
 }

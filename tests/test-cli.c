@@ -1,5 +1,6 @@
 /* test-cli.c: quartermaster-cli as a user runs it (shared/design/cli.md):
- * exit status, --help, and estimate on every example plan.
+ * exit status, --help, estimate and search on every example plan, and the
+ * catalog and plans commands on a temporary database (--db).
  *
  * The CLI's path comes from QM_CLI (tests/meson.build).
  *
@@ -103,10 +104,32 @@ test_usage (void)
 {
   g_auto(Run) r = { 0, };
 
-  run_cli (&r, "advise", "x.qmplan", NULL);
-  g_assert_cmpint (r.status, ==, 2);
-  g_assert_cmpuint (count_lines (r.err), ==, 1);
-  run_clear (&r);
+  static const char *usages[][5] = {
+    { "search", NULL },
+    { "search", "a.qmplan", "--top", "0", NULL },
+    { "search", "a.qmplan", "--top", "many", NULL },
+    { "search", "a.qmplan", "--bogus", NULL },
+    { "catalog", NULL },
+    { "catalog", "shop", NULL },
+    { "catalog", "list", "--kind", "toaster", NULL },
+    { "catalog", "import", NULL },
+    { "plans", NULL },
+    { "plans", "show", NULL },
+    { "plans", "export", "x", NULL },
+    { "plans", "list", "extra", NULL },
+    { "estimate", "--db", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (usages); i++)
+    {
+      const char **a = usages[i];
+
+      run_cli (&r, a[0], a[1], a[2], a[3], NULL);
+      if (r.status != 2 || count_lines (r.err) != 1)
+        g_error ("'%s %s %s %s': exit %d, stderr: %s", a[0], a[1] ? a[1] : "",
+                 a[1] && a[2] ? a[2] : "", a[1] && a[2] && a[3] ? a[3] : "", r.status, r.err);
+      run_clear (&r);
+    }
   run_cli (&r, "no-such-command", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_cmpuint (count_lines (r.err), ==, 1);
@@ -230,6 +253,440 @@ test_bad_plan (void)
   g_rmdir (dir);
 }
 
+/* A temporary database for one test, removed with its directory. */
+typedef struct
+{
+  char *dir;
+  char *db;
+} TempDb;
+
+static void
+temp_db_init (TempDb *t)
+{
+  t->dir = g_dir_make_tmp ("qm-cli-db-XXXXXX", NULL);
+  g_assert_nonnull (t->dir);
+  t->db = g_build_filename (t->dir, "test.db", NULL);
+}
+
+static void
+rm_rf (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (d && (name = g_dir_read_name (d)))
+        {
+          g_autofree char *sub = g_build_filename (path, name, NULL);
+
+          rm_rf (sub);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+static void
+temp_db_clear (TempDb *t)
+{
+  if (t->dir)
+    rm_rf (t->dir);
+  g_clear_pointer (&t->dir, g_free);
+  g_clear_pointer (&t->db, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TempDb, temp_db_clear)
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    g_error ("not JSON (%s): %.200s", error->message, text);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static JsonObject *
+find_id (JsonArray  *a,
+         const char *id)
+{
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *o = json_array_get_object_element (a, i);
+
+      if (g_strcmp0 (json_object_get_string_member (o, "id"), id) == 0)
+        return o;
+    }
+  return NULL;
+}
+
+/* catalog list --json: the keys of plan-format.md "Catalog output" and the
+ * ids it requires. */
+static void
+test_catalog_list (void)
+{
+  static const char *common[] = {
+    "id", "kind", "vendor", "name", "source", "as_of", "price_usd", "builtin",
+  };
+  static const char *gpu_keys[] = {
+    "tflops", "memory_gb", "bandwidth_tbs", "tdp_w", "link_gbs", "form_factor",
+  };
+  static const char *server_keys[] = {
+    "gpu_id", "gpus", "cpus", "ram_gb", "rack_units", "power_max_w", "power_typical_w",
+    "weight_kg", "nics",
+  };
+  static const char *network_keys[] = { "ports", "port_gbps", "power_w" };
+  static const char *model_keys[] = {
+    "params", "active_params", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
+  };
+  static const char *ids[] = {
+    "gpt-3-175b", "llama-65b", "llama-2-7b", "llama-2-70b", "llama-3.1-8b", "llama-3.1-70b",
+    "llama-3.1-405b", "mistral-7b", "mixtral-8x7b", "mixtral-8x22b", "qwen2.5-72b",
+    "deepseek-v3", "falcon-180b", "bloom-176b", "pythia-12b",
+    "v100-sxm-32gb", "a100-sxm-40gb", "a100-sxm-80gb", "a100-pcie-80gb", "a800-sxm-80gb",
+    "h100-sxm-80gb", "h100-pcie-80gb", "h800-sxm-80gb", "h200-sxm-141gb", "b200-sxm-180gb",
+    "l40s", "rtx-4090", "mi300x", "gaudi3",
+    "dgx-a100", "dgx-h100", "dgx-h200", "dgx-b200", "hgx-h100-8", "pcie-8gpu",
+    "ib-hdr-200", "ib-ndr-400", "ib-xdr-800", "eth-400g", "parallel-fs", "local-nvme",
+  };
+  g_auto(TempDb) t = { 0, };
+  g_auto(Run) r = { 0, };
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *a;
+  JsonObject *h100, *tflops;
+
+  temp_db_init (&t);
+  run_cli (&r, "--db", t.db, "catalog", "list", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  root = parse_json (r.out);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
+  a = json_node_get_array (root);
+  g_assert_cmpuint (json_array_get_length (a), >=, G_N_ELEMENTS (ids));
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *o = json_array_get_object_element (a, i);
+      const char *kind = json_object_get_string_member (o, "kind");
+      const char **keys = NULL;
+      guint n = 0;
+
+      for (guint k = 0; k < G_N_ELEMENTS (common); k++)
+        if (!json_object_has_member (o, common[k]))
+          g_error ("%s: no key %s", json_object_get_string_member (o, "id"), common[k]);
+      if (g_str_equal (kind, "gpu"))
+        keys = gpu_keys, n = G_N_ELEMENTS (gpu_keys);
+      else if (g_str_equal (kind, "server"))
+        keys = server_keys, n = G_N_ELEMENTS (server_keys);
+      else if (g_str_equal (kind, "network"))
+        keys = network_keys, n = G_N_ELEMENTS (network_keys);
+      else if (g_str_equal (kind, "model"))
+        keys = model_keys, n = G_N_ELEMENTS (model_keys);
+      for (guint k = 0; k < n; k++)
+        if (!json_object_has_member (o, keys[k]))
+          g_error ("%s (%s): no key %s", json_object_get_string_member (o, "id"), kind, keys[k]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    if (find_id (a, ids[i]) == NULL)
+      g_error ("catalog list --json has no %s", ids[i]);
+
+  /* H100 SXM: 989 dense bf16 TFLOPS, 80 GB, built in; no fp4 (null). */
+  h100 = find_id (a, "h100-sxm-80gb");
+  g_assert_cmpstr (json_object_get_string_member (h100, "kind"), ==, "gpu");
+  g_assert_true (json_object_get_boolean_member (h100, "builtin"));
+  tflops = json_object_get_object_member (h100, "tflops");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (tflops, "bf16"), 989, 1);
+  g_assert_true (json_object_has_member (tflops, "fp4"));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (tflops, "fp4")));
+  g_assert_cmpfloat (json_object_get_double_member (h100, "memory_gb"), ==, 80);
+  run_clear (&r);
+
+  /* --kind, and the text table has units and thousands separators. */
+  run_cli (&r, "catalog", "list", "--kind", "server", "--json", "--db", t.db, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  {
+    g_autoptr(JsonNode) servers = parse_json (r.out);
+    JsonArray *sa = json_node_get_array (servers);
+
+    g_assert_cmpuint (json_array_get_length (sa), >=, 6);
+    for (guint i = 0; i < json_array_get_length (sa); i++)
+      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sa, i),
+                                                      "kind"), ==, "server");
+  }
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "catalog", "list", "--kind", "gpu", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "h100-sxm-80gb"));
+  g_assert_nonnull (strstr (r.out, "TFLOPS"));
+  g_assert_nonnull (strstr (r.out, "TB/s"));
+  g_assert_true (g_regex_match_simple ("\\$\\d{1,3},\\d\\d\\d", r.out, 0, 0));
+}
+
+static const char bad_csv[] =
+  "kind,id,vendor,name,price_usd,tflops_bf16,memory_gb,bandwidth_tbs\n"
+  "gpu,acme-one,Acme,Acme One,\"12,000\",400,96,3\n"
+  "gpu,acme-bad,Acme,Acme Bad,1000,400,-96,3\n"
+  "gpu,acme-two,Acme,Acme Two,15000,500,128,4\n"
+  "gpu,acme-worse,Acme,Acme Worse,lots,400,96,3\n";
+
+/* catalog import: bad rows name file, line, column and value, and nothing
+ * is written; --skip-invalid writes the good ones. */
+static void
+test_catalog_import (void)
+{
+  g_auto(TempDb) t = { 0, };
+  g_auto(Run) r = { 0, };
+  g_autofree char *csv = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *one;
+
+  temp_db_init (&t);
+  csv = g_build_filename (t.dir, "prices.csv", NULL);
+  g_assert_true (g_file_set_contents (csv, bad_csv, -1, NULL));
+
+  run_cli (&r, "--db", t.db, "catalog", "import", csv, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.out, ==, "");
+  {
+    g_autofree char *line3 = g_strdup_printf ("%s:3: memory_gb: ", csv);
+    g_autofree char *line5 = g_strdup_printf ("%s:5: price_usd: ", csv);
+
+    g_assert_nonnull (strstr (r.err, line3));
+    g_assert_nonnull (strstr (r.err, "(got \"-96\")"));
+    g_assert_nonnull (strstr (r.err, line5));
+    g_assert_nonnull (strstr (r.err, "(got \"lots\")"));
+  }
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "catalog", "list", "--kind", "gpu", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_json (r.out);
+  g_assert_null (find_id (json_node_get_array (root), "acme-one"));
+  g_clear_pointer (&root, json_node_unref);
+  run_clear (&r);
+
+  run_cli (&r, "--db", t.db, "catalog", "import", csv, "--skip-invalid", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "imported 2 rows"));
+  g_assert_nonnull (strstr (r.err, "(skipped)"));
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "catalog", "list", "--kind", "gpu", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_json (r.out);
+  one = find_id (json_node_get_array (root), "acme-one");
+  g_assert_nonnull (one);
+  g_assert_false (json_object_get_boolean_member (one, "builtin"));
+  g_assert_cmpfloat (json_object_get_double_member (one, "price_usd"), ==, 12000);
+  g_assert_nonnull (find_id (json_node_get_array (root), "acme-two"));
+  g_assert_null (find_id (json_node_get_array (root), "acme-bad"));
+  g_assert_null (find_id (json_node_get_array (root), "acme-worse"));
+  run_clear (&r);
+
+  /* A missing file: exit 1, one line. */
+  run_cli (&r, "--db", t.db, "catalog", "import", "/nonexistent/prices.csv", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+}
+
+/* plans import, list, show, export, re-import and delete. */
+static void
+test_plans_round_trip (void)
+{
+  g_autofree char *example = qm_test_source_path ("data/examples/llama-3.1-70b-pretrain-h100.qmplan");
+  g_auto(TempDb) t = { 0, };
+  g_auto(Run) r = { 0, };
+  g_autofree char *out = NULL;
+  g_autoptr(JsonNode) list = NULL;
+  const char *name = "Llama 3.1 70B pretraining on 2,048 H100";
+  JsonArray *a;
+
+  temp_db_init (&t);
+  out = g_build_filename (t.dir, "exported.qmplan", NULL);
+
+  run_cli (&r, "--db", t.db, "plans", "list", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "No saved plans"));
+  run_clear (&r);
+
+  run_cli (&r, "--db", t.db, "plans", "import", example, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  run_clear (&r);
+
+  run_cli (&r, "--db", t.db, "plans", "list", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  list = parse_json (r.out);
+  a = json_node_get_array (list);
+  g_assert_cmpuint (json_array_get_length (a), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (a, 0), "name"),
+                   ==, name);
+  /* The import estimated the plan for the list's columns. */
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (a, 0), "gpus"),
+                   ==, 2048);
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (a, 0),
+                                                    "total_cost_usd"), >, 0);
+  run_clear (&r);
+
+  run_cli (&r, "--db", t.db, "plans", "list", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, name));
+  g_assert_nonnull (strstr (r.out, "2,048"));
+  run_clear (&r);
+
+  run_cli (&r, "--db", t.db, "plans", "show", name, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"quartermaster-plan\""));
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "plans", "show", "1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  {
+    g_autoptr(JsonNode) shown = parse_json (r.out);
+    JsonObject *o = json_node_get_object (shown);
+
+    g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, name);
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "plan"),
+                                                    "format"), ==, "quartermaster-plan");
+    g_assert_true (JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "snapshot")));
+  }
+  run_clear (&r);
+
+  /* A saved plan by name works where a plan file does. */
+  run_cli (&r, "--db", t.db, "estimate", name, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+
+  run_cli (&r, "--db", t.db, "plans", "export", name, "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+  run_clear (&r);
+  /* The exported file is a plan file: it estimates and re-imports. */
+  run_cli (&r, "estimate", out, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "plans", "import", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "plans", "list", "--json", NULL);
+  g_clear_pointer (&list, json_node_unref);
+  list = parse_json (r.out);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (list)), ==, 2);
+  run_clear (&r);
+
+  run_cli (&r, "--db", t.db, "plans", "delete", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "plans", "delete", "1", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "plans", "show", "no such plan", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+  run_clear (&r);
+  run_cli (&r, "--db", t.db, "plans", "list", "--json", NULL);
+  g_clear_pointer (&list, json_node_unref);
+  list = parse_json (r.out);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (list)), ==, 1);
+  run_clear (&r);
+
+  /* A bad plan file: exit 1, one line naming the key, nothing written. */
+  {
+    g_autofree char *bad = g_build_filename (t.dir, "bad.qmplan", NULL);
+
+    g_assert_true (g_file_set_contents (bad, "{ \"format\": \"quartermaster-plan\", "
+                                        "\"version\": 99 }", -1, NULL));
+    run_cli (&r, "--db", t.db, "plans", "import", bad, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_cmpuint (count_lines (r.err), ==, 1);
+    g_assert_nonnull (strstr (r.err, "version"));
+  }
+}
+
+/* search on every training example: layouts with breakdowns, and JSON. */
+static void
+test_search (void)
+{
+  g_autofree char *dir = qm_test_source_path ("data/examples");
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(JsonNode) root = NULL;
+      g_auto(Run) text = { 0, };
+      g_auto(Run) json = { 0, };
+      JsonArray *a;
+
+      if (!g_str_has_suffix (name, ".qmplan") || strstr (name, "serving"))
+        continue;
+      n++;
+      run_cli (&text, "search", path, "--top", "3", NULL);
+      if (text.status != 0)
+        g_error ("search %s: exit %d: %s", name, text.status, text.err);
+      g_assert_nonnull (strstr (text.out, "layouts evaluated"));
+      g_assert_nonnull (strstr (text.out, "MFU"));
+      g_assert_nonnull (strstr (text.out, "bubble"));
+      run_cli (&json, "search", path, "--json", "--top", "3", NULL);
+      g_assert_cmpint (json.status, ==, 0);
+      root = parse_json (json.out);
+      a = json_node_get_array (root);
+      g_assert_cmpuint (json_array_get_length (a), >=, 1);
+      g_assert_cmpuint (json_array_get_length (a), <=, 3);
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          JsonObject *o = json_array_get_object_element (a, i);
+          JsonObject *st = json_object_get_object_member (o, "step_time_s");
+          double mfu = json_object_get_double_member (o, "mfu");
+
+          g_assert_true (json_object_has_member (o, "parallelism"));
+          g_assert_true (json_object_has_member (o, "memory_bytes"));
+          g_assert_cmpint (json_object_get_int_member (o, "layouts_evaluated"), >=, 1);
+          g_assert_cmpfloat (json_object_get_double_member (st, "step"), >, 0);
+          g_assert_cmpfloat (mfu, >, 0);
+          if (i > 0)
+            g_assert_cmpfloat (json_object_get_double_member (st, "step"), >=,
+                               json_object_get_double_member (
+                                 json_object_get_object_member (
+                                   json_array_get_object_element (a, i - 1), "step_time_s"),
+                                 "step"));
+        }
+    }
+  g_assert_cmpuint (n, >=, 3);
+
+  /* A serving plan has no training layout to search. */
+  {
+    g_autofree char *serving = g_build_filename (dir, "llama-3.1-70b-serving-h100.qmplan", NULL);
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "search", serving, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_cmpuint (count_lines (r.err), ==, 1);
+  }
+}
+
+/* estimate reports a predicted MFU for plans that omit it. */
+static void
+test_estimate_predicted (void)
+{
+  g_autofree char *path = qm_test_source_path ("data/examples/7b-pretrain-30-day-deadline.qmplan");
+  g_auto(Run) r = { 0, };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o;
+
+  run_cli (&r, "estimate", path, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_json (r.out);
+  o = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (o, "mfu_source"), ==, "predicted");
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "step_time_s")));
+  g_assert_cmpfloat (json_object_get_double_member (o, "hfu"), >=,
+                     json_object_get_double_member (o, "mfu"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -239,5 +696,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/examples", test_examples);
   g_test_add_func ("/cli/bad-plan", test_bad_plan);
+  g_test_add_func ("/cli/estimate-predicted", test_estimate_predicted);
+  g_test_add_func ("/cli/search", test_search);
+  g_test_add_func ("/cli/catalog-list", test_catalog_list);
+  g_test_add_func ("/cli/catalog-import", test_catalog_import);
+  g_test_add_func ("/cli/plans", test_plans_round_trip);
   return g_test_run ();
 }

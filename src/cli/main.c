@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "qm-cli.h"
+#include "qm-cli-report.h"
 
 /* To add a command: write qm-cli-<name>.c with qm_cli_<name>(), declare it
  * in qm-cli.h, and fill its slot here. NULL = not implemented yet. */
@@ -19,13 +20,13 @@ static const struct
   const char   *usage;
 } commands[] = {
   { "estimate", qm_cli_estimate, "estimate PLAN.json [--json]          estimate one plan (text table, or JSON)" },
-  { "search",   NULL,            "search PLAN.json [--top N] [--json]  fastest parallel layouts that fit" },
-  { "report",   NULL,            "report PLAN.json -o OUT.pdf          PDF plan summary" },
-  { "chart",    NULL,            "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf" },
-  { "compare",  NULL,            "compare A.json B.json [...] [-o OUT.pdf] [--json]" },
-  { "catalog",  NULL,            "catalog list [--kind gpu|server|network|storage|rack|model] [--json]\n"
-                                 "  catalog import FILE.csv              vendor price list / custom hardware" },
-  { "plans",    NULL,            "plans list [--json]|show NAME|export NAME -o F.json|import F.json|delete NAME" },
+  { "search",   qm_cli_search,   "search PLAN.json [--top N] [--json]  fastest parallel layouts that fit" },
+  { "report",   qm_cli_report,   "report PLAN.json -o OUT.pdf [--paper a4|letter]  PDF plan summary" },
+  { "chart",    qm_cli_chart,    "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf" },
+  { "compare",  qm_cli_compare,  "compare A.json B.json [...] [-o OUT.pdf] [--json]" },
+  { "catalog",  qm_cli_catalog,  "catalog list [--kind gpu|server|network|storage|rack|cloud|model] [--json]\n"
+                                 "  catalog import FILE.csv [--skip-invalid]  vendor price list / custom hardware" },
+  { "plans",    qm_cli_plans,    "plans list [--json]|show NAME [--json]|export NAME -o F.qmplan|import F.qmplan|delete NAME" },
   { "advise",   NULL,            "advise PLAN.json [--optimise time|cost|energy|gpus] [--json]" },
 };
 
@@ -48,11 +49,50 @@ print_help (FILE *out)
   fputs ("Usage: quartermaster-cli COMMAND [ARGS...]\n\nCommands:\n", out);
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  %s\n", commands[i].usage);
-  fputs ("\nCommon options:\n"
+  fputs ("\nA PLAN that names a file is read from it (a file wins over the database);\n"
+         "otherwise it is the name or id of a saved plan. With --db, a plan file is\n"
+         "read through that database, so your own catalog entries and prices apply.\n"
+         "\nCommon options:\n"
          "  --db PATH     the plans and catalog database (default: the GUI's)\n"
          "  --version     print the version and exit\n"
          "  --help        print this help and exit\n"
          "\nExit status: 0 success, 1 bad input or failed operation, 2 usage error.\n", out);
+}
+
+/* --db PATH (or --db=PATH) is common to every command and may come before
+ * or after it: take it out of argv here. FALSE on a usage error. */
+static gboolean
+take_db_option (int   *argc,
+                char **argv)
+{
+  int j = 1;
+
+  for (int i = 1; i < *argc; i++)
+    {
+      if (strcmp (argv[i], "--db") == 0)
+        {
+          if (i + 1 >= *argc || argv[i + 1][0] == '\0')
+            {
+              qm_cli_error ("--db needs a PATH");
+              return FALSE;
+            }
+          qm_cli_db_path = argv[++i];
+        }
+      else if (g_str_has_prefix (argv[i], "--db="))
+        {
+          if (argv[i][5] == '\0')
+            {
+              qm_cli_error ("--db needs a PATH");
+              return FALSE;
+            }
+          qm_cli_db_path = argv[i] + 5;
+        }
+      else
+        argv[j++] = argv[i];
+    }
+  *argc = j;
+  argv[j] = NULL;
+  return TRUE;
 }
 
 int
@@ -63,6 +103,8 @@ main (int    argc,
 
   setlocale (LC_ALL, "");
 
+  if (!take_db_option (&argc, argv))
+    return QM_CLI_USAGE;
   if (argc < 2)
     {
       print_help (stderr);

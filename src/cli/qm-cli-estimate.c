@@ -1,5 +1,10 @@
 /* qm-cli-estimate.c: quartermaster-cli estimate PLAN.json [--json]
  *
+ * The plan is a file (or a saved plan's name; see qm_cli_load_plan ()).
+ * Without --db a file is read against the built-in catalog only, so the
+ * command never touches the GUI's database; with --db the file is read
+ * through it and the user's own catalog entries and prices resolve.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <math.h>
@@ -256,14 +261,26 @@ print_text (const QmPlan     *p,
   if (e->valid)
     {
       row ("GPUs", "%s %s on %s nodes", num (e->gpus, 0), p->gpu_id, num (e->nodes, 0));
-      row ("parallelism", "tp %u, pp %u, dp %u, cp %u, ep %u, micro-batch %u, ZeRO-%u, recompute %s",
+      row ("parallelism", "tp %u, pp %u, dp %u, cp %u, ep %u, micro-batch %u, ZeRO-%u, recompute %s%s",
            e->parallelism.tp, e->parallelism.pp, e->parallelism.dp, e->parallelism.cp,
            e->parallelism.ep, e->parallelism.micro_batch, e->parallelism.zero_stage,
-           qm_recompute_to_string (e->parallelism.recompute));
+           qm_recompute_to_string (e->parallelism.recompute),
+           e->parallelism.virtual_stages > 1 ? ", interleaved" : "");
     }
   if (e->has_training && e->valid)
     {
       row ("MFU", "%.1f%% (%s)", 100 * e->mfu, qm_mfu_source_to_string (e->mfu_source));
+      if (e->has_step_time)
+        {
+          const QmParallelTime *t = &e->step_time;
+
+          row ("step (model)", "%.3g s, HFU %.1f%%, %s tokens/s", t->step, 100 * t->hfu,
+               num (t->tokens_per_s, 0));
+          row ("  breakdown", "compute %.3g, recompute %.3g, TP %.3g, PP %.3g, DP %.3g, "
+               "ZeRO %.3g, CP %.3g, EP %.3g, bubble %.3g, optimizer %.3g s", t->compute,
+               t->recompute, t->tp_comm, t->pp_comm, t->dp_comm, t->zero_comm, t->cp_comm,
+               t->ep_comm, t->bubble, t->optimizer);
+        }
       row ("time", "%s with failures (%s ideal)", days (e->train_days), days (e->ideal_days));
       row ("GPU-hours", "%s", num (e->gpu_hours, 0));
     }
@@ -304,8 +321,6 @@ int
 qm_cli_estimate (int    argc,
                  char **argv)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) warnings = NULL;
   const char *path = NULL;
   gboolean json = FALSE;
   QmPlan *plan;
@@ -337,14 +352,11 @@ qm_cli_estimate (int    argc,
 
   plan = g_new (QmPlan, 1);
   estimate = g_new (QmEstimate, 1);
-  if (!qm_plan_load_from_file (plan, path, &warnings, &error))
+  if (!qm_cli_load_plan (path, plan))
     {
-      qm_cli_error ("%s: %s", path, error->message);
       status = QM_CLI_INPUT;
       goto out;
     }
-  for (guint i = 0; i < warnings->len; i++)
-    qm_cli_error ("%s: warning: %s", path, (const char *) g_ptr_array_index (warnings, i));
 
   qm_estimate (plan, estimate);
   if (json)

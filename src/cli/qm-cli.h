@@ -6,6 +6,9 @@
 
 #include <glib.h>
 
+#include "qm-plan.h"
+#include "qm-store.h"
+
 G_BEGIN_DECLS
 
 /* Exit status (cli.md). */
@@ -17,8 +20,36 @@ G_BEGIN_DECLS
 typedef int (*QmCliCommand) (int argc, char **argv);
 
 int  qm_cli_estimate (int argc, char **argv);
+int  qm_cli_search   (int argc, char **argv);
+int  qm_cli_catalog  (int argc, char **argv);
+int  qm_cli_plans    (int argc, char **argv);
 
 /* One-line error on stderr: "quartermaster-cli: <message>". */
 void qm_cli_error    (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+/* The common --db PATH, or NULL when it was not given. main.c takes it
+ * out of argv wherever it appears, so commands never see it. */
+extern const char *qm_cli_db_path;
+
+/* Opens --db, else the GUI's database (qm_store_default_path ()). On
+ * failure prints one line naming the file and returns NULL. */
+QmStore    *qm_cli_open_store  (void);
+
+/* Reads the PLAN argument of estimate and search. A file wins over the
+ * database (cli.md): an existing file is read on its own against the
+ * built-in catalog, or, when --db is given, through that database so that
+ * the user's own catalog entries and price overrides apply. An argument
+ * that is not a file is a saved plan's name or id in the database.
+ * Prints warnings and the error (one line) itself. */
+gboolean    qm_cli_load_plan   (const char *arg,
+                                QmPlan     *plan);
+
+/* Numbers for text output, with the locale's thousands separator. The
+ * result lives in a small ring of buffers, so one printf can hold several;
+ * the CLI is single-threaded. */
+const char *qm_cli_num         (double      v,
+                                int         decimals);
+const char *qm_cli_money       (double      v,
+                                const char *currency);
 
 G_END_DECLS

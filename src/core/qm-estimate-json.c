@@ -216,6 +216,34 @@ inference_member (JsonBuilder       *b,
   json_builder_end_object (b);
 }
 
+/* The throughput model's step (qm-parallel), seconds, exposed parts. */
+static void
+step_time_member (JsonBuilder          *b,
+                  gboolean              applies,
+                  const QmParallelTime *t)
+{
+  json_builder_set_member_name (b, "step_time_s");
+  if (!applies)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  member_num (b, "step", TRUE, t->step);
+  member_num (b, "compute", TRUE, t->compute);
+  member_num (b, "recompute", TRUE, t->recompute);
+  member_num (b, "tp_comm", TRUE, t->tp_comm);
+  member_num (b, "pp_comm", TRUE, t->pp_comm);
+  member_num (b, "dp_comm", TRUE, t->dp_comm);
+  member_num (b, "zero_comm", TRUE, t->zero_comm);
+  member_num (b, "cp_comm", TRUE, t->cp_comm);
+  member_num (b, "ep_comm", TRUE, t->ep_comm);
+  member_num (b, "bubble", TRUE, t->bubble);
+  member_num (b, "optimizer", TRUE, t->optimizer);
+  member_num (b, "tokens_per_s", TRUE, t->tokens_per_s);
+  json_builder_end_object (b);
+}
+
 static void
 notes_array (JsonBuilder  *b,
              const char   *key,
@@ -269,6 +297,7 @@ qm_estimate_to_json_node (const QmPlan     *plan,
       json_builder_add_string_value (b, qm_recompute_to_string (e->parallelism.recompute));
       json_builder_set_member_name (b, "sequence_parallel");
       json_builder_add_boolean_value (b, e->parallelism.sequence_parallel);
+      member_int (b, "virtual_stages", TRUE, MAX (e->parallelism.virtual_stages, 1u));
       json_builder_end_object (b);
     }
   else
@@ -280,6 +309,12 @@ qm_estimate_to_json_node (const QmPlan     *plan,
     json_builder_add_string_value (b, qm_mfu_source_to_string (e->mfu_source));
   else
     json_builder_add_null_value (b);
+  member_num (b, "hfu", tr && e->has_step_time, e->step_time.hfu);
+  step_time_member (b, tr && e->has_step_time, &e->step_time);
+  member_int (b, "layouts_evaluated", tr && e->layouts_evaluated > 0,
+              (gint64) e->layouts_evaluated);
+  member_int (b, "priced_global_batch", tr && e->priced_global_batch > 0,
+              e->priced_global_batch);
   member_num (b, "ideal_days", tr, e->ideal_days);
   member_num (b, "train_days", tr, e->train_days);
   member_num (b, "gpu_hours", tr, e->gpu_hours);

@@ -5,7 +5,11 @@
  * totals (storage/management/total switches, total cables and
  * transceivers), power_kw.cooling and .pue, electricity_usd, cost_usd
  * extras (hardware, installation, break_even_months ...), bom[].as_of and
- * bom_as_of, reliability and inference details, and errors (a count).
+ * bom_as_of, reliability and inference details, errors (a count), and
+ * from the throughput model (null when it did not run): hfu, step_time_s
+ * {step, compute, recompute, tp/pp/dp/zero/cp/ep_comm, bubble, optimizer,
+ * tokens_per_s}, layouts_evaluated, priced_global_batch and
+ * parallelism.virtual_stages.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

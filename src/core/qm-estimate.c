@@ -30,8 +30,12 @@ static const struct
   [QM_NOTE_MFU_GIVEN] = { "mfu-given",
     "MFU %.0f%% as given in the plan (model FLOPs basis)" },
   [QM_NOTE_MFU_DEFAULT] = { "mfu-default",
-    "MFU %.0f%% is the default for this GPU family (published runs; see qm-compute.c); "
-    "a throughput model will predict it later" },
+    "MFU %.0f%% is the default for this GPU family (published runs; see qm-compute.c): "
+    "the throughput model cannot price this layout (see the warnings)" },
+  [QM_NOTE_MFU_PREDICTED] = { "mfu-predicted",
+    "MFU %.0f%% predicted from the throughput model (qm-parallel) for this layout: a %.3g s "
+    "step is %.0f%% compute, %.0f%% exposed communication, %.0f%% pipeline bubble and "
+    "%.0f%% recompute and optimizer" },
   [QM_NOTE_SHAPE_INFERRED] = { "shape-inferred",
     "model shape inferred from params_b = %.3g B: a typical Llama-style shape with %.0f "
     "layers, hidden %.0f, SwiGLU, GQA (%.4g B parameters)" },
@@ -40,13 +44,11 @@ static const struct
     "epochs × params_B × 13.3 / hours = %.0f A100 for %.0f hours; it is the special case "
     "of this estimate for that GPU and MFU without the attention term" },
   [QM_NOTE_GPUS_FOR_DEADLINE] = { "gpus-for-deadline",
-    "a %.3g-day deadline needs %.1f GPUs; rounded up to %.0f (whole nodes of %.0f GPUs "
-    "and the model-parallel size)" },
+    "a %.3g-day deadline needs %.1f GPUs at %.0f%% MFU; rounded up to %.0f (whole nodes of "
+    "%.0f GPUs on which a parallel layout fits in memory)" },
   [QM_NOTE_PARALLEL_AUTO] = { "parallel-auto",
-    "tp = %.0f, pp = %.0f picked as the smallest model-parallel layout that fits in memory; "
-    "a throughput search will optimise it later" },
-  [QM_NOTE_EP_AUTO] = { "ep-auto",
-    "ep = %.0f: experts spread over as many data-parallel ranks as divide %.0f experts" },
+    "tp = %.0f, pp = %.0f, cp = %.0f, ep = %.0f (%.0f interleaved stages) picked by the "
+    "throughput search: the fastest of %.0f layouts that fit in memory" },
   [QM_NOTE_MODEL_STATES] = { "model-states",
     "model states: ZeRO paper accounting (Rajbhandari 2020 Fig. 1), %.0f bytes per "
     "trainable parameter before ZeRO-%.0f sharding over dp = %.0f" },
@@ -125,10 +127,13 @@ static const struct
     "rent: cloud offer %s (%s): %.2f per GPU-hour", 2 },
   [QM_NOTE_BREAK_EVEN] = { "break-even",
     "rent vs buy: buying pays off after %.1f months against renting at %.2f per GPU-hour" },
+  /* These two append what would fit (v[3] QmParallelFix flags, v[4] GPUs,
+   * v[5] GB per GPU): see format_fixes (). */
   [QM_NOTE_DOES_NOT_FIT] = { "does-not-fit",
     "does not fit: %.1f GB needed per GPU, %.1f GB available" },
   [QM_NOTE_NO_LAYOUT_FITS] = { "no-layout-fits",
-    "no tp/pp layout of %.0f GPUs fits in memory; showing tp = %.0f, pp = %.0f" },
+    "no parallel layout of %.0f GPUs fits in memory: the closest (shown) needs %.1f GB per "
+    "GPU, %.1f GB more than the GPU has" },
   [QM_NOTE_BATCH_NOT_DIVISIBLE] = { "batch-not-divisible",
     "global_batch %.0f is not a multiple of micro_batch × dp = %.0f" },
   [QM_NOTE_PARAMS_HINT_MISMATCH] = { "params-hint-mismatch",
@@ -157,16 +162,69 @@ qm_note_id_to_string (QmNoteId id)
   return id < QM_N_NOTES && notes[id].id ? notes[id].id : "unknown";
 }
 
+/* "; it would fit with 512 GPUs, ZeRO-3, … or a GPU with at least 96 GB":
+ * the what-ifs of qm_parallel_search () (QmParallelFix flags in v[3]). */
+static void
+format_fixes (const QmNote *note,
+              char         *buf,
+              gsize         size)
+{
+  guint fixes = (guint) note->v[3];
+  gsize len = strlen (buf);
+  const char *sep = "; it would fit with ";
+
+#define APPEND(...) G_STMT_START {                                  \
+    if (len < size)                                                 \
+      len += g_snprintf (buf + len, size - len, __VA_ARGS__);       \
+  } G_STMT_END
+  if (fixes & QM_PARALLEL_FIX_MORE_GPUS)
+    {
+      APPEND ("%s%.0f GPUs", sep, note->v[4]);
+      sep = ", ";
+    }
+  if (fixes & QM_PARALLEL_FIX_ZERO3)
+    {
+      APPEND ("%sZeRO-3", sep);
+      sep = ", ";
+    }
+  if (fixes & QM_PARALLEL_FIX_RECOMPUTE)
+    {
+      APPEND ("%sfull recompute", sep);
+      sep = ", ";
+    }
+  if (fixes & QM_PARALLEL_FIX_MICRO_BATCH)
+    {
+      APPEND ("%smicro_batch 1", sep);
+      sep = ", ";
+    }
+  if (fixes & QM_PARALLEL_FIX_MODEL_PARALLEL)
+    {
+      APPEND ("%stp/pp/cp/ep on auto", sep);
+      sep = ", ";
+    }
+  if (fixes & QM_PARALLEL_FIX_BIGGER_GPU)
+    APPEND ("%s%sa GPU with at least %.0f GB", sep, sep[0] == ',' ? "or " : "", note->v[5]);
+#undef APPEND
+}
+
 const char *
 qm_note_format (const QmNote *note,
                 char         *buf,
                 gsize         size)
 {
   const char *s0, *s1;
+  const double *v = note->v;
 
   if (note->id >= QM_N_NOTES || notes[note->id].text == NULL)
     {
       g_strlcpy (buf, "", size);
+      return buf;
+    }
+  if (note->id == QM_NOTE_NO_LAYOUT_FITS && ((guint) v[3] & QM_PARALLEL_FIX_GLOBAL_BATCH))
+    {
+      g_snprintf (buf, size, "no parallel layout of %.0f GPUs divides the global batch of %.0f "
+                  "sequences (global_batch = micro_batch × micro-batches × dp, with tp·pp·cp·dp "
+                  "= GPUs): change the GPU count or the global batch", v[0], v[1]);
       return buf;
     }
   s0 = note->s[0] ? note->s[0] : "";
@@ -174,17 +232,24 @@ qm_note_format (const QmNote *note,
   switch (notes[note->id].n_str)
     {
     case 2:
-      g_snprintf (buf, size, notes[note->id].text, s0, s1,
-                  note->v[0], note->v[1], note->v[2], note->v[3]);
+      g_snprintf (buf, size, notes[note->id].text, s0, s1, v[0], v[1], v[2], v[3], v[4], v[5]);
       break;
     case 1:
-      g_snprintf (buf, size, notes[note->id].text, s0,
-                  note->v[0], note->v[1], note->v[2], note->v[3]);
+      g_snprintf (buf, size, notes[note->id].text, s0, v[0], v[1], v[2], v[3], v[4], v[5]);
       break;
     default:
-      g_snprintf (buf, size, notes[note->id].text,
-                  note->v[0], note->v[1], note->v[2], note->v[3]);
+      g_snprintf (buf, size, notes[note->id].text, v[0], v[1], v[2], v[3], v[4], v[5]);
       break;
+    }
+  if (note->id == QM_NOTE_NO_LAYOUT_FITS || note->id == QM_NOTE_DOES_NOT_FIT)
+    format_fixes (note, buf, size);
+  if (note->id == QM_NOTE_BATCH_NOT_DIVISIBLE && v[2] > 0)
+    {
+      gsize len = strlen (buf);
+
+      if (len < size)
+        g_snprintf (buf + len, size - len, "; the throughput model priced the nearest batch "
+                    "that a layout of these GPUs divides, %.0f sequences", v[2]);
     }
   return buf;
 }
@@ -209,13 +274,11 @@ finite_or_zero (double v)
 }
 
 static QmNote *
-add_note (QmNote   *list,
-          guint    *n,
-          QmNoteId  id,
-          double    v0,
-          double    v1,
-          double    v2,
-          double    v3)
+add_note_v (QmNote       *list,
+            guint        *n,
+            QmNoteId      id,
+            const double *v,
+            guint         n_v)
 {
   QmNote *note;
 
@@ -225,14 +288,26 @@ add_note (QmNote   *list,
   if (*n == QM_ESTIMATE_MAX_NOTES - 1)
     id = QM_NOTE_LIST_FULL;
   note->id = id;
-  note->v[0] = finite_or_zero (v0);
-  note->v[1] = finite_or_zero (v1);
-  note->v[2] = finite_or_zero (v2);
-  note->v[3] = finite_or_zero (v3);
+  for (guint i = 0; i < QM_NOTE_N_VALUES; i++)
+    note->v[i] = i < n_v ? finite_or_zero (v[i]) : 0.0;
   note->s[0] = NULL;
   note->s[1] = NULL;
   (*n)++;
   return id == QM_NOTE_LIST_FULL ? NULL : note;
+}
+
+static QmNote *
+add_note (QmNote   *list,
+          guint    *n,
+          QmNoteId  id,
+          double    v0,
+          double    v1,
+          double    v2,
+          double    v3)
+{
+  const double v[] = { v0, v1, v2, v3 };
+
+  return add_note_v (list, n, id, v, G_N_ELEMENTS (v));
 }
 
 /* A note with two strings first (see the n_str of its template). */
@@ -359,75 +434,404 @@ try_layout (const QmPlan       *plan,
   return e->memory.fits;
 }
 
-/* Largest power of two that divides both a and b (at least 1). */
-static guint
-pow2_common (guint a,
-             guint b)
-{
-  guint r = 1;
+/* ------------------------------------------------------------------ */
+/* Training layout and MFU from the throughput model (qm-parallel).     */
 
-  while (r * 2 <= a && r * 2 <= b && a % (r * 2) == 0 && b % (r * 2) == 0)
-    r *= 2;
-  return r;
+/* Interleaved schedules the estimate tries for a layout the plan fixes:
+ * the plan has no key for the schedule, so it is "auto" like the search's
+ * (which goes to the same bound, QM_PARALLEL_MAX_VIRTUAL in qm-parallel.c). */
+#define QM_ESTIMATE_MAX_VIRTUAL 8
+
+/* Deadline sizing: whole-node counts tried above the rounded need before
+ * the coarser grid of 1, 1.25, 1.5 and 1.75 × 2^k nodes (the counts that
+ * layouts with a power-of-two batch can use), up to this many times it. */
+#define QM_ESTIMATE_DEADLINE_STEPS    16
+#define QM_ESTIMATE_DEADLINE_MAX_GROW 8
+#define QM_ESTIMATE_DEADLINE_ITERS    4
+
+static void
+set_parallelism (QmEstimate             *e,
+                 const QmParallelLayout *l)
+{
+  e->parallelism.tp = l->tp;
+  e->parallelism.pp = l->pp;
+  e->parallelism.dp = l->dp;
+  e->parallelism.cp = l->cp;
+  e->parallelism.ep = l->ep;
+  e->parallelism.micro_batch = l->micro_batch;
+  e->parallelism.zero_stage = l->zero_stage;
+  e->parallelism.recompute = l->recompute;
+  e->parallelism.sequence_parallel = l->sequence_parallel;
+  e->parallelism.virtual_stages = l->virtual_stages;
 }
 
-/* Pick tp/pp (and ep for MoE) when the plan leaves them to "auto". Until
- * qm-parallel's throughput search lands: the smallest tp·pp that fits,
- * tp first (NVLink inside a node) up to the node size, then pp. */
+/* The layout the plan fixes, on @gpus GPUs (ep 1 when the plan leaves a
+ * dense model's ep on auto). */
 static void
-choose_layout (const QmPlan       *plan,
-               const QmModelShape *shape,
-               QmEstimate         *e,
-               guint               gpn)
+plan_layout (const QmWorkload *w,
+             guint             gpus,
+             QmParallelLayout *l)
+{
+  memset (l, 0, sizeof *l);
+  l->tp = MAX (w->tp, 1u);
+  l->pp = MAX (w->pp, 1u);
+  l->cp = MAX (w->cp, 1u);
+  l->ep = MAX (w->ep, 1u);
+  l->dp = MAX (1u, gpus / (l->tp * l->pp * l->cp));
+  l->micro_batch = MAX (w->micro_batch, 1u);
+  l->n_micro = MAX (1u, w->global_batch / (l->micro_batch * l->dp));
+  l->virtual_stages = 1;
+  l->zero_stage = w->zero_stage;
+  l->recompute = w->recompute;
+  l->sequence_parallel = w->sequence_parallel && l->tp > 1;
+}
+
+/* The batch nearest @batch that a layout of @gpus can divide: a multiple of
+ * the odd part of the GPU count (tp and a power-of-two pp take the rest)
+ * and the micro-batch. 0 when that is more than a quarter away. */
+static guint
+nearby_batch (guint batch,
+              guint gpus,
+              guint micro_batch)
+{
+  guint64 q = MAX (gpus, 1u);
+  double k;
+
+  while (q % 2 == 0)
+    q /= 2;
+  q *= MAX (micro_batch, 1u);
+  k = MAX (1.0, round ((double) batch / q));
+  if (fabs (k * q - batch) > 0.25 * batch || k * q > G_MAXUINT)
+    return 0;
+  return (guint) (k * q);
+}
+
+/* Price a fixed layout at its fastest interleaving. FALSE when the model
+ * cannot price it (it does not divide the batch, the heads, ...). */
+static gboolean
+price_layout (const QmParallelProblem *pb,
+              QmParallelLayout        *l,
+              QmParallelTime          *out)
+{
+  QmParallelLayout try = *l;
+  QmParallelTime t;
+  gboolean found = FALSE;
+
+  memset (out, 0, sizeof *out);
+  for (guint v = 1; v <= (l->pp > 1 ? QM_ESTIMATE_MAX_VIRTUAL : 1u); v++)
+    {
+      try.virtual_stages = v;
+      if (qm_parallel_step_time (pb, &try, &t) && (!found || t.step < out->step))
+        {
+          *out = t;
+          l->virtual_stages = v;
+          found = TRUE;
+        }
+    }
+  return found;
+}
+
+/* A fixed layout whose dp·micro_batch does not divide the batch: price
+ * it at the nearest batch that it divides (p->global_batch is set). */
+static gboolean
+relax_and_price (QmParallelProblem *p,
+                 QmParallelLayout  *l,
+                 QmParallelTime    *t)
+{
+  guint q = l->dp * l->micro_batch;
+  guint b = MAX (1u, (guint) round ((double) p->global_batch / q)) * q;
+
+  if (b == p->global_batch || fabs ((double) b - p->global_batch) > 0.25 * p->global_batch)
+    return FALSE;
+  p->global_batch = b;
+  l->n_micro = b / q;
+  return price_layout (p, l, t);
+}
+
+/* Can @gpus run the plan: a layout divides the batch (and, searched, fits)?
+ * The predicted MFU there in *mfu. The deadline sizing calls this for many
+ * counts, so it uses the search without the no-fit what-ifs (the curve). */
+static gboolean
+count_feasible (const QmParallelProblem *pb,
+                const QmWorkload        *w,
+                gboolean                 searched,
+                guint                    gpus,
+                double                  *mfu)
+{
+  QmParallelProblem p = *pb;
+
+  p.gpus = gpus;
+  if (searched)
+    {
+      QmParallelCurvePoint pt;
+      QmParallelCurve curve;
+
+      qm_parallel_curve (&p, 0, &gpus, 1, &pt, &curve);
+      if (!pt.fits && (p.global_batch = nearby_batch (pb->global_batch, gpus,
+                                                        w->micro_batch)) > 0)
+        qm_parallel_curve (&p, 0, &gpus, 1, &pt, &curve);
+      *mfu = pt.mfu;
+      return pt.fits && pt.mfu > 0;
+    }
+  else
+    {
+      QmParallelLayout l;
+      QmParallelTime t;
+
+      plan_layout (w, gpus, &l);
+      if (!price_layout (&p, &l, &t) &&
+          !relax_and_price (&p, &l, &t))
+        return FALSE;
+      *mfu = t.mfu;
+      return t.mfu > 0;
+    }
+}
+
+/* The first count from @from (a multiple of @step) on which the plan runs:
+ * whole steps first, then the 1/1.25/1.5/1.75 × 2^k grid. 0 = none. */
+static guint
+first_feasible (const QmParallelProblem *pb,
+                const QmWorkload        *w,
+                gboolean                 searched,
+                guint                    from,
+                guint                    step,
+                double                  *mfu)
+{
+  guint64 last = 0;
+  guint64 limit = (guint64) from * QM_ESTIMATE_DEADLINE_MAX_GROW;
+
+  for (guint k = 0; k < QM_ESTIMATE_DEADLINE_STEPS; k++)
+    {
+      guint64 g = from + (guint64) k * step;
+
+      if (g > G_MAXUINT / 2)
+        return 0;
+      if (count_feasible (pb, w, searched, (guint) g, mfu))
+        return (guint) g;
+      last = g;
+    }
+  for (guint64 p2 = 1; p2 <= limit; p2 *= 2)
+    for (guint m = 4; m <= 7; m++)
+      {
+        guint64 g = p2 * m / 4;
+
+        if ((p2 * m) % 4 != 0 || g <= last || g % step != 0 || g > limit || g > G_MAXUINT / 2)
+          continue;
+        last = g;
+        if (count_feasible (pb, w, searched, (guint) g, mfu))
+          return (guint) g;
+      }
+  return 0;
+}
+
+/* GPUs for a deadline when the throughput model runs: the fewest whole
+ * nodes on which a layout runs and, with a predicted MFU, finishes in
+ * time. MFU falls as GPUs are added, so the need is iterated: size at the
+ * current MFU, predict the MFU there, size again. */
+static guint
+gpus_for_deadline (const QmParallelProblem *pb,
+                   const QmWorkload        *w,
+                   QmEstimate              *e,
+                   gboolean                 searched,
+                   gboolean                 predict,
+                   guint                    gpn,
+                   guint                    mp_fixed,
+                   double                  *raw_out,
+                   double                  *mfu_out)
+{
+  double deadline_s = w->deadline_days * 86400.0;
+  double mfu = e->mfu, m = 0, raw = 0;
+  guint step = qm_compute_round_gpus (0, gpn, mp_fixed);
+  guint g = 0;
+
+  for (guint it = 0; it < QM_ESTIMATE_DEADLINE_ITERS; it++)
+    {
+      guint c;
+
+      raw = qm_compute_gpus_for_time (e->training_flops, deadline_s, e->peak_flops, mfu);
+      c = first_feasible (pb, w, searched, qm_compute_round_gpus (raw, gpn, mp_fixed), step, &m);
+      if (c == 0 || c == g)
+        break;
+      g = c;
+      *mfu_out = m;
+      if (!predict)
+        break;
+      mfu = m;
+    }
+  if (g == 0)
+    {
+      /* No count runs the plan: the layout step below says why. */
+      *raw_out = raw;
+      *mfu_out = e->mfu;
+      return qm_compute_round_gpus (raw, gpn, mp_fixed);
+    }
+  /* The last iterate may still miss the deadline at its own MFU. */
+  for (guint k = 0; predict && k < QM_ESTIMATE_DEADLINE_STEPS; k++)
+    {
+      guint c;
+
+      if (qm_compute_seconds (e->training_flops, g, e->peak_flops, *mfu_out) <= deadline_s)
+        break;
+      c = first_feasible (pb, w, searched, g + step, step, &m);
+      if (c == 0)
+        break;
+      g = c;
+      *mfu_out = m;
+    }
+  *raw_out = qm_compute_gpus_for_time (e->training_flops, deadline_s, e->peak_flops, *mfu_out);
+  return g;
+}
+
+/* A not-fitting layout the plan fixed: what would make it fit. Only on
+ * this (rare) path, as the what-ifs search several times. */
+static void
+explain_no_fit (const QmParallelProblem *pb,
+                QmEstimate              *e)
+{
+  QmParallelSearch res;
+
+  qm_parallel_search (pb, 1, &res);
+  if (res.n == 0)
+    e->no_fit = res.no_fit;
+}
+
+static void
+warn_no_fit (QmEstimate *e,
+             QmNoteId    id,
+             double      v0,
+             double      v1,
+             double      v2)
+{
+  const QmParallelNoFit *nf = &e->no_fit;
+  const double v[] = {
+    v0, v1, v2, nf->valid ? nf->fixes : 0, nf->fix_gpus, ceil (nf->fix_capacity_bytes / 1e9),
+  };
+
+  add_note_v (e->warnings, &e->n_warnings, id, v, G_N_ELEMENTS (v));
+}
+
+/* The old stand-in when no layout divides the batch: tp inside the node,
+ * as far as the heads and GPUs allow, so that memory can still be shown. */
+static void
+fallback_layout (const QmWorkload   *w,
+                 const QmModelShape *shape,
+                 guint               gpus,
+                 guint               gpn,
+                 QmParallelLayout   *l)
+{
+  plan_layout (w, gpus, l);
+  if (w->tp == 0)
+    {
+      guint heads = MAX (shape->heads, 1u);
+
+      l->tp = 1;
+      while (l->tp * 2 <= gpn && heads % (l->tp * 2) == 0 &&
+             gpus % (l->tp * 2 * l->pp * l->cp) == 0)
+        l->tp *= 2;
+    }
+  l->dp = MAX (1u, gpus / (l->tp * l->pp * l->cp));
+  l->n_micro = MAX (1u, w->global_batch / (l->micro_batch * l->dp));
+  l->sequence_parallel = w->sequence_parallel && l->tp > 1;
+}
+
+/* Layout, memory and (when @predict) the MFU of a training plan from the
+ * throughput model: the search when @searched, else the plan's layout. */
+static void
+model_layout (const QmPlan            *plan,
+              const QmModelShape      *shape,
+              const QmParallelProblem *pb,
+              QmEstimate              *e,
+              gboolean                 searched,
+              guint                    gpn)
 {
   const QmWorkload *w = &plan->workload;
-  guint cp = MAX (w->cp, 1u);
-  guint ep_auto = 1;
-  guint layers = MAX (shape->layers, 1u);
-  guint heads = MAX (shape->heads, 1u);
-  guint best_tp = 1, best_pp = 1;
+  QmParallelLayout l;
 
-  if (qm_model_is_moe (shape) && w->ep == 0)
+  if (searched)
     {
-      ep_auto = pow2_common (shape->experts, MAX (1u, e->gpus / cp));
-      qm_estimate_assume (e, QM_NOTE_EP_AUTO, ep_auto, shape->experts, 0, 0);
-    }
+      QmParallelSearch res;
+      QmParallelProblem relaxed;
 
-  if (w->tp > 0 && w->pp > 0)
-    {
-      try_layout (plan, shape, e, w->tp, w->pp, cp, w->ep > 0 ? w->ep : ep_auto);
+      qm_parallel_search (pb, 1, &res);
+      if (res.n == 0 && (res.no_fit.fixes & QM_PARALLEL_FIX_GLOBAL_BATCH))
+        {
+          relaxed = *pb;
+          relaxed.global_batch = nearby_batch (pb->global_batch, pb->gpus, w->micro_batch);
+          if (relaxed.global_batch > 0)
+            {
+              pb = &relaxed;
+              e->priced_global_batch = relaxed.global_batch;
+              qm_parallel_search (pb, 1, &res);
+            }
+        }
+      e->layouts_evaluated = res.evaluated;
+      if (res.n > 0)
+        {
+          const QmParallelResult *best = &res.top[0];
+          const double v[] = {
+            best->layout.tp, best->layout.pp, best->layout.cp, best->layout.ep,
+            best->layout.virtual_stages, res.evaluated,
+          };
+
+          set_parallelism (e, &best->layout);
+          e->memory = best->memory;
+          e->step_time = best->time;
+          e->has_step_time = TRUE;
+          add_note_v (e->assumptions, &e->n_assumptions, QM_NOTE_PARALLEL_AUTO, v,
+                      G_N_ELEMENTS (v));
+          return;
+        }
+      e->no_fit = res.no_fit;
+      if (res.no_fit.layouts_tried > 0)
+        {
+          /* The closest layout, priced as it is: its time is what the
+           * plan would take on GPUs that held it. */
+          l = res.no_fit.best_layout;
+          e->memory = res.no_fit.best_memory;
+          e->has_step_time = price_layout (pb, &l, &e->step_time);
+          warn_no_fit (e, QM_NOTE_NO_LAYOUT_FITS, e->gpus, e->memory.total / 1e9,
+                       res.no_fit.shortfall_bytes / 1e9);
+        }
+      else
+        {
+          fallback_layout (w, shape, e->gpus, gpn, &l);
+          qm_parallel_memory (pb, &l, &e->memory);
+          warn_no_fit (e, QM_NOTE_NO_LAYOUT_FITS, e->gpus, w->global_batch, 0);
+        }
+      set_parallelism (e, &l);
       return;
     }
 
-  for (guint mp = 1; mp <= e->gpus / cp && mp <= gpn * layers; mp *= 2)
-    for (guint tp = MIN (mp, gpn); tp >= 1; tp /= 2)
-      {
-        guint pp = mp / tp;
-        guint ep = w->ep > 0 ? w->ep : ep_auto;
+  /* The plan fixes the layout and omits the MFU: price that layout. */
+  plan_layout (w, e->gpus, &l);
+  e->has_step_time = price_layout (pb, &l, &e->step_time);
+  if (!e->has_step_time)
+    {
+      QmParallelProblem relaxed = *pb;
 
-        if (w->tp > 0 && tp != w->tp)
-          continue;
-        if (w->pp > 0 && pp != w->pp)
-          continue;
-        if (tp * pp != mp || pp > layers || gpn % tp != 0 || heads % tp != 0 ||
-            e->gpus % (mp * cp) != 0)
-          continue;
-        if (w->ep == 0 && qm_model_is_moe (shape))
-          ep = pow2_common (ep_auto, e->gpus / (mp * cp));
-        best_tp = tp;
-        best_pp = pp;
-        if (try_layout (plan, shape, e, tp, pp, cp, ep))
-          {
-            qm_estimate_assume (e, QM_NOTE_PARALLEL_AUTO, tp, pp, 0, 0);
-            return;
-          }
-      }
+      e->has_step_time = relax_and_price (&relaxed, &l, &e->step_time);
+      if (e->has_step_time)
+        e->priced_global_batch = relaxed.global_batch;
+      l.n_micro = MAX (1u, w->global_batch / (l.micro_batch * l.dp));
+    }
+  set_parallelism (e, &l);
+  qm_parallel_memory (pb, &l, &e->memory);
+  if (!e->memory.fits)
+    explain_no_fit (pb, e);
+}
 
-  /* Nothing fits: report the largest layout we tried. */
-  try_layout (plan, shape, e, w->tp > 0 ? w->tp : best_tp, w->pp > 0 ? w->pp : best_pp, cp,
-              w->ep > 0 ? w->ep : ep_auto);
-  qm_estimate_warn (e, QM_NOTE_NO_LAYOUT_FITS, e->gpus, e->parallelism.tp,
-                    e->parallelism.pp, 0);
+/* The plan fixes the layout and gives the MFU: no throughput model, the
+ * hot path (issue #3: a million estimates a second). */
+static void
+fixed_layout (const QmPlan       *plan,
+              const QmModelShape *shape,
+              QmEstimate         *e)
+{
+  const QmWorkload *w = &plan->workload;
+
+  try_layout (plan, shape, e, MAX (w->tp, 1u), MAX (w->pp, 1u), MAX (w->cp, 1u),
+              MAX (w->ep, 1u));
+  e->parallelism.virtual_stages = 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -882,6 +1286,9 @@ estimate (const QmPlan *plan,
   guint gpn = plan->hardware.server.gpus > 0 ? plan->hardware.server.gpus : 8;
   guint mp_fixed;
   double seconds;
+  gboolean searched, predict, use_model;
+  /* Filled only when the throughput model runs (not on the hot path). */
+  QmParallelProblem pb;
 
   /* The note arrays are filled by count and each module clears its own
    * result, so only the rest needs zeroing here; qm_estimate () clears the
@@ -952,6 +1359,18 @@ estimate (const QmPlan *plan,
   else
     size_inference (plan, &shape, out, gpn);
 
+  /* The throughput model runs when the plan leaves a layout knob or the
+   * MFU to us; a dense model's ep on auto is simply 1. */
+  searched = w->tp == 0 || w->pp == 0 || w->cp == 0 ||
+             (w->ep == 0 && qm_model_is_moe (&shape));
+  predict = out->mfu_source != QM_MFU_SOURCE_GIVEN;
+  use_model = out->has_training && out->peak_flops > 0 && (searched || predict);
+  if (use_model)
+    {
+      qm_parallel_problem_from_plan (plan, 0, &pb);
+      pb.shape = shape;   /* inferred from params_b when the plan has none */
+    }
+
   /* GPUs: fixed, or enough for the deadline in whole nodes, or (serving)
    * enough for the request rate in whole nodes. */
   mp_fixed = (w->tp > 0 ? w->tp : 1) * (w->pp > 0 ? w->pp : 1) * MAX (w->cp, 1u);
@@ -964,12 +1383,20 @@ estimate (const QmPlan *plan,
     }
   else if (w->deadline_days > 0 && out->has_training && out->peak_flops > 0)
     {
-      double raw = qm_compute_gpus_for_time (out->training_flops, w->deadline_days * 86400.0,
-                                             out->peak_flops, out->mfu);
+      double raw, mfu = out->mfu;
+      const double *v;
 
-      out->gpus = qm_compute_round_gpus (raw, gpn, mp_fixed);
-      qm_estimate_assume (out, QM_NOTE_GPUS_FOR_DEADLINE, w->deadline_days, raw,
-                          out->gpus, gpn);
+      if (use_model)
+        out->gpus = gpus_for_deadline (&pb, w, out, searched, predict, gpn, mp_fixed,
+                                       &raw, &mfu);
+      else
+        {
+          raw = qm_compute_gpus_for_time (out->training_flops, w->deadline_days * 86400.0,
+                                          out->peak_flops, out->mfu);
+          out->gpus = qm_compute_round_gpus (raw, gpn, mp_fixed);
+        }
+      v = (const double[]) { w->deadline_days, raw, 100.0 * mfu, out->gpus, gpn };
+      add_note_v (out->assumptions, &out->n_assumptions, QM_NOTE_GPUS_FOR_DEADLINE, v, 5);
     }
   else if (!out->has_training)
     out->gpus = (MAX (out->inference.gpus, 1u) + gpn - 1) / gpn * gpn;
@@ -997,15 +1424,45 @@ estimate (const QmPlan *plan,
       try_layout (plan, &shape, out, tp, w->pp > 0 ? w->pp : MAX (gpr / tp, 1u), 1,
                   w->ep > 0 ? w->ep : 1);
     }
+  else if (use_model)
+    {
+      pb.gpus = out->gpus;
+      model_layout (plan, &shape, &pb, out, searched, gpn);
+      if (predict && out->has_step_time && out->step_time.mfu > 0)
+        {
+          out->mfu = out->step_time.mfu;
+          out->mfu_source = QM_MFU_SOURCE_PREDICTED;
+        }
+    }
   else
-    choose_layout (plan, &shape, out, gpn);
-  out->parallelism.micro_batch = w->micro_batch;
-  out->parallelism.zero_stage = w->zero_stage;
-  out->parallelism.recompute = w->recompute;
+    {
+      fixed_layout (plan, &shape, out);
+      /* A fixed layout that does not fit: what would (the rare path). */
+      if (out->has_training && !out->memory.fits && out->peak_flops > 0)
+        {
+          qm_parallel_problem_from_plan (plan, out->gpus, &pb);
+          pb.shape = shape;
+          explain_no_fit (&pb, out);
+        }
+    }
+  if (out->has_inference)
+    {
+      out->parallelism.micro_batch = w->micro_batch;
+      out->parallelism.zero_stage = w->zero_stage;
+      out->parallelism.recompute = w->recompute;
+      out->parallelism.virtual_stages = 1;
+    }
+  else if (!use_model)
+    {
+      out->parallelism.micro_batch = w->micro_batch;
+      out->parallelism.zero_stage = w->zero_stage;
+      out->parallelism.recompute = w->recompute;
+    }
   out->fits = out->memory.fits;
-  if (!out->fits)
-    qm_estimate_warn (out, QM_NOTE_DOES_NOT_FIT, out->memory.total / 1e9,
-                      out->memory.capacity / 1e9, 0, 0);
+  /* No layout of the search fits: QM_NOTE_NO_LAYOUT_FITS says it all. */
+  if (!out->fits && !(use_model && searched))
+    warn_no_fit (out, QM_NOTE_DOES_NOT_FIT, out->memory.total / 1e9,
+                 out->memory.capacity / 1e9, 0);
 
   if (!out->has_training)
     {
@@ -1055,9 +1512,25 @@ estimate (const QmPlan *plan,
       qm_estimate_assume (out, QM_NOTE_HARDWARE_FLOPS_NONE, 0, 0, 0, 0);
       break;
     }
-  qm_estimate_assume (out, out->mfu_source == QM_MFU_SOURCE_GIVEN
-                      ? QM_NOTE_MFU_GIVEN : QM_NOTE_MFU_DEFAULT, 100.0 * out->mfu, 0, 0, 0);
-  if (gpu->mamf_fraction > 0 && out->mfu > gpu->mamf_fraction)
+  if (out->mfu_source == QM_MFU_SOURCE_PREDICTED)
+    {
+      const QmParallelTime *t = &out->step_time;
+      double step = t->step > 0 ? t->step : 1.0;
+      double comm = t->tp_comm + t->pp_comm + t->dp_comm + t->zero_comm + t->cp_comm
+                    + t->ep_comm;
+      const double v[] = {
+        100.0 * out->mfu, t->step, 100.0 * t->compute / step, 100.0 * comm / step,
+        100.0 * t->bubble / step, 100.0 * (t->recompute + t->optimizer) / step,
+      };
+
+      add_note_v (out->assumptions, &out->n_assumptions, QM_NOTE_MFU_PREDICTED, v,
+                  G_N_ELEMENTS (v));
+    }
+  else
+    qm_estimate_assume (out, out->mfu_source == QM_MFU_SOURCE_GIVEN
+                        ? QM_NOTE_MFU_GIVEN : QM_NOTE_MFU_DEFAULT, 100.0 * out->mfu, 0, 0, 0);
+  if (out->mfu_source == QM_MFU_SOURCE_GIVEN && gpu->mamf_fraction > 0 &&
+      out->mfu > gpu->mamf_fraction)
     qm_estimate_warn (out, QM_NOTE_MFU_ABOVE_CEILING, 100.0 * out->mfu,
                       100.0 * gpu->mamf_fraction, 0, 0);
   qm_estimate_assume (out, QM_NOTE_SEED_RULE,
@@ -1085,9 +1558,10 @@ estimate (const QmPlan *plan,
   qm_estimate_assume (out, QM_NOTE_ACTIVATIONS, shape.layers, 0, 0, 0);
   qm_estimate_assume (out, QM_NOTE_OVERHEAD, 0, 0, 0, 0);
 
-  if (w->global_batch % MAX (1u, w->micro_batch * out->parallelism.dp) != 0)
+  if (w->global_batch % MAX (1u, out->parallelism.micro_batch * out->parallelism.dp) != 0)
     qm_estimate_warn (out, QM_NOTE_BATCH_NOT_DIVISIBLE, w->global_batch,
-                      (double) w->micro_batch * out->parallelism.dp, 0, 0);
+                      (double) out->parallelism.micro_batch * out->parallelism.dp,
+                      out->priced_global_batch, 0);
 
   /* The cluster and what it costs to run; train_days becomes the wall clock. */
   run_modules (plan, &shape, out);

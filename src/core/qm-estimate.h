@@ -9,6 +9,13 @@
  * sizing), then cluster -> reliability -> power -> cost, each module's
  * result embedded by value.
  *
+ * Training layouts and MFU: a plan that fixes tp/pp/cp/ep and gives its
+ * MFU takes the fast path (no throughput model: about a microsecond). When
+ * any of them is "auto", the layout search of qm-parallel picks the fastest
+ * layout that fits; when the MFU is omitted, the throughput model predicts
+ * it for that layout (mfu_source PREDICTED). The search runs on the stack,
+ * so the estimate still allocates nothing.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
@@ -17,6 +24,7 @@
 #include "qm-cost.h"
 #include "qm-inference.h"
 #include "qm-memory.h"
+#include "qm-parallel.h"
 #include "qm-power.h"
 #include "qm-reliability.h"
 #include "qm-workload.h"
@@ -42,11 +50,11 @@ typedef enum
   QM_NOTE_HARDWARE_FLOPS_FULL,
   QM_NOTE_MFU_GIVEN,
   QM_NOTE_MFU_DEFAULT,
+  QM_NOTE_MFU_PREDICTED,
   QM_NOTE_SHAPE_INFERRED,
   QM_NOTE_SEED_RULE,
   QM_NOTE_GPUS_FOR_DEADLINE,
   QM_NOTE_PARALLEL_AUTO,
-  QM_NOTE_EP_AUTO,
   QM_NOTE_MODEL_STATES,
   QM_NOTE_FP32_GRAD_BUFFER,
   QM_NOTE_FP8_MEMORY,
@@ -91,7 +99,7 @@ typedef enum
   QM_N_NOTES
 } QmNoteId;
 
-#define QM_NOTE_N_VALUES  4
+#define QM_NOTE_N_VALUES  6
 #define QM_NOTE_N_STRINGS 2
 typedef struct
 {
@@ -111,6 +119,7 @@ typedef struct
   guint       zero_stage;
   QmRecompute recompute;
   gboolean    sequence_parallel;
+  guint       virtual_stages;    /* interleaved 1F1B model chunks per stage (1 = plain) */
 } QmParallelism;
 
 struct _QmEstimate
@@ -139,6 +148,19 @@ struct _QmEstimate
 
   QmMemoryBreakdown memory;
   gboolean    fits;
+
+  /* The throughput model's step for the estimate's layout (qm-parallel),
+   * when it ran: the layout was searched or the MFU predicted. */
+  gboolean    has_step_time;
+  QmParallelTime step_time;
+  guint64     layouts_evaluated; /* by the search; 0 = no search */
+  /* When no layout divides the plan's global batch on these GPUs (a
+   * deadline picks whole nodes, not a dp that divides it), the model
+   * prices the nearest batch that one does, and says so; else 0. */
+  guint       priced_global_batch;
+  /* Nothing fitted (valid): why, and what would (QM_NOTE_NO_LAYOUT_FITS,
+   * or QM_NOTE_DOES_NOT_FIT for a layout the plan fixed). */
+  QmParallelNoFit no_fit;
 
   /* The modules, run in this order; each sets its has_ flag when its result
    * applies (the JSON writes null otherwise). Cluster, power and cost apply

@@ -1,0 +1,547 @@
+/* qm-cli-catalog.c: quartermaster-cli catalog list [--kind K] [--json]
+ *                   quartermaster-cli catalog import FILE.csv [--skip-invalid]
+ *
+ * The catalog as the database holds it: the built-in entries (synced from
+ * the shipped data when the database opens), the user's own entries, and
+ * price overrides (price_usd is what estimates use; list_price_usd and
+ * override_usd show both). JSON keys: plan-format.md "Catalog output".
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "qm-catalog-store.h"
+#include "qm-cli.h"
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void
+add_str (JsonBuilder *b,
+         const char  *key,
+         const char  *v)
+{
+  json_builder_set_member_name (b, key);
+  if (v && *v)
+    json_builder_add_string_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_num (JsonBuilder *b,
+         const char  *key,
+         double       v)
+{
+  json_builder_set_member_name (b, key);
+  if (isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* A number the catalog may not have: absent (0) is null, not zero. */
+static void
+add_opt (JsonBuilder *b,
+         const char  *key,
+         double       v)
+{
+  json_builder_set_member_name (b, key);
+  if (v != 0 && isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_uint (JsonBuilder *b,
+          const char  *key,
+          guint        v)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_int_value (b, v);
+}
+
+static void
+add_bool (JsonBuilder *b,
+          const char  *key,
+          gboolean     v)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_boolean_value (b, v);
+}
+
+/* The per-kind keys of plan-format.md, always present (null when the
+ * entry has none), then every other key of the entry's own JSON. */
+static void
+kind_members (JsonBuilder          *b,
+              const QmCatalogEntry *entry,
+              JsonObject           *src,
+              GHashTable           *written)
+{
+  union
+  {
+    QmGpuSpec      gpu;
+    QmServerSpec   server;
+    QmNetworkSpec  network;
+    QmStorageSpec  storage;
+    QmFacilityItem facility;
+    QmCloudOffer   cloud;
+    QmModelPreset  model;
+  } u;
+  g_autoptr(GError) error = NULL;
+
+  memset (&u, 0, sizeof u);
+  if (!qm_catalog_entry_parse (entry, &u, &error))
+    return;   /* the store only keeps entries that parse */
+
+#define MARK(key) g_hash_table_add (written, (gpointer) key)
+  switch (entry->kind)
+    {
+    case QM_CATALOG_KIND_GPU:
+      {
+        static const struct { const char *key; QmPrecision p; } tf[] = {
+          { "fp32", QM_PRECISION_FP32 }, { "tf32", QM_PRECISION_TF32 },
+          { "bf16", QM_PRECISION_BF16 }, { "fp16", QM_PRECISION_FP16 },
+          { "fp8", QM_PRECISION_FP8 }, { "fp4", QM_PRECISION_FP4 },
+          { "int8", QM_PRECISION_INT8 }, { "int4", QM_PRECISION_INT4 },
+        };
+
+        json_builder_set_member_name (b, "tflops");
+        json_builder_begin_object (b);
+        for (guint i = 0; i < G_N_ELEMENTS (tf); i++)
+          add_opt (b, tf[i].key, u.gpu.tflops[tf[i].p]);
+        json_builder_end_object (b);
+        add_num (b, "memory_gb", u.gpu.memory_gb);
+        add_num (b, "bandwidth_tbs", u.gpu.bandwidth_tbs);
+        add_opt (b, "tdp_w", u.gpu.tdp_w);
+        add_opt (b, "link_gbs", u.gpu.link_gbs);
+        add_str (b, "form_factor", u.gpu.form_factor);
+        MARK ("tflops"); MARK ("memory_gb"); MARK ("bandwidth_tbs"); MARK ("tdp_w");
+        MARK ("link_gbs"); MARK ("form_factor");
+      }
+      break;
+    case QM_CATALOG_KIND_SERVER:
+      add_str (b, "gpu_id", u.server.gpu_id);
+      add_uint (b, "gpus", u.server.gpus);
+      add_uint (b, "cpus", u.server.cpus);
+      add_opt (b, "ram_gb", u.server.ram_gb);
+      add_uint (b, "rack_units", u.server.rack_units);
+      add_num (b, "power_max_w", u.server.power_max_w);
+      add_opt (b, "power_typical_w", u.server.power_typical_w);
+      add_opt (b, "weight_kg", u.server.weight_kg);
+      add_uint (b, "nics", u.server.nics);
+      MARK ("gpu_id"); MARK ("gpus"); MARK ("cpus"); MARK ("ram_gb"); MARK ("rack_units");
+      MARK ("power_max_w"); MARK ("power_typical_w"); MARK ("weight_kg"); MARK ("nics");
+      break;
+    case QM_CATALOG_KIND_NETWORK:
+      add_uint (b, "ports", u.network.ports);
+      add_num (b, "port_gbps", u.network.port_gbps);
+      add_opt (b, "power_w", u.network.power_w);
+      MARK ("ports"); MARK ("port_gbps"); MARK ("power_w");
+      break;
+    case QM_CATALOG_KIND_MODEL:
+      {
+        const QmModelShape *s = &u.model.shape;
+
+        add_num (b, "params", u.model.published_params);
+        add_num (b, "active_params", u.model.published_active_params > 0
+                                     ? u.model.published_active_params
+                                     : u.model.published_params);
+        add_uint (b, "layers", s->layers);
+        add_uint (b, "hidden", s->hidden);
+        add_uint (b, "heads", s->heads);
+        add_uint (b, "kv_heads", s->kv_heads > 0 ? s->kv_heads : s->heads);
+        add_uint (b, "ffn_hidden", s->ffn_hidden);
+        add_uint (b, "vocab", s->vocab);
+        add_bool (b, "gated_mlp", s->gated_mlp);
+        add_bool (b, "tied_embeddings", s->tied_embeddings);
+        add_uint (b, "experts", MAX (s->experts, 1u));
+        add_uint (b, "experts_per_token", MAX (s->experts_per_token, 1u));
+        add_uint (b, "shared_experts", s->shared_experts);
+        add_uint (b, "moe_ffn_hidden", s->moe_ffn_hidden);
+        MARK ("params"); MARK ("active_params"); MARK ("layers"); MARK ("hidden");
+        MARK ("heads"); MARK ("kv_heads"); MARK ("ffn_hidden"); MARK ("vocab");
+        MARK ("gated_mlp"); MARK ("tied_embeddings"); MARK ("experts");
+        MARK ("experts_per_token"); MARK ("shared_experts"); MARK ("moe_ffn_hidden");
+      }
+      break;
+    default:
+      break;
+    }
+#undef MARK
+
+  /* Everything else the entry carries; a storage or facility entry's own
+   * "kind" (rack, pdu, parallel-fs ...) becomes "type", as in the CSV. */
+  if (src != NULL)
+    {
+      g_autoptr(GList) members = json_object_get_members (src);
+
+      for (GList *l = members; l; l = l->next)
+        {
+          const char *key = l->data;
+
+          if (g_hash_table_contains (written, key))
+            continue;
+          json_builder_set_member_name (b, g_str_equal (key, "kind") ? "type" : key);
+          json_builder_add_value (b, json_node_copy (json_object_get_member (src, key)));
+        }
+    }
+}
+
+static void
+entry_json (JsonBuilder          *b,
+            const QmCatalogEntry *entry)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GHashTable) written = g_hash_table_new (g_str_hash, g_str_equal);
+  JsonObject *src = NULL;
+  static const char *common[] = {
+    "id", "kind", "vendor", "name", "source", "as_of", "price_usd", "builtin",
+  };
+
+  if (entry->json && json_parser_load_from_data (parser, entry->json, -1, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    src = json_node_get_object (json_parser_get_root (parser));
+
+  json_builder_begin_object (b);
+  add_str (b, "id", entry->id);
+  add_str (b, "kind", qm_catalog_kind_to_string (entry->kind));
+  add_str (b, "vendor", entry->vendor);
+  add_str (b, "name", entry->name);
+  add_str (b, "source", entry->source);
+  add_str (b, "as_of", entry->as_of);
+  add_num (b, "price_usd", entry->price_usd);
+  add_bool (b, "builtin", entry->builtin);
+  add_num (b, "list_price_usd", entry->list_price_usd);
+  json_builder_set_member_name (b, "override_usd");
+  if (entry->has_override)
+    json_builder_add_double_value (b, entry->override_usd);
+  else
+    json_builder_add_null_value (b);
+  for (guint i = 0; i < G_N_ELEMENTS (common); i++)
+    g_hash_table_add (written, (gpointer) common[i]);
+  /* The facility/storage sub-kind is not the catalog kind. */
+  g_hash_table_remove (written, "kind");
+  kind_members (b, entry, src, written);
+  json_builder_end_object (b);
+}
+
+/* ---- Text ---------------------------------------------------------------- */
+
+/* The figures a buyer compares, with units, per kind. */
+static char *
+entry_specs (const QmCatalogEntry *entry)
+{
+  union
+  {
+    QmGpuSpec      gpu;
+    QmServerSpec   server;
+    QmNetworkSpec  network;
+    QmStorageSpec  storage;
+    QmFacilityItem facility;
+    QmCloudOffer   cloud;
+    QmModelPreset  model;
+  } u;
+
+  memset (&u, 0, sizeof u);
+  if (!qm_catalog_entry_parse (entry, &u, NULL))
+    return g_strdup ("");
+  switch (entry->kind)
+    {
+    case QM_CATALOG_KIND_GPU:
+      return g_strdup_printf ("%s TFLOPS bf16, %s GB, %s TB/s, %s W",
+                              qm_cli_num (u.gpu.tflops[QM_PRECISION_BF16], 0),
+                              qm_cli_num (u.gpu.memory_gb, 0),
+                              qm_cli_num (u.gpu.bandwidth_tbs, 2),
+                              qm_cli_num (u.gpu.tdp_w, 0));
+    case QM_CATALOG_KIND_SERVER:
+      return g_strdup_printf ("%u × %s, %u U, %s W max", u.server.gpus,
+                              u.server.gpu_id ? u.server.gpu_id : "GPU", u.server.rack_units,
+                              qm_cli_num (u.server.power_max_w, 0));
+    case QM_CATALOG_KIND_NETWORK:
+      return g_strdup_printf ("%u × %s Gb/s, %s W", u.network.ports,
+                              qm_cli_num (u.network.port_gbps, 0),
+                              qm_cli_num (u.network.power_w, 0));
+    case QM_CATALOG_KIND_STORAGE:
+      return g_strdup_printf ("%s, %s $/TB, %s $/(GB/s)", u.storage.kind ? u.storage.kind : "",
+                              qm_cli_num (u.storage.usd_per_tb, 0),
+                              qm_cli_num (u.storage.usd_per_gbs, 0));
+    case QM_CATALOG_KIND_FACILITY:
+      return g_strdup_printf ("%s, %u U, %s kW", u.facility.kind ? u.facility.kind : "",
+                              u.facility.rack_units, qm_cli_num (u.facility.kw_limit, 1));
+    case QM_CATALOG_KIND_CLOUD:
+      return g_strdup_printf ("%u × %s, $%s/GPU-h on demand, $%s reserved", u.cloud.gpus,
+                              u.cloud.gpu_id ? u.cloud.gpu_id : "GPU",
+                              qm_cli_num (u.cloud.usd_per_gpu_hour_on_demand, 2),
+                              qm_cli_num (u.cloud.usd_per_gpu_hour_reserved, 2));
+    case QM_CATALOG_KIND_MODEL:
+      return g_strdup_printf ("%s B params, %u layers, hidden %s",
+                              qm_cli_num (u.model.published_params / 1e9, 1),
+                              u.model.shape.layers, qm_cli_num (u.model.shape.hidden, 0));
+    default:
+      return g_strdup ("");
+    }
+}
+
+/* Pad to @width display columns (UTF-8 aware), cutting with "…". */
+static void
+print_cell (const char *s,
+            guint       width)
+{
+  glong n = g_utf8_strlen (s ? s : "", -1);
+
+  if (n > (glong) width)
+    {
+      g_autofree char *cut = g_utf8_substring (s, 0, width - 1);
+
+      printf ("%s… ", cut);
+      return;
+    }
+  printf ("%s%*s ", s ? s : "", (int) (width - n), "");
+}
+
+static void
+print_text (GPtrArray *entries)
+{
+  int kind = -1;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const QmCatalogEntry *e = g_ptr_array_index (entries, i);
+      g_autofree char *specs = entry_specs (e);
+      g_autofree char *price = NULL;
+
+      if ((int) e->kind != kind)
+        {
+          kind = e->kind;
+          printf ("%s%s\n", i > 0 ? "\n" : "", qm_catalog_kind_to_string (e->kind));
+          printf ("  ");
+          print_cell ("id", 24);
+          print_cell ("name", 34);
+          print_cell ("specs", 52);
+          printf ("%16s  %-8s %s\n", "price", "origin", "as of");
+        }
+      if (e->has_override)
+        price = g_strdup_printf ("%s*", qm_cli_money (e->price_usd, "USD"));
+      else if (e->price_usd > 0)
+        price = g_strdup (qm_cli_money (e->price_usd, "USD"));
+      else
+        price = g_strdup ("–");
+      printf ("  ");
+      print_cell (e->id, 24);
+      print_cell (e->name, 34);
+      print_cell (specs, 52);
+      printf ("%16s  %-8s %s\n", price, e->builtin ? "built-in" : "user",
+              e->as_of ? e->as_of : "");
+    }
+  printf ("\n%u entries. * = your price override (list price in --json).\n", entries->len);
+}
+
+static int
+catalog_list (int    argc,
+              char **argv)
+{
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean json = FALSE;
+  int kind = -1;
+
+  for (int i = 2; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--json") == 0)
+        json = TRUE;
+      else if (strcmp (argv[i], "--kind") == 0 || g_str_has_prefix (argv[i], "--kind="))
+        {
+          const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : NULL);
+          QmCatalogKind k;
+
+          if (v == NULL || !qm_catalog_kind_from_string (v, &k))
+            {
+              qm_cli_error ("catalog list: --kind must be gpu, server, network, storage, rack, "
+                            "cloud or model (got '%s')", v ? v : "");
+              return QM_CLI_USAGE;
+            }
+          kind = k;
+        }
+      else
+        {
+          qm_cli_error ("catalog list: unexpected '%s'; usage: catalog list [--kind K] [--json]",
+                        argv[i]);
+          return QM_CLI_USAGE;
+        }
+    }
+
+  store = qm_cli_open_store ();
+  if (store == NULL)
+    return QM_CLI_INPUT;
+  entries = qm_catalog_store_list (store, kind, NULL, QM_CATALOG_LIST_NONE, &error);
+  if (entries == NULL)
+    {
+      qm_cli_error ("%s: %s", qm_store_path (store), error->message);
+      return QM_CLI_INPUT;
+    }
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+      gsize len;
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < entries->len; i++)
+        entry_json (b, g_ptr_array_index (entries, i));
+      json_builder_end_array (b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      json_generator_set_indent (gen, 2);
+      text = json_generator_to_data (gen, &len);
+      fwrite (text, 1, len, stdout);
+      fputc ('\n', stdout);
+    }
+  else
+    print_text (entries);
+  return QM_CLI_OK;
+}
+
+/* "FILE:LINE: column: problem (got value)", the compiler style that
+ * editors jump to. */
+static void
+print_row_error (const char          *file,
+                 const QmCsvRowError *err,
+                 const char          *suffix)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  g_string_append_printf (s, "%s:%u: ", file, err->line);
+  if (err->column)
+    g_string_append_printf (s, "%s: ", err->column);
+  g_string_append (s, err->problem ? err->problem : "invalid row");
+  if (err->value)
+    g_string_append_printf (s, " (got \"%s\")", err->value);
+  fprintf (stderr, "%s%s\n", s->str, suffix);
+}
+
+static int
+catalog_import (int    argc,
+                char **argv)
+{
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(QmCatalogImport) import = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  const char *path = NULL;
+  gboolean skip_invalid = FALSE;
+  guint written = 0, added = 0, updated = 0, prices = 0;
+  gsize len = 0;
+  int kind = -1;
+
+  for (int i = 2; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--skip-invalid") == 0)
+        skip_invalid = TRUE;
+      else if (strcmp (argv[i], "--kind") == 0 || g_str_has_prefix (argv[i], "--kind="))
+        {
+          const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : NULL);
+          QmCatalogKind k;
+
+          if (v == NULL || !qm_catalog_kind_from_string (v, &k))
+            {
+              qm_cli_error ("catalog import: --kind must be gpu, server, network, storage, "
+                            "rack, cloud or model (got '%s')", v ? v : "");
+              return QM_CLI_USAGE;
+            }
+          kind = k;
+        }
+      else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+          qm_cli_error ("catalog import: unknown option '%s'", argv[i]);
+          return QM_CLI_USAGE;
+        }
+      else if (path == NULL)
+        path = argv[i];
+      else
+        {
+          qm_cli_error ("catalog import: one file at a time (got '%s' too)", argv[i]);
+          return QM_CLI_USAGE;
+        }
+    }
+  if (path == NULL)
+    {
+      qm_cli_error ("catalog import: missing FILE.csv; usage: catalog import FILE.csv "
+                    "[--skip-invalid] [--kind K]");
+      return QM_CLI_USAGE;
+    }
+  if (!g_file_get_contents (path, &data, &len, &error))
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+
+  store = qm_cli_open_store ();
+  if (store == NULL)
+    return QM_CLI_INPUT;
+  import = qm_catalog_store_import_csv_preview (store, data, len, path, kind, &error);
+  if (import == NULL)
+    {
+      qm_cli_error ("%s: %s", path, error->message);
+      return QM_CLI_INPUT;
+    }
+  for (guint i = 0; i < import->warnings->len; i++)
+    qm_cli_error ("%s: warning: %s", path, (const char *) g_ptr_array_index (import->warnings, i));
+
+  /* Every bad row, then nothing written (cli.md), unless asked to skip. */
+  if (import->errors->len > 0 && !skip_invalid)
+    {
+      for (guint i = 0; i < import->errors->len; i++)
+        print_row_error (path, g_ptr_array_index (import->errors, i), "");
+      qm_cli_error ("%s: %u bad row problem%s; nothing imported (--skip-invalid imports the "
+                    "%u good row%s)", path, import->errors->len,
+                    import->errors->len == 1 ? "" : "s", import->rows->len,
+                    import->rows->len == 1 ? "" : "s");
+      return QM_CLI_INPUT;
+    }
+  for (guint i = 0; i < import->errors->len; i++)
+    print_row_error (path, g_ptr_array_index (import->errors, i), " (skipped)");
+  for (guint i = 0; i < import->rows->len; i++)
+    {
+      const QmCsvRowPreview *row = g_ptr_array_index (import->rows, i);
+
+      added += row->action == QM_CSV_ROW_ADD;
+      updated += row->action == QM_CSV_ROW_UPDATE;
+      prices += row->action == QM_CSV_ROW_PRICE;
+    }
+  if (!qm_catalog_store_import_csv_commit (store, import, skip_invalid, &written, &error))
+    {
+      qm_cli_error ("%s: %s", path, error->message);
+      return QM_CLI_INPUT;
+    }
+  printf ("%s: imported %u row%s into %s: %u added, %u updated, %u price override%s",
+          path, written, written == 1 ? "" : "s", qm_store_path (store), added, updated,
+          prices, prices == 1 ? "" : "s");
+  if (import->errors->len > 0)
+    printf ("; skipped the bad rows (%u problem%s)", import->errors->len,
+            import->errors->len == 1 ? "" : "s");
+  printf ("\n");
+  return QM_CLI_OK;
+}
+
+int
+qm_cli_catalog (int    argc,
+                char **argv)
+{
+  if (argc >= 2 && strcmp (argv[1], "list") == 0)
+    return catalog_list (argc, argv);
+  if (argc >= 2 && strcmp (argv[1], "import") == 0)
+    return catalog_import (argc, argv);
+  qm_cli_error ("catalog: expected 'list' or 'import'%s%s%s; usage: catalog list [--kind K] "
+                "[--json] | catalog import FILE.csv [--skip-invalid]",
+                argc >= 2 ? " (got '" : "", argc >= 2 ? argv[1] : "", argc >= 2 ? "')" : "");
+  return QM_CLI_USAGE;
+}

@@ -1,0 +1,220 @@
+/* qm-cli-compare.c: quartermaster-cli compare A.json B.json [...] [-o OUT.pdf] [--json]
+ *
+ * Two to four plans side by side: a text table (the better value of each
+ * row marked with a check mark), or a JSON object whose "plans" array holds
+ * each plan's estimate (the estimate --json contract), or the comparison
+ * PDF with -o.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "qm-cli.h"
+#include "qm-cli-report.h"
+#include "qm-estimate-json.h"
+#include "qm-plan-report.h"
+
+#define USAGE "usage: compare A.json B.json [C.json D.json] [-o OUT.pdf] [--json]"
+#define CELL_CHARS 30
+
+static gboolean
+write_document (const char  *path,
+                gpointer     user_data,
+                GError     **error)
+{
+  return qm_document_write_pdf (user_data, path, error);
+}
+
+/* Pads @s to @width columns (counting characters, not bytes). */
+static void
+print_cell (const char *s,
+            glong       width)
+{
+  glong len = g_utf8_strlen (s, -1);
+
+  fputs (s, stdout);
+  for (glong i = len; i < width; i++)
+    fputc (' ', stdout);
+}
+
+static char *
+cut (const char *s,
+     glong       max)
+{
+  g_autofree char *head = NULL;
+
+  if (g_utf8_strlen (s, -1) <= max)
+    return g_strdup (s);
+  head = g_utf8_substring (s, 0, max - 1);
+  return g_strconcat (head, "…", NULL);
+}
+
+static void
+print_table (const QmPlan     *plans,
+             const QmEstimate *estimates,
+             guint             n)
+{
+  g_autoptr(GPtrArray) rows = qm_compare_rows (plans, estimates, n, NULL);
+  glong label_w = 0, cell_w[QM_COMPARE_MAX_PLANS] = { 0, };
+
+  for (guint i = 0; i < n; i++)
+    printf ("%c. %s\n", qm_compare_letter (i), plans[i].name[0] ? plans[i].name : "(untitled plan)");
+  putchar ('\n');
+
+  for (guint r = 0; r < rows->len; r++)
+    {
+      QmCompareRow *row = g_ptr_array_index (rows, r);
+
+      label_w = MAX (label_w, g_utf8_strlen (row->label, -1));
+      for (guint i = 0; i < n; i++)
+        cell_w[i] = MAX (cell_w[i], MIN (g_utf8_strlen (row->cells[i], -1) + (row->best[i] ? 2 : 0),
+                                         CELL_CHARS));
+    }
+  for (guint i = 0; i < n; i++)
+    cell_w[i] = MAX (cell_w[i], 1);
+
+  print_cell ("", label_w);
+  for (guint i = 0; i < n; i++)
+    {
+      char head[4] = { qm_compare_letter (i), '\0' };
+
+      fputs ("  ", stdout);
+      print_cell (head, cell_w[i]);
+    }
+  putchar ('\n');
+
+  for (guint r = 0; r < rows->len; r++)
+    {
+      QmCompareRow *row = g_ptr_array_index (rows, r);
+
+      if (row->section)
+        {
+          printf ("\n%s\n", row->label);
+          continue;
+        }
+      print_cell (row->label, label_w);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *text = cut (row->cells[i], CELL_CHARS - (row->best[i] ? 2 : 0));
+          g_autofree char *cell = row->best[i] ? g_strconcat (text, " ✓", NULL) : g_strdup (text);
+
+          fputs ("  ", stdout);
+          print_cell (cell, cell_w[i]);
+        }
+      putchar ('\n');
+    }
+  printf ("\n✓ the better value of the row\n");
+}
+
+static void
+print_json (const QmPlan     *plans,
+            const QmEstimate *estimates,
+            guint             n)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "plans");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_value (builder, qm_estimate_to_json_node (&plans[i], &estimates[i]));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, &len);
+  /* Raw UTF-8: g_print would transliterate to the locale's charset. */
+  fwrite (text, 1, len, stdout);
+  fputc ('\n', stdout);
+}
+
+int
+qm_cli_compare (int    argc,
+                char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree QmPlan *plans = NULL;
+  g_autofree QmEstimate *estimates = NULL;
+  const char *paths[QM_COMPARE_MAX_PLANS];
+  const char *out = NULL;
+  gboolean json = FALSE;
+  guint n = 0;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--json") == 0)
+        json = TRUE;
+      else if (strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0)
+        {
+          if (i + 1 >= argc)
+            {
+              qm_cli_error ("compare: %s needs a value; " USAGE, argv[i]);
+              return QM_CLI_USAGE;
+            }
+          out = argv[++i];
+        }
+      else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+          qm_cli_error ("compare: unknown option '%s'", argv[i]);
+          return QM_CLI_USAGE;
+        }
+      else if (n < QM_COMPARE_MAX_PLANS)
+        paths[n++] = argv[i];
+      else
+        {
+          qm_cli_error ("compare: at most %d plans (got '%s' too)", QM_COMPARE_MAX_PLANS, argv[i]);
+          return QM_CLI_USAGE;
+        }
+    }
+  if (n < 2)
+    {
+      qm_cli_error ("compare: needs 2 to %d plans (got %u); " USAGE, QM_COMPARE_MAX_PLANS, n);
+      return QM_CLI_USAGE;
+    }
+  if (out != NULL && !g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
+    {
+      qm_cli_error ("compare: -o: the output must end in .pdf (got '%s')", out);
+      return QM_CLI_USAGE;
+    }
+
+  plans = g_new0 (QmPlan, n);
+  estimates = g_new0 (QmEstimate, n);
+  for (guint i = 0; i < n; i++)
+    {
+      if (!qm_cli_load_plan (paths[i], &plans[i]))
+        return QM_CLI_INPUT;
+      qm_estimate (&plans[i], &estimates[i]);
+      if (!estimates[i].valid || estimates[i].n_errors > 0)
+        {
+          char buf[1024];
+
+          for (guint w = 0; w < estimates[i].n_warnings; w++)
+            if (estimates[i].warnings[w].id == QM_NOTE_INPUT_ERROR || !estimates[i].valid)
+              qm_cli_error ("%s: %s", paths[i], qm_note_format (&estimates[i].warnings[w], buf, sizeof buf));
+          return QM_CLI_INPUT;
+        }
+    }
+
+  if (out != NULL)
+    {
+      g_autoptr(QmDocument) doc = qm_compare_report_new (plans, estimates, n, NULL);
+
+      if (!qm_cli_write_atomic (out, write_document, doc, &error))
+        {
+          qm_cli_error ("%s", error->message);
+          return QM_CLI_INPUT;
+        }
+    }
+  if (json)
+    print_json (plans, estimates, n);
+  else if (out == NULL)
+    print_table (plans, estimates, n);
+  return QM_CLI_OK;
+}

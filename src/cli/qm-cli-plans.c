@@ -1,0 +1,396 @@
+/* qm-cli-plans.c: quartermaster-cli plans list [--json] | show NAME [--json] |
+ *                 export NAME -o F.qmplan | import F.qmplan | delete NAME
+ *
+ * The saved plans of the database (--db, else the GUI's). NAME is a plan's
+ * name (the newest of that name) or its id. Import estimates the plan so
+ * that the plan list shows its GPUs, days and cost, and keeps that
+ * estimate as the plan's snapshot, as the GUI does on save.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "qm-cli.h"
+#include "qm-estimate-json.h"
+#include "qm-plan-store.h"
+
+static char *
+format_time (gint64 us)
+{
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (us / G_USEC_PER_SEC);
+
+  return dt ? g_date_time_format (dt, "%Y-%m-%d %H:%M") : g_strdup ("");
+}
+
+static char *
+format_iso (gint64 us)
+{
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (us / G_USEC_PER_SEC);
+
+  return dt ? g_date_time_format_iso8601 (dt) : g_strdup ("");
+}
+
+static void
+add_str (JsonBuilder *b,
+         const char  *key,
+         const char  *v)
+{
+  json_builder_set_member_name (b, key);
+  if (v && *v)
+    json_builder_add_string_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_time (JsonBuilder *b,
+          const char  *key,
+          gint64       us)
+{
+  g_autofree char *s = format_iso (us);
+
+  add_str (b, key, s);
+}
+
+static void
+print_builder (JsonBuilder *b)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  g_autofree char *text = NULL;
+  gsize len;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, &len);
+  fwrite (text, 1, len, stdout);
+  fputc ('\n', stdout);
+}
+
+/* A JSON text as a value, or its string when it does not parse. */
+static void
+add_json (JsonBuilder *b,
+          const char  *key,
+          const char  *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  json_builder_set_member_name (b, key);
+  if (text && json_parser_load_from_data (parser, text, -1, NULL))
+    json_builder_add_value (b, json_node_copy (json_parser_get_root (parser)));
+  else if (text)
+    json_builder_add_string_value (b, text);
+  else
+    json_builder_add_null_value (b);
+}
+
+static int
+plans_list (QmStore  *store,
+            gboolean  json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) list = qm_plan_store_list (store, NULL, &error);
+
+  if (list == NULL)
+    {
+      qm_cli_error ("%s: %s", qm_store_path (store), error->message);
+      return QM_CLI_INPUT;
+    }
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < list->len; i++)
+        {
+          const QmPlanSummary *p = g_ptr_array_index (list, i);
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "id");
+          json_builder_add_int_value (b, p->id);
+          add_str (b, "name", p->name);
+          add_str (b, "customer", p->customer);
+          add_str (b, "quote_ref", p->quote_ref);
+          add_str (b, "tags", p->tags);
+          add_str (b, "model", p->model);
+          json_builder_set_member_name (b, "gpus");
+          json_builder_add_int_value (b, p->gpus);
+          json_builder_set_member_name (b, "days");
+          json_builder_add_double_value (b, p->days);
+          json_builder_set_member_name (b, "total_cost_usd");
+          json_builder_add_double_value (b, p->total_cost);
+          add_str (b, "catalog_version", p->catalog_version);
+          add_time (b, "created", p->created);
+          add_time (b, "modified", p->modified);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      print_builder (b);
+      return QM_CLI_OK;
+    }
+
+  if (list->len == 0)
+    {
+      printf ("No saved plans in %s.\n", qm_store_path (store));
+      return QM_CLI_OK;
+    }
+  printf ("%6s  %-40s %-20s %-16s %8s %9s %16s  %s\n", "id", "name", "customer", "model",
+          "GPUs", "days", "total cost", "modified");
+  for (guint i = 0; i < list->len; i++)
+    {
+      const QmPlanSummary *p = g_ptr_array_index (list, i);
+      g_autofree char *when = format_time (p->modified);
+
+      printf ("%6" G_GINT64_FORMAT "  %-40.40s %-20.20s %-16.16s %8s %9s %16s  %s\n", p->id,
+              p->name ? p->name : "", p->customer ? p->customer : "", p->model ? p->model : "",
+              qm_cli_num (p->gpus, 0), qm_cli_num (p->days, 1),
+              qm_cli_money (p->total_cost, "USD"), when);
+    }
+  printf ("\n%u plan%s in %s.\n", list->len, list->len == 1 ? "" : "s", qm_store_path (store));
+  return QM_CLI_OK;
+}
+
+/* NAME (or id) to a saved plan's id; prints the error. */
+static gint64
+find_plan (QmStore    *store,
+           const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 id = qm_plan_store_find (store, name, &error);
+
+  if (id <= 0)
+    qm_cli_error ("no saved plan named '%s' (or with that id) in %s", name,
+                  qm_store_path (store));
+  return id;
+}
+
+static int
+plans_show (QmStore    *store,
+            const char *name,
+            gboolean    json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) p = NULL;
+  g_autoptr(GPtrArray) changes = NULL;
+  gint64 id = find_plan (store, name);
+  gboolean changed;
+
+  if (id <= 0)
+    return QM_CLI_INPUT;
+  p = qm_plan_store_load (store, id, &error);
+  if (p == NULL)
+    {
+      qm_cli_error ("%s: %s", name, error->message);
+      return QM_CLI_INPUT;
+    }
+  /* Never recomputes: it only says whether today's catalog would differ. */
+  changed = qm_plan_store_catalog_changed (store, id, &changes, NULL);
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, p->id);
+      add_str (b, "name", p->name);
+      add_str (b, "customer", p->customer);
+      add_str (b, "quote_ref", p->quote_ref);
+      add_str (b, "tags", p->tags);
+      add_str (b, "notes", p->notes);
+      add_str (b, "catalog_version", p->catalog_version);
+      add_time (b, "created", p->created);
+      add_time (b, "modified", p->modified);
+      json_builder_set_member_name (b, "catalog_changed");
+      json_builder_add_boolean_value (b, changed);
+      json_builder_set_member_name (b, "catalog_changes");
+      json_builder_begin_array (b);
+      for (guint i = 0; changes && i < changes->len; i++)
+        json_builder_add_string_value (b, g_ptr_array_index (changes, i));
+      json_builder_end_array (b);
+      add_json (b, "plan", p->inputs);
+      add_json (b, "snapshot", p->snapshot);
+      json_builder_end_object (b);
+      print_builder (b);
+      return QM_CLI_OK;
+    }
+
+  {
+    g_autofree char *created = format_time (p->created);
+    g_autofree char *modified = format_time (p->modified);
+
+    printf ("%s (id %" G_GINT64_FORMAT ")\n", p->name ? p->name : "", p->id);
+    printf ("  %-16s %s\n", "customer", p->customer ? p->customer : "");
+    printf ("  %-16s %s\n", "quote ref", p->quote_ref ? p->quote_ref : "");
+    printf ("  %-16s %s\n", "tags", p->tags ? p->tags : "");
+    printf ("  %-16s %s\n", "model", p->model ? p->model : "");
+    printf ("  %-16s %s GPUs, %s days, %s in all\n", "quoted", qm_cli_num (p->gpus, 0),
+            qm_cli_num (p->days, 1), qm_cli_money (p->total_cost, "USD"));
+    printf ("  %-16s %s\n", "catalog", p->catalog_version ? p->catalog_version : "");
+    printf ("  %-16s %s, modified %s\n", "created", created, modified);
+    if (p->notes && *p->notes)
+      printf ("  %-16s %s\n", "notes", p->notes);
+    if (changed)
+      {
+        printf ("\nToday's catalog would change this quote (run estimate to recompute):\n");
+        for (guint i = 0; changes && i < changes->len; i++)
+          printf ("  - %s\n", (const char *) g_ptr_array_index (changes, i));
+      }
+    printf ("\nPlan file:\n%s\n", p->inputs ? p->inputs : "");
+  }
+  return QM_CLI_OK;
+}
+
+static int
+plans_export (QmStore    *store,
+              const char *name,
+              const char *out)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 id = find_plan (store, name);
+
+  if (id <= 0)
+    return QM_CLI_INPUT;
+  if (!qm_plan_store_export_file (store, id, out, &error))
+    {
+      qm_cli_error ("%s: %s", out, error->message);
+      return QM_CLI_INPUT;
+    }
+  printf ("exported '%s' (id %" G_GINT64_FORMAT ") to %s\n", name, id, out);
+  return QM_CLI_OK;
+}
+
+static int
+plans_import (QmStore    *store,
+              const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autoptr(QmSavedPlan) extra = qm_saved_plan_new ();
+  g_autofree QmPlan *plan = g_new (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new (QmEstimate, 1);
+  gint64 id;
+
+  /* Estimate first for the list's columns and the snapshot. A file the
+   * reader refuses is refused by the import too, with the key path. */
+  if (qm_plan_load_from_file (plan, path, NULL, NULL))
+    {
+      qm_estimate (plan, e);
+      if (e->valid)
+        {
+          extra->snapshot = qm_estimate_to_json (plan, e, NULL);
+          extra->model = g_strdup (plan->workload.preset[0] ? plan->workload.preset : "custom");
+          extra->gpus = e->gpus;
+          extra->days = e->has_training ? e->train_days : 0;
+          extra->total_cost = e->has_cost ? e->cost.total : 0;
+        }
+    }
+  id = qm_plan_store_import_file (store, path, extra, &warnings, &error);
+  if (id <= 0)
+    {
+      qm_cli_error ("%s", error ? error->message : "import failed");
+      return QM_CLI_INPUT;
+    }
+  for (guint i = 0; warnings && i < warnings->len; i++)
+    qm_cli_error ("%s: warning: %s", path, (const char *) g_ptr_array_index (warnings, i));
+  printf ("imported %s as '%s' (id %" G_GINT64_FORMAT ")\n", path,
+          plan->name[0] ? plan->name : path, id);
+  return QM_CLI_OK;
+}
+
+static int
+plans_delete (QmStore    *store,
+              const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 id = find_plan (store, name);
+
+  if (id <= 0)
+    return QM_CLI_INPUT;
+  if (!qm_plan_store_delete (store, id, &error))
+    {
+      qm_cli_error ("%s: %s", name, error->message);
+      return QM_CLI_INPUT;
+    }
+  printf ("deleted '%s' (id %" G_GINT64_FORMAT ")\n", name, id);
+  return QM_CLI_OK;
+}
+
+#define PLANS_USAGE "usage: plans list [--json] | show NAME [--json] | export NAME -o F.qmplan | " \
+                    "import F.qmplan | delete NAME"
+
+int
+qm_cli_plans (int    argc,
+              char **argv)
+{
+  g_autoptr(QmStore) store = NULL;
+  const char *sub = argc >= 2 ? argv[1] : NULL;
+  const char *arg = NULL, *out = NULL;
+  gboolean json = FALSE;
+  gboolean wants_arg, wants_out;
+
+  if (sub == NULL || !(g_str_equal (sub, "list") || g_str_equal (sub, "show") ||
+                       g_str_equal (sub, "export") || g_str_equal (sub, "import") ||
+                       g_str_equal (sub, "delete")))
+    {
+      qm_cli_error ("plans: expected list, show, export, import or delete%s%s%s; " PLANS_USAGE,
+                    sub ? " (got '" : "", sub ? sub : "", sub ? "')" : "");
+      return QM_CLI_USAGE;
+    }
+  wants_arg = !g_str_equal (sub, "list");
+  wants_out = g_str_equal (sub, "export");
+  for (int i = 2; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--json") == 0 && (g_str_equal (sub, "list") || g_str_equal (sub, "show")))
+        json = TRUE;
+      else if ((strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0) && wants_out)
+        {
+          if (i + 1 >= argc)
+            {
+              qm_cli_error ("plans export: -o needs a FILE");
+              return QM_CLI_USAGE;
+            }
+          out = argv[++i];
+        }
+      else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+          qm_cli_error ("plans %s: unknown option '%s'; " PLANS_USAGE, sub, argv[i]);
+          return QM_CLI_USAGE;
+        }
+      else if (wants_arg && arg == NULL)
+        arg = argv[i];
+      else
+        {
+          qm_cli_error ("plans %s: unexpected '%s'; " PLANS_USAGE, sub, argv[i]);
+          return QM_CLI_USAGE;
+        }
+    }
+  if (wants_arg && arg == NULL)
+    {
+      qm_cli_error ("plans %s: missing %s; " PLANS_USAGE, sub,
+                    g_str_equal (sub, "import") ? "F.qmplan" : "NAME");
+      return QM_CLI_USAGE;
+    }
+  if (wants_out && out == NULL)
+    {
+      qm_cli_error ("plans export: missing -o F.qmplan; " PLANS_USAGE);
+      return QM_CLI_USAGE;
+    }
+
+  store = qm_cli_open_store ();
+  if (store == NULL)
+    return QM_CLI_INPUT;
+  if (g_str_equal (sub, "list"))
+    return plans_list (store, json);
+  if (g_str_equal (sub, "show"))
+    return plans_show (store, arg, json);
+  if (g_str_equal (sub, "export"))
+    return plans_export (store, arg, out);
+  if (g_str_equal (sub, "import"))
+    return plans_import (store, arg);
+  return plans_delete (store, arg);
+}

@@ -1,0 +1,164 @@
+/* qm-cli-report.c: quartermaster-cli report PLAN.json -o OUT.pdf [--paper a4|letter]
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "qm-cli.h"
+#include "qm-cli-report.h"
+#include "qm-estimate.h"
+#include "qm-plan-report.h"
+
+gboolean
+qm_cli_write_atomic (const char      *target,
+                     QmCliWriteFunc   write,
+                     gpointer         user_data,
+                     GError         **error)
+{
+  g_autofree char *dir = g_path_get_dirname (target);
+  g_autofree char *base = g_path_get_basename (target);
+  const char *ext = strrchr (base, '.');
+  g_autofree char *tmpl = NULL;
+  GError *local = NULL;
+  int fd;
+
+  /* Beside the target, so the rename stays on one file system. */
+  tmpl = g_strdup_printf ("%s%c.%s.XXXXXX%s", dir, G_DIR_SEPARATOR, base, ext != NULL ? ext : "");
+  fd = g_mkstemp (tmpl);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: cannot write: %s",
+                   target, g_strerror (saved));
+      return FALSE;
+    }
+  close (fd);
+
+  if (!write (tmpl, user_data, &local))
+    {
+      g_unlink (tmpl);
+      g_set_error (error, local->domain, local->code, "%s: cannot write: %s", target, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  /* mkstemp makes the file private; give it the usual permissions. */
+  {
+    mode_t mask = umask (0);
+
+    umask (mask);
+    g_chmod (tmpl, 0666 & ~mask);
+  }
+  if (g_rename (tmpl, target) != 0)
+    {
+      int saved = errno;
+
+      g_unlink (tmpl);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: cannot write: %s",
+                   target, g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_document (const char  *path,
+                gpointer     user_data,
+                GError     **error)
+{
+  return qm_document_write_pdf (user_data, path, error);
+}
+
+int
+qm_cli_report (int    argc,
+               char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmDocument) doc = NULL;
+  g_autofree QmPlan *plan = NULL;
+  g_autofree QmEstimate *estimate = NULL;
+  const char *path = NULL, *out = NULL, *paper = NULL;
+  QmPlanReportInfo info;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0 ||
+          strcmp (argv[i], "--paper") == 0)
+        {
+          if (i + 1 >= argc)
+            {
+              qm_cli_error ("report: %s needs a value", argv[i]);
+              return QM_CLI_USAGE;
+            }
+          if (argv[i][1] == 'p' || argv[i][2] == 'p')
+            paper = argv[++i];
+          else
+            out = argv[++i];
+        }
+      else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+          qm_cli_error ("report: unknown option '%s'", argv[i]);
+          return QM_CLI_USAGE;
+        }
+      else if (path == NULL)
+        path = argv[i];
+      else
+        {
+          qm_cli_error ("report: one plan at a time (got '%s' too)", argv[i]);
+          return QM_CLI_USAGE;
+        }
+    }
+  if (path == NULL || out == NULL)
+    {
+      qm_cli_error ("report: missing %s; usage: report PLAN.json -o OUT.pdf [--paper a4|letter]",
+                    path == NULL ? "PLAN.json" : "-o OUT.pdf");
+      return QM_CLI_USAGE;
+    }
+
+  qm_plan_report_info_init (&info);
+  if (paper != NULL)
+    {
+      if (g_ascii_strcasecmp (paper, "a4") == 0)
+        info.paper = QM_PAPER_A4;
+      else if (g_ascii_strcasecmp (paper, "letter") == 0)
+        info.paper = QM_PAPER_LETTER;
+      else
+        {
+          qm_cli_error ("report: --paper: must be a4 or letter (got '%s')", paper);
+          return QM_CLI_USAGE;
+        }
+    }
+  if (!g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
+    {
+      qm_cli_error ("report: -o: the output must end in .pdf (got '%s')", out);
+      return QM_CLI_USAGE;
+    }
+
+  plan = g_new0 (QmPlan, 1);
+  estimate = g_new0 (QmEstimate, 1);
+  if (!qm_cli_load_plan (path, plan))
+    return QM_CLI_INPUT;
+  qm_estimate (plan, estimate);
+  if (!estimate->valid || estimate->n_errors > 0)
+    {
+      char buf[1024];
+
+      /* A summary of stand-in numbers would mislead: write nothing. */
+      for (guint i = 0; i < estimate->n_warnings; i++)
+        if (estimate->warnings[i].id == QM_NOTE_INPUT_ERROR || !estimate->valid)
+          qm_cli_error ("%s: %s", path, qm_note_format (&estimate->warnings[i], buf, sizeof buf));
+      return QM_CLI_INPUT;
+    }
+
+  doc = qm_plan_report_new (plan, estimate, &info);
+  if (!qm_cli_write_atomic (out, write_document, doc, &error))
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  return QM_CLI_OK;
+}

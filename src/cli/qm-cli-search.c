@@ -1,0 +1,264 @@
+/* qm-cli-search.c: quartermaster-cli search PLAN.json [--top N] [--json]
+ *
+ * The fastest parallel layouts that fit (issue #5). Besides what the plan
+ * leaves on auto (tp/pp/cp/ep), the search also varies the ZeRO stage,
+ * activation recompute and the micro-batch, so that the list shows what
+ * each knob is worth; a tp/pp/cp/ep that the plan fixes stays fixed.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "qm-cli.h"
+#include "qm-estimate.h"
+#include "qm-model.h"
+#include "qm-parallel.h"
+
+static void
+add_num (JsonBuilder *b,
+         const char  *key,
+         double       v)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_double_value (b, v);
+}
+
+static void
+add_int (JsonBuilder *b,
+         const char  *key,
+         gint64       v)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_int_value (b, v);
+}
+
+static void
+print_json (const QmParallelSearch *res)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+
+  json_builder_begin_array (b);
+  for (guint i = 0; i < res->n; i++)
+    {
+      const QmParallelResult *r = &res->top[i];
+      const QmParallelLayout *l = &r->layout;
+      const QmParallelTime *t = &r->time;
+      const QmMemoryBreakdown *m = &r->memory;
+
+      json_builder_begin_object (b);
+      add_int (b, "rank", i + 1);
+      json_builder_set_member_name (b, "parallelism");
+      json_builder_begin_object (b);
+      add_int (b, "tp", l->tp);
+      add_int (b, "pp", l->pp);
+      add_int (b, "dp", l->dp);
+      add_int (b, "cp", l->cp);
+      add_int (b, "ep", l->ep);
+      add_int (b, "micro_batch", l->micro_batch);
+      add_int (b, "micro_batches", l->n_micro);
+      add_int (b, "virtual_stages", l->virtual_stages);
+      add_int (b, "zero_stage", l->zero_stage);
+      json_builder_set_member_name (b, "recompute");
+      json_builder_add_string_value (b, qm_recompute_to_string (l->recompute));
+      json_builder_set_member_name (b, "sequence_parallel");
+      json_builder_add_boolean_value (b, l->sequence_parallel);
+      json_builder_end_object (b);
+      add_num (b, "mfu", t->mfu);
+      add_num (b, "hfu", t->hfu);
+      add_num (b, "tokens_per_s", t->tokens_per_s);
+      json_builder_set_member_name (b, "step_time_s");
+      json_builder_begin_object (b);
+      add_num (b, "step", t->step);
+      add_num (b, "compute", t->compute);
+      add_num (b, "recompute", t->recompute);
+      add_num (b, "tp_comm", t->tp_comm);
+      add_num (b, "pp_comm", t->pp_comm);
+      add_num (b, "dp_comm", t->dp_comm);
+      add_num (b, "zero_comm", t->zero_comm);
+      add_num (b, "cp_comm", t->cp_comm);
+      add_num (b, "ep_comm", t->ep_comm);
+      add_num (b, "bubble", t->bubble);
+      add_num (b, "optimizer", t->optimizer);
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "memory_bytes");
+      json_builder_begin_object (b);
+      add_num (b, "weights", m->weights);
+      add_num (b, "gradients", m->gradients);
+      add_num (b, "optimizer", m->optimizer);
+      add_num (b, "activations", m->activations);
+      add_num (b, "overhead", m->overhead);
+      add_num (b, "total", m->total);
+      add_num (b, "capacity", m->capacity);
+      add_num (b, "margin", m->margin);
+      json_builder_end_object (b);
+      add_num (b, "cost_usd_per_step", r->cost_usd_per_step);
+      /* The same for every element: the array is the contract. */
+      add_int (b, "layouts_evaluated", (gint64) res->evaluated);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, &len);
+  fwrite (text, 1, len, stdout);
+  fputc ('\n', stdout);
+}
+
+static void
+print_text (const QmPlan            *plan,
+            const QmParallelProblem *pb,
+            const QmParallelSearch  *res,
+            double                   ms)
+{
+  printf ("%s\n", plan->name[0] ? plan->name : "(untitled plan)");
+  printf ("  %s × %s, global batch %u × %u tokens\n", qm_cli_num (pb->gpus, 0), plan->gpu_id,
+          pb->global_batch, pb->seq_len);
+  printf ("  fixed by the plan:%s%s%s%s%s\n",
+          pb->tp ? " tp" : "", pb->pp ? " pp" : "", pb->cp ? " cp" : "", pb->ep ? " ep" : "",
+          pb->tp || pb->pp || pb->cp || pb->ep ? " (set them to \"auto\" to search them)"
+                                               : " nothing");
+  printf ("  %s layouts evaluated, %s memory checks, %s skipped by a bound, in %.1f ms\n\n",
+          qm_cli_num (res->evaluated, 0), qm_cli_num (res->memory_checks, 0),
+          qm_cli_num (res->pruned, 0), ms);
+  printf ("  %-3s %4s %4s %6s %3s %3s %4s %3s %4s %-9s %10s %6s %6s %17s\n", "#", "tp", "pp",
+          "dp", "cp", "ep", "mb", "v", "ZeRO", "recompute", "step (s)", "MFU", "HFU",
+          "memory per GPU");
+  for (guint i = 0; i < res->n; i++)
+    {
+      const QmParallelResult *r = &res->top[i];
+      const QmParallelLayout *l = &r->layout;
+      g_autofree char *mem = g_strdup_printf ("%.1f / %.0f GB", r->memory.total / 1e9,
+                                              r->memory.capacity / 1e9);
+
+      printf ("  %-3u %4u %4u %6u %3u %3u %4u %3u %4u %-9s %10.3f %5.1f%% %5.1f%% %17s\n",
+              i + 1, l->tp, l->pp, l->dp, l->cp, l->ep, l->micro_batch, l->virtual_stages,
+              l->zero_stage, qm_recompute_to_string (l->recompute), r->time.step,
+              100 * r->time.mfu, 100 * r->time.hfu, mem);
+    }
+  printf ("\nStep time breakdown (seconds; communication is the exposed part)\n");
+  printf ("  %-3s %8s %9s %7s %7s %7s %7s %7s %7s %7s %9s %14s\n", "#", "compute",
+          "recompute", "TP", "PP", "DP", "ZeRO", "CP", "EP", "bubble", "optimizer",
+          "tokens/s");
+  for (guint i = 0; i < res->n; i++)
+    {
+      const QmParallelTime *t = &res->top[i].time;
+
+      printf ("  %-3u %8.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.3f %14s\n",
+              i + 1, t->compute, t->recompute, t->tp_comm, t->pp_comm, t->dp_comm,
+              t->zero_comm, t->cp_comm, t->ep_comm, t->bubble, t->optimizer,
+              qm_cli_num (t->tokens_per_s, 0));
+    }
+}
+
+int
+qm_cli_search (int    argc,
+               char **argv)
+{
+  const char *path = NULL;
+  gboolean json = FALSE;
+  guint top = 5;
+  g_autofree QmPlan *plan = g_new (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new (QmEstimate, 1);
+  g_autofree QmParallelSearch *res = g_new0 (QmParallelSearch, 1);
+  QmParallelProblem pb;
+  gint64 t0;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--json") == 0)
+        json = TRUE;
+      else if (strcmp (argv[i], "--top") == 0 || g_str_has_prefix (argv[i], "--top="))
+        {
+          const char *v = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
+          guint64 n = 0;
+
+          if (v == NULL || !g_ascii_string_to_unsigned (v, 10, 1, QM_PARALLEL_MAX_TOP, &n, NULL))
+            {
+              qm_cli_error ("search: --top needs a number from 1 to %d (got '%s')",
+                            QM_PARALLEL_MAX_TOP, v ? v : "");
+              return QM_CLI_USAGE;
+            }
+          top = (guint) n;
+        }
+      else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+          qm_cli_error ("search: unknown option '%s'", argv[i]);
+          return QM_CLI_USAGE;
+        }
+      else if (path == NULL)
+        path = argv[i];
+      else
+        {
+          qm_cli_error ("search: one plan at a time (got '%s' too)", argv[i]);
+          return QM_CLI_USAGE;
+        }
+    }
+  if (path == NULL)
+    {
+      qm_cli_error ("search: missing PLAN.json; usage: search PLAN.json [--top N] [--json]");
+      return QM_CLI_USAGE;
+    }
+  if (!qm_cli_load_plan (path, plan))
+    return QM_CLI_INPUT;
+  if (plan->workload.mode == QM_MODE_INFERENCE)
+    {
+      qm_cli_error ("%s: workload.mode: the layout search is for training plans (got inference)",
+                    path);
+      return QM_CLI_INPUT;
+    }
+
+  /* The estimate gives the GPU count (a deadline sizes it) and says what
+   * is wrong with the plan, if anything. */
+  qm_estimate (plan, e);
+  if (!e->valid || e->gpus == 0)
+    {
+      char buf[1024];
+
+      qm_cli_error ("%s: %s", path, e->n_warnings > 0
+                    ? qm_note_format (&e->warnings[0], buf, sizeof buf)
+                    : "the plan cannot be estimated");
+      return QM_CLI_INPUT;
+    }
+  qm_parallel_problem_from_plan (plan, e->gpus, &pb);
+  if (!qm_model_has_shape (&pb.shape))
+    qm_model_shape_infer (plan->workload.model.params_hint, &pb.shape);
+  /* The estimate priced a nearby batch when no layout divides the plan's
+   * on these GPUs (a deadline sizes whole nodes): search that one too. */
+  if (e->priced_global_batch > 0)
+    {
+      if (!json)
+        printf ("note: no layout of %u GPUs divides global_batch %u; searching with %u, the "
+                "nearest batch one does\n\n", e->gpus, pb.global_batch, e->priced_global_batch);
+      pb.global_batch = e->priced_global_batch;
+    }
+  pb.search_zero = TRUE;
+  pb.search_recompute = TRUE;
+  pb.search_micro_batch = TRUE;
+
+  t0 = g_get_monotonic_time ();
+  qm_parallel_search (&pb, top, res);
+  if (res->n == 0)
+    {
+      char buf[1024];
+
+      if (json)
+        puts ("[]");
+      qm_cli_error ("%s: %s", path, qm_parallel_no_fit_format (&res->no_fit, buf, sizeof buf));
+      return QM_CLI_INPUT;
+    }
+  if (json)
+    print_json (res);
+  else
+    print_text (plan, &pb, res, (g_get_monotonic_time () - t0) / 1000.0);
+  return QM_CLI_OK;
+}

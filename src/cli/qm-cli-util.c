@@ -1,0 +1,143 @@
+/* qm-cli-util.c: what the quartermaster-cli commands share: the database
+ * and reading a plan argument.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "qm-cli.h"
+#include "qm-format.h"
+#include "qm-plan-store.h"
+
+const char *qm_cli_db_path = NULL;
+
+QmStore *
+qm_cli_open_store (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = qm_cli_db_path ? g_strdup (qm_cli_db_path) : qm_store_default_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  QmStore *store;
+
+  /* The GUI's default lives under XDG_DATA_HOME/quartermaster, which may
+   * not exist yet on a first run. */
+  if (qm_cli_db_path == NULL)
+    g_mkdir_with_parents (dir, 0700);
+  store = qm_store_open (path, &error);
+  if (store == NULL)
+    {
+      qm_cli_error ("%s: %s", path, error->message);
+      return NULL;
+    }
+  if (qm_store_recovered_from (store))
+    {
+      g_autofree char *msg = qm_store_recovery_message (store);
+
+      qm_cli_error ("%s: warning: %s", path, msg);
+    }
+  return store;
+}
+
+static void
+print_warnings (const char *label,
+                GPtrArray  *warnings)
+{
+  for (guint i = 0; warnings && i < warnings->len; i++)
+    qm_cli_error ("%s: warning: %s", label, (const char *) g_ptr_array_index (warnings, i));
+}
+
+gboolean
+qm_cli_load_plan (const char *arg,
+                  QmPlan     *plan)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autofree char *data = NULL;
+  gboolean is_file = g_file_test (arg, G_FILE_TEST_EXISTS);
+  gint64 id;
+
+  /* Without --db a file is read on its own, and a path that looks like a
+   * file gets the reader's "no such file" rather than a database lookup. */
+  if (is_file && qm_cli_db_path == NULL)
+    goto file_only;
+  if (!is_file && (strchr (arg, G_DIR_SEPARATOR) || g_str_has_suffix (arg, ".json") ||
+                   g_str_has_suffix (arg, ".qmplan")))
+    goto file_only;
+
+  store = qm_cli_open_store ();
+  if (store == NULL)
+    return FALSE;
+  if (is_file)
+    {
+      gsize len;
+
+      if (!g_file_get_contents (arg, &data, &len, &error))
+        {
+          qm_cli_error ("%s", error->message);
+          return FALSE;
+        }
+      if (!qm_plan_store_read_plan (store, data, plan, &warnings, &error))
+        {
+          qm_cli_error ("%s: %s", arg, error->message);
+          return FALSE;
+        }
+      print_warnings (arg, warnings);
+      return TRUE;
+    }
+
+  id = qm_plan_store_find (store, arg, &error);
+  if (id <= 0)
+    {
+      qm_cli_error ("%s: no such file, and no saved plan of that name or id in %s",
+                    arg, qm_store_path (store));
+      return FALSE;
+    }
+  saved = qm_plan_store_load (store, id, &error);
+  if (saved == NULL || !qm_plan_store_read_plan (store, saved->inputs, plan, &warnings, &error))
+    {
+      qm_cli_error ("%s (saved plan %" G_GINT64_FORMAT "): %s", arg, id,
+                    error ? error->message : "cannot be read");
+      return FALSE;
+    }
+  print_warnings (arg, warnings);
+  return TRUE;
+
+file_only:
+  if (!qm_plan_load_from_file (plan, arg, &warnings, &error))
+    {
+      qm_cli_error ("%s: %s", arg, error->message);
+      return FALSE;
+    }
+  print_warnings (arg, warnings);
+  return TRUE;
+}
+
+#define RING 16
+
+static char *
+ring_next (void)
+{
+  static char bufs[RING][QM_FORMAT_BUF * 2];
+  static guint next;
+
+  return bufs[next++ % RING];
+}
+
+const char *
+qm_cli_num (double v,
+            int    decimals)
+{
+  return qm_format_number (ring_next (), QM_FORMAT_BUF * 2, v, decimals);
+}
+
+const char *
+qm_cli_money (double      v,
+              const char *currency)
+{
+  return qm_format_money (ring_next (), QM_FORMAT_BUF * 2, v, currency ? currency : "USD");
+}

@@ -1,0 +1,403 @@
+/* test-cli-report.c: quartermaster-cli report, chart and compare as a user
+ * runs them (shared/design/cli.md): exit status, one-line errors, and the
+ * files they write, read back (poppler, PNG header, SVG).
+ *
+ * The CLI's path comes from QM_CLI (tests/meson.build).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "qm-test-pdf.h"
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_cli (Run *r,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("QM_CLI");
+  const char *arg;
+  va_list args;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  va_start (args, r);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  proc = g_subprocess_newv ((const char * const *) argv->pdata,
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &r->out, &r->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  r->status = g_subprocess_get_exit_status (proc);
+}
+
+static char *
+example (const char *name)
+{
+  return g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", name, NULL);
+}
+
+static char *
+out_path (const char *name)
+{
+  return g_build_filename (g_getenv ("QM_BUILD_DIR"), name, NULL);
+}
+
+static void
+assert_one_line (const char *err)
+{
+  g_assert_true (g_str_has_prefix (err, "quartermaster-cli: "));
+  g_assert_nonnull (strchr (err, '\n'));
+  g_assert_cmpstr (strchr (err, '\n') + 1, ==, "");
+}
+
+static char *
+pdf_text (const char *path,
+          int        *n_pages)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *uri = g_filename_to_uri (path, NULL, &error);
+  g_autoptr(PopplerDocument) pdf = poppler_document_new_from_file (uri, NULL, &error);
+  GString *s = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  *n_pages = poppler_document_get_n_pages (pdf);
+  for (int i = 0; i < *n_pages; i++)
+    {
+      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
+      g_autofree char *t = poppler_page_get_text (page);
+
+      g_string_append (s, t);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* The plan's name, as the reader sees it. */
+static char *
+plan_name (const char *path)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  return g_strdup (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)), "name"));
+}
+
+static void
+test_report_examples (void)
+{
+  g_autofree char *dir_path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_auto(Run) r = { 0, };
+      g_autofree char *plan = NULL;
+      g_autofree char *file = NULL;
+      g_autofree char *out = NULL;
+      g_autofree char *text = NULL;
+      g_autofree char *title = NULL;
+      int pages = 0;
+
+      if (!g_str_has_suffix (name, ".qmplan"))
+        continue;
+      plan = example (name);
+      file = g_strdup_printf ("cli-report-%s.pdf", name);
+      out = out_path (file);
+      g_unlink (out);
+      run_cli (&r, "report", plan, "-o", out, "--paper", "letter", NULL);
+      g_assert_cmpstr (r.err, ==, "");
+      g_assert_cmpint (r.status, ==, 0);
+      text = pdf_text (out, &pages);
+      g_assert_cmpint (pages, >=, 5);
+      title = plan_name (plan);
+      g_assert_nonnull (strstr (text, title));
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 4);
+}
+
+static void
+test_report_errors (void)
+{
+  g_autofree char *plan = example ("mistral-7b-lora-a100.qmplan");
+  g_autofree char *bad_dir = out_path ("no-such-dir/sub/out.pdf");
+
+  {
+    g_auto(Run) r = { 0, };
+
+    /* Unwritable: exit 1, the path in the message, nothing left behind. */
+    run_cli (&r, "report", plan, "-o", bad_dir, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    assert_one_line (r.err);
+    g_assert_nonnull (strstr (r.err, bad_dir));
+    g_assert_false (g_file_test (bad_dir, G_FILE_TEST_EXISTS));
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "report", plan, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    assert_one_line (r.err);
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *out = out_path ("cli-report-paper.pdf");
+
+    run_cli (&r, "report", plan, "-o", out, "--paper", "a3", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    assert_one_line (r.err);
+    g_assert_nonnull (strstr (r.err, "a3"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *out = out_path ("cli-report-missing.pdf");
+
+    run_cli (&r, "report", "no-such-plan.qmplan", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    assert_one_line (r.err);
+    g_assert_nonnull (strstr (r.err, "no-such-plan.qmplan"));
+  }
+}
+
+static void
+test_report_atomic (void)
+{
+  g_autofree char *plan = example ("mistral-7b-lora-a100.qmplan");
+  g_autofree char *dir = out_path ("cli-report-atomic");
+  g_autofree char *out = g_build_filename (dir, "out.pdf", NULL);
+  g_autoptr(GDir) listing = NULL;
+  g_auto(Run) r = { 0, };
+  guint entries = 0;
+
+  g_mkdir_with_parents (dir, 0755);
+  g_unlink (out);
+  run_cli (&r, "report", plan, "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  /* Only the target: no temporary left beside it. */
+  listing = g_dir_open (dir, 0, NULL);
+  while (g_dir_read_name (listing) != NULL)
+    entries++;
+  g_assert_cmpuint (entries, ==, 1);
+}
+
+static void
+test_chart (void)
+{
+  g_autofree char *plan = example ("llama-3.1-70b-pretrain-h100.qmplan");
+
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *out = out_path ("cli-chart-racks.png");
+    g_autofree char *data = NULL;
+    gsize len = 0;
+
+    run_cli (&r, "chart", plan, "--kind", "racks", "--width", "640", "--height", "480", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_file_get_contents (out, &data, &len, NULL));
+    g_assert_cmpuint (len, >, 24);
+    g_assert_true (memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0);
+    /* IHDR: width and height, big-endian, at bytes 16 and 20. */
+    g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (data + 16)), ==, 640);
+    g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (data + 20)), ==, 480);
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *out = out_path ("cli-chart-default.png");
+    g_autofree char *data = NULL;
+    gsize len = 0;
+
+    run_cli (&r, "chart", plan, "--kind", "gpus-time", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_file_get_contents (out, &data, &len, NULL));
+    g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (data + 16)), ==, 1200);
+    g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (data + 20)), ==, 800);
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *out = out_path ("cli-chart-vram.svg");
+    g_autofree char *data = NULL;
+
+    run_cli (&r, "chart", plan, "--kind", "vram", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_file_get_contents (out, &data, NULL, NULL));
+    g_assert_nonnull (strstr (data, "<svg"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *out = out_path ("cli-chart-power.pdf");
+    g_autofree char *text = NULL;
+    int pages = 0;
+
+    run_cli (&r, "chart", plan, "--kind", "power", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    text = pdf_text (out, &pages);
+    g_assert_cmpint (pages, ==, 1);
+    g_assert_nonnull (strstr (text, "Provisioned"));
+  }
+}
+
+static void
+test_chart_errors (void)
+{
+  g_autofree char *plan = example ("llama-3.1-70b-pretrain-h100.qmplan");
+  g_autofree char *out = out_path ("cli-chart-bad.png");
+  g_autofree char *bad_dir = out_path ("no-such-dir/chart.png");
+
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "chart", plan, "--kind", "pie", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    assert_one_line (r.err);
+    g_assert_nonnull (strstr (r.err, "--kind"));
+    g_assert_nonnull (strstr (r.err, "pie"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "chart", plan, "--kind", "vram", "--width", "12x", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    assert_one_line (r.err);
+    g_assert_nonnull (strstr (r.err, "12x"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "chart", plan, "--kind", "vram", "-o", "chart.gif", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    assert_one_line (r.err);
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "chart", plan, "--kind", "racks", "-o", bad_dir, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    assert_one_line (r.err);
+    g_assert_nonnull (strstr (r.err, bad_dir));
+  }
+}
+
+static void
+test_compare (void)
+{
+  g_autofree char *a = example ("llama-3.1-70b-pretrain-h100.qmplan");
+  g_autofree char *b = example ("7b-pretrain-30-day-deadline.qmplan");
+  g_autofree char *c = example ("llama-3.1-70b-serving-h100.qmplan");
+  const char *paths[] = { a, b, c };
+
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "compare", a, b, c, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.err, ==, "");
+    for (guint i = 0; i < 3; i++)
+      {
+        g_autofree char *name = plan_name (paths[i]);
+        g_assert_nonnull (strstr (r.out, name));
+      }
+    g_assert_nonnull (strstr (r.out, "GPUs"));
+    g_assert_nonnull (strstr (r.out, "✓"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+    JsonArray *plans;
+
+    run_cli (&r, "compare", a, b, c, "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    json_parser_load_from_data (parser, r.out, -1, &error);
+    g_assert_no_error (error);
+    plans = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "plans");
+    g_assert_cmpuint (json_array_get_length (plans), ==, 3);
+    for (guint i = 0; i < 3; i++)
+      {
+        JsonObject *o = json_array_get_object_element (plans, i);
+        g_autofree char *name = plan_name (paths[i]);
+
+        g_assert_cmpstr (json_object_get_string_member (o, "plan"), ==, name);
+        g_assert_true (json_object_has_member (o, "gpus"));
+        g_assert_true (json_object_has_member (o, "cost_usd"));
+        g_assert_true (json_object_has_member (o, "bom"));
+      }
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *out = out_path ("cli-compare.pdf");
+    g_autofree char *text = NULL;
+    int pages = 0;
+
+    run_cli (&r, "compare", a, b, c, "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    text = pdf_text (out, &pages);
+    g_assert_cmpint (pages, >=, 3);
+    for (guint i = 0; i < 3; i++)
+      {
+        g_autofree char *name = plan_name (paths[i]);
+        g_assert_nonnull (strstr (text, name));
+      }
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "compare", a, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    assert_one_line (r.err);
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "compare", a, b, c, a, b, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    assert_one_line (r.err);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/cli/report/examples", test_report_examples);
+  g_test_add_func ("/cli/report/errors", test_report_errors);
+  g_test_add_func ("/cli/report/atomic", test_report_atomic);
+  g_test_add_func ("/cli/chart", test_chart);
+  g_test_add_func ("/cli/chart/errors", test_chart_errors);
+  g_test_add_func ("/cli/compare", test_compare);
+  return g_test_run ();
+}

@@ -146,6 +146,30 @@ test_default_mfu (void)
   g_assert_cmpfloat (qm_compute_seconds (1e20, 0, 312e12, 0.4), ==, 0);
 }
 
+/* LoRA: a frozen base needs no weight gradients, so 4·N·D plus the
+ * attention forward and its input-gradient backward (Hu et al. 2021). */
+static void
+test_lora_basis (void)
+{
+  QmModelShape g = { .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 32, .ffn_hidden = 11008,
+                     .vocab = 32000, .gated_mlp = TRUE };
+  QmTrainingFlops full, lora;
+  QmParamCount c;
+  double tokens = 1e9, attn;
+
+  qm_model_count_params (&g, &c);
+  attn = qm_model_attention_forward_flops_per_token (&g, 4096);
+  qm_compute_training_flops_for_mode (&g, QM_MODE_PRETRAIN, tokens, 4096, QM_RECOMPUTE_NONE, &full);
+  qm_compute_training_flops_for_mode (&g, QM_MODE_LORA, tokens, 4096, QM_RECOMPUTE_NONE, &lora);
+  g_assert_cmpfloat_with_epsilon (lora.model_flops, (4.0 * c.active + 2.0 * attn) * tokens, lora.model_flops * 1e-12);
+  g_assert_cmpfloat (lora.flops_6nd, ==, full.flops_6nd);
+  /* About two thirds of full training. */
+  g_assert_cmpfloat (lora.model_flops / full.model_flops, >, 0.6);
+  g_assert_cmpfloat (lora.model_flops / full.model_flops, <, 0.7);
+  qm_compute_training_flops_for_mode (&g, QM_MODE_QLORA, tokens, 4096, QM_RECOMPUTE_FULL, &lora);
+  g_assert_cmpfloat (lora.hardware_flops, >, lora.model_flops);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -157,5 +181,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compute/seed-rule", test_seed_rule);
   g_test_add_func ("/compute/round-gpus", test_round_gpus);
   g_test_add_func ("/compute/default-mfu", test_default_mfu);
+  g_test_add_func ("/compute/lora-basis", test_lora_basis);
   return g_test_run ();
 }

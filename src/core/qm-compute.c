@@ -83,6 +83,30 @@ qm_compute_training_flops (const QmModelShape *shape,
     }
 }
 
+void
+qm_compute_training_flops_for_mode (const QmModelShape *shape,
+                                    QmMode              mode,
+                                    double              tokens,
+                                    guint               seq_len,
+                                    QmRecompute         recompute,
+                                    QmTrainingFlops    *out)
+{
+  QmParamCount c;
+  double attn_fwd, full;
+
+  qm_compute_training_flops (shape, tokens, seq_len, recompute, out);
+  if (mode != QM_MODE_LORA && mode != QM_MODE_QLORA)
+    return;
+
+  /* A frozen base: the weight-gradient GEMMs (2N per token) go, and the
+   * attention backward only propagates to its inputs (1× its forward). */
+  qm_model_count_params (shape, &c);
+  attn_fwd = qm_model_attention_forward_flops_per_token (shape, seq_len);
+  full = out->model_flops;
+  out->model_flops = (4.0 * c.active + 2.0 * attn_fwd) * tokens;
+  out->hardware_flops -= full - out->model_flops;
+}
+
 /* Every source's wall-clock model (Narayanan eq. 4; estimation-anchors §1):
  * t = FLOPs / (n_gpu · peak_dense · MFU). */
 double

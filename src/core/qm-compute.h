@@ -17,6 +17,18 @@ typedef struct
   double hardware_flops;  /* model_flops + recompute (Korthikanti eq. 8; Narayanan eq. 3) */
 } QmTrainingFlops;
 
+/* As qm_compute_training_flops() for a training @mode: LoRA and QLoRA
+ * train adapters on a frozen base, so the backward pass computes input
+ * gradients only (no weight gradients): forward 2N + A, backward 2N + A
+ * per token, i.e. 4·N·D + 2·A·D model FLOPs (Hu et al. 2021, LoRA §4.2:
+ * no gradients for the frozen weights). flops_6nd stays 6·N·D, the
+ * reference basis. Other modes are unchanged. */
+void   qm_compute_training_flops_for_mode (const QmModelShape *shape,
+                                           QmMode              mode,
+                                           double              tokens,
+                                           guint               seq_len,
+                                           QmRecompute         recompute,
+                                           QmTrainingFlops    *out);
 void   qm_compute_training_flops  (const QmModelShape *shape,
                                    double              tokens,
                                    guint               seq_len,

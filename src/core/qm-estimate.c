@@ -1351,7 +1351,7 @@ estimate (const QmPlan *plan,
           out->valid = FALSE;
           return;
         }
-      qm_compute_training_flops (&shape, out->tokens, w->seq_len, w->recompute, &tf);
+      qm_compute_training_flops_for_mode (&shape, w->mode, out->tokens, w->seq_len, w->recompute, &tf);
       out->training_flops = tf.model_flops;
       out->training_flops_6nd = tf.flops_6nd;
       out->hardware_flops = tf.hardware_flops;

@@ -166,7 +166,7 @@ ctx_init (Ctx                     *c,
   tokens_step = (double) pb->global_batch * c->s;
   for (guint r = 0; r < 3; r++)
     {
-      qm_compute_training_flops (sh, tokens_step, pb->seq_len, (QmRecompute) r, &tf);
+      qm_compute_training_flops_for_mode (sh, pb->mode, tokens_step, pb->seq_len, (QmRecompute) r, &tf);
       c->hw_flops_step[r] = tf.hardware_flops;
       c->model_flops_step = tf.model_flops;
     }

@@ -508,8 +508,6 @@ read_workload (Reader      *r,
       !get_auto_uint (r, o, P, "ep", &w->ep, error) ||
       !get_uint (r, o, P, "lora_rank", FALSE, &w->lora_rank, &have_rank, error))
     return FALSE;
-  if (w->cp == 0)
-    w->cp = 1;   /* auto: no context parallelism until the search lands */
 
   {
     JsonNode *n = json_object_get_member (o, "mfu");
@@ -826,7 +824,7 @@ qm_plan_validate (const QmPlan *p,
   CHECK (!(w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA) || w->lora_rank >= 1,
          "workload.lora_rank", w->lora_rank, "must be > 0 for LoRA and QLoRA");
   CHECK (w->mfu >= 0 && w->mfu <= 1, "workload.mfu", w->mfu, "must be > 0 and <= 1");
-  CHECK (w->cp >= 1 && w->cp <= 1000000, "workload.cp", w->cp, "must be >= 1");
+  CHECK (w->cp <= 1000000, "workload.cp", w->cp, "must be \"auto\" or 1 to 1000000");
 
   /* Parallelism against the hardware and the model. */
   CHECK (gpn >= 1 && gpn <= 1024, "hardware.server", gpn, "the server must hold 1 to 1024 GPUs");

@@ -118,6 +118,8 @@ test_usage (void)
     { "plans", "export", "x", NULL },
     { "plans", "list", "extra", NULL },
     { "estimate", "--db", NULL },
+    { "advise", NULL },
+    { "advise", "a.qmplan", "--optimise", "speed", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (usages); i++)
@@ -687,6 +689,43 @@ test_estimate_predicted (void)
                      json_object_get_double_member (o, "mfu"));
 }
 
+/* advise: ranked, quantified suggestions and guidance, in text and JSON;
+ * the numbers of a suggestion are what estimating its plan gives. */
+static void
+test_advise (void)
+{
+  g_autofree char *plan = qm_test_source_path ("data/examples/llama-3.1-70b-pretrain-h100.qmplan");
+  g_auto(Run) text = { 0, };
+  g_auto(Run) json = { 0, };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o;
+  JsonArray *s;
+  double previous = -G_MAXDOUBLE;
+
+  run_cli (&text, "advise", plan, "--optimise", "cost", NULL);
+  if (text.status != 0)
+    g_error ("advise: exit %d: %s", text.status, text.err);
+  g_assert_nonnull (strstr (text.out, "Train in FP8"));
+  g_assert_nonnull (strstr (text.out, "not quantified"));
+
+  run_cli (&json, "advise", plan, "--optimise=cost", "--json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  root = parse_json (json.out);
+  o = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (o, "goal"), ==, "cost");
+  s = json_object_get_array_member (o, "suggestions");
+  g_assert_cmpuint (json_array_get_length (s), >=, 1);
+  /* Ranked by the goal: the cost change never falls down the list. */
+  for (guint i = 0; i < json_array_get_length (s); i++)
+    {
+      double d = json_object_get_double_member (json_array_get_object_element (s, i), "change_cost");
+
+      g_assert_cmpfloat (d, >=, previous);
+      previous = d;
+    }
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "guidance")), >=, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -701,5 +740,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/catalog-list", test_catalog_list);
   g_test_add_func ("/cli/catalog-import", test_catalog_import);
   g_test_add_func ("/cli/plans", test_plans_round_trip);
+  g_test_add_func ("/cli/advise", test_advise);
   return g_test_run ();
 }

@@ -111,8 +111,11 @@ append_effects (QmAdvice *a,
 {
   char buf[QM_ADVISOR_TEXT];
   gsize len = strlen (a->tradeoff);
+  /* "cost" is the run's (or a service's month); the money spent upfront
+   * on hardware is said separately, since buyers budget it apart. */
   struct { const char *name; double d; } parts[] = {
     { "time", a->d_days }, { "GPUs", a->d_gpus }, { "cost", a->d_cost }, { "energy", a->d_energy },
+    { "upfront", a->d_upfront },
   };
   int n = 0;
 
@@ -170,6 +173,8 @@ consider (Advisor      *ad,
   a->d_gpus = rel (a->gpus, out->gpus);
   a->d_cost = rel (a->cost, out->cost);
   a->d_energy = rel (a->energy_mwh, out->energy_mwh);
+  a->upfront = e->has_cost ? e->cost.upfront : 0.0;
+  a->d_upfront = out->upfront > 0 ? rel (a->upfront, out->upfront) : 0.0;
   a->score = score_for (out->goal, a);
   a->plan = *candidate;
 
@@ -589,6 +594,7 @@ qm_advise (const QmPlan    *plan,
   out->gpus = base->gpus;
   out->cost = metric_cost (base);
   out->energy_mwh = base->has_power ? base->power.energy_mwh : 0.0;
+  out->upfront = base->has_cost ? base->cost.upfront : 0.0;
   ad.plan_fits = base->fits;
 
   ad.scratch = g_new0 (QmEstimate, 1);

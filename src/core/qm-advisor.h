@@ -42,6 +42,7 @@ typedef struct
   double   days, gpus, cost, energy_mwh, memory_margin;
   gboolean fits;
   double   d_days, d_gpus, d_cost, d_energy;   /* relative: -0.22 = 22% less */
+  double   upfront, d_upfront;                 /* hardware bought (buy plans) */
   double   score;                      /* the goal's relative change; lower is better */
   QmPlan   plan;                       /* apply this to a copy to "Try it" */
 } QmAdvice;
@@ -50,6 +51,7 @@ typedef struct
 {
   QmAdvisorGoal goal;
   double        days, gpus, cost, energy_mwh;   /* the plan as it is */
+  double        upfront;
   guint         n;
   QmAdvice      items[QM_ADVISOR_MAX];          /* best first */
   guint         n_guidance;

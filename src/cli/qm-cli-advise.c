@@ -1,0 +1,176 @@
+/* qm-cli-advise.c: quartermaster-cli advise PLAN.json
+ *                  [--optimise time|cost|energy|gpus] [--json]
+ *
+ * The efficiency advisor (issue #12): changes that improve the plan, each
+ * with its effect computed by the core, ranked by the goal; then the
+ * options the model cannot quantify, as guidance with their sources.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "qm-advisor.h"
+#include "qm-cli.h"
+
+static void
+add_advice (JsonBuilder    *b,
+            const QmAdvice *a)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_string_value (b, a->id);
+  json_builder_set_member_name (b, "title");
+  json_builder_add_string_value (b, a->title);
+  json_builder_set_member_name (b, "tradeoff");
+  json_builder_add_string_value (b, a->tradeoff);
+  json_builder_set_member_name (b, "assumption");
+  json_builder_add_string_value (b, a->assumption);
+  json_builder_set_member_name (b, "quantified");
+  json_builder_add_boolean_value (b, a->quantified);
+  if (a->quantified)
+    {
+      const struct { const char *key; double v; } nums[] = {
+        { "train_days", a->days }, { "gpus", a->gpus }, { "cost_usd", a->cost },
+        { "energy_mwh", a->energy_mwh }, { "memory_margin_bytes", a->memory_margin },
+        { "change_days", a->d_days }, { "change_gpus", a->d_gpus },
+        { "change_cost", a->d_cost }, { "change_energy", a->d_energy },
+      };
+
+      for (guint i = 0; i < G_N_ELEMENTS (nums); i++)
+        {
+          json_builder_set_member_name (b, nums[i].key);
+          json_builder_add_double_value (b, nums[i].v);
+        }
+    }
+  json_builder_end_object (b);
+}
+
+static void
+print_json (const QmAdvisorResult *r)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "goal");
+  json_builder_add_string_value (b, qm_advisor_goal_to_string (r->goal));
+  json_builder_set_member_name (b, "suggestions");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->n; i++)
+    add_advice (b, &r->items[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "guidance");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->n_guidance; i++)
+    add_advice (b, &r->guidance[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  printf ("%s\n", text);
+}
+
+static void
+print_text (const QmPlan          *plan,
+            const QmAdvisorResult *r)
+{
+  printf ("%s: what would improve this plan, best first for %s\n\n", plan->name,
+          qm_advisor_goal_to_string (r->goal));
+  if (r->n == 0)
+    printf ("  Nothing the core can quantify improves this plan and keeps it feasible.\n");
+  for (guint i = 0; i < r->n; i++)
+    {
+      const QmAdvice *a = &r->items[i];
+
+      printf ("%2u. %s (%s)\n", i + 1, a->title, a->id);
+      printf ("    %s\n", a->tradeoff);
+      printf ("    Result: %s GPUs", qm_cli_num (a->gpus, 0));
+      if (a->days > 0)
+        printf (", %s days", qm_cli_num (a->days, 1));
+      printf (", %s, %s MWh\n", qm_cli_money (a->cost, plan->pricing.currency),
+              qm_cli_num (a->energy_mwh, a->energy_mwh < 10 ? 2 : 0));
+      printf ("    Assumes: %s\n\n", a->assumption);
+    }
+
+  if (r->n_guidance > 0)
+    printf ("Also worth considering (not quantified by the model):\n");
+  for (guint i = 0; i < r->n_guidance; i++)
+    printf ("  - %s: %s Source: %s\n", r->guidance[i].title, r->guidance[i].tradeoff,
+            r->guidance[i].assumption);
+}
+
+int
+qm_cli_advise (int    argc,
+               char **argv)
+{
+  QmAdvisorGoal goal = QM_ADVISOR_GOAL_TIME;
+  gboolean json = FALSE;
+  const char *path = NULL;
+  QmPlan plan;
+  g_autofree QmAdvisorResult *result = NULL;
+  g_autofree QmEstimate *estimate = NULL;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--json") == 0)
+        json = TRUE;
+      else if (strcmp (argv[i], "--optimise") == 0 || strcmp (argv[i], "--optimize") == 0 ||
+               g_str_has_prefix (argv[i], "--optimise=") || g_str_has_prefix (argv[i], "--optimize="))
+        {
+          const char *eq = strchr (argv[i], '=');
+          const char *v = eq != NULL ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+
+          if (v == NULL || !qm_advisor_goal_from_string (v, &goal))
+            {
+              qm_cli_error ("advise: --optimise must be time, cost, energy or gpus (got '%s')",
+                            v != NULL ? v : "");
+              return QM_CLI_USAGE;
+            }
+        }
+      else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+          qm_cli_error ("advise: unknown option '%s'", argv[i]);
+          return QM_CLI_USAGE;
+        }
+      else if (path == NULL)
+        path = argv[i];
+      else
+        {
+          qm_cli_error ("advise: one plan at a time (got '%s' too)", argv[i]);
+          return QM_CLI_USAGE;
+        }
+    }
+  if (path == NULL)
+    {
+      qm_cli_error ("advise: missing PLAN.json; usage: advise PLAN.json [--optimise time|cost|energy|gpus] [--json]");
+      return QM_CLI_USAGE;
+    }
+
+  if (!qm_cli_load_plan (path, &plan))
+    return QM_CLI_INPUT;
+
+  /* A plan the core cannot estimate has nothing to improve on. */
+  estimate = g_new0 (QmEstimate, 1);
+  qm_estimate (&plan, estimate);
+  if (!estimate->valid || estimate->n_errors > 0)
+    {
+      qm_cli_error ("%s: the plan has errors; run 'estimate' to see them", path);
+      return QM_CLI_INPUT;
+    }
+
+  result = g_new0 (QmAdvisorResult, 1);
+  qm_advise (&plan, goal, result);
+  if (json)
+    print_json (result);
+  else
+    print_text (&plan, result);
+  return QM_CLI_OK;
+}

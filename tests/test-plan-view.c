@@ -1,0 +1,621 @@
+/* test-plan-view.c: the plan view under a real display: it shows each
+ * example's figures as the estimate says, an edit in the side panel changes
+ * them as the core says and undoes in one step, a refused value marks its
+ * row and leaves the plan alone, edits autosave (and a failed save keeps
+ * the edit), an old quote keeps its snapshot until Recompute, and the
+ * exports write files that read back.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "qm-catalog-store.h"
+#include "qm-format.h"
+#include "qm-plan-store.h"
+#include "qm-plan-view.h"
+#include "qm-plan.h"
+#include "qm-test-pdf.h"
+#include "qm-test-ui.h"
+
+static const char *examples[] = {
+  "llama-3.1-70b-pretrain-h100.qmplan",
+  "7b-pretrain-30-day-deadline.qmplan",
+  "llama-3.1-70b-serving-h100.qmplan",
+  "mistral-7b-lora-a100.qmplan",
+};
+
+typedef struct
+{
+  char      *dir;
+  QmStore   *store;
+} Fixture;
+
+static void
+load_example (const char *name,
+              QmPlan     *plan)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (qm_plan_load_from_file (plan, path, NULL, &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *db = NULL;
+
+  f->dir = g_dir_make_tmp ("qm-plan-view-XXXXXX", &error);
+  g_assert_no_error (error);
+  db = g_build_filename (f->dir, "test.db", NULL);
+  f->store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+}
+
+static void
+remove_tree (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  if (d != NULL)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_clear_pointer (&f->store, qm_store_free);
+  remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+static GtkWindow *
+show_view (GtkWidget *view,
+           int        width,
+           int        height)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+
+  gtk_window_set_default_size (window, width, height);
+  gtk_window_set_child (window, view);
+  gtk_window_present (window);
+  return window;
+}
+
+static void
+close_window (GtkWindow *window)
+{
+  GObject *weak = G_OBJECT (window);
+
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_window_destroy (window);
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+}
+
+static void
+iterate (int ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static GtkWidget *
+find_flap (GtkWidget *widget)
+{
+  if (ADW_IS_FLAP (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_flap (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Scrolls the content to @fraction of its height, for screenshots of the
+ * charts, the bill of materials and the notes. */
+static void
+scroll_content (GtkWidget *view,
+                double     fraction)
+{
+  GtkWidget *scroll = adw_flap_get_content (ADW_FLAP (find_flap (view)));
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroll));
+
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_lower (adj) +
+                                 fraction * (gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj)));
+}
+
+/* What the cards must say, formatted the same way as the view. */
+static void
+check_figures (QmPlanView   *view,
+               QmPlanEditor *editor)
+{
+  const QmPlan *p = qm_plan_editor_get_plan (editor);
+  const QmEstimate *e = qm_plan_editor_get_estimate (editor);
+  char buf[QM_FORMAT_BUF];
+
+  g_assert_cmpstr (qm_plan_view_get_figure (view, "gpus"), ==, qm_format_number (buf, sizeof buf, e->gpus, 0));
+  g_assert_cmpstr (qm_plan_view_get_figure (view, "nodes"), ==, qm_format_number (buf, sizeof buf, e->nodes, 0));
+  if (e->has_training)
+    g_assert_cmpstr (qm_plan_view_get_figure (view, "time"), ==,
+                     qm_format_days (buf, sizeof buf, e->train_days > 0 ? e->train_days : e->ideal_days));
+  if (p->pricing.mode == QM_PRICING_BUY)
+    g_assert_cmpstr (qm_plan_view_get_figure (view, "cost"), ==,
+                     qm_format_money (buf, sizeof buf, e->cost.total, p->pricing.currency));
+  else if (e->has_training)
+    g_assert_cmpstr (qm_plan_view_get_figure (view, "cost"), ==,
+                     qm_format_money (buf, sizeof buf, e->cost.run, p->pricing.currency));
+  else
+    g_assert_cmpstr (qm_plan_view_get_figure (view, "cost"), ==,
+                     qm_format_money (buf, sizeof buf, e->cost.monthly, p->pricing.currency));
+  g_assert_cmpstr (qm_plan_view_get_figure (view, "memory"), ==,
+                   qm_format_bytes (buf, sizeof buf, e->memory.total, QM_BYTES_GB));
+}
+
+static void
+test_examples (Fixture       *f,
+               gconstpointer  data)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
+    {
+      g_autoptr(QmPlanEditor) editor = NULL;
+      g_autofree char *shot = NULL;
+      QmPlan plan;
+      GtkWidget *view;
+      GtkWindow *window;
+
+      load_example (examples[i], &plan);
+      editor = qm_plan_editor_new (&plan);
+      view = qm_plan_view_new (f->store, editor);
+      window = show_view (view, 1280, 900);
+      check_figures (QM_PLAN_VIEW (view), editor);
+      g_assert_false (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
+
+      shot = g_strdup_printf ("plan-view-example-%u-wide-light.png", i);
+      qm_test_screenshot (GTK_WIDGET (window), shot, ADW_COLOR_SCHEME_FORCE_LIGHT);
+      close_window (window);
+    }
+}
+
+/* Light and dark, wide and narrow, side panel open and closed; plus a tall
+ * window that shows the bill of materials and the notes for review. */
+static void
+test_screenshots (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const struct { const char *name; int w, h; gboolean panel; } sizes[] = {
+    { "wide", 1280, 900, TRUE },
+    { "wide-closed", 1280, 900, FALSE },
+    { "narrow", 400, 900, FALSE },
+    { "narrow-open", 400, 900, TRUE },
+  };
+  QmPlan plan;
+
+  load_example (examples[0], &plan);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autoptr(QmPlanEditor) editor = qm_plan_editor_new (&plan);
+      GtkWidget *view = qm_plan_view_new (NULL, editor);
+      GtkWindow *window = show_view (view, sizes[i].w, sizes[i].h);
+      g_autofree char *light = g_strdup_printf ("plan-view-%s-light.png", sizes[i].name);
+      g_autofree char *dark = g_strdup_printf ("plan-view-%s-dark.png", sizes[i].name);
+
+      iterate (100);
+      qm_plan_view_set_inputs_visible (QM_PLAN_VIEW (view), sizes[i].panel);
+      qm_test_screenshot (GTK_WIDGET (window), light, ADW_COLOR_SCHEME_FORCE_LIGHT);
+      qm_test_screenshot (GTK_WIDGET (window), dark, ADW_COLOR_SCHEME_FORCE_DARK);
+      /* Nothing may ask for more width than a narrow window has. */
+      {
+        int min;
+
+        gtk_widget_measure (view, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+        if (g_getenv ("QM_DEBUG_WIDTHS"))
+          {
+            GtkWidget *box = gtk_widget_get_first_child (gtk_widget_get_first_child (view));
+            for (GtkWidget *c = gtk_widget_get_first_child (box); c; c = gtk_widget_get_next_sibling (c))
+              {
+                int m;
+                gtk_widget_measure (c, GTK_ORIENTATION_HORIZONTAL, -1, &m, NULL, NULL, NULL);
+                g_printerr ("%s min %d\n", G_OBJECT_TYPE_NAME (c), m);
+                if (ADW_IS_FLAP (c))
+                  {
+                    gtk_widget_measure (adw_flap_get_flap (ADW_FLAP (c)), GTK_ORIENTATION_HORIZONTAL, -1, &m, NULL, NULL, NULL);
+                    g_printerr (" flap min %d\n", m);
+                    gtk_widget_measure (adw_flap_get_content (ADW_FLAP (c)), GTK_ORIENTATION_HORIZONTAL, -1, &m, NULL, NULL, NULL);
+                    g_printerr (" content min %d\n", m);
+                  }
+              }
+          }
+        g_assert_cmpint (min, <=, 360);
+      }
+      /* The charts, the bill of materials and the notes further down. */
+      for (guint k = 1; k <= 3; k++)
+        {
+          g_autofree char *name = g_strdup_printf ("plan-view-%s-scrolled-%u-%s.png", sizes[i].name, k,
+                                                   k == 2 ? "dark" : "light");
+
+          scroll_content (view, k / 3.0);
+          qm_test_screenshot (GTK_WIDGET (window), name,
+                              k == 2 ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+        }
+      close_window (window);
+    }
+}
+
+static void
+set_spin (GtkWidget  *spin,
+          const char *text)
+{
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
+}
+
+static void
+test_edit_undo (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+  GtkWidget *gpus;
+  double days_before, days_after;
+  g_autofree char *shown_before = NULL;
+
+  load_example (examples[0], &plan);
+  g_assert_cmpuint (plan.workload.target_gpus, ==, 2048);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1280, 900);
+
+  days_before = qm_plan_editor_get_estimate (editor)->ideal_days;
+  shown_before = g_strdup (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "time"));
+  gpus = qm_plan_view_get_input (QM_PLAN_VIEW (view), "gpus");
+  g_assert_nonnull (gpus);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (gpus)), ==, 2048);
+
+  set_spin (gpus, "4096");
+  g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.target_gpus, ==, 4096);
+  g_assert_cmpuint (qm_plan_editor_get_estimate (editor)->gpus, ==, 4096);
+  days_after = qm_plan_editor_get_estimate (editor)->ideal_days;
+  /* The MFU is given, so the ideal time halves exactly. */
+  g_assert_cmpfloat_with_epsilon (days_after / days_before, 0.5, 0.01);
+  check_figures (QM_PLAN_VIEW (view), editor);
+  g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "time"), !=, shown_before);
+  g_assert_true (qm_plan_editor_can_undo (editor));
+
+  /* Ctrl+Z's action: one step back to 2048, the row too. */
+  g_assert_true (gtk_widget_activate_action (view, "plan.undo", NULL));
+  g_assert_cmpuint (qm_plan_editor_get_estimate (editor)->gpus, ==, 2048);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (gpus)), ==, 2048);
+  g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "time"), ==, shown_before);
+  g_assert_false (qm_plan_editor_can_undo (editor));
+  g_assert_true (gtk_widget_activate_action (view, "plan.redo", NULL));
+  g_assert_cmpuint (qm_plan_editor_get_estimate (editor)->gpus, ==, 4096);
+
+  /* A choice row: renting changes the cost card to the run's rental. */
+  {
+    GtkWidget *mode = qm_plan_view_get_input (QM_PLAN_VIEW (view), "pricing.mode");
+
+    g_assert_true (ADW_IS_COMBO_ROW (mode));
+    adw_combo_row_set_selected (ADW_COMBO_ROW (mode), 1);
+    g_assert_cmpint (qm_plan_editor_get_plan (editor)->pricing.mode, ==, QM_PRICING_RENT_ON_DEMAND);
+    check_figures (QM_PLAN_VIEW (view), editor);
+  }
+
+  /* A switch row: auto layout searches, and the rows show its choice. */
+  {
+    GtkWidget *sw = qm_plan_view_get_input (QM_PLAN_VIEW (view), "parallel.auto");
+    GtkWidget *tp = qm_plan_view_get_input (QM_PLAN_VIEW (view), "tp");
+
+    g_assert_false (gtk_switch_get_active (GTK_SWITCH (sw)));
+    gtk_switch_set_active (GTK_SWITCH (sw), TRUE);
+    g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.tp, ==, 0);
+    g_assert_false (gtk_widget_get_sensitive (tp));
+    g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (tp)), ==,
+                       qm_plan_editor_get_estimate (editor)->parallelism.tp);
+  }
+  close_window (window);
+}
+
+static void
+test_invalid (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  QmPlan plan;
+  GtkWidget *view, *pue, *row;
+  GtkWindow *window;
+  double peak;
+
+  load_example (examples[0], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1280, 900);
+  peak = qm_plan_editor_get_estimate (editor)->power.facility_peak_kw;
+
+  pue = qm_plan_view_get_input (QM_PLAN_VIEW (view), "facility.pue");
+  row = qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "facility.pue");
+  set_spin (pue, "0.5");
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Must be from 1 to 3 (got 0.5)");
+  g_assert_cmpfloat (qm_plan_editor_get_plan (editor)->facility.pue, ==, 1.25);
+  g_assert_cmpfloat (qm_plan_editor_get_estimate (editor)->power.facility_peak_kw, ==, peak);
+  g_assert_false (qm_plan_editor_can_undo (editor));
+  qm_plan_view_set_inputs_visible (QM_PLAN_VIEW (view), TRUE);
+  /* Scroll the side panel to the refused row for the screenshot. */
+  {
+    GtkWidget *scroll = adw_flap_get_flap (ADW_FLAP (find_flap (view)));
+    GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroll));
+    graphene_point_t at;
+
+    iterate (100);
+    g_assert_true (gtk_widget_compute_point (row, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroll)),
+                                             &GRAPHENE_POINT_INIT (0, 0), &at));
+    gtk_adjustment_set_value (adj, at.y - 200);
+  }
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-invalid-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-invalid-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+
+  /* A whole-number field refuses fractions. */
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "gpus"), "100.5");
+  g_assert_true (gtk_widget_has_css_class (qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "gpus"), "error"));
+  /* A count that is not a multiple of tp·pp·cp is refused with the rule. */
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "gpus"), "100");
+  g_assert_true (gtk_widget_has_css_class (qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "gpus"), "error"));
+  g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.target_gpus, ==, 2048);
+
+  /* A valid value clears the error and applies. */
+  set_spin (pue, "1.5");
+  g_assert_false (gtk_widget_has_css_class (row, "error"));
+  g_assert_cmpfloat (qm_plan_editor_get_plan (editor)->facility.pue, ==, 1.5);
+  g_assert_cmpfloat (qm_plan_editor_get_estimate (editor)->power.facility_peak_kw, >, peak);
+  close_window (window);
+}
+
+static void
+test_autosave (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  QmPlan plan, reloaded;
+  GtkWidget *view;
+  GtkWindow *window;
+  gint64 id;
+
+  load_example (examples[0], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (f->store, editor);
+  window = show_view (view, 1280, 900);
+  g_assert_cmpint (qm_plan_editor_get_saved_id (editor), ==, 0);
+
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "gpus"), "4096");
+  g_assert_true (qm_plan_editor_get_dirty (editor));
+  iterate (QM_PLAN_VIEW_AUTOSAVE_MS + 300);
+  g_assert_false (qm_plan_editor_get_dirty (editor));
+  id = qm_plan_editor_get_saved_id (editor);
+  g_assert_cmpint (id, >, 0);
+
+  saved = qm_plan_store_load (f->store, id, &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_plan_load_from_data (&reloaded, saved->inputs, -1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (reloaded.workload.target_gpus, ==, 4096);
+  g_assert_cmpstr (reloaded.name, ==, plan.name);
+  g_assert_nonnull (saved->snapshot);
+  g_assert_nonnull (strstr (saved->snapshot, "\"gpus\" : 4096"));
+  g_assert_cmpuint (saved->gpus, ==, 4096);
+  g_assert_cmpfloat_with_epsilon (saved->total_cost, qm_plan_editor_get_estimate (editor)->cost.total, 1e-3);
+
+  /* The second edit updates the same row. */
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "facility.pue"), "1.4");
+  iterate (QM_PLAN_VIEW_AUTOSAVE_MS + 300);
+  g_assert_cmpint (qm_plan_editor_get_saved_id (editor), ==, id);
+  g_assert_cmpuint (qm_plan_store_count (f->store), ==, 1);
+
+  /* Leaving the view saves an edit still waiting for its autosave. */
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "facility.pue"), "1.3");
+  g_assert_true (qm_plan_editor_get_dirty (editor));
+  close_window (window);
+  g_assert_false (qm_plan_editor_get_dirty (editor));
+  g_clear_pointer (&saved, qm_saved_plan_free);
+  saved = qm_plan_store_load (f->store, id, &error);
+  g_assert_true (qm_plan_load_from_data (&reloaded, saved->inputs, -1, NULL, &error));
+  g_assert_cmpfloat (reloaded.facility.pue, ==, 1.3);
+}
+
+static void
+test_autosave_fails (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmStore) ro = NULL;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+
+  /* Opened read-only: every save fails with QM_STORE_ERROR_READ_ONLY. */
+  ro = qm_store_open_with_flags (qm_store_path (f->store), QM_STORE_OPEN_READ_ONLY | QM_STORE_OPEN_NO_BACKUP,
+                                 &error);
+  g_assert_no_error (error);
+  load_example (examples[0], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (ro, editor);
+  window = show_view (view, 1280, 900);
+
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "gpus"), "4096");
+  iterate (QM_PLAN_VIEW_AUTOSAVE_MS + 300);
+  /* The edit stays in the window, marked unsaved. */
+  g_assert_true (qm_plan_editor_get_dirty (editor));
+  g_assert_cmpint (qm_plan_editor_get_saved_id (editor), ==, 0);
+  g_assert_cmpuint (qm_plan_editor_get_estimate (editor)->gpus, ==, 4096);
+  g_assert_false (qm_plan_view_save (QM_PLAN_VIEW (view), &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-save-failed-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  close_window (window);
+}
+
+static void
+test_snapshot (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmPlanEditor) loaded = NULL;
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *quoted_cost = NULL;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+  gint64 id;
+
+  /* Save a quote. */
+  load_example (examples[0], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (f->store, editor);
+  window = show_view (view, 1280, 900);
+  g_assert_true (gtk_widget_activate_action (view, "plan.add-to-compare", NULL));
+  id = qm_plan_editor_get_saved_id (editor);
+  g_assert_cmpint (id, >, 0);
+  quoted_cost = g_strdup (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "cost"));
+  close_window (window);
+
+  /* The servers got cheaper in the catalog since. */
+  g_assert_true (qm_catalog_store_set_price_override (f->store, QM_CATALOG_KIND_SERVER, "dgx-h100",
+                                                      300000, &error));
+  g_assert_no_error (error);
+  g_assert_true (qm_plan_store_catalog_changed (f->store, id, NULL, &error));
+
+  /* Opened again (read with today's catalog), it shows the quote. */
+  saved = qm_plan_store_load (f->store, id, &error);
+  g_assert_true (qm_plan_store_read_plan (f->store, saved->inputs, &plan, NULL, &error));
+  g_assert_no_error (error);
+  loaded = qm_plan_editor_new (&plan);
+  qm_plan_editor_mark_saved (loaded, id);
+  view = qm_plan_view_new (f->store, loaded);
+  window = show_view (view, 1280, 900);
+  g_assert_true (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
+  g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "cost"), ==, quoted_cost);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-snapshot-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  /* Nothing was written behind the user's back. */
+  iterate (QM_PLAN_VIEW_AUTOSAVE_MS + 200);
+  g_assert_true (qm_plan_store_catalog_changed (f->store, id, NULL, NULL));
+
+  /* Recompute: today's prices, saved as the new quote. */
+  g_assert_true (gtk_widget_activate_action (view, "plan.recompute", NULL));
+  g_assert_false (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
+  g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "cost"), !=, quoted_cost);
+  check_figures (QM_PLAN_VIEW (view), loaded);
+  g_assert_false (qm_plan_store_catalog_changed (f->store, id, NULL, &error));
+  g_assert_no_error (error);
+  close_window (window);
+}
+
+static void
+test_export (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pdf = g_build_filename (f->dir, "plan.pdf", NULL);
+  g_autofree char *printed = g_build_filename (f->dir, "printed.pdf", NULL);
+  g_autofree char *csv = g_build_filename (f->dir, "bom.csv", NULL);
+  g_autofree char *file = g_build_filename (f->dir, "plan.qmplan", NULL);
+  g_autofree char *text = NULL;
+  QmPlan plan, reloaded;
+  GtkWidget *view;
+  GtkWindow *window;
+
+  load_example (examples[0], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (f->store, editor);
+  window = show_view (view, 1280, 900);
+
+  g_assert_true (qm_plan_view_export_pdf (QM_PLAN_VIEW (view), pdf, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *uri = g_filename_to_uri (pdf, NULL, NULL);
+    g_autoptr(PopplerDocument) doc = poppler_document_new_from_file (uri, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (poppler_document_get_n_pages (doc), >=, 2);
+  }
+
+  g_assert_true (qm_plan_view_print (QM_PLAN_VIEW (view), printed, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *uri = g_filename_to_uri (printed, NULL, NULL);
+    g_autoptr(PopplerDocument) doc = poppler_document_new_from_file (uri, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (poppler_document_get_n_pages (doc), >=, 2);
+  }
+
+  g_assert_true (qm_plan_view_export_csv (QM_PLAN_VIEW (view), csv, &error));
+  g_assert_true (g_file_get_contents (csv, &text, NULL, &error));
+  g_assert_nonnull (strstr (text, "dgx-h100"));
+
+  g_assert_true (qm_plan_view_export_plan_file (QM_PLAN_VIEW (view), file, &error));
+  g_assert_no_error (error);
+  g_assert_true (qm_plan_load_from_file (&reloaded, file, NULL, &error));
+  g_assert_cmpuint (reloaded.workload.target_gpus, ==, plan.workload.target_gpus);
+  g_assert_cmpstr (reloaded.name, ==, plan.name);
+  close_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!qm_test_ui_init (&argc, &argv))
+    return 0;
+  /* GNOME's default title-bar buttons (Xvfb's GTK default adds minimise
+   * and maximise, which GNOME does not show). */
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
+  /* AdwApplication loads the app's style.css; these tests have none. */
+  {
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/io/github/quartermaster/Quartermaster/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
+
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("/plan-view/examples", test_examples);
+  ADD ("/plan-view/screenshots", test_screenshots);
+  ADD ("/plan-view/edit-undo", test_edit_undo);
+  ADD ("/plan-view/invalid", test_invalid);
+  ADD ("/plan-view/autosave", test_autosave);
+  ADD ("/plan-view/autosave-fails", test_autosave_fails);
+  ADD ("/plan-view/snapshot", test_snapshot);
+  ADD ("/plan-view/export", test_export);
+#undef ADD
+  return g_test_run ();
+}

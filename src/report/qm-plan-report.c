@@ -1260,7 +1260,7 @@ qm_compare_report_new (const QmPlan           *plans,
   g_autoptr(GString) intro = g_string_new (NULL);
   const char *headers[1 + QM_COMPARE_MAX_PLANS];
   double widths[1 + QM_COMPARE_MAX_PLANS];
-  g_autofree char *header_text[QM_COMPARE_MAX_PLANS] = { NULL, };
+  char *header_text[QM_COMPARE_MAX_PLANS] = { NULL, };
   CompareCopy *copy;
   gboolean same_currency = TRUE;
   QmDocument *doc;
@@ -1336,6 +1336,9 @@ qm_compare_report_new (const QmPlan           *plans,
       aligns[i] = QM_ALIGN_START;
     qm_document_add_heading (doc, "Key figures", 1);
     qm_document_begin_table (doc, 1 + n, headers, widths, aligns);
+    /* The table copied the headers. */
+    for (guint i = 0; i < n; i++)
+      g_clear_pointer (&header_text[i], g_free);
   }
 
   {
@@ -1345,7 +1348,7 @@ qm_compare_report_new (const QmPlan           *plans,
       {
         QmCompareRow *row = g_ptr_array_index (rows, r);
         const char *cells[1 + QM_COMPARE_MAX_PLANS];
-        g_autofree char *marked[QM_COMPARE_MAX_PLANS] = { NULL, };
+        char *marked[QM_COMPARE_MAX_PLANS] = { NULL, };
 
         cells[0] = row->label;
         for (guint i = 0; i < n; i++)
@@ -1355,6 +1358,9 @@ qm_compare_report_new (const QmPlan           *plans,
             cells[1 + i] = marked[i];
           }
         qm_document_add_row (doc, cells, row->section);
+        /* (g_autofree on an array would free only its first element.) */
+        for (guint i = 0; i < n; i++)
+          g_free (marked[i]);
       }
   }
   qm_document_end_table (doc);

@@ -1,0 +1,373 @@
+/* test-wizard.c: the New Plan wizard under a real display, driven end to
+ * end: a goal, a preset, tokens and a deadline (with bad values refused),
+ * hardware, the facility defaults, then the review against qm_estimate()
+ * and Create Plan. Cancel emits nothing. Every step is screenshotted in
+ * light and dark, and one at 360 px wide.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "qm-format.h"
+#include "qm-plan.h"
+#include "qm-test-ui.h"
+#include "qm-wizard.h"
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+get (QmWizard   *wizard,
+     const char *name)
+{
+  GtkWidget *widget = find_named (GTK_WIDGET (wizard), name);
+
+  if (widget == NULL)
+    g_error ("No widget named %s", name);
+  return widget;
+}
+
+static GtkWidget *
+next_button (QmWizard *wizard)
+{
+  return get (wizard, "next-button");
+}
+
+static void
+settle (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+type_into (QmWizard   *wizard,
+           const char *field,
+           const char *text)
+{
+  g_autofree char *name = g_strconcat ("field-", field, NULL);
+
+  gtk_editable_set_text (GTK_EDITABLE (get (wizard, name)), text);
+  settle ();
+}
+
+static gboolean
+next_enabled (QmWizard *wizard)
+{
+  return gtk_widget_get_sensitive (next_button (wizard));
+}
+
+static void
+next (QmWizard     *wizard,
+      QmWizardStep  expected)
+{
+  g_assert_true (next_enabled (wizard));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL));
+  settle ();
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, expected);
+}
+
+static void
+shoot (QmWizard   *wizard,
+       const char *step)
+{
+  g_autofree char *light = g_strdup_printf ("wizard-%s-light.png", step);
+  g_autofree char *dark = g_strdup_printf ("wizard-%s-dark.png", step);
+
+  qm_test_screenshot (GTK_WIDGET (wizard), light, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (wizard), dark, ADW_COLOR_SCHEME_FORCE_DARK);
+}
+
+static void
+check (QmWizard   *wizard,
+       const char *name)
+{
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (get (wizard, name)), TRUE);
+  settle ();
+}
+
+static void
+assert_field_error (QmWizard   *wizard,
+                    const char *field,
+                    const char *message_part)
+{
+  g_autofree char *row_name = g_strconcat ("row-", field, NULL);
+  GtkWidget *row = get (wizard, row_name);
+  const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_false (next_enabled (wizard));
+  g_assert_nonnull (subtitle);
+  if (strstr (subtitle, message_part) == NULL)
+    g_error ("Message \"%s\" lacks \"%s\"", subtitle, message_part);
+}
+
+static void
+assert_label_has (QmWizard   *wizard,
+                  const char *name,
+                  const char *part)
+{
+  const char *text = gtk_label_get_label (GTK_LABEL (get (wizard, name)));
+
+  if (strstr (text, part) == NULL)
+    g_error ("%s shows \"%s\", not \"%s\"", name, text, part);
+}
+
+static void
+on_created (QmWizard     *wizard,
+            const QmPlan *plan,
+            QmPlan      **out)
+{
+  g_assert_null (*out);
+  *out = g_memdup2 (plan, sizeof *plan);
+}
+
+static void
+test_end_to_end (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  QmWizard *wizard = qm_wizard_new (NULL, NULL);
+  GObject *weak = G_OBJECT (wizard);
+  g_autofree QmPlan *created = NULL;
+  const QmPlan *plan;
+  QmEstimate *e = g_new0 (QmEstimate, 1);
+  char buf[QM_FORMAT_BUF];
+
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  g_signal_connect (wizard, "plan-created", G_CALLBACK (on_created), &created);
+  gtk_window_present (GTK_WINDOW (wizard));
+  settle ();
+
+  /* 1. Goal */
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_GOAL);
+  check (wizard, "goal-inference");
+  check (wizard, "goal-pretrain");
+  g_assert_cmpint (qm_wizard_get_plan (wizard)->workload.mode, ==, QM_MODE_PRETRAIN);
+  shoot (wizard, "1-goal");
+  next (wizard, QM_WIZARD_STEP_MODEL);
+
+  /* 2. Model: nothing picked yet, so no Next; search, then pick. */
+  g_assert_false (next_enabled (wizard));
+  gtk_editable_set_text (GTK_EDITABLE (get (wizard, "preset-search")), "llama 70");
+  settle ();
+  check (wizard, "preset-llama-3.1-70b");
+  g_assert_cmpstr (qm_wizard_get_plan (wizard)->workload.preset, ==, "llama-3.1-70b");
+  g_assert_true (next_enabled (wizard));
+  /* Live size, and the Chinchilla hint: 20 tokens per parameter. */
+  {
+    QmParamCount count;
+
+    qm_model_count_params (&qm_wizard_get_plan (wizard)->workload.model, &count);
+    g_assert_cmpfloat (count.total, >, 70e9);
+    g_assert_cmpfloat (count.total, <, 71e9);
+  }
+  shoot (wizard, "2-model");
+  next (wizard, QM_WIZARD_STEP_DATA);
+
+  /* 3. Data and schedule: bad values are refused with a message. */
+  g_assert_false (next_enabled (wizard));
+  type_into (wizard, "tokens", "-5");
+  assert_field_error (wizard, "tokens", "Must not be negative");
+  type_into (wizard, "tokens", "abc");
+  assert_field_error (wizard, "tokens", "Enter a number of tokens, like 15T or 300B");
+  g_assert_true (gtk_widget_has_css_class (get (wizard, "field-tokens"), "error"));
+  type_into (wizard, "tokens", "15T");
+  g_assert_false (gtk_widget_has_css_class (get (wizard, "row-tokens"), "error"));
+  g_assert_cmpfloat (qm_wizard_get_plan (wizard)->workload.tokens, ==, 15e12);
+  type_into (wizard, "deadline", "abc");
+  assert_field_error (wizard, "deadline", "Enter a duration, like 60 days");
+  type_into (wizard, "deadline", "-5");
+  assert_field_error (wizard, "deadline", "Must not be negative");
+  type_into (wizard, "deadline", "60 days");
+  g_assert_cmpfloat (qm_wizard_get_plan (wizard)->workload.deadline_days, ==, 60);
+  g_assert_cmpuint (qm_wizard_get_plan (wizard)->workload.target_gpus, ==, 0);
+  /* Each keystroke re-estimates: the deadline sizes the cluster. */
+  g_assert_cmpuint (qm_wizard_get_estimate (wizard)->gpus, >, 0);
+  shoot (wizard, "3-data");
+  /* Enter in a field is Next. */
+  g_signal_emit_by_name (get (wizard, "field-deadline"), "activate");
+  settle ();
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_SETUP);
+
+  /* 4. Training setup: the defaults. */
+  g_assert_cmpint (qm_wizard_get_plan (wizard)->workload.precision, ==, QM_PRECISION_BF16);
+  shoot (wizard, "4-setup");
+  gtk_window_set_default_size (GTK_WINDOW (wizard), 360, 720);
+  qm_test_screenshot (GTK_WIDGET (wizard), "wizard-4-setup-narrow-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (wizard), 640, 720);
+  next (wizard, QM_WIZARD_STEP_HARDWARE);
+
+  /* 5. Hardware: servers follow the GPU. */
+  check (wizard, "gpu-a100-sxm-80gb");
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_ancestor (get (wizard, "server-dgx-h100"),
+                                                                   ADW_TYPE_ACTION_ROW)));
+  check (wizard, "gpu-h100-sxm-80gb");
+  check (wizard, "server-dgx-h100");
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_ancestor (get (wizard, "server-dgx-a100"),
+                                                                   ADW_TYPE_ACTION_ROW)));
+  g_assert_cmpstr (qm_wizard_get_plan (wizard)->gpu_id, ==, "h100-sxm-80gb");
+  g_assert_cmpstr (qm_wizard_get_plan (wizard)->server_id, ==, "dgx-h100");
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (get (wizard, "gpu-")), TRUE);
+  shoot (wizard, "5-hardware");
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (get (wizard, "gpu-")), FALSE);
+  next (wizard, QM_WIZARD_STEP_FACILITY);
+
+  /* 6. Facility: the defaults come from Preferences. */
+  plan = qm_wizard_get_plan (wizard);
+  g_assert_cmpfloat (plan->facility.pue, ==, g_settings_get_double (settings, "default-pue"));
+  g_assert_cmpfloat (plan->facility.usd_per_kwh, ==, g_settings_get_double (settings, "default-usd-per-kwh"));
+  g_assert_cmpfloat (plan->facility.rack_kw, ==, g_settings_get_double (settings, "default-rack-kw"));
+  g_assert_cmpint (plan->facility.rack_units, ==, g_settings_get_int (settings, "default-rack-units"));
+  g_assert_cmpfloat (plan->facility.gco2_per_kwh, ==, g_settings_get_double (settings, "default-gco2-per-kwh"));
+  g_assert_cmpint (plan->pricing.mode, ==, QM_PRICING_BUY);
+  type_into (wizard, "pue", "0.5");
+  assert_field_error (wizard, "pue", "Must be from 1 to 3");
+  type_into (wizard, "pue", "1.25");
+  shoot (wizard, "6-facility");
+  /* Narrow: nothing may clip at 360 px. */
+  gtk_window_set_default_size (GTK_WINDOW (wizard), 360, 720);
+  qm_test_screenshot (GTK_WIDGET (wizard), "wizard-6-facility-narrow-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (wizard), 640, 720);
+  next (wizard, QM_WIZARD_STEP_REVIEW);
+
+  /* 7. Review: the figures are the core's for the same plan. */
+  plan = qm_wizard_get_plan (wizard);
+  {
+    g_autoptr(GError) error = NULL;
+    g_assert_true (qm_plan_validate (plan, &error));
+  }
+  qm_estimate (plan, e);
+  g_assert_true (e->valid);
+  g_assert_cmpuint (e->gpus, ==, qm_wizard_get_estimate (wizard)->gpus);
+  assert_label_has (wizard, "review-gpus", qm_format_number (buf, sizeof buf, e->gpus, 0));
+  assert_label_has (wizard, "review-nodes", qm_format_number (buf, sizeof buf, e->nodes, 0));
+  assert_label_has (wizard, "review-racks", qm_format_number (buf, sizeof buf, e->cluster.racks, 0));
+  assert_label_has (wizard, "review-ideal-days", qm_format_days (buf, sizeof buf, e->ideal_days));
+  assert_label_has (wizard, "review-train-days", qm_format_days (buf, sizeof buf, e->train_days));
+  assert_label_has (wizard, "review-memory", qm_format_bytes (buf, sizeof buf, e->memory.total, QM_BYTES_GB));
+  g_assert_true (e->memory.fits);
+  g_assert_true (gtk_widget_has_css_class (get (wizard, "review-memory"), "success"));
+  assert_label_has (wizard, "review-it-power", qm_format_number (buf, sizeof buf, e->power.it_peak_kw, 0));
+  assert_label_has (wizard, "review-facility-power", qm_format_number (buf, sizeof buf, e->power.facility_peak_kw, 0));
+  assert_label_has (wizard, "review-upfront", qm_format_money (buf, sizeof buf, e->cost.upfront, "USD"));
+  assert_label_has (wizard, "review-run-cost", qm_format_money (buf, sizeof buf, e->cost.run, "USD"));
+  assert_label_has (wizard, "review-co2", qm_format_number (buf, sizeof buf, e->power.co2_tonnes, 1));
+  /* A deadline of 60 days is met without failures. */
+  g_assert_cmpfloat (e->ideal_days, <=, 60.0 + 1e-9);
+  shoot (wizard, "7-review");
+  gtk_window_set_default_size (GTK_WINDOW (wizard), 360, 720);
+  qm_test_screenshot (GTK_WIDGET (wizard), "wizard-7-review-narrow-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  gtk_window_set_default_size (GTK_WINDOW (wizard), 640, 720);
+
+  /* Back keeps what was typed. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.back", NULL));
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_FACILITY);
+  next (wizard, QM_WIZARD_STEP_REVIEW);
+
+  /* Create Plan hands the plan over and closes the wizard. */
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (next_button (wizard))), ==, "C_reate Plan");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL));
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+  g_assert_nonnull (created);
+  g_assert_cmpint (created->workload.mode, ==, QM_MODE_PRETRAIN);
+  g_assert_cmpstr (created->workload.preset, ==, "llama-3.1-70b");
+  g_assert_cmpfloat (created->workload.tokens, ==, 15e12);
+  g_assert_cmpfloat (created->workload.deadline_days, ==, 60);
+  g_assert_cmpstr (created->gpu_id, ==, "h100-sxm-80gb");
+  g_assert_cmpstr (created->server_id, ==, "dgx-h100");
+  g_assert_cmpstr (created->name, ==, "Llama 3.1 70B pretraining");
+  {
+    QmEstimate *again = g_new0 (QmEstimate, 1);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (qm_plan_validate (created, &error));
+    qm_estimate (created, again);
+    g_assert_cmpuint (again->gpus, ==, e->gpus);
+    g_assert_cmpfloat (again->cost.run, ==, e->cost.run);
+    g_free (again);
+  }
+  g_free (e);
+}
+
+static void
+test_cancel (void)
+{
+  QmWizard *wizard = qm_wizard_new (NULL, NULL);
+  GObject *weak = G_OBJECT (wizard);
+  g_autofree QmPlan *created = NULL;
+
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  g_signal_connect (wizard, "plan-created", G_CALLBACK (on_created), &created);
+  gtk_window_present (GTK_WINDOW (wizard));
+  settle ();
+  next (wizard, QM_WIZARD_STEP_MODEL);
+  check (wizard, "preset-mistral-7b");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.cancel", NULL));
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+  g_assert_null (created);
+}
+
+/* Serving and a custom size: the other branches of the steps. */
+static void
+test_serving (void)
+{
+  QmWizard *wizard = qm_wizard_new (NULL, NULL);
+  const QmEstimate *e;
+
+  gtk_window_present (GTK_WINDOW (wizard));
+  settle ();
+  check (wizard, "goal-inference");
+  next (wizard, QM_WIZARD_STEP_MODEL);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (get (wizard, "source-size")), TRUE);
+  settle ();
+  g_assert_false (next_enabled (wizard));
+  type_into (wizard, "params", "70 billion");
+  g_assert_cmpfloat (qm_wizard_get_plan (wizard)->workload.model.params_hint, ==, 70e9);
+  g_assert_cmpstr (qm_wizard_get_plan (wizard)->workload.preset, ==, "");
+  qm_test_screenshot (GTK_WIDGET (wizard), "wizard-2-model-size-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  next (wizard, QM_WIZARD_STEP_DATA);
+  g_assert_false (next_enabled (wizard));
+  type_into (wizard, "requests", "600");
+  type_into (wizard, "ttft", "1 s");
+  type_into (wizard, "tpot", "50 ms");
+  g_assert_cmpfloat (qm_wizard_get_plan (wizard)->workload.inference.ttft_ms, ==, 1000);
+  qm_test_screenshot (GTK_WIDGET (wizard), "wizard-3-serving-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  next (wizard, QM_WIZARD_STEP_SETUP);
+  next (wizard, QM_WIZARD_STEP_HARDWARE);
+  next (wizard, QM_WIZARD_STEP_FACILITY);
+  next (wizard, QM_WIZARD_STEP_REVIEW);
+  e = qm_wizard_get_estimate (wizard);
+  g_assert_true (e->valid);
+  g_assert_true (e->has_inference);
+  g_assert_cmpuint (e->gpus, >, 0);
+  gtk_window_destroy (GTK_WINDOW (wizard));
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!qm_test_ui_init (&argc, &argv))
+    return 0;
+  g_test_add_func ("/wizard/end-to-end", test_end_to_end);
+  g_test_add_func ("/wizard/cancel", test_cancel);
+  g_test_add_func ("/wizard/serving", test_serving);
+  return g_test_run ();
+}

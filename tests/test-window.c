@@ -8,6 +8,8 @@
 
 #include <adwaita.h>
 
+#include "qm-plan-store.h"
+#include "qm-plan-view.h"
 #include "qm-window.h"
 #include "qm-preferences-window.h"
 #include "qm-test-ui.h"
@@ -114,6 +116,47 @@ test_preferences (void)
   g_assert_cmpfloat (g_settings_get_double (settings, "default-pue"), ==, 1.25);
 }
 
+/* A saved plan opens in the plan view over the main pages; New Plan
+ * opens the wizard. */
+static void
+test_open_plan (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-window-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autofree char *example = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
+                                               "llama-3.1-70b-pretrain-h100.qmplan", NULL);
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  QmWindow *window;
+  gint64 id;
+  gboolean wizard_shown = FALSE;
+
+  g_assert_no_error (error);
+  id = qm_plan_store_import_file (store, example, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  window = qm_window_new_with_store (NULL, store);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (qm_window_open_plan (window, id));
+  g_assert_true (QM_IS_PLAN_VIEW (qm_window_get_detail (window)));
+  qm_test_screenshot (GTK_WIDGET (window), "window-plan-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* An id that does not exist is a message, not a crash. */
+  g_assert_false (qm_window_open_plan (window, id + 1000));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-plan", NULL));
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (G_TYPE_CHECK_INSTANCE_TYPE (l->data, g_type_from_name ("QmWizard")))
+      {
+        wizard_shown = TRUE;
+        gtk_window_destroy (GTK_WINDOW (l->data));
+      }
+  g_assert_true (wizard_shown);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_store_free (store);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -123,5 +166,6 @@ main (int argc, char **argv)
   g_test_add_func ("/window/pages", test_pages);
   g_test_add_func ("/window/state-persists", test_state_persists);
   g_test_add_func ("/window/preferences", test_preferences);
+  g_test_add_func ("/window/open-plan", test_open_plan);
   return g_test_run ();
 }

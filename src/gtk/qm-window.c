@@ -9,6 +9,10 @@
 #include "qm-application.h"
 #include "qm-compare-page.h"
 #include "qm-gtk.h"
+#include "qm-plan-editor.h"
+#include "qm-plan-store.h"
+#include "qm-plan-view.h"
+#include "qm-wizard.h"
 #include "qm-window.h"
 
 struct _QmWindow
@@ -59,15 +63,75 @@ qm_window_close_request (GtkWindow *window)
 }
 
 static void
+plan_view_back (QmWindow *self)
+{
+  qm_window_close_detail (self);
+}
+
+static void
+plan_view_add_to_compare (QmWindow *self,
+                          gint64    id)
+{
+  if (id <= 0 || !qm_compare_page_add_plan (self->compare_page, id))
+    {
+      qm_window_show_toast (self, _("Save the plan before comparing it"));
+      return;
+    }
+  qm_window_close_detail (self);
+  qm_window_set_page (self, "compare");
+}
+
+static void
+plan_view_duplicated (QmWindow *self,
+                      gint64    id)
+{
+  qm_window_open_plan (self, id);
+}
+
+/* Shows @editor's plan in a plan view over the main pages. */
+static QmPlanView *
+show_plan_view (QmWindow     *self,
+                QmPlanEditor *editor)
+{
+  QmPlanView *view = QM_PLAN_VIEW (qm_plan_view_new (self->store, editor));
+
+  g_signal_connect_object (view, "back", G_CALLBACK (plan_view_back), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (view, "add-to-compare", G_CALLBACK (plan_view_add_to_compare), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (view, "duplicated", G_CALLBACK (plan_view_duplicated), self,
+                           G_CONNECT_SWAPPED);
+  qm_window_open_detail (self, GTK_WIDGET (view));
+  return view;
+}
+
+static void
+wizard_plan_created (QmWindow     *self,
+                     const QmPlan *plan)
+{
+  g_autoptr(QmPlanEditor) editor = qm_plan_editor_new (plan);
+  g_autoptr(GError) error = NULL;
+  QmPlanView *view = show_plan_view (self, editor);
+
+  /* Saved at once, so it is in the list even if the app stops; a failed
+   * save keeps the plan in the view, and autosave tries again. */
+  if (!qm_plan_view_save (view, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("The plan is not saved yet: %s"), error->message);
+      qm_window_show_toast (self, message);
+    }
+}
+
+static void
 new_plan_action (GtkWidget  *widget,
                  const char *action_name,
                  GVariant   *param)
 {
   QmWindow *self = QM_WINDOW (widget);
+  QmWizard *wizard = qm_wizard_new (GTK_WINDOW (self), self->store);
 
-  /* The workload wizard (issue #8) replaces this toast. */
-  adw_toast_overlay_add_toast (self->toast_overlay,
-                               adw_toast_new (_("The plan wizard is not available in this version yet")));
+  g_signal_connect_object (wizard, "plan-created", G_CALLBACK (wizard_plan_created), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (wizard));
 }
 
 static void
@@ -307,4 +371,31 @@ qm_window_compare (QmWindow     *self,
   qm_compare_page_set_plans (self->compare_page, ids, n);
   qm_window_close_detail (self);
   qm_window_set_page (self, "compare");
+}
+
+gboolean
+qm_window_open_plan (QmWindow *self,
+                     gint64    id)
+{
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(GError) error = NULL;
+  QmPlan plan;
+
+  g_return_val_if_fail (QM_IS_WINDOW (self), FALSE);
+
+  if (self->store == NULL)
+    return FALSE;
+  saved = qm_plan_store_load (self->store, id, &error);
+  if (saved == NULL || !qm_plan_store_read_plan (self->store, saved->inputs, &plan, NULL, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not open the plan: %s"), error->message);
+      qm_window_show_toast (self, message);
+      return FALSE;
+    }
+
+  editor = qm_plan_editor_new (&plan);
+  qm_plan_editor_mark_saved (editor, id);
+  show_plan_view (self, editor);
+  return TRUE;
 }

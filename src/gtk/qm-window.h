@@ -27,6 +27,10 @@ void        qm_window_open_detail      (QmWindow       *self,
                                         GtkWidget      *detail);
 void        qm_window_close_detail     (QmWindow       *self);
 GtkWidget  *qm_window_get_detail       (QmWindow       *self);
+/* Opens a saved plan in the plan view; FALSE (with a toast) when it
+ * cannot be read. */
+gboolean    qm_window_open_plan        (QmWindow       *self,
+                                        gint64          id);
 /* Shows the Compare page with these saved plans. */
 void        qm_window_compare          (QmWindow       *self,
                                         const gint64   *ids,

@@ -124,7 +124,9 @@ qm_application_activate (GApplication *app)
   QmApplication *self = QM_APPLICATION (app);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
-  if (window == NULL)
+  gboolean first_window = window == NULL;
+
+  if (first_window)
     window = GTK_WINDOW (qm_window_new (ADW_APPLICATION (app)));
 
   gtk_window_present (window);
@@ -137,9 +139,12 @@ qm_application_open (GApplication  *app,
                      int            n_files,
                      const char    *hint)
 {
-  /* Opening .qmplan files arrives with the plan store (issue #7); until
-   * then the window opens on the plan list. */
+  GtkWindow *window;
+
   qm_application_activate (app);
+  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  for (int i = 0; i < n_files && QM_IS_WINDOW (window); i++)
+    qm_window_open_file (QM_WINDOW (window), files[i]);
 }
 
 static void
@@ -207,6 +212,8 @@ qm_application_startup (GApplication *app)
   static const char *help_accels[] = { "<Control>question", NULL };
   static const char *new_plan_accels[] = { "<Control>n", NULL };
   static const char *close_accels[] = { "<Control>w", NULL };
+  static const char *import_accels[] = { "<Control>o", NULL };
+  static const char *search_accels[] = { "<Control>f", NULL };
 
   G_APPLICATION_CLASS (qm_application_parent_class)->startup (app);
 
@@ -219,6 +226,8 @@ qm_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", help_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.new-plan", new_plan_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "window.close", close_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.import", import_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.search", search_accels);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include "qm-plan-editor.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
+#include "qm-plans-page.h"
 #include "qm-wizard.h"
 #include "qm-window.h"
 
@@ -29,6 +30,9 @@ struct _QmWindow
   AdwViewStack         *stack;
   AdwBin               *compare_bin;
   QmComparePage        *compare_page;
+  AdwBin               *plans_bin;
+  QmPlansPage          *plans_page;
+  GtkWidget            *catalog_page;
 };
 
 enum {
@@ -153,6 +157,9 @@ leaflet_transition_changed (QmWindow *self)
     {
       adw_leaflet_remove (self->leaflet, self->detail);
       self->detail = NULL;
+      /* The plan may have been saved, renamed or duplicated meanwhile. */
+      if (self->plans_page != NULL)
+        qm_plans_page_reload (self->plans_page);
     }
 }
 
@@ -168,6 +175,52 @@ qm_window_dispose (GObject *object)
 }
 
 static void
+plans_compare (QmWindow *self,
+               GVariant *ids)
+{
+  gsize n = 0;
+  const gint64 *v = g_variant_get_fixed_array (ids, &n, sizeof (gint64));
+
+  qm_window_compare (self, v, n);
+}
+
+static void
+plans_new_plan (QmWindow *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.new-plan", NULL);
+}
+
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmWindow *self = QM_WINDOW (widget);
+
+  /* Ctrl+O anywhere: importing lands on the plan list. */
+  qm_window_close_detail (self);
+  qm_window_set_page (self, "plans");
+  gtk_widget_activate_action (GTK_WIDGET (self->plans_page), "plans.import", NULL);
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmWindow *self = QM_WINDOW (widget);
+  const char *page = qm_window_get_page (self);
+
+  /* Ctrl+F searches the page in front: plans or catalog. */
+  if (self->detail != NULL)
+    return;
+  if (g_strcmp0 (page, "plans") == 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->plans_page), "plans.search", NULL);
+  else if (g_strcmp0 (page, "catalog") == 0 && self->catalog_page != NULL)
+    gtk_widget_activate_action (self->catalog_page, "catalog.search", NULL);
+}
+
+static void
 qm_window_constructed (GObject *object)
 {
   QmWindow *self = QM_WINDOW (object);
@@ -176,6 +229,15 @@ qm_window_constructed (GObject *object)
 
   self->compare_page = QM_COMPARE_PAGE (qm_compare_page_new (self->store));
   adw_bin_set_child (self->compare_bin, GTK_WIDGET (self->compare_page));
+
+  self->plans_page = QM_PLANS_PAGE (qm_plans_page_new (self->store));
+  adw_bin_set_child (self->plans_bin, GTK_WIDGET (self->plans_page));
+  g_signal_connect_object (self->plans_page, "open-plan", G_CALLBACK (qm_window_open_plan), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->plans_page, "compare-plans", G_CALLBACK (plans_compare), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->plans_page, "new-plan", G_CALLBACK (plans_new_plan), self,
+                           G_CONNECT_SWAPPED);
 }
 
 static void
@@ -232,6 +294,7 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWindow, main_box);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, compare_bin);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, plans_bin);
 
   object_class->constructed = qm_window_constructed;
   object_class->set_property = qm_window_set_property;
@@ -246,6 +309,8 @@ qm_window_class_init (QmWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.new-plan", NULL, new_plan_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK,
                                        "win.show-page", "s", "plans");
@@ -398,4 +463,16 @@ qm_window_open_plan (QmWindow *self,
   qm_plan_editor_mark_saved (editor, id);
   show_plan_view (self, editor);
   return TRUE;
+}
+
+gint64
+qm_window_open_file (QmWindow *self,
+                     GFile    *file)
+{
+  g_return_val_if_fail (QM_IS_WINDOW (self), 0);
+
+  qm_window_close_detail (self);
+  qm_window_set_page (self, "plans");
+  /* Imports, then opens the plan (open-plan), or says what is wrong. */
+  return qm_plans_page_open_file (self->plans_page, file);
 }

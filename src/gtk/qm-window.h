@@ -31,6 +31,10 @@ GtkWidget  *qm_window_get_detail       (QmWindow       *self);
  * cannot be read. */
 gboolean    qm_window_open_plan        (QmWindow       *self,
                                         gint64          id);
+/* Imports a .qmplan file into the plans and opens it; 0 (with a dialog
+ * naming the problem) when the file is refused. */
+gint64      qm_window_open_file        (QmWindow       *self,
+                                        GFile          *file);
 /* Shows the Compare page with these saved plans. */
 void        qm_window_compare          (QmWindow       *self,
                                         const gint64   *ids,

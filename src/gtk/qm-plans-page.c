@@ -1,0 +1,1742 @@
+/* qm-plans-page.c: the Plans page: saved plans in a sortable, searchable
+ * column view, the selection actions, the empty state and plan files.
+ *
+ * The model chain is store → sort → filter → multi-selection: a search
+ * keystroke only re-runs the filter (a hash lookup per row against the ids
+ * qm_plan_store_search_ids() returns), never the sort, and never rebuilds
+ * rows.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "qm-estimate-json.h"
+#include "qm-estimate.h"
+#include "qm-format.h"
+#include "qm-gtk.h"
+#include "qm-plan-item.h"
+#include "qm-plan-store.h"
+#include "qm-plans-page.h"
+
+/* The columns, in their order on screen. At narrow widths the least
+ * important go first (see columns_for_width). */
+typedef enum
+{
+  COLUMN_NAME,
+  COLUMN_CUSTOMER,
+  COLUMN_MODEL,
+  COLUMN_GPUS,
+  COLUMN_DAYS,
+  COLUMN_COST,
+  COLUMN_MODIFIED,
+  N_COLUMNS
+} Column;
+
+struct _QmPlansPage
+{
+  GtkWidget             parent_instance;
+
+  QmStore              *store;          /* not owned */
+
+  GListStore           *plans;          /* QmPlanItem, newest first */
+  GtkSortListModel     *sorted;
+  GtkFilterListModel   *filtered;
+  GtkCustomFilter      *filter;
+  GtkMultiSelection    *selection;
+
+  char                 *search;         /* as applied to the filter */
+  GArray               *match_ids;      /* gint64; NULL = no search */
+  GHashTable           *match_set;      /* keys point into match_ids */
+
+  GArray               *undo_ids;       /* the last deletion, for Undo */
+  AdwToast             *undo_toast;     /* weak */
+
+  guint                 columns_idle;
+  guint                 visible_columns; /* bit per Column */
+  int                   columns_width;
+
+  GtkFileChooserNative *chooser;
+
+  /* Template widgets. */
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *stack;
+  GtkStack             *list_stack;
+  GtkMenuButton        *example_button;
+  GtkSearchEntry       *search_entry;
+  GtkColumnView        *column_view;
+  GtkActionBar         *action_bar;
+  GtkLabel             *selection_label;
+  GtkColumnViewColumn  *columns[N_COLUMNS];
+};
+
+enum {
+  PROP_0,
+  PROP_STORE,
+  PROP_SEARCH,
+  N_PROPS
+};
+
+enum {
+  OPEN_PLAN,
+  COMPARE_PLANS,
+  NEW_PLAN,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (QmPlansPage, qm_plans_page, GTK_TYPE_WIDGET)
+
+/* Column widths when shown (the name column's is its minimum). Keep in
+ * step with the fixed-width values in qm-plans-page.ui. */
+static const int column_widths[N_COLUMNS] = { 160, 150, 150, 80, 72, 110, 130 };
+static const Column column_priority[N_COLUMNS] = {
+  COLUMN_NAME, COLUMN_COST, COLUMN_GPUS, COLUMN_CUSTOMER, COLUMN_MODEL, COLUMN_DAYS, COLUMN_MODIFIED,
+};
+
+/* ------------------------------------------------------------------ */
+/* Cells                                                               */
+
+static char *
+format_modified (gint64     modified,
+                 GDateTime *now)
+{
+  g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (modified / G_USEC_PER_SEC);
+  GTimeSpan ago;
+  GDate d_when, d_now;
+  int y, m, d, days;
+
+  if (when == NULL)
+    return g_strdup ("–");
+  ago = g_date_time_difference (now, when);
+  if (ago >= 0 && ago < G_TIME_SPAN_MINUTE)
+    return g_strdup (_("Just now"));
+  if (ago >= 0 && ago < G_TIME_SPAN_HOUR)
+    {
+      guint minutes = ago / G_TIME_SPAN_MINUTE;
+
+      return g_strdup_printf (ngettext ("%u minute ago", "%u minutes ago", minutes), minutes);
+    }
+
+  g_date_time_get_ymd (when, &y, &m, &d);
+  g_date_clear (&d_when, 1);
+  g_date_set_dmy (&d_when, d, m, y);
+  g_date_time_get_ymd (now, &y, &m, &d);
+  g_date_clear (&d_now, 1);
+  g_date_set_dmy (&d_now, d, m, y);
+  days = g_date_days_between (&d_when, &d_now);
+
+  if (days == 0)
+    /* Translators: a time today, as g_date_time_format() takes it. */
+    return g_date_time_format (when, C_("plan modified", "%H:%M"));
+  if (days == 1)
+    return g_strdup (_("Yesterday"));
+  if (days > 1 && days < 7)
+    return g_date_time_format (when, "%A");
+  if (g_date_get_year (&d_when) == g_date_get_year (&d_now))
+    /* Translators: a date this year, as g_date_time_format() takes it. */
+    return g_date_time_format (when, C_("plan modified", "%-d %b"));
+  /* Translators: a date in another year, as g_date_time_format() takes it. */
+  return g_date_time_format (when, C_("plan modified", "%-d %b %Y"));
+}
+
+static char *
+cell_text (Column      column,
+           QmPlanItem *item)
+{
+  const QmPlanSummary *s = qm_plan_item_get_summary (item);
+  char buf[QM_FORMAT_BUF];
+
+  switch (column)
+    {
+    case COLUMN_NAME:
+      return g_strdup (qm_plan_item_get_name (item));
+    case COLUMN_CUSTOMER:
+      return g_strdup (s->customer);
+    case COLUMN_MODEL:
+      return g_strdup (qm_plan_item_get_model_label (item));
+    case COLUMN_GPUS:
+      return g_strdup (s->gpus > 0 ? qm_format_number (buf, sizeof buf, s->gpus, 0) : "–");
+    case COLUMN_DAYS:
+      return g_strdup (s->days > 0 ? qm_format_number (buf, sizeof buf, s->days, 1) : "–");
+    case COLUMN_COST:
+      return g_strdup (s->total_cost > 0 ? qm_format_money (buf, sizeof buf, s->total_cost, "USD") : "–");
+    case COLUMN_MODIFIED:
+      {
+        g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+        return format_modified (s->modified, now);
+      }
+    case N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* The long form, asked for only when the pointer rests on a cell: a
+ * tooltip set at bind time costs a pointer query to the display server
+ * per cell, which made each search keystroke take hundreds of ms. */
+static char *
+cell_tooltip (Column      column,
+              QmPlanItem *item)
+{
+  const QmPlanSummary *s = qm_plan_item_get_summary (item);
+  char buf[QM_FORMAT_BUF];
+
+  switch (column)
+    {
+    case COLUMN_NAME:
+    case COLUMN_CUSTOMER:
+      return cell_text (column, item);
+    case COLUMN_MODEL:
+      return g_strdup (s->model);
+    case COLUMN_COST:
+      return s->total_cost > 0 ? g_strdup_printf ("$%s", qm_format_number (buf, sizeof buf, s->total_cost, 0))
+                               : NULL;
+    case COLUMN_MODIFIED:
+      {
+        g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (s->modified / G_USEC_PER_SEC);
+
+        return when != NULL ? g_date_time_format (when, "%c") : NULL;
+      }
+    case COLUMN_GPUS:
+    case COLUMN_DAYS:
+    case N_COLUMNS:
+    default:
+      return NULL;
+    }
+}
+
+static gboolean
+cell_query_tooltip_cb (GtkWidget   *label,
+                       int          x,
+                       int          y,
+                       gboolean     keyboard_mode,
+                       GtkTooltip  *tooltip,
+                       GtkListItem *list_item)
+{
+  Column column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "qm-column"));
+  QmPlanItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = item != NULL ? cell_tooltip (column, item) : NULL;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+setup_cell_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  gboolean numeric = column == COLUMN_GPUS || column == COLUMN_DAYS || column == COLUMN_COST;
+  GtkWidget *label = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), numeric ? 1.0 : 0.0);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), numeric ? 4 : 8);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  g_object_set_data (G_OBJECT (label), "qm-column", GINT_TO_POINTER (column));
+  gtk_widget_set_has_tooltip (label, column != COLUMN_GPUS && column != COLUMN_DAYS);
+  /* The list item owns the label, so it outlives this handler. */
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_query_tooltip_cb), list_item);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_cell_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  g_autofree char *text = cell_text (column, gtk_list_item_get_item (list_item));
+
+  gtk_inscription_set_text (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sorting                                                             */
+
+#define CMP(a, b) ((a) < (b) ? GTK_ORDERING_SMALLER : (a) > (b) ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL)
+
+static int
+compare_cb (gconstpointer a,
+            gconstpointer b,
+            gpointer      user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  QmPlanItem *ia = (QmPlanItem *) a, *ib = (QmPlanItem *) b;
+  const QmPlanSummary *sa = qm_plan_item_get_summary (ia);
+  const QmPlanSummary *sb = qm_plan_item_get_summary (ib);
+  int r;
+
+  switch (column)
+    {
+    case COLUMN_NAME:
+      r = strcmp (qm_plan_item_get_sort_key (ia, QM_PLAN_ITEM_KEY_NAME),
+                  qm_plan_item_get_sort_key (ib, QM_PLAN_ITEM_KEY_NAME));
+      r = r < 0 ? GTK_ORDERING_SMALLER : r > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+      break;
+    case COLUMN_CUSTOMER:
+      r = strcmp (qm_plan_item_get_sort_key (ia, QM_PLAN_ITEM_KEY_CUSTOMER),
+                  qm_plan_item_get_sort_key (ib, QM_PLAN_ITEM_KEY_CUSTOMER));
+      r = r < 0 ? GTK_ORDERING_SMALLER : r > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+      break;
+    case COLUMN_MODEL:
+      r = strcmp (qm_plan_item_get_sort_key (ia, QM_PLAN_ITEM_KEY_MODEL),
+                  qm_plan_item_get_sort_key (ib, QM_PLAN_ITEM_KEY_MODEL));
+      r = r < 0 ? GTK_ORDERING_SMALLER : r > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+      break;
+    case COLUMN_GPUS:
+      r = CMP (sa->gpus, sb->gpus);
+      break;
+    case COLUMN_DAYS:
+      r = CMP (sa->days, sb->days);
+      break;
+    case COLUMN_COST:
+      r = CMP (sa->total_cost, sb->total_cost);
+      break;
+    case COLUMN_MODIFIED:
+      r = CMP (sa->modified, sb->modified);
+      break;
+    case N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+  /* Ties keep a stable, meaningful order: newest first. */
+  if (r == GTK_ORDERING_EQUAL && column != COLUMN_MODIFIED)
+    r = CMP (sb->modified, sa->modified);
+  if (r == GTK_ORDERING_EQUAL)
+    r = CMP (sa->id, sb->id);
+  return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* State                                                               */
+
+static QmPlanItem *
+get_item (QmPlansPage *self,
+          guint        position)
+{
+  return g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+}
+
+GArray *
+qm_plans_page_get_selected_ids (QmPlansPage *self)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+  GtkBitsetIter iter;
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint position;
+
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), ids);
+
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position);
+       ok;
+       ok = gtk_bitset_iter_next (&iter, &position))
+    {
+      g_autoptr(QmPlanItem) item = get_item (self, position);
+      gint64 id = qm_plan_item_get_id (item);
+
+      g_array_append_val (ids, id);
+    }
+  return ids;
+}
+
+static gint64
+get_single_selected_id (QmPlansPage *self)
+{
+  g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
+
+  return ids->len == 1 ? g_array_index (ids, gint64, 0) : 0;
+}
+
+static gboolean
+store_writable (QmPlansPage *self)
+{
+  return self->store != NULL && !qm_store_is_read_only (self->store);
+}
+
+static void
+update_actions (QmPlansPage *self)
+{
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  guint64 n = gtk_bitset_get_size (selected);
+  gboolean writable = store_writable (self);
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  gtk_widget_action_set_enabled (widget, "plans.import", writable);
+  gtk_widget_action_set_enabled (widget, "plans.open-example", writable);
+  gtk_widget_action_set_enabled (widget, "plans.compare", n >= 2 && n <= 4);
+  gtk_widget_action_set_enabled (widget, "plans.delete", writable && n >= 1);
+  gtk_widget_action_set_enabled (widget, "plans.duplicate", writable && n == 1);
+  gtk_widget_action_set_enabled (widget, "plans.rename", writable && n == 1);
+  gtk_widget_action_set_enabled (widget, "plans.export", self->store != NULL && n == 1);
+  gtk_widget_action_set_enabled (widget, "plans.undo-delete",
+                                 writable && self->undo_ids != NULL && self->undo_ids->len > 0);
+
+  gtk_action_bar_set_revealed (self->action_bar, n > 0);
+  if (n > 0)
+    {
+      g_autofree char *text = g_strdup_printf (ngettext ("%u selected", "%u selected", (gulong) n), (guint) n);
+
+      gtk_label_set_label (self->selection_label, text);
+    }
+}
+
+static void
+update_view (QmPlansPage *self)
+{
+  guint n_plans = g_list_model_get_n_items (G_LIST_MODEL (self->plans));
+  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+
+  gtk_stack_set_visible_child_name (self->stack, n_plans > 0 ? "plans" : "empty");
+  gtk_stack_set_visible_child_name (self->list_stack, n_shown > 0 ? "list" : "no-matches");
+}
+
+static void
+selection_changed_cb (QmPlansPage *self)
+{
+  update_actions (self);
+}
+
+static void
+filtered_items_changed_cb (QmPlansPage *self)
+{
+  update_view (self);
+  update_actions (self);
+}
+
+static gboolean
+filter_cb (gpointer item,
+           gpointer user_data)
+{
+  QmPlansPage *self = user_data;
+  gint64 id;
+
+  if (self->match_set == NULL)
+    return TRUE;
+  id = qm_plan_item_get_id (item);
+  return g_hash_table_contains (self->match_set, &id);
+}
+
+/* Runs the search in the store and filters the loaded rows by id. */
+static void
+apply_search (QmPlansPage *self,
+              const char  *text,
+              gboolean     force)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
+  g_autoptr(GError) error = NULL;
+  GtkFilterChange change = GTK_FILTER_CHANGE_DIFFERENT;
+  const char *old = self->search != NULL ? self->search : "";
+
+  if (!force && g_str_equal (old, stripped))
+    return;
+
+  /* Typing more narrows: only the rows that match now need a look. */
+  if (*old != '\0' && g_str_has_prefix (stripped, old))
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (*stripped == '\0' || g_str_has_prefix (old, stripped))
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  if (force)
+    change = GTK_FILTER_CHANGE_DIFFERENT;
+
+  g_clear_pointer (&self->match_set, g_hash_table_unref);
+  g_clear_pointer (&self->match_ids, g_array_unref);
+  if (*stripped != '\0' && self->store != NULL)
+    {
+      self->match_ids = qm_plan_store_search_ids (self->store, stripped, &error);
+      if (self->match_ids == NULL)
+        {
+          g_warning ("Could not search the plans: %s", error->message);
+          self->match_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+          change = GTK_FILTER_CHANGE_DIFFERENT;
+        }
+      self->match_set = g_hash_table_new (g_int64_hash, g_int64_equal);
+      for (guint i = 0; i < self->match_ids->len; i++)
+        g_hash_table_add (self->match_set, &g_array_index (self->match_ids, gint64, i));
+    }
+
+  g_free (self->search);
+  self->search = g_steal_pointer (&stripped);
+  gtk_filter_changed (GTK_FILTER (self->filter), change);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH]);
+}
+
+static void
+search_changed_cb (QmPlansPage *self)
+{
+  apply_search (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), FALSE);
+}
+
+static void
+stop_search_cb (QmPlansPage *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  apply_search (self, "", FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+}
+
+/* Selects the rows with these ids, and only them. */
+static void
+select_ids (QmPlansPage  *self,
+            const gint64 *ids,
+            guint         n_ids)
+{
+  g_autoptr(GHashTable) wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GtkBitset) selected = gtk_bitset_new_empty ();
+  g_autoptr(GtkBitset) mask = NULL;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+
+  for (guint i = 0; i < n_ids; i++)
+    g_hash_table_add (wanted, (gpointer) &ids[i]);
+  for (guint i = 0; n_ids > 0 && i < n; i++)
+    {
+      g_autoptr(QmPlanItem) item = get_item (self, i);
+      gint64 id = qm_plan_item_get_id (item);
+
+      if (g_hash_table_contains (wanted, &id))
+        gtk_bitset_add (selected, i);
+    }
+  mask = gtk_bitset_new_range (0, n);
+  gtk_selection_model_set_selection (GTK_SELECTION_MODEL (self->selection), selected, mask);
+}
+
+static QmPlanSummary *
+summary_from_saved (const QmSavedPlan *plan)
+{
+  QmPlanSummary *s = g_new0 (QmPlanSummary, 1);
+
+  s->id = plan->id;
+  s->name = g_strdup (plan->name);
+  s->customer = g_strdup (plan->customer);
+  s->quote_ref = g_strdup (plan->quote_ref);
+  s->tags = g_strdup (plan->tags);
+  s->model = g_strdup (plan->model);
+  s->gpus = plan->gpus;
+  s->days = plan->days;
+  s->total_cost = plan->total_cost;
+  s->catalog_version = g_strdup (plan->catalog_version);
+  s->created = plan->created;
+  s->modified = plan->modified;
+  return s;
+}
+
+/* The position of @id in the (unsorted, unfiltered) list, or -1. */
+static int
+find_position (QmPlansPage *self,
+               gint64       id)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->plans));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(QmPlanItem) item = g_list_model_get_item (G_LIST_MODEL (self->plans), i);
+
+      if (qm_plan_item_get_id (item) == id)
+        return i;
+    }
+  return -1;
+}
+
+/* Puts the saved plan @id in the list (replacing its old row), keeping the
+ * newest-first order, without re-reading every plan. */
+static gboolean
+refresh_plan (QmPlansPage *self,
+              gint64       id)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) plan = qm_plan_store_load (self->store, id, &error);
+  g_autoptr(QmPlanItem) item = NULL;
+  guint n, pos;
+  int old;
+
+  if ((old = find_position (self, id)) >= 0)
+    g_list_store_remove (self->plans, old);
+  if (plan == NULL)
+    {
+      g_warning ("Could not read plan %" G_GINT64_FORMAT ": %s", id, error->message);
+      return FALSE;
+    }
+
+  item = qm_plan_item_new (summary_from_saved (plan));
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->plans));
+  for (pos = 0; pos < n; pos++)
+    {
+      g_autoptr(QmPlanItem) other = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
+
+      if (qm_plan_item_get_summary (other)->modified <= plan->modified)
+        break;
+    }
+  g_list_store_insert (self->plans, pos, item);
+
+  /* A search hides rows the store did not match: ask it again. */
+  if (self->search != NULL && *self->search != '\0')
+    apply_search (self, self->search, TRUE);
+  return TRUE;
+}
+
+void
+qm_plans_page_reload (QmPlansPage *self)
+{
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GArray) selected = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (QM_IS_PLANS_PAGE (self));
+
+  selected = qm_plans_page_get_selected_ids (self);
+  if (self->store != NULL)
+    {
+      list = qm_plan_store_list (self->store, NULL, &error);
+      if (list == NULL)
+        g_warning ("Could not list the plans: %s", error->message);
+    }
+
+  items = g_ptr_array_new_full (list != NULL ? list->len : 0, g_object_unref);
+  if (list != NULL)
+    {
+      /* The items take the summaries over. */
+      g_ptr_array_set_free_func (list, NULL);
+      for (guint i = 0; i < list->len; i++)
+        g_ptr_array_add (items, qm_plan_item_new (g_ptr_array_index (list, i)));
+    }
+  g_list_store_splice (self->plans, 0, g_list_model_get_n_items (G_LIST_MODEL (self->plans)),
+                       items->pdata, items->len);
+
+  apply_search (self, self->search, TRUE);
+  select_ids (self, (const gint64 *) (gpointer) selected->data, selected->len);
+  update_view (self);
+  update_actions (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Dialogs and toasts                                                  */
+
+static void
+show_error (QmPlansPage *self,
+            const char  *heading,
+            const char  *body)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                              heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+show_toast (QmPlansPage *self,
+            const char  *title)
+{
+  /* Toast titles are Pango markup on libadwaita 1.2, and plan names are
+   * the user's text. */
+  g_autofree char *escaped = g_markup_escape_text (title, -1);
+  AdwToast *toast = adw_toast_new (escaped);
+
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* A store error as a sentence for a dialog: what went wrong in words first,
+ * then the store's own message. */
+static char *
+describe_store_error (const GError *error)
+{
+  const char *hint = NULL;
+
+  if (error->domain == QM_STORE_ERROR)
+    switch (error->code)
+      {
+      case QM_STORE_ERROR_FULL:
+        hint = _("The disk is full. Free some space and try again.");
+        break;
+      case QM_STORE_ERROR_READ_ONLY:
+        hint = _("The location cannot be written to. Choose another folder, or check its permissions.");
+        break;
+      case QM_STORE_ERROR_LOCKED:
+        hint = _("Another program is using the plans database. Close it and try again.");
+        break;
+      default:
+        break;
+      }
+  return hint != NULL ? g_strdup_printf ("%s\n\n%s", hint, error->message) : g_strdup (error->message);
+}
+
+static void
+show_store_error (QmPlansPage  *self,
+                  const char   *heading,
+                  const GError *error)
+{
+  g_autofree char *body = describe_store_error (error);
+
+  show_error (self, heading, body);
+}
+
+/* ------------------------------------------------------------------ */
+/* Import                                                              */
+
+static char *
+model_label (const QmPlan *plan)
+{
+  char buf[QM_FORMAT_BUF];
+
+  if (plan->workload.preset[0] != '\0')
+    return g_strdup (plan->workload.preset);
+  if (plan->workload.model.params_hint > 0)
+    return g_strdup_printf ("%sB", qm_format_number (buf, sizeof buf,
+                                                     plan->workload.model.params_hint / 1e9, 1));
+  return NULL;
+}
+
+/* Imports one plan file's text: estimates it first so that the list shows
+ * its GPUs, days and cost, and the quote keeps its snapshot. */
+static gint64
+import_data (QmPlansPage *self,
+             const char  *data,
+             gsize        length,
+             const char  *source,
+             GPtrArray  **warnings,
+             GError     **error)
+{
+  g_autofree char *text = g_strndup (data, length);
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autoptr(QmSavedPlan) extra = NULL;
+  gint64 id;
+
+  if (self->store == NULL)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY, _("There is no plans database to import into"));
+      return 0;
+    }
+
+  /* A bad file fails in the import below, with the file name and the key. */
+  if (qm_plan_store_read_plan (self->store, text, plan, NULL, NULL))
+    {
+      g_autofree QmEstimate *estimate = g_new0 (QmEstimate, 1);
+
+      qm_estimate (plan, estimate);
+      extra = qm_saved_plan_new ();
+      extra->snapshot = qm_estimate_to_json (plan, estimate, NULL);
+      extra->model = model_label (plan);
+      extra->gpus = estimate->gpus;
+      extra->days = estimate->has_training ? estimate->train_days : 0;
+      extra->total_cost = estimate->has_cost ? estimate->cost.total : 0;
+    }
+
+  id = qm_plan_store_import_data (self->store, text, -1, source, extra, warnings, error);
+  if (id > 0)
+    {
+      refresh_plan (self, id);
+      update_view (self);
+      update_actions (self);
+      select_ids (self, &id, 1);
+    }
+  return id;
+}
+
+gint64
+qm_plans_page_import_file (QmPlansPage *self,
+                           GFile       *file,
+                           GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *name = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), 0);
+  g_return_val_if_fail (G_IS_FILE (file), 0);
+
+  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
+    return 0;
+  name = g_file_get_basename (file);
+  return import_data (self, contents, length, name, NULL, error);
+}
+
+static void
+toast_import_warnings (QmPlansPage *self,
+                       GPtrArray   *warnings)
+{
+  g_autofree char *title = NULL;
+
+  if (warnings == NULL || warnings->len == 0)
+    return;
+  /* Unknown keys, e.g. from a newer Quartermaster: not an error. */
+  title = g_strdup_printf (ngettext ("Imported; %u unknown setting was ignored",
+                                     "Imported; %u unknown settings were ignored",
+                                     warnings->len),
+                           warnings->len);
+  show_toast (self, title);
+}
+
+/* "FILE: key.path: problem" as a dialog: the file, that nothing was
+ * written, then the key and the problem. */
+static void
+show_import_error (QmPlansPage  *self,
+                   const char   *name,
+                   const GError *error)
+{
+  g_autofree char *prefix = g_strconcat (name, ": ", NULL);
+  g_autofree char *body = NULL;
+  const char *detail = error->message;
+
+  if (g_error_matches (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID) &&
+      g_str_has_prefix (detail, prefix))
+    {
+      detail += strlen (prefix);
+      body = g_strdup_printf (_("Nothing was imported from “%s”.\n\n%s"), name, detail);
+      show_error (self, _("Could Not Import Plan"), body);
+    }
+  else
+    show_store_error (self, _("Could Not Import Plan"), error);
+}
+
+gint64
+qm_plans_page_open_file (QmPlansPage *self,
+                         GFile       *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *name = NULL;
+  gsize length = 0;
+  gint64 id = 0;
+
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), 0);
+  g_return_val_if_fail (G_IS_FILE (file), 0);
+
+  name = g_file_get_basename (file);
+  if (g_file_load_contents (file, NULL, &contents, &length, NULL, &error))
+    id = import_data (self, contents, length, name, &warnings, &error);
+
+  if (id == 0)
+    {
+      show_import_error (self, name, error);
+      return 0;
+    }
+  toast_import_warnings (self, warnings);
+  g_signal_emit (self, signals[OPEN_PLAN], 0, id);
+  return id;
+}
+
+gint64
+qm_plans_page_open_example (QmPlansPage *self,
+                            const char  *name)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 id;
+
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  path = g_strconcat (QM_EXAMPLES_RESOURCE_PATH, name, NULL);
+  bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+  if (bytes == NULL)
+    {
+      show_error (self, _("Could Not Open Example"), error->message);
+      return 0;
+    }
+  id = import_data (self, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), name, NULL, &error);
+  if (id == 0)
+    {
+      show_store_error (self, _("Could Not Open Example"), error);
+      return 0;
+    }
+  g_signal_emit (self, signals[OPEN_PLAN], 0, id);
+  return id;
+}
+
+static GtkFileFilter *
+plan_file_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Quartermaster Plans"));
+  gtk_file_filter_add_mime_type (filter, "application/x-quartermaster-plan");
+  gtk_file_filter_add_suffix (filter, "qmplan");
+  return filter;
+}
+
+static void
+import_response_cb (GtkNativeDialog *chooser,
+                    int              response,
+                    QmPlansPage     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          /* Several files: import them all, open none. */
+          if (g_list_model_get_n_items (files) == 1)
+            qm_plans_page_open_file (self, file);
+          else
+            {
+              g_autoptr(GError) error = NULL;
+
+              if (qm_plans_page_import_file (self, file, &error) == 0)
+                {
+                  g_autofree char *name = g_file_get_basename (file);
+
+                  show_import_error (self, name, error);
+                  break;
+                }
+            }
+        }
+    }
+  if (self->chooser == GTK_FILE_CHOOSER_NATIVE (chooser))
+    g_clear_object (&self->chooser);
+}
+
+static GtkFileChooserNative *
+new_chooser (QmPlansPage          *self,
+             const char           *title,
+             GtkFileChooserAction  action,
+             const char           *accept)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_autoptr(GtkFileFilter) filter = plan_file_filter ();
+  GtkFileChooserNative *chooser;
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+  chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         action, accept, _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
+  self->chooser = chooser;
+  return chooser;
+}
+
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+  GtkFileChooserNative *chooser = new_chooser (self, _("Import Plan"),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"));
+
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (import_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_example_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  qm_plans_page_open_example (QM_PLANS_PAGE (widget), g_variant_get_string (param, NULL));
+}
+
+/* The examples embedded in the GResource, by their plan names. */
+static GMenuModel *
+build_examples_menu (void)
+{
+  g_auto(GStrv) names = g_resources_enumerate_children (QM_EXAMPLES_RESOURCE_PATH,
+                                                        G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  GMenu *menu = g_menu_new ();
+
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    {
+      g_autofree char *path = g_strconcat (QM_EXAMPLES_RESOURCE_PATH, names[i], NULL);
+      g_autoptr(GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+      g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+      g_autoptr(GMenuItem) item = NULL;
+      const char *label = names[i];
+
+      if (bytes != NULL &&
+          qm_plan_load_from_data (plan, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL, NULL) &&
+          plan->name[0] != '\0')
+        label = plan->name;
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target (item, "plans.open-example", "s", names[i]);
+      g_menu_append_item (menu, item);
+    }
+  return G_MENU_MODEL (menu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Selection actions                                                   */
+
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+  g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
+  GVariant *variant;
+
+  if (ids->len < 2 || ids->len > 4)
+    return;
+  variant = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, ids->data, ids->len, sizeof (gint64));
+  g_variant_ref_sink (variant);
+  g_signal_emit (self, signals[COMPARE_PLANS], 0, variant);
+  g_variant_unref (variant);
+}
+
+static void
+undo_toast_dismissed_cb (AdwToast    *toast,
+                         QmPlansPage *self)
+{
+  /* A newer deletion replaced this toast, or it timed out: its plans stay
+   * in the trash until the app quits. */
+  if (self->undo_toast == toast)
+    {
+      g_clear_pointer (&self->undo_ids, g_array_unref);
+      g_clear_weak_pointer (&self->undo_toast);
+      update_actions (self);
+    }
+}
+
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+  g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
+  g_autoptr(GArray) trashed = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  g_autofree char *first_name = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *escaped = NULL;
+  guint first_position = gtk_bitset_get_minimum (selected);
+  AdwToast *toast;
+  guint n;
+
+  if (ids->len == 0 || self->store == NULL)
+    return;
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      gint64 id = g_array_index (ids, gint64, i);
+      g_autoptr(GError) error = NULL;
+      int pos;
+
+      if (!qm_plan_store_trash (self->store, id, &error))
+        {
+          show_store_error (self, _("Could Not Delete Plan"), error);
+          break;
+        }
+      g_array_append_val (trashed, id);
+      if ((pos = find_position (self, id)) >= 0)
+        {
+          g_autoptr(QmPlanItem) item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
+
+          if (first_name == NULL)
+            first_name = g_strdup (qm_plan_item_get_name (item));
+          g_list_store_remove (self->plans, pos);
+        }
+    }
+  if (trashed->len == 0)
+    return;
+
+  /* Keep the keyboard where it was: select the row that moved up. */
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  if (n > 0)
+    gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), MIN (first_position, n - 1), TRUE);
+
+  if (trashed->len == 1)
+    title = g_strdup_printf (_("“%s” deleted"), first_name != NULL ? first_name : "");
+  else
+    title = g_strdup_printf (ngettext ("%u plan deleted", "%u plans deleted", trashed->len), trashed->len);
+
+  g_clear_pointer (&self->undo_ids, g_array_unref);
+  self->undo_ids = g_steal_pointer (&trashed);
+  escaped = g_markup_escape_text (title, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "plans.undo-delete");
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (undo_toast_dismissed_cb), self, 0);
+  g_set_weak_pointer (&self->undo_toast, toast);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+
+  update_view (self);
+  update_actions (self);
+}
+
+static void
+undo_delete_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+  g_autoptr(GArray) ids = g_steal_pointer (&self->undo_ids);
+  g_autoptr(GArray) restored = g_array_new (FALSE, FALSE, sizeof (gint64));
+  AdwToast *toast = self->undo_toast;
+
+  g_clear_weak_pointer (&self->undo_toast);
+  if (toast != NULL)
+    adw_toast_dismiss (toast);
+  if (ids == NULL || self->store == NULL)
+    return;
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      gint64 id = g_array_index (ids, gint64, i);
+      g_autoptr(GError) error = NULL;
+
+      if (!qm_plan_store_restore (self->store, id, &error))
+        {
+          show_store_error (self, _("Could Not Restore Plan"), error);
+          break;
+        }
+      refresh_plan (self, id);
+      g_array_append_val (restored, id);
+    }
+  select_ids (self, (const gint64 *) (gpointer) restored->data, restored->len);
+  update_view (self);
+  update_actions (self);
+}
+
+static void
+duplicate_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+  gint64 id = get_single_selected_id (self);
+  g_autoptr(GError) error = NULL;
+  gint64 copy;
+
+  if (id == 0 || self->store == NULL)
+    return;
+  if ((copy = qm_plan_store_duplicate (self->store, id, NULL, &error)) == 0)
+    {
+      show_store_error (self, _("Could Not Duplicate Plan"), error);
+      return;
+    }
+  refresh_plan (self, copy);
+  select_ids (self, &copy, 1);
+  update_view (self);
+  update_actions (self);
+  show_toast (self, _("Plan duplicated"));
+}
+
+typedef struct
+{
+  QmPlansPage *page;
+  gint64       id;
+  GtkEditable *entry;
+} RenameData;
+
+static void
+rename_data_free (gpointer data)
+{
+  RenameData *rd = data;
+
+  g_clear_weak_pointer (&rd->page);
+  g_free (rd);
+}
+
+static void
+rename_entry_changed_cb (GtkEditable      *entry,
+                         AdwMessageDialog *dialog)
+{
+  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+  adw_message_dialog_set_response_enabled (dialog, "rename", *name != '\0');
+}
+
+static void
+rename_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    RenameData       *rd)
+{
+  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (rd->entry)));
+  g_autoptr(GError) error = NULL;
+  QmPlansPage *self = rd->page;
+
+  if (self == NULL || !g_str_equal (response, "rename") || *name == '\0' || self->store == NULL)
+    return;
+  if (!qm_plan_store_rename (self->store, rd->id, name, &error))
+    {
+      show_store_error (self, _("Could Not Rename Plan"), error);
+      return;
+    }
+  refresh_plan (self, rd->id);
+  select_ids (self, &rd->id, 1);
+}
+
+static void
+rename_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+  gint64 id = get_single_selected_id (self);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autoptr(QmPlanItem) item = NULL;
+  GtkWidget *dialog, *entry;
+  RenameData *rd;
+  int pos;
+
+  if (id == 0 || (pos = find_position (self, id)) < 0)
+    return;
+  item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
+
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Rename Plan"), NULL);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "rename", _("_Rename"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+
+  entry = gtk_entry_new ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), qm_plan_item_get_name (item));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Plan name"), -1);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  g_signal_connect (entry, "changed", G_CALLBACK (rename_entry_changed_cb), dialog);
+
+  rd = g_new0 (RenameData, 1);
+  g_set_weak_pointer (&rd->page, self);
+  rd->id = id;
+  rd->entry = GTK_EDITABLE (entry);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (rename_response_cb), rd,
+                         (GClosureNotify) (void (*) (void)) rename_data_free, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (entry);
+}
+
+/* ------------------------------------------------------------------ */
+/* Export                                                              */
+
+gboolean
+qm_plans_page_export_plan (QmPlansPage *self,
+                           gint64       id,
+                           GFile       *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *title = NULL;
+
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->store == NULL)
+    return FALSE;
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (&error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
+                   _("Plans can only be exported to a local folder"));
+      show_store_error (self, _("Could Not Export Plan"), error);
+      return FALSE;
+    }
+  if (!qm_plan_store_export_file (self->store, id, path, &error))
+    {
+      show_store_error (self, _("Could Not Export Plan"), error);
+      return FALSE;
+    }
+  base = g_file_get_basename (file);
+  title = g_strdup_printf (_("Exported to “%s”"), base);
+  show_toast (self, title);
+  return TRUE;
+}
+
+static void
+export_response_cb (GtkNativeDialog *chooser,
+                    int              response,
+                    QmPlansPage     *self)
+{
+  gint64 id = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (chooser), "qm-plan-id"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *base = g_file_get_basename (chosen);
+      g_autoptr(GFile) file = NULL;
+
+      /* Give the file the plan extension so that it opens here again. */
+      if (g_str_has_suffix (base, ".qmplan"))
+        file = g_object_ref (chosen);
+      else
+        {
+          g_autofree char *named = g_strconcat (base, ".qmplan", NULL);
+          g_autoptr(GFile) parent = g_file_get_parent (chosen);
+
+          file = g_file_get_child (parent, named);
+        }
+      qm_plans_page_export_plan (self, id, file);
+    }
+  if (self->chooser == GTK_FILE_CHOOSER_NATIVE (chooser))
+    g_clear_object (&self->chooser);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+  gint64 id = get_single_selected_id (self);
+  g_autoptr(QmPlanItem) item = NULL;
+  g_autofree char *file_name = NULL;
+  GtkFileChooserNative *chooser;
+  int pos;
+
+  if (id == 0 || (pos = find_position (self, id)) < 0)
+    return;
+  item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
+
+  chooser = new_chooser (self, _("Export Plan"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"));
+  /* File names cannot hold a slash. */
+  file_name = g_strdelimit (g_strconcat (qm_plan_item_get_name (item), ".qmplan", NULL), "/\\", '-');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), file_name);
+  g_object_set_data (G_OBJECT (chooser), "qm-plan-id", GSIZE_TO_POINTER ((gsize) id));
+  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* ------------------------------------------------------------------ */
+/* Other actions and signals                                           */
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+
+  if (g_str_equal (gtk_stack_get_visible_child_name (self->stack), "plans"))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+new_plan_clicked_cb (QmPlansPage *self)
+{
+  g_signal_emit (self, signals[NEW_PLAN], 0);
+}
+
+static void
+row_activated_cb (QmPlansPage *self,
+                  guint        position)
+{
+  g_autoptr(QmPlanItem) item = get_item (self, position);
+
+  if (item != NULL)
+    g_signal_emit (self, signals[OPEN_PLAN], 0, qm_plan_item_get_id (item));
+}
+
+/* ------------------------------------------------------------------ */
+/* Narrow widths: drop the least important columns rather than scroll   */
+/* sideways (AdwBreakpoint is libadwaita 1.4).                          */
+
+static guint
+columns_for_width (int width)
+{
+  guint visible = 0;
+  int used = 0;
+
+  for (guint i = 0; i < N_COLUMNS; i++)
+    {
+      Column c = column_priority[i];
+
+      if (i > 0 && used + column_widths[c] > width)
+        break;
+      used += column_widths[c];
+      visible |= 1u << c;
+    }
+  return visible;
+}
+
+static gboolean
+apply_columns_idle (gpointer user_data)
+{
+  QmPlansPage *self = user_data;
+  guint position = 0;
+
+  self->columns_idle = 0;
+  /* Removed and put back rather than hidden: GTK 4.8 still counts hidden
+   * columns in the view's width, so the name column would not expand. */
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      GtkColumnViewColumn *column = self->columns[c];
+      gboolean shown = gtk_column_view_column_get_column_view (column) != NULL;
+      gboolean wanted = (self->visible_columns & (1u << c)) != 0;
+
+      if (shown && !wanted)
+        gtk_column_view_remove_column (self->column_view, column);
+      else if (!shown && wanted)
+        gtk_column_view_insert_column (self->column_view, position, column);
+      if (wanted)
+        position++;
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+qm_plans_page_measure (GtkWidget      *widget,
+                       GtkOrientation  orientation,
+                       int             for_size,
+                       int            *minimum,
+                       int            *natural,
+                       int            *minimum_baseline,
+                       int            *natural_baseline)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+
+  gtk_widget_measure (GTK_WIDGET (self->toast_overlay), orientation, for_size,
+                      minimum, natural, minimum_baseline, natural_baseline);
+}
+
+static void
+qm_plans_page_size_allocate (GtkWidget *widget,
+                             int        width,
+                             int        height,
+                             int        baseline)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+
+  gtk_widget_allocate (GTK_WIDGET (self->toast_overlay), width, height, baseline, NULL);
+
+  /* Less the list's margins and the scrollbar. */
+  if (width != self->columns_width)
+    {
+      guint visible = columns_for_width (width - 24);
+
+      self->columns_width = width;
+      if (visible != self->visible_columns)
+        {
+          self->visible_columns = visible;
+          /* Not during allocation: that would resize what is being laid out. */
+          if (self->columns_idle == 0)
+            self->columns_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, apply_columns_idle, self, NULL);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
+static void
+qm_plans_page_dispose (GObject *object)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (object);
+
+  g_clear_handle_id (&self->columns_idle, g_source_remove);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  g_clear_weak_pointer (&self->undo_toast);
+  /* Tearing the column view down changes the models: no updates to the
+   * widgets that are going away. */
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (self->filtered != NULL)
+    g_signal_handlers_disconnect_by_data (self->filtered, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_PLANS_PAGE);
+  for (guint c = 0; c < N_COLUMNS; c++)
+    g_clear_object (&self->columns[c]);
+
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->plans);
+  g_clear_pointer (&self->match_set, g_hash_table_unref);
+  g_clear_pointer (&self->match_ids, g_array_unref);
+  g_clear_pointer (&self->undo_ids, g_array_unref);
+  g_clear_pointer (&self->search, g_free);
+
+  G_OBJECT_CLASS (qm_plans_page_parent_class)->dispose (object);
+}
+
+static void
+qm_plans_page_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      g_value_set_pointer (value, self->store);
+      break;
+
+    case PROP_SEARCH:
+      g_value_set_string (value, qm_plans_page_get_search (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qm_plans_page_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_STORE:
+      qm_plans_page_set_store (self, g_value_get_pointer (value));
+      break;
+
+    case PROP_SEARCH:
+      qm_plans_page_set_search (self, g_value_get_string (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qm_plans_page_class_init (QmPlansPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = qm_plans_page_dispose;
+  object_class->get_property = qm_plans_page_get_property;
+  object_class->set_property = qm_plans_page_set_property;
+  widget_class->measure = qm_plans_page_measure;
+  widget_class->size_allocate = qm_plans_page_size_allocate;
+
+  /* The plans database; not owned. */
+  properties[PROP_STORE] =
+    g_param_spec_pointer ("store", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SEARCH] =
+    g_param_spec_string ("search", NULL, NULL, "",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[OPEN_PLAN] =
+    g_signal_new ("open-plan", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
+  /* A GVariant of type "ax": the selected ids in list order. */
+  signals[COMPARE_PLANS] =
+    g_signal_new ("compare-plans", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_VARIANT);
+  signals[NEW_PLAN] =
+    g_signal_new ("new-plan", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  qm_gtk_ensure_resources ();
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/quartermaster/Quartermaster/qm-plans-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, QmPlansPage, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, QmPlansPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, QmPlansPage, list_stack);
+  gtk_widget_class_bind_template_child (widget_class, QmPlansPage, example_button);
+  gtk_widget_class_bind_template_child (widget_class, QmPlansPage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, QmPlansPage, column_view);
+  gtk_widget_class_bind_template_child (widget_class, QmPlansPage, action_bar);
+  gtk_widget_class_bind_template_child (widget_class, QmPlansPage, selection_label);
+  gtk_widget_class_bind_template_child_full (widget_class, "name_column", FALSE,
+                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_NAME]));
+  gtk_widget_class_bind_template_child_full (widget_class, "customer_column", FALSE,
+                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_CUSTOMER]));
+  gtk_widget_class_bind_template_child_full (widget_class, "model_column", FALSE,
+                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_MODEL]));
+  gtk_widget_class_bind_template_child_full (widget_class, "gpus_column", FALSE,
+                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_GPUS]));
+  gtk_widget_class_bind_template_child_full (widget_class, "days_column", FALSE,
+                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_DAYS]));
+  gtk_widget_class_bind_template_child_full (widget_class, "cost_column", FALSE,
+                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_COST]));
+  gtk_widget_class_bind_template_child_full (widget_class, "modified_column", FALSE,
+                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_MODIFIED]));
+  gtk_widget_class_bind_template_callback (widget_class, new_plan_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+
+  gtk_widget_class_install_action (widget_class, "plans.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "plans.open-example", "s", open_example_action);
+  gtk_widget_class_install_action (widget_class, "plans.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "plans.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "plans.delete", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "plans.undo-delete", NULL, undo_delete_action);
+  gtk_widget_class_install_action (widget_class, "plans.duplicate", NULL, duplicate_action);
+  gtk_widget_class_install_action (widget_class, "plans.rename", NULL, rename_action);
+  gtk_widget_class_install_action (widget_class, "plans.export", NULL, export_action);
+
+  /* Inside the page; the window adds Ctrl+O and Ctrl+F for the whole window. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "plans.import", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "plans.search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, 0, "plans.rename", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "plans.export", NULL);
+}
+
+static GtkListItemFactory *
+column_factory (Column column)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), GINT_TO_POINTER (column));
+  return factory;
+}
+
+static void
+qm_plans_page_init (QmPlansPage *self)
+{
+  g_autoptr(GMenuModel) examples = NULL;
+  GtkShortcutController *shortcuts;
+  GtkSorter *sorter;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->visible_columns = (1u << N_COLUMNS) - 1;
+
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      g_autoptr(GtkListItemFactory) factory = column_factory (c);
+
+      /* Our own reference: narrow widths take columns out of the view. */
+      g_object_ref (self->columns[c]);
+      g_autoptr(GtkSorter) column_sorter = GTK_SORTER (gtk_custom_sorter_new (compare_cb, GINT_TO_POINTER (c), NULL));
+
+      gtk_column_view_column_set_factory (self->columns[c], factory);
+      gtk_column_view_column_set_sorter (self->columns[c], column_sorter);
+    }
+
+  self->plans = g_list_store_new (QM_TYPE_PLAN_ITEM);
+  sorter = gtk_column_view_get_sorter (self->column_view);
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->plans)),
+                                          sorter != NULL ? g_object_ref (sorter) : NULL);
+  self->filter = gtk_custom_filter_new (filter_cb, self, NULL);
+  self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->sorted)),
+                                              g_object_ref (GTK_FILTER (self->filter)));
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filtered)));
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_sort_by_column (self->column_view, self->columns[COLUMN_MODIFIED], GTK_SORT_DESCENDING);
+
+  g_signal_connect_object (self->selection, "selection-changed",
+                           G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->filtered, "items-changed",
+                           G_CALLBACK (filtered_items_changed_cb), self, G_CONNECT_SWAPPED);
+
+  /* Delete only when the list has the focus: in the search entry the key
+   * edits the text. */
+  shortcuts = GTK_SHORTCUT_CONTROLLER (gtk_shortcut_controller_new ());
+  gtk_shortcut_controller_add_shortcut (shortcuts,
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Delete, 0),
+                                                          gtk_named_action_new ("plans.delete")));
+  gtk_shortcut_controller_add_shortcut (shortcuts,
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_KP_Delete, 0),
+                                                          gtk_named_action_new ("plans.delete")));
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (shortcuts));
+
+  /* Typing in the list starts a search. */
+  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->column_view));
+
+  examples = build_examples_menu ();
+  gtk_menu_button_set_menu_model (self->example_button, examples);
+
+  update_view (self);
+  update_actions (self);
+}
+
+GtkWidget *
+qm_plans_page_new (QmStore *store)
+{
+  return g_object_new (QM_TYPE_PLANS_PAGE, "store", store, NULL);
+}
+
+QmStore *
+qm_plans_page_get_store (QmPlansPage *self)
+{
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), NULL);
+
+  return self->store;
+}
+
+void
+qm_plans_page_set_store (QmPlansPage *self,
+                         QmStore     *store)
+{
+  g_return_if_fail (QM_IS_PLANS_PAGE (self));
+
+  if (self->store == store)
+    return;
+  self->store = store;
+  g_clear_pointer (&self->undo_ids, g_array_unref);
+  qm_plans_page_reload (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
+}
+
+const char *
+qm_plans_page_get_search (QmPlansPage *self)
+{
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), NULL);
+
+  return self->search != NULL ? self->search : "";
+}
+
+void
+qm_plans_page_set_search (QmPlansPage *self,
+                          const char  *text)
+{
+  g_return_if_fail (QM_IS_PLANS_PAGE (self));
+
+  if (text == NULL)
+    text = "";
+  /* Setting the text deletes the old first, and the entry reports the
+   * empty text at once: that would show every row for a moment. Its
+   * delayed report of the new text finds the search applied already. */
+  if (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text))
+    {
+      g_signal_handlers_block_by_func (self->search_entry, search_changed_cb, self);
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+      g_signal_handlers_unblock_by_func (self->search_entry, search_changed_cb, self);
+    }
+  apply_search (self, text, FALSE);
+}
+
+GtkSelectionModel *
+qm_plans_page_get_model (QmPlansPage *self)
+{
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), NULL);
+
+  return GTK_SELECTION_MODEL (self->selection);
+}
+
+guint
+qm_plans_page_get_n_plans (QmPlansPage *self)
+{
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), 0);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (self->plans));
+}

@@ -137,6 +137,13 @@ test_open_plan (void)
 
   window = qm_window_new_with_store (NULL, store);
   gtk_window_present (GTK_WINDOW (window));
+  /* Each page with a database behind it, light and dark. */
+  qm_window_set_page (window, "plans");
+  qm_test_screenshot (GTK_WIDGET (window), "window-store-plans-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "window-store-plans-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  qm_window_set_page (window, "catalog");
+  qm_test_screenshot (GTK_WIDGET (window), "window-store-catalog-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "window-store-catalog-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   g_assert_true (qm_window_open_plan (window, id));
   g_assert_true (QM_IS_PLAN_VIEW (qm_window_get_detail (window)));
   qm_test_screenshot (GTK_WIDGET (window), "window-plan-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "qm-application.h"
+#include "qm-catalog-page.h"
 #include "qm-compare-page.h"
 #include "qm-gtk.h"
 #include "qm-plan-editor.h"
@@ -32,6 +33,7 @@ struct _QmWindow
   QmComparePage        *compare_page;
   AdwBin               *plans_bin;
   QmPlansPage          *plans_page;
+  AdwBin               *catalog_bin;
   GtkWidget            *catalog_page;
 };
 
@@ -216,8 +218,8 @@ search_action (GtkWidget  *widget,
     return;
   if (g_strcmp0 (page, "plans") == 0)
     gtk_widget_activate_action (GTK_WIDGET (self->plans_page), "plans.search", NULL);
-  else if (g_strcmp0 (page, "catalog") == 0 && self->catalog_page != NULL)
-    gtk_widget_activate_action (self->catalog_page, "catalog.search", NULL);
+  else if (g_strcmp0 (page, "catalog") == 0 && QM_IS_CATALOG_PAGE (self->catalog_page))
+    qm_catalog_page_focus_search (QM_CATALOG_PAGE (self->catalog_page));
 }
 
 static void
@@ -229,6 +231,19 @@ qm_window_constructed (GObject *object)
 
   self->compare_page = QM_COMPARE_PAGE (qm_compare_page_new (self->store));
   adw_bin_set_child (self->compare_bin, GTK_WIDGET (self->compare_page));
+
+  /* The catalog lives in the database; without one (a preview) say so. */
+  if (self->store != NULL)
+    self->catalog_page = qm_catalog_page_new (self->store);
+  else
+    {
+      self->catalog_page = adw_status_page_new ();
+      adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->catalog_page), "drive-multidisk-symbolic");
+      adw_status_page_set_title (ADW_STATUS_PAGE (self->catalog_page), _("No Database"));
+      adw_status_page_set_description (ADW_STATUS_PAGE (self->catalog_page),
+                                       _("The hardware catalog is kept in the plans database."));
+    }
+  adw_bin_set_child (self->catalog_bin, self->catalog_page);
 
   self->plans_page = QM_PLANS_PAGE (qm_plans_page_new (self->store));
   adw_bin_set_child (self->plans_bin, GTK_WIDGET (self->plans_page));
@@ -295,6 +310,7 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, compare_bin);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, plans_bin);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, catalog_bin);
 
   object_class->constructed = qm_window_constructed;
   object_class->set_property = qm_window_set_property;

@@ -1,0 +1,279 @@
+/* qm-catalog-import-dialog.c: preview, then commit, a CSV import.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "qm-catalog-import-dialog.h"
+#include "qm-catalog-item.h"
+
+/* A list of boxed rows gets slow to build past a few thousand; the file
+ * can be fixed and imported again to see the rest. */
+#define MAX_LISTED 2000
+
+struct _QmCatalogImportDialog
+{
+  AdwWindow           parent_instance;
+
+  AdwWindowTitle     *window_title;
+  AdwPreferencesPage *page;
+  GtkWidget          *import_button;
+
+  QmStore            *store;  /* not owned */
+  QmCatalogImport    *import;
+};
+
+G_DEFINE_FINAL_TYPE (QmCatalogImportDialog, qm_catalog_import_dialog, ADW_TYPE_WINDOW)
+
+enum {
+  IMPORTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const char *
+action_label (QmCsvRowAction action)
+{
+  switch (action)
+    {
+    case QM_CSV_ROW_ADD:    return _("New entry");
+    case QM_CSV_ROW_UPDATE: return _("Updates your entry");
+    case QM_CSV_ROW_PRICE:  return _("Sets your price for a built-in entry");
+    default:                g_return_val_if_reached ("");
+    }
+}
+
+static GtkWidget *
+selectable_row (const char *title,
+                const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 2);
+  return row;
+}
+
+static void
+build (QmCatalogImportDialog *self)
+{
+  QmCatalogImport *import = self->import;
+  AdwPreferencesGroup *group;
+  g_autoptr(GHashTable) bad_rows = g_hash_table_new (NULL, NULL);
+  g_autofree char *button = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *basename = g_path_get_basename (import->source ? import->source : "");
+  guint n_valid = import->rows->len;
+  guint n_bad;
+
+  for (guint i = 0; i < import->errors->len; i++)
+    {
+      QmCsvRowError *e = import->errors->pdata[i];
+
+      g_hash_table_add (bad_rows, GUINT_TO_POINTER (e->row));
+    }
+  n_bad = g_hash_table_size (bad_rows);
+
+  adw_window_title_set_subtitle (self->window_title, basename);
+  button = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Import %u Valid Row",
+                                         "_Import %u Valid Rows", n_valid), n_valid);
+  gtk_button_set_label (GTK_BUTTON (self->import_button), button);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "import.commit", n_valid > 0);
+
+  if (n_bad == 0)
+    summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "%u row is ready to import. Nothing has been written yet.",
+                                            "All %u rows are ready to import. Nothing has been written yet.",
+                                            n_valid), n_valid);
+  else
+    {
+      g_autofree char *bad = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                           "%u row has problems and will be skipped.",
+                                                           "%u rows have problems and will be skipped.",
+                                                           n_bad), n_bad);
+      g_autofree char *good = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u row can be imported.",
+                                                            "%u rows can be imported.",
+                                                            n_valid), n_valid);
+
+      /* TRANSLATORS: "3 rows can be imported. 2 rows have problems ... Nothing has been written yet." */
+      summary = g_strdup_printf (_("%s %s Nothing has been written yet."), good, bad);
+    }
+  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_description (group, summary);
+  adw_preferences_page_add (self->page, group);
+
+  for (guint i = 0; i < import->warnings->len; i++)
+    {
+      GtkWidget *label = gtk_label_new (import->warnings->pdata[i]);
+
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_widget_add_css_class (label, "dim-label");
+      adw_preferences_group_add (group, label);
+    }
+
+  if (import->errors->len > 0)
+    {
+      group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+      adw_preferences_group_set_title (group, _("Problems"));
+      adw_preferences_page_add (self->page, group);
+      for (guint i = 0; i < import->errors->len && i < MAX_LISTED; i++)
+        {
+          QmCsvRowError *e = import->errors->pdata[i];
+          g_autofree char *title = NULL;
+          g_autofree char *subtitle = NULL;
+          GtkWidget *row;
+
+          if (e->column != NULL)
+            title = g_strdup_printf (_("Row %u, column %s"), e->row, e->column);
+          else
+            title = g_strdup_printf (_("Row %u"), e->row);
+          if (e->value != NULL)
+            subtitle = g_strdup_printf (_("%s (the file has “%s”)"), e->problem, e->value);
+          else
+            subtitle = g_strdup (e->problem);
+          row = selectable_row (title, subtitle);
+          {
+            GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+
+            gtk_widget_add_css_class (icon, "warning");
+            gtk_accessible_update_property (GTK_ACCESSIBLE (icon),
+                                            GTK_ACCESSIBLE_PROPERTY_LABEL, _("Problem"), -1);
+            adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+          }
+          adw_preferences_group_add (group, row);
+        }
+      if (import->errors->len > MAX_LISTED)
+        {
+          g_autofree char *more = g_strdup_printf (_("%u more problems are not listed"),
+                                                   import->errors->len - MAX_LISTED);
+          adw_preferences_group_add (group, selectable_row (more, NULL));
+        }
+    }
+
+  if (n_valid > 0)
+    {
+      group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+      adw_preferences_group_set_title (group, _("Rows to Import"));
+      adw_preferences_page_add (self->page, group);
+      for (guint i = 0; i < n_valid && i < MAX_LISTED; i++)
+        {
+          QmCsvRowPreview *r = import->rows->pdata[i];
+          g_autofree char *title = g_strdup_printf (_("Row %u: %s"), r->row, r->name ? r->name : r->id);
+          g_autofree char *price = qm_catalog_format_price (r->price_usd);
+          g_autofree char *subtitle = NULL;
+
+          /* TRANSLATORS: "GPU · h100-x · New entry · $25,000" */
+          subtitle = g_strdup_printf (_("%s · %s · %s · %s"), qm_catalog_kind_singular (r->kind),
+                                      r->id, action_label (r->action), price);
+          adw_preferences_group_add (group, selectable_row (title, subtitle));
+        }
+      if (n_valid > MAX_LISTED)
+        {
+          g_autofree char *more = g_strdup_printf (_("and %u more rows"), n_valid - MAX_LISTED);
+          adw_preferences_group_add (group, selectable_row (more, NULL));
+        }
+    }
+}
+
+gboolean
+qm_catalog_import_dialog_commit (QmCatalogImportDialog  *self,
+                                 GError                **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  guint written = 0;
+
+  g_return_val_if_fail (QM_IS_CATALOG_IMPORT_DIALOG (self), FALSE);
+
+  if (!qm_catalog_store_import_csv_commit (self->store, self->import, TRUE, &written, &local_error))
+    {
+      AdwMessageDialog *dialog;
+
+      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Could Not Import"),
+                                                           local_error->message));
+      adw_message_dialog_add_response (dialog, "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  g_signal_emit (self, signals[IMPORTED], 0, written);
+  gtk_window_close (GTK_WINDOW (self));
+  return TRUE;
+}
+
+static void
+commit_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  qm_catalog_import_dialog_commit (QM_CATALOG_IMPORT_DIALOG (widget), NULL);
+}
+
+static void
+qm_catalog_import_dialog_dispose (GObject *object)
+{
+  QmCatalogImportDialog *self = QM_CATALOG_IMPORT_DIALOG (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_CATALOG_IMPORT_DIALOG);
+  g_clear_pointer (&self->import, qm_catalog_import_free);
+
+  G_OBJECT_CLASS (qm_catalog_import_dialog_parent_class)->dispose (object);
+}
+
+static void
+qm_catalog_import_dialog_class_init (QmCatalogImportDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = qm_catalog_import_dialog_dispose;
+
+  /* The number of rows written. */
+  signals[IMPORTED] = g_signal_new ("imported", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/quartermaster/Quartermaster/qm-catalog-import-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogImportDialog, window_title);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogImportDialog, page);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogImportDialog, import_button);
+
+  gtk_widget_class_install_action (widget_class, "import.commit", NULL, commit_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+qm_catalog_import_dialog_init (QmCatalogImportDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+QmCatalogImportDialog *
+qm_catalog_import_dialog_new (QmStore         *store,
+                              QmCatalogImport *import)
+{
+  QmCatalogImportDialog *self;
+
+  g_return_val_if_fail (store != NULL, NULL);
+  g_return_val_if_fail (import != NULL, NULL);
+
+  self = g_object_new (QM_TYPE_CATALOG_IMPORT_DIALOG, NULL);
+  self->store = store;
+  self->import = import;
+  build (self);
+  return self;
+}
+
+const QmCatalogImport *
+qm_catalog_import_dialog_get_import (QmCatalogImportDialog *self)
+{
+  g_return_val_if_fail (QM_IS_CATALOG_IMPORT_DIALOG (self), NULL);
+
+  return self->import;
+}

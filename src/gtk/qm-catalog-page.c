@@ -1,0 +1,1931 @@
+/* qm-catalog-page.c: the Catalog page.
+ *
+ * Each kind has its own model chain and column view:
+ *   GListStore (QmCatalogItem) → GtkFilterListModel (search, vendor, type,
+ *   hidden) → GtkSortListModel (the column view's sorter) →
+ *   GtkSingleSelection → GtkColumnView.
+ * Items carry their figures pre-read and their search text pre-folded, so a
+ * filter change over 5,000 entries is string compares only (issue #6).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "qm-catalog-editor.h"
+#include "qm-catalog-import-dialog.h"
+#include "qm-catalog-page.h"
+#include "qm-catalog-slots.h"
+#include "qm-csv.h"
+#include "qm-gtk.h"
+
+typedef enum
+{
+  COLUMN_NAME,
+  COLUMN_VENDOR,
+  COLUMN_FIELD,
+  COLUMN_PRICE,
+  COLUMN_ORIGIN,
+  COLUMN_AS_OF,
+} ColumnType;
+
+typedef struct
+{
+  ColumnType    type;
+  QmCatalogKind kind;
+  guint         field;
+} ColumnDef;
+
+typedef struct
+{
+  GListStore          *items;
+  GtkFilter           *filter;
+  GtkFilterListModel  *filtered;
+  GtkSortListModel    *sorted;
+  QmCatalogSlots      *slots;
+  GtkSingleSelection  *selection;
+  GtkColumnView       *view;
+  GtkWidget           *scroller;
+} KindView;
+
+struct _QmCatalogPage
+{
+  AdwBin               parent_instance;
+
+  AdwToastOverlay     *toast_overlay;
+  AdwLeaflet          *leaflet;
+  GtkWidget           *list_pane;
+  GtkWidget           *details_pane;
+  GtkWidget           *back_button;
+  GtkDropDown         *kind_dropdown;
+  GtkGrid             *filter_grid;
+  GtkSearchEntry      *search_entry;
+  GtkDropDown         *vendor_dropdown;
+  GtkDropDown         *type_dropdown;
+  GtkStack            *content_stack;
+  GtkStack            *views_stack;
+  GtkLabel            *count_label;
+  GtkStack            *details_stack;
+  GtkLabel            *details_title;
+  GtkLabel            *details_subtitle;
+  GtkImage            *origin_icon;
+  GtkWidget           *edit_button;
+  GtkWidget           *duplicate_button;
+  GtkWidget           *reset_button;
+  GtkWidget           *hide_button;
+  GtkWidget           *delete_button;
+  GtkBox              *details_groups;
+
+  QmStore             *store;  /* not owned */
+  KindView             views[QM_N_CATALOG_KINDS];
+  QmCatalogKind        kind;
+  char                *needle;        /* casefolded search text */
+  const char          *vendor;        /* interned; NULL = all */
+  const char          *type_value;    /* interned; NULL = all */
+  GPtrArray           *vendor_values; /* interned, [0] = NULL for "all" */
+  GPtrArray           *type_values;
+  gboolean             show_hidden;
+  gboolean             updating;      /* while the page sets its own dropdowns */
+  QmCatalogItem       *shown;         /* the item in the details pane */
+};
+
+G_DEFINE_FINAL_TYPE (QmCatalogPage, qm_catalog_page, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_KIND,
+  PROP_SHOW_HIDDEN,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void update_details (QmCatalogPage *self);
+
+static KindView *
+current (QmCatalogPage *self)
+{
+  return &self->views[self->kind];
+}
+
+/* ------------------------------------------------------------------ */
+/* Filtering                                                           */
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  QmCatalogPage *self = user_data;
+  QmCatalogItem *it = item;
+
+  if (qm_catalog_item_get_entry (it)->hidden && !self->show_hidden)
+    return FALSE;
+  /* Interned strings: pointer compares. */
+  if (self->vendor != NULL && qm_catalog_item_get_vendor (it) != self->vendor)
+    return FALSE;
+  if (self->type_value != NULL && qm_catalog_item_get_filter_value (it) != self->type_value)
+    return FALSE;
+  return qm_catalog_item_matches (it, self->needle);
+}
+
+static void
+update_state (QmCatalogPage *self)
+{
+  KindView *view = current (self);
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (view->sorted));
+  guint total = 0, hidden = 0;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (view->items));
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (G_LIST_MODEL (view->items), i);
+
+      if (qm_catalog_item_get_entry (item)->hidden && !self->show_hidden)
+        hidden++;
+      else
+        total++;
+    }
+
+  if (shown == total)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u entry", "%u entries", total), total);
+  else
+    /* TRANSLATORS: "3 of 27 entries shown" */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u entry shown",
+                                         "%u of %u entries shown", total), shown, total);
+  if (hidden > 0)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u hidden",
+                                                            "%u hidden", hidden), hidden);
+      char *joined = g_strdup_printf ("%s · %s", text, more);
+
+      g_free (text);
+      text = joined;
+    }
+  gtk_label_set_text (self->count_label, text);
+  gtk_stack_set_visible_child_name (self->content_stack, shown > 0 ? "list" : "empty");
+}
+
+static void
+refilter (QmCatalogPage   *self,
+          GtkFilterChange  change)
+{
+  /* The sorted model's items-changed handler updates the rest. */
+  gtk_filter_changed (current (self)->filter, change);
+  update_state (self);
+}
+
+static void
+apply_search (QmCatalogPage *self,
+              const char    *text)
+{
+  g_autofree char *needle = g_utf8_casefold (text ? text : "", -1);
+  GtkFilterChange change;
+
+  g_strstrip (needle);
+  if (g_strcmp0 (needle, self->needle) == 0)
+    return;
+  /* A longer needle can only drop rows, a shorter one only add them. */
+  if (strstr (needle, self->needle) != NULL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (strstr (self->needle, needle) != NULL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else
+    change = GTK_FILTER_CHANGE_DIFFERENT;
+  g_free (self->needle);
+  self->needle = g_steal_pointer (&needle);
+  refilter (self, change);
+}
+
+static void
+on_search_changed (QmCatalogPage  *self,
+                   GtkSearchEntry *entry)
+{
+  apply_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_stop_search (QmCatalogPage  *self,
+                GtkSearchEntry *entry)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  apply_search (self, "");
+}
+
+/* g_ptr_array_sort() passes pointers to the elements. */
+static int
+compare_pretty (gconstpointer a,
+                gconstpointer b)
+{
+  return g_utf8_collate (qm_catalog_pretty_value (*(const char * const *) a),
+                         qm_catalog_pretty_value (*(const char * const *) b));
+}
+
+/* Fills @dropdown with "All …" and the values present in the kind. */
+static void
+fill_dropdown (QmCatalogPage *self,
+               GtkDropDown   *dropdown,
+               GPtrArray     *values,
+               const char    *all_label,
+               gboolean       vendor,
+               const char    *keep)
+{
+  KindView *view = current (self);
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (view->items));
+  guint selected = 0;
+
+  g_ptr_array_set_size (values, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (G_LIST_MODEL (view->items), i);
+      const char *v = vendor ? qm_catalog_item_get_vendor (item)
+                             : qm_catalog_item_get_filter_value (item);
+
+      if (v != NULL && g_hash_table_add (seen, (gpointer) v))
+        g_ptr_array_add (values, (gpointer) v);
+    }
+  g_ptr_array_sort (values, compare_pretty);
+  g_ptr_array_insert (values, 0, NULL);
+
+  gtk_string_list_append (labels, all_label);
+  for (guint i = 1; i < values->len; i++)
+    {
+      gtk_string_list_append (labels, qm_catalog_pretty_value (values->pdata[i]));
+      if (keep != NULL && values->pdata[i] == keep)
+        selected = i;
+    }
+
+  self->updating = TRUE;
+  gtk_drop_down_set_model (dropdown, G_LIST_MODEL (labels));
+  gtk_drop_down_set_selected (dropdown, selected);
+  self->updating = FALSE;
+}
+
+static void
+fill_filters (QmCatalogPage *self)
+{
+  int field = qm_catalog_kind_filter_field (self->kind);
+  const char *vendor = self->vendor;
+  const char *type = self->type_value;
+
+  fill_dropdown (self, self->vendor_dropdown, self->vendor_values, _("All Vendors"), TRUE, vendor);
+  self->vendor = self->vendor_values->pdata[gtk_drop_down_get_selected (self->vendor_dropdown)];
+
+  gtk_widget_set_visible (GTK_WIDGET (self->type_dropdown), field >= 0);
+  if (field >= 0)
+    {
+      const QmCatalogField *fields = qm_catalog_fields (self->kind, NULL);
+      g_autofree char *tooltip = NULL;
+      const char *label = self->kind == QM_CATALOG_KIND_SERVER ? _("Form Factor") : _(fields[field].label);
+
+      /* TRANSLATORS: a tooltip, "Filter by Form Factor" */
+      tooltip = g_strdup_printf (_("Filter by %s"), label);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->type_dropdown), tooltip);
+      fill_dropdown (self, self->type_dropdown, self->type_values,
+                     qm_catalog_kind_filter_all (self->kind), FALSE, type);
+      self->type_value = self->type_values->pdata[gtk_drop_down_get_selected (self->type_dropdown)];
+    }
+  else
+    self->type_value = NULL;
+}
+
+static void
+on_vendor_selected (QmCatalogPage *self)
+{
+  guint i = gtk_drop_down_get_selected (self->vendor_dropdown);
+
+  if (self->updating || i >= self->vendor_values->len)
+    return;
+  self->vendor = self->vendor_values->pdata[i];
+  refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+on_type_selected (QmCatalogPage *self)
+{
+  guint i = gtk_drop_down_get_selected (self->type_dropdown);
+
+  if (self->updating || i >= self->type_values->len)
+    return;
+  self->type_value = self->type_values->pdata[i];
+  refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+/* ------------------------------------------------------------------ */
+/* Columns                                                             */
+
+static double
+sort_value (QmCatalogItem *item,
+            gpointer       user_data)
+{
+  return qm_catalog_item_sort_value (item, GPOINTER_TO_UINT (user_data));
+}
+
+static double
+price_value (QmCatalogItem *item,
+             gpointer       user_data)
+{
+  return qm_catalog_item_get_entry (item)->price_usd;
+}
+
+static char *
+text_value (QmCatalogItem *item,
+            gpointer       user_data)
+{
+  const ColumnDef *def = user_data;
+  const QmCatalogEntry *e = qm_catalog_item_get_entry (item);
+
+  switch (def->type)
+    {
+    case COLUMN_NAME:   return g_strdup (e->name);
+    case COLUMN_VENDOR: return g_strdup (e->vendor);
+    case COLUMN_AS_OF:  return g_strdup (e->as_of);
+    case COLUMN_ORIGIN: return g_strdup (e->builtin ? "0" : "1");
+    case COLUMN_FIELD:  return g_strdup (qm_catalog_pretty_value (qm_catalog_item_get_text (item, def->field)));
+    case COLUMN_PRICE:
+    default:            return NULL;
+    }
+}
+
+/* Cells are GtkInscriptions: made for list cells, they size by a
+ * character count rather than by measuring their text, so binding the
+ * ~200 rows GTK 4.8 keeps around the view stays cheap. */
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            const ColumnDef          *def)
+{
+  gboolean numeric = def->type == COLUMN_PRICE ||
+                     (def->type == COLUMN_FIELD &&
+                      qm_catalog_fields (def->kind, NULL)[def->field].type != QM_CATALOG_FIELD_TEXT);
+  GtkWidget *cell = gtk_inscription_new (NULL);
+  GtkInscription *inscription = GTK_INSCRIPTION (cell);
+
+  gtk_inscription_set_xalign (inscription, numeric ? 1.0 : 0.0);
+  gtk_inscription_set_text_overflow (inscription, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  switch (def->type)
+    {
+    case COLUMN_NAME:   gtk_inscription_set_nat_chars (inscription, 26); break;
+    case COLUMN_PRICE:  gtk_inscription_set_nat_chars (inscription, 10); break;
+    case COLUMN_ORIGIN: gtk_inscription_set_nat_chars (inscription, 15); break;
+    case COLUMN_AS_OF:  gtk_inscription_set_nat_chars (inscription, 11); break;
+    case COLUMN_VENDOR: gtk_inscription_set_nat_chars (inscription, 12); break;
+    case COLUMN_FIELD:
+    default:
+      {
+        const QmCatalogField *field = &qm_catalog_fields (def->kind, NULL)[def->field];
+
+        /* Wide enough for "1,979 TFLOPS" or a GPU's name. */
+        if (field->type == QM_CATALOG_FIELD_TEXT)
+          gtk_inscription_set_nat_chars (inscription, g_str_equal (field->key, "gpu_id") ? 18 : 13);
+        else
+          gtk_inscription_set_nat_chars (inscription, field->unit ? 6 + strlen (field->unit) : 9);
+      }
+      break;
+    }
+  /* One line, centred in rows that a two-line price makes taller. */
+  gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
+  gtk_inscription_set_nat_lines (inscription, 1);
+  gtk_inscription_set_min_chars (inscription, def->type == COLUMN_NAME ? 8
+                                              : gtk_inscription_get_nat_chars (inscription));
+  if (numeric)
+    gtk_widget_add_css_class (cell, "numeric");
+  gtk_list_item_set_child (list_item, cell);
+}
+
+static void
+fill_cell (GtkInscription  *cell,
+           const ColumnDef *def,
+           QmCatalogItem   *item)
+{
+  const QmCatalogEntry *e;
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    {
+      gtk_inscription_set_text (cell, NULL);
+      return;
+    }
+  e = qm_catalog_item_get_entry (item);
+
+  switch (def->type)
+    {
+    case COLUMN_NAME:
+      gtk_inscription_set_text (cell, e->name);
+      return;
+
+    case COLUMN_VENDOR:
+      gtk_inscription_set_text (cell, e->vendor ? e->vendor : "—");
+      return;
+
+    case COLUMN_AS_OF:
+      text = qm_catalog_format_date (e->as_of);
+      gtk_inscription_set_text (cell, text ? text : "—");
+      return;
+
+    case COLUMN_ORIGIN:
+      if (e->hidden)
+        gtk_inscription_set_text (cell, _("Built-in, hidden"));
+      else
+        gtk_inscription_set_text (cell, e->builtin ? _("Built-in") : _("Yours"));
+      return;
+
+    case COLUMN_PRICE:
+      {
+        g_autofree char *price = qm_catalog_format_price (e->price_usd);
+
+        /* An overridden price shows the user's price over the list price. */
+        if (e->has_override)
+          {
+            g_autofree char *list = qm_catalog_format_price (e->list_price_usd);
+            /* TRANSLATORS: under an overridden price: "list $25,000" */
+            g_autofree char *line = g_strdup_printf (_("list %s"), list);
+            g_autofree char *markup = g_markup_printf_escaped ("%s\n<span size=\"small\" alpha=\"60%%\">%s</span>",
+                                                               price, line);
+
+            gtk_inscription_set_min_lines (cell, 2);
+            gtk_inscription_set_markup (cell, markup);
+          }
+        else
+          {
+            gtk_inscription_set_min_lines (cell, 1);
+            gtk_inscription_set_text (cell, price);
+          }
+        return;
+      }
+
+    case COLUMN_FIELD:
+    default:
+      if (qm_catalog_fields (def->kind, NULL)[def->field].type == QM_CATALOG_FIELD_TEXT)
+        gtk_inscription_set_text (cell, qm_catalog_pretty_value (qm_catalog_item_get_text (item, def->field)));
+      else
+        {
+          text = qm_catalog_item_format (item, def->field);
+          gtk_inscription_set_text (cell, text ? text : "—");
+        }
+      return;
+    }
+}
+
+static void
+on_slot_changed (QmCatalogSlot *slot,
+                 GParamSpec    *pspec,
+                 GtkListItem   *list_item)
+{
+  fill_cell (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)),
+             g_object_get_data (G_OBJECT (list_item), "qm-column"),
+             qm_catalog_slot_get_item (slot));
+}
+
+/* Rows are bound to slots (qm-catalog-slots.h): the cell follows its
+ * slot's item until the row is unbound. */
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           const ColumnDef          *def)
+{
+  QmCatalogSlot *slot = gtk_list_item_get_item (list_item);
+  gulong handler;
+
+  g_object_set_data (G_OBJECT (list_item), "qm-column", (gpointer) def);
+  fill_cell (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), def, qm_catalog_slot_get_item (slot));
+  handler = g_signal_connect (slot, "notify::item", G_CALLBACK (on_slot_changed), list_item);
+  g_object_set_data (G_OBJECT (list_item), "qm-handler", GSIZE_TO_POINTER (handler));
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             const ColumnDef          *def)
+{
+  QmCatalogSlot *slot = gtk_list_item_get_item (list_item);
+  gulong handler = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (list_item), "qm-handler"));
+
+  if (slot != NULL && handler != 0)
+    g_signal_handler_disconnect (slot, handler);
+  g_object_set_data (G_OBJECT (list_item), "qm-handler", NULL);
+}
+
+static GtkColumnViewColumn *
+add_column (GtkColumnView *view,
+            QmCatalogKind  kind,
+            ColumnType     type,
+            guint          field,
+            const char    *title,
+            const char    *id)
+{
+  ColumnDef *def = g_new0 (ColumnDef, 1);
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  GtkSorter *sorter;
+  gboolean numeric;
+
+  def->type = type;
+  def->kind = kind;
+  def->field = field;
+  numeric = type == COLUMN_PRICE ||
+            (type == COLUMN_FIELD && qm_catalog_fields (kind, NULL)[field].type != QM_CATALOG_FIELD_TEXT);
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), def);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), def);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), def);
+  g_object_set_data_full (G_OBJECT (factory), "qm-column", def, g_free);
+
+  column = gtk_column_view_column_new (title, factory);
+  g_object_set_data_full (G_OBJECT (column), "qm-column-id", g_strdup (id), g_free);
+  gtk_column_view_column_set_resizable (column, TRUE);
+
+  if (type == COLUMN_PRICE)
+    sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
+                                                                              G_CALLBACK (price_value),
+                                                                              NULL, NULL)));
+  else if (numeric)
+    sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
+                                                                              G_CALLBACK (sort_value),
+                                                                              GUINT_TO_POINTER (field), NULL)));
+  else
+    sorter = GTK_SORTER (gtk_string_sorter_new (gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
+                                                                             G_CALLBACK (text_value),
+                                                                             def, NULL)));
+  gtk_column_view_column_set_sorter (column, sorter);
+  g_object_unref (sorter);
+
+  /* Fixed widths from the cells' character counts (setup_cell): GTK 4.8
+   * then lays out a column without measuring its ~200 cells. */
+  switch (type)
+    {
+    case COLUMN_NAME:   gtk_column_view_column_set_fixed_width (column, 220); break;
+    case COLUMN_VENDOR: gtk_column_view_column_set_fixed_width (column, 110); break;
+    case COLUMN_PRICE:  gtk_column_view_column_set_fixed_width (column, 96); break;
+    case COLUMN_ORIGIN: gtk_column_view_column_set_fixed_width (column, 130); break;
+    case COLUMN_AS_OF:  gtk_column_view_column_set_fixed_width (column, 110); break;
+    case COLUMN_FIELD:
+    default:
+      {
+        const QmCatalogField *f = &qm_catalog_fields (kind, NULL)[field];
+
+        if (f->type == QM_CATALOG_FIELD_TEXT)
+          gtk_column_view_column_set_fixed_width (column, g_str_equal (f->key, "gpu_id") ? 160 : 116);
+        else
+          gtk_column_view_column_set_fixed_width (column, f->unit ? 76 + 8 * strlen (f->unit) : 84);
+      }
+      break;
+    }
+  if (type == COLUMN_NAME)
+    gtk_column_view_column_set_expand (column, TRUE);
+  gtk_column_view_append_column (view, column);
+  return column;
+}
+
+static void
+on_activate (QmCatalogPage *self,
+             guint          position)
+{
+  /* Enter or a double click opens the details when they are folded away. */
+  if (adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child (self->leaflet, self->details_pane);
+}
+
+static void
+on_selection_changed (QmCatalogPage *self)
+{
+  update_details (self);
+}
+
+/* The rows now show other items (filter or sort): keep the selected entry
+ * selected where it is still shown. */
+static void
+on_rows_changed (QmCatalogPage *self,
+                 guint          position,
+                 guint          removed,
+                 guint          added,
+                 GListModel    *model)
+{
+  KindView *view = current (self);
+
+  if (model != G_LIST_MODEL (view->sorted))
+    return;
+  if (self->shown != NULL)
+    {
+      guint n = g_list_model_get_n_items (model);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(QmCatalogItem) item = g_list_model_get_item (model, i);
+
+          if (item == self->shown)
+            {
+              if (gtk_single_selection_get_selected (view->selection) != i)
+                gtk_single_selection_set_selected (view->selection, i);
+              break;
+            }
+        }
+    }
+  update_details (self);
+}
+
+static void
+build_view (QmCatalogPage *self,
+            QmCatalogKind  kind)
+{
+  KindView *view = &self->views[kind];
+  const QmCatalogField *fields;
+  guint n;
+
+  view->items = g_list_store_new (QM_TYPE_CATALOG_ITEM);
+  view->filter = GTK_FILTER (gtk_custom_filter_new (filter_func, self, NULL));
+  view->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (view->items)),
+                                              g_object_ref (view->filter));
+  view->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (view->filtered)), NULL);
+  view->slots = qm_catalog_slots_new (G_LIST_MODEL (view->sorted));
+  view->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (view->slots)));
+  view->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (view->selection))));
+  gtk_widget_add_css_class (GTK_WIDGET (view->view), "data-table");
+  gtk_column_view_set_show_column_separators (view->view, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  qm_catalog_kind_title (kind), -1);
+
+  add_column (view->view, kind, COLUMN_NAME, 0, _("Name"), "name");
+  add_column (view->view, kind, COLUMN_VENDOR, 0, kind == QM_CATALOG_KIND_MODEL ? _("Developer") : _("Vendor"), "vendor");
+  /* The price early: it is what procurement comes for. */
+  if (qm_catalog_kind_has_price (kind))
+    add_column (view->view, kind, COLUMN_PRICE, 0, _("Price"), "price");
+  fields = qm_catalog_fields (kind, &n);
+  for (guint i = 0; i < n; i++)
+    if (fields[i].flags & QM_CATALOG_FIELD_COLUMN)
+      add_column (view->view, kind, COLUMN_FIELD, i, _(fields[i].label), fields[i].key);
+  add_column (view->view, kind, COLUMN_ORIGIN, 0, _("Origin"), "origin");
+  add_column (view->view, kind, COLUMN_AS_OF, 0, _("As Of"), "as_of");
+
+  gtk_sort_list_model_set_sorter (view->sorted, gtk_column_view_get_sorter (view->view));
+  g_signal_connect_object (view->view, "activate", G_CALLBACK (on_activate), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (view->selection, "notify::selected-item",
+                           G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
+  /* After the slots have taken the change (they connected first). */
+  g_signal_connect_object (view->sorted, "items-changed",
+                           G_CALLBACK (on_rows_changed), self, G_CONNECT_SWAPPED);
+
+  view->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (view->scroller), GTK_WIDGET (view->view));
+  gtk_stack_add_named (self->views_stack, view->scroller, qm_catalog_kind_to_string (kind));
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+
+static void
+load_all (QmCatalogPage *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  GPtrArray *per_kind[QM_N_CATALOG_KINDS];
+  const char *keep = NULL;
+  QmCatalogItem *selected = qm_catalog_page_get_selected (self);
+
+  if (selected != NULL)
+    keep = g_intern_string (qm_catalog_item_get_id (selected));
+
+  entries = qm_catalog_store_list (self->store, -1, NULL, QM_CATALOG_LIST_INCLUDE_HIDDEN, &error);
+  if (entries == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not read the catalog: %s"), error->message);
+
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+      return;
+    }
+  g_ptr_array_set_free_func (entries, NULL);  /* the items take the entries */
+  for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
+    per_kind[k] = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      QmCatalogEntry *e = entries->pdata[i];
+
+      g_ptr_array_add (per_kind[e->kind], qm_catalog_item_new (e));
+    }
+  for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
+    {
+      g_list_store_splice (self->views[k].items, 0,
+                           g_list_model_get_n_items (G_LIST_MODEL (self->views[k].items)),
+                           per_kind[k]->pdata, per_kind[k]->len);
+      g_ptr_array_unref (per_kind[k]);
+    }
+
+  fill_filters (self);
+  update_state (self);
+  if (keep != NULL)
+    qm_catalog_page_select (self, keep);
+  update_details (self);
+}
+
+static gboolean
+find_item (KindView   *view,
+           const char *id,
+           guint      *position)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (view->items));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (G_LIST_MODEL (view->items), i);
+
+      if (g_strcmp0 (qm_catalog_item_get_id (item), id) == 0)
+        {
+          *position = i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Re-reads one entry after an edit, keeping the rest of the list as it is. */
+static void
+reload_entry (QmCatalogPage *self,
+              QmCatalogKind  kind,
+              const char    *id)
+{
+  KindView *view = &self->views[kind];
+  QmCatalogEntry *entry = qm_catalog_store_get (self->store, kind, id, NULL);
+  guint position;
+  gboolean found = find_item (view, id, &position);
+
+  if (entry == NULL)
+    {
+      if (found)
+        g_list_store_remove (view->items, position);
+    }
+  else
+    {
+      g_autoptr(QmCatalogItem) item = qm_catalog_item_new (entry);
+
+      if (found)
+        g_list_store_splice (view->items, position, 1, (gpointer *) &item, 1);
+      else
+        g_list_store_append (view->items, item);
+    }
+  if (kind == self->kind)
+    {
+      fill_filters (self);
+      update_state (self);
+      update_details (self);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Details                                                             */
+
+static void
+add_value_row (AdwPreferencesGroup *group,
+               const char          *title,
+               const char          *value,
+               const char          *tooltip)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *label = gtk_label_new (value);
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Short figures stay on one line; only long text wraps. */
+  gtk_label_set_wrap (GTK_LABEL (label), g_utf8_strlen (value, -1) > 22);
+  gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_widget_set_tooltip_text (label, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+  adw_preferences_group_add (group, row);
+}
+
+/* A title over a long, wrapped, selectable text (a source citation). */
+static void
+add_text_row (AdwPreferencesGroup *group,
+              const char          *title,
+              const char          *value)
+{
+  GtkWidget *row = g_object_new (ADW_TYPE_PREFERENCES_ROW, "activatable", FALSE, NULL);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  GtkWidget *title_label = gtk_label_new (title);
+  GtkWidget *label = gtk_label_new (value);
+
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 9);
+  gtk_widget_set_margin_bottom (box, 9);
+  gtk_label_set_xalign (GTK_LABEL (title_label), 0.0);
+  gtk_widget_add_css_class (title_label, "caption");
+  gtk_widget_add_css_class (title_label, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  gtk_box_append (GTK_BOX (box), title_label);
+  gtk_box_append (GTK_BOX (box), label);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  adw_preferences_group_add (group, row);
+}
+
+static AdwPreferencesGroup *
+add_details_group (QmCatalogPage *self,
+                   const char    *title)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
+  gtk_box_append (self->details_groups, group);
+  return ADW_PREFERENCES_GROUP (group);
+}
+
+static void
+update_actions (QmCatalogPage *self)
+{
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = item ? qm_catalog_item_get_entry (item) : NULL;
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  gtk_widget_action_set_enabled (widget, "catalog.edit", e != NULL && (!e->builtin || qm_catalog_kind_has_price (e->kind)));
+  gtk_widget_action_set_enabled (widget, "catalog.duplicate", e != NULL);
+  gtk_widget_action_set_enabled (widget, "catalog.delete", e != NULL && !e->builtin);
+  gtk_widget_action_set_enabled (widget, "catalog.toggle-hidden", e != NULL && e->builtin);
+  gtk_widget_action_set_enabled (widget, "catalog.reset-price", e != NULL && e->has_override);
+  gtk_widget_action_set_enabled (widget, "catalog.export",
+                                 g_list_model_get_n_items (G_LIST_MODEL (current (self)->sorted)) > 0);
+}
+
+static void
+update_details (QmCatalogPage *self)
+{
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e;
+  const QmCatalogField *fields;
+  AdwPreferencesGroup *group;
+  GtkWidget *child;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *date = NULL;
+  guint n;
+
+  update_actions (self);
+  if (item == self->shown && item != NULL)
+    return;
+  g_set_object (&self->shown, item);
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->details_groups))) != NULL)
+    gtk_box_remove (self->details_groups, child);
+
+  if (item == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->details_stack, "none");
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->details_stack, "entry");
+  e = qm_catalog_item_get_entry (item);
+
+  gtk_label_set_text (self->details_title, e->name);
+  if (e->builtin)
+    subtitle = g_strdup_printf (e->hidden ? _("%s · Built-in, hidden") : _("%s · Built-in"),
+                                e->vendor ? e->vendor : qm_catalog_kind_singular (e->kind));
+  else
+    subtitle = g_strdup_printf (_("%s · Your entry"), e->vendor ? e->vendor : qm_catalog_kind_singular (e->kind));
+  gtk_label_set_text (self->details_subtitle, subtitle);
+  gtk_image_set_from_icon_name (self->origin_icon, e->builtin ? "emblem-system-symbolic" : "avatar-default-symbolic");
+
+  gtk_button_set_label (GTK_BUTTON (self->edit_button), e->builtin ? _("_Override Price…") : _("_Edit…"));
+  gtk_widget_set_visible (self->edit_button, !e->builtin || qm_catalog_kind_has_price (e->kind));
+  gtk_widget_set_visible (self->reset_button, e->has_override);
+  gtk_widget_set_visible (self->hide_button, e->builtin);
+  gtk_button_set_label (GTK_BUTTON (self->hide_button), e->hidden ? _("_Show") : _("_Hide"));
+  gtk_widget_set_tooltip_text (self->hide_button, e->hidden ? _("List this entry again")
+                                                            : _("Built-in entries cannot be deleted; hiding keeps them out of lists and searches"));
+  gtk_widget_set_visible (self->delete_button, !e->builtin);
+
+  if (qm_catalog_kind_has_price (e->kind) || e->has_override)
+    {
+      g_autofree char *list = qm_catalog_format_price (e->list_price_usd);
+
+      group = add_details_group (self, _("Price"));
+      add_value_row (group, e->builtin ? _("List Price") : _("Price"), list, NULL);
+      if (e->has_override)
+        {
+          g_autofree char *mine = qm_catalog_format_price (e->override_usd);
+
+          add_value_row (group, _("Your Price"), mine, _("Estimates use this price"));
+        }
+    }
+
+  group = add_details_group (self, _("Specifications"));
+  fields = qm_catalog_fields (e->kind, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *value = NULL;
+
+      if (fields[i].type == QM_CATALOG_FIELD_TEXT)
+        value = g_strdup (qm_catalog_pretty_value (qm_catalog_item_get_text (item, i)));
+      else
+        value = qm_catalog_item_format (item, i);
+      add_value_row (group, _(fields[i].label), value ? value : _("Not given"), NULL);
+    }
+
+  group = add_details_group (self, _("Source and Date"));
+  date = qm_catalog_format_date (e->as_of);
+  add_text_row (group, _("Source"), e->source && *e->source ? e->source : _("Not given"));
+  add_value_row (group, _("As Of"), date ? date : _("Not given"), e->as_of);
+  add_value_row (group, _("ID"), e->id, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                             */
+
+static void
+show_error (QmCatalogPage *self,
+            const char    *heading,
+            const char    *body)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                              heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+toast (QmCatalogPage *self,
+       const char    *message)
+{
+  AdwToast *t = adw_toast_new (message);
+
+  adw_toast_set_timeout (t, 3);
+  adw_toast_overlay_add_toast (self->toast_overlay, t);
+}
+
+static void
+on_editor_saved (QmCatalogPage   *self,
+                 const char      *id,
+                 QmCatalogEditor *editor)
+{
+  reload_entry (self, self->kind, id);
+  qm_catalog_page_select (self, id);
+  toast (self, qm_catalog_editor_get_mode (editor) == QM_CATALOG_EDITOR_PRICE ? _("Price saved") : _("Entry saved"));
+}
+
+static void
+open_editor (QmCatalogPage       *self,
+             QmCatalogEditorMode  mode,
+             const QmCatalogEntry *entry)
+{
+  QmCatalogEditor *editor = qm_catalog_editor_new (self->store, mode, self->kind, entry);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (editor), GTK_WINDOW (root));
+  g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (editor));
+}
+
+static void
+add_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  open_editor (QM_CATALOG_PAGE (widget), QM_CATALOG_EDITOR_ADD, NULL);
+}
+
+static void
+duplicate_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+
+  if (item != NULL)
+    open_editor (self, QM_CATALOG_EDITOR_ADD, qm_catalog_item_get_entry (item));
+}
+
+static void
+edit_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e;
+
+  if (item == NULL)
+    return;
+  e = qm_catalog_item_get_entry (item);
+  open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
+}
+
+typedef struct
+{
+  GWeakRef       page;
+  QmCatalogKind  kind;
+  char          *json;
+  gboolean       has_override;
+  double         override_usd;
+} Undo;
+
+static void
+undo_free (gpointer data)
+{
+  Undo *undo = data;
+
+  g_weak_ref_clear (&undo->page);
+  g_free (undo->json);
+  g_free (undo);
+}
+
+static void
+undo_closure_free (gpointer  data,
+                   GClosure *closure)
+{
+  undo_free (data);
+}
+
+static void
+on_undo_delete (AdwToast *t,
+                Undo     *undo)
+{
+  g_autoptr(QmCatalogPage) self = g_weak_ref_get (&undo->page);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *id = NULL;
+
+  if (self == NULL)
+    return;
+  if (json_parser_load_from_data (parser, undo->json, -1, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    id = json_object_get_string_member_with_default (json_node_get_object (json_parser_get_root (parser)),
+                                                     "id", NULL);
+  if (!qm_catalog_store_add (self->store, undo->kind, undo->json, &error) ||
+      (undo->has_override && id != NULL &&
+       !qm_catalog_store_set_price_override (self->store, undo->kind, id, undo->override_usd, &error)))
+    {
+      show_error (self, _("Could Not Restore the Entry"), error->message);
+      return;
+    }
+  if (id != NULL)
+    {
+      reload_entry (self, undo->kind, id);
+      if (undo->kind == self->kind)
+        qm_catalog_page_select (self, id);
+    }
+}
+
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *message = NULL;
+  const QmCatalogEntry *e;
+  AdwToast *t;
+  Undo *undo;
+
+  if (item == NULL)
+    return;
+  e = qm_catalog_item_get_entry (item);
+  if (e->builtin)
+    return;
+  undo = g_new0 (Undo, 1);
+  g_weak_ref_init (&undo->page, self);
+  undo->kind = e->kind;
+  undo->json = g_strdup (e->json);
+  undo->has_override = e->has_override;
+  undo->override_usd = e->override_usd;
+  id = g_strdup (e->id);
+  /* TRANSLATORS: a toast, "“My GPU” deleted" */
+  message = g_strdup_printf (_("“%s” deleted"), e->name);
+
+  if (!qm_catalog_store_delete (self->store, e->kind, id, &error))
+    {
+      undo_free (undo);
+      show_error (self, _("Could Not Delete the Entry"), error->message);
+      return;
+    }
+  reload_entry (self, undo->kind, id);
+
+  t = adw_toast_new (message);
+  adw_toast_set_button_label (t, _("_Undo"));
+  adw_toast_set_priority (t, ADW_TOAST_PRIORITY_HIGH);
+  g_signal_connect_data (t, "button-clicked", G_CALLBACK (on_undo_delete), undo,
+                         undo_closure_free, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, t);
+}
+
+static void
+toggle_hidden_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *message = NULL;
+  const QmCatalogEntry *e;
+  gboolean hide;
+
+  if (item == NULL)
+    return;
+  e = qm_catalog_item_get_entry (item);
+  hide = !e->hidden;
+  id = g_strdup (e->id);
+  message = g_strdup_printf (hide ? _("“%s” hidden") : _("“%s” shown again"), e->name);
+  if (!qm_catalog_store_set_hidden (self->store, e->kind, id, hide, &error))
+    {
+      show_error (self, hide ? _("Could Not Hide the Entry") : _("Could Not Show the Entry"), error->message);
+      return;
+    }
+  reload_entry (self, self->kind, id);
+  toast (self, message);
+}
+
+static void
+reset_price_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  const QmCatalogEntry *e;
+
+  if (item == NULL)
+    return;
+  e = qm_catalog_item_get_entry (item);
+  id = g_strdup (e->id);
+  if (!qm_catalog_store_clear_price_override (self->store, e->kind, id, &error))
+    {
+      show_error (self, _("Could Not Reset the Price"), error->message);
+      return;
+    }
+  reload_entry (self, self->kind, id);
+  toast (self, _("Back to the list price"));
+}
+
+static void
+clear_filters_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+
+  self->vendor = NULL;
+  self->type_value = NULL;
+  fill_filters (self);
+  qm_catalog_page_set_search_text (self, "");
+  refilter (self, GTK_FILTER_CHANGE_LESS_STRICT);
+}
+
+static void
+show_list_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+
+  adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
+}
+
+static void
+focus_search_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  qm_catalog_page_focus_search (QM_CATALOG_PAGE (widget));
+}
+
+static gboolean
+ctrl_f_cb (GtkWidget *widget,
+           GVariant  *args,
+           gpointer   user_data)
+{
+  /* Global to the window, so Ctrl+F works wherever the focus is; but only
+   * while the page is on screen. */
+  if (!gtk_widget_get_mapped (widget))
+    return FALSE;
+  qm_catalog_page_focus_search (QM_CATALOG_PAGE (widget));
+  return TRUE;
+}
+
+/* Import */
+
+static void
+on_imported (QmCatalogPage *self,
+             guint          written)
+{
+  g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u row imported",
+                                                           "%u rows imported", written), written);
+
+  load_all (self);
+  toast (self, message);
+}
+
+static void
+import_file (QmCatalogPage *self,
+             GFile         *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+  gsize length = 0;
+  QmCatalogImport *import;
+  QmCatalogImportDialog *dialog;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (!g_file_load_contents (file, NULL, &data, &length, NULL, &error))
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could Not Read “%s”"), name);
+
+      show_error (self, heading, error->message);
+      return;
+    }
+  import = qm_catalog_store_import_csv_preview (self->store, data, length, name, self->kind, &error);
+  if (import == NULL)
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could Not Import “%s”"), name);
+
+      show_error (self, heading, error->message);
+      return;
+    }
+  dialog = qm_catalog_import_dialog_new (self->store, import);
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
+  g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_import_response (GtkNativeDialog *chooser,
+                    int              response,
+                    QmCatalogPage   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        import_file (self, file);
+    }
+  g_object_unref (chooser);
+  g_object_unref (self);
+}
+
+static GtkFileFilter *
+csv_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("CSV Files"));
+  gtk_file_filter_add_mime_type (filter, "text/csv");
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  return filter;
+}
+
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = csv_filter ();
+
+  chooser = gtk_file_chooser_native_new (_("Import CSV"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Preview"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_import_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Export */
+
+static void
+export_to (QmCatalogPage *self,
+           GFile         *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *message = NULL;
+  gsize length = 0;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (current (self)->sorted));
+
+  csv = qm_catalog_page_export_csv (self, &length, &error);
+  if (csv == NULL ||
+      !g_file_replace_contents (file, csv, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                NULL, NULL, &error))
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could Not Export to “%s”"), name);
+
+      show_error (self, heading, error->message);
+      return;
+    }
+  message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u entry exported to “%s”",
+                                          "%u entries exported to “%s”", n), n, name);
+  toast (self, message);
+}
+
+static void
+on_export_response (GtkNativeDialog *chooser,
+                    int              response,
+                    QmCatalogPage   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        export_to (self, file);
+    }
+  g_object_unref (chooser);
+  g_object_unref (self);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = csv_filter ();
+  g_autofree char *suggested = g_strdup_printf ("catalog-%s.csv", qm_catalog_kind_to_string (self->kind));
+
+  chooser = gtk_file_chooser_native_new (_("Export View as CSV"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* ------------------------------------------------------------------ */
+/* Layout                                                              */
+
+static void
+place (GtkGrid   *grid,
+       GtkWidget *child,
+       int        column,
+       int        row,
+       int        width)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (grid));
+  GtkGridLayoutChild *lc = GTK_GRID_LAYOUT_CHILD (gtk_layout_manager_get_layout_child (layout, child));
+
+  gtk_grid_layout_child_set_column (lc, column);
+  gtk_grid_layout_child_set_row (lc, row);
+  gtk_grid_layout_child_set_column_span (lc, width);
+}
+
+static void
+on_folded (QmCatalogPage *self)
+{
+  /* Narrow: the filters go under the search entry. */
+  if (adw_leaflet_get_folded (self->leaflet))
+    {
+      place (self->filter_grid, GTK_WIDGET (self->search_entry), 0, 0, 2);
+      place (self->filter_grid, GTK_WIDGET (self->vendor_dropdown), 0, 1, 1);
+      place (self->filter_grid, GTK_WIDGET (self->type_dropdown), 1, 1, 1);
+      gtk_widget_set_hexpand (GTK_WIDGET (self->vendor_dropdown), TRUE);
+      gtk_widget_set_hexpand (GTK_WIDGET (self->type_dropdown), TRUE);
+    }
+  else
+    {
+      place (self->filter_grid, GTK_WIDGET (self->search_entry), 0, 0, 1);
+      place (self->filter_grid, GTK_WIDGET (self->vendor_dropdown), 1, 0, 1);
+      place (self->filter_grid, GTK_WIDGET (self->type_dropdown), 2, 0, 1);
+      gtk_widget_set_hexpand (GTK_WIDGET (self->vendor_dropdown), FALSE);
+      gtk_widget_set_hexpand (GTK_WIDGET (self->type_dropdown), FALSE);
+    }
+}
+
+static void
+setup_dropdown_label (GtkSignalListItemFactory *factory,
+                      GtkListItem              *list_item,
+                      gpointer                  ellipsize)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  if (ellipsize)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_dropdown_label (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     gpointer                  ellipsize)
+{
+  GtkStringObject *item = gtk_list_item_get_item (list_item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)),
+                      gtk_string_object_get_string (item));
+}
+
+/* The button's label ellipsizes, so that two filters fit side by side in a
+ * narrow window; the popup shows the whole names. */
+static void
+make_dropdown_narrow (GtkDropDown *dropdown)
+{
+  g_autoptr(GtkListItemFactory) button = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) list = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (button, "setup", G_CALLBACK (setup_dropdown_label), GINT_TO_POINTER (TRUE));
+  g_signal_connect (button, "bind", G_CALLBACK (bind_dropdown_label), NULL);
+  g_signal_connect (list, "setup", G_CALLBACK (setup_dropdown_label), NULL);
+  g_signal_connect (list, "bind", G_CALLBACK (bind_dropdown_label), NULL);
+  gtk_drop_down_set_factory (dropdown, button);
+  gtk_drop_down_set_list_factory (dropdown, list);
+}
+
+static void
+on_kind_dropdown (QmCatalogPage *self)
+{
+  guint i = gtk_drop_down_get_selected (self->kind_dropdown);
+
+  if (!self->updating && i < QM_N_CATALOG_KINDS)
+    qm_catalog_page_set_kind (self, i);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+qm_catalog_page_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_KIND:
+      g_value_set_string (value, qm_catalog_kind_to_string (self->kind));
+      break;
+
+    case PROP_SHOW_HIDDEN:
+      g_value_set_boolean (value, self->show_hidden);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qm_catalog_page_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_KIND:
+      {
+        QmCatalogKind kind;
+
+        if (qm_catalog_kind_from_string (g_value_get_string (value), &kind))
+          qm_catalog_page_set_kind (self, kind);
+      }
+      break;
+
+    case PROP_SHOW_HIDDEN:
+      if (self->show_hidden != g_value_get_boolean (value))
+        {
+          self->show_hidden = g_value_get_boolean (value);
+          refilter (self, self->show_hidden ? GTK_FILTER_CHANGE_LESS_STRICT : GTK_FILTER_CHANGE_MORE_STRICT);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qm_catalog_page_dispose (GObject *object)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (object);
+
+  /* The toast overlay is AdwBin's child: let AdwBin drop it, so that the
+   * template does not unparent it behind AdwBin's back. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_CATALOG_PAGE);
+  g_clear_object (&self->shown);
+  for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
+    {
+      KindView *view = &self->views[k];
+
+      g_clear_object (&view->selection);
+      g_clear_object (&view->slots);
+      g_clear_object (&view->sorted);
+      g_clear_object (&view->filtered);
+      g_clear_object (&view->filter);
+      g_clear_object (&view->items);
+    }
+
+  G_OBJECT_CLASS (qm_catalog_page_parent_class)->dispose (object);
+}
+
+static void
+qm_catalog_page_finalize (GObject *object)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (object);
+
+  g_free (self->needle);
+  g_ptr_array_unref (self->vendor_values);
+  g_ptr_array_unref (self->type_values);
+
+  G_OBJECT_CLASS (qm_catalog_page_parent_class)->finalize (object);
+}
+
+static void
+qm_catalog_page_class_init (QmCatalogPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = qm_catalog_page_dispose;
+  object_class->finalize = qm_catalog_page_finalize;
+  object_class->get_property = qm_catalog_page_get_property;
+  object_class->set_property = qm_catalog_page_set_property;
+
+  /* The kind shown, as its catalog string ("gpu", "server" ...), so that
+   * the kind buttons can be radio buttons of a property action. */
+  properties[PROP_KIND] =
+    g_param_spec_string ("kind", NULL, NULL, "gpu",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_HIDDEN] =
+    g_param_spec_boolean ("show-hidden", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  qm_gtk_ensure_resources ();
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/quartermaster/Quartermaster/qm-catalog-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, list_pane);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, details_pane);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, back_button);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, kind_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, filter_grid);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, vendor_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, type_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, views_stack);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, count_label);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, details_stack);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, details_title);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, details_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, origin_icon);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, edit_button);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, duplicate_button);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, reset_button);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, hide_button);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, delete_button);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, details_groups);
+
+  gtk_widget_class_install_property_action (widget_class, "catalog.kind", "kind");
+  gtk_widget_class_install_property_action (widget_class, "catalog.show-hidden", "show-hidden");
+  gtk_widget_class_install_action (widget_class, "catalog.add", NULL, add_action);
+  gtk_widget_class_install_action (widget_class, "catalog.duplicate", NULL, duplicate_action);
+  gtk_widget_class_install_action (widget_class, "catalog.edit", NULL, edit_action);
+  gtk_widget_class_install_action (widget_class, "catalog.delete", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "catalog.toggle-hidden", NULL, toggle_hidden_action);
+  gtk_widget_class_install_action (widget_class, "catalog.reset-price", NULL, reset_price_action);
+  gtk_widget_class_install_action (widget_class, "catalog.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "catalog.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "catalog.clear-filters", NULL, clear_filters_action);
+  gtk_widget_class_install_action (widget_class, "catalog.show-list", NULL, show_list_action);
+  gtk_widget_class_install_action (widget_class, "catalog.focus-search", NULL, focus_search_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "catalog.add", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "catalog.delete", NULL);
+
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+qm_catalog_page_init (QmCatalogPage *self)
+{
+  GtkEventController *shortcuts;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->needle = g_strdup ("");
+  self->vendor_values = g_ptr_array_new ();
+  self->type_values = g_ptr_array_new ();
+
+  for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
+    build_view (self, k);
+  gtk_stack_set_visible_child_name (self->views_stack, "gpu");
+
+  g_signal_connect_object (self->search_entry, "search-changed",
+                           G_CALLBACK (on_search_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "stop-search",
+                           G_CALLBACK (on_stop_search), self, G_CONNECT_SWAPPED);
+  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self));
+  g_signal_connect_object (self->vendor_dropdown, "notify::selected",
+                           G_CALLBACK (on_vendor_selected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->type_dropdown, "notify::selected",
+                           G_CALLBACK (on_type_selected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->kind_dropdown, "notify::selected",
+                           G_CALLBACK (on_kind_dropdown), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->leaflet, "notify::folded",
+                           G_CALLBACK (on_folded), self, G_CONNECT_SWAPPED);
+  on_folded (self);
+  make_dropdown_narrow (self->vendor_dropdown);
+  make_dropdown_narrow (self->type_dropdown);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search the catalog"), -1);
+
+  shortcuts = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_f, GDK_CONTROL_MASK),
+                                                          gtk_callback_action_new (ctrl_f_cb, NULL, NULL)));
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+}
+
+GtkWidget *
+qm_catalog_page_new (QmStore *store)
+{
+  QmCatalogPage *self;
+
+  g_return_val_if_fail (store != NULL, NULL);
+
+  self = g_object_new (QM_TYPE_CATALOG_PAGE, NULL);
+  self->store = store;
+  load_all (self);
+  return GTK_WIDGET (self);
+}
+
+QmStore *
+qm_catalog_page_get_store (QmCatalogPage *self)
+{
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
+
+  return self->store;
+}
+
+QmCatalogKind
+qm_catalog_page_get_kind (QmCatalogPage *self)
+{
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), 0);
+
+  return self->kind;
+}
+
+void
+qm_catalog_page_set_kind (QmCatalogPage *self,
+                          QmCatalogKind  kind)
+{
+  g_return_if_fail (QM_IS_CATALOG_PAGE (self));
+  g_return_if_fail (kind < QM_N_CATALOG_KINDS);
+
+  if (self->kind == kind)
+    return;
+  self->kind = kind;
+  self->vendor = NULL;
+  self->type_value = NULL;
+
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->kind_dropdown, kind);
+  self->updating = FALSE;
+  gtk_stack_set_visible_child_name (self->views_stack, qm_catalog_kind_to_string (kind));
+  fill_filters (self);
+  /* The search text carries over; this kind's filter has not seen it. */
+  refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
+  update_details (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
+}
+
+void
+qm_catalog_page_set_search_text (QmCatalogPage *self,
+                                 const char    *text)
+{
+  g_return_if_fail (QM_IS_CATALOG_PAGE (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text ? text : "");
+  apply_search (self, text);
+}
+
+const char *
+qm_catalog_page_get_search_text (QmCatalogPage *self)
+{
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
+
+  return gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+}
+
+static void
+select_value (QmCatalogPage *self,
+              GtkDropDown   *dropdown,
+              GPtrArray     *values,
+              const char    *value)
+{
+  const char *interned = value ? g_intern_string (value) : NULL;
+
+  for (guint i = 0; i < values->len; i++)
+    if (values->pdata[i] == interned)
+      {
+        gtk_drop_down_set_selected (dropdown, i);
+        return;
+      }
+  g_warn_if_reached ();
+}
+
+void
+qm_catalog_page_set_vendor (QmCatalogPage *self,
+                            const char    *vendor)
+{
+  g_return_if_fail (QM_IS_CATALOG_PAGE (self));
+
+  select_value (self, self->vendor_dropdown, self->vendor_values, vendor);
+}
+
+void
+qm_catalog_page_set_type_filter (QmCatalogPage *self,
+                                 const char    *value)
+{
+  g_return_if_fail (QM_IS_CATALOG_PAGE (self));
+
+  select_value (self, self->type_dropdown, self->type_values, value);
+}
+
+GListModel *
+qm_catalog_page_get_model (QmCatalogPage *self)
+{
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
+
+  return G_LIST_MODEL (current (self)->sorted);
+}
+
+GtkColumnView *
+qm_catalog_page_get_column_view (QmCatalogPage *self,
+                                 QmCatalogKind  kind)
+{
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
+  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, NULL);
+
+  return self->views[kind].view;
+}
+
+GtkColumnViewColumn *
+qm_catalog_page_get_column (QmCatalogPage *self,
+                            const char    *key)
+{
+  GListModel *columns;
+  guint n;
+
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
+
+  columns = gtk_column_view_get_columns (current (self)->view);
+  n = g_list_model_get_n_items (columns);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (column), "qm-column-id"), key) == 0)
+        return column;
+    }
+  return NULL;
+}
+
+gboolean
+qm_catalog_page_select (QmCatalogPage *self,
+                        const char    *id)
+{
+  KindView *view;
+  guint n;
+
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), FALSE);
+
+  view = current (self);
+  n = g_list_model_get_n_items (G_LIST_MODEL (view->sorted));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (G_LIST_MODEL (view->sorted), i);
+
+      if (g_strcmp0 (qm_catalog_item_get_id (item), id) == 0)
+        {
+          gtk_single_selection_set_selected (view->selection, i);
+          update_details (self);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+QmCatalogItem *
+qm_catalog_page_get_selected (QmCatalogPage *self)
+{
+  QmCatalogSlot *slot;
+
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
+
+  slot = gtk_single_selection_get_selected_item (current (self)->selection);
+  return slot ? qm_catalog_slot_get_item (slot) : NULL;
+}
+
+void
+qm_catalog_page_reload (QmCatalogPage *self)
+{
+  g_return_if_fail (QM_IS_CATALOG_PAGE (self));
+
+  load_all (self);
+}
+
+void
+qm_catalog_page_focus_search (QmCatalogPage *self)
+{
+  g_return_if_fail (QM_IS_CATALOG_PAGE (self));
+
+  if (adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+char *
+qm_catalog_page_export_csv (QmCatalogPage  *self,
+                            gsize          *length,
+                            GError        **error)
+{
+  g_autofree char *all = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GHashTable) by_id = NULL;
+  QmCsvRecord *header;
+  GListModel *model;
+  GString *out;
+  gsize all_length = 0;
+  int id_column = -1;
+  guint n;
+
+  g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
+
+  /* The store writes the columns (the format import reads back); the view
+   * decides which rows, and in which order. */
+  all = qm_catalog_store_export_csv (self->store, self->kind, NULL, QM_CATALOG_LIST_INCLUDE_HIDDEN,
+                                     &all_length, error);
+  if (all == NULL)
+    return NULL;
+  records = qm_csv_parse (all, all_length, error);
+  if (records == NULL)
+    return NULL;
+  header = records->pdata[0];
+  for (guint c = 0; c < header->fields->len; c++)
+    if (g_str_equal (header->fields->pdata[c], "id"))
+      id_column = c;
+  g_return_val_if_fail (id_column >= 0, NULL);
+
+  by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint r = 1; r < records->len; r++)
+    {
+      QmCsvRecord *record = records->pdata[r];
+
+      if ((guint) id_column < record->fields->len)
+        g_hash_table_insert (by_id, record->fields->pdata[id_column], record);
+    }
+
+  out = g_string_new (NULL);
+  qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len);
+  model = G_LIST_MODEL (current (self)->sorted);
+  n = g_list_model_get_n_items (model);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (model, i);
+      QmCsvRecord *record = g_hash_table_lookup (by_id, qm_catalog_item_get_id (item));
+
+      if (record != NULL)
+        qm_csv_append_row (out, (const char * const *) record->fields->pdata, record->fields->len);
+    }
+  if (length != NULL)
+    *length = out->len;
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,748 @@
+/* test-catalog-page.c: the Catalog page under a real display, on a
+ * temporary database: the built-ins are listed with their units, search,
+ * filters and numeric sorting work, the kinds switch, a user GPU is added
+ * through the form (an invalid value is refused first), its price edited,
+ * a built-in price overridden and reset, a built-in hidden, a user entry
+ * deleted and restored, a CSV previewed then imported, the view exported;
+ * with screenshots, light and dark, wide and narrow.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <math.h>
+#include <string.h>
+
+#include "qm-catalog-editor.h"
+#include "qm-catalog-import-dialog.h"
+#include "qm-catalog-page.h"
+#include "qm-test-store.h"
+#include "qm-test-ui.h"
+
+typedef struct
+{
+  char          *dir;
+  QmStore       *store;
+  GtkWindow     *window;
+  QmCatalogPage *page;
+} Fixture;
+
+static void
+wait_ms (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+fixture_open (Fixture *f,
+              int      width,
+              int      height)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  f->dir = g_dir_make_tmp ("qm-catalog-page-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (f->dir, "catalog.db", NULL);
+  f->store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+
+  f->window = GTK_WINDOW (adw_window_new ());
+  gtk_window_set_title (f->window, "Catalog");
+  gtk_window_set_default_size (f->window, width, height);
+  f->page = QM_CATALOG_PAGE (qm_catalog_page_new (f->store));
+  adw_window_set_content (ADW_WINDOW (f->window), GTK_WIDGET (f->page));
+  gtk_window_present (f->window);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f->window));
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  fixture_open (f, 1100, 760);
+}
+
+static void
+fixture_setup_narrow (Fixture       *f,
+                      gconstpointer  data)
+{
+  fixture_open (f, 400, 760);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  GObject *weak = G_OBJECT (f->page);
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  /* Dialogs first, then the window; the page must go with it. */
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i - 1);
+
+      if (w != f->window)
+        gtk_window_destroy (w);
+    }
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_window_destroy (f->window);
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+  qm_store_free (f->store);
+  qm_test_remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+static gpointer
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return w;
+    }
+  return NULL;
+}
+
+/* A shown label or table cell (GtkInscription) with @text. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  if (GTK_IS_INSCRIPTION (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gpointer
+child (QmCatalogPage *page,
+       const char    *name)
+{
+  GObject *object = gtk_widget_get_template_child (GTK_WIDGET (page), QM_TYPE_CATALOG_PAGE, name);
+
+  g_assert_nonnull (object);
+  return object;
+}
+
+static guint
+n_shown (QmCatalogPage *page)
+{
+  return g_list_model_get_n_items (qm_catalog_page_get_model (page));
+}
+
+static QmCatalogItem *
+shown_item (QmCatalogPage *page,
+            const char    *id)
+{
+  GListModel *model = qm_catalog_page_get_model (page);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (qm_catalog_item_get_id (item), id) == 0)
+        return item;   /* the model keeps it alive */
+    }
+  return NULL;
+}
+
+static int
+field_index (QmCatalogKind  kind,
+             const char    *key)
+{
+  guint n;
+  const QmCatalogField *fields = qm_catalog_fields (kind, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (fields[i].key, key))
+      return i;
+  g_assert_not_reached ();
+}
+
+static gboolean
+contains_folded (const char *haystack,
+                 const char *needle)
+{
+  g_autofree char *folded = haystack ? g_utf8_casefold (haystack, -1) : NULL;
+
+  return folded != NULL && strstr (folded, needle) != NULL;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+test_builtins (Fixture       *f,
+               gconstpointer  data)
+{
+  QmCatalogItem *h100;
+  g_autofree char *bf16 = NULL;
+  guint n_gpus;
+
+  qm_catalog_gpus (&n_gpus);
+  g_assert_cmpint (qm_catalog_page_get_kind (f->page), ==, QM_CATALOG_KIND_GPU);
+  g_assert_cmpuint (n_shown (f->page), ==, n_gpus);
+  g_assert_false (adw_leaflet_get_folded (child (f->page, "leaflet")));
+
+  h100 = shown_item (f->page, "h100-sxm-80gb");
+  g_assert_nonnull (h100);
+  g_assert_true (qm_catalog_item_get_entry (h100)->builtin);
+  bf16 = qm_catalog_item_format (h100, field_index (QM_CATALOG_KIND_GPU, "tflops.bf16"));
+  g_assert_cmpstr (bf16, ==, "989 TFLOPS");
+
+  /* What is on screen: the cells carry their units, the price its
+   * thousands separator, and the origin is a word, not a colour. */
+  g_assert_true (qm_catalog_page_select (f->page, "h100-sxm-80gb"));
+  wait_ms (100);
+  {
+    GtkWidget *view = GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_GPU));
+    g_autofree char *price = qm_catalog_format_price (qm_catalog_item_get_entry (h100)->price_usd);
+
+    g_assert_nonnull (find_label (view, "989 TFLOPS"));
+    g_assert_nonnull (find_label (view, "80 GB"));
+    g_assert_nonnull (find_label (view, "3.35 TB/s"));
+    g_assert_nonnull (find_label (view, "700 W"));
+    g_assert_nonnull (find_label (view, "Built-in"));
+    g_assert_nonnull (strchr (price, ','));
+    g_assert_nonnull (find_label (view, price));
+  }
+  /* The details pane: every field, its source and its date. */
+  g_assert_cmpstr (gtk_label_get_label (child (f->page, "details_title")), ==,
+                   qm_catalog_item_get_entry (h100)->name);
+  g_assert_nonnull (find_label (child (f->page, "details_groups"), qm_catalog_item_get_entry (h100)->source));
+  {
+    g_autofree char *date = qm_catalog_format_date (qm_catalog_item_get_entry (h100)->as_of);
+
+    g_assert_nonnull (find_label (child (f->page, "details_groups"), date));
+  }
+  /* Built-ins cannot be deleted, only hidden. */
+  g_assert_false (gtk_widget_get_visible (child (f->page, "delete_button")));
+  g_assert_true (gtk_widget_get_visible (child (f->page, "hide_button")));
+
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-wide-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-wide-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+}
+
+static void
+test_search_and_filters (Fixture       *f,
+                         gconstpointer  data)
+{
+  GtkEditable *entry = child (f->page, "search_entry");
+  const QmGpuSpec *gpus;
+  guint n_gpus, expected = 0, amd = 0;
+  gint64 end;
+
+  gpus = qm_catalog_gpus (&n_gpus);
+  for (guint i = 0; i < n_gpus; i++)
+    {
+      if (contains_folded (gpus[i].info.id, "h100") || contains_folded (gpus[i].info.name, "h100") ||
+          contains_folded (gpus[i].info.vendor, "h100"))
+        expected++;
+      if (g_strcmp0 (gpus[i].info.vendor, "AMD") == 0)
+        amd++;
+    }
+  g_assert_cmpuint (expected, >, 0);
+  g_assert_cmpuint (expected, <, n_gpus);
+
+  /* Typed, as a person would: applied when the typing pauses. */
+  gtk_editable_set_text (entry, "H100");
+  end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (n_shown (f->page) != expected && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (n_shown (f->page), ==, expected);
+  g_assert_nonnull (shown_item (f->page, "h100-sxm-80gb"));
+
+  qm_catalog_page_set_search_text (f->page, "no-such-gpu");
+  g_assert_cmpuint (n_shown (f->page), ==, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (child (f->page, "content_stack")), ==, "empty");
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-no-matches-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.clear-filters", NULL));
+  g_assert_cmpuint (n_shown (f->page), ==, n_gpus);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (child (f->page, "content_stack")), ==, "list");
+
+  /* Vendor, then form factor. */
+  qm_catalog_page_set_vendor (f->page, "AMD");
+  g_assert_cmpuint (n_shown (f->page), ==, amd);
+  qm_catalog_page_set_vendor (f->page, NULL);
+  qm_catalog_page_set_type_filter (f->page, "pcie");
+  g_assert_cmpuint (n_shown (f->page), >, 0);
+  for (guint i = 0; i < n_shown (f->page); i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (qm_catalog_page_get_model (f->page), i);
+
+      g_assert_cmpstr (qm_catalog_item_get_filter_value (item), ==, "pcie");
+    }
+
+  /* Ctrl+F puts the focus in the search entry. */
+  qm_catalog_page_set_type_filter (f->page, NULL);
+  gtk_widget_grab_focus (GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_GPU)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.focus-search", NULL));
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (f->window), GTK_WIDGET (entry)));
+}
+
+static void
+check_order (QmCatalogPage *page,
+             int            field,
+             GtkSortType    order)
+{
+  GListModel *model = qm_catalog_page_get_model (page);
+  double previous = order == GTK_SORT_ASCENDING ? -INFINITY : INFINITY;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (model, i);
+      double v = field >= 0 ? qm_catalog_item_sort_value (item, field)
+                            : qm_catalog_item_get_entry (item)->price_usd;
+
+      if (order == GTK_SORT_ASCENDING)
+        g_assert_cmpfloat (v, >=, previous);
+      else
+        g_assert_cmpfloat (v, <=, previous);
+      previous = v;
+    }
+}
+
+static void
+test_sort (Fixture       *f,
+           gconstpointer  data)
+{
+  GtkColumnView *view = qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_GPU);
+  int memory = field_index (QM_CATALOG_KIND_GPU, "memory_gb");
+  int bf16 = field_index (QM_CATALOG_KIND_GPU, "tflops.bf16");
+  g_autoptr(QmCatalogItem) first = NULL;
+
+  gtk_column_view_sort_by_column (view, qm_catalog_page_get_column (f->page, "memory_gb"), GTK_SORT_DESCENDING);
+  check_order (f->page, memory, GTK_SORT_DESCENDING);
+  /* Numbers sort as numbers: 192 GB before 80 GB. */
+  first = g_list_model_get_item (qm_catalog_page_get_model (f->page), 0);
+  g_assert_cmpfloat (qm_catalog_item_get_number (first, memory), >=, 141);
+
+  gtk_column_view_sort_by_column (view, qm_catalog_page_get_column (f->page, "tflops.bf16"), GTK_SORT_ASCENDING);
+  check_order (f->page, bf16, GTK_SORT_ASCENDING);
+  gtk_column_view_sort_by_column (view, qm_catalog_page_get_column (f->page, "price"), GTK_SORT_DESCENDING);
+  check_order (f->page, -1, GTK_SORT_DESCENDING);
+
+  /* A filter change keeps the order. */
+  qm_catalog_page_set_search_text (f->page, "nvidia");
+  g_assert_cmpuint (n_shown (f->page), >, 0);
+  check_order (f->page, -1, GTK_SORT_DESCENDING);
+}
+
+static void
+test_kinds (Fixture       *f,
+            gconstpointer  data)
+{
+  struct { const char *name; QmCatalogKind kind; guint n; } kinds[] = {
+    { "server", QM_CATALOG_KIND_SERVER, 0 },
+    { "network", QM_CATALOG_KIND_NETWORK, 0 },
+    { "storage", QM_CATALOG_KIND_STORAGE, 0 },
+    { "facility", QM_CATALOG_KIND_FACILITY, 0 },
+    { "cloud", QM_CATALOG_KIND_CLOUD, 0 },
+    { "model", QM_CATALOG_KIND_MODEL, 0 },
+    { "gpu", QM_CATALOG_KIND_GPU, 0 },
+  };
+
+  qm_catalog_servers (&kinds[0].n);
+  qm_catalog_networks (&kinds[1].n);
+  qm_catalog_storages (&kinds[2].n);
+  qm_catalog_facility_items (&kinds[3].n);
+  qm_catalog_cloud_offers (&kinds[4].n);
+  qm_catalog_models (&kinds[5].n);
+  qm_catalog_gpus (&kinds[6].n);
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.kind", "s", kinds[i].name));
+      g_assert_cmpint (qm_catalog_page_get_kind (f->page), ==, kinds[i].kind);
+      g_assert_cmpuint (kinds[i].n, >, 0);
+      g_assert_cmpuint (n_shown (f->page), ==, kinds[i].n);
+      g_assert_cmpuint (gtk_drop_down_get_selected (child (f->page, "kind_dropdown")), ==, kinds[i].kind);
+      g_assert_true (gtk_stack_get_visible_child (child (f->page, "views_stack")) ==
+                     gtk_widget_get_parent (GTK_WIDGET (qm_catalog_page_get_column_view (f->page, kinds[i].kind))));
+    }
+
+  /* Units of other kinds. */
+  qm_catalog_page_set_kind (f->page, QM_CATALOG_KIND_SERVER);
+  g_assert_true (qm_catalog_page_select (f->page, "dgx-h100"));
+  wait_ms (100);
+  g_assert_nonnull (find_label (GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_SERVER)), "8 U"));
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-servers-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_catalog_page_set_kind (f->page, QM_CATALOG_KIND_CLOUD);
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-cloud-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+}
+
+static QmCatalogEditor *
+open_editor (Fixture    *f,
+             const char *action)
+{
+  QmCatalogEditor *editor;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), action, NULL));
+  editor = find_toplevel (QM_TYPE_CATALOG_EDITOR);
+  g_assert_nonnull (editor);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (editor));
+  return editor;
+}
+
+static gboolean
+save_sensitive (QmCatalogEditor *editor)
+{
+  return gtk_widget_get_sensitive (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (editor),
+                                                                              QM_TYPE_CATALOG_EDITOR,
+                                                                              "save_button")));
+}
+
+static void
+test_add_and_edit (Fixture       *f,
+                   gconstpointer  data)
+{
+  QmCatalogEditor *editor;
+  GtkWidget *memory;
+  g_autoptr(QmCatalogEntry) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  GObject *weak;
+  guint n_before = n_shown (f->page);
+
+  editor = open_editor (f, "catalog.add");
+  g_assert_cmpint (qm_catalog_editor_get_mode (editor), ==, QM_CATALOG_EDITOR_ADD);
+  /* An empty form cannot be saved, but does not shout either. */
+  g_assert_false (qm_catalog_editor_get_valid (editor));
+  g_assert_false (save_sensitive (editor));
+  g_assert_false (gtk_widget_has_css_class (qm_catalog_editor_get_row (editor, "id"), "error"));
+
+  qm_catalog_editor_set_text (editor, "id", "acme-x1");
+  qm_catalog_editor_set_text (editor, "name", "Acme X1, \"rev B\"");
+  qm_catalog_editor_set_text (editor, "vendor", "Acme");
+  qm_catalog_editor_set_text (editor, "form_factor", "pcie");
+  qm_catalog_editor_set_text (editor, "tflops.bf16", "450");
+  qm_catalog_editor_set_text (editor, "bandwidth_tbs", "2.4");
+  qm_catalog_editor_set_text (editor, "as_of", "2026-02-30");
+  qm_catalog_editor_set_text (editor, "memory_gb", "-80");
+
+  /* Each invalid field is marked and says what it allows; Save is off. */
+  memory = qm_catalog_editor_get_row (editor, "memory_gb");
+  g_assert_true (gtk_widget_has_css_class (memory, "error"));
+  g_assert_cmpstr (qm_catalog_editor_get_message (editor, "memory_gb"), ==, "Must be a number greater than 0");
+  g_assert_true (gtk_widget_has_css_class (qm_catalog_editor_get_row (editor, "as_of"), "error"));
+  g_assert_nonnull (qm_catalog_editor_get_message (editor, "as_of"));
+  g_assert_false (gtk_widget_has_css_class (qm_catalog_editor_get_row (editor, "tflops.bf16"), "error"));
+  g_assert_false (save_sensitive (editor));
+  /* Scroll the invalid field and its message into the screenshot. */
+  {
+    GtkWidget *scroller = gtk_widget_get_ancestor (memory, GTK_TYPE_SCROLLED_WINDOW);
+    GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+    double x, y;
+
+    wait_ms (100);
+    g_assert_true (gtk_widget_translate_coordinates (memory, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
+                                                     0, 0, &x, &y));
+    gtk_adjustment_set_value (adj, y - 200);
+  }
+  qm_test_screenshot (GTK_WIDGET (editor), "catalog-editor-error-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (editor), "catalog-editor-error-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  /* Nothing invalid is saved, even when asked. */
+  g_assert_false (qm_catalog_editor_save (editor, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_null (qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "acme-x1", NULL));
+
+  /* An id already taken is refused too. */
+  qm_catalog_editor_set_text (editor, "id", "h100-sxm-80gb");
+  g_assert_true (gtk_widget_has_css_class (qm_catalog_editor_get_row (editor, "id"), "error"));
+  qm_catalog_editor_set_text (editor, "id", "acme-x1");
+  g_assert_false (gtk_widget_has_css_class (qm_catalog_editor_get_row (editor, "id"), "error"));
+
+  qm_catalog_editor_set_text (editor, "memory_gb", "96");
+  qm_catalog_editor_set_text (editor, "as_of", "2026-02-01");
+  qm_catalog_editor_set_text (editor, "price_usd", "12,500");
+  g_assert_false (gtk_widget_has_css_class (memory, "error"));
+  g_assert_null (qm_catalog_editor_get_message (editor, "memory_gb"));
+  g_assert_true (qm_catalog_editor_get_valid (editor));
+  g_assert_true (save_sensitive (editor));
+
+  weak = G_OBJECT (editor);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_widget_activate (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (editor), QM_TYPE_CATALOG_EDITOR,
+                                                                  "save_button")));
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+
+  saved = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "acme-x1", &error);
+  g_assert_no_error (error);
+  g_assert_false (saved->builtin);
+  g_assert_cmpstr (saved->name, ==, "Acme X1, \"rev B\"");
+  g_assert_cmpfloat (saved->price_usd, ==, 12500);
+  g_assert_cmpuint (n_shown (f->page), ==, n_before + 1);
+  g_assert_cmpstr (qm_catalog_item_get_id (qm_catalog_page_get_selected (f->page)), ==, "acme-x1");
+  g_assert_true (gtk_widget_get_visible (child (f->page, "delete_button")));
+  g_assert_false (gtk_widget_get_visible (child (f->page, "hide_button")));
+
+  /* Edit its price. */
+  editor = open_editor (f, "catalog.edit");
+  g_assert_cmpint (qm_catalog_editor_get_mode (editor), ==, QM_CATALOG_EDITOR_EDIT);
+  g_assert_true (qm_catalog_editor_get_valid (editor));
+  qm_catalog_editor_set_text (editor, "price_usd", "eleven");
+  g_assert_true (gtk_widget_has_css_class (qm_catalog_editor_get_row (editor, "price_usd"), "error"));
+  g_assert_false (save_sensitive (editor));
+  qm_catalog_editor_set_text (editor, "price_usd", "11000");
+  g_assert_true (qm_catalog_editor_save (editor, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&saved, qm_catalog_entry_free);
+  saved = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "acme-x1", NULL);
+  g_assert_cmpfloat (saved->price_usd, ==, 11000);
+  g_assert_cmpfloat (qm_catalog_item_get_entry (shown_item (f->page, "acme-x1"))->price_usd, ==, 11000);
+  g_assert_cmpstr (gtk_label_get_label (child (f->page, "details_title")), ==, "Acme X1, \"rev B\"");
+
+  /* Duplicate: a new id is offered, and the copy saves as a new entry. */
+  editor = open_editor (f, "catalog.duplicate");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (qm_catalog_editor_get_row (editor, "id"))), ==, "acme-x1-copy");
+  g_assert_true (qm_catalog_editor_save (editor, NULL));
+  g_assert_cmpuint (n_shown (f->page), ==, n_before + 2);
+}
+
+static void
+test_override_and_hide (Fixture       *f,
+                        gconstpointer  data)
+{
+  QmCatalogEditor *editor;
+  g_autoptr(QmCatalogEntry) before = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", NULL);
+  g_autoptr(QmCatalogEntry) after = NULL;
+  const QmCatalogEntry *shown;
+  guint n_before = n_shown (f->page);
+
+  g_assert_true (qm_catalog_page_select (f->page, "h100-sxm-80gb"));
+  g_assert_false (gtk_widget_get_visible (child (f->page, "reset_button")));
+  editor = open_editor (f, "catalog.edit");
+  g_assert_cmpint (qm_catalog_editor_get_mode (editor), ==, QM_CATALOG_EDITOR_PRICE);
+  g_assert_null (qm_catalog_editor_get_row (editor, "memory_gb"));
+  qm_catalog_editor_set_text (editor, "override", "-1");
+  g_assert_true (gtk_widget_has_css_class (qm_catalog_editor_get_row (editor, "override"), "error"));
+  g_assert_false (save_sensitive (editor));
+  qm_catalog_editor_set_text (editor, "override", "27,500");
+  g_assert_true (qm_catalog_editor_save (editor, NULL));
+
+  /* Both prices are kept and shown. */
+  after = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", NULL);
+  g_assert_true (after->has_override);
+  g_assert_cmpfloat (after->override_usd, ==, 27500);
+  g_assert_cmpfloat (after->list_price_usd, ==, before->list_price_usd);
+  shown = qm_catalog_item_get_entry (shown_item (f->page, "h100-sxm-80gb"));
+  g_assert_true (shown->has_override);
+  wait_ms (100);
+  {
+    g_autofree char *list = qm_catalog_format_price (before->list_price_usd);
+    g_autofree char *line = g_strdup_printf ("list %s", list);
+    GtkWidget *view = GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_GPU));
+
+    g_autofree char *both = g_strdup_printf ("$27,500\n%s", line);
+
+    /* One cell, two lines: the user's price over the list price. */
+    g_assert_nonnull (find_label (view, both));
+  }
+  g_assert_true (gtk_widget_get_visible (child (f->page, "reset_button")));
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-override-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.reset-price", NULL));
+  g_clear_pointer (&after, qm_catalog_entry_free);
+  after = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", NULL);
+  g_assert_false (after->has_override);
+
+  /* Hide: gone from the list, back with Show Hidden, never deleted. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.toggle-hidden", NULL));
+  g_assert_cmpuint (n_shown (f->page), ==, n_before - 1);
+  g_assert_null (shown_item (f->page, "h100-sxm-80gb"));
+  g_clear_pointer (&after, qm_catalog_entry_free);
+  after = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", NULL);
+  g_assert_true (after->hidden);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.show-hidden", NULL));
+  g_assert_cmpuint (n_shown (f->page), ==, n_before);
+  g_assert_true (qm_catalog_page_select (f->page, "h100-sxm-80gb"));
+  g_assert_false (gtk_widget_get_visible (child (f->page, "delete_button")));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.toggle-hidden", NULL));
+  g_clear_pointer (&after, qm_catalog_entry_free);
+  after = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", NULL);
+  g_assert_false (after->hidden);
+}
+
+static void
+test_delete_undo (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWidget *undo;
+  guint n_before;
+
+  g_assert_true (qm_catalog_store_add (f->store, QM_CATALOG_KIND_GPU,
+                                       "{\"id\": \"mine\", \"name\": \"Mine\", \"tflops\": {\"bf16\": 100},"
+                                       " \"memory_gb\": 24, \"bandwidth_tbs\": 1, \"price_usd\": 3000}",
+                                       &error));
+  g_assert_no_error (error);
+  g_assert_true (qm_catalog_store_set_price_override (f->store, QM_CATALOG_KIND_GPU, "mine", 2500, &error));
+  qm_catalog_page_reload (f->page);
+  n_before = n_shown (f->page);
+  g_assert_true (qm_catalog_page_select (f->page, "mine"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.delete", NULL));
+  g_assert_null (qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "mine", NULL));
+  g_assert_cmpuint (n_shown (f->page), ==, n_before - 1);
+
+  /* The toast's Undo brings it back, price override and all. */
+  wait_ms (100);
+  undo = find_button (child (f->page, "toast_overlay"), "_Undo");
+  g_assert_nonnull (undo);
+  /* GtkButton's activate presses for a moment, then clicks. */
+  gtk_widget_activate (undo);
+  wait_ms (400);
+  {
+    g_autoptr(QmCatalogEntry) back = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "mine", NULL);
+
+    g_assert_nonnull (back);
+    g_assert_true (back->has_override);
+    g_assert_cmpfloat (back->override_usd, ==, 2500);
+  }
+  g_assert_cmpuint (n_shown (f->page), ==, n_before);
+}
+
+static void
+test_import_export (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char csv[] =
+    "id,name,vendor,price_usd,tflops_bf16,memory_gb,bandwidth_tbs,tdp_w\r\n"
+    "imp-a,\"Imported A, rev 1\",Initech,15000,400,64,2,500\r\n"
+    "imp-b,Imported B,Initech,-5,400,64,2,500\r\n"
+    "imp-c,Imported C,Initech,9000,300,48,1.5,350\r\n"
+    "h100-sxm-80gb,H100 SXM,NVIDIA,26000,,,,\r\n";
+  g_autoptr(GError) error = NULL;
+  QmCatalogImport *import;
+  QmCatalogImportDialog *dialog;
+  GtkWidget *button;
+  GObject *weak;
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  gsize length = 0;
+
+  import = qm_catalog_store_import_csv_preview (f->store, csv, sizeof csv - 1, "prices.csv",
+                                                QM_CATALOG_KIND_GPU, &error);
+  g_assert_no_error (error);
+  dialog = qm_catalog_import_dialog_new (f->store, import);
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), f->window);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
+
+  /* The preview lists the bad row with its column and value, and writes nothing. */
+  button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (dialog), QM_TYPE_CATALOG_IMPORT_DIALOG,
+                                                     "import_button"));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Import 3 Valid Rows");
+  g_assert_nonnull (find_label (GTK_WIDGET (dialog), "Row 3, column price_usd"));
+  g_assert_null (qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "imp-a", NULL));
+  qm_test_screenshot (GTK_WIDGET (dialog), "catalog-import-preview-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  g_signal_connect_object (dialog, "imported", G_CALLBACK (qm_catalog_page_reload), f->page, G_CONNECT_SWAPPED);
+  weak = G_OBJECT (dialog);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_widget_activate (button);
+  qm_test_wait_until_null (&weak);
+  {
+    g_autoptr(QmCatalogEntry) a = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "imp-a", NULL);
+    g_autoptr(QmCatalogEntry) b = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "imp-b", NULL);
+    g_autoptr(QmCatalogEntry) h100 = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", NULL);
+
+    g_assert_nonnull (a);
+    g_assert_null (b);
+    g_assert_true (h100->has_override);
+  }
+  g_assert_nonnull (shown_item (f->page, "imp-a"));
+
+  /* Export: the rows of the view, in its order. */
+  qm_catalog_page_set_vendor (f->page, "Initech");
+  gtk_column_view_sort_by_column (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_GPU),
+                                  qm_catalog_page_get_column (f->page, "price"), GTK_SORT_ASCENDING);
+  out = qm_catalog_page_export_csv (f->page, &length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, ==, strlen (out));
+  lines = g_strsplit (out, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);   /* header, 2 rows, "" */
+  g_assert_true (g_str_has_prefix (lines[0], "kind,id,"));
+  g_assert_true (g_str_has_prefix (lines[1], "gpu,imp-c,"));
+  g_assert_true (g_str_has_prefix (lines[2], "gpu,imp-a,"));
+  g_assert_nonnull (strstr (lines[2], ",\"Imported A, rev 1\","));
+}
+
+static void
+test_narrow (Fixture       *f,
+             gconstpointer  data)
+{
+  AdwLeaflet *leaflet = child (f->page, "leaflet");
+  GtkColumnView *view = qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_GPU);
+
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 400);
+  g_assert_true (adw_leaflet_get_folded (leaflet));
+  g_assert_true (adw_leaflet_get_visible_child (leaflet) == child (f->page, "list_pane"));
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-narrow-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-narrow-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+
+  /* Activating a row opens its details; Back returns. */
+  g_assert_true (qm_catalog_page_select (f->page, "h100-sxm-80gb"));
+  g_signal_emit_by_name (view, "activate", 0);
+  g_assert_true (adw_leaflet_get_visible_child (leaflet) == child (f->page, "details_pane"));
+  g_assert_true (gtk_widget_get_visible (child (f->page, "back_button")));
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-narrow-details-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.show-list", NULL));
+  g_assert_true (adw_leaflet_get_visible_child (leaflet) == child (f->page, "list_pane"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  if (!qm_test_ui_init (&argc, &argv))
+    return 0;
+
+  g_test_add ("/catalog-page/builtins", Fixture, NULL, fixture_setup, test_builtins, fixture_teardown);
+  g_test_add ("/catalog-page/search-and-filters", Fixture, NULL, fixture_setup, test_search_and_filters, fixture_teardown);
+  g_test_add ("/catalog-page/sort", Fixture, NULL, fixture_setup, test_sort, fixture_teardown);
+  g_test_add ("/catalog-page/kinds", Fixture, NULL, fixture_setup, test_kinds, fixture_teardown);
+  g_test_add ("/catalog-page/add-and-edit", Fixture, NULL, fixture_setup, test_add_and_edit, fixture_teardown);
+  g_test_add ("/catalog-page/override-and-hide", Fixture, NULL, fixture_setup, test_override_and_hide, fixture_teardown);
+  g_test_add ("/catalog-page/delete-undo", Fixture, NULL, fixture_setup, test_delete_undo, fixture_teardown);
+  g_test_add ("/catalog-page/import-export", Fixture, NULL, fixture_setup, test_import_export, fixture_teardown);
+  g_test_add ("/catalog-page/narrow", Fixture, NULL, fixture_setup_narrow, test_narrow, fixture_teardown);
+  return g_test_run ();
+}

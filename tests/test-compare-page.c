@@ -73,6 +73,24 @@ test_compare (void)
   qm_compare_page_set_lower_is_better (page, "total", TRUE);
 
   qm_test_screenshot (window, "compare-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* Export and print produce the comparison report: every plan's name in it. */
+  {
+    g_autofree char *pdf = g_build_filename (dir, "compare.pdf", NULL);
+    g_autofree char *printed = g_build_filename (dir, "printed.pdf", NULL);
+    g_autofree char *out = NULL;
+    const char *argv[] = { "pdftotext", pdf, "-", NULL };
+
+    g_assert_true (qm_compare_page_export_pdf (page, pdf, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL, &out, NULL, NULL, &error));
+    g_assert_nonnull (strstr (out, "Mistral 7B LoRA"));
+    g_assert_nonnull (strstr (out, "Llama 3.1 70B pretraining"));
+    g_assert_true (qm_compare_page_print (page, printed, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (printed, G_FILE_TEST_EXISTS));
+  }
   qm_test_screenshot (window, "compare-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
 
   /* Two H100 plans: the GPU row is equal and hides with "only differences". */

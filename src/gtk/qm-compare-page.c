@@ -17,7 +17,9 @@
 #include "qm-estimate.h"
 #include "qm-format.h"
 #include "qm-gtk.h"
+#include "qm-plan-report.h"
 #include "qm-plan-store.h"
+#include "qm-print.h"
 
 typedef struct
 {
@@ -391,8 +393,8 @@ rebuild (QmComparePage *self)
 
   gtk_stack_set_visible_child_name (self->stack, self->entries->len >= 2 ? "compare" : "empty");
   gtk_widget_set_sensitive (GTK_WIDGET (self->add_button), self->entries->len < QM_COMPARE_PAGE_MAX_PLANS);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-pdf", FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.print", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.export-pdf", self->entries->len >= 2);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.print", self->entries->len >= 2);
   rebuild_chips (self);
   rebuild_table (self);
 
@@ -579,6 +581,131 @@ remove_action (GtkWidget  *widget,
   rebuild (self);
 }
 
+/* The comparison as a document: the same pages for PDF and print. */
+static QmDocument *
+build_report (QmComparePage *self,
+              QmPaper       *paper)
+{
+  QmPlan plans[QM_COMPARE_PAGE_MAX_PLANS];
+  g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
+  QmPlanReportInfo info;
+  guint n = MIN (self->entries->len, QM_COMPARE_PAGE_MAX_PLANS);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const Entry *e = &g_array_index (self->entries, Entry, i);
+
+      plans[i] = e->plan;
+      estimates[i] = *e->estimate;
+    }
+  qm_plan_report_info_init (&info);
+  *paper = info.paper;
+  /* The report copies what it needs. */
+  return qm_compare_report_new (plans, estimates, n, &info);
+}
+
+gboolean
+qm_compare_page_export_pdf (QmComparePage  *self,
+                            const char     *path,
+                            GError        **error)
+{
+  g_autoptr(QmDocument) doc = NULL;
+  QmPaper paper;
+
+  g_return_val_if_fail (QM_IS_COMPARE_PAGE (self), FALSE);
+
+  if (self->entries->len < 2)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("Add at least two plans to compare"));
+      return FALSE;
+    }
+  doc = build_report (self, &paper);
+  return qm_document_write_pdf (doc, path, error);
+}
+
+gboolean
+qm_compare_page_print (QmComparePage  *self,
+                       const char     *export_path,
+                       GError        **error)
+{
+  QmPaper paper;
+  QmDocument *doc;
+
+  g_return_val_if_fail (QM_IS_COMPARE_PAGE (self), FALSE);
+
+  if (self->entries->len < 2)
+    return TRUE;
+  doc = build_report (self, &paper);
+  return qm_print_document (GTK_WIDGET (self), doc, paper, _("Plan comparison"), export_path, error);
+}
+
+static void
+show_error (QmComparePage *self,
+            const char    *heading,
+            const GError  *error)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                              heading, error->message);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+export_response (GtkNativeDialog *chooser,
+                 int              response,
+                 QmComparePage   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+
+      if (path == NULL || !qm_compare_page_export_pdf (self, path, &error))
+        {
+          if (error == NULL)
+            g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Choose a local file"));
+          show_error (self, _("Could Not Export the Comparison"), error);
+        }
+    }
+  g_object_unref (chooser);
+  g_object_unref (self);
+}
+
+static void
+export_pdf_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  QmComparePage *self = QM_COMPARE_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Export Comparison"),
+                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("PDF documents"));
+  gtk_file_filter_add_suffix (filter, "pdf");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("Plan comparison.pdf"));
+  g_signal_connect (chooser, "response", G_CALLBACK (export_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+print_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!qm_compare_page_print (QM_COMPARE_PAGE (widget), NULL, &error))
+    show_error (QM_COMPARE_PAGE (widget), _("Could Not Print the Comparison"), error);
+}
+
 static void
 qm_compare_page_dispose (GObject *object)
 {
@@ -618,8 +745,8 @@ qm_compare_page_class_init (QmComparePageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "compare.add", "x", add_action);
   gtk_widget_class_install_action (widget_class, "compare.remove", "x", remove_action);
-  gtk_widget_class_install_action (widget_class, "compare.export-pdf", NULL, NULL);
-  gtk_widget_class_install_action (widget_class, "compare.print", NULL, NULL);
+  gtk_widget_class_install_action (widget_class, "compare.export-pdf", NULL, export_pdf_action);
+  gtk_widget_class_install_action (widget_class, "compare.print", NULL, print_action);
 }
 
 static void

@@ -30,6 +30,14 @@ const char *qm_compare_page_get_cell  (QmComparePage *self,
                                        const char    *metric,
                                        guint          plan,
                                        gboolean      *best);
+/* The comparison as a PDF (the same pages as printing). */
+gboolean    qm_compare_page_export_pdf  (QmComparePage  *self,
+                                         const char     *path,
+                                         GError        **error);
+/* Print dialog with preview; with @export_path, prints to that PDF. */
+gboolean    qm_compare_page_print       (QmComparePage  *self,
+                                         const char     *export_path,
+                                         GError        **error);
 void        qm_compare_page_set_lower_is_better (QmComparePage *self,
                                                  const char    *metric,
                                                  gboolean       lower);

@@ -23,6 +23,7 @@
 #include "qm-plan-report.h"
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
+#include "qm-print.h"
 
 enum {
   PROP_0,
@@ -1297,59 +1298,21 @@ export_with_chooser (QmPlanView *self,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static void
-on_begin_print (GtkPrintOperation *op,
-                GtkPrintContext   *context,
-                QmDocument        *doc)
-{
-  gtk_print_operation_set_n_pages (op, (int) qm_document_n_pages (doc));
-}
-
-static void
-on_draw_page (GtkPrintOperation *op,
-              GtkPrintContext   *context,
-              int                page,
-              QmDocument        *doc)
-{
-  qm_document_draw_page (doc, gtk_print_context_get_cairo_context (context), (guint) page,
-                         gtk_print_context_get_width (context),
-                         gtk_print_context_get_height (context));
-}
-
 gboolean
 qm_plan_view_print (QmPlanView  *self,
                     const char  *export_path,
                     GError     **error)
 {
-  g_autoptr(GtkPrintOperation) op = gtk_print_operation_new ();
-  g_autoptr(GtkPageSetup) setup = gtk_page_setup_new ();
-  g_autoptr(GtkPaperSize) paper = NULL;
-  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
-  const QmPlan *p = qm_plan_editor_get_plan (self->editor);
+  const QmPlan *p;
   QmPlanReportInfo info;
-  QmDocument *doc;
-  GtkPrintOperationResult result;
 
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
+  p = qm_plan_editor_get_plan (self->editor);
   qm_plan_report_info_init (&info);
-  doc = qm_plan_report_new (p, qm_plan_editor_get_estimate (self->editor), &info);
-  paper = gtk_paper_size_new (info.paper == QM_PAPER_LETTER ? GTK_PAPER_NAME_LETTER : GTK_PAPER_NAME_A4);
-  gtk_page_setup_set_paper_size_and_default_margins (setup, paper);
-  gtk_print_operation_set_default_page_setup (op, setup);
-  gtk_print_operation_set_unit (op, GTK_UNIT_POINTS);
-  gtk_print_operation_set_job_name (op, p->name[0] ? p->name : _("Plan"));
-  gtk_print_operation_set_embed_page_setup (op, TRUE);
-  g_signal_connect (op, "begin-print", G_CALLBACK (on_begin_print), doc);
-  g_signal_connect (op, "draw-page", G_CALLBACK (on_draw_page), doc);
-  g_object_set_data_full (G_OBJECT (op), "qm-document", doc, (GDestroyNotify) qm_document_free);
-
-  if (export_path != NULL)
-    gtk_print_operation_set_export_filename (op, export_path);
-  result = gtk_print_operation_run (op, export_path ? GTK_PRINT_OPERATION_ACTION_EXPORT
-                                                    : GTK_PRINT_OPERATION_ACTION_PRINT_DIALOG,
-                                    GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL, error);
-  return result != GTK_PRINT_OPERATION_RESULT_ERROR;
+  return qm_print_document (GTK_WIDGET (self),
+                            qm_plan_report_new (p, qm_plan_editor_get_estimate (self->editor), &info),
+                            info.paper, p->name[0] ? p->name : _("Plan"), export_path, error);
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,24 @@
+/* qm-print.h: printing a report document with GtkPrintOperation, with
+ * the same page drawing as its PDF.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qm-document.h"
+
+G_BEGIN_DECLS
+
+/* Runs the print dialog (with preview) for @doc, or with @export_path
+ * writes the printed pages to that PDF without a dialog (tests). Takes
+ * ownership of @doc. */
+gboolean qm_print_document (GtkWidget   *parent,
+                            QmDocument  *doc,
+                            QmPaper      paper,
+                            const char  *job_name,
+                            const char  *export_path,
+                            GError     **error);
+
+G_END_DECLS

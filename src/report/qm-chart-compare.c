@@ -131,20 +131,31 @@ qm_chart_render_compare (cairo_t             *cr,
                            layout.bars[m][p].height);
           cairo_fill (cr);
 
-          format_metric (label, sizeof label, m, v, currency);
+          /* A missing figure (a service has no training days) is a dash. */
+          if (v > 0)
+            format_metric (label, sizeof label, m, v, currency);
+          else
+            g_strlcpy (label, "–", sizeof label);
           qm_chart_set_color (cr, &style->foreground);
           {
             double tw;
 
+            /* Values print above the bar; when the full figure is wider
+             * than the bar, its short SI form (2.05 k) does. */
             qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
-            /* Values print above the bar when they fit across it. */
+            if (tw > bw + 6 && v >= 1000 && m != 2)
+              {
+                qm_format_si (label, sizeof label, v, "");
+                qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
+              }
             if (tw <= bw + 6)
               qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + (bw - 2.0) / 2.0,
                              plot_bottom - h - 2.0, 0.5, 1.0);
           }
         }
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_BOLD, metric_names[m], gx + gw / 2.0, bottom, 0.5, 1.0);
+      /* Small type: five group names must share the width. */
+      qm_chart_text (cr, style, QM_TEXT_SMALL, metric_names[m], gx + gw / 2.0, bottom, 0.5, 1.0);
     }
 
   /* Scatter: cost against days. Lower left is better on both. */

@@ -160,7 +160,8 @@ qm_chart_draw_y_axis (cairo_t            *cr,
 
       qm_chart_text_size (cr, style, QM_TEXT_SMALL, title, &w, &h);
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x, plot->y - 4.0, 0.0, 1.0);
+      /* Above the top tick label, which is centred on the plot's top edge. */
+      qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x, plot->y - h * 0.5 - 2.0, 0.0, 1.0);
     }
   cairo_restore (cr);
 }

@@ -120,7 +120,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
   x_title_h = text_h * 2 + 10.0;
 
-  layout.plot.y = pad + text_h + 6.0;
+  /* Room above the plot for the axis titles, clear of the top tick labels. */
+  layout.plot.y = pad + text_h * 1.5 + 8.0;
   layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 6.0 - x_title_h);
   qm_axis_init (&layout.y_axis, QM_SCALE_LOG10, min_d * 0.9, max_d * 1.1, 5,
                 layout.plot.y + layout.plot.height, layout.plot.y);
@@ -154,7 +155,7 @@ qm_chart_render_gpus_time (cairo_t               *cr,
                          y, 0.0, 0.5);
         }
       qm_chart_text (cr, style, QM_TEXT_SMALL, "Cost", layout.plot.x + layout.plot.width + 4.0,
-                     layout.plot.y - 4.0, 0.0, 1.0);
+                     layout.plot.y - text_h * 0.5 - 2.0, 0.0, 1.0);
     }
 
   cairo_save (cr);

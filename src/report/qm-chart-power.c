@@ -232,6 +232,20 @@ qm_chart_render_power_scaled (cairo_t            *cr,
           break;
         g_snprintf (label, sizeof label, "%s %s", node_names[i],
                     qm_format_si (watts, sizeof watts, node_values[i], "W"));
+        {
+          double tw, room = layout.node_plot.x + layout.node_plot.width + gap * 0.5 - (x + w + 15.0);
+
+          /* In a narrow chart, keep the label inside the node panel: the
+           * figure alone, or nothing. */
+          qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
+          if (tw > room)
+            {
+              g_strlcpy (label, watts, sizeof label);
+              qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
+              if (tw > room)
+                continue;
+            }
+        }
         qm_chart_set_color (cr, &style->series[node_series[i]]);
         cairo_rectangle (cr, x + w + 6.0, y - text_h + 3.0, 6.0, text_h - 6.0);
         cairo_fill (cr);

@@ -215,6 +215,9 @@ test_example (gconstpointer data)
   g_assert_nonnull (strstr (text, plan->gpu_id));
   g_assert_nonnull (strstr (text, plan->server_id));
   g_assert_nonnull (strstr (text, "Catalog sources"));
+  /* Every formula of the table, as the app's help page shows it. */
+  g_assert_nonnull (strstr (text, "Formulas and their sources"));
+  g_assert_nonnull (strstr (text, "Checkpoint interval:"));
 
   page2 = page_text (pdf, 1);
   g_assert_nonnull (strstr (page2, "Bill of materials"));

@@ -10,6 +10,7 @@
 #include "qm-application.h"
 #include "qm-gtk.h"
 #include "qm-preferences-window.h"
+#include "qm-welcome-window.h"
 #include "qm-window.h"
 
 struct _QmApplication
@@ -131,6 +132,9 @@ qm_application_activate (GApplication *app)
 
   gtk_window_present (window);
   report_store_problems (self, window);
+  /* The first-run welcome (once; the GSettings key first-run-done). */
+  if (first_window && self->store_error == NULL)
+    qm_welcome_maybe_show (QM_WINDOW (window));
 }
 
 static void

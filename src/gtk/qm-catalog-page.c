@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "qm-a11y.h"
 #include "qm-catalog-editor.h"
 #include "qm-catalog-import-dialog.h"
 #include "qm-catalog-page.h"
@@ -286,6 +287,7 @@ fill_filters (QmCatalogPage *self)
       /* TRANSLATORS: a tooltip, "Filter by Form Factor" */
       tooltip = g_strdup_printf (_("Filter by %s"), label);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->type_dropdown), tooltip);
+      qm_a11y_label (GTK_WIDGET (self->type_dropdown), tooltip);
       fill_dropdown (self, self->type_dropdown, self->type_values,
                      qm_catalog_kind_filter_all (self->kind), FALSE, type);
       self->type_value = self->type_values->pdata[gtk_drop_down_get_selected (self->type_dropdown)];
@@ -1662,8 +1664,10 @@ qm_catalog_page_init (QmCatalogPage *self)
   make_dropdown_narrow (self->vendor_dropdown);
   make_dropdown_narrow (self->type_dropdown);
 
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search the catalog"), -1);
+  qm_a11y_label (GTK_WIDGET (self->search_entry), _("Search the catalog"));
+  qm_a11y_label (GTK_WIDGET (self->kind_dropdown), _("Kind of Entry"));
+  qm_a11y_label (GTK_WIDGET (self->vendor_dropdown), _("Filter by Vendor"));
+  qm_a11y_label (GTK_WIDGET (self->type_dropdown), _("Filter"));
 
   shortcuts = gtk_shortcut_controller_new ();
   gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "qm-a11y.h"
 #include "qm-estimate-json.h"
 #include "qm-estimate.h"
 #include "qm-format.h"
@@ -1618,6 +1619,8 @@ qm_plans_page_init (QmPlansPage *self)
   GtkSorter *sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Also in the template; set here so the accessibility test can read it. */
+  qm_a11y_label (GTK_WIDGET (self->search_entry), _("Search plans"));
   self->visible_columns = (1u << N_COLUMNS) - 1;
 
   for (guint c = 0; c < N_COLUMNS; c++)

@@ -9,6 +9,7 @@
 #include "qm-application.h"
 #include "qm-catalog-page.h"
 #include "qm-compare-page.h"
+#include "qm-formulas-window.h"
 #include "qm-gtk.h"
 #include "qm-plan-editor.h"
 #include "qm-plan-store.h"
@@ -327,6 +328,8 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  /* Help: win.show-formulas (F1), the Assumptions and Formulas window. */
+  qm_formulas_window_install_action (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK,
                                        "win.show-page", "s", "plans");

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "qm-a11y.h"
 #include "qm-catalog.h"
 #include "qm-catalog-store.h"
 #include "qm-format.h"
@@ -687,7 +688,7 @@ static void
 set_accessible_label (GtkWidget  *widget,
                       const char *label)
 {
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  qm_a11y_label (widget, label);
 }
 
 /* An AdwActionRow with the explanation as subtitle (or the error, in the

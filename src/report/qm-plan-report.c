@@ -17,6 +17,7 @@
 #include "qm-chart-power.h"
 #include "qm-chart-style.h"
 #include "qm-chart-vram.h"
+#include "qm-formulas.h"
 #include "qm-plan-charts.h"
 #include "qm-reliability.h"
 
@@ -883,6 +884,20 @@ add_assumptions (QmDocument             *doc,
       g_autofree char *t = g_strdup_printf ("• %s", qm_note_format (&e->assumptions[i], buf, sizeof buf));
       qm_document_add_paragraph (doc, t);
     }
+
+  /* The same table as the app's Assumptions and Formulas page (qm-formulas.c). */
+  qm_document_add_heading (doc, "Formulas and their sources", 2);
+  {
+    guint n_formulas;
+    const QmFormula *formulas = qm_formulas (&n_formulas);
+
+    for (guint i = 0; i < n_formulas; i++)
+      {
+        g_autofree char *t = g_strdup_printf ("%s: %s Source: %s.", formulas[i].title,
+                                              formulas[i].formula, formulas[i].source);
+        qm_document_add_paragraph (doc, t);
+      }
+  }
 }
 
 static char *

@@ -1,0 +1,86 @@
+/* qm-a11y.c: accessible names and descriptions that can be read back.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-a11y.h"
+
+#define LABEL_KEY       "qm-a11y-label"
+#define LABELLED_BY_KEY "qm-a11y-labelled-by"
+#define DESCRIPTION_KEY "qm-a11y-description"
+
+void
+qm_a11y_label (GtkWidget  *widget,
+               const char *label)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (label != NULL);
+
+  g_object_set_data_full (G_OBJECT (widget), LABEL_KEY, g_strdup (label), g_free);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  -1);
+}
+
+void
+qm_a11y_labelled_by (GtkWidget *widget,
+                     GtkWidget *label)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (GTK_IS_WIDGET (label));
+
+  /* Not a reference: the label is the widget's ancestor or sibling and
+   * lives as long as it does. */
+  g_object_set_data (G_OBJECT (widget), LABELLED_BY_KEY, label);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL,
+                                  -1);
+}
+
+void
+qm_a11y_label_from_row (GtkWidget *widget)
+{
+  GtkWidget *row;
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  row = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW);
+  if (row != NULL)
+    qm_a11y_label (widget, adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+}
+
+void
+qm_a11y_describe (GtkWidget  *widget,
+                  const char *description)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (description != NULL);
+
+  g_object_set_data_full (G_OBJECT (widget), DESCRIPTION_KEY, g_strdup (description), g_free);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  -1);
+}
+
+const char *
+qm_a11y_get_label (GtkWidget *widget)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  return g_object_get_data (G_OBJECT (widget), LABEL_KEY);
+}
+
+GtkWidget *
+qm_a11y_get_labelled_by (GtkWidget *widget)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  return g_object_get_data (G_OBJECT (widget), LABELLED_BY_KEY);
+}
+
+const char *
+qm_a11y_get_description (GtkWidget *widget)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  return g_object_get_data (G_OBJECT (widget), DESCRIPTION_KEY);
+}

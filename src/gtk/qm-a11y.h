@@ -1,0 +1,34 @@
+/* qm-a11y.h: accessible names and descriptions that can be read back.
+ *
+ * GTK 4.8 has no public getter for accessible properties, so these set the
+ * property and also keep the text on the widget, where the accessibility
+ * test (tests/test-a11y.c) checks it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+/* GTK_ACCESSIBLE_PROPERTY_LABEL. */
+void        qm_a11y_label           (GtkWidget  *widget,
+                                     const char *label);
+/* GTK_ACCESSIBLE_RELATION_LABELLED_BY @label (a GtkLabel, or a row whose
+ * title names the widget). */
+void        qm_a11y_labelled_by     (GtkWidget  *widget,
+                                     GtkWidget  *label);
+/* qm_a11y_label() with the title of the AdwPreferencesRow that holds
+ * @widget (a spin button or switch suffix); nothing when there is none. */
+void        qm_a11y_label_from_row  (GtkWidget  *widget);
+/* GTK_ACCESSIBLE_PROPERTY_DESCRIPTION. */
+void        qm_a11y_describe        (GtkWidget  *widget,
+                                     const char *description);
+
+/* What was set above, or NULL. */
+const char *qm_a11y_get_label       (GtkWidget  *widget);
+GtkWidget  *qm_a11y_get_labelled_by (GtkWidget  *widget);
+const char *qm_a11y_get_description (GtkWidget  *widget);
+
+G_END_DECLS

@@ -1,0 +1,151 @@
+/* make-screenshots.c: renders the software-centre screenshots into a
+ * folder: the main window at 1200×800 in the light style, on a temporary
+ * store holding the example plans (Plans, a plan, Compare, Catalog).
+ *
+ * Built by meson but not a test; build-aux/screenshots.sh runs it under
+ * Xvfb: make-screenshots OUTDIR
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "qm-estimate-json.h"
+#include "qm-gtk.h"
+#include "qm-plan-store.h"
+#include "qm-window.h"
+
+static void
+settle (GtkWidget *widget)
+{
+  gint64 end = g_get_monotonic_time () + 800 * G_TIME_SPAN_MILLISECOND;
+
+  /* Let the estimates, the lists and libadwaita's transitions finish. */
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  gtk_widget_queue_draw (widget);
+  gtk_test_widget_wait_for_draw (widget);
+}
+
+static void
+save (GtkWidget  *widget,
+      const char *dir,
+      const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  int w, h;
+
+  settle (widget);
+  w = gtk_widget_get_width (widget);
+  h = gtk_widget_get_height (widget);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  if (!gdk_texture_save_to_png (texture, path))
+    g_error ("Could not write %s", path);
+  g_print ("%s (%d×%d)\n", path, w, h);
+}
+
+/* As the Plans page imports: estimated first, so that the list shows the
+ * GPUs, days and cost. */
+static gint64
+import_example (QmStore    *store,
+                const char *source_dir,
+                const char *name)
+{
+  g_autofree char *path = g_build_filename (source_dir, "data", "examples", name, NULL);
+  g_autofree char *text = NULL;
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *estimate = g_new0 (QmEstimate, 1);
+  g_autoptr(QmSavedPlan) extra = qm_saved_plan_new ();
+  g_autoptr(GError) error = NULL;
+  gint64 id;
+
+  if (!g_file_get_contents (path, &text, NULL, &error) ||
+      !qm_plan_store_read_plan (store, text, plan, NULL, &error))
+    g_error ("%s: %s", path, error->message);
+  qm_estimate (plan, estimate);
+  extra->snapshot = qm_estimate_to_json (plan, estimate, NULL);
+  extra->model = g_strdup (plan->workload.preset);
+  extra->gpus = estimate->gpus;
+  extra->days = estimate->has_training ? estimate->train_days : 0;
+  extra->total_cost = estimate->has_cost ? estimate->cost.total : 0;
+  id = qm_plan_store_import_data (store, text, -1, name, extra, NULL, &error);
+
+  if (id <= 0)
+    g_error ("%s: %s", path, error->message);
+  return id;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *source_dir = g_getenv ("QM_SOURCE_DIR");
+  g_autofree char *tmp = NULL;
+  g_autofree char *db = NULL;
+  g_autoptr(GError) error = NULL;
+  QmStore *store;
+  QmWindow *window;
+  gint64 pretrain, deadline, lora;
+
+  if (argc != 2 || source_dir == NULL)
+    {
+      g_printerr ("Usage: QM_SOURCE_DIR=SRC make-screenshots OUTDIR\n");
+      return 2;
+    }
+  if (!gtk_init_check ())
+    {
+      g_printerr ("No display: run under xvfb-run -a\n");
+      return 1;
+    }
+  adw_init ();
+  qm_gtk_ensure_resources ();
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_mkdir_with_parents (argv[1], 0755);
+
+  tmp = g_dir_make_tmp ("qm-screenshots-XXXXXX", &error);
+  g_assert_no_error (error);
+  db = g_build_filename (tmp, "plans.db", NULL);
+  store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+
+  lora = import_example (store, source_dir, "mistral-7b-lora-a100.qmplan");
+  import_example (store, source_dir, "llama-3.1-70b-serving-h100.qmplan");
+  deadline = import_example (store, source_dir, "7b-pretrain-30-day-deadline.qmplan");
+  pretrain = import_example (store, source_dir, "llama-3.1-70b-pretrain-h100.qmplan");
+
+  window = qm_window_new_with_store (NULL, store);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+
+  qm_window_set_page (window, "plans");
+  save (GTK_WIDGET (window), argv[1], "plans.png");
+  qm_window_set_page (window, "catalog");
+  save (GTK_WIDGET (window), argv[1], "catalog.png");
+  {
+    gint64 ids[] = { pretrain, deadline, lora };
+
+    qm_window_compare (window, ids, G_N_ELEMENTS (ids));
+    save (GTK_WIDGET (window), argv[1], "compare.png");
+  }
+  qm_window_set_page (window, "plans");
+  if (!qm_window_open_plan (window, pretrain))
+    g_error ("Could not open the example plan");
+  save (GTK_WIDGET (window), argv[1], "plan.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_store_free (store);
+  g_remove (db);
+  g_rmdir (tmp);
+  return 0;
+}

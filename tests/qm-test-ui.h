@@ -20,7 +20,7 @@ void     qm_test_screenshot      (GtkWidget     *widget,
                                   const char    *name,
                                   AdwColorScheme scheme);
 
-/* Iterates the main loop until *@pointer is NULL or a second passes. */
+/* Iterates the main loop until *@pointer is NULL or ten seconds pass. */
 void     qm_test_wait_until_null (GObject **pointer);
 
 G_END_DECLS

@@ -628,7 +628,18 @@ test_delete_undo (Fixture       *f,
   g_assert_nonnull (undo);
   /* GtkButton's activate presses for a moment, then clicks. */
   gtk_widget_activate (undo);
-  wait_ms (400);
+  /* Poll rather than sleep a fixed time: under AddressSanitizer the
+   * press-then-click takes far longer than on a normal build. */
+  {
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    QmCatalogEntry *probe = NULL;
+
+    while ((probe = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "mine", NULL)) == NULL &&
+           g_get_monotonic_time () < end)
+      wait_ms (50);
+    g_clear_pointer (&probe, qm_catalog_entry_free);
+    wait_ms (100);
+  }
   {
     g_autoptr(QmCatalogEntry) back = qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "mine", NULL);
 

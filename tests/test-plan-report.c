@@ -16,6 +16,7 @@
 
 #include "qm-test-pdf.h"
 
+#include "qm-advisor.h"
 #include "qm-catalog.h"
 #include "qm-csv.h"
 #include "qm-plan.h"
@@ -219,11 +220,66 @@ test_example (gconstpointer data)
   g_assert_nonnull (strstr (text, "Formulas and their sources"));
   g_assert_nonnull (strstr (text, "Checkpoint interval:"));
 
+  /* How to improve this plan: the advisor's suggestions for cost (the
+   * default goal), the first one named, and the guidance with sources. */
+  g_assert_nonnull (strstr (text, "How to improve this plan"));
+  {
+    g_autofree QmAdvisorResult *r = g_new0 (QmAdvisorResult, 1);
+
+    qm_advise (plan, QM_ADVISOR_GOAL_COST, r);
+    if (g_str_equal (name, "llama-3.1-70b-pretrain-h100.qmplan"))
+      g_assert_cmpuint (r->n, >, 0);
+    if (r->n > 0)
+      {
+        g_autofree char *first = g_strdup_printf ("1. %s", r->items[0].title);
+        /* The paragraph wraps: compare with the line breaks as spaces. */
+        g_autofree char *flat = g_strdelimit (g_strdup (text), "\n", ' ');
+
+        g_assert_nonnull (strstr (text, "best first by cost"));
+        g_assert_nonnull (strstr (text, first));
+        g_assert_nonnull (strstr (flat, r->items[0].assumption));
+      }
+    else
+      g_assert_nonnull (strstr (text, "Nothing to improve"));
+    for (guint i = 0; i < r->n_guidance; i++)
+      g_assert_nonnull (strstr (text, r->guidance[i].title));
+  }
+
   page2 = page_text (pdf, 1);
   g_assert_nonnull (strstr (page2, "Bill of materials"));
   g_assert_nonnull (strstr (page2, "Unit price"));
 
   render_png (path, n_pages);
+}
+
+/* QmPlanReportInfo.advisor_goal ranks the advice page by another goal. */
+static void
+test_advice_goal (void)
+{
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autofree QmAdvisorResult *r = g_new0 (QmAdvisorResult, 1);
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autofree char *path = out_path ("test-plan-report-advice-time.pdf");
+  g_autofree char *text = NULL;
+  g_autofree char *first = NULL;
+  QmPlanReportInfo info;
+
+  load_example ("llama-3.1-70b-pretrain-h100.qmplan", plan, e);
+  info_init (&info, QM_PAPER_A4);
+  info.advisor_goal = "time";
+  doc = qm_plan_report_new (plan, e, &info);
+  g_assert_true (qm_document_write_pdf (doc, path, NULL));
+  pdf = open_pdf (path);
+  check_pages (pdf, qm_document_n_pages (doc));
+  text = all_text (pdf);
+
+  qm_advise (plan, QM_ADVISOR_GOAL_TIME, r);
+  g_assert_cmpuint (r->n, >, 0);
+  first = g_strdup_printf ("1. %s", r->items[0].title);
+  g_assert_nonnull (strstr (text, "best first by time to train"));
+  g_assert_nonnull (strstr (text, first));
 }
 
 static void
@@ -582,6 +638,7 @@ main (int    argc,
       g_autofree char *test = g_strdup_printf ("/plan-report/example/%s", (char *) g_ptr_array_index (names, i));
       g_test_add_data_func (test, g_ptr_array_index (names, i), test_example);
     }
+  g_test_add_func ("/plan-report/advice-goal", test_advice_goal);
   g_test_add_func ("/plan-report/letter", test_letter);
   g_test_add_func ("/plan-report/stress", test_stress);
   g_test_add_func ("/plan-report/compare", test_compare);

@@ -382,7 +382,6 @@ try_gpu_generation (Advisor *ad)
     { "a100", "h100-sxm-80gb", "dgx-h100" },
     { "h100", "h200-sxm-141gb", "dgx-h200" },
     { "h100", "b200-sxm-180gb", "dgx-b200" },
-    { "b200", "b300", "hgx-b200-8" },
   };
   const QmPlan *plan = ad->plan;
 

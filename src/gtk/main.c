@@ -14,9 +14,12 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(QmApplication) app = NULL;
+  const char *localedir = g_getenv ("QM_LOCALEDIR");
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* Uninstalled runs (build-aux/dev run, meson devenv) set QM_LOCALEDIR to
+   * the build dir's po/, where meson compiles <lang>/LC_MESSAGES/quartermaster.mo. */
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && localedir[0] != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

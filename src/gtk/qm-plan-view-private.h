@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "qm-advisor-panel.h"
 #include "qm-plan-charts.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
@@ -95,6 +96,7 @@ struct _QmPlanView
   GtkGrid           *bom_totals;
   AdwPreferencesGroup *notes_group;
   GtkListBox        *notes_list;
+  QmAdvisorPanel    *advisor_panel;
 };
 
 /* qm-plan-view-inputs.c */

@@ -1054,6 +1054,7 @@ refresh (QmPlanView *self)
 
   gtk_widget_set_visible (GTK_WIDGET (self->charts_box), self->snapshot == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->notes_group), self->snapshot == NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->advisor_panel), self->snapshot == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->charts_note), self->snapshot != NULL);
   gtk_revealer_set_reveal_child (self->catalog_revealer, self->snapshot != NULL);
 }
@@ -1181,6 +1182,8 @@ qm_plan_view_export_pdf (QmPlanView  *self,
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
   qm_plan_report_info_init (&info);
+  /* The PDF ranks its advice by the goal chosen on screen. */
+  info.advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
   doc = qm_plan_report_new (qm_plan_editor_get_plan (self->editor),
                             qm_plan_editor_get_estimate (self->editor), &info);
   return qm_document_write_pdf (doc, path, error);
@@ -1310,6 +1313,7 @@ qm_plan_view_print (QmPlanView  *self,
 
   p = qm_plan_editor_get_plan (self->editor);
   qm_plan_report_info_init (&info);
+  info.advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
   return qm_print_document (GTK_WIDGET (self),
                             qm_plan_report_new (p, qm_plan_editor_get_estimate (self->editor), &info),
                             info.paper, p->name[0] ? p->name : _("Plan"), export_path, error);
@@ -1558,6 +1562,15 @@ load_saved (QmPlanView *self)
     }
 }
 
+/* Try It saved a changed copy: the window opens it like a duplicate. */
+static void
+on_advisor_plan_saved (QmAdvisorPanel *panel,
+                       gint64          id,
+                       QmPlanView     *self)
+{
+  g_signal_emit (self, signals[DUPLICATED], 0, id);
+}
+
 static void
 qm_plan_view_constructed (GObject *object)
 {
@@ -1569,6 +1582,9 @@ qm_plan_view_constructed (GObject *object)
     self->editor = qm_plan_editor_new (NULL);
   load_saved (self);
   qm_plan_view_inputs_build (self);
+  qm_advisor_panel_set_store (self->advisor_panel, self->store);
+  qm_advisor_panel_set_editor (self->advisor_panel, self->editor);
+  g_signal_connect_object (self->advisor_panel, "plan-saved", G_CALLBACK (on_advisor_plan_saved), self, 0);
 
   self->changed_handler = g_signal_connect (self->editor, "changed", G_CALLBACK (on_editor_changed), self);
   self->undo_handler = g_signal_connect (self->editor, "notify::can-undo", G_CALLBACK (on_editor_state), self);
@@ -1700,6 +1716,7 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   signals[SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
+  g_type_ensure (QM_TYPE_ADVISOR_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/quartermaster/Quartermaster/qm-plan-view.ui");
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, toast_overlay);
@@ -1719,6 +1736,7 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, bom_totals);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, notes_group);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, notes_list);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, advisor_panel);
 
   gtk_widget_class_install_action (widget_class, "plan.back", NULL, action_back);
   gtk_widget_class_install_action (widget_class, "plan.undo", NULL, action_undo);

@@ -1517,7 +1517,8 @@ update_state (QmWizard *self)
 {
   gboolean ok = step_ok (self, self->step);
   gboolean last = self->step == QM_WIZARD_STEP_REVIEW;
-  GtkLabel *message = self->step_message[self->step];
+  /* During construction the step is QM_WIZARD_N_STEPS (no step yet). */
+  GtkLabel *message = self->step < QM_WIZARD_N_STEPS ? self->step_message[self->step] : NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "wizard.back", self->step > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "wizard.next", ok);

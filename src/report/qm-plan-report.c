@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "qm-advisor.h"
 #include "qm-catalog.h"
 #include "qm-chart-compare.h"
 #include "qm-chart-power.h"
@@ -274,6 +275,7 @@ resolve_info (const QmPlanReportInfo *in,
         out->date = in->date;
       if (in->catalog_version != NULL)
         out->catalog_version = in->catalog_version;
+      out->advisor_goal = in->advisor_goal;
     }
   *date_out = g_strdup (out->date);
   out->date = *date_out;
@@ -900,6 +902,128 @@ add_assumptions (QmDocument             *doc,
   }
 }
 
+/* ---------------------------------------------------------------------- */
+/* How to improve this plan: the advisor (issue #12)                       */
+
+/* "−22%", "+7%", or "—" below the advisor's own threshold of half a
+ * percent. */
+static const char *
+change (double d)
+{
+  char *buf = ring ();
+
+  if (fabs (d) < 0.005)
+    return "—";
+  g_snprintf (buf, QM_FORMAT_BUF * 2, "%s%.0f%%", d < 0 ? "−" : "+", MAX (1.0, round (fabs (d) * 100)));
+  return buf;
+}
+
+/* The core appends "Effect: time -22%, ..." for the CLI; the table says it. */
+static char *
+tradeoff_words (const QmAdvice *a)
+{
+  const char *effect = strstr (a->tradeoff, "Effect: ");
+
+  if (effect == NULL)
+    return g_strdup (a->tradeoff);
+  return g_strstrip (g_strndup (a->tradeoff, effect - a->tradeoff));
+}
+
+static QmAdvisorGoal
+report_goal (const QmPlanReportInfo *info)
+{
+  QmAdvisorGoal goal = QM_ADVISOR_GOAL_COST;
+
+  if (info->advisor_goal != NULL && !qm_advisor_goal_from_string (info->advisor_goal, &goal))
+    goal = QM_ADVISOR_GOAL_COST;
+  return goal;
+}
+
+static void
+add_advice (QmDocument             *doc,
+            const QmPlan           *plan,
+            const QmEstimate       *e,
+            const QmPlanReportInfo *info)
+{
+  static const char *goal_words[] = {
+    [QM_ADVISOR_GOAL_TIME] = "time to train",
+    [QM_ADVISOR_GOAL_COST] = "cost",
+    [QM_ADVISOR_GOAL_ENERGY] = "energy",
+    [QM_ADVISOR_GOAL_GPUS] = "number of GPUs",
+  };
+  static const char *headers[] = { "Suggestion", "Time", "Cost", "Energy", "GPUs" };
+  static const double widths[] = { 0.46, 0.12, 0.12, 0.12, 0.18 };
+  static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
+  g_autofree QmAdvisorResult *r = g_new0 (QmAdvisorResult, 1);
+  const char *currency = currency_of (plan, info);
+  QmAdvisorGoal goal = report_goal (info);
+
+  if (!e->valid || e->n_errors > 0)
+    return;
+  qm_advise (plan, goal, r);
+
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, "How to improve this plan", 1);
+  if (r->n == 0)
+    qm_document_add_paragraph (doc, "Nothing to improve: no change the model can quantify makes this plan "
+                                    "faster, cheaper, more frugal with energy or smaller while keeping it "
+                                    "feasible.");
+  else
+    {
+      g_autofree char *intro =
+        g_strdup_printf ("Changes that would improve this plan, best first by %s. Each is this plan with one "
+                         "input changed, estimated by the same model, and kept only when the changed plan "
+                         "is still feasible. The changes are against this plan: − is less. This quote is "
+                         "not changed by them.", goal_words[goal]);
+
+      qm_document_add_paragraph (doc, intro);
+      qm_document_begin_table (doc, G_N_ELEMENTS (headers), headers, widths, aligns);
+      for (guint i = 0; i < r->n; i++)
+        {
+          const QmAdvice *a = &r->items[i];
+          g_autofree char *title = g_strdup_printf ("%u. %s", i + 1, a->title);
+          g_autofree char *gpus = fabs (a->d_gpus) < 0.005
+                                  ? g_strdup (num (a->gpus, 0))
+                                  : g_strdup_printf ("%s (%s)", num (a->gpus, 0), change (a->d_gpus));
+          const char *cells[] = {
+            title, r->days > 0 ? change (a->d_days) : "—", change (a->d_cost), change (a->d_energy), gpus,
+          };
+
+          qm_document_add_row (doc, cells, FALSE);
+        }
+      qm_document_end_table (doc);
+
+      qm_document_add_heading (doc, "Trade-offs and assumptions", 2);
+      for (guint i = 0; i < r->n; i++)
+        {
+          const QmAdvice *a = &r->items[i];
+          g_autofree char *words = tradeoff_words (a);
+          g_autofree char *upfront = NULL;
+          g_autofree char *t = NULL;
+
+          /* Buyers budget the hardware apart from the run. */
+          if (r->upfront > 0 && fabs (a->d_upfront) >= 0.005)
+            upfront = g_strdup_printf (" Hardware upfront: %s → %s (%s).", money (r->upfront, currency),
+                                       money (a->upfront, currency), change (a->d_upfront));
+          t = g_strdup_printf ("%u. %s. %s%s Assumes: %s", i + 1, a->title, words,
+                               upfront != NULL ? upfront : "", a->assumption);
+          qm_document_add_paragraph (doc, t);
+        }
+    }
+
+  if (r->n_guidance > 0)
+    {
+      qm_document_add_heading (doc, "Also worth considering (not quantified)", 2);
+      qm_document_add_paragraph (doc, "The model cannot put numbers on these, so none are given.");
+      for (guint i = 0; i < r->n_guidance; i++)
+        {
+          g_autofree char *t = g_strdup_printf ("• %s: %s Source: %s", r->guidance[i].title,
+                                                r->guidance[i].tradeoff, r->guidance[i].assumption);
+          qm_document_add_paragraph (doc, t);
+        }
+    }
+}
+
 static char *
 footer_text (const char *name,
              const char *date)
@@ -930,6 +1054,7 @@ qm_plan_report_new_with_bom (const QmPlan           *plan,
   if (e->has_cost)
     add_bom (doc, plan, e, bom, n_bom, &info);
   add_charts (doc, plan, e, &info);
+  add_advice (doc, plan, e, &info);
   add_assumptions (doc, plan, e, bom, n_bom, &info);
   return doc;
 }

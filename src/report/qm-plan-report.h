@@ -21,13 +21,17 @@ typedef struct
   const char  *catalog_version;  /* NULL = qm_catalog_version () */
   const char  *currency;         /* label; NULL = the plan's pricing.currency */
   QmBytesUnit  memory_unit;
+  /* What the "How to improve this plan" page ranks by: "time", "cost",
+   * "energy" or "gpus" (qm_advisor_goal_to_string); NULL = cost. */
+  const char  *advisor_goal;
 } QmPlanReportInfo;
 
 /* Today, the locale's paper, the built-in catalog's version, the plan's
- * currency and decimal GB. */
+ * currency, decimal GB and advice ranked by cost. */
 void        qm_plan_report_info_init (QmPlanReportInfo *info);
 
-/* Cover and summary, bill of materials, the four charts, then assumptions,
+/* Cover and summary, bill of materials, the four charts, how to improve
+ * the plan (the advisor's suggestions and guidance), then assumptions,
  * warnings and sources. @info may be NULL (the defaults above). The
  * document copies what it needs: @plan and @estimate may go away after. */
 QmDocument *qm_plan_report_new       (const QmPlan           *plan,

@@ -48,20 +48,32 @@ test_settings (void)
   row = find_row (GTK_WIDGET (prefs), "Failure Rate");
   g_assert_true (ADW_IS_COMBO_ROW (row));
   adw_combo_row_set_selected (ADW_COMBO_ROW (row), 1);
-  g_assert_cmpstr (g_settings_get_string (settings, "default-failure-preset"), ==, "research-cluster");
+  {
+    g_autofree char *value = g_settings_get_string (settings, "default-failure-preset");
+    g_assert_cmpstr (value, ==, "research-cluster");
+  }
 
   row = find_row (GTK_WIDGET (prefs), "Buy or Rent");
   adw_combo_row_set_selected (ADW_COMBO_ROW (row), 1);
-  g_assert_cmpstr (g_settings_get_string (settings, "default-pricing-mode"), ==, "rent");
+  {
+    g_autofree char *value = g_settings_get_string (settings, "default-pricing-mode");
+    g_assert_cmpstr (value, ==, "rent");
+  }
 
   row = find_row (GTK_WIDGET (prefs), "Paper Size");
   g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (row)), ==, 0);
   adw_combo_row_set_selected (ADW_COMBO_ROW (row), 2);
-  g_assert_cmpstr (g_settings_get_string (settings, "paper-size"), ==, "letter");
+  {
+    g_autofree char *value = g_settings_get_string (settings, "paper-size");
+    g_assert_cmpstr (value, ==, "letter");
+  }
 
   row = find_row (GTK_WIDGET (prefs), "Memory Units");
   adw_combo_row_set_selected (ADW_COMBO_ROW (row), 1);
-  g_assert_cmpstr (g_settings_get_string (settings, "memory-units"), ==, "gib");
+  {
+    g_autofree char *value = g_settings_get_string (settings, "memory-units");
+    g_assert_cmpstr (value, ==, "gib");
+  }
 
   row = find_row (GTK_WIDGET (prefs), "Amortisation Period");
   spin = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));
@@ -75,11 +87,17 @@ test_settings (void)
   g_assert_true (ADW_IS_ENTRY_ROW (row));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "$");
   gtk_editable_set_text (GTK_EDITABLE (row), "€");
-  g_assert_cmpstr (g_settings_get_string (settings, "currency-symbol"), ==, "€");
+  {
+    g_autofree char *value = g_settings_get_string (settings, "currency-symbol");
+    g_assert_cmpstr (value, ==, "€");
+  }
   /* Too long: marked, and the last good one kept. */
   gtk_editable_set_text (GTK_EDITABLE (row), "euros and cents");
   g_assert_true (gtk_widget_has_css_class (row, "error"));
-  g_assert_cmpstr (g_settings_get_string (settings, "currency-symbol"), ==, "€");
+  {
+    g_autofree char *value = g_settings_get_string (settings, "currency-symbol");
+    g_assert_cmpstr (value, ==, "€");
+  }
 
   row = find_row (GTK_WIDGET (prefs), "Power Usage Effectiveness");
   spin = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));

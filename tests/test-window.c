@@ -53,7 +53,7 @@ test_pages (void)
     g_assert_true (qm_window_get_detail (window) == detail);
     qm_window_close_detail (window);
     {
-      gint64 end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+      gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
       while (weak_detail != NULL && g_get_monotonic_time () < end)
         g_main_context_iteration (NULL, FALSE);
     }

@@ -10,6 +10,7 @@
  */
 #include "qm-advisor.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -281,14 +282,16 @@ try_precision (Advisor *ad, const QmEstimate *e)
   p.workload.precision = QM_PRECISION_FP8;
   p.workload.mfu = e->mfu * QM_ADVISOR_FP8_SPEEDUP * gpu->tflops[from] / gpu->tflops[QM_PRECISION_FP8];
   g_snprintf (tradeoff, sizeof tradeoff,
-              "FP8 on %s needs a framework with FP8 training recipes (Transformer Engine or "
-              "equivalent); numerical risk is low for pretraining with per-tensor scaling "
-              "(DeepSeek-V3 trained in FP8), but watch the loss curve.", gpu->info.name);
+              /* Translators: %s is a GPU model. */
+              _("FP8 on %s needs a framework with FP8 training recipes (Transformer Engine or "
+                "equivalent); numerical risk is low for pretraining with per-tensor scaling "
+                "(DeepSeek-V3 trained in FP8), but watch the loss curve."), gpu->info.name);
   g_snprintf (assumption, sizeof assumption,
-              "Measured FP8 speed-up %.2f× over BF16 (MosaicML llm-foundry, H100), not the %.0f× of "
-              "the datasheet peaks; memory as BF16 (no saving with Transformer Engine, HF Accelerate).",
+              /* Translators: the first number is the measured speed-up, the second the ratio of the datasheet peaks. */
+              _("Measured FP8 speed-up %.2f× over BF16 (MosaicML llm-foundry, H100), not the %.0f× of "
+                "the datasheet peaks; memory as BF16 (no saving with Transformer Engine, HF Accelerate)."),
               QM_ADVISOR_FP8_SPEEDUP, gpu->tflops[QM_PRECISION_FP8] / gpu->tflops[from]);
-  consider (ad, &p, "precision-fp8", "Train in FP8", tradeoff, assumption);
+  consider (ad, &p, "precision-fp8", _("Train in FP8"), tradeoff, assumption);
 }
 
 static void
@@ -307,15 +310,16 @@ try_memory_knobs (Advisor *ad)
       p = *plan;
       p.workload.zero_stage = z;
       g_snprintf (id, sizeof id, "zero-%u", z);
-      g_snprintf (title, sizeof title, "Shard more with ZeRO-%u", z);
+      /* Translators: %u is a ZeRO stage (1-3). */
+      g_snprintf (title, sizeof title, _("Shard more with ZeRO-%u"), z);
       consider (ad, &p, id, title,
-                z == 3 ? "ZeRO-3 (FSDP full shard) also shards the weights: the least memory, "
-                         "at the price of gathering parameters every step (about 1.5× the "
-                         "data-parallel traffic)."
-                       : "Sharding optimizer states (and gradients at ZeRO-2) over the data-parallel "
-                         "GPUs frees memory with the same communication volume.",
-              "ZeRO memory model (Rajbhandari et al. 2020, §5) and the throughput model's "
-              "communication cost.");
+                z == 3 ? _("ZeRO-3 (FSDP full shard) also shards the weights: the least memory, "
+                           "at the price of gathering parameters every step (about 1.5× the "
+                           "data-parallel traffic).")
+                       : _("Sharding optimizer states (and gradients at ZeRO-2) over the data-parallel "
+                           "GPUs frees memory with the same communication volume."),
+              _("ZeRO memory model (Rajbhandari et al. 2020, §5) and the throughput model's "
+                "communication cost."));
     }
 
   if (plan->workload.recompute != QM_RECOMPUTE_NONE)
@@ -324,33 +328,34 @@ try_memory_knobs (Advisor *ad)
       p.workload.recompute = plan->workload.recompute == QM_RECOMPUTE_FULL ? QM_RECOMPUTE_SELECTIVE
                                                                             : QM_RECOMPUTE_NONE;
       consider (ad, &p, p.workload.recompute == QM_RECOMPUTE_SELECTIVE ? "recompute-selective" : "recompute-none",
-                p.workload.recompute == QM_RECOMPUTE_SELECTIVE ? "Recompute only attention"
-                                                               : "Stop recomputing activations",
-                "Less recomputation saves compute (full recompute adds a forward pass) but keeps "
-                "more activations in memory.",
-                "Korthikanti et al. 2022: selective recompute costs about 2-4% against 30-40% "
-                "for full recompute.");
+                p.workload.recompute == QM_RECOMPUTE_SELECTIVE ? _("Recompute only attention")
+                                                               : _("Stop recomputing activations"),
+                _("Less recomputation saves compute (full recompute adds a forward pass) but keeps "
+                  "more activations in memory."),
+                /* xgettext:no-c-format */
+                _("Korthikanti et al. 2022: selective recompute costs about 2-4% against 30-40% "
+                  "for full recompute."));
     }
 
   if (plan->workload.micro_batch > 0 && plan->workload.global_batch % (plan->workload.micro_batch * 2) == 0)
     {
       p = *plan;
       p.workload.micro_batch *= 2;
-      consider (ad, &p, "micro-batch", "Double the micro-batch",
-                "Larger micro-batches use the GPU's matrix units better and shrink the pipeline "
-                "bubble, and need more activation memory.",
-                "Throughput model (matmul shape efficiency, pipeline bubble (p−1)/m).");
+      consider (ad, &p, "micro-batch", _("Double the micro-batch"),
+                _("Larger micro-batches use the GPU's matrix units better and shrink the pipeline "
+                  "bubble, and need more activation memory."),
+                _("Throughput model (matmul shape efficiency, pipeline bubble (p−1)/m)."));
     }
 
   if (plan->workload.global_batch > 0 && plan->workload.global_batch <= 8192)
     {
       p = *plan;
       p.workload.global_batch *= 2;
-      consider (ad, &p, "global-batch", "Double the global batch",
-                "A larger batch scales to more GPUs with less communication per token; beyond "
-                "the critical batch size it needs more tokens to reach the same loss, so check "
-                "it against your training recipe.",
-                "McCandlish et al. 2018 (critical batch size); gradient accumulation keeps memory the same.");
+      consider (ad, &p, "global-batch", _("Double the global batch"),
+                _("A larger batch scales to more GPUs with less communication per token; beyond "
+                  "the critical batch size it needs more tokens to reach the same loss, so check "
+                  "it against your training recipe."),
+                _("McCandlish et al. 2018 (critical batch size); gradient accumulation keeps memory the same."));
     }
 }
 
@@ -367,11 +372,11 @@ try_layout (Advisor *ad)
     return;
 
   p.workload.tp = p.workload.pp = p.workload.cp = p.workload.ep = 0;
-  consider (ad, &p, "layout-auto", "Use the fastest parallel layout",
-            "Let the layout search pick tensor, pipeline, context and expert parallelism for "
-            "this cluster instead of the fixed layout.",
-            "Throughput model and layout search (issue #5); the MFU stays as the plan gives it "
-            "unless the plan leaves it to the model.");
+  consider (ad, &p, "layout-auto", _("Use the fastest parallel layout"),
+            _("Let the layout search pick tensor, pipeline, context and expert parallelism for "
+              "this cluster instead of the fixed layout."),
+            _("Throughput model and layout search (issue #5); the MFU stays as the plan gives it "
+              "unless the plan leaves it to the model."));
 }
 
 static void
@@ -411,13 +416,15 @@ try_gpu_generation (Advisor *ad)
         }
 
       g_snprintf (id, sizeof id, "gpu-%s", upgrades[i].gpu);
-      g_snprintf (title, sizeof title, "Use %s", gpu->info.name);
+      /* Translators: %s is a GPU model, such as "H100 SXM 80 GB". */
+      g_snprintf (title, sizeof title, _("Use %s"), gpu->info.name);
       g_snprintf (tradeoff, sizeof tradeoff,
-                  "%s: %.0f dense BF16 TFLOPS, %.0f GB at %.1f TB/s; check availability and lead times.",
+                  /* Translators: a GPU model, its dense BF16 TFLOPS, its memory in GB and its memory bandwidth in TB/s. */
+                  _("%s: %.0f dense BF16 TFLOPS, %.0f GB at %.1f TB/s; check availability and lead times."),
                   gpu->info.name, gpu->tflops[QM_PRECISION_BF16], gpu->memory_gb, gpu->bandwidth_tbs);
       consider (ad, &p, id, title, tradeoff,
-                "Catalog datasheet figures and reference prices; the plan's MFU carried over "
-                "to the newer part when the plan gives one.");
+                _("Catalog datasheet figures and reference prices; the plan's MFU carried over "
+                  "to the newer part when the plan gives one."));
     }
 }
 
@@ -435,17 +442,17 @@ try_pricing (Advisor *ad)
         {
           p = *plan;
           use_offer (&p, on_demand, FALSE);
-          consider (ad, &p, "rent-on-demand", "Rent instead of buying",
-                    "Renting needs no upfront spend and no facility, and costs more per GPU-hour "
-                    "over a long horizon.", on_demand->info.source);
+          consider (ad, &p, "rent-on-demand", _("Rent instead of buying"),
+                    _("Renting needs no upfront spend and no facility, and costs more per GPU-hour "
+                      "over a long horizon."), on_demand->info.source);
         }
       if (reserved != NULL)
         {
           p = *plan;
           use_offer (&p, reserved, TRUE);
-          consider (ad, &p, "rent-reserved", "Rent reserved capacity",
-                    "Reserved or committed capacity costs less per GPU-hour than on-demand, "
-                    "for a term commitment.", reserved->info.source);
+          consider (ad, &p, "rent-reserved", _("Rent reserved capacity"),
+                    _("Reserved or committed capacity costs less per GPU-hour than on-demand, "
+                      "for a term commitment."), reserved->info.source);
         }
     }
   else
@@ -454,8 +461,8 @@ try_pricing (Advisor *ad)
         {
           p = *plan;
           use_offer (&p, reserved, TRUE);
-          consider (ad, &p, "rent-reserved", "Reserve instead of on-demand",
-                    "Reserved capacity costs less per GPU-hour, for a term commitment.",
+          consider (ad, &p, "rent-reserved", _("Reserve instead of on-demand"),
+                    _("Reserved capacity costs less per GPU-hour, for a term commitment."),
                     reserved->info.source);
         }
       if (plan->hardware.server.info.price_usd > 0)
@@ -463,10 +470,10 @@ try_pricing (Advisor *ad)
           p = *plan;
           p.pricing.mode = QM_PRICING_BUY;
           p.offer_id[0] = '\0';
-          consider (ad, &p, "buy", "Buy the cluster",
-                    "Buying costs the hardware upfront and pays off against renting over the "
-                    "amortisation period; it needs a facility.",
-                    "Catalog reference prices; amortisation, power and colocation as in the plan.");
+          consider (ad, &p, "buy", _("Buy the cluster"),
+                    _("Buying costs the hardware upfront and pays off against renting over the "
+                      "amortisation period; it needs a facility."),
+                    _("Catalog reference prices; amortisation, power and colocation as in the plan."));
         }
     }
 }
@@ -483,22 +490,23 @@ try_facility (Advisor *ad)
       p = *plan;
       p.restart_minutes = FAST_RESTART_MINUTES;
       g_snprintf (assumption, sizeof assumption,
-                  "Restart in %.0f minutes instead of %.0f: hot spares and in-memory checkpoints "
-                  "(GEMINI, Wang et al. SOSP 2023); Young/Daly checkpoint interval re-optimised.",
+                  /* Translators: the new and the current restart time in minutes. */
+                  _("Restart in %.0f minutes instead of %.0f: hot spares and in-memory checkpoints "
+                    "(GEMINI, Wang et al. SOSP 2023); Young/Daly checkpoint interval re-optimised."),
                   FAST_RESTART_MINUTES, plan->restart_minutes);
-      consider (ad, &p, "fast-restart", "Recover from failures faster",
-                "Keeping spare nodes ready and checkpoints in host memory cuts the time each "
-                "interruption costs.", assumption);
+      consider (ad, &p, "fast-restart", _("Recover from failures faster"),
+                _("Keeping spare nodes ready and checkpoints in host memory cuts the time each "
+                  "interruption costs."), assumption);
     }
 
   if (plan->pricing.mode == QM_PRICING_BUY && plan->facility.rack_kw < DENSE_RACK_KW)
     {
       p = *plan;
       p.facility.rack_kw = DENSE_RACK_KW;
-      consider (ad, &p, "dense-racks", "Use liquid-cooled 80 kW racks",
-                "Denser racks need fewer racks, PDUs and floor space, and need liquid cooling "
-                "in the facility.",
-                "Air cooling tops out around 40-50 kW per rack (estimation-anchors §5).");
+      consider (ad, &p, "dense-racks", _("Use liquid-cooled 80 kW racks"),
+                _("Denser racks need fewer racks, PDUs and floor space, and need liquid cooling "
+                  "in the facility."),
+                _("Air cooling tops out around 40-50 kW per rack (estimation-anchors §5)."));
     }
 
   if (plan->facility.pue > EFFICIENT_PUE + 0.02)
@@ -506,11 +514,12 @@ try_facility (Advisor *ad)
       p = *plan;
       p.facility.pue = EFFICIENT_PUE;
       g_snprintf (assumption, sizeof assumption,
-                  "PUE %.2f instead of %.2f: Google's fleet and LaMDA's data centre run at 1.10 "
-                  "(Patterson et al. 2021).", EFFICIENT_PUE, plan->facility.pue);
-      consider (ad, &p, "efficient-facility", "Run in a more efficient facility",
-                "A lower PUE spends less energy on cooling and power conversion; it depends on "
-                "the site.", assumption);
+                  /* Translators: the proposed and the current PUE. */
+                  _("PUE %.2f instead of %.2f: Google's fleet and LaMDA's data centre run at 1.10 "
+                    "(Patterson et al. 2021)."), EFFICIENT_PUE, plan->facility.pue);
+      consider (ad, &p, "efficient-facility", _("Run in a more efficient facility"),
+                _("A lower PUE spends less energy on cooling and power conversion; it depends on "
+                  "the site."), assumption);
     }
 }
 
@@ -526,10 +535,10 @@ try_fine_tuning (Advisor *ad)
       p.workload.mode = QM_MODE_LORA;
       if (p.workload.lora_rank == 0)
         p.workload.lora_rank = 16;
-      consider (ad, &p, "lora", "Fine-tune with LoRA",
-                "LoRA trains small adapters on frozen weights: far less memory for gradients and "
-                "optimizer states; it matches full fine-tuning on many tasks but not all.",
-                "Hu et al. 2021 (LoRA); memory model with frozen base weights.");
+      consider (ad, &p, "lora", _("Fine-tune with LoRA"),
+                _("LoRA trains small adapters on frozen weights: far less memory for gradients and "
+                  "optimizer states; it matches full fine-tuning on many tasks but not all."),
+                _("Hu et al. 2021 (LoRA); memory model with frozen base weights."));
     }
   if (plan->workload.mode == QM_MODE_LORA || plan->workload.mode == QM_MODE_FINETUNE)
     {
@@ -537,10 +546,10 @@ try_fine_tuning (Advisor *ad)
       p.workload.mode = QM_MODE_QLORA;
       if (p.workload.lora_rank == 0)
         p.workload.lora_rank = 16;
-      consider (ad, &p, "qlora", "Fine-tune with QLoRA",
-                "QLoRA keeps the frozen weights in 4 bits: the least memory per GPU, with a "
-                "small quality cost and slower steps from dequantisation.",
-                "Dettmers et al. 2023 (QLoRA, NF4 weights).");
+      consider (ad, &p, "qlora", _("Fine-tune with QLoRA"),
+                _("QLoRA keeps the frozen weights in 4 bits: the least memory per GPU, with a "
+                  "small quality cost and slower steps from dequantisation."),
+                _("Dettmers et al. 2023 (QLoRA, NF4 weights)."));
     }
 }
 
@@ -551,19 +560,20 @@ add_guidance (QmAdvisorResult *out,
   if (plan->workload.mode == QM_MODE_INFERENCE)
     return;
 
-  guidance (out, "deduplicate", "Deduplicate the training data",
-            "Removing near-duplicate documents can reach the same quality with fewer training "
-            "steps. The gain depends on your corpus, so Quartermaster does not put a number on it.",
-            "Lee et al. 2022, \"Deduplicating Training Data Makes Language Models Better\" (ACL).");
+  guidance (out, "deduplicate", _("Deduplicate the training data"),
+            _("Removing near-duplicate documents can reach the same quality with fewer training "
+              "steps. The gain depends on your corpus, so Quartermaster does not put a number on it."),
+            _("Lee et al. 2022, \"Deduplicating Training Data Makes Language Models Better\" (ACL)."));
   if (plan->workload.mode == QM_MODE_PRETRAIN)
-    guidance (out, "fine-tune-instead", "Fine-tune an existing model instead",
-              "Starting from an open pretrained model and fine-tuning it often meets the need "
-              "for a small fraction of the compute of pretraining.",
-              "Seed article 002 (transfer learning); Howard and Ruder 2018 (ULMFiT).");
-  guidance (out, "distill", "Distil a smaller model for serving",
-            "A smaller student trained on a large model's outputs serves at a fraction of the "
-            "cost; it needs the large model first.",
-            "Hinton et al. 2015; Sanh et al. 2019 (DistilBERT: 40% smaller, 97% of the quality).");
+    guidance (out, "fine-tune-instead", _("Fine-tune an existing model instead"),
+              _("Starting from an open pretrained model and fine-tuning it often meets the need "
+                "for a small fraction of the compute of pretraining."),
+              _("Seed article 002 (transfer learning); Howard and Ruder 2018 (ULMFiT)."));
+  guidance (out, "distill", _("Distil a smaller model for serving"),
+            _("A smaller student trained on a large model's outputs serves at a fraction of the "
+              "cost; it needs the large model first."),
+            /* xgettext:no-c-format */
+            _("Hinton et al. 2015; Sanh et al. 2019 (DistilBERT: 40% smaller, 97% of the quality)."));
 }
 
 static int

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -18,142 +19,151 @@ static const struct
 } notes[QM_N_NOTES] = {
   [QM_NOTE_NONE] = { "none", "" },
   [QM_NOTE_FLOPS_BASIS] = { "flops-basis",
-    "training_flops = 6·N·D + attention 12·L·H·Q·T·D (PaLM App. B) with N = %.4g active "
-    "parameters and D = %.4g tokens; on the 6·N·D basis alone (Kaplan 2020, GPT-3 "
-    "Table D.1) it is %.4g FLOPs (attention adds %.1f%%)" },
+    N_("training_flops = 6·N·D + attention 12·L·H·Q·T·D (PaLM App. B) with N = %.4g active "
+       "parameters and D = %.4g tokens; on the 6·N·D basis alone (Kaplan 2020, GPT-3 "
+       "Table D.1) it is %.4g FLOPs (attention adds %.1f%%)") },
   [QM_NOTE_HARDWARE_FLOPS_NONE] = { "hardware-flops-none",
-    "hardware_flops = training_flops: no activation recompute" },
+    N_("hardware_flops = training_flops: no activation recompute") },
   [QM_NOTE_HARDWARE_FLOPS_SELECTIVE] = { "hardware-flops-selective",
-    "hardware_flops add selective recompute of attention (Korthikanti 2022 eq. 8): +%.1f%%" },
+    N_("hardware_flops add selective recompute of attention (Korthikanti 2022 eq. 8): +%.1f%%") },
   [QM_NOTE_HARDWARE_FLOPS_FULL] = { "hardware-flops-full",
-    "hardware_flops add a full forward recompute (Narayanan 2021 eq. 3): +%.1f%%" },
+    N_("hardware_flops add a full forward recompute (Narayanan 2021 eq. 3): +%.1f%%") },
   [QM_NOTE_MFU_GIVEN] = { "mfu-given",
-    "MFU %.0f%% as given in the plan (model FLOPs basis)" },
+    N_("MFU %.0f%% as given in the plan (model FLOPs basis)") },
   [QM_NOTE_MFU_DEFAULT] = { "mfu-default",
-    "MFU %.0f%% is the default for this GPU family (published runs; see qm-compute.c): "
-    "the throughput model cannot price this layout (see the warnings)" },
+    N_("MFU %.0f%% is the default for this GPU family (published runs; see qm-compute.c): "
+       "the throughput model cannot price this layout (see the warnings)") },
   [QM_NOTE_MFU_PREDICTED] = { "mfu-predicted",
-    "MFU %.0f%% predicted from the throughput model (qm-parallel) for this layout: a %.3g s "
-    "step is %.0f%% compute, %.0f%% exposed communication, %.0f%% pipeline bubble and "
-    "%.0f%% recompute and optimizer" },
+    N_("MFU %.0f%% predicted from the throughput model (qm-parallel) for this layout: a %.3g s "
+       "step is %.0f%% compute, %.0f%% exposed communication, %.0f%% pipeline bubble and "
+       "%.0f%% recompute and optimizer") },
   [QM_NOTE_SHAPE_INFERRED] = { "shape-inferred",
-    "model shape inferred from params_b = %.3g B: a typical Llama-style shape with %.0f "
-    "layers, hidden %.0f, SwiGLU, GQA (%.4g B parameters)" },
+    N_("model shape inferred from params_b = %.3g B: a typical Llama-style shape with %.0f "
+       "layers, hidden %.0f, SwiGLU, GQA (%.4g B parameters)") },
   [QM_NOTE_SEED_RULE] = { "seed-rule",
-    "rule of thumb (A100 at 312 TFLOPS dense and 40%% MFU, 6·N·D): GPUs ≈ tokens_B × "
-    "epochs × params_B × 13.3 / hours = %.0f A100 for %.0f hours; it is the special case "
-    "of this estimate for that GPU and MFU without the attention term" },
+    N_("rule of thumb (A100 at 312 TFLOPS dense and 40%% MFU, 6·N·D): GPUs ≈ tokens_B × "
+       "epochs × params_B × 13.3 / hours = %.0f A100 for %.0f hours; it is the special case "
+       "of this estimate for that GPU and MFU without the attention term") },
   [QM_NOTE_GPUS_FOR_DEADLINE] = { "gpus-for-deadline",
-    "a %.3g-day deadline needs %.1f GPUs at %.0f%% MFU; rounded up to %.0f (whole nodes of "
-    "%.0f GPUs on which a parallel layout fits in memory)" },
+    N_("a %.3g-day deadline needs %.1f GPUs at %.0f%% MFU; rounded up to %.0f (whole nodes of "
+       "%.0f GPUs on which a parallel layout fits in memory)") },
   [QM_NOTE_PARALLEL_AUTO] = { "parallel-auto",
-    "tp = %.0f, pp = %.0f, cp = %.0f, ep = %.0f (%.0f interleaved stages) picked by the "
-    "throughput search: the fastest of %.0f layouts that fit in memory" },
+    N_("tp = %.0f, pp = %.0f, cp = %.0f, ep = %.0f (%.0f interleaved stages) picked by the "
+       "throughput search: the fastest of %.0f layouts that fit in memory") },
   [QM_NOTE_MODEL_STATES] = { "model-states",
-    "model states: ZeRO paper accounting (Rajbhandari 2020 Fig. 1), %.0f bytes per "
-    "trainable parameter before ZeRO-%.0f sharding over dp = %.0f" },
+    N_("model states: ZeRO paper accounting (Rajbhandari 2020 Fig. 1), %.0f bytes per "
+       "trainable parameter before ZeRO-%.0f sharding over dp = %.0f") },
   [QM_NOTE_FP32_GRAD_BUFFER] = { "fp32-grad-buffer",
-    "an fp32 gradient buffer adds 4 bytes per parameter (HF model memory anatomy; DeepSpeed)" },
+    N_("an fp32 gradient buffer adds 4 bytes per parameter (HF model memory anatomy; DeepSpeed)") },
   [QM_NOTE_FP8_MEMORY] = { "fp8-memory",
-    "fp8 keeps bf16 weights and fp32 masters (Transformer Engine; DeepSeek-V3 §3.3.3): "
-    "no model-state saving over bf16" },
+    N_("fp8 keeps bf16 weights and fp32 masters (Transformer Engine; DeepSeek-V3 §3.3.3): "
+       "no model-state saving over bf16") },
   [QM_NOTE_ACTIVATIONS] = { "activations",
-    "activations: Korthikanti 2022 Table 2 per layer, re-derived for this block, on the "
-    "first pipeline stage under 1F1B (%.0f layers' worth)" },
+    N_("activations: Korthikanti 2022 Table 2 per layer, re-derived for this block, on the "
+       "first pipeline stage under 1F1B (%.0f layers' worth)") },
   [QM_NOTE_LORA] = { "lora",
-    "LoRA rank %.0f on every linear layer: %.4g M trainable parameters; the 16-bit base is frozen" },
+    N_("LoRA rank %.0f on every linear layer: %.4g M trainable parameters; the 16-bit base is frozen") },
   [QM_NOTE_QLORA] = { "qlora",
-    "QLoRA rank %.0f: NF4 base with double quantisation (4.127 bits/param, Dettmers 2023), "
-    "%.4g M trainable parameters" },
+    N_("QLoRA rank %.0f: NF4 base with double quantisation (4.127 bits/param, Dettmers 2023), "
+       "%.4g M trainable parameters") },
   [QM_NOTE_OVERHEAD] = { "overhead",
-    "overhead: CUDA context 1.34 GiB (measured, HF docs), DeepSpeed reduce bucket, ZeRO-3 "
-    "gather buffer and 2%% allocator fragmentation" },
+    N_("overhead: CUDA context 1.34 GiB (measured, HF docs), DeepSpeed reduce bucket, ZeRO-3 "
+       "gather buffer and 2%% allocator fragmentation") },
   [QM_NOTE_PEAK_FALLBACK] = { "peak-fallback",
-    "this GPU has no dense peak listed for the plan's precision; used %.0f TFLOPS" },
+    N_("this GPU has no dense peak listed for the plan's precision; used %.0f TFLOPS") },
   [QM_NOTE_INFERENCE_MEMORY] = { "inference-memory",
-    "serving memory: weights at the serving precision plus the KV cache of %.0f sequences "
-    "of %.0f tokens (scaling-book inference.md)" },
+    N_("serving memory: weights at the serving precision plus the KV cache of %.0f sequences "
+       "of %.0f tokens (scaling-book inference.md)") },
   [QM_NOTE_INFERENCE_SIZING] = { "inference-sizing",
-    "serving: %.0f replicas of %.0f GPUs, %.0f sequences in flight each, for %.4g output "
-    "tokens/s; GPUs = output tokens/s needed / throughput per GPU (the rule of thumb "
-    "output_tokens / throughput_per_gpu × requests_per_minute / 60), with the throughput "
-    "from the scaling-book inference.md roofline" },
+    N_("serving: %.0f replicas of %.0f GPUs, %.0f sequences in flight each, for %.4g output "
+       "tokens/s; GPUs = output tokens/s needed / throughput per GPU (the rule of thumb "
+       "output_tokens / throughput_per_gpu × requests_per_minute / 60), with the throughput "
+       "from the scaling-book inference.md roofline") },
   [QM_NOTE_INFERENCE_PERIOD] = { "inference-period",
-    "serving runs around the clock: energy, CO2 and the run cost are for one month "
-    "(%.1f hours)" },
+    N_("serving runs around the clock: energy, CO2 and the run cost are for one month "
+       "(%.1f hours)") },
   [QM_NOTE_DATASET_STORAGE] = { "dataset-storage",
-    "storage: the dataset tokenised at %.0f bytes per token (Megatron-LM indexed dataset: "
-    "uint16 below 65,500 vocabulary entries, else int32) is %.4g TB; with %.0f checkpoints "
-    "kept, %.4g TB in all; write bandwidth for one checkpoint a minute (assumption; Llama 3 "
-    "wrote 5.7 TB checkpoints at 2 TB/s, §3.3.1), or on local NVMe what the servers' drives give" },
+    N_("storage: the dataset tokenised at %.0f bytes per token (Megatron-LM indexed dataset: "
+       "uint16 below 65,500 vocabulary entries, else int32) is %.4g TB; with %.0f checkpoints "
+       "kept, %.4g TB in all; write bandwidth for one checkpoint a minute (assumption; Llama 3 "
+       "wrote 5.7 TB checkpoints at 2 TB/s, §3.3.1), or on local NVMe what the servers' drives give") },
   [QM_NOTE_CHECKPOINT] = { "checkpoint",
-    "checkpoint: %.4g GB (%.0f bytes per trainable parameter: weights, fp32 master copy "
-    "and optimizer states, ZeRO §5 layout), written in %.3g s at %.3g GB/s" },
+    N_("checkpoint: %.4g GB (%.0f bytes per trainable parameter: weights, fp32 master copy "
+       "and optimizer states, ZeRO §5 layout), written in %.3g s at %.3g GB/s") },
   [QM_NOTE_FAILURE_PRESET] = { "failure-preset",
-    "failures: the %s preset (%s): one interruption per %.4g GPU-hours, %.1f expected over "
-    "the run", 2 },
+    /* Translators: the first %s is a failure preset id, the second its source. */
+    N_("failures: the %s preset (%s): one interruption per %.4g GPU-hours, %.1f expected over "
+       "the run"), 2 },
   [QM_NOTE_CHECKPOINT_INTERVAL] = { "checkpoint-interval",
-    "checkpoint every %.0f min: Daly 2006's higher-order optimum of Young 1974's √(2·C·M) "
-    "for a job MTBF M of %.3g hours; each restart costs %.0f min" },
+    N_("checkpoint every %.0f min: Daly 2006's higher-order optimum of Young 1974's √(2·C·M) "
+       "for a job MTBF M of %.3g hours; each restart costs %.0f min") },
   [QM_NOTE_GOODPUT] = { "goodput",
-    "goodput %.1f%% = 1 − C/T (%.2f%% writing checkpoints) − (T/2 + R)/M (%.2f%% lost work "
-    "and restarts) (Young 1974; ETTR): train_days = ideal_days / goodput = %.2f days" },
+    N_("goodput %.1f%% = 1 − C/T (%.2f%% writing checkpoints) − (T/2 + R)/M (%.2f%% lost work "
+       "and restarts) (Young 1974; ETTR): train_days = ideal_days / goodput = %.2f days") },
   [QM_NOTE_RACKS] = { "racks",
-    "racks: %s binds first, %.0f nodes per rack (%.0f by rack units, %.0f by kW at the "
-    "nameplate power)", 1 },
+    /* Translators: %s is "rack space" or "the kW limit per rack". */
+    N_("racks: %s binds first, %.0f nodes per rack (%.0f by rack units, %.0f by kW at the "
+       "nameplate power)"), 1 },
   [QM_NOTE_LIQUID_COOLING] = { "liquid-cooling",
-    "liquid cooling (%s): %.1f kW per compute rack is above the %.0f kW air-cooling limit", 1 },
+    /* Translators: %s is a catalog id of a liquid-cooled rack, or "no liquid rack in the catalog". */
+    N_("liquid cooling (%s): %.1f kW per compute rack is above the %.0f kW air-cooling limit"), 1 },
   [QM_NOTE_POWER_AVG_TYPICAL] = { "power-average-typical",
-    "average power: the server's typical %.0f W of its %.0f W nameplate (%.0f%%); "
-    "switches, optics and storage run at their rating" },
+    N_("average power: the server's typical %.0f W of its %.0f W nameplate (%.0f%%); "
+       "switches, optics and storage run at their rating") },
   [QM_NOTE_POWER_AVG_DEFAULT] = { "power-average-default",
-    "average power at %.1f%% of the nameplate (Patterson 2021, arXiv 2104.10350 Table 4: "
-    "GPT-3 averaged 330 W per V100 system); switches, optics and storage run at their rating" },
+    N_("average power at %.1f%% of the nameplate (Patterson 2021, arXiv 2104.10350 Table 4: "
+       "GPT-3 averaged 330 W per V100 system); switches, optics and storage run at their rating") },
   [QM_NOTE_FACILITY] = { "facility",
-    "facility power = IT × PUE %.2f (The Green Grid); cooling sized for the IT peak at "
-    "3.412 BTU/h per W; CO2 at %.0f g/kWh; electricity at %.3f per kWh" },
+    N_("facility power = IT × PUE %.2f (The Green Grid); cooling sized for the IT peak at "
+       "3.412 BTU/h per W; CO2 at %.0f g/kWh; electricity at %.3f per kWh") },
   [QM_NOTE_MGMT_UNPRICED] = { "management-unpriced",
-    "management network: %.0f switches (48-port 1 GbE) counted in the racks, not priced or "
-    "powered (the catalog has none)" },
+    N_("management network: %.0f switches (48-port 1 GbE) counted in the racks, not priced or "
+       "powered (the catalog has none)") },
   [QM_NOTE_RACK_PARTS] = { "rack-parts",
-    "racks %s and PDUs %s from the catalog, %.0f PDUs per rack on A/B feeds", 2 },
+    /* Translators: %s are catalog ids of a rack and of a PDU, or "(none)". */
+    N_("racks %s and PDUs %s from the catalog, %.0f PDUs per rack on A/B feeds"), 2 },
   [QM_NOTE_COST_BUY] = { "cost-buy",
-    "buy: hardware amortised over %.3g years; support %.0f%% of the hardware a year; "
-    "colocation %.0f per kW-month; installation %.0f%% of the hardware (assumption)" },
+    N_("buy: hardware amortised over %.3g years; support %.0f%% of the hardware a year; "
+       "colocation %.0f per kW-month; installation %.0f%% of the hardware (assumption)") },
   [QM_NOTE_COST_RENT] = { "cost-rent",
-    "rent: %.2f per GPU-hour as given in the plan, for the wall-clock time; no hardware "
-    "is bought" },
+    N_("rent: %.2f per GPU-hour as given in the plan, for the wall-clock time; no hardware "
+       "is bought") },
   [QM_NOTE_COST_RENT_OFFER] = { "cost-rent-offer",
-    "rent: cloud offer %s (%s): %.2f per GPU-hour", 2 },
+    /* Translators: the first %s is a catalog id of a cloud offer, the second its source. */
+    N_("rent: cloud offer %s (%s): %.2f per GPU-hour"), 2 },
   [QM_NOTE_BREAK_EVEN] = { "break-even",
-    "rent vs buy: buying pays off after %.1f months against renting at %.2f per GPU-hour" },
+    N_("rent vs buy: buying pays off after %.1f months against renting at %.2f per GPU-hour") },
   /* These two append what would fit (v[3] QmParallelFix flags, v[4] GPUs,
    * v[5] GB per GPU): see format_fixes (). */
   [QM_NOTE_DOES_NOT_FIT] = { "does-not-fit",
-    "does not fit: %.1f GB needed per GPU, %.1f GB available" },
+    N_("does not fit: %.1f GB needed per GPU, %.1f GB available") },
   [QM_NOTE_NO_LAYOUT_FITS] = { "no-layout-fits",
-    "no parallel layout of %.0f GPUs fits in memory: the closest (shown) needs %.1f GB per "
-    "GPU, %.1f GB more than the GPU has" },
+    N_("no parallel layout of %.0f GPUs fits in memory: the closest (shown) needs %.1f GB per "
+       "GPU, %.1f GB more than the GPU has") },
   [QM_NOTE_BATCH_NOT_DIVISIBLE] = { "batch-not-divisible",
-    "global_batch %.0f is not a multiple of micro_batch × dp = %.0f" },
+    N_("global_batch %.0f is not a multiple of micro_batch × dp = %.0f") },
   [QM_NOTE_PARAMS_HINT_MISMATCH] = { "params-hint-mismatch",
-    "params_b = %.4g B differs from the shape's %.4g B parameters" },
+    N_("params_b = %.4g B differs from the shape's %.4g B parameters") },
   [QM_NOTE_MFU_ABOVE_CEILING] = { "mfu-above-ceiling",
-    "MFU %.0f%% is above this GPU's best-shape matmul ceiling of %.0f%% (MAMF)" },
+    N_("MFU %.0f%% is above this GPU's best-shape matmul ceiling of %.0f%% (MAMF)") },
   [QM_NOTE_NO_PEAK] = { "no-peak",
-    "cannot estimate time: the GPU has no dense peak for this precision" },
+    N_("cannot estimate time: the GPU has no dense peak for this precision") },
   [QM_NOTE_NO_GPUS] = { "no-gpus",
-    "cannot estimate: no GPU count and no deadline" },
+    N_("cannot estimate: no GPU count and no deadline") },
   [QM_NOTE_NO_MODEL] = { "no-model",
-    "cannot estimate: no model shape and no params_b" },
+    N_("cannot estimate: no model shape and no params_b") },
   [QM_NOTE_NOT_ENOUGH_GPUS] = { "not-enough-gpus",
-    "%.0f GPUs cannot hold tp·pp·cp = %.0f; using %.0f" },
+    N_("%.0f GPUs cannot hold tp·pp·cp = %.0f; using %.0f") },
   [QM_NOTE_INFERENCE_MORE_GPUS] = { "inference-more-gpus",
-    "target.gpus: %.0f GPUs are fewer than the %.0f that the request rate needs" },
-  [QM_NOTE_INPUT_ERROR] = { "input-error", "error: %s: %s (got %g)", 2 },
-  [QM_NOTE_INPUT_WARNING] = { "input-warning", "%s: %s (got %g)", 2 },
+    N_("target.gpus: %.0f GPUs are fewer than the %.0f that the request rate needs") },
+  [QM_NOTE_INPUT_ERROR] = { "input-error",
+    /* Translators: an input field name (such as workload.tp), a message, and the value given. */
+    N_("error: %s: %s (got %g)"), 2 },
+  [QM_NOTE_INPUT_WARNING] = { "input-warning",
+    /* Translators: an input field name (such as workload.tp), a message, and the value given. */
+    N_("%s: %s (got %g)"), 2 },
   [QM_NOTE_LIST_FULL] = { "list-full",
-    "more notes were dropped" },
+    N_("more notes were dropped") },
 };
 
 const char *
@@ -171,7 +181,11 @@ format_fixes (const QmNote *note,
 {
   guint fixes = (guint) note->v[3];
   gsize len = strlen (buf);
-  const char *sep = "; it would fit with ";
+  /* Translators: starts the list of what would make a plan fit in memory. */
+  const char *sep = _("; it would fit with ");
+  /* Translators: separates the things that would make a plan fit. */
+  const char *comma = C_("list separator", ", ");
+  gboolean listed = FALSE;
 
 #define APPEND(...) G_STMT_START {                                  \
     if (len < size)                                                 \
@@ -179,31 +193,43 @@ format_fixes (const QmNote *note,
   } G_STMT_END
   if (fixes & QM_PARALLEL_FIX_MORE_GPUS)
     {
-      APPEND ("%s%.0f GPUs", sep, note->v[4]);
-      sep = ", ";
+      APPEND ("%s", sep);
+      /* Translators: what would make a plan fit in memory; %.0f is a GPU count. */
+      APPEND (_("%.0f GPUs"), note->v[4]);
+      sep = comma;
+      listed = TRUE;
     }
   if (fixes & QM_PARALLEL_FIX_ZERO3)
     {
       APPEND ("%sZeRO-3", sep);
-      sep = ", ";
+      sep = comma;
+      listed = TRUE;
     }
   if (fixes & QM_PARALLEL_FIX_RECOMPUTE)
     {
-      APPEND ("%sfull recompute", sep);
-      sep = ", ";
+      APPEND ("%s%s", sep, _("full recompute"));
+      sep = comma;
+      listed = TRUE;
     }
   if (fixes & QM_PARALLEL_FIX_MICRO_BATCH)
     {
       APPEND ("%smicro_batch 1", sep);
-      sep = ", ";
+      sep = comma;
+      listed = TRUE;
     }
   if (fixes & QM_PARALLEL_FIX_MODEL_PARALLEL)
     {
-      APPEND ("%stp/pp/cp/ep on auto", sep);
-      sep = ", ";
+      APPEND ("%s%s", sep, _("tp/pp/cp/ep on auto"));
+      sep = comma;
+      listed = TRUE;
     }
   if (fixes & QM_PARALLEL_FIX_BIGGER_GPU)
-    APPEND ("%s%sa GPU with at least %.0f GB", sep, sep[0] == ',' ? "or " : "", note->v[5]);
+    {
+      /* Translators: before the last of several things that would make a plan fit. */
+      APPEND ("%s%s", sep, listed ? _("or ") : "");
+      /* Translators: the last of the things that would make a plan fit; %.0f is an amount in GB. */
+      APPEND (_("a GPU with at least %.0f GB"), note->v[5]);
+    }
 #undef APPEND
 }
 
@@ -222,23 +248,30 @@ qm_note_format (const QmNote *note,
     }
   if (note->id == QM_NOTE_NO_LAYOUT_FITS && ((guint) v[3] & QM_PARALLEL_FIX_GLOBAL_BATCH))
     {
-      g_snprintf (buf, size, "no parallel layout of %.0f GPUs divides the global batch of %.0f "
+      g_snprintf (buf, size, _("no parallel layout of %.0f GPUs divides the global batch of %.0f "
                   "sequences (global_batch = micro_batch × micro-batches × dp, with tp·pp·cp·dp "
-                  "= GPUs): change the GPU count or the global batch", v[0], v[1]);
+                  "= GPUs): change the GPU count or the global batch"), v[0], v[1]);
       return buf;
     }
   s0 = note->s[0] ? note->s[0] : "";
   s1 = note->s[1] ? note->s[1] : "";
+  /* These notes carry words of their own (marked with N_ where they are
+   * set); catalog ids have no translation and come back unchanged. */
+  if (note->id == QM_NOTE_RACKS || note->id == QM_NOTE_LIQUID_COOLING || note->id == QM_NOTE_RACK_PARTS)
+    {
+      s0 = s0[0] != '\0' ? _(s0) : s0;
+      s1 = s1[0] != '\0' ? _(s1) : s1;
+    }
   switch (notes[note->id].n_str)
     {
     case 2:
-      g_snprintf (buf, size, notes[note->id].text, s0, s1, v[0], v[1], v[2], v[3], v[4], v[5]);
+      g_snprintf (buf, size, _(notes[note->id].text), s0, s1, v[0], v[1], v[2], v[3], v[4], v[5]);
       break;
     case 1:
-      g_snprintf (buf, size, notes[note->id].text, s0, v[0], v[1], v[2], v[3], v[4], v[5]);
+      g_snprintf (buf, size, _(notes[note->id].text), s0, v[0], v[1], v[2], v[3], v[4], v[5]);
       break;
     default:
-      g_snprintf (buf, size, notes[note->id].text, v[0], v[1], v[2], v[3], v[4], v[5]);
+      g_snprintf (buf, size, _(notes[note->id].text), v[0], v[1], v[2], v[3], v[4], v[5]);
       break;
     }
   if (note->id == QM_NOTE_NO_LAYOUT_FITS || note->id == QM_NOTE_DOES_NOT_FIT)
@@ -248,8 +281,10 @@ qm_note_format (const QmNote *note,
       gsize len = strlen (buf);
 
       if (len < size)
-        g_snprintf (buf + len, size - len, "; the throughput model priced the nearest batch "
-                    "that a layout of these GPUs divides, %.0f sequences", v[2]);
+        g_snprintf (buf + len, size - len,
+                    /* Translators: appended to "global_batch … is not a multiple of …"; %.0f is a batch size. */
+                    _("; the throughput model priced the nearest batch "
+                      "that a layout of these GPUs divides, %.0f sequences"), v[2]);
     }
   return buf;
 }
@@ -1184,7 +1219,7 @@ assume_modules (const QmPlan       *plan,
                              cl->nodes_per_rack, cl->nodes_per_rack_by_units,
                              cl->nodes_per_rack_by_kw, 0);
     if (note)
-      note->s[0] = cl->rack_limited_by_kw ? "the kW limit per rack" : "rack space";
+      note->s[0] = cl->rack_limited_by_kw ? N_("the kW limit per rack") : N_("rack space");
   }
   if (cl->liquid_cooling)
     {
@@ -1194,7 +1229,7 @@ assume_modules (const QmPlan       *plan,
                                ? plan->facility.air_cooling_kw
                                : QM_CLUSTER_AIR_COOLING_KW_DEFAULT, 0, 0);
       if (note)
-        note->s[0] = e->liquid_rack ? e->liquid_rack->info.id : "no liquid rack in the catalog";
+        note->s[0] = e->liquid_rack ? e->liquid_rack->info.id : N_("no liquid rack in the catalog");
     }
   if (pw->avg_basis == QM_POWER_AVG_TYPICAL)
     qm_estimate_assume (e, QM_NOTE_POWER_AVG_TYPICAL, plan->hardware.server.power_typical_w,
@@ -1214,7 +1249,7 @@ assume_modules (const QmPlan       *plan,
         if (e->pdu && co->bom[i].catalog_id == e->pdu->info.id && cl->racks > 0)
           pdus = co->bom[i].qty / cl->racks;
       add_note_s (e->assumptions, &e->n_assumptions, QM_NOTE_RACK_PARTS,
-                  e->rack ? e->rack->info.id : "(none)", e->pdu ? e->pdu->info.id : "(none)",
+                  e->rack ? e->rack->info.id : N_("(none)"), e->pdu ? e->pdu->info.id : N_("(none)"),
                   pdus, 0, 0);
       qm_estimate_assume (e, QM_NOTE_COST_BUY, co->horizon_months / 12.0,
                           100.0 * pr->support_fraction, plan->facility.colo_usd_per_kw_month,

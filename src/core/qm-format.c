@@ -4,6 +4,8 @@
  */
 #include "qm-format.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -183,10 +185,13 @@ qm_format_days (char   *buf,
   if (!isfinite (days))
     g_strlcpy (buf, "–", size);
   else if (days < 1.0)
-    g_snprintf (buf, size, "%s hours", qm_format_number (number, sizeof number, days * 24.0, 1));
+    /* Translators: a duration; %s is a number such as "2.5". */
+    g_snprintf (buf, size, _("%s hours"), qm_format_number (number, sizeof number, days * 24.0, 1));
   else if (days >= 730.0)
-    g_snprintf (buf, size, "%s years", qm_format_number (number, sizeof number, days / 365.25, 1));
+    /* Translators: a duration; %s is a number such as "3.1". */
+    g_snprintf (buf, size, _("%s years"), qm_format_number (number, sizeof number, days / 365.25, 1));
   else
-    g_snprintf (buf, size, "%s days", qm_format_number (number, sizeof number, days, days >= 100 ? 0 : 1));
+    /* Translators: a duration; %s is a number such as "110". */
+    g_snprintf (buf, size, _("%s days"), qm_format_number (number, sizeof number, days, days >= 100 ? 0 : 1));
   return buf;
 }

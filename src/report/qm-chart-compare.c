@@ -5,18 +5,19 @@
 #include "qm-chart-compare.h"
 
 #include <math.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-format.h"
 
 static const char *metric_names[QM_COMPARE_N_METRICS] = {
-  "GPUs", "Days", "Cost", "Power (kW)", "CO₂e (t)",
+  N_("GPUs"), N_("Days"), N_("Cost"), N_("Power (kW)"), N_("CO₂e (t)"),
 };
 
 const char *
 qm_chart_compare_metric_name (guint metric)
 {
   g_return_val_if_fail (metric < QM_COMPARE_N_METRICS, "");
-  return metric_names[metric];
+  return _(metric_names[metric]);
 }
 
 double
@@ -155,7 +156,7 @@ qm_chart_render_compare (cairo_t             *cr,
         }
       qm_chart_set_color (cr, &style->foreground);
       /* Small type: five group names must share the width. */
-      qm_chart_text (cr, style, QM_TEXT_SMALL, metric_names[m], gx + gw / 2.0, bottom, 0.5, 1.0);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, _(metric_names[m]), gx + gw / 2.0, bottom, 0.5, 1.0);
     }
 
   /* Scatter: cost against days. Lower left is better on both. */
@@ -183,9 +184,9 @@ qm_chart_render_compare (cairo_t             *cr,
     layout.scatter_plot.width = MAX (10.0, width - pad - layout.scatter_plot.x);
     qm_axis_init (&layout.scatter_x, QM_SCALE_LINEAR, 0.0, max_d * 1.15, 4,
                   layout.scatter_plot.x, layout.scatter_plot.x + layout.scatter_plot.width);
-    qm_chart_draw_y_axis (cr, style, &layout.scatter_y, &layout.scatter_plot, "Cost against time",
+    qm_chart_draw_y_axis (cr, style, &layout.scatter_y, &layout.scatter_plot, _("Cost against time"),
                           format_cost, (gpointer) currency);
-    qm_chart_draw_x_axis (cr, style, &layout.scatter_x, &layout.scatter_plot, "Days", format_days, NULL);
+    qm_chart_draw_x_axis (cr, style, &layout.scatter_x, &layout.scatter_plot, _("Days"), format_days, NULL);
 
     for (guint p = 0; p < n; p++)
       {

@@ -5,6 +5,7 @@
 #include "qm-chart-gpus-time.h"
 
 #include <math.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-format.h"
 
@@ -111,12 +112,12 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   qm_chart_begin (cr, style, width, height);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
 
-  legend[n_legend++] = (QmLegendEntry) { "With failures and restarts", style->series[0], FALSE };
-  legend[n_legend++] = (QmLegendEntry) { "Ideal (no failures)", style->series[0], TRUE };
+  legend[n_legend++] = (QmLegendEntry) { _("With failures and restarts"), style->series[0], FALSE };
+  legend[n_legend++] = (QmLegendEntry) { _("Ideal (no failures)"), style->series[0], TRUE };
   if (layout.has_cost)
-    legend[n_legend++] = (QmLegendEntry) { "Cost of the run", style->series[1], FALSE };
+    legend[n_legend++] = (QmLegendEntry) { _("Cost of the run"), style->series[1], FALSE };
   if (c->deadline_days > 0)
-    legend[n_legend++] = (QmLegendEntry) { "Deadline", style->warning, TRUE };
+    legend[n_legend++] = (QmLegendEntry) { _("Deadline"), style->warning, TRUE };
   legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
   x_title_h = text_h * 2 + 10.0;
 
@@ -138,8 +139,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   qm_axis_init (&layout.x_axis, QM_SCALE_LOG10, min_g / 1.5, max_g * 1.5, 6,
                 layout.plot.x, layout.plot.x + layout.plot.width);
 
-  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, "Days to train", format_days, NULL);
-  qm_chart_draw_x_axis (cr, style, &layout.x_axis, &layout.plot, "GPUs", format_count, NULL);
+  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, _("Days to train"), format_days, NULL);
+  qm_chart_draw_x_axis (cr, style, &layout.x_axis, &layout.plot, _("GPUs"), format_count, NULL);
 
   /* Secondary axis: cost, labelled on the right. */
   if (layout.has_cost)
@@ -154,7 +155,7 @@ qm_chart_render_gpus_time (cairo_t               *cr,
           qm_chart_text (cr, style, QM_TEXT_SMALL, label, layout.plot.x + layout.plot.width + 4.0,
                          y, 0.0, 0.5);
         }
-      qm_chart_text (cr, style, QM_TEXT_SMALL, "Cost", layout.plot.x + layout.plot.width + 4.0,
+      qm_chart_text (cr, style, QM_TEXT_SMALL, _("Cost"), layout.plot.x + layout.plot.width + 4.0,
                      layout.plot.y - text_h * 0.5 - 2.0, 0.0, 1.0);
     }
 
@@ -243,7 +244,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
     {
       char days[QM_FORMAT_BUF], text[96];
 
-      g_snprintf (text, sizeof text, "Deadline %s", qm_format_days (days, sizeof days, c->deadline_days));
+      /* Translators: %s is a duration such as "110 days". */
+      g_snprintf (text, sizeof text, _("Deadline %s"), qm_format_days (days, sizeof days, c->deadline_days));
       qm_chart_set_color (cr, &style->warning);
       qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.plot.x + layout.plot.width - 4.0,
                      layout.deadline_y - 2.0, 1.0, 1.0);
@@ -252,7 +254,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
     {
       char gpus[QM_FORMAT_BUF], text[96];
 
-      g_snprintf (text, sizeof text, "Knee: %s GPUs", qm_format_number (gpus, sizeof gpus, c->gpus[c->knee], 0));
+      /* Translators: the point of the curve after which more GPUs gain little; %s is a GPU count. */
+      g_snprintf (text, sizeof text, _("Knee: %s GPUs"), qm_format_number (gpus, sizeof gpus, c->gpus[c->knee], 0));
       qm_chart_set_color (cr, &style->foreground);
       qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.knee_x + 4.0, layout.plot.y + 2.0, 0.0, 0.0);
     }
@@ -269,7 +272,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
       qm_chart_set_color (cr, &style->accent);
       cairo_arc (cr, layout.plan_x, layout.plan_y, 5.0, 0, 2 * G_PI);
       cairo_fill (cr);
-      g_snprintf (text, sizeof text, "This plan: %s GPUs, %s",
+      /* Translators: %s is a GPU count, then a duration such as "110 days". */
+      g_snprintf (text, sizeof text, _("This plan: %s GPUs, %s"),
                   qm_format_number (gpus, sizeof gpus, c->plan_gpus, 0),
                   qm_format_days (days, sizeof days, c->plan_days));
       {

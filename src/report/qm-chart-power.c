@@ -9,15 +9,16 @@
 #include "qm-chart-power.h"
 
 #include <math.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-format.h"
 
 static const char *node_names[QM_POWER_NODE_PARTS] = {
-  "GPUs", "CPUs", "Memory", "NICs", "Local storage", "Fans, board, PSU",
+  N_("GPUs"), N_("CPUs"), N_("Memory"), N_("NICs"), N_("Local storage"), N_("Fans, board, PSU"),
 };
 
 static const char *cluster_names[QM_POWER_CLUSTER_PARTS] = {
-  "GPUs", "Rest of servers", "Network", "Storage", "Cooling and losses (PUE)",
+  N_("GPUs"), N_("Rest of servers"), N_("Network"), N_("Storage"), N_("Cooling and losses (PUE)"),
 };
 
 /* Colours: the node's parts and the cluster's share the GPU colour, so the
@@ -29,14 +30,14 @@ const char *
 qm_chart_power_node_part_name (guint i)
 {
   g_return_val_if_fail (i < QM_POWER_NODE_PARTS, "");
-  return node_names[i];
+  return _(node_names[i]);
 }
 
 const char *
 qm_chart_power_cluster_part_name (guint i)
 {
   g_return_val_if_fail (i < QM_POWER_CLUSTER_PARTS, "");
-  return cluster_names[i];
+  return _(cluster_names[i]);
 }
 
 static double
@@ -190,10 +191,11 @@ qm_chart_render_power_scaled (cairo_t            *cr,
   /* Legend: the cluster's parts. The node's parts are labelled beside
    * their bar instead. */
   for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
-    legend[n_legend++] = (QmLegendEntry) { cluster_names[i], style->series[cluster_series[i]], FALSE };
+    legend[n_legend++] = (QmLegendEntry) { _(cluster_names[i]), style->series[cluster_series[i]], FALSE };
   legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
 
-  g_snprintf (caption, sizeof caption, "Energy for the run: %s MWh · %s t CO₂e · cooling %s BTU/h",
+  /* Translators: %s are numbers: energy in MWh, emissions in tonnes, cooling load in BTU/h. */
+  g_snprintf (caption, sizeof caption, _("Energy for the run: %s MWh · %s t CO₂e · cooling %s BTU/h"),
               qm_format_number (a, sizeof a, positive (p->energy_mwh), p->energy_mwh < 100 ? 1 : 0),
               qm_format_number (b, sizeof b, positive (p->co2_tonnes), p->co2_tonnes < 100 ? 1 : 0),
               qm_format_number (c, sizeof c, positive (p->cooling_btu_h), 0));
@@ -207,7 +209,7 @@ qm_chart_render_power_scaled (cairo_t            *cr,
   qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, top + plot_h, top);
   label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, format_watts, NULL);
   layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, width * 0.34 - label_w - 6.0 - pad), plot_h };
-  qm_chart_draw_y_axis (cr, style, &layout.node_axis, &layout.node_plot, "One node (W, provisioned)",
+  qm_chart_draw_y_axis (cr, style, &layout.node_axis, &layout.node_plot, _("One node (W, provisioned)"),
                         format_watts, NULL);
   {
     double w = MIN (layout.node_plot.width * 0.3, 60.0);
@@ -230,7 +232,7 @@ qm_chart_render_power_scaled (cairo_t            *cr,
         y = MIN (r->y + r->height / 2.0 + text_h / 2.0, last_label_top);
         if (y - text_h < top)
           break;
-        g_snprintf (label, sizeof label, "%s %s", node_names[i],
+        g_snprintf (label, sizeof label, "%s %s", _(node_names[i]),
                     qm_format_si (watts, sizeof watts, node_values[i], "W"));
         {
           double tw, room = layout.node_plot.x + layout.node_plot.width + gap * 0.5 - (x + w + 15.0);
@@ -266,7 +268,7 @@ qm_chart_render_power_scaled (cairo_t            *cr,
     label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, format_kw, NULL);
     layout.cluster_plot = (QmRect) { left + label_w + 6.0, top, MAX (10.0, width - left - label_w - 6.0 - pad), plot_h };
     qm_chart_draw_y_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot,
-                          "Whole cluster (kW at the facility meter)", format_kw, NULL);
+                          _("Whole cluster (kW at the facility meter)"), format_kw, NULL);
     for (guint k = 0; k < 2; k++)
       {
         double slot = layout.cluster_plot.width / 2.0;
@@ -276,7 +278,7 @@ qm_chart_render_power_scaled (cairo_t            *cr,
                               QM_POWER_CLUSTER_PARTS, layout.cluster_parts[k]);
 
         qm_chart_set_color (cr, &style->foreground);
-        qm_chart_text (cr, style, QM_TEXT_SMALL, k == 0 ? "Provisioned (peak)" : "Average (for energy)",
+        qm_chart_text (cr, style, QM_TEXT_SMALL, k == 0 ? _("Provisioned (peak)") : _("Average (for energy)"),
                        x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0);
         qm_chart_text (cr, style, QM_TEXT_BOLD, qm_format_si (a, sizeof a, total * 1000.0, "W"),
                        x + w / 2.0, top + plot_h + 4.0 + text_h, 0.5, 0.0);

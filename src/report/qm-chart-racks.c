@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-format.h"
 
@@ -112,10 +113,10 @@ qm_chart_render_racks (cairo_t             *cr,
   double limit_kw = facility != NULL && facility->rack_kw > 0 ? facility->rack_kw : 0.0;
   double text_h, legend_h, slot, rack_w, rack_h, top, bottom;
   const QmLegendEntry legend[] = {
-    { "Servers", style->series[0], FALSE },
-    { "Switches", style->series[1], FALSE },
-    { "Storage", style->series[5], FALSE },
-    { "PDUs (zero-U)", style->series[6], FALSE },
+    { _("Servers"), style->series[0], FALSE },
+    { _("Switches"), style->series[1], FALSE },
+    { _("Storage"), style->series[5], FALSE },
+    { _("PDUs (zero-U)"), style->series[6], FALSE },
   };
 
   qm_rack_groups (c, server, network, facility, &layout);
@@ -141,7 +142,7 @@ qm_chart_render_racks (cairo_t             *cr,
       double floor_y = top + rack_h - 4.0;
       guint used = 0;
       char title[96], count[32], kw[QM_FORMAT_BUF], lim[QM_FORMAT_BUF], line[128];
-      const char *server_name = server != NULL && server->info.name != NULL ? server->info.name : "Server";
+      const char *server_name = server != NULL && server->info.name != NULL ? server->info.name : _("Server");
 
       layout.racks[i] = (QmRect) { x, top, rack_w, rack_h };
 
@@ -162,7 +163,7 @@ qm_chart_render_racks (cairo_t             *cr,
       if (g->storage_units > 0)
         {
           draw_units (cr, style, inner_x, floor_y, inner_w, layout.unit_height, used,
-                      MIN (g->storage_units, rack_units - used), &style->series[5], "Storage");
+                      MIN (g->storage_units, rack_units - used), &style->series[5], _("Storage"));
           used += g->storage_units;
         }
       for (guint s = 0; s < g->switches && used + g->switch_units <= rack_units; s++)
@@ -178,14 +179,16 @@ qm_chart_render_racks (cairo_t             *cr,
           g_snprintf (title, sizeof title, "%u × %s", g->servers, server_name);
           break;
         case QM_RACK_COMPUTE_PARTIAL:
-          g_snprintf (title, sizeof title, "%u × %s (last)", g->servers, server_name);
+          /* Translators: the last, partly filled rack; %u is a server count, %s a server model. */
+          g_snprintf (title, sizeof title, _("%u × %s (last)"), g->servers, server_name);
           break;
         case QM_RACK_NETWORK:
-          g_snprintf (title, sizeof title, "%u switches", g->switches);
+          g_snprintf (title, sizeof title,
+                      g_dngettext (GETTEXT_PACKAGE, "%u switch", "%u switches", g->switches), g->switches);
           break;
         case QM_RACK_STORAGE:
         default:
-          g_snprintf (title, sizeof title, "Storage");
+          g_strlcpy (title, _("Storage"), sizeof title);
           break;
         }
       g_snprintf (count, sizeof count, "×%u", g->count);
@@ -219,14 +222,14 @@ qm_chart_render_racks (cairo_t             *cr,
 
             /* A drawn droplet, then the words: the mark does not depend on
              * colour or on an emoji font. */
-            qm_chart_text_size (cr, style, QM_TEXT_BOLD, "Liquid-cooled", &tw, NULL);
+            qm_chart_text_size (cr, style, QM_TEXT_BOLD, _("Liquid-cooled"), &tw, NULL);
             cx = x + rack_w / 2.0 - (tw + 10.0) / 2.0 + 4.0;
             qm_chart_set_color (cr, &style->accent);
             cairo_move_to (cr, cx, cy - 5.0);
             cairo_curve_to (cr, cx + 4.5, cy, cx + 4.5, cy + 4.0, cx, cy + 4.0);
             cairo_curve_to (cr, cx - 4.5, cy + 4.0, cx - 4.5, cy, cx, cy - 5.0);
             cairo_fill (cr);
-            qm_chart_text (cr, style, QM_TEXT_BOLD, "Liquid-cooled", cx + 7.0, cy, 0.0, 0.5);
+            qm_chart_text (cr, style, QM_TEXT_BOLD, _("Liquid-cooled"), cx + 7.0, cy, 0.0, 0.5);
           }
       }
     }
@@ -234,7 +237,7 @@ qm_chart_render_racks (cairo_t             *cr,
   if (layout.n_groups == 0)
     {
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_NORMAL, "No racks", width / 2.0, height / 2.0, 0.5, 0.5);
+      qm_chart_text (cr, style, QM_TEXT_NORMAL, _("No racks"), width / 2.0, height / 2.0, 0.5, 0.5);
     }
 
   qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, height - pad - legend_h,

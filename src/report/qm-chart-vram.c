@@ -5,16 +5,17 @@
 #include "qm-chart-vram.h"
 
 #include <math.h>
+#include <glib/gi18n-lib.h>
 
 static const char *part_names[QM_VRAM_N_PARTS] = {
-  "Weights", "Gradients", "Optimizer", "Activations", "KV cache", "Overhead",
+  N_("Weights"), N_("Gradients"), N_("Optimizer"), N_("Activations"), N_("KV cache"), N_("Overhead"),
 };
 
 const char *
 qm_chart_vram_part_name (guint i)
 {
   g_return_val_if_fail (i < QM_VRAM_N_PARTS, "");
-  return part_names[i];
+  return _(part_names[i]);
 }
 
 static double
@@ -119,7 +120,7 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   const char *unit_name = unit == QM_BYTES_GIB ? "GiB" : "GB";
   QmVramLayout layout = { 0 };
   QmLegendEntry legend[QM_VRAM_N_PARTS + 1];
-  g_autofree char *y_title = g_strdup_printf ("Memory per GPU (%s)", unit_name);
+  g_autofree char *y_title = g_strdup_printf (_("Memory per GPU (%s)"), unit_name);
   double capacity = 0.0, top = 0.0;
   double label_w, legend_h, text_h, x_label_h = 0.0;
 
@@ -142,8 +143,8 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   qm_chart_begin (cr, style, width, height);
 
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-    legend[p] = (QmLegendEntry) { part_names[p], style->series[p], FALSE };
-  legend[QM_VRAM_N_PARTS] = (QmLegendEntry) { "Capacity", style->foreground, TRUE };
+    legend[p] = (QmLegendEntry) { _(part_names[p]), style->series[p], FALSE };
+  legend[QM_VRAM_N_PARTS] = (QmLegendEntry) { _("Capacity"), style->foreground, TRUE };
   legend_h = qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, 0, width - 2 * pad, FALSE);
 
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
@@ -201,14 +202,14 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
 
           draw_hatch (cr, &over, &style->background);
           qm_format_bytes (amount, sizeof amount, total - b->capacity, unit);
-          g_snprintf (note, sizeof note, "Does not fit: %s over", amount);
+          g_snprintf (note, sizeof note, _("Does not fit: %s over"), amount);
           qm_chart_set_color (cr, &style->error);
           qm_chart_text (cr, style, QM_TEXT_BOLD, note, x + bar_w / 2.0, bar_top - 2.0, 0.5, 1.0);
         }
       else if (b->capacity > 0)
         {
           qm_format_bytes (amount, sizeof amount, b->capacity - total, unit);
-          g_snprintf (note, sizeof note, "Fits: %s spare", amount);
+          g_snprintf (note, sizeof note, _("Fits: %s spare"), amount);
           qm_chart_set_color (cr, &style->foreground);
           qm_chart_text (cr, style, QM_TEXT_SMALL, note, x + bar_w / 2.0, bar_top - 2.0, 0.5, 1.0);
         }
@@ -244,7 +245,8 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
       cairo_stroke (cr);
       cairo_restore (cr);
       qm_format_bytes (amount, sizeof amount, capacity, unit);
-      g_snprintf (text, sizeof text, "Capacity %s", amount);
+      /* Translators: %s is an amount of memory such as "80 GB". */
+      g_snprintf (text, sizeof text, _("Capacity %s"), amount);
       {
         double tw, th;
 

@@ -7,6 +7,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -20,10 +21,10 @@
 #define CURVE_SPAN 16.0
 
 static const struct { const char *id; const char *title; } kinds[QM_N_PLAN_CHARTS] = {
-  [QM_PLAN_CHART_GPUS_TIME] = { "gpus-time", "GPUs vs. time to train" },
-  [QM_PLAN_CHART_VRAM]      = { "vram",      "Memory per GPU" },
-  [QM_PLAN_CHART_POWER]     = { "power",     "Power" },
-  [QM_PLAN_CHART_RACKS]     = { "racks",     "Rack layout" },
+  [QM_PLAN_CHART_GPUS_TIME] = { "gpus-time", N_("GPUs vs. time to train") },
+  [QM_PLAN_CHART_VRAM]      = { "vram",      N_("Memory per GPU") },
+  [QM_PLAN_CHART_POWER]     = { "power",     N_("Power") },
+  [QM_PLAN_CHART_RACKS]     = { "racks",     N_("Rack layout") },
 };
 
 const char *
@@ -199,7 +200,8 @@ draw_vram (cairo_t            *cr,
       /* The plan's layout first, then the same layout under each ZeRO
        * stage, so the user sees which stage would fit. */
       bars[n] = e->memory;
-      g_snprintf (names[n], sizeof names[n], "This plan (ZeRO-%u)", e->parallelism.zero_stage);
+      /* Translators: a bar label in the memory chart; %u is the ZeRO stage (0-3). */
+      g_snprintf (names[n], sizeof names[n], _("This plan (ZeRO-%u)"), e->parallelism.zero_stage);
       labels[n] = names[n];
       n++;
 
@@ -218,7 +220,7 @@ draw_vram (cairo_t            *cr,
   else
     {
       bars[n] = e->memory;
-      labels[n] = "Per GPU";
+      labels[n] = _("Per GPU");
       n++;
     }
 
@@ -311,24 +313,28 @@ qm_plan_chart_describe (QmPlanChartKind   kind,
   switch (kind)
     {
     case QM_PLAN_CHART_GPUS_TIME:
-      return g_strdup_printf ("Days to train against GPU count, log-log. This plan: %s GPUs, %s with failures, %s ideal.",
+      /* Translators: %s are a GPU count, then two durations such as "110 days". */
+      return g_strdup_printf (_("Days to train against GPU count, log-log. This plan: %s GPUs, %s with failures, %s ideal."),
                               qm_format_number (a, sizeof a, e->gpus, 0),
                               qm_format_days (b, sizeof b, e->train_days),
                               qm_format_days (c, sizeof c, e->ideal_days));
     case QM_PLAN_CHART_VRAM:
-      return g_strdup_printf ("Memory per GPU: %s of %s; %s.",
+      /* Translators: %s are two amounts of memory, then "fits" or "does not fit". */
+      return g_strdup_printf (_("Memory per GPU: %s of %s; %s."),
                               qm_format_bytes (a, sizeof a, e->memory.total, QM_BYTES_GB),
                               qm_format_bytes (b, sizeof b, e->memory.capacity, QM_BYTES_GB),
-                              e->memory.fits ? "fits" : "does not fit");
+                              e->memory.fits ? _("fits") : _("does not fit"));
     case QM_PLAN_CHART_POWER:
-      return g_strdup_printf ("Power: %s provisioned and %s average at the facility meter; %s MWh for the run.",
+      /* Translators: %s are two powers such as "1.2 MW", then a number of MWh. */
+      return g_strdup_printf (_("Power: %s provisioned and %s average at the facility meter; %s MWh for the run."),
                               qm_format_si (a, sizeof a, e->power.facility_peak_kw * 1e3, "W"),
                               qm_format_si (b, sizeof b, e->power.facility_avg_kw * 1e3, "W"),
                               qm_format_number (c, sizeof c, e->power.energy_mwh, 0));
     case QM_PLAN_CHART_RACKS:
-      return g_strdup_printf ("Rack layout: %u racks for %u nodes, %u per rack%s.",
+      /* Translators: the last %s is empty or ", liquid-cooled". */
+      return g_strdup_printf (_("Rack layout: %u racks for %u nodes, %u per rack%s."),
                               e->cluster.racks, e->cluster.nodes, e->cluster.nodes_per_rack,
-                              e->cluster.liquid_cooling ? ", liquid-cooled" : "");
+                              e->cluster.liquid_cooling ? _(", liquid-cooled") : "");
     case QM_N_PLAN_CHARTS:
     default:
       return g_strdup ("");
@@ -353,7 +359,7 @@ qm_plan_chart_export (QmPlanChartKind     kind,
   if (!(width >= 50 && width <= 10000 && height >= 50 && height <= 10000))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "The chart size must be 50 to 10000 pixels a side (got %g × %g)", width, height);
+                   _("The chart size must be 50 to 10000 pixels a side (got %g × %g)"), width, height);
       return FALSE;
     }
 
@@ -366,7 +372,8 @@ qm_plan_chart_export (QmPlanChartKind     kind,
   else
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: the output must end in .png, .svg or .pdf", path);
+                   /* Translators: %s is a file path. */
+                   _("%s: the output must end in .png, .svg or .pdf"), path);
       return FALSE;
     }
 
@@ -384,7 +391,9 @@ qm_plan_chart_export (QmPlanChartKind     kind,
 
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write %s: %s",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   /* Translators: a file path, then the reason. */
+                   _("Could not write %s: %s"),
                    path, cairo_status_to_string (status));
       return FALSE;
     }

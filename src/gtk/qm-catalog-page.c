@@ -19,7 +19,7 @@
 #include "qm-catalog-editor.h"
 #include "qm-catalog-import-dialog.h"
 #include "qm-catalog-page.h"
-#include "qm-catalog-slots.h"
+#include "qm-row-slots.h"
 #include "qm-csv.h"
 #include "qm-gtk.h"
 
@@ -38,6 +38,7 @@ typedef struct
   ColumnType    type;
   QmCatalogKind kind;
   guint         field;
+  QmRowSlots   *slots;   /* the view's; outlives its columns */
 } ColumnDef;
 
 typedef struct
@@ -46,10 +47,11 @@ typedef struct
   GtkFilter           *filter;
   GtkFilterListModel  *filtered;
   GtkSortListModel    *sorted;
-  QmCatalogSlots      *slots;
+  QmRowSlots          *slots;
   GtkSingleSelection  *selection;
   GtkColumnView       *view;
   GtkWidget           *scroller;
+  guint                n_hidden;   /* entries flagged hidden, counted when @items change */
 } KindView;
 
 struct _QmCatalogPage
@@ -91,6 +93,9 @@ struct _QmCatalogPage
   gboolean             show_hidden;
   gboolean             updating;      /* while the page sets its own dropdowns */
   QmCatalogItem       *shown;         /* the item in the details pane */
+  GdkFrameClock       *details_clock;  /* a details update waits for its paint */
+  GPtrArray           *detail_values;  /* GtkLabel, in the order update_details fills them */
+  char                *details_layout; /* the rows detail_values belong to */
 };
 
 G_DEFINE_FINAL_TYPE (QmCatalogPage, qm_catalog_page, ADW_TYPE_BIN)
@@ -105,6 +110,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void update_details (QmCatalogPage *self);
+static void update_actions (QmCatalogPage *self);
 
 static KindView *
 current (QmCatalogPage *self)
@@ -137,19 +143,10 @@ update_state (QmCatalogPage *self)
 {
   KindView *view = current (self);
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (view->sorted));
-  guint total = 0, hidden = 0;
   guint n = g_list_model_get_n_items (G_LIST_MODEL (view->items));
+  guint hidden = self->show_hidden ? 0 : view->n_hidden;
+  guint total = n - hidden;
   g_autofree char *text = NULL;
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(QmCatalogItem) item = g_list_model_get_item (G_LIST_MODEL (view->items), i);
-
-      if (qm_catalog_item_get_entry (item)->hidden && !self->show_hidden)
-        hidden++;
-      else
-        total++;
-    }
 
   if (shown == total)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u entry", "%u entries", total), total);
@@ -475,29 +472,20 @@ fill_cell (GtkInscription  *cell,
 }
 
 static void
-on_slot_changed (QmCatalogSlot *slot,
-                 GParamSpec    *pspec,
-                 GtkListItem   *list_item)
+fill_cell_cb (GtkListItem *list_item,
+              gpointer     item,
+              gpointer     def)
 {
-  fill_cell (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)),
-             g_object_get_data (G_OBJECT (list_item), "qm-column"),
-             qm_catalog_slot_get_item (slot));
+  fill_cell (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), def, item);
 }
 
-/* Rows are bound to slots (qm-catalog-slots.h): the cell follows its
- * slot's item until the row is unbound. */
+/* Rows are bound to slots (qm-row-slots.h), which refill the cells. */
 static void
 bind_cell (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            const ColumnDef          *def)
 {
-  QmCatalogSlot *slot = gtk_list_item_get_item (list_item);
-  gulong handler;
-
-  g_object_set_data (G_OBJECT (list_item), "qm-column", (gpointer) def);
-  fill_cell (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), def, qm_catalog_slot_get_item (slot));
-  handler = g_signal_connect (slot, "notify::item", G_CALLBACK (on_slot_changed), list_item);
-  g_object_set_data (G_OBJECT (list_item), "qm-handler", GSIZE_TO_POINTER (handler));
+  qm_row_slots_bind_cell (def->slots, list_item, fill_cell_cb, (gpointer) def);
 }
 
 static void
@@ -505,16 +493,12 @@ unbind_cell (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              const ColumnDef          *def)
 {
-  QmCatalogSlot *slot = gtk_list_item_get_item (list_item);
-  gulong handler = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (list_item), "qm-handler"));
-
-  if (slot != NULL && handler != 0)
-    g_signal_handler_disconnect (slot, handler);
-  g_object_set_data (G_OBJECT (list_item), "qm-handler", NULL);
+  qm_row_slots_unbind_cell (def->slots, list_item);
 }
 
 static GtkColumnViewColumn *
 add_column (GtkColumnView *view,
+            QmRowSlots    *slots,
             QmCatalogKind  kind,
             ColumnType     type,
             guint          field,
@@ -530,6 +514,7 @@ add_column (GtkColumnView *view,
   def->type = type;
   def->kind = kind;
   def->field = field;
+  def->slots = slots;
   numeric = type == COLUMN_PRICE ||
             (type == COLUMN_FIELD && qm_catalog_fields (kind, NULL)[field].type != QM_CATALOG_FIELD_TEXT);
 
@@ -599,6 +584,43 @@ on_selection_changed (QmCatalogPage *self)
   update_details (self);
 }
 
+static void
+cancel_details_update (QmCatalogPage *self)
+{
+  if (self->details_clock == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->details_clock, self);
+  g_clear_object (&self->details_clock);
+}
+
+static void
+on_details_after_paint (QmCatalogPage *self)
+{
+  cancel_details_update (self);
+  update_details (self);
+}
+
+/* A search keystroke can put another entry under the selection. Its
+ * details are rebuilt once the frame with the new rows is painted, so
+ * that frame only has the rows to redo and each frame stays short. */
+static void
+queue_update_details (QmCatalogPage *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  update_actions (self);
+  if (clock == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      update_details (self);
+      return;
+    }
+  if (self->details_clock != NULL)
+    return;
+  self->details_clock = g_object_ref (clock);
+  g_signal_connect_object (clock, "after-paint", G_CALLBACK (on_details_after_paint), self, G_CONNECT_SWAPPED);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* The rows now show other items (filter or sort): keep the selected entry
  * selected where it is still shown. */
 static void
@@ -609,26 +631,52 @@ on_rows_changed (QmCatalogPage *self,
                  GListModel    *model)
 {
   KindView *view = current (self);
+  guint n, selected;
 
   if (model != G_LIST_MODEL (view->sorted))
     return;
+  n = g_list_model_get_n_items (model);
+  selected = gtk_single_selection_get_selected (view->selection);
   if (self->shown != NULL)
     {
-      guint n = g_list_model_get_n_items (model);
-
       for (guint i = 0; i < n; i++)
         {
           g_autoptr(QmCatalogItem) item = g_list_model_get_item (model, i);
 
           if (item == self->shown)
             {
-              if (gtk_single_selection_get_selected (view->selection) != i)
-                gtk_single_selection_set_selected (view->selection, i);
+              selected = i;
               break;
             }
         }
     }
-  update_details (self);
+  /* Past the last row is padding (qm-row-slots.h): select the last row, as
+   * GTK does when the selected row goes. */
+  if (n > 0 && selected >= n)
+    selected = n - 1;
+  if (selected != gtk_single_selection_get_selected (view->selection) && selected != GTK_INVALID_LIST_POSITION)
+    gtk_single_selection_set_selected (view->selection, selected);
+  queue_update_details (self);
+}
+
+/* Counted here rather than on each search keystroke. */
+static void
+on_items_changed_count_hidden (GListModel *items,
+                               guint       position,
+                               guint       removed,
+                               guint       added,
+                               KindView   *view)
+{
+  guint n = g_list_model_get_n_items (items);
+
+  view->n_hidden = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (items, i);
+
+      if (qm_catalog_item_get_entry (item)->hidden)
+        view->n_hidden++;
+    }
 }
 
 static void
@@ -640,11 +688,12 @@ build_view (QmCatalogPage *self,
   guint n;
 
   view->items = g_list_store_new (QM_TYPE_CATALOG_ITEM);
+  g_signal_connect (view->items, "items-changed", G_CALLBACK (on_items_changed_count_hidden), view);
   view->filter = GTK_FILTER (gtk_custom_filter_new (filter_func, self, NULL));
   view->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (view->items)),
                                               g_object_ref (view->filter));
   view->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (view->filtered)), NULL);
-  view->slots = qm_catalog_slots_new (G_LIST_MODEL (view->sorted));
+  view->slots = qm_row_slots_new (G_LIST_MODEL (view->sorted));
   view->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (view->slots)));
   view->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (view->selection))));
   gtk_widget_add_css_class (GTK_WIDGET (view->view), "data-table");
@@ -652,17 +701,17 @@ build_view (QmCatalogPage *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (view->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   qm_catalog_kind_title (kind), -1);
 
-  add_column (view->view, kind, COLUMN_NAME, 0, _("Name"), "name");
-  add_column (view->view, kind, COLUMN_VENDOR, 0, kind == QM_CATALOG_KIND_MODEL ? _("Developer") : _("Vendor"), "vendor");
+  add_column (view->view, view->slots, kind, COLUMN_NAME, 0, _("Name"), "name");
+  add_column (view->view, view->slots, kind, COLUMN_VENDOR, 0, kind == QM_CATALOG_KIND_MODEL ? _("Developer") : _("Vendor"), "vendor");
   /* The price early: it is what procurement comes for. */
   if (qm_catalog_kind_has_price (kind))
-    add_column (view->view, kind, COLUMN_PRICE, 0, _("Price"), "price");
+    add_column (view->view, view->slots, kind, COLUMN_PRICE, 0, _("Price"), "price");
   fields = qm_catalog_fields (kind, &n);
   for (guint i = 0; i < n; i++)
     if (fields[i].flags & QM_CATALOG_FIELD_COLUMN)
-      add_column (view->view, kind, COLUMN_FIELD, i, _(fields[i].label), fields[i].key);
-  add_column (view->view, kind, COLUMN_ORIGIN, 0, _("Origin"), "origin");
-  add_column (view->view, kind, COLUMN_AS_OF, 0, _("As Of"), "as_of");
+      add_column (view->view, view->slots, kind, COLUMN_FIELD, i, _(fields[i].label), fields[i].key);
+  add_column (view->view, view->slots, kind, COLUMN_ORIGIN, 0, _("Origin"), "origin");
+  add_column (view->view, view->slots, kind, COLUMN_AS_OF, 0, _("As Of"), "as_of");
 
   gtk_sort_list_model_set_sorter (view->sorted, gtk_column_view_get_sorter (view->view));
   g_signal_connect_object (view->view, "activate", G_CALLBACK (on_activate), self, G_CONNECT_SWAPPED);
@@ -780,41 +829,77 @@ reload_entry (QmCatalogPage *self,
 /* ------------------------------------------------------------------ */
 /* Details                                                             */
 
-static void
-add_value_row (AdwPreferencesGroup *group,
-               const char          *title,
-               const char          *value,
-               const char          *tooltip)
+/* The details pane is rebuilt only when its rows change (another kind, a
+ * price override); moving between entries refills the labels, which keeps
+ * a search keystroke that selects another entry cheap. */
+typedef struct
 {
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *label = gtk_label_new (value);
+  QmCatalogPage       *self;
+  gboolean             reuse;
+  AdwPreferencesGroup *group;  /* building: the group rows go into */
+  guint                next;   /* refilling: the next label */
+} DetailsFill;
 
+static void
+set_value_label (GtkLabel   *label,
+                 const char *value,
+                 const char *tooltip)
+{
+  gtk_label_set_text (label, value);
+  /* Short figures stay on one line; only long text wraps. */
+  gtk_label_set_wrap (label, g_utf8_strlen (value, -1) > 22);
+  /* Setting a tooltip asks the display where the pointer is: only on a
+   * change. */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (label)), tooltip) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
+}
+
+static void
+add_value_row (DetailsFill *fill,
+               const char  *title,
+               const char  *value,
+               const char  *tooltip)
+{
+  GtkWidget *row, *label;
+
+  if (fill->reuse)
+    {
+      set_value_label (g_ptr_array_index (fill->self->detail_values, fill->next++), value, tooltip);
+      return;
+    }
+  row = adw_action_row_new ();
+  label = gtk_label_new (NULL);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  /* Short figures stay on one line; only long text wraps. */
-  gtk_label_set_wrap (GTK_LABEL (label), g_utf8_strlen (value, -1) > 22);
   gtk_label_set_xalign (GTK_LABEL (label), 1.0);
   gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
   gtk_widget_add_css_class (label, "numeric");
-  gtk_widget_set_tooltip_text (label, tooltip);
+  set_value_label (GTK_LABEL (label), value, tooltip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
-  adw_preferences_group_add (group, row);
+  adw_preferences_group_add (fill->group, row);
+  g_ptr_array_add (fill->self->detail_values, label);
 }
 
 /* A title over a long, wrapped, selectable text (a source citation). */
 static void
-add_text_row (AdwPreferencesGroup *group,
-              const char          *title,
-              const char          *value)
+add_text_row (DetailsFill *fill,
+              const char  *title,
+              const char  *value)
 {
-  GtkWidget *row = g_object_new (ADW_TYPE_PREFERENCES_ROW, "activatable", FALSE, NULL);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  GtkWidget *title_label = gtk_label_new (title);
-  GtkWidget *label = gtk_label_new (value);
+  GtkWidget *row, *box, *title_label, *label;
 
+  if (fill->reuse)
+    {
+      gtk_label_set_text (g_ptr_array_index (fill->self->detail_values, fill->next++), value);
+      return;
+    }
+  row = g_object_new (ADW_TYPE_PREFERENCES_ROW, "activatable", FALSE, NULL);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  title_label = gtk_label_new (title);
+  label = gtk_label_new (value);
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
   gtk_widget_set_margin_top (box, 9);
@@ -832,18 +917,22 @@ add_text_row (AdwPreferencesGroup *group,
   gtk_box_append (GTK_BOX (box), label);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  adw_preferences_group_add (group, row);
+  adw_preferences_group_add (fill->group, row);
+  g_ptr_array_add (fill->self->detail_values, label);
 }
 
-static AdwPreferencesGroup *
-add_details_group (QmCatalogPage *self,
-                   const char    *title)
+static void
+add_details_group (DetailsFill *fill,
+                   const char  *title)
 {
-  GtkWidget *group = adw_preferences_group_new ();
+  GtkWidget *group;
 
+  if (fill->reuse)
+    return;
+  group = adw_preferences_group_new ();
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
-  gtk_box_append (self->details_groups, group);
-  return ADW_PREFERENCES_GROUP (group);
+  gtk_box_append (fill->self->details_groups, group);
+  fill->group = ADW_PREFERENCES_GROUP (group);
 }
 
 static void
@@ -868,19 +957,17 @@ update_details (QmCatalogPage *self)
   QmCatalogItem *item = qm_catalog_page_get_selected (self);
   const QmCatalogEntry *e;
   const QmCatalogField *fields;
-  AdwPreferencesGroup *group;
+  DetailsFill fill = { self, FALSE, NULL, 0 };
   GtkWidget *child;
   g_autofree char *subtitle = NULL;
   g_autofree char *date = NULL;
+  g_autofree char *layout = NULL;
   guint n;
 
   update_actions (self);
   if (item == self->shown && item != NULL)
     return;
   g_set_object (&self->shown, item);
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->details_groups))) != NULL)
-    gtk_box_remove (self->details_groups, child);
 
   if (item == NULL)
     {
@@ -889,6 +976,18 @@ update_details (QmCatalogPage *self)
     }
   gtk_stack_set_visible_child_name (self->details_stack, "entry");
   e = qm_catalog_item_get_entry (item);
+
+  /* The rows below depend on these only. */
+  layout = g_strdup_printf ("%d %d %d", e->kind, e->builtin, e->has_override);
+  fill.reuse = g_strcmp0 (layout, self->details_layout) == 0;
+  if (!fill.reuse)
+    {
+      while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->details_groups))) != NULL)
+        gtk_box_remove (self->details_groups, child);
+      g_ptr_array_set_size (self->detail_values, 0);
+      g_free (self->details_layout);
+      self->details_layout = g_steal_pointer (&layout);
+    }
 
   gtk_label_set_text (self->details_title, e->name);
   if (e->builtin)
@@ -912,17 +1011,17 @@ update_details (QmCatalogPage *self)
     {
       g_autofree char *list = qm_catalog_format_price (e->list_price_usd);
 
-      group = add_details_group (self, _("Price"));
-      add_value_row (group, e->builtin ? _("List Price") : _("Price"), list, NULL);
+      add_details_group (&fill, _("Price"));
+      add_value_row (&fill, e->builtin ? _("List Price") : _("Price"), list, NULL);
       if (e->has_override)
         {
           g_autofree char *mine = qm_catalog_format_price (e->override_usd);
 
-          add_value_row (group, _("Your Price"), mine, _("Estimates use this price"));
+          add_value_row (&fill, _("Your Price"), mine, _("Estimates use this price"));
         }
     }
 
-  group = add_details_group (self, _("Specifications"));
+  add_details_group (&fill, _("Specifications"));
   fields = qm_catalog_fields (e->kind, &n);
   for (guint i = 0; i < n; i++)
     {
@@ -932,14 +1031,14 @@ update_details (QmCatalogPage *self)
         value = g_strdup (qm_catalog_pretty_value (qm_catalog_item_get_text (item, i)));
       else
         value = qm_catalog_item_format (item, i);
-      add_value_row (group, _(fields[i].label), value ? value : _("Not given"), NULL);
+      add_value_row (&fill, _(fields[i].label), value ? value : _("Not given"), NULL);
     }
 
-  group = add_details_group (self, _("Source and Date"));
+  add_details_group (&fill, _("Source and Date"));
   date = qm_catalog_format_date (e->as_of);
-  add_text_row (group, _("Source"), e->source && *e->source ? e->source : _("Not given"));
-  add_value_row (group, _("As Of"), date ? date : _("Not given"), e->as_of);
-  add_value_row (group, _("ID"), e->id, NULL);
+  add_text_row (&fill, _("Source"), e->source && *e->source ? e->source : _("Not given"));
+  add_value_row (&fill, _("As Of"), date ? date : _("Not given"), e->as_of);
+  add_value_row (&fill, _("ID"), e->id, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1535,8 +1634,20 @@ qm_catalog_page_dispose (GObject *object)
 
   /* The toast overlay is AdwBin's child: let AdwBin drop it, so that the
    * template does not unparent it behind AdwBin's back. */
+  /* Tearing the column views down changes the models: no updates to the
+   * widgets that are going away. */
+  for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
+    {
+      if (self->views[k].selection != NULL)
+        g_signal_handlers_disconnect_by_data (self->views[k].selection, self);
+      if (self->views[k].sorted != NULL)
+        g_signal_handlers_disconnect_by_data (self->views[k].sorted, self);
+    }
+  cancel_details_update (self);
   adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_CATALOG_PAGE);
+  cancel_details_update (self);
+  g_ptr_array_set_size (self->detail_values, 0);
   g_clear_object (&self->shown);
   for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
     {
@@ -1561,6 +1672,8 @@ qm_catalog_page_finalize (GObject *object)
   g_free (self->needle);
   g_ptr_array_unref (self->vendor_values);
   g_ptr_array_unref (self->type_values);
+  g_ptr_array_unref (self->detail_values);
+  g_free (self->details_layout);
 
   G_OBJECT_CLASS (qm_catalog_page_parent_class)->finalize (object);
 }
@@ -1642,6 +1755,7 @@ qm_catalog_page_init (QmCatalogPage *self)
   self->needle = g_strdup ("");
   self->vendor_values = g_ptr_array_new ();
   self->type_values = g_ptr_array_new ();
+  self->detail_values = g_ptr_array_new ();  /* the labels live in details_groups */
 
   for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
     build_view (self, k);
@@ -1736,7 +1850,17 @@ qm_catalog_page_set_search_text (QmCatalogPage *self,
 {
   g_return_if_fail (QM_IS_CATALOG_PAGE (self));
 
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text ? text : "");
+  if (text == NULL)
+    text = "";
+  /* Setting the text deletes the old first, and the entry reports the
+   * empty text at once: that would show every row for a moment. Its
+   * delayed report of the new text finds the search applied already. */
+  if (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text))
+    {
+      g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+      g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
+    }
   apply_search (self, text);
 }
 
@@ -1850,12 +1974,12 @@ qm_catalog_page_select (QmCatalogPage *self,
 QmCatalogItem *
 qm_catalog_page_get_selected (QmCatalogPage *self)
 {
-  QmCatalogSlot *slot;
+  QmRowSlot *slot;
 
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
 
   slot = gtk_single_selection_get_selected_item (current (self)->selection);
-  return slot ? qm_catalog_slot_get_item (slot) : NULL;
+  return slot ? qm_row_slot_get_item (slot) : NULL;
 }
 
 void

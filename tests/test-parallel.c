@@ -37,12 +37,14 @@ gpt_shape (guint layers,
 }
 
 /* MPT (llm-foundry yamls): GeLU 4h, MHA, no biases, tied embeddings,
- * V = 50368; the benchmark configs use learned positions (NumParams grows
- * with the sequence length in the README table). */
+ * V = 50368; the benchmark configs use learned positions, one per token of
+ * max_seq_len (NumParams grows with the sequence length in the README
+ * table). */
 static QmModelShape
 mpt_shape (guint layers,
            guint hidden,
-           guint heads)
+           guint heads,
+           guint seq_len)
 {
   QmModelShape s = { 0 };
 
@@ -53,7 +55,7 @@ mpt_shape (guint layers,
   s.ffn_hidden = 4 * hidden;
   s.vocab = 50368;
   s.tied_embeddings = TRUE;
-  s.learned_positions = 2048;
+  s.learned_positions = seq_len;
   return s;
 }
 
@@ -123,16 +125,20 @@ static const Row rows[] = {
   { "mosaic-7b-a100-40-128",           1, 32,  4096,  32, "a100-sxm-40gb",  128, 1,  1, 1, 18, 2304, QM_RECOMPUTE_FULL,     FALSE, 3, BASIS_MFU, 0.5014 },
 };
 
+/* The rows of the table above are all at sequence length 2048. */
+#define ROWS_SEQ_LEN 2048
+
 static void
 row_problem (const Row         *r,
+             guint              seq_len,
              QmParallelProblem *pb,
              QmParallelLayout  *l)
 {
   /* Mosaic's cluster: 8 A100 per node, 8×200G NICs (1600 Gbps) on RoCE. */
   problem_init (pb, r->gpu, "dgx-a100", r->family == 0 ? "ib-hdr-200" : "eth-400g", r->gpus);
   pb->shape = r->family == 0 ? gpt_shape (r->layers, r->hidden, r->heads)
-                             : mpt_shape (r->layers, r->hidden, r->heads);
-  pb->seq_len = 2048;
+                             : mpt_shape (r->layers, r->hidden, r->heads, seq_len);
+  pb->seq_len = seq_len;
   pb->global_batch = r->global_batch;
   if (r->family == 0)
     {
@@ -173,60 +179,193 @@ cmp_double (const void *a,
   return x < y ? -1 : x > y;
 }
 
+static double
+median_of (const double *v,
+           guint         n)
+{
+  double *sorted = g_memdup2 (v, n * sizeof (double));
+  double m;
+
+  g_assert_cmpuint (n, >, 0);
+  qsort (sorted, n, sizeof (double), cmp_double);
+  m = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  g_free (sorted);
+  return m;
+}
+
+static void
+print_header (void)
+{
+  g_test_message ("%-32s %6s %9s %9s %7s  %s", "row", "basis", "published", "predicted",
+                  "error", "step s (compute/tp/pp/dp/zero/bubble/recompute/opt)");
+}
+
+/* Predict one row with its published layout, print it, and return the
+ * relative error of the prediction. */
+static double
+row_predict (const Row *r,
+             guint      seq_len)
+{
+  QmParallelProblem pb;
+  QmParallelLayout l;
+  QmParallelTime t;
+  QmMemoryBreakdown mem;
+  double pred;
+
+  row_problem (r, seq_len, &pb, &l);
+  g_assert_true (qm_parallel_step_time (&pb, &l, &t));
+  qm_parallel_memory (&pb, &l, &mem);
+  pred = r->basis == BASIS_HFU ? t.hfu : t.mfu;
+  g_test_message ("%-32s %6s %9.3f %9.3f %+6.1f%%  %.2f (%.2f/%.2f/%.2f/%.2f/%.2f/%.2f/%.2f/%.3f) mem %.1f/%.0f GB",
+                  r->id, r->basis == BASIS_HFU ? "HFU" : "MFU", r->published, pred,
+                  100.0 * (pred - r->published) / r->published, t.step, t.compute,
+                  t.tp_comm, t.pp_comm, t.dp_comm, t.zero_comm, t.bubble, t.recompute,
+                  t.optimizer, mem.total / 1e9, mem.capacity / 1e9);
+  return fabs (pred - r->published) / r->published;
+}
+
 static void
 test_published_accuracy (void)
 {
   double errs[G_N_ELEMENTS (rows)];
   double median;
 
-  g_test_message ("%-32s %6s %9s %9s %7s  %s", "row", "basis", "published", "predicted",
-                  "error", "step s (compute/tp/pp/dp/zero/bubble/recompute/opt)");
+  print_header ();
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
-    {
-      const Row *r = &rows[i];
-      QmParallelProblem pb;
-      QmParallelLayout l;
-      QmParallelTime t;
-      QmMemoryBreakdown mem;
-      double pred;
-
-      row_problem (r, &pb, &l);
-      g_assert_true (qm_parallel_step_time (&pb, &l, &t));
-      qm_parallel_memory (&pb, &l, &mem);
-      pred = r->basis == BASIS_HFU ? t.hfu : t.mfu;
-      errs[i] = fabs (pred - r->published) / r->published;
-      g_test_message ("%-32s %6s %9.3f %9.3f %+6.1f%%  %.2f (%.2f/%.2f/%.2f/%.2f/%.2f/%.2f/%.2f/%.3f) mem %.1f/%.0f GB",
-                      r->id, r->basis == BASIS_HFU ? "HFU" : "MFU", r->published, pred,
-                      100.0 * (pred - r->published) / r->published, t.step, t.compute,
-                      t.tp_comm, t.pp_comm, t.dp_comm, t.zero_comm, t.bubble, t.recompute,
-                      t.optimizer, mem.total / 1e9, mem.capacity / 1e9);
-    }
-  memcpy (&median, &errs[0], sizeof median);
-  {
-    double sorted[G_N_ELEMENTS (rows)];
-
-    memcpy (sorted, errs, sizeof sorted);
-    qsort (sorted, G_N_ELEMENTS (rows), sizeof (double), cmp_double);
-    median = G_N_ELEMENTS (rows) % 2 ? sorted[G_N_ELEMENTS (rows) / 2]
-             : 0.5 * (sorted[G_N_ELEMENTS (rows) / 2 - 1] + sorted[G_N_ELEMENTS (rows) / 2]);
-  }
+    errs[i] = row_predict (&rows[i], ROWS_SEQ_LEN);
+  median = median_of (errs, G_N_ELEMENTS (rows));
   g_test_message ("median relative error %.1f%% over %u rows", 100.0 * median,
                   (guint) G_N_ELEMENTS (rows));
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     {
       /* Known outlier, kept in the table and the median: 70B on 64 ×
-       * A100-40GB at micro-batch 2 measured 0.359, while the same model at
-       * 128 GPUs (micro-batch 4) reached 0.489 and at 64 × 80GB 0.533. Its
-       * FSDP traffic per token is only twice the 128-GPU row's, and at
-       * 1600 Gbps per node the gathers take ~25% of the compute, so no
-       * overlap factor explains a 36% slowdown; like the 13B row on
-       * 8 × 40GB (0.44 vs 0.52 at 16 GPUs) it looks like allocator
-       * pressure on the 40 GB part, which the model does not price. */
+       * A100-40GB at micro-batch 2 (global batch 128, so no gradient
+       * accumulation) measured 0.359, while the same model at 128 GPUs
+       * (micro-batch 4) reached 0.489 and at 64 × 80GB 0.533. Its FSDP
+       * gathers (2.4 s raw, 1.2 s exposed) are ~25% of its 9.8 s of
+       * compute; even with all of them exposed it predicts 0.434 (+21%).
+       * The same README has its twins, and the model predicts both:
+       * 70B on 32 × A100-80GB at micro-batch 2 (same compute and FSDP
+       * bytes per micro-batch) measured 0.486, predicted 0.486; 30B on
+       * 32 × A100-40GB, GA 1 (same shard per GPU, same 30/40 GB by
+       * qm-memory) measured 0.517, predicted 0.506. So no per-micro-batch
+       * communication term, per-step (optimizer/GA) term or free-memory
+       * term can explain it without breaking a twin: unexplained, not
+       * priced (like the 13B row on 8 × 40GB: 0.44 vs 0.52 at 16 GPUs). */
       if (strcmp (rows[i].id, "mosaic-70b-a100-40-64") == 0)
         continue;
       g_assert_cmpfloat (errs[i], <, 0.15);
     }
   g_assert_cmpfloat (median, <, 0.08);
+}
+
+/* Held out: rows of the same llm-foundry README (scripts/train/benchmarking/
+ * README.md) that the model was not tuned on, transcribed as published:
+ * model size (MPT yaml shape), sequence length, GPU type and count, micro-
+ * batch, global batch (= micro-batch × grad-accum × GPUs), activation
+ * checkpointing (True = full recompute) and the MFU column. FSDP
+ * FULL_SHARD (ZeRO-3), no TP/PP, as the rows above. A row may be a known
+ * miss, with its reason; it is printed and counted in the median but not
+ * held to the 15% bound. Shapes (layers, d_model, heads) from the yamls:
+ * 70B 80/8192/64, 30B 48/7168/56, 13B 40/5120/40, 7B 32/4096/32. Rows
+ * already in the table above (70B 64 x 80GB and 64/128 x 40GB, 7B 8 x 80GB
+ * and 128 x 40GB) are not repeated. */
+typedef struct
+{
+  Row         row;
+  guint       seq_len;     /* "SeqLen (T)" */
+  const char *miss;        /* one-line reason, or NULL */
+} HeldOutRow;
+
+static const HeldOutRow held_out[] = {
+  /* README table "A100 80GB with 1600 Gbps node-node interconnect (RoCE)". */
+  { { "mosaic-70b-a100-80-32",      1, 80, 8192, 64, "a100-sxm-80gb",  32, 1, 1, 1,  2, 1024, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.4856 }, 2048, NULL },
+  { { "mosaic-30b-a100-80-8-s8192", 1, 48, 7168, 56, "a100-sxm-80gb",   8, 1, 1, 1,  1,  168, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.3938 }, 8192,
+    "0.394 vs 0.514 at 4096 (same GPUs, mb 1, GA 21): predicted 0.50 for both; pricing the FlashAttention kernel "
+    "(0.33 of peak, causal FLOPs) took it from 0.54 to 0.50, a quarter of the gap; the rest is unexplained" },
+  { { "mosaic-30b-a100-80-8-s4096", 1, 48, 7168, 56, "a100-sxm-80gb",   8, 1, 1, 1,  1,  168, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5137 }, 4096, NULL },
+  { { "mosaic-30b-a100-80-8",       1, 48, 7168, 56, "a100-sxm-80gb",   8, 1, 1, 1,  3,  504, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5530 }, 2048, NULL },
+  { { "mosaic-30b-a100-80-8-s1024", 1, 48, 7168, 56, "a100-sxm-80gb",   8, 1, 1, 1,  6, 1008, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5582 }, 1024, NULL },
+  { { "mosaic-30b-a100-80-8-s512",  1, 48, 7168, 56, "a100-sxm-80gb",   8, 1, 1, 1, 12, 2016, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5640 },  512, NULL },
+  { { "mosaic-13b-a100-80-8",       1, 40, 5120, 40, "a100-sxm-80gb",   8, 1, 1, 1,  2,   48, QM_RECOMPUTE_NONE, FALSE, 3, BASIS_MFU, 0.5957 }, 2048, NULL },
+  /* README table "A100 40GB with 1600 Gbps node-node interconnect (RoCE)". */
+  { { "mosaic-30b-a100-40-128",     1, 48, 7168, 56, "a100-sxm-40gb", 128, 1, 1, 1,  6,  768, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5225 }, 2048, NULL },
+  { { "mosaic-30b-a100-40-32",      1, 48, 7168, 56, "a100-sxm-40gb",  32, 1, 1, 1,  4,  128, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5174 }, 2048, NULL },
+  { { "mosaic-13b-a100-40-128",     1, 40, 5120, 40, "a100-sxm-40gb", 128, 1, 1, 1, 16, 2048, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5193 }, 2048, NULL },
+  { { "mosaic-13b-a100-40-64",      1, 40, 5120, 40, "a100-sxm-40gb",  64, 1, 1, 1, 16, 1024, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5204 }, 2048, NULL },
+  { { "mosaic-13b-a100-40-32",      1, 40, 5120, 40, "a100-sxm-40gb",  32, 1, 1, 1, 14,  448, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5262 }, 2048, NULL },
+  { { "mosaic-13b-a100-40-16",      1, 40, 5120, 40, "a100-sxm-40gb",  16, 1, 1, 1, 10,  160, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5250 }, 2048, NULL },
+  { { "mosaic-13b-a100-40-8",       1, 40, 5120, 40, "a100-sxm-40gb",   8, 1, 1, 1,  4,  512, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.4394 }, 2048,
+    "0.439 vs 0.525 on 16 GPUs of the same table; predicted 0.51 for both, the drop is unexplained (like 70B on 64 x 40GB)" },
+  { { "mosaic-7b-a100-40-64",       1, 32, 4096, 32, "a100-sxm-40gb",  64, 1, 1, 1, 18, 1152, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5073 }, 2048, NULL },
+  { { "mosaic-7b-a100-40-32",       1, 32, 4096, 32, "a100-sxm-40gb",  32, 1, 1, 1, 18,  576, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5155 }, 2048, NULL },
+  { { "mosaic-7b-a100-40-16",       1, 32, 4096, 32, "a100-sxm-40gb",  16, 1, 1, 1, 16,  256, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5044 }, 2048, NULL },
+  { { "mosaic-7b-a100-40-8",        1, 32, 4096, 32, "a100-sxm-40gb",   8, 1, 1, 1, 12,  384, QM_RECOMPUTE_FULL, FALSE, 3, BASIS_MFU, 0.5092 }, 2048, NULL },
+};
+
+static void
+test_held_out_accuracy (void)
+{
+  double errs[G_N_ELEMENTS (held_out)];
+  double median;
+
+  print_header ();
+  for (guint i = 0; i < G_N_ELEMENTS (held_out); i++)
+    errs[i] = row_predict (&held_out[i].row, held_out[i].seq_len);
+  median = median_of (errs, G_N_ELEMENTS (held_out));
+  g_test_message ("held-out median relative error %.1f%% over %u rows", 100.0 * median,
+                  (guint) G_N_ELEMENTS (held_out));
+  for (guint i = 0; i < G_N_ELEMENTS (held_out); i++)
+    {
+      if (held_out[i].miss)
+        {
+          g_test_message ("known miss %s: %s", held_out[i].row.id, held_out[i].miss);
+          continue;
+        }
+      g_assert_cmpfloat (errs[i], <, 0.15);
+    }
+  g_assert_cmpfloat (median, <, 0.08);
+}
+
+/* One micro-batch of 16k tokens of MPT-7B on one A100, at sequence length
+ * 2048 and 16384: the attention core's share of the FLOPs grows with s
+ * (4·s·h against 24·h² per token per layer, 8% to 40%). FlashAttention
+ * runs it below the GEMM rate, so MFU falls with s at a fixed token count;
+ * without FlashAttention the matmuls run at the GEMM rate and the s×s
+ * score traffic is what costs. */
+static double
+long_sequence_mfu (guint    seq_len,
+                   gboolean flash)
+{
+  QmParallelProblem pb;
+  QmParallelLayout l;
+  QmParallelTime t;
+
+  problem_init (&pb, "a100-sxm-80gb", "dgx-a100", "eth-400g", 1);
+  pb.shape = mpt_shape (32, 4096, 32, seq_len);
+  pb.seq_len = seq_len;
+  pb.global_batch = 16384 / seq_len;
+  pb.flash_attention = flash;
+  memset (&l, 0, sizeof l);
+  l.tp = l.pp = l.cp = l.ep = l.dp = 1;
+  l.micro_batch = pb.global_batch;
+  l.n_micro = 1;
+  l.virtual_stages = 1;
+  l.recompute = QM_RECOMPUTE_NONE;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &t));
+  return t.mfu;
+}
+
+static void
+test_flash_attention_rate (void)
+{
+  double short_s = long_sequence_mfu (2048, TRUE), long_s = long_sequence_mfu (16384, TRUE);
+
+  g_test_message ("MPT-7B, 1 x A100, FlashAttention: MFU %.3f at 2048, %.3f at 16384", short_s, long_s);
+  g_assert_cmpfloat (long_s, <, 0.95 * short_s);
+  g_assert_cmpfloat (long_s, >, 0.7 * short_s);
+  /* The fused kernel is still faster than unfused attention at 16k. */
+  g_assert_cmpfloat (long_s, >, long_sequence_mfu (16384, FALSE));
 }
 
 /* The published layouts of the MosaicML rows are "fit" validation points. */
@@ -241,7 +380,7 @@ test_published_layouts_fit (void)
 
       if (rows[i].family != 1)
         continue;
-      row_problem (&rows[i], &pb, &l);
+      row_problem (&rows[i], ROWS_SEQ_LEN, &pb, &l);
       qm_parallel_memory (&pb, &l, &mem);
       if (!mem.fits)
         g_test_message ("%s: %.1f GB does not fit %.0f GB", rows[i].id, mem.total / 1e9,
@@ -429,6 +568,8 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/parallel/published-accuracy", test_published_accuracy);
+  g_test_add_func ("/parallel/held-out-accuracy", test_held_out_accuracy);
+  g_test_add_func ("/parallel/flash-attention-rate", test_flash_attention_rate);
   g_test_add_func ("/parallel/published-layouts-fit", test_published_layouts_fit);
   g_test_add_func ("/parallel/pruned-equals-exhaustive", test_pruned_equals_exhaustive);
   g_test_add_func ("/parallel/search-results-valid", test_search_results_valid);

@@ -29,6 +29,22 @@
  * at about 0.66 of peak after communication and bubble. */
 #define QM_PARALLEL_KERNEL_EFFICIENCY 0.88
 
+/* FlashAttention kernels (the fused QK^T, softmax and attention-over-V of
+ * the attention core; not the QKV/output projections, which are GEMMs)
+ * reach this fraction of dense peak, counted on the FLOPs the kernel
+ * executes. Dao 2023, "FlashAttention-2" (arXiv 2307.08691), abstract and
+ * §4.1 (A100 80GB, head dim 64/128, seq 512-16k): FlashAttention reaches
+ * "only 25-40% of the theoretical maximum FLOPs/s", where GEMMs reach their
+ * mamf_fraction (A100 0.869). FlashAttention in Triton (the kernel
+ * llm-foundry's MPT used in 2023) is 1.3-1.5x slower than FA2 forward and
+ * ~2x backward (§4.1); over the 1 : 2.5 forward/backward FLOPs that is
+ * 1.8x FA2's time, i.e. 27-40% from FA2's 50-73%: the same class. We take the middle of the FA1 range, 0.33 (FA2 on H100, up to
+ * 335 TFLOPs/s of 989 in §4.1, is in the same class). Applied with
+ * QM_PARALLEL_KERNEL_EFFICIENCY, as the isolated GEMM rate is: the
+ * benchmark is an isolated kernel too. FA2 on A100 (50-73%) and FA3 on H100
+ * (~75%) are faster than this. */
+#define QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY 0.33
+
 /* Used when the catalog has no measured best-shape matmul fraction: the
  * mean of the measured NVIDIA parts (A100 0.869, H100 0.803, B200 0.776;
  * stas00/ml-engineering MAMF table). */
@@ -79,6 +95,7 @@ typedef struct
   double model_flops_step;
   double hw_flops_step[3];   /* per QmRecompute */
   double peak, rate, hbm;
+  double attn_rate;          /* FlashAttention kernel FLOP/s, on executed FLOPs */
   double gpn, nvlink_bw, nic_bw;
   double net_hop;
   double adam_bytes;
@@ -174,6 +191,7 @@ ctx_init (Ctx                     *c,
   c->peak = qm_compute_peak_flops (&pb->gpu, pb->precision);
   mamf = pb->gpu.mamf_fraction > 0 ? pb->gpu.mamf_fraction : QM_PARALLEL_MAMF_DEFAULT;
   c->rate = c->peak * mamf * QM_PARALLEL_KERNEL_EFFICIENCY;
+  c->attn_rate = c->peak * QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY * QM_PARALLEL_KERNEL_EFFICIENCY;
   c->hbm = pb->gpu.bandwidth_tbs * 1e12;
   c->gpn = MAX (pb->server.gpus, 1u);
   c->nvlink_bw = pb->gpu.link_gbs * 1e9 * QM_PARALLEL_NCCL_BUSBW_FRACTION;
@@ -276,6 +294,38 @@ typedef struct
   double fwd, bwd, rec;   /* seconds for one micro-batch on the stage */
 } StageCompute;
 
+/* Forward and backward seconds of one layer's attention core (QK^T,
+ * softmax, attention over V) for tok tokens on one of t TP ranks.
+ * Without FlashAttention the two matmuls are batched GEMMs at the GEMM
+ * rate (their s×s score traffic is priced apart, elem_score_tok), and the
+ * backward is two matmuls per forward one (input gradients of both
+ * operands), halved for a frozen base as the code always has. With
+ * FlashAttention the fused kernel runs at attn_rate on the FLOPs it
+ * executes, which the FlashAttention-2 paper's §4.1 counts as: causal
+ * (decoder LM training) skips the blocks above the diagonal, half of the
+ * full-s count that the model FLOPs use (PaLM App. B; the MFU basis is
+ * unchanged); the backward runs 5 matmuls to the forward's 2 (it
+ * recomputes QK^T instead of storing it), 2.5x the forward. */
+static void
+attention_seconds (const Ctx *c,
+                   double     tok,
+                   double     t,
+                   double     gemm_rate,
+                   double    *fwd,
+                   double    *bwd)
+{
+  if (c->pb->flash_attention)
+    {
+      *fwd = tok * c->attn_tok * 0.5 / t / c->attn_rate;
+      *bwd = 2.5 * *fwd;
+    }
+  else
+    {
+      *fwd = tok * c->attn_tok / t / gemm_rate;
+      *bwd = (c->lora ? 1.0 : 2.0) * *fwd;
+    }
+}
+
 static void
 stage_compute (const Ctx              *c,
                const QmParallelLayout *l,
@@ -286,7 +336,7 @@ stage_compute (const Ctx              *c,
   double tok = (double) l->micro_batch * c->s / cp;
   double ls = ceil (c->L / l->pp);
   double d = c->h / t, eta, rate;
-  double gemm_layer, attn_layer, elem_layer, score_layer, logits;
+  double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, logits;
   gboolean sp = l->sequence_parallel && l->tp > 1;
 
   /* Shape efficiency on the narrowest per-GPU GEMM dimension (h/t). */
@@ -294,7 +344,7 @@ stage_compute (const Ctx              *c,
   rate = c->rate * eta;
 
   gemm_layer = tok * c->layer_gemm_tok / t / rate;
-  attn_layer = tok * c->attn_tok / t / rate;
+  attention_seconds (c, tok, t, rate, &attn_layer, &attn_bwd);
   score_layer = tok * c->elem_score_tok / t / c->hbm;
   elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm
                + score_layer;
@@ -303,8 +353,9 @@ stage_compute (const Ctx              *c,
 
   out->fwd = ls * (gemm_layer + attn_layer + elem_layer) + logits;
   /* Backward: GEMMs for the input and the weight gradients, 2× forward
-   * (Kaplan 2020 §2.1); a frozen (LoRA) base needs the input gradient only. */
-  out->bwd = (c->lora ? 1.0 : 2.0) * ls * (gemm_layer + attn_layer)
+   * (Kaplan 2020 §2.1); a frozen (LoRA) base needs the input gradient only.
+   * The attention core's backward is attention_seconds()'s. */
+  out->bwd = (c->lora ? 1.0 : 2.0) * ls * gemm_layer + ls * attn_bwd
              + 2.0 * ls * elem_layer + (c->lora ? 1.0 : 2.0) * logits;
   switch (l->recompute)
     {
@@ -391,8 +442,13 @@ model_step (const Ctx              *c,
       double kv = tok * 2.0 * kvd * 2.0 / t;
       double per_layer = (cp - 1) * (QM_PARALLEL_NCCL_BASE_LATENCY_S + tc.hop + kv / tc.bw);
       double comm = ls * per_layer * (1.0 + 2.0 + (l->recompute == QM_RECOMPUTE_FULL ? 1.0 : 0.0));
+      double attn_fwd, attn_bwd;
 
-      cp_mb = exposed (comm, ls * tok * c->attn_tok / t / c->rate * 3.0, TRUE);
+      /* Hidden behind the attention blocks, forward and backward. */
+      attention_seconds (c, tok, t, c->rate, &attn_fwd, &attn_bwd);
+      if (!pb->flash_attention)
+        attn_bwd = 2.0 * attn_fwd;
+      cp_mb = exposed (comm, ls * (attn_fwd + attn_bwd), TRUE);
     }
 
   /* Expert parallel (Lepikhin 2020 GShard §2; DeepSeek-V3 §3.2): each MoE

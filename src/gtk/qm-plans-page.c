@@ -2,9 +2,9 @@
  * column view, the selection actions, the empty state and plan files.
  *
  * The model chain is store → sort → filter → multi-selection: a search
- * keystroke only re-runs the filter (a hash lookup per row against the ids
- * qm_plan_store_search_ids() returns), never the sort, and never rebuilds
- * rows.
+ * keystroke only re-runs the filter in memory (the words against each
+ * plan's search key, as the store matches them), never the sort or a
+ * query.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -49,8 +49,7 @@ struct _QmPlansPage
   GtkMultiSelection    *selection;
 
   char                 *search;         /* as applied to the filter */
-  GArray               *match_ids;      /* gint64; NULL = no search */
-  GHashTable           *match_set;      /* keys point into match_ids */
+  GStrv                 words;          /* of the search; NULL = no search */
 
   GArray               *undo_ids;       /* the last deletion, for Undo */
   AdwToast             *undo_toast;     /* weak */
@@ -421,22 +420,18 @@ filter_cb (gpointer item,
            gpointer user_data)
 {
   QmPlansPage *self = user_data;
-  gint64 id;
 
-  if (self->match_set == NULL)
-    return TRUE;
-  id = qm_plan_item_get_id (item);
-  return g_hash_table_contains (self->match_set, &id);
+  return self->words == NULL ||
+         qm_plan_search_matches (qm_plan_item_get_summary (item)->search_key, (const char * const *) self->words);
 }
 
-/* Runs the search in the store and filters the loaded rows by id. */
+/* Filters the loaded rows by the search's words. */
 static void
 apply_search (QmPlansPage *self,
               const char  *text,
               gboolean     force)
 {
   g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
-  g_autoptr(GError) error = NULL;
   GtkFilterChange change = GTK_FILTER_CHANGE_DIFFERENT;
   const char *old = self->search != NULL ? self->search : "";
 
@@ -451,21 +446,9 @@ apply_search (QmPlansPage *self,
   if (force)
     change = GTK_FILTER_CHANGE_DIFFERENT;
 
-  g_clear_pointer (&self->match_set, g_hash_table_unref);
-  g_clear_pointer (&self->match_ids, g_array_unref);
-  if (*stripped != '\0' && self->store != NULL)
-    {
-      self->match_ids = qm_plan_store_search_ids (self->store, stripped, &error);
-      if (self->match_ids == NULL)
-        {
-          g_warning ("Could not search the plans: %s", error->message);
-          self->match_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-          change = GTK_FILTER_CHANGE_DIFFERENT;
-        }
-      self->match_set = g_hash_table_new (g_int64_hash, g_int64_equal);
-      for (guint i = 0; i < self->match_ids->len; i++)
-        g_hash_table_add (self->match_set, &g_array_index (self->match_ids, gint64, i));
-    }
+  g_clear_pointer (&self->words, g_strfreev);
+  if (*stripped != '\0')
+    self->words = qm_plan_search_words (stripped);
 
   g_free (self->search);
   self->search = g_steal_pointer (&stripped);
@@ -529,6 +512,7 @@ summary_from_saved (const QmSavedPlan *plan)
   s->catalog_version = g_strdup (plan->catalog_version);
   s->created = plan->created;
   s->modified = plan->modified;
+  s->search_key = qm_plan_search_key (plan->name, plan->customer, plan->tags, plan->model, plan->quote_ref);
   return s;
 }
 
@@ -578,11 +562,9 @@ refresh_plan (QmPlansPage *self,
       if (qm_plan_item_get_summary (other)->modified <= plan->modified)
         break;
     }
+  /* The filter takes the new row as it comes: a search hides it unless
+   * it matches. */
   g_list_store_insert (self->plans, pos, item);
-
-  /* A search hides rows the store did not match: ask it again. */
-  if (self->search != NULL && *self->search != '\0')
-    apply_search (self, self->search, TRUE);
   return TRUE;
 }
 
@@ -1468,8 +1450,7 @@ qm_plans_page_dispose (GObject *object)
   g_clear_object (&self->sorted);
   g_clear_object (&self->filter);
   g_clear_object (&self->plans);
-  g_clear_pointer (&self->match_set, g_hash_table_unref);
-  g_clear_pointer (&self->match_ids, g_array_unref);
+  g_clear_pointer (&self->words, g_strfreev);
   g_clear_pointer (&self->undo_ids, g_array_unref);
   g_clear_pointer (&self->search, g_free);
 

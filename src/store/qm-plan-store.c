@@ -84,6 +84,7 @@ qm_plan_summary_free (QmPlanSummary *summary)
   g_free (summary->tags);
   g_free (summary->model);
   g_free (summary->catalog_version);
+  g_free (summary->search_key);
   g_free (summary);
 }
 
@@ -148,20 +149,55 @@ get_member_object (JsonObject *o,
   return json_node_get_object (n);
 }
 
-/* The search box matches this: casefolded, so "ÉCOLE" finds "école". */
+#define MAX_SEARCH_WORDS 8
+
 static char *
-make_search_key (const char *name,
-                 const char *customer,
-                 const char *tags,
-                 const char *model,
-                 const char *quote_ref)
+fold (const char *text)
+{
+  g_autofree char *normal = g_utf8_normalize (text, -1, G_NORMALIZE_ALL);
+
+  return g_utf8_casefold (normal != NULL ? normal : text, -1);
+}
+
+char *
+qm_plan_search_key (const char *name,
+                    const char *customer,
+                    const char *tags,
+                    const char *model,
+                    const char *quote_ref)
 {
   g_autofree char *joined = g_strjoin ("\n", name ? name : "", customer ? customer : "",
                                        tags ? tags : "", model ? model : "",
                                        quote_ref ? quote_ref : "", NULL);
-  g_autofree char *normal = g_utf8_normalize (joined, -1, G_NORMALIZE_ALL);
 
-  return g_utf8_casefold (normal != NULL ? normal : joined, -1);
+  return fold (joined);
+}
+
+GStrv
+qm_plan_search_words (const char *search)
+{
+  g_autofree char *folded = fold (search != NULL ? search : "");
+  g_auto(GStrv) split = g_strsplit_set (g_strstrip (folded), " \t\n", -1);
+  g_autoptr(GStrvBuilder) words = g_strv_builder_new ();
+  guint n = 0;
+
+  for (guint i = 0; split[i] != NULL && n < MAX_SEARCH_WORDS; i++)
+    if (*split[i] != '\0')
+      {
+        g_strv_builder_add (words, split[i]);
+        n++;
+      }
+  return g_strv_builder_end (words);
+}
+
+gboolean
+qm_plan_search_matches (const char         *search_key,
+                        const char * const *words)
+{
+  for (guint i = 0; words != NULL && words[i] != NULL; i++)
+    if (search_key == NULL || strstr (search_key, words[i]) == NULL)
+      return FALSE;
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -407,7 +443,7 @@ save_locked (QmStore            *store,
   if (plan->quote_ref != NULL && *plan->quote_ref != '\0')
     json_object_set_string_member (inputs, "quote_ref", plan->quote_ref);
   res->inputs = object_to_text (inputs, FALSE);
-  search_key = make_search_key (res->name, plan->customer, plan->tags, plan->model, plan->quote_ref);
+  search_key = qm_plan_search_key (res->name, plan->customer, plan->tags, plan->model, plan->quote_ref);
 
   if (res->id != 0)
     {
@@ -536,7 +572,7 @@ qm_plan_store_save (QmStore      *store,
 
 #define PLAN_COLUMNS \
   "p.id, p.name, p.customer, p.quote_ref, p.tags, p.model, p.gpus, p.days, p.total_cost," \
-  " p.catalog_version, p.created, p.modified"
+  " p.catalog_version, p.created, p.modified, p.search_key"
 
 QmSavedPlan *
 qm_plan_store_load (QmStore  *store,
@@ -579,10 +615,11 @@ qm_plan_store_load (QmStore  *store,
   plan->catalog_version = qm_store_column_dup (stmt, 9);
   plan->created = sqlite3_column_int64 (stmt, 10);
   plan->modified = sqlite3_column_int64 (stmt, 11);
-  plan->notes = qm_store_column_dup (stmt, 12);
-  plan->inputs = qm_store_column_dup (stmt, 13);
-  plan->snapshot = qm_store_column_dup (stmt, 14);
-  plan->prices = qm_store_column_dup (stmt, 15);
+  /* 12 is the search key. */
+  plan->notes = qm_store_column_dup (stmt, 13);
+  plan->inputs = qm_store_column_dup (stmt, 14);
+  plan->snapshot = qm_store_column_dup (stmt, 15);
+  plan->prices = qm_store_column_dup (stmt, 16);
   return plan;
 }
 
@@ -606,10 +643,10 @@ summary_from_row (sqlite3_stmt *stmt)
   s->catalog_version = qm_store_column_dup (stmt, 9);
   s->created = sqlite3_column_int64 (stmt, 10);
   s->modified = sqlite3_column_int64 (stmt, 11);
+  s->search_key = qm_store_column_dup (stmt, 12);
   return s;
 }
 
-#define MAX_SEARCH_WORDS 8
 
 static gpointer
 list_where (QmStore     *store,
@@ -623,31 +660,22 @@ list_where (QmStore     *store,
   g_autoptr(GString) sql = g_string_new (ids_only ? "SELECT p.id FROM plan p WHERE "
                                                   : "SELECT " PLAN_COLUMNS " FROM plan p WHERE ");
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_auto(GStrv) words = NULL;
-  guint n_words = 0;
+  g_auto(GStrv) words = qm_plan_search_words (search);
+  guint n_words = g_strv_length (words);
   int rc;
 
   g_string_append (sql, trash ? "p.trashed_session = ?1" : "p.trashed_session IS NULL");
-  if (search != NULL && *search != '\0')
-    {
-      g_autofree char *normal = g_utf8_normalize (search, -1, G_NORMALIZE_ALL);
-      g_autofree char *folded = g_utf8_casefold (normal != NULL ? normal : search, -1);
-
-      words = g_strsplit_set (g_strstrip (folded), " \t\n", -1);
-      /* Placeholders only: the words themselves are bound. */
-      for (guint i = 0; words[i] != NULL && n_words < MAX_SEARCH_WORDS; i++)
-        if (*words[i] != '\0')
-          g_string_append_printf (sql, " AND instr (p.search_key, ?%u) > 0", 2 + n_words++);
-    }
+  /* Placeholders only: the words themselves are bound. */
+  for (guint i = 0; i < n_words; i++)
+    g_string_append_printf (sql, " AND instr (p.search_key, ?%u) > 0", 2 + i);
   g_string_append (sql, " ORDER BY p.modified DESC, p.id DESC");
 
   if ((stmt = qm_store_prepare (store, sql->str, error)) == NULL)
     return NULL;
   if (trash)
     sqlite3_bind_text (stmt, 1, qm_store_session_id (store), -1, SQLITE_STATIC);
-  for (guint i = 0, n = 0; words != NULL && words[i] != NULL && n < n_words; i++)
-    if (*words[i] != '\0')
-      sqlite3_bind_text (stmt, 2 + n++, words[i], -1, SQLITE_STATIC);
+  for (guint i = 0; i < n_words; i++)
+    sqlite3_bind_text (stmt, 2 + i, words[i], -1, SQLITE_STATIC);
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
@@ -759,7 +787,7 @@ qm_plan_store_duplicate (QmStore     *store,
     return 0;
   json_object_set_string_member (o, "name", new_name);
   inputs = object_to_text (o, FALSE);
-  search_key = make_search_key (new_name, plan->customer, plan->tags, plan->model, plan->quote_ref);
+  search_key = qm_plan_search_key (new_name, plan->customer, plan->tags, plan->model, plan->quote_ref);
 
   if (!qm_store_begin (store, "Could not duplicate the plan", error))
     return 0;

@@ -51,6 +51,7 @@ typedef struct
   char   *catalog_version;
   gint64  created;
   gint64  modified;
+  char   *search_key;  /* what a search matches: see qm_plan_search_key() */
 } QmPlanSummary;
 
 QmSavedPlan *qm_saved_plan_new      (void);
@@ -86,6 +87,20 @@ GArray      *qm_plan_store_search_ids (QmStore    *store,
                                        const char *search,
                                        GError    **error);
 guint        qm_plan_store_count    (QmStore      *store);
+
+/* Searching, as the store does it, for lists that filter in memory: the
+ * key is the name, customer, tags, model and quote reference, normalized
+ * and casefolded (so "ÉCOLE" finds "école"); the words are the search's,
+ * the same way, at most 8; a plan matches when every word occurs in its
+ * key. */
+char        *qm_plan_search_key     (const char   *name,
+                                     const char   *customer,
+                                     const char   *tags,
+                                     const char   *model,
+                                     const char   *quote_ref);
+GStrv        qm_plan_search_words   (const char   *search);
+gboolean     qm_plan_search_matches (const char   *search_key,
+                                     const char * const *words);
 /* A plan by id ("42") or by exact name (the newest of that name). */
 gint64       qm_plan_store_find     (QmStore      *store,
                                      const char   *name_or_id,

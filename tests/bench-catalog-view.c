@@ -13,7 +13,6 @@
 
 #define N_ENTRIES 5000
 
-static gint64 frame_start, frame_end, layout_end;
 static const char *model_needle;
 
 static gboolean
@@ -21,28 +20,6 @@ match_needle (gpointer item,
               gpointer user_data)
 {
   return qm_catalog_item_matches (item, model_needle);
-}
-
-static void
-on_before_paint (GdkFrameClock *clock)
-{
-  if (frame_start == 0)
-    frame_start = g_get_monotonic_time ();
-}
-
-/* Connected after the window's own handler: the frame's layout is done. */
-static void
-on_layout (GdkFrameClock *clock)
-{
-  if (frame_start != 0 && layout_end == 0)
-    layout_end = g_get_monotonic_time ();
-}
-
-static void
-on_after_paint (GdkFrameClock *clock)
-{
-  if (frame_start != 0 && frame_end == 0)
-    frame_end = g_get_monotonic_time ();
 }
 
 static int
@@ -70,24 +47,16 @@ time_change (GtkWidget     *window,
              double        *model_ms,
              double        *total_ms)
 {
-  gint64 t0 = g_get_monotonic_time (), t1;
-  gint64 deadline;
+  gint64 t0 = g_get_monotonic_time ();
+  double layout_ms, paint_ms;
 
-  frame_start = frame_end = layout_end = 0;
   qm_catalog_page_set_search_text (page, needle);
-  t1 = g_get_monotonic_time ();
-  gtk_widget_queue_draw (window);
-  deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
-  while (frame_end == 0 && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  *model_ms = (t1 - t0) / 1000.0;
-  /* The wait for the frame clock's tick is not work: count the model
-   * update plus the frame's own layout and paint. */
-  *total_ms = *model_ms + (frame_end - frame_start) / 1000.0;
+  *model_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  *total_ms = *model_ms + qm_test_time_next_frame (window, &layout_ms, &paint_ms);
   if (g_getenv ("QM_BENCH_VERBOSE"))
     g_print ("  %-12s -> %5u rows: model %6.2f ms, layout %6.2f ms, paint %6.2f ms, total %6.2f ms\n", needle,
              g_list_model_get_n_items (qm_catalog_page_get_model (page)), *model_ms,
-             (layout_end - frame_start) / 1000.0, (frame_end - layout_end) / 1000.0, *total_ms);
+             layout_ms, paint_ms, *total_ms);
 }
 
 int
@@ -106,7 +75,6 @@ main (int argc, char **argv)
   QmStore *store;
   GtkWidget *window;
   QmCatalogPage *page;
-  GdkFrameClock *clock;
   guint written = 0, k = 0;
   gint64 t0;
 
@@ -139,11 +107,6 @@ main (int argc, char **argv)
   adw_window_set_content (ADW_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (GTK_WINDOW (window));
   gtk_test_widget_wait_for_draw (window);
-
-  clock = gtk_widget_get_frame_clock (window);
-  g_signal_connect (clock, "before-paint", G_CALLBACK (on_before_paint), NULL);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
-  g_signal_connect_after (clock, "layout", G_CALLBACK (on_layout), NULL);
 
   for (guint r = 0; r < rounds; r++)
     for (guint i = 0; i < G_N_ELEMENTS (needles); i++, k++)

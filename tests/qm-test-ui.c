@@ -90,3 +90,62 @@ qm_test_wait_until_null (GObject **pointer)
   while (*pointer != NULL && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, FALSE);
 }
+
+typedef struct
+{
+  gint64 start, layout_end, end;
+} FrameTimes;
+
+static void
+frame_before_paint_cb (GdkFrameClock *clock,
+                       FrameTimes    *t)
+{
+  if (t->start == 0)
+    t->start = g_get_monotonic_time ();
+}
+
+static void
+frame_layout_cb (GdkFrameClock *clock,
+                 FrameTimes    *t)
+{
+  if (t->start != 0 && t->layout_end == 0)
+    t->layout_end = g_get_monotonic_time ();
+}
+
+static void
+frame_after_paint_cb (GdkFrameClock *clock,
+                      FrameTimes    *t)
+{
+  if (t->start != 0 && t->end == 0)
+    t->end = g_get_monotonic_time ();
+}
+
+double
+qm_test_time_next_frame (GtkWidget *widget,
+                         double    *layout_ms,
+                         double    *paint_ms)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  FrameTimes t = { 0 };
+  gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+  g_assert_nonnull (clock);
+  g_signal_connect (clock, "before-paint", G_CALLBACK (frame_before_paint_cb), &t);
+  /* After the window's own handler: its layout is done. */
+  g_signal_connect_after (clock, "layout", G_CALLBACK (frame_layout_cb), &t);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (frame_after_paint_cb), &t);
+  gtk_widget_queue_draw (widget);
+  while (t.end == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handlers_disconnect_by_data (clock, &t);
+  g_assert_cmpint (t.end, !=, 0);
+  /* A frame with nothing to lay out runs no layout phase. */
+  if (t.layout_end == 0)
+    t.layout_end = t.start;
+
+  if (layout_ms != NULL)
+    *layout_ms = (t.layout_end - t.start) / 1000.0;
+  if (paint_ms != NULL)
+    *paint_ms = (t.end - t.layout_end) / 1000.0;
+  return (t.end - t.start) / 1000.0;
+}

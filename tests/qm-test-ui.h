@@ -23,4 +23,12 @@ void     qm_test_screenshot      (GtkWidget     *widget,
 /* Iterates the main loop until *@pointer is NULL or ten seconds pass. */
 void     qm_test_wait_until_null (GObject **pointer);
 
+/* For benchmarks: draws the next frame of @widget's window and returns
+ * the milliseconds of work in it, from the frame clock's before-paint to
+ * its after-paint (the wait for the clock's tick is not work). @layout_ms
+ * and @paint_ms (each may be NULL) split it at the end of the layout. */
+double   qm_test_time_next_frame (GtkWidget *widget,
+                                  double    *layout_ms,
+                                  double    *paint_ms);
+
 G_END_DECLS

@@ -200,14 +200,14 @@ find_column (Fixture    *f,
 static guint
 n_rows (Fixture *f)
 {
-  return g_list_model_get_n_items (G_LIST_MODEL (qm_plans_page_get_model (f->page)));
+  return g_list_model_get_n_items (qm_plans_page_get_rows (f->page));
 }
 
 static gint64
 row_id (Fixture *f,
         guint    position)
 {
-  g_autoptr(QmPlanItem) item = g_list_model_get_item (G_LIST_MODEL (qm_plans_page_get_model (f->page)), position);
+  g_autoptr(QmPlanItem) item = g_list_model_get_item (qm_plans_page_get_rows (f->page), position);
 
   return qm_plan_item_get_id (item);
 }
@@ -216,7 +216,7 @@ static const QmPlanSummary *
 row (Fixture *f,
      guint    position)
 {
-  g_autoptr(QmPlanItem) item = g_list_model_get_item (G_LIST_MODEL (qm_plans_page_get_model (f->page)), position);
+  g_autoptr(QmPlanItem) item = g_list_model_get_item (qm_plans_page_get_rows (f->page), position);
 
   /* The model keeps the item alive. */
   return qm_plan_item_get_summary (item);
@@ -240,6 +240,62 @@ select_rows (Fixture     *f,
   gtk_selection_model_unselect_all (model);
   for (guint i = 0; i < n; i++)
     gtk_selection_model_select_item (model, positions[i], FALSE);
+}
+
+static guint
+position_of (Fixture *f,
+             gint64   id)
+{
+  for (guint i = 0; i < n_rows (f); i++)
+    if (row_id (f, i) == id)
+      return i;
+  g_assert_not_reached ();
+}
+
+/* The rows GTK shows are the filtered list in order, one per plan: the
+ * padding rows past its end (qm-row-slots.h) are hidden, and no row on
+ * screen shows an older plan. */
+static void
+check_rows_on_screen (Fixture *f)
+{
+  GtkWidget *view = find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *list = NULL;
+  guint position = 0, shown_rows = 0;
+
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f->window));
+  for (GtkWidget *c = gtk_widget_get_first_child (view); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_VIEW (c))
+      list = c;
+  g_assert_nonnull (list);
+
+  for (GtkWidget *r = gtk_widget_get_first_child (list); r; r = gtk_widget_get_next_sibling (r), position++)
+    {
+      GtkWidget *cell = gtk_widget_get_first_child (r);
+      GtkWidget *name = cell != NULL ? gtk_widget_get_first_child (cell) : NULL;
+
+      if (!GTK_IS_INSCRIPTION (name) || !gtk_widget_get_visible (r))
+        continue;
+      shown_rows++;
+      g_assert_cmpuint (position, <, n_rows (f));
+      if (gtk_widget_get_mapped (r))
+        g_assert_cmpstr (gtk_inscription_get_text (GTK_INSCRIPTION (name)), ==, row (f, position)->name);
+    }
+  g_assert_cmpuint (shown_rows, ==, n_rows (f));
+}
+
+/* The selected plans, as a sorted, comma-separated list of their indices
+ * in f->ids, for readable assertions. */
+static char *
+selected_plans (Fixture *f)
+{
+  g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (f->page);
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint k = 0; k < G_N_ELEMENTS (f->ids); k++)
+    for (guint i = 0; i < ids->len; i++)
+      if (g_array_index (ids, gint64, i) == f->ids[k])
+        g_string_append_printf (out, "%s%u", out->len > 0 ? "," : "", k);
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
 static AdwMessageDialog *
@@ -433,6 +489,59 @@ test_search (Fixture       *f,
                  gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), GTK_WIDGET (entry)));
   qm_plans_page_set_search (f->page, "");
   g_assert_cmpuint (n_rows (f), ==, 4);
+}
+
+static guint64
+n_selected_positions (GtkSelectionModel *model)
+{
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (model);
+
+  return gtk_bitset_get_size (selected);
+}
+
+/* The selection follows the plans, not the row positions, through
+ * searches and sorts; padding rows never count as selected. */
+static void
+test_search_selection (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
+  GtkSelectionModel *model = qm_plans_page_get_model (f->page);
+  g_autofree char *two = NULL, *after_search = NULL, *after_clear = NULL, *after_sort = NULL;
+  g_autofree char *all = NULL;
+
+  check_rows_on_screen (f);
+  select_rows (f, (guint[]) { position_of (f, f->ids[1]), position_of (f, f->ids[2]) }, 2);
+  two = selected_plans (f);
+  g_assert_cmpstr (two, ==, "1,2");
+
+  /* "acme" shows plans 0 and 2: plan 2 stays selected wherever it is. */
+  qm_plans_page_set_search (f->page, "acme");
+  g_assert_cmpuint (n_rows (f), ==, 2);
+  after_search = selected_plans (f);
+  g_assert_cmpstr (after_search, ==, "2");
+  check_rows_on_screen (f);
+  qm_test_screenshot (f->window, "plans-page-search-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  qm_plans_page_set_search (f->page, "");
+  after_clear = selected_plans (f);
+  g_assert_cmpstr (after_clear, ==, "2");
+  g_assert_cmpuint (n_selected_positions (model), ==, 1);
+  check_rows_on_screen (f);
+
+  gtk_column_view_sort_by_column (view, find_column (f, "GPUs"), GTK_SORT_ASCENDING);
+  after_sort = selected_plans (f);
+  g_assert_cmpstr (after_sort, ==, "2");
+  g_assert_true (gtk_selection_model_is_selected (model, position_of (f, f->ids[2])));
+  check_rows_on_screen (f);
+
+  /* Select all takes the plans shown, not the hidden padding rows. */
+  qm_plans_page_set_search (f->page, "acme");
+  gtk_selection_model_select_all (model);
+  all = selected_plans (f);
+  g_assert_cmpstr (all, ==, "0,2");
+  g_assert_cmpuint (n_selected_positions (model), ==, 2);
+  g_assert_true (action_enabled (GTK_WIDGET (f->page), "plans.compare"));
 }
 
 static void
@@ -782,6 +891,7 @@ main (int argc, char **argv)
   ADD ("list", test_list, FALSE);
   ADD ("narrow", test_narrow, FALSE);
   ADD ("search", test_search, FALSE);
+  ADD ("search-selection", test_search_selection, FALSE);
   ADD ("sort", test_sort, FALSE);
   ADD ("delete-undo", test_delete_undo, FALSE);
   ADD ("duplicate-rename", test_duplicate_rename, FALSE);

@@ -1,10 +1,12 @@
 /* qm-plans-page.c: the Plans page: saved plans in a sortable, searchable
  * column view, the selection actions, the empty state and plan files.
  *
- * The model chain is store → sort → filter → multi-selection: a search
- * keystroke only re-runs the filter in memory (the words against each
- * plan's search key, as the store matches them), never the sort or a
- * query.
+ * The model chain is store → sort → filter → row slots → multi-selection:
+ * a search keystroke only re-runs the filter in memory (the words against
+ * each plan's search key, as the store matches them), never the sort or a
+ * query, and the rows on screen are refilled rather than rebuilt
+ * (qm-row-slots.h). Positions in the selection are positions in the
+ * filtered list; past its end are hidden padding rows, never selected.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,6 +23,7 @@
 #include "qm-plan-item.h"
 #include "qm-plan-store.h"
 #include "qm-plans-page.h"
+#include "qm-row-slots.h"
 
 /* The columns, in their order on screen. At narrow widths the least
  * important go first (see columns_for_width). */
@@ -46,7 +49,9 @@ struct _QmPlansPage
   GtkSortListModel     *sorted;
   GtkFilterListModel   *filtered;
   GtkCustomFilter      *filter;
+  QmRowSlots           *slots;
   GtkMultiSelection    *selection;
+  GArray               *kept_ids;       /* selected while the rows change */
 
   char                 *search;         /* as applied to the filter */
   GStrv                 words;          /* of the search; NULL = no search */
@@ -220,7 +225,8 @@ cell_query_tooltip_cb (GtkWidget   *label,
                        GtkListItem *list_item)
 {
   Column column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "qm-column"));
-  QmPlanItem *item = gtk_list_item_get_item (list_item);
+  QmRowSlot *slot = gtk_list_item_get_item (list_item);
+  QmPlanItem *item = slot != NULL ? qm_row_slot_get_item (slot) : NULL;
   g_autofree char *text = item != NULL ? cell_tooltip (column, item) : NULL;
 
   if (text == NULL || *text == '\0')
@@ -251,14 +257,36 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
+fill_cell_cb (GtkListItem *list_item,
+              gpointer     item,
+              gpointer     user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  g_autofree char *text = item != NULL ? cell_text (column, item) : NULL;
+
+  gtk_inscription_set_text (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), text);
+}
+
+/* Rows are bound to slots (qm-row-slots.h), which refill the cells. */
+static void
 bind_cell_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
-  Column column = GPOINTER_TO_INT (user_data);
-  g_autofree char *text = cell_text (column, gtk_list_item_get_item (list_item));
+  QmPlansPage *self = g_object_get_data (G_OBJECT (factory), "qm-page");
 
-  gtk_inscription_set_text (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), text);
+  qm_row_slots_bind_cell (self->slots, list_item, fill_cell_cb, user_data);
+}
+
+static void
+unbind_cell_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  QmPlansPage *self = g_object_get_data (G_OBJECT (factory), "qm-page");
+
+  if (self->slots != NULL)
+    qm_row_slots_unbind_cell (self->slots, list_item);
 }
 
 /* ------------------------------------------------------------------ */
@@ -321,11 +349,29 @@ compare_cb (gconstpointer a,
 /* ------------------------------------------------------------------ */
 /* State                                                               */
 
+/* The plan shown at @position, or NULL past the last row (padding). */
 static QmPlanItem *
 get_item (QmPlansPage *self,
           guint        position)
 {
-  return g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  return g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+}
+
+static guint
+n_shown (QmPlansPage *self)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+}
+
+/* How many real rows are selected (select-all takes padding too, until
+ * selection_changed_cb drops it). */
+static guint
+n_selected (QmPlansPage *self)
+{
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  guint n = n_shown (self);
+
+  return n > 0 ? (guint) gtk_bitset_get_size_in_range (selected, 0, n - 1) : 0;
 }
 
 GArray *
@@ -343,9 +389,15 @@ qm_plans_page_get_selected_ids (QmPlansPage *self)
        ok;
        ok = gtk_bitset_iter_next (&iter, &position))
     {
-      g_autoptr(QmPlanItem) item = get_item (self, position);
-      gint64 id = qm_plan_item_get_id (item);
+      /* The slot's plan: during a change the filtered list is already
+       * new, while the rows (and the selection) still show the old. */
+      g_autoptr(QmRowSlot) slot = g_list_model_get_item (G_LIST_MODEL (self->slots), position);
+      QmPlanItem *item = slot != NULL ? qm_row_slot_get_item (slot) : NULL;
+      gint64 id;
 
+      if (item == NULL)
+        break;   /* padding, and all after it */
+      id = qm_plan_item_get_id (item);
       g_array_append_val (ids, id);
     }
   return ids;
@@ -368,8 +420,7 @@ store_writable (QmPlansPage *self)
 static void
 update_actions (QmPlansPage *self)
 {
-  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
-  guint64 n = gtk_bitset_get_size (selected);
+  guint n = n_selected (self);
   gboolean writable = store_writable (self);
   GtkWidget *widget = GTK_WIDGET (self);
 
@@ -386,7 +437,7 @@ update_actions (QmPlansPage *self)
   gtk_action_bar_set_revealed (self->action_bar, n > 0);
   if (n > 0)
     {
-      g_autofree char *text = g_strdup_printf (ngettext ("%u selected", "%u selected", (gulong) n), (guint) n);
+      g_autofree char *text = g_strdup_printf (ngettext ("%u selected", "%u selected", n), n);
 
       gtk_label_set_label (self->selection_label, text);
     }
@@ -396,21 +447,58 @@ static void
 update_view (QmPlansPage *self)
 {
   guint n_plans = g_list_model_get_n_items (G_LIST_MODEL (self->plans));
-  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
 
   gtk_stack_set_visible_child_name (self->stack, n_plans > 0 ? "plans" : "empty");
-  gtk_stack_set_visible_child_name (self->list_stack, n_shown > 0 ? "list" : "no-matches");
+  gtk_stack_set_visible_child_name (self->list_stack, n_shown (self) > 0 ? "list" : "no-matches");
 }
+
+static void select_ids (QmPlansPage  *self,
+                        const gint64 *ids,
+                        guint         n_ids);
 
 static void
 selection_changed_cb (QmPlansPage *self)
 {
+  guint n = n_shown (self);
+  guint n_slots = g_list_model_get_n_items (G_LIST_MODEL (self->slots));
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+  /* Padding rows are hidden: never leave them selected. The arrow keys
+   * past the last row land here; keep that row selected, as GTK does. */
+  if (n < n_slots && gtk_bitset_get_size_in_range (selected, n, n_slots - 1) > 0)
+    {
+      gboolean only_padding = n > 0 && gtk_bitset_get_size_in_range (selected, 0, n - 1) == 0;
+
+      gtk_selection_model_unselect_range (GTK_SELECTION_MODEL (self->selection), n, n_slots - n);
+      if (only_padding)
+        gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), n - 1, TRUE);
+      return;   /* the calls above report the change again */
+    }
   update_actions (self);
 }
 
+/* The rows are about to show other plans (a search, a sort, a plan saved
+ * or deleted), and the slots under the selection keep their positions:
+ * note the selected plans while the slots still hold them. */
+static void
+rows_changing_cb (QmPlansPage *self)
+{
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+  if (self->kept_ids == NULL && !gtk_bitset_is_empty (selected))
+    self->kept_ids = qm_plans_page_get_selected_ids (self);
+}
+
+/* ... and select them again where they are now. */
 static void
 filtered_items_changed_cb (QmPlansPage *self)
 {
+  if (self->kept_ids != NULL)
+    {
+      g_autoptr(GArray) ids = g_steal_pointer (&self->kept_ids);
+
+      select_ids (self, (const gint64 *) (gpointer) ids->data, ids->len);
+    }
   update_view (self);
   update_actions (self);
 }
@@ -479,19 +567,23 @@ select_ids (QmPlansPage  *self,
   g_autoptr(GHashTable) wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr(GtkBitset) selected = gtk_bitset_new_empty ();
   g_autoptr(GtkBitset) mask = NULL;
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  guint n = n_shown (self);
+  guint found = 0;
 
   for (guint i = 0; i < n_ids; i++)
     g_hash_table_add (wanted, (gpointer) &ids[i]);
-  for (guint i = 0; n_ids > 0 && i < n; i++)
+  for (guint i = 0; found < g_hash_table_size (wanted) && i < n; i++)
     {
       g_autoptr(QmPlanItem) item = get_item (self, i);
       gint64 id = qm_plan_item_get_id (item);
 
       if (g_hash_table_contains (wanted, &id))
-        gtk_bitset_add (selected, i);
+        {
+          gtk_bitset_add (selected, i);
+          found++;
+        }
     }
-  mask = gtk_bitset_new_range (0, n);
+  mask = gtk_bitset_new_range (0, g_list_model_get_n_items (G_LIST_MODEL (self->slots)));
   gtk_selection_model_set_selection (GTK_SELECTION_MODEL (self->selection), selected, mask);
 }
 
@@ -1039,7 +1131,7 @@ delete_action (GtkWidget  *widget,
     return;
 
   /* Keep the keyboard where it was: select the row that moved up. */
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  n = n_shown (self);
   if (n > 0)
     gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), MIN (first_position, n - 1), TRUE);
 
@@ -1438,6 +1530,7 @@ qm_plans_page_dispose (GObject *object)
    * widgets that are going away. */
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_clear_pointer (&self->kept_ids, g_array_unref);
   if (self->filtered != NULL)
     g_signal_handlers_disconnect_by_data (self->filtered, self);
 
@@ -1446,6 +1539,7 @@ qm_plans_page_dispose (GObject *object)
     g_clear_object (&self->columns[c]);
 
   g_clear_object (&self->selection);
+  g_clear_object (&self->slots);
   g_clear_object (&self->filtered);
   g_clear_object (&self->sorted);
   g_clear_object (&self->filter);
@@ -1583,12 +1677,16 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
 }
 
 static GtkListItemFactory *
-column_factory (Column column)
+column_factory (QmPlansPage *self,
+                Column       column)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
 
+  /* Not a reference: the page owns the columns, which own the factory. */
+  g_object_set_data (G_OBJECT (factory), "qm-page", self);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), GINT_TO_POINTER (column));
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell_cb), GINT_TO_POINTER (column));
   return factory;
 }
 
@@ -1606,7 +1704,7 @@ qm_plans_page_init (QmPlansPage *self)
 
   for (guint c = 0; c < N_COLUMNS; c++)
     {
-      g_autoptr(GtkListItemFactory) factory = column_factory (c);
+      g_autoptr(GtkListItemFactory) factory = column_factory (self, c);
 
       /* Our own reference: narrow widths take columns out of the view. */
       g_object_ref (self->columns[c]);
@@ -1623,14 +1721,18 @@ qm_plans_page_init (QmPlansPage *self)
   self->filter = gtk_custom_filter_new (filter_cb, self, NULL);
   self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->sorted)),
                                               g_object_ref (GTK_FILTER (self->filter)));
-  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->filtered)));
+  /* Before the slots see the change, and after (handlers run in order). */
+  g_signal_connect_object (self->filtered, "items-changed",
+                           G_CALLBACK (rows_changing_cb), self, G_CONNECT_SWAPPED);
+  self->slots = qm_row_slots_new (G_LIST_MODEL (self->filtered));
+  g_signal_connect_object (self->filtered, "items-changed",
+                           G_CALLBACK (filtered_items_changed_cb), self, G_CONNECT_SWAPPED);
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->slots)));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   gtk_column_view_sort_by_column (self->column_view, self->columns[COLUMN_MODIFIED], GTK_SORT_DESCENDING);
 
   g_signal_connect_object (self->selection, "selection-changed",
                            G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->filtered, "items-changed",
-                           G_CALLBACK (filtered_items_changed_cb), self, G_CONNECT_SWAPPED);
 
   /* Delete only when the list has the focus: in the search entry the key
    * edits the text. */
@@ -1715,6 +1817,14 @@ qm_plans_page_get_model (QmPlansPage *self)
   g_return_val_if_fail (QM_IS_PLANS_PAGE (self), NULL);
 
   return GTK_SELECTION_MODEL (self->selection);
+}
+
+GListModel *
+qm_plans_page_get_rows (QmPlansPage *self)
+{
+  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), NULL);
+
+  return G_LIST_MODEL (self->filtered);
 }
 
 guint

@@ -74,8 +74,12 @@ const char *qm_plans_page_get_search      (QmPlansPage *self);
 void        qm_plans_page_set_search      (QmPlansPage *self,
                                            const char  *text);
 
-/* The rows as shown (sorted and filtered): a GtkSelectionModel of
- * QmPlanItem. Owned by the page. */
+/* The rows as shown (sorted and filtered): a GListModel of QmPlanItem.
+ * Owned by the page. */
+GListModel *qm_plans_page_get_rows        (QmPlansPage *self);
+/* The selection over those rows: position i is row i (its items are the
+ * view's row slots, and past the last row come hidden padding rows, see
+ * qm-row-slots.h). Owned by the page. */
 GtkSelectionModel *qm_plans_page_get_model (QmPlansPage *self);
 /* The ids of the selected rows, in list order (a GArray of gint64). */
 GArray     *qm_plans_page_get_selected_ids (QmPlansPage *self);

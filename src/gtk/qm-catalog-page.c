@@ -1,11 +1,12 @@
 /* qm-catalog-page.c: the Catalog page.
  *
  * Each kind has its own model chain and column view:
- *   GListStore (QmCatalogItem) → GtkFilterListModel (search, vendor, type,
- *   hidden) → GtkSortListModel (the column view's sorter) →
- *   GtkSingleSelection → GtkColumnView.
- * Items carry their figures pre-read and their search text pre-folded, so a
- * filter change over 5,000 entries is string compares only (issue #6).
+ *   GListStore (QmCatalogItem) → GtkSortListModel (the column view's
+ *   sorter) → GtkFilterListModel (search, vendor, type, hidden) →
+ *   QmRowSlots → GtkSingleSelection → GtkColumnView.
+ * Items carry their figures pre-read and their search text pre-folded, and
+ * the sort comes before the filter, so a filter change over 5,000 entries is
+ * string compares only, never a re-sort (issue #6).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -94,6 +95,7 @@ struct _QmCatalogPage
   gboolean             updating;      /* while the page sets its own dropdowns */
   QmCatalogItem       *shown;         /* the item in the details pane */
   GdkFrameClock       *details_clock;  /* a details update waits for its paint */
+  gboolean             rows_changing;  /* on_rows_changed moves the selection */
   GPtrArray           *detail_values;  /* GtkLabel, in the order update_details fills them */
   char                *details_layout; /* the rows detail_values belong to */
 };
@@ -142,7 +144,7 @@ static void
 update_state (QmCatalogPage *self)
 {
   KindView *view = current (self);
-  guint shown = g_list_model_get_n_items (G_LIST_MODEL (view->sorted));
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (view->filtered));
   guint n = g_list_model_get_n_items (G_LIST_MODEL (view->items));
   guint hidden = self->show_hidden ? 0 : view->n_hidden;
   guint total = n - hidden;
@@ -171,7 +173,7 @@ static void
 refilter (QmCatalogPage   *self,
           GtkFilterChange  change)
 {
-  /* The sorted model's items-changed handler updates the rest. */
+  /* The filtered model's items-changed handler updates the rest. */
   gtk_filter_changed (current (self)->filter, change);
   update_state (self);
 }
@@ -581,7 +583,9 @@ on_activate (QmCatalogPage *self,
 static void
 on_selection_changed (QmCatalogPage *self)
 {
-  update_details (self);
+  /* A change of rows queues its own, later update (on_rows_changed). */
+  if (!self->rows_changing)
+    update_details (self);
 }
 
 static void
@@ -633,7 +637,7 @@ on_rows_changed (QmCatalogPage *self,
   KindView *view = current (self);
   guint n, selected;
 
-  if (model != G_LIST_MODEL (view->sorted))
+  if (model != G_LIST_MODEL (view->filtered))
     return;
   n = g_list_model_get_n_items (model);
   selected = gtk_single_selection_get_selected (view->selection);
@@ -654,8 +658,10 @@ on_rows_changed (QmCatalogPage *self,
    * GTK does when the selected row goes. */
   if (n > 0 && selected >= n)
     selected = n - 1;
+  self->rows_changing = TRUE;
   if (selected != gtk_single_selection_get_selected (view->selection) && selected != GTK_INVALID_LIST_POSITION)
     gtk_single_selection_set_selected (view->selection, selected);
+  self->rows_changing = FALSE;
   queue_update_details (self);
 }
 
@@ -690,10 +696,10 @@ build_view (QmCatalogPage *self,
   view->items = g_list_store_new (QM_TYPE_CATALOG_ITEM);
   g_signal_connect (view->items, "items-changed", G_CALLBACK (on_items_changed_count_hidden), view);
   view->filter = GTK_FILTER (gtk_custom_filter_new (filter_func, self, NULL));
-  view->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (view->items)),
+  view->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (view->items)), NULL);
+  view->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (view->sorted)),
                                               g_object_ref (view->filter));
-  view->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (view->filtered)), NULL);
-  view->slots = qm_row_slots_new (G_LIST_MODEL (view->sorted));
+  view->slots = qm_row_slots_new (G_LIST_MODEL (view->filtered));
   view->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (view->slots)));
   view->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (view->selection))));
   gtk_widget_add_css_class (GTK_WIDGET (view->view), "data-table");
@@ -718,7 +724,7 @@ build_view (QmCatalogPage *self,
   g_signal_connect_object (view->selection, "notify::selected-item",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
   /* After the slots have taken the change (they connected first). */
-  g_signal_connect_object (view->sorted, "items-changed",
+  g_signal_connect_object (view->filtered, "items-changed",
                            G_CALLBACK (on_rows_changed), self, G_CONNECT_SWAPPED);
 
   view->scroller = gtk_scrolled_window_new ();
@@ -829,9 +835,10 @@ reload_entry (QmCatalogPage *self,
 /* ------------------------------------------------------------------ */
 /* Details                                                             */
 
-/* The details pane is rebuilt only when its rows change (another kind, a
- * price override); moving between entries refills the labels, which keeps
- * a search keystroke that selects another entry cheap. */
+/* The details pane is rebuilt only when its rows change (another kind);
+ * moving between entries refills the labels and titles and shows or hides
+ * the override row, which keeps a search keystroke that selects another
+ * entry cheap. */
 typedef struct
 {
   QmCatalogPage       *self;
@@ -854,7 +861,8 @@ set_value_label (GtkLabel   *label,
     gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
 }
 
-static void
+/* Returns the row. */
+static GtkWidget *
 add_value_row (DetailsFill *fill,
                const char  *title,
                const char  *value,
@@ -864,8 +872,12 @@ add_value_row (DetailsFill *fill,
 
   if (fill->reuse)
     {
-      set_value_label (g_ptr_array_index (fill->self->detail_values, fill->next++), value, tooltip);
-      return;
+      label = g_ptr_array_index (fill->self->detail_values, fill->next++);
+      row = gtk_widget_get_ancestor (label, ADW_TYPE_PREFERENCES_ROW);
+      set_value_label (GTK_LABEL (label), value, tooltip);
+      if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), title) != 0)
+        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      return row;
     }
   row = adw_action_row_new ();
   label = gtk_label_new (NULL);
@@ -881,6 +893,7 @@ add_value_row (DetailsFill *fill,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
   adw_preferences_group_add (fill->group, row);
   g_ptr_array_add (fill->self->detail_values, label);
+  return row;
 }
 
 /* A title over a long, wrapped, selectable text (a source citation). */
@@ -948,7 +961,7 @@ update_actions (QmCatalogPage *self)
   gtk_widget_action_set_enabled (widget, "catalog.toggle-hidden", e != NULL && e->builtin);
   gtk_widget_action_set_enabled (widget, "catalog.reset-price", e != NULL && e->has_override);
   gtk_widget_action_set_enabled (widget, "catalog.export",
-                                 g_list_model_get_n_items (G_LIST_MODEL (current (self)->sorted)) > 0);
+                                 g_list_model_get_n_items (G_LIST_MODEL (current (self)->filtered)) > 0);
 }
 
 static void
@@ -977,8 +990,9 @@ update_details (QmCatalogPage *self)
   gtk_stack_set_visible_child_name (self->details_stack, "entry");
   e = qm_catalog_item_get_entry (item);
 
-  /* The rows below depend on these only. */
-  layout = g_strdup_printf ("%d %d %d", e->kind, e->builtin, e->has_override);
+  /* The rows below depend on these only (a price override on a kind with
+   * no price column is rare: it adds the price group). */
+  layout = g_strdup_printf ("%d %d", e->kind, qm_catalog_kind_has_price (e->kind) || e->has_override);
   fill.reuse = g_strcmp0 (layout, self->details_layout) == 0;
   if (!fill.reuse)
     {
@@ -1010,15 +1024,12 @@ update_details (QmCatalogPage *self)
   if (qm_catalog_kind_has_price (e->kind) || e->has_override)
     {
       g_autofree char *list = qm_catalog_format_price (e->list_price_usd);
+      g_autofree char *mine = e->has_override ? qm_catalog_format_price (e->override_usd) : g_strdup ("");
 
       add_details_group (&fill, _("Price"));
       add_value_row (&fill, e->builtin ? _("List Price") : _("Price"), list, NULL);
-      if (e->has_override)
-        {
-          g_autofree char *mine = qm_catalog_format_price (e->override_usd);
-
-          add_value_row (&fill, _("Your Price"), mine, _("Estimates use this price"));
-        }
+      gtk_widget_set_visible (add_value_row (&fill, _("Your Price"), mine, _("Estimates use this price")),
+                              e->has_override);
     }
 
   add_details_group (&fill, _("Specifications"));
@@ -1427,7 +1438,7 @@ export_to (QmCatalogPage *self,
   g_autofree char *name = g_file_get_basename (file);
   g_autofree char *message = NULL;
   gsize length = 0;
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (current (self)->sorted));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (current (self)->filtered));
 
   csv = qm_catalog_page_export_csv (self, &length, &error);
   if (csv == NULL ||
@@ -1640,8 +1651,8 @@ qm_catalog_page_dispose (GObject *object)
     {
       if (self->views[k].selection != NULL)
         g_signal_handlers_disconnect_by_data (self->views[k].selection, self);
-      if (self->views[k].sorted != NULL)
-        g_signal_handlers_disconnect_by_data (self->views[k].sorted, self);
+      if (self->views[k].filtered != NULL)
+        g_signal_handlers_disconnect_by_data (self->views[k].filtered, self);
     }
   cancel_details_update (self);
   adw_bin_set_child (ADW_BIN (self), NULL);
@@ -1912,7 +1923,7 @@ qm_catalog_page_get_model (QmCatalogPage *self)
 {
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
 
-  return G_LIST_MODEL (current (self)->sorted);
+  return G_LIST_MODEL (current (self)->filtered);
 }
 
 GtkColumnView *
@@ -1956,10 +1967,10 @@ qm_catalog_page_select (QmCatalogPage *self,
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), FALSE);
 
   view = current (self);
-  n = g_list_model_get_n_items (G_LIST_MODEL (view->sorted));
+  n = g_list_model_get_n_items (G_LIST_MODEL (view->filtered));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(QmCatalogItem) item = g_list_model_get_item (G_LIST_MODEL (view->sorted), i);
+      g_autoptr(QmCatalogItem) item = g_list_model_get_item (G_LIST_MODEL (view->filtered), i);
 
       if (g_strcmp0 (qm_catalog_item_get_id (item), id) == 0)
         {
@@ -2043,7 +2054,7 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
 
   out = g_string_new (NULL);
   qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len);
-  model = G_LIST_MODEL (current (self)->sorted);
+  model = G_LIST_MODEL (current (self)->filtered);
   n = g_list_model_get_n_items (model);
   for (guint i = 0; i < n; i++)
     {

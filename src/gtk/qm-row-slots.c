@@ -15,21 +15,18 @@ typedef struct
 
 struct _QmRowSlot
 {
-  GObject    parent_instance;
-  GObject   *item;    /* NULL: padding */
-  GPtrArray *cells;   /* BoundCell, the cells of the row showing this slot */
-  gboolean   stale;   /* the cells show an older item */
+  GObject     parent_instance;
+  QmRowSlots *owner;     /* not a reference; NULL once it is disposed */
+  guint       position;  /* fixed: slot i is always row i */
+  GObject    *item;      /* NULL: padding (or not read yet) */
+  gboolean    unread;    /* @item is to be read from the model when asked */
+  GPtrArray  *cells;     /* BoundCell, the cells of the row showing this slot */
+  gboolean    stale;     /* the cells show an older item */
 };
 
 G_DEFINE_FINAL_TYPE (QmRowSlot, qm_row_slot, G_TYPE_OBJECT)
 
-enum {
-  SLOT_PROP_0,
-  SLOT_PROP_ITEM,
-  SLOT_N_PROPS
-};
-
-static GParamSpec *slot_properties[SLOT_N_PROPS];
+static gpointer read_item (QmRowSlot *slot);
 
 static void
 qm_row_slot_finalize (GObject *object)
@@ -41,34 +38,9 @@ qm_row_slot_finalize (GObject *object)
 }
 
 static void
-qm_row_slot_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case SLOT_PROP_ITEM:
-      g_value_set_object (value, QM_ROW_SLOT (object)->item);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 qm_row_slot_class_init (QmRowSlotClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = qm_row_slot_finalize;
-  object_class->get_property = qm_row_slot_get_property;
-
-  slot_properties[SLOT_PROP_ITEM] =
-    g_param_spec_object ("item", NULL, NULL, G_TYPE_OBJECT,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, SLOT_N_PROPS, slot_properties);
+  G_OBJECT_CLASS (klass)->finalize = qm_row_slot_finalize;
 }
 
 static void
@@ -82,7 +54,7 @@ qm_row_slot_get_item (QmRowSlot *self)
 {
   g_return_val_if_fail (QM_IS_ROW_SLOT (self), NULL);
 
-  return self->item;
+  return read_item (self);
 }
 
 /* The row widget a cell's child sits in. In GTK 4.8 a column view cell's
@@ -123,11 +95,13 @@ row_on_screen (GtkWidget *row)
 static void
 fill_cells (QmRowSlot *slot)
 {
+  gpointer item = read_item (slot);
+
   for (guint i = 0; i < slot->cells->len; i++)
     {
       BoundCell *cell = slot->cells->pdata[i];
 
-      cell->fill (cell->list_item, slot->item, cell->user_data);
+      cell->fill (cell->list_item, item, cell->user_data);
     }
   slot->stale = FALSE;
 }
@@ -138,7 +112,9 @@ struct _QmRowSlots
 {
   GObject        parent_instance;
   GListModel    *model;
-  GPtrArray     *slots;   /* QmRowSlot: one per item, then padding */
+  GPtrArray     *slots;   /* QmRowSlot: one per item, then padding; kept
+                           * past @n_slots when the list shrinks, for reuse */
+  guint          n_slots; /* the length of this list */
   GHashTable    *stale;   /* QmRowSlot (a reference) with cells to refill */
   GdkFrameClock *clock;   /* while @stale is not empty */
 };
@@ -157,7 +133,7 @@ qm_row_slots_get_item_type (GListModel *list)
 static guint
 qm_row_slots_get_n_items (GListModel *list)
 {
-  return QM_ROW_SLOTS (list)->slots->len;
+  return QM_ROW_SLOTS (list)->n_slots;
 }
 
 static gpointer
@@ -166,9 +142,23 @@ qm_row_slots_get_item (GListModel *list,
 {
   QmRowSlots *self = QM_ROW_SLOTS (list);
 
-  if (position >= self->slots->len)
+  if (position >= self->n_slots)
     return NULL;
   return g_object_ref (self->slots->pdata[position]);
+}
+
+/* Slots with no row are not kept up to date on each change (a change can
+ * move thousands): they read their item when asked. */
+static gpointer
+read_item (QmRowSlot *slot)
+{
+  if (slot->unread)
+    {
+      slot->unread = FALSE;
+      if (slot->owner != NULL && slot->position < g_list_model_get_n_items (slot->owner->model))
+        slot->item = g_list_model_get_item (slot->owner->model, slot->position);
+    }
+  return slot->item;
 }
 
 static void
@@ -217,9 +207,6 @@ slot_changed (QmRowSlots *self,
   GtkWidget *row, *child;
   GdkFrameClock *clock;
 
-  g_object_notify_by_pspec (G_OBJECT (slot), slot_properties[SLOT_PROP_ITEM]);
-  if (slot->cells->len == 0)
-    return;
   row = row_of (((BoundCell *) slot->cells->pdata[0])->list_item);
   if (row != NULL)
     gtk_widget_set_visible (row, slot->item != NULL);
@@ -249,19 +236,37 @@ on_items_changed (QmRowSlots *self,
                   guint       added,
                   GListModel *model)
 {
-  guint old_n = self->slots->len;
+  guint old_n = self->n_slots;
   guint n_items = g_list_model_get_n_items (model);
   guint new_n = MAX (n_items, QM_ROW_SLOTS_MIN_ROWS);
 
-  for (guint i = old_n; i < new_n; i++)
-    g_ptr_array_add (self->slots, g_object_new (QM_TYPE_ROW_SLOT, NULL));
+  while (self->slots->len < new_n)
+    {
+      QmRowSlot *slot = g_object_new (QM_TYPE_ROW_SLOT, NULL);
 
-  /* Rows from @position on may show another item now, or none. */
-  for (guint i = position; i < new_n; i++)
+      slot->owner = self;
+      slot->position = self->slots->len;
+      g_ptr_array_add (self->slots, slot);
+    }
+
+  /* Rows from @position on may show another item now, or none. Slots with
+   * no row (no cells) only forget theirs. */
+  for (guint i = position; i < self->slots->len; i++)
     {
       QmRowSlot *slot = self->slots->pdata[i];
-      GObject *item = i < n_items ? g_list_model_get_item (model, i) : NULL;
+      GObject *item;
 
+      if (slot->cells->len == 0)
+        {
+          if (!slot->unread)
+            {
+              g_clear_object (&slot->item);
+              slot->unread = TRUE;
+            }
+          continue;
+        }
+      item = i < n_items ? g_list_model_get_item (model, i) : NULL;
+      slot->unread = FALSE;
       if (slot->item != item)
         {
           g_clear_object (&slot->item);
@@ -271,11 +276,9 @@ on_items_changed (QmRowSlots *self,
       g_clear_object (&item);
     }
 
+  self->n_slots = new_n;
   if (new_n < old_n)
-    {
-      g_ptr_array_remove_range (self->slots, new_n, old_n - new_n);
-      g_list_model_items_changed (G_LIST_MODEL (self), new_n, old_n - new_n, 0);
-    }
+    g_list_model_items_changed (G_LIST_MODEL (self), new_n, old_n - new_n, 0);
   else if (new_n > old_n)
     g_list_model_items_changed (G_LIST_MODEL (self), old_n, 0, new_n - old_n);
 }
@@ -292,6 +295,9 @@ qm_row_slots_dispose (GObject *object)
     g_signal_handlers_disconnect_by_func (self->clock, on_layout, self);
   g_clear_object (&self->clock);
   g_clear_pointer (&self->stale, g_hash_table_unref);
+  /* The view may still hold slots. */
+  for (guint i = 0; self->slots != NULL && i < self->slots->len; i++)
+    ((QmRowSlot *) self->slots->pdata[i])->owner = NULL;
   g_clear_pointer (&self->slots, g_ptr_array_unref);
 
   G_OBJECT_CLASS (qm_row_slots_parent_class)->dispose (object);
@@ -355,7 +361,7 @@ qm_row_slots_bind_cell (QmRowSlots    *self,
   cell->user_data = user_data;
   g_ptr_array_add (slot->cells, cell);
   /* A new row: filled now, as GTK would. */
-  fill (list_item, slot->item, user_data);
+  fill (list_item, read_item (slot), user_data);
   if ((row = row_of (list_item)) != NULL)
     gtk_widget_set_visible (row, slot->item != NULL);
 }

@@ -71,7 +71,7 @@ struct _QmCatalogPage
   GtkDropDown         *type_dropdown;
   GtkStack            *content_stack;
   GtkStack            *views_stack;
-  GtkLabel            *count_label;
+  GtkInscription      *count_label;
   GtkStack            *details_stack;
   GtkLabel            *details_title;
   GtkLabel            *details_subtitle;
@@ -165,7 +165,7 @@ update_state (QmCatalogPage *self)
       g_free (text);
       text = joined;
     }
-  gtk_label_set_text (self->count_label, text);
+  gtk_inscription_set_text (self->count_label, text);
   gtk_stack_set_visible_child_name (self->content_stack, shown > 0 ? "list" : "empty");
 }
 

@@ -555,6 +555,126 @@ test_parse_files (void)
     }
 }
 
+/* Every value a shipped entry gives must come back from the writer (the
+ * store and plan files keep entries as written JSON): a lost field is a
+ * wrong quote. @given is a member of the shipped object, @written the one
+ * written from the parsed struct (NULL if left out). */
+static void
+check_value_kept (const char *id,
+                  const char *key,
+                  JsonNode   *given,
+                  JsonNode   *written)
+{
+  if (JSON_NODE_HOLDS_NULL (given))
+    return;
+  if (JSON_NODE_HOLDS_OBJECT (given))
+    {
+      JsonObject *g = json_node_get_object (given);
+      g_autoptr(GList) members = json_object_get_members (g);
+
+      if (written == NULL || !JSON_NODE_HOLDS_OBJECT (written))
+        g_error ("%s: %s was not written", id, key);
+      for (GList *l = members; l != NULL; l = l->next)
+        {
+          g_autofree char *sub = g_strconcat (key, ".", l->data, NULL);
+
+          check_value_kept (id, sub, json_object_get_member (g, l->data),
+                            json_object_get_member (json_node_get_object (written), l->data));
+        }
+      return;
+    }
+  switch (json_node_get_value_type (given))
+    {
+    case G_TYPE_STRING:
+      if (*json_node_get_string (given) == '\0')
+        return;
+      if (written == NULL)
+        g_error ("%s: %s was not written", id, key);
+      g_assert_cmpstr (json_node_get_string (written), ==, json_node_get_string (given));
+      break;
+    case G_TYPE_BOOLEAN:
+      if (!json_node_get_boolean (given))
+        return;
+      if (written == NULL)
+        g_error ("%s: %s was not written", id, key);
+      g_assert_true (json_node_get_boolean (written));
+      break;
+    default:
+      if (json_node_get_double (given) == 0.0)
+        return;
+      if (written == NULL)
+        g_error ("%s: %s was not written", id, key);
+      g_assert_cmpfloat (json_node_get_double (written), ==, json_node_get_double (given));
+    }
+}
+
+static void
+test_write_keeps_every_field (void)
+{
+  static const char *files[QM_N_CATALOG_KINDS] = {
+    [QM_CATALOG_KIND_GPU]      = "gpus.json",
+    [QM_CATALOG_KIND_SERVER]   = "servers.json",
+    [QM_CATALOG_KIND_NETWORK]  = "network.json",
+    [QM_CATALOG_KIND_STORAGE]  = "storage.json",
+    [QM_CATALOG_KIND_FACILITY] = "facility.json",
+    [QM_CATALOG_KIND_CLOUD]    = "cloud.json",
+    [QM_CATALOG_KIND_MODEL]    = "models.json",
+  };
+  const char *srcdir = g_getenv ("QM_SOURCE_DIR");
+  guint checked = 0;
+
+  if (srcdir == NULL)
+    {
+      g_test_skip ("QM_SOURCE_DIR is not set");
+      return;
+    }
+  for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
+    {
+      g_autofree char *path = g_build_filename (srcdir, "data", "catalog", files[k], NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      gsize size = qm_catalog_kind_struct_size (k);
+      JsonArray *entries;
+
+      g_assert_true (json_parser_load_from_file (parser, path, &error));
+      g_assert_no_error (error);
+      entries = json_node_get_array (json_parser_get_root (parser));
+      for (guint i = 0; i < json_array_get_length (entries); i++)
+        {
+          JsonObject *given = json_array_get_object_element (entries, i);
+          g_autoptr(GList) members = json_object_get_members (given);
+          g_autofree guint8 *spec = g_malloc0 (size);
+          g_autofree guint8 *again = g_malloc0 (size);
+          g_autoptr(JsonObject) written = NULL;
+          g_autoptr(JsonObject) rewritten = NULL;
+          g_autoptr(JsonNode) a = json_node_new (JSON_NODE_OBJECT);
+          g_autoptr(JsonNode) b = json_node_new (JSON_NODE_OBJECT);
+          g_autofree char *text_a = NULL;
+          g_autofree char *text_b = NULL;
+          const char *id = json_object_get_string_member (given, "id");
+
+          g_assert_true (qm_catalog_parse_object (k, given, QM_CATALOG_PARSE_STRICT, spec, &error));
+          g_assert_no_error (error);
+          written = qm_catalog_spec_to_json (k, spec);
+          for (GList *l = members; l != NULL; l = l->next, checked++)
+            check_value_kept (id, l->data, json_object_get_member (given, l->data),
+                              json_object_get_member (written, l->data));
+
+          /* And what is written reads back the same. */
+          g_assert_true (qm_catalog_parse_object (k, written, QM_CATALOG_PARSE_STRICT, again, &error));
+          g_assert_no_error (error);
+          rewritten = qm_catalog_spec_to_json (k, again);
+          json_node_set_object (a, written);
+          json_node_set_object (b, rewritten);
+          text_a = json_to_string (a, FALSE);
+          text_b = json_to_string (b, FALSE);
+          g_assert_cmpstr (text_a, ==, text_b);
+        }
+    }
+  /* Some 240 entries of 10-20 keys each. */
+  g_assert_cmpuint (checked, >, 1000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -569,5 +689,6 @@ main (int argc, char **argv)
   g_test_add_func ("/catalog/parse-gpu", test_parse_gpu);
   g_test_add_func ("/catalog/parse-other-kinds", test_parse_other_kinds);
   g_test_add_func ("/catalog/parse-files", test_parse_files);
+  g_test_add_func ("/catalog/write-keeps-every-field", test_write_keeps_every_field);
   return g_test_run ();
 }

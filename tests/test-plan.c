@@ -148,6 +148,34 @@ test_embedded_gpu_spec (void)
   g_assert_cmpfloat (again.hardware.gpu.memory_gb, ==, 96);
 }
 
+/* Custom storage keeps its rent through a plan file (a field the writer
+ * once left out, so that a rent quote lost its filesystem). */
+static void
+test_embedded_storage_spec (void)
+{
+  const char *text =
+    "{ \"format\": \"quartermaster-plan\", \"version\": 1,"
+    "  \"workload\": { \"mode\": \"pretrain\", \"model\": { \"preset\": \"llama-2-7b\" }, \"tokens_b\": 10 },"
+    "  \"target\": { \"gpus\": 16 },"
+    "  \"hardware\": { \"gpu\": \"h100-sxm-80gb\", \"server\": \"dgx-h100\", \"storage\": \"my-fs\","
+    "    \"storage_spec\": { \"id\": \"my-fs\", \"name\": \"Our filesystem\", \"kind\": \"parallel-fs\","
+    "      \"usd_per_tb\": 300, \"usd_per_gbs\": 2000, \"write_gbs_per_tb\": 0.1, \"watts_per_tb\": 4,"
+    "      \"rack_units_per_pb\": 4, \"usd_per_tb_month\": 120 } } }";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  QmPlan plan, again;
+
+  g_assert_true (qm_plan_load_from_data (&plan, text, -1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (plan.storage_embedded);
+  out = qm_plan_to_data (&plan, NULL);
+  g_assert_true (qm_plan_load_from_data (&again, out, -1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (again.hardware.storage.usd_per_tb_month, ==, 120);
+  g_assert_cmpfloat (again.hardware.storage.usd_per_tb, ==, 300);
+  g_assert_cmpuint (again.hardware.storage.rack_units_per_pb, ==, 4);
+}
+
 static void
 test_save_to_file (void)
 {
@@ -174,6 +202,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/unknown-keys-warn", test_unknown_keys_warn);
   g_test_add_func ("/plan/error-messages", test_error_messages);
   g_test_add_func ("/plan/embedded-gpu-spec", test_embedded_gpu_spec);
+  g_test_add_func ("/plan/embedded-storage-spec", test_embedded_storage_spec);
   g_test_add_func ("/plan/save-to-file", test_save_to_file);
   return g_test_run ();
 }

@@ -327,62 +327,166 @@ qm_catalog_parse_info (JsonObject     *o,
 }
 
 /* ------------------------------------------------------------------ */
-/* Known keys, for QM_CATALOG_PARSE_STRICT.                            */
+/* The fields of each kind: one table that the parser, the writer and   */
+/* the strict key check all read, so that no field can be read and not  */
+/* written (a lost field is a wrong quote).                             */
 
-#define INFO_KEYS "id", "vendor", "name", "source", "as_of", "price_usd"
+typedef enum
+{
+  FIELD_STRING,   /* const char *, interned; "" = absent */
+  FIELD_DOUBLE,
+  FIELD_UINT,
+  FIELD_BOOL,
+  FIELD_TFLOPS,   /* double[QM_N_PRECISIONS], an object {"bf16": 989, ...} */
+} FieldType;
 
-static const char * const gpu_keys[] = {
-  INFO_KEYS, "family", "form_factor", "tflops", "memory_gb", "bandwidth_tbs",
-  "tdp_w", "link_gbs", "mamf_fraction", NULL
-};
-static const char * const server_keys[] = {
-  INFO_KEYS, "gpu_id", "gpus", "cpus", "cpu_model", "cpu_w", "ram_gb", "ram_w",
-  "nvme_tb", "nvme_w", "nics", "nic_gbps", "nic_w", "other_w", "rack_units",
-  "power_max_w", "power_typical_w", "weight_kg", NULL
-};
-static const char * const network_keys[] = {
-  INFO_KEYS, "technology", "ports", "port_gbps", "power_w", "rack_units",
-  "latency_us", "nic_usd", "transceiver_usd", "transceiver_w", "cable_usd", NULL
-};
-static const char * const storage_keys[] = {
-  INFO_KEYS, "kind", "usd_per_tb", "usd_per_gbs", "write_gbs_per_tb",
-  "watts_per_tb", "rack_units_per_pb", "usd_per_tb_month", NULL
-};
-static const char * const facility_keys[] = {
-  INFO_KEYS, "kind", "rack_units", "kw_limit", NULL
-};
-static const char * const cloud_keys[] = {
-  INFO_KEYS, "provider", "instance_type", "gpu_id", "gpus",
-  "usd_per_gpu_hour_on_demand", "usd_per_gpu_hour_reserved", NULL
-};
-static const char * const model_keys[] = {
-  INFO_KEYS, "params", "active_params", "layers", "hidden", "heads",
-  "kv_heads", "head_dim", "ffn_hidden", "vocab", "gated_mlp",
-  "tied_embeddings", "experts", "experts_per_token", "shared_experts",
-  "moe_ffn_hidden", "dense_layers", "q_lora_rank", "kv_lora_rank",
-  "rope_head_dim", NULL
-};
+typedef struct
+{
+  const char *key;
+  FieldType   type;
+  NumFlags    flags;   /* numbers as named; a string is required when
+                        * NUM_REQUIRED */
+  gsize       offset;  /* in the kind's struct */
+} SpecField;
 
-static const char * const *kind_keys[QM_N_CATALOG_KINDS] = {
-  [QM_CATALOG_KIND_GPU]      = gpu_keys,
-  [QM_CATALOG_KIND_SERVER]   = server_keys,
-  [QM_CATALOG_KIND_NETWORK]  = network_keys,
-  [QM_CATALOG_KIND_STORAGE]  = storage_keys,
-  [QM_CATALOG_KIND_FACILITY] = facility_keys,
-  [QM_CATALOG_KIND_CLOUD]    = cloud_keys,
-  [QM_CATALOG_KIND_MODEL]    = model_keys,
+#define FIELD(kind_struct, key, type, flags, member) \
+  { key, FIELD_##type, flags, G_STRUCT_OFFSET (kind_struct, member) }
+#define REQ NUM_REQUIRED
+#define POS NUM_POSITIVE
+
+#define GPU(...) FIELD (QmGpuSpec, __VA_ARGS__)
+static const SpecField gpu_fields[] = {
+  GPU ("family",        STRING, 0,         family),
+  GPU ("form_factor",   STRING, 0,         form_factor),
+  GPU ("tflops",        TFLOPS, REQ,       tflops),
+  GPU ("memory_gb",     DOUBLE, REQ | POS, memory_gb),
+  GPU ("bandwidth_tbs", DOUBLE, REQ | POS, bandwidth_tbs),
+  GPU ("tdp_w",         DOUBLE, 0,         tdp_w),
+  GPU ("link_gbs",      DOUBLE, 0,         link_gbs),
+  GPU ("mamf_fraction", DOUBLE, NUM_FRACTION, mamf_fraction),
 };
 
+#define SERVER(...) FIELD (QmServerSpec, __VA_ARGS__)
+static const SpecField server_fields[] = {
+  SERVER ("gpu_id",          STRING, 0,         gpu_id),
+  SERVER ("gpus",            UINT,   REQ | POS, gpus),
+  SERVER ("cpus",            UINT,   0,         cpus),
+  SERVER ("cpu_model",       STRING, 0,         cpu_model),
+  SERVER ("cpu_w",           DOUBLE, 0,         cpu_w),
+  SERVER ("ram_gb",          DOUBLE, 0,         ram_gb),
+  SERVER ("ram_w",           DOUBLE, 0,         ram_w),
+  SERVER ("nvme_tb",         DOUBLE, 0,         nvme_tb),
+  SERVER ("nvme_w",          DOUBLE, 0,         nvme_w),
+  SERVER ("nics",            UINT,   0,         nics),
+  SERVER ("nic_gbps",        DOUBLE, 0,         nic_gbps),
+  SERVER ("nic_w",           DOUBLE, 0,         nic_w),
+  SERVER ("other_w",         DOUBLE, 0,         other_w),
+  SERVER ("rack_units",      UINT,   REQ | POS, rack_units),
+  SERVER ("power_max_w",     DOUBLE, REQ | POS, power_max_w),
+  SERVER ("power_typical_w", DOUBLE, 0,         power_typical_w),
+  SERVER ("weight_kg",       DOUBLE, 0,         weight_kg),
+};
+
+#define NETWORK(...) FIELD (QmNetworkSpec, __VA_ARGS__)
+static const SpecField network_fields[] = {
+  NETWORK ("technology",      STRING, 0,         technology),
+  NETWORK ("ports",           UINT,   REQ | POS, ports),
+  NETWORK ("port_gbps",       DOUBLE, REQ | POS, port_gbps),
+  NETWORK ("power_w",         DOUBLE, 0,         power_w),
+  NETWORK ("rack_units",      UINT,   0,         rack_units),
+  NETWORK ("latency_us",      DOUBLE, 0,         latency_us),
+  NETWORK ("nic_usd",         DOUBLE, 0,         nic_usd),
+  NETWORK ("transceiver_usd", DOUBLE, 0,         transceiver_usd),
+  NETWORK ("transceiver_w",   DOUBLE, 0,         transceiver_w),
+  NETWORK ("cable_usd",       DOUBLE, 0,         cable_usd),
+};
+
+#define STORAGE(...) FIELD (QmStorageSpec, __VA_ARGS__)
+static const SpecField storage_fields[] = {
+  STORAGE ("kind",              STRING, 0, kind),
+  STORAGE ("usd_per_tb",        DOUBLE, 0, usd_per_tb),
+  STORAGE ("usd_per_gbs",       DOUBLE, 0, usd_per_gbs),
+  STORAGE ("write_gbs_per_tb",  DOUBLE, 0, write_gbs_per_tb),
+  STORAGE ("watts_per_tb",      DOUBLE, 0, watts_per_tb),
+  STORAGE ("rack_units_per_pb", UINT,   0, rack_units_per_pb),
+  STORAGE ("usd_per_tb_month",  DOUBLE, 0, usd_per_tb_month),
+};
+
+#define FACILITY(...) FIELD (QmFacilityItem, __VA_ARGS__)
+static const SpecField facility_fields[] = {
+  FACILITY ("kind",       STRING, REQ, kind),
+  FACILITY ("rack_units", UINT,   0,   rack_units),
+  FACILITY ("kw_limit",   DOUBLE, 0,   kw_limit),
+};
+
+#define CLOUD(...) FIELD (QmCloudOffer, __VA_ARGS__)
+static const SpecField cloud_fields[] = {
+  CLOUD ("provider",                   STRING, REQ,       provider),
+  CLOUD ("instance_type",              STRING, 0,         instance_type),
+  CLOUD ("gpu_id",                     STRING, REQ,       gpu_id),
+  CLOUD ("gpus",                       UINT,   REQ | POS, gpus),
+  CLOUD ("usd_per_gpu_hour_on_demand", DOUBLE, 0,         usd_per_gpu_hour_on_demand),
+  CLOUD ("usd_per_gpu_hour_reserved",  DOUBLE, 0,         usd_per_gpu_hour_reserved),
+};
+
+#define MODEL(...) FIELD (QmModelPreset, __VA_ARGS__)
+static const SpecField model_fields[] = {
+  MODEL ("params",            DOUBLE, REQ | POS, published_params),
+  MODEL ("active_params",     DOUBLE, 0,         published_active_params),
+  MODEL ("layers",            UINT,   REQ | POS, shape.layers),
+  MODEL ("hidden",            UINT,   REQ | POS, shape.hidden),
+  MODEL ("heads",             UINT,   REQ | POS, shape.heads),
+  MODEL ("kv_heads",          UINT,   0,         shape.kv_heads),
+  MODEL ("head_dim",          UINT,   0,         shape.head_dim),
+  MODEL ("ffn_hidden",        UINT,   0,         shape.ffn_hidden),
+  MODEL ("vocab",             UINT,   REQ | POS, shape.vocab),
+  MODEL ("gated_mlp",         BOOL,   0,         shape.gated_mlp),
+  MODEL ("tied_embeddings",   BOOL,   0,         shape.tied_embeddings),
+  MODEL ("experts",           UINT,   0,         shape.experts),
+  MODEL ("experts_per_token", UINT,   0,         shape.experts_per_token),
+  MODEL ("shared_experts",    UINT,   0,         shape.shared_experts),
+  MODEL ("moe_ffn_hidden",    UINT,   0,         shape.moe_ffn_hidden),
+  MODEL ("dense_layers",      UINT,   0,         shape.dense_layers),
+  MODEL ("q_lora_rank",       UINT,   0,         shape.q_lora_rank),
+  MODEL ("kv_lora_rank",      UINT,   0,         shape.kv_lora_rank),
+  MODEL ("rope_head_dim",     UINT,   0,         shape.rope_head_dim),
+};
+
+#undef REQ
+#undef POS
+
+static const struct
+{
+  const SpecField *fields;
+  guint            n;
+} kind_fields[QM_N_CATALOG_KINDS] = {
+  [QM_CATALOG_KIND_GPU]      = { gpu_fields, G_N_ELEMENTS (gpu_fields) },
+  [QM_CATALOG_KIND_SERVER]   = { server_fields, G_N_ELEMENTS (server_fields) },
+  [QM_CATALOG_KIND_NETWORK]  = { network_fields, G_N_ELEMENTS (network_fields) },
+  [QM_CATALOG_KIND_STORAGE]  = { storage_fields, G_N_ELEMENTS (storage_fields) },
+  [QM_CATALOG_KIND_FACILITY] = { facility_fields, G_N_ELEMENTS (facility_fields) },
+  [QM_CATALOG_KIND_CLOUD]    = { cloud_fields, G_N_ELEMENTS (cloud_fields) },
+  [QM_CATALOG_KIND_MODEL]    = { model_fields, G_N_ELEMENTS (model_fields) },
+};
+
+/* The keys of QmCatalogInfo, common to every kind. */
+static const char * const info_keys[] = { "id", "vendor", "name", "source", "as_of", "price_usd", NULL };
+
+/* For QM_CATALOG_PARSE_STRICT: a key the tables do not know is a typo. */
 static gboolean
-check_keys (JsonObject          *o,
-            const char * const  *known,
-            GError             **error)
+check_keys (JsonObject     *o,
+            QmCatalogKind   kind,
+            GError        **error)
 {
   g_autoptr(GList) members = json_object_get_members (o);
 
   for (GList *l = members; l != NULL; l = l->next)
     {
-      if (!g_strv_contains (known, l->data))
+      gboolean known = g_strv_contains (info_keys, l->data);
+
+      for (guint i = 0; !known && i < kind_fields[kind].n; i++)
+        known = g_str_equal (kind_fields[kind].fields[i].key, l->data);
+      if (!known)
         {
           g_set_error (error, QM_CATALOG_ERROR, QM_CATALOG_ERROR_UNKNOWN_KEY,
                        "%s: unknown key", (const char *) l->data);
@@ -391,9 +495,6 @@ check_keys (JsonObject          *o,
     }
   return TRUE;
 }
-
-/* ------------------------------------------------------------------ */
-/* Per kind.                                                           */
 
 static gboolean
 parse_tflops (JsonObject  *o,
@@ -435,30 +536,134 @@ parse_tflops (JsonObject  *o,
   return TRUE;
 }
 
+static gboolean
+parse_field (JsonObject       *o,
+             const SpecField  *f,
+             guint8           *spec,
+             GError          **error)
+{
+  gpointer member = spec + f->offset;
+
+  switch (f->type)
+    {
+    case FIELD_STRING:
+      return get_string (o, f->key, (f->flags & NUM_REQUIRED) != 0, member, error);
+    case FIELD_DOUBLE:
+      return get_double (o, f->key, f->flags, member, error);
+    case FIELD_UINT:
+      return get_uint (o, f->key, f->flags, member, error);
+    case FIELD_BOOL:
+      return get_bool (o, f->key, member, error);
+    case FIELD_TFLOPS:
+      return parse_tflops (o, member, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* What the table cannot say: relations between fields, and defaults. */
+static gboolean
+check_kind (QmCatalogKind   kind,
+            JsonObject     *o,
+            gpointer        spec,
+            GError        **error)
+{
+  switch (kind)
+    {
+    case QM_CATALOG_KIND_SERVER:
+      {
+        const QmServerSpec *s = spec;
+
+        if (s->power_typical_w > s->power_max_w)
+          return set_invalid (error, "power_typical_w", "must not exceed power_max_w",
+                              json_object_get_member (o, "power_typical_w"));
+      }
+      break;
+
+    case QM_CATALOG_KIND_CLOUD:
+      {
+        const QmCloudOffer *c = spec;
+
+        if (c->usd_per_gpu_hour_on_demand <= 0.0 && c->usd_per_gpu_hour_reserved <= 0.0)
+          {
+            g_set_error (error, QM_CATALOG_ERROR, QM_CATALOG_ERROR_MISSING_KEY,
+                         "usd_per_gpu_hour_on_demand: an on-demand or reserved "
+                         "price > 0 is required");
+            return FALSE;
+          }
+      }
+      break;
+
+    case QM_CATALOG_KIND_MODEL:
+      {
+        QmModelPreset *m = spec;
+        QmModelShape *s = &m->shape;
+
+        /* A count, not billions: the smallest preset (pythia) has 1e7+. */
+        if (m->published_params < 1e6)
+          return set_invalid (error, "params",
+                              "must be a parameter count (e.g. 7e9), not billions",
+                              json_object_get_member (o, "params"));
+        /* Zero fields are omitted in models.json: a dense model's active
+         * count is its total, and plain multi-head attention has
+         * kv_heads == heads. */
+        if (m->published_active_params <= 0.0)
+          m->published_active_params = m->published_params;
+        if (m->published_active_params > m->published_params)
+          return set_invalid (error, "active_params", "must not exceed params",
+                              json_object_get_member (o, "active_params"));
+        if (s->kv_heads == 0)
+          s->kv_heads = s->heads;
+        if (s->heads % s->kv_heads != 0)
+          return set_invalid (error, "kv_heads", "must divide heads",
+                              json_object_get_member (o, "kv_heads"));
+      }
+      break;
+
+    case QM_CATALOG_KIND_GPU:
+    case QM_CATALOG_KIND_NETWORK:
+    case QM_CATALOG_KIND_STORAGE:
+    case QM_CATALOG_KIND_FACILITY:
+    case QM_N_CATALOG_KINDS:
+    default:
+      break;
+    }
+  return TRUE;
+}
+
+/* Fills @out (the kind's struct) only when every field is valid. */
+static gboolean
+parse_kind (QmCatalogKind   kind,
+            JsonObject     *o,
+            gpointer        out,
+            GError        **error)
+{
+  gsize size = qm_catalog_kind_struct_size (kind);
+  g_autofree guint8 *spec = g_malloc0 (size);
+
+  g_return_val_if_fail (o != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  memset (out, 0, size);
+
+  /* QmCatalogInfo is the first member of every kind's struct. */
+  if (!qm_catalog_parse_info (o, (QmCatalogInfo *) spec, error))
+    return FALSE;
+  for (guint i = 0; i < kind_fields[kind].n; i++)
+    if (!parse_field (o, &kind_fields[kind].fields[i], spec, error))
+      return FALSE;
+  if (!check_kind (kind, o, spec, error))
+    return FALSE;
+
+  memcpy (out, spec, size);
+  return TRUE;
+}
+
 gboolean
 qm_catalog_parse_gpu (JsonObject  *o,
                       QmGpuSpec   *out,
                       GError     **error)
 {
-  QmGpuSpec g = { 0 };
-
-  g_return_val_if_fail (o != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-
-  if (!qm_catalog_parse_info (o, &g.info, error) ||
-      !get_string (o, "family", FALSE, &g.family, error) ||
-      !get_string (o, "form_factor", FALSE, &g.form_factor, error) ||
-      !parse_tflops (o, g.tflops, error) ||
-      !get_double (o, "memory_gb", NUM_REQUIRED | NUM_POSITIVE, &g.memory_gb, error) ||
-      !get_double (o, "bandwidth_tbs", NUM_REQUIRED | NUM_POSITIVE, &g.bandwidth_tbs, error) ||
-      !get_double (o, "tdp_w", NUM_OPTIONAL, &g.tdp_w, error) ||
-      !get_double (o, "link_gbs", NUM_OPTIONAL, &g.link_gbs, error) ||
-      !get_double (o, "mamf_fraction", NUM_FRACTION, &g.mamf_fraction, error))
-    return FALSE;
-
-  *out = g;
-  return TRUE;
+  return parse_kind (QM_CATALOG_KIND_GPU, o, out, error);
 }
 
 gboolean
@@ -466,38 +671,7 @@ qm_catalog_parse_server (JsonObject    *o,
                          QmServerSpec  *out,
                          GError       **error)
 {
-  QmServerSpec s = { 0 };
-
-  g_return_val_if_fail (o != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-
-  if (!qm_catalog_parse_info (o, &s.info, error) ||
-      !get_string (o, "gpu_id", FALSE, &s.gpu_id, error) ||
-      !get_uint (o, "gpus", NUM_REQUIRED | NUM_POSITIVE, &s.gpus, error) ||
-      !get_uint (o, "cpus", NUM_OPTIONAL, &s.cpus, error) ||
-      !get_string (o, "cpu_model", FALSE, &s.cpu_model, error) ||
-      !get_double (o, "cpu_w", NUM_OPTIONAL, &s.cpu_w, error) ||
-      !get_double (o, "ram_gb", NUM_OPTIONAL, &s.ram_gb, error) ||
-      !get_double (o, "ram_w", NUM_OPTIONAL, &s.ram_w, error) ||
-      !get_double (o, "nvme_tb", NUM_OPTIONAL, &s.nvme_tb, error) ||
-      !get_double (o, "nvme_w", NUM_OPTIONAL, &s.nvme_w, error) ||
-      !get_uint (o, "nics", NUM_OPTIONAL, &s.nics, error) ||
-      !get_double (o, "nic_gbps", NUM_OPTIONAL, &s.nic_gbps, error) ||
-      !get_double (o, "nic_w", NUM_OPTIONAL, &s.nic_w, error) ||
-      !get_double (o, "other_w", NUM_OPTIONAL, &s.other_w, error) ||
-      !get_uint (o, "rack_units", NUM_REQUIRED | NUM_POSITIVE, &s.rack_units, error) ||
-      !get_double (o, "power_max_w", NUM_REQUIRED | NUM_POSITIVE, &s.power_max_w, error) ||
-      !get_double (o, "power_typical_w", NUM_OPTIONAL, &s.power_typical_w, error) ||
-      !get_double (o, "weight_kg", NUM_OPTIONAL, &s.weight_kg, error))
-    return FALSE;
-  if (s.power_typical_w > s.power_max_w)
-    return set_invalid (error, "power_typical_w",
-                        "must not exceed power_max_w",
-                        json_object_get_member (o, "power_typical_w"));
-
-  *out = s;
-  return TRUE;
+  return parse_kind (QM_CATALOG_KIND_SERVER, o, out, error);
 }
 
 gboolean
@@ -505,27 +679,7 @@ qm_catalog_parse_network (JsonObject     *o,
                           QmNetworkSpec  *out,
                           GError        **error)
 {
-  QmNetworkSpec n = { 0 };
-
-  g_return_val_if_fail (o != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-
-  if (!qm_catalog_parse_info (o, &n.info, error) ||
-      !get_string (o, "technology", FALSE, &n.technology, error) ||
-      !get_uint (o, "ports", NUM_REQUIRED | NUM_POSITIVE, &n.ports, error) ||
-      !get_double (o, "port_gbps", NUM_REQUIRED | NUM_POSITIVE, &n.port_gbps, error) ||
-      !get_double (o, "power_w", NUM_OPTIONAL, &n.power_w, error) ||
-      !get_uint (o, "rack_units", NUM_OPTIONAL, &n.rack_units, error) ||
-      !get_double (o, "latency_us", NUM_OPTIONAL, &n.latency_us, error) ||
-      !get_double (o, "nic_usd", NUM_OPTIONAL, &n.nic_usd, error) ||
-      !get_double (o, "transceiver_usd", NUM_OPTIONAL, &n.transceiver_usd, error) ||
-      !get_double (o, "transceiver_w", NUM_OPTIONAL, &n.transceiver_w, error) ||
-      !get_double (o, "cable_usd", NUM_OPTIONAL, &n.cable_usd, error))
-    return FALSE;
-
-  *out = n;
-  return TRUE;
+  return parse_kind (QM_CATALOG_KIND_NETWORK, o, out, error);
 }
 
 gboolean
@@ -533,24 +687,7 @@ qm_catalog_parse_storage (JsonObject     *o,
                           QmStorageSpec  *out,
                           GError        **error)
 {
-  QmStorageSpec s = { 0 };
-
-  g_return_val_if_fail (o != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-
-  if (!qm_catalog_parse_info (o, &s.info, error) ||
-      !get_string (o, "kind", FALSE, &s.kind, error) ||
-      !get_double (o, "usd_per_tb", NUM_OPTIONAL, &s.usd_per_tb, error) ||
-      !get_double (o, "usd_per_gbs", NUM_OPTIONAL, &s.usd_per_gbs, error) ||
-      !get_double (o, "write_gbs_per_tb", NUM_OPTIONAL, &s.write_gbs_per_tb, error) ||
-      !get_double (o, "watts_per_tb", NUM_OPTIONAL, &s.watts_per_tb, error) ||
-      !get_uint (o, "rack_units_per_pb", NUM_OPTIONAL, &s.rack_units_per_pb, error) ||
-      !get_double (o, "usd_per_tb_month", NUM_OPTIONAL, &s.usd_per_tb_month, error))
-    return FALSE;
-
-  *out = s;
-  return TRUE;
+  return parse_kind (QM_CATALOG_KIND_STORAGE, o, out, error);
 }
 
 gboolean
@@ -558,20 +695,7 @@ qm_catalog_parse_facility_item (JsonObject      *o,
                                 QmFacilityItem  *out,
                                 GError         **error)
 {
-  QmFacilityItem f = { 0 };
-
-  g_return_val_if_fail (o != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-
-  if (!qm_catalog_parse_info (o, &f.info, error) ||
-      !get_string (o, "kind", TRUE, &f.kind, error) ||
-      !get_uint (o, "rack_units", NUM_OPTIONAL, &f.rack_units, error) ||
-      !get_double (o, "kw_limit", NUM_OPTIONAL, &f.kw_limit, error))
-    return FALSE;
-
-  *out = f;
-  return TRUE;
+  return parse_kind (QM_CATALOG_KIND_FACILITY, o, out, error);
 }
 
 gboolean
@@ -579,32 +703,7 @@ qm_catalog_parse_cloud_offer (JsonObject    *o,
                               QmCloudOffer  *out,
                               GError       **error)
 {
-  QmCloudOffer c = { 0 };
-
-  g_return_val_if_fail (o != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-
-  if (!qm_catalog_parse_info (o, &c.info, error) ||
-      !get_string (o, "provider", TRUE, &c.provider, error) ||
-      !get_string (o, "instance_type", FALSE, &c.instance_type, error) ||
-      !get_string (o, "gpu_id", TRUE, &c.gpu_id, error) ||
-      !get_uint (o, "gpus", NUM_REQUIRED | NUM_POSITIVE, &c.gpus, error) ||
-      !get_double (o, "usd_per_gpu_hour_on_demand", NUM_OPTIONAL,
-                   &c.usd_per_gpu_hour_on_demand, error) ||
-      !get_double (o, "usd_per_gpu_hour_reserved", NUM_OPTIONAL,
-                   &c.usd_per_gpu_hour_reserved, error))
-    return FALSE;
-  if (c.usd_per_gpu_hour_on_demand <= 0.0 && c.usd_per_gpu_hour_reserved <= 0.0)
-    {
-      g_set_error (error, QM_CATALOG_ERROR, QM_CATALOG_ERROR_MISSING_KEY,
-                   "usd_per_gpu_hour_on_demand: an on-demand or reserved "
-                   "price > 0 is required");
-      return FALSE;
-    }
-
-  *out = c;
-  return TRUE;
+  return parse_kind (QM_CATALOG_KIND_CLOUD, o, out, error);
 }
 
 gboolean
@@ -612,57 +711,7 @@ qm_catalog_parse_model (JsonObject     *o,
                         QmModelPreset  *out,
                         GError        **error)
 {
-  QmModelPreset m = { 0 };
-  QmModelShape *s = &m.shape;
-  JsonNode *params;
-
-  g_return_val_if_fail (o != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-
-  if (!qm_catalog_parse_info (o, &m.info, error) ||
-      !get_double (o, "params", NUM_REQUIRED | NUM_POSITIVE, &m.published_params, error) ||
-      !get_double (o, "active_params", NUM_OPTIONAL, &m.published_active_params, error) ||
-      !get_uint (o, "layers", NUM_REQUIRED | NUM_POSITIVE, &s->layers, error) ||
-      !get_uint (o, "hidden", NUM_REQUIRED | NUM_POSITIVE, &s->hidden, error) ||
-      !get_uint (o, "heads", NUM_REQUIRED | NUM_POSITIVE, &s->heads, error) ||
-      !get_uint (o, "kv_heads", NUM_OPTIONAL, &s->kv_heads, error) ||
-      !get_uint (o, "head_dim", NUM_OPTIONAL, &s->head_dim, error) ||
-      !get_uint (o, "ffn_hidden", NUM_OPTIONAL, &s->ffn_hidden, error) ||
-      !get_uint (o, "vocab", NUM_REQUIRED | NUM_POSITIVE, &s->vocab, error) ||
-      !get_bool (o, "gated_mlp", &s->gated_mlp, error) ||
-      !get_bool (o, "tied_embeddings", &s->tied_embeddings, error) ||
-      !get_uint (o, "experts", NUM_OPTIONAL, &s->experts, error) ||
-      !get_uint (o, "experts_per_token", NUM_OPTIONAL, &s->experts_per_token, error) ||
-      !get_uint (o, "shared_experts", NUM_OPTIONAL, &s->shared_experts, error) ||
-      !get_uint (o, "moe_ffn_hidden", NUM_OPTIONAL, &s->moe_ffn_hidden, error) ||
-      !get_uint (o, "dense_layers", NUM_OPTIONAL, &s->dense_layers, error) ||
-      !get_uint (o, "q_lora_rank", NUM_OPTIONAL, &s->q_lora_rank, error) ||
-      !get_uint (o, "kv_lora_rank", NUM_OPTIONAL, &s->kv_lora_rank, error) ||
-      !get_uint (o, "rope_head_dim", NUM_OPTIONAL, &s->rope_head_dim, error))
-    return FALSE;
-
-  /* A count, not billions: the smallest preset (pythia) has 1e7+. */
-  params = json_object_get_member (o, "params");
-  if (m.published_params < 1e6)
-    return set_invalid (error, "params",
-                        "must be a parameter count (e.g. 7e9), not billions",
-                        params);
-  /* Zero fields are omitted in models.json: a dense model's active count
-   * is its total, and plain multi-head attention has kv_heads == heads. */
-  if (m.published_active_params <= 0.0)
-    m.published_active_params = m.published_params;
-  if (m.published_active_params > m.published_params)
-    return set_invalid (error, "active_params", "must not exceed params",
-                        json_object_get_member (o, "active_params"));
-  if (s->kv_heads == 0)
-    s->kv_heads = s->heads;
-  if (s->heads % s->kv_heads != 0)
-    return set_invalid (error, "kv_heads", "must divide heads",
-                        json_object_get_member (o, "kv_heads"));
-
-  *out = m;
-  return TRUE;
+  return parse_kind (QM_CATALOG_KIND_MODEL, o, out, error);
 }
 
 gboolean
@@ -672,33 +721,91 @@ qm_catalog_parse_object (QmCatalogKind         kind,
                          gpointer              out,
                          GError              **error)
 {
-  gboolean ok = FALSE;
-
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, FALSE);
   g_return_val_if_fail (o != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if ((flags & QM_CATALOG_PARSE_STRICT) && !check_keys (o, kind_keys[kind], error))
+  if ((flags & QM_CATALOG_PARSE_STRICT) && !check_keys (o, kind, error))
     return FALSE;
+  if (!parse_kind (kind, o, out, error))
+    return FALSE;
+  if (flags & QM_CATALOG_PARSE_BUILTIN)
+    ((QmCatalogInfo *) out)->builtin = TRUE;
+  return TRUE;
+}
 
-  switch (kind)
+/* ------------------------------------------------------------------ */
+/* Writing: the same keys, zeros and empty strings left out (they read */
+/* back as absent).                                                     */
+
+static void
+put_string (JsonObject *o,
+            const char *key,
+            const char *value)
+{
+  if (value != NULL && *value != '\0')
+    json_object_set_string_member (o, key, value);
+}
+
+static void
+put_field (JsonObject      *o,
+           const SpecField *f,
+           const guint8    *spec)
+{
+  gconstpointer member = spec + f->offset;
+
+  switch (f->type)
     {
-    case QM_CATALOG_KIND_GPU:      ok = qm_catalog_parse_gpu (o, out, error); break;
-    case QM_CATALOG_KIND_SERVER:   ok = qm_catalog_parse_server (o, out, error); break;
-    case QM_CATALOG_KIND_NETWORK:  ok = qm_catalog_parse_network (o, out, error); break;
-    case QM_CATALOG_KIND_STORAGE:  ok = qm_catalog_parse_storage (o, out, error); break;
-    case QM_CATALOG_KIND_FACILITY: ok = qm_catalog_parse_facility_item (o, out, error); break;
-    case QM_CATALOG_KIND_CLOUD:    ok = qm_catalog_parse_cloud_offer (o, out, error); break;
-    case QM_CATALOG_KIND_MODEL:    ok = qm_catalog_parse_model (o, out, error); break;
-    case QM_N_CATALOG_KINDS:
+    case FIELD_STRING:
+      put_string (o, f->key, *(const char * const *) member);
+      break;
+    case FIELD_DOUBLE:
+      if (*(const double *) member != 0.0)
+        json_object_set_double_member (o, f->key, *(const double *) member);
+      break;
+    case FIELD_UINT:
+      if (*(const guint *) member != 0)
+        json_object_set_int_member (o, f->key, *(const guint *) member);
+      break;
+    case FIELD_BOOL:
+      if (*(const gboolean *) member)
+        json_object_set_boolean_member (o, f->key, TRUE);
+      break;
+    case FIELD_TFLOPS:
+      {
+        const double *tflops = member;
+        JsonObject *t = json_object_new ();
+
+        for (guint p = 0; p < QM_N_PRECISIONS; p++)
+          if (tflops[p] != 0.0)
+            json_object_set_double_member (t, qm_precision_to_string (p), tflops[p]);
+        json_object_set_object_member (o, f->key, t);
+      }
+      break;
     default:
       g_assert_not_reached ();
     }
+}
 
-  /* QmCatalogInfo is the first member of every kind's struct. */
-  if (ok && (flags & QM_CATALOG_PARSE_BUILTIN))
-    ((QmCatalogInfo *) out)->builtin = TRUE;
-  return ok;
+JsonObject *
+qm_catalog_spec_to_json (QmCatalogKind  kind,
+                         gconstpointer  spec)
+{
+  const QmCatalogInfo *info = spec;
+  JsonObject *o = json_object_new ();
+
+  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, o);
+  g_return_val_if_fail (spec != NULL, o);
+
+  put_string (o, "id", info->id);
+  put_string (o, "vendor", info->vendor);
+  put_string (o, "name", info->name);
+  json_object_set_double_member (o, "price_usd", info->price_usd);
+  put_string (o, "source", info->source);
+  put_string (o, "as_of", info->as_of);
+  for (guint i = 0; i < kind_fields[kind].n; i++)
+    put_field (o, &kind_fields[kind].fields[i], spec);
+  return o;
 }
 
 /* ------------------------------------------------------------------ */

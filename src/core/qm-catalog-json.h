@@ -98,6 +98,12 @@ gboolean qm_catalog_parse_object        (QmCatalogKind        kind,
                                          gpointer             out,
                                          GError             **error);
 
+/* The entry as a JSON object with the keys the parsers read, so that
+ * parsing it gives @spec back (zeros and empty strings are left out;
+ * price_usd is always written). @spec is the kind's struct. */
+JsonObject *qm_catalog_spec_to_json     (QmCatalogKind         kind,
+                                         gconstpointer         spec);
+
 /* A JSON array of entries of one kind. Returns a GArray of the kind's
  * struct (element size qm_catalog_kind_struct_size()), or NULL with an
  * error prefixed by the entry's index and id, e.g.

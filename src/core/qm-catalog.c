@@ -14,7 +14,9 @@
 /* Bump whenever anything under data/catalog/ changes: the store re-syncs
  * its built-in rows on a new version, and saved plans record the version
  * whose prices they quote. Format: YEAR.MONTH.SERIAL. */
-#define QM_CATALOG_VERSION "2026.11.1"
+/* 2026.11.2: the store had dropped storage's usd_per_tb_month when it wrote
+ * the built-in rows; the new version re-syncs them. */
+#define QM_CATALOG_VERSION "2026.11.2"
 
 #define RESOURCE_PREFIX "/io/github/quartermaster/Quartermaster/catalog/"
 

@@ -1051,105 +1051,18 @@ add_auto (JsonBuilder *b,
     add_int (b, key, value);
 }
 
+/* An embedded catalog entry, written as the catalog parser reads it. */
 static void
-add_info (JsonBuilder         *b,
-          const QmCatalogInfo *info)
+add_spec (JsonBuilder   *b,
+          const char    *key,
+          QmCatalogKind  kind,
+          gconstpointer  spec)
 {
-  add_string (b, "id", info->id);
-  add_string (b, "vendor", info->vendor);
-  add_string (b, "name", info->name);
-  add_string (b, "source", info->source);
-  add_string (b, "as_of", info->as_of);
-  add_double (b, "price_usd", info->price_usd);
-}
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
 
-static void
-add_gpu_spec (JsonBuilder     *b,
-              const QmGpuSpec *g)
-{
-  json_builder_begin_object (b);
-  add_info (b, &g->info);
-  if (g->family)
-    add_string (b, "family", g->family);
-  if (g->form_factor)
-    add_string (b, "form_factor", g->form_factor);
-  json_builder_set_member_name (b, "tflops");
-  json_builder_begin_object (b);
-  for (guint i = 0; i < QM_N_PRECISIONS; i++)
-    if (i != QM_PRECISION_INT4 && g->tflops[i] > 0)
-      add_double (b, qm_precision_to_string (i), g->tflops[i]);
-  json_builder_end_object (b);
-  add_double (b, "memory_gb", g->memory_gb);
-  add_double (b, "bandwidth_tbs", g->bandwidth_tbs);
-  add_double (b, "tdp_w", g->tdp_w);
-  add_double (b, "link_gbs", g->link_gbs);
-  if (g->mamf_fraction > 0)
-    add_double (b, "mamf_fraction", g->mamf_fraction);
-  json_builder_end_object (b);
-}
-
-static void
-add_server_spec (JsonBuilder        *b,
-                 const QmServerSpec *s)
-{
-  json_builder_begin_object (b);
-  add_info (b, &s->info);
-  if (s->gpu_id)
-    add_string (b, "gpu_id", s->gpu_id);
-  add_int (b, "gpus", s->gpus);
-  add_int (b, "cpus", s->cpus);
-  if (s->cpu_model)
-    add_string (b, "cpu_model", s->cpu_model);
-  add_double (b, "cpu_w", s->cpu_w);
-  add_double (b, "ram_gb", s->ram_gb);
-  add_double (b, "ram_w", s->ram_w);
-  add_double (b, "nvme_tb", s->nvme_tb);
-  add_double (b, "nvme_w", s->nvme_w);
-  add_int (b, "nics", s->nics);
-  add_double (b, "nic_gbps", s->nic_gbps);
-  add_double (b, "nic_w", s->nic_w);
-  add_double (b, "other_w", s->other_w);
-  add_int (b, "rack_units", s->rack_units);
-  add_double (b, "power_max_w", s->power_max_w);
-  add_double (b, "power_typical_w", s->power_typical_w);
-  add_double (b, "weight_kg", s->weight_kg);
-  json_builder_end_object (b);
-}
-
-static void
-add_network_spec (JsonBuilder         *b,
-                  const QmNetworkSpec *n)
-{
-  json_builder_begin_object (b);
-  add_info (b, &n->info);
-  if (n->technology)
-    add_string (b, "technology", n->technology);
-  add_int (b, "ports", n->ports);
-  add_double (b, "port_gbps", n->port_gbps);
-  add_double (b, "power_w", n->power_w);
-  add_int (b, "rack_units", n->rack_units);
-  add_double (b, "latency_us", n->latency_us);
-  add_double (b, "nic_usd", n->nic_usd);
-  add_double (b, "transceiver_usd", n->transceiver_usd);
-  add_double (b, "transceiver_w", n->transceiver_w);
-  add_double (b, "cable_usd", n->cable_usd);
-  json_builder_end_object (b);
-}
-
-static void
-add_storage_spec (JsonBuilder         *b,
-                  const QmStorageSpec *s)
-{
-  json_builder_begin_object (b);
-  add_info (b, &s->info);
-  if (s->kind)
-    add_string (b, "kind", s->kind);
-  add_double (b, "usd_per_tb", s->usd_per_tb);
-  add_double (b, "usd_per_gbs", s->usd_per_gbs);
-  add_double (b, "write_gbs_per_tb", s->write_gbs_per_tb);
-  add_double (b, "watts_per_tb", s->watts_per_tb);
-  add_int (b, "rack_units_per_pb", s->rack_units_per_pb);
-  json_builder_end_object (b);
+  json_node_take_object (node, qm_catalog_spec_to_json (kind, spec));
+  json_builder_set_member_name (b, key);
+  json_builder_add_value (b, node);
 }
 
 char *
@@ -1263,25 +1176,13 @@ qm_plan_to_data (const QmPlan *p,
   if (p->storage_id[0])
     add_string (b, "storage", p->storage_id);
   if (p->gpu_embedded)
-    {
-      json_builder_set_member_name (b, "gpu_spec");
-      add_gpu_spec (b, &p->hardware.gpu);
-    }
+    add_spec (b, "gpu_spec", QM_CATALOG_KIND_GPU, &p->hardware.gpu);
   if (p->server_embedded)
-    {
-      json_builder_set_member_name (b, "server_spec");
-      add_server_spec (b, &p->hardware.server);
-    }
+    add_spec (b, "server_spec", QM_CATALOG_KIND_SERVER, &p->hardware.server);
   if (p->network_embedded)
-    {
-      json_builder_set_member_name (b, "network_spec");
-      add_network_spec (b, &p->hardware.network);
-    }
+    add_spec (b, "network_spec", QM_CATALOG_KIND_NETWORK, &p->hardware.network);
   if (p->storage_embedded)
-    {
-      json_builder_set_member_name (b, "storage_spec");
-      add_storage_spec (b, &p->hardware.storage);
-    }
+    add_spec (b, "storage_spec", QM_CATALOG_KIND_STORAGE, &p->hardware.storage);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "facility");

@@ -115,191 +115,6 @@ qm_catalog_entry_parse (const QmCatalogEntry  *entry,
   return TRUE;
 }
 
-/* ------------------------------------------------------------------ */
-/* Struct → JSON. The keys mirror the parser in qm-catalog-json.c.     */
-
-static void
-put_str (JsonObject *o,
-         const char *key,
-         const char *value)
-{
-  if (value != NULL && *value != '\0')
-    json_object_set_string_member (o, key, value);
-}
-
-static void
-put_num (JsonObject *o,
-         const char *key,
-         double      value)
-{
-  if (value != 0.0)
-    json_object_set_double_member (o, key, value);
-}
-
-static void
-put_uint (JsonObject *o,
-          const char *key,
-          guint       value)
-{
-  if (value != 0)
-    json_object_set_int_member (o, key, value);
-}
-
-static void
-put_bool (JsonObject *o,
-          const char *key,
-          gboolean    value)
-{
-  if (value)
-    json_object_set_boolean_member (o, key, TRUE);
-}
-
-static void
-put_info (JsonObject          *o,
-          const QmCatalogInfo *info)
-{
-  put_str (o, "id", info->id);
-  put_str (o, "vendor", info->vendor);
-  put_str (o, "name", info->name);
-  json_object_set_double_member (o, "price_usd", info->price_usd);
-  put_str (o, "source", info->source);
-  put_str (o, "as_of", info->as_of);
-}
-
-JsonObject *
-qm_catalog_entry_to_json (QmCatalogKind  kind,
-                          gconstpointer  spec)
-{
-  JsonObject *o = json_object_new ();
-
-  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, o);
-  g_return_val_if_fail (spec != NULL, o);
-
-  put_info (o, spec);
-  switch (kind)
-    {
-    case QM_CATALOG_KIND_GPU:
-      {
-        const QmGpuSpec *g = spec;
-        JsonObject *t = json_object_new ();
-
-        put_str (o, "family", g->family);
-        put_str (o, "form_factor", g->form_factor);
-        for (guint p = 0; p < QM_N_PRECISIONS; p++)
-          put_num (t, qm_precision_to_string (p), g->tflops[p]);
-        json_object_set_object_member (o, "tflops", t);
-        put_num (o, "memory_gb", g->memory_gb);
-        put_num (o, "bandwidth_tbs", g->bandwidth_tbs);
-        put_num (o, "tdp_w", g->tdp_w);
-        put_num (o, "link_gbs", g->link_gbs);
-        put_num (o, "mamf_fraction", g->mamf_fraction);
-      }
-      break;
-    case QM_CATALOG_KIND_SERVER:
-      {
-        const QmServerSpec *s = spec;
-
-        put_str (o, "gpu_id", s->gpu_id);
-        put_uint (o, "gpus", s->gpus);
-        put_uint (o, "cpus", s->cpus);
-        put_str (o, "cpu_model", s->cpu_model);
-        put_num (o, "cpu_w", s->cpu_w);
-        put_num (o, "ram_gb", s->ram_gb);
-        put_num (o, "ram_w", s->ram_w);
-        put_num (o, "nvme_tb", s->nvme_tb);
-        put_num (o, "nvme_w", s->nvme_w);
-        put_uint (o, "nics", s->nics);
-        put_num (o, "nic_gbps", s->nic_gbps);
-        put_num (o, "nic_w", s->nic_w);
-        put_num (o, "other_w", s->other_w);
-        put_uint (o, "rack_units", s->rack_units);
-        put_num (o, "power_max_w", s->power_max_w);
-        put_num (o, "power_typical_w", s->power_typical_w);
-        put_num (o, "weight_kg", s->weight_kg);
-      }
-      break;
-    case QM_CATALOG_KIND_NETWORK:
-      {
-        const QmNetworkSpec *n = spec;
-
-        put_str (o, "technology", n->technology);
-        put_uint (o, "ports", n->ports);
-        put_num (o, "port_gbps", n->port_gbps);
-        put_num (o, "power_w", n->power_w);
-        put_uint (o, "rack_units", n->rack_units);
-        put_num (o, "latency_us", n->latency_us);
-        put_num (o, "nic_usd", n->nic_usd);
-        put_num (o, "transceiver_usd", n->transceiver_usd);
-        put_num (o, "transceiver_w", n->transceiver_w);
-        put_num (o, "cable_usd", n->cable_usd);
-      }
-      break;
-    case QM_CATALOG_KIND_STORAGE:
-      {
-        const QmStorageSpec *s = spec;
-
-        put_str (o, "kind", s->kind);
-        put_num (o, "usd_per_tb", s->usd_per_tb);
-        put_num (o, "usd_per_gbs", s->usd_per_gbs);
-        put_num (o, "write_gbs_per_tb", s->write_gbs_per_tb);
-        put_num (o, "watts_per_tb", s->watts_per_tb);
-        put_uint (o, "rack_units_per_pb", s->rack_units_per_pb);
-      }
-      break;
-    case QM_CATALOG_KIND_FACILITY:
-      {
-        const QmFacilityItem *f = spec;
-
-        put_str (o, "kind", f->kind);
-        put_uint (o, "rack_units", f->rack_units);
-        put_num (o, "kw_limit", f->kw_limit);
-      }
-      break;
-    case QM_CATALOG_KIND_CLOUD:
-      {
-        const QmCloudOffer *c = spec;
-
-        put_str (o, "provider", c->provider);
-        put_str (o, "instance_type", c->instance_type);
-        put_str (o, "gpu_id", c->gpu_id);
-        put_uint (o, "gpus", c->gpus);
-        put_num (o, "usd_per_gpu_hour_on_demand", c->usd_per_gpu_hour_on_demand);
-        put_num (o, "usd_per_gpu_hour_reserved", c->usd_per_gpu_hour_reserved);
-      }
-      break;
-    case QM_CATALOG_KIND_MODEL:
-      {
-        const QmModelPreset *m = spec;
-        const QmModelShape *s = &m->shape;
-
-        put_num (o, "params", m->published_params);
-        put_num (o, "active_params", m->published_active_params);
-        put_uint (o, "layers", s->layers);
-        put_uint (o, "hidden", s->hidden);
-        put_uint (o, "heads", s->heads);
-        put_uint (o, "kv_heads", s->kv_heads);
-        put_uint (o, "head_dim", s->head_dim);
-        put_uint (o, "ffn_hidden", s->ffn_hidden);
-        put_uint (o, "vocab", s->vocab);
-        put_bool (o, "gated_mlp", s->gated_mlp);
-        put_bool (o, "tied_embeddings", s->tied_embeddings);
-        put_uint (o, "experts", s->experts);
-        put_uint (o, "experts_per_token", s->experts_per_token);
-        put_uint (o, "shared_experts", s->shared_experts);
-        put_uint (o, "moe_ffn_hidden", s->moe_ffn_hidden);
-        put_uint (o, "dense_layers", s->dense_layers);
-        put_uint (o, "q_lora_rank", s->q_lora_rank);
-        put_uint (o, "kv_lora_rank", s->kv_lora_rank);
-        put_uint (o, "rope_head_dim", s->rope_head_dim);
-      }
-      break;
-    case QM_N_CATALOG_KINDS:
-    default:
-      g_assert_not_reached ();
-    }
-  return o;
-}
-
 static char *
 object_to_text (JsonObject *o)
 {
@@ -400,7 +215,7 @@ qm_catalog_store_sync_builtins (QmStore   *store,
       for (guint i = 0; i < n; i++)
         {
           const QmCatalogInfo *info = (const QmCatalogInfo *) (array + i * size);
-          g_autoptr(JsonObject) o = qm_catalog_entry_to_json (k, info);
+          g_autoptr(JsonObject) o = qm_catalog_spec_to_json (k, info);
           g_autofree char *text = object_to_text (o);
 
           sqlite3_reset (upsert);
@@ -638,7 +453,7 @@ canonical_entry (QmCatalogKind   kind,
       return NULL;
     }
   *info_out = *(QmCatalogInfo *) spec;
-  canonical = qm_catalog_entry_to_json (kind, spec);
+  canonical = qm_catalog_spec_to_json (kind, spec);
   return object_to_text (canonical);
 }
 
@@ -1550,7 +1365,7 @@ qm_catalog_store_import_csv_preview (QmStore     *store,
             continue;
           }
 
-        canonical = qm_catalog_entry_to_json (kind, spec);
+        canonical = qm_catalog_spec_to_json (kind, spec);
         preview = g_new0 (QmCsvRowPreview, 1);
         preview->row = row;
         preview->kind = kind;

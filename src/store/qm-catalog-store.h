@@ -43,12 +43,6 @@ gboolean        qm_catalog_entry_parse   (const QmCatalogEntry *entry,
                                           gpointer              out,
                                           GError              **error);
 
-/* Catalog JSON for one entry of @kind (the keys qm-catalog-json.c reads):
- * zero numbers and NULL strings are left out, as the parser treats absent
- * as zero. */
-JsonObject     *qm_catalog_entry_to_json (QmCatalogKind  kind,
-                                          gconstpointer  spec);
-
 typedef enum
 {
   QM_CATALOG_LIST_NONE           = 0,

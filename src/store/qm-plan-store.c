@@ -213,7 +213,7 @@ spec_fingerprint (QmCatalogKind kind,
   g_autofree char *text = NULL;
 
   ((QmCatalogInfo *) spec)->price_usd = 0.0;
-  o = qm_catalog_entry_to_json (kind, spec);
+  o = qm_catalog_spec_to_json (kind, spec);
   text = object_to_text (o, FALSE);
   return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
 }
@@ -1163,7 +1163,7 @@ add_embedded_entries (QmStore     *store,
             g_prefix_error (error, "hardware.%s.", spec_key);
             return FALSE;
           }
-        canonical = qm_catalog_entry_to_json (hardware_keys[k].kind, parsed);
+        canonical = qm_catalog_spec_to_json (hardware_keys[k].kind, parsed);
         canonical_text = object_to_text (canonical, FALSE);
         stmt = qm_store_prepare (store,
                                  "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source,"

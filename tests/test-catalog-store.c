@@ -395,6 +395,47 @@ test_csv_export_round_trip (void)
   g_assert_nonnull (strstr (csv, "\r\nmodel,llama-3.1-70b,"));
 }
 
+/* Every field of a kind has its CSV column, so that a storage price list
+ * can carry its rent per TB-month both ways. */
+static void
+test_csv_every_field (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmCatalogImport) import = NULL;
+  g_autoptr(QmCatalogEntry) e = NULL;
+  g_autofree char *csv = NULL;
+  const char *row = "kind,id,name,type,usd_per_tb,usd_per_tb_month\n"
+                    "storage,our-fs,Our filesystem,parallel-fs,350,99.5\n";
+  QmStorageSpec spec;
+  gsize len = 0;
+
+  import = qm_catalog_store_import_csv_preview (store, row, strlen (row), "fs.csv", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (import->errors->len, ==, 0);
+  g_assert_true (qm_catalog_store_import_csv_commit (store, import, FALSE, NULL, &error));
+  g_assert_no_error (error);
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_STORAGE, "our-fs", &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_catalog_entry_parse (e, &spec, &error));
+  g_assert_cmpfloat (spec.usd_per_tb_month, ==, 99.5);
+  g_assert_cmpstr (spec.kind, ==, "parallel-fs");
+
+  csv = qm_catalog_store_export_csv (store, QM_CATALOG_KIND_STORAGE, NULL, 0, &len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (csv, ",usd_per_tb_month"));
+  g_assert_nonnull (strstr (csv, ",99.5"));
+  /* The built-in filesystem's rent, too. */
+  g_assert_nonnull (strstr (csv, "\r\nstorage,parallel-fs,"));
+
+  /* And the GPU's precisions are columns of their own. */
+  g_clear_pointer (&csv, g_free);
+  csv = qm_catalog_store_export_csv (store, QM_CATALOG_KIND_GPU, NULL, 0, &len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (csv, ",tflops_bf16,"));
+  g_assert_nonnull (strstr (csv, ",mamf_fraction"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -407,5 +448,6 @@ main (int argc, char **argv)
   g_test_add_func ("/catalog-store/csv-bad-rows", test_csv_bad_rows);
   g_test_add_func ("/catalog-store/csv-file-errors", test_csv_file_errors);
   g_test_add_func ("/catalog-store/csv-export-round-trip", test_csv_export_round_trip);
+  g_test_add_func ("/catalog-store/csv-every-field", test_csv_every_field);
   return g_test_run ();
 }

@@ -331,125 +331,118 @@ qm_catalog_parse_info (JsonObject     *o,
 /* the strict key check all read, so that no field can be read and not  */
 /* written (a lost field is a wrong quote).                             */
 
-typedef enum
-{
-  FIELD_STRING,   /* const char *, interned; "" = absent */
-  FIELD_DOUBLE,
-  FIELD_UINT,
-  FIELD_BOOL,
-  FIELD_TFLOPS,   /* double[QM_N_PRECISIONS], an object {"bf16": 989, ...} */
-} FieldType;
-
+/* In the struct: TEXT a const char * (interned; "" = absent), NUMBER a
+ * double, COUNT a guint, BOOL a gboolean, TFLOPS double[QM_N_PRECISIONS]. */
 typedef struct
 {
-  const char *key;
-  FieldType   type;
+  const char         *key;
+  QmCatalogValueType  type;
   NumFlags    flags;   /* numbers as named; a string is required when
                         * NUM_REQUIRED */
   gsize       offset;  /* in the kind's struct */
 } SpecField;
 
 #define FIELD(kind_struct, key, type, flags, member) \
-  { key, FIELD_##type, flags, G_STRUCT_OFFSET (kind_struct, member) }
+  { key, QM_CATALOG_VALUE_##type, flags, G_STRUCT_OFFSET (kind_struct, member) }
 #define REQ NUM_REQUIRED
 #define POS NUM_POSITIVE
 
 #define GPU(...) FIELD (QmGpuSpec, __VA_ARGS__)
 static const SpecField gpu_fields[] = {
-  GPU ("family",        STRING, 0,         family),
-  GPU ("form_factor",   STRING, 0,         form_factor),
+  GPU ("family",        TEXT,   0,         family),
+  GPU ("form_factor",   TEXT,   0,         form_factor),
   GPU ("tflops",        TFLOPS, REQ,       tflops),
-  GPU ("memory_gb",     DOUBLE, REQ | POS, memory_gb),
-  GPU ("bandwidth_tbs", DOUBLE, REQ | POS, bandwidth_tbs),
-  GPU ("tdp_w",         DOUBLE, 0,         tdp_w),
-  GPU ("link_gbs",      DOUBLE, 0,         link_gbs),
-  GPU ("mamf_fraction", DOUBLE, NUM_FRACTION, mamf_fraction),
+  GPU ("memory_gb",     NUMBER, REQ | POS, memory_gb),
+  GPU ("bandwidth_tbs", NUMBER, REQ | POS, bandwidth_tbs),
+  GPU ("tdp_w",         NUMBER, 0,         tdp_w),
+  GPU ("link_gbs",      NUMBER, 0,         link_gbs),
+  GPU ("mamf_fraction", NUMBER, NUM_FRACTION, mamf_fraction),
 };
 
 #define SERVER(...) FIELD (QmServerSpec, __VA_ARGS__)
 static const SpecField server_fields[] = {
-  SERVER ("gpu_id",          STRING, 0,         gpu_id),
-  SERVER ("gpus",            UINT,   REQ | POS, gpus),
-  SERVER ("cpus",            UINT,   0,         cpus),
-  SERVER ("cpu_model",       STRING, 0,         cpu_model),
-  SERVER ("cpu_w",           DOUBLE, 0,         cpu_w),
-  SERVER ("ram_gb",          DOUBLE, 0,         ram_gb),
-  SERVER ("ram_w",           DOUBLE, 0,         ram_w),
-  SERVER ("nvme_tb",         DOUBLE, 0,         nvme_tb),
-  SERVER ("nvme_w",          DOUBLE, 0,         nvme_w),
-  SERVER ("nics",            UINT,   0,         nics),
-  SERVER ("nic_gbps",        DOUBLE, 0,         nic_gbps),
-  SERVER ("nic_w",           DOUBLE, 0,         nic_w),
-  SERVER ("other_w",         DOUBLE, 0,         other_w),
-  SERVER ("rack_units",      UINT,   REQ | POS, rack_units),
-  SERVER ("power_max_w",     DOUBLE, REQ | POS, power_max_w),
-  SERVER ("power_typical_w", DOUBLE, 0,         power_typical_w),
-  SERVER ("weight_kg",       DOUBLE, 0,         weight_kg),
+  SERVER ("gpu_id",          TEXT,   0,         gpu_id),
+  SERVER ("gpus",            COUNT,  REQ | POS, gpus),
+  SERVER ("cpus",            COUNT,  0,         cpus),
+  SERVER ("cpu_model",       TEXT,   0,         cpu_model),
+  SERVER ("cpu_w",           NUMBER, 0,         cpu_w),
+  SERVER ("ram_gb",          NUMBER, 0,         ram_gb),
+  SERVER ("ram_w",           NUMBER, 0,         ram_w),
+  SERVER ("nvme_tb",         NUMBER, 0,         nvme_tb),
+  SERVER ("nvme_w",          NUMBER, 0,         nvme_w),
+  SERVER ("nics",            COUNT,  0,         nics),
+  SERVER ("nic_gbps",        NUMBER, 0,         nic_gbps),
+  SERVER ("nic_w",           NUMBER, 0,         nic_w),
+  SERVER ("other_w",         NUMBER, 0,         other_w),
+  SERVER ("rack_units",      COUNT,  REQ | POS, rack_units),
+  SERVER ("power_max_w",     NUMBER, REQ | POS, power_max_w),
+  SERVER ("power_typical_w", NUMBER, 0,         power_typical_w),
+  SERVER ("weight_kg",       NUMBER, 0,         weight_kg),
 };
 
 #define NETWORK(...) FIELD (QmNetworkSpec, __VA_ARGS__)
 static const SpecField network_fields[] = {
-  NETWORK ("technology",      STRING, 0,         technology),
-  NETWORK ("ports",           UINT,   REQ | POS, ports),
-  NETWORK ("port_gbps",       DOUBLE, REQ | POS, port_gbps),
-  NETWORK ("power_w",         DOUBLE, 0,         power_w),
-  NETWORK ("rack_units",      UINT,   0,         rack_units),
-  NETWORK ("latency_us",      DOUBLE, 0,         latency_us),
-  NETWORK ("nic_usd",         DOUBLE, 0,         nic_usd),
-  NETWORK ("transceiver_usd", DOUBLE, 0,         transceiver_usd),
-  NETWORK ("transceiver_w",   DOUBLE, 0,         transceiver_w),
-  NETWORK ("cable_usd",       DOUBLE, 0,         cable_usd),
+  NETWORK ("technology",      TEXT,   0,         technology),
+  NETWORK ("ports",           COUNT,  REQ | POS, ports),
+  NETWORK ("port_gbps",       NUMBER, REQ | POS, port_gbps),
+  NETWORK ("power_w",         NUMBER, 0,         power_w),
+  NETWORK ("rack_units",      COUNT,  0,         rack_units),
+  NETWORK ("latency_us",      NUMBER, 0,         latency_us),
+  NETWORK ("nic_usd",         NUMBER, 0,         nic_usd),
+  NETWORK ("transceiver_usd", NUMBER, 0,         transceiver_usd),
+  NETWORK ("transceiver_w",   NUMBER, 0,         transceiver_w),
+  NETWORK ("cable_usd",       NUMBER, 0,         cable_usd),
 };
 
 #define STORAGE(...) FIELD (QmStorageSpec, __VA_ARGS__)
 static const SpecField storage_fields[] = {
-  STORAGE ("kind",              STRING, 0, kind),
-  STORAGE ("usd_per_tb",        DOUBLE, 0, usd_per_tb),
-  STORAGE ("usd_per_gbs",       DOUBLE, 0, usd_per_gbs),
-  STORAGE ("write_gbs_per_tb",  DOUBLE, 0, write_gbs_per_tb),
-  STORAGE ("watts_per_tb",      DOUBLE, 0, watts_per_tb),
-  STORAGE ("rack_units_per_pb", UINT,   0, rack_units_per_pb),
-  STORAGE ("usd_per_tb_month",  DOUBLE, 0, usd_per_tb_month),
+  STORAGE ("kind",              TEXT,   0, kind),
+  STORAGE ("usd_per_tb",        NUMBER, 0, usd_per_tb),
+  STORAGE ("usd_per_gbs",       NUMBER, 0, usd_per_gbs),
+  STORAGE ("write_gbs_per_tb",  NUMBER, 0, write_gbs_per_tb),
+  STORAGE ("watts_per_tb",      NUMBER, 0, watts_per_tb),
+  STORAGE ("rack_units_per_pb", COUNT,  0, rack_units_per_pb),
+  STORAGE ("usd_per_tb_month",  NUMBER, 0, usd_per_tb_month),
 };
 
 #define FACILITY(...) FIELD (QmFacilityItem, __VA_ARGS__)
 static const SpecField facility_fields[] = {
-  FACILITY ("kind",       STRING, REQ, kind),
-  FACILITY ("rack_units", UINT,   0,   rack_units),
-  FACILITY ("kw_limit",   DOUBLE, 0,   kw_limit),
+  FACILITY ("kind",       TEXT,   REQ, kind),
+  FACILITY ("rack_units", COUNT,  0,   rack_units),
+  FACILITY ("kw_limit",   NUMBER, 0,   kw_limit),
 };
 
 #define CLOUD(...) FIELD (QmCloudOffer, __VA_ARGS__)
 static const SpecField cloud_fields[] = {
-  CLOUD ("provider",                   STRING, REQ,       provider),
-  CLOUD ("instance_type",              STRING, 0,         instance_type),
-  CLOUD ("gpu_id",                     STRING, REQ,       gpu_id),
-  CLOUD ("gpus",                       UINT,   REQ | POS, gpus),
-  CLOUD ("usd_per_gpu_hour_on_demand", DOUBLE, 0,         usd_per_gpu_hour_on_demand),
-  CLOUD ("usd_per_gpu_hour_reserved",  DOUBLE, 0,         usd_per_gpu_hour_reserved),
+  CLOUD ("provider",                   TEXT,   REQ,       provider),
+  CLOUD ("instance_type",              TEXT,   0,         instance_type),
+  CLOUD ("gpu_id",                     TEXT,   REQ,       gpu_id),
+  CLOUD ("gpus",                       COUNT,  REQ | POS, gpus),
+  CLOUD ("usd_per_gpu_hour_on_demand", NUMBER, 0,         usd_per_gpu_hour_on_demand),
+  CLOUD ("usd_per_gpu_hour_reserved",  NUMBER, 0,         usd_per_gpu_hour_reserved),
 };
 
 #define MODEL(...) FIELD (QmModelPreset, __VA_ARGS__)
 static const SpecField model_fields[] = {
-  MODEL ("params",            DOUBLE, REQ | POS, published_params),
-  MODEL ("active_params",     DOUBLE, 0,         published_active_params),
-  MODEL ("layers",            UINT,   REQ | POS, shape.layers),
-  MODEL ("hidden",            UINT,   REQ | POS, shape.hidden),
-  MODEL ("heads",             UINT,   REQ | POS, shape.heads),
-  MODEL ("kv_heads",          UINT,   0,         shape.kv_heads),
-  MODEL ("head_dim",          UINT,   0,         shape.head_dim),
-  MODEL ("ffn_hidden",        UINT,   0,         shape.ffn_hidden),
-  MODEL ("vocab",             UINT,   REQ | POS, shape.vocab),
+  MODEL ("params",            NUMBER, REQ | POS, published_params),
+  MODEL ("active_params",     NUMBER, 0,         published_active_params),
+  MODEL ("layers",            COUNT,  REQ | POS, shape.layers),
+  MODEL ("hidden",            COUNT,  REQ | POS, shape.hidden),
+  MODEL ("heads",             COUNT,  REQ | POS, shape.heads),
+  MODEL ("kv_heads",          COUNT,  0,         shape.kv_heads),
+  MODEL ("head_dim",          COUNT,  0,         shape.head_dim),
+  MODEL ("ffn_hidden",        COUNT,  0,         shape.ffn_hidden),
+  MODEL ("vocab",             COUNT,  REQ | POS, shape.vocab),
   MODEL ("gated_mlp",         BOOL,   0,         shape.gated_mlp),
   MODEL ("tied_embeddings",   BOOL,   0,         shape.tied_embeddings),
-  MODEL ("experts",           UINT,   0,         shape.experts),
-  MODEL ("experts_per_token", UINT,   0,         shape.experts_per_token),
-  MODEL ("shared_experts",    UINT,   0,         shape.shared_experts),
-  MODEL ("moe_ffn_hidden",    UINT,   0,         shape.moe_ffn_hidden),
-  MODEL ("dense_layers",      UINT,   0,         shape.dense_layers),
-  MODEL ("q_lora_rank",       UINT,   0,         shape.q_lora_rank),
-  MODEL ("kv_lora_rank",      UINT,   0,         shape.kv_lora_rank),
-  MODEL ("rope_head_dim",     UINT,   0,         shape.rope_head_dim),
+  MODEL ("experts",           COUNT,  0,         shape.experts),
+  MODEL ("experts_per_token", COUNT,  0,         shape.experts_per_token),
+  MODEL ("shared_experts",    COUNT,  0,         shape.shared_experts),
+  MODEL ("moe_ffn_hidden",    COUNT,  0,         shape.moe_ffn_hidden),
+  MODEL ("dense_layers",      COUNT,  0,         shape.dense_layers),
+  MODEL ("q_lora_rank",       COUNT,  0,         shape.q_lora_rank),
+  MODEL ("kv_lora_rank",      COUNT,  0,         shape.kv_lora_rank),
+  MODEL ("rope_head_dim",     COUNT,  0,         shape.rope_head_dim),
 };
 
 #undef REQ
@@ -468,6 +461,20 @@ static const struct
   [QM_CATALOG_KIND_CLOUD]    = { cloud_fields, G_N_ELEMENTS (cloud_fields) },
   [QM_CATALOG_KIND_MODEL]    = { model_fields, G_N_ELEMENTS (model_fields) },
 };
+
+const char *
+qm_catalog_field_key (QmCatalogKind       kind,
+                      guint               i,
+                      QmCatalogValueType *type)
+{
+  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, NULL);
+
+  if (i >= kind_fields[kind].n)
+    return NULL;
+  if (type != NULL)
+    *type = kind_fields[kind].fields[i].type;
+  return kind_fields[kind].fields[i].key;
+}
 
 /* The keys of QmCatalogInfo, common to every kind. */
 static const char * const info_keys[] = { "id", "vendor", "name", "source", "as_of", "price_usd", NULL };
@@ -546,15 +553,15 @@ parse_field (JsonObject       *o,
 
   switch (f->type)
     {
-    case FIELD_STRING:
+    case QM_CATALOG_VALUE_TEXT:
       return get_string (o, f->key, (f->flags & NUM_REQUIRED) != 0, member, error);
-    case FIELD_DOUBLE:
+    case QM_CATALOG_VALUE_NUMBER:
       return get_double (o, f->key, f->flags, member, error);
-    case FIELD_UINT:
+    case QM_CATALOG_VALUE_COUNT:
       return get_uint (o, f->key, f->flags, member, error);
-    case FIELD_BOOL:
+    case QM_CATALOG_VALUE_BOOL:
       return get_bool (o, f->key, member, error);
-    case FIELD_TFLOPS:
+    case QM_CATALOG_VALUE_TFLOPS:
       return parse_tflops (o, member, error);
     default:
       g_assert_not_reached ();
@@ -756,22 +763,22 @@ put_field (JsonObject      *o,
 
   switch (f->type)
     {
-    case FIELD_STRING:
+    case QM_CATALOG_VALUE_TEXT:
       put_string (o, f->key, *(const char * const *) member);
       break;
-    case FIELD_DOUBLE:
+    case QM_CATALOG_VALUE_NUMBER:
       if (*(const double *) member != 0.0)
         json_object_set_double_member (o, f->key, *(const double *) member);
       break;
-    case FIELD_UINT:
+    case QM_CATALOG_VALUE_COUNT:
       if (*(const guint *) member != 0)
         json_object_set_int_member (o, f->key, *(const guint *) member);
       break;
-    case FIELD_BOOL:
+    case QM_CATALOG_VALUE_BOOL:
       if (*(const gboolean *) member)
         json_object_set_boolean_member (o, f->key, TRUE);
       break;
-    case FIELD_TFLOPS:
+    case QM_CATALOG_VALUE_TFLOPS:
       {
         const double *tflops = member;
         JsonObject *t = json_object_new ();

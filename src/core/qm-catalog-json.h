@@ -98,6 +98,24 @@ gboolean qm_catalog_parse_object        (QmCatalogKind        kind,
                                          gpointer             out,
                                          GError             **error);
 
+/* The value of one of a kind's own fields. */
+typedef enum
+{
+  QM_CATALOG_VALUE_TEXT,
+  QM_CATALOG_VALUE_NUMBER,
+  QM_CATALOG_VALUE_COUNT,   /* a whole number >= 0 */
+  QM_CATALOG_VALUE_BOOL,
+  QM_CATALOG_VALUE_TFLOPS,  /* an object: precision name → dense TFLOPS */
+} QmCatalogValueType;
+
+/* The key of @kind's field @i (0, 1, ...), in the order the parser reads
+ * them, or NULL past the last; the QmCatalogInfo keys (id, vendor, name,
+ * source, as_of, price_usd) are not among them. For code that handles
+ * every field of an entry without naming each (CSV import and export). */
+const char *qm_catalog_field_key        (QmCatalogKind         kind,
+                                         guint                 i,
+                                         QmCatalogValueType   *type);
+
 /* The entry as a JSON object with the keys the parsers read, so that
  * parsing it gives @spec back (zeros and empty strings are left out;
  * price_usd is always written). @spec is the kind's struct. */

@@ -781,121 +781,61 @@ static const ColumnDef info_columns[] = {
   { NULL }
 };
 
-static const ColumnDef gpu_columns[] = {
-  { "family", "family", COL_TEXT },
-  { "form_factor", "form_factor", COL_TEXT },
-  { "tflops_fp32", "tflops.fp32", COL_NUMBER },
-  { "tflops_tf32", "tflops.tf32", COL_NUMBER },
-  { "tflops_fp16", "tflops.fp16", COL_NUMBER },
-  { "tflops_bf16", "tflops.bf16", COL_NUMBER },
-  { "tflops_fp8", "tflops.fp8", COL_NUMBER },
-  { "tflops_int8", "tflops.int8", COL_NUMBER },
-  { "tflops_fp4", "tflops.fp4", COL_NUMBER },
-  { "tflops_int4", "tflops.int4", COL_NUMBER },
-  { "memory_gb", "memory_gb", COL_NUMBER },
-  { "bandwidth_tbs", "bandwidth_tbs", COL_NUMBER },
-  { "tdp_w", "tdp_w", COL_NUMBER },
-  { "link_gbs", "link_gbs", COL_NUMBER },
-  { "mamf_fraction", "mamf_fraction", COL_NUMBER },
-  { NULL }
-};
+/* A kind's own columns, one per field of the catalog parser
+ * (qm_catalog_field_key), so that CSV carries every field the JSON does:
+ * the GPU's tflops object becomes tflops_fp32, tflops_bf16, ... and the
+ * entry's own "kind" key is the column "type" ("kind" names the catalog
+ * kind of the row). Built once; the strings are interned. */
+static const ColumnDef *
+kind_columns (QmCatalogKind kind)
+{
+  static const ColumnDef *columns[QM_N_CATALOG_KINDS];
 
-static const ColumnDef server_columns[] = {
-  { "gpu_id", "gpu_id", COL_TEXT },
-  { "gpus", "gpus", COL_COUNT },
-  { "cpus", "cpus", COL_COUNT },
-  { "cpu_model", "cpu_model", COL_TEXT },
-  { "cpu_w", "cpu_w", COL_NUMBER },
-  { "ram_gb", "ram_gb", COL_NUMBER },
-  { "ram_w", "ram_w", COL_NUMBER },
-  { "nvme_tb", "nvme_tb", COL_NUMBER },
-  { "nvme_w", "nvme_w", COL_NUMBER },
-  { "nics", "nics", COL_COUNT },
-  { "nic_gbps", "nic_gbps", COL_NUMBER },
-  { "nic_w", "nic_w", COL_NUMBER },
-  { "other_w", "other_w", COL_NUMBER },
-  { "rack_units", "rack_units", COL_COUNT },
-  { "power_max_w", "power_max_w", COL_NUMBER },
-  { "power_typical_w", "power_typical_w", COL_NUMBER },
-  { "weight_kg", "weight_kg", COL_NUMBER },
-  { NULL }
-};
+  if (g_once_init_enter (&columns[kind]))
+    {
+      GArray *defs = g_array_new (TRUE, TRUE, sizeof (ColumnDef));
+      QmCatalogValueType type;
+      const char *key;
 
-static const ColumnDef network_columns[] = {
-  { "technology", "technology", COL_TEXT },
-  { "ports", "ports", COL_COUNT },
-  { "port_gbps", "port_gbps", COL_NUMBER },
-  { "power_w", "power_w", COL_NUMBER },
-  { "rack_units", "rack_units", COL_COUNT },
-  { "latency_us", "latency_us", COL_NUMBER },
-  { "nic_usd", "nic_usd", COL_NUMBER },
-  { "transceiver_usd", "transceiver_usd", COL_NUMBER },
-  { "transceiver_w", "transceiver_w", COL_NUMBER },
-  { "cable_usd", "cable_usd", COL_NUMBER },
-  { NULL }
-};
+      for (guint i = 0; (key = qm_catalog_field_key (kind, i, &type)) != NULL; i++)
+        {
+          ColumnDef def = { key, key, COL_TEXT };
 
-/* The entry's own "kind" key is the CSV column "type": "kind" names the
- * catalog kind of the row. */
-static const ColumnDef storage_columns[] = {
-  { "type", "kind", COL_TEXT },
-  { "usd_per_tb", "usd_per_tb", COL_NUMBER },
-  { "usd_per_gbs", "usd_per_gbs", COL_NUMBER },
-  { "write_gbs_per_tb", "write_gbs_per_tb", COL_NUMBER },
-  { "watts_per_tb", "watts_per_tb", COL_NUMBER },
-  { "rack_units_per_pb", "rack_units_per_pb", COL_COUNT },
-  { NULL }
-};
+          switch (type)
+            {
+            case QM_CATALOG_VALUE_TFLOPS:
+              for (guint p = 0; p < QM_N_PRECISIONS; p++)
+                {
+                  g_autofree char *column = g_strdup_printf ("%s_%s", key, qm_precision_to_string (p));
+                  g_autofree char *path = g_strdup_printf ("%s.%s", key, qm_precision_to_string (p));
+                  ColumnDef precision = { g_intern_string (column), g_intern_string (path), COL_NUMBER };
 
-static const ColumnDef facility_columns[] = {
-  { "type", "kind", COL_TEXT },
-  { "rack_units", "rack_units", COL_COUNT },
-  { "kw_limit", "kw_limit", COL_NUMBER },
-  { NULL }
-};
-
-static const ColumnDef cloud_columns[] = {
-  { "provider", "provider", COL_TEXT },
-  { "instance_type", "instance_type", COL_TEXT },
-  { "gpu_id", "gpu_id", COL_TEXT },
-  { "gpus", "gpus", COL_COUNT },
-  { "usd_per_gpu_hour_on_demand", "usd_per_gpu_hour_on_demand", COL_NUMBER },
-  { "usd_per_gpu_hour_reserved", "usd_per_gpu_hour_reserved", COL_NUMBER },
-  { NULL }
-};
-
-static const ColumnDef model_columns[] = {
-  { "params", "params", COL_NUMBER },
-  { "active_params", "active_params", COL_NUMBER },
-  { "layers", "layers", COL_COUNT },
-  { "hidden", "hidden", COL_COUNT },
-  { "heads", "heads", COL_COUNT },
-  { "kv_heads", "kv_heads", COL_COUNT },
-  { "head_dim", "head_dim", COL_COUNT },
-  { "ffn_hidden", "ffn_hidden", COL_COUNT },
-  { "vocab", "vocab", COL_COUNT },
-  { "gated_mlp", "gated_mlp", COL_BOOL },
-  { "tied_embeddings", "tied_embeddings", COL_BOOL },
-  { "experts", "experts", COL_COUNT },
-  { "experts_per_token", "experts_per_token", COL_COUNT },
-  { "shared_experts", "shared_experts", COL_COUNT },
-  { "moe_ffn_hidden", "moe_ffn_hidden", COL_COUNT },
-  { "dense_layers", "dense_layers", COL_COUNT },
-  { "q_lora_rank", "q_lora_rank", COL_COUNT },
-  { "kv_lora_rank", "kv_lora_rank", COL_COUNT },
-  { "rope_head_dim", "rope_head_dim", COL_COUNT },
-  { NULL }
-};
-
-static const ColumnDef *kind_columns[QM_N_CATALOG_KINDS] = {
-  [QM_CATALOG_KIND_GPU]      = gpu_columns,
-  [QM_CATALOG_KIND_SERVER]   = server_columns,
-  [QM_CATALOG_KIND_NETWORK]  = network_columns,
-  [QM_CATALOG_KIND_STORAGE]  = storage_columns,
-  [QM_CATALOG_KIND_FACILITY] = facility_columns,
-  [QM_CATALOG_KIND_CLOUD]    = cloud_columns,
-  [QM_CATALOG_KIND_MODEL]    = model_columns,
-};
+                  g_array_append_val (defs, precision);
+                }
+              continue;
+            case QM_CATALOG_VALUE_TEXT:
+              if (g_str_equal (key, "kind"))
+                def.column = "type";
+              break;
+            case QM_CATALOG_VALUE_NUMBER:
+              def.type = COL_NUMBER;
+              break;
+            case QM_CATALOG_VALUE_COUNT:
+              def.type = COL_COUNT;
+              break;
+            case QM_CATALOG_VALUE_BOOL:
+              def.type = COL_BOOL;
+              break;
+            default:
+              g_assert_not_reached ();
+            }
+          g_array_append_val (defs, def);
+        }
+      /* Zero-terminated: the last ColumnDef has column == NULL. */
+      g_once_init_leave (&columns[kind], (const ColumnDef *) g_array_free (defs, FALSE));
+    }
+  return columns[kind];
+}
 
 /* Columns that export writes for people and import skips. */
 static const char * const export_only_columns[] = {
@@ -909,7 +849,7 @@ find_column (QmCatalogKind  kind,
   for (const ColumnDef *c = info_columns; c->column; c++)
     if (strcmp (c->column, column) == 0)
       return c;
-  for (const ColumnDef *c = kind_columns[kind]; c->column; c++)
+  for (const ColumnDef *c = kind_columns (kind); c->column; c++)
     if (strcmp (c->column, column) == 0)
       return c;
   return NULL;
@@ -925,7 +865,7 @@ column_for_key (QmCatalogKind  kind,
   for (const ColumnDef *c = info_columns; c->column; c++)
     if (strcmp (c->key, key) == 0)
       return c->column;
-  for (const ColumnDef *c = kind_columns[kind]; c->column; c++)
+  for (const ColumnDef *c = kind_columns (kind); c->column; c++)
     if (strcmp (c->key, key) == 0)
       return c->column;
   return key;
@@ -1529,7 +1469,7 @@ qm_catalog_store_export_csv (QmStore             *store,
     {
       if (kind >= 0 && (guint) kind != k)
         continue;
-      for (const ColumnDef *c = kind_columns[k]; c->column; c++)
+      for (const ColumnDef *c = kind_columns (k); c->column; c++)
         {
           gboolean dup = FALSE;
 

@@ -368,6 +368,49 @@ test_flash_attention_rate (void)
   g_assert_cmpfloat (long_s, >, long_sequence_mfu (16384, FALSE));
 }
 
+/* The compute seconds of one 16k-token micro-batch of MPT-7B on one A100,
+ * full fine-tuning or LoRA, without FlashAttention. */
+static double
+unfused_compute_seconds (guint    seq_len,
+                         QmMode   mode)
+{
+  QmParallelProblem pb;
+  QmParallelLayout l;
+  QmParallelTime t;
+
+  problem_init (&pb, "a100-sxm-80gb", "dgx-a100", "eth-400g", 1);
+  pb.shape = mpt_shape (32, 4096, 32, seq_len);
+  pb.mode = mode;
+  pb.lora_rank = 16;
+  pb.seq_len = seq_len;
+  pb.global_batch = 16384 / seq_len;
+  pb.flash_attention = FALSE;
+  memset (&l, 0, sizeof l);
+  l.tp = l.pp = l.cp = l.ep = l.dp = 1;
+  l.micro_batch = pb.global_batch;
+  l.n_micro = 1;
+  l.virtual_stages = 1;
+  l.recompute = QM_RECOMPUTE_NONE;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &t));
+  return t.compute;
+}
+
+/* A frozen (LoRA) base skips the weight gradients of its GEMMs, nothing
+ * else: the attention core multiplies activations by activations, and its
+ * backward needs the gradients of both operands either way. So what LoRA
+ * saves over full fine-tuning is the weight-gradient GEMMs, the same per
+ * token at any sequence length, while attention grows with it. */
+static void
+test_lora_attention_backward (void)
+{
+  double saved_2k = unfused_compute_seconds (2048, QM_MODE_FINETUNE) - unfused_compute_seconds (2048, QM_MODE_LORA);
+  double saved_16k = unfused_compute_seconds (16384, QM_MODE_FINETUNE) - unfused_compute_seconds (16384, QM_MODE_LORA);
+
+  g_test_message ("LoRA saves %.4f s at 2048 and %.4f s at 16384 per 16k tokens", saved_2k, saved_16k);
+  g_assert_cmpfloat (saved_2k, >, 0.0);
+  g_assert_cmpfloat (fabs (saved_16k / saved_2k - 1.0), <, 1e-9);
+}
+
 /* The published layouts of the MosaicML rows are "fit" validation points. */
 static void
 test_published_layouts_fit (void)
@@ -570,6 +613,7 @@ main (int    argc,
   g_test_add_func ("/parallel/published-accuracy", test_published_accuracy);
   g_test_add_func ("/parallel/held-out-accuracy", test_held_out_accuracy);
   g_test_add_func ("/parallel/flash-attention-rate", test_flash_attention_rate);
+  g_test_add_func ("/parallel/lora-attention-backward", test_lora_attention_backward);
   g_test_add_func ("/parallel/published-layouts-fit", test_published_layouts_fit);
   g_test_add_func ("/parallel/pruned-equals-exhaustive", test_pruned_equals_exhaustive);
   g_test_add_func ("/parallel/search-results-valid", test_search_results_valid);

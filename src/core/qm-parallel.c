@@ -298,8 +298,10 @@ typedef struct
  * softmax, attention over V) for tok tokens on one of t TP ranks.
  * Without FlashAttention the two matmuls are batched GEMMs at the GEMM
  * rate (their s×s score traffic is priced apart, elem_score_tok), and the
- * backward is two matmuls per forward one (input gradients of both
- * operands), halved for a frozen base as the code always has. With
+ * backward is two matmuls per forward one (the gradients of both
+ * operands). Both are activations, not weights, so a frozen (LoRA) base
+ * still needs both: the gradient must flow through every layer to the
+ * adapters below. With
  * FlashAttention the fused kernel runs at attn_rate on the FLOPs it
  * executes, which the FlashAttention-2 paper's §4.1 counts as: causal
  * (decoder LM training) skips the blocks above the diagonal, half of the
@@ -322,7 +324,7 @@ attention_seconds (const Ctx *c,
   else
     {
       *fwd = tok * c->attn_tok / t / gemm_rate;
-      *bwd = (c->lora ? 1.0 : 2.0) * *fwd;
+      *bwd = 2.0 * *fwd;
     }
 }
 

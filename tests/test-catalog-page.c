@@ -221,6 +221,47 @@ contains_folded (const char *haystack,
 /* ------------------------------------------------------------------ */
 
 static void
+assert_displayed (QmCatalogKind  kind,
+                  const char    *key)
+{
+  guint n;
+  const QmCatalogField *fields = qm_catalog_fields (kind, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (fields[i].key, key))
+      return;
+  g_error ("%s.%s: the catalog parser reads it, the page has no field for it",
+           qm_catalog_kind_to_string (kind), key);
+}
+
+/* The page shows and edits every field the catalog parser reads: its
+ * display table names each of them (a GPU's tflops object by precision). */
+static void
+test_fields_complete (void)
+{
+  for (QmCatalogKind k = 0; k < QM_N_CATALOG_KINDS; k++)
+    {
+      QmCatalogValueType type;
+      const char *key;
+
+      for (guint i = 0; (key = qm_catalog_field_key (k, i, &type)) != NULL; i++)
+        {
+          if (type == QM_CATALOG_VALUE_TFLOPS)
+            {
+              for (guint p = 0; p < QM_N_PRECISIONS; p++)
+                {
+                  g_autofree char *sub = g_strdup_printf ("%s.%s", key, qm_precision_to_string (p));
+
+                  assert_displayed (k, sub);
+                }
+              continue;
+            }
+          assert_displayed (k, key);
+        }
+    }
+}
+
+static void
 test_builtins (Fixture       *f,
                gconstpointer  data)
 {
@@ -811,6 +852,7 @@ main (int    argc,
   if (!qm_test_ui_init (&argc, &argv))
     return 0;
 
+  g_test_add_func ("/catalog-page/fields-complete", test_fields_complete);
   g_test_add ("/catalog-page/builtins", Fixture, NULL, fixture_setup, test_builtins, fixture_teardown);
   g_test_add ("/catalog-page/search-and-filters", Fixture, NULL, fixture_setup, test_search_and_filters, fixture_teardown);
   g_test_add ("/catalog-page/sort", Fixture, NULL, fixture_setup, test_sort, fixture_teardown);

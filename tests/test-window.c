@@ -116,6 +116,57 @@ test_preferences (void)
   g_assert_cmpfloat (g_settings_get_double (settings, "default-pue"), ==, 1.25);
 }
 
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_descendant (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The action Ctrl+N runs with the focus in @widget: the first widget
+ * shortcut for it from @widget up to the window, in the order the bubble
+ * phase tries them. (Application accelerators would run before all of
+ * these; the window keeps Ctrl+N out of them for that reason.) */
+static const char *
+ctrl_n_action (GtkWidget *widget)
+{
+  for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+          if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+              gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_BUBBLE)
+            continue;
+          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+              GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+              if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+                  gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == GDK_KEY_n &&
+                  gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == GDK_CONTROL_MASK &&
+                  GTK_IS_NAMED_ACTION (action))
+                return gtk_named_action_get_action_name (GTK_NAMED_ACTION (action));
+            }
+        }
+    }
+  return NULL;
+}
+
 /* A saved plan opens in the plan view over the main pages; New Plan
  * opens the wizard. */
 static void
@@ -141,7 +192,17 @@ test_open_plan (void)
   qm_window_set_page (window, "plans");
   qm_test_screenshot (GTK_WIDGET (window), "window-store-plans-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
   qm_test_screenshot (GTK_WIDGET (window), "window-store-plans-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  /* Ctrl+N: a new plan, except in the catalog, where it adds an entry (as
+   * the shortcuts window says). */
+  g_assert_cmpstr (ctrl_n_action (find_descendant (GTK_WIDGET (window), g_type_from_name ("QmPlansPage"))),
+                   ==, "win.new-plan");
+  g_assert_cmpstr (ctrl_n_action (find_descendant (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY)),
+                   ==, "win.new-plan");
   qm_window_set_page (window, "catalog");
+  g_assert_cmpstr (ctrl_n_action (find_descendant (find_descendant (GTK_WIDGET (window),
+                                                                    g_type_from_name ("QmCatalogPage")),
+                                                   GTK_TYPE_COLUMN_VIEW)),
+                   ==, "catalog.add");
   qm_test_screenshot (GTK_WIDGET (window), "window-store-catalog-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
   qm_test_screenshot (GTK_WIDGET (window), "window-store-catalog-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   g_assert_true (qm_window_open_plan (window, id));

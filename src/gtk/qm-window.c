@@ -331,6 +331,9 @@ qm_window_class_init (QmWindowClass *klass)
   /* Help: win.show-formulas (F1), the Assumptions and Formulas window. */
   qm_formulas_window_install_action (widget_class);
 
+  /* A binding, not an application accelerator, so that a page nearer the
+   * focus may take Ctrl+N first: the catalog adds an entry with it. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-plan", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK,
                                        "win.show-page", "s", "plans");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK,

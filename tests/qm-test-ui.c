@@ -81,6 +81,97 @@ qm_test_screenshot (GtkWidget     *widget,
   adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
 }
 
+GtkWidget *
+qm_test_find (GtkWidget         *root,
+              QmTestWidgetMatch  match,
+              gconstpointer      data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = qm_test_find (c, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+match_type (GtkWidget     *widget,
+            gconstpointer  data)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (data));
+}
+
+GtkWidget *
+qm_test_find_type (GtkWidget *root,
+                   GType      type)
+{
+  return qm_test_find (root, match_type, GSIZE_TO_POINTER (type));
+}
+
+static gboolean
+match_name (GtkWidget     *widget,
+            gconstpointer  data)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), data) == 0;
+}
+
+GtkWidget *
+qm_test_find_named (GtkWidget  *root,
+                    const char *name)
+{
+  return qm_test_find (root, match_name, name);
+}
+
+static gboolean
+match_button (GtkWidget     *widget,
+              gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), data) == 0;
+}
+
+GtkWidget *
+qm_test_find_button (GtkWidget  *root,
+                     const char *label)
+{
+  return qm_test_find (root, match_button, label);
+}
+
+static gboolean
+match_label (GtkWidget     *widget,
+             gconstpointer  data)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return FALSE;
+  if (GTK_IS_LABEL (widget))
+    return g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), data) == 0;
+  if (GTK_IS_INSCRIPTION (widget))
+    return g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (widget)), data) == 0;
+  return FALSE;
+}
+
+GtkWidget *
+qm_test_find_label (GtkWidget  *root,
+                    const char *text)
+{
+  return qm_test_find (root, match_label, text);
+}
+
+GtkWidget *
+qm_test_wait_for_label (GtkWidget  *root,
+                        const char *text)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GtkWidget *found;
+
+  while ((found = qm_test_find_label (root, text)) == NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  return found;
+}
+
 void
 qm_test_wait_until_null (GObject **pointer)
 {

@@ -113,57 +113,6 @@ find_toplevel (GType type)
   return NULL;
 }
 
-/* A shown label or table cell (GtkInscription) with @text. */
-static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *text)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
-      g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return widget;
-  if (GTK_IS_INSCRIPTION (widget) && gtk_widget_get_mapped (widget) &&
-      g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (widget)), text) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label (c, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* find_label(), polling the main loop until it finds it or 10 s pass
- * (sanitizer builds draw slowly). */
-static GtkWidget *
-wait_for_label (GtkWidget  *widget,
-                const char *text)
-{
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  GtkWidget *found;
-
-  while ((found = find_label (widget, text)) == NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE);
-  return found;
-}
-
 static gpointer
 child (QmCatalogPage *page,
        const char    *name)
@@ -288,22 +237,22 @@ test_builtins (Fixture       *f,
     GtkWidget *view = GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_GPU));
     g_autofree char *price = qm_catalog_format_price (qm_catalog_item_get_entry (h100)->price_usd);
 
-    g_assert_nonnull (wait_for_label (view, "989 TFLOPS"));
-    g_assert_nonnull (wait_for_label (view, "80 GB"));
-    g_assert_nonnull (wait_for_label (view, "3.35 TB/s"));
-    g_assert_nonnull (wait_for_label (view, "700 W"));
-    g_assert_nonnull (wait_for_label (view, "Built-in"));
+    g_assert_nonnull (qm_test_wait_for_label (view, "989 TFLOPS"));
+    g_assert_nonnull (qm_test_wait_for_label (view, "80 GB"));
+    g_assert_nonnull (qm_test_wait_for_label (view, "3.35 TB/s"));
+    g_assert_nonnull (qm_test_wait_for_label (view, "700 W"));
+    g_assert_nonnull (qm_test_wait_for_label (view, "Built-in"));
     g_assert_nonnull (strchr (price, ','));
-    g_assert_nonnull (wait_for_label (view, price));
+    g_assert_nonnull (qm_test_wait_for_label (view, price));
   }
   /* The details pane: every field, its source and its date. */
   g_assert_cmpstr (gtk_label_get_label (child (f->page, "details_title")), ==,
                    qm_catalog_item_get_entry (h100)->name);
-  g_assert_nonnull (find_label (child (f->page, "details_groups"), qm_catalog_item_get_entry (h100)->source));
+  g_assert_nonnull (qm_test_find_label (child (f->page, "details_groups"), qm_catalog_item_get_entry (h100)->source));
   {
     g_autofree char *date = qm_catalog_format_date (qm_catalog_item_get_entry (h100)->as_of);
 
-    g_assert_nonnull (find_label (child (f->page, "details_groups"), date));
+    g_assert_nonnull (qm_test_find_label (child (f->page, "details_groups"), date));
   }
   /* Built-ins cannot be deleted, only hidden. */
   g_assert_false (gtk_widget_get_visible (child (f->page, "delete_button")));
@@ -506,7 +455,7 @@ test_kinds (Fixture       *f,
   qm_catalog_page_set_kind (f->page, QM_CATALOG_KIND_SERVER);
   g_assert_true (qm_catalog_page_select (f->page, "dgx-h100"));
   wait_ms (100);
-  g_assert_nonnull (find_label (GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_SERVER)), "8 U"));
+  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_SERVER)), "8 U"));
   qm_test_screenshot (GTK_WIDGET (f->window), "catalog-servers-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
   qm_catalog_page_set_kind (f->page, QM_CATALOG_KIND_CLOUD);
   qm_test_screenshot (GTK_WIDGET (f->window), "catalog-cloud-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
@@ -679,7 +628,7 @@ test_override_and_hide (Fixture       *f,
 
     /* One cell, two lines: the user's price over the list price. Cells
      * are refilled at the next frame's layout (qm-row-slots.h). */
-    g_assert_nonnull (wait_for_label (view, both));
+    g_assert_nonnull (qm_test_wait_for_label (view, both));
   }
   g_assert_true (gtk_widget_get_visible (child (f->page, "reset_button")));
   qm_test_screenshot (GTK_WIDGET (f->window), "catalog-override-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
@@ -730,7 +679,7 @@ test_delete_undo (Fixture       *f,
 
   /* The toast's Undo brings it back, price override and all. */
   wait_ms (100);
-  undo = find_button (child (f->page, "toast_overlay"), "_Undo");
+  undo = qm_test_find_button (child (f->page, "toast_overlay"), "_Undo");
   g_assert_nonnull (undo);
   /* GtkButton's activate presses for a moment, then clicks. */
   gtk_widget_activate (undo);
@@ -787,7 +736,7 @@ test_import_export (Fixture       *f,
   button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (dialog), QM_TYPE_CATALOG_IMPORT_DIALOG,
                                                      "import_button"));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Import 3 Valid Rows");
-  g_assert_nonnull (find_label (GTK_WIDGET (dialog), "Row 3, column price_usd"));
+  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (dialog), "Row 3, column price_usd"));
   g_assert_null (qm_catalog_store_get (f->store, QM_CATALOG_KIND_GPU, "imp-a", NULL));
   qm_test_screenshot (GTK_WIDGET (dialog), "catalog-import-preview-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
 

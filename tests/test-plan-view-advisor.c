@@ -27,58 +27,10 @@
 #define EXAMPLE_70B "llama-3.1-70b-pretrain-h100.qmplan"
 
 
-static GtkWidget *
-find_type (GtkWidget *widget,
-           GType      type)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_type (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_named (c, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static QmAdvisorPanel *
 panel_of (GtkWidget *view)
 {
-  GtkWidget *panel = find_type (view, QM_TYPE_ADVISOR_PANEL);
+  GtkWidget *panel = qm_test_find_type (view, QM_TYPE_ADVISOR_PANEL);
 
   g_assert_nonnull (panel);
   return QM_ADVISOR_PANEL (panel);
@@ -192,24 +144,24 @@ test_suggestions (Fixture       *f,
   g_assert_nonnull (strstr (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (row)), phrase));
 
   /* The details are built when the row opens. */
-  g_assert_null (find_named (row, "effect-time"));
+  g_assert_null (qm_test_find_named (row, "effect-time"));
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), TRUE);
-  effect = find_named (row, "effect-time");
+  effect = qm_test_find_named (row, "effect-time");
   g_assert_nonnull (effect);
   qm_format_days (before, sizeof before, expected->days);
   qm_format_days (after, sizeof after, fp8->days);
   g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (effect)), before));
   g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (effect)), after));
-  change = find_named (effect, "change");
+  change = qm_test_find_named (effect, "change");
   words = g_strdup_printf ("%.0f%% less", round (-fp8->d_days * 100));
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (change)), ==, words);
   /* The direction is in words and an arrow, not only in colour. */
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_named (effect, "arrow"))), ==, "↓");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (effect, "arrow"))), ==, "↓");
 
   /* The trade-off and the assumption with its source. */
-  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (find_named (row, "assumption"))),
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (qm_test_find_named (row, "assumption"))),
                             "MosaicML"));
-  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (find_named (row, "tradeoff"))),
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (qm_test_find_named (row, "tradeoff"))),
                             "Transformer Engine"));
 
   close_window (window);
@@ -241,7 +193,7 @@ test_goals (Fixture       *f,
       GtkWidget *button = NULL;
 
       /* Click the goal's toggle button, as a person would. */
-      button = find_button (GTK_WIDGET (panel), buttons[goal]);
+      button = qm_test_find_button (GTK_WIDGET (panel), buttons[goal]);
       g_assert_nonnull (button);
       g_signal_emit_by_name (button, "clicked");
       g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
@@ -409,7 +361,7 @@ test_guidance (Fixture       *f,
       g_assert_nonnull (row);
       g_assert_true (ADW_IS_ACTION_ROW (row));
       g_assert_null (qm_advisor_panel_get_try_button (panel, a->id));
-      g_assert_null (find_type (row, GTK_TYPE_BUTTON));
+      g_assert_null (qm_test_find_type (row, GTK_TYPE_BUTTON));
       subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
       source = strstr (subtitle, "\nSource: ");
       g_assert_nonnull (source);
@@ -471,14 +423,14 @@ test_live (Fixture       *f,
     g_autofree char *subtitle = g_strdup (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (row)));
 
     adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), TRUE);
-    g_assert_nonnull (find_named (row, "tradeoff"));
+    g_assert_nonnull (qm_test_find_named (row, "tradeoff"));
     edited.workload.tokens *= 0.5;
     qm_plan_editor_set_plan (editor, &edited, "tokens");
     wait_for_advice (panel);
     g_assert_cmpstr (qm_advisor_panel_get_result (panel)->items[0].id, ==, id);
     g_assert_true (qm_advisor_panel_get_row (panel, id) == row);
     g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (row)));
-    g_assert_nonnull (find_named (row, "tradeoff"));
+    g_assert_nonnull (qm_test_find_named (row, "tradeoff"));
     g_test_message ("in place: %s → %s", subtitle, adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (row)));
   }
 
@@ -531,7 +483,7 @@ test_nothing (Fixture       *f,
   window = show_view (view, 1280, 900);
   panel = panel_of (view);
   wait_for_advice (panel);
-  status = find_named (GTK_WIDGET (panel), "status");
+  status = qm_test_find_named (GTK_WIDGET (panel), "status");
   g_assert_nonnull (status);
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (status)), ==, "Nothing to improve…");
   close_window (window);

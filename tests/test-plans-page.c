@@ -137,22 +137,6 @@ fixture_tear_down (Fixture       *f,
 
 /* ------------------------------------------------------------------ */
 
-static GtkWidget *
-find_child (GtkWidget *widget,
-            GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_child (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 collect_texts (GtkWidget *widget,
                GString   *out)
@@ -167,7 +151,7 @@ static gboolean
 column_shown (Fixture    *f,
               const char *title)
 {
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
+  GtkColumnView *view = GTK_COLUMN_VIEW (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
   GListModel *columns = gtk_column_view_get_columns (view);
 
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
@@ -184,7 +168,7 @@ static GtkColumnViewColumn *
 find_column (Fixture    *f,
              const char *title)
 {
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
+  GtkColumnView *view = GTK_COLUMN_VIEW (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
   GListModel *columns = gtk_column_view_get_columns (view);
 
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
@@ -225,7 +209,7 @@ row (Fixture *f,
 static const char *
 visible_page (Fixture *f)
 {
-  GtkStack *stack = GTK_STACK (find_child (GTK_WIDGET (f->page), GTK_TYPE_STACK));
+  GtkStack *stack = GTK_STACK (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_STACK));
 
   return gtk_stack_get_visible_child_name (stack);
 }
@@ -258,7 +242,7 @@ position_of (Fixture *f,
 static void
 check_rows_on_screen (Fixture *f)
 {
-  GtkWidget *view = find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *view = qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW);
   GtkWidget *list = NULL;
   guint position = 0, shown_rows = 0;
 
@@ -353,7 +337,7 @@ test_list (Fixture       *f,
            gconstpointer  data)
 {
   static const char *titles[] = { "Name", "Customer", "Model", "GPUs", "Days", "Total Cost", "Modified" };
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
+  GtkColumnView *view = GTK_COLUMN_VIEW (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
   GListModel *columns = gtk_column_view_get_columns (view);
   g_autoptr(GString) texts = g_string_new ("|");
 
@@ -416,7 +400,7 @@ test_narrow (Fixture       *f,
   g_assert_false (column_shown (f, "Model"));
   /* The name takes the room that is left, without scrolling sideways. */
   {
-    GtkWidget *view = find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW);
+    GtkWidget *view = qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW);
     int minimum;
 
     gtk_widget_measure (view, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
@@ -429,7 +413,7 @@ test_narrow (Fixture       *f,
   gtk_test_widget_wait_for_draw (f->window);
   iterate ();
   {
-    GtkColumnView *view = GTK_COLUMN_VIEW (find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
+    GtkColumnView *view = GTK_COLUMN_VIEW (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
     GListModel *columns = gtk_column_view_get_columns (view);
     g_autoptr(GtkColumnViewColumn) last = NULL;
 
@@ -452,7 +436,7 @@ static void
 test_search (Fixture       *f,
              gconstpointer  data)
 {
-  GtkSearchEntry *entry = GTK_SEARCH_ENTRY (find_child (GTK_WIDGET (f->page), GTK_TYPE_SEARCH_ENTRY));
+  GtkSearchEntry *entry = GTK_SEARCH_ENTRY (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_SEARCH_ENTRY));
 
   /* Customer. */
   qm_plans_page_set_search (f->page, "acme");
@@ -505,7 +489,7 @@ static void
 test_search_selection (Fixture       *f,
                        gconstpointer  data)
 {
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
+  GtkColumnView *view = GTK_COLUMN_VIEW (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
   GtkSelectionModel *model = qm_plans_page_get_model (f->page);
   g_autofree char *two = NULL, *after_search = NULL, *after_clear = NULL, *after_sort = NULL;
   g_autofree char *all = NULL;
@@ -548,7 +532,7 @@ static void
 test_sort (Fixture       *f,
            gconstpointer  data)
 {
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_child (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
+  GtkColumnView *view = GTK_COLUMN_VIEW (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_COLUMN_VIEW));
 
   gtk_column_view_sort_by_column (view, find_column (f, "GPUs"), GTK_SORT_ASCENDING);
   g_assert_cmpuint (row (f, 0)->gpus, ==, 8);
@@ -680,7 +664,7 @@ test_examples (Fixture       *f,
                gconstpointer  data)
 {
   g_auto(GStrv) names = g_resources_enumerate_children (QM_EXAMPLES_RESOURCE_PATH, 0, NULL);
-  GtkMenuButton *button = GTK_MENU_BUTTON (find_child (GTK_WIDGET (f->page), GTK_TYPE_MENU_BUTTON));
+  GtkMenuButton *button = GTK_MENU_BUTTON (qm_test_find_type (GTK_WIDGET (f->page), GTK_TYPE_MENU_BUTTON));
   GMenuModel *menu;
 
   /* The examples are embedded, so they open installed or not. */

@@ -66,23 +66,6 @@ has_text (GtkWidget  *root,
   return FALSE;
 }
 
-static GtkWidget *
-find_type (GtkWidget *root,
-           GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 shoot (GtkWidget  *widget,
        const char *what)
@@ -136,7 +119,7 @@ test_window (void)
   window = qm_window_new_with_store (NULL, store);
   gtk_window_present (GTK_WINDOW (window));
 
-  stack = ADW_VIEW_STACK (find_type (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
+  stack = ADW_VIEW_STACK (qm_test_find_type (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
   g_assert_nonnull (stack);
   g_assert_cmpstr (adw_view_stack_page_get_title (adw_view_stack_get_page (stack, adw_view_stack_get_child_by_name (stack, "plans"))),
                    ==, expected->plans_title);

@@ -116,22 +116,6 @@ test_preferences (void)
   g_assert_cmpfloat (g_settings_get_double (settings, "default-pue"), ==, 1.25);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_descendant (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The action Ctrl+N runs with the focus in @widget: the first widget
  * shortcut for it from @widget up to the window, in the order the bubble
  * phase tries them. (Application accelerators would run before all of
@@ -179,6 +163,7 @@ test_open_plan (void)
   g_autoptr(GError) error = NULL;
   QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
   QmWindow *window;
+  GtkWidget *catalog;
   gint64 id;
   gboolean wizard_shown = FALSE;
 
@@ -194,15 +179,13 @@ test_open_plan (void)
   qm_test_screenshot (GTK_WIDGET (window), "window-store-plans-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   /* Ctrl+N: a new plan, except in the catalog, where it adds an entry (as
    * the shortcuts window says). */
-  g_assert_cmpstr (ctrl_n_action (find_descendant (GTK_WIDGET (window), g_type_from_name ("QmPlansPage"))),
+  g_assert_cmpstr (ctrl_n_action (qm_test_find_type (GTK_WIDGET (window), g_type_from_name ("QmPlansPage"))),
                    ==, "win.new-plan");
-  g_assert_cmpstr (ctrl_n_action (find_descendant (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY)),
+  g_assert_cmpstr (ctrl_n_action (qm_test_find_type (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY)),
                    ==, "win.new-plan");
   qm_window_set_page (window, "catalog");
-  g_assert_cmpstr (ctrl_n_action (find_descendant (find_descendant (GTK_WIDGET (window),
-                                                                    g_type_from_name ("QmCatalogPage")),
-                                                   GTK_TYPE_COLUMN_VIEW)),
-                   ==, "catalog.add");
+  catalog = qm_test_find_type (GTK_WIDGET (window), g_type_from_name ("QmCatalogPage"));
+  g_assert_cmpstr (ctrl_n_action (qm_test_find_type (catalog, GTK_TYPE_COLUMN_VIEW)), ==, "catalog.add");
   qm_test_screenshot (GTK_WIDGET (window), "window-store-catalog-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
   qm_test_screenshot (GTK_WIDGET (window), "window-store-catalog-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   g_assert_true (qm_window_open_plan (window, id));

@@ -16,27 +16,10 @@
 #include "qm-wizard.h"
 
 static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
 get (QmWizard   *wizard,
      const char *name)
 {
-  GtkWidget *widget = find_named (GTK_WIDGET (wizard), name);
+  GtkWidget *widget = qm_test_find_named (GTK_WIDGET (wizard), name);
 
   if (widget == NULL)
     g_error ("No widget named %s", name);

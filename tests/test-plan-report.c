@@ -2,13 +2,16 @@
  * BOM as CSV, read back with poppler: page counts, the figures of the
  * estimate in the text, "Page N of M", repeated BOM headers, vector charts,
  * embedded fonts, text inside the page box for a long CJK name and a
- * 300-line quote, and the CSV through the store's parser.
+ * 300-line quote, the CSV through the store's parser, and the summary in
+ * German from the catalogs built in <builddir>/po.
  *
  * The first pages are also rendered to PNG in the build dir for a person
  * to look at (pdftoppm, when installed).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <libintl.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -105,7 +108,8 @@ check_pages (PopplerDocument *pdf,
     {
       g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
       g_autofree char *text = poppler_page_get_text (page);
-      g_autofree char *footer = g_strdup_printf ("Page %u of %u", i + 1, n_pages);
+      /* In the language the report is written in (see test_german). */
+      g_autofree char *footer = g_strdup_printf (g_dgettext (GETTEXT_PACKAGE, "Page %u of %u"), i + 1, n_pages);
       PopplerRectangle *rects = NULL;
       guint n_rects = 0;
       double w, h;
@@ -607,6 +611,112 @@ test_csv (void)
   g_assert_cmpuint (lines, ==, STRESS_LINES);
 }
 
+/* A language the way a user picks one on a machine with only the C.UTF-8
+ * locale (as test-translation.c does): LANGUAGE, with LANG=C.UTF-8 and no
+ * LC_ALL. NULL goes back to English and @lc_all (the suite's C.UTF-8).
+ * setlocale() also makes gettext drop the translations it has looked up. */
+static void
+use_language (const char *language,
+              const char *lc_all)
+{
+  if (language != NULL)
+    {
+      g_unsetenv ("LC_ALL");
+      g_setenv ("LANG", "C.UTF-8", TRUE);
+      g_setenv ("LANGUAGE", language, TRUE);
+    }
+  else
+    {
+      if (lc_all != NULL)
+        g_setenv ("LC_ALL", lc_all, TRUE);
+      g_unsetenv ("LANGUAGE");
+    }
+  g_assert_nonnull (setlocale (LC_ALL, ""));
+}
+
+/* The plan summary in German: the report's own headings and sentences are
+ * translated, and none of their English is left. English comes back after,
+ * for the tests that read it. */
+static void
+test_german (void)
+{
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(QmDocument) english = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autoptr(PopplerDocument) english_pdf = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *localedir = g_build_filename (g_getenv ("QM_BUILD_DIR"), "po", NULL);
+  g_autofree char *mo = g_build_filename (localedir, "de", "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL);
+  g_autofree char *lc_all = g_strdup (g_getenv ("LC_ALL"));
+  g_autofree char *path = out_path ("test-plan-report-de.pdf");
+  g_autofree char *english_path = out_path ("test-plan-report-en.pdf");
+  g_autofree char *text = NULL;
+  g_autofree char *english_text = NULL;
+  g_autofree char *flat = NULL;
+  QmPlanReportInfo info;
+  guint n_pages;
+
+  /* meson builds the catalogs for this test (depends: gmo_targets). */
+  g_assert_true (g_file_test (mo, G_FILE_TEST_IS_REGULAR));
+  g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
+  g_assert_nonnull (bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8"));
+
+  load_example ("llama-3.1-70b-pretrain-h100.qmplan", plan, e);
+  info_init (&info, QM_PAPER_A4);
+  use_language ("de", NULL);
+  doc = qm_plan_report_new (plan, e, &info);
+  n_pages = qm_document_n_pages (doc);
+  /* The charts are drawn as the PDF is written: still in German. */
+  g_assert_true (qm_document_write_pdf (doc, path, &error));
+  g_assert_no_error (error);
+
+  pdf = open_pdf (path);
+  /* "Seite 1 von 9" while German is on. */
+  check_pages (pdf, n_pages);
+  use_language (NULL, lc_all);
+  text = all_text (pdf);
+  g_assert_nonnull (strstr (text, "Seite 1 von"));
+  g_assert_null (strstr (text, "Page 1 of"));
+  flat = g_strdelimit (g_strdup (text), "\n", ' ');
+
+  /* Headings: "Summary", "Bill of materials", "Totals", "Charts",
+   * "Assumptions, warnings and sources", "How to improve this plan". */
+  g_assert_nonnull (strstr (text, "Zusammenfassung"));
+  g_assert_nonnull (strstr (text, "Stückliste"));
+  g_assert_nonnull (strstr (text, "Summen"));
+  g_assert_nonnull (strstr (text, "Diagramme"));
+  g_assert_nonnull (strstr (text, "Annahmen, Warnungen und Quellen"));
+  g_assert_nonnull (strstr (text, "So lässt sich dieser Plan verbessern"));
+  /* A table header, a sentence with its numbers, a plural. */
+  g_assert_nonnull (strstr (text, "Stückpreis"));
+  /* The core's bill-of-materials labels. */
+  g_assert_nonnull (strstr (text, "Switches im Rechennetz"));
+  g_assert_nonnull (strstr (flat, "Um Llama 3.1 70B auf 15T Tokens zu trainieren, braucht es"));
+  g_assert_nonnull (strstr (text, "Gesamtkosten über 48 Monate"));
+  /* Names and ids from the plan and the catalog stay as they are. */
+  g_assert_nonnull (strstr (text, plan->name));
+  g_assert_nonnull (strstr (text, plan->gpu_id));
+
+  g_assert_null (strstr (text, "Summary"));
+  g_assert_null (strstr (text, "Bill of materials"));
+  g_assert_null (strstr (text, "Unit price"));
+  g_assert_null (strstr (text, "Assumptions, warnings and sources"));
+  g_assert_null (strstr (text, "How to improve this plan"));
+  g_assert_null (strstr (text, "Catalog sources"));
+  g_assert_null (strstr (flat, "without failures"));
+  render_png (path, 2);
+
+  /* And back in English. */
+  english = qm_plan_report_new (plan, e, &info);
+  g_assert_true (qm_document_write_pdf (english, english_path, NULL));
+  english_pdf = open_pdf (english_path);
+  english_text = all_text (english_pdf);
+  g_assert_nonnull (strstr (english_text, "Bill of materials"));
+  g_assert_null (strstr (english_text, "Stückliste"));
+}
+
 static int
 compare_names (gconstpointer a,
                gconstpointer b)
@@ -643,5 +753,8 @@ main (int    argc,
   g_test_add_func ("/plan-report/stress", test_stress);
   g_test_add_func ("/plan-report/compare", test_compare);
   g_test_add_func ("/plan-report/csv", test_csv);
+  /* Switches the process's language, and back to English: GLib runs the
+   * /plan-report/example/ suite after it, and those tests read English. */
+  g_test_add_func ("/plan-report/german", test_german);
   return g_test_run ();
 }

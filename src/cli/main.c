@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,8 +101,14 @@ main (int    argc,
       char **argv)
 {
   const char *cmd;
+  const char *localedir = g_getenv ("QM_LOCALEDIR");
 
+  /* Text for people (tables, PDFs) in the user's language, as in the app;
+   * JSON keys and catalog ids never change. QM_LOCALEDIR: as in the app,
+   * for uninstalled runs. */
   setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && localedir[0] != '\0' ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 
   if (!take_db_option (&argc, argv))
     return QM_CLI_USAGE;

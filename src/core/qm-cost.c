@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -65,13 +66,13 @@ build_bom (const QmCostInput *in,
   gboolean parts_apart = srv->gpu_id == NULL;
   double total = 0.0, qty;
 
-  add_line (out, "Servers", &srv->info, cl->nodes,
+  add_line (out, N_("Servers"), &srv->info, cl->nodes,
             checked_price (out, srv->info.price_usd, "hardware.server.price_usd", cl->nodes));
 
   if (parts_apart && in->gpu != NULL)
     {
       qty = (double) cl->nodes * srv->gpus;
-      add_line (out, "GPUs", &in->gpu->info, qty,
+      add_line (out, N_("GPUs"), &in->gpu->info, qty,
                 checked_price (out, in->gpu->info.price_usd, "hardware.gpu.price_usd", qty));
     }
 
@@ -80,43 +81,43 @@ build_bom (const QmCostInput *in,
       if (parts_apart)
         {
           qty = (double) cl->nodes * srv->nics;
-          add_line (out, "Compute NICs", &net->info, qty,
+          add_line (out, N_("Compute NICs"), &net->info, qty,
                     checked_price (out, net->nic_usd, "hardware.network.nic_usd", qty));
         }
       qty = cl->network.leaf_switches + cl->network.spine_switches + cl->network.core_switches;
-      add_line (out, "Compute fabric switches", &net->info, qty,
+      add_line (out, N_("Compute fabric switches"), &net->info, qty,
                 checked_price (out, net->info.price_usd, "hardware.network.price_usd", qty));
       qty = cl->storage_network.leaf_switches + cl->storage_network.spine_switches
           + cl->storage_network.core_switches;
-      add_line (out, "Storage fabric switches", &net->info, qty,
+      add_line (out, N_("Storage fabric switches"), &net->info, qty,
                 checked_price (out, net->info.price_usd, "hardware.network.price_usd", qty));
       /* Management cabling is Cat6 and not priced. */
       qty = cl->network.cables + cl->storage_network.cables;
-      add_line (out, "Fabric cables", &net->info, qty,
+      add_line (out, N_("Fabric cables"), &net->info, qty,
                 checked_price (out, net->cable_usd, "hardware.network.cable_usd", qty));
-      add_line (out, "Optical transceivers", &net->info, cl->transceivers,
+      add_line (out, N_("Optical transceivers"), &net->info, cl->transceivers,
                 checked_price (out, net->transceiver_usd, "hardware.network.transceiver_usd",
                                cl->transceivers));
     }
 
   if (in->mgmt_network != NULL)
-    add_line (out, "Management switches", &in->mgmt_network->info, cl->mgmt_switches,
+    add_line (out, N_("Management switches"), &in->mgmt_network->info, cl->mgmt_switches,
               checked_price (out, in->mgmt_network->info.price_usd,
                              "hardware.mgmt_network.price_usd", cl->mgmt_switches));
 
   /* Racks: liquid-cooled ones for the compute racks when needed. */
   if (cl->liquid_cooling && in->liquid_rack != NULL)
     {
-      add_line (out, "Liquid-cooled racks", &in->liquid_rack->info, cl->compute_racks,
+      add_line (out, N_("Liquid-cooled racks"), &in->liquid_rack->info, cl->compute_racks,
                 checked_price (out, in->liquid_rack->info.price_usd,
                                "facility.liquid_rack.price_usd", cl->compute_racks));
       if (in->rack != NULL)
-        add_line (out, "Racks", &in->rack->info, cl->racks - cl->compute_racks,
+        add_line (out, N_("Racks"), &in->rack->info, cl->racks - cl->compute_racks,
                   checked_price (out, in->rack->info.price_usd, "facility.rack.price_usd",
                                  cl->racks - cl->compute_racks));
     }
   else if (in->rack != NULL)
-    add_line (out, "Racks", &in->rack->info, cl->racks,
+    add_line (out, N_("Racks"), &in->rack->info, cl->racks,
               checked_price (out, in->rack->info.price_usd, "facility.rack.price_usd", cl->racks));
 
   if (in->pdu != NULL)
@@ -125,16 +126,16 @@ build_bom (const QmCostInput *in,
       double per_set = in->pdu->kw_limit > 0.0 && cl->rack_kw_peak > 0.0
                      ? ceil (cl->rack_kw_peak / in->pdu->kw_limit) : 1.0;
       qty = (double) cl->racks * QM_COST_PDUS_PER_RACK * MAX (per_set, 1.0);
-      add_line (out, "Rack PDUs", &in->pdu->info, qty,
+      add_line (out, N_("Rack PDUs"), &in->pdu->info, qty,
                 checked_price (out, in->pdu->info.price_usd, "facility.pdu.price_usd", qty));
     }
 
   if (in->storage != NULL)
     {
-      add_line (out, "Storage capacity (TB)", &in->storage->info, cl->storage_tb,
+      add_line (out, N_("Storage capacity (TB)"), &in->storage->info, cl->storage_tb,
                 checked_price (out, in->storage->usd_per_tb, "hardware.storage.usd_per_tb",
                                cl->storage_tb));
-      add_line (out, "Storage write bandwidth (GB/s)", &in->storage->info, cl->storage_extra_gbs,
+      add_line (out, N_("Storage write bandwidth (GB/s)"), &in->storage->info, cl->storage_extra_gbs,
                 checked_price (out, in->storage->usd_per_gbs, "hardware.storage.usd_per_gbs",
                                cl->storage_extra_gbs));
     }
@@ -177,7 +178,7 @@ qm_cost_compute (const QmCostInput *in,
   if (out->install_usd > 0.0 && out->n_bom < QM_BOM_MAX)
     {
       QmBomLine *line = &out->bom[out->n_bom++];
-      line->item = "Installation";
+      line->item = N_("Installation");
       line->qty = install_fraction;
       line->unit_usd = out->hardware_usd;
       line->total_usd = out->install_usd;
@@ -263,11 +264,11 @@ qm_cost_compute (const QmCostInput *in,
       n_hw = out->n_bom;
       out->n_bom = 0;
       memset (out->bom, 0, sizeof out->bom[0] * n_hw);
-      add_line (out, "GPU-hours", offer_used ? &in->offer->info : NULL, out->gpu_hours, rent_price);
-      add_line (out, "Storage (TB-months)", st ? &st->info : NULL,
+      add_line (out, N_("GPU-hours"), offer_used ? &in->offer->info : NULL, out->gpu_hours, rent_price);
+      add_line (out, N_("Storage (TB-months)"), st ? &st->info : NULL,
                 in->cluster->storage_tb * run_months, st ? st->usd_per_tb_month : 0.0);
       if (egress > 0.0)
-        add_line (out, "Egress (GB)", NULL, in->egress_bytes / 1e9, in->usd_per_gb_egress);
+        add_line (out, N_("Egress (GB)"), NULL, in->egress_bytes / 1e9, in->usd_per_gb_egress);
 
       out->storage_monthly = storage_monthly;
       out->upfront = 0.0;

@@ -24,7 +24,9 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  const char *item;        /* static English label, e.g. "Servers" */
+  const char *item;        /* static English label, e.g. "Servers"; marked
+                            * for translation, so a display shows it with
+                            * g_dgettext (GETTEXT_PACKAGE, item) */
   const char *catalog_id;  /* interned catalog id, or NULL */
   double      qty;
   double      unit_usd;

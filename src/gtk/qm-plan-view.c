@@ -104,7 +104,8 @@ bom_row_new (const char *item,
   QmPlanViewBomRow *row = g_object_new (QM_TYPE_PLAN_VIEW_BOM_ROW, NULL);
   char buf[QM_FORMAT_BUF];
 
-  row->text[BOM_ITEM] = g_strdup (item);
+  /* The core's English label, marked for translation (qm-cost.h). */
+  row->text[BOM_ITEM] = g_strdup (item != NULL && *item != '\0' ? _(item) : "");
   row->text[BOM_CATALOG_ID] = g_strdup (catalog_id ? catalog_id : "");
   row->text[BOM_QTY] = g_strdup (qm_format_number (buf, sizeof buf, qty, qty == floor (qty) ? 0 : qty < 10 ? 2 : 1));
   row->text[BOM_UNIT] = g_strdup (qm_format_money (buf, sizeof buf, unit_usd, currency));

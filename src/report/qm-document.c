@@ -11,6 +11,7 @@
 
 #include <cairo-pdf.h>
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 #include <langinfo.h>
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -689,7 +690,8 @@ qm_document_draw_page (QmDocument *doc,
     }
 
   /* Footer: what and when on the left, where on the right. */
-  g_snprintf (number, sizeof number, "Page %u of %u", index + 1, doc->pages->len);
+  /* Translators: the footer of every PDF page, "Page 2 of 9" */
+  g_snprintf (number, sizeof number, _("Page %u of %u"), index + 1, doc->pages->len);
   cairo_set_source_rgba (cr, 0.37, 0.36, 0.39, 1.0);
   cairo_set_line_width (cr, 0.4);
   cairo_move_to (cr, MARGIN, doc->page_height - MARGIN - 4);

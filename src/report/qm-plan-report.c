@@ -1,14 +1,17 @@
 /* qm-plan-report.c: the PDF plan summary, the comparison of plans, and the
  * bill of materials as CSV.
  *
- * All of the report's wording lives in this file (translations are a later
- * issue): the labels, the plain-language summary and the CSV headers.
+ * All of the report's wording lives in this file: the labels, the
+ * plain-language summary and the CSV headers, translated with gettext (the
+ * English msgids are what the tests read back). Catalog ids, units after
+ * numbers and the core's "Effect: " marker stay as they are.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "qm-plan-report.h"
 #include "qm-plan-report-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -47,6 +50,14 @@ ring (void)
   static guint next;
 
   return bufs[next++ % RING];
+}
+
+/* A bill-of-materials line's label: the core's English label, marked for
+ * translation (qm-cost.h). */
+static const char *
+bom_item_label (const char *item)
+{
+  return item != NULL && *item != '\0' ? g_dgettext (GETTEXT_PACKAGE, item) : "";
 }
 
 static const char *
@@ -126,12 +137,19 @@ short_count (double v)
   return num (v, 0);
 }
 
-static const char *
-plural (double      n,
-        const char *one,
-        const char *many)
+/* The n that picks a plural form for a count printed with num(): the
+ * value as printed, rounded; a fraction ("2.5 epochs", "1.5 months") reads
+ * as a plural in English and German, so it counts as 2. */
+static gulong
+plural_n (double v)
 {
-  return n == 1 ? one : many;
+  double r = round (v);
+
+  if (!isfinite (v) || v < 0)
+    return 0;
+  if (fabs (v - r) >= 0.005)
+    return 2;
+  return r > 1e9 ? 1000000000ul + (gulong) fmod (r, 1e6) : (gulong) r;
 }
 
 /* At most @max characters, with an ellipsis when cut. */
@@ -161,7 +179,7 @@ currency_of (const QmPlan           *plan,
 static const char *
 plan_name (const QmPlan *plan)
 {
-  return plan->name[0] ? plan->name : "Untitled plan";
+  return plan->name[0] ? plan->name : _("Untitled plan");
 }
 
 static char *
@@ -172,7 +190,9 @@ model_name (const QmPlan     *plan,
 
   if (preset != NULL && preset->info.name != NULL)
     return g_strdup (preset->info.name);
-  return g_strdup_printf ("a %s-parameter model", short_count (e->params));
+  /* Translators: a model without a catalog name, in a sentence and a table
+   * cell; %s is a parameter count such as "70B". */
+  return g_strdup_printf (_("a %s-parameter model"), short_count (e->params));
 }
 
 static const char *
@@ -196,9 +216,9 @@ pricing_label (QmPricingMode mode)
 {
   switch (mode)
     {
-    case QM_PRICING_BUY:            return "Buy";
-    case QM_PRICING_RENT_ON_DEMAND: return "Rent, on demand";
-    case QM_PRICING_RENT_RESERVED:  return "Rent, reserved";
+    case QM_PRICING_BUY:            return _("Buy");
+    case QM_PRICING_RENT_ON_DEMAND: return _("Rent, on demand");
+    case QM_PRICING_RENT_RESERVED:  return _("Rent, reserved");
     default:                        return "";
     }
 }
@@ -208,11 +228,11 @@ mode_label (QmMode mode)
 {
   switch (mode)
     {
-    case QM_MODE_PRETRAIN:  return "Pretraining";
-    case QM_MODE_FINETUNE:  return "Full fine-tuning";
-    case QM_MODE_LORA:      return "LoRA fine-tuning";
-    case QM_MODE_QLORA:     return "QLoRA fine-tuning";
-    case QM_MODE_INFERENCE: return "Serving (inference)";
+    case QM_MODE_PRETRAIN:  return _("Pretraining");
+    case QM_MODE_FINETUNE:  return _("Full fine-tuning");
+    case QM_MODE_LORA:      return _("LoRA fine-tuning");
+    case QM_MODE_QLORA:     return _("QLoRA fine-tuning");
+    case QM_MODE_INFERENCE: return _("Serving (inference)");
     default:                return "";
     }
 }
@@ -222,10 +242,50 @@ mfu_basis (QmMfuSource source)
 {
   switch (source)
     {
-    case QM_MFU_SOURCE_GIVEN:     return "given in the plan";
-    case QM_MFU_SOURCE_PREDICTED: return "predicted by the throughput model";
-    case QM_MFU_SOURCE_DEFAULT:   return "the default for this GPU family";
+    /* Translators: where the MFU comes from, after "MFU 40.0% (…)" and
+     * "Model FLOPs utilisation 40.0%: …". */
+    case QM_MFU_SOURCE_GIVEN:     return _("given in the plan");
+    case QM_MFU_SOURCE_PREDICTED: return _("predicted by the throughput model");
+    case QM_MFU_SOURCE_DEFAULT:   return _("the default for this GPU family");
     default:                      return "";
+    }
+}
+
+/* One word for where the MFU comes from, in the comparison's MFU row; in
+ * English the same words as qm_mfu_source_to_string(). */
+static const char *
+mfu_source_word (QmMfuSource source)
+{
+  switch (source)
+    {
+    /* Translators: in the comparison's MFU row, "40.0% (given)": the MFU
+     * is given in the plan. */
+    case QM_MFU_SOURCE_GIVEN:     return C_("MFU source", "given");
+    /* Translators: in the comparison's MFU row: predicted by the
+     * throughput model. */
+    case QM_MFU_SOURCE_PREDICTED: return C_("MFU source", "predicted");
+    case QM_MFU_SOURCE_DEFAULT:
+    /* Translators: in the comparison's MFU row: the default for the GPU
+     * family. */
+    default:                      return C_("MFU source", "default");
+    }
+}
+
+/* Activation recompute after "recompute"; in English the plan file's words
+ * (qm_recompute_to_string()). */
+static const char *
+recompute_word (QmRecompute recompute)
+{
+  switch (recompute)
+    {
+    /* Translators: after "recompute" in the parallel layout: no activation
+     * recompute. */
+    case QM_RECOMPUTE_NONE:      return C_("activation recompute", "none");
+    /* Translators: after "recompute": selective (attention) recompute. */
+    case QM_RECOMPUTE_SELECTIVE: return C_("activation recompute", "selective");
+    /* Translators: after "recompute": full activation recompute. */
+    case QM_RECOMPUTE_FULL:      return C_("activation recompute", "full");
+    default:                     return qm_recompute_to_string (recompute);
     }
 }
 
@@ -344,6 +404,55 @@ draw_plan_figure (cairo_t  *cr,
 /* ---------------------------------------------------------------------- */
 /* Plan summary                                                            */
 
+/* "64 H100 SXM GPUs", "8 DGX H100 nodes", "2 racks": the counts in the
+ * summary's sentences, each with its plural. */
+static char *
+gpus_phrase (const QmPlan     *plan,
+             const QmEstimate *e)
+{
+  /* Translators: in the summary's sentences; a GPU count, then the GPU
+   * model: "64 H100 SXM GPUs". */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s %s GPU", "%s %s GPUs", plural_n (e->gpus)),
+                          num (e->gpus, 0), gpu_name (plan));
+}
+
+static char *
+nodes_phrase (const QmPlan     *plan,
+              const QmEstimate *e)
+{
+  /* Translators: in the summary's sentences; a node count, then the
+   * server model: "8 DGX H100 nodes". */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s %s node", "%s %s nodes", plural_n (e->nodes)),
+                          num (e->nodes, 0), server_name (plan));
+}
+
+static char *
+racks_phrase (const QmEstimate *e)
+{
+  /* Translators: in the summary's sentences; %s is a rack count. */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s rack", "%s racks", plural_n (e->cluster.racks)),
+                          num (e->cluster.racks, 0));
+}
+
+/* "Catalog prices: version 2026.11 · amounts in USD"; without a currency,
+ * the version alone. */
+static void
+append_catalog_line (GString    *s,
+                     const char *version,
+                     const char *currency)
+{
+  /* Translators: on a report's cover; %s is the version of the catalog's
+   * prices. */
+  g_string_append_printf (s, _("Catalog prices: version %s"), version);
+  if (currency != NULL)
+    {
+      g_string_append (s, " · ");
+      /* Translators: on a report's cover, after "Catalog prices: version …";
+       * %s is a currency code such as "USD". */
+      g_string_append_printf (s, _("amounts in %s"), currency);
+    }
+}
+
 static void
 add_cover (QmDocument             *doc,
            const QmPlan           *plan,
@@ -355,43 +464,68 @@ add_cover (QmDocument             *doc,
   g_autofree char *model = model_name (plan, e);
   g_autofree char *gpu_label = NULL;
   g_autofree char *node_label = NULL;
+  g_autofree char *gpus = gpus_phrase (plan, e);
+  g_autofree char *nodes = nodes_phrase (plan, e);
+  g_autofree char *racks = racks_phrase (e);
   g_autoptr(GString) para = g_string_new (NULL);
 
   qm_document_add_heading (doc, plan_name (plan), 0);
 
   if (plan->customer[0])
-    g_string_append_printf (meta, "Prepared for: %s\n", plan->customer);
+    {
+      /* Translators: on the cover of a plan summary; %s is the customer. */
+      g_string_append_printf (meta, _("Prepared for: %s"), plan->customer);
+      g_string_append_c (meta, '\n');
+    }
   if (plan->quote_ref[0])
-    g_string_append_printf (meta, "Quote reference: %s\n", plan->quote_ref);
-  g_string_append_printf (meta, "Date: %s\n", info->date);
-  g_string_append_printf (meta, "Catalog prices: version %s · amounts in %s",
-                          info->catalog_version, cur);
+    {
+      /* Translators: %s is the reference of the quote, as the plan gives it. */
+      g_string_append_printf (meta, _("Quote reference: %s"), plan->quote_ref);
+      g_string_append_c (meta, '\n');
+    }
+  /* Translators: on a report's cover; %s is a date, YYYY-MM-DD. */
+  g_string_append_printf (meta, _("Date: %s"), info->date);
+  g_string_append_c (meta, '\n');
+  append_catalog_line (meta, info->catalog_version, cur);
   qm_document_add_paragraph (doc, meta->str);
 
-  qm_document_add_heading (doc, "Summary", 1);
+  qm_document_add_heading (doc, _("Summary"), 1);
 
-  /* The key figures, large. */
+  /* The key figures, large: each label is one line of about 34 characters. */
   gpu_label = ellipsize (gpu_name (plan), KEY_LABEL_CHARS - 5);
   node_label = ellipsize (server_name (plan), KEY_LABEL_CHARS - 6);
   {
-    g_autofree char *l1 = g_strdup_printf ("%s GPUs", gpu_label);
-    g_autofree char *l2 = g_strdup_printf ("%s nodes", node_label);
+    /* Translators: a key figure's label, under the GPU count; %s is the GPU
+     * model. The labels of the key figures must fit one short line (about
+     * 34 characters). */
+    g_autofree char *l1 = g_strdup_printf (_("%s GPUs"), gpu_label);
+    /* Translators: a key figure's label, under the node count; %s is the
+     * server model. */
+    g_autofree char *l2 = g_strdup_printf (_("%s nodes"), node_label);
 
     qm_document_add_key_figure (doc, l1, num (e->gpus, 0));
     qm_document_add_key_figure (doc, l2, num (e->nodes, 0));
   }
-  qm_document_add_key_figure (doc, e->cluster.liquid_cooling ? "racks, liquid-cooled" : "racks",
+  qm_document_add_key_figure (doc,
+                              /* Translators: key figures' labels, under the rack count. */
+                              e->cluster.liquid_cooling ? _("racks, liquid-cooled")
+                              /* Translators: a key figure's label, under the rack count. */
+                              : _("racks"),
                               num (e->cluster.racks, 0));
 
   if (e->has_training)
     {
-      g_autofree char *l = g_strdup_printf ("with failures; %s ideal", days (e->ideal_days));
+      /* Translators: a key figure's label, under the days to train with
+       * failures; %s is the time without failures, such as "46 days". */
+      g_autofree char *l = g_strdup_printf (_("with failures; %s ideal"), days (e->ideal_days));
 
       qm_document_add_key_figure (doc, l, days (e->train_days));
     }
   else if (e->has_inference)
     {
-      g_autofree char *l = g_strdup_printf ("output tokens/s (%s needed)",
+      /* Translators: a key figure's label, under the output tokens per
+       * second the cluster delivers; %s is the rate needed. */
+      g_autofree char *l = g_strdup_printf (_("output tokens/s (%s needed)"),
                                             num (e->inference.tokens_per_s_needed, 0));
 
       qm_document_add_key_figure (doc, l, num (e->inference.tokens_per_s_total, 0));
@@ -400,152 +534,280 @@ add_cover (QmDocument             *doc,
     g_autofree char *l = NULL;
 
     if (e->fits)
-      l = g_strdup_printf ("per GPU of %s: fits", bytes (e->memory.capacity, info->memory_unit));
+      /* Translators: key figures' labels, under the memory each GPU needs;
+       * %s is the GPU's memory, such as "80 GB". */
+      l = g_strdup_printf (_("per GPU of %s: fits"), bytes (e->memory.capacity, info->memory_unit));
     else
-      l = g_strdup_printf ("per GPU of %s: DOES NOT FIT", bytes (e->memory.capacity, info->memory_unit));
+      l = g_strdup_printf (_("per GPU of %s: DOES NOT FIT"), bytes (e->memory.capacity, info->memory_unit));
     qm_document_add_key_figure (doc, l, bytes (e->memory.total, info->memory_unit));
   }
   {
     g_autofree char *v = g_strdup_printf ("%s kW", num (e->power.facility_peak_kw, 0));
-    g_autofree char *l = g_strdup_printf ("facility, provisioned (PUE %s)", num (e->power.pue, 2));
+    /* Translators: a key figure's label, under the facility's provisioned
+     * (peak) power in kW; %s is the PUE, such as "1.30". */
+    g_autofree char *l = g_strdup_printf (_("facility, provisioned (PUE %s)"), num (e->power.pue, 2));
 
     qm_document_add_key_figure (doc, l, v);
   }
   {
     g_autofree char *v = g_strdup_printf ("%s MWh", num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0));
 
-    qm_document_add_key_figure (doc, e->has_training ? "energy for the run" : "energy per month", v);
+    qm_document_add_key_figure (doc,
+                                /* Translators: key figures' labels, under an energy in MWh. */
+                                e->has_training ? _("energy for the run")
+                                /* Translators: a key figure's label, under an energy in MWh. */
+                                : _("energy per month"), v);
   }
   {
-    g_autofree char *v = g_strdup_printf ("%s t", num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
+    /* Translators: tonnes (of CO₂e). */
+    g_autofree char *v = g_strdup_printf (_("%s t"), num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
 
-    qm_document_add_key_figure (doc, e->has_training ? "CO₂e for the run" : "CO₂e per month", v);
+    qm_document_add_key_figure (doc,
+                                /* Translators: a key figure's label, under tonnes of CO₂e. */
+                                e->has_training ? _("CO₂e for the run")
+                                /* Translators: a key figure's label, under tonnes of CO₂e. */
+                                : _("CO₂e per month"), v);
   }
   if (e->has_reliability)
     {
       g_autofree char *v = g_strdup_printf ("%s%%", num (100 * e->reliability.goodput, 1));
-      g_autofree char *l = g_strdup_printf ("goodput (%s interruptions)", num (e->reliability.interruptions, 0));
+      /* Translators: a key figure's label, under the goodput in percent;
+       * %s is the number of interruptions expected over the run. */
+      g_autofree char *l = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "goodput (%s interruption)",
+                                                         "goodput (%s interruptions)",
+                                                         plural_n (e->reliability.interruptions)),
+                                            num (e->reliability.interruptions, 0));
 
       qm_document_add_key_figure (doc, l, v);
     }
   else if (e->has_inference)
     {
       g_autofree char *v = g_strdup_printf ("%s ms", num (e->inference.ttft_ms, 0));
-      g_autofree char *l = g_strdup_printf ("first token; %s ms per token", num (e->inference.tpot_ms, 1));
+      /* Translators: a key figure's label, under the time to the first
+       * token in ms; %s is the time per further token. */
+      g_autofree char *l = g_strdup_printf (_("first token; %s ms per token"), num (e->inference.tpot_ms, 1));
 
       qm_document_add_key_figure (doc, l, v);
     }
   {
-    g_autofree char *l = g_strdup_printf ("total cost over %s months", num (e->cost.horizon_months, 0));
+    /* Translators: a key figure's label, under an amount of money. */
+    g_autofree char *l = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "total cost over %s month",
+                                                       "total cost over %s months",
+                                                       plural_n (e->cost.horizon_months)),
+                                          num (e->cost.horizon_months, 0));
 
     qm_document_add_key_figure (doc, l, money (e->cost.total, cur));
   }
   if (is_buy (plan))
-    qm_document_add_key_figure (doc, "upfront (hardware, installation)", money (e->cost.upfront, cur));
+    /* Translators: key figures' labels, under amounts of money. */
+    qm_document_add_key_figure (doc, _("upfront (hardware, installation)"), money (e->cost.upfront, cur));
   else
-    qm_document_add_key_figure (doc, e->has_training ? "rental for this run" : "rental per month",
+    /* Translators: key figures' labels, under amounts of money. */
+    qm_document_add_key_figure (doc, e->has_training ? _("rental for this run") : _("rental per month"),
                                 money (e->cost.run, cur));
-  qm_document_add_key_figure (doc, is_buy (plan) ? "monthly (amortisation, running)" : "monthly, around the clock",
+  /* Translators: key figures' labels, under amounts of money. */
+  qm_document_add_key_figure (doc, is_buy (plan) ? _("monthly (amortisation, running)") : _("monthly, around the clock"),
                               money (e->cost.monthly, cur));
 
-  /* The same numbers in a few plain sentences. */
+  /* The same numbers in a few plain sentences; each ends in a space when
+   * another may follow. */
   if (!e->valid)
-    g_string_append (para, "This plan has errors, so its figures are stand-ins; see the warnings at the end. ");
+    {
+      /* Translators: the summary's sentences end in a space when another
+       * follows (drop it where sentences are not separated by spaces). */
+      g_string_append (para, _("This plan has errors, so its figures are stand-ins; see the warnings at the end. "));
+    }
   else if (e->has_inference)
     {
       const QmInference *in = &e->inference;
+      /* Translators: in the summary's sentence on serving; %s is a count of
+       * model replicas, %u the GPUs in each. */
+      g_autofree char *replicas = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s replica of %u GPUs",
+                                                                "%s replicas of %u GPUs",
+                                                                plural_n (in->replicas)),
+                                                   num (in->replicas, 0), in->gpus_per_replica);
 
       g_string_append_printf (para,
-                              "Serving %s at %s requests a minute (%s input and %s output tokens each) "
-                              "needs %s %s GPUs: %s %s of %u GPUs, in %s %s %s across %s %s. "
-                              "They deliver %s output tokens/s (%s needed), with the first token in %s ms "
-                              "and %s ms per output token",
+                              /* Translators: the model; requests a minute; input and
+                               * output tokens per request; "64 H100 SXM GPUs"; "8
+                               * replicas of 8 GPUs"; "8 DGX H100 nodes"; "2 racks";
+                               * the output tokens/s delivered and needed; the
+                               * time to the first token and per further token. One
+                               * of ", within the latency targets. " or "; the TTFT
+                               * target is missed. " follows. */
+                              _("Serving %s at %s requests a minute (%s input and %s output tokens each) "
+                                "needs %s: %s, in %s across %s. "
+                                "They deliver %s output tokens/s (%s needed), with the first token in %s ms "
+                                "and %s ms per output token"),
                               model, num (plan->workload.inference.requests_per_minute, 0),
                               num (plan->workload.inference.input_tokens, 0),
                               num (plan->workload.inference.output_tokens, 0),
-                              num (e->gpus, 0), gpu_name (plan), num (in->replicas, 0),
-                              plural (in->replicas, "replica", "replicas"), in->gpus_per_replica,
-                              num (e->nodes, 0), server_name (plan), plural (e->nodes, "node", "nodes"),
-                              num (e->cluster.racks, 0), plural (e->cluster.racks, "rack", "racks"),
+                              gpus, replicas, nodes, racks,
                               num (in->tokens_per_s_total, 0), num (in->tokens_per_s_needed, 0),
                               num (in->ttft_ms, 0), num (in->tpot_ms, 1));
+      /* These end the sentence "Serving … per output token". */
       if (in->meets_ttft && in->meets_tpot)
-        g_string_append (para, ", within the latency targets. ");
+        /* Translators: ends the sentence "Serving … ms per output token". */
+        g_string_append (para, _(", within the latency targets. "));
+      else if (!in->meets_ttft && !in->meets_tpot)
+        /* Translators: ends the sentence "Serving … ms per output token"
+         * (TTFT: time to first token; TPOT: time per output token). */
+        g_string_append (para, _("; the TTFT and TPOT target is missed. "));
+      else if (!in->meets_ttft)
+        /* Translators: ends the sentence "Serving … ms per output token"
+         * (TTFT: time to first token). */
+        g_string_append (para, _("; the TTFT target is missed. "));
       else
-        g_string_append_printf (para, "; the %s target is missed. ",
-                                !in->meets_ttft && !in->meets_tpot ? "TTFT and TPOT" :
-                                !in->meets_ttft ? "TTFT" : "TPOT");
+        /* Translators: ends the sentence "Serving … ms per output token"
+         * (TPOT: time per output token). */
+        g_string_append (para, _("; the TPOT target is missed. "));
     }
   else
     {
-      const char *verb = "Training";
-      g_autofree char *lora = NULL;
+      const char *tokens = short_count (e->tokens);
+      const char *train = days (e->train_days);
+      const char *ideal = days (e->ideal_days);
+      const char *mfu = num (100 * e->mfu, 1);
 
       switch (plan->workload.mode)
         {
-        case QM_MODE_FINETUNE: verb = "Fine-tuning"; break;
+        case QM_MODE_FINETUNE:
+          g_string_append_printf (para,
+                                  /* Translators: the model; the tokens, such as "2B";
+                                   * "64 H100 SXM GPUs"; "8 DGX H100 nodes"; "2 racks";
+                                   * the time with failures, then without, such as
+                                   * "54 days"; the MFU in percent. */
+                                  _("Fine-tuning %s on %s tokens needs %s in %s across %s for %s "
+                                    "(%s without failures, at %s%% MFU). "),
+                                  model, tokens, gpus, nodes, racks, train, ideal, mfu);
+          break;
         case QM_MODE_LORA:
         case QM_MODE_QLORA:
-          lora = g_strdup_printf ("%s fine-tuning (rank %u) of", plan->workload.mode == QM_MODE_LORA ? "LoRA" : "QLoRA",
-                                  plan->workload.lora_rank);
-          verb = lora;
+          g_string_append_printf (para,
+                                  /* Translators: "LoRA" or "QLoRA" and the adapters'
+                                   * rank; the model; the tokens, such as "2B"; "64
+                                   * H100 SXM GPUs"; "8 DGX H100 nodes"; "2 racks"; the
+                                   * time with failures, then without; the MFU in
+                                   * percent. */
+                                  _("%s fine-tuning (rank %u) of %s on %s tokens needs %s in %s across %s for %s "
+                                    "(%s without failures, at %s%% MFU). "),
+                                  plan->workload.mode == QM_MODE_LORA ? "LoRA" : "QLoRA", plan->workload.lora_rank,
+                                  model, tokens, gpus, nodes, racks, train, ideal, mfu);
           break;
         default:
+          g_string_append_printf (para,
+                                  /* Translators: the model; the tokens, such as "15T";
+                                   * "1,024 H100 SXM GPUs"; "128 DGX H100 nodes"; "32
+                                   * racks"; the time with failures, then without, such
+                                   * as "54 days"; the MFU in percent. */
+                                  _("Training %s on %s tokens needs %s in %s across %s for %s "
+                                    "(%s without failures, at %s%% MFU). "),
+                                  model, tokens, gpus, nodes, racks, train, ideal, mfu);
           break;
         }
-      g_string_append_printf (para,
-                              "%s %s on %s tokens needs %s %s GPUs in %s %s %s across %s %s for %s "
-                              "(%s without failures, at %s%% MFU). ",
-                              verb, model, short_count (e->tokens), num (e->gpus, 0), gpu_name (plan),
-                              num (e->nodes, 0), server_name (plan), plural (e->nodes, "node", "nodes"),
-                              num (e->cluster.racks, 0), plural (e->cluster.racks, "rack", "racks"),
-                              days (e->train_days), days (e->ideal_days), num (100 * e->mfu, 1));
     }
 
   if (e->valid)
     {
       if (e->fits)
-        g_string_append_printf (para, "Each GPU holds %s of its %s, leaving %s spare. ",
+        /* Translators: the memory each GPU needs, the GPU's memory, and what
+         * is left. */
+        g_string_append_printf (para, _("Each GPU holds %s of its %s, leaving %s spare. "),
                                 bytes (e->memory.total, info->memory_unit),
                                 bytes (e->memory.capacity, info->memory_unit),
                                 bytes (e->memory.margin, info->memory_unit));
       else
-        g_string_append_printf (para, "The plan does NOT fit in GPU memory: each GPU needs %s of its %s. ",
+        /* Translators: the memory each GPU needs, then the GPU's memory. */
+        g_string_append_printf (para, _("The plan does NOT fit in GPU memory: each GPU needs %s of its %s. "),
                                 bytes (e->memory.total, info->memory_unit),
                                 bytes (e->memory.capacity, info->memory_unit));
 
       if (is_buy (plan))
+        {
+          gulong months = plural_n (e->cost.horizon_months);
+
+          if (e->has_training)
+            g_string_append_printf (para,
+                                    /* Translators: amounts upfront, a month and in all;
+                                     * the months of the plan's horizon; this run's share. */
+                                    g_dngettext (GETTEXT_PACKAGE, "Buying the cluster costs %s upfront and %s a "
+                                                 "month, %s over %s month; this run's share is %s. ",
+                                                 "Buying the cluster costs %s upfront and %s a month, %s over "
+                                                 "%s months; this run's share is %s. ", months),
+                                    money (e->cost.upfront, cur), money (e->cost.monthly, cur),
+                                    money (e->cost.total, cur), num (e->cost.horizon_months, 0),
+                                    money (e->cost.run, cur));
+          else
+            g_string_append_printf (para,
+                                    /* Translators: amounts upfront, a month and in all;
+                                     * the months of the plan's horizon; the cost of one
+                                     * month of serving. */
+                                    g_dngettext (GETTEXT_PACKAGE, "Buying the cluster costs %s upfront and %s a "
+                                                 "month, %s over %s month; one month of serving is %s. ",
+                                                 "Buying the cluster costs %s upfront and %s a month, %s over "
+                                                 "%s months; one month of serving is %s. ", months),
+                                    money (e->cost.upfront, cur), money (e->cost.monthly, cur),
+                                    money (e->cost.total, cur), num (e->cost.horizon_months, 0),
+                                    money (e->cost.run, cur));
+        }
+      else if (e->has_training)
         g_string_append_printf (para,
-                                "Buying the cluster costs %s upfront and %s a month, %s over %s months; "
-                                "%s %s. ",
-                                money (e->cost.upfront, cur), money (e->cost.monthly, cur),
-                                money (e->cost.total, cur), num (e->cost.horizon_months, 0),
-                                e->has_training ? "this run's share is" : "one month of serving is",
-                                money (e->cost.run, cur));
+                                /* Translators: the rent for this run; the rent over the
+                                 * plan's horizon, and its months. */
+                                g_dngettext (GETTEXT_PACKAGE, "Renting costs %s for this run, or %s over %s "
+                                             "month around the clock. ",
+                                             "Renting costs %s for this run, or %s over %s months around the clock. ",
+                                             plural_n (e->cost.horizon_months)),
+                                money (e->cost.run, cur), money (e->cost.total, cur),
+                                num (e->cost.horizon_months, 0));
       else
-        g_string_append_printf (para, "Renting costs %s %s, or %s over %s months around the clock. ",
-                                money (e->cost.run, cur),
-                                e->has_training ? "for this run" : "a month",
-                                money (e->cost.total, cur), num (e->cost.horizon_months, 0));
+        g_string_append_printf (para,
+                                /* Translators: the rent a month; the rent over the plan's
+                                 * horizon, and its months. */
+                                g_dngettext (GETTEXT_PACKAGE, "Renting costs %s a month, or %s over %s month "
+                                             "around the clock. ",
+                                             "Renting costs %s a month, or %s over %s months around the clock. ",
+                                             plural_n (e->cost.horizon_months)),
+                                money (e->cost.run, cur), money (e->cost.total, cur),
+                                num (e->cost.horizon_months, 0));
 
       g_string_append_printf (para,
-                              "The cluster draws up to %s kW at the facility and uses %s MWh %s (%s t CO₂e).",
+                              e->has_training
+                              /* Translators: the facility's peak power in kW, the energy
+                               * for the run in MWh and the tonnes of CO₂e. */
+                              ? _("The cluster draws up to %s kW at the facility and uses %s MWh for the run "
+                                  "(%s t CO₂e).")
+                              /* Translators: the facility's peak power in kW, the energy
+                               * a month in MWh and the tonnes of CO₂e. */
+                              : _("The cluster draws up to %s kW at the facility and uses %s MWh a month "
+                                  "(%s t CO₂e)."),
                               num (e->power.facility_peak_kw, 0),
                               num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0),
-                              e->has_training ? "for the run" : "a month",
                               num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
     }
   qm_document_add_paragraph (doc, para->str);
   if (e->n_warnings > 0)
     {
-      g_autofree char *w = g_strdup_printf ("%u %s: see “Assumptions, warnings and sources”.",
-                                            e->n_warnings, plural (e->n_warnings, "warning", "warnings"));
+      /* Translators: the quoted words are the heading of the report's last
+       * section, “Assumptions, warnings and sources”. */
+      g_autofree char *w = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u warning: see “Assumptions, "
+                                                         "warnings and sources”.",
+                                                         "%u warnings: see “Assumptions, warnings and sources”.",
+                                                         e->n_warnings),
+                                            e->n_warnings);
       qm_document_add_paragraph (doc, w);
     }
 
   /* The inputs, for the reader who checks them. */
   {
-    static const char *headers[] = { "Input", "Value" };
+    const char *headers[] = {
+      /* Translators: the headers of the table of a plan's inputs: what the
+       * input is, and its value. */
+      _("Input"),
+      /* Translators: the header of the column of values in the table of a
+       * plan's inputs. */
+      _("Value"),
+    };
     static const double widths[] = { 0.30, 0.70 };
     const QmWorkload *w = &plan->workload;
     g_autofree char *parallel = NULL;
@@ -554,64 +816,93 @@ add_cover (QmDocument             *doc,
     g_autofree char *pricing = NULL;
     g_autofree char *target = NULL;
 
-    qm_document_add_heading (doc, "Inputs", 2);
+    qm_document_add_heading (doc, _("Inputs"), 2);
     qm_document_begin_table (doc, 2, headers, widths, NULL);
 #define ROW(label, value) G_STMT_START { const char *cells_[] = { (label), (value) }; \
                                          qm_document_add_row (doc, cells_, FALSE); } G_STMT_END
-    ROW ("Workload", mode_label (w->mode));
-    ROW ("Model", model);
+    /* Translators: a row of the inputs table: training, fine-tuning or serving. */
+    ROW (_("Workload"), mode_label (w->mode));
+    ROW (_("Model"), model);
     if (e->has_training)
       {
-        g_autofree char *t = g_strdup_printf ("%s tokens (%s × %s %s), sequence %s, global batch %s, %s, %s",
+        /* Translators: the training inputs: the tokens in all (the tokens of
+         * one epoch × the epochs), the sequence length, the global batch in
+         * sequences, the precision ("bf16") and the optimizer ("adamw"). */
+        g_autofree char *t = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s tokens (%s × %s epoch), sequence "
+                                                           "%s, global batch %s, %s, %s",
+                                                           "%s tokens (%s × %s epochs), sequence %s, global batch %s, %s, %s",
+                                                           plural_n (w->epochs)),
                                               short_count (e->tokens), short_count (w->tokens),
                                               num (w->epochs, w->epochs == floor (w->epochs) ? 0 : 2),
-                                              plural (w->epochs, "epoch", "epochs"),
                                               num (w->seq_len, 0), num (w->global_batch, 0),
                                               qm_precision_to_string (w->precision),
                                               qm_optimizer_to_string (w->optimizer));
 
-        ROW ("Training", t);
-        parallel = g_strdup_printf ("TP %u, PP %u, DP %u, CP %u, EP %u; micro-batch %u; ZeRO-%u; recompute %s",
+        /* Translators: a row of the inputs table. */
+        ROW (_("Training"), t);
+        /* Translators: the parallel layout: tensor, pipeline, data, context
+         * and expert parallel degrees (TP … EP, not translated), the
+         * micro-batch, the ZeRO stage and the activation recompute. */
+        parallel = g_strdup_printf (_("TP %u, PP %u, DP %u, CP %u, EP %u; micro-batch %u; ZeRO-%u; recompute %s"),
                                     e->parallelism.tp, e->parallelism.pp, e->parallelism.dp,
                                     e->parallelism.cp, e->parallelism.ep, e->parallelism.micro_batch,
                                     e->parallelism.zero_stage,
-                                    qm_recompute_to_string (e->parallelism.recompute));
-        ROW ("Parallelism", parallel);
+                                    recompute_word (e->parallelism.recompute));
+        ROW (_("Parallelism"), parallel);
         {
           g_autofree char *m = g_strdup_printf ("%s%% (%s)", num (100 * e->mfu, 1), mfu_basis (e->mfu_source));
-          ROW ("MFU", m);
+          ROW (_("MFU"), m);
         }
       }
     else
       {
-        g_autofree char *t = g_strdup_printf ("%s requests/min, %s input + %s output tokens, weights %s, KV cache %s",
+        /* Translators: the serving inputs: requests a minute, input and
+         * output tokens per request, and the precisions ("bf16", "fp8") of
+         * the weights and of the KV cache. */
+        g_autofree char *t = g_strdup_printf (_("%s requests/min, %s input + %s output tokens, weights %s, KV cache %s"),
                                               num (w->inference.requests_per_minute, 0),
                                               num (w->inference.input_tokens, 0),
                                               num (w->inference.output_tokens, 0),
                                               qm_precision_to_string (w->inference.weight_precision),
                                               qm_precision_to_string (w->inference.kv_precision));
-        ROW ("Serving", t);
+        ROW (_("Serving"), t);
       }
     if (w->deadline_days > 0)
-      target = g_strdup_printf ("finish within %s", days (w->deadline_days));
+      /* Translators: the plan's target; %s is a duration such as "30 days". */
+      target = g_strdup_printf (_("finish within %s"), days (w->deadline_days));
     else
-      target = g_strdup_printf ("%s GPUs", num (w->target_gpus, 0));
-    ROW ("Target", target);
-    hardware = g_strdup_printf ("%s in %s; network %s; storage %s", gpu_name (plan), server_name (plan),
-                                plan->network_id[0] ? plan->network_id : "none",
-                                plan->storage_id[0] ? plan->storage_id : "none");
-    ROW ("Hardware", hardware);
-    facility = g_strdup_printf ("PUE %s, %s per kWh, %s kW and %u U per rack, %s g CO₂e/kWh",
+      /* Translators: the plan's target; %s is a GPU count. */
+      target = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s GPU", "%s GPUs", plural_n (w->target_gpus)),
+                                num (w->target_gpus, 0));
+    /* Translators: a row of the inputs table: a GPU count or a deadline. */
+    ROW (_("Target"), target);
+    /* Translators: the GPU model in the server model; the network's and the
+     * storage's catalog ids (or "none"). */
+    hardware = g_strdup_printf (_("%s in %s; network %s; storage %s"), gpu_name (plan), server_name (plan),
+                                plan->network_id[0] ? plan->network_id : C_("no network", "none"),
+                                plan->storage_id[0] ? plan->storage_id : C_("no storage", "none"));
+    ROW (_("Hardware"), hardware);
+    /* Translators: the PUE; the electricity price; the power limit and the
+     * rack units (U) per rack; the grid's carbon intensity. */
+    facility = g_strdup_printf (_("PUE %s, %s per kWh, %s kW and %u U per rack, %s g CO₂e/kWh"),
                                 num (plan->facility.pue, 2), money_exact (plan->facility.usd_per_kwh, cur),
                                 num (plan->facility.rack_kw, 0), plan->facility.rack_units,
                                 num (plan->facility.gco2_per_kwh, 0));
-    ROW ("Facility", facility);
+    ROW (_("Facility"), facility);
     if (is_buy (plan))
-      pricing = g_strdup_printf ("Buy, amortised over %s years", num (plan->pricing.amortization_years, 0));
+      /* Translators: the pricing of a bought cluster; %s is the years the
+       * hardware is written off over. */
+      pricing = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Buy, amortised over %s year",
+                                              "Buy, amortised over %s years",
+                                              plural_n (plan->pricing.amortization_years)),
+                                 num (plan->pricing.amortization_years, 0));
+    else if (plan->offer_id[0])
+      /* Translators: "Rent, on demand" or "Rent, reserved", then a cloud
+       * offer's catalog id. */
+      pricing = g_strdup_printf (_("%s, offer %s"), pricing_label (plan->pricing.mode), plan->offer_id);
     else
-      pricing = g_strdup_printf ("%s%s%s", pricing_label (plan->pricing.mode),
-                                 plan->offer_id[0] ? ", offer " : "", plan->offer_id);
-    ROW ("Pricing", pricing);
+      pricing = g_strdup (pricing_label (plan->pricing.mode));
+    ROW (_("Pricing"), pricing);
 #undef ROW
     qm_document_end_table (doc);
   }
@@ -620,7 +911,7 @@ add_cover (QmDocument             *doc,
     {
       g_auto(GStrv) lines = g_strsplit (plan->notes, "\n", -1);
 
-      qm_document_add_heading (doc, "Notes", 2);
+      qm_document_add_heading (doc, _("Notes"), 2);
       /* One paragraph per line: a paragraph never breaks across pages. */
       for (guint i = 0; lines[i] != NULL; i++)
         if (g_strstrip (lines[i])[0])
@@ -636,7 +927,17 @@ add_bom (QmDocument             *doc,
          guint                   n_bom,
          const QmPlanReportInfo *info)
 {
-  static const char *headers[] = { "Item", "Catalog id", "Qty", "Unit price", "Total" };
+  const char *headers[] = {
+    _("Item"),
+    /* Translators: a column header: an entry's id in the hardware catalog. */
+    _("Catalog id"),
+    /* Translators: a column header of the bill of materials: the quantity,
+     * in a narrow column (a short word or an abbreviation). */
+    _("Qty"),
+    /* Translators: a column header of the bill of materials. */
+    _("Unit price"),
+    _("Total"),
+  };
   static const double widths[] = { 0.31, 0.20, 0.11, 0.17, 0.21 };
   static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
   const char *cur = currency_of (plan, info);
@@ -645,12 +946,23 @@ add_bom (QmDocument             *doc,
   g_autofree char *intro = NULL;
 
   qm_document_add_page_break (doc);
-  qm_document_add_heading (doc, "Bill of materials", 1);
-  intro = g_strdup_printf ("%s. Amounts in %s, from catalog prices version %s: list prices "
-                           "before discounts, not a vendor quote.",
-                           is_buy (plan) ? "Buying the cluster" :
-                           e->has_training ? "Renting GPUs for the run" : "Renting GPUs for one month of serving",
-                           cur, info->catalog_version);
+  qm_document_add_heading (doc, _("Bill of materials"), 1);
+  if (is_buy (plan))
+    /* Translators: under "Bill of materials"; a currency code such as
+     * "USD", then the version of the catalog's prices. */
+    intro = g_strdup_printf (_("Buying the cluster. Amounts in %s, from catalog prices version %s: list prices "
+                               "before discounts, not a vendor quote."), cur, info->catalog_version);
+  else if (e->has_training)
+    /* Translators: under "Bill of materials"; a currency code such as
+     * "USD", then the version of the catalog's prices. */
+    intro = g_strdup_printf (_("Renting GPUs for the run. Amounts in %s, from catalog prices version %s: list "
+                               "prices before discounts, not a vendor quote."), cur, info->catalog_version);
+  else
+    /* Translators: under "Bill of materials"; a currency code such as
+     * "USD", then the version of the catalog's prices. */
+    intro = g_strdup_printf (_("Renting GPUs for one month of serving. Amounts in %s, from catalog prices "
+                               "version %s: list prices before discounts, not a vendor quote."),
+                             cur, info->catalog_version);
   qm_document_add_paragraph (doc, intro);
 
   qm_document_begin_table (doc, 5, headers, widths, aligns);
@@ -659,7 +971,7 @@ add_bom (QmDocument             *doc,
       const QmBomLine *l = &bom[i];
       const char *cells[5];
 
-      cells[0] = l->item != NULL ? l->item : "";
+      cells[0] = bom_item_label (l->item);
       cells[1] = l->catalog_id != NULL ? l->catalog_id : "—";
       cells[2] = qty (l->qty);
       cells[3] = money_exact (l->unit_usd, cur);
@@ -670,7 +982,8 @@ add_bom (QmDocument             *doc,
     }
   {
     const char *cells[5] = {
-      is_buy (plan) ? "Upfront total" : e->has_training ? "Rental for this run" : "Rental for one month",
+      /* Translators: the last row of the bill of materials, its sum. */
+      is_buy (plan) ? _("Upfront total") : e->has_training ? _("Rental for this run") : _("Rental for one month"),
       "", "", "", money_exact (sum, cur),
     };
     qm_document_add_row (doc, cells, TRUE);
@@ -679,45 +992,87 @@ add_bom (QmDocument             *doc,
 
   /* What it costs over time. */
   {
-    static const char *h2[] = { "Cost", "Basis", "Amount" };
+    const char *h2[] = {
+      _("Cost"),
+      /* Translators: a column header of the table of totals: how a cost is
+       * worked out. */
+      _("Basis"),
+      /* Translators: a column header of the table of totals: an amount of
+       * money. */
+      _("Amount"),
+    };
     static const double w2[] = { 0.34, 0.45, 0.21 };
     static const QmAlign a2[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END };
-    g_autofree char *horizon = g_strdup_printf ("%s months", num (c->horizon_months, 0));
+    /* Translators: the plan's horizon, in the table of totals. */
+    g_autofree char *horizon = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s month", "%s months",
+                                                             plural_n (c->horizon_months)),
+                                                num (c->horizon_months, 0));
 #define ROW(a, b, v, em) G_STMT_START { const char *cells_[] = { (a), (b), (v) }; \
                                         qm_document_add_row (doc, cells_, (em)); } G_STMT_END
 
-    qm_document_add_heading (doc, "Totals", 2);
+    qm_document_add_heading (doc, _("Totals"), 2);
     qm_document_begin_table (doc, 3, h2, w2, a2);
     if (is_buy (plan))
       {
-        g_autofree char *amort = g_strdup_printf ("hardware over %s years", num (plan->pricing.amortization_years, 0));
-        g_autofree char *run = g_strdup_printf ("%s of the monthly cost", days (e->run_s / 86400.0));
+        /* Translators: how the monthly amortisation is worked out. */
+        g_autofree char *amort = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "hardware over %s year",
+                                                               "hardware over %s years",
+                                                               plural_n (plan->pricing.amortization_years)),
+                                                  num (plan->pricing.amortization_years, 0));
+        /* Translators: how a run's cost is worked out; %s is the run's
+         * duration, such as "54 days". */
+        g_autofree char *run = g_strdup_printf (_("%s of the monthly cost"), days (e->run_s / 86400.0));
 
-        ROW ("Upfront", "hardware and installation", money_exact (c->upfront, cur), TRUE);
-        ROW ("Amortisation", amort, money_exact (c->amortization_monthly, cur), FALSE);
-        ROW ("Electricity", "average facility power", money_exact (c->power_monthly, cur), FALSE);
-        ROW ("Colocation", "per kW of provisioned power", money_exact (c->colo_monthly, cur), FALSE);
-        ROW ("Support", "yearly fraction of the hardware", money_exact (c->support_monthly, cur), FALSE);
-        ROW ("Monthly", "subtotal", money_exact (c->monthly, cur), TRUE);
-        ROW (e->has_training ? "This run" : "One month of serving", run, money_exact (c->run, cur), FALSE);
-        ROW ("Total cost of ownership", horizon, money_exact (c->total, cur), TRUE);
+        /* The rows of the totals of a bought cluster: what, and how it is
+         * worked out. */
+        ROW (_("Upfront"),
+             /* Translators: how the upfront cost of a bought cluster is made up. */
+             _("hardware and installation"), money_exact (c->upfront, cur), TRUE);
+        /* Translators: a row of the table of totals: the hardware written off
+         * a month. */
+        ROW (_("Amortisation"), amort, money_exact (c->amortization_monthly, cur), FALSE);
+        /* Translators: a row of the table of totals: the electricity a month,
+         * worked out from the facility's average power. */
+        ROW (_("Electricity"), _("average facility power"), money_exact (c->power_monthly, cur), FALSE);
+        /* Translators: a row of the table of totals: the data centre's rent
+         * a month, worked out per kW of provisioned power. */
+        ROW (_("Colocation"), _("per kW of provisioned power"), money_exact (c->colo_monthly, cur), FALSE);
+        /* Translators: a row of the table of totals: the vendor's hardware
+         * support a month, a yearly fraction of the hardware's price. */
+        ROW (_("Support"), _("yearly fraction of the hardware"), money_exact (c->support_monthly, cur), FALSE);
+        /* Translators: a row label: the cost a month. */
+        ROW (_("Monthly"), _("subtotal"), money_exact (c->monthly, cur), TRUE);
+        /* Translators: a row label: the cost of the training run. */
+        ROW (e->has_training ? _("This run") : _("One month of serving"), run, money_exact (c->run, cur), FALSE);
+        ROW (_("Total cost of ownership"), horizon, money_exact (c->total, cur), TRUE);
       }
     else
       {
-        g_autofree char *hours = g_strdup_printf ("%s GPU-hours", num (c->gpu_hours, 0));
+        /* Translators: how a rented run's cost is worked out: GPUs × hours. */
+        g_autofree char *hours = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s GPU-hour", "%s GPU-hours",
+                                                               plural_n (c->gpu_hours)),
+                                                  num (c->gpu_hours, 0));
 
-        ROW ("Upfront", "nothing: rented", money_exact (c->upfront, cur), FALSE);
-        ROW (e->has_training ? "This run" : "One month of serving", hours, money_exact (c->run, cur), TRUE);
-        ROW ("Monthly", "all GPUs around the clock, storage", money_exact (c->monthly, cur), TRUE);
-        ROW ("Rental total", horizon, money_exact (c->total, cur), TRUE);
+        /* The rows of the totals of a rented cluster: what, and how it is
+         * worked out. */
+        ROW (_("Upfront"),
+             /* Translators: the upfront cost of a rented cluster: nothing. */
+             _("nothing: rented"), money_exact (c->upfront, cur), FALSE);
+        ROW (e->has_training ? _("This run") : _("One month of serving"), hours, money_exact (c->run, cur), TRUE);
+        ROW (_("Monthly"),
+             /* Translators: what a rented cluster's monthly cost is made up of. */
+             _("all GPUs around the clock, storage"), money_exact (c->monthly, cur), TRUE);
+        ROW (_("Rental total"), horizon, money_exact (c->total, cur), TRUE);
       }
 #undef ROW
     qm_document_end_table (doc);
   }
   if (c->break_even_valid)
     {
-      g_autofree char *t = g_strdup_printf ("Buying pays off after %s months against renting the same GPUs "
-                                            "(renting: %s a month).",
+      /* Translators: the months until buying pays off, always with one
+       * decimal ("17.5", "1.0"); the rent a month. */
+      g_autofree char *t = g_strdup_printf (_("Buying pays off after %s months against renting the same GPUs "
+                                              "(renting: %s a month)."),
                                             num (c->break_even_months, 1), money (c->rent_monthly, cur));
       qm_document_add_paragraph (doc, t);
     }
@@ -752,8 +1107,8 @@ add_charts (QmDocument             *doc,
       if (placed % 2 == 0)
         qm_document_add_page_break (doc);
       if (placed == 0)
-        qm_document_add_heading (doc, "Charts", 1);
-      qm_document_add_heading (doc, qm_plan_chart_title (order[i]), 2);
+        qm_document_add_heading (doc, _("Charts"), 1);
+      qm_document_add_heading (doc, _(qm_plan_chart_title (order[i])), 2);
       f = g_new0 (PlanFigure, 1);
       f->copy = g_rc_box_acquire (copy);
       f->kind = order[i];
@@ -806,18 +1161,26 @@ add_assumptions (QmDocument             *doc,
                  guint                   n_bom,
                  const QmPlanReportInfo *info)
 {
-  static const char *headers[] = { "Entry", "Catalog id", "Source", "As of" };
+  const char *headers[] = {
+    /* Translators: a column header of the table of catalog sources: the
+     * kind of entry (GPU, server, …). */
+    _("Entry"),
+    _("Catalog id"),
+    _("Source"),
+    /* Translators: a column header: the date an entry's figures were read. */
+    _("As of"),
+  };
   static const double widths[] = { 0.15, 0.19, 0.53, 0.13 };
   g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
   const QmHardware *hw = &plan->hardware;
   char buf[2048];
 
   qm_document_add_page_break (doc);
-  qm_document_add_heading (doc, "Assumptions, warnings and sources", 1);
+  qm_document_add_heading (doc, _("Assumptions, warnings and sources"), 1);
 
   if (e->n_warnings > 0)
     {
-      qm_document_add_heading (doc, "Warnings", 2);
+      qm_document_add_heading (doc, _("Warnings"), 2);
       for (guint i = 0; i < e->n_warnings; i++)
         {
           g_autofree char *t = g_strdup_printf ("• %s", qm_note_format (&e->warnings[i], buf, sizeof buf));
@@ -825,22 +1188,26 @@ add_assumptions (QmDocument             *doc,
         }
     }
 
-  qm_document_add_heading (doc, "MFU basis", 2);
+  /* Translators: a heading: where the MFU comes from. */
+  qm_document_add_heading (doc, _("MFU basis"), 2);
   if (e->has_training)
     {
-      g_autofree char *t = g_strdup_printf ("Model FLOPs utilisation %s%%: %s. Time to train = "
-                                            "training FLOPs / (GPUs × peak %s × MFU).",
+      /* Translators: the MFU in percent; where it comes from ("predicted by
+       * the throughput model"); the GPU's peak, such as "989 TFLOP/s". */
+      g_autofree char *t = g_strdup_printf (_("Model FLOPs utilisation %s%%: %s. Time to train = "
+                                              "training FLOPs / (GPUs × peak %s × MFU)."),
                                             num (100 * e->mfu, 1), mfu_basis (e->mfu_source),
                                             qm_format_si (ring (), QM_FORMAT_BUF * 2, e->peak_flops, "FLOP/s"));
       qm_document_add_paragraph (doc, t);
     }
   else
-    qm_document_add_paragraph (doc, "Serving is sized by the roofline model below, not by an MFU.");
+    qm_document_add_paragraph (doc, _("Serving is sized by the roofline model below, not by an MFU."));
 
-  qm_document_add_heading (doc, "Catalog sources", 2);
+  qm_document_add_heading (doc, _("Catalog sources"), 2);
   {
-    g_autofree char *t = g_strdup_printf ("Catalog prices version %s. Every entry used, with its source and "
-                                          "the date its figures were read.", info->catalog_version);
+    /* Translators: %s is the version of the catalog's prices. */
+    g_autofree char *t = g_strdup_printf (_("Catalog prices version %s. Every entry used, with its source and "
+                                            "the date its figures were read."), info->catalog_version);
     qm_document_add_paragraph (doc, t);
   }
   qm_document_begin_table (doc, 4, headers, widths, NULL);
@@ -849,18 +1216,18 @@ add_assumptions (QmDocument             *doc,
       const QmModelPreset *m = qm_catalog_model (plan->workload.preset);
 
       if (m != NULL)
-        source_row (doc, seen, "Model", m->info.id, m->info.source, m->info.as_of);
+        source_row (doc, seen, _("Model"), m->info.id, m->info.source, m->info.as_of);
     }
-  source_row (doc, seen, "GPU", hw->gpu.info.id, hw->gpu.info.source, hw->gpu.info.as_of);
-  source_row (doc, seen, "Server", hw->server.info.id, hw->server.info.source, hw->server.info.as_of);
+  source_row (doc, seen, _("GPU"), hw->gpu.info.id, hw->gpu.info.source, hw->gpu.info.as_of);
+  source_row (doc, seen, _("Server"), hw->server.info.id, hw->server.info.source, hw->server.info.as_of);
   if (plan->network_id[0])
-    source_row (doc, seen, "Network", hw->network.info.id, hw->network.info.source, hw->network.info.as_of);
+    source_row (doc, seen, _("Network"), hw->network.info.id, hw->network.info.source, hw->network.info.as_of);
   if (plan->storage_id[0])
-    source_row (doc, seen, "Storage", hw->storage.info.id, hw->storage.info.source, hw->storage.info.as_of);
+    source_row (doc, seen, _("Storage"), hw->storage.info.id, hw->storage.info.source, hw->storage.info.as_of);
   if (e->offer != NULL)
-    source_row (doc, seen, "Cloud offer", e->offer->info.id, e->offer->info.source, e->offer->info.as_of);
+    source_row (doc, seen, _("Cloud offer"), e->offer->info.id, e->offer->info.source, e->offer->info.as_of);
   for (guint i = 0; i < n_bom; i++)
-    source_row (doc, seen, bom[i].item != NULL ? bom[i].item : "", bom[i].catalog_id, bom[i].source,
+    source_row (doc, seen, bom_item_label (bom[i].item), bom[i].catalog_id, bom[i].source,
                 bom[i].as_of);
   if (e->has_reliability)
     {
@@ -870,17 +1237,17 @@ add_assumptions (QmDocument             *doc,
         {
           const QmFailurePresetInfo *fi = qm_failure_preset_info (preset);
 
-          source_row (doc, seen, "Failure rate", fi->id, fi->source, NULL);
+          source_row (doc, seen, _("Failure rate"), fi->id, fi->source, NULL);
         }
     }
   if (seen->len == 0)
     {
-      const char *cells[] = { "—", "—", "No catalog entries.", "—" };
+      const char *cells[] = { "—", "—", _("No catalog entries."), "—" };
       qm_document_add_row (doc, cells, FALSE);
     }
   qm_document_end_table (doc);
 
-  qm_document_add_heading (doc, "Model and formulas", 2);
+  qm_document_add_heading (doc, _("Model and formulas"), 2);
   for (guint i = 0; i < e->n_assumptions; i++)
     {
       g_autofree char *t = g_strdup_printf ("• %s", qm_note_format (&e->assumptions[i], buf, sizeof buf));
@@ -888,15 +1255,17 @@ add_assumptions (QmDocument             *doc,
     }
 
   /* The same table as the app's Assumptions and Formulas page (qm-formulas.c). */
-  qm_document_add_heading (doc, "Formulas and their sources", 2);
+  qm_document_add_heading (doc, _("Formulas and their sources"), 2);
   {
     guint n_formulas;
     const QmFormula *formulas = qm_formulas (&n_formulas);
 
     for (guint i = 0; i < n_formulas; i++)
       {
-        g_autofree char *t = g_strdup_printf ("%s: %s Source: %s.", formulas[i].title,
-                                              formulas[i].formula, formulas[i].source);
+        /* Translators: a formula's title, the formula in words (a sentence),
+         * and where it comes from. */
+        g_autofree char *t = g_strdup_printf (_("%s: %s Source: %s."), _(formulas[i].title),
+                                              _(formulas[i].formula), _(formulas[i].source));
         qm_document_add_paragraph (doc, t);
       }
   }
@@ -945,13 +1314,29 @@ add_advice (QmDocument             *doc,
             const QmEstimate       *e,
             const QmPlanReportInfo *info)
 {
+  /* What the suggestions are ranked by. */
   static const char *goal_words[] = {
-    [QM_ADVISOR_GOAL_TIME] = "time to train",
-    [QM_ADVISOR_GOAL_COST] = "cost",
-    [QM_ADVISOR_GOAL_ENERGY] = "energy",
-    [QM_ADVISOR_GOAL_GPUS] = "number of GPUs",
+    /* Translators: what the suggestions are ranked by, in "Changes that
+     * would improve this plan, best first by %s." */
+    [QM_ADVISOR_GOAL_TIME] = N_("time to train"),
+    /* Translators: what the suggestions are ranked by, in "… best first by %s." */
+    [QM_ADVISOR_GOAL_COST] = N_("cost"),
+    /* Translators: what the suggestions are ranked by, in "… best first by %s." */
+    [QM_ADVISOR_GOAL_ENERGY] = N_("energy"),
+    /* Translators: what the suggestions are ranked by, in "… best first by %s." */
+    [QM_ADVISOR_GOAL_GPUS] = N_("number of GPUs"),
   };
-  static const char *headers[] = { "Suggestion", "Time", "Cost", "Energy", "GPUs" };
+  const char *headers[] = {
+    /* Translators: a column header of the table of suggestions: the change
+     * to the plan. */
+    _("Suggestion"),
+    /* Translators: a column header of the table of suggestions: how a change
+     * alters the time to train, in percent. */
+    _("Time"),
+    _("Cost"),
+    _("Energy"),
+    _("GPUs"),
+  };
   static const double widths[] = { 0.46, 0.12, 0.12, 0.12, 0.18 };
   static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
   g_autofree QmAdvisorResult *r = g_new0 (QmAdvisorResult, 1);
@@ -963,18 +1348,21 @@ add_advice (QmDocument             *doc,
   qm_advise (plan, goal, r);
 
   qm_document_add_page_break (doc);
-  qm_document_add_heading (doc, "How to improve this plan", 1);
+  qm_document_add_heading (doc, _("How to improve this plan"), 1);
   if (r->n == 0)
-    qm_document_add_paragraph (doc, "Nothing to improve: no change the model can quantify makes this plan "
-                                    "faster, cheaper, more frugal with energy or smaller while keeping it "
-                                    "feasible.");
+    qm_document_add_paragraph (doc, _("Nothing to improve: no change the model can quantify makes this plan "
+                                      "faster, cheaper, more frugal with energy or smaller while keeping it "
+                                      "feasible."));
   else
     {
       g_autofree char *intro =
-        g_strdup_printf ("Changes that would improve this plan, best first by %s. Each is this plan with one "
-                         "input changed, estimated by the same model, and kept only when the changed plan "
-                         "is still feasible. The changes are against this plan: − is less. This quote is "
-                         "not changed by them.", goal_words[goal]);
+        /* Translators: %s is what the suggestions are ranked by: "time to
+         * train", "cost", "energy" or "number of GPUs". "−" is the minus
+         * sign of the table's changes, such as "−22%". */
+        g_strdup_printf (_("Changes that would improve this plan, best first by %s. Each is this plan with one "
+                           "input changed, estimated by the same model, and kept only when the changed plan "
+                           "is still feasible. The changes are against this plan: − is less. This quote is "
+                           "not changed by them."), _(goal_words[goal]));
 
       qm_document_add_paragraph (doc, intro);
       qm_document_begin_table (doc, G_N_ELEMENTS (headers), headers, widths, aligns);
@@ -993,7 +1381,7 @@ add_advice (QmDocument             *doc,
         }
       qm_document_end_table (doc);
 
-      qm_document_add_heading (doc, "Trade-offs and assumptions", 2);
+      qm_document_add_heading (doc, _("Trade-offs and assumptions"), 2);
       for (guint i = 0; i < r->n; i++)
         {
           const QmAdvice *a = &r->items[i];
@@ -1003,9 +1391,15 @@ add_advice (QmDocument             *doc,
 
           /* Buyers budget the hardware apart from the run. */
           if (r->upfront > 0 && fabs (a->d_upfront) >= 0.005)
-            upfront = g_strdup_printf (" Hardware upfront: %s → %s (%s).", money (r->upfront, currency),
+            /* Translators: follows a suggestion's trade-off (hence the leading
+             * space): the hardware's upfront cost now, with the change, and
+             * the change in percent. */
+            upfront = g_strdup_printf (_(" Hardware upfront: %s → %s (%s)."), money (r->upfront, currency),
                                        money (a->upfront, currency), change (a->d_upfront));
-          t = g_strdup_printf ("%u. %s. %s%s Assumes: %s", i + 1, a->title, words,
+          /* Translators: a suggestion: its number and title; its trade-off
+           * (sentences); the hardware's upfront cost when it changes (or
+           * nothing); what the estimate assumes (a sentence). */
+          t = g_strdup_printf (_("%u. %s. %s%s Assumes: %s"), i + 1, a->title, words,
                                upfront != NULL ? upfront : "", a->assumption);
           qm_document_add_paragraph (doc, t);
         }
@@ -1013,11 +1407,13 @@ add_advice (QmDocument             *doc,
 
   if (r->n_guidance > 0)
     {
-      qm_document_add_heading (doc, "Also worth considering (not quantified)", 2);
-      qm_document_add_paragraph (doc, "The model cannot put numbers on these, so none are given.");
+      qm_document_add_heading (doc, _("Also worth considering (not quantified)"), 2);
+      qm_document_add_paragraph (doc, _("The model cannot put numbers on these, so none are given."));
       for (guint i = 0; i < r->n_guidance; i++)
         {
-          g_autofree char *t = g_strdup_printf ("• %s: %s Source: %s", r->guidance[i].title,
+          /* Translators: a bulleted suggestion: its title, its trade-off (a
+           * sentence) and its source. */
+          g_autofree char *t = g_strdup_printf (_("• %s: %s Source: %s"), r->guidance[i].title,
                                                 r->guidance[i].tradeoff, r->guidance[i].assumption);
           qm_document_add_paragraph (doc, t);
         }
@@ -1167,7 +1563,7 @@ draw_compare_figure (cairo_t  *cr,
 
         for (guint i = 0; i < c->n; i++)
           {
-            const char *label = "Per GPU";
+            const char *label = _("Per GPU");
 
             cairo_save (cr);
             cairo_translate (cr, (i % cols) * cw, (i / cols) * ch);
@@ -1300,88 +1696,117 @@ qm_compare_rows (const QmPlan           *plans,
 #define NA "–"
 #define INPUT(label) metric_row (rows, n, (label), v, t, BETTER_NONE)
 
+  /* The rows' labels and cells, as the comparison report, the CLI's table
+   * and the Compare page show them. */
   EACH (e->gpus, g_strdup (num (e->gpus, 0)));
-  metric_row (rows, n, "GPUs", v, t, BETTER_LOWER);
+  metric_row (rows, n, _("GPUs"), v, t, BETTER_LOWER);
   EACH (e->nodes, g_strdup (num (e->nodes, 0)));
-  metric_row (rows, n, "Nodes", v, t, BETTER_LOWER);
+  metric_row (rows, n, _("Nodes"), v, t, BETTER_LOWER);
   EACH (e->cluster.racks, g_strdup (num (e->cluster.racks, 0)));
-  metric_row (rows, n, "Racks", v, t, BETTER_LOWER);
+  metric_row (rows, n, _("Racks"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->train_days : NAN, g_strdup (e->has_training ? days (e->train_days) : NA));
-  metric_row (rows, n, "Time, with failures", v, t, BETTER_LOWER);
+  /* Translators: rows of the comparison: the time to train with failures
+   * and restarts, and without. */
+  metric_row (rows, n, _("Time, with failures"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->ideal_days : NAN, g_strdup (e->has_training ? days (e->ideal_days) : NA));
-  metric_row (rows, n, "Time, ideal", v, t, BETTER_LOWER);
+  metric_row (rows, n, _("Time, ideal"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->gpu_hours : NAN, g_strdup (e->has_training ? num (e->gpu_hours, 0) : NA));
-  metric_row (rows, n, "GPU-hours", v, t, BETTER_LOWER);
+  metric_row (rows, n, _("GPU-hours"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->mfu : NAN,
-        e->has_training ? g_strdup_printf ("%s%% (%s)", num (100 * e->mfu, 1), qm_mfu_source_to_string (e->mfu_source))
+        e->has_training ? g_strdup_printf ("%s%% (%s)", num (100 * e->mfu, 1), mfu_source_word (e->mfu_source))
                         : g_strdup (NA));
-  metric_row (rows, n, "MFU", v, t, BETTER_HIGHER);
+  metric_row (rows, n, _("MFU"), v, t, BETTER_HIGHER);
   EACH (e->has_reliability ? e->reliability.goodput : NAN,
         e->has_reliability ? g_strdup_printf ("%s%%", num (100 * e->reliability.goodput, 1)) : g_strdup (NA));
-  metric_row (rows, n, "Goodput", v, t, BETTER_HIGHER);
+  metric_row (rows, n, _("Goodput"), v, t, BETTER_HIGHER);
   EACH (e->has_inference ? e->inference.tokens_per_s_total : NAN,
         e->has_inference ? g_strdup (num (e->inference.tokens_per_s_total, 0)) : g_strdup (NA));
-  metric_row (rows, n, "Output tokens/s", v, t, BETTER_HIGHER);
+  /* Translators: a row of the comparison: the output tokens per second a
+   * serving plan delivers. */
+  metric_row (rows, n, _("Output tokens/s"), v, t, BETTER_HIGHER);
   EACH (e->memory.margin,
-        g_strdup_printf ("%s of %s, %s", bytes (e->memory.total, info.memory_unit),
+        /* Translators: a cell of the comparison: the memory each GPU needs,
+         * the GPU's memory, and "fits" or "DOES NOT FIT". */
+        g_strdup_printf (_("%s of %s, %s"), bytes (e->memory.total, info.memory_unit),
                          bytes (e->memory.capacity, info.memory_unit),
-                         e->fits ? "fits" : "DOES NOT FIT"));
-  metric_row (rows, n, "Memory per GPU", v, t, BETTER_HIGHER);
+                         /* Translators: in a cell of the comparison, after the memory per GPU. */
+                         e->fits ? _("fits") : _("DOES NOT FIT")));
+  metric_row (rows, n, _("Memory per GPU"), v, t, BETTER_HIGHER);
   EACH (e->power.facility_peak_kw, g_strdup_printf ("%s kW", num (e->power.facility_peak_kw, 0)));
-  metric_row (rows, n, "Facility power", v, t, BETTER_LOWER);
+  metric_row (rows, n, _("Facility power"), v, t, BETTER_LOWER);
   EACH (e->power.energy_mwh,
-        g_strdup_printf ("%s MWh%s", num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0),
-                         e->has_training ? "" : " a month"));
-  metric_row (rows, n, "Energy", v, t, BETTER_LOWER);
+        /* Translators: a cell of the comparison: the energy a serving plan
+         * uses a month. */
+        g_strdup_printf (e->has_training ? "%s MWh" : _("%s MWh a month"),
+                         num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0)));
+  metric_row (rows, n, _("Energy"), v, t, BETTER_LOWER);
   EACH (e->power.co2_tonnes,
-        g_strdup_printf ("%s t%s", num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0),
-                         e->has_training ? "" : " a month"));
-  metric_row (rows, n, "CO₂e", v, t, BETTER_LOWER);
+        /* Translators: cells of the comparison: tonnes of CO₂e for a run,
+         * and for a month of serving. */
+        g_strdup_printf (e->has_training ? _("%s t") : _("%s t a month"),
+                         num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0)));
+  metric_row (rows, n, _("CO₂e"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.upfront : NAN, g_strdup (money (e->cost.upfront, cur)));
-  metric_row (rows, n, "Upfront", v, t, BETTER_LOWER);
+  metric_row (rows, n, _("Upfront"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.monthly : NAN, g_strdup (money (e->cost.monthly, cur)));
-  metric_row (rows, n, "Monthly", v, t, BETTER_LOWER);
+  metric_row (rows, n, _("Monthly"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.run : NAN,
-        g_strdup_printf ("%s%s", money (e->cost.run, cur), e->has_training ? "" : " a month"));
-  metric_row (rows, n, "This run", v, t, BETTER_LOWER);
+        e->has_training ? g_strdup (money (e->cost.run, cur))
+                        /* Translators: a cell of the comparison: the cost of a
+                         * month of serving. */
+                        : g_strdup_printf (_("%s a month"), money (e->cost.run, cur)));
+  metric_row (rows, n, _("This run"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.total : NAN,
-        g_strdup_printf ("%s over %s months", money (e->cost.total, cur), num (e->cost.horizon_months, 0)));
-  metric_row (rows, n, "Total cost", v, t, BETTER_LOWER);
+        /* Translators: a cell of the comparison: the total cost, then the
+         * months of the plan's horizon. */
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s over %s month", "%s over %s months",
+                                      plural_n (e->cost.horizon_months)),
+                         money (e->cost.total, cur), num (e->cost.horizon_months, 0)));
+  metric_row (rows, n, _("Total cost"), v, t, BETTER_LOWER);
 
   /* Inputs: no better or worse, just side by side. */
   {
     QmCompareRow *row = g_new0 (QmCompareRow, 1);
 
-    row->label = g_strdup ("Inputs");
+    row->label = g_strdup (_("Inputs"));
     row->section = TRUE;
     for (guint i = 0; i < n; i++)
       row->cells[i] = g_strdup ("");
     g_ptr_array_add (rows, row);
   }
   EACH (0, g_strdup (mode_label (p->workload.mode)));
-  INPUT ("Workload");
+  INPUT (_("Workload"));
   EACH (0, model_name (p, e));
-  INPUT ("Model");
-  EACH (0, e->has_training ? g_strdup_printf ("%s tokens, sequence %s, %s", short_count (e->tokens),
-                                              num (p->workload.seq_len, 0),
-                                              qm_precision_to_string (p->workload.precision))
-                           : g_strdup_printf ("%s requests/min", num (p->workload.inference.requests_per_minute, 0)));
-  INPUT ("Work");
-  EACH (0, e->has_training ? g_strdup_printf ("TP %u · PP %u · DP %u · ZeRO-%u", e->parallelism.tp,
-                                              e->parallelism.pp, e->parallelism.dp, e->parallelism.zero_stage)
-                           : g_strdup_printf ("%s × %u GPUs", num (e->inference.replicas, 0),
-                                              e->inference.gpus_per_replica));
-  INPUT ("Layout");
+  INPUT (_("Model"));
+  EACH (0, e->has_training
+           /* Translators: a cell of the comparison's "Work" row: the training
+            * tokens, the sequence length and the precision ("bf16"). */
+           ? g_strdup_printf (_("%s tokens, sequence %s, %s"), short_count (e->tokens),
+                              num (p->workload.seq_len, 0), qm_precision_to_string (p->workload.precision))
+           /* Translators: a cell of the comparison's "Work" row: the requests
+            * a minute of a serving plan. */
+           : g_strdup_printf (_("%s requests/min"), num (p->workload.inference.requests_per_minute, 0)));
+  /* Translators: a row of the comparison: how much work a plan does. */
+  INPUT (_("Work"));
+  EACH (0, e->has_training
+           ? g_strdup_printf ("TP %u · PP %u · DP %u · ZeRO-%u", e->parallelism.tp, e->parallelism.pp,
+                              e->parallelism.dp, e->parallelism.zero_stage)
+           /* Translators: a cell of the comparison's "Layout" row for a
+            * serving plan: replicas × GPUs in each. */
+           : g_strdup_printf (_("%s × %u GPUs"), num (e->inference.replicas, 0), e->inference.gpus_per_replica));
+  /* Translators: a row of the comparison: the parallel layout. */
+  INPUT (_("Layout"));
   EACH (0, g_strdup (gpu_name (p)));
-  INPUT ("GPU");
+  INPUT (_("GPU"));
   EACH (0, g_strdup (server_name (p)));
-  INPUT ("Server");
-  EACH (0, g_strdup (p->network_id[0] ? p->network_id : "none"));
-  INPUT ("Network");
+  INPUT (_("Server"));
+  /* Translators: a plan without a network. */
+  EACH (0, g_strdup (p->network_id[0] ? p->network_id : C_("no network", "none")));
+  INPUT (_("Network"));
   EACH (0, g_strdup (pricing_label (p->pricing.mode)));
-  INPUT ("Pricing");
+  INPUT (_("Pricing"));
   EACH (0, g_strdup_printf ("PUE %s, %s/kWh", num (p->facility.pue, 2), money_exact (p->facility.usd_per_kwh, cur)));
-  INPUT ("Facility");
+  INPUT (_("Facility"));
 #undef EACH
 #undef NA
 #undef INPUT
@@ -1409,8 +1834,9 @@ qm_compare_report_new (const QmPlan           *plans,
   g_return_val_if_fail (n >= 2 && n <= QM_COMPARE_MAX_PLANS, NULL);
 
   resolve_info (in, &info, &date);
-  footer = g_strdup_printf ("Plan comparison — %s", info.date);
-  doc = qm_document_new (info.paper, "Plan comparison", footer);
+  /* Translators: the comparison report's footer; %s is a date, YYYY-MM-DD. */
+  footer = g_strdup_printf (_("Plan comparison — %s"), info.date);
+  doc = qm_document_new (info.paper, _("Plan comparison"), footer);
 
   copy = g_rc_box_new0 (CompareCopy);
   copy->n = n;
@@ -1437,26 +1863,32 @@ qm_compare_report_new (const QmPlan           *plans,
     }
 
   /* Cover: what is compared. */
-  qm_document_add_heading (doc, "Plan comparison", 0);
-  g_string_append_printf (intro, "Date: %s\nCatalog prices: version %s", info.date, info.catalog_version);
-  if (same_currency)
-    g_string_append_printf (intro, " · amounts in %s", copy->currency);
+  qm_document_add_heading (doc, _("Plan comparison"), 0);
+  g_string_append_printf (intro, _("Date: %s"), info.date);
+  g_string_append_c (intro, '\n');
+  append_catalog_line (intro, info.catalog_version, same_currency ? copy->currency : NULL);
   qm_document_add_paragraph (doc, intro->str);
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *line = NULL;
+      g_autoptr(GString) line = g_string_new (NULL);
       g_autofree char *model = model_name (&plans[i], &estimates[i]);
 
-      line = g_strdup_printf ("%c. %s — %s, %s, %s GPUs (%s)%s%s", letters[i], plan_name (&plans[i]),
-                              mode_label (plans[i].workload.mode), model, num (estimates[i].gpus, 0),
-                              gpu_name (&plans[i]), plans[i].customer[0] ? "; for " : "", plans[i].customer);
-      qm_document_add_paragraph (doc, line);
+      /* Translators: a compared plan: its letter and name; the workload
+       * ("Pretraining"); the model; the GPU count, then the GPU model. */
+      g_string_append_printf (line, g_dngettext (GETTEXT_PACKAGE, "%c. %s — %s, %s, %s GPU (%s)",
+                                                 "%c. %s — %s, %s, %s GPUs (%s)", plural_n (estimates[i].gpus)),
+                              letters[i], plan_name (&plans[i]), mode_label (plans[i].workload.mode), model,
+                              num (estimates[i].gpus, 0), gpu_name (&plans[i]));
+      if (plans[i].customer[0])
+        /* Translators: after a compared plan's line; %s is the customer. */
+        g_string_append_printf (line, _("; for %s"), plans[i].customer);
+      qm_document_add_paragraph (doc, line->str);
     }
-  qm_document_add_paragraph (doc, "✓ marks the better value in each row: lower for counts, time, power "
-                                  "and cost; higher for MFU, goodput, memory to spare and throughput. "
-                                  "“–” means the figure does not apply to that plan.");
+  qm_document_add_paragraph (doc, _("✓ marks the better value in each row: lower for counts, time, power "
+                                    "and cost; higher for MFU, goodput, memory to spare and throughput. "
+                                    "“–” means the figure does not apply to that plan."));
   if (!same_currency)
-    qm_document_add_paragraph (doc, "The plans use different currencies, so costs are not marked.");
+    qm_document_add_paragraph (doc, _("The plans use different currencies, so costs are not marked."));
 
   /* The table. */
   headers[0] = "";
@@ -1474,7 +1906,7 @@ qm_compare_report_new (const QmPlan           *plans,
 
     for (guint i = 0; i <= n; i++)
       aligns[i] = QM_ALIGN_START;
-    qm_document_add_heading (doc, "Key figures", 1);
+    qm_document_add_heading (doc, _("Key figures"), 1);
     qm_document_begin_table (doc, 1 + n, headers, widths, aligns);
     /* The table copied the headers. */
     for (guint i = 0; i < n; i++)
@@ -1507,18 +1939,19 @@ qm_compare_report_new (const QmPlan           *plans,
 
   /* Charts. */
   qm_document_add_page_break (doc);
-  qm_document_add_heading (doc, "Side by side", 1);
+  /* Translators: a heading of the comparison report, over its charts. */
+  qm_document_add_heading (doc, _("Side by side"), 1);
   add_compare_figure (doc, copy, COMPARE_FIGURE_CHART, 0, COMPARE_HEIGHT);
-  qm_document_add_paragraph (doc, "Each metric has its own scale; the values are printed on the bars. "
-                                  "On the right, total cost against time to train: lower left is better.");
+  qm_document_add_paragraph (doc, _("Each metric has its own scale; the values are printed on the bars. "
+                                    "On the right, total cost against time to train: lower left is better."));
 
   /* The grid is tall: give it its own page rather than strand its heading. */
   qm_document_add_page_break (doc);
-  qm_document_add_heading (doc, "Memory per GPU, on one scale", 1);
+  qm_document_add_heading (doc, _("Memory per GPU, on one scale"), 1);
   add_compare_figure (doc, copy, COMPARE_FIGURE_VRAM, 0, VRAM_CELL_HEIGHT * ((n + 1) / 2));
 
   qm_document_add_page_break (doc);
-  qm_document_add_heading (doc, "Power, on one scale", 1);
+  qm_document_add_heading (doc, _("Power, on one scale"), 1);
   /* All of them on one page when they fit. */
   for (guint i = 0; i < n; i++)
     add_compare_figure (doc, copy, COMPARE_FIGURE_POWER, i, MIN (POWER_HEIGHT, POWER_PAGE / n));
@@ -1604,9 +2037,15 @@ qm_bom_to_csv_full (const QmEstimate *e,
 {
   GString *out = g_string_new (NULL);
   const char *cur = plan->pricing.currency[0] ? plan->pricing.currency : "USD";
-  const char *header[7] = { "Item", "Catalog id", "Quantity", NULL, NULL, "Source", "As of" };
-  g_autofree char *unit_h = g_strdup_printf ("Unit price (%s)", cur);
-  g_autofree char *total_h = g_strdup_printf ("Total (%s)", cur);
+  /* The CSV is for a spreadsheet: its labels are in the reader's language
+   * too (the numbers are plain digits). */
+  const char *header[7] = { _("Item"), _("Catalog id"), _("Quantity"), NULL, NULL, _("Source"), _("As of") };
+  /* Translators: a column of the bill of materials as CSV; %s is a currency
+   * code such as "USD". */
+  g_autofree char *unit_h = g_strdup_printf (_("Unit price (%s)"), cur);
+  /* Translators: a column of the bill of materials as CSV; %s is a currency
+   * code such as "USD". */
+  g_autofree char *total_h = g_strdup_printf (_("Total (%s)"), cur);
   const QmCost *c = &e->cost;
   const char *empty[] = { "" };
 
@@ -1614,14 +2053,20 @@ qm_bom_to_csv_full (const QmEstimate *e,
     g_string_append (out, "\xEF\xBB\xBF");
 
 #define PAIR(k, val) G_STMT_START { const char *f_[] = { (k), (val) }; csv_row (out, sep, 2, f_); } G_STMT_END
-  PAIR ("Plan", plan_name (plan));
+  PAIR (_("Plan"), plan_name (plan));
   if (plan->customer[0])
-    PAIR ("Customer", plan->customer);
+    PAIR (_("Customer"), plan->customer);
   if (plan->quote_ref[0])
-    PAIR ("Quote reference", plan->quote_ref);
-  PAIR ("Catalog prices", qm_catalog_version ());
-  PAIR ("Currency", cur);
-  PAIR ("Pricing", pricing_label (plan->pricing.mode));
+    /* Translators: a label in the bill of materials as CSV, before the
+     * quote's reference. */
+    PAIR (_("Quote reference"), plan->quote_ref);
+  /* Translators: a label in the bill of materials as CSV, before the
+   * version of the catalog's prices. */
+  PAIR (_("Catalog prices"), qm_catalog_version ());
+  /* Translators: a label in the bill of materials as CSV, before a currency
+   * code such as "USD". */
+  PAIR (_("Currency"), cur);
+  PAIR (_("Pricing"), pricing_label (plan->pricing.mode));
 #undef PAIR
   csv_row (out, sep, 1, empty);
 
@@ -1634,7 +2079,7 @@ qm_bom_to_csv_full (const QmEstimate *e,
       g_autofree char *q = csv_number (l->qty, l->qty == floor (l->qty) ? 0 : 4, dp);
       g_autofree char *u = csv_number (l->unit_usd, 2, dp);
       g_autofree char *t = csv_number (l->total_usd, 2, dp);
-      const char *f[7] = { l->item, l->catalog_id, q, u, t, l->source, l->as_of };
+      const char *f[7] = { bom_item_label (l->item), l->catalog_id, q, u, t, l->source, l->as_of };
 
       csv_row (out, sep, 7, f);
     }
@@ -1642,7 +2087,7 @@ qm_bom_to_csv_full (const QmEstimate *e,
 
   /* Totals, in the Total column so they line up under the lines. */
   {
-    const char *f[5] = { "Totals", "", "", "", "" };
+    const char *f[5] = { _("Totals"), "", "", "", "" };
     csv_row (out, sep, 5, f);
   }
 #define TOTAL(label, amount) G_STMT_START {                                   \
@@ -1650,18 +2095,22 @@ qm_bom_to_csv_full (const QmEstimate *e,
     const char *f_[5] = { (label), "", "", "", a_ };                           \
     csv_row (out, sep, 5, f_);                                                 \
   } G_STMT_END
-  TOTAL ("Upfront", c->upfront);
+  TOTAL (_("Upfront"), c->upfront);
   if (is_buy (plan))
     {
-      TOTAL ("Amortisation per month", c->amortization_monthly);
-      TOTAL ("Electricity per month", c->power_monthly);
-      TOTAL ("Colocation per month", c->colo_monthly);
-      TOTAL ("Support per month", c->support_monthly);
+      TOTAL (_("Amortisation per month"), c->amortization_monthly);
+      TOTAL (_("Electricity per month"), c->power_monthly);
+      TOTAL (_("Colocation per month"), c->colo_monthly);
+      TOTAL (_("Support per month"), c->support_monthly);
     }
-  TOTAL ("Monthly", c->monthly);
-  TOTAL (e->has_training ? "This run" : "One month of serving", c->run);
+  TOTAL (_("Monthly"), c->monthly);
+  TOTAL (e->has_training ? _("This run") : _("One month of serving"), c->run);
   {
-    g_autofree char *label = g_strdup_printf ("Total over %s months", num (c->horizon_months, 0));
+    /* Translators: the last total of the bill of materials as CSV; %s is
+     * the months of the plan's horizon. */
+    g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Total over %s month",
+                                                           "Total over %s months", plural_n (c->horizon_months)),
+                                              num (c->horizon_months, 0));
     TOTAL (label, c->total);
   }
 #undef TOTAL

@@ -66,7 +66,8 @@ test_suggestions_reproduce (void)
             g_assert_true (a->quantified);
             g_assert_cmpuint (strlen (a->title), >, 0);
             g_assert_cmpuint (strlen (a->assumption), >, 0);
-            g_assert_nonnull (strstr (a->tradeoff, "Effect:"));
+            g_assert_nonnull (strstr (a->effect, "Effect:"));
+            g_assert_null (strstr (a->tradeoff, "Effect:"));
 
             /* Ranked by the goal: the score never decreases down the list. */
             if (k > 0)

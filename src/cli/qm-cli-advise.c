@@ -26,6 +26,11 @@ add_advice (JsonBuilder    *b,
   json_builder_add_string_value (b, a->title);
   json_builder_set_member_name (b, "tradeoff");
   json_builder_add_string_value (b, a->tradeoff);
+  if (a->quantified)
+    {
+      json_builder_set_member_name (b, "effect");
+      json_builder_add_string_value (b, a->effect);
+    }
   json_builder_set_member_name (b, "assumption");
   json_builder_add_string_value (b, a->assumption);
   json_builder_set_member_name (b, "quantified");
@@ -91,7 +96,7 @@ print_text (const QmPlan          *plan,
       const QmAdvice *a = &r->items[i];
 
       printf ("%2u. %s (%s)\n", i + 1, a->title, a->id);
-      printf ("    %s\n", a->tradeoff);
+      printf ("    %s%s%s\n", a->tradeoff, *a->tradeoff != '\0' ? " " : "", a->effect);
       printf ("    Result: %s GPUs", qm_cli_num (a->gpus, 0));
       if (a->days > 0)
         printf (", %s days", qm_cli_num (a->days, 1));

@@ -107,30 +107,39 @@ score_for (QmAdvisorGoal goal,
 }
 
 static void
-append_effects (QmAdvice *a,
-                gboolean  made_fit)
+describe_effects (QmAdvice *a,
+                  gboolean  made_fit)
 {
   char buf[QM_ADVISOR_TEXT];
-  gsize len = strlen (a->tradeoff);
   /* "cost" is the run's (or a service's month); the money spent upfront
    * on hardware is said separately, since buyers budget it apart. */
   struct { const char *name; double d; } parts[] = {
-    { "time", a->d_days }, { "GPUs", a->d_gpus }, { "cost", a->d_cost }, { "energy", a->d_energy },
-    { "upfront", a->d_upfront },
+    { C_("advice effect", "time"), a->d_days }, { C_("advice effect", "GPUs"), a->d_gpus },
+    { C_("advice effect", "cost"), a->d_cost }, { C_("advice effect", "energy"), a->d_energy },
+    { C_("advice effect", "upfront"), a->d_upfront },
   };
+  const char *comma = C_("list separator", ", ");
   int n = 0;
 
   buf[0] = '\0';
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     if (fabs (parts[i].d) >= MIN_GAIN)
-      n += g_snprintf (buf + n, sizeof buf - n, "%s%s %+.0f%%", n > 0 ? ", " : "",
-                       parts[i].name, parts[i].d * 100.0);
+      {
+        n += g_snprintf (buf + n, sizeof buf - n, "%s", n > 0 ? comma : "");
+        /* Translators: one change in an advice's effect, "time -22%" */
+        n += g_snprintf (buf + n, sizeof buf - n, _("%s %+.0f%%"), parts[i].name, parts[i].d * 100.0);
+      }
   if (made_fit)
-    n += g_snprintf (buf + n, sizeof buf - n, "%sthe plan now fits in GPU memory (%.1f GB spare)",
-                     n > 0 ? ", and " : "", a->memory_margin / 1e9);
+    {
+      n += g_snprintf (buf + n, sizeof buf - n, "%s", n > 0 ? comma : "");
+      /* Translators: part of an advice's effect, after "time -22%, " */
+      n += g_snprintf (buf + n, sizeof buf - n, _("the plan now fits in GPU memory (%.1f GB spare)"),
+                       a->memory_margin / 1e9);
+    }
   if (n == 0)
-    g_strlcpy (buf, "no change in time, GPUs, cost or energy", sizeof buf);
-  g_snprintf (a->tradeoff + len, sizeof a->tradeoff - len, "%s%s.", len > 0 ? " Effect: " : "Effect: ", buf);
+    g_strlcpy (buf, _("no change in time, GPUs, cost or energy"), sizeof buf);
+  /* Translators: %s is the list of changes, "time -22%, cost +3%" */
+  g_snprintf (a->effect, sizeof a->effect, _("Effect: %s."), buf);
 }
 
 /* Estimates @candidate and keeps it when feasible and better somewhere. */
@@ -185,7 +194,7 @@ consider (Advisor      *ad,
   if (!better)
     return;
 
-  append_effects (a, !ad->plan_fits);
+  describe_effects (a, !ad->plan_fits);
   out->n++;
 }
 

@@ -35,7 +35,10 @@ typedef struct
 {
   char     id[32];                     /* "precision-fp8", ... */
   char     title[128];                 /* "Train in FP8" */
-  char     tradeoff[QM_ADVISOR_TEXT];  /* plain words: effect, cost, risk */
+  char     tradeoff[QM_ADVISOR_TEXT];  /* plain words: cost, risk */
+  /* Quantified advice: the effect in words, "Effect: time -22%, cost +3%."
+   * (translated; the numbers are the d_* fields below). */
+  char     effect[QM_ADVISOR_TEXT];
   char     assumption[QM_ADVISOR_TEXT];/* what the numbers rest on, with sources */
   gboolean quantified;                 /* FALSE: guidance only, no numbers */
   /* The changed plan's figures, and their change against the plan. */

@@ -193,18 +193,6 @@ format_figure (Figure        figure,
     }
 }
 
-/* The core appends "Effect: time -22%, ..." to the trade-off for the CLI;
- * the rows say the effect themselves. */
-static char *
-tradeoff_text (const QmAdvice *a)
-{
-  const char *effect = strstr (a->tradeoff, "Effect: ");
-
-  if (effect == NULL)
-    return g_strdup (a->tradeoff);
-  return g_strstrip (g_strndup (a->tradeoff, effect - a->tradeoff));
-}
-
 /* g_strlcpy that never cuts a UTF-8 character in half. */
 static void
 copy_utf8 (char       *dest,
@@ -331,7 +319,6 @@ populate (QmAdvisorPanel *self,
   const QmAdvice *a = find_advice (self->result, gtk_widget_get_name (GTK_WIDGET (row)));
   GPtrArray *children = g_object_get_data (G_OBJECT (row), "qm-children");
   FigureChange changes[N_FIGURES];
-  g_autofree char *tradeoff = NULL;
   guint n;
 
   for (guint i = 0; i < children->len; i++)
@@ -345,8 +332,7 @@ populate (QmAdvisorPanel *self,
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (children, figure_row (changes[i].figure, changes[i].before, changes[i].after,
                                            changes[i].change, self->computed_plan, self->result->days > 0));
-  tradeoff = tradeoff_text (a);
-  g_ptr_array_add (children, text_row ("tradeoff", _("Trade-off"), tradeoff));
+  g_ptr_array_add (children, text_row ("tradeoff", _("Trade-off"), a->tradeoff));
   g_ptr_array_add (children, text_row ("assumption", _("Assumption and Source"), a->assumption));
   for (guint i = 0; i < children->len; i++)
     adw_expander_row_add_row (row, g_ptr_array_index (children, i));

@@ -3,8 +3,8 @@
  *
  * All of the report's wording lives in this file: the labels, the
  * plain-language summary and the CSV headers, translated with gettext (the
- * English msgids are what the tests read back). Catalog ids, units after
- * numbers and the core's "Effect: " marker stay as they are.
+ * English msgids are what the tests read back). Catalog ids and units
+ * after numbers stay as they are.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -1287,17 +1287,6 @@ change (double d)
   return buf;
 }
 
-/* The core appends "Effect: time -22%, ..." for the CLI; the table says it. */
-static char *
-tradeoff_words (const QmAdvice *a)
-{
-  const char *effect = strstr (a->tradeoff, "Effect: ");
-
-  if (effect == NULL)
-    return g_strdup (a->tradeoff);
-  return g_strstrip (g_strndup (a->tradeoff, effect - a->tradeoff));
-}
-
 static QmAdvisorGoal
 report_goal (const QmPlanReportInfo *info)
 {
@@ -1385,7 +1374,6 @@ add_advice (QmDocument             *doc,
       for (guint i = 0; i < r->n; i++)
         {
           const QmAdvice *a = &r->items[i];
-          g_autofree char *words = tradeoff_words (a);
           g_autofree char *upfront = NULL;
           g_autofree char *t = NULL;
 
@@ -1399,7 +1387,7 @@ add_advice (QmDocument             *doc,
           /* Translators: a suggestion: its number and title; its trade-off
            * (sentences); the hardware's upfront cost when it changes (or
            * nothing); what the estimate assumes (a sentence). */
-          t = g_strdup_printf (_("%u. %s. %s%s Assumes: %s"), i + 1, a->title, words,
+          t = g_strdup_printf (_("%u. %s. %s%s Assumes: %s"), i + 1, a->title, a->tradeoff,
                                upfront != NULL ? upfront : "", a->assumption);
           qm_document_add_paragraph (doc, t);
         }

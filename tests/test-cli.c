@@ -680,6 +680,19 @@ test_advise (void)
       previous = d;
     }
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "guidance")), >=, 1);
+
+  /* The default goal is the app's: cost. */
+  {
+    g_auto(Run) plain = { 0, };
+    g_autoptr(JsonNode) plain_root = NULL;
+
+    run_cli (&plain, "advise", plan, "--json", NULL);
+    g_assert_cmpint (plain.status, ==, 0);
+    plain_root = parse_json (plain.out);
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (plain_root), "goal"), ==, "cost");
+  }
+  /* Each quantified suggestion says its effect apart from its trade-off. */
+  g_assert_true (json_object_has_member (json_array_get_object_element (s, 0), "effect"));
 }
 
 int

@@ -28,7 +28,7 @@ static const struct
   { "catalog",  qm_cli_catalog,  "catalog list [--kind gpu|server|network|storage|rack|cloud|model] [--json]\n"
                                  "  catalog import FILE.csv [--skip-invalid]  vendor price list / custom hardware" },
   { "plans",    qm_cli_plans,    "plans list [--json]|show NAME [--json]|export NAME -o F.qmplan|import F.qmplan|delete NAME" },
-  { "advise",   qm_cli_advise,            "advise PLAN.json [--optimise time|cost|energy|gpus] [--json]" },
+  { "advise",   qm_cli_advise,            "advise PLAN.json [--optimise cost|time|energy|gpus] [--json]  (default cost)" },
 };
 
 void

@@ -116,7 +116,9 @@ int
 qm_cli_advise (int    argc,
                char **argv)
 {
-  QmAdvisorGoal goal = QM_ADVISOR_GOAL_TIME;
+  /* Cost, as the app's advisor starts: a plan that meets its deadline or
+   * GPU count is a quote, and what a buyer weighs first is its price. */
+  QmAdvisorGoal goal = QM_ADVISOR_GOAL_COST;
   gboolean json = FALSE;
   const char *path = NULL;
   QmPlan plan;

@@ -333,16 +333,19 @@ test_held_out_accuracy (void)
  * runs it below the GEMM rate, so MFU falls with s at a fixed token count;
  * without FlashAttention the matmuls run at the GEMM rate and the s×s
  * score traffic is what costs. */
-static double
-long_sequence_mfu (guint    seq_len,
-                   gboolean flash)
+static void
+one_a100_micro_batch (guint           seq_len,
+                      gboolean        flash,
+                      QmMode          mode,
+                      QmParallelTime *out)
 {
   QmParallelProblem pb;
   QmParallelLayout l;
-  QmParallelTime t;
 
   problem_init (&pb, "a100-sxm-80gb", "dgx-a100", "eth-400g", 1);
   pb.shape = mpt_shape (32, 4096, 32, seq_len);
+  pb.mode = mode;
+  pb.lora_rank = 16;
   pb.seq_len = seq_len;
   pb.global_batch = 16384 / seq_len;
   pb.flash_attention = flash;
@@ -352,7 +355,16 @@ long_sequence_mfu (guint    seq_len,
   l.n_micro = 1;
   l.virtual_stages = 1;
   l.recompute = QM_RECOMPUTE_NONE;
-  g_assert_true (qm_parallel_step_time (&pb, &l, &t));
+  g_assert_true (qm_parallel_step_time (&pb, &l, out));
+}
+
+static double
+long_sequence_mfu (guint    seq_len,
+                   gboolean flash)
+{
+  QmParallelTime t;
+
+  one_a100_micro_batch (seq_len, flash, QM_MODE_PRETRAIN, &t);
   return t.mfu;
 }
 
@@ -368,30 +380,15 @@ test_flash_attention_rate (void)
   g_assert_cmpfloat (long_s, >, long_sequence_mfu (16384, FALSE));
 }
 
-/* The compute seconds of one 16k-token micro-batch of MPT-7B on one A100,
- * full fine-tuning or LoRA, without FlashAttention. */
+/* The compute seconds of that micro-batch, full fine-tuning or LoRA,
+ * without FlashAttention. */
 static double
-unfused_compute_seconds (guint    seq_len,
-                         QmMode   mode)
+unfused_compute_seconds (guint  seq_len,
+                         QmMode mode)
 {
-  QmParallelProblem pb;
-  QmParallelLayout l;
   QmParallelTime t;
 
-  problem_init (&pb, "a100-sxm-80gb", "dgx-a100", "eth-400g", 1);
-  pb.shape = mpt_shape (32, 4096, 32, seq_len);
-  pb.mode = mode;
-  pb.lora_rank = 16;
-  pb.seq_len = seq_len;
-  pb.global_batch = 16384 / seq_len;
-  pb.flash_attention = FALSE;
-  memset (&l, 0, sizeof l);
-  l.tp = l.pp = l.cp = l.ep = l.dp = 1;
-  l.micro_batch = pb.global_batch;
-  l.n_micro = 1;
-  l.virtual_stages = 1;
-  l.recompute = QM_RECOMPUTE_NONE;
-  g_assert_true (qm_parallel_step_time (&pb, &l, &t));
+  one_a100_micro_batch (seq_len, FALSE, mode, &t);
   return t.compute;
 }
 

@@ -517,17 +517,6 @@ test_parse_other_kinds (void)
 }
 
 /* The shipped files parse from disk too, as the store reads them. */
-/* The shipped files, as data/catalog/ names them. */
-static const char * const catalog_files[QM_N_CATALOG_KINDS] = {
-  [QM_CATALOG_KIND_GPU]      = "gpus.json",
-  [QM_CATALOG_KIND_SERVER]   = "servers.json",
-  [QM_CATALOG_KIND_NETWORK]  = "network.json",
-  [QM_CATALOG_KIND_STORAGE]  = "storage.json",
-  [QM_CATALOG_KIND_FACILITY] = "facility.json",
-  [QM_CATALOG_KIND_CLOUD]    = "cloud.json",
-  [QM_CATALOG_KIND_MODEL]    = "models.json",
-};
-
 static void
 test_parse_files (void)
 {
@@ -540,7 +529,7 @@ test_parse_files (void)
     }
   for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
     {
-      g_autofree char *path = g_build_filename (srcdir, "data", "catalog", catalog_files[k], NULL);
+      g_autofree char *path = g_build_filename (srcdir, "data", "catalog", qm_catalog_kind_file (k), NULL);
       g_autoptr(GError) error = NULL;
       g_autoptr(GArray) array = NULL;
 
@@ -617,7 +606,7 @@ test_write_keeps_every_field (void)
     }
   for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
     {
-      g_autofree char *path = g_build_filename (srcdir, "data", "catalog", catalog_files[k], NULL);
+      g_autofree char *path = g_build_filename (srcdir, "data", "catalog", qm_catalog_kind_file (k), NULL);
       g_autoptr(JsonParser) parser = json_parser_new ();
       g_autoptr(GError) error = NULL;
       gsize size = qm_catalog_kind_struct_size (k);

@@ -519,6 +519,14 @@ test_search_selection (Fixture       *f,
   g_assert_true (gtk_selection_model_is_selected (model, position_of (f, f->ids[2])));
   check_rows_on_screen (f);
 
+  /* A reload (another part of the app saved a plan) keeps it too. */
+  qm_plans_page_reload (f->page);
+  {
+    g_autofree char *after_reload = selected_plans (f);
+
+    g_assert_cmpstr (after_reload, ==, "2");
+  }
+
   /* Select all takes the plans shown, not the hidden padding rows. */
   qm_plans_page_set_search (f->page, "acme");
   gtk_selection_model_select_all (model);

@@ -53,6 +53,23 @@ qm_catalog_kind_to_string (QmCatalogKind kind)
   return kind_names[kind];
 }
 
+const char *
+qm_catalog_kind_file (QmCatalogKind kind)
+{
+  static const char *files[QM_N_CATALOG_KINDS] = {
+    [QM_CATALOG_KIND_GPU]      = "gpus.json",
+    [QM_CATALOG_KIND_SERVER]   = "servers.json",
+    [QM_CATALOG_KIND_NETWORK]  = "network.json",
+    [QM_CATALOG_KIND_STORAGE]  = "storage.json",
+    [QM_CATALOG_KIND_FACILITY] = "facility.json",
+    [QM_CATALOG_KIND_CLOUD]    = "cloud.json",
+    [QM_CATALOG_KIND_MODEL]    = "models.json",
+  };
+
+  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, "gpus.json");
+  return files[kind];
+}
+
 gboolean
 qm_catalog_kind_from_string (const char    *s,
                              QmCatalogKind *out)

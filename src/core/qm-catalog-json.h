@@ -64,6 +64,9 @@ gboolean     qm_catalog_kind_from_string (const char    *s,
                                           QmCatalogKind *out);
 /* The size of the struct one entry of @kind parses into. */
 gsize        qm_catalog_kind_struct_size (QmCatalogKind kind);
+/* The kind's file in data/catalog/ (the built-in catalog's resource):
+ * "gpus.json", "servers.json", ... */
+const char  *qm_catalog_kind_file        (QmCatalogKind kind);
 
 /* One entry. @out is cleared first and left cleared on error. */
 gboolean qm_catalog_parse_info          (JsonObject      *o,

@@ -26,16 +26,6 @@ typedef struct
   GHashTable *by_id[QM_N_CATALOG_KINDS];   /* id -> entry in entries[] */
 } QmCatalog;
 
-static const char *files[QM_N_CATALOG_KINDS] = {
-  [QM_CATALOG_KIND_GPU]      = "gpus.json",
-  [QM_CATALOG_KIND_SERVER]   = "servers.json",
-  [QM_CATALOG_KIND_NETWORK]  = "network.json",
-  [QM_CATALOG_KIND_STORAGE]  = "storage.json",
-  [QM_CATALOG_KIND_FACILITY] = "facility.json",
-  [QM_CATALOG_KIND_CLOUD]    = "cloud.json",
-  [QM_CATALOG_KIND_MODEL]    = "models.json",
-};
-
 static gpointer
 qm_catalog_load (gpointer data)
 {
@@ -46,7 +36,7 @@ qm_catalog_load (gpointer data)
 
   for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
     {
-      g_autofree char *path = g_strconcat (RESOURCE_PREFIX, files[k], NULL);
+      g_autofree char *path = g_strconcat (RESOURCE_PREFIX, qm_catalog_kind_file (k), NULL);
       g_autoptr(GBytes) bytes = NULL;
       g_autoptr(GError) error = NULL;
       GArray *array = NULL;
@@ -61,7 +51,7 @@ qm_catalog_load (gpointer data)
         array = qm_catalog_parse_bytes (k, bytes,
                                         QM_CATALOG_PARSE_STRICT |
                                         QM_CATALOG_PARSE_BUILTIN,
-                                        files[k], &error);
+                                        qm_catalog_kind_file (k), &error);
       if (bytes != NULL && array == NULL)
         g_critical ("Built-in catalog is invalid: %s", error->message);
       if (array == NULL)

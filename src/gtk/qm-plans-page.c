@@ -665,12 +665,10 @@ qm_plans_page_reload (QmPlansPage *self)
 {
   g_autoptr(GPtrArray) list = NULL;
   g_autoptr(GPtrArray) items = NULL;
-  g_autoptr(GArray) selected = NULL;
   g_autoptr(GError) error = NULL;
 
   g_return_if_fail (QM_IS_PLANS_PAGE (self));
 
-  selected = qm_plans_page_get_selected_ids (self);
   if (self->store != NULL)
     {
       list = qm_plan_store_list (self->store, NULL, &error);
@@ -689,8 +687,9 @@ qm_plans_page_reload (QmPlansPage *self)
   g_list_store_splice (self->plans, 0, g_list_model_get_n_items (G_LIST_MODEL (self->plans)),
                        items->pdata, items->len);
 
+  /* The selection keeps its plans through both changes
+   * (rows_changing_cb). */
   apply_search (self, self->search, TRUE);
-  select_ids (self, (const gint64 *) (gpointer) selected->data, selected->len);
   update_view (self);
   update_actions (self);
 }

@@ -7,7 +7,8 @@
  * Per kind (absent or null numbers mean 0 = unknown / not applicable):
  *   gpu:      family, form_factor, tflops {fp32, tf32, fp16, bf16, fp8, int8,
  *             fp4, int4} (dense), memory_gb > 0, bandwidth_tbs > 0, tdp_w,
- *             link_gbs (one direction), mamf_fraction (0..1).
+ *             link_gbs (one direction), mamf_fraction (0..1),
+ *             memory_mib (as the device reports it).
  *   server:   gpu_id, gpus >= 1, cpus, cpu_model, cpu_w (per socket), ram_gb,
  *             ram_w, nvme_tb, nvme_w, nics, nic_gbps, nic_w (per NIC),
  *             other_w, rack_units >= 1, power_max_w > 0, power_typical_w
@@ -374,6 +375,7 @@ static const SpecField gpu_fields[] = {
   GPU ("tdp_w",         NUMBER, 0,         tdp_w),
   GPU ("link_gbs",      NUMBER, 0,         link_gbs),
   GPU ("mamf_fraction", NUMBER, NUM_FRACTION, mamf_fraction),
+  GPU ("memory_mib",    NUMBER, 0,         memory_mib),
 };
 
 #define SERVER(...) FIELD (QmServerSpec, __VA_ARGS__)

@@ -40,7 +40,21 @@ struct _QmGpuSpec
   /* Best-shape matmul throughput as a fraction of the dense bf16 peak
    * (stas00/ml-engineering MAMF table); an upper bound on MFU. 0 = unknown. */
   double mamf_fraction;
+  /* Memory as the device reports it to programs (nvidia-smi "Total", MiB):
+   * an "80 GB" H100 is 81,559 MiB = 85.5e9 bytes, 7 % more than 80e9.
+   * 0 = unknown; qm_gpu_memory_bytes() then falls back to memory_gb. */
+  double memory_mib;
 };
+
+/* Bytes of device memory a program can allocate from: the reported
+ * capacity where the catalog has it, else the nominal decimal GB. */
+static inline double
+qm_gpu_memory_bytes (const QmGpuSpec *gpu)
+{
+  if (gpu->memory_mib > 0.0)
+    return gpu->memory_mib * 1048576.0;
+  return gpu->memory_gb * 1e9;
+}
 
 struct _QmServerSpec
 {

@@ -44,6 +44,7 @@ static const QmCatalogField gpu_fields[] = {
   { "tdp_w", N_("TDP"), "W", T_NUM, F_COL, 0 },
   { "link_gbs", N_("GPU Link"), "GB/s", T_NUM, F_COL, 0 },
   { "mamf_fraction", N_("Achievable Matmul Fraction"), NULL, T_NUM, QM_CATALOG_FIELD_FRACTION, 3 },
+  { "memory_mib", N_("Reported Memory"), "MiB", T_NUM, 0, 0 },
 };
 
 static const QmCatalogField server_fields[] = {

@@ -22,7 +22,7 @@ static const struct
 } commands[] = {
   { "estimate", qm_cli_estimate, "estimate PLAN.json [--json]          estimate one plan (text table, or JSON)" },
   { "search",   qm_cli_search,   "search PLAN.json [--top N] [--json]  fastest parallel layouts that fit" },
-  { "report",   qm_cli_report,   "report PLAN.json -o OUT.pdf [--paper a4|letter]  PDF plan summary" },
+  { "report",   qm_cli_report,   "report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]  PDF plan summary, or the bill of materials as CSV" },
   { "chart",    qm_cli_chart,    "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf" },
   { "compare",  qm_cli_compare,  "compare A.json B.json [...] [-o OUT.pdf] [--json]" },
   { "catalog",  qm_cli_catalog,  "catalog list [--kind gpu|server|network|storage|rack|cloud|model] [--json]\n"

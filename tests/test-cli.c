@@ -695,6 +695,42 @@ test_advise (void)
   g_assert_true (json_object_has_member (json_array_get_object_element (s, 0), "effect"));
 }
 
+/* Processes that open one new database at the same moment (the app and a
+ * script, or three scripts): each waits its turn and succeeds, as every
+ * later write already does. Ten rounds, each on a fresh file. */
+static void
+test_concurrent_open (void)
+{
+  const char *cli = g_getenv ("QM_CLI");
+
+  for (guint round = 0; round < 10; round++)
+    {
+      g_auto(TempDb) t = { 0, };
+      GSubprocess *procs[4] = { NULL, };
+
+      temp_db_init (&t);
+      for (guint i = 0; i < G_N_ELEMENTS (procs); i++)
+        {
+          g_autoptr(GError) error = NULL;
+
+          procs[i] = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                                       cli, "--db", t.db, "plans", "list", NULL);
+          g_assert_no_error (error);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (procs); i++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autofree char *err = NULL;
+
+          g_subprocess_communicate_utf8 (procs[i], NULL, NULL, NULL, &err, &error);
+          g_assert_no_error (error);
+          g_assert_cmpstr (err, ==, "");
+          g_assert_cmpint (g_subprocess_get_exit_status (procs[i]), ==, 0);
+          g_object_unref (procs[i]);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -710,5 +746,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/catalog-import", test_catalog_import);
   g_test_add_func ("/cli/plans", test_plans_round_trip);
   g_test_add_func ("/cli/advise", test_advise);
+  g_test_add_func ("/cli/concurrent-open", test_concurrent_open);
   return g_test_run ();
 }

@@ -31,19 +31,6 @@ static const struct
   { "advise",   qm_cli_advise,            "advise PLAN.json [--optimise cost|time|energy|gpus] [--json]  (default cost)" },
 };
 
-void
-qm_cli_error (const char *format,
-              ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  fprintf (stderr, "quartermaster-cli: %s\n", msg);
-}
-
 static void
 print_help (FILE *out)
 {

@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <sqlite3.h>
 
 #include "qm-test-util.h"
 #include "qm-test-cli.h"
@@ -695,6 +696,118 @@ test_advise (void)
   g_assert_true (json_object_has_member (json_array_get_object_element (s, 0), "effect"));
 }
 
+/* No terminal escape or bidi override in @text, raw. */
+static void
+assert_inert (const char *text)
+{
+  g_assert_null (strchr (text, '\x1b'));
+  g_assert_null (strchr (text, '\x07'));
+  g_assert_null (strstr (text, "\u202e"));
+  g_assert_null (strstr (text, "\xc2\x9b"));
+}
+
+/* A name that would set the terminal's title and colour: a plan file is
+ * refused with the key path, and what a database written by some other
+ * program holds is shown escaped by every command that prints it. */
+static void
+test_control_characters (void)
+{
+  g_autofree char *example = qm_test_source_path ("data/examples/llama-3.1-70b-pretrain-h100.qmplan");
+  g_autofree char *hostile = qm_test_source_path ("tests/plans/bad/name@terminal-escape.json");
+  g_auto(TempDb) t = { 0, };
+  sqlite3 *db = NULL;
+
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "estimate", hostile, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "name: must not contain control characters"));
+    assert_inert (r.err);
+    assert_inert (r.out);
+  }
+
+  temp_db_init (&t);
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "--db", t.db, "plans", "import", example, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+  }
+  g_assert_cmpint (sqlite3_open (t.db, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "UPDATE plan SET name = 'ok' || char (27) || ']0;title' || char (7) ||"
+                                 "  char (27) || '[31m' || char (0x202e) || 'x',"
+                                 "  customer = 'Acme' || char (0x9b) || '2J';"
+                                 "UPDATE plan_data SET notes = 'n' || char (27) || '[2J';"
+                                 "UPDATE catalog_builtin SET name = 'H100' || char (27) || '[5m'"
+                                 "  WHERE id = 'h100-sxm-80gb';",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "--db", t.db, "plans", "list", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    assert_inert (r.out);
+    g_assert_nonnull (strstr (r.out, "ok\\x1b]0;title\\x07"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "--db", t.db, "plans", "show", "1", NULL);
+    assert_inert (r.out);
+    assert_inert (r.err);
+    g_assert_nonnull (strstr (r.out, "\\u202ex"));
+    g_assert_nonnull (strstr (r.out, "Acme\\x9b2J"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    run_cli (&r, "--db", t.db, "catalog", "list", "--kind", "gpu", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    assert_inert (r.out);
+    g_assert_nonnull (strstr (r.out, "H100\\x1b[5m"));
+  }
+}
+
+/* Processes that open one new database at the same moment (the app and a
+ * script, or three scripts): each waits its turn and succeeds, as every
+ * later write already does. Ten rounds, each on a fresh file. */
+static void
+test_concurrent_open (void)
+{
+  const char *cli = g_getenv ("QM_CLI");
+
+  for (guint round = 0; round < 10; round++)
+    {
+      g_auto(TempDb) t = { 0, };
+      GSubprocess *procs[4] = { NULL, };
+
+      temp_db_init (&t);
+      for (guint i = 0; i < G_N_ELEMENTS (procs); i++)
+        {
+          g_autoptr(GError) error = NULL;
+
+          procs[i] = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                                       cli, "--db", t.db, "plans", "list", NULL);
+          g_assert_no_error (error);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (procs); i++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autofree char *err = NULL;
+
+          g_subprocess_communicate_utf8 (procs[i], NULL, NULL, NULL, &err, &error);
+          g_assert_no_error (error);
+          g_assert_cmpstr (err, ==, "");
+          g_assert_cmpint (g_subprocess_get_exit_status (procs[i]), ==, 0);
+          g_object_unref (procs[i]);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -710,5 +823,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/catalog-import", test_catalog_import);
   g_test_add_func ("/cli/plans", test_plans_round_trip);
   g_test_add_func ("/cli/advise", test_advise);
+  g_test_add_func ("/cli/concurrent-open", test_concurrent_open);
+  g_test_add_func ("/cli/control-characters", test_control_characters);
   return g_test_run ();
 }

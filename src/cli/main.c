@@ -22,7 +22,7 @@ static const struct
 } commands[] = {
   { "estimate", qm_cli_estimate, "estimate PLAN.json [--json]          estimate one plan (text table, or JSON)" },
   { "search",   qm_cli_search,   "search PLAN.json [--top N] [--json]  fastest parallel layouts that fit" },
-  { "report",   qm_cli_report,   "report PLAN.json -o OUT.pdf [--paper a4|letter]  PDF plan summary" },
+  { "report",   qm_cli_report,   "report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]  PDF plan summary, or the bill of materials as CSV" },
   { "chart",    qm_cli_chart,    "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf" },
   { "compare",  qm_cli_compare,  "compare A.json B.json [...] [-o OUT.pdf] [--json]" },
   { "catalog",  qm_cli_catalog,  "catalog list [--kind gpu|server|network|storage|rack|cloud|model] [--json]\n"
@@ -30,19 +30,6 @@ static const struct
   { "plans",    qm_cli_plans,    "plans list [--json]|show NAME [--json]|export NAME -o F.qmplan|import F.qmplan|delete NAME" },
   { "advise",   qm_cli_advise,            "advise PLAN.json [--optimise cost|time|energy|gpus] [--json]  (default cost)" },
 };
-
-void
-qm_cli_error (const char *format,
-              ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  fprintf (stderr, "quartermaster-cli: %s\n", msg);
-}
 
 static void
 print_help (FILE *out)

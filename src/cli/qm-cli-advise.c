@@ -80,35 +80,35 @@ print_json (const QmAdvisorResult *r)
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
   text = json_generator_to_data (gen, NULL);
-  printf ("%s\n", text);
+  qm_cli_print ("%s\n", text);
 }
 
 static void
 print_text (const QmPlan          *plan,
             const QmAdvisorResult *r)
 {
-  printf ("%s: what would improve this plan, best first for %s\n\n", plan->name,
+  qm_cli_print ("%s: what would improve this plan, best first for %s\n\n", plan->name,
           qm_advisor_goal_to_string (r->goal));
   if (r->n == 0)
-    printf ("  Nothing the core can quantify improves this plan and keeps it feasible.\n");
+    qm_cli_print ("  Nothing the core can quantify improves this plan and keeps it feasible.\n");
   for (guint i = 0; i < r->n; i++)
     {
       const QmAdvice *a = &r->items[i];
 
-      printf ("%2u. %s (%s)\n", i + 1, a->title, a->id);
-      printf ("    %s%s%s\n", a->tradeoff, *a->tradeoff != '\0' ? " " : "", a->effect);
-      printf ("    Result: %s GPUs", qm_cli_num (a->gpus, 0));
+      qm_cli_print ("%2u. %s (%s)\n", i + 1, a->title, a->id);
+      qm_cli_print ("    %s%s%s\n", a->tradeoff, *a->tradeoff != '\0' ? " " : "", a->effect);
+      qm_cli_print ("    Result: %s GPUs", qm_cli_num (a->gpus, 0));
       if (a->days > 0)
-        printf (", %s days", qm_cli_num (a->days, 1));
-      printf (", %s, %s MWh\n", qm_cli_money (a->cost, plan->pricing.currency),
+        qm_cli_print (", %s days", qm_cli_num (a->days, 1));
+      qm_cli_print (", %s, %s MWh\n", qm_cli_money (a->cost, plan->pricing.currency),
               qm_cli_num (a->energy_mwh, a->energy_mwh < 10 ? 2 : 0));
-      printf ("    Assumes: %s\n\n", a->assumption);
+      qm_cli_print ("    Assumes: %s\n\n", a->assumption);
     }
 
   if (r->n_guidance > 0)
-    printf ("Also worth considering (not quantified by the model):\n");
+    qm_cli_print ("Also worth considering (not quantified by the model):\n");
   for (guint i = 0; i < r->n_guidance; i++)
-    printf ("  - %s: %s Source: %s\n", r->guidance[i].title, r->guidance[i].tradeoff,
+    qm_cli_print ("  - %s: %s Source: %s\n", r->guidance[i].title, r->guidance[i].tradeoff,
             r->guidance[i].assumption);
 }
 

@@ -16,6 +16,7 @@
 
 #include "qm-catalog-store.h"
 #include "qm-cli.h"
+#include "qm-text.h"
 
 /* ---- JSON ---------------------------------------------------------------- */
 
@@ -298,10 +299,10 @@ print_cell (const char *s,
     {
       g_autofree char *cut = g_utf8_substring (s, 0, width - 1);
 
-      printf ("%s… ", cut);
+      qm_cli_print ("%s… ", cut);
       return;
     }
-  printf ("%s%*s ", s ? s : "", (int) (width - n), "");
+  qm_cli_print ("%s%*s ", s ? s : "", (int) (width - n), "");
 }
 
 static void
@@ -318,12 +319,12 @@ print_text (GPtrArray *entries)
       if ((int) e->kind != kind)
         {
           kind = e->kind;
-          printf ("%s%s\n", i > 0 ? "\n" : "", qm_catalog_kind_to_string (e->kind));
-          printf ("  ");
+          qm_cli_print ("%s%s\n", i > 0 ? "\n" : "", qm_catalog_kind_to_string (e->kind));
+          qm_cli_print ("  ");
           print_cell ("id", 24);
           print_cell ("name", 34);
           print_cell ("specs", 52);
-          printf ("%16s  %-8s %s\n", "price", "origin", "as of");
+          qm_cli_print ("%16s  %-8s %s\n", "price", "origin", "as of");
         }
       if (e->has_override)
         price = g_strdup_printf ("%s*", qm_cli_money (e->price_usd, "USD"));
@@ -331,14 +332,14 @@ print_text (GPtrArray *entries)
         price = g_strdup (qm_cli_money (e->price_usd, "USD"));
       else
         price = g_strdup ("–");
-      printf ("  ");
+      qm_cli_print ("  ");
       print_cell (e->id, 24);
       print_cell (e->name, 34);
       print_cell (specs, 52);
-      printf ("%16s  %-8s %s\n", price, e->builtin ? "built-in" : "user",
+      qm_cli_print ("%16s  %-8s %s\n", price, e->builtin ? "built-in" : "user",
               e->as_of ? e->as_of : "");
     }
-  printf ("\n%u entries. * = your price override (list price in --json).\n", entries->len);
+  qm_cli_print ("\n%u entries. * = your price override (list price in --json).\n", entries->len);
 }
 
 static int
@@ -425,7 +426,13 @@ print_row_error (const char          *file,
   g_string_append (s, err->problem ? err->problem : "invalid row");
   if (err->value)
     g_string_append_printf (s, " (got \"%s\")", err->value);
-  fprintf (stderr, "%s%s\n", s->str, suffix);
+  g_string_append (s, suffix);
+  {
+    /* The value is a stranger's cell: it may hold terminal escapes. */
+    g_autofree char *safe = qm_text_escape (s->str);
+
+    fprintf (stderr, "%s\n", safe);
+  }
 }
 
 static int
@@ -522,13 +529,13 @@ catalog_import (int    argc,
       qm_cli_error ("%s: %s", path, error->message);
       return QM_CLI_INPUT;
     }
-  printf ("%s: imported %u row%s into %s: %u added, %u updated, %u price override%s",
+  qm_cli_print ("%s: imported %u row%s into %s: %u added, %u updated, %u price override%s",
           path, written, written == 1 ? "" : "s", qm_store_path (store), added, updated,
           prices, prices == 1 ? "" : "s");
   if (import->errors->len > 0)
-    printf ("; skipped the bad rows (%u problem%s)", import->errors->len,
+    qm_cli_print ("; skipped the bad rows (%u problem%s)", import->errors->len,
             import->errors->len == 1 ? "" : "s");
-  printf ("\n");
+  qm_cli_print ("\n");
   return QM_CLI_OK;
 }
 

@@ -33,7 +33,7 @@ print_cell (const char *s,
 {
   glong len = g_utf8_strlen (s, -1);
 
-  fputs (s, stdout);
+  qm_cli_print ("%s", s);
   for (glong i = len; i < width; i++)
     fputc (' ', stdout);
 }
@@ -59,7 +59,7 @@ print_table (const QmPlan     *plans,
   glong label_w = 0, cell_w[QM_COMPARE_MAX_PLANS] = { 0, };
 
   for (guint i = 0; i < n; i++)
-    printf ("%c. %s\n", qm_compare_letter (i), plans[i].name[0] ? plans[i].name : "(untitled plan)");
+    qm_cli_print ("%c. %s\n", qm_compare_letter (i), plans[i].name[0] ? plans[i].name : "(untitled plan)");
   putchar ('\n');
 
   for (guint r = 0; r < rows->len; r++)
@@ -90,7 +90,7 @@ print_table (const QmPlan     *plans,
 
       if (row->section)
         {
-          printf ("\n%s\n", row->label);
+          qm_cli_print ("\n%s\n", row->label);
           continue;
         }
       print_cell (row->label, label_w);
@@ -104,7 +104,7 @@ print_table (const QmPlan     *plans,
         }
       putchar ('\n');
     }
-  printf ("\n✓ the better value of the row\n");
+  qm_cli_print ("\n✓ the better value of the row\n");
 }
 
 static void

@@ -32,7 +32,7 @@ row (const char *label,
   va_start (args, format);
   value = g_strdup_vprintf (format, args);
   va_end (args);
-  printf ("  %-22s %s\n", label, value);
+  qm_cli_print ("  %-22s %s\n", label, value);
 }
 
 /* Formatted numbers for one printf: a small ring of buffers, so that a
@@ -100,7 +100,7 @@ days (double v)
 static void
 section (const char *title)
 {
-  printf ("\n%s\n", title);
+  qm_cli_print ("\n%s\n", title);
 }
 
 static void
@@ -163,7 +163,7 @@ print_cost (const QmPlan     *p,
   const QmCost *c = &e->cost;
 
   section (p->pricing.mode == QM_PRICING_BUY ? "Cost (buy)" : "Cost (rent)");
-  printf ("  %-30s %12s %12s %12s  %s\n", "item", "qty", "unit", "total", "source");
+  qm_cli_print ("  %-30s %12s %12s %12s  %s\n", "item", "qty", "unit", "total", "source");
   for (guint i = 0; i < c->n_bom; i++)
     {
       const QmBomLine *l = &c->bom[i];
@@ -191,7 +191,7 @@ print_cost (const QmPlan     *p,
         src = g_strdup_printf ("%s: %s", l->catalog_id, cut);
       else
         src = g_strdup (cut);
-      printf ("  %-30s %12s %12s %12s  %s\n", l->item,
+      qm_cli_print ("  %-30s %12s %12s %12s  %s\n", l->item,
               num (l->qty, l->qty == floor (l->qty) ? 0 : 2), money (p, l->unit_usd),
               money (p, l->total_usd), src);
     }
@@ -249,7 +249,7 @@ print_text (const QmPlan     *p,
   const QmMemoryBreakdown *m = &e->memory;
   char buf[1024];
 
-  printf ("%s\n", p->name[0] ? p->name : "(untitled plan)");
+  qm_cli_print ("%s\n", p->name[0] ? p->name : "(untitled plan)");
   row ("mode", "%s", qm_mode_to_string (e->mode));
   row ("parameters", "%s B (active %s B)", num (e->params / 1e9, 2), num (e->active_params / 1e9, 2));
   if (e->has_training && e->valid)
@@ -308,13 +308,13 @@ print_text (const QmPlan     *p,
 
   if (e->n_warnings > 0)
     {
-      printf ("\nWarnings:\n");
+      qm_cli_print ("\nWarnings:\n");
       for (guint i = 0; i < e->n_warnings; i++)
-        printf ("  - %s\n", qm_note_format (&e->warnings[i], buf, sizeof buf));
+        qm_cli_print ("  - %s\n", qm_note_format (&e->warnings[i], buf, sizeof buf));
     }
-  printf ("\nAssumptions:\n");
+  qm_cli_print ("\nAssumptions:\n");
   for (guint i = 0; i < e->n_assumptions; i++)
-    printf ("  - %s\n", qm_note_format (&e->assumptions[i], buf, sizeof buf));
+    qm_cli_print ("  - %s\n", qm_note_format (&e->assumptions[i], buf, sizeof buf));
 }
 
 int

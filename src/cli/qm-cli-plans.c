@@ -135,22 +135,22 @@ plans_list (QmStore  *store,
 
   if (list->len == 0)
     {
-      printf ("No saved plans in %s.\n", qm_store_path (store));
+      qm_cli_print ("No saved plans in %s.\n", qm_store_path (store));
       return QM_CLI_OK;
     }
-  printf ("%6s  %-40s %-20s %-16s %8s %9s %16s  %s\n", "id", "name", "customer", "model",
+  qm_cli_print ("%6s  %-40s %-20s %-16s %8s %9s %16s  %s\n", "id", "name", "customer", "model",
           "GPUs", "days", "total cost", "modified");
   for (guint i = 0; i < list->len; i++)
     {
       const QmPlanSummary *p = g_ptr_array_index (list, i);
       g_autofree char *when = format_time (p->modified);
 
-      printf ("%6" G_GINT64_FORMAT "  %-40.40s %-20.20s %-16.16s %8s %9s %16s  %s\n", p->id,
+      qm_cli_print ("%6" G_GINT64_FORMAT "  %-40.40s %-20.20s %-16.16s %8s %9s %16s  %s\n", p->id,
               p->name ? p->name : "", p->customer ? p->customer : "", p->model ? p->model : "",
               qm_cli_num (p->gpus, 0), qm_cli_num (p->days, 1),
               qm_cli_money (p->total_cost, "USD"), when);
     }
-  printf ("\n%u plan%s in %s.\n", list->len, list->len == 1 ? "" : "s", qm_store_path (store));
+  qm_cli_print ("\n%u plan%s in %s.\n", list->len, list->len == 1 ? "" : "s", qm_store_path (store));
   return QM_CLI_OK;
 }
 
@@ -223,24 +223,24 @@ plans_show (QmStore    *store,
     g_autofree char *created = format_time (p->created);
     g_autofree char *modified = format_time (p->modified);
 
-    printf ("%s (id %" G_GINT64_FORMAT ")\n", p->name ? p->name : "", p->id);
-    printf ("  %-16s %s\n", "customer", p->customer ? p->customer : "");
-    printf ("  %-16s %s\n", "quote ref", p->quote_ref ? p->quote_ref : "");
-    printf ("  %-16s %s\n", "tags", p->tags ? p->tags : "");
-    printf ("  %-16s %s\n", "model", p->model ? p->model : "");
-    printf ("  %-16s %s GPUs, %s days, %s in all\n", "quoted", qm_cli_num (p->gpus, 0),
+    qm_cli_print ("%s (id %" G_GINT64_FORMAT ")\n", p->name ? p->name : "", p->id);
+    qm_cli_print ("  %-16s %s\n", "customer", p->customer ? p->customer : "");
+    qm_cli_print ("  %-16s %s\n", "quote ref", p->quote_ref ? p->quote_ref : "");
+    qm_cli_print ("  %-16s %s\n", "tags", p->tags ? p->tags : "");
+    qm_cli_print ("  %-16s %s\n", "model", p->model ? p->model : "");
+    qm_cli_print ("  %-16s %s GPUs, %s days, %s in all\n", "quoted", qm_cli_num (p->gpus, 0),
             qm_cli_num (p->days, 1), qm_cli_money (p->total_cost, "USD"));
-    printf ("  %-16s %s\n", "catalog", p->catalog_version ? p->catalog_version : "");
-    printf ("  %-16s %s, modified %s\n", "created", created, modified);
+    qm_cli_print ("  %-16s %s\n", "catalog", p->catalog_version ? p->catalog_version : "");
+    qm_cli_print ("  %-16s %s, modified %s\n", "created", created, modified);
     if (p->notes && *p->notes)
-      printf ("  %-16s %s\n", "notes", p->notes);
+      qm_cli_print ("  %-16s %s\n", "notes", p->notes);
     if (changed)
       {
-        printf ("\nToday's catalog would change this quote (run estimate to recompute):\n");
+        qm_cli_print ("\nToday's catalog would change this quote (run estimate to recompute):\n");
         for (guint i = 0; changes && i < changes->len; i++)
-          printf ("  - %s\n", (const char *) g_ptr_array_index (changes, i));
+          qm_cli_print ("  - %s\n", (const char *) g_ptr_array_index (changes, i));
       }
-    printf ("\nPlan file:\n%s\n", p->inputs ? p->inputs : "");
+    qm_cli_print ("\nPlan file:\n%s\n", p->inputs ? p->inputs : "");
   }
   return QM_CLI_OK;
 }
@@ -260,7 +260,7 @@ plans_export (QmStore    *store,
       qm_cli_error ("%s: %s", out, error->message);
       return QM_CLI_INPUT;
     }
-  printf ("exported '%s' (id %" G_GINT64_FORMAT ") to %s\n", name, id, out);
+  qm_cli_print ("exported '%s' (id %" G_GINT64_FORMAT ") to %s\n", name, id, out);
   return QM_CLI_OK;
 }
 
@@ -297,7 +297,7 @@ plans_import (QmStore    *store,
     }
   for (guint i = 0; warnings && i < warnings->len; i++)
     qm_cli_error ("%s: warning: %s", path, (const char *) g_ptr_array_index (warnings, i));
-  printf ("imported %s as '%s' (id %" G_GINT64_FORMAT ")\n", path,
+  qm_cli_print ("imported %s as '%s' (id %" G_GINT64_FORMAT ")\n", path,
           plan->name[0] ? plan->name : path, id);
   return QM_CLI_OK;
 }
@@ -316,7 +316,7 @@ plans_delete (QmStore    *store,
       qm_cli_error ("%s: %s", name, error->message);
       return QM_CLI_INPUT;
     }
-  printf ("deleted '%s' (id %" G_GINT64_FORMAT ")\n", name, id);
+  qm_cli_print ("deleted '%s' (id %" G_GINT64_FORMAT ")\n", name, id);
   return QM_CLI_OK;
 }
 

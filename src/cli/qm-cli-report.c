@@ -1,4 +1,4 @@
-/* qm-cli-report.c: quartermaster-cli report PLAN.json -o OUT.pdf [--paper a4|letter]
+/* qm-cli-report.c: quartermaster-cli report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -73,6 +73,14 @@ write_document (const char  *path,
   return qm_document_write_pdf (user_data, path, error);
 }
 
+static gboolean
+write_text (const char  *path,
+            gpointer     user_data,
+            GError     **error)
+{
+  return g_file_set_contents (path, user_data, -1, error);
+}
+
 int
 qm_cli_report (int    argc,
                char **argv)
@@ -83,6 +91,7 @@ qm_cli_report (int    argc,
   g_autofree QmEstimate *estimate = NULL;
   const char *path = NULL, *out = NULL, *paper = NULL;
   QmPlanReportInfo info;
+  gboolean csv;
 
   for (int i = 1; i < argc; i++)
     {
@@ -114,7 +123,7 @@ qm_cli_report (int    argc,
     }
   if (path == NULL || out == NULL)
     {
-      qm_cli_error ("report: missing %s; usage: report PLAN.json -o OUT.pdf [--paper a4|letter]",
+      qm_cli_error ("report: missing %s; usage: report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]",
                     path == NULL ? "PLAN.json" : "-o OUT.pdf");
       return QM_CLI_USAGE;
     }
@@ -132,9 +141,12 @@ qm_cli_report (int    argc,
           return QM_CLI_USAGE;
         }
     }
-  if (!g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
+  /* The format follows the extension, as in chart: the PDF summary, or
+   * the bill of materials as CSV (the app's "Export BOM as CSV"). */
+  csv = g_str_has_suffix (out, ".csv") || g_str_has_suffix (out, ".CSV");
+  if (!csv && !g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
     {
-      qm_cli_error ("report: -o: the output must end in .pdf (got '%s')", out);
+      qm_cli_error ("report: -o: the output must end in .pdf or .csv (got '%s')", out);
       return QM_CLI_USAGE;
     }
 
@@ -154,6 +166,17 @@ qm_cli_report (int    argc,
       return QM_CLI_INPUT;
     }
 
+  if (csv)
+    {
+      g_autofree char *text = qm_bom_to_csv (estimate, plan, FALSE);
+
+      if (!qm_cli_write_atomic (out, write_text, text, &error))
+        {
+          qm_cli_error ("%s", error->message);
+          return QM_CLI_INPUT;
+        }
+      return QM_CLI_OK;
+    }
   doc = qm_plan_report_new (plan, estimate, &info);
   if (!qm_cli_write_atomic (out, write_document, doc, &error))
     {

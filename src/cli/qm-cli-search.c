@@ -120,17 +120,17 @@ print_text (const QmPlan            *plan,
             const QmParallelSearch  *res,
             double                   ms)
 {
-  printf ("%s\n", plan->name[0] ? plan->name : "(untitled plan)");
-  printf ("  %s × %s, global batch %u × %u tokens\n", qm_cli_num (pb->gpus, 0), plan->gpu_id,
+  qm_cli_print ("%s\n", plan->name[0] ? plan->name : "(untitled plan)");
+  qm_cli_print ("  %s × %s, global batch %u × %u tokens\n", qm_cli_num (pb->gpus, 0), plan->gpu_id,
           pb->global_batch, pb->seq_len);
-  printf ("  fixed by the plan:%s%s%s%s%s\n",
+  qm_cli_print ("  fixed by the plan:%s%s%s%s%s\n",
           pb->tp ? " tp" : "", pb->pp ? " pp" : "", pb->cp ? " cp" : "", pb->ep ? " ep" : "",
           pb->tp || pb->pp || pb->cp || pb->ep ? " (set them to \"auto\" to search them)"
                                                : " nothing");
-  printf ("  %s layouts evaluated, %s memory checks, %s skipped by a bound, in %.1f ms\n\n",
+  qm_cli_print ("  %s layouts evaluated, %s memory checks, %s skipped by a bound, in %.1f ms\n\n",
           qm_cli_num (res->evaluated, 0), qm_cli_num (res->memory_checks, 0),
           qm_cli_num (res->pruned, 0), ms);
-  printf ("  %-3s %4s %4s %6s %3s %3s %4s %3s %4s %-9s %10s %6s %6s %17s\n", "#", "tp", "pp",
+  qm_cli_print ("  %-3s %4s %4s %6s %3s %3s %4s %3s %4s %-9s %10s %6s %6s %17s\n", "#", "tp", "pp",
           "dp", "cp", "ep", "mb", "v", "ZeRO", "recompute", "step (s)", "MFU", "HFU",
           "memory per GPU");
   for (guint i = 0; i < res->n; i++)
@@ -140,20 +140,20 @@ print_text (const QmPlan            *plan,
       g_autofree char *mem = g_strdup_printf ("%.1f / %.0f GB", r->memory.total / 1e9,
                                               r->memory.capacity / 1e9);
 
-      printf ("  %-3u %4u %4u %6u %3u %3u %4u %3u %4u %-9s %10.3f %5.1f%% %5.1f%% %17s\n",
+      qm_cli_print ("  %-3u %4u %4u %6u %3u %3u %4u %3u %4u %-9s %10.3f %5.1f%% %5.1f%% %17s\n",
               i + 1, l->tp, l->pp, l->dp, l->cp, l->ep, l->micro_batch, l->virtual_stages,
               l->zero_stage, qm_recompute_to_string (l->recompute), r->time.step,
               100 * r->time.mfu, 100 * r->time.hfu, mem);
     }
-  printf ("\nStep time breakdown (seconds; communication is the exposed part)\n");
-  printf ("  %-3s %8s %9s %7s %7s %7s %7s %7s %7s %7s %9s %14s\n", "#", "compute",
+  qm_cli_print ("\nStep time breakdown (seconds; communication is the exposed part)\n");
+  qm_cli_print ("  %-3s %8s %9s %7s %7s %7s %7s %7s %7s %7s %9s %14s\n", "#", "compute",
           "recompute", "TP", "PP", "DP", "ZeRO", "CP", "EP", "bubble", "optimizer",
           "tokens/s");
   for (guint i = 0; i < res->n; i++)
     {
       const QmParallelTime *t = &res->top[i].time;
 
-      printf ("  %-3u %8.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.3f %14s\n",
+      qm_cli_print ("  %-3u %8.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.3f %14s\n",
               i + 1, t->compute, t->recompute, t->tp_comm, t->pp_comm, t->dp_comm,
               t->zero_comm, t->cp_comm, t->ep_comm, t->bubble, t->optimizer,
               qm_cli_num (t->tokens_per_s, 0));
@@ -237,7 +237,7 @@ qm_cli_search (int    argc,
   if (e->priced_global_batch > 0)
     {
       if (!json)
-        printf ("note: no layout of %u GPUs divides global_batch %u; searching with %u, the "
+        qm_cli_print ("note: no layout of %u GPUs divides global_batch %u; searching with %u, the "
                 "nearest batch one does\n\n", e->gpus, pb.global_batch, e->priced_global_batch);
       pb.global_batch = e->priced_global_batch;
     }

@@ -11,8 +11,47 @@
 #include "qm-cli.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
+#include "qm-text.h"
 
 const char *qm_cli_db_path = NULL;
+
+/* Names, notes and sources come from files strangers send: their escape
+ * sequences and bidi overrides are shown, never obeyed. An error stays on
+ * one line whatever it quotes. */
+static void
+put_escaped (FILE       *out,
+             const char *prefix,
+             gboolean    one_line,
+             const char *format,
+             va_list     args)
+{
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  g_autofree char *safe = one_line ? qm_text_escape (text) : qm_text_escape_lines (text);
+
+  fprintf (out, "%s%s%s", prefix, safe, one_line ? "\n" : "");
+}
+
+void
+qm_cli_print (const char *format,
+              ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  put_escaped (stdout, "", FALSE, format, args);
+  va_end (args);
+}
+
+void
+qm_cli_error (const char *format,
+              ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  put_escaped (stderr, "quartermaster-cli: ", TRUE, format, args);
+  va_end (args);
+}
 
 QmStore *
 qm_cli_open_store (void)

@@ -27,6 +27,10 @@ int  qm_cli_advise   (int argc, char **argv);
 
 /* One-line error on stderr: "quartermaster-cli: <message>". */
 void qm_cli_error    (const char *format, ...) G_GNUC_PRINTF (1, 2);
+/* Text output on stdout. Everything a person reads goes through one of
+ * these two: control characters and bidi overrides in the message (a plan
+ * name, a vendor's text) are printed as visible escapes (qm-text.h). */
+void qm_cli_print    (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
 /* The common --db PATH, or NULL when it was not given. main.c takes it
  * out of argv wherever it appears, so commands never see it. */

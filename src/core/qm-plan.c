@@ -12,6 +12,7 @@
 #include "qm-compute.h"
 #include "qm-plan.h"
 #include "qm-reliability.h"
+#include "qm-text.h"
 
 G_DEFINE_QUARK (qm-plan-error-quark, qm_plan_error)
 
@@ -39,8 +40,9 @@ describe_node (JsonNode *node)
       {
         const char *s = json_node_get_string (node);
         g_autofree char *cut = g_utf8_make_valid (s, MIN (strlen (s), 60));
+        g_autofree char *safe = qm_text_escape (cut);
 
-        return g_strdup_printf ("\"%s%s\"", cut, strlen (s) > 60 ? "…" : "");
+        return g_strdup_printf ("\"%s%s\"", safe, strlen (s) > 60 ? "…" : "");
       }
     default:
       return g_strdup ("?");
@@ -263,6 +265,26 @@ get_bool (Reader      *r,
 }
 
 static gboolean
+check_text (Reader      *r,
+            const char  *prefix,
+            const char  *key,
+            const char  *s,
+            gboolean     multiline,
+            GError     **error)
+{
+  glong at = 0;
+  const char *bad = qm_text_find_unsafe (s, multiline, &at);
+
+  if (bad == NULL)
+    return TRUE;
+  g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID,
+               "%s: must not contain control characters or bidirectional overrides"
+               " (got U+%04X at character %ld)",
+               path_of (r, prefix, key), g_utf8_get_char (bad), at);
+  return FALSE;
+}
+
+static gboolean
 get_string (Reader      *r,
             JsonObject  *o,
             const char  *prefix,
@@ -284,6 +306,10 @@ get_string (Reader      *r,
   if (strlen (s) >= size)
     return fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
                       "must be shorter than %" G_GSIZE_FORMAT " bytes", size);
+  /* A stranger's file: no terminal escapes or bidi overrides, which would
+   * reach a terminal, a PDF or a spreadsheet; notes may break lines. */
+  if (!check_text (r, prefix, key, s, g_str_equal (key, "notes"), error))
+    return FALSE;
   g_strlcpy (out, s, size);
   return TRUE;
 }

@@ -2053,7 +2053,7 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
     }
 
   out = g_string_new (NULL);
-  qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len);
+  qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len, ',');
   model = G_LIST_MODEL (current (self)->filtered);
   n = g_list_model_get_n_items (model);
   for (guint i = 0; i < n; i++)
@@ -2062,7 +2062,7 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
       QmCsvRecord *record = g_hash_table_lookup (by_id, qm_catalog_item_get_id (item));
 
       if (record != NULL)
-        qm_csv_append_row (out, (const char * const *) record->fields->pdata, record->fields->len);
+        qm_csv_append_row (out, (const char * const *) record->fields->pdata, record->fields->len, ',');
     }
   if (length != NULL)
     *length = out->len;

@@ -20,6 +20,7 @@
 #include "qm-chart-compare.h"
 #include "qm-chart-power.h"
 #include "qm-chart-style.h"
+#include "qm-csv.h"
 #include "qm-chart-vram.h"
 #include "qm-formulas.h"
 #include "qm-plan-charts.h"
@@ -1951,46 +1952,6 @@ qm_compare_report_new (const QmPlan           *plans,
 /* ---------------------------------------------------------------------- */
 /* CSV                                                                     */
 
-static void
-csv_field (GString    *out,
-           const char *field,
-           char        separator)
-{
-  gsize len = strlen (field);
-  gboolean quote = len > 0 && (g_ascii_isspace (field[0]) || g_ascii_isspace (field[len - 1]));
-
-  for (const char *c = field; *c && !quote; c++)
-    quote = *c == separator || *c == '"' || *c == '\n' || *c == '\r';
-  if (!quote)
-    {
-      g_string_append (out, field);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *c = field; *c; c++)
-    {
-      if (*c == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *c);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
-csv_row (GString           *out,
-         char               separator,
-         guint              n,
-         const char *const *fields)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      if (i > 0)
-        g_string_append_c (out, separator);
-      csv_field (out, fields[i] != NULL ? fields[i] : "", separator);
-    }
-  g_string_append (out, "\r\n");
-}
-
 /* Plain digits for a spreadsheet: no grouping, the chosen decimal point. */
 static char *
 csv_number (double      v,
@@ -2040,7 +2001,7 @@ qm_bom_to_csv_full (const QmEstimate *e,
   if (excel_bom)
     g_string_append (out, "\xEF\xBB\xBF");
 
-#define PAIR(k, val) G_STMT_START { const char *f_[] = { (k), (val) }; csv_row (out, sep, 2, f_); } G_STMT_END
+#define PAIR(k, val) G_STMT_START { const char *f_[] = { (k), (val) }; qm_csv_append_row (out, f_, 2, sep); } G_STMT_END
   PAIR (_("Plan"), plan_name (plan));
   if (plan->customer[0])
     PAIR (_("Customer"), plan->customer);
@@ -2056,11 +2017,11 @@ qm_bom_to_csv_full (const QmEstimate *e,
   PAIR (_("Currency"), cur);
   PAIR (_("Pricing"), pricing_label (plan->pricing.mode));
 #undef PAIR
-  csv_row (out, sep, 1, empty);
+  qm_csv_append_row (out, empty, 1, sep);
 
   header[3] = unit_h;
   header[4] = total_h;
-  csv_row (out, sep, 7, header);
+  qm_csv_append_row (out, header, 7, sep);
   for (guint i = 0; i < n_bom; i++)
     {
       const QmBomLine *l = &bom[i];
@@ -2069,19 +2030,19 @@ qm_bom_to_csv_full (const QmEstimate *e,
       g_autofree char *t = csv_number (l->total_usd, 2, dp);
       const char *f[7] = { bom_item_label (l->item), l->catalog_id, q, u, t, l->source, l->as_of };
 
-      csv_row (out, sep, 7, f);
+      qm_csv_append_row (out, f, 7, sep);
     }
-  csv_row (out, sep, 1, empty);
+  qm_csv_append_row (out, empty, 1, sep);
 
   /* Totals, in the Total column so they line up under the lines. */
   {
     const char *f[5] = { _("Totals"), "", "", "", "" };
-    csv_row (out, sep, 5, f);
+    qm_csv_append_row (out, f, 5, sep);
   }
 #define TOTAL(label, amount) G_STMT_START {                                   \
     g_autofree char *a_ = csv_number ((amount), 2, dp);                       \
     const char *f_[5] = { (label), "", "", "", a_ };                           \
-    csv_row (out, sep, 5, f_);                                                 \
+    qm_csv_append_row (out, f_, 5, sep); \
   } G_STMT_END
   TOTAL (_("Upfront"), c->upfront);
   if (is_buy (plan))

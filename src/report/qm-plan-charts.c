@@ -238,11 +238,20 @@ draw_vram (cairo_t            *cr,
 }
 
 void
+qm_plan_curves (const QmPlan     *plan,
+                const QmEstimate *e,
+                QmPlanCurves     *out)
+{
+  memset (out, 0, sizeof *out);
+  qm_plan_curve (plan, e, &out->gpus_time);
+}
+
+void
 qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
                                 cairo_t               *cr,
                                 const QmPlan          *plan,
                                 const QmEstimate      *e,
-                                const QmGpusTimeCurve *curve,
+                                const QmPlanCurves    *curves,
                                 QmBytesUnit            unit,
                                 const QmChartStyle    *style,
                                 double                 width,
@@ -260,6 +269,7 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
     case QM_PLAN_CHART_GPUS_TIME:
       {
         g_autofree QmGpusTimeCurve *own = NULL;
+        const QmGpusTimeCurve *curve = curves != NULL ? &curves->gpus_time : NULL;
 
         if (curve == NULL)
           {
@@ -294,13 +304,13 @@ qm_plan_chart_draw (QmPlanChartKind        kind,
                     cairo_t               *cr,
                     const QmPlan          *plan,
                     const QmEstimate      *e,
-                    const QmGpusTimeCurve *curve,
+                    const QmPlanCurves    *curves,
                     QmBytesUnit            unit,
                     const QmChartStyle    *style,
                     double                 width,
                     double                 height)
 {
-  qm_plan_chart_draw_with_layout (kind, cr, plan, e, curve, unit, style, width, height, NULL);
+  qm_plan_chart_draw_with_layout (kind, cr, plan, e, curves, unit, style, width, height, NULL);
 }
 
 char *

@@ -358,7 +358,7 @@ typedef struct
   QmEstimate       estimate;
   QmBytesUnit      unit;
   QmChartStyle     style;
-  QmGpusTimeCurve *curve;      /* computed on first draw */
+  QmPlanCurves    *curves;     /* computed on first draw */
 } PlanCopy;
 
 typedef struct
@@ -372,7 +372,7 @@ plan_copy_clear (gpointer data)
 {
   PlanCopy *c = data;
 
-  g_clear_pointer (&c->curve, g_free);
+  g_clear_pointer (&c->curves, g_free);
 }
 
 static void
@@ -393,12 +393,12 @@ draw_plan_figure (cairo_t  *cr,
   PlanFigure *f = user_data;
   PlanCopy *c = f->copy;
 
-  if (f->kind == QM_PLAN_CHART_GPUS_TIME && c->curve == NULL)
+  if (c->curves == NULL)
     {
-      c->curve = g_new0 (QmGpusTimeCurve, 1);
-      qm_plan_curve (&c->plan, &c->estimate, c->curve);
+      c->curves = g_new0 (QmPlanCurves, 1);
+      qm_plan_curves (&c->plan, &c->estimate, c->curves);
     }
-  qm_plan_chart_draw (f->kind, cr, &c->plan, &c->estimate, c->curve, c->unit, &c->style,
+  qm_plan_chart_draw (f->kind, cr, &c->plan, &c->estimate, c->curves, c->unit, &c->style,
                       width, height);
 }
 

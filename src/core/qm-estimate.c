@@ -54,13 +54,15 @@ static const struct
     N_("model states: ZeRO paper accounting (Rajbhandari 2020 Fig. 1), %.0f bytes per "
        "trainable parameter before ZeRO-%.0f sharding over dp = %.0f") },
   [QM_NOTE_FP32_GRAD_BUFFER] = { "fp32-grad-buffer",
-    N_("an fp32 gradient buffer adds 4 bytes per parameter (HF model memory anatomy; DeepSpeed)") },
+    N_("fp32 gradient buffer: gradients kept at 4 bytes per parameter instead of 2, accumulated in "
+       "place with no 16-bit copy (Megatron-LM main_grad)") },
   [QM_NOTE_FP8_MEMORY] = { "fp8-memory",
     N_("fp8 keeps bf16 weights and fp32 masters (Transformer Engine; DeepSeek-V3 §3.3.3): "
        "no model-state saving over bf16") },
   [QM_NOTE_ACTIVATIONS] = { "activations",
     N_("activations: Korthikanti 2022 Table 2 per layer, re-derived for this block, on the "
-       "first pipeline stage under 1F1B (%.0f layers' worth)") },
+       "busiest pipeline stage: %.0f layers' worth in flight with %.0f model chunks per stage "
+       "(interleaving keeps 1 + (p−1)/(p·v) times the 1F1B amount, Korthikanti §4.2.3)") },
   [QM_NOTE_LORA] = { "lora",
     N_("LoRA rank %.0f on every linear layer: %.4g M trainable parameters; the 16-bit base is frozen") },
   [QM_NOTE_QLORA] = { "qlora",
@@ -432,6 +434,7 @@ fill_memory_config (const QmPlan   *plan,
   mc->micro_batch = w->micro_batch;
   mc->seq_len = w->seq_len;
   mc->n_microbatches = w->global_batch / MAX (1u, w->micro_batch * e->parallelism.dp);
+  mc->virtual_stages = e->parallelism.virtual_stages;
   mc->recompute = w->recompute;
   mc->flash_attention = w->flash_attention;
   mc->lora_rank = w->lora_rank;
@@ -444,7 +447,10 @@ fill_memory_config (const QmPlan   *plan,
   else
     mc->batch = w->inference.concurrency > 0 ? w->inference.concurrency : 1;
   mc->context = w->inference.input_tokens + w->inference.output_tokens;
-  mc->capacity_bytes = plan->hardware.gpu.memory_gb * 1e9;
+  /* Training: the capacity the device reports (an "80 GB" H100 holds
+   * 81,559 MiB); serving keeps its own basis (qm-inference). */
+  mc->capacity_bytes = w->mode == QM_MODE_INFERENCE ? plan->hardware.gpu.memory_gb * 1e9
+                       : qm_gpu_memory_bytes (&plan->hardware.gpu);
 }
 
 static gboolean
@@ -472,9 +478,9 @@ try_layout (const QmPlan       *plan,
 /* ------------------------------------------------------------------ */
 /* Training layout and MFU from the throughput model (qm-parallel).     */
 
-/* Interleaved schedules the estimate tries for a layout the plan fixes:
- * the plan has no key for the schedule, so it is "auto" like the search's
- * (which goes to the same bound, QM_PARALLEL_MAX_VIRTUAL in qm-parallel.c). */
+/* Interleaved schedules the estimate tries for a layout the plan fixes
+ * when workload.virtual_stages is "auto", like the search's (which goes to
+ * the same bound, QM_PARALLEL_MAX_VIRTUAL in qm-parallel.c). */
 #define QM_ESTIMATE_MAX_VIRTUAL 8
 
 /* Deadline sizing: whole-node counts tried above the rounded need before
@@ -541,8 +547,10 @@ nearby_batch (guint batch,
   return (guint) (k * q);
 }
 
-/* Price a fixed layout at its fastest interleaving. FALSE when the model
- * cannot price it (it does not divide the batch, the heads, ...). */
+/* Price a fixed layout at its fastest interleaving that fits in memory
+ * (interleaving keeps more activations, Korthikanti §4.2.3), or at its
+ * fastest when none fits. FALSE when the model cannot price it (it does
+ * not divide the batch, the heads, ...). */
 static gboolean
 price_layout (const QmParallelProblem *pb,
               QmParallelLayout        *l,
@@ -550,17 +558,28 @@ price_layout (const QmParallelProblem *pb,
 {
   QmParallelLayout try = *l;
   QmParallelTime t;
-  gboolean found = FALSE;
+  gboolean found = FALSE, found_fits = FALSE;
+  guint v_lo = pb->virtual_stages > 0 ? pb->virtual_stages : 1;
+  guint v_hi = pb->virtual_stages > 0 ? pb->virtual_stages
+               : (l->pp > 1 ? QM_ESTIMATE_MAX_VIRTUAL : 1u);
 
   memset (out, 0, sizeof *out);
-  for (guint v = 1; v <= (l->pp > 1 ? QM_ESTIMATE_MAX_VIRTUAL : 1u); v++)
+  for (guint v = v_lo; v <= v_hi; v++)
     {
+      QmMemoryBreakdown mem;
+      gboolean fits;
+
       try.virtual_stages = v;
-      if (qm_parallel_step_time (pb, &try, &t) && (!found || t.step < out->step))
+      if (!qm_parallel_step_time (pb, &try, &t))
+        continue;
+      qm_parallel_memory (pb, &try, &mem);
+      fits = mem.fits;
+      if (!found || (fits && !found_fits) || (fits == found_fits && t.step < out->step))
         {
           *out = t;
           l->virtual_stages = v;
           found = TRUE;
+          found_fits = fits;
         }
     }
   return found;
@@ -1579,7 +1598,7 @@ estimate (const QmPlan *plan,
                         qm_memory_lora_params (&shape, MAX (w->lora_rank, 1u)) / 1e6, 0, 0);
   {
     gboolean fp32 = w->precision == QM_PRECISION_FP32 || w->precision == QM_PRECISION_TF32;
-    double per_param = fp32 ? 8.0 : 8.0 + (w->fp32_grad_buffer ? 4.0 : 0.0);
+    double per_param = fp32 ? 8.0 : 8.0 + (w->fp32_grad_buffer ? 2.0 : 0.0);
     static const double opt[] = { 8.0, 2.0, 4.0, 0.0 };
 
     per_param += opt[MIN ((guint) w->optimizer, 3u)];
@@ -1590,7 +1609,20 @@ estimate (const QmPlan *plan,
     qm_estimate_assume (out, QM_NOTE_FP32_GRAD_BUFFER, 0, 0, 0, 0);
   if (w->precision == QM_PRECISION_FP8)
     qm_estimate_assume (out, QM_NOTE_FP8_MEMORY, 0, 0, 0, 0);
-  qm_estimate_assume (out, QM_NOTE_ACTIVATIONS, shape.layers, 0, 0, 0);
+  {
+    QmPipelineStages st;
+    guint pp = MAX (out->parallelism.pp, 1u), v = MAX (out->parallelism.virtual_stages, 1u);
+    guint dp = MAX (out->parallelism.dp, 1u), mb = MAX (out->parallelism.micro_batch, 1u);
+
+    if (!qm_memory_pipeline_stages (shape.layers, pp, v, &st))
+      {
+        v = 1;
+        qm_memory_pipeline_stages (shape.layers, pp, 1, &st);
+      }
+    qm_estimate_assume (out, QM_NOTE_ACTIVATIONS,
+                        qm_memory_pipeline_layers_held (&st, pp, v, w->global_batch / (dp * mb)),
+                        v, 0, 0);
+  }
   qm_estimate_assume (out, QM_NOTE_OVERHEAD, 0, 0, 0, 0);
 
   if (w->global_batch % MAX (1u, out->parallelism.micro_batch * out->parallelism.dp) != 0)

@@ -47,7 +47,11 @@ qm_memory_korthikanti_layer (double      s,
  *     -> 19sbh;  two LayerNorm inputs 4sbh.
  * Of these, TP cannot split 10sbh (LayerNorms 4, masks 2, block inputs 4);
  * SP splits those too. With GQA the K and V tensors are kv·Q wide; a SwiGLU
- * MLP stores gate, up, SiLU output and product (4 × 2sbf) instead of 2 × 2sbf.
+ * MLP stores the fused gate|up projection output (2 × 2sbf) and the product
+ * that feeds the down projection (2sbf): 6sbf instead of GeLU's 4sbf. The
+ * SiLU output is not kept: Megatron-Core's fused SwiGLU (fusions/
+ * fused_bias_swiglu.py, SwiGLUFunction) saves only its input and recomputes
+ * the SiLU in the backward, as Transformer Engine's LayerNormMLP does.
  * For MHA and f = 4h this is exactly 34sbh + 5as²b. */
 double
 qm_memory_layer_activations (const QmModelShape *shape,
@@ -68,7 +72,10 @@ qm_memory_layer_activations (const QmModelShape *shape,
   if (t < 1)
     t = 1;
   if (recompute == QM_RECOMPUTE_FULL)
-    return 2.0 * s * b * h;   /* Table 2: only each layer's input */
+    /* Table 2: only each layer's input, 2sbh; with sequence parallelism
+     * that input is the sequence shard, 2sbh/t (Korthikanti §4.2.2: the
+     * layer input is kept in the SP region, the gather is redone). */
+    return 2.0 * s * b * h / (sequence_parallel ? t : 1.0);
 
   if (qm_model_is_moe (shape))
     {
@@ -83,7 +90,7 @@ qm_memory_layer_activations (const QmModelShape *shape,
    * 2 bytes each; MLP 2 (plain) or 4 (gated) f-wide 16-bit tensors. With
    * MHA, qd = kvd = h: 8h, plus 16h for f = 4h: the paper's 24. */
   split = s * b * (2.0 * qd + 2.0 * kvd + 2.0 * kvd + 2.0 * qd
-                   + (shape->gated_mlp ? 8.0 : 4.0) * f);
+                   + (shape->gated_mlp ? 6.0 : 4.0) * f);
   scores = 5.0 * a * s * s * b;
 
   if (flash_attention)
@@ -217,6 +224,84 @@ optimizer_state_bytes (QmOptimizer o)
     }
 }
 
+gboolean
+qm_memory_pipeline_stages (guint             layers,
+                           guint             pp,
+                           guint             v,
+                           QmPipelineStages *out)
+{
+  guint deficit;
+
+  memset (out, 0, sizeof *out);
+  layers = MAX (layers, 1u);
+  pp = MAX (pp, 1u);
+  v = MAX (v, 1u);
+  if (pp == 1)
+    {
+      out->chunk = out->full = out->first = out->last = layers;
+      return v == 1;
+    }
+  out->chunk = (layers + pp * v - 1) / (pp * v);
+  out->full = v * out->chunk;
+  deficit = pp * out->full - layers;
+  /* The last stage gives up the larger half: it also runs the output
+   * head, the costliest non-layer work. */
+  if (deficit > 2 * (out->full - 1))
+    return FALSE;
+  out->last = out->full - (deficit + 1) / 2;
+  out->first = out->full - deficit / 2;
+  return TRUE;
+}
+
+double
+qm_memory_pipeline_layers_held (const QmPipelineStages *st,
+                                guint                   pp,
+                                guint                   v,
+                                guint                   n_micro)
+{
+  double held = 0;
+  double m = n_micro > 0 ? n_micro : MAX (pp, 1u);
+
+  pp = MAX (pp, 1u);
+  v = MAX (v, 1u);
+  for (guint i = 0; i < pp; i++)
+    {
+      double layers = i == 0 ? st->first : i == pp - 1 ? st->last : st->full;
+      double h;
+
+      if (v == 1)
+        h = MIN ((double) (pp - i), m) * layers;
+      else
+        h = MIN (2.0 * (pp - i - 1) + (v - 1.0) * pp + 1.0, v * m) * layers / v;
+      held = MAX (held, h);
+    }
+  return held;
+}
+
+/* Parameters (before ZeRO) on the pipeline stage that holds the most:
+ * each stage its layers, the first the token embedding (and positions),
+ * the last the output head; with tied embeddings and pp > 1 both keep a
+ * copy (Megatron-LM keeps the shared word embedding on both ends,
+ * Shoeybi 2019 / Narayanan 2021 §4). */
+static double
+stage_dense_params (const QmModelShape     *shape,
+                    const QmParamCount     *pc,
+                    const QmPipelineStages *st,
+                    double                  pp)
+{
+  double dense = pc->total - pc->expert;
+  double body = MAX (dense - pc->embedding, 0.0);
+  double per_layer = body / MAX (shape->layers, 1u);
+  double e_in, e_out;
+
+  if (pp <= 1 || !qm_model_has_shape (shape))
+    return dense / pp;
+  e_in = shape->tied_embeddings ? pc->embedding : 0.5 * pc->embedding;
+  e_out = e_in;
+  return MAX (MAX (st->first * per_layer + e_in, st->full * per_layer),
+              st->last * per_layer + e_out);
+}
+
 void
 qm_memory_estimate (const QmModelShape   *shape,
                     const QmMemoryConfig *c,
@@ -229,6 +314,7 @@ qm_memory_estimate (const QmModelShape   *shape,
   double psi_dense, psi_expert, psi;
   double w_bytes, g_bytes, o_bytes, master;
   double rest;
+  QmPipelineStages stages;
 
   memset (out, 0, sizeof *out);
   qm_model_count_params (shape, &pc);
@@ -236,7 +322,9 @@ qm_memory_estimate (const QmModelShape   *shape,
 
   /* Parameters on one GPU before ZeRO: TP and PP split every layer; experts
    * split further over EP (ZeRO §5: Ψ becomes Ψ/(t·p) under MP). */
-  psi_dense = (pc.total - pc.expert) / (tp * pp);
+  if (!qm_memory_pipeline_stages (shape->layers, (guint) pp, MAX (c->virtual_stages, 1u), &stages))
+    qm_memory_pipeline_stages (shape->layers, (guint) pp, 1, &stages);
+  psi_dense = stage_dense_params (shape, &pc, &stages, pp) / tp;
   psi_expert = pc.expert / (tp * pp * ep);
   psi = psi_dense + psi_expert;
 
@@ -272,8 +360,11 @@ qm_memory_estimate (const QmModelShape   *shape,
     }
   else
     {
+      /* With an fp32 gradient buffer (Megatron's main_grad) the backward
+       * accumulates straight into it (gradient-accumulation fusion), so
+       * no 16-bit gradient is kept beside it: 4 bytes, not 2 + 4. */
       w_bytes = 2.0;
-      g_bytes = c->fp32_grad_buffer ? 2.0 + 4.0 : 2.0;
+      g_bytes = c->fp32_grad_buffer ? 4.0 : 2.0;
       master = 4.0;
     }
   o_bytes = master + optimizer_state_bytes (c->optimizer);
@@ -305,15 +396,18 @@ qm_memory_estimate (const QmModelShape   *shape,
       out->optimizer = o_bytes * (psi_dense / od + psi_expert / oe);
     }
 
-  /* Activations on the first pipeline stage. With 1F1B it holds pp
+  /* Activations on the busiest pipeline stage. With 1F1B stage 0 holds pp
    * micro-batches in flight of L/pp layers each: L layers' worth whatever
-   * pp is (Korthikanti §4.2.3). Context parallelism splits the sequence. */
+   * pp is; interleaving keeps (1 + (p − 1)/(p·v)) times that (Korthikanti
+   * §4.2.3); with uneven stages a middle stage may hold more
+   * (qm_memory_pipeline_layers_held). Context parallelism splits the
+   * sequence. */
   {
     double s = (double) MAX (c->seq_len, 1u) / cp;
     double b = MAX (c->micro_batch, 1u);
-    double L = shape->layers;
-    double in_flight = c->n_microbatches > 0 ? MIN (pp, (double) c->n_microbatches) : pp;
-    double layers_held = L / pp * in_flight;
+    double layers_held = qm_memory_pipeline_layers_held (&stages, (guint) pp,
+                                                         MAX (c->virtual_stages, 1u),
+                                                         c->n_microbatches);
     gboolean sp = c->sequence_parallel && tp > 1;
     double per_layer = qm_memory_layer_activations (shape, s, b, tp, sp, c->recompute,
                                                     c->flash_attention);

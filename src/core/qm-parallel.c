@@ -291,7 +291,8 @@ exposed (double   comm,
  * bound needs. */
 typedef struct
 {
-  double fwd, bwd, rec;   /* seconds for one micro-batch on the stage */
+  double fwd, bwd, rec;   /* seconds for one micro-batch on the slowest stage */
+  double layers;          /* transformer layers on that stage */
 } StageCompute;
 
 /* Forward and backward seconds of one layer's attention core (QK^T,
@@ -336,10 +337,11 @@ stage_compute (const Ctx              *c,
   const QmParallelProblem *pb = c->pb;
   double t = l->tp, cp = l->cp;
   double tok = (double) l->micro_batch * c->s / cp;
-  double ls = ceil (c->L / l->pp);
   double d = c->h / t, eta, rate;
   double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, logits;
+  double lf, lb, lr, stage_layers[3], best = -1;
   gboolean sp = l->sequence_parallel && l->tp > 1;
+  QmPipelineStages st;
 
   /* Shape efficiency on the narrowest per-GPU GEMM dimension (h/t). */
   eta = d / (d + QM_PARALLEL_GEMM_EDGE_COLUMNS);
@@ -353,28 +355,54 @@ stage_compute (const Ctx              *c,
   /* The output head sits on the last stage (Narayanan 2021 §3.2). */
   logits = tok * c->logit_tok / t / rate;
 
-  out->fwd = ls * (gemm_layer + attn_layer + elem_layer) + logits;
-  /* Backward: GEMMs for the input and the weight gradients, 2× forward
-   * (Kaplan 2020 §2.1); a frozen (LoRA) base needs the input gradient only.
-   * The attention core's backward is attention_seconds()'s. */
-  out->bwd = (c->lora ? 1.0 : 2.0) * ls * gemm_layer + ls * attn_bwd
-             + 2.0 * ls * elem_layer + (c->lora ? 1.0 : 2.0) * logits;
+  /* One layer, one micro-batch. Backward: GEMMs for the input and the
+   * weight gradients, 2× forward (Kaplan 2020 §2.1); a frozen (LoRA) base
+   * needs the input gradient only. The attention core's backward is
+   * attention_seconds()'s. */
+  lf = gemm_layer + attn_layer + elem_layer;
+  lb = (c->lora ? 1.0 : 2.0) * gemm_layer + attn_bwd + 2.0 * elem_layer;
   switch (l->recompute)
     {
     case QM_RECOMPUTE_FULL:
       /* One more forward of every layer, not of the head (Narayanan eq. 3). */
-      out->rec = ls * (gemm_layer + attn_layer + elem_layer);
+      lr = lf;
       break;
     case QM_RECOMPUTE_SELECTIVE:
       /* Only QKᵀ, softmax, dropout and attention over V (Korthikanti §5). */
-      out->rec = ls * (attn_layer + score_layer);
+      lr = attn_layer + score_layer;
       break;
     case QM_RECOMPUTE_NONE:
     default:
-      out->rec = 0;
+      lr = 0;
       break;
     }
-  (void) pb;
+
+  /* The slowest stage sets the pace: a full middle stage, the first, or
+   * the last with the output head (Narayanan 2021 §3.2), uneven stages as
+   * qm_memory_pipeline_stages() splits them. */
+  if (!qm_memory_pipeline_stages (pb->shape.layers, l->pp, l->virtual_stages, &st))
+    qm_memory_pipeline_stages (pb->shape.layers, l->pp, 1, &st);
+  stage_layers[0] = st.full;
+  stage_layers[1] = st.first;
+  stage_layers[2] = st.last;
+  for (guint i = 0; i < 3; i++)
+    {
+      double head = i == 2 ? 1.0 : 0.0;
+      double f = stage_layers[i] * lf + head * logits;
+      double b = stage_layers[i] * lb + head * (c->lora ? 1.0 : 2.0) * logits;
+      double r = stage_layers[i] * lr;
+
+      if (l->pp == 1 && i != 2)
+        continue;
+      if (f + b + r > best)
+        {
+          best = f + b + r;
+          out->fwd = f;
+          out->bwd = b;
+          out->rec = r;
+          out->layers = stage_layers[i];
+        }
+    }
 }
 
 static double
@@ -405,7 +433,7 @@ model_step (const Ctx              *c,
   double t = l->tp, pp = l->pp, dp = l->dp, cp = l->cp, ep = l->ep, v = l->virtual_stages;
   double m = l->n_micro;
   double tok = (double) l->micro_batch * c->s / cp;
-  double ls = ceil (c->L / pp);
+  double ls;
   double act = tok * c->h * 2.0;   /* one 16-bit activation tensor, bytes */
   double tp_mb = 0, cp_mb = 0, ep_mb = 0, pp_mb = 0, zero_mb = 0;
   double dp_step = 0, dp_window;
@@ -415,6 +443,7 @@ model_step (const Ctx              *c,
 
   memset (o, 0, sizeof *o);
   stage_compute (c, l, &sc);
+  ls = sc.layers;
 
   /* Tensor parallel (Shoeybi 2019 §3; Korthikanti §4.2.2): per layer two
    * all-reduces forward and two backward, or with SP the same bytes as
@@ -590,8 +619,16 @@ layout_valid (const QmParallelProblem *pb,
     return FALSE;
   if (l->dp % l->ep != 0)
     return FALSE;
-  if (l->virtual_stages > 1 && (sh->layers % (l->pp * l->virtual_stages) != 0 ||
-                                l->n_micro % l->pp != 0 || l->pp == 1))
+  /* Stages may be uneven (qm_memory_pipeline_stages); interleaving needs
+   * at least pp micro-batches to fill the pipeline, not a multiple of pp:
+   * Llama 3's schedule runs any number (Dubey et al. 2024 §3.3.2). */
+  {
+    QmPipelineStages st;
+
+    if (!qm_memory_pipeline_stages (sh->layers, l->pp, l->virtual_stages, &st))
+      return FALSE;
+  }
+  if (l->virtual_stages > 1 && (l->pp == 1 || l->n_micro < l->pp))
     return FALSE;
   return TRUE;
 }
@@ -634,11 +671,12 @@ qm_parallel_memory (const QmParallelProblem *pb,
   mc.micro_batch = l->micro_batch;
   mc.seq_len = pb->seq_len;
   mc.n_microbatches = l->n_micro;
+  mc.virtual_stages = l->virtual_stages;
   mc.recompute = l->recompute;
   mc.flash_attention = pb->flash_attention;
   mc.lora_rank = pb->lora_rank;
   mc.fp32_grad_buffer = pb->fp32_grad_buffer;
-  mc.capacity_bytes = pb->gpu.memory_gb * 1e9;
+  mc.capacity_bytes = qm_gpu_memory_bytes (&pb->gpu);
   qm_memory_estimate (&pb->shape, &mc, out);
 }
 
@@ -672,6 +710,7 @@ qm_parallel_problem_from_plan (const QmPlan      *plan,
   out->pp = w->pp;
   out->cp = w->cp;
   out->ep = w->ep;
+  out->virtual_stages = w->virtual_stages;
   out->micro_batch = w->micro_batch;
   out->zero_stage = w->zero_stage;
   out->recompute = w->recompute;
@@ -864,7 +903,8 @@ search_core (const QmParallelProblem *pb,
                   {
                     QmParallelLayout l;
                     QmMemoryBreakdown mem;
-                    guint v_hi;
+                    guint v_lo, v_hi;
+                    gboolean v1_nofit;
 
                     memset (&l, 0, sizeof l);
                     l.tp = tp;
@@ -878,39 +918,34 @@ search_core (const QmParallelProblem *pb,
                     l.zero_stage = z;
                     l.recompute = (QmRecompute) r;
                     l.sequence_parallel = pb->sequence_parallel && tp > 1;
-                    if (!layout_valid (pb, &l))
-                      continue;
-                    out->no_fit.layouts_tried++;
-
-                    qm_parallel_memory (pb, &l, &mem);
-                    out->memory_checks++;
-                    if (!mem.fits)
-                      {
-                        if (-mem.margin < out->no_fit.shortfall_bytes)
-                          {
-                            out->no_fit.shortfall_bytes = -mem.margin;
-                            out->no_fit.best_layout = l;
-                            out->no_fit.best_memory = mem;
-                          }
-                        /* Memory grows with the micro-batch: larger ones
-                         * cannot fit either. */
-                        if (!pb->no_prune)
-                          {
-                            out->pruned += nmb - ib - 1;
-                            break;
-                          }
-                        continue;
-                      }
-
+                    v_lo = pb->virtual_stages > 0 ? pb->virtual_stages : 1;
                     v_hi = pb->virtual_stages > 0 ? pb->virtual_stages
                            : (pp > 1 ? QM_PARALLEL_MAX_VIRTUAL : 1);
-                    for (guint v = pb->virtual_stages > 0 ? pb->virtual_stages : 1; v <= v_hi; v++)
+                    v1_nofit = FALSE;
+                    for (guint v = v_lo; v <= v_hi; v++)
                       {
                         QmParallelResult res;
 
                         l.virtual_stages = v;
                         if (!layout_valid (pb, &l))
                           continue;
+                        out->no_fit.layouts_tried++;
+                        qm_parallel_memory (pb, &l, &mem);
+                        out->memory_checks++;
+                        if (!mem.fits)
+                          {
+                            if (-mem.margin < out->no_fit.shortfall_bytes)
+                              {
+                                out->no_fit.shortfall_bytes = -mem.margin;
+                                out->no_fit.best_layout = l;
+                                out->no_fit.best_memory = mem;
+                              }
+                            /* Interleaving keeps 1 + (p−1)/(p·v) times
+                             * the activations of 1F1B, never fewer. */
+                            if (v == 1)
+                              v1_nofit = TRUE;
+                            continue;
+                          }
                         /* Bound: compute alone cannot beat the N-th best. */
                         if (!pb->no_prune && out->n == top_n)
                           {
@@ -930,6 +965,13 @@ search_core (const QmParallelProblem *pb,
                                                 pb->usd_per_gpu_hour / 3600.0;
                         out->evaluated++;
                         insert_top (pb, out, top_n, &res);
+                      }
+                    /* Memory grows with the micro-batch: when no
+                     * interleaving fits, larger ones cannot fit either. */
+                    if (v1_nofit && !pb->no_prune)
+                      {
+                        out->pruned += nmb - ib - 1;
+                        break;
                       }
                   }
         }

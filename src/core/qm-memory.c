@@ -7,6 +7,20 @@
 
 #include "qm-memory.h"
 
+/* The FFN width one token passes through: f, or for MoE its top-k routed
+ * and shared experts. */
+static double
+mlp_width (const QmModelShape *shape)
+{
+  if (qm_model_is_moe (shape))
+    {
+      double fe = shape->moe_ffn_hidden > 0 ? shape->moe_ffn_hidden : shape->ffn_hidden;
+
+      return fe * (MAX (shape->experts_per_token, 1u) + shape->shared_experts);
+    }
+  return shape->ffn_hidden;
+}
+
 /* Korthikanti et al. 2022 Table 2 (bytes per layer):
  *   no parallelism        sbh(34 + 5as/h)
  *   TP                    sbh(10 + 24/t + 5as/(ht))
@@ -310,7 +324,11 @@ qm_memory_estimate (const QmModelShape   *shape,
   QmParamCount pc;
   double tp = MAX (c->tp, 1u), pp = MAX (c->pp, 1u), dp = MAX (c->dp, 1u);
   double cp = MAX (c->cp, 1u), ep = MAX (c->ep, 1u);
-  double ep_dp = MAX (1.0, dp / ep);   /* expert-data-parallel degree */
+  /* Context-parallel ranks hold the same weights as data-parallel ones:
+   * gradients are reduced, and ZeRO / the distributed optimizer shards,
+   * over dp·cp ranks (Megatron-Core's data-parallel group "with CP"). */
+  double dpc = dp * cp;
+  double ep_dp = MAX (1.0, dpc / ep);   /* expert-data-parallel degree */
   double psi_dense, psi_expert, psi;
   double w_bytes, g_bytes, o_bytes, master;
   double rest;
@@ -376,20 +394,20 @@ qm_memory_estimate (const QmModelShape   *shape,
        * Dettmers et al. 2023). ZeRO-3 also shards the frozen base. */
       double base_b = c->mode == QM_MODE_QLORA ? QM_MEMORY_QLORA_BYTES_PER_PARAM : 2.0;
       double adapters = qm_memory_lora_params (shape, MAX (c->lora_rank, 1u)) / (tp * pp);
-      double zdp = c->zero_stage >= 1 ? dp : 1;
+      double zdp = c->zero_stage >= 1 ? dpc : 1;
 
-      out->weights = psi * base_b / (c->zero_stage >= 3 ? dp : 1)
-                     + adapters * w_bytes / (c->zero_stage >= 3 ? dp : 1);
-      out->gradients = adapters * g_bytes / (c->zero_stage >= 2 ? dp : 1);
+      out->weights = psi * base_b / (c->zero_stage >= 3 ? dpc : 1)
+                     + adapters * w_bytes / (c->zero_stage >= 3 ? dpc : 1);
+      out->gradients = adapters * g_bytes / (c->zero_stage >= 2 ? dpc : 1);
       out->optimizer = adapters * o_bytes / zdp;
     }
   else
     {
-      /* ZeRO shards over data-parallel ranks only: dense states over dp,
-       * expert states over the expert-data-parallel group dp/ep. */
-      double wd = c->zero_stage >= 3 ? dp : 1, we = c->zero_stage >= 3 ? ep_dp : 1;
-      double gd = c->zero_stage >= 2 ? dp : 1, ge = c->zero_stage >= 2 ? ep_dp : 1;
-      double od = c->zero_stage >= 1 ? dp : 1, oe = c->zero_stage >= 1 ? ep_dp : 1;
+      /* ZeRO shards over data-parallel ranks only: dense states over
+       * dp·cp, expert states over the expert-data-parallel group. */
+      double wd = c->zero_stage >= 3 ? dpc : 1, we = c->zero_stage >= 3 ? ep_dp : 1;
+      double gd = c->zero_stage >= 2 ? dpc : 1, ge = c->zero_stage >= 2 ? ep_dp : 1;
+      double od = c->zero_stage >= 1 ? dpc : 1, oe = c->zero_stage >= 1 ? ep_dp : 1;
 
       out->weights = w_bytes * (psi_dense / wd + psi_expert / we);
       out->gradients = g_bytes * (psi_dense / gd + psi_expert / ge);
@@ -420,6 +438,13 @@ qm_memory_estimate (const QmModelShape   *shape,
         h = 0;
         V = 0;
       }
+    if (c->precision == QM_PRECISION_FP8 && c->recompute != QM_RECOMPUTE_FULL && per_layer > 0)
+      /* Transformer Engine keeps the FP8 casts of the GEMM inputs for the
+       * weight gradients (1 byte, not 2): the QKV and FC1 inputs (h wide,
+       * split by SP) and the FC2 input (f wide, split by TP). The
+       * attention output stays 16-bit, FlashAttention keeps it. */
+      per_layer -= s * b * (2.0 * h / (sp ? tp : 1.0)
+                            + mlp_width (shape) / tp);
     out->activations = per_layer * layers_held;
     if (c->recompute == QM_RECOMPUTE_FULL)
       /* The layer being recomputed holds its full activations meanwhile. */

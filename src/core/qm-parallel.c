@@ -877,13 +877,16 @@ search_core (const QmParallelProblem *pb,
   else
     for (guint t = 1; t <= 2 * gpn && t <= MAX (pb->shape.heads, 1u); t *= 2)
       tps[ntp++] = t;
-  /* PP: divisors of the layers, and powers of two (uneven last stage). */
+  /* PP: divisors of the layers, powers of two, and the divisors of the
+   * GPU count: stages may be uneven (qm_memory_pipeline_stages), so a
+   * count with an odd factor can put it into pp, as Llama 3 put 126
+   * layers on 16 stages. */
   if (pb->pp > 0)
     pps[npp++] = pb->pp;
   else
     {
       for (guint p = 1; p <= MIN (L, max_pp); p++)
-        if (L % p == 0)
+        if (L % p == 0 || pb->gpus % p == 0)
           npp = push_unique (pps, npp, p);
       for (guint p = 1; p <= MIN (L, max_pp); p *= 2)
         npp = push_unique (pps, npp, p);

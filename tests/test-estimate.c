@@ -979,6 +979,100 @@ test_llama3_405b_published_layout (void)
   g_assert_cmpuint (e.parallelism.virtual_stages, >, 1);
 }
 
+typedef struct
+{
+  const char *id, *preset, *gpu, *server, *network;
+  guint gpus, tp, pp, cp, ep, mb, batch, seq, zero;
+  QmRecompute recompute;
+  QmPrecision precision;
+} Flagship;
+
+/* Published layouts that trained, so they must fit, with the recompute
+ * setting the paper gives:
+ *   Llama 3 (arXiv 2407.21783) Table 4 and §3.3.2: no activation
+ *     checkpointing, optimizer states and gradients sharded; the 128K
+ *     phase with CP 16 (16M tokens per batch throughout).
+ *   DeepSeek-V3 (arXiv 2412.19437) §3.2: 2,048 H800, PP 16, EP 64, ZeRO-1,
+ *     FP8 (§3.3), recompute of RMSNorm and MLA up-projections (§3.2.3:
+ *     selective for MLA), batch 15,360 of 4K tokens (§4.2).
+ *   Narayanan 2021 Table 1: 1T on 3,072 A100, TP 8, PP 64, full recompute
+ *     (no SP in 2021), batch 3,072 of 2,048 tokens. */
+static void
+test_flagships_fit (void)
+{
+  static const Flagship rows[] = {
+    { "llama3-405b-8k", "llama-3.1-405b", "h100-sxm-80gb", "dgx-h100", "eth-400g",
+      8192, 8, 16, 1, 1, 1, 2048, 8192, 2, QM_RECOMPUTE_NONE, QM_PRECISION_BF16 },
+    { "llama3-405b-16k", "llama-3.1-405b", "h100-sxm-80gb", "dgx-h100", "eth-400g",
+      16384, 8, 16, 1, 1, 1, 2048, 8192, 2, QM_RECOMPUTE_NONE, QM_PRECISION_BF16 },
+    { "llama3-405b-128k-cp16", "llama-3.1-405b", "h100-sxm-80gb", "dgx-h100", "eth-400g",
+      16384, 8, 16, 16, 1, 1, 128, 131072, 2, QM_RECOMPUTE_NONE, QM_PRECISION_BF16 },
+    { "deepseek-v3", "deepseek-v3", "h800-sxm-80gb", "dgx-h100", "ib-ndr-400",
+      2048, 1, 16, 1, 64, 1, 15360, 4096, 1, QM_RECOMPUTE_SELECTIVE, QM_PRECISION_FP8 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const Flagship *r = &rows[i];
+      QmPlan p;
+      QmEstimate e;
+
+      plan_for (&p, r->preset, r->gpu, r->server);
+      p.hardware.network = *qm_catalog_network (r->network);
+      g_strlcpy (p.network_id, r->network, sizeof p.network_id);
+      p.workload.tokens = 1e12;
+      p.workload.seq_len = r->seq;
+      p.workload.global_batch = r->batch;
+      p.workload.micro_batch = r->mb;
+      p.workload.recompute = r->recompute;
+      p.workload.zero_stage = r->zero;
+      p.workload.precision = r->precision;
+      p.workload.flash_attention = TRUE;
+      p.workload.sequence_parallel = r->tp > 1;
+      p.workload.tp = r->tp;
+      p.workload.pp = r->pp;
+      p.workload.cp = r->cp;
+      p.workload.ep = r->ep;
+      p.workload.mfu = 0;
+      p.workload.target_gpus = r->gpus;
+      qm_estimate (&p, &e);
+      g_test_message ("%s: %.1f of %.1f GB (activations %.1f), v %u, MFU %.3f", r->id, e.memory.total / 1e9,
+                      e.memory.capacity / 1e9, e.memory.activations / 1e9, e.parallelism.virtual_stages,
+                      e.mfu);
+      g_assert_true (e.valid);
+      g_assert_true (e.memory.fits);
+    }
+
+  /* Megatron 1T (GPT block, Narayanan 2021 Table 1), straight through the
+   * memory model at its layout. */
+  {
+    QmModelShape gpt = { .layers = 128, .hidden = 25600, .heads = 160, .kv_heads = 160,
+                         .ffn_hidden = 4 * 25600, .vocab = 51200, .tied_embeddings = TRUE,
+                         .learned_positions = 2048, .linear_bias = TRUE };
+    QmMemoryConfig c = { 0 };
+    QmMemoryBreakdown m;
+
+    c.mode = QM_MODE_PRETRAIN;
+    c.precision = QM_PRECISION_BF16;
+    c.optimizer = QM_OPTIMIZER_ADAMW;
+    c.zero_stage = 1;
+    c.tp = 8;
+    c.pp = 64;
+    c.dp = 6;
+    c.cp = c.ep = 1;
+    c.micro_batch = 1;
+    c.seq_len = 2048;
+    c.n_microbatches = 512;
+    c.virtual_stages = 2;
+    c.recompute = QM_RECOMPUTE_FULL;
+    c.fp32_grad_buffer = TRUE;
+    c.capacity_bytes = qm_gpu_memory_bytes (qm_catalog_gpu ("a100-sxm-80gb"));
+    qm_memory_estimate (&gpt, &c, &m);
+    g_test_message ("megatron-1t: %.1f of %.1f GB", m.total / 1e9, m.capacity / 1e9);
+    g_assert_true (m.fits);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -996,5 +1090,6 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/invalid-inputs", test_invalid_inputs_no_nan);
   g_test_add_func ("/estimate/deadline-with-failures", test_deadline_with_failures);
   g_test_add_func ("/estimate/llama3-405b-published-layout", test_llama3_405b_published_layout);
+  g_test_add_func ("/estimate/flagships-fit", test_flagships_fit);
   return g_test_run ();
 }

@@ -105,6 +105,23 @@ qm_memory_layer_activations (const QmModelShape *shape,
    * MHA, qd = kvd = h: 8h, plus 16h for f = 4h: the paper's 24. */
   split = s * b * (2.0 * qd + 2.0 * kvd + 2.0 * kvd + 2.0 * qd
                    + (shape->gated_mlp ? 6.0 : 4.0) * f);
+  if (shape->kv_lora_rank > 0 && recompute == QM_RECOMPUTE_SELECTIVE)
+    {
+      /* MLA with selective recompute (DeepSeek-V3, arXiv 2412.19437,
+       * §3.2.3): the RMSNorm outputs and the up-projections are
+       * recomputed in the backward, so a layer keeps the compressed
+       * latents (q_lora, kv_lora + rope) instead of per-head Q, K, V, and
+       * the norm inputs but not their outputs (the QKV and MLP inputs). */
+      double latents = (double) shape->q_lora_rank + shape->kv_lora_rank + shape->rope_head_dim;
+
+      unsplit -= 4.0 * s * b * h;
+      split = s * b * (2.0 * latents * t + 2.0 * qd + (shape->gated_mlp ? 6.0 : 4.0) * f);
+    }
+  if (qm_model_is_moe (shape))
+    /* The routed copies of each token (top-k, permuted for the experts)
+     * are kept as the inputs of the experts' first GEMMs, 16-bit (GShard
+     * dispatch; Megatron-Core's token permutation saves them). */
+    unsplit += 2.0 * MAX (shape->experts_per_token, 1u) * s * b * h;
   scores = 5.0 * a * s * s * b;
 
   if (flash_attention)
@@ -427,6 +444,7 @@ qm_memory_estimate (const QmModelShape   *shape,
                                                          MAX (c->virtual_stages, 1u),
                                                          c->n_microbatches);
     gboolean sp = c->sequence_parallel && tp > 1;
+    gboolean mla_selective = shape->kv_lora_rank > 0 && c->recompute == QM_RECOMPUTE_SELECTIVE;
     double per_layer = qm_memory_layer_activations (shape, s, b, tp, sp, c->recompute,
                                                     c->flash_attention);
     double h = shape->hidden, V = shape->vocab;
@@ -443,8 +461,10 @@ qm_memory_estimate (const QmModelShape   *shape,
        * weight gradients (1 byte, not 2): the QKV and FC1 inputs (h wide,
        * split by SP) and the FC2 input (f wide, split by TP). The
        * attention output stays 16-bit, FlashAttention keeps it. */
-      per_layer -= s * b * (2.0 * h / (sp ? tp : 1.0)
-                            + mlp_width (shape) / tp);
+      per_layer -= s * b * ((mla_selective ? 0.0 : 2.0 * h / (sp ? tp : 1.0))
+                            + mlp_width (shape) / tp
+                            + (qm_model_is_moe (shape)
+                               ? MAX (shape->experts_per_token, 1u) * h / (sp ? tp : 1.0) : 0.0));
     out->activations = per_layer * layers_held;
     if (c->recompute == QM_RECOMPUTE_FULL)
       /* The layer being recomputed holds its full activations meanwhile. */

@@ -939,6 +939,21 @@ test_deadline_with_failures (void)
   g_assert_cmpuint (e.priced_global_batch == 0 || e.priced_global_batch == 2048, ==, TRUE);
   g_assert_false (has_note (e.warnings, e.n_warnings, QM_NOTE_BATCH_NOT_DIVISIBLE));
   g_assert_true (has_note (e.assumptions, e.n_assumptions, QM_NOTE_GPUS_FOR_DEADLINE));
+
+  /* The hot path (MFU and layout given, no throughput model) keeps the
+   * batch and the deadline too. */
+  p.workload.mfu = 0.40;
+  p.workload.tp = 8;
+  p.workload.pp = 4;
+  p.workload.cp = 1;
+  p.workload.ep = 1;
+  qm_estimate (&p, &e);
+  g_test_message ("given MFU 0.40, tp 8 pp 4: %u GPUs, %.1f days with failures", e.gpus, e.train_days);
+  g_assert_true (e.valid);
+  g_assert_cmpfloat (e.train_days, <=, 30.0);
+  g_assert_cmpuint (e.gpus % 32, ==, 0);
+  g_assert_cmpuint (2048 % (e.gpus / 32), ==, 0);
+  g_assert_false (has_note (e.warnings, e.n_warnings, QM_NOTE_BATCH_NOT_DIVISIBLE));
 }
 
 /* Issue #19: Llama 3.1 405B at its published layout (Llama 3 Table 4:

@@ -680,6 +680,27 @@ first_feasible (const QmParallelProblem *pb,
   return 0;
 }
 
+/* The first count from @from (in steps of @step, whole nodes of the fixed
+ * tp·pp·cp) whose data-parallel degree divides the plan's batch with its
+ * micro-batch: dp × micro-batch × accumulation steps = batch. @from when
+ * none does within QM_ESTIMATE_DEADLINE_MAX_GROW times it (the batch
+ * warning then says so). */
+static guint
+batch_keeping_gpus (const QmWorkload *w,
+                    guint             from,
+                    guint             step)
+{
+  guint64 mp = (guint64) MAX (w->tp, 1u) * MAX (w->pp, 1u) * MAX (w->cp, 1u);
+  guint64 mb = MAX (w->micro_batch, 1u);
+
+  step = MAX (step, 1u);
+  for (guint64 g = from; g <= (guint64) from * QM_ESTIMATE_DEADLINE_MAX_GROW && g <= G_MAXUINT / 2;
+       g += step)
+    if (g % mp == 0 && w->global_batch % ((g / mp) * mb) == 0)
+      return (guint) g;
+  return from;
+}
+
 static double deadline_goodput (const QmPlan     *plan,
                                 const QmEstimate *e,
                                 guint             gpus,
@@ -1515,7 +1536,8 @@ estimate (const QmPlan *plan,
 
               raw = qm_compute_gpus_for_time (out->training_flops, deadline_s * good,
                                               out->peak_flops, out->mfu);
-              g = qm_compute_round_gpus (raw, gpn, mp_fixed);
+              g = batch_keeping_gpus (w, qm_compute_round_gpus (raw, gpn, mp_fixed),
+                                      qm_compute_round_gpus (0, gpn, mp_fixed));
               good = deadline_goodput (plan, out, g, qm_compute_seconds (out->training_flops, g,
                                                                          out->peak_flops, out->mfu));
               if (g <= out->gpus)

@@ -225,6 +225,12 @@ static const Row rows[] = {
   { "nemo-llama2-70b-fp8",            PRESET ("llama-2-70b"),   H100_IB, 64, 4, 4, 1, 20, 1, 128, 4096, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 759, NULL },
   { "nemo-llama3-8b-fp8",             PRESET ("llama-3.1-8b"),  H100_IB,  8, 1, 1, 2, 1, 1, 128, 8192, NONE, FALSE, 1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 697, NULL },
   { "nemo-llama3-70b-fp8",            PRESET ("llama-3.1-70b"), H100_IB, 64, 4, 4, 2, 5, 1, 128, 8192, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 738, NULL },
+  /* Megatron-Bridge docs/performance-summary.md, 25.11 NeMo container,
+   * DGX-H100, FP8 current scaling (Model TFLOP/s per GPU); FSDP = 1 is
+   * Megatron-FSDP (ZeRO-3). */
+  { "nemo2511-llama3-8b-fp8",         PRESET ("llama-3.1-8b"),   H100_IB,    8, 1, 1, 1, 1, 1, 128, 8192, NONE, FALSE, 3, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 744, NULL },
+  { "nemo2511-llama3-70b-fp8",        PRESET ("llama-3.1-70b"),  H100_IB,   64, 4, 8, 1, 5, 1, 128, 8192, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 719, NULL },
+  { "nemo2511-llama31-405b-fp8",      PRESET ("llama-3.1-405b"), H100_IB, 1024, 8, 8, 2, 8, 1, 512, 8192, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 737, NULL },
   /* Llama 3 Table 4: TFLOPs/GPU 430 (8,192 GPUs), 400 (16,384), 380
    * (16,384, CP 16, 131,072-token sequences); 16M tokens per batch. */
   { "llama3-405b-8k",                 PRESET ("llama-3.1-405b"), H100_ROCE,  8192, 8, 16,  1, 0, 1, 2048,   8192, NONE, TRUE, 2, BF16, STACK_META_2024, BASIS_TFLOPS, 430,

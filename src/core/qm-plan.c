@@ -395,8 +395,8 @@ static const char * const top_keys[] = {
 static const char * const workload_keys[] = {
   "mode", "model", "tokens_b", "epochs", "seq_len", "global_batch", "micro_batch",
   "precision", "optimizer", "zero_stage", "recompute", "flash_attention",
-  "sequence_parallel", "fp32_grad_buffer", "tp", "pp", "cp", "ep", "mfu", "lora_rank",
-  "inference", NULL
+  "sequence_parallel", "fp32_grad_buffer", "tp", "pp", "cp", "ep", "virtual_stages", "mfu",
+  "lora_rank", "inference", NULL
 };
 static const char * const model_keys[] = {
   "preset", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "vocab",
@@ -532,6 +532,7 @@ read_workload (Reader      *r,
       !get_auto_uint (r, o, P, "pp", &w->pp, error) ||
       !get_auto_uint (r, o, P, "cp", &w->cp, error) ||
       !get_auto_uint (r, o, P, "ep", &w->ep, error) ||
+      !get_auto_uint (r, o, P, "virtual_stages", &w->virtual_stages, error) ||
       !get_uint (r, o, P, "lora_rank", FALSE, &w->lora_rank, &have_rank, error))
     return FALSE;
 
@@ -1166,6 +1167,10 @@ qm_plan_to_data (const QmPlan *p,
   add_auto (b, "pp", w->pp);
   add_auto (b, "cp", w->cp);
   add_auto (b, "ep", w->ep);
+  /* Optional: written only when the plan fixes it, so that plans without
+   * interleaving stay as they were. */
+  if (w->virtual_stages > 0)
+    add_int (b, "virtual_stages", w->virtual_stages);
   if (w->mfu > 0)
     add_double (b, "mfu", w->mfu);
   else

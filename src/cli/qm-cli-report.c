@@ -33,7 +33,7 @@ qm_cli_write_atomic (const char      *target,
     {
       int saved = errno;
 
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: cannot write: %s",
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), _("%s: cannot write: %s"),
                    target, g_strerror (saved));
       return FALSE;
     }
@@ -42,7 +42,7 @@ qm_cli_write_atomic (const char      *target,
   if (!write (tmpl, user_data, &local))
     {
       g_unlink (tmpl);
-      g_set_error (error, local->domain, local->code, "%s: cannot write: %s", target, local->message);
+      g_set_error (error, local->domain, local->code, _("%s: cannot write: %s"), target, local->message);
       g_error_free (local);
       return FALSE;
     }
@@ -58,7 +58,7 @@ qm_cli_write_atomic (const char      *target,
       int saved = errno;
 
       g_unlink (tmpl);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: cannot write: %s",
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), _("%s: cannot write: %s"),
                    target, g_strerror (saved));
       return FALSE;
     }
@@ -100,7 +100,7 @@ qm_cli_report (int    argc,
         {
           if (i + 1 >= argc)
             {
-              qm_cli_error ("report: %s needs a value", argv[i]);
+              qm_cli_error (_("%s: %s needs a value"), "report", argv[i]);
               return QM_CLI_USAGE;
             }
           if (argv[i][1] == 'p' || argv[i][2] == 'p')
@@ -110,21 +110,21 @@ qm_cli_report (int    argc,
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error ("report: unknown option '%s'", argv[i]);
+          qm_cli_error (_("%s: unknown option '%s'"), "report", argv[i]);
           return QM_CLI_USAGE;
         }
       else if (path == NULL)
         path = argv[i];
       else
         {
-          qm_cli_error ("report: one plan at a time (got '%s' too)", argv[i]);
+          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "report", argv[i]);
           return QM_CLI_USAGE;
         }
     }
   if (path == NULL || out == NULL)
     {
-      qm_cli_error ("report: missing %s; usage: report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]",
-                    path == NULL ? "PLAN.json" : "-o OUT.pdf");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "report", path == NULL ? "PLAN.json" : "-o OUT.pdf",
+                    "report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]");
       return QM_CLI_USAGE;
     }
 
@@ -137,7 +137,7 @@ qm_cli_report (int    argc,
         info.paper = QM_PAPER_LETTER;
       else
         {
-          qm_cli_error ("report: --paper: must be a4 or letter (got '%s')", paper);
+          qm_cli_error (_("%s: --paper: must be a4 or letter (got '%s')"), "report", paper);
           return QM_CLI_USAGE;
         }
     }
@@ -146,7 +146,7 @@ qm_cli_report (int    argc,
   csv = g_str_has_suffix (out, ".csv") || g_str_has_suffix (out, ".CSV");
   if (!csv && !g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
     {
-      qm_cli_error ("report: -o: the output must end in .pdf or .csv (got '%s')", out);
+      qm_cli_error (_("%s: -o: the output must end in .pdf or .csv (got '%s')"), "report", out);
       return QM_CLI_USAGE;
     }
 

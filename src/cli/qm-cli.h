@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-plan.h"
 #include "qm-store.h"
@@ -56,5 +57,15 @@ const char *qm_cli_num         (double      v,
                                 int         decimals);
 const char *qm_cli_money       (double      v,
                                 const char *currency);
+/* A saved plan's id as digits, for a translated "%s". */
+const char *qm_cli_id          (gint64      id);
+/* Terminal columns of @s: an East Asian wide character takes two. */
+glong       qm_cli_columns     (const char *s);
+/* @s padded with spaces to ABS (@width) terminal columns, as printf's
+ * "%-*s" (negative @width: left-aligned, and cut with "…" when longer)
+ * or "%*s" would, but counting a CJK character as the two columns it
+ * takes: translated labels line up. Valid until 16 more calls. */
+const char *qm_cli_cell        (const char *s,
+                                int         width);
 
 G_END_DECLS

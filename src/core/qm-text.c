@@ -77,3 +77,21 @@ qm_text_escape_lines (const char *text)
 {
   return escape (text, TRUE);
 }
+
+locale_t
+qm_text_begin_c_locale (void)
+{
+  static gsize c_locale;
+
+  /* One C locale for the process; never freed, like the global one. */
+  if (g_once_init_enter (&c_locale))
+    g_once_init_leave (&c_locale, (gsize) newlocale (LC_ALL_MASK, "C", (locale_t) 0));
+  return c_locale != 0 ? uselocale ((locale_t) c_locale) : (locale_t) 0;
+}
+
+void
+qm_text_end_c_locale (locale_t previous)
+{
+  if (previous != (locale_t) 0)
+    uselocale (previous);
+}

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <glib.h>
+#include <locale.h>
 
 G_BEGIN_DECLS
 
@@ -33,5 +34,11 @@ char       *qm_text_escape         (const char  *text);
 /* Like qm_text_escape(), but line feeds and tabs stay: for whole lines
  * of output that already hold their own line breaks. */
 char       *qm_text_escape_lines   (const char  *text);
+
+/* Text for programs (JSON) is the same in every language: between these
+ * two calls, the calling thread translates nothing and formats numbers
+ * as C does. Returns what qm_text_end_c_locale() restores. */
+locale_t    qm_text_begin_c_locale (void);
+void        qm_text_end_c_locale   (locale_t     previous);
 
 G_END_DECLS

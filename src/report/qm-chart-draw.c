@@ -99,6 +99,71 @@ qm_chart_text (cairo_t            *cr,
   g_object_unref (layout);
 }
 
+/* @text broken into lines no wider than @max_width (at words, or inside a
+ * word too long for a line), each line centred. */
+static PangoLayout *
+make_wrapped_layout (cairo_t            *cr,
+                     const QmChartStyle *style,
+                     QmTextKind          kind,
+                     const char         *text,
+                     double              max_width,
+                     PangoRectangle     *logical)
+{
+  PangoLayout *layout = make_layout (cr, style, kind, text);
+
+  if (max_width > 0)
+    {
+      pango_layout_set_width (layout, (int) floor (max_width) * PANGO_SCALE);
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+      pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+    }
+  pango_layout_get_pixel_extents (layout, NULL, logical);
+  return layout;
+}
+
+void
+qm_chart_text_wrapped_size (cairo_t            *cr,
+                            const QmChartStyle *style,
+                            QmTextKind          kind,
+                            const char         *text,
+                            double              max_width,
+                            double             *width,
+                            double             *height)
+{
+  PangoRectangle logical;
+  PangoLayout *layout = make_wrapped_layout (cr, style, kind, text, max_width, &logical);
+
+  if (width != NULL)
+    *width = logical.width;
+  if (height != NULL)
+    *height = logical.height;
+  g_object_unref (layout);
+}
+
+void
+qm_chart_text_wrapped (cairo_t            *cr,
+                       const QmChartStyle *style,
+                       QmTextKind          kind,
+                       const char         *text,
+                       double              x,
+                       double              y,
+                       double              max_width,
+                       double              ax,
+                       double              ay,
+                       QmRect             *box)
+{
+  PangoRectangle logical;
+  PangoLayout *layout = make_wrapped_layout (cr, style, kind, text, max_width, &logical);
+  double left = round (x - ax * logical.width);
+  double top = round (y - ay * logical.height);
+
+  cairo_move_to (cr, left - logical.x, top - logical.y);
+  pango_cairo_show_layout (cr, layout);
+  if (box != NULL)
+    *box = (QmRect) { left, top, logical.width, logical.height };
+  g_object_unref (layout);
+}
+
 double
 qm_chart_axis_label_width (cairo_t            *cr,
                            const QmChartStyle *style,

@@ -1950,6 +1950,33 @@ qm_compare_report_new (const QmPlan           *plans,
 }
 
 /* ---------------------------------------------------------------------- */
+/* Labels the CLI's text output shares with the PDF                        */
+
+const char *
+qm_bom_item_label (const char *item)
+{
+  return bom_item_label (item);
+}
+
+const char *
+qm_mode_label (QmMode mode)
+{
+  return mode_label (mode);
+}
+
+const char *
+qm_mfu_source_word (QmMfuSource source)
+{
+  return mfu_source_word (source);
+}
+
+const char *
+qm_recompute_word (QmRecompute recompute)
+{
+  return recompute_word (recompute);
+}
+
+/* ---------------------------------------------------------------------- */
 /* CSV                                                                     */
 
 /* Plain digits for a spreadsheet: no grouping, the chosen decimal point. */

@@ -71,16 +71,6 @@ test_curve_passes_through_plan (void)
     }
 }
 
-static gboolean
-boxes_overlap (const QmRect *a,
-               const QmRect *b)
-{
-  if (a->width <= 0 || a->height <= 0 || b->width <= 0 || b->height <= 0)
-    return FALSE;
-  return a->x < b->x + b->width && b->x < a->x + a->width &&
-         a->y < b->y + b->height && b->y < a->y + a->height;
-}
-
 /* Llama 3.1 405B on 16,384 H100 with tp 8 and pp 16 fixed does not fit
  * (issue 20: the curve started at 65k GPUs and rose, far from the plan's
  * point). The curve now runs through the plan's point, the counts where
@@ -158,7 +148,7 @@ test_curve_does_not_fit (void)
             g_assert_cmpfloat (r->x + r->width, <=, sizes[z][0]);
             g_assert_cmpfloat (r->y + r->height, <=, sizes[z][1]);
           }
-        g_assert_false (boxes_overlap (boxes[0], boxes[1]));
+        g_assert_false (qm_test_rects_overlap (boxes[0], boxes[1]));
         cairo_destroy (cr);
         cairo_surface_destroy (surface);
       }

@@ -180,16 +180,6 @@ test_degenerate (void)
   cairo_surface_destroy (s);
 }
 
-static gboolean
-boxes_overlap (const QmRect *a,
-               const QmRect *b)
-{
-  if (a->width <= 0 || a->height <= 0 || b->width <= 0 || b->height <= 0)
-    return FALSE;
-  return a->x < b->x + b->width && b->x < a->x + a->width &&
-         a->y < b->y + b->height && b->y < a->y + a->height;
-}
-
 /* Four layouts that do not fit, four "Does not fit: N GB over" labels
  * (issue 20: they overlapped and the last was cut at the right edge): at
  * any size from 360 px wide, in both styles, no two text boxes overlap
@@ -244,7 +234,7 @@ test_labels_fit (void)
               g_error ("%d×%d: text box %u (%.0f,%.0f %.0f×%.0f) leaves the chart", sizes[z][0], sizes[z][1],
                        i, r->x, r->y, r->width, r->height);
             for (guint j = i + 1; j < n_boxes; j++)
-              if (boxes_overlap (r, boxes[j]))
+              if (qm_test_rects_overlap (r, boxes[j]))
                 g_error ("%d×%d: text boxes %u and %u overlap", sizes[z][0], sizes[z][1], i, j);
           }
         /* Each note stays over its own bar's column. */

@@ -48,11 +48,25 @@ test_escape (void)
   g_assert_cmpstr (e, ==, "plain «text»");
 }
 
+/* What the app makes of a name pasted with a tab or an override: spaces,
+ * so that the saved plan reads back. */
+static void
+test_sanitize (void)
+{
+  g_autofree char *a = qm_text_sanitize ("Q3\tquote \u202eevil\x1b[0m", FALSE);
+  g_autofree char *b = qm_text_sanitize ("one\n\ttwo\r", TRUE);
+
+  g_assert_cmpstr (a, ==, "Q3 quote  evil [0m");
+  g_assert_null (qm_text_find_unsafe (a, FALSE, NULL));
+  g_assert_cmpstr (b, ==, "one\n\ttwo ");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/text/unsafe", test_unsafe);
   g_test_add_func ("/text/escape", test_escape);
+  g_test_add_func ("/text/sanitize", test_sanitize);
   return g_test_run ();
 }

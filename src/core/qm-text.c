@@ -67,6 +67,27 @@ escape (const char *text,
 }
 
 char *
+qm_text_sanitize (const char *text,
+                  gboolean    multiline)
+{
+  char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+  GString *out;
+
+  if (qm_text_find_unsafe (valid, multiline, NULL) == NULL)
+    return valid;
+  out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p; p = g_utf8_next_char (p))
+    {
+      if (qm_text_char_is_unsafe (g_utf8_get_char (p), multiline))
+        g_string_append_c (out, ' ');
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+  g_free (valid);
+  return g_string_free (out, FALSE);
+}
+
+char *
 qm_text_escape (const char *text)
 {
   return escape (text, FALSE);

@@ -26,6 +26,12 @@ const char *qm_text_find_unsafe    (const char  *text,
                                     gboolean     multiline,
                                     glong       *index_out);
 
+/* A copy of @text that the readers accept: each unsafe character (a tab
+ * pasted from a spreadsheet into a name, say) becomes a space, and invalid
+ * UTF-8 becomes U+FFFD. For what a person types into the app. */
+char       *qm_text_sanitize       (const char  *text,
+                                    gboolean     multiline);
+
 /* A copy of @text that is safe to print on a terminal: every unsafe
  * character (line feeds and tabs included) becomes a visible escape,
  * "\x1b" or "\u202e", and invalid UTF-8 becomes U+FFFD. */

@@ -24,6 +24,7 @@
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
 #include "qm-print.h"
+#include "qm-text.h"
 
 enum {
   PROP_0,
@@ -1380,7 +1381,8 @@ on_rename_response (AdwMessageDialog *dialog,
                     QmPlanView       *self)
 {
   GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
-  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+  /* A pasted tab or control character would make the saved plan unreadable. */
+  g_autofree char *text = g_strstrip (qm_text_sanitize (gtk_editable_get_text (entry), FALSE));
   QmPlan candidate;
 
   if (g_strcmp0 (response, "rename") != 0 || text[0] == '\0')

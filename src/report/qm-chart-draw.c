@@ -61,44 +61,6 @@ make_layout (cairo_t            *cr,
   return layout;
 }
 
-void
-qm_chart_text_size (cairo_t            *cr,
-                    const QmChartStyle *style,
-                    QmTextKind          kind,
-                    const char         *text,
-                    double             *width,
-                    double             *height)
-{
-  PangoLayout *layout = make_layout (cr, style, kind, text);
-  int w, h;
-
-  pango_layout_get_pixel_size (layout, &w, &h);
-  if (width != NULL)
-    *width = w;
-  if (height != NULL)
-    *height = h;
-  g_object_unref (layout);
-}
-
-void
-qm_chart_text (cairo_t            *cr,
-               const QmChartStyle *style,
-               QmTextKind          kind,
-               const char         *text,
-               double              x,
-               double              y,
-               double              ax,
-               double              ay)
-{
-  PangoLayout *layout = make_layout (cr, style, kind, text);
-  int w, h;
-
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, round (x - ax * w), round (y - ay * h));
-  pango_cairo_show_layout (cr, layout);
-  g_object_unref (layout);
-}
-
 /* @text broken into lines no wider than @max_width (at words, or inside a
  * word too long for a line), each line centred. */
 static PangoLayout *
@@ -162,6 +124,30 @@ qm_chart_text_wrapped (cairo_t            *cr,
   if (box != NULL)
     *box = (QmRect) { left, top, logical.width, logical.height };
   g_object_unref (layout);
+}
+
+void
+qm_chart_text_size (cairo_t            *cr,
+                    const QmChartStyle *style,
+                    QmTextKind          kind,
+                    const char         *text,
+                    double             *width,
+                    double             *height)
+{
+  qm_chart_text_wrapped_size (cr, style, kind, text, 0.0, width, height);
+}
+
+void
+qm_chart_text (cairo_t            *cr,
+               const QmChartStyle *style,
+               QmTextKind          kind,
+               const char         *text,
+               double              x,
+               double              y,
+               double              ax,
+               double              ay)
+{
+  qm_chart_text_wrapped (cr, style, kind, text, x, y, 0.0, ax, ay, NULL);
 }
 
 double

@@ -375,7 +375,10 @@ stage_compute (const Ctx              *c,
   gboolean sp = l->sequence_parallel && l->tp > 1;
   QmPipelineStages st;
 
-  /* Shape efficiency on the narrowest per-GPU GEMM dimension (h/t). */
+  /* Shape efficiency on the narrowest per-GPU GEMM dimension: h/t, or the
+   * tokens of one micro-batch on this GPU (the GEMMs' M; short with small
+   * micro-batches and a deep context split). */
+  d = MIN (d, tok);
   eta = d / (d + QM_PARALLEL_GEMM_EDGE_COLUMNS);
   rate = c->rate * eta;
 

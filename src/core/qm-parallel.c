@@ -381,7 +381,7 @@ stage_compute (const Ctx              *c,
   double tok = (double) l->micro_batch * c->s / cp;
   double d = c->h / t, eta, rate;
   double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, logits;
-  double lf, lb, lr, stage_layers[3], best = -1, fp8_fwd, fp8_bwd;
+  double lf, lb, lr, stage_layers[3], best = -1, fp8_fwd, fp8_bwd, loss_fwd, loss_bwd;
   gboolean sp = l->sequence_parallel && l->tp > 1;
   QmPipelineStages st;
 
@@ -403,6 +403,16 @@ stage_compute (const Ctx              *c,
    * FP8 it stays in 16 bits: Megatron-Core's fp8_autocast wraps the
    * transformer layers, not the embedding or the output layer. */
   logits = tok * c->logit_tok / t / (rate * c->peak16 / c->peak);
+  /* The loss over the vocabulary is memory-bound, V/t entries per token on
+   * each TP rank (Megatron's vocab-parallel cross-entropy): the head writes
+   * fp32 logits (4 bytes; Korthikanti §4.2.3 keeps 4sbv/t), the loss reads
+   * them for the max and for the sum of exponentials (8) and the backward
+   * reads them again and writes the 16-bit logit gradient (6). Negligible
+   * for large models, a quarter of the step for a 70M one with V = 50k. */
+  loss_fwd = tok * 12.0 * c->V / t / c->hbm;
+  loss_bwd = tok * 6.0 * c->V / t / c->hbm;
+  if (c->logit_tok == 0)
+    loss_fwd = loss_bwd = 0;
 
   /* One layer, one micro-batch. Backward: GEMMs for the input and the
    * weight gradients, 2× forward (Kaplan 2020 §2.1); a frozen (LoRA) base
@@ -437,8 +447,8 @@ stage_compute (const Ctx              *c,
   for (guint i = 0; i < 3; i++)
     {
       double head = i == 2 ? 1.0 : 0.0;
-      double f = stage_layers[i] * lf + head * logits;
-      double b = stage_layers[i] * lb + head * (c->lora ? 1.0 : 2.0) * logits;
+      double f = stage_layers[i] * lf + head * (logits + loss_fwd);
+      double b = stage_layers[i] * lb + head * ((c->lora ? 1.0 : 2.0) * logits + loss_bwd);
       double r = stage_layers[i] * lr;
 
       if (l->pp == 1 && i != 2)

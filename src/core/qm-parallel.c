@@ -89,7 +89,10 @@
 /* ---- Search bounds ------------------------------------------------------- */
 #define QM_PARALLEL_MAX_PP_DEFAULT  128
 #define QM_PARALLEL_MAX_MB_DEFAULT  64
-#define QM_PARALLEL_MAX_VIRTUAL     8
+/* Interleaving: any chunk count the layers allow (a chunk of one layer at
+ * most), up to NeMo's deepest published setting (VP 20 on 80 layers and
+ * PP 4, Llama 2 70B, NeMo 24.07 performance summary). */
+#define QM_PARALLEL_MAX_VIRTUAL     20
 #define QM_PARALLEL_MAX_CP          16
 #define QM_PARALLEL_MAX_LIST        160
 
@@ -985,7 +988,7 @@ search_core (const QmParallelProblem *pb,
                     l.sequence_parallel = pb->sequence_parallel && tp > 1;
                     v_lo = pb->virtual_stages > 0 ? pb->virtual_stages : 1;
                     v_hi = pb->virtual_stages > 0 ? pb->virtual_stages
-                           : (pp > 1 ? QM_PARALLEL_MAX_VIRTUAL : 1);
+                           : (pp > 1 ? MIN (QM_PARALLEL_MAX_VIRTUAL, (L + pp - 1) / pp) : 1);
                     v1_nofit = FALSE;
                     for (guint v = v_lo; v <= v_hi; v++)
                       {

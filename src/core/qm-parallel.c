@@ -869,6 +869,69 @@ insert_top (const QmParallelProblem *pb,
   out->top[i] = *r;
 }
 
+/* Every interleaving of one layout (@l with v unset): check memory, bound,
+ * price, keep the best. TRUE when the plain 1F1B schedule (v = 1) does not
+ * fit, so that larger micro-batches need not be tried. */
+static gboolean
+try_virtual_stages (const Ctx               *c,
+                    const QmParallelProblem *pb,
+                    guint                    top_n,
+                    QmParallelLayout        *l,
+                    QmParallelSearch        *out)
+{
+  guint L = MAX (pb->shape.layers, 1u);
+  guint v_lo = pb->virtual_stages > 0 ? pb->virtual_stages : 1;
+  guint v_hi = pb->virtual_stages > 0 ? pb->virtual_stages
+               : (l->pp > 1 ? MIN (QM_PARALLEL_MAX_VIRTUAL, (L + l->pp - 1) / l->pp) : 1);
+  gboolean v1_nofit = FALSE;
+
+  for (guint v = v_lo; v <= v_hi; v++)
+    {
+      QmParallelResult res;
+      QmMemoryBreakdown mem;
+
+      l->virtual_stages = v;
+      if (!layout_valid (pb, l))
+        continue;
+      out->no_fit.layouts_tried++;
+      qm_parallel_memory (pb, l, &mem);
+      out->memory_checks++;
+      if (!mem.fits)
+        {
+          if (-mem.margin < out->no_fit.shortfall_bytes)
+            {
+              out->no_fit.shortfall_bytes = -mem.margin;
+              out->no_fit.best_layout = *l;
+              out->no_fit.best_memory = mem;
+            }
+          /* Interleaving keeps 1 + (p−1)/(p·v) times the activations of
+           * 1F1B, never fewer. */
+          if (v == 1)
+            v1_nofit = TRUE;
+          continue;
+        }
+      /* Bound: compute alone cannot beat the N-th best. */
+      if (!pb->no_prune && out->n == top_n)
+        {
+          QmParallelTime lb = { 0 };
+
+          lb.step = step_lower_bound (c, l);
+          if (rank_value (pb, &lb) > rank_value (pb, &out->top[top_n - 1].time))
+            {
+              out->pruned++;
+              continue;
+            }
+        }
+      res.layout = *l;
+      res.memory = mem;
+      model_step (c, l, &res.time);
+      res.cost_usd_per_step = res.time.step * pb->gpus * pb->usd_per_gpu_hour / 3600.0;
+      out->evaluated++;
+      insert_top (pb, out, top_n, &res);
+    }
+  return v1_nofit;
+}
+
 static void
 search_core (const QmParallelProblem *pb,
              guint                    top_n,
@@ -970,8 +1033,6 @@ search_core (const QmParallelProblem *pb,
                 for (guint ib = 0; ib < nmb; ib++)
                   {
                     QmParallelLayout l;
-                    QmMemoryBreakdown mem;
-                    guint v_lo, v_hi;
                     gboolean v1_nofit;
 
                     memset (&l, 0, sizeof l);
@@ -986,54 +1047,7 @@ search_core (const QmParallelProblem *pb,
                     l.zero_stage = z;
                     l.recompute = (QmRecompute) r;
                     l.sequence_parallel = pb->sequence_parallel && tp > 1;
-                    v_lo = pb->virtual_stages > 0 ? pb->virtual_stages : 1;
-                    v_hi = pb->virtual_stages > 0 ? pb->virtual_stages
-                           : (pp > 1 ? MIN (QM_PARALLEL_MAX_VIRTUAL, (L + pp - 1) / pp) : 1);
-                    v1_nofit = FALSE;
-                    for (guint v = v_lo; v <= v_hi; v++)
-                      {
-                        QmParallelResult res;
-
-                        l.virtual_stages = v;
-                        if (!layout_valid (pb, &l))
-                          continue;
-                        out->no_fit.layouts_tried++;
-                        qm_parallel_memory (pb, &l, &mem);
-                        out->memory_checks++;
-                        if (!mem.fits)
-                          {
-                            if (-mem.margin < out->no_fit.shortfall_bytes)
-                              {
-                                out->no_fit.shortfall_bytes = -mem.margin;
-                                out->no_fit.best_layout = l;
-                                out->no_fit.best_memory = mem;
-                              }
-                            /* Interleaving keeps 1 + (p−1)/(p·v) times
-                             * the activations of 1F1B, never fewer. */
-                            if (v == 1)
-                              v1_nofit = TRUE;
-                            continue;
-                          }
-                        /* Bound: compute alone cannot beat the N-th best. */
-                        if (!pb->no_prune && out->n == top_n)
-                          {
-                            QmParallelTime lb = { 0 };
-
-                            lb.step = step_lower_bound (&c, &l);
-                            if (rank_value (pb, &lb) > rank_value (pb, &out->top[top_n - 1].time))
-                              {
-                                out->pruned++;
-                                continue;
-                              }
-                          }
-                        res.layout = l;
-                        res.memory = mem;
-                        model_step (&c, &l, &res.time);
-                        res.cost_usd_per_step = res.time.step * pb->gpus *
-                                                pb->usd_per_gpu_hour / 3600.0;
-                        out->evaluated++;
-                        insert_top (pb, out, top_n, &res);
-                      }
+                    v1_nofit = try_virtual_stages (&c, pb, top_n, &l, out);
                     /* Memory grows with the micro-batch: when no
                      * interleaving fits, larger ones cannot fit either. */
                     if (v1_nofit && !pb->no_prune)

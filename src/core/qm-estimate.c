@@ -485,7 +485,7 @@ try_layout (const QmPlan       *plan,
 /* Interleaved schedules the estimate tries for a layout the plan fixes
  * when workload.virtual_stages is "auto", like the search's (which goes to
  * the same bound, QM_PARALLEL_MAX_VIRTUAL in qm-parallel.c). */
-#define QM_ESTIMATE_MAX_VIRTUAL 8
+#define QM_ESTIMATE_MAX_VIRTUAL 20
 
 /* Deadline sizing: whole-node counts tried above the rounded need before
  * the coarser grid of 1, 1.25, 1.5 and 1.75 × 2^k nodes (the counts that

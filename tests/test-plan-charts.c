@@ -71,9 +71,11 @@ test_curve_passes_through_plan (void)
     }
 }
 
-/* Llama 3.1 405B on 16,384 H100 with tp 8 and pp 16 fixed does not fit
- * (issue 20: the curve started at 65k GPUs and rose, far from the plan's
- * point). The curve now runs through the plan's point, the counts where
+/* Llama 3.1 405B on 16,384 H100 with tp 8 and pp 4 fixed does not fit
+ * (issue 20 reported tp 8 pp 16, which fits since uneven pipeline stages
+ * and sequence-parallel activations are priced as Llama 3 ran them; the
+ * curve started at 65k GPUs and rose, far from the plan's point). The
+ * curve now runs through the plan's point, the counts where
  * the model does not fit are marked, and the chart says why in words,
  * clear of the plan's label and inside the chart, in both styles. */
 static void
@@ -94,7 +96,6 @@ test_curve_does_not_fit (void)
   s = g_string_new (text);
   g_assert_cmpuint (g_string_replace (s, "\"llama-3.1-70b\"", "\"llama-3.1-405b\"", 0), ==, 1);
   g_assert_cmpuint (g_string_replace (s, "\"gpus\": 2048", "\"gpus\": 16384", 0), ==, 1);
-  g_assert_cmpuint (g_string_replace (s, "\"pp\": 4", "\"pp\": 16", 0), ==, 1);
   g_assert_true (qm_plan_load_from_data (&plan, s->str, -1, NULL, &error));
   g_assert_no_error (error);
   qm_estimate (&plan, e);

@@ -701,10 +701,11 @@ batch_keeping_gpus (const QmWorkload *w,
   return from;
 }
 
-static double deadline_goodput (const QmPlan     *plan,
-                                const QmEstimate *e,
-                                guint             gpus,
-                                double            ideal_s);
+static double deadline_goodput (const QmPlan       *plan,
+                                const QmModelShape *shape,
+                                const QmEstimate   *e,
+                                guint               gpus,
+                                double              ideal_s);
 
 /* GPUs for a deadline when the throughput model runs: the fewest whole
  * nodes on which a layout keeps the plan's batch, fits and finishes in
@@ -747,7 +748,7 @@ gpus_for_deadline (const QmPlan            *plan,
       g = c;
       *mfu_out = m;
       mfu = m;
-      good = deadline_goodput (plan, e, g, ideal);
+      good = deadline_goodput (plan, &pb->shape, e, g, ideal);
     }
   if (g == 0)
     {
@@ -763,7 +764,7 @@ gpus_for_deadline (const QmPlan            *plan,
       double ideal = qm_compute_seconds (e->training_flops, g, e->peak_flops, *mfu_out);
       guint c;
 
-      good = deadline_goodput (plan, e, g, ideal);
+      good = deadline_goodput (plan, &pb->shape, e, g, ideal);
       if (ideal / good <= deadline_s)
         break;
       c = first_feasible (pb, w, searched, g + step, step, &m);
@@ -772,7 +773,7 @@ gpus_for_deadline (const QmPlan            *plan,
       g = c;
       *mfu_out = predict ? m : e->mfu;
     }
-  good = deadline_goodput (plan, e, g, qm_compute_seconds (e->training_flops, g, e->peak_flops,
+  good = deadline_goodput (plan, &pb->shape, e, g, qm_compute_seconds (e->training_flops, g, e->peak_flops,
                                                           *mfu_out));
   *goodput_out = good;
   *raw_out = qm_compute_gpus_for_time (e->training_flops, deadline_s * good, e->peak_flops,
@@ -1099,10 +1100,11 @@ storage_in_servers (const QmStorageSpec *st)
  * sized for that; more capacity only writes faster) or at the speed of the
  * servers' own drives. */
 static double
-deadline_goodput (const QmPlan     *plan,
-                  const QmEstimate *e,
-                  guint             gpus,
-                  double            ideal_s)
+deadline_goodput (const QmPlan       *plan,
+                  const QmModelShape *shape,
+                  const QmEstimate   *e,
+                  guint               gpus,
+                  double              ideal_s)
 {
   const QmWorkload *w = &plan->workload;
   const QmStorageSpec *st = plan->storage_id[0] || plan->storage_embedded ? &plan->hardware.storage : NULL;
@@ -1112,7 +1114,7 @@ deadline_goodput (const QmPlan     *plan,
   guint gpn = MAX (plan->hardware.server.gpus, 1u);
 
   if (w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA)
-    trainable = qm_memory_lora_params (&w->model, MAX (w->lora_rank, 1u));
+    trainable = qm_memory_lora_params (shape, MAX (w->lora_rank, 1u));
   if (!qm_failure_preset_from_string (plan->reliability_preset, &ri.preset))
     ri.preset = QM_FAILURE_LLAMA3_PRODUCTION;
   ri.gpus = gpus;
@@ -1538,7 +1540,7 @@ estimate (const QmPlan *plan,
                                               out->peak_flops, out->mfu);
               g = batch_keeping_gpus (w, qm_compute_round_gpus (raw, gpn, mp_fixed),
                                       qm_compute_round_gpus (0, gpn, mp_fixed));
-              good = deadline_goodput (plan, out, g, qm_compute_seconds (out->training_flops, g,
+              good = deadline_goodput (plan, &shape, out, g, qm_compute_seconds (out->training_flops, g,
                                                                          out->peak_flops, out->mfu));
               if (g <= out->gpus)
                 break;

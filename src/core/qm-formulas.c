@@ -58,9 +58,10 @@ static const QmFormula formulas[] = {
   { "pipeline", N_("Pipeline schedule"),
     N_("Layers per stage: every model chunk of a full stage holds ⌈L/(p·v)⌉ layers and "
        "the first and last stages give up the layers that do not divide, as Llama 3 put 126 "
-       "layers on 16 stages. Bubble = (p − 1)/v micro-batch times of the slowest stage, i.e. "
-       "(p − 1)/(v·m) of the ideal step, for p stages, v interleaved chunks per stage and m "
-       "micro-batches. Interleaving keeps 1 + (p − 1)/(p·v) times the 1F1B activations on "
+       "layers on 16 stages. Bubble = (p − 1)/(v·m) of the ideal step for p stages, v "
+       "interleaved chunks per stage and m micro-batches, on the real stage times: filling "
+       "and draining pass once through every other stage’s own micro-batch time, divided by "
+       "v. Interleaving keeps 1 + (p − 1)/(p·v) times the 1F1B activations on "
        "the first stage (Megatron’s warm-up of 2(p − i − 1) + (v − 1)·p + 1 chunks on "
        "stage i)."),
     N_("Narayanan et al. 2021, §2.2; Korthikanti et al. 2022, §4.2.3; Dubey et al. 2024 "

@@ -337,6 +337,7 @@ typedef struct
 {
   double fwd, bwd, rec;   /* seconds for one micro-batch on the slowest stage */
   double layers;          /* transformer layers on that stage */
+  double others;          /* fwd + bwd + rec of all the other stages, summed */
 } StageCompute;
 
 /* Forward and backward seconds of one layer's attention core (QK^T,
@@ -447,6 +448,16 @@ stage_compute (const Ctx              *c,
   stage_layers[0] = st.full;
   stage_layers[1] = st.first;
   stage_layers[2] = st.last;
+  {
+    /* Per micro-batch: the middle stages' p − 2, the first, the last. */
+    double per_layer = lf + lb + lr;
+    double head = logits + loss_fwd + (c->lora ? 1.0 : 2.0) * logits + loss_bwd;
+    double total = l->pp == 1 ? st.full * per_layer + head
+                   : (l->pp - 2.0) * st.full * per_layer + st.first * per_layer
+                     + st.last * per_layer + head;
+
+    out->others = total;
+  }
   for (guint i = 0; i < 3; i++)
     {
       double head = i == 2 ? 1.0 : 0.0;
@@ -465,6 +476,7 @@ stage_compute (const Ctx              *c,
           out->layers = stage_layers[i];
         }
     }
+  out->others = MAX (out->others - best, 0.0);
 }
 
 static double
@@ -636,8 +648,11 @@ model_step (const Ctx              *c,
   o->zero_comm = m * zero_mb;
   o->pp_comm = m * pp_mb;
   /* Pipeline bubble (Narayanan 2021 §2.2.1–2.2.2): (p−1)/(m·v) of the ideal
-   * time, i.e. (p−1)/v micro-batch times. */
-  o->bubble = (pp - 1.0) / v * (mb_time + pp_mb);
+   * time, i.e. (p−1)/v micro-batch times, on the real stage times: filling
+   * and draining pass once through every other stage (their compute, summed,
+   * which differs from the slowest's with uneven stages and the head), and
+   * each hop's communication. */
+  o->bubble = (sc.others + (pp - 1.0) * (mb_time - (sc.fwd + sc.bwd + sc.rec) + pp_mb)) / v;
   o->optimizer = optimizer_time (c, l);
   o->step = o->compute + o->recompute + o->tp_comm + o->cp_comm + o->ep_comm + o->zero_comm
             + o->pp_comm + o->bubble + o->dp_comm + o->optimizer;

@@ -232,7 +232,11 @@ draw_vram (cairo_t            *cr,
       QmParallelLayout layout = {
         .tp = e->parallelism.tp, .pp = e->parallelism.pp, .dp = e->parallelism.dp,
         .cp = MAX (e->parallelism.cp, 1), .ep = MAX (e->parallelism.ep, 1),
-        .micro_batch = MAX (e->parallelism.micro_batch, 1), .virtual_stages = 1,
+        .micro_batch = MAX (e->parallelism.micro_batch, 1),
+        /* The plan's schedule: interleaving changes the activations. */
+        .virtual_stages = MAX (e->parallelism.virtual_stages, 1),
+        .n_micro = plan->workload.global_batch
+                   / MAX (1u, MAX (e->parallelism.micro_batch, 1) * MAX (e->parallelism.dp, 1)),
         .recompute = e->parallelism.recompute,
         .sequence_parallel = e->parallelism.sequence_parallel,
       };

@@ -5,7 +5,12 @@
  */
 #include <math.h>
 
+#include <glib/gstdio.h>
+#include <string.h>
+
 #include "qm-catalog.h"
+#include "qm-estimate.h"
+#include "qm-plan.h"
 #include "qm-inference.h"
 #include "qm-serving.h"
 
@@ -716,6 +721,183 @@ test_published (void)
   g_assert_cmpfloat (odd.worst, <=, 0.40);
 }
 
+static void
+engine_8b (QmServingEngine *e)
+{
+  QmServingConfig c = { 0, };
+
+  c.shape = &qm_catalog_model ("llama-3.1-8b")->shape;
+  c.gpu = qm_catalog_gpu ("h100-sxm-80gb");
+  c.tp = 1;
+  c.pp = 1;
+  c.weight_precision = QM_PRECISION_FP8;
+  c.kv_precision = QM_PRECISION_FP8;
+  qm_serving_engine_init (e, &c);
+}
+
+static void
+assert_ordered (const QmServingResult *r)
+{
+  g_assert_cmpfloat (r->ttft_p50_s, >, 0);
+  g_assert_cmpfloat (r->ttft_p90_s, >=, r->ttft_p50_s);
+  g_assert_cmpfloat (r->ttft_p99_s, >=, r->ttft_p90_s);
+  g_assert_cmpfloat (r->tpot_p90_s, >=, r->tpot_p50_s);
+  g_assert_cmpfloat (r->tpot_p99_s, >=, r->tpot_p90_s);
+  g_assert_cmpfloat (r->queue_p99_s, >=, r->queue_p50_s);
+}
+
+/* Issue 18 properties: throughput rises with concurrency until memory
+ * binds; TTFT rises with the request rate; p99 >= p50; seeded runs are
+ * repeatable. */
+static void
+test_properties (void)
+{
+  QmServingEngine e;
+  QmServingLoad load = { 0, };
+  QmServingResult r, r2;
+  guint mem_batch;
+  double prev = 0.0, at_memory = 0.0, capacity_rps;
+
+  engine_8b (&e);
+  load.input_tokens = 2048;
+  load.output_tokens = 2048;
+  load.requests = 2000;
+  load.seed = 7;
+  load.arrival = QM_ARRIVAL_OFFLINE;
+  mem_batch = qm_serving_max_batch (&e, 4096);
+  g_assert_cmpuint (mem_batch, >, 16);
+  g_assert_cmpuint (mem_batch, <, QM_SERVING_MAX_SEQUENCES);
+  for (guint cap = 1; cap <= 4 * mem_batch; cap *= 2)
+    {
+      load.max_sequences = MIN (cap, mem_batch * 4);
+      g_assert_true (qm_serving_simulate (&e, &load, &r));
+      assert_ordered (&r);
+      g_test_message ("offline, at most %u sequences: %.0f tokens/s, mean batch %.0f",
+                      cap, r.tokens_per_s, r.mean_batch);
+      if (cap <= mem_batch)
+        g_assert_cmpfloat (r.tokens_per_s, >, prev);
+      else
+        {
+          /* Memory binds: more allowed sequences change nothing. */
+          g_assert_cmpfloat (r.mean_batch, <=, mem_batch + 1e-9);
+          g_assert_cmpfloat (fabs (r.tokens_per_s / at_memory - 1.0), <, 0.02);
+        }
+      prev = r.tokens_per_s;
+      if (cap * 2 > mem_batch && at_memory == 0.0)
+        {
+          load.max_sequences = mem_batch;
+          g_assert_true (qm_serving_simulate (&e, &load, &r));
+          at_memory = r.tokens_per_s;
+        }
+    }
+
+  /* TTFT rises with the request rate (Poisson, shorter requests). */
+  load.input_tokens = 1000;
+  load.output_tokens = 500;
+  load.max_sequences = 0;
+  load.requests = 3000;
+  g_assert_true (qm_serving_simulate (&e, &load, &r));
+  capacity_rps = r.requests_per_s;
+  prev = 0.0;
+  load.arrival = QM_ARRIVAL_POISSON;
+  for (guint i = 0; i < 5; i++)
+    {
+      const double load_fraction[] = { 0.1, 0.3, 0.6, 0.8, 0.95 };
+
+      load.requests_per_s = load_fraction[i] * capacity_rps;
+      g_assert_true (qm_serving_simulate (&e, &load, &r));
+      assert_ordered (&r);
+      g_test_message ("Poisson at %.0f%% of capacity: TTFT p50 %.0f ms p99 %.0f ms, "
+                      "TPOT p50 %.1f ms p99 %.1f ms", 100 * load_fraction[i], 1e3 * r.ttft_p50_s,
+                      1e3 * r.ttft_p99_s, 1e3 * r.tpot_p50_s, 1e3 * r.tpot_p99_s);
+      g_assert_cmpfloat (r.ttft_p99_s, >, prev);
+      g_assert_false (r.unstable);
+      prev = r.ttft_p99_s;
+    }
+  /* Beyond capacity the queue grows without bound. */
+  load.requests_per_s = 1.5 * capacity_rps;
+  g_assert_true (qm_serving_simulate (&e, &load, &r));
+  g_assert_true (r.unstable);
+
+  /* Seeded: the same run twice is the same; another seed is not. */
+  load.requests_per_s = 0.8 * capacity_rps;
+  load.input_sd = 300;
+  load.output_sd = 200;
+  g_assert_true (qm_serving_simulate (&e, &load, &r));
+  g_assert_true (qm_serving_simulate (&e, &load, &r2));
+  g_assert_cmpfloat (r.ttft_p99_s, ==, r2.ttft_p99_s);
+  g_assert_cmpfloat (r.tokens_per_s, ==, r2.tokens_per_s);
+  load.seed = 8;
+  g_assert_true (qm_serving_simulate (&e, &load, &r2));
+  g_assert_cmpfloat (r.ttft_p99_s, !=, r2.ttft_p99_s);
+  assert_ordered (&r2);
+}
+
+/* Plan keys (issue 18 item 4) through the estimate: offline with a given
+ * concurrency is the replica's max throughput per GPU; a lengths CSV. */
+static void
+test_plan_keys (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("qm-serving-XXXXXX", &error);
+  g_autofree char *csv = g_build_filename (dir, "lengths.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.csv", NULL);
+  g_autofree char *text = NULL, *again = NULL;
+  QmPlan plan, plan2;
+  QmEstimate *est = g_new0 (QmEstimate, 1);
+  const char *fmt =
+    "{ \"format\": \"quartermaster-plan\", \"version\": 1,"
+    "  \"workload\": { \"mode\": \"inference\", \"model\": { \"preset\": \"llama-3.1-8b\" }, \"tp\": 1,"
+    "    \"inference\": { \"requests_per_minute\": 600, \"input_tokens\": 1000, \"output_tokens\": 500,"
+    "      \"concurrency\": 64, \"weight_precision\": \"fp8\", \"kv_precision\": \"fp8\","
+    "      \"arrival\": \"offline\", \"input_tokens_sd\": 100, \"output_tokens_sd\": 50,"
+    "      \"max_sequences\": 512, \"lengths_csv\": \"%s\" } },"
+    "  \"target\": { \"gpus\": 8 },"
+    "  \"hardware\": { \"gpu\": \"h100-sxm-80gb\", \"server\": \"dgx-h100\" } }";
+  const QmInference *inf = &est->inference;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (csv, "input_tokens,output_tokens\n900,400\n1100,600\n", -1, &error));
+  g_assert_true (g_file_set_contents (bad, "input,output\n900,400\n1100\n", -1, &error));
+  text = g_strdup_printf (fmt, csv);
+  qm_plan_init (&plan);
+  g_assert_true (qm_plan_load_from_data (&plan, text, -1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (plan.workload.inference.arrival, ==, QM_ARRIVAL_OFFLINE);
+  g_assert_cmpfloat (plan.workload.inference.input_tokens_sd, ==, 100);
+  g_assert_cmpfloat (plan.workload.inference.output_tokens_sd, ==, 50);
+  g_assert_cmpuint (plan.workload.inference.max_sequences, ==, 512);
+  g_assert_cmpstr (plan.workload.inference.lengths_csv, ==, csv);
+  /* The writer keeps them. */
+  again = qm_plan_to_data (&plan, NULL);
+  qm_plan_init (&plan2);
+  g_assert_true (qm_plan_load_from_data (&plan2, again, -1, NULL, &error));
+  g_assert_true (memcmp (&plan.workload.inference, &plan2.workload.inference,
+                         sizeof plan.workload.inference) == 0);
+
+  qm_estimate (&plan, est);
+  g_assert_true (est->has_inference);
+  g_assert_true (inf->fits);
+  g_assert_cmpuint (inf->gpus_per_replica, ==, 1);
+  g_assert_cmpuint (inf->concurrency, ==, 64);
+  g_assert_cmpfloat (inf->tokens_per_s_per_gpu, ==, inf->replica_tokens_per_s / inf->gpus_per_replica);
+  g_assert_cmpfloat (inf->ttft_p99_ms, >=, inf->ttft_p50_ms);
+  g_assert_cmpfloat (inf->tpot_p99_ms, >=, inf->tpot_p50_ms);
+  g_assert_cmpfloat (inf->requests_per_s, >, 0);
+  g_assert_null (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
+
+  /* A bad CSV line is an error naming the key and the line. */
+  g_strlcpy (plan.workload.inference.lengths_csv, bad, sizeof plan.workload.inference.lengths_csv);
+  qm_estimate (&plan, est);
+  g_assert_nonnull (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
+  g_assert_cmpfloat (qm_issues_find (&inf->issues, "workload.inference.lengths_csv")->value, ==, 3);
+
+  g_unlink (csv);
+  g_unlink (bad);
+  g_rmdir (dir);
+  g_free (est);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -729,5 +911,7 @@ main (int    argc,
   g_test_add_func ("/inference/bad-input", test_bad_input);
   g_test_add_func ("/inference/random", test_random);
   g_test_add_func ("/inference/published", test_published);
+  g_test_add_func ("/inference/properties", test_properties);
+  g_test_add_func ("/inference/plan-keys", test_plan_keys);
   return g_test_run ();
 }

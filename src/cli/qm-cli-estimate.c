@@ -235,9 +235,15 @@ print_inference (const QmEstimate *e)
   row ("throughput", "%s tokens/s per GPU, %s tokens/s in all (%s needed)",
        num (i->tokens_per_s_per_gpu, 0), num (i->tokens_per_s_total, 0),
        num (i->tokens_per_s_needed, 0));
-  row ("latency", "TTFT %s ms%s, TPOT %s ms%s", num (i->ttft_ms, 1),
-       i->meets_ttft ? "" : " (target missed)", num (i->tpot_ms, 1),
-       i->meets_tpot ? "" : " (target missed)");
+  row ("requests", "%s requests/s served; one replica peaks at %s tokens/s",
+       num (i->requests_per_s, 2), num (i->replica_tokens_per_s, 0));
+  row ("TTFT", "p50 %s ms, p90 %s ms, p99 %s ms%s", num (i->ttft_p50_ms, 1),
+       num (i->ttft_p90_ms, 1), num (i->ttft_p99_ms, 1),
+       i->meets_ttft ? "" : " (p99 target missed)");
+  row ("TPOT", "p50 %s ms, p90 %s ms, p99 %s ms%s", num (i->tpot_p50_ms, 1),
+       num (i->tpot_p90_ms, 1), num (i->tpot_p99_ms, 1),
+       i->meets_tpot ? "" : " (p99 target missed)");
+  row ("queue", "p50 %s ms, p99 %s ms", num (i->queue_p50_ms, 1), num (i->queue_p99_ms, 1));
   row ("memory per GPU", "%s of %s: %s", bytes (i->memory_per_gpu_bytes),
        bytes (i->capacity_per_gpu_bytes), i->fits ? "fits" : "DOES NOT FIT");
 }

@@ -266,8 +266,12 @@ qm_inference_compute (const QmInferenceInput *in,
                      "weights and one sequence's KV cache do not fit on the largest replica (GB needed)",
                      (e.weights_bytes + e.workspace_bytes + e.reserve_bytes) * e.tp * e.pp / 1e9
                      + out->kv_bytes_per_seq / 1e9);
+      out->weights_per_gpu_bytes = e.weights_bytes;
+      out->workspace_per_gpu_bytes = e.workspace_bytes;
+      out->reserve_per_gpu_bytes = e.reserve_bytes;
+      out->kv_per_gpu_bytes = e.kv_bytes_per_token_gpu * context;
       out->memory_per_gpu_bytes = e.weights_bytes + e.workspace_bytes + e.reserve_bytes
-                                  + e.kv_bytes_per_token_gpu * context;
+                                  + out->kv_per_gpu_bytes;
       out->ttft_ms = out->prefill_s * 1000.0;
       out->tpot_ms = isolated_decode_s (&e, input + output) * 1000.0;
       out->replicas = 1;
@@ -303,9 +307,13 @@ qm_inference_compute (const QmInferenceInput *in,
     out->concurrency = cap;
   if (in->concurrency > 0)
     out->concurrency = in->concurrency;
+  out->weights_per_gpu_bytes = e.weights_bytes;
+  out->workspace_per_gpu_bytes = e.workspace_bytes;
+  out->reserve_per_gpu_bytes = e.reserve_bytes;
+  out->kv_per_gpu_bytes = e.kv_bytes_per_token_gpu * QM_SERVING_BLOCK_TOKENS
+                          * qm_serving_blocks (context) * MIN (cap, out->max_batch);
   out->memory_per_gpu_bytes = e.weights_bytes + e.workspace_bytes + e.reserve_bytes
-                              + e.kv_bytes_per_token_gpu * QM_SERVING_BLOCK_TOKENS
-                                * qm_serving_blocks (context) * MIN (cap, out->max_batch);
+                              + out->kv_per_gpu_bytes;
 
   /* Throughput per GPU: measured (the rule of thumb) or the model. */
   if (isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0)
@@ -413,4 +421,48 @@ qm_inference_latency_at_rate (const QmInferenceInput *in,
   engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
   cap = in->concurrency > 0 ? in->concurrency : sized->max_batch;
   return simulate_fleet (in, &e, cap, requests_per_minute, MAX (sized->replicas, 1u), out);
+}
+
+GArray *
+qm_inference_read_lengths (const char *path,
+                           guint      *bad_line)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (double));
+
+  *bad_line = 0;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      char *l = g_strstrip (lines[i]), *end = NULL;
+      double v[2];
+
+      if (l[0] == '\0' || (i == 0 && !g_ascii_isdigit (l[0])))
+        continue;
+      v[0] = g_ascii_strtod (l, &end);
+      if (end == l || *end != ',')
+        goto bad;
+      l = end + 1;
+      v[1] = g_ascii_strtod (l, &end);
+      while (end && g_ascii_isspace (*end))
+        end++;
+      if (end == l || (*end != '\0' && *end != ',')
+          || !(v[0] >= 0 && v[0] <= 1e8 && v[0] == floor (v[0]))
+          || !(v[1] >= 1 && v[1] <= 1e8 && v[1] == floor (v[1])))
+        goto bad;
+      g_array_append_vals (out, v, 2);
+      continue;
+    bad:
+      *bad_line = i + 1;
+      return NULL;
+    }
+  if (out->len == 0)
+    {
+      *bad_line = 1;
+      return NULL;
+    }
+  return g_steal_pointer (&out);
 }

@@ -61,7 +61,11 @@ typedef struct
   double   weights_bytes;
   double   kv_bytes_per_token;
   double   kv_bytes_per_seq;          /* at input + output tokens */
-  double   memory_per_gpu_bytes;      /* weights + KV + context, per GPU */
+  double   memory_per_gpu_bytes;      /* the four below, per GPU */
+  double   weights_per_gpu_bytes;
+  double   workspace_per_gpu_bytes;   /* activations of one full step, logits */
+  double   reserve_per_gpu_bytes;     /* CUDA context, libraries */
+  double   kv_per_gpu_bytes;          /* KV blocks of the sequences in flight */
   double   capacity_per_gpu_bytes;
 
   guint    gpus_per_replica;
@@ -100,6 +104,13 @@ double qm_inference_kv_bytes_per_token (const QmModelShape *shape,
 
 void   qm_inference_compute            (const QmInferenceInput *in,
                                         QmInference            *out);
+
+/* Reads a CSV of request lengths, one "input_tokens,output_tokens" line
+ * per request (a header line and blank lines are skipped), as pairs of
+ * doubles. NULL when the file cannot be read (*bad_line = 0) or a line is
+ * not two whole numbers with output >= 1 (*bad_line = its number). */
+GArray  *qm_inference_read_lengths     (const char             *path,
+                                        guint                  *bad_line);
 
 /* Latency of a sized fleet (@sized from qm_inference_compute on @in) at
  * another request rate: for the latency-vs-load chart. FALSE if the

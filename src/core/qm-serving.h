@@ -14,6 +14,7 @@
 
 #include "qm-hardware.h"
 #include "qm-model.h"
+#include "qm-workload.h"
 
 G_BEGIN_DECLS
 
@@ -104,12 +105,6 @@ gboolean qm_serving_fits        (const QmServingEngine *e,
 /* Sequences of @tokens the KV pool holds at once (capped by max_sequences). */
 guint    qm_serving_max_batch   (const QmServingEngine *e,
                                  double                 tokens);
-
-typedef enum
-{
-  QM_ARRIVAL_POISSON,
-  QM_ARRIVAL_OFFLINE,
-} QmArrival;
 
 typedef struct
 {

@@ -898,6 +898,49 @@ test_plan_keys (void)
   g_free (est);
 }
 
+/* MoE reads only the experts a step's tokens touch: E (1 - (1 - k/E)^t)
+ * of them per layer for uniform top-k routing; Mixtral 8x7B (top-2 of 8)
+ * reads 2 experts at batch 1 and nearly all 8 at batch 64. MLA caches
+ * the latent (DeepSeek-V3: 576 values per layer, not 2 x 128 x 128). */
+static void
+test_moe_mla (void)
+{
+  const QmModelPreset *mixtral = qm_catalog_model ("mixtral-8x7b");
+  const QmModelPreset *dsv3 = qm_catalog_model ("deepseek-v3");
+  QmServingConfig c = { 0, };
+  QmServingEngine e;
+  QmServingStep one = { 1, 100, 0, 0, 1 };
+  QmServingStep many = { 64, 6400, 0, 0, 64 };
+  double all_weights, two_experts;
+
+  g_assert_nonnull (mixtral);
+  g_assert_nonnull (dsv3);
+  c.shape = &mixtral->shape;
+  c.gpu = qm_catalog_gpu ("h100-sxm-80gb");
+  c.tp = 2;
+  c.pp = 1;
+  c.weight_precision = QM_PRECISION_BF16;
+  c.kv_precision = QM_PRECISION_BF16;
+  qm_serving_engine_init (&e, &c);
+  g_assert_cmpfloat (e.experts, ==, 8);
+  g_assert_cmpfloat (e.top_k, ==, 2);
+  all_weights = e.dense_bytes + 8 * e.expert_bytes * e.moe_layers;
+  two_experts = e.dense_bytes + 2 * e.expert_bytes * e.moe_layers;
+  /* Batch 1 reads about the 13B active, not the 47B total. */
+  g_assert_cmpfloat (qm_serving_step_s (&e, &one), >, two_experts / e.hbm);
+  g_assert_cmpfloat (qm_serving_step_s (&e, &one), <, 0.5 * all_weights / e.hbm);
+  /* 64 tokens touch 8 (1 - (3/4)^64) = 8.0 experts: all the weights. */
+  g_assert_cmpfloat (qm_serving_step_s (&e, &many), >, all_weights / e.hbm);
+
+  c.shape = &dsv3->shape;
+  c.tp = 8;
+  c.weight_precision = QM_PRECISION_FP8;
+  c.kv_precision = QM_PRECISION_BF16;
+  qm_serving_engine_init (&e, &c);
+  /* The latent is replicated on every TP rank: (512 + 64) x 2 B x 61. */
+  g_assert_cmpfloat (e.kv_bytes_per_token_gpu, ==, 576.0 * 2 * 61);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -907,6 +950,7 @@ main (int    argc,
   g_test_add_func ("/inference/seed-rule", test_seed_rule);
   g_test_add_func ("/inference/decode-roofline", test_decode_roofline);
   g_test_add_func ("/inference/memory", test_memory);
+  g_test_add_func ("/inference/moe-mla", test_moe_mla);
   g_test_add_func ("/inference/fit-and-targets", test_fit_and_targets);
   g_test_add_func ("/inference/bad-input", test_bad_input);
   g_test_add_func ("/inference/random", test_random);

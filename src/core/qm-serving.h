@@ -138,6 +138,7 @@ typedef struct
   guint  steps;
   guint  completed;
   gboolean unstable;             /* the queue kept growing */
+  gboolean truncated;            /* stopped at max_steps */
 } QmServingResult;
 
 gboolean qm_serving_simulate    (const QmServingEngine *e,

@@ -886,6 +886,29 @@ test_plan_keys (void)
   g_assert_cmpfloat (inf->requests_per_s, >, 0);
   g_assert_null (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
 
+  /* The chart data: the curve through the plan's point, rising with
+   * concurrency; latency rising with the rate. */
+  {
+    QmInferenceInput in = { 0, };
+    QmServingResult lo, hi;
+
+    in.shape = &plan.workload.model;
+    in.params = qm_model_params (in.shape);
+    in.gpu = &plan.hardware.gpu;
+    in.input_tokens = 1000;
+    in.output_tokens = 500;
+    in.weight_precision = QM_PRECISION_FP8;
+    in.kv_precision = QM_PRECISION_FP8;
+    in.arrival = QM_ARRIVAL_OFFLINE;
+    g_assert_cmpfloat (qm_inference_throughput_at_concurrency (&in, inf, 16), <,
+                       qm_inference_throughput_at_concurrency (&in, inf, 64));
+    in.arrival = QM_ARRIVAL_POISSON;
+    g_assert_true (qm_inference_latency_at_rate (&in, inf, 60, &lo));
+    g_assert_true (qm_inference_latency_at_rate (&in, inf, 6000, &hi));
+    g_assert_cmpfloat (hi.ttft_p99_s, >, lo.ttft_p99_s);
+    g_assert_cmpfloat (hi.tpot_p50_s, >, lo.tpot_p50_s);
+  }
+
   /* A bad CSV line is an error naming the key and the line. */
   g_strlcpy (plan.workload.inference.lengths_csv, bad, sizeof plan.workload.inference.lengths_csv);
   qm_estimate (&plan, est);

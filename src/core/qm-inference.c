@@ -466,3 +466,25 @@ qm_inference_read_lengths (const char *path,
     }
   return g_steal_pointer (&out);
 }
+
+double
+qm_inference_throughput_at_concurrency (const QmInferenceInput *in,
+                                        const QmInference      *sized,
+                                        guint                   concurrency)
+{
+  QmServingEngine e;
+  QmServingLoad load;
+  QmServingResult res;
+  guint cap;
+
+  g_return_val_if_fail (in != NULL && sized != NULL, 0.0);
+  if (sized->gpus_per_replica == 0 || sized->max_batch == 0 || concurrency == 0)
+    return 0.0;
+  engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
+  cap = MIN (concurrency, sized->max_batch);
+  load_for (in, QM_ARRIVAL_OFFLINE, 0.0,
+            MIN (8192u, MAX (QM_INFERENCE_SIM_REQUESTS / 4, 4 * cap)), cap, cap, &load);
+  if (!qm_serving_simulate (&e, &load, &res))
+    return 0.0;
+  return res.tokens_per_s / sized->gpus_per_replica;
+}

@@ -120,4 +120,12 @@ gboolean qm_inference_latency_at_rate  (const QmInferenceInput *in,
                                         double                  requests_per_minute,
                                         QmServingResult        *out);
 
+/* Max-throughput output tokens/s per GPU of the sized replica with at most
+ * @concurrency sequences in flight (offline run): for the
+ * throughput-vs-concurrency curve. The curve rises until memory binds
+ * (sized->max_batch), then stays flat. 0 if the replica does not fit. */
+double   qm_inference_throughput_at_concurrency (const QmInferenceInput *in,
+                                                 const QmInference      *sized,
+                                                 guint                   concurrency);
+
 G_END_DECLS

@@ -17,11 +17,11 @@
 G_BEGIN_DECLS
 
 /* Requests the simulator runs for a throughput or a latency figure: enough
- * for stable p99s (1 % of 4,000 is 40 requests beyond the p99). */
-#define QM_INFERENCE_SIM_REQUESTS 4000
+ * for stable p99s (1 % of 2,000 is 20 requests beyond the p99). */
+#define QM_INFERENCE_SIM_REQUESTS 2000
 /* ... but no more than about this many engine steps per run (the wizard
  * re-estimates on every keystroke). */
-#define QM_INFERENCE_SIM_STEPS 100000.0
+#define QM_INFERENCE_SIM_STEPS 40000.0
 /* Largest replica the search tries: four 8-GPU nodes, DeepSeek-V3's
  * prefill unit (arXiv 2412.19437 §3.4). */
 #define QM_INFERENCE_MAX_GPUS_PER_REPLICA 32

@@ -439,6 +439,15 @@ qm_serving_simulate (const QmServingEngine *e,
           }
         /* TensorRT-LLM's default GUARANTEED_NO_EVICT policy: a request is
          * admitted only with blocks for its whole prompt and answer. */
+        /* A drawn length beyond what the KV pool holds is cut to fit, as
+         * an engine caps max_tokens at its max sequence length. */
+        if (qm_serving_blocks (in_len[i] + out_len[i]) > e->kv_blocks)
+          {
+            double room = (double) e->kv_blocks * QM_SERVING_BLOCK_TOKENS;
+
+            out_len[i] = MAX (1.0, MIN (out_len[i], room - in_len[i]));
+            in_len[i] = MAX (1.0, MIN (in_len[i], room - out_len[i]));
+          }
         need[i] = qm_serving_blocks (in_len[i] + out_len[i]);
         if (need[i] > e->kv_blocks)
           return FALSE;

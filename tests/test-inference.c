@@ -578,78 +578,161 @@ err_stats (const double *err,
   return s;
 }
 
-/* Sum of squared log errors of one GPU's fit rows. */
+/* The constants being fitted, per GPU: hbm_stream_fraction,
+ * mamf_fraction_fp8, step_overhead_us (one value shared by every GPU: it
+ * is the serving software's, not the chip's) and allreduce_busbw_gbs. */
+typedef struct
+{
+  const char *gpu;
+  double      p[4];
+} GpuFit;
+
+static const GpuFit *
+fit_for (const GpuFit *fits,
+         guint         n_fits,
+         const char   *gpu)
+{
+  for (guint i = 0; i < n_fits; i++)
+    if (g_strcmp0 (fits[i].gpu, gpu) == 0)
+      return &fits[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* Sum of squared log errors over the fit rows (the even ones), of one GPU
+ * or (@only NULL) of all. */
 static double
-fit_cost (GPtrArray  *rows,
-          const char *gpu,
-          double      p[4])
+fit_cost (GPtrArray    *rows,
+          const GpuFit *fits,
+          guint         n_fits,
+          const char   *only)
 {
   double cost = 0.0;
 
   for (guint i = 0; i < rows->len; i += 2)
     {
       const RefRow *r = rows->pdata[i];
+      const GpuFit *f;
       double l;
 
-      if (g_strcmp0 (r->gpu.info.id, gpu) != 0)
+      if (only != NULL && g_strcmp0 (r->gpu.info.id, only) != 0)
         continue;
-      l = log (ref_predict (r, p[0], p[1], p[2], p[3]) / r->published);
+      f = fit_for (fits, n_fits, r->gpu.info.id);
+      l = log (ref_predict (r, f->p[0], f->p[1], f->p[2], f->p[3]) / r->published);
       cost += l * l;
     }
   return cost;
 }
 
-/* Coordinate descent with golden-section search on each constant within
- * physical bounds. */
+/* Golden-section search on one constant (written to every pointer in
+ * @targets) within [lo, hi]. */
 static void
-fit_gpu (GPtrArray  *rows,
-         const char *gpu,
-         double      p[4])
+golden (GPtrArray  *rows,
+        GpuFit     *fits,
+        guint       n_fits,
+        const char *only,
+        double    **targets,
+        guint       n_targets,
+        double      lo,
+        double      hi)
+{
+  const double gr = (sqrt (5.0) - 1.0) / 2.0;
+  double a = lo, b = hi, c = b - gr * (b - a), d = a + gr * (b - a), fc, fd;
+
+#define SET(v) G_STMT_START { for (guint t_ = 0; t_ < n_targets; t_++) *targets[t_] = (v); } G_STMT_END
+  SET (c);
+  fc = fit_cost (rows, fits, n_fits, only);
+  SET (d);
+  fd = fit_cost (rows, fits, n_fits, only);
+  for (guint it = 0; it < 28; it++)
+    {
+      if (fc < fd)
+        {
+          b = d;
+          d = c;
+          fd = fc;
+          c = b - gr * (b - a);
+          SET (c);
+          fc = fit_cost (rows, fits, n_fits, only);
+        }
+      else
+        {
+          a = c;
+          c = d;
+          fc = fd;
+          d = a + gr * (b - a);
+          SET (d);
+          fd = fit_cost (rows, fits, n_fits, only);
+        }
+    }
+  SET ((a + b) / 2.0);
+#undef SET
+}
+
+/* Coordinate descent within physical bounds, from a fixed start (not the
+ * catalog's values, so the fit is the same whatever the catalog says). */
+static void
+fit_all (GPtrArray *rows,
+         GpuFit    *fits,
+         guint      n_fits)
 {
   static const double lo[4] = { 0.50, 0.30, 0.0, 50.0 }, hi[4] = { 0.95, 1.00, 20000.0, 1000.0 };
-  const double gr = (sqrt (5.0) - 1.0) / 2.0;
+  g_autofree double **shared = g_new (double *, n_fits);
 
+  for (guint g = 0; g < n_fits; g++)
+    {
+      const QmGpuSpec *gpu = qm_catalog_gpu (fits[g].gpu);
+
+      fits[g].p[0] = 0.8;
+      fits[g].p[1] = 0.7;
+      fits[g].p[2] = 0.0;
+      fits[g].p[3] = 0.8 * gpu->link_gbs;
+      shared[g] = &fits[g].p[2];
+    }
   for (guint round = 0; round < 6; round++)
-    for (guint k = 0; k < 4; k++)
-      {
-        double a = lo[k], b = hi[k], c, d, fc, fd;
-
-        c = b - gr * (b - a);
-        d = a + gr * (b - a);
-        p[k] = c;
-        fc = fit_cost (rows, gpu, p);
-        p[k] = d;
-        fd = fit_cost (rows, gpu, p);
-        for (guint it = 0; it < 28; it++)
+    {
+      for (guint g = 0; g < n_fits; g++)
+        for (guint k = 0; k < 4; k++)
           {
-            if (fc < fd)
-              {
-                b = d;
-                d = c;
-                fd = fc;
-                c = b - gr * (b - a);
-                p[k] = c;
-                fc = fit_cost (rows, gpu, p);
-              }
-            else
-              {
-                a = c;
-                c = d;
-                fc = fd;
-                d = a + gr * (b - a);
-                p[k] = d;
-                fd = fit_cost (rows, gpu, p);
-              }
+            double *t = &fits[g].p[k];
+            if (k != 2)
+              golden (rows, fits, n_fits, fits[g].gpu, &t, 1, lo[k], hi[k]);
           }
-        p[k] = (a + b) / 2.0;
-      }
+      golden (rows, fits, n_fits, NULL, shared, n_fits, lo[2], hi[2]);
+    }
+}
+
+/* A row re-simulated in full with the given constants. */
+static double
+ref_simulate (const RefRow *r,
+              const double  p[4])
+{
+  QmGpuSpec g = r->gpu;
+  QmServingConfig c = ref_config (r, &g);
+  QmServingEngine e;
+  QmServingLoad load = { 0, };
+  QmServingResult res;
+
+  g.hbm_stream_fraction = p[0];
+  g.mamf_fraction_fp8 = p[1];
+  g.step_overhead_us = p[2];
+  g.allreduce_busbw_gbs = p[3];
+  qm_serving_engine_init (&e, &c);
+  load.arrival = QM_ARRIVAL_OFFLINE;
+  load.requests = (guint) r->requests;
+  load.input_tokens = r->input;
+  load.output_tokens = r->output;
+  load.seed = 1;
+  g_assert_true (qm_serving_simulate (&e, &load, &res));
+  return res.tokens_per_s;
 }
 
 static void
 test_published (void)
 {
   g_autoptr (GPtrArray) rows = load_reference ();
-  g_autoptr (GHashTable) fitted = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  GpuFit fits[8];
+  guint n_fits = 0;
   guint n = rows->len;
   g_autofree double *err_cat = g_new (double, n);
   g_autofree double *err_fit = g_new (double, n);
@@ -661,27 +744,30 @@ test_published (void)
   g_ptr_array_set_free_func (rows, ref_row_free);
   g_assert_cmpuint (n, >=, 30);
 
-  /* Fit each GPU's constants on the even rows, starting from the catalog. */
+  /* Fit the constants on the even rows. */
   for (guint i = 0; i < n; i++)
     {
       const RefRow *r = rows->pdata[i];
-      double *p;
+      gboolean seen = FALSE;
 
-      if (g_hash_table_contains (fitted, r->gpu.info.id))
-        continue;
-      p = g_new (double, 4);
-      /* A fixed start (not the catalog's values), so the fit is the
-       * same whatever the catalog says. */
-      p[0] = 0.8;
-      p[1] = 0.7;
-      p[2] = 0.0;
-      p[3] = 0.8 * r->gpu.link_gbs;
-      fit_gpu (rows, r->gpu.info.id, p);
-      g_hash_table_insert (fitted, (gpointer) r->gpu.info.id, p);
+      for (guint g = 0; g < n_fits; g++)
+        seen |= g_strcmp0 (fits[g].gpu, r->gpu.info.id) == 0;
+      if (!seen)
+        {
+          g_assert_cmpuint (n_fits, <, G_N_ELEMENTS (fits));
+          fits[n_fits++].gpu = r->gpu.info.id;
+        }
+    }
+  fit_all (rows, fits, n_fits);
+  for (guint g = 0; g < n_fits; g++)
+    {
+      const QmGpuSpec *gpu = qm_catalog_gpu (fits[g].gpu);
+
       g_test_message ("fit %s on even rows: hbm_stream_fraction %.3f, mamf_fraction_fp8 %.3f, "
                       "step_overhead_us %.0f, allreduce_busbw_gbs %.0f (catalog %.3f, %.3f, %.0f, %.0f)",
-                      r->gpu.info.id, p[0], p[1], p[2], p[3], r->gpu.hbm_stream_fraction,
-                      r->gpu.mamf_fraction_fp8, r->gpu.step_overhead_us, r->gpu.allreduce_busbw_gbs);
+                      fits[g].gpu, fits[g].p[0], fits[g].p[1], fits[g].p[2], fits[g].p[3],
+                      gpu->hbm_stream_fraction, gpu->mamf_fraction_fp8, gpu->step_overhead_us,
+                      gpu->allreduce_busbw_gbs);
     }
 
   g_test_message ("%-36s %9s %9s %7s %9s %7s  %s", "row", "published", "catalog", "err",
@@ -689,8 +775,8 @@ test_published (void)
   for (guint i = 0; i < n; i++)
     {
       const RefRow *r = rows->pdata[i];
-      const double *p = g_hash_table_lookup (fitted, r->gpu.info.id);
-      double fit = ref_predict (r, p[0], p[1], p[2], p[3]);
+      const double *p = fit_for (fits, n_fits, r->gpu.info.id)->p;
+      double fit = ref_simulate (r, p);
 
       err_cat[i] = r->predicted / r->published - 1.0;
       err_fit[i] = fit / r->published - 1.0;

@@ -52,8 +52,10 @@
  * means of the fitted H100, H200 and B200 values (gpus.json; fitted by
  * test-inference on tests/data/serving-reference.tsv). */
 #define QM_SERVING_HBM_FRACTION_DEFAULT    0.76
-#define QM_SERVING_MAMF_FP8_DEFAULT        0.535
-#define QM_SERVING_STEP_OVERHEAD_DEFAULT_S 0.98e-3
+#define QM_SERVING_MAMF_FP8_DEFAULT        0.536
+/* The per-step overhead is the serving software's (scheduler, sampling,
+ * launch gaps), fitted as one value for all GPUs. */
+#define QM_SERVING_STEP_OVERHEAD_DEFAULT_S 0.838e-3
 
 static double
 pos (double v)

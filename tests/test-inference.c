@@ -5,7 +5,14 @@
  */
 #include <math.h>
 
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "qm-catalog.h"
+#include "qm-estimate.h"
+#include "qm-plan.h"
 #include "qm-inference.h"
+#include "qm-serving.h"
 
 /* H100 SXM: 80 GB, 3.35 TB/s, 989 TF bf16, 1979 TF fp8 dense. */
 static QmGpuSpec
@@ -111,7 +118,7 @@ test_seed_rule (void)
   g_assert_cmpfloat (r.tokens_per_s_total, >=, r.tokens_per_s_needed);
 
   /* Random rates: always the rule, always enough GPUs. */
-  for (guint i = 0; i < 2000; i++)
+  for (guint i = 0; i < 100; i++)
     {
       in.tokens_per_s_per_gpu = g_test_rand_double_range (1, 5000);
       in.output_tokens = g_test_rand_int_range (1, 4000);
@@ -127,87 +134,154 @@ test_seed_rule (void)
     }
 }
 
-/* Decode is bandwidth-bound at small batch: step >= weight bytes / BW. */
+/* A catalog model and GPU (the shapes the estimate passes). */
+static QmInferenceInput
+preset_input (const char *model,
+              const char *gpu)
+{
+  const QmModelPreset *m = qm_catalog_model (model);
+  QmInferenceInput in = { 0, };
+
+  g_assert_nonnull (m);
+  g_assert_nonnull (qm_catalog_gpu (gpu));
+  in.shape = &m->shape;
+  in.params = qm_model_params (&m->shape);
+  in.gpu = qm_catalog_gpu (gpu);
+  in.weight_precision = QM_PRECISION_BF16;
+  in.kv_precision = QM_PRECISION_BF16;
+  in.requests_per_minute = 600;
+  in.input_tokens = 1000;
+  in.output_tokens = 500;
+  return in;
+}
+
+/* Decode is bandwidth-bound at small batch: a step can never beat reading
+ * the weights at the datasheet bandwidth (scaling-book inference.md), and
+ * it turns compute-bound at large batch (B >~ FLOP/s / bytes/s per weight
+ * byte: 295 for bf16 on H100, estimation-anchors.md §3). */
 static void
 test_decode_roofline (void)
 {
-  QmModelShape s = shape (32, 4096, 32, 32);
-  QmGpuSpec g = h100 ();
-  QmInferenceInput in = llama_7b_input (&s, &g);
-  QmInference r;
-  double weights_step = 6.74e9 * 2 / 3.35e12;
+  QmInferenceInput in = preset_input ("llama-2-7b", "h100-sxm-80gb");
+  QmServingConfig c = { 0, };
+  QmServingEngine e1, e2;
+  double weights = qm_model_params (in.shape) * 2.0;
+  QmServingStep one = { 1, 1000, 0, 0, 1 };
+  QmServingStep big = { 2048, 2048 * 10.0, 0, 0, 2048 };
 
-  in.gpus_per_replica = 1;
-  in.concurrency = 1;
-  in.input_tokens = 1;
-  in.output_tokens = 1;
-  qm_inference_compute (&in, &r);
-  g_assert_false (r.decode_compute_bound);
-  g_assert_cmpfloat (r.step_s, >=, weights_step);
-  g_assert_cmpfloat_with_epsilon (r.tpot_ms, weights_step * 1000, 0.01);
+  c.shape = in.shape;
+  c.gpu = in.gpu;
+  c.tp = 1;
+  c.pp = 1;
+  c.weight_precision = QM_PRECISION_BF16;
+  c.kv_precision = QM_PRECISION_BF16;
+  qm_serving_engine_init (&e1, &c);
+  g_assert_cmpfloat (qm_serving_step_s (&e1, &one), >=, weights / 3.35e12);
+  /* ... and within the achievable stream fraction plus the step overhead
+   * and the small kernels: under 1.6x the datasheet bound. */
+  g_assert_cmpfloat (qm_serving_step_s (&e1, &one), <=, 1.6 * weights / 3.35e12);
+  /* Batch 1: the weight read dominates; 2,048 short sequences: the GEMMs. */
+  g_assert_cmpfloat (1 * e1.gemm_flops_tok / e1.gemm_rate, <, e1.dense_bytes / e1.hbm);
+  g_assert_cmpfloat (2048 * e1.gemm_flops_tok / e1.gemm_rate, >, e1.dense_bytes / e1.hbm);
+  g_assert_cmpfloat (qm_serving_step_s (&e1, &big), >, 2048 * e1.gemm_flops_tok / e1.gemm_rate);
 
-  /* The MLP turns compute-bound above B ~ peak FLOPs / HBM BW = 989/3.35
-   * = 295 for bf16 on H100 (estimation-anchors.md §3). */
-  in.concurrency = 290;
-  qm_inference_compute (&in, &r);
-  g_assert_false (r.decode_compute_bound);
-  in.concurrency = 300;
-  qm_inference_compute (&in, &r);
-  g_assert_true (r.decode_compute_bound);
+  /* Two GPUs: half the weights each, plus two all-reduces per layer; a
+   * batch-1 step is faster, but not twice as fast. */
+  c.tp = 2;
+  qm_serving_engine_init (&e2, &c);
+  g_assert_cmpfloat (qm_serving_step_s (&e2, &one), <, qm_serving_step_s (&e1, &one));
+  g_assert_cmpfloat (qm_serving_step_s (&e2, &one), >, qm_serving_step_s (&e1, &one) / 2);
 
-  /* Two GPUs halve the step. */
-  in.concurrency = 1;
-  in.gpus_per_replica = 2;
-  qm_inference_compute (&in, &r);
-  g_assert_cmpfloat_with_epsilon (r.tpot_ms, weights_step * 1000 / 2, 0.01);
+  /* fp8 weights read half the bytes. */
+  c.tp = 1;
+  c.weight_precision = QM_PRECISION_FP8;
+  qm_serving_engine_init (&e2, &c);
+  g_assert_cmpfloat_with_epsilon (e2.dense_bytes, e1.dense_bytes / 2, 1e-6 * e1.dense_bytes);
+  g_assert_cmpfloat (qm_serving_step_s (&e2, &one), <, qm_serving_step_s (&e1, &one));
+}
+
+/* Memory (issue 18 item 2): real device bytes, weights, workspace,
+ * reserve, 0.9 of the rest in 32-token blocks; one "fits". */
+static void
+test_memory (void)
+{
+  QmInferenceInput in = preset_input ("llama-3.1-70b", "h100-sxm-80gb");
+  QmServingConfig c = { 0, };
+  QmServingEngine e;
+  double free;
+
+  c.shape = in.shape;
+  c.gpu = in.gpu;
+  c.tp = 2;
+  c.weight_precision = QM_PRECISION_BF16;
+  c.kv_precision = QM_PRECISION_BF16;
+  qm_serving_engine_init (&e, &c);
+  /* An "80 GB" H100 reports 81,559 MiB = 85.5e9 bytes. */
+  g_assert_cmpfloat_with_epsilon (e.capacity_bytes, 81559.0 * 1048576.0, 1.0);
+  free = e.capacity_bytes - e.weights_bytes - e.workspace_bytes - e.reserve_bytes;
+  g_assert_cmpfloat_with_epsilon (e.kv_bytes, 0.9 * free, 1.0);
+  /* Llama 3 70B bf16 KV: 2 x 2 B x 8 heads x 128 x 80 layers = 320 KiB per
+   * token, 4 heads per GPU at TP2. */
+  g_assert_cmpfloat (e.kv_bytes_per_token_gpu, ==, 2.0 * 2 * 4 * 128 * 80);
+  g_assert_cmpuint (e.kv_blocks, ==, (guint) floor (e.kv_bytes / (32 * e.kv_bytes_per_token_gpu)));
+  g_assert_cmpuint (qm_serving_blocks (1), ==, 1);
+  g_assert_cmpuint (qm_serving_blocks (32), ==, 1);
+  g_assert_cmpuint (qm_serving_blocks (33), ==, 2);
+  g_assert_true (qm_serving_fits (&e, 8192));
+  g_assert_cmpuint (qm_serving_max_batch (&e, 2048), ==, MIN (e.kv_blocks / 64, 2048u));
+  /* 141 GB of bf16 weights do not fit on one H100. */
+  c.tp = 1;
+  qm_serving_engine_init (&e, &c);
+  g_assert_false (qm_serving_fits (&e, 1));
 }
 
 static void
 test_fit_and_targets (void)
 {
-  QmModelShape s70 = shape (80, 8192, 64, 8);
-  QmModelShape s405 = shape (126, 16384, 128, 8);
-  QmGpuSpec g = h100 ();
-  QmInferenceInput in = llama_7b_input (&s70, &g);
-  QmInference r;
+  QmInferenceInput in = preset_input ("llama-3.1-70b", "h100-sxm-80gb");
+  QmInference r, r2;
 
   /* 70B in bf16 = 141 GB: two H100s. */
-  in.params = 70.6e9;
   qm_inference_compute (&in, &r);
   g_assert_true (r.fits);
   g_assert_cmpuint (r.gpus_per_replica, ==, 2);
-  g_assert_cmpfloat (r.memory_per_gpu_bytes, <=, 80e9);
+  g_assert_cmpfloat (r.memory_per_gpu_bytes, <=, r.capacity_per_gpu_bytes);
 
-  /* A 100 ms TTFT for 2,000 prompt tokens: prefill on 2 GPUs takes
-   * 2 x 70.6e9 x 2000 / (2 x 989e12) = 143 ms; on 4 GPUs 71 ms. */
+  /* A TTFT target that two GPUs cannot meet for a lone 2,000-token prompt
+   * (2 x 70.6e9 x 2000 FLOPs = 282 TFLOP: > 100 ms on 2 x 989 TFLOP/s)
+   * picks a larger replica. */
   in.input_tokens = 2000;
-  in.ttft_ms = 100;
+  in.ttft_ms = 150;
+  in.requests_per_minute = 6;
   qm_inference_compute (&in, &r);
-  g_assert_cmpuint (r.gpus_per_replica, ==, 4);
+  g_assert_cmpuint (r.gpus_per_replica, >, 2);
   g_assert_true (r.meets_ttft);
-  g_assert_cmpfloat (r.ttft_ms, <=, 100);
+  g_assert_cmpfloat (r.ttft_p99_ms, <=, 150);
 
-  /* A TPOT target caps the derived concurrency. */
-  in.ttft_ms = 0;
-  in.tpot_ms = 30;
+  /* SLO sizing: a tight p99 TPOT at a high rate needs more replicas than
+   * throughput alone, and every smaller fleet misses it. */
+  in = preset_input ("llama-3.1-8b", "h100-sxm-80gb");
+  in.requests_per_minute = 3000;
   qm_inference_compute (&in, &r);
-  g_assert_true (r.meets_tpot);
-  g_assert_cmpfloat (r.tpot_ms, <=, 30);
-  g_assert_cmpuint (r.concurrency, >, 1);
-  {
-    QmInference r2;
-    in.concurrency = r.concurrency + 1;
-    in.gpus_per_replica = r.gpus_per_replica;
-    qm_inference_compute (&in, &r2);
-    g_assert_true (r2.tpot_ms > 30 || !r2.fits);
-    in.concurrency = 0;
-    in.gpus_per_replica = 0;
-  }
+  in.tpot_ms = 1.3 * r.tpot_p50_ms;
+  in.tpot_ms = MAX (in.tpot_ms, 12.0);
+  qm_inference_compute (&in, &r2);
+  g_assert_true (r2.meets_tpot);
+  g_assert_cmpfloat (r2.tpot_p99_ms, <=, in.tpot_ms);
+  g_assert_cmpuint (r2.replicas, >=, r.replicas);
+  if (r2.replicas > 1)
+    {
+      QmServingResult fewer;
+      QmInference smaller = r2;
+      smaller.replicas = r2.replicas - 1;
+      g_assert_true (qm_inference_latency_at_rate (&in, &smaller, in.requests_per_minute, &fewer));
+      g_assert_true (fewer.tpot_p99_s * 1000 > in.tpot_ms || fewer.ttft_p99_s * 1000 > in.ttft_ms + 1e9 * (in.ttft_ms == 0) || fewer.unstable);
+    }
 
   /* 405B in bf16 = 810 GB: more than one 8 x 80 GB node, so 16 GPUs. */
-  in = llama_7b_input (&s405, &g);
-  in.params = 405e9;
+  in = preset_input ("llama-3.1-405b", "h100-sxm-80gb");
   in.gpus_per_node = 8;
+  in.requests_per_minute = 60;
   qm_inference_compute (&in, &r);
   g_assert_true (r.fits);
   g_assert_cmpuint (r.gpus_per_replica, ==, 16);
@@ -259,7 +333,7 @@ test_random (void)
 {
   QmGpuSpec g = h100 ();
 
-  for (guint i = 0; i < 3000; i++)
+  for (guint i = 0; i < 100; i++)
     {
       QmModelShape s = shape (g_test_rand_int_range (1, 128), 4096,
                               32, 1 << g_test_rand_int_range (0, 6));
@@ -286,9 +360,694 @@ test_random (void)
       if (r.fits)
         {
           g_assert_cmpfloat (r.tokens_per_s_total, >=, r.tokens_per_s_needed * (1 - 1e-9));
-          g_assert_cmpfloat (r.memory_per_gpu_bytes, <=, 80e9 * (1 + 1e-9));
+          g_assert_cmpfloat (r.memory_per_gpu_bytes, <=, r.capacity_per_gpu_bytes * (1 + 1e-9));
         }
     }
+}
+
+/* Published serving runs (tests/data/serving-reference.tsv). Offline runs
+ * queue every request at once, so the schedule (which sequences run in
+ * which step) depends on memory and the scheduler, not on the step
+ * times: each row's steps are recorded once, and the hardware constants
+ * (hbm_stream_fraction, mamf_fraction_fp8, step_overhead_us,
+ * allreduce_busbw_gbs) are fitted
+ * by re-timing them. */
+typedef struct
+{
+  QmServingStep step;
+  double        weight;
+} RefStep;
+
+typedef struct
+{
+  char              *id;
+  char              *section;
+  const QmModelPreset *model;
+  QmGpuSpec          gpu;
+  guint              tp;
+  QmPrecision        wp, kp;
+  double             input, output, requests;
+  double             published;     /* output tokens/s of the TP group */
+  double             out_tokens;
+  GArray            *steps;         /* RefStep, compressed */
+  double             predicted;     /* with the catalog's constants */
+} RefRow;
+
+static void
+record_step (const QmServingStep *st,
+             gpointer             data)
+{
+  RefStep rs = { *st, 1.0 };
+
+  g_array_append_val ((GArray *) data, rs);
+}
+
+/* Keep about 2,000 steps per row: consecutive steps merge into their mean
+ * with the run's weight (steps change slowly within a wave). */
+static GArray *
+compress_steps (GArray *all)
+{
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (RefStep));
+  guint stride = MAX (1u, all->len / 2000);
+
+  for (guint i = 0; i < all->len; i += stride)
+    {
+      RefStep m = { { 0, }, 0 };
+      guint k, n = MIN (stride, all->len - i);
+
+      for (k = 0; k < n; k++)
+        {
+          const QmServingStep *s = &g_array_index (all, RefStep, i + k).step;
+          m.step.decode += s->decode / n;
+          m.step.decode_context += s->decode_context / n;
+          m.step.prefill += s->prefill / n;
+          m.step.prefill_pairs += s->prefill_pairs / n;
+          m.step.sampled += s->sampled / n;
+        }
+      m.weight = n;
+      g_array_append_val (out, m);
+    }
+  return out;
+}
+
+static QmServingConfig
+ref_config (const RefRow    *r,
+            const QmGpuSpec *gpu)
+{
+  QmServingConfig c = { 0, };
+
+  c.shape = &r->model->shape;
+  c.gpu = gpu;
+  c.tp = r->tp;
+  c.pp = 1;
+  c.weight_precision = r->wp;
+  c.kv_precision = r->kp;
+  return c;
+}
+
+/* Output tokens/s of a row with the given constants, from its steps. */
+static double
+ref_predict (const RefRow *r,
+             double        hbm,
+             double        gemm,
+             double        overhead_us,
+             double        busbw_gbs)
+{
+  QmGpuSpec g = r->gpu;
+  QmServingConfig c = ref_config (r, &g);
+  QmServingEngine e;
+  double t = 0.0;
+
+  g.hbm_stream_fraction = hbm;
+  g.mamf_fraction_fp8 = gemm;
+  g.step_overhead_us = overhead_us;
+  g.allreduce_busbw_gbs = busbw_gbs;
+  qm_serving_engine_init (&e, &c);
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      const RefStep *s = &g_array_index (r->steps, RefStep, i);
+      t += s->weight * qm_serving_step_s (&e, &s->step);
+    }
+  return t > 0.0 ? r->out_tokens / t : 0.0;
+}
+
+static GPtrArray *
+load_reference (void)
+{
+  const char *src = g_getenv ("QM_SOURCE_DIR");
+  g_autofree char *path = g_build_filename (src ? src : "..", "tests", "data",
+                                            "serving-reference.tsv", NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GError) error = NULL;
+  GPtrArray *rows = g_ptr_array_new ();
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto (GStrv) f = NULL;
+      RefRow *r;
+      GArray *all;
+      QmServingConfig c;
+      QmServingEngine e;
+      QmServingLoad load = { 0, };
+      QmServingResult res;
+
+      if (lines[i][0] == '#' || lines[i][0] == '\0' || g_str_has_prefix (lines[i], "id\t"))
+        continue;
+      f = g_strsplit (lines[i], "\t", -1);
+      g_assert_cmpuint (g_strv_length (f), ==, 12);
+      r = g_new0 (RefRow, 1);
+      r->id = g_strdup (f[0]);
+      r->section = g_strdup (f[11]);
+      r->model = qm_catalog_model (f[1]);
+      g_assert_nonnull (r->model);
+      g_assert_nonnull (qm_catalog_gpu (f[2]));
+      r->gpu = *qm_catalog_gpu (f[2]);
+      r->tp = (guint) g_ascii_strtoull (f[3], NULL, 10);
+      g_assert_true (qm_precision_from_string (f[4], &r->wp));
+      g_assert_true (qm_precision_from_string (f[5], &r->kp));
+      r->input = g_ascii_strtod (f[6], NULL);
+      r->output = g_ascii_strtod (f[7], NULL);
+      r->requests = g_ascii_strtod (f[8], NULL);
+      r->published = g_ascii_strtod (f[9], NULL);
+      g_assert_cmpfloat (r->published, >, 0);
+      g_assert_cmpstr (f[10], !=, "");
+      g_assert_cmpstr (f[11], !=, "");
+
+      c = ref_config (r, &r->gpu);
+      qm_serving_engine_init (&e, &c);
+      all = g_array_new (FALSE, TRUE, sizeof (RefStep));
+      load.arrival = QM_ARRIVAL_OFFLINE;
+      load.requests = (guint) r->requests;
+      load.input_tokens = r->input;
+      load.output_tokens = r->output;
+      load.seed = 1;
+      load.on_step = record_step;
+      load.user_data = all;
+      g_assert_true (qm_serving_simulate (&e, &load, &res));
+      r->predicted = res.tokens_per_s;
+      r->out_tokens = r->requests * r->output;
+      r->steps = compress_steps (all);
+      g_array_unref (all);
+      g_ptr_array_add (rows, r);
+    }
+  return rows;
+}
+
+static void
+ref_row_free (gpointer p)
+{
+  RefRow *r = p;
+
+  g_free (r->id);
+  g_free (r->section);
+  g_array_unref (r->steps);
+  g_free (r);
+}
+
+typedef struct
+{
+  double median, worst;
+} ErrStats;
+
+static ErrStats
+err_stats (const double *err,
+           guint         n)
+{
+  g_autofree double *a = g_new (double, MAX (n, 1u));
+  ErrStats s = { 0, 0 };
+
+  for (guint i = 0; i < n; i++)
+    {
+      a[i] = fabs (err[i]);
+      s.worst = MAX (s.worst, a[i]);
+    }
+  if (n == 0)
+    return s;
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && a[j - 1] > a[j]; j--)
+      {
+        double t = a[j];
+        a[j] = a[j - 1];
+        a[j - 1] = t;
+      }
+  s.median = n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2.0;
+  return s;
+}
+
+/* The constants being fitted, per GPU: hbm_stream_fraction,
+ * mamf_fraction_fp8, step_overhead_us (one value shared by every GPU: it
+ * is the serving software's, not the chip's) and allreduce_busbw_gbs. */
+typedef struct
+{
+  const char *gpu;
+  double      p[4];
+} GpuFit;
+
+static const GpuFit *
+fit_for (const GpuFit *fits,
+         guint         n_fits,
+         const char   *gpu)
+{
+  for (guint i = 0; i < n_fits; i++)
+    if (g_strcmp0 (fits[i].gpu, gpu) == 0)
+      return &fits[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* Sum of squared log errors over the fit rows (the even ones), of one GPU
+ * or (@only NULL) of all. */
+static double
+fit_cost (GPtrArray    *rows,
+          const GpuFit *fits,
+          guint         n_fits,
+          const char   *only)
+{
+  double cost = 0.0;
+
+  for (guint i = 0; i < rows->len; i += 2)
+    {
+      const RefRow *r = rows->pdata[i];
+      const GpuFit *f;
+      double l;
+
+      if (only != NULL && g_strcmp0 (r->gpu.info.id, only) != 0)
+        continue;
+      f = fit_for (fits, n_fits, r->gpu.info.id);
+      l = log (ref_predict (r, f->p[0], f->p[1], f->p[2], f->p[3]) / r->published);
+      cost += l * l;
+    }
+  return cost;
+}
+
+/* Golden-section search on one constant (written to every pointer in
+ * @targets) within [lo, hi]. */
+static void
+golden (GPtrArray  *rows,
+        GpuFit     *fits,
+        guint       n_fits,
+        const char *only,
+        double    **targets,
+        guint       n_targets,
+        double      lo,
+        double      hi)
+{
+  const double gr = (sqrt (5.0) - 1.0) / 2.0;
+  double a = lo, b = hi, c = b - gr * (b - a), d = a + gr * (b - a), fc, fd;
+
+#define SET(v) G_STMT_START { for (guint t_ = 0; t_ < n_targets; t_++) *targets[t_] = (v); } G_STMT_END
+  SET (c);
+  fc = fit_cost (rows, fits, n_fits, only);
+  SET (d);
+  fd = fit_cost (rows, fits, n_fits, only);
+  for (guint it = 0; it < 28; it++)
+    {
+      if (fc < fd)
+        {
+          b = d;
+          d = c;
+          fd = fc;
+          c = b - gr * (b - a);
+          SET (c);
+          fc = fit_cost (rows, fits, n_fits, only);
+        }
+      else
+        {
+          a = c;
+          c = d;
+          fc = fd;
+          d = a + gr * (b - a);
+          SET (d);
+          fd = fit_cost (rows, fits, n_fits, only);
+        }
+    }
+  SET ((a + b) / 2.0);
+#undef SET
+}
+
+/* Coordinate descent within physical bounds, from a fixed start (not the
+ * catalog's values, so the fit is the same whatever the catalog says). */
+static void
+fit_all (GPtrArray *rows,
+         GpuFit    *fits,
+         guint      n_fits)
+{
+  static const double lo[4] = { 0.50, 0.30, 0.0, 50.0 }, hi[4] = { 0.95, 1.00, 20000.0, 1000.0 };
+  g_autofree double **shared = g_new (double *, n_fits);
+
+  for (guint g = 0; g < n_fits; g++)
+    {
+      const QmGpuSpec *gpu = qm_catalog_gpu (fits[g].gpu);
+
+      fits[g].p[0] = 0.8;
+      fits[g].p[1] = 0.7;
+      fits[g].p[2] = 0.0;
+      fits[g].p[3] = 0.8 * gpu->link_gbs;
+      shared[g] = &fits[g].p[2];
+    }
+  for (guint round = 0; round < 6; round++)
+    {
+      for (guint g = 0; g < n_fits; g++)
+        for (guint k = 0; k < 4; k++)
+          {
+            double *t = &fits[g].p[k];
+            if (k != 2)
+              golden (rows, fits, n_fits, fits[g].gpu, &t, 1, lo[k], hi[k]);
+          }
+      golden (rows, fits, n_fits, NULL, shared, n_fits, lo[2], hi[2]);
+    }
+}
+
+/* A row re-simulated in full with the given constants. */
+static double
+ref_simulate (const RefRow *r,
+              const double  p[4])
+{
+  QmGpuSpec g = r->gpu;
+  QmServingConfig c = ref_config (r, &g);
+  QmServingEngine e;
+  QmServingLoad load = { 0, };
+  QmServingResult res;
+
+  g.hbm_stream_fraction = p[0];
+  g.mamf_fraction_fp8 = p[1];
+  g.step_overhead_us = p[2];
+  g.allreduce_busbw_gbs = p[3];
+  qm_serving_engine_init (&e, &c);
+  load.arrival = QM_ARRIVAL_OFFLINE;
+  load.requests = (guint) r->requests;
+  load.input_tokens = r->input;
+  load.output_tokens = r->output;
+  load.seed = 1;
+  g_assert_true (qm_serving_simulate (&e, &load, &res));
+  return res.tokens_per_s;
+}
+
+static void
+test_published (void)
+{
+  g_autoptr (GPtrArray) rows = load_reference ();
+  GpuFit fits[8];
+  guint n_fits = 0;
+  guint n = rows->len;
+  g_autofree double *err_cat = g_new (double, n);
+  g_autofree double *err_fit = g_new (double, n);
+  g_autofree double *err_even = g_new (double, n);
+  g_autofree double *err_odd = g_new (double, n);
+  guint n_even = 0, n_odd = 0;
+  ErrStats cat, all, even, odd;
+
+  g_ptr_array_set_free_func (rows, ref_row_free);
+  g_assert_cmpuint (n, >=, 30);
+
+  /* Fit the constants on the even rows. */
+  for (guint i = 0; i < n; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+      gboolean seen = FALSE;
+
+      for (guint g = 0; g < n_fits; g++)
+        seen |= g_strcmp0 (fits[g].gpu, r->gpu.info.id) == 0;
+      if (!seen)
+        {
+          g_assert_cmpuint (n_fits, <, G_N_ELEMENTS (fits));
+          fits[n_fits++].gpu = r->gpu.info.id;
+        }
+    }
+  fit_all (rows, fits, n_fits);
+  for (guint g = 0; g < n_fits; g++)
+    {
+      const QmGpuSpec *gpu = qm_catalog_gpu (fits[g].gpu);
+
+      g_test_message ("fit %s on even rows: hbm_stream_fraction %.3f, mamf_fraction_fp8 %.3f, "
+                      "step_overhead_us %.0f, allreduce_busbw_gbs %.0f (catalog %.3f, %.3f, %.0f, %.0f)",
+                      fits[g].gpu, fits[g].p[0], fits[g].p[1], fits[g].p[2], fits[g].p[3],
+                      gpu->hbm_stream_fraction, gpu->mamf_fraction_fp8, gpu->step_overhead_us,
+                      gpu->allreduce_busbw_gbs);
+    }
+
+  g_test_message ("%-36s %9s %9s %7s %9s %7s  %s", "row", "published", "catalog", "err",
+                  "fitted", "err", "source section");
+  for (guint i = 0; i < n; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+      const double *p = fit_for (fits, n_fits, r->gpu.info.id)->p;
+      double fit = ref_simulate (r, p);
+
+      err_cat[i] = r->predicted / r->published - 1.0;
+      err_fit[i] = fit / r->published - 1.0;
+      if (i % 2 == 0)
+        err_even[n_even++] = err_fit[i];
+      else
+        err_odd[n_odd++] = err_fit[i];
+      g_test_message ("%-36s %9.0f %9.0f %+6.1f%% %9.0f %+6.1f%%%s  %s", r->id, r->published,
+                      r->predicted, 100 * err_cat[i], fit, 100 * err_fit[i],
+                      i % 2 ? " held-out" : " fit     ", r->section);
+    }
+  cat = err_stats (err_cat, n);
+  all = err_stats (err_fit, n);
+  even = err_stats (err_even, n_even);
+  odd = err_stats (err_odd, n_odd);
+  g_test_message ("catalog constants, all %u rows: median %.1f %%, worst %.1f %%", n,
+                  100 * cat.median, 100 * cat.worst);
+  g_test_message ("refitted: fit half median %.1f %%, worst %.1f %%; held-out half median %.1f %%, "
+                  "worst %.1f %%; all median %.1f %%, worst %.1f %%",
+                  100 * even.median, 100 * even.worst, 100 * odd.median, 100 * odd.worst,
+                  100 * all.median, 100 * all.worst);
+
+  /* Issue 18: median relative error <= 15 %, no row beyond 40 %, for the
+   * constants we ship and for the held-out half of a fresh fit. */
+  g_assert_cmpfloat (cat.median, <=, 0.15);
+  g_assert_cmpfloat (cat.worst, <=, 0.40);
+  g_assert_cmpfloat (odd.median, <=, 0.15);
+  g_assert_cmpfloat (odd.worst, <=, 0.40);
+}
+
+static void
+engine_8b (QmServingEngine *e)
+{
+  QmServingConfig c = { 0, };
+
+  c.shape = &qm_catalog_model ("llama-3.1-8b")->shape;
+  c.gpu = qm_catalog_gpu ("h100-sxm-80gb");
+  c.tp = 1;
+  c.pp = 1;
+  c.weight_precision = QM_PRECISION_FP8;
+  c.kv_precision = QM_PRECISION_FP8;
+  qm_serving_engine_init (e, &c);
+}
+
+static void
+assert_ordered (const QmServingResult *r)
+{
+  g_assert_cmpfloat (r->ttft_p50_s, >, 0);
+  g_assert_cmpfloat (r->ttft_p90_s, >=, r->ttft_p50_s);
+  g_assert_cmpfloat (r->ttft_p99_s, >=, r->ttft_p90_s);
+  g_assert_cmpfloat (r->tpot_p90_s, >=, r->tpot_p50_s);
+  g_assert_cmpfloat (r->tpot_p99_s, >=, r->tpot_p90_s);
+  g_assert_cmpfloat (r->queue_p99_s, >=, r->queue_p50_s);
+}
+
+/* Issue 18 properties: throughput rises with concurrency until memory
+ * binds; TTFT rises with the request rate; p99 >= p50; seeded runs are
+ * repeatable. */
+static void
+test_properties (void)
+{
+  QmServingEngine e;
+  QmServingLoad load = { 0, };
+  QmServingResult r, r2;
+  guint mem_batch;
+  double prev = 0.0, at_memory = 0.0, capacity_rps;
+
+  engine_8b (&e);
+  load.input_tokens = 2048;
+  load.output_tokens = 2048;
+  load.requests = 2000;
+  load.seed = 7;
+  load.arrival = QM_ARRIVAL_OFFLINE;
+  mem_batch = qm_serving_max_batch (&e, 4096);
+  g_assert_cmpuint (mem_batch, >, 16);
+  g_assert_cmpuint (mem_batch, <, QM_SERVING_MAX_SEQUENCES);
+  for (guint cap = 1; cap <= 4 * mem_batch; cap *= 2)
+    {
+      load.max_sequences = MIN (cap, mem_batch * 4);
+      g_assert_true (qm_serving_simulate (&e, &load, &r));
+      assert_ordered (&r);
+      g_test_message ("offline, at most %u sequences: %.0f tokens/s, mean batch %.0f",
+                      cap, r.tokens_per_s, r.mean_batch);
+      if (cap <= mem_batch)
+        g_assert_cmpfloat (r.tokens_per_s, >, prev);
+      else
+        {
+          /* Memory binds: more allowed sequences change nothing. */
+          g_assert_cmpfloat (r.mean_batch, <=, mem_batch + 1e-9);
+          g_assert_cmpfloat (fabs (r.tokens_per_s / at_memory - 1.0), <, 0.02);
+        }
+      prev = r.tokens_per_s;
+      if (cap * 2 > mem_batch && at_memory == 0.0)
+        {
+          load.max_sequences = mem_batch;
+          g_assert_true (qm_serving_simulate (&e, &load, &r));
+          at_memory = r.tokens_per_s;
+        }
+    }
+
+  /* TTFT rises with the request rate (Poisson, shorter requests). */
+  load.input_tokens = 1000;
+  load.output_tokens = 500;
+  load.max_sequences = 0;
+  load.requests = 3000;
+  g_assert_true (qm_serving_simulate (&e, &load, &r));
+  capacity_rps = r.requests_per_s;
+  prev = 0.0;
+  load.arrival = QM_ARRIVAL_POISSON;
+  for (guint i = 0; i < 5; i++)
+    {
+      const double load_fraction[] = { 0.1, 0.3, 0.6, 0.8, 0.95 };
+
+      load.requests_per_s = load_fraction[i] * capacity_rps;
+      g_assert_true (qm_serving_simulate (&e, &load, &r));
+      assert_ordered (&r);
+      g_test_message ("Poisson at %.0f%% of capacity: TTFT p50 %.0f ms p99 %.0f ms, "
+                      "TPOT p50 %.1f ms p99 %.1f ms", 100 * load_fraction[i], 1e3 * r.ttft_p50_s,
+                      1e3 * r.ttft_p99_s, 1e3 * r.tpot_p50_s, 1e3 * r.tpot_p99_s);
+      g_assert_cmpfloat (r.ttft_p99_s, >, prev);
+      g_assert_false (r.unstable);
+      prev = r.ttft_p99_s;
+    }
+  /* Beyond capacity the queue grows without bound. */
+  load.requests_per_s = 1.5 * capacity_rps;
+  g_assert_true (qm_serving_simulate (&e, &load, &r));
+  g_assert_true (r.unstable);
+
+  /* Seeded: the same run twice is the same; another seed is not. */
+  load.requests_per_s = 0.8 * capacity_rps;
+  load.input_sd = 300;
+  load.output_sd = 200;
+  g_assert_true (qm_serving_simulate (&e, &load, &r));
+  g_assert_true (qm_serving_simulate (&e, &load, &r2));
+  g_assert_cmpfloat (r.ttft_p99_s, ==, r2.ttft_p99_s);
+  g_assert_cmpfloat (r.tokens_per_s, ==, r2.tokens_per_s);
+  load.seed = 8;
+  g_assert_true (qm_serving_simulate (&e, &load, &r2));
+  g_assert_cmpfloat (r.ttft_p99_s, !=, r2.ttft_p99_s);
+  assert_ordered (&r2);
+}
+
+/* Plan keys (issue 18 item 4) through the estimate: offline with a given
+ * concurrency is the replica's max throughput per GPU; a lengths CSV. */
+static void
+test_plan_keys (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("qm-serving-XXXXXX", &error);
+  g_autofree char *csv = g_build_filename (dir, "lengths.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.csv", NULL);
+  g_autofree char *text = NULL, *again = NULL;
+  QmPlan plan, plan2;
+  QmEstimate *est = g_new0 (QmEstimate, 1);
+  const char *fmt =
+    "{ \"format\": \"quartermaster-plan\", \"version\": 1,"
+    "  \"workload\": { \"mode\": \"inference\", \"model\": { \"preset\": \"llama-3.1-8b\" }, \"tp\": 1,"
+    "    \"inference\": { \"requests_per_minute\": 600, \"input_tokens\": 1000, \"output_tokens\": 500,"
+    "      \"concurrency\": 64, \"weight_precision\": \"fp8\", \"kv_precision\": \"fp8\","
+    "      \"arrival\": \"offline\", \"input_tokens_sd\": 100, \"output_tokens_sd\": 50,"
+    "      \"max_sequences\": 512, \"lengths_csv\": \"%s\" } },"
+    "  \"target\": { \"gpus\": 8 },"
+    "  \"hardware\": { \"gpu\": \"h100-sxm-80gb\", \"server\": \"dgx-h100\" } }";
+  const QmInference *inf = &est->inference;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (csv, "input_tokens,output_tokens\n900,400\n1100,600\n", -1, &error));
+  g_assert_true (g_file_set_contents (bad, "input,output\n900,400\n1100\n", -1, &error));
+  text = g_strdup_printf (fmt, csv);
+  qm_plan_init (&plan);
+  g_assert_true (qm_plan_load_from_data (&plan, text, -1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (plan.workload.inference.arrival, ==, QM_ARRIVAL_OFFLINE);
+  g_assert_cmpfloat (plan.workload.inference.input_tokens_sd, ==, 100);
+  g_assert_cmpfloat (plan.workload.inference.output_tokens_sd, ==, 50);
+  g_assert_cmpuint (plan.workload.inference.max_sequences, ==, 512);
+  g_assert_cmpstr (plan.workload.inference.lengths_csv, ==, csv);
+  /* The writer keeps them. */
+  again = qm_plan_to_data (&plan, NULL);
+  qm_plan_init (&plan2);
+  g_assert_true (qm_plan_load_from_data (&plan2, again, -1, NULL, &error));
+  g_assert_true (memcmp (&plan.workload.inference, &plan2.workload.inference,
+                         sizeof plan.workload.inference) == 0);
+
+  qm_estimate (&plan, est);
+  g_assert_true (est->has_inference);
+  g_assert_true (inf->fits);
+  g_assert_cmpuint (inf->gpus_per_replica, ==, 1);
+  g_assert_cmpuint (inf->concurrency, ==, 64);
+  g_assert_cmpfloat (inf->tokens_per_s_per_gpu, ==, inf->replica_tokens_per_s / inf->gpus_per_replica);
+  g_assert_cmpfloat (inf->ttft_p99_ms, >=, inf->ttft_p50_ms);
+  g_assert_cmpfloat (inf->tpot_p99_ms, >=, inf->tpot_p50_ms);
+  g_assert_cmpfloat (inf->requests_per_s, >, 0);
+  g_assert_null (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
+
+  /* The chart data: the curve through the plan's point, rising with
+   * concurrency; latency rising with the rate. */
+  {
+    QmInferenceInput in = { 0, };
+    QmServingResult lo, hi;
+
+    in.shape = &plan.workload.model;
+    in.params = qm_model_params (in.shape);
+    in.gpu = &plan.hardware.gpu;
+    in.input_tokens = 1000;
+    in.output_tokens = 500;
+    in.weight_precision = QM_PRECISION_FP8;
+    in.kv_precision = QM_PRECISION_FP8;
+    in.arrival = QM_ARRIVAL_OFFLINE;
+    g_assert_cmpfloat (qm_inference_throughput_at_concurrency (&in, inf, 16), <,
+                       qm_inference_throughput_at_concurrency (&in, inf, 64));
+    in.arrival = QM_ARRIVAL_POISSON;
+    g_assert_true (qm_inference_latency_at_rate (&in, inf, 60, &lo));
+    g_assert_true (qm_inference_latency_at_rate (&in, inf, 6000, &hi));
+    g_assert_cmpfloat (hi.ttft_p99_s, >, lo.ttft_p99_s);
+    g_assert_cmpfloat (hi.tpot_p50_s, >, lo.tpot_p50_s);
+  }
+
+  /* A bad CSV line is an error naming the key and the line. */
+  g_strlcpy (plan.workload.inference.lengths_csv, bad, sizeof plan.workload.inference.lengths_csv);
+  qm_estimate (&plan, est);
+  g_assert_nonnull (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
+  g_assert_cmpfloat (qm_issues_find (&inf->issues, "workload.inference.lengths_csv")->value, ==, 3);
+
+  g_unlink (csv);
+  g_unlink (bad);
+  g_rmdir (dir);
+  g_free (est);
+}
+
+/* MoE reads only the experts a step's tokens touch: E (1 - (1 - k/E)^t)
+ * of them per layer for uniform top-k routing; Mixtral 8x7B (top-2 of 8)
+ * reads 2 experts at batch 1 and nearly all 8 at batch 64. MLA caches
+ * the latent (DeepSeek-V3: 576 values per layer, not 2 x 128 x 128). */
+static void
+test_moe_mla (void)
+{
+  const QmModelPreset *mixtral = qm_catalog_model ("mixtral-8x7b");
+  const QmModelPreset *dsv3 = qm_catalog_model ("deepseek-v3");
+  QmServingConfig c = { 0, };
+  QmServingEngine e;
+  QmServingStep one = { 1, 100, 0, 0, 1 };
+  QmServingStep many = { 64, 6400, 0, 0, 64 };
+  double all_weights, two_experts;
+
+  g_assert_nonnull (mixtral);
+  g_assert_nonnull (dsv3);
+  c.shape = &mixtral->shape;
+  c.gpu = qm_catalog_gpu ("h100-sxm-80gb");
+  c.tp = 2;
+  c.pp = 1;
+  c.weight_precision = QM_PRECISION_BF16;
+  c.kv_precision = QM_PRECISION_BF16;
+  qm_serving_engine_init (&e, &c);
+  g_assert_cmpfloat (e.experts, ==, 8);
+  g_assert_cmpfloat (e.top_k, ==, 2);
+  all_weights = e.dense_bytes + 8 * e.expert_bytes * e.moe_layers;
+  two_experts = e.dense_bytes + 2 * e.expert_bytes * e.moe_layers;
+  /* Batch 1 reads about the 13B active, not the 47B total. */
+  g_assert_cmpfloat (qm_serving_step_s (&e, &one), >, two_experts / e.hbm);
+  g_assert_cmpfloat (qm_serving_step_s (&e, &one), <, 0.5 * all_weights / e.hbm);
+  /* 64 tokens touch 8 (1 - (3/4)^64) = 8.0 experts: all the weights. */
+  g_assert_cmpfloat (qm_serving_step_s (&e, &many), >, all_weights / e.hbm);
+
+  c.shape = &dsv3->shape;
+  c.tp = 8;
+  c.weight_precision = QM_PRECISION_FP8;
+  c.kv_precision = QM_PRECISION_BF16;
+  qm_serving_engine_init (&e, &c);
+  /* The latent is replicated on every TP rank: (512 + 64) x 2 B x 61. */
+  g_assert_cmpfloat (e.kv_bytes_per_token_gpu, ==, 576.0 * 2 * 61);
 }
 
 int
@@ -299,8 +1058,13 @@ main (int    argc,
   g_test_add_func ("/inference/kv-cache", test_kv_cache);
   g_test_add_func ("/inference/seed-rule", test_seed_rule);
   g_test_add_func ("/inference/decode-roofline", test_decode_roofline);
+  g_test_add_func ("/inference/memory", test_memory);
+  g_test_add_func ("/inference/moe-mla", test_moe_mla);
   g_test_add_func ("/inference/fit-and-targets", test_fit_and_targets);
   g_test_add_func ("/inference/bad-input", test_bad_input);
   g_test_add_func ("/inference/random", test_random);
+  g_test_add_func ("/inference/published", test_published);
+  g_test_add_func ("/inference/properties", test_properties);
+  g_test_add_func ("/inference/plan-keys", test_plan_keys);
   return g_test_run ();
 }

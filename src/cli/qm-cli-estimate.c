@@ -249,7 +249,7 @@ static void
 print_inference (const QmEstimate *e)
 {
   const QmInference *i = &e->inference;
-  const char *missed = _(" (target missed)");
+  const char *missed = _(" (p99 target missed)");
 
   section (_("Inference"));
   row (_("Replicas"), _("%s × %u GPUs = %s GPUs (%s exact)"), num (i->replicas, 0),
@@ -258,8 +258,13 @@ print_inference (const QmEstimate *e)
   row (_("Throughput"), _("%s tokens/s per GPU, %s tokens/s in all (%s needed)"),
        num (i->tokens_per_s_per_gpu, 0), num (i->tokens_per_s_total, 0),
        num (i->tokens_per_s_needed, 0));
-  row (_("Latency"), _("TTFT %s ms%s, TPOT %s ms%s"), num (i->ttft_ms, 1),
-       i->meets_ttft ? "" : missed, num (i->tpot_ms, 1), i->meets_tpot ? "" : missed);
+  row (_("Requests"), _("%s requests/s served; one replica peaks at %s tokens/s"),
+       num (i->requests_per_s, 2), num (i->replica_tokens_per_s, 0));
+  row (_("TTFT"), _("p50 %s ms, p90 %s ms, p99 %s ms%s"), num (i->ttft_p50_ms, 1),
+       num (i->ttft_p90_ms, 1), num (i->ttft_p99_ms, 1), i->meets_ttft ? "" : missed);
+  row (_("TPOT"), _("p50 %s ms, p90 %s ms, p99 %s ms%s"), num (i->tpot_p50_ms, 1),
+       num (i->tpot_p90_ms, 1), num (i->tpot_p99_ms, 1), i->meets_tpot ? "" : missed);
+  row (_("Queue"), _("p50 %s ms, p99 %s ms"), num (i->queue_p50_ms, 1), num (i->queue_p99_ms, 1));
   row (_("Memory per GPU"), i->fits ? _("%s of %s: fits") : _("%s of %s: DOES NOT FIT"),
        bytes (i->memory_per_gpu_bytes), bytes (i->capacity_per_gpu_bytes));
 }

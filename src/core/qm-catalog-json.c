@@ -8,7 +8,9 @@
  *   gpu:      family, form_factor, tflops {fp32, tf32, fp16, bf16, fp8, int8,
  *             fp4, int4} (dense), memory_gb > 0, bandwidth_tbs > 0, tdp_w,
  *             link_gbs (one direction), mamf_fraction (0..1),
- *             memory_mib (as the device reports it).
+ *             memory_mib (as the device reports it), hbm_stream_fraction
+ *             (0..1), step_overhead_us, mamf_fraction_fp8 (0..1) and
+ *             allreduce_busbw_gbs (serving, qm-serving.c).
  *   server:   gpu_id, gpus >= 1, cpus, cpu_model, cpu_w (per socket), ram_gb,
  *             ram_w, nvme_tb, nvme_w, nics, nic_gbps, nic_w (per NIC),
  *             other_w, rack_units >= 1, power_max_w > 0, power_typical_w
@@ -393,6 +395,10 @@ static const SpecField gpu_fields[] = {
   GPU ("link_gbs",      NUMBER, 0,         link_gbs),
   GPU ("mamf_fraction", NUMBER, NUM_FRACTION, mamf_fraction),
   GPU ("memory_mib",    NUMBER, 0,         memory_mib),
+  GPU ("hbm_stream_fraction", NUMBER, NUM_FRACTION, hbm_stream_fraction),
+  GPU ("step_overhead_us", NUMBER, 0,      step_overhead_us),
+  GPU ("mamf_fraction_fp8", NUMBER, NUM_FRACTION, mamf_fraction_fp8),
+  GPU ("allreduce_busbw_gbs", NUMBER, 0,   allreduce_busbw_gbs),
 };
 
 #define SERVER(...) FIELD (QmServerSpec, __VA_ARGS__)

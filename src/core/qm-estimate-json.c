@@ -204,6 +204,18 @@ inference_member (JsonBuilder       *b,
   member_num (b, "tokens_per_s_total", TRUE, inf->tokens_per_s_total);
   member_num (b, "ttft_ms", TRUE, inf->ttft_ms);
   member_num (b, "tpot_ms", TRUE, inf->tpot_ms);
+  /* Issue 18: percentiles of the request simulation at the plan's rate. */
+  member_num (b, "ttft_p50_ms", TRUE, inf->ttft_p50_ms);
+  member_num (b, "ttft_p90_ms", TRUE, inf->ttft_p90_ms);
+  member_num (b, "ttft_p99_ms", TRUE, inf->ttft_p99_ms);
+  member_num (b, "tpot_p50_ms", TRUE, inf->tpot_p50_ms);
+  member_num (b, "tpot_p90_ms", TRUE, inf->tpot_p90_ms);
+  member_num (b, "tpot_p99_ms", TRUE, inf->tpot_p99_ms);
+  member_num (b, "queue_p50_ms", TRUE, inf->queue_p50_ms);
+  member_num (b, "queue_p99_ms", TRUE, inf->queue_p99_ms);
+  member_num (b, "requests_per_s", TRUE, inf->requests_per_s);
+  member_num (b, "replica_tokens_per_s", TRUE, inf->replica_tokens_per_s);
+  member_int (b, "max_batch", TRUE, inf->max_batch);
   member_int (b, "gpus_per_replica", TRUE, inf->gpus_per_replica);
   member_int (b, "concurrency", TRUE, inf->concurrency);
   member_num (b, "tokens_per_s_needed", TRUE, inf->tokens_per_s_needed);

@@ -76,13 +76,15 @@ static const struct
   [QM_NOTE_PEAK_FALLBACK] = { "peak-fallback",
     N_("this GPU has no dense peak listed for the plan's precision; used %.0f TFLOPS") },
   [QM_NOTE_INFERENCE_MEMORY] = { "inference-memory",
-    N_("serving memory: weights at the serving precision plus the KV cache of %.0f sequences "
-       "of %.0f tokens (scaling-book inference.md)") },
+    N_("serving memory: the GPU's reported bytes less the weights at the serving precision, "
+       "one step's workspace and the runtime reserve; 90%% of the rest is the paged KV cache, "
+       "used by %.0f sequences of %.0f tokens (vLLM and TensorRT-LLM defaults)") },
   [QM_NOTE_INFERENCE_SIZING] = { "inference-sizing",
     N_("serving: %.0f replicas of %.0f GPUs, %.0f sequences in flight each, for %.4g output "
-       "tokens/s; GPUs = output tokens/s needed / throughput per GPU (the rule of thumb "
-       "output_tokens / throughput_per_gpu × requests_per_minute / 60), with the throughput "
-       "from the scaling-book inference.md roofline") },
+       "tokens/s; throughput from the engine step model (GEMMs, attention, all-reduces, step "
+       "overhead; constants fitted to TensorRT-LLM's published runs), at least output tokens/s "
+       "needed / throughput per GPU replicas, and more until the simulated p99 TTFT and TPOT "
+       "meet the targets") },
   [QM_NOTE_INFERENCE_PERIOD] = { "inference-period",
     N_("serving runs around the clock: energy, CO2 and the run cost are for one month "
        "(%.1f hours)") },
@@ -1379,6 +1381,8 @@ size_inference (const QmPlan       *plan,
   const QmWorkload *w = &plan->workload;
   const QmInferenceSpec *is = &w->inference;
   QmInferenceInput in = { 0, };
+  g_autoptr (GArray) lengths = NULL;
+  guint bad_line = 0;
 
   in.shape = shape;
   in.params = e->params;
@@ -1394,7 +1398,26 @@ size_inference (const QmPlan       *plan,
   in.kv_precision = is->kv_precision;
   in.ttft_ms = is->ttft_ms;
   in.tpot_ms = is->tpot_ms;
+  in.pp = w->pp;
+  in.arrival = is->arrival;
+  in.input_tokens_sd = is->input_tokens_sd;
+  in.output_tokens_sd = is->output_tokens_sd;
+  in.max_sequences = is->max_sequences;
+  if (is->lengths_csv[0])
+    {
+      lengths = qm_inference_read_lengths (is->lengths_csv, &bad_line);
+      if (lengths != NULL)
+        {
+          in.lengths = (const double *) lengths->data;
+          in.n_lengths = lengths->len / 2;
+        }
+    }
   qm_inference_compute (&in, &e->inference);
+  if (is->lengths_csv[0] && lengths == NULL)
+    qm_issues_add (&e->inference.issues, QM_ISSUE_ERROR, "workload.inference.lengths_csv",
+                   bad_line == 0 ? "cannot read the file"
+                                 : "each line needs input,output token counts (got a bad line)",
+                   bad_line);
   e->has_inference = TRUE;
   add_issues (e, &e->inference.issues);
 }
@@ -1575,6 +1598,23 @@ estimate (const QmPlan *plan,
 
       try_layout (plan, &shape, out, tp, w->pp > 0 ? w->pp : MAX (gpr / tp, 1u), 1,
                   w->ep > 0 ? w->ep : 1);
+      /* One "fits" for the memory page and serving (issue 18): the serving
+       * engine's own budget on the device's real bytes (qm_serving_fits). */
+      if (out->inference.fits || out->inference.weights_per_gpu_bytes > 0)
+        {
+          QmMemoryBreakdown *m = &out->memory;
+          const QmInference *inf = &out->inference;
+
+          memset (m, 0, sizeof *m);
+          m->weights = inf->weights_per_gpu_bytes;
+          m->activations = inf->workspace_per_gpu_bytes;
+          m->kv_cache = inf->kv_per_gpu_bytes;
+          m->overhead = inf->reserve_per_gpu_bytes;
+          m->total = inf->memory_per_gpu_bytes;
+          m->capacity = inf->capacity_per_gpu_bytes;
+          m->margin = m->capacity - m->total;
+          m->fits = inf->fits;
+        }
     }
   else if (use_model)
     {

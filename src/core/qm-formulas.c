@@ -93,12 +93,46 @@ static const QmFormula formulas[] = {
     N_("The CUDA context (1.34 GiB), the DeepSpeed reduce bucket, the ZeRO-3 gather buffer "
        "and 2% allocator fragmentation are added to every GPU."),
     N_("Hugging Face, “Model memory anatomy”; DeepSpeed configuration defaults") },
-  { "serving", N_("Serving"),
-    N_("Memory = weights at the serving precision + the KV cache of the sequences in "
-       "flight (2 × layers × KV heads × head size × bytes per value × tokens). GPUs = output "
-       "tokens per second needed / throughput per GPU, the throughput from a roofline of "
-       "memory bandwidth and compute. Energy and cost are for one month around the clock."),
-    N_("Austin et al., “How to Scale Your Model”, the inference chapter") },
+  { "serving", N_("Serving memory"),
+    /* xgettext:no-c-format */
+    N_("Per GPU: the bytes the device reports, less the weights at the serving "
+       "precision (embeddings and output head at 16 bits, NVFP4 with one scale per 16 "
+       "values), one engine step’s workspace and the runtime reserve; 90% of the rest "
+       "is the paged KV cache in 32-token blocks, 2 × layers × KV heads × head size × "
+       "bytes per value per token (MLA: the latent). A replica fits when one "
+       "request’s blocks fit; a request is admitted only with blocks for its whole "
+       "prompt and answer."),
+    N_("Kwon et al. 2023 (vLLM, PagedAttention); TensorRT-LLM KV-cache defaults "
+       "(free-memory fraction 0.9, 32 tokens per block, guaranteed-no-evict "
+       "scheduling); Austin et al., “How to Scale Your Model”, the inference chapter") },
+  { "serving-step", N_("Serving engine step"),
+    N_("Step time = Σ over operators of max(FLOPs / achievable FLOP/s, bytes / "
+       "achievable HBM bandwidth): the weight GEMMs (2 FLOPs per weight per token, "
+       "weights read once per step, at the weight precision’s tensor rate with a "
+       "tile-shape loss d/(d+128)), routed experts (E·(1 − (1 − k/E)^t) distinct "
+       "experts for t tokens), decode attention reading every sequence’s KV cache, "
+       "causal prefill attention (4 × heads × head size FLOPs per query-key pair), "
+       "norms and activation, the output head, two all-reduces per layer under tensor "
+       "parallelism (latency + 2(n−1)/n × bytes / bus bandwidth), and a per-step "
+       "overhead. The GPU constants are fitted to published TensorRT-LLM runs."),
+    N_("Williams et al. 2009 (roofline); Shoeybi et al. 2019 (Megatron-LM, two "
+       "all-reduces per layer); Shah et al. 2024 (FlashAttention-3); NVIDIA TensorRT-LLM "
+       "performance overview (the fitted runs, tests/data/serving-reference.tsv)") },
+  { "serving-simulation", N_("Serving latency"),
+    N_("Requests arrive as a seeded Poisson stream at the plan’s rate per replica (or "
+       "all at once, offline). Each step decodes one token of every running sequence "
+       "and fills the rest of an 8,192-token budget with prompt chunks in arrival "
+       "order. TTFT = first token − arrival; TPOT = (last token − first token) / "
+       "(output tokens − 1); p50, p90 and p99 over the requests."),
+    N_("Agrawal et al. 2024 (Sarathi-Serve, chunked prefill); Yu et al. 2022 (Orca, "
+       "iteration-level scheduling)") },
+  { "serving-fleet", N_("Serving fleet"),
+    N_("Replicas = the fewest, and at least output tokens/s needed / (max-throughput "
+       "tokens/s per GPU × GPUs per replica), whose simulated p99 TTFT and p99 TPOT "
+       "meet the targets at the request rate. Energy and cost are for one month "
+       "around the clock."),
+    N_("Follows from the serving latency simulation; the rule GPUs = output tokens / "
+       "throughput per GPU × requests per minute / 60") },
   { "storage", N_("Dataset and checkpoint storage"),
     N_("Dataset = tokens × 2 bytes (vocabulary below 65,500 entries) or 4 bytes, plus the "
        "checkpoints kept. The write bandwidth is sized to write one checkpoint in a minute, "

@@ -44,6 +44,19 @@ struct _QmGpuSpec
    * an "80 GB" H100 is 81,559 MiB = 85.5e9 bytes, 7 % more than 80e9.
    * 0 = unknown; qm_gpu_memory_bytes() then falls back to memory_gb. */
   double memory_mib;
+  /* Serving (qm-serving.c): achieved fraction of bandwidth_tbs that a
+   * streaming kernel reads from HBM, and the framework time per engine
+   * step (scheduler, sampling, launch gaps). 0 = the core's default. */
+  double hbm_stream_fraction;
+  /* Serving: achieved fraction of the fp8/fp4 dense peak in the GEMMs of
+   * a quantised model (mamf_fraction is measured on bf16). 0 = use
+   * mamf_fraction. */
+  double mamf_fraction_fp8;
+  /* Serving: achieved all-reduce bus bandwidth over the GPU link at the
+   * message sizes of a serving step, GB/s (nccl-tests busbw definition).
+   * 0 = 80 % of link_gbs. */
+  double allreduce_busbw_gbs;
+  double step_overhead_us;
 };
 
 /* Bytes of device memory a program can allocate from: the reported

@@ -1,12 +1,14 @@
 /* qm-inference.c: serving memory, throughput, latency and GPU count.
  *
- * All formulas from jax-ml/scaling-book `inference.md` unless noted:
- * - weights = N x bytes/param;
- * - KV per sequence = 2 x bytes x kv_heads x head_dim x layers x context;
- * - decode step = B.KV/BW (attention always reads its cache)
- *                 + max (2.B.N/FLOPs, weight bytes/BW) (the MLP turns
- *                 compute-bound at large batch), over n chips;
- * - prefill is compute-bound: 2.N.tokens/FLOPs (at least one weight read).
+ * - KV per token = 2 x bytes x kv_heads x head_dim x layers
+ *   (jax-ml/scaling-book inference.md); MLA caches the latent;
+ * - one engine step, memory and "fits": qm-serving.c (issue 18 items 1-2);
+ * - throughput: the offline max-throughput run of one replica (every
+ *   request queued at once, as trtllm-bench throughput and MLPerf offline);
+ * - latency: the request simulator at the plan's rate per replica
+ *   (Poisson arrivals split evenly stay Poisson);
+ * - replicas: the fewest whose p99 TTFT and p99 TPOT meet the targets,
+ *   and at least the rule GPUs = output tokens/s needed / tokens/s per GPU.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -37,105 +39,141 @@ qm_inference_kv_bytes_per_token (const QmModelShape *shape,
   return 2.0 * bytes * kv_heads * (double) head_dim * shape->layers;
 }
 
-typedef struct
-{
-  double weights;      /* bytes */
-  double active;       /* parameters per token */
-  double kv_seq;       /* bytes at full context */
-  double kv_avg;       /* bytes at the mean decode context */
-  double mem;          /* bytes per GPU */
-  double bw;           /* bytes/s per GPU */
-  double flops;        /* FLOP/s per GPU */
-  double input;
-  double output;
-} Model;
-
-static double
-step_s (const Model *m,
-        guint        n,
-        double       b,
-        gboolean    *compute_bound)
-{
-  double attn = b * m->kv_avg / (n * m->bw);
-  double mlp_compute = 2.0 * b * m->active / (n * m->flops);
-  double mlp_memory = m->weights / (n * m->bw);
-
-  if (compute_bound)
-    *compute_bound = mlp_compute > mlp_memory;
-  return attn + MAX (mlp_compute, mlp_memory);
-}
-
-static double
-prefill_s (const Model *m,
-           guint        n)
-{
-  return MAX (2.0 * m->active * m->input / (n * m->flops), m->weights / (n * m->bw));
-}
-
-/* Sequences that fit beside the weights on @n GPUs (may be <= 0). */
-static double
-max_batch_memory (const Model *m,
-                  guint        n)
-{
-  double room = n * (m->mem - QM_INFERENCE_CONTEXT_BYTES) - m->weights;
-
-  if (m->kv_seq <= 0.0)
-    return room >= 0.0 ? 1e6 : 0.0;
-  return floor (room / m->kv_seq);
-}
-
-/* Output tokens/s of one replica running @b sequences: per cycle, b
- * prefills and `output` decode steps make b x output tokens. */
-static double
-replica_tokens_per_s (const Model *m,
-                      guint        n,
-                      double       b)
-{
-  double t = b * prefill_s (m, n) + m->output * step_s (m, n, b, NULL);
-
-  return t > 0.0 ? b * m->output / t : 0.0;
-}
-
-/* Largest batch within memory and the TPOT target (step time is monotone
- * in the batch, so bisect). */
-static double
-best_batch (const Model *m,
-            guint        n,
-            double       tpot_s)
-{
-  double hi = max_batch_memory (m, n), lo = 1.0;
-
-  if (hi < 1.0)
-    return 1.0;
-  if (tpot_s <= 0.0 || step_s (m, n, hi, NULL) <= tpot_s)
-    return hi;
-  if (step_s (m, n, 1.0, NULL) > tpot_s)
-    return 1.0;
-  while (hi - lo > 1.0)
-    {
-      double mid = floor ((lo + hi) / 2.0);
-      if (step_s (m, n, mid, NULL) <= tpot_s)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 static double
 pos (double v)
 {
   return (isfinite (v) && v > 0.0) ? v : 0.0;
 }
 
+/* A replica of @n GPUs: tensor parallel within the node, pipeline stages
+ * across nodes (or as the plan says). */
+static void
+engine_for (const QmInferenceInput *in,
+            guint                   n,
+            guint                   per_node,
+            QmServingEngine        *e)
+{
+  QmServingConfig c = { 0, };
+
+  c.shape = in->shape;
+  c.gpu = in->gpu;
+  c.pp = in->pp > 0 && n % in->pp == 0 ? in->pp : (n + per_node - 1) / per_node;
+  c.pp = MAX (c.pp, 1u);
+  c.tp = MAX (n / c.pp, 1u);
+  c.weight_precision = in->weight_precision;
+  c.kv_precision = in->kv_precision;
+  c.max_sequences = in->max_sequences;
+  qm_serving_engine_init (e, &c);
+}
+
+/* One request alone: prefill in token-budget chunks, then one decode
+ * step at batch 1. */
+static double
+isolated_prefill_s (const QmServingEngine *e,
+                    double                 input)
+{
+  double done = 0.0, t = 0.0;
+
+  while (done < input)
+    {
+      double c = MIN (input - done, (double) e->token_budget);
+      QmServingStep st = { 0, 0, c, c * (done + (c + 1.0) / 2.0), 0 };
+
+      done += c;
+      st.sampled = done >= input ? 1.0 : 0.0;
+      t += qm_serving_step_s (e, &st);
+    }
+  return t;
+}
+
+static double
+isolated_decode_s (const QmServingEngine *e,
+                   double                 context)
+{
+  QmServingStep st = { 1.0, context, 0, 0, 1.0 };
+
+  return qm_serving_step_s (e, &st);
+}
+
+static void
+load_for (const QmInferenceInput *in,
+          QmArrival               arrival,
+          double                  rate_per_s,
+          guint                   requests,
+          guint                   max_sequences,
+          double                  batch_estimate,
+          QmServingLoad          *load)
+{
+  memset (load, 0, sizeof *load);
+  load->arrival = arrival;
+  load->requests_per_s = rate_per_s;
+  load->requests = requests;
+  /* Bound the work: a run costs about requests x output / batch steps;
+   * keep it under QM_INFERENCE_SIM_STEPS (the batch under load is about
+   * rate x time in the system, Little's law), and never under 200
+   * requests; a hard stop at twice that. */
+  if (batch_estimate > 0.0)
+    load->requests = (guint) MIN ((double) requests,
+                                  MAX (200.0, QM_INFERENCE_SIM_STEPS * batch_estimate
+                                              / MAX (1.0, pos (in->output_tokens)
+                                                          + 2.0 * pos (in->output_tokens_sd))));
+  load->max_steps = (guint) (2.0 * QM_INFERENCE_SIM_STEPS);
+  load->input_tokens = pos (in->input_tokens);
+  load->output_tokens = MAX (1.0, pos (in->output_tokens));
+  load->input_sd = pos (in->input_tokens_sd);
+  load->output_sd = pos (in->output_tokens_sd);
+  load->lengths = in->lengths;
+  load->n_lengths = in->lengths ? in->n_lengths : 0;
+  load->max_sequences = max_sequences;
+  load->seed = in->seed ? in->seed : 18;
+}
+
+/* Latency of one replica of a fleet of @replicas at the plan's rate. */
+static gboolean
+simulate_fleet (const QmInferenceInput *in,
+                const QmServingEngine  *e,
+                guint                   max_sequences,
+                double                  requests_per_minute,
+                guint                   replicas,
+                QmServingResult        *res)
+{
+  QmServingLoad load;
+  double rate = pos (requests_per_minute) / 60.0 / MAX (replicas, 1u);
+  double input = pos (in->input_tokens), output = pos (in->output_tokens);
+  double busy = isolated_prefill_s (e, input) + output * isolated_decode_s (e, input + output);
+
+  if (in->arrival == QM_ARRIVAL_OFFLINE)
+    load_for (in, QM_ARRIVAL_OFFLINE, 0.0, QM_INFERENCE_SIM_REQUESTS, max_sequences,
+              max_sequences, &load);
+  else if (rate > 0.0)
+    load_for (in, QM_ARRIVAL_POISSON, rate, QM_INFERENCE_SIM_REQUESTS, max_sequences,
+              MIN ((double) max_sequences, MAX (1.0, rate * busy)), &load);
+  else
+    /* No load: one request alone. */
+    load_for (in, QM_ARRIVAL_POISSON, 0.0, 1, max_sequences, 0.0, &load);
+  return qm_serving_simulate (e, &load, res);
+}
+
+static gboolean
+meets_targets (const QmServingResult *r,
+               double                 ttft_s,
+               double                 tpot_s)
+{
+  return !r->unstable
+         && (ttft_s == 0.0 || r->ttft_p99_s <= ttft_s * (1.0 + 1e-9))
+         && (tpot_s == 0.0 || r->tpot_p99_s <= tpot_s * (1.0 + 1e-9));
+}
+
 void
 qm_inference_compute (const QmInferenceInput *in,
                       QmInference            *out)
 {
-  Model m = { 0, };
   const QmGpuSpec *gpu;
-  guint per_node, n, candidates[12], n_candidates = 0;
-  double ttft_s, tpot_s, b, thr_replica, thr_gpu;
+  QmServingEngine e;
+  QmServingLoad load;
+  QmServingResult res = { 0, };
+  guint per_node, n, candidates[12], n_candidates = 0, cap, replicas;
+  double ttft_s, tpot_s, input, output, context, thr_gpu;
   gboolean found = FALSE;
 
   memset (out, 0, sizeof *out);
@@ -158,43 +196,32 @@ qm_inference_compute (const QmInferenceInput *in,
     qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.gpu",
                    "needs memory_gb and bandwidth_tbs > 0", gpu->memory_gb);
 
-  m.weights = pos (in->params) * qm_precision_bytes (in->weight_precision);
-  m.active = pos (in->active_params) > 0.0 ? in->active_params : pos (in->params);
-  m.input = pos (in->input_tokens);
-  m.output = pos (in->output_tokens);
-  m.mem = pos (gpu->memory_gb) * 1e9;
-  m.bw = pos (gpu->bandwidth_tbs) * 1e12;
-  /* Matmuls run at the weight precision where the GPU has it (fp8 on
-   * H100); weight-only int4/int8 dequantise to bf16. */
-  m.flops = pos (gpu->tflops[in->weight_precision]);
-  if (m.flops == 0.0)
-    m.flops = pos (gpu->tflops[QM_PRECISION_BF16]);
-  if (m.flops == 0.0)
-    m.flops = pos (gpu->tflops[QM_PRECISION_FP16]);
-  m.flops *= 1e12;
-
-  out->weights_bytes = m.weights;
+  input = pos (in->input_tokens);
+  output = pos (in->output_tokens);
+  /* With a spread of lengths, size memory for a long request: mean + 2 sd. */
+  context = input + 2.0 * pos (in->input_tokens_sd) + output + 2.0 * pos (in->output_tokens_sd);
+  out->weights_bytes = pos (in->params) * qm_precision_bytes (in->weight_precision);
   out->kv_bytes_per_token = qm_inference_kv_bytes_per_token (in->shape, in->kv_precision);
-  out->kv_bytes_per_seq = out->kv_bytes_per_token * (m.input + m.output);
-  m.kv_seq = out->kv_bytes_per_seq;
-  /* Mean context over the decode: the prompt plus half the answer. */
-  m.kv_avg = out->kv_bytes_per_token * (m.input + m.output / 2.0);
-  out->capacity_per_gpu_bytes = m.mem;
-  out->tokens_per_s_needed = pos (in->requests_per_minute) / 60.0 * m.output;
+  out->kv_bytes_per_seq = out->kv_bytes_per_token * (input + output);
+  out->capacity_per_gpu_bytes = qm_gpu_memory_bytes (gpu);
+  out->tokens_per_s_needed = pos (in->requests_per_minute) / 60.0 * output;
 
-  if (qm_issues_has_error (&out->issues) || m.flops == 0.0 || m.output == 0.0)
+  if (qm_issues_has_error (&out->issues))
+    return;
+  if (pos (gpu->tflops[QM_PRECISION_BF16]) == 0.0 && pos (gpu->tflops[QM_PRECISION_FP16]) == 0.0
+      && pos (gpu->tflops[in->weight_precision]) == 0.0)
     {
-      if (m.flops == 0.0)
-        qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.gpu.tflops",
-                       "no dense throughput at this precision", 0);
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.gpu.tflops",
+                     "no dense throughput at this precision", 0);
       return;
     }
 
   ttft_s = pos (in->ttft_ms) / 1000.0;
   tpot_s = pos (in->tpot_ms) / 1000.0;
 
-  /* Replica size: the given one, or the smallest that fits and meets the
-   * latency targets: powers of two within a node, then whole nodes. */
+  /* Replica size: the given one, or the smallest that fits and whose lone
+   * request meets the latency targets: powers of two within a node, then
+   * whole nodes. */
   per_node = in->gpus_per_node ? in->gpus_per_node : 8;
   if (in->gpus_per_replica > 0)
     candidates[n_candidates++] = in->gpus_per_replica;
@@ -212,9 +239,12 @@ qm_inference_compute (const QmInferenceInput *in,
     for (guint i = 0; i < n_candidates; i++)
       {
         guint c = candidates[i];
-        gboolean fits = max_batch_memory (&m, c) >= 1.0;
-        gboolean fast = (ttft_s == 0.0 || prefill_s (&m, c) <= ttft_s)
-                     && (tpot_s == 0.0 || step_s (&m, c, 1.0, NULL) <= tpot_s);
+        gboolean fits, fast;
+
+        engine_for (in, c, per_node, &e);
+        fits = qm_serving_fits (&e, context);
+        fast = (ttft_s == 0.0 || isolated_prefill_s (&e, input) <= ttft_s)
+               && (tpot_s == 0.0 || isolated_decode_s (&e, input + output) <= tpot_s);
         /* Pass 0 wants both; pass 1 settles for fitting. */
         if (fits && (fast || pass == 1))
           {
@@ -224,61 +254,255 @@ qm_inference_compute (const QmInferenceInput *in,
           }
       }
 
+  engine_for (in, n, per_node, &e);
   out->gpus_per_replica = n;
-  out->fits = max_batch_memory (&m, n) >= 1.0;
+  out->kv_blocks = e.kv_blocks;
+  out->kv_pool_bytes = e.kv_bytes;
+  out->fits = qm_serving_fits (&e, context);
+  out->prefill_s = isolated_prefill_s (&e, input);
   if (!out->fits)
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.inference",
-                   "weights and one sequence's KV cache do not fit on the largest replica (GB needed)",
-                   (m.weights + m.kv_seq) / 1e9);
+    {
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.inference",
+                     "weights and one sequence's KV cache do not fit on the largest replica (GB needed)",
+                     (e.weights_bytes + e.workspace_bytes + e.reserve_bytes) * e.tp * e.pp / 1e9
+                     + out->kv_bytes_per_seq / 1e9);
+      out->weights_per_gpu_bytes = e.weights_bytes;
+      out->workspace_per_gpu_bytes = e.workspace_bytes;
+      out->reserve_per_gpu_bytes = e.reserve_bytes;
+      out->kv_per_gpu_bytes = e.kv_bytes_per_token_gpu * context;
+      out->memory_per_gpu_bytes = e.weights_bytes + e.workspace_bytes + e.reserve_bytes
+                                  + out->kv_per_gpu_bytes;
+      out->ttft_ms = out->prefill_s * 1000.0;
+      out->tpot_ms = isolated_decode_s (&e, input + output) * 1000.0;
+      out->replicas = 1;
+      out->gpus = n;
+      return;
+    }
 
-  /* Concurrency: given, or the largest batch within memory and TPOT. */
+  /* Sequences per replica: the plan's concurrency, else what the KV pool
+   * and the engine's max_sequences allow. */
+  out->max_batch = qm_serving_max_batch (&e, context);
+  cap = out->max_batch;
   if (in->concurrency > 0)
     {
-      b = in->concurrency;
-      if (b > max_batch_memory (&m, n))
+      if (in->concurrency > out->max_batch && in->concurrency > 0)
         {
           qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.concurrency",
-                         "KV cache for this many sequences does not fit", b);
+                         "KV cache for this many sequences does not fit", in->concurrency);
           out->fits = FALSE;
         }
+      cap = in->concurrency;
+    }
+  cap = MAX (cap, 1u);
+
+  /* Max throughput of one replica: the offline run at that cap. */
+  load_for (in, QM_ARRIVAL_OFFLINE, 0.0,
+            MIN (8192u, MAX (QM_INFERENCE_SIM_REQUESTS / 4, 4 * cap)), cap, cap, &load);
+  if (qm_serving_simulate (&e, &load, &res))
+    {
+      out->replica_tokens_per_s = res.tokens_per_s;
+      out->concurrency = (guint) MAX (1.0, round (res.mean_batch));
     }
   else
-    b = best_batch (&m, n, tpot_s);
-  out->concurrency = (guint) MIN (b, (double) G_MAXUINT);
+    out->concurrency = cap;
+  if (in->concurrency > 0)
+    out->concurrency = in->concurrency;
+  out->weights_per_gpu_bytes = e.weights_bytes;
+  out->workspace_per_gpu_bytes = e.workspace_bytes;
+  out->reserve_per_gpu_bytes = e.reserve_bytes;
+  out->kv_per_gpu_bytes = e.kv_bytes_per_token_gpu * QM_SERVING_BLOCK_TOKENS
+                          * qm_serving_blocks (context) * MIN (cap, out->max_batch);
+  out->memory_per_gpu_bytes = e.weights_bytes + e.workspace_bytes + e.reserve_bytes
+                              + out->kv_per_gpu_bytes;
 
-  out->step_s = step_s (&m, n, b, &out->decode_compute_bound);
-  out->prefill_s = prefill_s (&m, n);
-  out->ttft_ms = out->prefill_s * 1000.0;
-  out->tpot_ms = out->step_s * 1000.0;
-  out->meets_ttft = ttft_s == 0.0 || out->prefill_s <= ttft_s * (1.0 + 1e-9);
-  out->meets_tpot = tpot_s == 0.0 || out->step_s <= tpot_s * (1.0 + 1e-9);
-  if (!out->meets_ttft)
-    qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.ttft_ms",
-                   "target not met by the largest replica", in->ttft_ms);
-  if (!out->meets_tpot)
-    qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.tpot_ms",
-                   "target not met even at batch 1", in->tpot_ms);
-  out->memory_per_gpu_bytes = QM_INFERENCE_CONTEXT_BYTES + (m.weights + b * m.kv_seq) / n;
-
-  /* Throughput per GPU: measured (the rule of thumb) or the roofline. */
+  /* Throughput per GPU: measured (the rule of thumb) or the model. */
   if (isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0)
     thr_gpu = in->tokens_per_s_per_gpu;
   else
-    {
-      thr_replica = replica_tokens_per_s (&m, n, b);
-      thr_gpu = thr_replica / n;
-    }
+    thr_gpu = out->replica_tokens_per_s / n;
   out->tokens_per_s_per_gpu = thr_gpu;
 
-  /* GPUs for the request rate. With a fixed per-GPU throughput this is the
-   * industry rule GPUs = output_tokens / throughput x rpm / 60 (seed 001). */
+  /* GPUs for the request rate, at least the rule GPUs = output_tokens /
+   * throughput x rpm / 60 (seed 001). */
   out->gpus_exact = thr_gpu > 0.0 ? out->tokens_per_s_needed / thr_gpu : 0.0;
-  out->replicas = (guint) MAX (1.0, ceil (out->gpus_exact / n - 1e-9));
+  replicas = (guint) MAX (1.0, ceil (out->gpus_exact / n - 1e-9));
+
+  /* Latency targets: the fewest replicas whose p99s meet them at the
+   * rate, and whose queue does not grow without targets (doubling, then
+   * bisection; the simulation is seeded, so the same plan always gives the
+   * same fleet). A measured throughput is the rule of thumb: kept as is. */
+  if (in->arrival != QM_ARRIVAL_OFFLINE && pos (in->requests_per_minute) > 0.0
+      && !(isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0)
+      && simulate_fleet (in, &e, cap, in->requests_per_minute, replicas, &res)
+      && !meets_targets (&res, ttft_s, tpot_s))
+    {
+      guint lo = replicas, hi = replicas;
+      double want_ttft = ttft_s, want_tpot = tpot_s;
+      gboolean ok = FALSE, ran = FALSE;
+
+      while (hi < replicas * 1024u && hi < G_MAXUINT / 4)
+        {
+          lo = hi;
+          hi *= 2;
+          ran = simulate_fleet (in, &e, cap, in->requests_per_minute, hi, &res);
+          if (ran && meets_targets (&res, want_ttft, want_tpot))
+            {
+              ok = TRUE;
+              break;
+            }
+        }
+      /* No fleet meets them (a lone request already misses): the fewest
+       * replicas within 25 % of the best p99s, those of the largest fleet
+       * tried; the warnings below say the target is missed. */
+      if (!ok && ran && !res.unstable)
+        {
+          if (want_ttft > 0.0 && res.ttft_p99_s > want_ttft)
+            want_ttft = 1.25 * res.ttft_p99_s;
+          if (want_tpot > 0.0 && res.tpot_p99_s > want_tpot)
+            want_tpot = 1.25 * res.tpot_p99_s;
+          ok = meets_targets (&res, want_ttft, want_tpot);
+          lo = replicas;
+        }
+      if (ok)
+        {
+          while (hi - lo > 1)
+            {
+              guint mid = lo + (hi - lo) / 2;
+              if (simulate_fleet (in, &e, cap, in->requests_per_minute, mid, &res)
+                  && meets_targets (&res, want_ttft, want_tpot))
+                hi = mid;
+              else
+                lo = mid;
+            }
+          replicas = hi;
+        }
+    }
+  out->replicas = replicas;
   out->gpus = out->replicas * n;
   out->tokens_per_s_total = thr_gpu * out->gpus;
+
+  /* The fleet's latency at the plan's rate. */
+  if (simulate_fleet (in, &e, cap, in->requests_per_minute, replicas, &res))
+    {
+      out->ttft_p50_ms = res.ttft_p50_s * 1000.0;
+      out->ttft_p90_ms = res.ttft_p90_s * 1000.0;
+      out->ttft_p99_ms = res.ttft_p99_s * 1000.0;
+      out->tpot_p50_ms = res.tpot_p50_s * 1000.0;
+      out->tpot_p90_ms = res.tpot_p90_s * 1000.0;
+      out->tpot_p99_ms = res.tpot_p99_s * 1000.0;
+      out->queue_p50_ms = res.queue_p50_s * 1000.0;
+      out->queue_p99_ms = res.queue_p99_s * 1000.0;
+      out->requests_per_s = res.requests_per_s * replicas;
+      /* A finite Poisson sample strays from its rate: a fleet that keeps
+       * up serves what arrives. */
+      if (in->arrival != QM_ARRIVAL_OFFLINE && pos (in->requests_per_minute) > 0.0)
+        out->requests_per_s = MIN (out->requests_per_s, in->requests_per_minute / 60.0);
+      {
+        QmServingStep st = { MAX (res.mean_batch, 1.0), MAX (res.mean_batch, 1.0) * (input + output / 2.0),
+                             0, 0, MAX (res.mean_batch, 1.0) };
+        out->step_s = qm_serving_step_s (&e, &st);
+        out->decode_compute_bound = st.decode * e.gemm_flops_tok / e.gemm_rate > e.dense_bytes / e.hbm;
+      }
+    }
+  if (in->output_tokens <= 1.0)
+    out->tpot_p50_ms = out->tpot_p90_ms = out->tpot_p99_ms = 0.0;
+  out->ttft_ms = out->ttft_p50_ms;
+  out->tpot_ms = out->tpot_p50_ms;
+  out->meets_ttft = ttft_s == 0.0 || out->ttft_p99_ms <= in->ttft_ms * (1.0 + 1e-9);
+  out->meets_tpot = tpot_s == 0.0 || out->tpot_p99_ms <= in->tpot_ms * (1.0 + 1e-9);
+  if (!out->meets_ttft)
+    qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.ttft_ms",
+                   "p99 target not met at this rate", in->ttft_ms);
+  if (!out->meets_tpot)
+    qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.tpot_ms",
+                   "p99 target not met at this rate", in->tpot_ms);
 
   /* Little's law: sequences in flight per replica = arrival rate x time in
    * the system. */
   out->in_flight = pos (in->requests_per_minute) / 60.0 / out->replicas
-                 * (out->prefill_s + m.output * out->step_s);
+                 * (out->ttft_p50_ms + output * out->tpot_p50_ms) / 1000.0;
+}
+
+gboolean
+qm_inference_latency_at_rate (const QmInferenceInput *in,
+                              const QmInference      *sized,
+                              double                  requests_per_minute,
+                              QmServingResult        *out)
+{
+  QmServingEngine e;
+  guint cap;
+
+  memset (out, 0, sizeof *out);
+  g_return_val_if_fail (in != NULL && sized != NULL, FALSE);
+  if (sized->gpus_per_replica == 0 || sized->max_batch == 0)
+    return FALSE;
+  engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
+  cap = in->concurrency > 0 ? in->concurrency : sized->max_batch;
+  return simulate_fleet (in, &e, cap, requests_per_minute, MAX (sized->replicas, 1u), out);
+}
+
+GArray *
+qm_inference_read_lengths (const char *path,
+                           guint      *bad_line)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (double));
+
+  *bad_line = 0;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      char *l = g_strstrip (lines[i]), *end = NULL;
+      double v[2];
+
+      if (l[0] == '\0' || (i == 0 && !g_ascii_isdigit (l[0])))
+        continue;
+      v[0] = g_ascii_strtod (l, &end);
+      if (end == l || *end != ',')
+        goto bad;
+      l = end + 1;
+      v[1] = g_ascii_strtod (l, &end);
+      while (end && g_ascii_isspace (*end))
+        end++;
+      if (end == l || (*end != '\0' && *end != ',')
+          || !(v[0] >= 0 && v[0] <= 1e8 && v[0] == floor (v[0]))
+          || !(v[1] >= 1 && v[1] <= 1e8 && v[1] == floor (v[1])))
+        goto bad;
+      g_array_append_vals (out, v, 2);
+      continue;
+    bad:
+      *bad_line = i + 1;
+      return NULL;
+    }
+  if (out->len == 0)
+    {
+      *bad_line = 1;
+      return NULL;
+    }
+  return g_steal_pointer (&out);
+}
+
+double
+qm_inference_throughput_at_concurrency (const QmInferenceInput *in,
+                                        const QmInference      *sized,
+                                        guint                   concurrency)
+{
+  QmServingEngine e;
+  QmServingLoad load;
+  QmServingResult res;
+  guint cap;
+
+  g_return_val_if_fail (in != NULL && sized != NULL, 0.0);
+  if (sized->gpus_per_replica == 0 || sized->max_batch == 0 || concurrency == 0)
+    return 0.0;
+  engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
+  cap = MIN (concurrency, sized->max_batch);
+  load_for (in, QM_ARRIVAL_OFFLINE, 0.0,
+            MIN (8192u, MAX (QM_INFERENCE_SIM_REQUESTS / 4, 4 * cap)), cap, cap, &load);
+  if (!qm_serving_simulate (&e, &load, &res))
+    return 0.0;
+  return res.tokens_per_s / sized->gpus_per_replica;
 }

@@ -1,7 +1,9 @@
 /* qm-inference.h: serving memory, throughput, latency and GPU count.
  *
- * Roofline model from jax-ml/scaling-book `inference.md`
- * (estimation-anchors.md §3): bounds, not benchmarks.
+ * Sizes a serving fleet with the step model and request simulator of
+ * qm-serving.h (issue 18): replica size, sequences per replica,
+ * max-throughput tokens/s, TTFT/TPOT percentiles at the plan's request
+ * rate, and the fewest replicas whose p99 latencies meet the targets.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,12 +12,16 @@
 #include "qm-hardware.h"
 #include "qm-issue.h"
 #include "qm-model.h"
+#include "qm-serving.h"
 
 G_BEGIN_DECLS
 
-/* CUDA context and kernels per GPU process: 1,343 MB measured on a V100
- * (HF transformers docs, model_memory_anatomy.md). */
-#define QM_INFERENCE_CONTEXT_BYTES 1.343e9
+/* Requests the simulator runs for a throughput or a latency figure: enough
+ * for stable p99s (1 % of 2,000 is 20 requests beyond the p99). */
+#define QM_INFERENCE_SIM_REQUESTS 2000
+/* ... but no more than about this many engine steps per run (the wizard
+ * re-estimates on every keystroke). */
+#define QM_INFERENCE_SIM_STEPS 40000.0
 /* Largest replica the search tries: four 8-GPU nodes, DeepSeek-V3's
  * prefill unit (arXiv 2412.19437 §3.4). */
 #define QM_INFERENCE_MAX_GPUS_PER_REPLICA 32
@@ -28,6 +34,7 @@ typedef struct
   const QmGpuSpec *gpu;               /* required */
   guint        gpus_per_node;         /* largest single-node replica; 0 = 8 */
   guint        gpus_per_replica;      /* tensor-parallel size; 0 = search */
+  guint        pp;                    /* pipeline stages within the replica; 0 = 1 */
   double       requests_per_minute;
   double       input_tokens;
   double       output_tokens;
@@ -37,8 +44,15 @@ typedef struct
   double       ttft_ms;               /* target; 0 = none */
   double       tpot_ms;               /* target; 0 = none */
   /* A measured decode throughput per GPU (tokens/s). When > 0 it replaces
-   * the roofline model: the industry rule of thumb. */
+   * the model's throughput: the industry rule of thumb. */
   double       tokens_per_s_per_gpu;
+  QmArrival    arrival;               /* Poisson (default) or offline */
+  double       input_tokens_sd;       /* 0 = fixed lengths */
+  double       output_tokens_sd;
+  const double *lengths;              /* optional (input, output) pairs */
+  guint        n_lengths;
+  guint        max_sequences;         /* engine cap per replica; 0 = default */
+  guint64      seed;                  /* 0 = a fixed default */
 } QmInferenceInput;
 
 typedef struct
@@ -47,7 +61,11 @@ typedef struct
   double   weights_bytes;
   double   kv_bytes_per_token;
   double   kv_bytes_per_seq;          /* at input + output tokens */
-  double   memory_per_gpu_bytes;      /* weights + KV + context, per GPU */
+  double   memory_per_gpu_bytes;      /* the four below, per GPU */
+  double   weights_per_gpu_bytes;
+  double   workspace_per_gpu_bytes;   /* activations of one full step, logits */
+  double   reserve_per_gpu_bytes;     /* CUDA context, libraries */
+  double   kv_per_gpu_bytes;          /* KV blocks of the sequences in flight */
   double   capacity_per_gpu_bytes;
 
   guint    gpus_per_replica;
@@ -57,14 +75,22 @@ typedef struct
   guint    gpus;                      /* replicas x gpus_per_replica */
   double   gpus_exact;                /* tokens_needed / tokens_per_s_per_gpu */
 
-  double   step_s;                    /* one decode step at `concurrency` */
-  double   prefill_s;                 /* one request's prefill */
+  double   step_s;                    /* one engine step at the mean decode batch */
+  double   prefill_s;                 /* one request's prefill, alone */
   gboolean decode_compute_bound;
   double   tokens_per_s_needed;       /* rpm / 60 x output tokens */
   double   tokens_per_s_per_gpu;      /* output tokens, prefill time included */
   double   tokens_per_s_total;        /* of the deployed GPUs */
-  double   ttft_ms;
-  double   tpot_ms;
+  double   ttft_ms;                   /* p50 at the plan's rate */
+  double   tpot_ms;                   /* p50 */
+  double   ttft_p50_ms, ttft_p90_ms, ttft_p99_ms;
+  double   tpot_p50_ms, tpot_p90_ms, tpot_p99_ms;
+  double   queue_p50_ms, queue_p99_ms;
+  double   requests_per_s;            /* served by the fleet */
+  double   replica_tokens_per_s;      /* max-throughput output tokens/s of one replica */
+  guint    max_batch;                 /* sequences the KV pool holds (capped) */
+  guint    kv_blocks;                 /* per GPU */
+  double   kv_pool_bytes;             /* per GPU */
   gboolean meets_ttft;
   gboolean meets_tpot;
 
@@ -78,5 +104,28 @@ double qm_inference_kv_bytes_per_token (const QmModelShape *shape,
 
 void   qm_inference_compute            (const QmInferenceInput *in,
                                         QmInference            *out);
+
+/* Reads a CSV of request lengths, one "input_tokens,output_tokens" line
+ * per request (a header line and blank lines are skipped), as pairs of
+ * doubles. NULL when the file cannot be read (*bad_line = 0) or a line is
+ * not two whole numbers with output >= 1 (*bad_line = its number). */
+GArray  *qm_inference_read_lengths     (const char             *path,
+                                        guint                  *bad_line);
+
+/* Latency of a sized fleet (@sized from qm_inference_compute on @in) at
+ * another request rate: for the latency-vs-load chart. FALSE if the
+ * replica does not fit. */
+gboolean qm_inference_latency_at_rate  (const QmInferenceInput *in,
+                                        const QmInference      *sized,
+                                        double                  requests_per_minute,
+                                        QmServingResult        *out);
+
+/* Max-throughput output tokens/s per GPU of the sized replica with at most
+ * @concurrency sequences in flight (offline run): for the
+ * throughput-vs-concurrency curve. The curve rises until memory binds
+ * (sized->max_batch), then stays flat. 0 if the replica does not fit. */
+double   qm_inference_throughput_at_concurrency (const QmInferenceInput *in,
+                                                 const QmInference      *sized,
+                                                 guint                   concurrency);
 
 G_END_DECLS

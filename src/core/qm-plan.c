@@ -369,6 +369,19 @@ precision_from_string (const char *s,
 }
 
 static gboolean
+arrival_from_string (const char *s,
+                     gpointer    out)
+{
+  if (g_strcmp0 (s, "poisson") == 0)
+    *(QmArrival *) out = QM_ARRIVAL_POISSON;
+  else if (g_strcmp0 (s, "offline") == 0)
+    *(QmArrival *) out = QM_ARRIVAL_OFFLINE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
 training_precision_from_string (const char *s,
                                 gpointer    out)
 {
@@ -406,7 +419,8 @@ static const char * const model_keys[] = {
 };
 static const char * const inference_keys[] = {
   "requests_per_minute", "input_tokens", "output_tokens", "concurrency",
-  "weight_precision", "kv_precision", "ttft_ms", "tpot_ms", NULL
+  "weight_precision", "kv_precision", "ttft_ms", "tpot_ms", "arrival", "input_tokens_sd",
+  "output_tokens_sd", "lengths_csv", "max_sequences", NULL
 };
 static const char * const target_keys[] = { "gpus", "deadline_days", NULL };
 static const char * const hardware_keys[] = {
@@ -576,7 +590,14 @@ read_workload (Reader      *r,
           !get_enum (r, inf, I, "kv_precision", FALSE, precision_from_string,
                      &is->kv_precision, "fp32, fp16, bf16, fp8, int8, fp4, int4", error) ||
           !get_double (r, inf, I, "ttft_ms", FALSE, &is->ttft_ms, NULL, error) ||
-          !get_double (r, inf, I, "tpot_ms", FALSE, &is->tpot_ms, NULL, error))
+          !get_double (r, inf, I, "tpot_ms", FALSE, &is->tpot_ms, NULL, error) ||
+          !get_enum (r, inf, I, "arrival", FALSE, arrival_from_string, &is->arrival,
+                     "poisson, offline", error) ||
+          !get_double (r, inf, I, "input_tokens_sd", FALSE, &is->input_tokens_sd, NULL, error) ||
+          !get_double (r, inf, I, "output_tokens_sd", FALSE, &is->output_tokens_sd, NULL, error) ||
+          !get_string (r, inf, I, "lengths_csv", FALSE, is->lengths_csv,
+                       sizeof is->lengths_csv, error) ||
+          !get_uint (r, inf, I, "max_sequences", FALSE, &is->max_sequences, NULL, error))
         return FALSE;
     }
   return TRUE;
@@ -898,6 +919,14 @@ qm_plan_validate (const QmPlan *p,
              "must be at most 1000000");
       CHECK (is->ttft_ms >= 0, "workload.inference.ttft_ms", is->ttft_ms, "must be >= 0");
       CHECK (is->tpot_ms >= 0, "workload.inference.tpot_ms", is->tpot_ms, "must be >= 0");
+      CHECK (is->input_tokens_sd >= 0 && is->input_tokens_sd <= 1e8,
+             "workload.inference.input_tokens_sd", is->input_tokens_sd,
+             "must be from 0 to 1e8");
+      CHECK (is->output_tokens_sd >= 0 && is->output_tokens_sd <= 1e8,
+             "workload.inference.output_tokens_sd", is->output_tokens_sd,
+             "must be from 0 to 1e8");
+      CHECK (is->max_sequences <= 1000000, "workload.inference.max_sequences",
+             is->max_sequences, "must be at most 1000000");
     }
   CHECK (p->hardware.gpu.memory_gb > 0, "hardware.gpu", p->hardware.gpu.memory_gb,
          "the GPU's memory_gb must be > 0");
@@ -1187,6 +1216,17 @@ qm_plan_to_data (const QmPlan *p,
   add_string (b, "kv_precision", qm_precision_to_string (w->inference.kv_precision));
   add_double (b, "ttft_ms", w->inference.ttft_ms);
   add_double (b, "tpot_ms", w->inference.tpot_ms);
+  /* The optional serving keys only when set, so older files round-trip. */
+  if (w->inference.arrival == QM_ARRIVAL_OFFLINE)
+    add_string (b, "arrival", "offline");
+  if (w->inference.input_tokens_sd > 0)
+    add_double (b, "input_tokens_sd", w->inference.input_tokens_sd);
+  if (w->inference.output_tokens_sd > 0)
+    add_double (b, "output_tokens_sd", w->inference.output_tokens_sd);
+  if (w->inference.lengths_csv[0])
+    add_string (b, "lengths_csv", w->inference.lengths_csv);
+  if (w->inference.max_sequences)
+    add_int (b, "max_sequences", w->inference.max_sequences);
   json_builder_end_object (b);
   json_builder_end_object (b);
 

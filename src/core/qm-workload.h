@@ -15,6 +15,15 @@ G_BEGIN_DECLS
 #define QM_NAME_LEN  256
 #define QM_NOTES_LEN 4096
 
+/* How serving requests arrive (workload.inference.arrival): a Poisson
+ * stream at the plan's rate, or all queued at once (offline
+ * max-throughput, as trtllm-bench throughput and MLPerf Offline). */
+typedef enum
+{
+  QM_ARRIVAL_POISSON,
+  QM_ARRIVAL_OFFLINE,
+} QmArrival;
+
 /* workload.inference (plan-format.md). */
 typedef struct
 {
@@ -26,6 +35,14 @@ typedef struct
   QmPrecision kv_precision;
   double      ttft_ms;
   double      tpot_ms;
+  /* Optional (issue 18): arrival process, spread of lengths (standard
+   * deviations; 0 = fixed), a CSV of "input,output" lengths, and the
+   * engine's cap on sequences per replica (0 = the engine default). */
+  QmArrival   arrival;
+  double      input_tokens_sd;
+  double      output_tokens_sd;
+  char        lengths_csv[1024];
+  guint       max_sequences;
 } QmInferenceSpec;
 
 typedef struct

@@ -45,6 +45,10 @@ static const QmCatalogField gpu_fields[] = {
   { "link_gbs", N_("GPU Link"), "GB/s", T_NUM, F_COL, 0 },
   { "mamf_fraction", N_("Achievable Matmul Fraction"), NULL, T_NUM, QM_CATALOG_FIELD_FRACTION, 3 },
   { "memory_mib", N_("Reported Memory"), "MiB", T_NUM, 0, 0 },
+  { "hbm_stream_fraction", N_("Achievable HBM Fraction"), NULL, T_NUM, QM_CATALOG_FIELD_FRACTION, 3 },
+  { "step_overhead_us", N_("Serving Step Overhead"), "µs", T_NUM, 0, 0 },
+  { "mamf_fraction_fp8", N_("Achievable FP8/FP4 Matmul Fraction"), NULL, T_NUM, QM_CATALOG_FIELD_FRACTION, 3 },
+  { "allreduce_busbw_gbs", N_("All-Reduce Bus Bandwidth"), "GB/s", T_NUM, 0, 0 },
 };
 
 static const QmCatalogField server_fields[] = {

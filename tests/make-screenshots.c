@@ -96,7 +96,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   QmStore *store;
   QmWindow *window;
-  gint64 pretrain, deadline, lora;
+  gint64 pretrain, deadline, lora, serving;
 
   if (argc != 2 || source_dir == NULL)
     {
@@ -120,7 +120,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   lora = import_example (store, source_dir, "mistral-7b-lora-a100.qmplan");
-  import_example (store, source_dir, "llama-3.1-70b-serving-h100.qmplan");
+  serving = import_example (store, source_dir, "llama-3.1-70b-serving-h100.qmplan");
   deadline = import_example (store, source_dir, "7b-pretrain-30-day-deadline.qmplan");
   pretrain = import_example (store, source_dir, "llama-3.1-70b-pretrain-h100.qmplan");
 
@@ -142,6 +142,10 @@ main (int   argc,
   if (!qm_window_open_plan (window, pretrain))
     g_error ("Could not open the example plan");
   save (GTK_WIDGET (window), argv[1], "plan.png");
+  qm_window_set_page (window, "plans");
+  if (!qm_window_open_plan (window, serving))
+    g_error ("Could not open the serving example");
+  save (GTK_WIDGET (window), argv[1], "plan-serving.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
   qm_store_free (store);

@@ -125,7 +125,6 @@ check_throughput (const QmChartStyle *style,
   c.memory_limit = 384;
   c.plan_concurrency = 256;
   c.plan_tokens_per_s_per_gpu = 3000.0 * 256 / (256 + 64.0);
-  c.rule_of_thumb = 1500;
   qm_chart_render_throughput (cr, &c, style, 800, 420, &layout);
   qm_test_save_png (s, png);
   qm_test_assert_border_untouched (s);

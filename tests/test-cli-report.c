@@ -287,6 +287,31 @@ test_chart (void)
     g_assert_cmpint (pages, ==, 1);
     g_assert_nonnull (strstr (text, "Provisioned"));
   }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *serving = example ("llama-3.1-70b-serving-h100.qmplan");
+    g_autofree char *out = out_path ("cli-chart-latency.pdf");
+    g_autofree char *text = NULL;
+    int pages = 0;
+
+    run_cli (&r, "chart", serving, "--kind", "latency", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    text = pdf_text (out, &pages);
+    g_assert_cmpint (pages, ==, 1);
+    g_assert_nonnull (strstr (text, "Time to first token"));
+    g_assert_nonnull (strstr (text, "Requests per minute"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *serving = example ("llama-3.1-70b-serving-h100.qmplan");
+    g_autofree char *out = out_path ("cli-chart-throughput.svg");
+    g_autofree char *data = NULL;
+
+    run_cli (&r, "chart", serving, "--kind", "throughput", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_file_get_contents (out, &data, NULL, NULL));
+    g_assert_nonnull (strstr (data, "<svg"));
+  }
 }
 
 static void
@@ -327,6 +352,18 @@ test_chart_errors (void)
     g_assert_cmpint (r.status, ==, 1);
     assert_one_line (r.err);
     g_assert_nonnull (strstr (r.err, bad_dir));
+  }
+  {
+    g_auto(Run) r = { 0, };
+
+    /* Latency against load is for serving plans: a training plan is
+     * refused, naming the plan and the kind. */
+    run_cli (&r, "chart", plan, "--kind", "latency", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    assert_one_line (r.err);
+    g_assert_nonnull (strstr (r.err, plan));
+    g_assert_nonnull (strstr (r.err, "latency"));
+    g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   }
 }
 

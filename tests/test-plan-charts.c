@@ -250,6 +250,67 @@ test_export (void)
   g_assert_nonnull (error);
 }
 
+/* The serving example: latency rises with the request rate and the fleet
+ * saturates past the plan's load; the plan's own p99s sit on the curve;
+ * throughput per GPU rises with concurrency up to the most sequences a
+ * replica holds; the training curve does not apply, and training plans
+ * have no serving curves. */
+static void
+test_serving_curves (void)
+{
+  QmPlan plan;
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autofree QmPlanCurves *curves = g_new0 (QmPlanCurves, 1);
+  const QmServingCurve *lat = &curves->latency;
+  const QmThroughputCurve *thr = &curves->throughput;
+  gboolean passed_plan = FALSE;
+
+  load ("llama-3.1-70b-serving-h100.qmplan", &plan, e);
+  g_assert_true (qm_plan_chart_applies (QM_PLAN_CHART_LATENCY, e));
+  g_assert_true (qm_plan_chart_applies (QM_PLAN_CHART_THROUGHPUT, e));
+  g_assert_false (qm_plan_chart_applies (QM_PLAN_CHART_GPUS_TIME, e));
+  qm_plan_curves (&plan, e, curves);
+
+  g_assert_cmpuint (lat->n, >=, 6);
+  g_assert_cmpfloat (lat->plan_rpm, ==, 600);
+  g_assert_cmpuint (lat->replicas, ==, e->inference.replicas);
+  g_assert_cmpfloat (lat->ttft_target_ms, ==, 1000);
+  g_assert_cmpfloat (lat->tpot_target_ms, ==, 50);
+  /* The sweep reaches past what the fleet can serve. */
+  g_assert_cmpfloat (lat->saturated_rpm, >, lat->plan_rpm);
+  for (guint i = 0; i < lat->n; i++)
+    {
+      g_assert_cmpfloat (lat->ttft_p99_ms[i], >=, lat->ttft_p50_ms[i]);
+      g_assert_cmpfloat (lat->tpot_p99_ms[i], >=, lat->tpot_p50_ms[i]);
+      if (i > 0)
+        g_assert_cmpfloat (lat->rpm[i], >, lat->rpm[i - 1]);
+      /* The plan's own p99 TTFT lies between its neighbours on the curve. */
+      if (i > 0 && lat->rpm[i - 1] <= 600 && lat->rpm[i] >= 600)
+        {
+          passed_plan = TRUE;
+          g_assert_cmpfloat (e->inference.ttft_p99_ms, >=, 0.5 * lat->ttft_p99_ms[i - 1]);
+          g_assert_cmpfloat (e->inference.ttft_p99_ms, <=, 2.0 * lat->ttft_p99_ms[i]);
+        }
+    }
+  g_assert_true (passed_plan);
+  /* Queueing: the last point's p99 TTFT is far above the first's. */
+  g_assert_cmpfloat (lat->ttft_p99_ms[lat->n - 1], >, 3.0 * lat->ttft_p99_ms[0]);
+
+  g_assert_cmpuint (thr->n, >=, 4);
+  g_assert_cmpfloat (thr->memory_limit, ==, e->inference.max_batch);
+  g_assert_cmpfloat (thr->concurrency[thr->n - 1], ==, thr->memory_limit);
+  g_assert_cmpfloat (thr->plan_concurrency, ==, e->inference.concurrency);
+  for (guint i = 1; i < thr->n; i++)
+    g_assert_cmpfloat (thr->tokens_per_s_per_gpu[i], >, thr->tokens_per_s_per_gpu[i - 1]);
+
+  load ("llama-3.1-70b-pretrain-h100.qmplan", &plan, e);
+  g_assert_false (qm_plan_chart_applies (QM_PLAN_CHART_LATENCY, e));
+  qm_plan_curves (&plan, e, curves);
+  g_assert_cmpuint (curves->latency.n, ==, 0);
+  g_assert_cmpuint (curves->throughput.n, ==, 0);
+  g_assert_cmpuint (curves->gpus_time.n, >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -259,5 +320,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan-charts/curve-does-not-fit", test_curve_does_not_fit);
   g_test_add_func ("/plan-charts/racks-match-estimate", test_racks_match_estimate);
   g_test_add_func ("/plan-charts/export", test_export);
+  g_test_add_func ("/plan-charts/serving-curves", test_serving_curves);
   return g_test_run ();
 }

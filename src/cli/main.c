@@ -25,7 +25,7 @@ static const struct
   { "search",   qm_cli_search,   "search PLAN.json [--top N] [--json]", N_("fastest parallel layouts that fit") },
   { "report",   qm_cli_report,   "report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]",
     N_("PDF plan summary, or the bill of materials as CSV") },
-  { "chart",    qm_cli_chart,    "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf",
+  { "chart",    qm_cli_chart,    "chart PLAN.json --kind gpus-time|latency|throughput|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf",
     N_("one chart of the plan") },
   { "compare",  qm_cli_compare,  "compare A.json B.json [...] [-o OUT.pdf] [--json]", N_("plans side by side") },
   { "catalog",  qm_cli_catalog,  "catalog list [--kind gpu|server|network|storage|rack|cloud|model] [--json]",

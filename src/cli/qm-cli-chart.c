@@ -1,4 +1,5 @@
-/* qm-cli-chart.c: quartermaster-cli chart PLAN.json --kind gpus-time|vram|power|racks
+/* qm-cli-chart.c: quartermaster-cli chart PLAN.json
+ *                 --kind gpus-time|latency|throughput|vram|power|racks
  *                 [--width W --height H] -o OUT.png|.svg|.pdf
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,7 +13,7 @@
 #include "qm-estimate.h"
 #include "qm-plan-charts.h"
 
-#define USAGE "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf"
+#define USAGE "chart PLAN.json --kind gpus-time|latency|throughput|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf"
 
 typedef struct
 {
@@ -115,7 +116,7 @@ qm_cli_chart (int    argc,
     }
   if (!qm_plan_chart_kind_from_string (kind, &job.kind))
     {
-      qm_cli_error (_("%s: --kind: must be gpus-time, vram, power or racks (got '%s')"), "chart", kind);
+      qm_cli_error (_("%s: --kind: must be gpus-time, latency, throughput, vram, power or racks (got '%s')"), "chart", kind);
       return QM_CLI_USAGE;
     }
   if (!g_str_has_suffix (out, ".png") && !g_str_has_suffix (out, ".svg") && !g_str_has_suffix (out, ".pdf"))
@@ -139,6 +140,14 @@ qm_cli_chart (int    argc,
       return QM_CLI_INPUT;
     }
 
+  if (!qm_plan_chart_applies (job.kind, estimate))
+    {
+      qm_cli_error (estimate->has_training
+                    ? _("%s: --kind %s is for serving plans; this plan trains")
+                    : _("%s: --kind %s is for training plans; this plan serves"),
+                    path, kind);
+      return QM_CLI_INPUT;
+    }
   job.plan = plan;
   job.estimate = estimate;
   if (!qm_cli_write_atomic (out, write_chart, &job, &error))

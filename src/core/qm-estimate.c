@@ -1370,48 +1370,61 @@ assume_modules (const QmPlan       *plan,
                         0, 0);
 }
 
-/* Serving: replica size, concurrency, throughput and GPUs for the request
- * rate (qm-inference). */
-static void
-size_inference (const QmPlan       *plan,
-                const QmModelShape *shape,
-                QmEstimate         *e,
-                guint               gpn)
+void
+qm_estimate_inference_input (const QmPlan     *plan,
+                             const QmEstimate *e,
+                             QmInferenceInput *in,
+                             GArray          **lengths,
+                             guint            *bad_line)
 {
   const QmWorkload *w = &plan->workload;
   const QmInferenceSpec *is = &w->inference;
-  QmInferenceInput in = { 0, };
+
+  memset (in, 0, sizeof *in);
+  *lengths = NULL;
+  *bad_line = 0;
+  in->shape = &w->model;
+  in->params = e->params;
+  in->active_params = e->active_params;
+  in->gpu = &plan->hardware.gpu;
+  in->gpus_per_node = plan->hardware.server.gpus > 0 ? plan->hardware.server.gpus : 8;
+  in->gpus_per_replica = w->tp > 0 ? w->tp * MAX (w->pp, 1u) : 0;
+  in->requests_per_minute = is->requests_per_minute;
+  in->input_tokens = is->input_tokens;
+  in->output_tokens = is->output_tokens;
+  in->concurrency = is->concurrency;
+  in->weight_precision = is->weight_precision;
+  in->kv_precision = is->kv_precision;
+  in->ttft_ms = is->ttft_ms;
+  in->tpot_ms = is->tpot_ms;
+  in->pp = w->pp;
+  in->arrival = is->arrival;
+  in->input_tokens_sd = is->input_tokens_sd;
+  in->output_tokens_sd = is->output_tokens_sd;
+  in->max_sequences = is->max_sequences;
+  if (is->lengths_csv[0])
+    {
+      *lengths = qm_inference_read_lengths (is->lengths_csv, bad_line);
+      if (*lengths != NULL)
+        {
+          in->lengths = (const double *) (*lengths)->data;
+          in->n_lengths = (*lengths)->len / 2;
+        }
+    }
+}
+
+/* Serving: replica size, concurrency and replica count for the request
+ * rate (qm-inference). */
+static void
+size_inference (const QmPlan *plan,
+                QmEstimate   *e)
+{
+  const QmInferenceSpec *is = &plan->workload.inference;
+  QmInferenceInput in;
   g_autoptr (GArray) lengths = NULL;
   guint bad_line = 0;
 
-  in.shape = shape;
-  in.params = e->params;
-  in.active_params = e->active_params;
-  in.gpu = &plan->hardware.gpu;
-  in.gpus_per_node = gpn;
-  in.gpus_per_replica = w->tp > 0 ? w->tp * MAX (w->pp, 1u) : 0;
-  in.requests_per_minute = is->requests_per_minute;
-  in.input_tokens = is->input_tokens;
-  in.output_tokens = is->output_tokens;
-  in.concurrency = is->concurrency;
-  in.weight_precision = is->weight_precision;
-  in.kv_precision = is->kv_precision;
-  in.ttft_ms = is->ttft_ms;
-  in.tpot_ms = is->tpot_ms;
-  in.pp = w->pp;
-  in.arrival = is->arrival;
-  in.input_tokens_sd = is->input_tokens_sd;
-  in.output_tokens_sd = is->output_tokens_sd;
-  in.max_sequences = is->max_sequences;
-  if (is->lengths_csv[0])
-    {
-      lengths = qm_inference_read_lengths (is->lengths_csv, &bad_line);
-      if (lengths != NULL)
-        {
-          in.lengths = (const double *) lengths->data;
-          in.n_lengths = lengths->len / 2;
-        }
-    }
+  qm_estimate_inference_input (plan, e, &in, &lengths, &bad_line);
   qm_inference_compute (&in, &e->inference);
   if (is->lengths_csv[0] && lengths == NULL)
     qm_issues_add (&e->inference.issues, QM_ISSUE_ERROR, "workload.inference.lengths_csv",
@@ -1516,7 +1529,7 @@ estimate (const QmPlan *plan,
       out->hardware_flops = tf.hardware_flops;
     }
   else
-    size_inference (plan, &shape, out, gpn);
+    size_inference (plan, out);
 
   /* The throughput model runs when the plan leaves a layout knob or the
    * MFU to us; a dense model's ep on auto is simply 1. */

@@ -198,6 +198,17 @@ struct _QmEstimate
 void        qm_estimate          (const QmPlan *plan,
                                   QmEstimate   *out);
 
+/* The serving model's input for @plan as qm_estimate() built it for
+ * @estimate, so that the serving charts run the same model at other rates
+ * and batches. in->shape and in->gpu point into @plan; when the plan names
+ * a lengths CSV, *lengths holds its pairs (g_array_unref() it) or is NULL
+ * with *bad_line set as qm_inference_read_lengths() does. */
+void        qm_estimate_inference_input (const QmPlan     *plan,
+                                         const QmEstimate *estimate,
+                                         QmInferenceInput *in,
+                                         GArray          **lengths,
+                                         guint            *bad_line);
+
 /* Add a note (no-op once the list is full, which then ends in
  * QM_NOTE_LIST_FULL). For the modules wired in later. */
 void        qm_estimate_assume   (QmEstimate *e,

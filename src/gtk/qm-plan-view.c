@@ -621,6 +621,29 @@ in_rect (const QmRect *r,
          x >= r->x && x < r->x + r->width && y >= r->y && y < r->y + r->height;
 }
 
+/* The index of the x value nearest the pixel column @px, or -1. */
+static int
+nearest_x (const QmAxis *axis,
+           const double *xs,
+           guint         n,
+           double        px)
+{
+  int best = -1;
+  double best_d = G_MAXDOUBLE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double d = fabs (qm_axis_to_pixel (axis, xs[i]) - px);
+
+      if (xs[i] > 0 && d < best_d)
+        {
+          best = (int) i;
+          best_d = d;
+        }
+    }
+  return best;
+}
+
 static char *
 chart_tooltip (double   x,
                double   y,
@@ -631,7 +654,7 @@ chart_tooltip (double   x,
   const QmPlanChartLayout *l = self->layouts[d->kind];
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
   const QmEstimate *e = qm_plan_editor_get_estimate (self->editor);
-  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF], m[QM_FORMAT_BUF];
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF], m[QM_FORMAT_BUF], d4[QM_FORMAT_BUF];
 
   switch (d->kind)
     {
@@ -702,6 +725,32 @@ chart_tooltip (double   x,
                                 FMT (b, qm_format_si, p->facility.rack_kw * 1e3, "W"),
                                 rg->liquid ? _(", liquid-cooled") : "");
       }
+    case QM_PLAN_CHART_LATENCY:
+      {
+        const QmServingCurve *cv = &self->curves->latency;
+        int i = nearest_x (&l->latency.x_axis, cv->rpm, cv->n, x);
+
+        if (i < 0 || !(in_rect (&l->latency.ttft_plot, x, y) || in_rect (&l->latency.tpot_plot, x, y)))
+          return NULL;
+        return g_strdup_printf (_("%s requests/min: time to first token %s ms (p50), %s ms (p99); "
+                                  "time per output token %s ms (p50), %s ms (p99)"),
+                                FMT (a, qm_format_number, cv->rpm[i], 0),
+                                FMT (b, qm_format_number, cv->ttft_p50_ms[i], 0),
+                                FMT (c, qm_format_number, cv->ttft_p99_ms[i], 0),
+                                FMT (m, qm_format_number, cv->tpot_p50_ms[i], 1),
+                                FMT (d4, qm_format_number, cv->tpot_p99_ms[i], 1));
+      }
+    case QM_PLAN_CHART_THROUGHPUT:
+      {
+        const QmThroughputCurve *cv = &self->curves->throughput;
+        int i = nearest_x (&l->throughput.x_axis, cv->concurrency, cv->n, x);
+
+        if (i < 0 || !in_rect (&l->throughput.plot, x, y))
+          return NULL;
+        return g_strdup_printf (_("%s sequences per replica: %s output tokens/s per GPU"),
+                                FMT (a, qm_format_number, cv->concurrency[i], 0),
+                                FMT (b, qm_format_number, cv->tokens_per_s_per_gpu[i], 0));
+      }
     case QM_N_PLAN_CHARTS:
     default:
       return NULL;
@@ -733,7 +782,8 @@ build_charts (QmPlanView *self)
       gtk_widget_set_margin_bottom (chart, 6);
       gtk_widget_add_css_class (title, "heading");
       gtk_widget_set_vexpand (chart, TRUE);
-      gtk_widget_set_size_request (chart, -1, 300);
+      /* Latency has two panels over one axis: give it the room of two. */
+      gtk_widget_set_size_request (chart, -1, k == QM_PLAN_CHART_LATENCY ? 440 : 300);
       gtk_widget_set_name (chart, qm_plan_chart_kind_to_string ((QmPlanChartKind) k));
       gtk_accessible_update_property (GTK_ACCESSIBLE (chart), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       _(qm_plan_chart_title ((QmPlanChartKind) k)), -1);
@@ -759,10 +809,10 @@ update_charts (QmPlanView *self)
       qm_chart_widget_set_description (QM_CHART_WIDGET (self->charts[k]), description);
       gtk_widget_queue_draw (self->charts[k]);
     }
-  /* A serving plan has no training curve. */
-  gtk_widget_set_visible (gtk_widget_get_ancestor (self->charts[QM_PLAN_CHART_GPUS_TIME],
-                                                  GTK_TYPE_FLOW_BOX_CHILD),
-                          e->has_training);
+  /* Time to train is for training, latency and throughput for serving. */
+  for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
+    gtk_widget_set_visible (gtk_widget_get_ancestor (self->charts[k], GTK_TYPE_FLOW_BOX_CHILD),
+                            qm_plan_chart_applies ((QmPlanChartKind) k, e));
 }
 
 /* ------------------------------------------------------------------ */

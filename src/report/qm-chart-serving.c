@@ -336,7 +336,7 @@ qm_chart_render_throughput (cairo_t                 *cr,
 {
   const double pad = 12.0;
   QmThroughputLayout layout = { .plan_x = -1, .plan_y = -1, .limit_x = -1 };
-  QmLegendEntry legend[3];
+  QmLegendEntry legend[2];
   guint n_legend = 0, n = MIN (c->n, QM_SERVING_CURVE_MAX);
   double text_h, legend_h, x_title_h, label_w;
   double x_lo = G_MAXDOUBLE, x_hi = 0, y_hi = 0;
@@ -356,7 +356,6 @@ qm_chart_render_throughput (cairo_t                 *cr,
     }
   if (c->memory_limit > 0)
     x_hi = MAX (x_hi, c->memory_limit);
-  y_hi = MAX (y_hi, c->rule_of_thumb);
   if (x_hi <= 0)
     x_lo = 1, x_hi = 256;
   if (y_hi <= 0)
@@ -366,9 +365,7 @@ qm_chart_render_throughput (cairo_t                 *cr,
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   legend[n_legend++] = (QmLegendEntry) { _("Output tokens/s per GPU"), style->series[0], FALSE };
   if (c->memory_limit > 0)
-    legend[n_legend++] = (QmLegendEntry) { _("KV cache full"), style->error, TRUE };
-  if (c->rule_of_thumb > 0)
-    legend[n_legend++] = (QmLegendEntry) { _("Rule of thumb"), style->series[1], TRUE };
+    legend[n_legend++] = (QmLegendEntry) { _("Most sequences a replica holds"), style->error, TRUE };
   legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
   x_title_h = text_h * 2 + 10.0;
 
@@ -407,7 +404,6 @@ qm_chart_render_throughput (cairo_t                 *cr,
       cairo_stroke (cr);
       cairo_restore (cr);
     }
-  hline (cr, &layout.y_axis, &layout.plot, c->rule_of_thumb, &style->series[1]);
   qm_chart_set_color (cr, &style->series[0]);
   cairo_set_line_width (cr, 2.5);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);

@@ -59,10 +59,10 @@ typedef struct
   guint  n;
   double concurrency[QM_SERVING_CURVE_MAX];   /* rising */
   double tokens_per_s_per_gpu[QM_SERVING_CURVE_MAX];
-  double memory_limit;                        /* most sequences the KV cache holds; 0 = unknown */
+  double memory_limit;                        /* most sequences a replica holds (KV cache or
+                                               * engine cap); 0 = unknown */
   double plan_concurrency;                    /* the plan's batch; 0 = none */
   double plan_tokens_per_s_per_gpu;
-  double rule_of_thumb;                       /* a measured tokens/s per GPU to compare; 0 = none */
 } QmThroughputCurve;
 
 typedef struct

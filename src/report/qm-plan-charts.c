@@ -25,7 +25,30 @@ static const struct { const char *id; const char *title; } kinds[QM_N_PLAN_CHART
   [QM_PLAN_CHART_VRAM]      = { "vram",      N_("Memory per GPU") },
   [QM_PLAN_CHART_POWER]     = { "power",     N_("Power") },
   [QM_PLAN_CHART_RACKS]     = { "racks",     N_("Rack layout") },
+  [QM_PLAN_CHART_LATENCY]   = { "latency",   N_("Latency vs. load") },
+  [QM_PLAN_CHART_THROUGHPUT] = { "throughput", N_("Throughput vs. concurrency") },
 };
+
+gboolean
+qm_plan_chart_applies (QmPlanChartKind   kind,
+                       const QmEstimate *e)
+{
+  switch (kind)
+    {
+    case QM_PLAN_CHART_GPUS_TIME:
+      return e->has_training;
+    case QM_PLAN_CHART_LATENCY:
+    case QM_PLAN_CHART_THROUGHPUT:
+      return e->has_inference;
+    case QM_PLAN_CHART_VRAM:
+    case QM_PLAN_CHART_POWER:
+    case QM_PLAN_CHART_RACKS:
+      return TRUE;
+    case QM_N_PLAN_CHARTS:
+    default:
+      return FALSE;
+    }
+}
 
 const char *
 qm_plan_chart_kind_to_string (QmPlanChartKind kind)
@@ -281,13 +304,88 @@ draw_vram (cairo_t            *cr,
     }
 }
 
+/* Points of the latency sweep, and how far past the fleet's throughput
+ * limit it reaches (so that the saturation shows). */
+#define LATENCY_POINTS 14
+#define LATENCY_SPAN 1.3
+
+void
+qm_plan_serving_curves (const QmPlan      *plan,
+                        const QmEstimate  *e,
+                        QmServingCurve    *lat,
+                        QmThroughputCurve *thr)
+{
+  const QmInference *inf = &e->inference;
+  g_autoptr (GArray) lengths = NULL;
+  QmInferenceInput in;
+  double output, capacity_rpm, top;
+  guint bad_line;
+
+  memset (lat, 0, sizeof *lat);
+  memset (thr, 0, sizeof *thr);
+  if (!e->valid || !e->has_inference || !inf->fits || inf->gpus_per_replica == 0 ||
+      inf->max_batch == 0)
+    return;
+  qm_estimate_inference_input (plan, e, &in, &lengths, &bad_line);
+  output = MAX (1.0, in.output_tokens);
+
+  /* Latency against load is about requests arriving over time, whatever
+   * the plan's own arrival: Poisson at each rate. */
+  in.arrival = QM_ARRIVAL_POISSON;
+  capacity_rpm = MAX (1u, inf->replicas) * inf->replica_tokens_per_s / output * 60.0;
+  top = LATENCY_SPAN * MAX (capacity_rpm, in.requests_per_minute);
+  lat->ttft_target_ms = in.ttft_ms;
+  lat->tpot_target_ms = in.tpot_ms;
+  lat->plan_rpm = in.requests_per_minute;
+  lat->replicas = MAX (1u, inf->replicas);
+  for (guint i = 1; i <= LATENCY_POINTS && top > 0; i++)
+    {
+      QmServingResult r;
+      double rpm = top * i / LATENCY_POINTS;
+
+      if (!qm_inference_latency_at_rate (&in, inf, rpm, &r))
+        break;
+      lat->rpm[lat->n] = rpm;
+      lat->ttft_p50_ms[lat->n] = r.ttft_p50_s * 1e3;
+      lat->ttft_p99_ms[lat->n] = r.ttft_p99_s * 1e3;
+      lat->tpot_p50_ms[lat->n] = r.tpot_p50_s * 1e3;
+      lat->tpot_p99_ms[lat->n] = r.tpot_p99_s * 1e3;
+      lat->n++;
+      if (r.unstable)
+        {
+          /* Saturated between the last steady rate and this one. */
+          lat->saturated_rpm = i > 1 ? top * (i - 0.5) / LATENCY_POINTS : rpm;
+          break;
+        }
+    }
+
+  /* Throughput against concurrency: powers of two up to the most
+   * sequences a replica holds, and that limit itself. */
+  thr->memory_limit = inf->max_batch;
+  thr->plan_concurrency = inf->concurrency;
+  thr->plan_tokens_per_s_per_gpu = inf->tokens_per_s_per_gpu;
+  for (guint b = 1; thr->n < QM_SERVING_CURVE_MAX; b *= 2)
+    {
+      guint c = MIN (b, inf->max_batch);
+
+      thr->concurrency[thr->n] = c;
+      thr->tokens_per_s_per_gpu[thr->n] = qm_inference_throughput_at_concurrency (&in, inf, c);
+      thr->n++;
+      if (c == inf->max_batch)
+        break;
+    }
+}
+
 void
 qm_plan_curves (const QmPlan     *plan,
                 const QmEstimate *e,
                 QmPlanCurves     *out)
 {
   memset (out, 0, sizeof *out);
-  qm_plan_curve (plan, e, &out->gpus_time);
+  if (qm_plan_chart_applies (QM_PLAN_CHART_GPUS_TIME, e))
+    qm_plan_curve (plan, e, &out->gpus_time);
+  if (qm_plan_chart_applies (QM_PLAN_CHART_LATENCY, e))
+    qm_plan_serving_curves (plan, e, &out->latency, &out->throughput);
 }
 
 void
@@ -336,6 +434,25 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
       qm_chart_render_racks (cr, &e->cluster, &plan->hardware.server, &plan->hardware.network,
                              &plan->facility, style, width, height,
                              layout_out ? &layout_out->racks : NULL);
+      break;
+    case QM_PLAN_CHART_LATENCY:
+    case QM_PLAN_CHART_THROUGHPUT:
+      {
+        g_autofree QmPlanCurves *own = NULL;
+
+        if (curves == NULL)
+          {
+            own = g_new0 (QmPlanCurves, 1);
+            qm_plan_serving_curves (plan, e, &own->latency, &own->throughput);
+            curves = own;
+          }
+        if (kind == QM_PLAN_CHART_LATENCY)
+          qm_chart_render_serving (cr, &curves->latency, style, width, height,
+                                   layout_out ? &layout_out->latency : NULL);
+        else
+          qm_chart_render_throughput (cr, &curves->throughput, style, width, height,
+                                      layout_out ? &layout_out->throughput : NULL);
+      }
       break;
     case QM_N_PLAN_CHARTS:
     default:
@@ -389,6 +506,21 @@ qm_plan_chart_describe (QmPlanChartKind   kind,
       return g_strdup_printf (_("Rack layout: %u racks for %u nodes, %u per rack%s."),
                               e->cluster.racks, e->cluster.nodes, e->cluster.nodes_per_rack,
                               e->cluster.liquid_cooling ? _(", liquid-cooled") : "");
+    case QM_PLAN_CHART_LATENCY:
+      /* Translators: a request rate, a count of replicas, then two latencies in milliseconds. */
+      return g_strdup_printf (_("Latency against requests per minute. This plan: %s requests/min on %u replicas, "
+                                "time to first token %s ms and time per output token %s ms at the 99th percentile."),
+                              qm_format_number (a, sizeof a, plan->workload.inference.requests_per_minute, 0),
+                              e->inference.replicas,
+                              qm_format_number (b, sizeof b, e->inference.ttft_p99_ms, 0),
+                              qm_format_number (c, sizeof c, e->inference.tpot_p99_ms, 1));
+    case QM_PLAN_CHART_THROUGHPUT:
+      /* Translators: a count of sequences, output tokens per second, then a count of sequences. */
+      return g_strdup_printf (_("Output tokens per second per GPU against sequences per replica. This plan: "
+                                "%s sequences, %s tokens/s per GPU; a replica holds at most %s."),
+                              qm_format_number (a, sizeof a, e->inference.concurrency, 0),
+                              qm_format_number (b, sizeof b, e->inference.tokens_per_s_per_gpu, 0),
+                              qm_format_number (c, sizeof c, e->inference.max_batch, 0));
     case QM_N_PLAN_CHARTS:
     default:
       return g_strdup ("");

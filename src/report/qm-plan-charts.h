@@ -22,12 +22,19 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  QM_PLAN_CHART_GPUS_TIME,
+  QM_PLAN_CHART_GPUS_TIME,    /* training only */
+  QM_PLAN_CHART_LATENCY,      /* serving only */
+  QM_PLAN_CHART_THROUGHPUT,   /* serving only */
   QM_PLAN_CHART_VRAM,
   QM_PLAN_CHART_POWER,
   QM_PLAN_CHART_RACKS,
   QM_N_PLAN_CHARTS
 } QmPlanChartKind;
+
+/* Whether @kind has something to show for @estimate: the GPUs-vs-time
+ * curve is for training, the latency and throughput curves for serving. */
+gboolean    qm_plan_chart_applies          (QmPlanChartKind   kind,
+                                            const QmEstimate *estimate);
 
 const char *qm_plan_chart_kind_to_string   (QmPlanChartKind kind);   /* "gpus-time" ... */
 gboolean    qm_plan_chart_kind_from_string (const char      *s,
@@ -48,8 +55,19 @@ void        qm_plan_curve                  (const QmPlan      *plan,
  * them once when the plan changes, then draw as often as needed. */
 typedef struct
 {
-  QmGpusTimeCurve gpus_time;
+  QmGpusTimeCurve   gpus_time;
+  QmServingCurve    latency;
+  QmThroughputCurve throughput;
 } QmPlanCurves;
+
+/* Latency against load for a serving plan's sized fleet (Poisson arrivals
+ * at rates up to past where its queue grows without bound), and its
+ * replica's throughput against concurrency: the serving model run at
+ * about 25 more points, tens of milliseconds. */
+void        qm_plan_serving_curves         (const QmPlan      *plan,
+                                            const QmEstimate  *estimate,
+                                            QmServingCurve    *latency,
+                                            QmThroughputCurve *throughput);
 
 void        qm_plan_curves                 (const QmPlan      *plan,
                                             const QmEstimate  *estimate,
@@ -80,6 +98,8 @@ typedef struct
   char              vram_labels[QM_VRAM_MAX_BARS][32];
   QmPowerLayout     power;
   QmRackLayout      racks;
+  QmServingLayout    latency;
+  QmThroughputLayout throughput;
 } QmPlanChartLayout;
 
 /* qm_plan_chart_draw() that also fills @layout_out (may be NULL). */

@@ -1086,7 +1086,8 @@ add_charts (QmDocument             *doc,
             const QmPlanReportInfo *info)
 {
   static const QmPlanChartKind order[] = {
-    QM_PLAN_CHART_GPUS_TIME, QM_PLAN_CHART_VRAM, QM_PLAN_CHART_POWER, QM_PLAN_CHART_RACKS,
+    QM_PLAN_CHART_GPUS_TIME, QM_PLAN_CHART_LATENCY, QM_PLAN_CHART_THROUGHPUT,
+    QM_PLAN_CHART_VRAM, QM_PLAN_CHART_POWER, QM_PLAN_CHART_RACKS,
   };
   PlanCopy *copy = g_rc_box_new0 (PlanCopy);
   guint placed = 0;
@@ -1101,8 +1102,8 @@ add_charts (QmDocument             *doc,
       PlanFigure *f;
       g_autofree char *caption = NULL;
 
-      /* Time to train does not apply to serving. */
-      if (order[i] == QM_PLAN_CHART_GPUS_TIME && !e->has_training)
+      /* Time to train is for training, latency and throughput for serving. */
+      if (!qm_plan_chart_applies (order[i], e))
         continue;
       /* Two charts a page. */
       if (placed % 2 == 0)

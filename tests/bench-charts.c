@@ -42,7 +42,7 @@ typedef struct
   QmPlanChartKind  kind;
   QmPlan          *plan;
   QmEstimate      *estimate;
-  QmGpusTimeCurve *curve;
+  QmPlanCurves *curves;
   QmChartStyle     style;
 } PlanChart;
 
@@ -51,7 +51,7 @@ draw_plan_chart (cairo_t *cr, gpointer data)
 {
   PlanChart *pc = data;
 
-  qm_plan_chart_draw (pc->kind, cr, pc->plan, pc->estimate, pc->curve, QM_BYTES_GB, &pc->style, 1200, 800);
+  qm_plan_chart_draw (pc->kind, cr, pc->plan, pc->estimate, pc->curves, QM_BYTES_GB, &pc->style, 1200, 800);
 }
 
 typedef struct
@@ -90,18 +90,18 @@ main (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   QmPlan plan;
   g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
-  g_autofree QmGpusTimeCurve *curve = g_new0 (QmGpusTimeCurve, 1);
+  g_autofree QmPlanCurves *curves = g_new0 (QmPlanCurves, 1);
   PlanChart pc;
   Racks racks = { 0 };
 
   if (!qm_plan_load_from_file (&plan, path, NULL, &error))
     g_error ("%s", error->message);
   qm_estimate (&plan, e);
-  qm_plan_curve (&plan, e, curve);
+  qm_plan_curves (&plan, e, curves);
 
   pc.plan = &plan;
   pc.estimate = e;
-  pc.curve = curve;
+  pc.curves = curves;
   qm_chart_style_init_light (&pc.style);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     {

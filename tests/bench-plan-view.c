@@ -31,7 +31,7 @@ one_edit (QmPlanEditor    *editor,
           guint            i,
           cairo_t         *cr,
           gboolean         full_size,
-          QmGpusTimeCurve *curve,
+          QmPlanCurves    *curves,
           QmPlanChartLayout *layout)
 {
   QmChartStyle style;
@@ -46,7 +46,7 @@ one_edit (QmPlanEditor    *editor,
 
   t0 = g_get_monotonic_time ();
   qm_plan_editor_set_plan (editor, &plan, "gpus");
-  qm_plan_curve (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor), curve);
+  qm_plan_curves (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor), curves);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     {
       cairo_save (cr);
@@ -55,7 +55,7 @@ one_edit (QmPlanEditor    *editor,
       cairo_rectangle (cr, 0, 0, full_size ? 1200 : 600, full_size ? 800 : 400);
       cairo_clip (cr);
       qm_plan_chart_draw_with_layout ((QmPlanChartKind) k, cr, qm_plan_editor_get_plan (editor),
-                                      qm_plan_editor_get_estimate (editor), curve, QM_BYTES_GB,
+                                      qm_plan_editor_get_estimate (editor), curves, QM_BYTES_GB,
                                       &style, full_size ? 1200 : 600, full_size ? 800 : 400, layout);
       cairo_restore (cr);
     }
@@ -75,7 +75,7 @@ main (int argc, char **argv)
   guint n = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 60;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 800);
   cairo_t *cr = cairo_create (surface);
-  g_autofree QmGpusTimeCurve *curve = g_new0 (QmGpusTimeCurve, 1);
+  g_autofree QmPlanCurves *curves = g_new0 (QmPlanCurves, 1);
   g_autofree QmPlanChartLayout *layout = g_new0 (QmPlanChartLayout, 1);
   double worst = 0;
 
@@ -91,9 +91,9 @@ main (int argc, char **argv)
         if (!qm_plan_load_from_file (&plan, path, NULL, &error))
           g_error ("%s: %s", path, error->message);
         editor = qm_plan_editor_new (&plan);
-        one_edit (editor, &plan, 1, cr, full, curve, layout);   /* warm up fonts */
+        one_edit (editor, &plan, 1, cr, full, curves, layout);   /* warm up fonts */
         for (guint k = 0; k < n; k++)
-          ms[k] = one_edit (editor, &plan, k, cr, full, curve, layout);
+          ms[k] = one_edit (editor, &plan, k, cr, full, curves, layout);
         qsort (ms, n, sizeof ms[0], compare_doubles);
         printf ("%-45s %s: edit → estimate → curve → 4 charts: median %.2f ms, max %.2f ms\n",
                 examples[i], full ? "each 1200×800" : "2×2 in 1200×800", ms[n / 2], ms[n - 1]);

@@ -10,6 +10,7 @@
 #include <cairo.h>
 #include <math.h>
 
+#include "qm-chart-draw.h"
 #include "qm-chart-style.h"
 
 G_BEGIN_DECLS
@@ -70,6 +71,18 @@ qm_test_assert_border_untouched (cairo_surface_t *s)
     for (int x = 0; x < w; x++)
       if (x < QM_TEST_BORDER || y < QM_TEST_BORDER || x >= w - QM_TEST_BORDER || y >= h - QM_TEST_BORDER)
         g_assert_cmphex (*(guint32 *) (data + y * stride + x * 4), ==, QM_TEST_SENTINEL);
+}
+
+/* Whether two text boxes a renderer reports overlap; an empty box (a
+ * label that was not drawn) overlaps nothing. */
+static inline gboolean
+qm_test_rects_overlap (const QmRect *a,
+                       const QmRect *b)
+{
+  if (a->width <= 0 || a->height <= 0 || b->width <= 0 || b->height <= 0)
+    return FALSE;
+  return a->x < b->x + b->width && b->x < a->x + a->width &&
+         a->y < b->y + b->height && b->y < a->y + a->height;
 }
 
 static inline void

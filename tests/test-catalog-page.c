@@ -794,6 +794,109 @@ test_narrow (Fixture       *f,
   g_assert_true (adw_leaflet_get_visible_child (leaflet) == child (f->page, "list_pane"));
 }
 
+/* The details pane's visible buttons: on one line, and inside the pane. */
+static void
+assert_actions_one_line (Fixture    *f,
+                         int         width,
+                         const char *id)
+{
+  GtkWidget *pane = child (f->page, "details_pane");
+  GtkWidget *row = child (f->page, "details_actions");
+  double top = -1;
+
+  g_assert_true (qm_catalog_page_select (f->page, id));
+  wait_ms (150);
+  for (GtkWidget *b = gtk_widget_get_first_child (row); b != NULL; b = gtk_widget_get_next_sibling (b))
+    {
+      graphene_rect_t r;
+
+      if (!gtk_widget_get_visible (b))
+        continue;
+      g_assert_true (gtk_widget_compute_bounds (b, pane, &r));
+      if (top < 0)
+        top = r.origin.y;
+      if (fabs (r.origin.y - top) > 1.0)
+        g_error ("%d px, %s: the details' buttons wrap onto a second line", width, id);
+      if (r.origin.x < 0 || r.origin.x + r.size.width > gtk_widget_get_width (pane))
+        g_error ("%d px, %s: a details button leaves the pane", width, id);
+    }
+}
+
+/* The catalog at 1200 and 720 px (issue 20: at 1200 the FP8 column was
+ * cut at the pane's edge with nothing to say the table scrolls, and the
+ * details pane's buttons wrapped): each header's title fits its column,
+ * columns that do not fit scroll with a visible scrollbar, and the
+ * details' buttons stay on one line for a built-in with a price override
+ * (the most buttons) and for an entry of the user's own. */
+static void
+check_widths (int         width,
+              const char *name)
+{
+  Fixture f = { 0, };
+  GtkColumnView *view;
+  GtkScrolledWindow *scroller;
+  GListModel *columns;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *shot_light = g_strdup_printf ("catalog-%s-light.png", name);
+  g_autofree char *shot_dark = g_strdup_printf ("catalog-%s-dark.png", name);
+  int total = 0;
+
+  fixture_open (&f, width, 760);
+  g_assert_false (adw_leaflet_get_folded (child (f.page, "leaflet")));
+  g_assert_true (qm_catalog_store_set_price_override (f.store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", 27000,
+                                                      &error));
+  g_assert_no_error (error);
+  g_assert_true (qm_catalog_store_add (f.store, QM_CATALOG_KIND_GPU,
+                                       "{\"id\": \"my-gpu\", \"name\": \"My GPU\", \"vendor\": \"Acme\","
+                                       " \"tflops\": {\"bf16\": 100}, \"memory_gb\": 24, \"bandwidth_tbs\": 1,"
+                                       " \"price_usd\": 3000}", &error));
+  g_assert_no_error (error);
+  qm_catalog_page_reload (f.page);
+  wait_ms (200);
+
+  view = qm_catalog_page_get_column_view (f.page, QM_CATALOG_KIND_GPU);
+  scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW));
+  columns = gtk_column_view_get_columns (view);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      int w = gtk_column_view_column_get_fixed_width (column);
+      const char *title = gtk_column_view_column_get_title (column);
+      PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (view), title);
+      int tw;
+
+      pango_layout_get_pixel_size (layout, &tw, NULL);
+      g_object_unref (layout);
+      /* Title, sort arrow (16 px) and the header's padding (2 × 6 px). */
+      if (tw + 16 + 12 > w)
+        g_error ("%d px: the \"%s\" column (%d px) clips its title (%d px)", width, title, w, tw);
+      total += w;
+    }
+  if (total > gtk_widget_get_width (GTK_WIDGET (scroller)))
+    {
+      GtkPolicyType hpolicy;
+
+      gtk_scrolled_window_get_policy (scroller, &hpolicy, NULL);
+      g_assert_cmpint (hpolicy, !=, GTK_POLICY_NEVER);
+      g_assert_false (gtk_scrolled_window_get_overlay_scrolling (scroller));
+      g_assert_true (gtk_widget_get_mapped (gtk_scrolled_window_get_hscrollbar (scroller)));
+      g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_scrolled_window_get_hadjustment (scroller)), >=, total - 1);
+    }
+
+  assert_actions_one_line (&f, width, "my-gpu");
+  assert_actions_one_line (&f, width, "h100-sxm-80gb");
+  qm_test_screenshot (GTK_WIDGET (f.window), shot_light, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (f.window), shot_dark, ADW_COLOR_SCHEME_FORCE_DARK);
+  fixture_teardown (&f, NULL);
+}
+
+static void
+test_widths (void)
+{
+  check_widths (1200, "1200");
+  check_widths (720, "720");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -802,6 +905,7 @@ main (int    argc,
     return 0;
 
   g_test_add_func ("/catalog-page/fields-complete", test_fields_complete);
+  g_test_add_func ("/catalog-page/widths", test_widths);
   g_test_add ("/catalog-page/builtins", Fixture, NULL, fixture_setup, test_builtins, fixture_teardown);
   g_test_add ("/catalog-page/search-and-filters", Fixture, NULL, fixture_setup, test_search_and_filters, fixture_teardown);
   g_test_add ("/catalog-page/sort", Fixture, NULL, fixture_setup, test_sort, fixture_teardown);

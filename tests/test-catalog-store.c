@@ -395,6 +395,42 @@ test_csv_export_round_trip (void)
   g_assert_nonnull (strstr (csv, "\r\nmodel,llama-3.1-70b,"));
 }
 
+/* A vendor name that a spreadsheet would run as a formula leaves the
+ * export as text (a single quote, quoted) and reads back unchanged. */
+static void
+test_csv_export_formula (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmCatalogImport) import = NULL;
+  g_autoptr(QmCatalogEntry) e = NULL;
+  g_autofree char *csv = NULL;
+  const char *row = "kind,id,vendor,name,price_usd,tflops_bf16,memory_gb,bandwidth_tbs,tdp_w\n"
+                    "gpu,evil-1,@Evil,\"=HYPERLINK(\"\"http://x\"\")\",100,10,16,1,300\n";
+  gsize len = 0;
+
+  import = qm_catalog_store_import_csv_preview (store, row, strlen (row), "evil.csv", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (import->errors->len, ==, 0);
+  g_assert_true (qm_catalog_store_import_csv_commit (store, import, FALSE, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&import, qm_catalog_import_free);
+
+  csv = qm_catalog_store_export_csv (store, QM_CATALOG_KIND_GPU, NULL, 0, &len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (csv, "\r\ngpu,evil-1,\"'@Evil\",\"'=HYPERLINK(\"\"http://x\"\")\","));
+
+  import = qm_catalog_store_import_csv_preview (store, csv, len, "export.csv", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (import->errors->len, ==, 0);
+  g_assert_true (qm_catalog_store_import_csv_commit (store, import, FALSE, NULL, &error));
+  g_assert_no_error (error);
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "evil-1", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (e->name, ==, "=HYPERLINK(\"http://x\")");
+  g_assert_cmpstr (e->vendor, ==, "@Evil");
+}
+
 /* Every field of a kind has its CSV column, so that a storage price list
  * can carry its rent per TB-month both ways. */
 static void
@@ -449,5 +485,6 @@ main (int argc, char **argv)
   g_test_add_func ("/catalog-store/csv-file-errors", test_csv_file_errors);
   g_test_add_func ("/catalog-store/csv-export-round-trip", test_csv_export_round_trip);
   g_test_add_func ("/catalog-store/csv-every-field", test_csv_every_field);
+  g_test_add_func ("/catalog-store/csv-export-formula", test_csv_export_formula);
   return g_test_run ();
 }

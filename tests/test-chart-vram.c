@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "qm-chart-vram.h"
+#include "qm-test-chart.h"
 
 #define W 600
 #define H 400
@@ -179,6 +180,83 @@ test_degenerate (void)
   cairo_surface_destroy (s);
 }
 
+/* Four layouts that do not fit, four "Does not fit: N GB over" labels
+ * (issue 20: they overlapped and the last was cut at the right edge): at
+ * any size from 360 px wide, in both styles, no two text boxes overlap
+ * and none leaves the chart. PNGs at 360 and 720 px for a person. */
+static void
+test_labels_fit (void)
+{
+  const double overs[4] = { 21.7e9, 63.4e9, 104.9e9, 8.2e9 };
+  const char *labels[4] = { "A", "B", "C", "D" };
+  const int sizes[][2] = { { 360, 260 }, { 360, 420 }, { 480, 300 }, { 720, 400 }, { 1200, 500 } };
+  QmMemoryBreakdown b[4];
+
+  memset (b, 0, sizeof b);
+  for (guint i = 0; i < 4; i++)
+    {
+      b[i] = (QmMemoryBreakdown) { .weights = 35e9, .gradients = 17.5e9, .optimizer = 20e9,
+                                   .activations = 7.5e9 + overs[i], .overhead = 0, .capacity = 80e9 };
+      b[i].total = 80e9 + overs[i];
+      b[i].margin = -overs[i];
+    }
+
+  for (guint st = 0; st < 2; st++)
+    for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+      {
+        QmChartStyle style;
+        QmVramLayout layout;
+        cairo_t *cr;
+        cairo_surface_t *s = qm_test_chart_surface (sizes[z][0], sizes[z][1], &cr);
+        const QmRect *boxes[6];
+        guint n_boxes = 0;
+
+        if (st == 0)
+          qm_chart_style_init_light (&style);
+        else
+          qm_chart_style_init_dark (&style);
+        qm_chart_render_vram (cr, b, labels, 4, QM_BYTES_GB, &style, sizes[z][0], sizes[z][1], &layout);
+        qm_test_assert_border_untouched (s);
+
+        for (guint i = 0; i < 4; i++)
+          {
+            g_assert_cmpfloat (layout.notes[i].width, >, 0);
+            boxes[n_boxes++] = &layout.notes[i];
+          }
+        g_assert_cmpfloat (layout.capacity_label.width, >, 0);
+        boxes[n_boxes++] = &layout.capacity_label;
+        boxes[n_boxes++] = &layout.title;
+        for (guint i = 0; i < n_boxes; i++)
+          {
+            const QmRect *r = boxes[i];
+
+            if (r->x < 0 || r->y < 0 || r->x + r->width > sizes[z][0] || r->y + r->height > sizes[z][1])
+              g_error ("%d×%d: text box %u (%.0f,%.0f %.0f×%.0f) leaves the chart", sizes[z][0], sizes[z][1],
+                       i, r->x, r->y, r->width, r->height);
+            for (guint j = i + 1; j < n_boxes; j++)
+              if (qm_test_rects_overlap (r, boxes[j]))
+                g_error ("%d×%d: text boxes %u and %u overlap", sizes[z][0], sizes[z][1], i, j);
+          }
+        /* Each note stays over its own bar's column. */
+        for (guint i = 0; i < 4; i++)
+          {
+            double centre = layout.notes[i].x + layout.notes[i].width / 2.0;
+
+            g_assert_cmpfloat (fabs (centre - (layout.bars[i].x + layout.bars[i].width / 2.0)), <=, 1.5);
+          }
+
+        if (sizes[z][0] == 360 || sizes[z][0] == 720)
+          {
+            g_autofree char *name = g_strdup_printf ("chart-vram-over-%d-%s.png", sizes[z][0],
+                                                     st == 0 ? "light" : "dark");
+
+            qm_test_save_png (s, name);
+          }
+        cairo_destroy (cr);
+        cairo_surface_destroy (s);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -186,5 +264,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart-vram/light", test_light);
   g_test_add_func ("/chart-vram/dark", test_dark);
   g_test_add_func ("/chart-vram/degenerate", test_degenerate);
+  g_test_add_func ("/chart-vram/labels-fit", test_labels_fit);
   return g_test_run ();
 }

@@ -170,6 +170,69 @@ test_report_atomic (void)
   g_assert_cmpuint (entries, ==, 1);
 }
 
+/* report -o BOM.csv: the bill of materials as the app exports it, and a
+ * name a stranger chose reaches the spreadsheet as text, not a formula. */
+static void
+test_report_csv (void)
+{
+  g_autofree char *example_plan = example ("mistral-7b-lora-a100.qmplan");
+  g_autofree char *plan = out_path ("cli-report-hostile.qmplan");
+  g_autofree char *out = out_path ("cli-report-hostile.csv");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) hostile = NULL;
+  g_auto(Run) r = { 0, };
+  gboolean upfront = FALSE;
+
+  g_file_get_contents (example_plan, &text, NULL, &error);
+  g_assert_no_error (error);
+  hostile = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (hostile, "\"Mistral 7B LoRA fine-tune on one DGX A100\"",
+                                      "\"=HYPERLINK(\\\"http://evil\\\",\\\"Click\\\")\", "
+                                      "\"customer\": \"+cmd|' /C calc'!A0\", \"quote_ref\": \"@SUM(1+1)\"", 1), ==, 1);
+  g_file_set_contents (plan, hostile->str, -1, &error);
+  g_assert_no_error (error);
+
+  g_unlink (out);
+  run_cli (&r, "report", plan, "-o", out, NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  g_file_get_contents (out, &csv, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (csv, "Plan,\"'=HYPERLINK(\"\"http://evil\"\",\"\"Click\"\")\"\r\n"));
+  g_assert_nonnull (strstr (csv, "\r\nCustomer,\"'+cmd|' /C calc'!A0\"\r\n"));
+  g_assert_nonnull (strstr (csv, "\r\nQuote reference,\"'@SUM(1+1)\"\r\n"));
+  /* No cell anywhere starts a formula. */
+  lines = g_strsplit (csv, "\r\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+
+      for (guint c = 0; cells[c] != NULL; c++)
+        g_assert_null (strchr ("=+-@\t", cells[c][0] != '\0' ? cells[c][0] : 'x'));
+      /* Totals stay plain numbers in the last column. */
+      if (g_str_has_prefix (lines[i], "Upfront,"))
+        {
+          g_assert_cmpuint (g_strv_length (cells), ==, 5);
+          g_assert_true (g_ascii_isdigit (cells[4][0]));
+          upfront = TRUE;
+        }
+    }
+  g_assert_true (upfront);
+
+  {
+    g_auto(Run) bad = { 0, };
+    g_autofree char *txt = out_path ("cli-report-hostile.txt");
+
+    run_cli (&bad, "report", plan, "-o", txt, NULL);
+    g_assert_cmpint (bad.status, ==, 2);
+    assert_one_line (bad.err);
+    g_assert_nonnull (strstr (bad.err, ".csv"));
+  }
+}
+
 static void
 test_chart (void)
 {
@@ -353,6 +416,7 @@ main (int    argc,
   g_test_add_func ("/cli/report/examples", test_report_examples);
   g_test_add_func ("/cli/report/errors", test_report_errors);
   g_test_add_func ("/cli/report/atomic", test_report_atomic);
+  g_test_add_func ("/cli/report/csv", test_report_csv);
   g_test_add_func ("/cli/chart", test_chart);
   g_test_add_func ("/cli/chart/errors", test_chart_errors);
   g_test_add_func ("/cli/compare", test_compare);

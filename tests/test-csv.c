@@ -91,7 +91,7 @@ test_round_trip (void)
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GError) error = NULL;
 
-  qm_csv_append_row (out, row, G_N_ELEMENTS (row));
+  qm_csv_append_row (out, row, G_N_ELEMENTS (row), ',');
   g_assert_cmpstr (out->str, ==,
                    "plain,\"with, comma\",\"with \"\"quote\"\"\",\"two\nlines\",\" padded \",\r\n");
   records = qm_csv_parse (out->str, out->len, &error);
@@ -99,6 +99,48 @@ test_round_trip (void)
   g_assert_cmpuint (records->len, ==, 1);
   for (guint i = 0; i < G_N_ELEMENTS (row); i++)
     g_assert_cmpstr (field (records, 0, i), ==, row[i]);
+}
+
+/* A spreadsheet runs a cell that starts with = + - @, a tab or a CR as a
+ * formula: such a text gets a single quote and quotes (OWASP), numbers
+ * stay numbers, and the reader gives back what was written. */
+static void
+test_formula_injection (void)
+{
+  const char *row[] = { "=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
+                        "\tlead tab", "\rlead cr", "'=already quoted", "'90s card", "-12.50", "+3", "1e-3",
+                        "-", "=" };
+  const char *expected[] = { "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"", "\"'+cmd|' /C calc'!A0\"",
+                             "\"'-2+3\"", "\"'@SUM(A1)\"", "\"'\tlead tab\"", "\"'\rlead cr\"",
+                             "\"''=already quoted\"", "'90s card", "-12.50", "+3", "1e-3", "\"'-\"", "\"'=\"" };
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (row); i++)
+    {
+      g_string_truncate (out, 0);
+      qm_csv_append_field (out, row[i], ',');
+      g_assert_cmpstr (out->str, ==, expected[i]);
+    }
+
+  g_string_truncate (out, 0);
+  qm_csv_append_row (out, row, G_N_ELEMENTS (row), ',');
+  records = qm_csv_parse (out->str, out->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (records->len, ==, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (row); i++)
+    g_assert_cmpstr (field (records, 0, i), ==, row[i]);
+
+  /* With ';' as the separator (a comma decimal point), "1,5" is a number
+   * and stays bare, and a ';' inside a text is quoted. */
+  g_string_truncate (out, 0);
+  {
+    const char *semi[] = { "-1,5", "a;b" };
+
+    qm_csv_append_row (out, semi, 2, ';');
+  }
+  g_assert_cmpstr (out->str, ==, "-1,5;\"a;b\"\r\n");
 }
 
 int
@@ -109,5 +151,6 @@ main (int argc, char **argv)
   g_test_add_func ("/csv/utf8-and-lf", test_utf8_and_lf);
   g_test_add_func ("/csv/errors", test_errors);
   g_test_add_func ("/csv/round-trip", test_round_trip);
+  g_test_add_func ("/csv/formula-injection", test_formula_injection);
   return g_test_run ();
 }

@@ -40,8 +40,11 @@ test_zero_paper_table (void)
     }
 }
 
-/* DeepSpeed stage_1_and_2.py: gpu = 2P + 18P/N without offload; our
- * ZeRO-2 with the explicit fp32 gradient buffer is the same accounting. */
+/* DeepSpeed stage_1_and_2.py: gpu = 2P + 18P/N without offload, where 18
+ * = 2 grads16 + 4 grads32 + 4 params32 + 8 optim. Our fp32 gradient buffer
+ * is Megatron's main_grad, into which the backward accumulates directly
+ * (no 16-bit gradient beside it): DeepSpeed's accounting less its 2P/N of
+ * 16-bit gradient partitions. */
 static void
 test_deepspeed_zero2 (void)
 {
@@ -56,7 +59,7 @@ test_deepspeed_zero2 (void)
   c.zero_stage = 2;
   c.fp32_grad_buffer = TRUE;
   qm_memory_estimate (&psi_only, &c, &m);
-  qm_assert_rel (m.weights + m.gradients + m.optimizer, 2 * 7e9 + 18 * 7e9 / 16, 1e-12);
+  qm_assert_rel (m.weights + m.gradients + m.optimizer, 2 * 7e9 + (18 - 2) * 7e9 / 16, 1e-12);
 }
 
 /* DeepSpeed stage3.py worked output (t5-small: 60,506,624 params, largest
@@ -98,6 +101,11 @@ test_korthikanti_table (void)
       qm_assert_rel (qm_memory_layer_activations (&gpt, s, b, rows[i].t, rows[i].sp, rows[i].rc, FALSE),
                      rows[i].expected, 1e-12);
     }
+
+  /* Full recompute with SP keeps each layer's input as its sequence shard,
+   * 2sbh/t (the table's 2sbh is without SP). */
+  qm_assert_rel (qm_memory_layer_activations (&gpt, s, b, t, TRUE, QM_RECOMPUTE_FULL, FALSE),
+                 2 * sbh / t, 1e-12);
 
   /* The paper's worked figures: TP-only 23·sbh (0.58 GB/layer) and
    * TP+SP+selective 4.25·sbh (0.107 GB/layer). */
@@ -234,6 +242,42 @@ test_overhead_and_fit (void)
   g_assert_cmpfloat (m.margin, <, 0);
 }
 
+/* Pipeline stages: Llama 3 put 126 layers on 16 stages with one layer fewer
+ * on the first and the last (Dubey et al. 2024 §3.3.2); interleaving with v
+ * chunks keeps L·(1 + (p−1)/(p·v)) layers in flight on stage 0
+ * (Korthikanti 2022 §4.2.3), 1F1B L layers. */
+static void
+test_pipeline_stages (void)
+{
+  QmPipelineStages st;
+
+  g_assert_true (qm_memory_pipeline_stages (126, 16, 1, &st));
+  g_assert_cmpuint (st.full, ==, 8);
+  g_assert_cmpuint (st.first, ==, 7);
+  g_assert_cmpuint (st.last, ==, 7);
+  g_assert_cmpuint (st.first + st.last + 14 * st.full, ==, 126);
+  /* Any chunk count the layers allow: 126 on 16 × 4 chunks of 2. */
+  g_assert_true (qm_memory_pipeline_stages (126, 16, 4, &st));
+  g_assert_cmpuint (st.chunk, ==, 2);
+  g_assert_cmpuint (st.first + st.last + 14 * st.full, ==, 126);
+  /* Too few layers for the stages: refused. */
+  g_assert_false (qm_memory_pipeline_stages (10, 8, 1, &st));
+  g_assert_false (qm_memory_pipeline_stages (10, 1, 2, &st));
+
+  /* Even stages: 1F1B holds L layers on stage 0, interleaving more. */
+  g_assert_true (qm_memory_pipeline_stages (96, 8, 1, &st));
+  qm_assert_rel (qm_memory_pipeline_layers_held (&st, 8, 1, 64), 96, 1e-12);
+  g_assert_true (qm_memory_pipeline_stages (96, 8, 3, &st));
+  qm_assert_rel (qm_memory_pipeline_layers_held (&st, 8, 3, 64), 96 * (1 + 7.0 / 24), 1e-12);
+  /* Fewer micro-batches than stages: only those are in flight. */
+  g_assert_true (qm_memory_pipeline_stages (96, 8, 1, &st));
+  qm_assert_rel (qm_memory_pipeline_layers_held (&st, 8, 1, 2), 2 * 12, 1e-12);
+  /* Uneven: the second stage (15 micro-batches of 8 layers) holds more
+   * than the first (16 of 7). */
+  g_assert_true (qm_memory_pipeline_stages (126, 16, 1, &st));
+  qm_assert_rel (qm_memory_pipeline_layers_held (&st, 16, 1, 16), 15 * 8, 1e-12);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -247,5 +291,6 @@ main (int argc, char **argv)
   g_test_add_func ("/memory/lora-qlora", test_lora_qlora);
   g_test_add_func ("/memory/optimizers", test_optimizers);
   g_test_add_func ("/memory/overhead-and-fit", test_overhead_and_fit);
+  g_test_add_func ("/memory/pipeline-stages", test_pipeline_stages);
   return g_test_run ();
 }

@@ -71,6 +71,90 @@ test_curve_passes_through_plan (void)
     }
 }
 
+/* Llama 3.1 405B on 16,384 H100 with tp 8 and pp 4 fixed does not fit
+ * (issue 20 reported tp 8 pp 16, which fits since uneven pipeline stages
+ * and sequence-parallel activations are priced as Llama 3 ran them; the
+ * curve started at 65k GPUs and rose, far from the plan's point). The
+ * curve now runs through the plan's point, the counts where
+ * the model does not fit are marked, and the chart says why in words,
+ * clear of the plan's label and inside the chart, in both styles. */
+static void
+test_curve_does_not_fit (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
+                                            "llama-3.1-70b-pretrain-h100.qmplan", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) s = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  const int sizes[][2] = { { 800, 500 }, { 400, 320 } };
+  QmGpusTimeCurve curve;
+  QmPlan plan;
+  gboolean on_curve = FALSE, some_fit = FALSE;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  s = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (s, "\"llama-3.1-70b\"", "\"llama-3.1-405b\"", 0), ==, 1);
+  g_assert_cmpuint (g_string_replace (s, "\"gpus\": 2048", "\"gpus\": 16384", 0), ==, 1);
+  g_assert_true (qm_plan_load_from_data (&plan, s->str, -1, NULL, &error));
+  g_assert_no_error (error);
+  qm_estimate (&plan, e);
+  g_assert_true (e->valid);
+  g_assert_false (e->fits);
+
+  qm_plan_curve (&plan, e, &curve);
+  for (guint k = 0; k < curve.n; k++)
+    {
+      some_fit |= !curve.no_fit[k];
+      if (curve.gpus[k] == e->gpus)
+        {
+          on_curve = TRUE;
+          g_assert_true (curve.no_fit[k]);
+          g_assert_cmpfloat (fabs (curve.days[k] - e->train_days), <=, e->train_days * 0.02);
+        }
+    }
+  g_assert_true (on_curve);
+  g_assert_true (some_fit);
+  g_assert_nonnull (strstr (curve.no_fit_reason, "GB"));
+
+  for (guint st = 0; st < 2; st++)
+    for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+      {
+        QmChartStyle style;
+        QmGpusTimeLayout layout;
+        cairo_t *cr;
+        cairo_surface_t *surface = qm_test_chart_surface (sizes[z][0], sizes[z][1], &cr);
+        const QmRect *boxes[2] = { &layout.no_fit_label, &layout.plan_label };
+        g_autofree char *name = g_strdup_printf ("chart-gpus-time-no-fit-%d-%s.png", sizes[z][0],
+                                                 st == 0 ? "light" : "dark");
+
+        if (st == 0)
+          qm_chart_style_init_light (&style);
+        else
+          qm_chart_style_init_dark (&style);
+        qm_chart_render_gpus_time (cr, &curve, &style, sizes[z][0], sizes[z][1], &layout);
+        qm_test_assert_border_untouched (surface);
+        qm_test_save_png (surface, name);
+
+        g_assert_cmpfloat (layout.no_fit_x0, >=, layout.plot.x);
+        g_assert_cmpfloat (layout.no_fit_x0, <=, layout.plan_x);
+        g_assert_cmpfloat (layout.plan_x, <=, layout.no_fit_x1);
+        for (guint b = 0; b < 2; b++)
+          {
+            const QmRect *r = boxes[b];
+
+            g_assert_cmpfloat (r->width, >, 0);
+            g_assert_cmpfloat (r->x, >=, 0);
+            g_assert_cmpfloat (r->y, >=, 0);
+            g_assert_cmpfloat (r->x + r->width, <=, sizes[z][0]);
+            g_assert_cmpfloat (r->y + r->height, <=, sizes[z][1]);
+          }
+        g_assert_false (qm_test_rects_overlap (boxes[0], boxes[1]));
+        cairo_destroy (cr);
+        cairo_surface_destroy (surface);
+      }
+}
+
 static void
 test_draw_all (void)
 {
@@ -172,6 +256,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/plan-charts/curve-passes-through-plan", test_curve_passes_through_plan);
   g_test_add_func ("/plan-charts/draw-all", test_draw_all);
+  g_test_add_func ("/plan-charts/curve-does-not-fit", test_curve_does_not_fit);
   g_test_add_func ("/plan-charts/racks-match-estimate", test_racks_match_estimate);
   g_test_add_func ("/plan-charts/export", test_export);
   return g_test_run ();

@@ -118,6 +118,43 @@ test_error_messages (void)
   g_assert_cmpstr (error->message, ==, "workload.tokens_b: must be > 0 (got -5)");
 }
 
+/* A stranger's plan: a name that would set the terminal's title is
+ * refused with its key path, and the message shows the character rather
+ * than obeying it; notes keep their line breaks and tabs. */
+static void
+test_control_characters (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  GString *s = g_string_new (minimal);
+  QmPlan plan;
+
+  g_string_replace (s, "\"version\": 1,", "\"version\": 1, \"name\": \"ok\\u001b]0;title\\u0007\\u001b[31m\",", 1);
+  data = g_string_free (s, FALSE);
+  g_assert_false (qm_plan_load_from_data (&plan, data, -1, NULL, &error));
+  g_assert_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==,
+                   "name: must not contain control characters or bidirectional overrides (got U+001B at character 3)");
+  g_clear_error (&error);
+  g_clear_pointer (&data, g_free);
+
+  s = g_string_new (minimal);
+  g_string_replace (s, "\"version\": 1,", "\"version\": 1, \"notes\": \"one\\n\\ttwo\",", 1);
+  data = g_string_free (s, FALSE);
+  g_assert_true (qm_plan_load_from_data (&plan, data, -1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (plan.notes, ==, "one\n\ttwo");
+  g_clear_pointer (&data, g_free);
+
+  /* An enum's value is quoted in the message, escaped. */
+  s = g_string_new (minimal);
+  g_string_replace (s, "\"pretrain\"", "\"pre\\u001b[2Jtrain\"", 1);
+  data = g_string_free (s, FALSE);
+  g_assert_false (qm_plan_load_from_data (&plan, data, -1, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "pre\\x1b[2Jtrain"));
+  g_assert_null (strchr (error->message, '\x1b'));
+}
+
 /* A plan may carry custom hardware: hardware.gpu_spec stands in for an id
  * the reader's catalog lacks, and is written back out. */
 static void
@@ -201,6 +238,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/bad-corpus", test_bad_corpus);
   g_test_add_func ("/plan/unknown-keys-warn", test_unknown_keys_warn);
   g_test_add_func ("/plan/error-messages", test_error_messages);
+  g_test_add_func ("/plan/control-characters", test_control_characters);
   g_test_add_func ("/plan/embedded-gpu-spec", test_embedded_gpu_spec);
   g_test_add_func ("/plan/embedded-storage-spec", test_embedded_storage_spec);
   g_test_add_func ("/plan/save-to-file", test_save_to_file);

@@ -261,6 +261,44 @@ test_locked (void)
   sqlite3_close (other);
 }
 
+static gpointer
+end_read_later (gpointer data)
+{
+  sqlite3 *other = data;
+
+  g_usleep (300 * G_TIME_SPAN_MILLISECOND);
+  sqlite3_exec (other, "COMMIT", NULL, NULL, NULL);
+  return NULL;
+}
+
+/* Another process is writing the new file when this one opens it: turning
+ * on write-ahead logging needs the file to itself, and SQLite reports that
+ * lock busy at once, without its busy handler. Opening waits for it as a
+ * later write would (issue 20: three "plans list" on a fresh file failed
+ * with "Could not enable write-ahead logging"). */
+static void
+test_open_waits (void)
+{
+  g_autofree char *path = temp_db_path ();
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GThread) thread = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  sqlite3 *other = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (sqlite3_open (path, &other), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (other, "CREATE TABLE scratch (a); BEGIN IMMEDIATE; INSERT INTO scratch VALUES (1)",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  thread = g_thread_new ("reader", end_read_later, other);
+  store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  g_assert_cmpint (qm_store_schema_version (store), ==, qm_store_latest_version ());
+  g_thread_join (g_steal_pointer (&thread));
+  sqlite3_close (other);
+}
+
 /* Tests run as root, where chmod 0400 does not stop writes, so read-only
  * is simulated two ways SQLite itself honours: opening read-only, and
  * PRAGMA query_only on an open store. As a normal user, a 0400 file is
@@ -481,6 +519,7 @@ main (int argc, char **argv)
   g_test_add_func ("/store/default-path", test_default_path);
   g_test_add_func ("/store/corrupt-recover-salvage", test_corrupt_recover_salvage);
   g_test_add_func ("/store/locked", test_locked);
+  g_test_add_func ("/store/open-waits", test_open_waits);
   g_test_add_func ("/store/read-only", test_read_only);
   g_test_add_func ("/store/full", test_full);
   g_test_add_func ("/store/crash-mid-save", test_crash_mid_save);

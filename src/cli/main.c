@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,46 +18,43 @@ static const struct
 {
   const char   *name;
   QmCliCommand  run;
-  const char   *usage;
+  const char   *usage;     /* the syntax: never translated */
+  const char   *summary;   /* what it does, for people: translated */
 } commands[] = {
-  { "estimate", qm_cli_estimate, "estimate PLAN.json [--json]          estimate one plan (text table, or JSON)" },
-  { "search",   qm_cli_search,   "search PLAN.json [--top N] [--json]  fastest parallel layouts that fit" },
-  { "report",   qm_cli_report,   "report PLAN.json -o OUT.pdf [--paper a4|letter]  PDF plan summary" },
-  { "chart",    qm_cli_chart,    "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf" },
-  { "compare",  qm_cli_compare,  "compare A.json B.json [...] [-o OUT.pdf] [--json]" },
-  { "catalog",  qm_cli_catalog,  "catalog list [--kind gpu|server|network|storage|rack|cloud|model] [--json]\n"
-                                 "  catalog import FILE.csv [--skip-invalid]  vendor price list / custom hardware" },
-  { "plans",    qm_cli_plans,    "plans list [--json]|show NAME [--json]|export NAME -o F.qmplan|import F.qmplan|delete NAME" },
-  { "advise",   qm_cli_advise,            "advise PLAN.json [--optimise cost|time|energy|gpus] [--json]  (default cost)" },
+  { "estimate", qm_cli_estimate, "estimate PLAN.json [--json]", N_("estimate one plan (text table, or JSON)") },
+  { "search",   qm_cli_search,   "search PLAN.json [--top N] [--json]", N_("fastest parallel layouts that fit") },
+  { "report",   qm_cli_report,   "report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]",
+    N_("PDF plan summary, or the bill of materials as CSV") },
+  { "chart",    qm_cli_chart,    "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf",
+    N_("one chart of the plan") },
+  { "compare",  qm_cli_compare,  "compare A.json B.json [...] [-o OUT.pdf] [--json]", N_("plans side by side") },
+  { "catalog",  qm_cli_catalog,  "catalog list [--kind gpu|server|network|storage|rack|cloud|model] [--json]",
+    N_("the hardware catalog") },
+  { NULL,       NULL,            "catalog import FILE.csv [--skip-invalid]", N_("vendor price list / custom hardware") },
+  { "plans",    qm_cli_plans,    "plans list [--json]|show NAME [--json]|export NAME -o F.qmplan|import F.qmplan|delete NAME",
+    N_("saved plans") },
+  { "advise",   qm_cli_advise,   "advise PLAN.json [--optimise cost|time|energy|gpus] [--json]",
+    N_("what would improve the plan (default goal: cost)") },
 };
-
-void
-qm_cli_error (const char *format,
-              ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  fprintf (stderr, "quartermaster-cli: %s\n", msg);
-}
 
 static void
 print_help (FILE *out)
 {
-  fputs ("Usage: quartermaster-cli COMMAND [ARGS...]\n\nCommands:\n", out);
+  /* Translators: the first line of quartermaster-cli --help; COMMAND and
+   * ARGS are placeholders and may be translated, quartermaster-cli not. */
+  fprintf (out, "%s\n\n%s\n", _("Usage: quartermaster-cli COMMAND [ARGS...]"), _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %s\n", commands[i].usage);
-  fputs ("\nA PLAN that names a file is read from it (a file wins over the database);\n"
-         "otherwise it is the name or id of a saved plan. With --db, a plan file is\n"
-         "read through that database, so your own catalog entries and prices apply.\n"
-         "\nCommon options:\n"
-         "  --db PATH     the plans and catalog database (default: the GUI's)\n"
-         "  --version     print the version and exit\n"
-         "  --help        print this help and exit\n"
-         "\nExit status: 0 success, 1 bad input or failed operation, 2 usage error.\n", out);
+    fprintf (out, "  %s\n      %s\n", commands[i].usage, _(commands[i].summary));
+  fprintf (out, "\n%s\n\n%s\n", _("A PLAN that names a file is read from it (a file wins over the database);\n"
+                                  "otherwise it is the name or id of a saved plan. With --db, a plan file is\n"
+                                  "read through that database, so your own catalog entries and prices apply."),
+           _("Common options:"));
+  /* Translators: keep the options themselves (--db PATH, --version,
+   * --help) as they are. */
+  fprintf (out, "  --db PATH     %s\n  --version     %s\n  --help        %s\n",
+           _("the plans and catalog database (default: the GUI's)"),
+           _("print the version and exit"), _("print this help and exit"));
+  fprintf (out, "\n%s\n", _("Exit status: 0 success, 1 bad input or failed operation, 2 usage error."));
 }
 
 /* --db PATH (or --db=PATH) is common to every command and may come before
@@ -74,7 +71,7 @@ take_db_option (int   *argc,
         {
           if (i + 1 >= *argc || argv[i + 1][0] == '\0')
             {
-              qm_cli_error ("--db needs a PATH");
+              qm_cli_error ("%s", _("--db needs a PATH"));
               return FALSE;
             }
           qm_cli_db_path = argv[++i];
@@ -83,7 +80,7 @@ take_db_option (int   *argc,
         {
           if (argv[i][5] == '\0')
             {
-              qm_cli_error ("--db needs a PATH");
+              qm_cli_error ("%s", _("--db needs a PATH"));
               return FALSE;
             }
           qm_cli_db_path = argv[i] + 5;
@@ -130,16 +127,16 @@ main (int    argc,
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (strcmp (cmd, commands[i].name) == 0)
+    if (commands[i].name != NULL && strcmp (cmd, commands[i].name) == 0)
       {
         if (commands[i].run == NULL)
           {
-            qm_cli_error ("'%s' is not implemented yet", cmd);
+            qm_cli_error (_("'%s' is not implemented yet"), cmd);
             return QM_CLI_USAGE;
           }
         return commands[i].run (argc - 1, argv + 1);
       }
 
-  qm_cli_error ("unknown command '%s'; see --help", cmd);
+  qm_cli_error (_("unknown command '%s'; see --help"), cmd);
   return QM_CLI_USAGE;
 }

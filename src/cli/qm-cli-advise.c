@@ -14,6 +14,7 @@
 
 #include "qm-advisor.h"
 #include "qm-cli.h"
+#include "qm-text.h"
 
 static void
 add_advice (JsonBuilder    *b,
@@ -80,36 +81,60 @@ print_json (const QmAdvisorResult *r)
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
   text = json_generator_to_data (gen, NULL);
-  printf ("%s\n", text);
+  /* Raw, as every --json: the JSON is the same in any language. */
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+}
+
+static const char *
+goal_label (QmAdvisorGoal goal)
+{
+  switch (goal)
+    {
+    /* Translators: what the advice is ranked by, after "best first for". */
+    case QM_ADVISOR_GOAL_TIME:   return C_("advisor goal", "time");
+    case QM_ADVISOR_GOAL_ENERGY: return C_("advisor goal", "energy");
+    case QM_ADVISOR_GOAL_GPUS:   return C_("advisor goal", "GPUs");
+    case QM_ADVISOR_GOAL_COST:
+    default:                     return C_("advisor goal", "cost");
+    }
 }
 
 static void
 print_text (const QmPlan          *plan,
             const QmAdvisorResult *r)
 {
-  printf ("%s: what would improve this plan, best first for %s\n\n", plan->name,
-          qm_advisor_goal_to_string (r->goal));
+  qm_cli_print (_("%s: what would improve this plan, best first for %s\n\n"),
+                plan->name[0] ? plan->name : _("(untitled plan)"), goal_label (r->goal));
   if (r->n == 0)
-    printf ("  Nothing the core can quantify improves this plan and keeps it feasible.\n");
+    qm_cli_print ("  %s\n", _("Nothing the core can quantify improves this plan and keeps it feasible."));
   for (guint i = 0; i < r->n; i++)
     {
       const QmAdvice *a = &r->items[i];
 
-      printf ("%2u. %s (%s)\n", i + 1, a->title, a->id);
-      printf ("    %s%s%s\n", a->tradeoff, *a->tradeoff != '\0' ? " " : "", a->effect);
-      printf ("    Result: %s GPUs", qm_cli_num (a->gpus, 0));
+      qm_cli_print ("%2u. %s (%s)\n", i + 1, a->title, a->id);
+      qm_cli_print ("    %s%s%s\n", a->tradeoff, *a->tradeoff != '\0' ? " " : "", a->effect);
+      qm_cli_print ("    ");
       if (a->days > 0)
-        printf (", %s days", qm_cli_num (a->days, 1));
-      printf (", %s, %s MWh\n", qm_cli_money (a->cost, plan->pricing.currency),
-              qm_cli_num (a->energy_mwh, a->energy_mwh < 10 ? 2 : 0));
-      printf ("    Assumes: %s\n\n", a->assumption);
+        qm_cli_print (_("Result: %s GPUs, %s days, %s, %s MWh\n"), qm_cli_num (a->gpus, 0),
+                      qm_cli_num (a->days, 1), qm_cli_money (a->cost, plan->pricing.currency),
+                      qm_cli_num (a->energy_mwh, a->energy_mwh < 10 ? 2 : 0));
+      else
+        qm_cli_print (_("Result: %s GPUs, %s, %s MWh\n"), qm_cli_num (a->gpus, 0),
+                      qm_cli_money (a->cost, plan->pricing.currency),
+                      qm_cli_num (a->energy_mwh, a->energy_mwh < 10 ? 2 : 0));
+      qm_cli_print ("    ");
+      qm_cli_print (_("Assumes: %s\n\n"), a->assumption);
     }
 
   if (r->n_guidance > 0)
-    printf ("Also worth considering (not quantified by the model):\n");
+    qm_cli_print ("%s\n", _("Also worth considering (not quantified by the model):"));
   for (guint i = 0; i < r->n_guidance; i++)
-    printf ("  - %s: %s Source: %s\n", r->guidance[i].title, r->guidance[i].tradeoff,
-            r->guidance[i].assumption);
+    {
+      qm_cli_print ("  - ");
+      qm_cli_print (_("%s: %s Source: %s\n"), r->guidance[i].title, r->guidance[i].tradeoff,
+                    r->guidance[i].assumption);
+    }
 }
 
 int
@@ -137,27 +162,28 @@ qm_cli_advise (int    argc,
 
           if (v == NULL || !qm_advisor_goal_from_string (v, &goal))
             {
-              qm_cli_error ("advise: --optimise must be time, cost, energy or gpus (got '%s')",
+              qm_cli_error (_("%s: --optimise must be time, cost, energy or gpus (got '%s')"), "advise",
                             v != NULL ? v : "");
               return QM_CLI_USAGE;
             }
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error ("advise: unknown option '%s'", argv[i]);
+          qm_cli_error (_("%s: unknown option '%s'"), "advise", argv[i]);
           return QM_CLI_USAGE;
         }
       else if (path == NULL)
         path = argv[i];
       else
         {
-          qm_cli_error ("advise: one plan at a time (got '%s' too)", argv[i]);
+          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "advise", argv[i]);
           return QM_CLI_USAGE;
         }
     }
   if (path == NULL)
     {
-      qm_cli_error ("advise: missing PLAN.json; usage: advise PLAN.json [--optimise time|cost|energy|gpus] [--json]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "advise", "PLAN.json",
+                    "advise PLAN.json [--optimise time|cost|energy|gpus] [--json]");
       return QM_CLI_USAGE;
     }
 
@@ -169,15 +195,22 @@ qm_cli_advise (int    argc,
   qm_estimate (&plan, estimate);
   if (!estimate->valid || estimate->n_errors > 0)
     {
-      qm_cli_error ("%s: the plan has errors; run 'estimate' to see them", path);
+      qm_cli_error (_("%s: the plan has errors; run 'estimate' to see them"), path);
       return QM_CLI_INPUT;
     }
 
   result = g_new0 (QmAdvisorResult, 1);
-  qm_advise (&plan, goal, result);
   if (json)
-    print_json (result);
-  else
-    print_text (&plan, result);
+    {
+      /* The advice's words in the JSON are the same in every language. */
+      locale_t previous = qm_text_begin_c_locale ();
+
+      qm_advise (&plan, goal, result);
+      qm_text_end_c_locale (previous);
+      print_json (result);
+      return QM_CLI_OK;
+    }
+  qm_advise (&plan, goal, result);
+  print_text (&plan, result);
   return QM_CLI_OK;
 }

@@ -16,6 +16,7 @@
 
 #include "qm-catalog-store.h"
 #include "qm-cli.h"
+#include "qm-text.h"
 
 /* ---- JSON ---------------------------------------------------------------- */
 
@@ -253,13 +254,16 @@ entry_specs (const QmCatalogEntry *entry)
   switch (entry->kind)
     {
     case QM_CATALOG_KIND_GPU:
-      return g_strdup_printf ("%s TFLOPS bf16, %s GB, %s TB/s, %s W",
+      /* Translators: a GPU in "catalog list"; units as on datasheets. */
+      return g_strdup_printf (_("%s TFLOPS bf16, %s GB, %s TB/s, %s W"),
                               qm_cli_num (u.gpu.tflops[QM_PRECISION_BF16], 0),
                               qm_cli_num (u.gpu.memory_gb, 0),
                               qm_cli_num (u.gpu.bandwidth_tbs, 2),
                               qm_cli_num (u.gpu.tdp_w, 0));
     case QM_CATALOG_KIND_SERVER:
-      return g_strdup_printf ("%u × %s, %u U, %s W max", u.server.gpus,
+      /* Translators: a server in "catalog list": "8 × h100-sxm-80gb, 8 U,
+       * 10,200 W max"; the %s after × is a catalog id. */
+      return g_strdup_printf (_("%u × %s, %u U, %s W max"), u.server.gpus,
                               u.server.gpu_id ? u.server.gpu_id : "GPU", u.server.rack_units,
                               qm_cli_num (u.server.power_max_w, 0));
     case QM_CATALOG_KIND_NETWORK:
@@ -267,19 +271,19 @@ entry_specs (const QmCatalogEntry *entry)
                               qm_cli_num (u.network.port_gbps, 0),
                               qm_cli_num (u.network.power_w, 0));
     case QM_CATALOG_KIND_STORAGE:
-      return g_strdup_printf ("%s, %s $/TB, %s $/(GB/s)", u.storage.kind ? u.storage.kind : "",
+      return g_strdup_printf (_("%s, %s $/TB, %s $/(GB/s)"), u.storage.kind ? u.storage.kind : "",
                               qm_cli_num (u.storage.usd_per_tb, 0),
                               qm_cli_num (u.storage.usd_per_gbs, 0));
     case QM_CATALOG_KIND_FACILITY:
       return g_strdup_printf ("%s, %u U, %s kW", u.facility.kind ? u.facility.kind : "",
                               u.facility.rack_units, qm_cli_num (u.facility.kw_limit, 1));
     case QM_CATALOG_KIND_CLOUD:
-      return g_strdup_printf ("%u × %s, $%s/GPU-h on demand, $%s reserved", u.cloud.gpus,
+      return g_strdup_printf (_("%u × %s, $%s/GPU-h on demand, $%s reserved"), u.cloud.gpus,
                               u.cloud.gpu_id ? u.cloud.gpu_id : "GPU",
                               qm_cli_num (u.cloud.usd_per_gpu_hour_on_demand, 2),
                               qm_cli_num (u.cloud.usd_per_gpu_hour_reserved, 2));
     case QM_CATALOG_KIND_MODEL:
-      return g_strdup_printf ("%s B params, %u layers, hidden %s",
+      return g_strdup_printf (_("%s B params, %u layers, hidden %s"),
                               qm_cli_num (u.model.published_params / 1e9, 1),
                               u.model.shape.layers, qm_cli_num (u.model.shape.hidden, 0));
     default:
@@ -287,21 +291,28 @@ entry_specs (const QmCatalogEntry *entry)
     }
 }
 
-/* Pad to @width display columns (UTF-8 aware), cutting with "…". */
+/* Pad to @width terminal columns, cutting with "…". */
 static void
 print_cell (const char *s,
             guint       width)
 {
-  glong n = g_utf8_strlen (s ? s : "", -1);
+  qm_cli_print ("%s ", qm_cli_cell (s, -(int) width));
+}
 
-  if (n > (glong) width)
+static const char *
+kind_label (QmCatalogKind kind)
+{
+  switch (kind)
     {
-      g_autofree char *cut = g_utf8_substring (s, 0, width - 1);
-
-      printf ("%s… ", cut);
-      return;
+    case QM_CATALOG_KIND_GPU:      return _("GPUs");
+    case QM_CATALOG_KIND_SERVER:   return _("Servers");
+    case QM_CATALOG_KIND_NETWORK:  return _("Network");
+    case QM_CATALOG_KIND_STORAGE:  return _("Storage");
+    case QM_CATALOG_KIND_FACILITY: return _("Racks");
+    case QM_CATALOG_KIND_CLOUD:    return _("Cloud");
+    case QM_CATALOG_KIND_MODEL:    return _("Models");
+    default:                       return qm_catalog_kind_to_string (kind);
     }
-  printf ("%s%*s ", s ? s : "", (int) (width - n), "");
 }
 
 static void
@@ -318,12 +329,12 @@ print_text (GPtrArray *entries)
       if ((int) e->kind != kind)
         {
           kind = e->kind;
-          printf ("%s%s\n", i > 0 ? "\n" : "", qm_catalog_kind_to_string (e->kind));
-          printf ("  ");
-          print_cell ("id", 24);
-          print_cell ("name", 34);
-          print_cell ("specs", 52);
-          printf ("%16s  %-8s %s\n", "price", "origin", "as of");
+          qm_cli_print ("%s%s\n", i > 0 ? "\n" : "", kind_label (e->kind));
+          qm_cli_print ("  ");
+          print_cell (_("ID"), 24);
+          print_cell (_("Name"), 34);
+          print_cell (_("Specifications"), 52);
+          qm_cli_print ("%s  %s %s\n", qm_cli_cell (_("Price"), 16), qm_cli_cell (_("Origin"), -8), _("As of"));
         }
       if (e->has_override)
         price = g_strdup_printf ("%s*", qm_cli_money (e->price_usd, "USD"));
@@ -331,14 +342,17 @@ print_text (GPtrArray *entries)
         price = g_strdup (qm_cli_money (e->price_usd, "USD"));
       else
         price = g_strdup ("–");
-      printf ("  ");
+      qm_cli_print ("  ");
       print_cell (e->id, 24);
       print_cell (e->name, 34);
       print_cell (specs, 52);
-      printf ("%16s  %-8s %s\n", price, e->builtin ? "built-in" : "user",
-              e->as_of ? e->as_of : "");
+      /* Translators: where a catalog entry comes from: built into the app,
+       * or added by the user. */
+      qm_cli_print ("%16s  %s %s\n", price, qm_cli_cell (e->builtin ? C_("catalog origin", "built-in")
+                                                                    : C_("catalog origin", "user"), -8),
+                    e->as_of ? e->as_of : "");
     }
-  printf ("\n%u entries. * = your price override (list price in --json).\n", entries->len);
+  qm_cli_print (_("\nEntries: %u. * = your price override (list price in --json).\n"), entries->len);
 }
 
 static int
@@ -362,16 +376,16 @@ catalog_list (int    argc,
 
           if (v == NULL || !qm_catalog_kind_from_string (v, &k))
             {
-              qm_cli_error ("catalog list: --kind must be gpu, server, network, storage, rack, "
-                            "cloud or model (got '%s')", v ? v : "");
+              qm_cli_error (_("%s: --kind must be gpu, server, network, storage, rack, cloud or model (got '%s')"),
+                            "catalog list", v ? v : "");
               return QM_CLI_USAGE;
             }
           kind = k;
         }
       else
         {
-          qm_cli_error ("catalog list: unexpected '%s'; usage: catalog list [--kind K] [--json]",
-                        argv[i]);
+          qm_cli_error (_("%s: unexpected '%s'; usage: %s"), "catalog list", argv[i],
+                        "catalog list [--kind K] [--json]");
           return QM_CLI_USAGE;
         }
     }
@@ -425,7 +439,13 @@ print_row_error (const char          *file,
   g_string_append (s, err->problem ? err->problem : "invalid row");
   if (err->value)
     g_string_append_printf (s, " (got \"%s\")", err->value);
-  fprintf (stderr, "%s%s\n", s->str, suffix);
+  g_string_append (s, suffix);
+  {
+    /* The value is a stranger's cell: it may hold terminal escapes. */
+    g_autofree char *safe = qm_text_escape (s->str);
+
+    fprintf (stderr, "%s\n", safe);
+  }
 }
 
 static int
@@ -453,29 +473,29 @@ catalog_import (int    argc,
 
           if (v == NULL || !qm_catalog_kind_from_string (v, &k))
             {
-              qm_cli_error ("catalog import: --kind must be gpu, server, network, storage, "
-                            "rack, cloud or model (got '%s')", v ? v : "");
+              qm_cli_error (_("%s: --kind must be gpu, server, network, storage, rack, cloud or model (got '%s')"),
+                            "catalog import", v ? v : "");
               return QM_CLI_USAGE;
             }
           kind = k;
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error ("catalog import: unknown option '%s'", argv[i]);
+          qm_cli_error (_("%s: unknown option '%s'"), "catalog import", argv[i]);
           return QM_CLI_USAGE;
         }
       else if (path == NULL)
         path = argv[i];
       else
         {
-          qm_cli_error ("catalog import: one file at a time (got '%s' too)", argv[i]);
+          qm_cli_error (_("%s: one file at a time (got '%s' too)"), "catalog import", argv[i]);
           return QM_CLI_USAGE;
         }
     }
   if (path == NULL)
     {
-      qm_cli_error ("catalog import: missing FILE.csv; usage: catalog import FILE.csv "
-                    "[--skip-invalid] [--kind K]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "FILE.csv",
+                    "catalog import FILE.csv [--skip-invalid] [--kind K]");
       return QM_CLI_USAGE;
     }
   if (!g_file_get_contents (path, &data, &len, &error))
@@ -494,21 +514,19 @@ catalog_import (int    argc,
       return QM_CLI_INPUT;
     }
   for (guint i = 0; i < import->warnings->len; i++)
-    qm_cli_error ("%s: warning: %s", path, (const char *) g_ptr_array_index (import->warnings, i));
+    qm_cli_error (_("%s: warning: %s"), path, (const char *) g_ptr_array_index (import->warnings, i));
 
   /* Every bad row, then nothing written (cli.md), unless asked to skip. */
   if (import->errors->len > 0 && !skip_invalid)
     {
       for (guint i = 0; i < import->errors->len; i++)
         print_row_error (path, g_ptr_array_index (import->errors, i), "");
-      qm_cli_error ("%s: %u bad row problem%s; nothing imported (--skip-invalid imports the "
-                    "%u good row%s)", path, import->errors->len,
-                    import->errors->len == 1 ? "" : "s", import->rows->len,
-                    import->rows->len == 1 ? "" : "s");
+      qm_cli_error (_("%s: problems in bad rows: %u; nothing imported (--skip-invalid imports the "
+                      "good rows: %u)"), path, import->errors->len, import->rows->len);
       return QM_CLI_INPUT;
     }
   for (guint i = 0; i < import->errors->len; i++)
-    print_row_error (path, g_ptr_array_index (import->errors, i), " (skipped)");
+    print_row_error (path, g_ptr_array_index (import->errors, i), _(" (skipped)"));
   for (guint i = 0; i < import->rows->len; i++)
     {
       const QmCsvRowPreview *row = g_ptr_array_index (import->rows, i);
@@ -522,13 +540,11 @@ catalog_import (int    argc,
       qm_cli_error ("%s: %s", path, error->message);
       return QM_CLI_INPUT;
     }
-  printf ("%s: imported %u row%s into %s: %u added, %u updated, %u price override%s",
-          path, written, written == 1 ? "" : "s", qm_store_path (store), added, updated,
-          prices, prices == 1 ? "" : "s");
+  qm_cli_print (_("%s: rows imported into %s: %u (added %u, updated %u, price overrides %u)"),
+                path, qm_store_path (store), written, added, updated, prices);
   if (import->errors->len > 0)
-    printf ("; skipped the bad rows (%u problem%s)", import->errors->len,
-            import->errors->len == 1 ? "" : "s");
-  printf ("\n");
+    qm_cli_print (_("; skipped the bad rows (problems: %u)"), import->errors->len);
+  qm_cli_print ("\n");
   return QM_CLI_OK;
 }
 
@@ -540,8 +556,7 @@ qm_cli_catalog (int    argc,
     return catalog_list (argc, argv);
   if (argc >= 2 && strcmp (argv[1], "import") == 0)
     return catalog_import (argc, argv);
-  qm_cli_error ("catalog: expected 'list' or 'import'%s%s%s; usage: catalog list [--kind K] "
-                "[--json] | catalog import FILE.csv [--skip-invalid]",
-                argc >= 2 ? " (got '" : "", argc >= 2 ? argv[1] : "", argc >= 2 ? "')" : "");
+  qm_cli_error (_("%s: expected 'list' or 'import' (got '%s'); usage: %s"), "catalog", argc >= 2 ? argv[1] : "",
+                "catalog list [--kind K] [--json] | catalog import FILE.csv [--skip-invalid]");
   return QM_CLI_USAGE;
 }

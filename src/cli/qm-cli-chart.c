@@ -12,7 +12,7 @@
 #include "qm-estimate.h"
 #include "qm-plan-charts.h"
 
-#define USAGE "usage: chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf"
+#define USAGE "chart PLAN.json --kind gpus-time|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf"
 
 typedef struct
 {
@@ -46,8 +46,8 @@ parse_size (const char *option,
 
   if (end == value || *end != '\0' || v < 50 || v > 10000)
     {
-      qm_cli_error ("chart: %s: must be a whole number of pixels from 50 to 10000 (got '%s')",
-                    option, value);
+      qm_cli_error (_("%s: %s: must be a whole number of pixels from 50 to 10000 (got '%s')"),
+                    "chart", option, value);
       return FALSE;
     }
   *out = (double) v;
@@ -75,7 +75,7 @@ qm_cli_chart (int    argc,
 
           if (i + 1 >= argc)
             {
-              qm_cli_error ("chart: %s needs a value; " USAGE, opt);
+              qm_cli_error (_("%s: %s needs a value; usage: %s"), "chart", opt, USAGE);
               return QM_CLI_USAGE;
             }
           value = argv[++i];
@@ -96,31 +96,31 @@ qm_cli_chart (int    argc,
         }
       else if (opt[0] == '-' && opt[1] != '\0')
         {
-          qm_cli_error ("chart: unknown option '%s'", opt);
+          qm_cli_error (_("%s: unknown option '%s'"), "chart", opt);
           return QM_CLI_USAGE;
         }
       else if (path == NULL)
         path = opt;
       else
         {
-          qm_cli_error ("chart: one plan at a time (got '%s' too)", opt);
+          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "chart", opt);
           return QM_CLI_USAGE;
         }
     }
   if (path == NULL || kind == NULL || out == NULL)
     {
-      qm_cli_error ("chart: missing %s; " USAGE,
-                    path == NULL ? "PLAN.json" : kind == NULL ? "--kind" : "-o OUT");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "chart",
+                    path == NULL ? "PLAN.json" : kind == NULL ? "--kind" : "-o OUT", USAGE);
       return QM_CLI_USAGE;
     }
   if (!qm_plan_chart_kind_from_string (kind, &job.kind))
     {
-      qm_cli_error ("chart: --kind: must be gpus-time, vram, power or racks (got '%s')", kind);
+      qm_cli_error (_("%s: --kind: must be gpus-time, vram, power or racks (got '%s')"), "chart", kind);
       return QM_CLI_USAGE;
     }
   if (!g_str_has_suffix (out, ".png") && !g_str_has_suffix (out, ".svg") && !g_str_has_suffix (out, ".pdf"))
     {
-      qm_cli_error ("chart: -o: the output must end in .png, .svg or .pdf (got '%s')", out);
+      qm_cli_error (_("%s: -o: the output must end in .png, .svg or .pdf (got '%s')"), "chart", out);
       return QM_CLI_USAGE;
     }
 

@@ -15,7 +15,7 @@
 #include "qm-estimate-json.h"
 #include "qm-plan-report.h"
 
-#define USAGE "usage: compare A.json B.json [C.json D.json] [-o OUT.pdf] [--json]"
+#define USAGE "compare A.json B.json [C.json D.json] [-o OUT.pdf] [--json]"
 #define CELL_CHARS 30
 
 static gboolean
@@ -26,16 +26,12 @@ write_document (const char  *path,
   return qm_document_write_pdf (user_data, path, error);
 }
 
-/* Pads @s to @width columns (counting characters, not bytes). */
+/* Pads @s to @width terminal columns (a CJK character takes two). */
 static void
 print_cell (const char *s,
             glong       width)
 {
-  glong len = g_utf8_strlen (s, -1);
-
-  fputs (s, stdout);
-  for (glong i = len; i < width; i++)
-    fputc (' ', stdout);
+  qm_cli_print ("%s", qm_cli_cell (s, -(int) MAX (width, qm_cli_columns (s))));
 }
 
 static char *
@@ -59,16 +55,16 @@ print_table (const QmPlan     *plans,
   glong label_w = 0, cell_w[QM_COMPARE_MAX_PLANS] = { 0, };
 
   for (guint i = 0; i < n; i++)
-    printf ("%c. %s\n", qm_compare_letter (i), plans[i].name[0] ? plans[i].name : "(untitled plan)");
+    qm_cli_print ("%c. %s\n", qm_compare_letter (i), plans[i].name[0] ? plans[i].name : _("(untitled plan)"));
   putchar ('\n');
 
   for (guint r = 0; r < rows->len; r++)
     {
       QmCompareRow *row = g_ptr_array_index (rows, r);
 
-      label_w = MAX (label_w, g_utf8_strlen (row->label, -1));
+      label_w = MAX (label_w, qm_cli_columns (row->label));
       for (guint i = 0; i < n; i++)
-        cell_w[i] = MAX (cell_w[i], MIN (g_utf8_strlen (row->cells[i], -1) + (row->best[i] ? 2 : 0),
+        cell_w[i] = MAX (cell_w[i], MIN (qm_cli_columns (row->cells[i]) + (row->best[i] ? 2 : 0),
                                          CELL_CHARS));
     }
   for (guint i = 0; i < n; i++)
@@ -90,7 +86,7 @@ print_table (const QmPlan     *plans,
 
       if (row->section)
         {
-          printf ("\n%s\n", row->label);
+          qm_cli_print ("\n%s\n", row->label);
           continue;
         }
       print_cell (row->label, label_w);
@@ -104,7 +100,7 @@ print_table (const QmPlan     *plans,
         }
       putchar ('\n');
     }
-  printf ("\n✓ the better value of the row\n");
+  qm_cli_print ("\n%s\n", _("✓ the better value of the row"));
 }
 
 static void
@@ -155,32 +151,32 @@ qm_cli_compare (int    argc,
         {
           if (i + 1 >= argc)
             {
-              qm_cli_error ("compare: %s needs a value; " USAGE, argv[i]);
+              qm_cli_error (_("%s: %s needs a value; usage: %s"), "compare", argv[i], USAGE);
               return QM_CLI_USAGE;
             }
           out = argv[++i];
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error ("compare: unknown option '%s'", argv[i]);
+          qm_cli_error (_("%s: unknown option '%s'"), "compare", argv[i]);
           return QM_CLI_USAGE;
         }
       else if (n < QM_COMPARE_MAX_PLANS)
         paths[n++] = argv[i];
       else
         {
-          qm_cli_error ("compare: at most %d plans (got '%s' too)", QM_COMPARE_MAX_PLANS, argv[i]);
+          qm_cli_error (_("%s: at most %d plans (got '%s' too)"), "compare", QM_COMPARE_MAX_PLANS, argv[i]);
           return QM_CLI_USAGE;
         }
     }
   if (n < 2)
     {
-      qm_cli_error ("compare: needs 2 to %d plans (got %u); " USAGE, QM_COMPARE_MAX_PLANS, n);
+      qm_cli_error (_("%s: needs 2 to %d plans (got %u); usage: %s"), "compare", QM_COMPARE_MAX_PLANS, n, USAGE);
       return QM_CLI_USAGE;
     }
   if (out != NULL && !g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
     {
-      qm_cli_error ("compare: -o: the output must end in .pdf (got '%s')", out);
+      qm_cli_error (_("%s: -o: the output must end in .pdf (got '%s')"), "compare", out);
       return QM_CLI_USAGE;
     }
 

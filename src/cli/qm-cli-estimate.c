@@ -15,12 +15,15 @@
 #include "qm-estimate-json.h"
 #include "qm-format.h"
 #include "qm-plan.h"
+#include "qm-plan-report.h"
 
 static void
 row (const char *label,
      const char *format,
      ...) G_GNUC_PRINTF (2, 3);
 
+/* One "label   value" line; the label is translated, so it is padded by
+ * terminal columns, not bytes. */
 static void
 row (const char *label,
      const char *format,
@@ -32,7 +35,7 @@ row (const char *label,
   va_start (args, format);
   value = g_strdup_vprintf (format, args);
   va_end (args);
-  printf ("  %-22s %s\n", label, value);
+  qm_cli_print ("  %s %s\n", qm_cli_cell (label, -22), value);
 }
 
 /* Formatted numbers for one printf: a small ring of buffers, so that a
@@ -97,10 +100,21 @@ days (double v)
   return qm_format_days (b, QM_FORMAT_BUF * 2, v);
 }
 
+/* A row under the one before it: its label indented. */
+static const char *
+sub (const char *label)
+{
+  char *b;
+
+  ring_next (&b);
+  g_snprintf (b, QM_FORMAT_BUF * 2, "  %s", label);
+  return b;
+}
+
 static void
 section (const char *title)
 {
-  printf ("\n%s\n", title);
+  qm_cli_print ("\n%s\n", title);
 }
 
 static void
@@ -109,30 +123,37 @@ print_cluster (const QmPlan     *p,
 {
   const QmCluster *c = &e->cluster;
 
-  section ("Cluster");
-  row ("nodes", "%s × %s (%u GPUs each, %s W nameplate)", num (c->nodes, 0), p->server_id,
+  section (_("Cluster"));
+  /* Translators: the estimate's line of nodes: "256 × dgx-h100 (8 GPUs
+   * each, 10,200 W nameplate)"; the second %s is a catalog id. */
+  row (_("Nodes"), _("%s × %s (%u GPUs each, %s W nameplate)"), num (c->nodes, 0), p->server_id,
        p->hardware.server.gpus, num (c->node_power_w, 0));
-  row ("racks", "%s: %s compute, %s network, %s storage", num (c->racks, 0),
+  row (_("Racks"), _("%s: %s compute, %s network, %s storage"), num (c->racks, 0),
        num (c->compute_racks, 0), num (c->network_racks, 0), num (c->storage_racks, 0));
-  row ("  per rack", "%u nodes, bound by %s (%u by rack units, %u by %s kW)",
-       c->nodes_per_rack, c->rack_limited_by_kw ? "kW" : "rack units",
-       c->nodes_per_rack_by_units, c->nodes_per_rack_by_kw, num (p->facility.rack_kw, 1));
-  row ("  cooling", "%s kW in the fullest rack: %s", num (c->rack_kw_peak, 1),
-       c->liquid_cooling ? "LIQUID COOLING needed" : "air");
+  row (sub (_("Per rack")), c->rack_limited_by_kw ? _("%u nodes, bound by kW (%u by rack units, %u by %s kW)")
+                                              : _("%u nodes, bound by rack units (%u by rack units, %u by %s kW)"),
+       c->nodes_per_rack, c->nodes_per_rack_by_units, c->nodes_per_rack_by_kw, num (p->facility.rack_kw, 1));
+  row (sub (_("Cooling")), c->liquid_cooling ? _("%s kW in the fullest rack: LIQUID COOLING needed")
+                                         : _("%s kW in the fullest rack: air"),
+       num (c->rack_kw_peak, 1));
   if (c->network.tiers > 0)
-    row ("compute fabric", "%s, %u tier%s, %u rail%s", p->network_id, c->network.tiers,
-         c->network.tiers == 1 ? "" : "s", c->network.rails, c->network.rails == 1 ? "" : "s");
+    /* Translators: a catalog id, then the network's switch tiers and
+     * rails: "ib-ndr-400, switch tiers: 2, rails: 8". */
+    row (_("Compute fabric"), _("%s, switch tiers: %u, rails: %u"), p->network_id, c->network.tiers,
+         c->network.rails);
   else
-    row ("compute fabric", "none (%s)", c->nodes <= 1 ? "one node: NVLink only" : "no network");
-  row ("  switches", "%s leaf, %s spine, %s core", num (c->network.leaf_switches, 0),
+    row (_("Compute fabric"), "%s", c->nodes <= 1 ? _("none (one node: NVLink only)") : _("none (no network)"));
+  row (sub (_("Switches")), _("%s leaf, %s spine, %s core"), num (c->network.leaf_switches, 0),
        num (c->network.spine_switches, 0), num (c->network.core_switches, 0));
-  row ("  cables", "%s (%s optical transceivers)", num (c->network.cables, 0),
+  row (sub (_("Cables")), _("%s (%s optical transceivers)"), num (c->network.cables, 0),
        num (c->network.transceivers, 0));
-  row ("all networks", "%s fabric + %s management switches, %s cables, %s transceivers",
+  row (_("All networks"), _("%s fabric + %s management switches, %s cables, %s transceivers"),
        num (c->switches, 0), num (c->mgmt_switches, 0), num (c->cables, 0),
        num (c->transceivers, 0));
   if (p->storage_id[0])
-    row ("storage", "%s on %s, writing %s/s (%s rack units)", si (c->storage_bytes, "B"),
+    /* Translators: "62.0 TB on parallel-fs, writing 16.5 GB/s (1 rack
+     * units)"; the second %s is a catalog id. */
+    row (_("Storage"), _("%s on %s, writing %s/s (%s rack units)"), si (c->storage_bytes, "B"),
          p->storage_id, si (c->storage_write_bytes_per_s, "B"), num (c->storage_units, 0));
 }
 
@@ -142,16 +163,16 @@ print_power (const QmPlan     *p,
 {
   const QmPower *w = &e->power;
 
-  section ("Power");
-  row ("provisioned IT", "%s kW (GPUs %s, rest of servers %s, network %s, storage %s)",
+  section (_("Power"));
+  row (_("Provisioned IT"), _("%s kW (GPUs %s, rest of servers %s, network %s, storage %s)"),
        num (w->it_peak_kw, 1), num (w->gpus_kw, 1), num (w->servers_kw, 1),
        num (w->network_kw, 1), num (w->storage_kw, 1));
-  row ("average IT", "%s kW (%s%% of the nameplate on the servers)", num (w->it_avg_kw, 1),
+  row (_("Average IT"), _("%s kW (%s%% of the nameplate on the servers)"), num (w->it_avg_kw, 1),
        num (100 * w->avg_fraction, 0));
-  row ("facility", "%s kW provisioned, %s kW average (PUE %.2f)", num (w->facility_peak_kw, 1),
+  row (_("Facility"), _("%s kW provisioned, %s kW average (PUE %.2f)"), num (w->facility_peak_kw, 1),
        num (w->facility_avg_kw, 1), w->pue);
-  row ("cooling", "%s kW, %s BTU/h", num (w->cooling_kw, 1), num (w->cooling_btu_h, 0));
-  row (e->has_training ? "energy (run)" : "energy (month)", "%s, %s t CO2e, %s of electricity",
+  row (_("Cooling"), _("%s kW, %s BTU/h"), num (w->cooling_kw, 1), num (w->cooling_btu_h, 0));
+  row (e->has_training ? _("Energy (run)") : _("Energy (month)"), _("%s, %s t CO2e, %s of electricity"),
        si (w->energy_mwh * 1e6, "Wh"), num (w->co2_tonnes, w->co2_tonnes < 10 ? 3 : 1),
        money (p, w->electricity_usd));
 }
@@ -162,12 +183,13 @@ print_cost (const QmPlan     *p,
 {
   const QmCost *c = &e->cost;
 
-  section (p->pricing.mode == QM_PRICING_BUY ? "Cost (buy)" : "Cost (rent)");
-  printf ("  %-30s %12s %12s %12s  %s\n", "item", "qty", "unit", "total", "source");
+  section (p->pricing.mode == QM_PRICING_BUY ? _("Cost (buy)") : _("Cost (rent)"));
+  qm_cli_print ("  %s %s %s %s  %s\n", qm_cli_cell (_("Item"), -30), qm_cli_cell (_("Quantity"), 12),
+                qm_cli_cell (_("Unit"), 12), qm_cli_cell (_("Total"), 12), _("Source"));
   for (guint i = 0; i < c->n_bom; i++)
     {
       const QmBomLine *l = &c->bom[i];
-      const char *source = l->source ? l->source : "the plan's price";
+      const char *source = l->source ? l->source : _("the plan's price");
       g_autofree char *cut = NULL;
       g_autofree char *src = NULL;
 
@@ -191,20 +213,20 @@ print_cost (const QmPlan     *p,
         src = g_strdup_printf ("%s: %s", l->catalog_id, cut);
       else
         src = g_strdup (cut);
-      printf ("  %-30s %12s %12s %12s  %s\n", l->item,
-              num (l->qty, l->qty == floor (l->qty) ? 0 : 2), money (p, l->unit_usd),
-              money (p, l->total_usd), src);
+      qm_cli_print ("  %s %12s %12s %12s  %s\n", qm_cli_cell (qm_bom_item_label (l->item), -30),
+                    num (l->qty, l->qty == floor (l->qty) ? 0 : 2), money (p, l->unit_usd),
+                    money (p, l->total_usd), src);
     }
-  row ("upfront", "%s", money (p, c->upfront));
-  row ("monthly", "%s%s", money (p, c->monthly),
-       p->pricing.mode == QM_PRICING_BUY ? " (amortisation, power, colocation, support)" : "");
-  row (e->has_training ? "this run" : "one month", "%s", money (p, c->run));
-  row ("total", "%s over %s months", money (p, c->total), num (c->horizon_months, 0));
+  row (_("Upfront"), "%s", money (p, c->upfront));
+  row (_("Monthly"), p->pricing.mode == QM_PRICING_BUY ? _("%s (amortisation, power, colocation, support)") : "%s",
+       money (p, c->monthly));
+  row (e->has_training ? _("This run") : _("One month of serving"), "%s", money (p, c->run));
+  row (_("Total"), _("%s over %s months"), money (p, c->total), num (c->horizon_months, 0));
   if (c->break_even_valid)
-    row ("rent vs buy", "buying pays off after %s months (renting: %s a month)",
+    row (_("Rent vs buy"), _("buying pays off after %s months (renting: %s a month)"),
          num (c->break_even_months, 1), money (p, c->rent_monthly));
   else
-    row ("rent vs buy", "no break-even (renting is not dearer than owning, or no price)");
+    row (_("Rent vs buy"), "%s", _("no break-even (renting is not dearer than owning, or no price)"));
 }
 
 static void
@@ -212,40 +234,39 @@ print_reliability (const QmEstimate *e)
 {
   const QmReliability *r = &e->reliability;
 
-  section ("Reliability");
-  row ("failure preset", "%s: one interruption per %s GPU-hours", r->preset,
+  section (_("Reliability"));
+  row (_("Failure preset"), _("%s: one interruption per %s GPU-hours"), r->preset,
        num (r->gpu_hours_per_failure, 0));
-  row ("interruptions", "%s expected (job MTBF %s)", num (r->interruptions, 1),
+  row (_("Interruptions"), _("%s expected (job MTBF %s)"), num (r->interruptions, 1),
        days (r->mtbf_s / 86400.0));
-  row ("checkpoint", "%s, written in %s s, every %s min (Daly)", bytes (r->checkpoint_bytes),
+  row (_("Checkpoint"), _("%s, written in %s s, every %s min (Daly)"), bytes (r->checkpoint_bytes),
        num (r->checkpoint_write_s, 1), num (r->checkpoint_interval_s / 60.0, 0));
-  row ("goodput", "%s%%", num (100 * r->goodput, 1));
-  row ("time", "%s ideal, %s with failures", days (e->ideal_days), days (e->train_days));
+  row (_("Goodput"), "%s%%", num (100 * r->goodput, 1));
+  row (_("Time"), _("%s ideal, %s with failures"), days (e->ideal_days), days (e->train_days));
 }
 
 static void
 print_inference (const QmEstimate *e)
 {
   const QmInference *i = &e->inference;
+  const char *missed_p99 = _(" (p99 target missed)");
 
-  section ("Inference");
-  row ("replicas", "%s × %u GPUs = %s GPUs (%s exact)", num (i->replicas, 0),
+  section (_("Inference"));
+  row (_("Replicas"), _("%s × %u GPUs = %s GPUs (%s exact)"), num (i->replicas, 0),
        i->gpus_per_replica, num (i->gpus, 0), num (i->gpus_exact, 2));
-  row ("concurrency", "%u sequences per replica", i->concurrency);
-  row ("throughput", "%s tokens/s per GPU, %s tokens/s in all (%s needed)",
+  row (_("Concurrency"), _("%u sequences per replica"), i->concurrency);
+  row (_("Throughput"), _("%s tokens/s per GPU, %s tokens/s in all (%s needed)"),
        num (i->tokens_per_s_per_gpu, 0), num (i->tokens_per_s_total, 0),
        num (i->tokens_per_s_needed, 0));
-  row ("requests", "%s requests/s served; one replica peaks at %s tokens/s",
+  row (_("Requests"), _("%s requests/s served; one replica peaks at %s tokens/s"),
        num (i->requests_per_s, 2), num (i->replica_tokens_per_s, 0));
-  row ("TTFT", "p50 %s ms, p90 %s ms, p99 %s ms%s", num (i->ttft_p50_ms, 1),
-       num (i->ttft_p90_ms, 1), num (i->ttft_p99_ms, 1),
-       i->meets_ttft ? "" : " (p99 target missed)");
-  row ("TPOT", "p50 %s ms, p90 %s ms, p99 %s ms%s", num (i->tpot_p50_ms, 1),
-       num (i->tpot_p90_ms, 1), num (i->tpot_p99_ms, 1),
-       i->meets_tpot ? "" : " (p99 target missed)");
-  row ("queue", "p50 %s ms, p99 %s ms", num (i->queue_p50_ms, 1), num (i->queue_p99_ms, 1));
-  row ("memory per GPU", "%s of %s: %s", bytes (i->memory_per_gpu_bytes),
-       bytes (i->capacity_per_gpu_bytes), i->fits ? "fits" : "DOES NOT FIT");
+  row (_("TTFT"), _("p50 %s ms, p90 %s ms, p99 %s ms%s"), num (i->ttft_p50_ms, 1),
+       num (i->ttft_p90_ms, 1), num (i->ttft_p99_ms, 1), i->meets_ttft ? "" : missed_p99);
+  row (_("TPOT"), _("p50 %s ms, p90 %s ms, p99 %s ms%s"), num (i->tpot_p50_ms, 1),
+       num (i->tpot_p90_ms, 1), num (i->tpot_p99_ms, 1), i->meets_tpot ? "" : missed_p99);
+  row (_("Queue"), _("p50 %s ms, p99 %s ms"), num (i->queue_p50_ms, 1), num (i->queue_p99_ms, 1));
+  row (_("Memory per GPU"), i->fits ? _("%s of %s: fits") : _("%s of %s: DOES NOT FIT"),
+       bytes (i->memory_per_gpu_bytes), bytes (i->capacity_per_gpu_bytes));
 }
 
 static void
@@ -255,51 +276,57 @@ print_text (const QmPlan     *p,
   const QmMemoryBreakdown *m = &e->memory;
   char buf[1024];
 
-  printf ("%s\n", p->name[0] ? p->name : "(untitled plan)");
-  row ("mode", "%s", qm_mode_to_string (e->mode));
-  row ("parameters", "%s B (active %s B)", num (e->params / 1e9, 2), num (e->active_params / 1e9, 2));
+  qm_cli_print ("%s\n", p->name[0] ? p->name : _("(untitled plan)"));
+  row (_("Mode"), "%s", qm_mode_label (e->mode));
+  row (_("Parameters"), _("%s B (active %s B)"), num (e->params / 1e9, 2), num (e->active_params / 1e9, 2));
   if (e->has_training && e->valid)
     {
-      row ("training FLOPs", "%.3e (6ND + attention; 6ND alone %.3e)", e->training_flops,
+      row (_("Training FLOPs"), _("%.3e (6ND + attention; 6ND alone %.3e)"), e->training_flops,
            e->training_flops_6nd);
-      row ("hardware FLOPs", "%.3e (with recompute)", e->hardware_flops);
+      row (_("Hardware FLOPs"), _("%.3e (with recompute)"), e->hardware_flops);
     }
   if (e->valid)
     {
-      row ("GPUs", "%s %s on %s nodes", num (e->gpus, 0), p->gpu_id, num (e->nodes, 0));
-      row ("parallelism", "tp %u, pp %u, dp %u, cp %u, ep %u, micro-batch %u, ZeRO-%u, recompute %s%s",
+      /* Translators: "2,048 h100-sxm-80gb on 256 nodes"; the second %s is
+       * a catalog id. */
+      row (_("GPUs"), _("%s %s on %s nodes"), num (e->gpus, 0), p->gpu_id, num (e->nodes, 0));
+      /* Translators: tp, pp, dp, cp and ep are the parallelism degrees as
+       * the plan file names them; the last %s is the recompute mode's
+       * name and then ", interleaved" or nothing. */
+      row (_("Parallelism"), _("tp %u, pp %u, dp %u, cp %u, ep %u, micro-batch %u, ZeRO-%u, recompute %s%s"),
            e->parallelism.tp, e->parallelism.pp, e->parallelism.dp, e->parallelism.cp,
            e->parallelism.ep, e->parallelism.micro_batch, e->parallelism.zero_stage,
-           qm_recompute_to_string (e->parallelism.recompute),
-           e->parallelism.virtual_stages > 1 ? ", interleaved" : "");
+           qm_recompute_word (e->parallelism.recompute),
+           e->parallelism.virtual_stages > 1 ? _(", interleaved") : "");
     }
   if (e->has_training && e->valid)
     {
-      row ("MFU", "%.1f%% (%s)", 100 * e->mfu, qm_mfu_source_to_string (e->mfu_source));
+      row (_("MFU"), "%.1f%% (%s)", 100 * e->mfu, qm_mfu_source_word (e->mfu_source));
       if (e->has_step_time)
         {
           const QmParallelTime *t = &e->step_time;
 
-          row ("step (model)", "%.3g s, HFU %.1f%%, %s tokens/s", t->step, 100 * t->hfu,
+          row (_("Step (model)"), _("%.3g s, HFU %.1f%%, %s tokens/s"), t->step, 100 * t->hfu,
                num (t->tokens_per_s, 0));
-          row ("  breakdown", "compute %.3g, recompute %.3g, TP %.3g, PP %.3g, DP %.3g, "
-               "ZeRO %.3g, CP %.3g, EP %.3g, bubble %.3g, optimizer %.3g s", t->compute,
+          row (sub (_("Breakdown")), _("compute %.3g, recompute %.3g, TP %.3g, PP %.3g, DP %.3g, "
+                                   "ZeRO %.3g, CP %.3g, EP %.3g, bubble %.3g, optimizer %.3g s"), t->compute,
                t->recompute, t->tp_comm, t->pp_comm, t->dp_comm, t->zero_comm, t->cp_comm,
                t->ep_comm, t->bubble, t->optimizer);
         }
-      row ("time", "%s with failures (%s ideal)", days (e->train_days), days (e->ideal_days));
-      row ("GPU-hours", "%s", num (e->gpu_hours, 0));
+      row (_("Time"), _("%s with failures (%s ideal)"), days (e->train_days), days (e->ideal_days));
+      row (_("GPU-hours"), "%s", num (e->gpu_hours, 0));
     }
   if (e->valid)
     {
-      row ("memory per GPU", "%.1f GB of %.1f GB: %s (margin %.1f GB)", m->total / 1e9,
-           m->capacity / 1e9, e->fits ? "fits" : "DOES NOT FIT", m->margin / 1e9);
-      row ("  weights", "%.2f GB", m->weights / 1e9);
-      row ("  gradients", "%.2f GB", m->gradients / 1e9);
-      row ("  optimizer", "%.2f GB", m->optimizer / 1e9);
-      row ("  activations", "%.2f GB", m->activations / 1e9);
-      row ("  KV cache", "%.2f GB", m->kv_cache / 1e9);
-      row ("  overhead", "%.2f GB", m->overhead / 1e9);
+      row (_("Memory per GPU"), e->fits ? _("%.1f GB of %.1f GB: fits (margin %.1f GB)")
+                                        : _("%.1f GB of %.1f GB: DOES NOT FIT (margin %.1f GB)"),
+           m->total / 1e9, m->capacity / 1e9, m->margin / 1e9);
+      row (sub (_("Weights")), "%.2f GB", m->weights / 1e9);
+      row (sub (_("Gradients")), "%.2f GB", m->gradients / 1e9);
+      row (sub (_("Optimizer")), "%.2f GB", m->optimizer / 1e9);
+      row (sub (_("Activations")), "%.2f GB", m->activations / 1e9);
+      row (sub (_("KV cache")), "%.2f GB", m->kv_cache / 1e9);
+      row (sub (_("Overhead")), "%.2f GB", m->overhead / 1e9);
     }
   if (e->valid && e->has_inference)
     print_inference (e);
@@ -314,13 +341,13 @@ print_text (const QmPlan     *p,
 
   if (e->n_warnings > 0)
     {
-      printf ("\nWarnings:\n");
+      qm_cli_print ("\n%s\n", _("Warnings:"));
       for (guint i = 0; i < e->n_warnings; i++)
-        printf ("  - %s\n", qm_note_format (&e->warnings[i], buf, sizeof buf));
+        qm_cli_print ("  - %s\n", qm_note_format (&e->warnings[i], buf, sizeof buf));
     }
-  printf ("\nAssumptions:\n");
+  qm_cli_print ("\n%s\n", _("Assumptions:"));
   for (guint i = 0; i < e->n_assumptions; i++)
-    printf ("  - %s\n", qm_note_format (&e->assumptions[i], buf, sizeof buf));
+    qm_cli_print ("  - %s\n", qm_note_format (&e->assumptions[i], buf, sizeof buf));
 }
 
 int
@@ -339,20 +366,20 @@ qm_cli_estimate (int    argc,
         json = TRUE;
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error ("estimate: unknown option '%s'", argv[i]);
+          qm_cli_error (_("%s: unknown option '%s'"), "estimate", argv[i]);
           return QM_CLI_USAGE;
         }
       else if (path == NULL)
         path = argv[i];
       else
         {
-          qm_cli_error ("estimate: one plan at a time (got '%s' too)", argv[i]);
+          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "estimate", argv[i]);
           return QM_CLI_USAGE;
         }
     }
   if (path == NULL)
     {
-      qm_cli_error ("estimate: missing PLAN.json; usage: estimate PLAN.json [--json]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "estimate", "PLAN.json", "estimate PLAN.json [--json]");
       return QM_CLI_USAGE;
     }
 

@@ -135,22 +135,25 @@ plans_list (QmStore  *store,
 
   if (list->len == 0)
     {
-      printf ("No saved plans in %s.\n", qm_store_path (store));
+      qm_cli_print (_("No saved plans in %s.\n"), qm_store_path (store));
       return QM_CLI_OK;
     }
-  printf ("%6s  %-40s %-20s %-16s %8s %9s %16s  %s\n", "id", "name", "customer", "model",
-          "GPUs", "days", "total cost", "modified");
+  qm_cli_print ("%s  %s %s %s %s %s %s  %s\n", qm_cli_cell (_("ID"), 6), qm_cli_cell (_("Name"), -40),
+                qm_cli_cell (_("Customer"), -20), qm_cli_cell (_("Model"), -16), qm_cli_cell (_("GPUs"), 8),
+                qm_cli_cell (_("Days"), 9), qm_cli_cell (_("Total cost"), 16), _("Modified"));
   for (guint i = 0; i < list->len; i++)
     {
       const QmPlanSummary *p = g_ptr_array_index (list, i);
       g_autofree char *when = format_time (p->modified);
 
-      printf ("%6" G_GINT64_FORMAT "  %-40.40s %-20.20s %-16.16s %8s %9s %16s  %s\n", p->id,
-              p->name ? p->name : "", p->customer ? p->customer : "", p->model ? p->model : "",
-              qm_cli_num (p->gpus, 0), qm_cli_num (p->days, 1),
-              qm_cli_money (p->total_cost, "USD"), when);
+      qm_cli_print ("%6" G_GINT64_FORMAT "  %s %s %s %8s %9s %16s  %s\n", p->id,
+                    qm_cli_cell (p->name, -40), qm_cli_cell (p->customer, -20), qm_cli_cell (p->model, -16),
+                    qm_cli_num (p->gpus, 0), qm_cli_num (p->days, 1),
+                    qm_cli_money (p->total_cost, "USD"), when);
     }
-  printf ("\n%u plan%s in %s.\n", list->len, list->len == 1 ? "" : "s", qm_store_path (store));
+  /* Translators: the last line of "plans list": the number of saved
+   * plans and the database's path. */
+  qm_cli_print (_("\nSaved plans: %u, in %s.\n"), list->len, qm_store_path (store));
   return QM_CLI_OK;
 }
 
@@ -163,7 +166,7 @@ find_plan (QmStore    *store,
   gint64 id = qm_plan_store_find (store, name, &error);
 
   if (id <= 0)
-    qm_cli_error ("no saved plan named '%s' (or with that id) in %s", name,
+    qm_cli_error (_("no saved plan named '%s' (or with that id) in %s"), name,
                   qm_store_path (store));
   return id;
 }
@@ -223,24 +226,26 @@ plans_show (QmStore    *store,
     g_autofree char *created = format_time (p->created);
     g_autofree char *modified = format_time (p->modified);
 
-    printf ("%s (id %" G_GINT64_FORMAT ")\n", p->name ? p->name : "", p->id);
-    printf ("  %-16s %s\n", "customer", p->customer ? p->customer : "");
-    printf ("  %-16s %s\n", "quote ref", p->quote_ref ? p->quote_ref : "");
-    printf ("  %-16s %s\n", "tags", p->tags ? p->tags : "");
-    printf ("  %-16s %s\n", "model", p->model ? p->model : "");
-    printf ("  %-16s %s GPUs, %s days, %s in all\n", "quoted", qm_cli_num (p->gpus, 0),
-            qm_cli_num (p->days, 1), qm_cli_money (p->total_cost, "USD"));
-    printf ("  %-16s %s\n", "catalog", p->catalog_version ? p->catalog_version : "");
-    printf ("  %-16s %s, modified %s\n", "created", created, modified);
+    qm_cli_print (_("%s (id %s)\n"), p->name ? p->name : "", qm_cli_id (p->id));
+    qm_cli_print ("  %s %s\n", qm_cli_cell (_("Customer"), -16), p->customer ? p->customer : "");
+    qm_cli_print ("  %s %s\n", qm_cli_cell (_("Quote reference"), -16), p->quote_ref ? p->quote_ref : "");
+    qm_cli_print ("  %s %s\n", qm_cli_cell (_("Tags"), -16), p->tags ? p->tags : "");
+    qm_cli_print ("  %s %s\n", qm_cli_cell (_("Model"), -16), p->model ? p->model : "");
+    qm_cli_print ("  %s ", qm_cli_cell (_("Quoted"), -16));
+    qm_cli_print (_("%s GPUs, %s days, %s in all\n"), qm_cli_num (p->gpus, 0),
+                  qm_cli_num (p->days, 1), qm_cli_money (p->total_cost, "USD"));
+    qm_cli_print ("  %s %s\n", qm_cli_cell (_("Catalog"), -16), p->catalog_version ? p->catalog_version : "");
+    qm_cli_print ("  %s ", qm_cli_cell (_("Created"), -16));
+    qm_cli_print (_("%s, modified %s\n"), created, modified);
     if (p->notes && *p->notes)
-      printf ("  %-16s %s\n", "notes", p->notes);
+      qm_cli_print ("  %s %s\n", qm_cli_cell (_("Notes"), -16), p->notes);
     if (changed)
       {
-        printf ("\nToday's catalog would change this quote (run estimate to recompute):\n");
+        qm_cli_print ("\n%s\n", _("Today's catalog would change this quote (run estimate to recompute):"));
         for (guint i = 0; changes && i < changes->len; i++)
-          printf ("  - %s\n", (const char *) g_ptr_array_index (changes, i));
+          qm_cli_print ("  - %s\n", (const char *) g_ptr_array_index (changes, i));
       }
-    printf ("\nPlan file:\n%s\n", p->inputs ? p->inputs : "");
+    qm_cli_print ("\n%s\n%s\n", _("Plan file:"), p->inputs ? p->inputs : "");
   }
   return QM_CLI_OK;
 }
@@ -260,7 +265,7 @@ plans_export (QmStore    *store,
       qm_cli_error ("%s: %s", out, error->message);
       return QM_CLI_INPUT;
     }
-  printf ("exported '%s' (id %" G_GINT64_FORMAT ") to %s\n", name, id, out);
+  qm_cli_print (_("exported '%s' (id %s) to %s\n"), name, qm_cli_id (id), out);
   return QM_CLI_OK;
 }
 
@@ -292,13 +297,13 @@ plans_import (QmStore    *store,
   id = qm_plan_store_import_file (store, path, extra, &warnings, &error);
   if (id <= 0)
     {
-      qm_cli_error ("%s", error ? error->message : "import failed");
+      qm_cli_error ("%s", error ? error->message : _("import failed"));
       return QM_CLI_INPUT;
     }
   for (guint i = 0; warnings && i < warnings->len; i++)
-    qm_cli_error ("%s: warning: %s", path, (const char *) g_ptr_array_index (warnings, i));
-  printf ("imported %s as '%s' (id %" G_GINT64_FORMAT ")\n", path,
-          plan->name[0] ? plan->name : path, id);
+    qm_cli_error (_("%s: warning: %s"), path, (const char *) g_ptr_array_index (warnings, i));
+  qm_cli_print (_("imported %s as '%s' (id %s)\n"), path,
+          plan->name[0] ? plan->name : path, qm_cli_id (id));
   return QM_CLI_OK;
 }
 
@@ -316,11 +321,12 @@ plans_delete (QmStore    *store,
       qm_cli_error ("%s: %s", name, error->message);
       return QM_CLI_INPUT;
     }
-  printf ("deleted '%s' (id %" G_GINT64_FORMAT ")\n", name, id);
+  qm_cli_print (_("deleted '%s' (id %s)\n"), name, qm_cli_id (id));
   return QM_CLI_OK;
 }
 
-#define PLANS_USAGE "usage: plans list [--json] | show NAME [--json] | export NAME -o F.qmplan | " \
+/* The syntax stays as typed; the word "usage" is translated with the rest. */
+#define PLANS_USAGE "plans list [--json] | show NAME [--json] | export NAME -o F.qmplan | " \
                     "import F.qmplan | delete NAME"
 
 int
@@ -337,8 +343,11 @@ qm_cli_plans (int    argc,
                        g_str_equal (sub, "export") || g_str_equal (sub, "import") ||
                        g_str_equal (sub, "delete")))
     {
-      qm_cli_error ("plans: expected list, show, export, import or delete%s%s%s; " PLANS_USAGE,
-                    sub ? " (got '" : "", sub ? sub : "", sub ? "')" : "");
+      if (sub != NULL)
+        qm_cli_error (_("plans: expected list, show, export, import or delete (got '%s'); usage: %s"), sub,
+                      PLANS_USAGE);
+      else
+        qm_cli_error (_("plans: expected list, show, export, import or delete; usage: %s"), PLANS_USAGE);
       return QM_CLI_USAGE;
     }
   wants_arg = !g_str_equal (sub, "list");
@@ -351,33 +360,33 @@ qm_cli_plans (int    argc,
         {
           if (i + 1 >= argc)
             {
-              qm_cli_error ("plans export: -o needs a FILE");
+              qm_cli_error ("%s", _("plans export: -o needs a FILE"));
               return QM_CLI_USAGE;
             }
           out = argv[++i];
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error ("plans %s: unknown option '%s'; " PLANS_USAGE, sub, argv[i]);
+          qm_cli_error (_("plans %s: unknown option '%s'; usage: %s"), sub, argv[i], PLANS_USAGE);
           return QM_CLI_USAGE;
         }
       else if (wants_arg && arg == NULL)
         arg = argv[i];
       else
         {
-          qm_cli_error ("plans %s: unexpected '%s'; " PLANS_USAGE, sub, argv[i]);
+          qm_cli_error (_("plans %s: unexpected '%s'; usage: %s"), sub, argv[i], PLANS_USAGE);
           return QM_CLI_USAGE;
         }
     }
   if (wants_arg && arg == NULL)
     {
-      qm_cli_error ("plans %s: missing %s; " PLANS_USAGE, sub,
-                    g_str_equal (sub, "import") ? "F.qmplan" : "NAME");
+      qm_cli_error (_("plans %s: missing %s; usage: %s"), sub,
+                    g_str_equal (sub, "import") ? "F.qmplan" : "NAME", PLANS_USAGE);
       return QM_CLI_USAGE;
     }
   if (wants_out && out == NULL)
     {
-      qm_cli_error ("plans export: missing -o F.qmplan; " PLANS_USAGE);
+      qm_cli_error (_("plans export: missing -o F.qmplan; usage: %s"), PLANS_USAGE);
       return QM_CLI_USAGE;
     }
 

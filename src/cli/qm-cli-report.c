@@ -1,4 +1,4 @@
-/* qm-cli-report.c: quartermaster-cli report PLAN.json -o OUT.pdf [--paper a4|letter]
+/* qm-cli-report.c: quartermaster-cli report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -33,7 +33,7 @@ qm_cli_write_atomic (const char      *target,
     {
       int saved = errno;
 
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: cannot write: %s",
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), _("%s: cannot write: %s"),
                    target, g_strerror (saved));
       return FALSE;
     }
@@ -42,7 +42,7 @@ qm_cli_write_atomic (const char      *target,
   if (!write (tmpl, user_data, &local))
     {
       g_unlink (tmpl);
-      g_set_error (error, local->domain, local->code, "%s: cannot write: %s", target, local->message);
+      g_set_error (error, local->domain, local->code, _("%s: cannot write: %s"), target, local->message);
       g_error_free (local);
       return FALSE;
     }
@@ -58,7 +58,7 @@ qm_cli_write_atomic (const char      *target,
       int saved = errno;
 
       g_unlink (tmpl);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: cannot write: %s",
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), _("%s: cannot write: %s"),
                    target, g_strerror (saved));
       return FALSE;
     }
@@ -73,6 +73,14 @@ write_document (const char  *path,
   return qm_document_write_pdf (user_data, path, error);
 }
 
+static gboolean
+write_text (const char  *path,
+            gpointer     user_data,
+            GError     **error)
+{
+  return g_file_set_contents (path, user_data, -1, error);
+}
+
 int
 qm_cli_report (int    argc,
                char **argv)
@@ -83,6 +91,7 @@ qm_cli_report (int    argc,
   g_autofree QmEstimate *estimate = NULL;
   const char *path = NULL, *out = NULL, *paper = NULL;
   QmPlanReportInfo info;
+  gboolean csv;
 
   for (int i = 1; i < argc; i++)
     {
@@ -91,7 +100,7 @@ qm_cli_report (int    argc,
         {
           if (i + 1 >= argc)
             {
-              qm_cli_error ("report: %s needs a value", argv[i]);
+              qm_cli_error (_("%s: %s needs a value"), "report", argv[i]);
               return QM_CLI_USAGE;
             }
           if (argv[i][1] == 'p' || argv[i][2] == 'p')
@@ -101,21 +110,21 @@ qm_cli_report (int    argc,
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error ("report: unknown option '%s'", argv[i]);
+          qm_cli_error (_("%s: unknown option '%s'"), "report", argv[i]);
           return QM_CLI_USAGE;
         }
       else if (path == NULL)
         path = argv[i];
       else
         {
-          qm_cli_error ("report: one plan at a time (got '%s' too)", argv[i]);
+          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "report", argv[i]);
           return QM_CLI_USAGE;
         }
     }
   if (path == NULL || out == NULL)
     {
-      qm_cli_error ("report: missing %s; usage: report PLAN.json -o OUT.pdf [--paper a4|letter]",
-                    path == NULL ? "PLAN.json" : "-o OUT.pdf");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "report", path == NULL ? "PLAN.json" : "-o OUT.pdf",
+                    "report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]");
       return QM_CLI_USAGE;
     }
 
@@ -128,13 +137,16 @@ qm_cli_report (int    argc,
         info.paper = QM_PAPER_LETTER;
       else
         {
-          qm_cli_error ("report: --paper: must be a4 or letter (got '%s')", paper);
+          qm_cli_error (_("%s: --paper: must be a4 or letter (got '%s')"), "report", paper);
           return QM_CLI_USAGE;
         }
     }
-  if (!g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
+  /* The format follows the extension, as in chart: the PDF summary, or
+   * the bill of materials as CSV (the app's "Export BOM as CSV"). */
+  csv = g_str_has_suffix (out, ".csv") || g_str_has_suffix (out, ".CSV");
+  if (!csv && !g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
     {
-      qm_cli_error ("report: -o: the output must end in .pdf (got '%s')", out);
+      qm_cli_error (_("%s: -o: the output must end in .pdf or .csv (got '%s')"), "report", out);
       return QM_CLI_USAGE;
     }
 
@@ -154,6 +166,17 @@ qm_cli_report (int    argc,
       return QM_CLI_INPUT;
     }
 
+  if (csv)
+    {
+      g_autofree char *text = qm_bom_to_csv (estimate, plan, FALSE);
+
+      if (!qm_cli_write_atomic (out, write_text, text, &error))
+        {
+          qm_cli_error ("%s", error->message);
+          return QM_CLI_INPUT;
+        }
+      return QM_CLI_OK;
+    }
   doc = qm_plan_report_new (plan, estimate, &info);
   if (!qm_cli_write_atomic (out, write_document, doc, &error))
     {

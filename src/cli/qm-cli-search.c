@@ -17,6 +17,7 @@
 #include "qm-estimate.h"
 #include "qm-model.h"
 #include "qm-parallel.h"
+#include "qm-plan-report.h"
 
 static void
 add_num (JsonBuilder *b,
@@ -120,19 +121,32 @@ print_text (const QmPlan            *plan,
             const QmParallelSearch  *res,
             double                   ms)
 {
-  printf ("%s\n", plan->name[0] ? plan->name : "(untitled plan)");
-  printf ("  %s × %s, global batch %u × %u tokens\n", qm_cli_num (pb->gpus, 0), plan->gpu_id,
-          pb->global_batch, pb->seq_len);
-  printf ("  fixed by the plan:%s%s%s%s%s\n",
-          pb->tp ? " tp" : "", pb->pp ? " pp" : "", pb->cp ? " cp" : "", pb->ep ? " ep" : "",
-          pb->tp || pb->pp || pb->cp || pb->ep ? " (set them to \"auto\" to search them)"
-                                               : " nothing");
-  printf ("  %s layouts evaluated, %s memory checks, %s skipped by a bound, in %.1f ms\n\n",
-          qm_cli_num (res->evaluated, 0), qm_cli_num (res->memory_checks, 0),
-          qm_cli_num (res->pruned, 0), ms);
-  printf ("  %-3s %4s %4s %6s %3s %3s %4s %3s %4s %-9s %10s %6s %6s %17s\n", "#", "tp", "pp",
-          "dp", "cp", "ep", "mb", "v", "ZeRO", "recompute", "step (s)", "MFU", "HFU",
-          "memory per GPU");
+  qm_cli_print ("%s\n", plan->name[0] ? plan->name : _("(untitled plan)"));
+  /* Translators: "2,048 × h100-sxm-80gb, global batch 2048 × 8192
+   * tokens"; the second %s is a catalog id. */
+  qm_cli_print ("  ");
+  qm_cli_print (_("%s × %s, global batch %u × %u tokens\n"), qm_cli_num (pb->gpus, 0), plan->gpu_id,
+                pb->global_batch, pb->seq_len);
+  if (pb->tp || pb->pp || pb->cp || pb->ep)
+    {
+      g_autofree char *keys = g_strjoin ("", pb->tp ? " tp" : "", pb->pp ? " pp" : "", pb->cp ? " cp" : "",
+                                         pb->ep ? " ep" : "", NULL);
+
+      /* Translators: %s lists the plan file's keys (tp, pp, cp, ep) that
+       * the plan sets; keep "auto", the value the plan file takes. */
+      qm_cli_print ("  ");
+      qm_cli_print (_("fixed by the plan:%s (set them to \"auto\" to search them)\n"), keys);
+    }
+  else
+    qm_cli_print ("  %s\n", _("fixed by the plan: nothing"));
+  qm_cli_print ("  ");
+  qm_cli_print (_("%s layouts evaluated, %s memory checks, %s skipped by a bound, in %.1f ms\n\n"),
+                qm_cli_num (res->evaluated, 0), qm_cli_num (res->memory_checks, 0),
+                qm_cli_num (res->pruned, 0), ms);
+  /* The column heads tp … ZeRO are the plan file's names; the rest are words. */
+  qm_cli_print ("  %-3s %4s %4s %6s %3s %3s %4s %3s %4s %s %s %6s %6s %s\n", "#", "tp", "pp",
+                "dp", "cp", "ep", "mb", "v", "ZeRO", qm_cli_cell (_("recompute"), -9),
+                qm_cli_cell (_("step (s)"), 10), "MFU", "HFU", qm_cli_cell (_("memory per GPU"), 17));
   for (guint i = 0; i < res->n; i++)
     {
       const QmParallelResult *r = &res->top[i];
@@ -140,20 +154,20 @@ print_text (const QmPlan            *plan,
       g_autofree char *mem = g_strdup_printf ("%.1f / %.0f GB", r->memory.total / 1e9,
                                               r->memory.capacity / 1e9);
 
-      printf ("  %-3u %4u %4u %6u %3u %3u %4u %3u %4u %-9s %10.3f %5.1f%% %5.1f%% %17s\n",
+      qm_cli_print ("  %-3u %4u %4u %6u %3u %3u %4u %3u %4u %s %10.3f %5.1f%% %5.1f%% %17s\n",
               i + 1, l->tp, l->pp, l->dp, l->cp, l->ep, l->micro_batch, l->virtual_stages,
-              l->zero_stage, qm_recompute_to_string (l->recompute), r->time.step,
+              l->zero_stage, qm_cli_cell (qm_recompute_word (l->recompute), -9), r->time.step,
               100 * r->time.mfu, 100 * r->time.hfu, mem);
     }
-  printf ("\nStep time breakdown (seconds; communication is the exposed part)\n");
-  printf ("  %-3s %8s %9s %7s %7s %7s %7s %7s %7s %7s %9s %14s\n", "#", "compute",
-          "recompute", "TP", "PP", "DP", "ZeRO", "CP", "EP", "bubble", "optimizer",
-          "tokens/s");
+  qm_cli_print ("\n%s\n", _("Step time breakdown (seconds; communication is the exposed part)"));
+  qm_cli_print ("  %-3s %s %s %7s %7s %7s %7s %7s %7s %s %s %s\n", "#", qm_cli_cell (_("compute"), 8),
+                qm_cli_cell (_("recompute"), 9), "TP", "PP", "DP", "ZeRO", "CP", "EP",
+                qm_cli_cell (_("bubble"), 7), qm_cli_cell (_("optimizer"), 9), qm_cli_cell (_("tokens/s"), 14));
   for (guint i = 0; i < res->n; i++)
     {
       const QmParallelTime *t = &res->top[i].time;
 
-      printf ("  %-3u %8.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.3f %14s\n",
+      qm_cli_print ("  %-3u %8.3f %9.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %9.3f %14s\n",
               i + 1, t->compute, t->recompute, t->tp_comm, t->pp_comm, t->dp_comm,
               t->zero_comm, t->cp_comm, t->ep_comm, t->bubble, t->optimizer,
               qm_cli_num (t->tokens_per_s, 0));
@@ -184,7 +198,7 @@ qm_cli_search (int    argc,
 
           if (v == NULL || !g_ascii_string_to_unsigned (v, 10, 1, QM_PARALLEL_MAX_TOP, &n, NULL))
             {
-              qm_cli_error ("search: --top needs a number from 1 to %d (got '%s')",
+              qm_cli_error (_("%s: --top needs a number from 1 to %d (got '%s')"), "search",
                             QM_PARALLEL_MAX_TOP, v ? v : "");
               return QM_CLI_USAGE;
             }
@@ -192,27 +206,27 @@ qm_cli_search (int    argc,
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error ("search: unknown option '%s'", argv[i]);
+          qm_cli_error (_("%s: unknown option '%s'"), "search", argv[i]);
           return QM_CLI_USAGE;
         }
       else if (path == NULL)
         path = argv[i];
       else
         {
-          qm_cli_error ("search: one plan at a time (got '%s' too)", argv[i]);
+          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "search", argv[i]);
           return QM_CLI_USAGE;
         }
     }
   if (path == NULL)
     {
-      qm_cli_error ("search: missing PLAN.json; usage: search PLAN.json [--top N] [--json]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "search", "PLAN.json", "search PLAN.json [--top N] [--json]");
       return QM_CLI_USAGE;
     }
   if (!qm_cli_load_plan (path, plan))
     return QM_CLI_INPUT;
   if (plan->workload.mode == QM_MODE_INFERENCE)
     {
-      qm_cli_error ("%s: workload.mode: the layout search is for training plans (got inference)",
+      qm_cli_error (_("%s: workload.mode: the layout search is for training plans (got inference)"),
                     path);
       return QM_CLI_INPUT;
     }
@@ -226,7 +240,7 @@ qm_cli_search (int    argc,
 
       qm_cli_error ("%s: %s", path, e->n_warnings > 0
                     ? qm_note_format (&e->warnings[0], buf, sizeof buf)
-                    : "the plan cannot be estimated");
+                    : _("the plan cannot be estimated"));
       return QM_CLI_INPUT;
     }
   qm_parallel_problem_from_plan (plan, e->gpus, &pb);
@@ -237,8 +251,8 @@ qm_cli_search (int    argc,
   if (e->priced_global_batch > 0)
     {
       if (!json)
-        printf ("note: no layout of %u GPUs divides global_batch %u; searching with %u, the "
-                "nearest batch one does\n\n", e->gpus, pb.global_batch, e->priced_global_batch);
+        qm_cli_print (_("note: no layout of %u GPUs divides global_batch %u; searching with %u, the "
+                        "nearest batch one does\n\n"), e->gpus, pb.global_batch, e->priced_global_batch);
       pb.global_batch = e->priced_global_batch;
     }
   pb.search_zero = TRUE;

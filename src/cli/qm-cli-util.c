@@ -11,8 +11,47 @@
 #include "qm-cli.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
+#include "qm-text.h"
 
 const char *qm_cli_db_path = NULL;
+
+/* Names, notes and sources come from files strangers send: their escape
+ * sequences and bidi overrides are shown, never obeyed. An error stays on
+ * one line whatever it quotes. */
+static void
+put_escaped (FILE       *out,
+             const char *prefix,
+             gboolean    one_line,
+             const char *format,
+             va_list     args)
+{
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  g_autofree char *safe = one_line ? qm_text_escape (text) : qm_text_escape_lines (text);
+
+  fprintf (out, "%s%s%s", prefix, safe, one_line ? "\n" : "");
+}
+
+void
+qm_cli_print (const char *format,
+              ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  put_escaped (stdout, "", FALSE, format, args);
+  va_end (args);
+}
+
+void
+qm_cli_error (const char *format,
+              ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  put_escaped (stderr, "quartermaster-cli: ", TRUE, format, args);
+  va_end (args);
+}
 
 QmStore *
 qm_cli_open_store (void)
@@ -36,7 +75,8 @@ qm_cli_open_store (void)
     {
       g_autofree char *msg = qm_store_recovery_message (store);
 
-      qm_cli_error ("%s: warning: %s", path, msg);
+      /* Translators: "FILE: warning: MESSAGE" on the terminal. */
+      qm_cli_error (_("%s: warning: %s"), path, msg);
     }
   return store;
 }
@@ -46,7 +86,7 @@ print_warnings (const char *label,
                 GPtrArray  *warnings)
 {
   for (guint i = 0; warnings && i < warnings->len; i++)
-    qm_cli_error ("%s: warning: %s", label, (const char *) g_ptr_array_index (warnings, i));
+    qm_cli_error (_("%s: warning: %s"), label, (const char *) g_ptr_array_index (warnings, i));
 }
 
 gboolean
@@ -93,15 +133,15 @@ qm_cli_load_plan (const char *arg,
   id = qm_plan_store_find (store, arg, &error);
   if (id <= 0)
     {
-      qm_cli_error ("%s: no such file, and no saved plan of that name or id in %s",
+      qm_cli_error (_("%s: no such file, and no saved plan of that name or id in %s"),
                     arg, qm_store_path (store));
       return FALSE;
     }
   saved = qm_plan_store_load (store, id, &error);
   if (saved == NULL || !qm_plan_store_read_plan (store, saved->inputs, plan, &warnings, &error))
     {
-      qm_cli_error ("%s (saved plan %" G_GINT64_FORMAT "): %s", arg, id,
-                    error ? error->message : "cannot be read");
+      qm_cli_error (_("%s (saved plan %s): %s"), arg, qm_cli_id (id),
+                    error ? error->message : _("cannot be read"));
       return FALSE;
     }
   print_warnings (arg, warnings);
@@ -136,8 +176,78 @@ qm_cli_num (double v,
 }
 
 const char *
+qm_cli_id (gint64 id)
+{
+  char *b = ring_next ();
+
+  /* Ids are typed back in: no digit grouping. */
+  g_snprintf (b, QM_FORMAT_BUF * 2, "%" G_GINT64_FORMAT, id);
+  return b;
+}
+
+const char *
 qm_cli_money (double      v,
               const char *currency)
 {
   return qm_format_money (ring_next (), QM_FORMAT_BUF * 2, v, currency ? currency : "USD");
+}
+
+glong
+qm_cli_columns (const char *s)
+{
+  glong n = 0;
+
+  for (const char *p = s; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iszerowidth (c))
+        continue;
+      n += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return n;
+}
+
+const char *
+qm_cli_cell (const char *s,
+             int         width)
+{
+  static char *ring[RING];
+  static guint next;
+  gboolean left = width < 0;
+  glong want = ABS (width);
+  glong have;
+  GString *out;
+
+  if (s == NULL)
+    s = "";
+  out = g_string_new (NULL);
+  have = qm_cli_columns (s);
+  if (left && have > want)
+    {
+      /* Cut to the width, ending in "…". */
+      have = 0;
+      for (const char *p = s; *p; p = g_utf8_next_char (p))
+        {
+          gunichar c = g_utf8_get_char (p);
+          glong w = g_unichar_iszerowidth (c) ? 0 : g_unichar_iswide (c) ? 2 : 1;
+
+          if (have + w > want - 1)
+            break;
+          g_string_append_unichar (out, c);
+          have += w;
+        }
+      g_string_append (out, "…");
+      have++;
+    }
+  else if (left)
+    g_string_append (out, s);
+  for (; have < want; have++)
+    g_string_append_c (out, ' ');
+  if (!left)
+    g_string_append (out, s);
+
+  g_free (ring[next % RING]);
+  ring[next++ % RING] = g_string_free (out, FALSE);
+  return ring[(next - 1) % RING];
 }

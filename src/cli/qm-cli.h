@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-plan.h"
 #include "qm-store.h"
@@ -27,6 +28,10 @@ int  qm_cli_advise   (int argc, char **argv);
 
 /* One-line error on stderr: "quartermaster-cli: <message>". */
 void qm_cli_error    (const char *format, ...) G_GNUC_PRINTF (1, 2);
+/* Text output on stdout. Everything a person reads goes through one of
+ * these two: control characters and bidi overrides in the message (a plan
+ * name, a vendor's text) are printed as visible escapes (qm-text.h). */
+void qm_cli_print    (const char *format, ...) G_GNUC_PRINTF (1, 2);
 
 /* The common --db PATH, or NULL when it was not given. main.c takes it
  * out of argv wherever it appears, so commands never see it. */
@@ -52,5 +57,15 @@ const char *qm_cli_num         (double      v,
                                 int         decimals);
 const char *qm_cli_money       (double      v,
                                 const char *currency);
+/* A saved plan's id as digits, for a translated "%s". */
+const char *qm_cli_id          (gint64      id);
+/* Terminal columns of @s: an East Asian wide character takes two. */
+glong       qm_cli_columns     (const char *s);
+/* @s padded with spaces to ABS (@width) terminal columns, as printf's
+ * "%-*s" (negative @width: left-aligned, and cut with "…" when longer)
+ * or "%*s" would, but counting a CJK character as the two columns it
+ * takes: translated labels line up. Valid until 16 more calls. */
+const char *qm_cli_cell        (const char *s,
+                                int         width);
 
 G_END_DECLS

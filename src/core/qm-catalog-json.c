@@ -37,6 +37,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "qm-text.h"
+
 G_DEFINE_QUARK (qm-catalog-error-quark, qm_catalog_error)
 
 static const char *kind_names[QM_N_CATALOG_KINDS] = {
@@ -121,7 +123,10 @@ qm_catalog_kind_struct_size (QmCatalogKind kind)
 static char *
 node_to_text (JsonNode *node)
 {
-  return json_to_string (node, FALSE);
+  g_autofree char *json = json_to_string (node, FALSE);
+
+  /* JSON escapes C0 controls but leaves C1 and bidi overrides as they are. */
+  return qm_text_escape (json);
 }
 
 static gboolean
@@ -268,6 +273,8 @@ get_string (JsonObject   *o,
 {
   JsonNode *node = json_object_get_member (o, key);
   const char *s;
+  const char *bad;
+  glong at = 0;
 
   *out = NULL;
   if (node_is_null (node))
@@ -278,6 +285,16 @@ get_string (JsonObject   *o,
   s = json_node_get_string (node);
   if (!g_utf8_validate (s, -1, NULL))
     return set_invalid (error, key, "must be valid UTF-8", node);
+  /* Names and sources reach terminals, PDFs and spreadsheets. */
+  bad = qm_text_find_unsafe (s, FALSE, &at);
+  if (bad != NULL)
+    {
+      g_set_error (error, QM_CATALOG_ERROR, QM_CATALOG_ERROR_INVALID,
+                   "%s: must not contain control characters or bidirectional overrides"
+                   " (got U+%04X at character %ld)",
+                   key, g_utf8_get_char (bad), at);
+      return FALSE;
+    }
   if (*s == '\0')
     {
       if (required)

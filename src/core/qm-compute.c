@@ -98,12 +98,16 @@ qm_compute_training_flops_for_mode (const QmModelShape *shape,
   if (mode != QM_MODE_LORA && mode != QM_MODE_QLORA)
     return;
 
-  /* A frozen base: the weight-gradient GEMMs (2N per token) go, and the
-   * attention backward only propagates to its inputs (1× its forward). */
+  /* A frozen base: the weight-gradient GEMMs (2N per token) go, nothing
+   * else. The attention core (QKᵀ, attention over V) multiplies
+   * activations by activations, so its backward needs the gradients of
+   * both operands, 2× its forward, as in full training: the gradient must
+   * reach the adapters of every layer below (qm-parallel prices it the
+   * same way). */
   qm_model_count_params (shape, &c);
   attn_fwd = qm_model_attention_forward_flops_per_token (shape, seq_len);
   full = out->model_flops;
-  out->model_flops = (4.0 * c.active + 2.0 * attn_fwd) * tokens;
+  out->model_flops = (4.0 * c.active + 3.0 * attn_fwd) * tokens;
   out->hardware_flops -= full - out->model_flops;
 }
 

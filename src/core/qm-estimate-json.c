@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "qm-estimate-json.h"
+#include "qm-text.h"
 
 static void
 member_null (JsonBuilder *b,
@@ -263,12 +264,16 @@ notes_array (JsonBuilder  *b,
              guint         n)
 {
   char buf[512];
+  /* The JSON is the same in every language (plan-format.md): the notes
+   * in the C locale's words and numbers, whatever the user's locale. */
+  locale_t old = qm_text_begin_c_locale ();
 
   json_builder_set_member_name (b, key);
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
     json_builder_add_string_value (b, qm_note_format (&notes[i], buf, sizeof buf));
   json_builder_end_array (b);
+  qm_text_end_c_locale (old);
 }
 
 JsonNode *

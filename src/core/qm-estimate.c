@@ -45,8 +45,10 @@ static const struct
        "epochs × params_B × 13.3 / hours = %.0f A100 for %.0f hours; it is the special case "
        "of this estimate for that GPU and MFU without the attention term") },
   [QM_NOTE_GPUS_FOR_DEADLINE] = { "gpus-for-deadline",
-    N_("a %.3g-day deadline needs %.1f GPUs at %.0f%% MFU; rounded up to %.0f (whole nodes of "
-       "%.0f GPUs on which a parallel layout fits in memory)") },
+    N_("a %.3g-day deadline, failures included, needs %.1f GPUs at %.0f%% MFU and %.1f%% goodput "
+       "(checkpoints, lost work and restarts; Daly 2006); rounded up to %.0f: whole nodes of %.0f "
+       "GPUs on which a parallel layout keeps the plan's global batch (dp × micro-batch × "
+       "accumulation steps) and fits in memory") },
   [QM_NOTE_PARALLEL_AUTO] = { "parallel-auto",
     N_("tp = %.0f, pp = %.0f, cp = %.0f, ep = %.0f (%.0f interleaved stages) picked by the "
        "throughput search: the fastest of %.0f layouts that fit in memory") },
@@ -54,13 +56,15 @@ static const struct
     N_("model states: ZeRO paper accounting (Rajbhandari 2020 Fig. 1), %.0f bytes per "
        "trainable parameter before ZeRO-%.0f sharding over dp = %.0f") },
   [QM_NOTE_FP32_GRAD_BUFFER] = { "fp32-grad-buffer",
-    N_("an fp32 gradient buffer adds 4 bytes per parameter (HF model memory anatomy; DeepSpeed)") },
+    N_("fp32 gradient buffer: gradients kept at 4 bytes per parameter instead of 2, accumulated in "
+       "place with no 16-bit copy (Megatron-LM main_grad)") },
   [QM_NOTE_FP8_MEMORY] = { "fp8-memory",
     N_("fp8 keeps bf16 weights and fp32 masters (Transformer Engine; DeepSeek-V3 §3.3.3): "
        "no model-state saving over bf16") },
   [QM_NOTE_ACTIVATIONS] = { "activations",
     N_("activations: Korthikanti 2022 Table 2 per layer, re-derived for this block, on the "
-       "first pipeline stage under 1F1B (%.0f layers' worth)") },
+       "busiest pipeline stage: %.0f layers' worth in flight with %.0f model chunks per stage "
+       "(interleaving keeps 1 + (p−1)/(p·v) times the 1F1B amount, Korthikanti §4.2.3)") },
   [QM_NOTE_LORA] = { "lora",
     N_("LoRA rank %.0f on every linear layer: %.4g M trainable parameters; the 16-bit base is frozen") },
   [QM_NOTE_QLORA] = { "qlora",
@@ -97,11 +101,13 @@ static const struct
     N_("failures: the %s preset (%s): one interruption per %.4g GPU-hours, %.1f expected over "
        "the run"), 2 },
   [QM_NOTE_CHECKPOINT_INTERVAL] = { "checkpoint-interval",
-    N_("checkpoint every %.0f min: Daly 2006's higher-order optimum of Young 1974's √(2·C·M) "
-       "for a job MTBF M of %.3g hours; each restart costs %.0f min") },
+    N_("checkpoint every %.0f min: the optimum of Daly 2006's complete model (his higher-order "
+       "refinement of Young 1974's √(2·C·M)) for a job MTBF M of %.3g hours; each restart costs "
+       "%.0f min") },
   [QM_NOTE_GOODPUT] = { "goodput",
-    N_("goodput %.1f%% = 1 − C/T (%.2f%% writing checkpoints) − (T/2 + R)/M (%.2f%% lost work "
-       "and restarts) (Young 1974; ETTR): train_days = ideal_days / goodput = %.2f days") },
+    N_("goodput %.1f%% = T / (M·e^(R/M)·(e^((T + C)/M) − 1)) (Daly 2006 eq. 13: failures also "
+       "strike during rework and restarts): %.2f%% of the wall clock writing checkpoints, %.2f%% "
+       "lost work and restarts; train_days = ideal_days / goodput = %.2f days") },
   [QM_NOTE_RACKS] = { "racks",
     /* Translators: %s is "rack space" or "the kW limit per rack". */
     N_("racks: %s binds first, %.0f nodes per rack (%.0f by rack units, %.0f by kW at the "
@@ -434,6 +440,7 @@ fill_memory_config (const QmPlan   *plan,
   mc->micro_batch = w->micro_batch;
   mc->seq_len = w->seq_len;
   mc->n_microbatches = w->global_batch / MAX (1u, w->micro_batch * e->parallelism.dp);
+  mc->virtual_stages = e->parallelism.virtual_stages;
   mc->recompute = w->recompute;
   mc->flash_attention = w->flash_attention;
   mc->lora_rank = w->lora_rank;
@@ -446,7 +453,10 @@ fill_memory_config (const QmPlan   *plan,
   else
     mc->batch = w->inference.concurrency > 0 ? w->inference.concurrency : 1;
   mc->context = w->inference.input_tokens + w->inference.output_tokens;
-  mc->capacity_bytes = plan->hardware.gpu.memory_gb * 1e9;
+  /* Training: the capacity the device reports (an "80 GB" H100 holds
+   * 81,559 MiB); serving keeps its own basis (qm-inference). */
+  mc->capacity_bytes = w->mode == QM_MODE_INFERENCE ? plan->hardware.gpu.memory_gb * 1e9
+                       : qm_gpu_memory_bytes (&plan->hardware.gpu);
 }
 
 static gboolean
@@ -474,10 +484,10 @@ try_layout (const QmPlan       *plan,
 /* ------------------------------------------------------------------ */
 /* Training layout and MFU from the throughput model (qm-parallel).     */
 
-/* Interleaved schedules the estimate tries for a layout the plan fixes:
- * the plan has no key for the schedule, so it is "auto" like the search's
- * (which goes to the same bound, QM_PARALLEL_MAX_VIRTUAL in qm-parallel.c). */
-#define QM_ESTIMATE_MAX_VIRTUAL 8
+/* Interleaved schedules the estimate tries for a layout the plan fixes
+ * when workload.virtual_stages is "auto", like the search's (which goes to
+ * the same bound, QM_PARALLEL_MAX_VIRTUAL in qm-parallel.c). */
+#define QM_ESTIMATE_MAX_VIRTUAL 20
 
 /* Deadline sizing: whole-node counts tried above the rounded need before
  * the coarser grid of 1, 1.25, 1.5 and 1.75 × 2^k nodes (the counts that
@@ -543,8 +553,10 @@ nearby_batch (guint batch,
   return (guint) (k * q);
 }
 
-/* Price a fixed layout at its fastest interleaving. FALSE when the model
- * cannot price it (it does not divide the batch, the heads, ...). */
+/* Price a fixed layout at its fastest interleaving that fits in memory
+ * (interleaving keeps more activations, Korthikanti §4.2.3), or at its
+ * fastest when none fits. FALSE when the model cannot price it (it does
+ * not divide the batch, the heads, ...). */
 static gboolean
 price_layout (const QmParallelProblem *pb,
               QmParallelLayout        *l,
@@ -552,17 +564,28 @@ price_layout (const QmParallelProblem *pb,
 {
   QmParallelLayout try = *l;
   QmParallelTime t;
-  gboolean found = FALSE;
+  gboolean found = FALSE, found_fits = FALSE;
+  guint v_lo = pb->virtual_stages > 0 ? pb->virtual_stages : 1;
+  guint v_hi = pb->virtual_stages > 0 ? pb->virtual_stages
+               : (l->pp > 1 ? QM_ESTIMATE_MAX_VIRTUAL : 1u);
 
   memset (out, 0, sizeof *out);
-  for (guint v = 1; v <= (l->pp > 1 ? QM_ESTIMATE_MAX_VIRTUAL : 1u); v++)
+  for (guint v = v_lo; v <= v_hi; v++)
     {
+      QmMemoryBreakdown mem;
+      gboolean fits;
+
       try.virtual_stages = v;
-      if (qm_parallel_step_time (pb, &try, &t) && (!found || t.step < out->step))
+      if (!qm_parallel_step_time (pb, &try, &t))
+        continue;
+      qm_parallel_memory (pb, &try, &mem);
+      fits = mem.fits;
+      if (!found || (fits && !found_fits) || (fits == found_fits && t.step < out->step))
         {
           *out = t;
           l->virtual_stages = v;
           found = TRUE;
+          found_fits = fits;
         }
     }
   return found;
@@ -585,9 +608,11 @@ relax_and_price (QmParallelProblem *p,
   return price_layout (p, l, t);
 }
 
-/* Can @gpus run the plan: a layout divides the batch (and, searched, fits)?
- * The predicted MFU there in *mfu. The deadline sizing calls this for many
- * counts, so it uses the search without the no-fit what-ifs (the curve). */
+/* Can @gpus run the plan: a layout keeps the plan's global batch (dp ×
+ * micro-batch × accumulation steps = batch, no nearby batch) and,
+ * searched, fits? The predicted MFU there in *mfu. The deadline sizing
+ * calls this for many counts, so it uses the search without the no-fit
+ * what-ifs (the curve). */
 static gboolean
 count_feasible (const QmParallelProblem *pb,
                 const QmWorkload        *w,
@@ -604,9 +629,6 @@ count_feasible (const QmParallelProblem *pb,
       QmParallelCurve curve;
 
       qm_parallel_curve (&p, 0, &gpus, 1, &pt, &curve);
-      if (!pt.fits && (p.global_batch = nearby_batch (pb->global_batch, gpus,
-                                                        w->micro_batch)) > 0)
-        qm_parallel_curve (&p, 0, &gpus, 1, &pt, &curve);
       *mfu = pt.mfu;
       return pt.fits && pt.mfu > 0;
     }
@@ -616,8 +638,7 @@ count_feasible (const QmParallelProblem *pb,
       QmParallelTime t;
 
       plan_layout (w, gpus, &l);
-      if (!price_layout (&p, &l, &t) &&
-          !relax_and_price (&p, &l, &t))
+      if (!price_layout (&p, &l, &t))
         return FALSE;
       *mfu = t.mfu;
       return t.mfu > 0;
@@ -661,12 +682,41 @@ first_feasible (const QmParallelProblem *pb,
   return 0;
 }
 
-/* GPUs for a deadline when the throughput model runs: the fewest whole
- * nodes on which a layout runs and, with a predicted MFU, finishes in
- * time. MFU falls as GPUs are added, so the need is iterated: size at the
- * current MFU, predict the MFU there, size again. */
+/* The first count from @from (in steps of @step, whole nodes of the fixed
+ * tp·pp·cp) whose data-parallel degree divides the plan's batch with its
+ * micro-batch: dp × micro-batch × accumulation steps = batch. @from when
+ * none does within QM_ESTIMATE_DEADLINE_MAX_GROW times it (the batch
+ * warning then says so). */
 static guint
-gpus_for_deadline (const QmParallelProblem *pb,
+batch_keeping_gpus (const QmWorkload *w,
+                    guint             from,
+                    guint             step)
+{
+  guint64 mp = (guint64) MAX (w->tp, 1u) * MAX (w->pp, 1u) * MAX (w->cp, 1u);
+  guint64 mb = MAX (w->micro_batch, 1u);
+
+  step = MAX (step, 1u);
+  for (guint64 g = from; g <= (guint64) from * QM_ESTIMATE_DEADLINE_MAX_GROW && g <= G_MAXUINT / 2;
+       g += step)
+    if (g % mp == 0 && w->global_batch % ((g / mp) * mb) == 0)
+      return (guint) g;
+  return from;
+}
+
+static double deadline_goodput (const QmPlan     *plan,
+                                const QmEstimate *e,
+                                guint             gpus,
+                                double            ideal_s);
+
+/* GPUs for a deadline when the throughput model runs: the fewest whole
+ * nodes on which a layout keeps the plan's batch, fits and finishes in
+ * time with failures counted (checkpoints, lost work and restarts, Daly's
+ * complete model: qm-reliability). Both the MFU and the goodput fall as
+ * GPUs are added, so the need is iterated: size at the current MFU and
+ * goodput, predict both there, size again. */
+static guint
+gpus_for_deadline (const QmPlan            *plan,
+                   const QmParallelProblem *pb,
                    const QmWorkload        *w,
                    QmEstimate              *e,
                    gboolean                 searched,
@@ -674,48 +724,61 @@ gpus_for_deadline (const QmParallelProblem *pb,
                    guint                    gpn,
                    guint                    mp_fixed,
                    double                  *raw_out,
-                   double                  *mfu_out)
+                   double                  *mfu_out,
+                   double                  *goodput_out)
 {
   double deadline_s = w->deadline_days * 86400.0;
-  double mfu = e->mfu, m = 0, raw = 0;
+  double mfu = e->mfu, m = 0, raw = 0, good = 1.0;
   guint step = qm_compute_round_gpus (0, gpn, mp_fixed);
   guint g = 0;
 
-  for (guint it = 0; it < QM_ESTIMATE_DEADLINE_ITERS; it++)
+  for (guint it = 0; it < QM_ESTIMATE_DEADLINE_ITERS + 2; it++)
     {
       guint c;
+      double ideal;
 
-      raw = qm_compute_gpus_for_time (e->training_flops, deadline_s, e->peak_flops, mfu);
+      raw = qm_compute_gpus_for_time (e->training_flops, deadline_s * good, e->peak_flops, mfu);
       c = first_feasible (pb, w, searched, qm_compute_round_gpus (raw, gpn, mp_fixed), step, &m);
-      if (c == 0 || c == g)
+      if (c == 0)
+        break;
+      if (!predict)
+        m = e->mfu;
+      ideal = qm_compute_seconds (e->training_flops, c, e->peak_flops, m);
+      if (c == g)
         break;
       g = c;
       *mfu_out = m;
-      if (!predict)
-        break;
       mfu = m;
+      good = deadline_goodput (plan, e, g, ideal);
     }
   if (g == 0)
     {
       /* No count runs the plan: the layout step below says why. */
       *raw_out = raw;
       *mfu_out = e->mfu;
+      *goodput_out = good;
       return qm_compute_round_gpus (raw, gpn, mp_fixed);
     }
-  /* The last iterate may still miss the deadline at its own MFU. */
-  for (guint k = 0; predict && k < QM_ESTIMATE_DEADLINE_STEPS; k++)
+  /* The last iterate may still miss the deadline, failures included. */
+  for (guint k = 0; k < QM_ESTIMATE_DEADLINE_STEPS; k++)
     {
+      double ideal = qm_compute_seconds (e->training_flops, g, e->peak_flops, *mfu_out);
       guint c;
 
-      if (qm_compute_seconds (e->training_flops, g, e->peak_flops, *mfu_out) <= deadline_s)
+      good = deadline_goodput (plan, e, g, ideal);
+      if (ideal / good <= deadline_s)
         break;
       c = first_feasible (pb, w, searched, g + step, step, &m);
       if (c == 0)
         break;
       g = c;
-      *mfu_out = m;
+      *mfu_out = predict ? m : e->mfu;
     }
-  *raw_out = qm_compute_gpus_for_time (e->training_flops, deadline_s, e->peak_flops, *mfu_out);
+  good = deadline_goodput (plan, e, g, qm_compute_seconds (e->training_flops, g, e->peak_flops,
+                                                          *mfu_out));
+  *goodput_out = good;
+  *raw_out = qm_compute_gpus_for_time (e->training_flops, deadline_s * good, e->peak_flops,
+                                       *mfu_out);
   return g;
 }
 
@@ -1030,6 +1093,42 @@ static gboolean
 storage_in_servers (const QmStorageSpec *st)
 {
   return st != NULL && g_strcmp0 (st->kind, "local-nvme") == 0;
+}
+
+/* The goodput a training run on @gpus would get (qm-reliability, Daly's
+ * complete model), for the deadline sizing before the cluster exists:
+ * checkpoints written in QM_ESTIMATE_CHECKPOINT_TARGET_S (the storage is
+ * sized for that; more capacity only writes faster) or at the speed of the
+ * servers' own drives. */
+static double
+deadline_goodput (const QmPlan     *plan,
+                  const QmEstimate *e,
+                  guint             gpus,
+                  double            ideal_s)
+{
+  const QmWorkload *w = &plan->workload;
+  const QmStorageSpec *st = plan->storage_id[0] || plan->storage_embedded ? &plan->hardware.storage : NULL;
+  QmReliabilityInput ri = { 0, };
+  QmReliability r;
+  double trainable = e->params;
+  guint gpn = MAX (plan->hardware.server.gpus, 1u);
+
+  if (w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA)
+    trainable = qm_memory_lora_params (&w->model, MAX (w->lora_rank, 1u));
+  if (!qm_failure_preset_from_string (plan->reliability_preset, &ri.preset))
+    ri.preset = QM_FAILURE_LLAMA3_PRODUCTION;
+  ri.gpus = gpus;
+  ri.ideal_s = ideal_s;
+  ri.checkpoint_bytes = qm_checkpoint_bytes (trainable, w->precision, w->optimizer);
+  if (storage_in_servers (st))
+    ri.write_bytes_per_s = (double) ((gpus + gpn - 1) / gpn) * plan->hardware.server.nvme_tb
+                           * st->write_gbs_per_tb * 1e9;
+  else
+    ri.write_bytes_per_s = ri.checkpoint_bytes / QM_ESTIMATE_CHECKPOINT_TARGET_S;
+  ri.restart_s = plan->restart_minutes * 60.0;
+  ri.rule = QM_CHECKPOINT_INTERVAL_DALY;
+  qm_reliability_compute (&ri, &r);
+  return r.goodput > 0 ? r.goodput : 1.0;
 }
 
 static void
@@ -1441,20 +1540,36 @@ estimate (const QmPlan *plan,
     }
   else if (w->deadline_days > 0 && out->has_training && out->peak_flops > 0)
     {
-      double raw, mfu = out->mfu;
+      double raw, mfu = out->mfu, good = 1.0;
       const double *v;
 
       if (use_model)
-        out->gpus = gpus_for_deadline (&pb, w, out, searched, predict, gpn, mp_fixed,
-                                       &raw, &mfu);
+        out->gpus = gpus_for_deadline (plan, &pb, w, out, searched, predict, gpn, mp_fixed,
+                                       &raw, &mfu, &good);
       else
         {
-          raw = qm_compute_gpus_for_time (out->training_flops, w->deadline_days * 86400.0,
-                                          out->peak_flops, out->mfu);
-          out->gpus = qm_compute_round_gpus (raw, gpn, mp_fixed);
+          /* Given MFU and layout: size on the failure-adjusted time too;
+           * the goodput falls with the count, so iterate to a fixed point. */
+          double deadline_s = w->deadline_days * 86400.0;
+
+          out->gpus = 0;
+          for (guint it = 0; it < QM_ESTIMATE_DEADLINE_ITERS + 4; it++)
+            {
+              guint g;
+
+              raw = qm_compute_gpus_for_time (out->training_flops, deadline_s * good,
+                                              out->peak_flops, out->mfu);
+              g = batch_keeping_gpus (w, qm_compute_round_gpus (raw, gpn, mp_fixed),
+                                      qm_compute_round_gpus (0, gpn, mp_fixed));
+              good = deadline_goodput (plan, out, g, qm_compute_seconds (out->training_flops, g,
+                                                                         out->peak_flops, out->mfu));
+              if (g <= out->gpus)
+                break;
+              out->gpus = g;
+            }
         }
-      v = (const double[]) { w->deadline_days, raw, 100.0 * mfu, out->gpus, gpn };
-      add_note_v (out->assumptions, &out->n_assumptions, QM_NOTE_GPUS_FOR_DEADLINE, v, 5);
+      v = (const double[]) { w->deadline_days, raw, 100.0 * mfu, 100.0 * good, out->gpus, gpn };
+      add_note_v (out->assumptions, &out->n_assumptions, QM_NOTE_GPUS_FOR_DEADLINE, v, 6);
     }
   else if (!out->has_training)
     out->gpus = (MAX (out->inference.gpus, 1u) + gpn - 1) / gpn * gpn;
@@ -1619,7 +1734,7 @@ estimate (const QmPlan *plan,
                         qm_memory_lora_params (&shape, MAX (w->lora_rank, 1u)) / 1e6, 0, 0);
   {
     gboolean fp32 = w->precision == QM_PRECISION_FP32 || w->precision == QM_PRECISION_TF32;
-    double per_param = fp32 ? 8.0 : 8.0 + (w->fp32_grad_buffer ? 4.0 : 0.0);
+    double per_param = fp32 ? 8.0 : 8.0 + (w->fp32_grad_buffer ? 2.0 : 0.0);
     static const double opt[] = { 8.0, 2.0, 4.0, 0.0 };
 
     per_param += opt[MIN ((guint) w->optimizer, 3u)];
@@ -1630,7 +1745,20 @@ estimate (const QmPlan *plan,
     qm_estimate_assume (out, QM_NOTE_FP32_GRAD_BUFFER, 0, 0, 0, 0);
   if (w->precision == QM_PRECISION_FP8)
     qm_estimate_assume (out, QM_NOTE_FP8_MEMORY, 0, 0, 0, 0);
-  qm_estimate_assume (out, QM_NOTE_ACTIVATIONS, shape.layers, 0, 0, 0);
+  {
+    QmPipelineStages st;
+    guint pp = MAX (out->parallelism.pp, 1u), v = MAX (out->parallelism.virtual_stages, 1u);
+    guint dp = MAX (out->parallelism.dp, 1u), mb = MAX (out->parallelism.micro_batch, 1u);
+
+    if (!qm_memory_pipeline_stages (shape.layers, pp, v, &st))
+      {
+        v = 1;
+        qm_memory_pipeline_stages (shape.layers, pp, 1, &st);
+      }
+    qm_estimate_assume (out, QM_NOTE_ACTIVATIONS,
+                        qm_memory_pipeline_layers_held (&st, pp, v, w->global_batch / (dp * mb)),
+                        v, 0, 0);
+  }
   qm_estimate_assume (out, QM_NOTE_OVERHEAD, 0, 0, 0, 0);
 
   if (w->global_batch % MAX (1u, out->parallelism.micro_batch * out->parallelism.dp) != 0)

@@ -17,7 +17,8 @@ static const QmFormula formulas[] = {
     N_("Training FLOPs = 6·N·D + 12·L·H·Q·T·D: N active parameters, D training tokens "
        "(tokens × epochs), and the attention term with L layers, H heads of size Q and "
        "sequence length T. LoRA and QLoRA train adapters on a frozen base, which needs no "
-       "weight gradients: 4·N·D plus the attention."),
+       "weight gradients: 4·N·D plus the attention, whose backward still needs the gradients "
+       "of both its activation operands (3 × its forward)."),
     N_("Chowdhery et al. 2022 (PaLM), Appendix B; Kaplan et al. 2020 and Brown et al. 2020 "
        "(GPT-3), Table D.1, for 6·N·D; Hu et al. 2021 (LoRA), §4.2") },
   { "hardware-flops", N_("Activation recompute"),
@@ -27,8 +28,10 @@ static const QmFormula formulas[] = {
     N_("Korthikanti et al. 2022, eq. 8 (selective); Narayanan et al. 2021, eq. 3 (full)") },
   { "training-time", N_("Training time"),
     N_("Ideal time = training FLOPs / (GPUs × peak dense FLOP/s at the plan’s precision × "
-       "MFU). A deadline gives the inverse: GPUs = training FLOPs / (deadline × peak × MFU), "
-       "rounded up to whole nodes on which a parallel layout fits in memory."),
+       "MFU). A deadline gives the inverse with failures counted: GPUs = training FLOPs / "
+       "(deadline × goodput × peak × MFU), iterated because MFU and goodput fall as GPUs are "
+       "added, and rounded up to whole nodes on which a parallel layout keeps the plan’s "
+       "global batch (dp × micro-batch × accumulation steps = batch) and fits in memory."),
     N_("Model FLOPs utilisation as defined by Chowdhery et al. 2022 (PaLM), Appendix B; "
        "peak FLOP/s from the GPU datasheet in the catalog") },
   { "rule-of-thumb", N_("Rule of thumb"),
@@ -37,25 +40,47 @@ static const QmFormula formulas[] = {
        "basis, without the attention term."),
     N_("Derived from the training time formula; A100 peak from the NVIDIA A100 datasheet") },
   { "mfu", N_("Model FLOPs utilisation"),
-    N_("When the plan gives no MFU, a throughput model prices one optimizer step: matrix "
-       "multiplications at an achievable matmul rate, memory-bound kernels at HBM "
-       "bandwidth, α–β collectives on NVLink and on the fabric, the pipeline bubble, "
-       "recompute and the optimizer. MFU = training FLOPs of a step / (step time × GPUs × "
-       "peak). With tp, pp, cp or ep on auto, the fastest layout that fits in memory is "
-       "used."),
+    N_("When the plan gives no MFU, a throughput model prices one optimizer step of the "
+       "slowest pipeline stage: GEMMs at the GPU’s best-shape matmul rate times a shape "
+       "efficiency d/(d + 128) on the narrowest dimension d after tensor parallelism; "
+       "FlashAttention at its own rate on the causal FLOPs it executes, or without it "
+       "batched GEMMs plus the score matrix as HBM traffic; norms and element-wise kernels "
+       "at HBM bandwidth; under FP8 only the layer GEMMs run at the FP8 rate, while attention "
+       "and the output layer stay 16-bit and the casts cost HBM passes; α–β collectives for "
+       "TP/SP, PP, DP/ZeRO, CP and EP, hidden behind compute only where the framework "
+       "overlaps them; the pipeline bubble; recompute; the optimizer. MFU = training FLOPs "
+       "of a step / (step time × GPUs × peak). With tp, pp, cp or ep on auto, the fastest "
+       "layout that fits in memory is used."),
     N_("Narayanan et al. 2021 (pipeline bubble, interleaved 1F1B); Korthikanti et al. 2022 "
-       "(sequence parallelism); NCCL collective algorithms; GPU and switch datasheets") },
+       "(sequence parallelism); Dao 2023 (FlashAttention-2), §4.1; Micikevicius et al. 2022 "
+       "(FP8 formats); NCCL collective algorithms; stas00/ml-engineering (matmul rates); "
+       "GPU and switch datasheets") },
+  { "pipeline", N_("Pipeline schedule"),
+    N_("Layers per stage: every model chunk of a full stage holds ⌈L/(p·v)⌉ layers and "
+       "the first and last stages give up the layers that do not divide, as Llama 3 put 126 "
+       "layers on 16 stages. Bubble = (p − 1)/v micro-batch times of the slowest stage, i.e. "
+       "(p − 1)/(v·m) of the ideal step, for p stages, v interleaved chunks per stage and m "
+       "micro-batches. Interleaving keeps 1 + (p − 1)/(p·v) times the 1F1B activations on "
+       "the first stage (Megatron’s warm-up of 2(p − i − 1) + (v − 1)·p + 1 chunks on "
+       "stage i)."),
+    N_("Narayanan et al. 2021, §2.2; Korthikanti et al. 2022, §4.2.3; Dubey et al. 2024 "
+       "(Llama 3), §3.3.2") },
   { "model-states", N_("Weights, gradients and optimizer states"),
-    N_("Memory per GPU = bytes per trainable parameter × parameters / (tp × pp), with 16 "
-       "bytes for mixed-precision Adam (2 for weights, 2 for gradients, 12 for the fp32 "
-       "master copy and the two moments). ZeRO-1 shards the optimizer states over dp, "
-       "ZeRO-2 also the gradients, ZeRO-3 also the weights."),
+    N_("Memory per GPU = bytes per trainable parameter × parameters of the heaviest "
+       "pipeline stage / tp, with 16 bytes for mixed-precision Adam (2 for weights, 2 for "
+       "gradients, 12 for the fp32 master copy and the two moments); an fp32 gradient "
+       "buffer keeps 4 bytes of gradient instead of 2. ZeRO-1 shards the optimizer states "
+       "over the dp × cp ranks that hold the same weights, ZeRO-2 also the gradients, "
+       "ZeRO-3 also the weights. Capacity is what the device reports (an “80 GB” H100 "
+       "holds 81,559 MiB)."),
     N_("Rajbhandari et al. 2020 (ZeRO), Figure 1") },
   { "activations", N_("Activations"),
     N_("Per layer s·b·h·(34 + 5·a·s/h) bytes for a standard transformer block (s sequence "
        "length, b micro-batch, h hidden size, a heads), divided by tp with sequence "
-       "parallelism and re-derived for the model’s block (GQA, SwiGLU). Under 1F1B the "
-       "first pipeline stage holds the most micro-batches in flight."),
+       "parallelism and re-derived for the model’s block (GQA, SwiGLU, MoE, MLA). Full "
+       "recompute keeps only each layer’s input, 2·s·b·h, or 2·s·b·h/t with sequence "
+       "parallelism; FP8 keeps the GEMM inputs at 1 byte. The busiest pipeline stage holds "
+       "the most micro-batches in flight."),
     N_("Korthikanti et al. 2022, Table 2") },
   { "adapters", N_("LoRA and QLoRA"),
     N_("Trainable parameters = rank × (inputs + outputs) of every linear layer. LoRA keeps "
@@ -124,14 +149,18 @@ static const QmFormula formulas[] = {
        "production preset is 419 unexpected interruptions in 54 days on 16,384 H100."),
     N_("Dubey et al. 2024 (Llama 3), §3.3.4, Table 5") },
   { "checkpoint-interval", N_("Checkpoint interval"),
-    N_("T = √(2·C·M) for write time C and mean time between failures M; by default the "
-       "higher-order optimum T = √(2·C·M)·(1 + ⅓·√(C/2M) + (C/2M)/9) − C, for C < 2M."),
+    N_("T = √(2·C·M) for write time C and mean time between failures M (Young); by "
+       "default the exact optimum of Daly’s complete model, the root of "
+       "e^((T + C)/M)·(1 − T/M) = 1, which his higher-order estimate √(2·C·M)·(1 + "
+       "⅓·√(C/2M) + (C/2M)/9) − C approximates."),
     N_("Young 1974, CACM 17(9); Daly 2006, FGCS 22(3)") },
   { "goodput", N_("Goodput and wall-clock time"),
-    N_("Goodput = 1 − C/T − (T/2 + R)/M: time writing checkpoints, and the work lost since "
-       "the last checkpoint plus the restart time R at each interruption. Wall-clock time = "
-       "ideal time / goodput."),
-    N_("Young 1974; the effective training time ratio (ETTR) model") },
+    N_("Goodput = T / (M·e^(R/M)·(e^((T + C)/M) − 1)) for compute interval T, checkpoint "
+       "write C, restart R and mean time between failures M: exponential failures that "
+       "also strike during rework, checkpoints and restarts, so it stays meaningful when M "
+       "is shorter than an hour (past ~65k GPUs), where Young’s first-order 1 − C/T − "
+       "(T/2 + R)/M fails. Wall-clock time = ideal time / goodput."),
+    N_("Daly 2006, FGCS 22(3), eq. 13; Young 1974, CACM 17(9)") },
   { "racks", N_("Racks and cooling"),
     N_("Nodes per rack = the smaller of rack units / node height and rack kW / node "
        "nameplate kW. Racks above the air-cooling limit (40 kW unless the facility says "

@@ -7,6 +7,20 @@
 
 #include "qm-memory.h"
 
+/* The FFN width one token passes through: f, or for MoE its top-k routed
+ * and shared experts. */
+static double
+mlp_width (const QmModelShape *shape)
+{
+  if (qm_model_is_moe (shape))
+    {
+      double fe = shape->moe_ffn_hidden > 0 ? shape->moe_ffn_hidden : shape->ffn_hidden;
+
+      return fe * (MAX (shape->experts_per_token, 1u) + shape->shared_experts);
+    }
+  return shape->ffn_hidden;
+}
+
 /* Korthikanti et al. 2022 Table 2 (bytes per layer):
  *   no parallelism        sbh(34 + 5as/h)
  *   TP                    sbh(10 + 24/t + 5as/(ht))
@@ -47,7 +61,11 @@ qm_memory_korthikanti_layer (double      s,
  *     -> 19sbh;  two LayerNorm inputs 4sbh.
  * Of these, TP cannot split 10sbh (LayerNorms 4, masks 2, block inputs 4);
  * SP splits those too. With GQA the K and V tensors are kv·Q wide; a SwiGLU
- * MLP stores gate, up, SiLU output and product (4 × 2sbf) instead of 2 × 2sbf.
+ * MLP stores the fused gate|up projection output (2 × 2sbf) and the product
+ * that feeds the down projection (2sbf): 6sbf instead of GeLU's 4sbf. The
+ * SiLU output is not kept: Megatron-Core's fused SwiGLU (fusions/
+ * fused_bias_swiglu.py, SwiGLUFunction) saves only its input and recomputes
+ * the SiLU in the backward, as Transformer Engine's LayerNormMLP does.
  * For MHA and f = 4h this is exactly 34sbh + 5as²b. */
 double
 qm_memory_layer_activations (const QmModelShape *shape,
@@ -68,7 +86,10 @@ qm_memory_layer_activations (const QmModelShape *shape,
   if (t < 1)
     t = 1;
   if (recompute == QM_RECOMPUTE_FULL)
-    return 2.0 * s * b * h;   /* Table 2: only each layer's input */
+    /* Table 2: only each layer's input, 2sbh; with sequence parallelism
+     * that input is the sequence shard, 2sbh/t (Korthikanti §4.2.2: the
+     * layer input is kept in the SP region, the gather is redone). */
+    return 2.0 * s * b * h / (sequence_parallel ? t : 1.0);
 
   if (qm_model_is_moe (shape))
     {
@@ -83,7 +104,24 @@ qm_memory_layer_activations (const QmModelShape *shape,
    * 2 bytes each; MLP 2 (plain) or 4 (gated) f-wide 16-bit tensors. With
    * MHA, qd = kvd = h: 8h, plus 16h for f = 4h: the paper's 24. */
   split = s * b * (2.0 * qd + 2.0 * kvd + 2.0 * kvd + 2.0 * qd
-                   + (shape->gated_mlp ? 8.0 : 4.0) * f);
+                   + (shape->gated_mlp ? 6.0 : 4.0) * f);
+  if (shape->kv_lora_rank > 0 && recompute == QM_RECOMPUTE_SELECTIVE)
+    {
+      /* MLA with selective recompute (DeepSeek-V3, arXiv 2412.19437,
+       * §3.2.3): the RMSNorm outputs and the up-projections are
+       * recomputed in the backward, so a layer keeps the compressed
+       * latents (q_lora, kv_lora + rope) instead of per-head Q, K, V, and
+       * the norm inputs but not their outputs (the QKV and MLP inputs). */
+      double latents = (double) shape->q_lora_rank + shape->kv_lora_rank + shape->rope_head_dim;
+
+      unsplit -= 4.0 * s * b * h;
+      split = s * b * (2.0 * latents * t + 2.0 * qd + (shape->gated_mlp ? 6.0 : 4.0) * f);
+    }
+  if (qm_model_is_moe (shape))
+    /* The routed copies of each token (top-k, permuted for the experts)
+     * are kept as the inputs of the experts' first GEMMs, 16-bit (GShard
+     * dispatch; Megatron-Core's token permutation saves them). */
+    unsplit += 2.0 * MAX (shape->experts_per_token, 1u) * s * b * h;
   scores = 5.0 * a * s * s * b;
 
   if (flash_attention)
@@ -217,6 +255,84 @@ optimizer_state_bytes (QmOptimizer o)
     }
 }
 
+gboolean
+qm_memory_pipeline_stages (guint             layers,
+                           guint             pp,
+                           guint             v,
+                           QmPipelineStages *out)
+{
+  guint deficit;
+
+  memset (out, 0, sizeof *out);
+  layers = MAX (layers, 1u);
+  pp = MAX (pp, 1u);
+  v = MAX (v, 1u);
+  if (pp == 1)
+    {
+      out->chunk = out->full = out->first = out->last = layers;
+      return v == 1;
+    }
+  out->chunk = (layers + pp * v - 1) / (pp * v);
+  out->full = v * out->chunk;
+  deficit = pp * out->full - layers;
+  /* The last stage gives up the larger half: it also runs the output
+   * head, the costliest non-layer work. */
+  if (deficit > 2 * (out->full - 1))
+    return FALSE;
+  out->last = out->full - (deficit + 1) / 2;
+  out->first = out->full - deficit / 2;
+  return TRUE;
+}
+
+double
+qm_memory_pipeline_layers_held (const QmPipelineStages *st,
+                                guint                   pp,
+                                guint                   v,
+                                guint                   n_micro)
+{
+  double held = 0;
+  double m = n_micro > 0 ? n_micro : MAX (pp, 1u);
+
+  pp = MAX (pp, 1u);
+  v = MAX (v, 1u);
+  for (guint i = 0; i < pp; i++)
+    {
+      double layers = i == 0 ? st->first : i == pp - 1 ? st->last : st->full;
+      double h;
+
+      if (v == 1)
+        h = MIN ((double) (pp - i), m) * layers;
+      else
+        h = MIN (2.0 * (pp - i - 1) + (v - 1.0) * pp + 1.0, v * m) * layers / v;
+      held = MAX (held, h);
+    }
+  return held;
+}
+
+/* Parameters (before ZeRO) on the pipeline stage that holds the most:
+ * each stage its layers, the first the token embedding (and positions),
+ * the last the output head; with tied embeddings and pp > 1 both keep a
+ * copy (Megatron-LM keeps the shared word embedding on both ends,
+ * Shoeybi 2019 / Narayanan 2021 §4). */
+static double
+stage_dense_params (const QmModelShape     *shape,
+                    const QmParamCount     *pc,
+                    const QmPipelineStages *st,
+                    double                  pp)
+{
+  double dense = pc->total - pc->expert;
+  double body = MAX (dense - pc->embedding, 0.0);
+  double per_layer = body / MAX (shape->layers, 1u);
+  double e_in, e_out;
+
+  if (pp <= 1 || !qm_model_has_shape (shape))
+    return dense / pp;
+  e_in = shape->tied_embeddings ? pc->embedding : 0.5 * pc->embedding;
+  e_out = e_in;
+  return MAX (MAX (st->first * per_layer + e_in, st->full * per_layer),
+              st->last * per_layer + e_out);
+}
+
 void
 qm_memory_estimate (const QmModelShape   *shape,
                     const QmMemoryConfig *c,
@@ -225,10 +341,15 @@ qm_memory_estimate (const QmModelShape   *shape,
   QmParamCount pc;
   double tp = MAX (c->tp, 1u), pp = MAX (c->pp, 1u), dp = MAX (c->dp, 1u);
   double cp = MAX (c->cp, 1u), ep = MAX (c->ep, 1u);
-  double ep_dp = MAX (1.0, dp / ep);   /* expert-data-parallel degree */
+  /* Context-parallel ranks hold the same weights as data-parallel ones:
+   * gradients are reduced, and ZeRO / the distributed optimizer shards,
+   * over dp·cp ranks (Megatron-Core's data-parallel group "with CP"). */
+  double dpc = dp * cp;
+  double ep_dp = MAX (1.0, dpc / ep);   /* expert-data-parallel degree */
   double psi_dense, psi_expert, psi;
   double w_bytes, g_bytes, o_bytes, master;
   double rest;
+  QmPipelineStages stages;
 
   memset (out, 0, sizeof *out);
   qm_model_count_params (shape, &pc);
@@ -236,7 +357,9 @@ qm_memory_estimate (const QmModelShape   *shape,
 
   /* Parameters on one GPU before ZeRO: TP and PP split every layer; experts
    * split further over EP (ZeRO §5: Ψ becomes Ψ/(t·p) under MP). */
-  psi_dense = (pc.total - pc.expert) / (tp * pp);
+  if (!qm_memory_pipeline_stages (shape->layers, (guint) pp, MAX (c->virtual_stages, 1u), &stages))
+    qm_memory_pipeline_stages (shape->layers, (guint) pp, 1, &stages);
+  psi_dense = stage_dense_params (shape, &pc, &stages, pp) / tp;
   psi_expert = pc.expert / (tp * pp * ep);
   psi = psi_dense + psi_expert;
 
@@ -272,8 +395,11 @@ qm_memory_estimate (const QmModelShape   *shape,
     }
   else
     {
+      /* With an fp32 gradient buffer (Megatron's main_grad) the backward
+       * accumulates straight into it (gradient-accumulation fusion), so
+       * no 16-bit gradient is kept beside it: 4 bytes, not 2 + 4. */
       w_bytes = 2.0;
-      g_bytes = c->fp32_grad_buffer ? 2.0 + 4.0 : 2.0;
+      g_bytes = c->fp32_grad_buffer ? 4.0 : 2.0;
       master = 4.0;
     }
   o_bytes = master + optimizer_state_bytes (c->optimizer);
@@ -285,36 +411,40 @@ qm_memory_estimate (const QmModelShape   *shape,
        * Dettmers et al. 2023). ZeRO-3 also shards the frozen base. */
       double base_b = c->mode == QM_MODE_QLORA ? QM_MEMORY_QLORA_BYTES_PER_PARAM : 2.0;
       double adapters = qm_memory_lora_params (shape, MAX (c->lora_rank, 1u)) / (tp * pp);
-      double zdp = c->zero_stage >= 1 ? dp : 1;
+      double zdp = c->zero_stage >= 1 ? dpc : 1;
 
-      out->weights = psi * base_b / (c->zero_stage >= 3 ? dp : 1)
-                     + adapters * w_bytes / (c->zero_stage >= 3 ? dp : 1);
-      out->gradients = adapters * g_bytes / (c->zero_stage >= 2 ? dp : 1);
+      out->weights = psi * base_b / (c->zero_stage >= 3 ? dpc : 1)
+                     + adapters * w_bytes / (c->zero_stage >= 3 ? dpc : 1);
+      out->gradients = adapters * g_bytes / (c->zero_stage >= 2 ? dpc : 1);
       out->optimizer = adapters * o_bytes / zdp;
     }
   else
     {
-      /* ZeRO shards over data-parallel ranks only: dense states over dp,
-       * expert states over the expert-data-parallel group dp/ep. */
-      double wd = c->zero_stage >= 3 ? dp : 1, we = c->zero_stage >= 3 ? ep_dp : 1;
-      double gd = c->zero_stage >= 2 ? dp : 1, ge = c->zero_stage >= 2 ? ep_dp : 1;
-      double od = c->zero_stage >= 1 ? dp : 1, oe = c->zero_stage >= 1 ? ep_dp : 1;
+      /* ZeRO shards over data-parallel ranks only: dense states over
+       * dp·cp, expert states over the expert-data-parallel group. */
+      double wd = c->zero_stage >= 3 ? dpc : 1, we = c->zero_stage >= 3 ? ep_dp : 1;
+      double gd = c->zero_stage >= 2 ? dpc : 1, ge = c->zero_stage >= 2 ? ep_dp : 1;
+      double od = c->zero_stage >= 1 ? dpc : 1, oe = c->zero_stage >= 1 ? ep_dp : 1;
 
       out->weights = w_bytes * (psi_dense / wd + psi_expert / we);
       out->gradients = g_bytes * (psi_dense / gd + psi_expert / ge);
       out->optimizer = o_bytes * (psi_dense / od + psi_expert / oe);
     }
 
-  /* Activations on the first pipeline stage. With 1F1B it holds pp
+  /* Activations on the busiest pipeline stage. With 1F1B stage 0 holds pp
    * micro-batches in flight of L/pp layers each: L layers' worth whatever
-   * pp is (Korthikanti §4.2.3). Context parallelism splits the sequence. */
+   * pp is; interleaving keeps (1 + (p − 1)/(p·v)) times that (Korthikanti
+   * §4.2.3); with uneven stages a middle stage may hold more
+   * (qm_memory_pipeline_layers_held). Context parallelism splits the
+   * sequence. */
   {
     double s = (double) MAX (c->seq_len, 1u) / cp;
     double b = MAX (c->micro_batch, 1u);
-    double L = shape->layers;
-    double in_flight = c->n_microbatches > 0 ? MIN (pp, (double) c->n_microbatches) : pp;
-    double layers_held = L / pp * in_flight;
+    double layers_held = qm_memory_pipeline_layers_held (&stages, (guint) pp,
+                                                         MAX (c->virtual_stages, 1u),
+                                                         c->n_microbatches);
     gboolean sp = c->sequence_parallel && tp > 1;
+    gboolean mla_selective = shape->kv_lora_rank > 0 && c->recompute == QM_RECOMPUTE_SELECTIVE;
     double per_layer = qm_memory_layer_activations (shape, s, b, tp, sp, c->recompute,
                                                     c->flash_attention);
     double h = shape->hidden, V = shape->vocab;
@@ -326,6 +456,15 @@ qm_memory_estimate (const QmModelShape   *shape,
         h = 0;
         V = 0;
       }
+    if (c->precision == QM_PRECISION_FP8 && c->recompute != QM_RECOMPUTE_FULL && per_layer > 0)
+      /* Transformer Engine keeps the FP8 casts of the GEMM inputs for the
+       * weight gradients (1 byte, not 2): the QKV and FC1 inputs (h wide,
+       * split by SP) and the FC2 input (f wide, split by TP). The
+       * attention output stays 16-bit, FlashAttention keeps it. */
+      per_layer -= s * b * ((mla_selective ? 0.0 : 2.0 * h / (sp ? tp : 1.0))
+                            + mlp_width (shape) / tp
+                            + (qm_model_is_moe (shape)
+                               ? MAX (shape->experts_per_token, 1u) * h / (sp ? tp : 1.0) : 0.0));
     out->activations = per_layer * layers_held;
     if (c->recompute == QM_RECOMPUTE_FULL)
       /* The layer being recomputed holds its full activations meanwhile. */

@@ -44,6 +44,7 @@ typedef struct
   guint        micro_batch;
   guint        seq_len;
   guint        n_microbatches;    /* per pipeline per step; 0 = at least pp */
+  guint        virtual_stages;    /* interleaved 1F1B model chunks per stage; 0 = 1 */
   QmRecompute  recompute;
   gboolean     flash_attention;
   guint        lora_rank;         /* LoRA/QLoRA adapters on every linear layer */
@@ -69,6 +70,36 @@ typedef struct
   double   margin;       /* capacity - total; negative when it does not fit */
   gboolean fits;
 } QmMemoryBreakdown;
+
+/* How a pipeline of pp stages with v model chunks each splits L layers.
+ * Every chunk of a full stage holds ceil(L/(pp·v)) layers; the layers that
+ * are missing come off the first and the last stage (which also hold the
+ * embedding and the output head), as Llama 3 did with 126 layers on 16
+ * stages (Dubey et al. 2024, arXiv 2407.21783, §3.3.2: "we reduce one
+ * Transformer layer each from the first and the last stages").
+ * FALSE when that leaves the first or last stage without a layer. */
+typedef struct
+{
+  guint chunk;   /* layers per model chunk on a full stage */
+  guint full;    /* layers on a full (middle) stage: v · chunk */
+  guint first;   /* layers on the first stage */
+  guint last;    /* layers on the last stage */
+} QmPipelineStages;
+
+gboolean qm_memory_pipeline_stages       (guint             layers,
+                                          guint             pp,
+                                          guint             virtual_stages,
+                                          QmPipelineStages *out);
+
+/* Layer activations the busiest stage keeps, in units of one layer's
+ * stored activations for one micro-batch, under 1F1B (v = 1: stage i holds
+ * min(p − i, m) micro-batches) or interleaved 1F1B (Megatron's warm-up of
+ * 2(p − i − 1) + (v − 1)p + 1 chunks on stage i; on stage 0 that is
+ * L·(1 + (p − 1)/(p·v)), Korthikanti 2022 §4.2.3). */
+double   qm_memory_pipeline_layers_held  (const QmPipelineStages *stages,
+                                          guint                   pp,
+                                          guint                   virtual_stages,
+                                          guint                   n_micro);
 
 void     qm_memory_estimate              (const QmModelShape     *shape,
                                           const QmMemoryConfig   *config,

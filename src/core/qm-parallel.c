@@ -26,7 +26,9 @@
  * loss). One constant for every row, calibrated on the published
  * Megatron and MosaicML A100 runs as a class (test-parallel.c prints the
  * table); it puts the best measured runs (Korthikanti 530B/1T, HFU 0.57)
- * at about 0.66 of peak after communication and bubble. */
+ * at about 0.66 of peak after communication and bubble. test-parallel.c
+ * refits it on each half of the published runs and reports the other
+ * half (0.86-0.90 either way). */
 #define QM_PARALLEL_KERNEL_EFFICIENCY 0.88
 
 /* FlashAttention kernels (the fused QK^T, softmax and attention-over-V of
@@ -44,6 +46,12 @@
  * benchmark is an isolated kernel too. FA2 on A100 (50-73%) and FA3 on H100
  * (~75%) are faster than this. */
 #define QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY 0.33
+
+/* FP8 GEMMs reach a smaller fraction of their (doubled) peak than 16-bit
+ * ones: best-shape matmul FP8/BF16 fractions H100 0.709/0.803 = 0.883,
+ * B200 0.763/0.776 = 0.983 (stas00/ml-engineering MAMF table, the same
+ * table as the catalog's mamf_fraction); the mean. */
+#define QM_PARALLEL_FP8_MAMF_RATIO 0.933
 
 /* Used when the catalog has no measured best-shape matmul fraction: the
  * mean of the measured NVIDIA parts (A100 0.869, H100 0.803, B200 0.776;
@@ -70,13 +78,21 @@
  * one because NCCL kernels take SMs and HBM bandwidth from the GEMMs they
  * overlap, and the first gather / last reduce of a step have nothing to
  * hide behind (Zhao et al. 2023, "PyTorch FSDP", VLDB §5: overlap is
- * partial). Calibrated on the MosaicML FSDP rows as a class, not per row. */
+ * partial). Calibrated on the MosaicML FSDP rows as a class, not per row;
+ * test-parallel.c refits it with the kernel efficiency on each half of the
+ * published runs and reports the other half. A mechanistic replacement
+ * (NCCL's channels taking ~20% of the SMs under the overlapped compute,
+ * all the rest hidden) made the FSDP rows 10-40% too fast: real FSDP
+ * hides less than the window allows. */
 #define QM_PARALLEL_COMM_OVERLAP 0.50
 
 /* ---- Search bounds ------------------------------------------------------- */
 #define QM_PARALLEL_MAX_PP_DEFAULT  128
 #define QM_PARALLEL_MAX_MB_DEFAULT  64
-#define QM_PARALLEL_MAX_VIRTUAL     8
+/* Interleaving: any chunk count the layers allow (a chunk of one layer at
+ * most), up to NeMo's deepest published setting (VP 20 on 80 layers and
+ * PP 4, Llama 2 70B, NeMo 24.07 performance summary). */
+#define QM_PARALLEL_MAX_VIRTUAL     20
 #define QM_PARALLEL_MAX_CP          16
 #define QM_PARALLEL_MAX_LIST        160
 
@@ -92,13 +108,17 @@ typedef struct
   double elem_split_tok;     /* element-wise HBM bytes per token per layer that TP splits */
   double elem_unsplit_tok;   /* ... that only SP splits */
   double elem_score_tok;     /* ... of the s×s scores (no FlashAttention), split by TP */
+  double fp8_fwd_split_tok;  /* FP8 casts: forward HBM bytes per token per layer, split by TP */
+  double fp8_bwd_split_tok;  /* ... backward, split by TP */
+  double fp8_bwd_unsplit_tok;/* ... backward, that only SP splits */
   double model_flops_step;
   double hw_flops_step[3];   /* per QmRecompute */
-  double peak, rate, hbm;
+  double peak, peak16, rate, hbm;
   double attn_rate;          /* FlashAttention kernel FLOP/s, on executed FLOPs */
   double gpn, nvlink_bw, nic_bw;
   double net_hop;
   double adam_bytes;
+  double overlap;            /* hidden fraction of overlapped communication */
   gboolean lora;
 } Ctx;
 
@@ -128,7 +148,7 @@ ctx_init (Ctx                     *c,
 {
   const QmModelShape *sh = &pb->shape;
   QmTrainingFlops tf;
-  double tokens_step, mamf, q, kvd, f;
+  double tokens_step, mamf, q, kvd, f, eff;
   double nics, nic_gbps;
 
   memset (c, 0, sizeof *c);
@@ -177,8 +197,20 @@ ctx_init (Ctx                     *c,
   c->elem_unsplit_tok = 22.0 * c->h;
   c->elem_split_tok = (sh->gated_mlp ? 6.0 : 4.0) * f;
   c->elem_score_tok = pb->flash_attention ? 0.0 : 9.0 * c->a * c->s;
-  (void) q;
-  (void) kvd;
+  /* FP8 (Transformer Engine, Micikevicius et al. 2022 "FP8 Formats for
+   * Deep Learning" §4: per-tensor scaled casts with amax history): the
+   * GEMM inputs must be cast. The LayerNorm before QKV and FC1 and the
+   * activation before FC2 write FP8 directly (fused), so the forward adds
+   * one unfused cast, of the attention output (read 2 + write 1 bytes);
+   * the backward casts the output gradient of each of the four GEMMs and
+   * its transpose for the weight gradient (read 2, write 1 + 1). amax is
+   * taken in the same pass. Attention itself stays in 16 bits. */
+  if (pb->precision == QM_PRECISION_FP8)
+    {
+      c->fp8_fwd_split_tok = 3.0 * q;
+      c->fp8_bwd_split_tok = 4.0 * (q + 2.0 * kvd) + 4.0 * (sh->gated_mlp ? 2.0 : 1.0) * f;
+      c->fp8_bwd_unsplit_tok = 8.0 * c->h;
+    }
 
   tokens_step = (double) pb->global_batch * c->s;
   for (guint r = 0; r < 3; r++)
@@ -188,10 +220,20 @@ ctx_init (Ctx                     *c,
       c->model_flops_step = tf.model_flops;
     }
 
+  /* The MFU basis is the peak of the plan's precision; FP8 speeds up the
+   * GEMMs only (at its own MAMF fraction), the attention core and the
+   * element-wise kernels run in 16 bits (Transformer Engine's default
+   * recipe keeps dot-product attention in BF16). */
   c->peak = qm_compute_peak_flops (&pb->gpu, pb->precision);
+  c->peak16 = qm_compute_peak_flops (&pb->gpu, QM_PRECISION_BF16);
+  if (pb->precision == QM_PRECISION_FP32 || pb->precision == QM_PRECISION_TF32 || !(c->peak16 > 0))
+    c->peak16 = c->peak;
   mamf = pb->gpu.mamf_fraction > 0 ? pb->gpu.mamf_fraction : QM_PARALLEL_MAMF_DEFAULT;
-  c->rate = c->peak * mamf * QM_PARALLEL_KERNEL_EFFICIENCY;
-  c->attn_rate = c->peak * QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY * QM_PARALLEL_KERNEL_EFFICIENCY;
+  if (pb->precision == QM_PRECISION_FP8 && c->peak > c->peak16)
+    mamf *= QM_PARALLEL_FP8_MAMF_RATIO;
+  eff = pb->kernel_efficiency > 0 ? pb->kernel_efficiency : QM_PARALLEL_KERNEL_EFFICIENCY;
+  c->rate = c->peak * mamf * eff;
+  c->attn_rate = c->peak16 * QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY * eff;
   c->hbm = pb->gpu.bandwidth_tbs * 1e12;
   c->gpn = MAX (pb->server.gpus, 1u);
   c->nvlink_bw = pb->gpu.link_gbs * 1e9 * QM_PARALLEL_NCCL_BUSBW_FRACTION;
@@ -204,6 +246,7 @@ ctx_init (Ctx                     *c,
   c->nic_bw = nics * nic_gbps / 8.0 * 1e9 / c->gpn * QM_PARALLEL_NCCL_BUSBW_FRACTION;
   c->net_hop = QM_PARALLEL_NCCL_NET_HOP_S + pb->network.latency_us * 1e-6;
   c->adam_bytes = optimizer_hbm_bytes (pb->optimizer);
+  c->overlap = pb->comm_overlap > 0 ? pb->comm_overlap : QM_PARALLEL_COMM_OVERLAP;
 }
 
 /* A communicator of n ranks whose neighbours are `stride` ranks apart
@@ -278,20 +321,22 @@ all_to_all (const Tier *t,
 }
 
 static double
-exposed (double   comm,
-         double   window,
-         gboolean overlap)
+exposed (const Ctx *c,
+         double     comm,
+         double     window,
+         gboolean   overlap)
 {
   if (!overlap)
     return comm;
-  return comm - MIN (QM_PARALLEL_COMM_OVERLAP * comm, MAX (window, 0.0));
+  return comm - MIN (c->overlap * comm, MAX (window, 0.0));
 }
 
 /* Per-micro-batch compute of one pipeline stage, and the pieces the search
  * bound needs. */
 typedef struct
 {
-  double fwd, bwd, rec;   /* seconds for one micro-batch on the stage */
+  double fwd, bwd, rec;   /* seconds for one micro-batch on the slowest stage */
+  double layers;          /* transformer layers on that stage */
 } StageCompute;
 
 /* Forward and backward seconds of one layer's attention core (QK^T,
@@ -323,7 +368,8 @@ attention_seconds (const Ctx *c,
     }
   else
     {
-      *fwd = tok * c->attn_tok / t / gemm_rate;
+      /* Batched 16-bit GEMMs, also under an FP8 recipe. */
+      *fwd = tok * c->attn_tok / t / (gemm_rate * c->peak16 / c->peak);
       *bwd = 2.0 * *fwd;
     }
 }
@@ -336,12 +382,16 @@ stage_compute (const Ctx              *c,
   const QmParallelProblem *pb = c->pb;
   double t = l->tp, cp = l->cp;
   double tok = (double) l->micro_batch * c->s / cp;
-  double ls = ceil (c->L / l->pp);
   double d = c->h / t, eta, rate;
   double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, logits;
+  double lf, lb, lr, stage_layers[3], best = -1, fp8_fwd, fp8_bwd, loss_fwd, loss_bwd;
   gboolean sp = l->sequence_parallel && l->tp > 1;
+  QmPipelineStages st;
 
-  /* Shape efficiency on the narrowest per-GPU GEMM dimension (h/t). */
+  /* Shape efficiency on the narrowest per-GPU GEMM dimension: h/t, or the
+   * tokens of one micro-batch on this GPU (the GEMMs' M; short with small
+   * micro-batches and a deep context split). */
+  d = MIN (d, tok);
   eta = d / (d + QM_PARALLEL_GEMM_EDGE_COLUMNS);
   rate = c->rate * eta;
 
@@ -350,31 +400,71 @@ stage_compute (const Ctx              *c,
   score_layer = tok * c->elem_score_tok / t / c->hbm;
   elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm
                + score_layer;
-  /* The output head sits on the last stage (Narayanan 2021 §3.2). */
-  logits = tok * c->logit_tok / t / rate;
+  fp8_fwd = tok * c->fp8_fwd_split_tok / t / c->hbm;
+  fp8_bwd = tok * (c->fp8_bwd_split_tok / t + c->fp8_bwd_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
+  /* The output head sits on the last stage (Narayanan 2021 §3.2). Under
+   * FP8 it stays in 16 bits: Megatron-Core's fp8_autocast wraps the
+   * transformer layers, not the embedding or the output layer. */
+  logits = tok * c->logit_tok / t / (rate * c->peak16 / c->peak);
+  /* The loss over the vocabulary is memory-bound, V/t entries per token on
+   * each TP rank (Megatron's vocab-parallel cross-entropy): the head writes
+   * fp32 logits (4 bytes; Korthikanti §4.2.3 keeps 4sbv/t), the loss reads
+   * them for the max and for the sum of exponentials (8) and the backward
+   * reads them again and writes the 16-bit logit gradient (6). Negligible
+   * for large models, a quarter of the step for a 70M one with V = 50k. */
+  loss_fwd = tok * 12.0 * c->V / t / c->hbm;
+  loss_bwd = tok * 6.0 * c->V / t / c->hbm;
+  if (c->logit_tok == 0)
+    loss_fwd = loss_bwd = 0;
 
-  out->fwd = ls * (gemm_layer + attn_layer + elem_layer) + logits;
-  /* Backward: GEMMs for the input and the weight gradients, 2× forward
-   * (Kaplan 2020 §2.1); a frozen (LoRA) base needs the input gradient only.
-   * The attention core's backward is attention_seconds()'s. */
-  out->bwd = (c->lora ? 1.0 : 2.0) * ls * gemm_layer + ls * attn_bwd
-             + 2.0 * ls * elem_layer + (c->lora ? 1.0 : 2.0) * logits;
+  /* One layer, one micro-batch. Backward: GEMMs for the input and the
+   * weight gradients, 2× forward (Kaplan 2020 §2.1); a frozen (LoRA) base
+   * needs the input gradient only. The attention core's backward is
+   * attention_seconds()'s. */
+  lf = gemm_layer + attn_layer + elem_layer + fp8_fwd;
+  lb = (c->lora ? 1.0 : 2.0) * gemm_layer + attn_bwd + 2.0 * elem_layer + fp8_bwd;
   switch (l->recompute)
     {
     case QM_RECOMPUTE_FULL:
       /* One more forward of every layer, not of the head (Narayanan eq. 3). */
-      out->rec = ls * (gemm_layer + attn_layer + elem_layer);
+      lr = lf;
       break;
     case QM_RECOMPUTE_SELECTIVE:
       /* Only QKᵀ, softmax, dropout and attention over V (Korthikanti §5). */
-      out->rec = ls * (attn_layer + score_layer);
+      lr = attn_layer + score_layer;
       break;
     case QM_RECOMPUTE_NONE:
     default:
-      out->rec = 0;
+      lr = 0;
       break;
     }
-  (void) pb;
+
+  /* The slowest stage sets the pace: a full middle stage, the first, or
+   * the last with the output head (Narayanan 2021 §3.2), uneven stages as
+   * qm_memory_pipeline_stages() splits them. */
+  if (!qm_memory_pipeline_stages (pb->shape.layers, l->pp, l->virtual_stages, &st))
+    qm_memory_pipeline_stages (pb->shape.layers, l->pp, 1, &st);
+  stage_layers[0] = st.full;
+  stage_layers[1] = st.first;
+  stage_layers[2] = st.last;
+  for (guint i = 0; i < 3; i++)
+    {
+      double head = i == 2 ? 1.0 : 0.0;
+      double f = stage_layers[i] * lf + head * (logits + loss_fwd);
+      double b = stage_layers[i] * lb + head * ((c->lora ? 1.0 : 2.0) * logits + loss_bwd);
+      double r = stage_layers[i] * lr;
+
+      if (l->pp == 1 && i != 2)
+        continue;
+      if (f + b + r > best)
+        {
+          best = f + b + r;
+          out->fwd = f;
+          out->bwd = b;
+          out->rec = r;
+          out->layers = stage_layers[i];
+        }
+    }
 }
 
 static double
@@ -389,7 +479,7 @@ optimizer_time (const Ctx              *c,
   if (c->lora)
     n = qm_memory_lora_params (&c->pb->shape, MAX (c->pb->lora_rank, 1u)) / (t * pp);
   else if (l->zero_stage >= 1)
-    n = dense / dp + expert / MAX (1.0, dp / ep);
+    n = dense / (dp * l->cp) + expert / MAX (1.0, dp * l->cp / ep);
   else
     n = dense + expert;
   return n * c->adam_bytes / c->hbm;
@@ -405,7 +495,7 @@ model_step (const Ctx              *c,
   double t = l->tp, pp = l->pp, dp = l->dp, cp = l->cp, ep = l->ep, v = l->virtual_stages;
   double m = l->n_micro;
   double tok = (double) l->micro_batch * c->s / cp;
-  double ls = ceil (c->L / pp);
+  double ls;
   double act = tok * c->h * 2.0;   /* one 16-bit activation tensor, bytes */
   double tp_mb = 0, cp_mb = 0, ep_mb = 0, pp_mb = 0, zero_mb = 0;
   double dp_step = 0, dp_window;
@@ -415,6 +505,7 @@ model_step (const Ctx              *c,
 
   memset (o, 0, sizeof *o);
   stage_compute (c, l, &sc);
+  ls = sc.layers;
 
   /* Tensor parallel (Shoeybi 2019 §3; Korthikanti §4.2.2): per layer two
    * all-reduces forward and two backward, or with SP the same bytes as
@@ -430,7 +521,7 @@ model_step (const Ctx              *c,
 
       tp_mb = ls * n_ar * one;
       if (pb->overlap_tp)
-        tp_mb = exposed (tp_mb, sc.fwd + sc.bwd, TRUE);
+        tp_mb = exposed (c, tp_mb, sc.fwd + sc.bwd, TRUE);
     }
 
   /* Context parallel, ring attention (Liu et al. 2023; Megatron CP): each
@@ -450,7 +541,7 @@ model_step (const Ctx              *c,
       attention_seconds (c, tok, t, c->rate, &attn_fwd, &attn_bwd);
       if (!pb->flash_attention)
         attn_bwd = 2.0 * attn_fwd;
-      cp_mb = exposed (comm, ls * (attn_fwd + attn_bwd), TRUE);
+      cp_mb = exposed (c, comm, ls * (attn_fwd + attn_bwd), TRUE);
     }
 
   /* Expert parallel (Lepikhin 2020 GShard §2; DeepSeek-V3 §3.2): each MoE
@@ -480,8 +571,10 @@ model_step (const Ctx              *c,
       pp_mb = 2.0 * v * (QM_PARALLEL_NCCL_BASE_LATENCY_S + tpp.hop + bytes / tpp.bw);
     }
 
-  /* Data parallel over dp ranks of stride tp·cp; experts reduce over the
-   * expert-data-parallel group dp/ep (ZeRO §5: Ψ becomes Ψ/(t·p)). */
+  /* Data parallel: gradients reduce over the dp·cp ranks that hold the
+   * same weights (Megatron-Core's data-parallel group with CP), stride tp;
+   * experts over the expert-data-parallel group dp·cp/ep (ZeRO §5: Ψ
+   * becomes Ψ/(t·p)). */
   psi_dense = (c->pc.total - c->pc.expert) / (t * pp);
   psi_expert = c->pc.expert / (t * pp * ep);
   if (c->lora)
@@ -490,10 +583,11 @@ model_step (const Ctx              *c,
       psi_expert = 0;
     }
   gbytes = pb->fp32_grad_buffer ? 4.0 : 2.0;
-  if (l->dp > 1)
+  dp *= cp;
+  if (dp > 1)
     {
-      Tier td = tier_for (c, dp, t * cp);
-      Tier tde = tier_for (c, MAX (1.0, dp / ep), t * cp * ep);
+      Tier td = tier_for (c, dp, t);
+      Tier tde = tier_for (c, MAX (1.0, dp / ep), t * ep);
       double ede = MAX (1.0, dp / ep);
 
       if (l->zero_stage >= 3 && !c->lora)
@@ -507,14 +601,14 @@ model_step (const Ctx              *c,
           zero_mb = 2.0 * (ring_gather (&td, dp, psi_dense * wb) + ring_gather (&tde, ede, psi_expert * wb))
                     + ring_gather (&td, dp, psi_dense * gbytes)
                     + ring_gather (&tde, ede, psi_expert * gbytes);
-          zero_mb = exposed (zero_mb, sc.fwd + sc.bwd + sc.rec, pb->overlap_dp);
+          zero_mb = exposed (c, zero_mb, sc.fwd + sc.bwd + sc.rec, pb->overlap_dp);
         }
       else if (l->zero_stage == 2)
         {
           /* ZeRO-2: gradients reduce-scattered as each backward produces
            * them, the updated weights all-gathered once per step. */
           zero_mb = ring_gather (&td, dp, psi_dense * gbytes) + ring_gather (&tde, ede, psi_expert * gbytes);
-          zero_mb = exposed (zero_mb, sc.bwd, pb->overlap_dp);
+          zero_mb = exposed (c, zero_mb, sc.bwd, pb->overlap_dp);
           dp_step = ring_gather (&td, dp, psi_dense * 2.0) + ring_gather (&tde, ede, psi_expert * 2.0);
         }
       else
@@ -532,7 +626,7 @@ model_step (const Ctx              *c,
 
   mb_time = sc.fwd + sc.bwd + sc.rec + tp_mb + cp_mb + ep_mb + zero_mb;
   dp_window = sc.bwd;
-  o->dp_comm = exposed (dp_step, dp_window, pb->overlap_dp);
+  o->dp_comm = exposed (c, dp_step, dp_window, pb->overlap_dp);
 
   o->compute = m * (sc.fwd + sc.bwd);
   o->recompute = m * sc.rec;
@@ -590,8 +684,16 @@ layout_valid (const QmParallelProblem *pb,
     return FALSE;
   if (l->dp % l->ep != 0)
     return FALSE;
-  if (l->virtual_stages > 1 && (sh->layers % (l->pp * l->virtual_stages) != 0 ||
-                                l->n_micro % l->pp != 0 || l->pp == 1))
+  /* Stages may be uneven (qm_memory_pipeline_stages); interleaving needs
+   * at least pp micro-batches to fill the pipeline, not a multiple of pp:
+   * Llama 3's schedule runs any number (Dubey et al. 2024 §3.3.2). */
+  {
+    QmPipelineStages st;
+
+    if (!qm_memory_pipeline_stages (sh->layers, l->pp, l->virtual_stages, &st))
+      return FALSE;
+  }
+  if (l->virtual_stages > 1 && (l->pp == 1 || l->n_micro < l->pp))
     return FALSE;
   return TRUE;
 }
@@ -634,11 +736,12 @@ qm_parallel_memory (const QmParallelProblem *pb,
   mc.micro_batch = l->micro_batch;
   mc.seq_len = pb->seq_len;
   mc.n_microbatches = l->n_micro;
+  mc.virtual_stages = l->virtual_stages;
   mc.recompute = l->recompute;
   mc.flash_attention = pb->flash_attention;
   mc.lora_rank = pb->lora_rank;
   mc.fp32_grad_buffer = pb->fp32_grad_buffer;
-  mc.capacity_bytes = pb->gpu.memory_gb * 1e9;
+  mc.capacity_bytes = qm_gpu_memory_bytes (&pb->gpu);
   qm_memory_estimate (&pb->shape, &mc, out);
 }
 
@@ -672,6 +775,7 @@ qm_parallel_problem_from_plan (const QmPlan      *plan,
   out->pp = w->pp;
   out->cp = w->cp;
   out->ep = w->ep;
+  out->virtual_stages = w->virtual_stages;
   out->micro_batch = w->micro_batch;
   out->zero_stage = w->zero_stage;
   out->recompute = w->recompute;
@@ -765,6 +869,69 @@ insert_top (const QmParallelProblem *pb,
   out->top[i] = *r;
 }
 
+/* Every interleaving of one layout (@l with v unset): check memory, bound,
+ * price, keep the best. TRUE when the plain 1F1B schedule (v = 1) does not
+ * fit, so that larger micro-batches need not be tried. */
+static gboolean
+try_virtual_stages (const Ctx               *c,
+                    const QmParallelProblem *pb,
+                    guint                    top_n,
+                    QmParallelLayout        *l,
+                    QmParallelSearch        *out)
+{
+  guint L = MAX (pb->shape.layers, 1u);
+  guint v_lo = pb->virtual_stages > 0 ? pb->virtual_stages : 1;
+  guint v_hi = pb->virtual_stages > 0 ? pb->virtual_stages
+               : (l->pp > 1 ? MIN (QM_PARALLEL_MAX_VIRTUAL, (L + l->pp - 1) / l->pp) : 1);
+  gboolean v1_nofit = FALSE;
+
+  for (guint v = v_lo; v <= v_hi; v++)
+    {
+      QmParallelResult res;
+      QmMemoryBreakdown mem;
+
+      l->virtual_stages = v;
+      if (!layout_valid (pb, l))
+        continue;
+      out->no_fit.layouts_tried++;
+      qm_parallel_memory (pb, l, &mem);
+      out->memory_checks++;
+      if (!mem.fits)
+        {
+          if (-mem.margin < out->no_fit.shortfall_bytes)
+            {
+              out->no_fit.shortfall_bytes = -mem.margin;
+              out->no_fit.best_layout = *l;
+              out->no_fit.best_memory = mem;
+            }
+          /* Interleaving keeps 1 + (p−1)/(p·v) times the activations of
+           * 1F1B, never fewer. */
+          if (v == 1)
+            v1_nofit = TRUE;
+          continue;
+        }
+      /* Bound: compute alone cannot beat the N-th best. */
+      if (!pb->no_prune && out->n == top_n)
+        {
+          QmParallelTime lb = { 0 };
+
+          lb.step = step_lower_bound (c, l);
+          if (rank_value (pb, &lb) > rank_value (pb, &out->top[top_n - 1].time))
+            {
+              out->pruned++;
+              continue;
+            }
+        }
+      res.layout = *l;
+      res.memory = mem;
+      model_step (c, l, &res.time);
+      res.cost_usd_per_step = res.time.step * pb->gpus * pb->usd_per_gpu_hour / 3600.0;
+      out->evaluated++;
+      insert_top (pb, out, top_n, &res);
+    }
+  return v1_nofit;
+}
+
 static void
 search_core (const QmParallelProblem *pb,
              guint                    top_n,
@@ -799,13 +966,16 @@ search_core (const QmParallelProblem *pb,
   else
     for (guint t = 1; t <= 2 * gpn && t <= MAX (pb->shape.heads, 1u); t *= 2)
       tps[ntp++] = t;
-  /* PP: divisors of the layers, and powers of two (uneven last stage). */
+  /* PP: divisors of the layers, powers of two, and the divisors of the
+   * GPU count: stages may be uneven (qm_memory_pipeline_stages), so a
+   * count with an odd factor can put it into pp, as Llama 3 put 126
+   * layers on 16 stages. */
   if (pb->pp > 0)
     pps[npp++] = pb->pp;
   else
     {
       for (guint p = 1; p <= MIN (L, max_pp); p++)
-        if (L % p == 0)
+        if (L % p == 0 || pb->gpus % p == 0)
           npp = push_unique (pps, npp, p);
       for (guint p = 1; p <= MIN (L, max_pp); p *= 2)
         npp = push_unique (pps, npp, p);
@@ -863,8 +1033,7 @@ search_core (const QmParallelProblem *pb,
                 for (guint ib = 0; ib < nmb; ib++)
                   {
                     QmParallelLayout l;
-                    QmMemoryBreakdown mem;
-                    guint v_hi;
+                    gboolean v1_nofit;
 
                     memset (&l, 0, sizeof l);
                     l.tp = tp;
@@ -878,58 +1047,13 @@ search_core (const QmParallelProblem *pb,
                     l.zero_stage = z;
                     l.recompute = (QmRecompute) r;
                     l.sequence_parallel = pb->sequence_parallel && tp > 1;
-                    if (!layout_valid (pb, &l))
-                      continue;
-                    out->no_fit.layouts_tried++;
-
-                    qm_parallel_memory (pb, &l, &mem);
-                    out->memory_checks++;
-                    if (!mem.fits)
+                    v1_nofit = try_virtual_stages (&c, pb, top_n, &l, out);
+                    /* Memory grows with the micro-batch: when no
+                     * interleaving fits, larger ones cannot fit either. */
+                    if (v1_nofit && !pb->no_prune)
                       {
-                        if (-mem.margin < out->no_fit.shortfall_bytes)
-                          {
-                            out->no_fit.shortfall_bytes = -mem.margin;
-                            out->no_fit.best_layout = l;
-                            out->no_fit.best_memory = mem;
-                          }
-                        /* Memory grows with the micro-batch: larger ones
-                         * cannot fit either. */
-                        if (!pb->no_prune)
-                          {
-                            out->pruned += nmb - ib - 1;
-                            break;
-                          }
-                        continue;
-                      }
-
-                    v_hi = pb->virtual_stages > 0 ? pb->virtual_stages
-                           : (pp > 1 ? QM_PARALLEL_MAX_VIRTUAL : 1);
-                    for (guint v = pb->virtual_stages > 0 ? pb->virtual_stages : 1; v <= v_hi; v++)
-                      {
-                        QmParallelResult res;
-
-                        l.virtual_stages = v;
-                        if (!layout_valid (pb, &l))
-                          continue;
-                        /* Bound: compute alone cannot beat the N-th best. */
-                        if (!pb->no_prune && out->n == top_n)
-                          {
-                            QmParallelTime lb = { 0 };
-
-                            lb.step = step_lower_bound (&c, &l);
-                            if (rank_value (pb, &lb) > rank_value (pb, &out->top[top_n - 1].time))
-                              {
-                                out->pruned++;
-                                continue;
-                              }
-                          }
-                        res.layout = l;
-                        res.memory = mem;
-                        model_step (&c, &l, &res.time);
-                        res.cost_usd_per_step = res.time.step * pb->gpus *
-                                                pb->usd_per_gpu_hour / 3600.0;
-                        out->evaluated++;
-                        insert_top (pb, out, top_n, &res);
+                        out->pruned += nmb - ib - 1;
+                        break;
                       }
                   }
         }

@@ -100,6 +100,13 @@ typedef struct
   /* Search bounds (0 = defaults in qm-parallel.c). */
   guint         max_pp;
   guint         max_micro_batch;
+  /* The fitted constants, QM_PARALLEL_KERNEL_EFFICIENCY and
+   * QM_PARALLEL_COMM_OVERLAP, when > 0 (the split validation in
+   * test-parallel.c fits them on half the published runs and reports the
+   * other half). */
+  double        kernel_efficiency;
+  /* The other fitted constant, QM_PARALLEL_COMM_OVERLAP, when > 0. */
+  double        comm_overlap;
   /* Exhaustive: evaluate every layout, no bound pruning (tests only). */
   gboolean      no_prune;
 } QmParallelProblem;

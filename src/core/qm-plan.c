@@ -12,6 +12,7 @@
 #include "qm-compute.h"
 #include "qm-plan.h"
 #include "qm-reliability.h"
+#include "qm-text.h"
 
 G_DEFINE_QUARK (qm-plan-error-quark, qm_plan_error)
 
@@ -39,8 +40,9 @@ describe_node (JsonNode *node)
       {
         const char *s = json_node_get_string (node);
         g_autofree char *cut = g_utf8_make_valid (s, MIN (strlen (s), 60));
+        g_autofree char *safe = qm_text_escape (cut);
 
-        return g_strdup_printf ("\"%s%s\"", cut, strlen (s) > 60 ? "…" : "");
+        return g_strdup_printf ("\"%s%s\"", safe, strlen (s) > 60 ? "…" : "");
       }
     default:
       return g_strdup ("?");
@@ -263,6 +265,26 @@ get_bool (Reader      *r,
 }
 
 static gboolean
+check_text (Reader      *r,
+            const char  *prefix,
+            const char  *key,
+            const char  *s,
+            gboolean     multiline,
+            GError     **error)
+{
+  glong at = 0;
+  const char *bad = qm_text_find_unsafe (s, multiline, &at);
+
+  if (bad == NULL)
+    return TRUE;
+  g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID,
+               "%s: must not contain control characters or bidirectional overrides"
+               " (got U+%04X at character %ld)",
+               path_of (r, prefix, key), g_utf8_get_char (bad), at);
+  return FALSE;
+}
+
+static gboolean
 get_string (Reader      *r,
             JsonObject  *o,
             const char  *prefix,
@@ -284,6 +306,10 @@ get_string (Reader      *r,
   if (strlen (s) >= size)
     return fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
                       "must be shorter than %" G_GSIZE_FORMAT " bytes", size);
+  /* A stranger's file: no terminal escapes or bidi overrides, which would
+   * reach a terminal, a PDF or a spreadsheet; notes may break lines. */
+  if (!check_text (r, prefix, key, s, g_str_equal (key, "notes"), error))
+    return FALSE;
   g_strlcpy (out, s, size);
   return TRUE;
 }
@@ -382,8 +408,8 @@ static const char * const top_keys[] = {
 static const char * const workload_keys[] = {
   "mode", "model", "tokens_b", "epochs", "seq_len", "global_batch", "micro_batch",
   "precision", "optimizer", "zero_stage", "recompute", "flash_attention",
-  "sequence_parallel", "fp32_grad_buffer", "tp", "pp", "cp", "ep", "mfu", "lora_rank",
-  "inference", NULL
+  "sequence_parallel", "fp32_grad_buffer", "tp", "pp", "cp", "ep", "virtual_stages", "mfu",
+  "lora_rank", "inference", NULL
 };
 static const char * const model_keys[] = {
   "preset", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "vocab",
@@ -520,6 +546,7 @@ read_workload (Reader      *r,
       !get_auto_uint (r, o, P, "pp", &w->pp, error) ||
       !get_auto_uint (r, o, P, "cp", &w->cp, error) ||
       !get_auto_uint (r, o, P, "ep", &w->ep, error) ||
+      !get_auto_uint (r, o, P, "virtual_stages", &w->virtual_stages, error) ||
       !get_uint (r, o, P, "lora_rank", FALSE, &w->lora_rank, &have_rank, error))
     return FALSE;
 
@@ -1169,6 +1196,10 @@ qm_plan_to_data (const QmPlan *p,
   add_auto (b, "pp", w->pp);
   add_auto (b, "cp", w->cp);
   add_auto (b, "ep", w->ep);
+  /* Optional: written only when the plan fixes it, so that plans without
+   * interleaving stay as they were. */
+  if (w->virtual_stages > 0)
+    add_int (b, "virtual_stages", w->virtual_stages);
   if (w->mfu > 0)
     add_double (b, "mfu", w->mfu);
   else

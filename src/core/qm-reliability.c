@@ -122,6 +122,67 @@ qm_checkpoint_interval_daly (double c,
   return sqrt (2.0 * c * m) * (1.0 + sqrt (x) / 3.0 + x / 9.0) - c;
 }
 
+/* Daly 2006 ("A higher order estimate of the optimum checkpoint interval
+ * for restart dumps", FGCS 22(3)) eq. 13, the complete model under
+ * exponential failures, failures striking during rework, checkpoints and
+ * restarts too: a solve of T_s split into intervals of τ compute takes
+ *   T_w = M · e^{R/M} · (e^{(τ + δ)/M} − 1) · T_s / τ,
+ * so goodput = τ / (M · e^{R/M} · (e^{(τ + δ)/M} − 1)). Unlike the first-
+ * order 1 − δ/τ − (τ/2 + R)/M it stays positive however short M gets
+ * (past ~65k GPUs a job's M is under an hour). */
+double
+qm_reliability_daly_goodput (double tau,
+                             double c,
+                             double r,
+                             double m)
+{
+  double denom;
+
+  if (!(m > 0.0) || !isfinite (m))
+    return 1.0;
+  if (!(tau > 0.0))
+    /* τ → 0: checkpoint for free every step; only restarts are lost. */
+    return c > 0.0 ? 0.0 : exp (-r / m);
+  denom = m * exp (r / m) * expm1 ((tau + c) / m);
+  return isfinite (denom) && denom > 0.0 ? tau / denom : 0.0;
+}
+
+/* The τ that maximises Daly's complete goodput: d/dτ = 0 gives
+ * e^{(τ+δ)/M} (1 − τ/M) = 1, solved by Newton from his higher-order
+ * estimate (which it refines; for δ ≪ M both are √(2δM)). */
+double
+qm_checkpoint_interval_daly_exact (double c,
+                                   double m)
+{
+  double t;
+
+  if (!(c > 0.0) || !(m > 0.0) || !isfinite (c) || !isfinite (m))
+    return 0.0;
+  t = MIN (qm_checkpoint_interval_daly (c, m), 0.999 * m);
+  for (guint i = 0; i < 50; i++)
+    {
+      double e = exp ((t + c) / m);
+      double g = e * (1.0 - t / m) - 1.0;
+      double dg = e * (1.0 - t / m) / m - e / m;   /* = −e·t/M² */
+      double next;
+
+      if (!(fabs (dg) > 0.0))
+        break;
+      next = t - g / dg;
+      if (!(next > 0.0))
+        next = 0.5 * t;
+      if (next >= m)
+        next = 0.5 * (t + m);
+      if (fabs (next - t) < 1e-9 * MAX (t, 1.0))
+        {
+          t = next;
+          break;
+        }
+      t = next;
+    }
+  return t;
+}
+
 static double
 job_mtbf_s (QmFailurePreset preset,
             guint           gpus)
@@ -200,19 +261,32 @@ qm_reliability_compute (const QmReliabilityInput *in,
       break;
     case QM_CHECKPOINT_INTERVAL_DALY:
     default:
-      t = qm_checkpoint_interval_daly (c, m);
+      t = qm_checkpoint_interval_daly_exact (c, m);
       break;
     }
   /* With free checkpoints the optimum tends to 0; checkpoint every step in
    * effect, and lose only the restart. */
   out->checkpoint_interval_s = t;
 
-  /* Goodput (ETTR) = 1 - C/T - (T/2 + R)/M: time writing checkpoints, plus
-   * on each failure half an interval of lost work and the restart
-   * (Young 1974; estimation-anchors.md §4 ETTR model). */
-  out->checkpoint_overhead = t > 0.0 ? c / t : 0.0;
-  out->failure_overhead = (t / 2.0 + r) / m;
-  g = 1.0 - out->checkpoint_overhead - out->failure_overhead;
+  if (in->rule == QM_CHECKPOINT_INTERVAL_YOUNG)
+    {
+      /* Young's first-order model: goodput (ETTR) = 1 - C/T - (T/2 + R)/M:
+       * time writing checkpoints, plus on each failure half an interval
+       * of lost work and the restart (Young 1974; estimation-anchors.md
+       * §4 ETTR model). */
+      out->checkpoint_overhead = t > 0.0 ? c / t : 0.0;
+      out->failure_overhead = (t / 2.0 + r) / m;
+      g = 1.0 - out->checkpoint_overhead - out->failure_overhead;
+    }
+  else
+    {
+      /* Daly's complete model (qm_reliability_daly_goodput); of the wall
+       * clock, g·C/T is spent writing checkpoints and the rest of the loss
+       * is rework and restarts. */
+      g = qm_reliability_daly_goodput (t, c, r, m);
+      out->checkpoint_overhead = t > 0.0 ? g * c / t : 0.0;
+      out->failure_overhead = 1.0 - g - out->checkpoint_overhead;
+    }
   if (!isfinite (g) || g < QM_RELIABILITY_MIN_GOODPUT)
     {
       qm_issues_add (&out->issues, QM_ISSUE_WARNING, "reliability.preset",

@@ -30,7 +30,7 @@ gboolean                   qm_failure_preset_from_string (const char      *s,
 
 typedef enum
 {
-  QM_CHECKPOINT_INTERVAL_DALY,    /* Daly 2006 higher-order optimum (default) */
+  QM_CHECKPOINT_INTERVAL_DALY,    /* Daly 2006 complete model and its optimum (default) */
   QM_CHECKPOINT_INTERVAL_YOUNG,   /* Young 1974 sqrt(2CM) */
   QM_CHECKPOINT_INTERVAL_GIVEN,   /* QmReliabilityInput.interval_s */
 } QmCheckpointRule;
@@ -48,6 +48,18 @@ double qm_checkpoint_bytes           (double       params,
 double qm_checkpoint_interval_young  (double c,
                                       double m);
 double qm_checkpoint_interval_daly   (double c,
+                                      double m);
+
+/* The exact optimum of Daly 2006's complete model (Newton on its
+ * stationarity condition), the interval QM_CHECKPOINT_INTERVAL_DALY uses. */
+double qm_checkpoint_interval_daly_exact (double c,
+                                          double m);
+
+/* Daly 2006 eq. 13: the fraction of wall clock that is useful compute for
+ * compute interval @tau, checkpoint write @c, restart @r and job MTBF @m. */
+double qm_reliability_daly_goodput   (double tau,
+                                      double c,
+                                      double r,
                                       double m);
 
 /* Expected interruptions of a job on @gpus over @wall_s of wall-clock time. */
@@ -80,9 +92,9 @@ typedef struct
   double checkpoint_write_s;          /* C */
   double checkpoint_interval_s;       /* T */
   double restart_s;                   /* R */
-  double checkpoint_overhead;         /* C / T */
-  double failure_overhead;            /* (T/2 + R) / M */
-  double goodput;                     /* 1 - C/T - (T/2 + R)/M */
+  double checkpoint_overhead;         /* share of wall clock writing checkpoints */
+  double failure_overhead;            /* share lost to rework and restarts */
+  double goodput;                     /* Daly 2006 eq. 13 (Young: 1 - C/T - (T/2 + R)/M) */
   double ideal_s;
   double wall_s;                      /* ideal / goodput */
   double interruptions;               /* wall / M */

@@ -63,6 +63,7 @@ typedef struct
   gboolean     sequence_parallel;  /* optional key; default TRUE (used when tp > 1) */
   gboolean     fp32_grad_buffer;   /* optional key; +4 B/param, see qm-memory.h */
   guint        tp, pp, cp, ep;     /* 0 = auto */
+  guint        virtual_stages;     /* interleaved 1F1B chunks per stage; 0 = auto */
   double       mfu;                /* 0 = auto */
   guint        lora_rank;
   QmInferenceSpec inference;

@@ -81,6 +81,8 @@ struct _QmCatalogPage
   GtkWidget           *reset_button;
   GtkWidget           *hide_button;
   GtkWidget           *delete_button;
+  GtkPopover          *more_popover;
+  GtkWidget           *details_actions;
   GtkBox              *details_groups;
 
   QmStore             *store;  /* not owned */
@@ -728,6 +730,10 @@ build_view (QmCatalogPage *self,
                            G_CALLBACK (on_rows_changed), self, G_CONNECT_SWAPPED);
 
   view->scroller = gtk_scrolled_window_new ();
+  /* A table wider than its pane shows that it scrolls: with overlay
+   * scrollbars a column cut at the pane's edge read as clipped (issue 20,
+   * the FP8 column at 1200 px). */
+  gtk_scrolled_window_set_overlay_scrolling (GTK_SCROLLED_WINDOW (view->scroller), FALSE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (view->scroller), GTK_WIDGET (view->view));
   gtk_stack_add_named (self->views_stack, view->scroller, qm_catalog_kind_to_string (kind));
 }
@@ -1735,6 +1741,8 @@ qm_catalog_page_class_init (QmCatalogPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, reset_button);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, hide_button);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, delete_button);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, more_popover);
+  gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, details_actions);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, details_groups);
 
   gtk_widget_class_install_property_action (widget_class, "catalog.kind", "kind");
@@ -1771,6 +1779,14 @@ qm_catalog_page_init (QmCatalogPage *self)
   for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
     build_view (self, k);
   gtk_stack_set_visible_child_name (self->views_stack, "gpu");
+
+  /* The menu's buttons act, then the menu closes, as a menu item would. */
+  g_signal_connect_object (self->reset_button, "clicked", G_CALLBACK (gtk_popover_popdown),
+                           self->more_popover, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->hide_button, "clicked", G_CALLBACK (gtk_popover_popdown),
+                           self->more_popover, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->delete_button, "clicked", G_CALLBACK (gtk_popover_popdown),
+                           self->more_popover, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->search_entry, "search-changed",
                            G_CALLBACK (on_search_changed), self, G_CONNECT_SWAPPED);
@@ -2053,7 +2069,7 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
     }
 
   out = g_string_new (NULL);
-  qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len);
+  qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len, ',');
   model = G_LIST_MODEL (current (self)->filtered);
   n = g_list_model_get_n_items (model);
   for (guint i = 0; i < n; i++)
@@ -2062,7 +2078,7 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
       QmCsvRecord *record = g_hash_table_lookup (by_id, qm_catalog_item_get_id (item));
 
       if (record != NULL)
-        qm_csv_append_row (out, (const char * const *) record->fields->pdata, record->fields->len);
+        qm_csv_append_row (out, (const char * const *) record->fields->pdata, record->fields->len, ',');
     }
   if (length != NULL)
     *length = out->len;

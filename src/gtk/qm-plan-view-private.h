@@ -57,7 +57,7 @@ struct _QmPlanView
   JsonNode          *snapshot;
 
   /* Charts: the curve is computed once per plan change, never per draw. */
-  QmGpusTimeCurve   *curve;
+  QmPlanCurves      *curves;
   QmPlanChartLayout *layouts[QM_N_PLAN_CHARTS];
   GtkWidget         *charts[QM_N_PLAN_CHARTS];
 

@@ -24,6 +24,7 @@
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
 #include "qm-print.h"
+#include "qm-text.h"
 
 enum {
   PROP_0,
@@ -607,7 +608,7 @@ draw_chart (cairo_t            *cr,
   if (self->editor == NULL)
     return;
   qm_plan_chart_draw_with_layout (d->kind, cr, qm_plan_editor_get_plan (self->editor),
-                                  qm_plan_editor_get_estimate (self->editor), self->curve,
+                                  qm_plan_editor_get_estimate (self->editor), self->curves,
                                   QM_BYTES_GB, style, width, height, self->layouts[d->kind]);
 }
 
@@ -636,8 +637,8 @@ chart_tooltip (double   x,
     {
     case QM_PLAN_CHART_GPUS_TIME:
       {
-        int i = qm_chart_gpus_time_hit (&l->gpus_time, self->curve, x, y);
-        const QmGpusTimeCurve *cv = self->curve;
+        const QmGpusTimeCurve *cv = &self->curves->gpus_time;
+        int i = qm_chart_gpus_time_hit (&l->gpus_time, cv, x, y);
 
         if (i < 0)
           return NULL;
@@ -750,7 +751,7 @@ update_charts (QmPlanView *self)
   const QmEstimate *e = qm_plan_editor_get_estimate (self->editor);
 
   /* Once per change: the curve runs the layout search at ~20 counts. */
-  qm_plan_curve (p, e, self->curve);
+  qm_plan_curves (p, e, self->curves);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     {
       g_autofree char *description = qm_plan_chart_describe ((QmPlanChartKind) k, p, e);
@@ -1380,7 +1381,8 @@ on_rename_response (AdwMessageDialog *dialog,
                     QmPlanView       *self)
 {
   GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
-  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+  /* A pasted tab or control character would make the saved plan unreadable. */
+  g_autofree char *text = g_strstrip (qm_text_sanitize (gtk_editable_get_text (entry), FALSE));
   QmPlan candidate;
 
   if (g_strcmp0 (response, "rename") != 0 || text[0] == '\0')
@@ -1629,7 +1631,7 @@ qm_plan_view_finalize (GObject *object)
 {
   QmPlanView *self = QM_PLAN_VIEW (object);
 
-  g_free (self->curve);
+  g_free (self->curves);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     g_free (self->layouts[k]);
   g_clear_pointer (&self->figure_values, g_hash_table_unref);
@@ -1774,7 +1776,7 @@ qm_plan_view_init (QmPlanView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->curve = g_new0 (QmGpusTimeCurve, 1);
+  self->curves = g_new0 (QmPlanCurves, 1);
   self->figure_values = g_hash_table_new (g_str_hash, g_str_equal);
   self->figure_details = g_hash_table_new (g_str_hash, g_str_equal);
   self->figure_cards = g_hash_table_new (g_str_hash, g_str_equal);

@@ -23,6 +23,7 @@
 #include "qm-plan.h"
 #include "qm-plan-editor.h"
 #include "qm-wizard.h"
+#include "qm-text.h"
 
 /* Compute-optimal training uses about 20 tokens per parameter (Hoffmann et
  * al. 2022, "Training Compute-Optimal Large Language Models", Table 3). */
@@ -1184,7 +1185,8 @@ compose_plan (QmWizard *self,
 
   {
     const char *text = self->name_row ? gtk_editable_get_text (GTK_EDITABLE (self->name_row)) : "";
-    g_autofree char *name = g_strstrip (g_strdup (text));
+    /* A pasted tab or control character would make the saved plan unreadable. */
+    g_autofree char *name = g_strstrip (qm_text_sanitize (text, FALSE));
 
     if (name[0] == '\0')
       {

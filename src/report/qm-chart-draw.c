@@ -61,6 +61,71 @@ make_layout (cairo_t            *cr,
   return layout;
 }
 
+/* @text broken into lines no wider than @max_width (at words, or inside a
+ * word too long for a line), each line centred. */
+static PangoLayout *
+make_wrapped_layout (cairo_t            *cr,
+                     const QmChartStyle *style,
+                     QmTextKind          kind,
+                     const char         *text,
+                     double              max_width,
+                     PangoRectangle     *logical)
+{
+  PangoLayout *layout = make_layout (cr, style, kind, text);
+
+  if (max_width > 0)
+    {
+      pango_layout_set_width (layout, (int) floor (max_width) * PANGO_SCALE);
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+      pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+    }
+  pango_layout_get_pixel_extents (layout, NULL, logical);
+  return layout;
+}
+
+void
+qm_chart_text_wrapped_size (cairo_t            *cr,
+                            const QmChartStyle *style,
+                            QmTextKind          kind,
+                            const char         *text,
+                            double              max_width,
+                            double             *width,
+                            double             *height)
+{
+  PangoRectangle logical;
+  PangoLayout *layout = make_wrapped_layout (cr, style, kind, text, max_width, &logical);
+
+  if (width != NULL)
+    *width = logical.width;
+  if (height != NULL)
+    *height = logical.height;
+  g_object_unref (layout);
+}
+
+void
+qm_chart_text_wrapped (cairo_t            *cr,
+                       const QmChartStyle *style,
+                       QmTextKind          kind,
+                       const char         *text,
+                       double              x,
+                       double              y,
+                       double              max_width,
+                       double              ax,
+                       double              ay,
+                       QmRect             *box)
+{
+  PangoRectangle logical;
+  PangoLayout *layout = make_wrapped_layout (cr, style, kind, text, max_width, &logical);
+  double left = round (x - ax * logical.width);
+  double top = round (y - ay * logical.height);
+
+  cairo_move_to (cr, left - logical.x, top - logical.y);
+  pango_cairo_show_layout (cr, layout);
+  if (box != NULL)
+    *box = (QmRect) { left, top, logical.width, logical.height };
+  g_object_unref (layout);
+}
+
 void
 qm_chart_text_size (cairo_t            *cr,
                     const QmChartStyle *style,
@@ -69,15 +134,7 @@ qm_chart_text_size (cairo_t            *cr,
                     double             *width,
                     double             *height)
 {
-  PangoLayout *layout = make_layout (cr, style, kind, text);
-  int w, h;
-
-  pango_layout_get_pixel_size (layout, &w, &h);
-  if (width != NULL)
-    *width = w;
-  if (height != NULL)
-    *height = h;
-  g_object_unref (layout);
+  qm_chart_text_wrapped_size (cr, style, kind, text, 0.0, width, height);
 }
 
 void
@@ -90,13 +147,7 @@ qm_chart_text (cairo_t            *cr,
                double              ax,
                double              ay)
 {
-  PangoLayout *layout = make_layout (cr, style, kind, text);
-  int w, h;
-
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, round (x - ax * w), round (y - ay * h));
-  pango_cairo_show_layout (cr, layout);
-  g_object_unref (layout);
+  qm_chart_text_wrapped (cr, style, kind, text, x, y, 0.0, ax, ay, NULL);
 }
 
 double

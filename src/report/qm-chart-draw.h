@@ -53,6 +53,28 @@ void   qm_chart_text       (cairo_t            *cr,
                             double              ax,
                             double              ay);
 
+/* The same for @text broken into centred lines no wider than @max_width
+ * (at words, or inside a word longer than a line); @box, when not NULL,
+ * gets the pixels the text covers, for tests that check labels neither
+ * overlap nor leave the chart. */
+void   qm_chart_text_wrapped_size (cairo_t            *cr,
+                                   const QmChartStyle *style,
+                                   QmTextKind          kind,
+                                   const char         *text,
+                                   double              max_width,
+                                   double             *width,
+                                   double             *height);
+void   qm_chart_text_wrapped (cairo_t            *cr,
+                              const QmChartStyle *style,
+                              QmTextKind          kind,
+                              const char         *text,
+                              double              x,
+                              double              y,
+                              double              max_width,
+                              double              ax,
+                              double              ay,
+                              QmRect             *box);
+
 /* The widest tick label an axis will draw, to reserve room for it. */
 double qm_chart_axis_label_width (cairo_t            *cr,
                                   const QmChartStyle *style,

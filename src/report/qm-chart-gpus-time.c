@@ -197,6 +197,28 @@ qm_chart_render_gpus_time (cairo_t               *cr,
       cairo_restore (cr);
     }
 
+  /* Where the model does not fit in memory: a tinted band behind the
+   * curves, from halfway to the neighbouring fitting counts. */
+  layout.no_fit_x0 = layout.no_fit_x1 = -1;
+  for (guint i = 0; i < n; i++)
+    if (c->no_fit[i] && c->gpus[i] > 0)
+      {
+        double lo = i > 0 ? sqrt (c->gpus[i - 1] * c->gpus[i]) : c->gpus[i] / 1.5;
+        double hi = i + 1 < n ? sqrt (c->gpus[i] * c->gpus[i + 1]) : c->gpus[i] * 1.5;
+        double x0 = MAX (layout.plot.x, qm_axis_to_pixel (&layout.x_axis, lo));
+        double x1 = MIN (layout.plot.x + layout.plot.width, qm_axis_to_pixel (&layout.x_axis, hi));
+
+        if (i == 0)
+          x0 = layout.plot.x;
+        if (i + 1 == n)
+          x1 = layout.plot.x + layout.plot.width;
+        qm_chart_set_color_alpha (cr, &style->error, 0.12);
+        cairo_rectangle (cr, x0, layout.plot.y, x1 - x0, layout.plot.height);
+        cairo_fill (cr);
+        layout.no_fit_x0 = layout.no_fit_x0 < 0 ? x0 : MIN (layout.no_fit_x0, x0);
+        layout.no_fit_x1 = MAX (layout.no_fit_x1, x1);
+      }
+
   /* Cost, then ideal (dashed), then with failures (solid) on top. */
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   if (layout.has_cost)
@@ -284,12 +306,50 @@ qm_chart_render_gpus_time (cairo_t               *cr,
          * on a background patch so the curves do not run through it. */
         lx = layout.plan_x + 10.0 + tw < layout.plot.x + layout.plot.width
              ? layout.plan_x + 10.0 : layout.plan_x - 10.0 - tw;
+        /* In a narrow chart neither side has room: keep it in the chart. */
+        lx = MAX (pad, MIN (lx, width - pad - tw));
         qm_chart_set_color_alpha (cr, &style->background, 0.85);
         cairo_rectangle (cr, lx - 2.0, layout.plan_y - th - 1.0, tw + 4.0, th);
         cairo_fill (cr);
         qm_chart_set_color (cr, &style->foreground);
         qm_chart_text (cr, style, QM_TEXT_BOLD, text, lx, layout.plan_y, 0.0, 1.0);
+        layout.plan_label = (QmRect) { lx, layout.plan_y - th, tw, th };
       }
+    }
+
+  /* The band says in words what it means, inside the plot on a patch,
+   * clear of the plan's label: at the bottom of the plot, or at its top
+   * when the plan's label is down there. */
+  if (layout.no_fit_x0 >= 0)
+    {
+      g_autofree char *text = NULL;
+      double band_w = layout.no_fit_x1 - layout.no_fit_x0;
+      double wrap = MAX (MIN (layout.plot.width - 8.0, 420.0), MIN (band_w - 8.0, layout.plot.width - 8.0));
+      double tw, th, lx, ly;
+
+      if (c->no_fit_reason[0] != '\0')
+        /* Translators: over the range of a chart where the model does not
+         * fit in GPU memory; %s is the estimate's explanation. */
+        text = g_strdup_printf (_("Shaded: the model does not fit in memory at these GPU counts with the plan's layout (%s)"),
+                                c->no_fit_reason);
+      else
+        text = g_strdup (_("Shaded: the model does not fit in memory at these GPU counts with the plan's layout"));
+      qm_chart_text_wrapped_size (cr, style, QM_TEXT_SMALL, text, wrap, &tw, &th);
+      /* Within the band when it is wide enough, else within the plot. */
+      lx = band_w >= tw + 8.0 ? layout.no_fit_x0 + 4.0 : layout.plot.x + 4.0;
+      lx = MIN (lx, layout.plot.x + layout.plot.width - tw - 4.0);
+      ly = layout.plot.y + layout.plot.height - th - 4.0;
+      if (layout.plan_label.width > 0 && layout.plan_label.y + layout.plan_label.height > ly - 2.0 &&
+          layout.plan_label.x < lx + tw && lx < layout.plan_label.x + layout.plan_label.width)
+        ly = layout.plot.y + 4.0;
+      if (layout.knee_x >= 0 && ly < layout.plot.y + 2.0 * th && lx <= layout.knee_x + 4.0)
+        ly = MAX (ly, layout.plot.y + 4.0 + th + 4.0);
+      qm_chart_set_color_alpha (cr, &style->background, 0.85);
+      cairo_rectangle (cr, lx - 2.0, ly - 1.0, tw + 4.0, th + 2.0);
+      cairo_fill (cr);
+      qm_chart_set_color (cr, &style->error);
+      qm_chart_text_wrapped (cr, style, QM_TEXT_SMALL, text, lx + tw / 2.0, ly, wrap, 0.5, 0.0,
+                             &layout.no_fit_label);
     }
 
   qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);

@@ -22,12 +22,15 @@ typedef struct
   double gpus[QM_CURVE_MAX_POINTS];
   double ideal_days[QM_CURVE_MAX_POINTS];
   double days[QM_CURVE_MAX_POINTS];        /* with failures; 0 = unknown */
+  gboolean no_fit[QM_CURVE_MAX_POINTS];    /* the model does not fit in memory there:
+                                            * the time is the plan's layout's, priced anyway */
   double cost[QM_CURVE_MAX_POINTS];        /* 0 = not shown */
   int    knee;                             /* index, or -1 */
   double plan_gpus;                        /* the plan's point; 0 = none */
   double plan_days;
   double deadline_days;                    /* 0 = none */
   const char *currency;
+  char   no_fit_reason[384];               /* why, in words; "" = none given */
 } QmGpusTimeCurve;
 
 typedef struct
@@ -40,6 +43,9 @@ typedef struct
   double plan_x, plan_y;                   /* pixel of the plan's point */
   double deadline_y;                       /* pixel row, or -1 */
   double knee_x;                           /* pixel column, or -1 */
+  double no_fit_x0, no_fit_x1;             /* the columns where the model does not fit, or -1 */
+  QmRect no_fit_label;                     /* the words that say why, 0 × 0 if none */
+  QmRect plan_label;                       /* "This plan: …" */
 } QmGpusTimeLayout;
 
 void qm_chart_render_gpus_time (cairo_t               *cr,

@@ -123,6 +123,8 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   g_autofree char *y_title = g_strdup_printf (_("Memory per GPU (%s)"), unit_name);
   double capacity = 0.0, top = 0.0;
   double label_w, legend_h, text_h, x_label_h = 0.0;
+  char notes[QM_VRAM_MAX_BARS][128];
+  double note_h = 0.0, note_w = 0.0, title_w = 0.0;
 
   n = MIN (n, QM_VRAM_MAX_BARS);
   for (guint i = 0; i < n; i++)
@@ -148,19 +150,67 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   legend_h = qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, 0, width - 2 * pad, FALSE);
 
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, y_title, &title_w, NULL);
   for (guint i = 0; i < n; i++)
     x_label_h = MAX (x_label_h, text_h * (labels != NULL && labels[i] != NULL ? 2.0 : 1.0));
 
-  /* The y axis first with a provisional plot, to measure its labels. */
-  layout.plot.y = pad + text_h + 6.0;
-  layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 8.0 - x_label_h - 6.0);
-  qm_axis_init (&layout.y_axis, QM_SCALE_LINEAR, 0.0, top, 6,
-                layout.plot.y + layout.plot.height, layout.plot.y);
-  label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, format_tick, NULL);
-  layout.plot.x = pad + label_w + 6.0;
-  layout.plot.width = MAX (10.0, width - layout.plot.x - pad);
+  /* Each bar's note says whether it fits, in words. */
+  for (guint i = 0; i < n; i++)
+    {
+      const QmMemoryBreakdown *b = &breakdowns[i];
+      double total = 0.0;
+      char amount[QM_FORMAT_BUF];
 
-  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, y_title, format_tick, NULL);
+      for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+        total += part_bytes (b, p);
+      notes[i][0] = '\0';
+      if (capacity > 0 && total > b->capacity && b->capacity > 0)
+        {
+          qm_format_bytes (amount, sizeof amount, total - b->capacity, unit);
+          g_snprintf (notes[i], sizeof notes[i], _("Does not fit: %s over"), amount);
+        }
+      else if (b->capacity > 0)
+        {
+          qm_format_bytes (amount, sizeof amount, b->capacity - total, unit);
+          g_snprintf (notes[i], sizeof notes[i], _("Fits: %s spare"), amount);
+        }
+    }
+
+  /* The notes sit in a band of their own between the axis title and the
+   * plot, one per bar's column and wrapped to it, so that they neither
+   * overlap each other, the title or the capacity label, nor leave the
+   * chart at any width (issue 20). The column width depends on the y
+   * labels' width, which depends on the plot's height, which depends on
+   * the notes' height: twice round settles it. */
+  layout.plot.x = pad;
+  layout.plot.width = MAX (10.0, width - 2 * pad);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      note_w = MAX (10.0, layout.plot.width / MAX (n, 1) - 6.0);
+      note_h = 0.0;
+      for (guint i = 0; i < n; i++)
+        if (notes[i][0] != '\0')
+          {
+            double h;
+
+            qm_chart_text_wrapped_size (cr, style, QM_TEXT_BOLD, notes[i], note_w, NULL, &h);
+            note_h = MAX (note_h, h);
+          }
+      layout.plot.y = pad + text_h + 6.0 + (note_h > 0 ? note_h + 4.0 : 0.0);
+      layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 8.0 - x_label_h - 6.0);
+      qm_axis_init (&layout.y_axis, QM_SCALE_LINEAR, 0.0, top, 6,
+                    layout.plot.y + layout.plot.height, layout.plot.y);
+      label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, format_tick, NULL);
+      layout.plot.x = pad + label_w + 6.0;
+      layout.plot.width = MAX (10.0, width - layout.plot.x - pad);
+    }
+  note_w = MIN (note_w, MAX (10.0, layout.plot.width / MAX (n, 1) - 6.0));
+
+  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, NULL, format_tick, NULL);
+  /* The title at the top, above the notes' band. */
+  qm_chart_set_color (cr, &style->foreground);
+  qm_chart_text (cr, style, QM_TEXT_SMALL, y_title, layout.plot.x, pad, 0.0, 0.0);
+  layout.title = (QmRect) { layout.plot.x, pad, title_w, text_h };
 
   layout.n_bars = n;
   for (guint i = 0; i < n; i++)
@@ -172,7 +222,7 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
       double base = qm_axis_to_pixel (&layout.y_axis, 0.0);
       double acc = 0.0, bar_top;
       double total = 0.0;
-      char amount[QM_FORMAT_BUF], note[128];
+      char amount[QM_FORMAT_BUF];
 
       for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
         {
@@ -194,24 +244,23 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
       bar_top = qm_axis_to_pixel (&layout.y_axis, total / scale);
       layout.bars[i] = (QmRect) { x, round (bar_top), round (bar_w), round (base) - round (bar_top) };
 
-      /* What does not fit: hatched, with the shortfall in words. */
+      /* What does not fit: hatched, with the shortfall in words in the
+       * notes' band above the bar's column. */
       if (capacity > 0 && total > b->capacity && b->capacity > 0)
         {
           double cap_y = round (qm_axis_to_pixel (&layout.y_axis, b->capacity / scale));
           QmRect over = { x, round (bar_top), round (bar_w), cap_y - round (bar_top) };
 
           draw_hatch (cr, &over, &style->background);
-          qm_format_bytes (amount, sizeof amount, total - b->capacity, unit);
-          g_snprintf (note, sizeof note, _("Does not fit: %s over"), amount);
           qm_chart_set_color (cr, &style->error);
-          qm_chart_text (cr, style, QM_TEXT_BOLD, note, x + bar_w / 2.0, bar_top - 2.0, 0.5, 1.0);
+          qm_chart_text_wrapped (cr, style, QM_TEXT_BOLD, notes[i], x + bar_w / 2.0, layout.plot.y - 4.0,
+                                 note_w, 0.5, 1.0, &layout.notes[i]);
         }
-      else if (b->capacity > 0)
+      else if (notes[i][0] != '\0')
         {
-          qm_format_bytes (amount, sizeof amount, b->capacity - total, unit);
-          g_snprintf (note, sizeof note, _("Fits: %s spare"), amount);
           qm_chart_set_color (cr, &style->foreground);
-          qm_chart_text (cr, style, QM_TEXT_SMALL, note, x + bar_w / 2.0, bar_top - 2.0, 0.5, 1.0);
+          qm_chart_text_wrapped (cr, style, QM_TEXT_SMALL, notes[i], x + bar_w / 2.0, layout.plot.y - 4.0,
+                                 note_w, 0.5, 1.0, &layout.notes[i]);
         }
 
       /* Label and total under the bar. */
@@ -248,18 +297,21 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
       /* Translators: %s is an amount of memory such as "80 GB". */
       g_snprintf (text, sizeof text, _("Capacity %s"), amount);
       {
-        double tw, th;
+        double tw, th, ty;
 
-        /* On a background patch, so the label reads where it crosses a bar. */
+        /* On a background patch, so the label reads where it crosses a bar;
+         * below the line when there is no room above it in the plot. */
         qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
+        ty = layout.capacity_y - th - 2.0;
+        if (ty - 1.0 < layout.plot.y)
+          ty = layout.capacity_y + 2.0;
         qm_chart_set_color_alpha (cr, &style->background, 0.85);
-        cairo_rectangle (cr, layout.plot.x + layout.plot.width - tw - 4, layout.capacity_y - th - 3,
-                         tw + 4, th + 1);
+        cairo_rectangle (cr, layout.plot.x + layout.plot.width - tw - 4, ty - 1.0, tw + 4, th + 1);
         cairo_fill (cr);
+        qm_chart_set_color (cr, &style->foreground);
+        qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.plot.x + layout.plot.width - 2, ty, 1.0, 0.0);
+        layout.capacity_label = (QmRect) { layout.plot.x + layout.plot.width - 2 - tw, ty, tw, th };
       }
-      qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.plot.x + layout.plot.width - 2,
-                     layout.capacity_y - 2.0, 1.0, 1.0);
     }
 
   qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad,

@@ -24,6 +24,9 @@ typedef struct
   guint   n_bars;
   QmRect  bars[QM_VRAM_MAX_BARS];           /* whole stacked bar */
   QmRect  parts[QM_VRAM_MAX_BARS][QM_VRAM_N_PARTS];
+  QmRect  notes[QM_VRAM_MAX_BARS];          /* "Does not fit: …" / "Fits: …" text, 0 × 0 if none */
+  QmRect  capacity_label;                   /* "Capacity 80 GB" text, 0 × 0 if none */
+  QmRect  title;                            /* the y axis's title */
 } QmVramLayout;
 
 /* The name of stacked part @i ("Weights", ...). */

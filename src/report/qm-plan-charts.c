@@ -108,6 +108,40 @@ qm_plan_curve (const QmPlan     *plan,
   qm_parallel_problem_from_plan (plan, 0, &pb);
   qm_parallel_curve (&pb, e->tokens, counts, n, points, &curve);
 
+  /* Where nothing fits in memory, the curve still shows what the plan's
+   * own layout would take (the estimate prices a plan that does not fit
+   * the same way), so the plan's point lies on it; those points are
+   * marked, and the chart says why (issue 20: a 405B plan on 16,384 H100
+   * showed a curve starting at 65k GPUs, far from its point). */
+  for (guint i = 0; i < n; i++)
+    if (!points[i].fits)
+      {
+        QmParallelProblem at = pb;
+        QmParallelTime t;
+        QmParallelLayout l = {
+          .tp = MAX (e->parallelism.tp, 1), .pp = MAX (e->parallelism.pp, 1),
+          .cp = MAX (e->parallelism.cp, 1), .ep = MAX (e->parallelism.ep, 1),
+          .micro_batch = MAX (e->parallelism.micro_batch, 1), .virtual_stages = 1,
+          .zero_stage = e->parallelism.zero_stage, .recompute = e->parallelism.recompute,
+          .sequence_parallel = e->parallelism.sequence_parallel,
+        };
+        guint mp = l.tp * l.pp * l.cp;
+
+        points[i].train_s = 0;
+        if (mp == 0 || points[i].gpus % mp != 0)
+          continue;
+        l.dp = points[i].gpus / mp;
+        if (at.global_batch % (l.micro_batch * l.dp) != 0)
+          continue;
+        l.n_micro = at.global_batch / (l.micro_batch * l.dp);
+        at.gpus = points[i].gpus;
+        if (!qm_parallel_step_time (&at, &l, &t) || !(t.step > 0))
+          continue;
+        points[i].step_s = t.step;
+        points[i].mfu = t.mfu;
+        points[i].train_s = e->tokens / ((double) at.global_batch * at.seq_len) * t.step;
+      }
+
   /* When the plan's MFU is given (or a family default), keep the model's
    * shape but anchor its level: time scales as 1/MFU, so scale by the
    * model's MFU at the nearest count over the plan's. */
@@ -116,7 +150,7 @@ qm_plan_curve (const QmPlan     *plan,
       double best = G_MAXDOUBLE;
 
       for (guint i = 0; i < n; i++)
-        if (points[i].fits && points[i].mfu > 0)
+        if (points[i].train_s > 0 && points[i].mfu > 0)
           {
             double d = fabs (log ((double) points[i].gpus / e->gpus));
 
@@ -133,10 +167,11 @@ qm_plan_curve (const QmPlan     *plan,
     {
       double ideal_s;
 
-      if (!points[i].fits || points[i].train_s <= 0)
+      if (points[i].train_s <= 0)
         continue;
 
       ideal_s = points[i].train_s * anchor;
+      out->no_fit[out->n] = !points[i].fits;
       out->gpus[out->n] = points[i].gpus;
       out->ideal_days[out->n] = ideal_s / 86400.0;
 
@@ -169,6 +204,11 @@ qm_plan_curve (const QmPlan     *plan,
         out->knee = (int) out->n;
       out->n++;
     }
+
+  /* Why, in the estimate's own words when the plan itself does not fit. */
+  for (guint i = 0; i < e->n_warnings; i++)
+    if (e->warnings[i].id == QM_NOTE_DOES_NOT_FIT || e->warnings[i].id == QM_NOTE_NO_LAYOUT_FITS)
+      qm_note_format (&e->warnings[i], out->no_fit_reason, sizeof out->no_fit_reason);
 }
 
 static void
@@ -238,11 +278,20 @@ draw_vram (cairo_t            *cr,
 }
 
 void
+qm_plan_curves (const QmPlan     *plan,
+                const QmEstimate *e,
+                QmPlanCurves     *out)
+{
+  memset (out, 0, sizeof *out);
+  qm_plan_curve (plan, e, &out->gpus_time);
+}
+
+void
 qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
                                 cairo_t               *cr,
                                 const QmPlan          *plan,
                                 const QmEstimate      *e,
-                                const QmGpusTimeCurve *curve,
+                                const QmPlanCurves    *curves,
                                 QmBytesUnit            unit,
                                 const QmChartStyle    *style,
                                 double                 width,
@@ -260,6 +309,7 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
     case QM_PLAN_CHART_GPUS_TIME:
       {
         g_autofree QmGpusTimeCurve *own = NULL;
+        const QmGpusTimeCurve *curve = curves != NULL ? &curves->gpus_time : NULL;
 
         if (curve == NULL)
           {
@@ -294,13 +344,13 @@ qm_plan_chart_draw (QmPlanChartKind        kind,
                     cairo_t               *cr,
                     const QmPlan          *plan,
                     const QmEstimate      *e,
-                    const QmGpusTimeCurve *curve,
+                    const QmPlanCurves    *curves,
                     QmBytesUnit            unit,
                     const QmChartStyle    *style,
                     double                 width,
                     double                 height)
 {
-  qm_plan_chart_draw_with_layout (kind, cr, plan, e, curve, unit, style, width, height, NULL);
+  qm_plan_chart_draw_with_layout (kind, cr, plan, e, curves, unit, style, width, height, NULL);
 }
 
 char *

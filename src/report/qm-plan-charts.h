@@ -11,6 +11,7 @@
 #include "qm-chart-gpus-time.h"
 #include "qm-chart-power.h"
 #include "qm-chart-racks.h"
+#include "qm-chart-serving.h"
 #include "qm-chart-style.h"
 #include "qm-chart-vram.h"
 #include "qm-estimate.h"
@@ -43,13 +44,24 @@ void        qm_plan_curve                  (const QmPlan      *plan,
                                             const QmEstimate  *estimate,
                                             QmGpusTimeCurve   *out);
 
-/* Draws @kind into (0, 0, width, height). @curve is only read for
- * QM_PLAN_CHART_GPUS_TIME (NULL computes it). */
+/* The curves behind the charts that need a model run per point: compute
+ * them once when the plan changes, then draw as often as needed. */
+typedef struct
+{
+  QmGpusTimeCurve gpus_time;
+} QmPlanCurves;
+
+void        qm_plan_curves                 (const QmPlan      *plan,
+                                            const QmEstimate  *estimate,
+                                            QmPlanCurves      *out);
+
+/* Draws @kind into (0, 0, width, height). @curves NULL computes what
+ * @kind needs. */
 void        qm_plan_chart_draw             (QmPlanChartKind        kind,
                                             cairo_t               *cr,
                                             const QmPlan          *plan,
                                             const QmEstimate      *estimate,
-                                            const QmGpusTimeCurve *curve,
+                                            const QmPlanCurves    *curves,
                                             QmBytesUnit            unit,
                                             const QmChartStyle    *style,
                                             double                 width,
@@ -75,7 +87,7 @@ void        qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
                                             cairo_t               *cr,
                                             const QmPlan          *plan,
                                             const QmEstimate      *estimate,
-                                            const QmGpusTimeCurve *curve,
+                                            const QmPlanCurves    *curves,
                                             QmBytesUnit            unit,
                                             const QmChartStyle    *style,
                                             double                 width,

@@ -20,6 +20,7 @@
 #include "qm-chart-compare.h"
 #include "qm-chart-power.h"
 #include "qm-chart-style.h"
+#include "qm-csv.h"
 #include "qm-chart-vram.h"
 #include "qm-formulas.h"
 #include "qm-plan-charts.h"
@@ -357,7 +358,7 @@ typedef struct
   QmEstimate       estimate;
   QmBytesUnit      unit;
   QmChartStyle     style;
-  QmGpusTimeCurve *curve;      /* computed on first draw */
+  QmPlanCurves    *curves;     /* computed on first draw */
 } PlanCopy;
 
 typedef struct
@@ -371,7 +372,7 @@ plan_copy_clear (gpointer data)
 {
   PlanCopy *c = data;
 
-  g_clear_pointer (&c->curve, g_free);
+  g_clear_pointer (&c->curves, g_free);
 }
 
 static void
@@ -392,12 +393,12 @@ draw_plan_figure (cairo_t  *cr,
   PlanFigure *f = user_data;
   PlanCopy *c = f->copy;
 
-  if (f->kind == QM_PLAN_CHART_GPUS_TIME && c->curve == NULL)
+  if (c->curves == NULL)
     {
-      c->curve = g_new0 (QmGpusTimeCurve, 1);
-      qm_plan_curve (&c->plan, &c->estimate, c->curve);
+      c->curves = g_new0 (QmPlanCurves, 1);
+      qm_plan_curves (&c->plan, &c->estimate, c->curves);
     }
-  qm_plan_chart_draw (f->kind, cr, &c->plan, &c->estimate, c->curve, c->unit, &c->style,
+  qm_plan_chart_draw (f->kind, cr, &c->plan, &c->estimate, c->curves, c->unit, &c->style,
                       width, height);
 }
 
@@ -1949,47 +1950,34 @@ qm_compare_report_new (const QmPlan           *plans,
 }
 
 /* ---------------------------------------------------------------------- */
+/* Labels the CLI's text output shares with the PDF                        */
+
+const char *
+qm_bom_item_label (const char *item)
+{
+  return bom_item_label (item);
+}
+
+const char *
+qm_mode_label (QmMode mode)
+{
+  return mode_label (mode);
+}
+
+const char *
+qm_mfu_source_word (QmMfuSource source)
+{
+  return mfu_source_word (source);
+}
+
+const char *
+qm_recompute_word (QmRecompute recompute)
+{
+  return recompute_word (recompute);
+}
+
+/* ---------------------------------------------------------------------- */
 /* CSV                                                                     */
-
-static void
-csv_field (GString    *out,
-           const char *field,
-           char        separator)
-{
-  gsize len = strlen (field);
-  gboolean quote = len > 0 && (g_ascii_isspace (field[0]) || g_ascii_isspace (field[len - 1]));
-
-  for (const char *c = field; *c && !quote; c++)
-    quote = *c == separator || *c == '"' || *c == '\n' || *c == '\r';
-  if (!quote)
-    {
-      g_string_append (out, field);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *c = field; *c; c++)
-    {
-      if (*c == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *c);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
-csv_row (GString           *out,
-         char               separator,
-         guint              n,
-         const char *const *fields)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      if (i > 0)
-        g_string_append_c (out, separator);
-      csv_field (out, fields[i] != NULL ? fields[i] : "", separator);
-    }
-  g_string_append (out, "\r\n");
-}
 
 /* Plain digits for a spreadsheet: no grouping, the chosen decimal point. */
 static char *
@@ -2040,7 +2028,7 @@ qm_bom_to_csv_full (const QmEstimate *e,
   if (excel_bom)
     g_string_append (out, "\xEF\xBB\xBF");
 
-#define PAIR(k, val) G_STMT_START { const char *f_[] = { (k), (val) }; csv_row (out, sep, 2, f_); } G_STMT_END
+#define PAIR(k, val) G_STMT_START { const char *f_[] = { (k), (val) }; qm_csv_append_row (out, f_, 2, sep); } G_STMT_END
   PAIR (_("Plan"), plan_name (plan));
   if (plan->customer[0])
     PAIR (_("Customer"), plan->customer);
@@ -2056,11 +2044,11 @@ qm_bom_to_csv_full (const QmEstimate *e,
   PAIR (_("Currency"), cur);
   PAIR (_("Pricing"), pricing_label (plan->pricing.mode));
 #undef PAIR
-  csv_row (out, sep, 1, empty);
+  qm_csv_append_row (out, empty, 1, sep);
 
   header[3] = unit_h;
   header[4] = total_h;
-  csv_row (out, sep, 7, header);
+  qm_csv_append_row (out, header, 7, sep);
   for (guint i = 0; i < n_bom; i++)
     {
       const QmBomLine *l = &bom[i];
@@ -2069,19 +2057,19 @@ qm_bom_to_csv_full (const QmEstimate *e,
       g_autofree char *t = csv_number (l->total_usd, 2, dp);
       const char *f[7] = { bom_item_label (l->item), l->catalog_id, q, u, t, l->source, l->as_of };
 
-      csv_row (out, sep, 7, f);
+      qm_csv_append_row (out, f, 7, sep);
     }
-  csv_row (out, sep, 1, empty);
+  qm_csv_append_row (out, empty, 1, sep);
 
   /* Totals, in the Total column so they line up under the lines. */
   {
     const char *f[5] = { _("Totals"), "", "", "", "" };
-    csv_row (out, sep, 5, f);
+    qm_csv_append_row (out, f, 5, sep);
   }
 #define TOTAL(label, amount) G_STMT_START {                                   \
     g_autofree char *a_ = csv_number ((amount), 2, dp);                       \
     const char *f_[5] = { (label), "", "", "", a_ };                           \
-    csv_row (out, sep, 5, f_);                                                 \
+    qm_csv_append_row (out, f_, 5, sep); \
   } G_STMT_END
   TOTAL (_("Upfront"), c->upfront);
   if (is_buy (plan))

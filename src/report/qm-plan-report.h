@@ -67,6 +67,14 @@ GPtrArray  *qm_compare_rows          (const QmPlan           *plans,
 /* The plans' short labels in charts and tables: "A", "B" ... */
 char        qm_compare_letter        (guint                   i);
 
+/* Translated words for the CLI's text output, the same as the PDF's: a
+ * bill-of-materials line's label, the mode ("Pretraining"), where the MFU
+ * comes from ("given") and the activation recompute ("selective"). */
+const char *qm_bom_item_label        (const char             *item);
+const char *qm_mode_label            (QmMode                  mode);
+const char *qm_mfu_source_word       (QmMfuSource             source);
+const char *qm_recompute_word        (QmRecompute             recompute);
+
 /* The bill of materials with a totals section, RFC 4180 quoted, UTF-8.
  * The separator follows the locale: ";" where the decimal point is ","
  * (numbers then use ","), else ",". @excel_bom starts the text with a

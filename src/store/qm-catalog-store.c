@@ -1484,7 +1484,7 @@ qm_catalog_store_export_csv (QmStore             *store,
     }
 
   out = g_string_new (NULL);
-  qm_csv_append_row (out, (const char * const *) header->pdata, header->len);
+  qm_csv_append_row (out, (const char * const *) header->pdata, header->len, ',');
 
   for (guint i = 0; i < entries->len; i++)
     {
@@ -1517,7 +1517,7 @@ qm_catalog_store_export_csv (QmStore             *store,
               g_ptr_array_add (cells, g_strdup (e->hidden ? "true" : "false"));
             }
         }
-      qm_csv_append_row (out, (const char * const *) cells->pdata, cells->len);
+      qm_csv_append_row (out, (const char * const *) cells->pdata, cells->len, ',');
     }
 
   if (length != NULL)

@@ -30,6 +30,9 @@ G_DEFINE_QUARK (qm-store-error-quark, qm_store_error)
 
 /* Deleted plans from a session that never closed (a crash) are purged
  * after this long, so the trash cannot grow for ever. */
+/* How long to wait for another process's write before calling the
+ * database locked. */
+#define QM_STORE_BUSY_TIMEOUT_MS 2000
 #define STALE_TRASH_USEC (G_USEC_PER_SEC * (gint64) 24 * 3600)
 
 /* migrations[i] takes the schema from version i to i + 1. Append only:
@@ -377,8 +380,24 @@ migrate_db (sqlite3     *db,
       g_autofree char *bump = g_strdup_printf ("PRAGMA user_version = %d", v + 1);
       g_autofree char *what = g_strdup_printf ("Could not upgrade the database to version %d", v + 1);
 
+      int now, rc;
+
       if (!exec_sql (db, "BEGIN IMMEDIATE", what, error))
         return FALSE;
+      /* Another process may have opened the same new file a moment
+       * earlier and done this step while this one waited for the lock. */
+      now = read_user_version (db, &rc);
+      if (rc != SQLITE_OK)
+        {
+          qm_store_set_error (error, db, rc, what);
+          sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+          return FALSE;
+        }
+      if (now > v)
+        {
+          sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
+          continue;
+        }
       if (!exec_sql (db, migrations[v], what, error) ||
           !exec_sql (db, bump, what, error))
         {
@@ -390,6 +409,29 @@ migrate_db (sqlite3     *db,
           sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
           return FALSE;
         }
+    }
+  return TRUE;
+}
+
+/* Turns on write-ahead logging. The switch needs the file to itself, and
+ * SQLite asks for that lock without calling the busy handler, so a process
+ * that opens the file while another one does gets SQLITE_BUSY at once:
+ * wait here as long as the busy timeout would. */
+static gboolean
+enable_wal (sqlite3     *db,
+            const char  *what,
+            GError     **error)
+{
+  gint64 deadline = g_get_monotonic_time () + QM_STORE_BUSY_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
+  int rc;
+
+  while ((rc = sqlite3_exec (db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL)) != SQLITE_OK &&
+         (rc & 0xff) == SQLITE_BUSY && g_get_monotonic_time () < deadline)
+    g_usleep (5 * G_TIME_SPAN_MILLISECOND);
+  if (rc != SQLITE_OK)
+    {
+      qm_store_set_error (error, db, rc, what);
+      return FALSE;
     }
   return TRUE;
 }
@@ -412,9 +454,10 @@ qm_store_create_at_version (const char  *path,
       sqlite3_close_v2 (db);
       return FALSE;
     }
+  sqlite3_busy_timeout (db, QM_STORE_BUSY_TIMEOUT_MS);
   current = read_user_version (db, &rc);
   ok = rc == SQLITE_OK &&
-       exec_sql (db, "PRAGMA journal_mode = WAL", path, error) &&
+       enable_wal (db, path, error) &&
        migrate_db (db, current, version, error);
   if (rc != SQLITE_OK)
     qm_store_set_error (error, db, rc, path);
@@ -683,7 +726,7 @@ open_db (QmStore          *store,
     }
 
   /* Wait a little for a writer in another process before calling it locked. */
-  sqlite3_busy_timeout (store->db, 2000);
+  sqlite3_busy_timeout (store->db, QM_STORE_BUSY_TIMEOUT_MS);
   /* Enough cache for the plan list and the catalog to stay in memory. */
   sqlite3_exec (store->db, "PRAGMA cache_size = -16000", NULL, NULL, NULL);
 
@@ -818,7 +861,7 @@ qm_store_open_with_flags (const char        *path,
   if (!store->read_only)
     {
       /* WAL keeps the last committed state readable after a crash mid-write. */
-      if (!exec_sql (store->db, "PRAGMA journal_mode = WAL", "Could not enable write-ahead logging", error) ||
+      if (!enable_wal (store->db, "Could not enable write-ahead logging", error) ||
           !exec_sql (store->db, "PRAGMA synchronous = NORMAL", "Could not set the sync mode", error))
         return NULL;
     }

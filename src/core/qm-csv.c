@@ -32,6 +32,52 @@ record_new (guint line)
   return r;
 }
 
+/* A spreadsheet runs a cell that starts with one of these as a formula
+ * (OWASP, "CSV Injection"). */
+static gboolean
+is_formula_start (char c)
+{
+  return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r';
+}
+
+/* A plain number, as the writers print them ("-12", "3.5", "1,25",
+ * "2e-3"): a spreadsheet reads it as a number, and it must stay one. */
+static gboolean
+is_plain_number (const char *s)
+{
+  gboolean digits = FALSE;
+
+  if (*s == '+' || *s == '-')
+    s++;
+  for (; g_ascii_isdigit (*s); s++)
+    digits = TRUE;
+  if (*s == '.' || *s == ',')
+    for (s++; g_ascii_isdigit (*s); s++)
+      digits = TRUE;
+  if (digits && (*s == 'e' || *s == 'E'))
+    {
+      s++;
+      if (*s == '+' || *s == '-')
+        s++;
+      if (!g_ascii_isdigit (*s))
+        return FALSE;
+      while (g_ascii_isdigit (*s))
+        s++;
+    }
+  return digits && *s == '\0';
+}
+
+/* The writer's single quote before a formula-like text (or before a text
+ * that starts with a quote) is not part of the value. */
+static char *
+take_field (GString *field)
+{
+  if (field->len >= 2 && field->str[0] == '\'' &&
+      (is_formula_start (field->str[1]) || field->str[1] == '\''))
+    return g_strndup (field->str + 1, field->len - 1);
+  return g_strndup (field->str, field->len);
+}
+
 /* A record that is one empty, unquoted field is a blank line. */
 static gboolean
 record_is_blank (QmCsvRecord *r,
@@ -125,14 +171,14 @@ qm_csv_parse (const char  *data,
         }
       else if (c == ',')
         {
-          g_ptr_array_add (record->fields, g_strndup (field->str, field->len));
+          g_ptr_array_add (record->fields, take_field (field));
           g_string_truncate (field, 0);
           was_quoted = FALSE;
           p++;
         }
       else if (c == '\r' || c == '\n')
         {
-          g_ptr_array_add (record->fields, g_strndup (field->str, field->len));
+          g_ptr_array_add (record->fields, take_field (field));
           g_string_truncate (field, 0);
           was_quoted = FALSE;
           if (record_is_blank (record, any_quoted))
@@ -165,7 +211,7 @@ qm_csv_parse (const char  *data,
     }
 
   /* The last record may lack a line end. */
-  g_ptr_array_add (record->fields, g_strndup (field->str, field->len));
+  g_ptr_array_add (record->fields, take_field (field));
   if (record_is_blank (record, any_quoted))
     qm_csv_record_free (record);
   else
@@ -183,15 +229,21 @@ qm_csv_parse (const char  *data,
 
 void
 qm_csv_append_field (GString    *out,
-                     const char *field)
+                     const char *field,
+                     char        separator)
 {
   gboolean quote;
+  gboolean neutralise;
   size_t len;
 
   if (field == NULL)
     field = "";
   len = strlen (field);
-  quote = strpbrk (field, ",\"\r\n") != NULL ||
+  /* A name such as "=HYPERLINK(...)" from a plan or a vendor file must
+   * reach the spreadsheet as text, never as a live formula. */
+  neutralise = (is_formula_start (field[0]) && !is_plain_number (field)) ||
+               (field[0] == '\'' && (is_formula_start (field[1]) || field[1] == '\''));
+  quote = neutralise || strchr (field, separator) != NULL || strpbrk (field, "\"\r\n") != NULL ||
           (len > 0 && (g_ascii_isspace (field[0]) || g_ascii_isspace (field[len - 1])));
   if (!quote)
     {
@@ -200,6 +252,8 @@ qm_csv_append_field (GString    *out,
     }
 
   g_string_append_c (out, '"');
+  if (neutralise)
+    g_string_append_c (out, '\'');
   for (const char *p = field; *p; p++)
     {
       if (*p == '"')
@@ -212,13 +266,14 @@ qm_csv_append_field (GString    *out,
 void
 qm_csv_append_row (GString            *out,
                    const char * const *fields,
-                   guint               n_fields)
+                   guint               n_fields,
+                   char                separator)
 {
   for (guint i = 0; i < n_fields; i++)
     {
       if (i > 0)
-        g_string_append_c (out, ',');
-      qm_csv_append_field (out, fields[i]);
+        g_string_append_c (out, separator);
+      qm_csv_append_field (out, fields[i], separator);
     }
   g_string_append (out, "\r\n");
 }

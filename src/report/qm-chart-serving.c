@@ -1,0 +1,451 @@
+/* qm-chart-serving.c: latency against load, and throughput against
+ * concurrency, for a serving plan.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-chart-serving.h"
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+
+#include "qm-format.h"
+
+static const double dash_p99[] = { 5.0, 3.0 };
+static const double dash_mark[] = { 6.0, 4.0 };
+
+static void
+format_number (double value, char *buf, gsize size, gpointer user_data)
+{
+  qm_format_number (buf, size, value, value < 10 && value != floor (value) ? 1 : 0);
+}
+
+static void
+polyline (cairo_t      *cr,
+          const QmAxis *x_axis,
+          const QmAxis *y_axis,
+          const double *xs,
+          const double *ys,
+          guint         n)
+{
+  gboolean started = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double px, py;
+
+      if (!(ys[i] > 0) || !isfinite (ys[i]) || !isfinite (xs[i]))
+        continue;
+      px = qm_axis_to_pixel (x_axis, xs[i]);
+      py = qm_axis_to_pixel (y_axis, MIN (ys[i], y_axis->max * 10.0));
+      if (!started)
+        cairo_move_to (cr, px, py);
+      else
+        cairo_line_to (cr, px, py);
+      started = TRUE;
+    }
+}
+
+/* Half the width of the label of the axis' last tick: the room the x axis
+ * needs right of the plot so that label is not cut at the chart's edge. */
+static double
+x_label_overhang (cairo_t            *cr,
+                  const QmChartStyle *style,
+                  double              last_tick)
+{
+  char buf[QM_FORMAT_BUF];
+  double w;
+
+  format_number (last_tick, buf, sizeof buf, NULL);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, buf, &w, NULL);
+  return w / 2.0;
+}
+
+/* A dashed horizontal mark across @plot at @value of @axis, in @color;
+ * returns its pixel row, or -1 when @value is not set. */
+static double
+hline (cairo_t       *cr,
+       const QmAxis  *axis,
+       const QmRect  *plot,
+       double         value,
+       const QmColor *color)
+{
+  double y;
+
+  if (!(value > 0))
+    return -1;
+  y = round (qm_axis_to_pixel (axis, value)) + 0.5;
+  cairo_save (cr);
+  qm_chart_set_color (cr, color);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_dash (cr, dash_mark, 2, 0);
+  cairo_move_to (cr, plot->x, y);
+  cairo_line_to (cr, plot->x + plot->width, y);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  return y;
+}
+
+/* The latency domain of one panel: from the lowest median to the highest
+ * p99 the fleet reaches before it saturates (past that the queue grows
+ * without bound and the curve leaves the top of the panel), and the target. */
+static void
+latency_domain (const QmServingCurve *c,
+                const double         *p50,
+                const double         *p99,
+                double                target,
+                double               *lo,
+                double               *hi)
+{
+  *lo = G_MAXDOUBLE;
+  *hi = 0;
+  for (guint i = 0; i < MIN (c->n, QM_SERVING_CURVE_MAX); i++)
+    {
+      gboolean stable = !(c->saturated_rpm > 0) || c->rpm[i] < c->saturated_rpm;
+
+      if (p50[i] > 0 && isfinite (p50[i]))
+        *lo = MIN (*lo, p50[i]);
+      if (stable && p99[i] > 0 && isfinite (p99[i]))
+        *hi = MAX (*hi, p99[i]);
+    }
+  if (target > 0)
+    {
+      *lo = MIN (*lo, target);
+      *hi = MAX (*hi, target);
+    }
+  if (*hi <= 0 || *lo == G_MAXDOUBLE)
+    *lo = 1, *hi = 1000;
+  *lo *= 0.8;
+  *hi *= 1.5;
+}
+
+static void
+draw_panel (cairo_t              *cr,
+            const QmChartStyle   *style,
+            const QmServingCurve *c,
+            const QmRect         *plot,
+            const QmAxis         *x_axis,
+            const QmAxis         *y_axis,
+            const double         *p50,
+            const double         *p99,
+            double                target,
+            const QmColor        *color,
+            const char           *title,
+            double               *target_y)
+{
+  guint n = MIN (c->n, QM_SERVING_CURVE_MAX);
+
+  qm_chart_draw_y_axis (cr, style, y_axis, plot, title, format_number, NULL);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, plot->x, plot->y, plot->width, plot->height);
+  cairo_clip (cr);
+
+  /* Past saturation: shaded, since no latency there is steady. */
+  if (c->saturated_rpm > 0 && c->saturated_rpm < x_axis->max)
+    {
+      double x0 = qm_axis_to_pixel (x_axis, c->saturated_rpm);
+
+      qm_chart_set_color_alpha (cr, &style->error, 0.10);
+      cairo_rectangle (cr, x0, plot->y, plot->x + plot->width - x0, plot->height);
+      cairo_fill (cr);
+    }
+
+  *target_y = hline (cr, y_axis, plot, target, &style->warning);
+
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_save (cr);
+  qm_chart_set_color (cr, color);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_dash (cr, dash_p99, 2, 0);
+  polyline (cr, x_axis, y_axis, c->rpm, p99, n);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  qm_chart_set_color (cr, color);
+  cairo_set_line_width (cr, 2.5);
+  polyline (cr, x_axis, y_axis, c->rpm, p50, n);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+/* The plan's load: a vertical line through both panels and its label,
+ * placed where it fits. */
+static double
+draw_plan_load (cairo_t              *cr,
+                const QmChartStyle   *style,
+                const QmServingCurve *c,
+                const QmAxis         *x_axis,
+                const QmRect         *top,
+                const QmRect         *bottom)
+{
+  char rate[QM_FORMAT_BUF], text[160];
+  double x, tw, th, lx;
+
+  if (!(c->plan_rpm > 0))
+    return -1;
+  x = round (qm_axis_to_pixel (x_axis, c->plan_rpm)) + 0.5;
+  cairo_save (cr);
+  qm_chart_set_color (cr, &style->accent);
+  cairo_set_line_width (cr, 2.0);
+  cairo_move_to (cr, x, top->y);
+  cairo_line_to (cr, x, bottom->y + bottom->height);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  /* Translators: the plan's request rate (%s, requests per minute) and the
+   * number of replicas (%u) that serve it. */
+  g_snprintf (text, sizeof text,
+              g_dngettext (GETTEXT_PACKAGE, "This plan: %s requests/min on %u replica",
+                           "This plan: %s requests/min on %u replicas", c->replicas),
+              qm_format_number (rate, sizeof rate, c->plan_rpm, c->plan_rpm < 10 ? 1 : 0),
+              c->replicas);
+  qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
+  lx = x + 6.0 + tw < top->x + top->width ? x + 6.0 : x - 6.0 - tw;
+  lx = MAX (lx, top->x + 2.0);
+  qm_chart_set_color_alpha (cr, &style->background, 0.85);
+  cairo_rectangle (cr, lx - 2.0, top->y + 2.0, tw + 4.0, th);
+  cairo_fill (cr);
+  qm_chart_set_color (cr, &style->foreground);
+  qm_chart_text (cr, style, QM_TEXT_BOLD, text, lx, top->y + 2.0, 0.0, 0.0);
+  return x;
+}
+
+static void
+target_label (cairo_t            *cr,
+              const QmChartStyle *style,
+              const QmRect       *plot,
+              double              y,
+              double              target_ms)
+{
+  char ms[QM_FORMAT_BUF], text[96];
+  double tw, th;
+
+  if (y < 0)
+    return;
+  /* Translators: a latency target; %s is a number of milliseconds. */
+  g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, target_ms, 0));
+  /* On a background patch, so that a curve crossing it does not hide it. */
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
+  qm_chart_set_color_alpha (cr, &style->background, 0.85);
+  cairo_rectangle (cr, plot->x + plot->width - 6.0 - tw, y - 2.0 - th, tw + 4.0, th);
+  cairo_fill (cr);
+  qm_chart_set_color (cr, &style->warning);
+  qm_chart_text (cr, style, QM_TEXT_SMALL, text, plot->x + plot->width - 4.0, y - 2.0, 1.0, 1.0);
+}
+
+void
+qm_chart_render_serving (cairo_t              *cr,
+                         const QmServingCurve *c,
+                         const QmChartStyle   *style,
+                         double                width,
+                         double                height,
+                         QmServingLayout      *layout_out)
+{
+  const double pad = 12.0, gap = 14.0;
+  QmServingLayout layout = { 0 };
+  QmLegendEntry legend[4];
+  guint n_legend = 0, n = MIN (c->n, QM_SERVING_CURVE_MAX);
+  double text_h, legend_h, x_title_h, label_w, panels_h;
+  double x_lo = G_MAXDOUBLE, x_hi = 0, t_lo, t_hi, p_lo, p_hi;
+
+  for (guint i = 0; i < n; i++)
+    if (c->rpm[i] > 0 && isfinite (c->rpm[i]))
+      {
+        x_lo = MIN (x_lo, c->rpm[i]);
+        x_hi = MAX (x_hi, c->rpm[i]);
+      }
+  if (c->plan_rpm > 0)
+    x_hi = MAX (x_hi, c->plan_rpm);
+  if (x_hi <= 0)
+    x_lo = 0, x_hi = 60;
+  latency_domain (c, c->ttft_p50_ms, c->ttft_p99_ms, c->ttft_target_ms, &t_lo, &t_hi);
+  latency_domain (c, c->tpot_p50_ms, c->tpot_p99_ms, c->tpot_target_ms, &p_lo, &p_hi);
+
+  qm_chart_begin (cr, style, width, height);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+
+  legend[n_legend++] = (QmLegendEntry) { _("Median (p50)"), style->foreground, FALSE };
+  legend[n_legend++] = (QmLegendEntry) { _("99th percentile (p99)"), style->foreground, TRUE };
+  if (c->ttft_target_ms > 0 || c->tpot_target_ms > 0)
+    legend[n_legend++] = (QmLegendEntry) { _("Latency target"), style->warning, TRUE };
+  if (c->saturated_rpm > 0 && c->saturated_rpm < x_hi)
+    legend[n_legend++] = (QmLegendEntry) { _("Overloaded: the queue keeps growing"), style->error, FALSE };
+  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  x_title_h = text_h * 2 + 10.0;
+
+  /* Two panels over one x axis; each panel's title sits above it. */
+  panels_h = MAX (20.0, height - pad - legend_h - 6.0 - x_title_h - 2 * (text_h * 1.5 + 8.0) - gap);
+  layout.ttft_plot.y = pad + text_h * 1.5 + 8.0;
+  layout.ttft_plot.height = panels_h / 2;
+  layout.tpot_plot.y = layout.ttft_plot.y + layout.ttft_plot.height + gap + text_h * 1.5 + 8.0;
+  layout.tpot_plot.height = panels_h / 2;
+  qm_axis_init (&layout.ttft_axis, QM_SCALE_LOG10, t_lo, t_hi, 4,
+                layout.ttft_plot.y + layout.ttft_plot.height, layout.ttft_plot.y);
+  qm_axis_init (&layout.tpot_axis, QM_SCALE_LOG10, p_lo, p_hi, 4,
+                layout.tpot_plot.y + layout.tpot_plot.height, layout.tpot_plot.y);
+  label_w = MAX (qm_chart_axis_label_width (cr, style, &layout.ttft_axis, format_number, NULL),
+                 qm_chart_axis_label_width (cr, style, &layout.tpot_axis, format_number, NULL));
+  layout.ttft_plot.x = layout.tpot_plot.x = pad + label_w + 6.0;
+  qm_axis_init (&layout.x_axis, QM_SCALE_LINEAR, 0.0, x_hi * 1.05, 6, 0, 1);
+  layout.ttft_plot.width = layout.tpot_plot.width =
+    MAX (10.0, width - layout.ttft_plot.x - MAX (pad, x_label_overhang (cr, style, layout.x_axis.max) + 2.0));
+  qm_axis_init (&layout.x_axis, QM_SCALE_LINEAR, 0.0, x_hi * 1.05, 6,
+                layout.tpot_plot.x, layout.tpot_plot.x + layout.tpot_plot.width);
+
+  /* The top panel's x grid without labels: the bottom panel carries them. */
+  for (guint i = 0; i < layout.x_axis.n_ticks; i++)
+    {
+      double x = round (qm_axis_to_pixel (&layout.x_axis, layout.x_axis.ticks[i])) + 0.5;
+
+      qm_chart_set_color (cr, &style->grid);
+      cairo_set_line_width (cr, 1.0);
+      cairo_move_to (cr, x, layout.ttft_plot.y);
+      cairo_line_to (cr, x, layout.ttft_plot.y + layout.ttft_plot.height);
+      cairo_stroke (cr);
+    }
+  draw_panel (cr, style, c, &layout.ttft_plot, &layout.x_axis, &layout.ttft_axis,
+              c->ttft_p50_ms, c->ttft_p99_ms, c->ttft_target_ms, &style->series[0],
+              _("Time to first token (ms)"), &layout.ttft_target_y);
+  qm_chart_draw_x_axis (cr, style, &layout.x_axis, &layout.tpot_plot, _("Requests per minute"),
+                        format_number, NULL);
+  draw_panel (cr, style, c, &layout.tpot_plot, &layout.x_axis, &layout.tpot_axis,
+              c->tpot_p50_ms, c->tpot_p99_ms, c->tpot_target_ms, &style->series[2],
+              _("Time per output token (ms)"), &layout.tpot_target_y);
+
+  /* Labels outside the clip so they are never cut. */
+  target_label (cr, style, &layout.ttft_plot, layout.ttft_target_y, c->ttft_target_ms);
+  target_label (cr, style, &layout.tpot_plot, layout.tpot_target_y, c->tpot_target_ms);
+  layout.saturated_x = c->saturated_rpm > 0 && c->saturated_rpm < layout.x_axis.max
+                       ? qm_axis_to_pixel (&layout.x_axis, c->saturated_rpm) : -1;
+  layout.plan_x = draw_plan_load (cr, style, c, &layout.x_axis, &layout.ttft_plot, &layout.tpot_plot);
+
+  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = layout;
+}
+
+void
+qm_chart_render_throughput (cairo_t                 *cr,
+                            const QmThroughputCurve *c,
+                            const QmChartStyle      *style,
+                            double                   width,
+                            double                   height,
+                            QmThroughputLayout      *layout_out)
+{
+  const double pad = 12.0;
+  QmThroughputLayout layout = { .plan_x = -1, .plan_y = -1, .limit_x = -1 };
+  QmLegendEntry legend[3];
+  guint n_legend = 0, n = MIN (c->n, QM_SERVING_CURVE_MAX);
+  double text_h, legend_h, x_title_h, label_w;
+  double x_lo = G_MAXDOUBLE, x_hi = 0, y_hi = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (c->concurrency[i] > 0 && isfinite (c->tokens_per_s_per_gpu[i]))
+      {
+        x_lo = MIN (x_lo, c->concurrency[i]);
+        x_hi = MAX (x_hi, c->concurrency[i]);
+        y_hi = MAX (y_hi, c->tokens_per_s_per_gpu[i]);
+      }
+  if (c->plan_concurrency > 0)
+    {
+      x_lo = MIN (x_lo, c->plan_concurrency);
+      x_hi = MAX (x_hi, c->plan_concurrency);
+      y_hi = MAX (y_hi, c->plan_tokens_per_s_per_gpu);
+    }
+  if (c->memory_limit > 0)
+    x_hi = MAX (x_hi, c->memory_limit);
+  y_hi = MAX (y_hi, c->rule_of_thumb);
+  if (x_hi <= 0)
+    x_lo = 1, x_hi = 256;
+  if (y_hi <= 0)
+    y_hi = 1000;
+
+  qm_chart_begin (cr, style, width, height);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+  legend[n_legend++] = (QmLegendEntry) { _("Output tokens/s per GPU"), style->series[0], FALSE };
+  if (c->memory_limit > 0)
+    legend[n_legend++] = (QmLegendEntry) { _("KV cache full"), style->error, TRUE };
+  if (c->rule_of_thumb > 0)
+    legend[n_legend++] = (QmLegendEntry) { _("Rule of thumb"), style->series[1], TRUE };
+  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  x_title_h = text_h * 2 + 10.0;
+
+  layout.plot.y = pad + text_h * 1.5 + 8.0;
+  layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 6.0 - x_title_h);
+  qm_axis_init (&layout.y_axis, QM_SCALE_LINEAR, 0.0, y_hi * 1.15, 5,
+                layout.plot.y + layout.plot.height, layout.plot.y);
+  label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, format_number, NULL);
+  layout.plot.x = pad + label_w + 6.0;
+  qm_axis_init (&layout.x_axis, QM_SCALE_LOG10, MAX (1.0, x_lo / 1.5), x_hi * 1.5, 6, 0, 1);
+  layout.plot.width = MAX (10.0, width - layout.plot.x
+                                 - MAX (pad, x_label_overhang (cr, style, layout.x_axis.max) + 2.0));
+  qm_axis_init (&layout.x_axis, QM_SCALE_LOG10, MAX (1.0, x_lo / 1.5), x_hi * 1.5, 6,
+                layout.plot.x, layout.plot.x + layout.plot.width);
+  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, _("Output tokens/s per GPU"),
+                        format_number, NULL);
+  qm_chart_draw_x_axis (cr, style, &layout.x_axis, &layout.plot, _("Sequences per replica"),
+                        format_number, NULL);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
+  cairo_clip (cr);
+  if (c->memory_limit > 0)
+    {
+      layout.limit_x = round (qm_axis_to_pixel (&layout.x_axis, c->memory_limit)) + 0.5;
+      qm_chart_set_color_alpha (cr, &style->error, 0.10);
+      cairo_rectangle (cr, layout.limit_x, layout.plot.y,
+                       layout.plot.x + layout.plot.width - layout.limit_x, layout.plot.height);
+      cairo_fill (cr);
+      cairo_save (cr);
+      qm_chart_set_color (cr, &style->error);
+      cairo_set_line_width (cr, 1.5);
+      cairo_set_dash (cr, dash_mark, 2, 0);
+      cairo_move_to (cr, layout.limit_x, layout.plot.y);
+      cairo_line_to (cr, layout.limit_x, layout.plot.y + layout.plot.height);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+  hline (cr, &layout.y_axis, &layout.plot, c->rule_of_thumb, &style->series[1]);
+  qm_chart_set_color (cr, &style->series[0]);
+  cairo_set_line_width (cr, 2.5);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  polyline (cr, &layout.x_axis, &layout.y_axis, c->concurrency, c->tokens_per_s_per_gpu, n);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  if (c->plan_concurrency > 0 && c->plan_tokens_per_s_per_gpu > 0)
+    {
+      char seqs[QM_FORMAT_BUF], tps[QM_FORMAT_BUF], text[160];
+      double tw, th, lx;
+
+      layout.plan_x = qm_axis_to_pixel (&layout.x_axis, c->plan_concurrency);
+      layout.plan_y = qm_axis_to_pixel (&layout.y_axis, c->plan_tokens_per_s_per_gpu);
+      qm_chart_set_color (cr, &style->background);
+      cairo_arc (cr, layout.plan_x, layout.plan_y, 7.0, 0, 2 * G_PI);
+      cairo_fill (cr);
+      qm_chart_set_color (cr, &style->accent);
+      cairo_arc (cr, layout.plan_x, layout.plan_y, 5.0, 0, 2 * G_PI);
+      cairo_fill (cr);
+      /* Translators: %s sequences in flight, then %s output tokens per second per GPU. */
+      g_snprintf (text, sizeof text, _("This plan: %s sequences, %s tokens/s per GPU"),
+                  qm_format_number (seqs, sizeof seqs, c->plan_concurrency, 0),
+                  qm_format_number (tps, sizeof tps, c->plan_tokens_per_s_per_gpu, 0));
+      qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
+      lx = layout.plan_x - 10.0 - tw > layout.plot.x ? layout.plan_x - 10.0 - tw : layout.plan_x + 10.0;
+      lx = MIN (lx, layout.plot.x + layout.plot.width - tw - 2.0);
+      lx = MAX (lx, layout.plot.x + 2.0);
+      qm_chart_set_color_alpha (cr, &style->background, 0.85);
+      cairo_rectangle (cr, lx - 2.0, layout.plan_y + 8.0, tw + 4.0, th);
+      cairo_fill (cr);
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_BOLD, text, lx, layout.plan_y + 8.0, 0.0, 0.0);
+    }
+
+  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = layout;
+}

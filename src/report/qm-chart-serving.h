@@ -1,0 +1,84 @@
+/* qm-chart-serving.h: serving charts. Latency against load: time to first
+ * token and time per output token (p50 and p99) against the fleet's
+ * request rate, with the latency targets and the plan's load marked.
+ * Throughput against concurrency: output tokens/s per GPU as a replica
+ * runs more sequences at once, up to where its KV cache is full.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+
+#include "qm-chart-draw.h"
+
+G_BEGIN_DECLS
+
+#define QM_SERVING_CURVE_MAX 32
+
+/* Latency percentiles of the sized fleet at a sweep of request rates. */
+typedef struct
+{
+  guint  n;
+  double rpm[QM_SERVING_CURVE_MAX];           /* fleet requests per minute, rising */
+  double ttft_p50_ms[QM_SERVING_CURVE_MAX];
+  double ttft_p99_ms[QM_SERVING_CURVE_MAX];
+  double tpot_p50_ms[QM_SERVING_CURVE_MAX];
+  double tpot_p99_ms[QM_SERVING_CURVE_MAX];
+  double ttft_target_ms;                      /* 0 = none */
+  double tpot_target_ms;                      /* 0 = none */
+  double plan_rpm;                            /* the plan's load; 0 = none */
+  guint  replicas;                            /* of the sized fleet */
+  double saturated_rpm;                       /* where the queue grows without
+                                               * bound; 0 = not within the sweep */
+} QmServingCurve;
+
+typedef struct
+{
+  QmRect ttft_plot;
+  QmRect tpot_plot;
+  QmAxis x_axis;          /* shared by both panels (pixel x) */
+  QmAxis ttft_axis;
+  QmAxis tpot_axis;
+  double plan_x;          /* pixel column of the plan's load, or -1 */
+  double saturated_x;     /* pixel column where saturation starts, or -1 */
+  double ttft_target_y;   /* pixel rows of the targets, or -1 */
+  double tpot_target_y;
+} QmServingLayout;
+
+void qm_chart_render_serving (cairo_t              *cr,
+                              const QmServingCurve *curve,
+                              const QmChartStyle   *style,
+                              double                width,
+                              double                height,
+                              QmServingLayout      *layout_out);
+
+/* Output tokens/s per GPU of one replica against the sequences it runs. */
+typedef struct
+{
+  guint  n;
+  double concurrency[QM_SERVING_CURVE_MAX];   /* rising */
+  double tokens_per_s_per_gpu[QM_SERVING_CURVE_MAX];
+  double memory_limit;                        /* most sequences the KV cache holds; 0 = unknown */
+  double plan_concurrency;                    /* the plan's batch; 0 = none */
+  double plan_tokens_per_s_per_gpu;
+  double rule_of_thumb;                       /* a measured tokens/s per GPU to compare; 0 = none */
+} QmThroughputCurve;
+
+typedef struct
+{
+  QmRect plot;
+  QmAxis x_axis;
+  QmAxis y_axis;
+  double plan_x, plan_y;  /* pixel of the plan's point, or -1 */
+  double limit_x;         /* pixel column of the memory limit, or -1 */
+} QmThroughputLayout;
+
+void qm_chart_render_throughput (cairo_t                 *cr,
+                                 const QmThroughputCurve *curve,
+                                 const QmChartStyle      *style,
+                                 double                   width,
+                                 double                   height,
+                                 QmThroughputLayout      *layout_out);
+
+G_END_DECLS

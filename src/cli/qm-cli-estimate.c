@@ -258,6 +258,13 @@ print_inference (const QmEstimate *e)
   row (_("Throughput"), _("%s tokens/s per GPU, %s tokens/s in all (%s needed)"),
        num (i->tokens_per_s_per_gpu, 0), num (i->tokens_per_s_total, 0),
        num (i->tokens_per_s_needed, 0));
+  /* The seed's rule (GPUs = output tokens / throughput x requests a minute
+   * / 60) at the model's own throughput, beside the fleet the latency
+   * targets need. */
+  if (i->gpus_exact > 0)
+    row (_("Rule of thumb"), _("%s GPUs at %s tokens/s per GPU; the fleet sized for the latency targets has %s (%s×)"),
+         num (i->gpus_exact, 1), num (i->tokens_per_s_per_gpu, 0), num (i->gpus, 0),
+         num (i->gpus / i->gpus_exact, 2));
   row (_("Requests"), _("%s requests/s served; one replica peaks at %s tokens/s"),
        num (i->requests_per_s, 2), num (i->replica_tokens_per_s, 0));
   row (_("TTFT"), _("p50 %s ms, p90 %s ms, p99 %s ms%s"), num (i->ttft_p50_ms, 1),

@@ -187,6 +187,17 @@ qm_catalog_store_sync_builtins (QmStore   *store,
 
   if (!qm_store_begin (store, what, error))
     return FALSE;
+  /* Another process opening the same new file may have synced while this
+   * one waited for the write lock: read the version again inside the
+   * transaction, so that only the first one rewrites the rows and the
+   * others do not hold the lock (and time out each other) doing it again. */
+  if (!force)
+    {
+      g_autofree char *now = meta_get (store, "catalog_version");
+
+      if (g_strcmp0 (now, qm_catalog_version ()) == 0)
+        return qm_store_commit (store, what, error);
+    }
 
   /* Rows the new catalog no longer ships keep position -1 and go. */
   rc = sqlite3_exec (db, "UPDATE catalog_builtin SET position = -1", NULL, NULL, NULL);

@@ -33,6 +33,12 @@ G_DEFINE_QUARK (qm-store-error-quark, qm_store_error)
 /* How long to wait for another process's write before calling the
  * database locked. */
 #define QM_STORE_BUSY_TIMEOUT_MS 2000
+/* ... while opening: the first process to open a new file creates the
+ * schema and writes the built-in catalog, and every other one opening it
+ * at the same time must wait for that rather than fail (issue 20). On a
+ * loaded machine (four processes under AddressSanitizer) that took longer
+ * than the 2 s a single save may wait. */
+#define QM_STORE_OPEN_BUSY_TIMEOUT_MS 8000
 #define STALE_TRASH_USEC (G_USEC_PER_SEC * (gint64) 24 * 3600)
 
 /* migrations[i] takes the schema from version i to i + 1. Append only:
@@ -416,13 +422,13 @@ migrate_db (sqlite3     *db,
 /* Turns on write-ahead logging. The switch needs the file to itself, and
  * SQLite asks for that lock without calling the busy handler, so a process
  * that opens the file while another one does gets SQLITE_BUSY at once:
- * wait here as long as the busy timeout would. */
+ * wait here as long as opening waits for a busy file. */
 static gboolean
 enable_wal (sqlite3     *db,
             const char  *what,
             GError     **error)
 {
-  gint64 deadline = g_get_monotonic_time () + QM_STORE_BUSY_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
+  gint64 deadline = g_get_monotonic_time () + QM_STORE_OPEN_BUSY_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
   int rc;
 
   while ((rc = sqlite3_exec (db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL)) != SQLITE_OK &&
@@ -454,7 +460,7 @@ qm_store_create_at_version (const char  *path,
       sqlite3_close_v2 (db);
       return FALSE;
     }
-  sqlite3_busy_timeout (db, QM_STORE_BUSY_TIMEOUT_MS);
+  sqlite3_busy_timeout (db, QM_STORE_OPEN_BUSY_TIMEOUT_MS);
   current = read_user_version (db, &rc);
   ok = rc == SQLITE_OK &&
        enable_wal (db, path, error) &&
@@ -858,6 +864,7 @@ qm_store_open_with_flags (const char        *path,
         return NULL;
     }
 
+  sqlite3_busy_timeout (store->db, QM_STORE_OPEN_BUSY_TIMEOUT_MS);
   if (!store->read_only)
     {
       /* WAL keeps the last committed state readable after a crash mid-write. */
@@ -909,6 +916,7 @@ qm_store_open_with_flags (const char        *path,
 
   purge_stale_trash (store);
 
+  sqlite3_busy_timeout (store->db, QM_STORE_BUSY_TIMEOUT_MS);
   return g_steal_pointer (&store);
 }
 

@@ -877,13 +877,13 @@ test_published_other (void)
   g_test_message ("held-out groups, catalog constants, %u rows: median %.1f %%, worst %.1f %%", n,
                   100 * st.median, 100 * st.worst);
 
-  /* What the rows say (catalog constants, 2026.11): the four dense Llama 2
+  /* What the rows say (catalog constants, 2026.11): the five dense Llama 2
    * 70B MLPerf Offline runs on H100 (TP2 x 4, TP2 x 1) and H200 (TP1 x 8)
-   * land within 8 %, at the assumed input length; at half or twice that
-   * input they move by about +35 % / -30 %, so this agreement is only as
-   * good as the assumption (see the TSV's notes).
-   * Mixtral 8x7B on 8 H100 is predicted 2.4x too fast (+62 % even at twice
-   * the assumed input). The step model lacks what MoE serving costs beyond
+   * land within -9 % .. +7 %, at the assumed input length; at half or twice
+   * that input they move by about +35 % / -33 %, so this agreement is only
+   * as good as the assumption (see the TSV's notes).
+   * Mixtral 8x7B on 8 H100 and 8 H200 is predicted 2.4-2.5x too fast
+   * (+62 % / +68 % even at twice the assumed input). The step model lacks what MoE serving costs beyond
    * reading the touched experts: grouped expert GEMMs whose rows per expert
    * are B k / E of the batch (8 GEMMs of a quarter of the tokens at top-2
    * of 8) run below the dense GEMM efficiency the constants were fitted on

@@ -387,7 +387,10 @@ typedef struct
   guint              tp;
   QmPrecision        wp, kp;
   double             input, output, requests;
-  double             published;     /* output tokens/s of the TP group */
+  double             published;     /* output tokens/s of the TP group (all replicas) */
+  guint              replicas;      /* data-parallel copies of the TP group */
+  char              *group;         /* "trtllm" (fitted) or a held-out source */
+  char              *notes;
   double             out_tokens;
   GArray            *steps;         /* RefStep, compressed */
   double             predicted;     /* with the catalog's constants */
@@ -471,8 +474,11 @@ ref_predict (const RefRow *r,
   return t > 0.0 ? r->out_tokens / t : 0.0;
 }
 
+/* The rows of one group (@fitted TRUE: the "trtllm" rows the constants are
+ * fitted on; FALSE: every other group, never fitted). Only fitted rows
+ * record their steps: the others are simulated in full. */
 static GPtrArray *
-load_reference (void)
+load_reference (gboolean fitted)
 {
   const char *src = g_getenv ("QM_SOURCE_DIR");
   g_autofree char *path = g_build_filename (src ? src : "..", "tests", "data",
@@ -498,10 +504,16 @@ load_reference (void)
       if (lines[i][0] == '#' || lines[i][0] == '\0' || g_str_has_prefix (lines[i], "id\t"))
         continue;
       f = g_strsplit (lines[i], "\t", -1);
-      g_assert_cmpuint (g_strv_length (f), ==, 12);
+      g_assert_cmpuint (g_strv_length (f), ==, 15);
+      if ((g_strcmp0 (f[13], "trtllm") == 0) != fitted)
+        continue;
       r = g_new0 (RefRow, 1);
       r->id = g_strdup (f[0]);
       r->section = g_strdup (f[11]);
+      r->replicas = (guint) g_ascii_strtoull (f[12], NULL, 10);
+      g_assert_cmpuint (r->replicas, >=, 1);
+      r->group = g_strdup (f[13]);
+      r->notes = g_strdup (f[14]);
       r->model = qm_catalog_model (f[1]);
       g_assert_nonnull (r->model);
       g_assert_nonnull (qm_catalog_gpu (f[2]));
@@ -521,14 +533,16 @@ load_reference (void)
       qm_serving_engine_init (&e, &c);
       all = g_array_new (FALSE, TRUE, sizeof (RefStep));
       load.arrival = QM_ARRIVAL_OFFLINE;
-      load.requests = (guint) r->requests;
+      /* Offline, the system's requests split evenly over independent
+       * replicas: one replica's run times the replica count. */
+      load.requests = (guint) (r->requests / r->replicas);
       load.input_tokens = r->input;
       load.output_tokens = r->output;
       load.seed = 1;
-      load.on_step = record_step;
+      load.on_step = fitted ? record_step : NULL;
       load.user_data = all;
       g_assert_true (qm_serving_simulate (&e, &load, &res));
-      r->predicted = res.tokens_per_s;
+      r->predicted = res.tokens_per_s * r->replicas;
       r->out_tokens = r->requests * r->output;
       r->steps = compress_steps (all);
       g_array_unref (all);
@@ -544,6 +558,8 @@ ref_row_free (gpointer p)
 
   g_free (r->id);
   g_free (r->section);
+  g_free (r->group);
+  g_free (r->notes);
   g_array_unref (r->steps);
   g_free (r);
 }
@@ -730,7 +746,7 @@ ref_simulate (const RefRow *r,
 static void
 test_published (void)
 {
-  g_autoptr (GPtrArray) rows = load_reference ();
+  g_autoptr (GPtrArray) rows = load_reference (TRUE);
   GpuFit fits[8];
   guint n_fits = 0;
   guint n = rows->len;
@@ -805,6 +821,79 @@ test_published (void)
   g_assert_cmpfloat (cat.worst, <=, 0.40);
   g_assert_cmpfloat (odd.median, <=, 0.15);
   g_assert_cmpfloat (odd.worst, <=, 0.40);
+}
+
+/* The whole system's output tokens/s of a held-out row with the catalog's
+ * constants, at @input tokens per request. */
+static double
+other_simulate (const RefRow *r,
+                double        input)
+{
+  QmServingConfig c = ref_config (r, &r->gpu);
+  QmServingEngine e;
+  QmServingLoad load = { 0, };
+  QmServingResult res;
+
+  qm_serving_engine_init (&e, &c);
+  load.arrival = QM_ARRIVAL_OFFLINE;
+  load.requests = (guint) (r->requests / r->replicas);
+  load.input_tokens = input;
+  load.output_tokens = r->output;
+  load.seed = 1;
+  g_assert_true (qm_serving_simulate (&e, &load, &res));
+  return res.tokens_per_s * r->replicas;
+}
+
+/* Published runs from other sources (MLPerf Inference Offline, ...), never
+ * used to fit: predicted with the constants the catalog ships, to see
+ * whether the fit on TensorRT-LLM's own runs carries over. Each row's
+ * notes say what it assumes (the MLPerf datasets' mean input length is not
+ * in the sources we could cite, so it is printed at half and twice the
+ * assumed input too). */
+static void
+test_published_other (void)
+{
+  g_autoptr (GPtrArray) rows = load_reference (FALSE);
+  guint n = rows->len;
+  g_autofree double *err = g_new (double, MAX (n, 1u));
+  ErrStats st;
+
+  g_ptr_array_set_free_func (rows, ref_row_free);
+  g_assert_cmpuint (n, >=, 1);
+  g_test_message ("%-26s %-7s %5s %9s %9s %7s %9s %9s  %s", "row", "group", "tp x r", "published",
+                  "catalog", "err", "in x0.5", "in x2", "section; notes");
+  for (guint i = 0; i < n; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+
+      err[i] = r->predicted / r->published - 1.0;
+      g_test_message ("%-26s %-7s %2u x %u %9.0f %9.0f %+6.1f%% %9.0f %9.0f  %s; %s", r->id, r->group,
+                      r->tp, r->replicas, r->published, r->predicted, 100 * err[i],
+                      other_simulate (r, 0.5 * r->input), other_simulate (r, 2.0 * r->input),
+                      r->section, r->notes);
+      g_assert_true (isfinite (r->predicted) && r->predicted > 0);
+    }
+  st = err_stats (err, n);
+  g_test_message ("held-out groups, catalog constants, %u rows: median %.1f %%, worst %.1f %%", n,
+                  100 * st.median, 100 * st.worst);
+
+  /* What the rows say (catalog constants, 2026.11): the five dense Llama 2
+   * 70B MLPerf Offline runs on H100 (TP2 x 4, TP2 x 1) and H200 (TP1 x 8)
+   * land within -9 % .. +7 %, at the assumed input length; at half or twice
+   * that input they move by about +35 % / -33 %, so this agreement is only
+   * as good as the assumption (see the TSV's notes).
+   * Mixtral 8x7B on 8 H100 and 8 H200 is predicted 2.4-2.5x too fast
+   * (+62 % / +68 % even at twice the assumed input). The step model lacks what MoE serving costs beyond
+   * reading the touched experts: grouped expert GEMMs whose rows per expert
+   * are B k / E of the batch (8 GEMMs of a quarter of the tokens at top-2
+   * of 8) run below the dense GEMM efficiency the constants were fitted on
+   * (only dense Llama rows are fitted), plus routing and token
+   * permute/unpermute kernels. The row's TP and input length are
+   * assumptions, but neither explains the gap: TP2 x 4 instead of TP1 x 8
+   * still gives +124 %. No per-model factor is added for it.
+   * The bound is on the median only, which the dense rows carry; no bound
+   * on the worst row while the MoE mechanism is missing. */
+  g_assert_cmpfloat (st.median, <=, 0.25);
 }
 
 static void
@@ -1064,6 +1153,7 @@ main (int    argc,
   g_test_add_func ("/inference/bad-input", test_bad_input);
   g_test_add_func ("/inference/random", test_random);
   g_test_add_func ("/inference/published", test_published);
+  g_test_add_func ("/inference/published-other", test_published_other);
   g_test_add_func ("/inference/properties", test_properties);
   g_test_add_func ("/inference/plan-keys", test_plan_keys);
   return g_test_run ();

@@ -72,6 +72,21 @@ run_until (const QmPlan      *p,
     g_assert_true (order[i] (p, ctx, e));
 }
 
+/* The pretraining example's cluster of @gpus GPUs (DGX H100: 8 a node) on
+ * an estimate prepared by hand. */
+static void
+prepare_cluster (const QmPlan      *p,
+                 QmEstimateContext *ctx,
+                 QmEstimate        *e,
+                 guint              gpus)
+{
+  qm_estimate_begin (p, ctx, e);
+  e->params = 70.6e9;
+  e->gpus = gpus;
+  e->nodes = gpus / 8;
+  g_assert_true (qm_estimate_stage_cluster (p, ctx, e));
+}
+
 /* Llama 3.1 70B (Meta model card: 70.6 B parameters) on 15 T tokens: the
  * 6·N·D basis (Kaplan 2020) and the plan's MFU. */
 static void
@@ -302,11 +317,7 @@ test_cluster (void)
   g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
 
   load_example (&p, PRETRAIN);
-  qm_estimate_begin (&p, &ctx, e);
-  e->params = 70.6e9;
-  e->gpus = 2048;
-  e->nodes = 256;
-  g_assert_true (qm_estimate_stage_cluster (&p, &ctx, e));
+  prepare_cluster (&p, &ctx, e, 2048);
   g_assert_true (e->has_cluster);
   g_assert_cmpuint (e->cluster.nodes, ==, 256);
   g_assert_cmpfloat (e->dataset_bytes, ==, 15e12 * 4.0);
@@ -324,12 +335,8 @@ test_reliability (void)
   g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
 
   load_example (&p, PRETRAIN);
-  qm_estimate_begin (&p, &ctx, e);
-  e->params = 70.6e9;
-  e->gpus = 16384;
-  e->nodes = 2048;
+  prepare_cluster (&p, &ctx, e, 16384);
   e->ideal_days = 50;
-  g_assert_true (qm_estimate_stage_cluster (&p, &ctx, e));
   g_assert_true (qm_estimate_stage_reliability (&p, &ctx, e));
   g_assert_true (e->has_reliability);
   g_assert_cmpfloat (e->train_days, >, e->ideal_days);
@@ -354,11 +361,7 @@ test_power (void)
   g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
 
   load_example (&p, PRETRAIN);
-  qm_estimate_begin (&p, &ctx, e);
-  e->params = 70.6e9;
-  e->gpus = 2048;
-  e->nodes = 256;
-  g_assert_true (qm_estimate_stage_cluster (&p, &ctx, e));
+  prepare_cluster (&p, &ctx, e, 2048);
   e->run_s = 86400.0;
   g_assert_true (qm_estimate_stage_power (&p, &ctx, e));
   g_assert_true (e->has_power);
@@ -379,11 +382,7 @@ test_cost (void)
 
   load_example (&p, PRETRAIN);
   p.pricing.mode = QM_PRICING_RENT_ON_DEMAND;
-  qm_estimate_begin (&p, &ctx, e);
-  e->params = 70.6e9;
-  e->gpus = 2048;
-  e->nodes = 256;
-  g_assert_true (qm_estimate_stage_cluster (&p, &ctx, e));
+  prepare_cluster (&p, &ctx, e, 2048);
   e->run_s = 10 * 86400.0;
   g_assert_true (qm_estimate_stage_power (&p, &ctx, e));
   g_assert_true (qm_estimate_stage_cost (&p, &ctx, e));

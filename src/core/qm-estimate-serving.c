@@ -1,0 +1,95 @@
+/* qm-estimate-serving.c: the serving stage: the replica, concurrency and
+ * fleet for the request rate (qm-inference), and the serving model's input
+ * for a plan.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "qm-estimate-private.h"
+
+void
+qm_estimate_inference_input (const QmPlan     *plan,
+                             const QmEstimate *e,
+                             QmInferenceInput *in,
+                             GArray          **lengths,
+                             guint            *bad_line)
+{
+  const QmWorkload *w = &plan->workload;
+  const QmInferenceSpec *is = &w->inference;
+
+  memset (in, 0, sizeof *in);
+  *lengths = NULL;
+  *bad_line = 0;
+  in->shape = &w->model;
+  in->params = e->params;
+  in->active_params = e->active_params;
+  in->gpu = &plan->hardware.gpu;
+  in->gpus_per_node = plan->hardware.server.gpus > 0 ? plan->hardware.server.gpus : 8;
+  in->gpus_per_replica = w->tp > 0 ? w->tp * MAX (w->pp, 1u) : 0;
+  in->requests_per_minute = is->requests_per_minute;
+  in->input_tokens = is->input_tokens;
+  in->output_tokens = is->output_tokens;
+  in->concurrency = is->concurrency;
+  in->weight_precision = is->weight_precision;
+  in->kv_precision = is->kv_precision;
+  in->ttft_ms = is->ttft_ms;
+  in->tpot_ms = is->tpot_ms;
+  in->pp = w->pp;
+  in->arrival = is->arrival;
+  in->input_tokens_sd = is->input_tokens_sd;
+  in->output_tokens_sd = is->output_tokens_sd;
+  in->max_sequences = is->max_sequences;
+  if (is->lengths_csv[0])
+    {
+      *lengths = qm_inference_read_lengths (is->lengths_csv, bad_line);
+      if (*lengths != NULL)
+        {
+          in->lengths = (const double *) (*lengths)->data;
+          in->n_lengths = (*lengths)->len / 2;
+        }
+    }
+}
+
+/* Serving: replica size, concurrency and replica count for the request
+ * rate (qm-inference). */
+static void
+size_inference (const QmPlan *plan,
+                QmEstimate   *e)
+{
+  const QmInferenceSpec *is = &plan->workload.inference;
+  QmInferenceInput in;
+  g_autoptr (GArray) lengths = NULL;
+  guint bad_line = 0;
+
+  qm_estimate_inference_input (plan, e, &in, &lengths, &bad_line);
+  qm_inference_compute (&in, &e->inference);
+  if (is->lengths_csv[0] && lengths == NULL)
+    qm_issues_add (&e->inference.issues, QM_ISSUE_ERROR, "workload.inference.lengths_csv",
+                   bad_line == 0 ? "cannot read the file"
+                                 : "each line needs input,output token counts (got a bad line)",
+                   bad_line);
+  e->has_inference = TRUE;
+  qm_estimate_add_issues (e, &e->inference.issues);
+}
+
+/* The serving stage (mode inference): size the fleet, and state how the
+ * serving memory and fleet were sized. Training plans pass through. */
+gboolean
+qm_estimate_stage_serving (const QmPlan      *plan,
+                           QmEstimateContext *ctx,
+                           QmEstimate        *e)
+{
+  const QmInferenceSpec *is = &plan->workload.inference;
+  const QmInference *inf = &e->inference;
+
+  if (e->has_training)
+    return TRUE;
+  size_inference (plan, e);
+  qm_estimate_assume (e, QM_NOTE_INFERENCE_MEMORY, MAX (inf->concurrency, 1u),
+                      is->input_tokens + is->output_tokens, 0, 0);
+  qm_estimate_assume (e, QM_NOTE_OVERHEAD, 0, 0, 0, 0);
+  qm_estimate_assume (e, QM_NOTE_INFERENCE_SIZING, inf->replicas, inf->gpus_per_replica,
+                      inf->concurrency, inf->tokens_per_s_needed);
+  return TRUE;
+}

@@ -51,7 +51,4 @@ gboolean    qm_plan_fail_missing   (GError     **error,
                                     const char  *format,
                                     ...) G_GNUC_PRINTF (3, 4);
 
-/* The parent path of @key ("" at the top), in a static buffer of @r. */
-char       *qm_plan_key_parent     (const QmPlanKey *key);
-
 G_END_DECLS

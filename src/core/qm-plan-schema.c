@@ -604,6 +604,32 @@ qm_plan_schema_keys (guint *n_keys)
   return keys;
 }
 
+/* The row of each row's section (-1 at the top), found once: the reader
+ * and the writer ask for every row of every plan the store loads. */
+int
+qm_plan_schema_parent (guint i)
+{
+  static int parents[G_N_ELEMENTS (keys)];
+  static gsize done = 0;
+
+  g_return_val_if_fail (i < G_N_ELEMENTS (keys), -1);
+  if (g_once_init_enter (&done))
+    {
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          const char *dot = strrchr (keys[k].path, '.');
+
+          parents[k] = -1;
+          for (guint j = 0; dot && j < k; j++)
+            if (strncmp (keys[j].path, keys[k].path, dot - keys[k].path) == 0 &&
+                keys[j].path[dot - keys[k].path] == '\0')
+              parents[k] = j;
+        }
+      g_once_init_leave (&done, 1);
+    }
+  return parents[i];
+}
+
 const QmPlanKey *
 qm_plan_schema_lookup (const char *path)
 {

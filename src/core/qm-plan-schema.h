@@ -91,6 +91,8 @@ struct _QmPlanKey
 
 const QmPlanKey *qm_plan_schema_keys   (guint           *n_keys);
 const QmPlanKey *qm_plan_schema_lookup (const char      *path);
+/* The index of the section row holding row @i, or -1 at the top level. */
+int              qm_plan_schema_parent (guint            i);
 const char      *qm_plan_key_name      (const QmPlanKey *key);
 const char      *qm_plan_key_type_name (const QmPlanKey *key);
 

@@ -382,22 +382,14 @@ qm_plan_reader_warn (QmPlanReader *r,
   va_end (args);
 }
 
-char *
-qm_plan_key_parent (const QmPlanKey *key)
-{
-  const char *dot = strrchr (key->path, '.');
-
-  return dot ? g_strndup (key->path, dot - key->path) : g_strdup ("");
-}
-
-/* Rows directly below @section ("" for the top level). */
+/* Rows directly below the section at row @section (-1 for the top). */
 static gboolean
 is_child (const QmPlanKey *key,
-          const char      *section)
+          int              section)
 {
-  g_autofree char *parent = qm_plan_key_parent (key);
+  guint n_keys;
 
-  return strcmp (parent, section) == 0;
+  return qm_plan_schema_parent (key - qm_plan_schema_keys (&n_keys)) == section;
 }
 
 static gboolean
@@ -419,23 +411,31 @@ applies (const QmPlanKey *key,
 static void
 check_unknown (QmPlanReader *r,
                JsonObject   *o,
-               const char   *section)
+               int           section,
+               const char   *path)
 {
-  g_autoptr(GList) members = json_object_get_members (o);
-  g_autofree char *prefix = g_strconcat (section, *section ? "." : "", NULL);
+  guint n_keys, n_known = 0;
+  const QmPlanKey *keys = qm_plan_schema_keys (&n_keys);
+  g_autoptr(GList) members = NULL;
 
+  for (guint i = 0; i < n_keys; i++)
+    n_known += is_child (&keys[i], section) && json_object_has_member (o, qm_plan_key_name (&keys[i]));
+  if (n_known == json_object_get_size (o))
+    return;
+  members = json_object_get_members (o);
   for (GList *l = members; l; l = l->next)
     {
-      g_autofree char *path = g_strconcat (prefix, l->data, NULL);
-      const QmPlanKey *key = qm_plan_schema_lookup (path);
+      gboolean known = FALSE;
 
-      if (key == NULL)
-        qm_plan_reader_warn (r, "%s: unknown key, ignored", path);
+      for (guint i = 0; i < n_keys && !known; i++)
+        known = is_child (&keys[i], section) && strcmp (qm_plan_key_name (&keys[i]), l->data) == 0;
+      if (!known)
+        qm_plan_reader_warn (r, "%s: unknown key, ignored", qm_plan_reader_path (r, path, l->data));
     }
 }
 
 static gboolean read_section (QmPlanReader *r,
-                              const char   *section,
+                              int           section,
                               JsonObject   *o,
                               QmPlan       *p,
                               GError      **error);
@@ -444,18 +444,19 @@ static gboolean read_section (QmPlanReader *r,
 static gboolean
 read_key (QmPlanReader    *r,
           const QmPlanKey *key,
+          const char      *parent,
           JsonObject      *o,
           QmPlan          *p,
           gboolean        *present,
           GError         **error)
 {
-  g_autofree char *parent = qm_plan_key_parent (key);
   const char *name = qm_plan_key_name (key);
   gboolean required = (key->flags & QM_PLAN_KEY_REQUIRED) && applies (key, p);
   JsonNode *n = json_object_get_member (o, name);
   gpointer out = (char *) p + key->offset;
   double scale = key->scale != 0 ? key->scale : 1;
   JsonObject *sub;
+  guint n_keys;
 
   *present = n != NULL;
   /* A value needed only in some modes says which, when it is missing. */
@@ -504,7 +505,7 @@ read_key (QmPlanReader    *r,
     case QM_PLAN_KEY_OBJECT:
       if (!get_object (r, o, parent, name, required, &sub, error))
         return FALSE;
-      return sub == NULL || read_section (r, key->path, sub, p, error);
+      return sub == NULL || read_section (r, key - qm_plan_schema_keys (&n_keys), sub, p, error);
     case QM_PLAN_KEY_SPEC:
     default:
       return TRUE;
@@ -513,15 +514,16 @@ read_key (QmPlanReader    *r,
 
 static gboolean
 read_section (QmPlanReader *r,
-              const char   *section,
+              int           section,
               JsonObject   *o,
               QmPlan       *p,
               GError      **error)
 {
   guint n_keys;
   const QmPlanKey *keys = qm_plan_schema_keys (&n_keys);
+  g_autofree char *path = section < 0 ? g_strdup ("") : g_strdup (keys[section].path);
 
-  check_unknown (r, o, section);
+  check_unknown (r, o, section, path);
   for (guint i = 0; i < n_keys; i++)
     {
       const QmPlanKey *key = &keys[i];
@@ -535,7 +537,7 @@ read_section (QmPlanReader *r,
           if (!key->read (r, key, o, p, error))
             return FALSE;
         }
-      else if (!read_key (r, key, o, p, &r->present[i], error))
+      else if (!read_key (r, key, path, o, p, &r->present[i], error))
         return FALSE;
       /* A section's own rule runs on the section, and also when it is absent. */
       if (key->type == QM_PLAN_KEY_OBJECT)
@@ -746,7 +748,7 @@ qm_plan_load_from_data (QmPlan      *plan,
   /* Parse into a temporary; copy out only on success. */
   tmp = g_new (QmPlan, 1);
   qm_plan_init (tmp);
-  ok = read_section (&r, "", o, tmp, error) && qm_plan_validate (tmp, error);
+  ok = read_section (&r, -1, o, tmp, error) && qm_plan_validate (tmp, error);
   if (ok)
     {
       *plan = *tmp;
@@ -792,7 +794,7 @@ is_written (const QmPlanKey *key,
 }
 
 static void write_section (JsonBuilder  *b,
-                           const char   *section,
+                           int           section,
                            const QmPlan *p);
 
 /* One value by its row's type, as the member @key names. */
@@ -803,6 +805,7 @@ write_value (JsonBuilder     *b,
 {
   gconstpointer at = (const char *) p + key->offset;
   double scale = key->scale != 0 ? key->scale : 1;
+  guint n_keys;
 
   if (key->write != NULL)
     {
@@ -838,7 +841,7 @@ write_value (JsonBuilder     *b,
     case QM_PLAN_KEY_SPEC:
     default:
       json_builder_begin_object (b);
-      write_section (b, key->path, p);
+      write_section (b, key - qm_plan_schema_keys (&n_keys), p);
       json_builder_end_object (b);
       break;
     }
@@ -846,7 +849,7 @@ write_value (JsonBuilder     *b,
 
 static void
 write_section (JsonBuilder  *b,
-               const char   *section,
+               int           section,
                const QmPlan *p)
 {
   guint n_keys;
@@ -878,7 +881,7 @@ qm_plan_to_data (const QmPlan *p,
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
-  write_section (b, "", p);
+  write_section (b, -1, p);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   return generate (root, TRUE, length);

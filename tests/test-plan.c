@@ -230,6 +230,103 @@ test_save_to_file (void)
   g_assert_true (qm_plan_validate (&back, &error));
 }
 
+/* Byte-for-byte: every example and good test plan reads and writes out as
+ * the hand-coded writer of 2026-11 wrote it (tests/plans/golden/, made by
+ * that writer before the plan schema drove it), and every bad plan fails
+ * with the same code and message (golden/messages.txt). A mismatch leaves
+ * the new output next to the test (<name>.actual) for a person to compare. */
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+static GPtrArray *
+sorted_names (const char *dir,
+              const char *suffix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, suffix))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+static void
+check_golden (const char *name,
+              const char *actual)
+{
+  g_autofree char *dir = qm_test_source_path ("tests/plans/golden");
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_get_contents (path, &expected, NULL, &error) || g_strcmp0 (expected, actual) != 0)
+    {
+      g_autofree char *out = g_strconcat (name, ".actual", NULL);
+
+      g_file_set_contents (out, actual, -1, NULL);
+      g_error ("%s: output differs from %s (see %s/%s)", name, path, g_get_current_dir (), out);
+    }
+}
+
+static void
+test_golden (void)
+{
+  static const char *dirs[] = { "data/examples", "tests/plans/good" };
+  g_autoptr(GString) messages = g_string_new (NULL);
+  g_autofree char *bad = qm_test_source_path ("tests/plans/bad");
+  g_autoptr(GPtrArray) bad_names = sorted_names (bad, ".json");
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *dir = qm_test_source_path (dirs[i]);
+      g_autoptr(GPtrArray) names = sorted_names (dir, ".qmplan");
+
+      for (guint j = 0; j < names->len; j++)
+        {
+          const char *name = g_ptr_array_index (names, j);
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(GPtrArray) warnings = NULL;
+          g_autofree char *once = NULL, *twice = NULL;
+          QmPlan a, b;
+
+          g_assert_true (qm_plan_load_from_file (&a, path, &warnings, &error));
+          g_assert_no_error (error);
+          for (guint k = 0; k < warnings->len; k++)
+            g_string_append_printf (messages, "%s\t%s\n", name,
+                                    (char *) g_ptr_array_index (warnings, k));
+          once = qm_plan_to_data (&a, NULL);
+          check_golden (name, once);
+          g_assert_true (qm_plan_load_from_data (&b, once, -1, NULL, &error));
+          twice = qm_plan_to_data (&b, NULL);
+          g_assert_cmpstr (once, ==, twice);
+          n++;
+        }
+    }
+  g_assert_cmpuint (n, >=, 7);
+
+  for (guint j = 0; j < bad_names->len; j++)
+    {
+      const char *name = g_ptr_array_index (bad_names, j);
+      g_autofree char *path = g_build_filename (bad, name, NULL);
+      g_autoptr(GError) error = NULL;
+      QmPlan plan;
+
+      g_assert_false (qm_plan_load_from_file (&plan, path, NULL, &error));
+      g_string_append_printf (messages, "%s\t%d\t%s\n", name, error->code, error->message);
+    }
+  check_golden ("messages.txt", messages->str);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -242,5 +339,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/embedded-gpu-spec", test_embedded_gpu_spec);
   g_test_add_func ("/plan/embedded-storage-spec", test_embedded_storage_spec);
   g_test_add_func ("/plan/save-to-file", test_save_to_file);
+  g_test_add_func ("/plan/golden", test_golden);
   return g_test_run ();
 }

@@ -1,0 +1,54 @@
+/* qm-plan-private.h: the plan reader's helpers, for the rows of the plan
+ * schema whose reading differs from their type's (qm-plan-schema.c).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "qm-plan.h"
+#include "qm-plan-schema.h"
+
+G_BEGIN_DECLS
+
+#define QM_PLAN_MAX_KEYS 128
+
+struct _QmPlanReader
+{
+  GPtrArray *warnings;
+  char       path[256];
+  gboolean   present[QM_PLAN_MAX_KEYS]; /* by row: the file gave the key */
+};
+
+const char *qm_plan_reader_path    (QmPlanReader *r,
+                                    const char   *prefix,
+                                    const char   *key);
+gboolean    qm_plan_reader_present (QmPlanReader *r,
+                                    const char   *path);
+void        qm_plan_reader_warn    (QmPlanReader *r,
+                                    const char   *format,
+                                    ...) G_GNUC_PRINTF (2, 3);
+gboolean    qm_plan_reader_string  (QmPlanReader *r,
+                                    JsonObject   *o,
+                                    const char   *prefix,
+                                    const char   *key,
+                                    char         *out,
+                                    gsize         size,
+                                    GError      **error);
+gboolean    qm_plan_reader_object  (QmPlanReader *r,
+                                    JsonObject   *o,
+                                    const char   *prefix,
+                                    const char   *key,
+                                    JsonObject  **out,
+                                    GError      **error);
+gboolean    qm_plan_fail_node      (GError     **error,
+                                    QmPlanError  code,
+                                    const char  *path,
+                                    JsonNode    *node,
+                                    const char  *format,
+                                    ...) G_GNUC_PRINTF (5, 6);
+gboolean    qm_plan_fail_missing   (GError     **error,
+                                    const char  *path,
+                                    const char  *format,
+                                    ...) G_GNUC_PRINTF (3, 4);
+
+G_END_DECLS

@@ -1,0 +1,660 @@
+/* qm-plan-schema.c: every plan key, declared once (shared/design/plan-format.md).
+ *
+ * The rows are in the order the writer writes them; the reader reads them
+ * in the same order. Ranges that relate two keys (heads against hidden, tp
+ * against the server) stay in qm_plan_validate(), which runs after these.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "qm-catalog.h"
+#include "qm-model.h"
+#include "qm-plan-private.h"
+#include "qm-reliability.h"
+
+/* ------------------------------------------------------------------ */
+/* Enums the rows name                                                */
+
+static gboolean
+training_precision_from_string (const char *s,
+                                int        *out)
+{
+  QmPrecision p;
+
+  /* Training runs in the formats the GPUs have a dense peak for. */
+  if (!qm_precision_from_string (s, &p) ||
+      (p != QM_PRECISION_FP32 && p != QM_PRECISION_FP16 && p != QM_PRECISION_BF16 &&
+       p != QM_PRECISION_FP8))
+    return FALSE;
+  *out = p;
+  return TRUE;
+}
+
+static const char *
+arrival_to_string (int value)
+{
+  return value == QM_ARRIVAL_OFFLINE ? "offline" : "poisson";
+}
+
+static gboolean
+arrival_from_string (const char *s,
+                     int        *out)
+{
+  if (g_strcmp0 (s, "poisson") == 0)
+    *out = QM_ARRIVAL_POISSON;
+  else if (g_strcmp0 (s, "offline") == 0)
+    *out = QM_ARRIVAL_OFFLINE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+#define TO_S(fn)   .to_string = (QmEnumToString) (void (*) (void)) (fn)
+#define FROM_S(fn) .from_string = (QmEnumFromString) (void (*) (void)) (fn)
+#define PRECISION  TO_S (qm_precision_to_string), FROM_S (qm_precision_from_string), \
+                   .choices = "fp32, fp16, bf16, fp8, int8, fp4, int4"
+
+/* ------------------------------------------------------------------ */
+/* Rows whose reading or writing differs from their type's            */
+
+static gboolean
+is_training (const QmPlan *p)
+{
+  return p->workload.mode != QM_MODE_INFERENCE;
+}
+
+static gboolean
+has_mla (const QmPlan *p)
+{
+  return p->workload.model.kv_lora_rank != 0;
+}
+
+static gboolean
+by_deadline (const QmPlan *p)
+{
+  return p->workload.target_gpus == 0;
+}
+
+/* format and version are read first, before anything else (qm-plan.c). */
+static gboolean
+read_header (QmPlanReader    *r,
+             const QmPlanKey *key,
+             JsonObject      *o,
+             QmPlan          *p,
+             GError         **error)
+{
+  return TRUE;
+}
+
+static void
+write_header (JsonBuilder     *b,
+              const QmPlanKey *key,
+              const QmPlan    *p)
+{
+  json_builder_set_member_name (b, key->path);
+  if (key->type == QM_PLAN_KEY_STRING)
+    json_builder_add_string_value (b, QM_PLAN_FORMAT);
+  else
+    json_builder_add_int_value (b, QM_PLAN_VERSION);
+}
+
+/* The file stands alone: a GQA model's kv_heads is written even when the
+ * preset left it 0 for "as many as the heads". */
+static void
+write_kv_heads (JsonBuilder     *b,
+                const QmPlanKey *key,
+                const QmPlan    *p)
+{
+  json_builder_set_member_name (b, "kv_heads");
+  json_builder_add_int_value (b, qm_model_kv_heads (&p->workload.model));
+}
+
+static gboolean
+resolve_preset (QmPlanReader    *r,
+                const QmPlanKey *key,
+                JsonObject      *o,
+                QmPlan          *p,
+                GError         **error)
+{
+  const QmModelPreset *preset;
+
+  if (p->workload.preset[0] == '\0')
+    return TRUE;
+  preset = qm_catalog_model (p->workload.preset);
+  if (preset == NULL)
+    return qm_plan_fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, key->path,
+                              json_object_get_member (o, "preset"),
+                              "unknown model preset; give the shape fields instead");
+  /* The shape fields that follow override the preset's. */
+  p->workload.model = preset->shape;
+  return TRUE;
+}
+
+static gboolean
+check_params_b (QmPlanReader    *r,
+                const QmPlanKey *key,
+                JsonObject      *o,
+                QmPlan          *p,
+                GError         **error)
+{
+  double params_b = p->workload.model.params_hint / 1e9;
+
+  if (qm_plan_reader_present (r, key->path) && (!(params_b > 0) || params_b > 1e5))
+    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, key->path,
+                              json_object_get_member (o, "params_b"),
+                              "must be > 0 and at most 100000 (billions)");
+  return TRUE;
+}
+
+/* Without a preset, a shape is all of its core fields or none of them. */
+static gboolean
+check_model (QmPlanReader    *r,
+             const QmPlanKey *key,
+             JsonObject      *o,
+             QmPlan          *p,
+             GError         **error)
+{
+  static const char *shape[] = {
+    "layers", "hidden", "heads", "vocab", "ffn_hidden", "kv_heads", "head_dim", "experts"
+  };
+  guint n_core = 5;
+  gboolean any = FALSE;
+
+  if (p->workload.preset[0] != '\0')
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (shape); i++)
+    any |= qm_plan_reader_present (r, qm_plan_reader_path (r, key->path, shape[i]));
+  if (!any)
+    return qm_plan_reader_present (r, "workload.model.params_b")
+           ? TRUE : qm_plan_fail_missing (error, key->path,
+                                          "needs a preset, the shape fields or params_b");
+  for (guint i = 0; i < n_core; i++)
+    if (!qm_plan_reader_present (r, qm_plan_reader_path (r, key->path, shape[i])))
+      return qm_plan_fail_missing (error, qm_plan_reader_path (r, key->path, shape[i]),
+                                   "required with the other shape fields when no preset is given");
+  return TRUE;
+}
+
+static gboolean
+default_lora_rank (QmPlanReader    *r,
+                   const QmPlanKey *key,
+                   JsonObject      *o,
+                   QmPlan          *p,
+                   GError         **error)
+{
+  QmWorkload *w = &p->workload;
+
+  if ((w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA) &&
+      !qm_plan_reader_present (r, key->path))
+    w->lora_rank = 16;   /* HF PEFT examples; QLoRA §4 found r barely matters */
+  return TRUE;
+}
+
+static gboolean
+check_target (QmPlanReader    *r,
+              const QmPlanKey *key,
+              JsonObject      *o,
+              QmPlan          *p,
+              GError         **error)
+{
+  gboolean have_gpus = qm_plan_reader_present (r, "target.gpus");
+  gboolean have_deadline = qm_plan_reader_present (r, "target.deadline_days");
+
+  if (o == NULL)
+    return TRUE;
+  if (have_gpus == have_deadline)
+    return qm_plan_fail_missing (error, "target", "give exactly one of gpus or deadline_days");
+  if (have_gpus && p->workload.target_gpus < 1)
+    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, "target.gpus",
+                              json_object_get_member (o, "gpus"), "must be >= 1");
+  if (have_deadline && !(p->workload.deadline_days > 0))
+    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, "target.deadline_days",
+                              json_object_get_member (o, "deadline_days"), "must be > 0");
+  return TRUE;
+}
+
+/* hardware.<kind> (an id) and/or hardware.<kind>_spec (an embedded entry):
+ * where each kind keeps its id, its spec and whether it was embedded. */
+static void
+hardware_slots (const QmPlanKey *key,
+                QmPlan          *p,
+                gpointer        *spec,
+                gsize           *spec_size,
+                gboolean       **embedded)
+{
+  switch (key->kind)
+    {
+    case QM_CATALOG_KIND_GPU:
+      *spec = &p->hardware.gpu, *spec_size = sizeof p->hardware.gpu, *embedded = &p->gpu_embedded;
+      break;
+    case QM_CATALOG_KIND_SERVER:
+      *spec = &p->hardware.server, *spec_size = sizeof p->hardware.server;
+      *embedded = &p->server_embedded;
+      break;
+    case QM_CATALOG_KIND_NETWORK:
+      *spec = &p->hardware.network, *spec_size = sizeof p->hardware.network;
+      *embedded = &p->network_embedded;
+      break;
+    default:
+      *spec = &p->hardware.storage, *spec_size = sizeof p->hardware.storage;
+      *embedded = &p->storage_embedded;
+      break;
+    }
+}
+
+static gconstpointer
+hardware_lookup (QmCatalogKind  kind,
+                 const char    *id)
+{
+  switch (kind)
+    {
+    case QM_CATALOG_KIND_GPU:     return qm_catalog_gpu (id);
+    case QM_CATALOG_KIND_SERVER:  return qm_catalog_server (id);
+    case QM_CATALOG_KIND_NETWORK: return qm_catalog_network (id);
+    default:                      return qm_catalog_storage (id);
+    }
+}
+
+static gboolean
+read_hardware_item (QmPlanReader    *r,
+                    const QmPlanKey *key,
+                    JsonObject      *o,
+                    QmPlan          *p,
+                    GError         **error)
+{
+  const char *kind = qm_plan_key_name (key);
+  g_autofree char *spec_key = g_strconcat (kind, "_spec", NULL);
+  char *id_out = (char *) p + key->offset;
+  gpointer spec_out;
+  gsize spec_size;
+  gboolean *embedded;
+  JsonObject *spec;
+
+  hardware_slots (key, p, &spec_out, &spec_size, &embedded);
+  if (!qm_plan_reader_string (r, o, "hardware", kind, id_out, QM_ID_LEN, error) ||
+      !qm_plan_reader_object (r, o, "hardware", spec_key, &spec, error))
+    return FALSE;
+
+  if (spec != NULL)
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (!qm_catalog_parse_object (key->kind, spec, 0, spec_out, &local))
+        {
+          g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID, "hardware.%s.%s",
+                       spec_key, local->message);
+          return FALSE;
+        }
+      *embedded = TRUE;
+      if (id_out[0] == '\0')
+        g_strlcpy (id_out, ((const QmCatalogInfo *) spec_out)->id
+                           ? ((const QmCatalogInfo *) spec_out)->id : "", QM_ID_LEN);
+      return TRUE;
+    }
+
+  if (id_out[0] == '\0')
+    return (key->flags & QM_PLAN_KEY_REQUIRED)
+           ? qm_plan_fail_missing (error, key->path, "required (a catalog id, or %s)", spec_key)
+           : TRUE;
+  {
+    gconstpointer found = hardware_lookup (key->kind, id_out);
+
+    if (found == NULL)
+      return qm_plan_fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, key->path,
+                                json_object_get_member (o, kind),
+                                "unknown catalog id; embed the entry as hardware.%s", spec_key);
+    memcpy (spec_out, found, spec_size);
+  }
+  return TRUE;
+}
+
+/* Read with its id by read_hardware_item(). */
+static gboolean
+read_nothing (QmPlanReader    *r,
+              const QmPlanKey *key,
+              JsonObject      *o,
+              QmPlan          *p,
+              GError         **error)
+{
+  return TRUE;
+}
+
+/* An embedded catalog entry, written as the catalog parser reads it. */
+static void
+write_spec (JsonBuilder     *b,
+            const QmPlanKey *key,
+            const QmPlan    *p)
+{
+  JsonNode *node;
+  gpointer spec;
+  gsize spec_size;
+  gboolean *embedded;
+
+  hardware_slots (key, (QmPlan *) p, &spec, &spec_size, &embedded);
+  if (!*embedded)
+    return;
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, qm_catalog_spec_to_json (key->kind, spec));
+  json_builder_set_member_name (b, qm_plan_key_name (key));
+  json_builder_add_value (b, node);
+}
+
+static gboolean
+check_server_gpu (QmPlanReader    *r,
+                  const QmPlanKey *key,
+                  JsonObject      *o,
+                  QmPlan          *p,
+                  GError         **error)
+{
+  if (p->hardware.server.gpu_id && p->gpu_id[0] &&
+      strcmp (p->hardware.server.gpu_id, p->gpu_id) != 0)
+    qm_plan_reader_warn (r, "hardware.server: %s holds %s, not %s; using %s",
+                         p->server_id, p->hardware.server.gpu_id, p->gpu_id, p->gpu_id);
+  return TRUE;
+}
+
+/* pricing.offer (extension): a catalog cloud offer. Its price stands in
+ * for usd_per_gpu_hour unless the plan gives one. */
+static gboolean
+resolve_offer (QmPlanReader    *r,
+               const QmPlanKey *key,
+               JsonObject      *o,
+               QmPlan          *p,
+               GError         **error)
+{
+  const QmCloudOffer *offer;
+
+  if (p->offer_id[0] == '\0')
+    return TRUE;
+  offer = qm_catalog_cloud_offer (p->offer_id);
+  if (offer == NULL)
+    return qm_plan_fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, key->path,
+                              json_object_get_member (o, "offer"),
+                              "unknown cloud offer; see the catalog's cloud offers");
+  if (!qm_plan_reader_present (r, "pricing.usd_per_gpu_hour"))
+    p->pricing.usd_per_gpu_hour = 0;
+  if (offer->gpu_id && p->gpu_id[0] && strcmp (offer->gpu_id, p->gpu_id) != 0)
+    qm_plan_reader_warn (r, "pricing.offer: %s rents %s, not %s",
+                         p->offer_id, offer->gpu_id, p->gpu_id);
+  return TRUE;
+}
+
+static gboolean
+check_failure_preset (QmPlanReader    *r,
+                      const QmPlanKey *key,
+                      JsonObject      *o,
+                      QmPlan          *p,
+                      GError         **error)
+{
+  g_autoptr(GString) ids = NULL;
+
+  if (qm_failure_preset_from_string (p->reliability_preset, &(QmFailurePreset) { 0 }))
+    return TRUE;
+  ids = g_string_new (NULL);
+  for (guint i = 0; i < QM_N_FAILURE_PRESETS; i++)
+    g_string_append_printf (ids, "%s%s", i ? " or " : "",
+                            qm_failure_preset_info ((QmFailurePreset) i)->id);
+  return qm_plan_fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, key->path,
+                            json_object_get_member (o, "preset"), "must be %s", ids->str);
+}
+
+/* ------------------------------------------------------------------ */
+/* The table                                                          */
+
+#define OFF(member)   .offset = G_STRUCT_OFFSET (QmPlan, member)
+#define SIZE(member)  .size = sizeof (((QmPlan *) NULL)->member)
+#define RANGE(lo, hi, text) .min = (lo), .max = (hi), .range = (text)
+#define SECTION(p, ...) { .path = p, .type = QM_PLAN_KEY_OBJECT, .offset = -1, __VA_ARGS__ }
+#define NUM(p, m, ...)  { .path = p, .type = QM_PLAN_KEY_NUMBER, OFF (m), __VA_ARGS__ }
+#define INT(p, m, ...)  { .path = p, .type = QM_PLAN_KEY_INTEGER, OFF (m), __VA_ARGS__ }
+#define BOOL(p, m, ...) { .path = p, .type = QM_PLAN_KEY_BOOL, OFF (m), __VA_ARGS__ }
+#define ENUM(p, m, ...) { .path = p, .type = QM_PLAN_KEY_ENUM, OFF (m), __VA_ARGS__ }
+#define STR(p, m, ...)  { .path = p, .type = QM_PLAN_KEY_STRING, OFF (m), SIZE (m), __VA_ARGS__ }
+#define ID(p, m, k, ...) { .path = p, .type = QM_PLAN_KEY_ID, OFF (m), SIZE (m), \
+                           .kind = QM_CATALOG_KIND_##k, __VA_ARGS__ }
+#define SPEC(p, k)      { .path = p, .type = QM_PLAN_KEY_SPEC, .offset = -1, \
+                          .kind = QM_CATALOG_KIND_##k, .read = read_nothing, .write = write_spec }
+#define SHAPE_INT(name, more_flags, ...) INT ("workload.model." #name, workload.model.name, \
+                                              .flags = QM_PLAN_KEY_SHAPE | (more_flags), __VA_ARGS__)
+
+#define TRAINING  .modes = QM_PLAN_MODES_TRAINING
+#define SERVING   .modes = QM_PLAN_MODES_SERVING
+#define BILLION   .scale = 1e9
+#define ANY_MORE  G_MAXDOUBLE
+#define EXCL      QM_PLAN_KEY_MIN_EXCLUSIVE
+#define OPT       QM_PLAN_KEY_OPTIONAL
+
+static const QmPlanKey keys[] = {
+  { .path = "format", .type = QM_PLAN_KEY_STRING, .offset = -1, .flags = QM_PLAN_KEY_REQUIRED,
+    .read = read_header, .write = write_header },
+  { .path = "version", .type = QM_PLAN_KEY_INTEGER, .offset = -1, .flags = QM_PLAN_KEY_REQUIRED,
+    .read = read_header, .write = write_header },
+  STR ("name", name),
+  STR ("notes", notes, .flags = QM_PLAN_KEY_MULTILINE),
+  STR ("customer", customer, .flags = OPT),
+  STR ("quote_ref", quote_ref, .flags = OPT),
+
+  SECTION ("workload", .flags = QM_PLAN_KEY_REQUIRED),
+  ENUM ("workload.mode", workload.mode, .flags = QM_PLAN_KEY_REQUIRED,
+        TO_S (qm_mode_to_string), FROM_S (qm_mode_from_string),
+        .choices = "pretrain, finetune, lora, qlora, inference"),
+  SECTION ("workload.model", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_model),
+  ID ("workload.model.preset", workload.preset, MODEL, .flags = OPT, .after_read = resolve_preset,
+      .label = N_("Model")),
+  SHAPE_INT (layers, 0, RANGE (1, 1000, "must be from 1 to 1000"), .label = N_("Layers"),
+             .help = N_("Transformer blocks stacked on top of each other")),
+  SHAPE_INT (hidden, 0, RANGE (1, 1000000, "must be from 1 to 1000000"), .label = N_("Hidden Size"),
+             .help = N_("Width of each layer")),
+  SHAPE_INT (heads, 0, .label = N_("Attention Heads"), .help = N_("Must divide the hidden size")),
+  SHAPE_INT (kv_heads, 0, .write = write_kv_heads, .auto_rule = "0: as many as the heads",
+             .label = N_("Key-Value Heads")),
+  SHAPE_INT (head_dim, OPT, RANGE (0, 65536, "must be at most 65536"),
+             .auto_rule = "0: hidden / heads"),
+  SHAPE_INT (ffn_hidden, 0, RANGE (0, 10000000, "must be at most 10000000"),
+             .label = N_("Feed-Forward Size"), .help = N_("Width of the MLP inside each layer")),
+  SHAPE_INT (vocab, 0, RANGE (2, 10000000, "must be from 2 to 10000000"), .label = N_("Vocabulary"),
+             .help = N_("Distinct tokens the model knows")),
+  BOOL ("workload.model.gated_mlp", workload.model.gated_mlp, .flags = QM_PLAN_KEY_SHAPE),
+  BOOL ("workload.model.tied_embeddings", workload.model.tied_embeddings,
+        .flags = QM_PLAN_KEY_SHAPE),
+  SHAPE_INT (experts, QM_PLAN_KEY_AT_LEAST_ONE, RANGE (0, 65536, "must be at most 65536"),
+             .auto_rule = "0 or 1: a dense model",
+             .label = N_("Experts")),
+  SHAPE_INT (experts_per_token, QM_PLAN_KEY_AT_LEAST_ONE, .label = N_("Experts per Token"),
+             .help = N_("Experts each token is routed to")),
+  SHAPE_INT (shared_experts, 0, RANGE (0, 1024, "must be at most 1024")),
+  SHAPE_INT (moe_ffn_hidden, 0, RANGE (0, 10000000, "must be at most 10000000"),
+             .label = N_("Expert Feed-Forward Size")),
+  SHAPE_INT (dense_layers, OPT),
+  SHAPE_INT (q_lora_rank, 0, .written = has_mla),
+  SHAPE_INT (kv_lora_rank, 0, .written = has_mla),
+  SHAPE_INT (rope_head_dim, 0, .written = has_mla),
+  NUM ("workload.model.params_b", workload.model.params_hint, .flags = OPT, BILLION,
+       .unit = "billions", .after_read = check_params_b, .label = N_("Parameters")),
+  NUM ("workload.tokens_b", workload.tokens, .flags = QM_PLAN_KEY_REQUIRED, BILLION, TRAINING,
+       .unit = "billions", .written = is_training, .label = N_("Training Tokens")),
+  NUM ("workload.epochs", workload.epochs, RANGE (0, 10000, "must be > 0 and at most 10000"),
+       .flags = EXCL, TRAINING, .label = N_("Passes over the Data")),
+  INT ("workload.seq_len", workload.seq_len, RANGE (1, 100000000, "must be from 1 to 100000000"),
+       .unit = "tokens", .label = N_("Sequence Length")),
+  INT ("workload.global_batch", workload.global_batch,
+       RANGE (1, 100000000, "must be from 1 to 100000000"), .unit = "sequences",
+       .label = N_("Global Batch"), .help = N_("Sequences per training step, over all GPUs")),
+  INT ("workload.micro_batch", workload.micro_batch, .unit = "sequences",
+       .label = N_("Micro-Batch"), .help = N_("Sequences each GPU works on at once")),
+  ENUM ("workload.precision", workload.precision, TO_S (qm_precision_to_string),
+        .from_string = training_precision_from_string, .choices = "fp32, fp16, bf16, fp8"),
+  ENUM ("workload.optimizer", workload.optimizer, TO_S (qm_optimizer_to_string),
+        FROM_S (qm_optimizer_from_string), .choices = "adamw, adamw-8bit, sgd, adafactor"),
+  INT ("workload.zero_stage", workload.zero_stage, RANGE (0, 3, "must be 0, 1, 2 or 3")),
+  ENUM ("workload.recompute", workload.recompute, TO_S (qm_recompute_to_string),
+        FROM_S (qm_recompute_from_string), .choices = "none, selective, full"),
+  BOOL ("workload.flash_attention", workload.flash_attention),
+  BOOL ("workload.sequence_parallel", workload.sequence_parallel),
+  BOOL ("workload.fp32_grad_buffer", workload.fp32_grad_buffer, .flags = OPT),
+  INT ("workload.tp", workload.tp, .flags = QM_PLAN_KEY_AUTO, .label = N_("Tensor Parallel"),
+       .help = N_("GPUs that share each layer; must divide the GPUs of a server")),
+  INT ("workload.pp", workload.pp, .flags = QM_PLAN_KEY_AUTO, .label = N_("Pipeline Parallel"),
+       .help = N_("Groups of layers placed on successive GPUs")),
+  INT ("workload.cp", workload.cp, .flags = QM_PLAN_KEY_AUTO,
+       RANGE (0, 1000000, "must be \"auto\" or 1 to 1000000"), .label = N_("Context Parallel"),
+       .help = N_("GPUs that share one long sequence")),
+  INT ("workload.ep", workload.ep, .flags = QM_PLAN_KEY_AUTO, .label = N_("Expert Parallel")),
+  INT ("workload.virtual_stages", workload.virtual_stages, .flags = QM_PLAN_KEY_AUTO | OPT),
+  NUM ("workload.mfu", workload.mfu, .flags = QM_PLAN_KEY_AUTO | EXCL,
+       RANGE (0, 1, "must be > 0 and <= 1"), .auto_rule = "predicted by the throughput model",
+       .label = N_("Model FLOPs Utilisation")),
+  INT ("workload.lora_rank", workload.lora_rank, RANGE (0, 65536, "must be at most 65536"),
+       .after_read = default_lora_rank, .auto_rule = "absent: 16 for LoRA and QLoRA",
+       .label = N_("LoRA Rank"), .help = N_("Size of the add-on weights; 8 to 64 is typical")),
+
+  SECTION ("workload.inference", .flags = QM_PLAN_KEY_REQUIRED, SERVING),
+  NUM ("workload.inference.requests_per_minute", workload.inference.requests_per_minute,
+       RANGE (0, 1e9, "must be >= 0 and at most 1e9"), SERVING, .label = N_("Requests per Minute"),
+       .help = N_("At the busiest time of day")),
+  INT ("workload.inference.input_tokens", workload.inference.input_tokens, SERVING,
+       .unit = "tokens", .label = N_("Prompt Length"), .help = N_("Tokens sent with each request")),
+  INT ("workload.inference.output_tokens", workload.inference.output_tokens, SERVING,
+       .unit = "tokens", .label = N_("Answer Length"),
+       .help = N_("Tokens generated for each request")),
+  INT ("workload.inference.concurrency", workload.inference.concurrency, .flags = OPT, SERVING,
+       RANGE (0, 1000000, "must be at most 1000000"),
+       .auto_rule = "absent: from the request rate and the latency targets",
+       .label = N_("Requests in Flight")),
+  ENUM ("workload.inference.weight_precision", workload.inference.weight_precision, PRECISION,
+        SERVING),
+  ENUM ("workload.inference.kv_precision", workload.inference.kv_precision, PRECISION, SERVING),
+  NUM ("workload.inference.ttft_ms", workload.inference.ttft_ms, RANGE (0, ANY_MORE, "must be >= 0"),
+       SERVING, .unit = "ms", .label = N_("Time to First Token")),
+  NUM ("workload.inference.tpot_ms", workload.inference.tpot_ms, RANGE (0, ANY_MORE, "must be >= 0"),
+       SERVING, .unit = "ms", .label = N_("Time per Token")),
+  ENUM ("workload.inference.arrival", workload.inference.arrival, .flags = OPT, SERVING,
+        .to_string = arrival_to_string, .from_string = arrival_from_string,
+        .choices = "poisson, offline"),
+  NUM ("workload.inference.input_tokens_sd", workload.inference.input_tokens_sd, .flags = OPT,
+       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = "tokens"),
+  NUM ("workload.inference.output_tokens_sd", workload.inference.output_tokens_sd, .flags = OPT,
+       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = "tokens"),
+  STR ("workload.inference.lengths_csv", workload.inference.lengths_csv, .flags = OPT, SERVING),
+  INT ("workload.inference.max_sequences", workload.inference.max_sequences, .flags = OPT,
+       RANGE (0, 1000000, "must be at most 1000000"), SERVING),
+
+  SECTION ("target", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_target),
+  INT ("target.gpus", workload.target_gpus, .flags = OPT, .label = N_("Number of GPUs"),
+       .help = N_("The cluster you have, or want to rent")),
+  NUM ("target.deadline_days", workload.deadline_days, .written = by_deadline, .unit = "days",
+       .label = N_("Finish Within")),
+
+  SECTION ("hardware", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_server_gpu),
+  ID ("hardware.gpu", gpu_id, GPU, .flags = QM_PLAN_KEY_REQUIRED, .read = read_hardware_item),
+  ID ("hardware.server", server_id, SERVER, .flags = QM_PLAN_KEY_REQUIRED,
+      .read = read_hardware_item),
+  ID ("hardware.network", network_id, NETWORK, .flags = OPT, .read = read_hardware_item),
+  ID ("hardware.storage", storage_id, STORAGE, .flags = OPT, .read = read_hardware_item),
+  SPEC ("hardware.gpu_spec", GPU),
+  SPEC ("hardware.server_spec", SERVER),
+  SPEC ("hardware.network_spec", NETWORK),
+  SPEC ("hardware.storage_spec", STORAGE),
+
+  SECTION ("facility"),
+  NUM ("facility.pue", facility.pue, RANGE (1, 3, "must be from 1 to 3"),
+       .label = N_("Power Usage Effectiveness")),
+  NUM ("facility.usd_per_kwh", facility.usd_per_kwh, RANGE (0, 10, "must be from 0 to 10"),
+       .unit = "USD/kWh", .label = N_("Electricity Price")),
+  NUM ("facility.rack_kw", facility.rack_kw, .flags = EXCL,
+       RANGE (0, 2000, "must be > 0 and at most 2000"), .unit = "kW", .label = N_("Power per Rack")),
+  INT ("facility.rack_units", facility.rack_units, RANGE (1, 100, "must be from 1 to 100"),
+       .unit = "U", .label = N_("Rack Height")),
+  NUM ("facility.gco2_per_kwh", facility.gco2_per_kwh, RANGE (0, 2000, "must be from 0 to 2000"),
+       .unit = "gCO2e/kWh", .label = N_("Grid Carbon Intensity")),
+  NUM ("facility.air_cooling_kw", facility.air_cooling_kw, .flags = OPT,
+       RANGE (0, ANY_MORE, "must be >= 0"), .unit = "kW"),
+  NUM ("facility.colo_usd_per_kw_month", facility.colo_usd_per_kw_month, .flags = OPT,
+       RANGE (0, ANY_MORE, "must be >= 0"), .unit = "USD/kW/month"),
+
+  SECTION ("pricing"),
+  ENUM ("pricing.mode", pricing.mode, TO_S (qm_pricing_mode_to_string),
+        FROM_S (qm_pricing_mode_from_string), .choices = "buy, rent, rent-reserved"),
+  NUM ("pricing.usd_per_gpu_hour", pricing.usd_per_gpu_hour,
+       RANGE (0, 1000, "must be from 0 to 1000"), .unit = "USD", .label = N_("Price per GPU-Hour")),
+  NUM ("pricing.amortization_years", pricing.amortization_years, .flags = EXCL,
+       RANGE (0, 30, "must be > 0 and at most 30"), .unit = "years", .label = N_("Write Off Over"),
+       .help = N_("Years over which bought hardware is paid off")),
+  NUM ("pricing.support_fraction", pricing.support_fraction, .flags = OPT,
+       RANGE (0, 1, "must be from 0 to 1")),
+  STR ("pricing.currency", pricing.currency),
+  ID ("pricing.offer", offer_id, CLOUD, .flags = OPT, .after_read = resolve_offer),
+
+  SECTION ("reliability"),
+  STR ("reliability.preset", reliability_preset, .after_read = check_failure_preset),
+  NUM ("reliability.restart_minutes", restart_minutes,
+       RANGE (0, 100000, "must be from 0 to 100000"), .unit = "minutes"),
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (keys) <= QM_PLAN_MAX_KEYS);
+
+const QmPlanKey *
+qm_plan_schema_keys (guint *n_keys)
+{
+  *n_keys = G_N_ELEMENTS (keys);
+  return keys;
+}
+
+/* The row of each row's section (-1 at the top), found once: the reader
+ * and the writer ask for every row of every plan the store loads. */
+int
+qm_plan_schema_parent (guint i)
+{
+  static int parents[G_N_ELEMENTS (keys)];
+  static gsize done = 0;
+
+  g_return_val_if_fail (i < G_N_ELEMENTS (keys), -1);
+  if (g_once_init_enter (&done))
+    {
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          const char *dot = strrchr (keys[k].path, '.');
+
+          parents[k] = -1;
+          for (guint j = 0; dot && j < k; j++)
+            if (strncmp (keys[j].path, keys[k].path, dot - keys[k].path) == 0 &&
+                keys[j].path[dot - keys[k].path] == '\0')
+              parents[k] = j;
+        }
+      g_once_init_leave (&done, 1);
+    }
+  return parents[i];
+}
+
+const QmPlanKey *
+qm_plan_schema_lookup (const char *path)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (strcmp (keys[i].path, path) == 0)
+      return &keys[i];
+  return NULL;
+}
+
+const char *
+qm_plan_key_name (const QmPlanKey *key)
+{
+  const char *dot = strrchr (key->path, '.');
+
+  return dot ? dot + 1 : key->path;
+}
+
+const char *
+qm_plan_key_type_name (const QmPlanKey *key)
+{
+  static const char *names[] = {
+    [QM_PLAN_KEY_NUMBER] = "number", [QM_PLAN_KEY_INTEGER] = "integer",
+    [QM_PLAN_KEY_ENUM] = "enum", [QM_PLAN_KEY_BOOL] = "bool", [QM_PLAN_KEY_STRING] = "string",
+    [QM_PLAN_KEY_ID] = "id", [QM_PLAN_KEY_SPEC] = "catalog entry", [QM_PLAN_KEY_OBJECT] = "object",
+  };
+
+  return names[key->type];
+}

@@ -23,6 +23,7 @@
 #include "qm-row-slots.h"
 #include "qm-csv.h"
 #include "qm-gtk.h"
+#include "qm-list-page.h"
 
 typedef enum
 {
@@ -168,7 +169,7 @@ update_state (QmCatalogPage *self)
       text = joined;
     }
   gtk_inscription_set_text (self->count_label, text);
-  gtk_stack_set_visible_child_name (self->content_stack, shown > 0 ? "list" : "empty");
+  qm_list_page_show_state (self->content_stack, shown, "list", "empty");
 }
 
 static void
@@ -190,13 +191,7 @@ apply_search (QmCatalogPage *self,
   g_strstrip (needle);
   if (g_strcmp0 (needle, self->needle) == 0)
     return;
-  /* A longer needle can only drop rows, a shorter one only add them. */
-  if (strstr (needle, self->needle) != NULL)
-    change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (strstr (self->needle, needle) != NULL)
-    change = GTK_FILTER_CHANGE_LESS_STRICT;
-  else
-    change = GTK_FILTER_CHANGE_DIFFERENT;
+  change = qm_list_page_search_change (self->needle, needle, QM_LIST_SEARCH_SUBSTRING);
   g_free (self->needle);
   self->needle = g_steal_pointer (&needle);
   refilter (self, change);
@@ -483,23 +478,6 @@ fill_cell_cb (GtkListItem *list_item,
   fill_cell (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), def, item);
 }
 
-/* Rows are bound to slots (qm-row-slots.h), which refill the cells. */
-static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           const ColumnDef          *def)
-{
-  qm_row_slots_bind_cell (def->slots, list_item, fill_cell_cb, (gpointer) def);
-}
-
-static void
-unbind_cell (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             const ColumnDef          *def)
-{
-  qm_row_slots_unbind_cell (def->slots, list_item);
-}
-
 static GtkColumnViewColumn *
 add_column (GtkColumnView *view,
             QmRowSlots    *slots,
@@ -510,7 +488,7 @@ add_column (GtkColumnView *view,
             const char    *id)
 {
   ColumnDef *def = g_new0 (ColumnDef, 1);
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkListItemFactory *factory;
   g_autoptr(GtkColumnViewColumn) column = NULL;
   GtkSorter *sorter;
   gboolean numeric;
@@ -522,10 +500,8 @@ add_column (GtkColumnView *view,
   numeric = type == COLUMN_PRICE ||
             (type == COLUMN_FIELD && qm_catalog_fields (kind, NULL)[field].type != QM_CATALOG_FIELD_TEXT);
 
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), def);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), def);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), def);
-  g_object_set_data_full (G_OBJECT (factory), "qm-column", def, g_free);
+  /* The factory frees @def; rows are bound to the view's slots. */
+  factory = qm_list_page_cell_factory_new (&def->slots, G_CALLBACK (setup_cell), fill_cell_cb, def, g_free);
 
   column = gtk_column_view_column_new (title, factory);
   g_object_set_data_full (G_OBJECT (column), "qm-column-id", g_strdup (id), g_free);
@@ -1421,14 +1397,11 @@ import_action (GtkWidget  *widget,
                GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = csv_filter ();
 
-  chooser = gtk_file_chooser_native_new (_("Import CSV"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Preview"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  chooser = qm_list_page_file_chooser_new (widget, _("Import CSV"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                           _("_Preview"), _("_Cancel"), filter);
   g_signal_connect (chooser, "response", G_CALLBACK (on_import_response), g_object_ref (self));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -1483,15 +1456,12 @@ export_action (GtkWidget  *widget,
                GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = csv_filter ();
   g_autofree char *suggested = g_strdup_printf ("catalog-%s.csv", qm_catalog_kind_to_string (self->kind));
 
-  chooser = gtk_file_chooser_native_new (_("Export View as CSV"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  chooser = qm_list_page_file_chooser_new (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                           _("_Export"), _("_Cancel"), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
   g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));

@@ -20,6 +20,7 @@
 #include "qm-estimate.h"
 #include "qm-format.h"
 #include "qm-gtk.h"
+#include "qm-list-page.h"
 #include "qm-plan-item.h"
 #include "qm-plan-store.h"
 #include "qm-plans-page.h"
@@ -267,28 +268,6 @@ fill_cell_cb (GtkListItem *list_item,
   gtk_inscription_set_text (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), text);
 }
 
-/* Rows are bound to slots (qm-row-slots.h), which refill the cells. */
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              gpointer                  user_data)
-{
-  QmPlansPage *self = g_object_get_data (G_OBJECT (factory), "qm-page");
-
-  qm_row_slots_bind_cell (self->slots, list_item, fill_cell_cb, user_data);
-}
-
-static void
-unbind_cell_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                gpointer                  user_data)
-{
-  QmPlansPage *self = g_object_get_data (G_OBJECT (factory), "qm-page");
-
-  if (self->slots != NULL)
-    qm_row_slots_unbind_cell (self->slots, list_item);
-}
-
 /* ------------------------------------------------------------------ */
 /* Sorting                                                             */
 
@@ -449,7 +428,7 @@ update_view (QmPlansPage *self)
   guint n_plans = g_list_model_get_n_items (G_LIST_MODEL (self->plans));
 
   gtk_stack_set_visible_child_name (self->stack, n_plans > 0 ? "plans" : "empty");
-  gtk_stack_set_visible_child_name (self->list_stack, n_shown (self) > 0 ? "list" : "no-matches");
+  qm_list_page_show_state (self->list_stack, n_shown (self), "list", "no-matches");
 }
 
 static void select_ids (QmPlansPage  *self,
@@ -525,14 +504,8 @@ apply_search (QmPlansPage *self,
 
   if (!force && g_str_equal (old, stripped))
     return;
-
-  /* Typing more narrows: only the rows that match now need a look. */
-  if (*old != '\0' && g_str_has_prefix (stripped, old))
-    change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (*stripped == '\0' || g_str_has_prefix (old, stripped))
-    change = GTK_FILTER_CHANGE_LESS_STRICT;
-  if (force)
-    change = GTK_FILTER_CHANGE_DIFFERENT;
+  if (!force)
+    change = qm_list_page_search_change (old, stripped, QM_LIST_SEARCH_PREFIX);
 
   g_clear_pointer (&self->words, g_strfreev);
   if (*stripped != '\0')
@@ -985,7 +958,6 @@ new_chooser (QmPlansPage          *self,
              GtkFileChooserAction  action,
              const char           *accept)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   g_autoptr(GtkFileFilter) filter = plan_file_filter ();
   GtkFileChooserNative *chooser;
 
@@ -994,10 +966,7 @@ new_chooser (QmPlansPage          *self,
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
       g_clear_object (&self->chooser);
     }
-  chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         action, accept, _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  chooser = qm_list_page_file_chooser_new (GTK_WIDGET (self), title, action, accept, _("_Cancel"), filter);
   gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
   self->chooser = chooser;
   return chooser;
@@ -1679,14 +1648,10 @@ static GtkListItemFactory *
 column_factory (QmPlansPage *self,
                 Column       column)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  /* Not a reference: the page owns the columns, which own the factory. */
-  g_object_set_data (G_OBJECT (factory), "qm-page", self);
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell_cb), GINT_TO_POINTER (column));
-  return factory;
+  /* The page owns the columns, which own the factory: &self->slots
+   * outlives it (and is NULL from dispose on). */
+  return qm_list_page_cell_factory_new (&self->slots, G_CALLBACK (setup_cell_cb), fill_cell_cb,
+                                        GINT_TO_POINTER (column), NULL);
 }
 
 static void

@@ -80,6 +80,10 @@ void qm_plan_report_add_cover       (QmDocument             *doc,
                                      const QmPlan           *plan,
                                      const QmEstimate       *e,
                                      const QmPlanReportInfo *info);
+void qm_plan_report_add_inputs     (QmDocument             *doc,
+                                     const QmPlan           *plan,
+                                     const QmEstimate       *e,
+                                     const QmPlanReportInfo *info);
 void qm_plan_report_add_bom         (QmDocument             *doc,
                                      const QmPlan           *plan,
                                      const QmEstimate       *e,

@@ -74,43 +74,16 @@ qm_report_append_catalog_line (GString    *s,
     }
 }
 
-void
-qm_plan_report_add_cover (QmDocument             *doc,
-                          const QmPlan           *plan,
-                          const QmEstimate       *e,
-                          const QmPlanReportInfo *info)
+/* The key figures, large, under the "Summary" heading. */
+static void
+add_key_figures (QmDocument             *doc,
+                 const QmPlan           *plan,
+                 const QmEstimate       *e,
+                 const QmPlanReportInfo *info)
 {
   const char *cur = qm_report_currency_of (plan, info);
-  g_autoptr(GString) meta = g_string_new (NULL);
-  g_autofree char *model = qm_report_model_name (plan, e);
   g_autofree char *gpu_label = NULL;
   g_autofree char *node_label = NULL;
-  g_autofree char *gpus = gpus_phrase (plan, e);
-  g_autofree char *nodes = nodes_phrase (plan, e);
-  g_autofree char *racks = racks_phrase (e);
-  g_autoptr(GString) para = g_string_new (NULL);
-
-  qm_document_add_heading (doc, qm_report_plan_name (plan), 0);
-
-  if (plan->customer[0])
-    {
-      /* Translators: on the cover of a plan summary; %s is the customer. */
-      g_string_append_printf (meta, _("Prepared for: %s"), plan->customer);
-      g_string_append_c (meta, '\n');
-    }
-  if (plan->quote_ref[0])
-    {
-      /* Translators: %s is the reference of the quote, as the plan gives it. */
-      g_string_append_printf (meta, _("Quote reference: %s"), plan->quote_ref);
-      g_string_append_c (meta, '\n');
-    }
-  /* Translators: on a report's cover; %s is a date, YYYY-MM-DD. */
-  g_string_append_printf (meta, _("Date: %s"), info->date);
-  g_string_append_c (meta, '\n');
-  qm_report_append_catalog_line (meta, info->catalog_version, cur);
-  qm_document_add_paragraph (doc, meta->str);
-
-  qm_document_add_heading (doc, _("Summary"), 1);
 
   /* The key figures, large: each label is one line of about 34 characters. */
   gpu_label = qm_report_ellipsize (qm_report_gpu_name (plan), KEY_LABEL_CHARS - 5);
@@ -229,6 +202,24 @@ qm_plan_report_add_cover (QmDocument             *doc,
   /* Translators: key figures' labels, under amounts of money. */
   qm_document_add_key_figure (doc, qm_report_is_buy (plan) ? _("monthly (amortisation, running)") : _("monthly, around the clock"),
                               qm_report_money (e->cost.monthly, cur));
+}
+
+/* The key figures again in a few plain sentences, and the count of
+ * warnings. One run of sentences, each with its translators' comment:
+ * longer than 120 lines, but cut into pieces the sentences would lose
+ * the order they have on the page. */
+static void
+add_summary_sentences (QmDocument             *doc,
+                       const QmPlan           *plan,
+                       const QmEstimate       *e,
+                       const QmPlanReportInfo *info)
+{
+  const char *cur = qm_report_currency_of (plan, info);
+  g_autofree char *model = qm_report_model_name (plan, e);
+  g_autofree char *gpus = gpus_phrase (plan, e);
+  g_autofree char *nodes = nodes_phrase (plan, e);
+  g_autofree char *racks = racks_phrase (e);
+  g_autoptr(GString) para = g_string_new (NULL);
 
   /* The same numbers in a few plain sentences; each ends in a space when
    * another may follow. */
@@ -418,115 +409,42 @@ qm_plan_report_add_cover (QmDocument             *doc,
                                             e->n_warnings);
       qm_document_add_paragraph (doc, w);
     }
+}
 
-  /* The inputs, for the reader who checks them. */
-  {
-    const char *headers[] = {
-      /* Translators: the headers of the table of a plan's inputs: what the
-       * input is, and its value. */
-      _("Input"),
-      /* Translators: the header of the column of values in the table of a
-       * plan's inputs. */
-      _("Value"),
-    };
-    static const double widths[] = { 0.30, 0.70 };
-    const QmWorkload *w = &plan->workload;
-    g_autofree char *parallel = NULL;
-    g_autofree char *hardware = NULL;
-    g_autofree char *facility = NULL;
-    g_autofree char *pricing = NULL;
-    g_autofree char *target = NULL;
+void
+qm_plan_report_add_cover (QmDocument             *doc,
+                          const QmPlan           *plan,
+                          const QmEstimate       *e,
+                          const QmPlanReportInfo *info)
+{
+  const char *cur = qm_report_currency_of (plan, info);
+  g_autoptr(GString) meta = g_string_new (NULL);
 
-    qm_document_add_heading (doc, _("Inputs"), 2);
-    qm_document_begin_table (doc, 2, headers, widths, NULL);
-#define ROW(label, value) G_STMT_START { const char *cells_[] = { (label), (value) }; \
-                                         qm_document_add_row (doc, cells_, FALSE); } G_STMT_END
-    /* Translators: a row of the inputs table: training, fine-tuning or serving. */
-    ROW (_("Workload"), qm_report_mode_label (w->mode));
-    ROW (_("Model"), model);
-    if (e->has_training)
-      {
-        /* Translators: the training inputs: the tokens in all (the tokens of
-         * one epoch × the epochs), the sequence length, the global batch in
-         * sequences, the precision ("bf16") and the optimizer ("adamw"). */
-        g_autofree char *t = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s tokens (%s × %s epoch), sequence "
-                                                           "%s, global batch %s, %s, %s",
-                                                           "%s tokens (%s × %s epochs), sequence %s, global batch %s, %s, %s",
-                                                           qm_report_plural_n (w->epochs)),
-                                              qm_report_short_count (e->tokens), qm_report_short_count (w->tokens),
-                                              qm_report_num (w->epochs, w->epochs == floor (w->epochs) ? 0 : 2),
-                                              qm_report_num (w->seq_len, 0), qm_report_num (w->global_batch, 0),
-                                              qm_precision_to_string (w->precision),
-                                              qm_optimizer_to_string (w->optimizer));
+  qm_document_add_heading (doc, qm_report_plan_name (plan), 0);
 
-        /* Translators: a row of the inputs table. */
-        ROW (_("Training"), t);
-        /* Translators: the parallel layout: tensor, pipeline, data, context
-         * and expert parallel degrees (TP … EP, not translated), the
-         * micro-batch, the ZeRO stage and the activation recompute. */
-        parallel = g_strdup_printf (_("TP %u, PP %u, DP %u, CP %u, EP %u; micro-batch %u; ZeRO-%u; recompute %s"),
-                                    e->parallelism.tp, e->parallelism.pp, e->parallelism.dp,
-                                    e->parallelism.cp, e->parallelism.ep, e->parallelism.micro_batch,
-                                    e->parallelism.zero_stage,
-                                    qm_report_recompute_word (e->parallelism.recompute));
-        ROW (_("Parallelism"), parallel);
-        {
-          g_autofree char *m = g_strdup_printf ("%s%% (%s)", qm_report_num (100 * e->mfu, 1), qm_report_mfu_basis (e->mfu_source));
-          ROW (_("MFU"), m);
-        }
-      }
-    else
-      {
-        /* Translators: the serving inputs: requests a minute, input and
-         * output tokens per request, and the precisions ("bf16", "fp8") of
-         * the weights and of the KV cache. */
-        g_autofree char *t = g_strdup_printf (_("%s requests/min, %s input + %s output tokens, weights %s, KV cache %s"),
-                                              qm_report_num (w->inference.requests_per_minute, 0),
-                                              qm_report_num (w->inference.input_tokens, 0),
-                                              qm_report_num (w->inference.output_tokens, 0),
-                                              qm_precision_to_string (w->inference.weight_precision),
-                                              qm_precision_to_string (w->inference.kv_precision));
-        ROW (_("Serving"), t);
-      }
-    if (w->deadline_days > 0)
-      /* Translators: the plan's target; %s is a duration such as "30 days". */
-      target = g_strdup_printf (_("finish within %s"), qm_report_days (w->deadline_days));
-    else
-      /* Translators: the plan's target; %s is a GPU count. */
-      target = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s GPU", "%s GPUs", qm_report_plural_n (w->target_gpus)),
-                                qm_report_num (w->target_gpus, 0));
-    /* Translators: a row of the inputs table: a GPU count or a deadline. */
-    ROW (_("Target"), target);
-    /* Translators: the GPU model in the server model; the network's and the
-     * storage's catalog ids (or "none"). */
-    hardware = g_strdup_printf (_("%s in %s; network %s; storage %s"), qm_report_gpu_name (plan), qm_report_server_name (plan),
-                                plan->network_id[0] ? plan->network_id : C_("no network", "none"),
-                                plan->storage_id[0] ? plan->storage_id : C_("no storage", "none"));
-    ROW (_("Hardware"), hardware);
-    /* Translators: the PUE; the electricity price; the power limit and the
-     * rack units (U) per rack; the grid's carbon intensity. */
-    facility = g_strdup_printf (_("PUE %s, %s per kWh, %s kW and %u U per rack, %s g CO₂e/kWh"),
-                                qm_report_num (plan->facility.pue, 2), qm_report_money_exact (plan->facility.usd_per_kwh, cur),
-                                qm_report_num (plan->facility.rack_kw, 0), plan->facility.rack_units,
-                                qm_report_num (plan->facility.gco2_per_kwh, 0));
-    ROW (_("Facility"), facility);
-    if (qm_report_is_buy (plan))
-      /* Translators: the pricing of a bought cluster; %s is the years the
-       * hardware is written off over. */
-      pricing = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Buy, amortised over %s year",
-                                              "Buy, amortised over %s years",
-                                              qm_report_plural_n (plan->pricing.amortization_years)),
-                                 qm_report_num (plan->pricing.amortization_years, 0));
-    else if (plan->offer_id[0])
-      /* Translators: "Rent, on demand" or "Rent, reserved", then a cloud
-       * offer's catalog id. */
-      pricing = g_strdup_printf (_("%s, offer %s"), qm_report_pricing_label (plan->pricing.mode), plan->offer_id);
-    else
-      pricing = g_strdup (qm_report_pricing_label (plan->pricing.mode));
-    ROW (_("Pricing"), pricing);
-#undef ROW
-    qm_document_end_table (doc);
-  }
+  if (plan->customer[0])
+    {
+      /* Translators: on the cover of a plan summary; %s is the customer. */
+      g_string_append_printf (meta, _("Prepared for: %s"), plan->customer);
+      g_string_append_c (meta, '\n');
+    }
+  if (plan->quote_ref[0])
+    {
+      /* Translators: %s is the reference of the quote, as the plan gives it. */
+      g_string_append_printf (meta, _("Quote reference: %s"), plan->quote_ref);
+      g_string_append_c (meta, '\n');
+    }
+  /* Translators: on a report's cover; %s is a date, YYYY-MM-DD. */
+  g_string_append_printf (meta, _("Date: %s"), info->date);
+  g_string_append_c (meta, '\n');
+  qm_report_append_catalog_line (meta, info->catalog_version, cur);
+  qm_document_add_paragraph (doc, meta->str);
+
+  qm_document_add_heading (doc, _("Summary"), 1);
+
+  add_key_figures (doc, plan, e, info);
+  add_summary_sentences (doc, plan, e, info);
+  qm_plan_report_add_inputs (doc, plan, e, info);
 
   if (plan->notes[0])
     {

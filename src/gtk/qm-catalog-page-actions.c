@@ -68,18 +68,18 @@ open_editor (QmCatalogPage       *self,
   gtk_window_present (GTK_WINDOW (editor));
 }
 
-void
-qm_catalog_page_add_action (GtkWidget  *widget,
-                            const char *action_name,
-                            GVariant   *param)
+static void
+add_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
 {
   open_editor (QM_CATALOG_PAGE (widget), QM_CATALOG_EDITOR_ADD, NULL);
 }
 
-void
-qm_catalog_page_duplicate_action (GtkWidget  *widget,
-                                  const char *action_name,
-                                  GVariant   *param)
+static void
+duplicate_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   QmCatalogItem *item = qm_catalog_page_get_selected (self);
@@ -88,10 +88,10 @@ qm_catalog_page_duplicate_action (GtkWidget  *widget,
     open_editor (self, QM_CATALOG_EDITOR_ADD, qm_catalog_item_get_entry (item));
 }
 
-void
-qm_catalog_page_edit_action (GtkWidget  *widget,
-                             const char *action_name,
-                             GVariant   *param)
+static void
+edit_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   QmCatalogItem *item = qm_catalog_page_get_selected (self);
@@ -159,10 +159,10 @@ on_undo_delete (AdwToast *t,
     }
 }
 
-void
-qm_catalog_page_delete_action (GtkWidget  *widget,
-                               const char *action_name,
-                               GVariant   *param)
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   QmCatalogItem *item = qm_catalog_page_get_selected (self);
@@ -204,10 +204,10 @@ qm_catalog_page_delete_action (GtkWidget  *widget,
   adw_toast_overlay_add_toast (self->toast_overlay, t);
 }
 
-void
-qm_catalog_page_toggle_hidden_action (GtkWidget  *widget,
-                                      const char *action_name,
-                                      GVariant   *param)
+static void
+toggle_hidden_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   QmCatalogItem *item = qm_catalog_page_get_selected (self);
@@ -232,10 +232,10 @@ qm_catalog_page_toggle_hidden_action (GtkWidget  *widget,
   qm_catalog_page_toast (self, message);
 }
 
-void
-qm_catalog_page_reset_price_action (GtkWidget  *widget,
-                                    const char *action_name,
-                                    GVariant   *param)
+static void
+reset_price_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   QmCatalogItem *item = qm_catalog_page_get_selected (self);
@@ -256,10 +256,10 @@ qm_catalog_page_reset_price_action (GtkWidget  *widget,
   qm_catalog_page_toast (self, _("Back to the list price"));
 }
 
-void
-qm_catalog_page_clear_filters_action (GtkWidget  *widget,
-                                      const char *action_name,
-                                      GVariant   *param)
+static void
+clear_filters_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
 
@@ -270,20 +270,20 @@ qm_catalog_page_clear_filters_action (GtkWidget  *widget,
   qm_catalog_page_refilter (self, GTK_FILTER_CHANGE_LESS_STRICT);
 }
 
-void
-qm_catalog_page_show_list_action (GtkWidget  *widget,
-                                  const char *action_name,
-                                  GVariant   *param)
+static void
+show_list_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
 
   adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
 }
 
-void
-qm_catalog_page_focus_search_action (GtkWidget  *widget,
-                                     const char *action_name,
-                                     GVariant   *param)
+static void
+focus_search_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
 {
   qm_catalog_page_focus_search (QM_CATALOG_PAGE (widget));
 }
@@ -375,10 +375,10 @@ csv_filter (void)
   return filter;
 }
 
-void
-qm_catalog_page_import_action (GtkWidget  *widget,
-                               const char *action_name,
-                               GVariant   *param)
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   GtkFileChooserNative *chooser;
@@ -434,10 +434,10 @@ on_export_response (GtkNativeDialog *chooser,
   g_object_unref (self);
 }
 
-void
-qm_catalog_page_export_action (GtkWidget  *widget,
-                               const char *action_name,
-                               GVariant   *param)
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   GtkFileChooserNative *chooser;
@@ -449,4 +449,21 @@ qm_catalog_page_export_action (GtkWidget  *widget,
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
   g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Installs the actions above on the page's class (from class_init). */
+void
+qm_catalog_page_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "catalog.add", NULL, add_action);
+  gtk_widget_class_install_action (widget_class, "catalog.duplicate", NULL, duplicate_action);
+  gtk_widget_class_install_action (widget_class, "catalog.edit", NULL, edit_action);
+  gtk_widget_class_install_action (widget_class, "catalog.delete", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "catalog.toggle-hidden", NULL, toggle_hidden_action);
+  gtk_widget_class_install_action (widget_class, "catalog.reset-price", NULL, reset_price_action);
+  gtk_widget_class_install_action (widget_class, "catalog.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "catalog.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "catalog.clear-filters", NULL, clear_filters_action);
+  gtk_widget_class_install_action (widget_class, "catalog.show-list", NULL, show_list_action);
+  gtk_widget_class_install_action (widget_class, "catalog.focus-search", NULL, focus_search_action);
 }

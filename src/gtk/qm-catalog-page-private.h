@@ -95,18 +95,7 @@ struct _QmCatalogPage
 
 /* qm-catalog-page-actions.c */
 void qm_catalog_page_toast (QmCatalogPage *self, const char *message);
-void qm_catalog_page_add_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_duplicate_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_edit_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_delete_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_toggle_hidden_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_reset_price_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_clear_filters_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_show_list_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_focus_search_action (GtkWidget *widget, const char *action_name, GVariant *param);
 gboolean qm_catalog_page_ctrl_f_cb (GtkWidget *widget, GVariant *args, gpointer user_data);
-void qm_catalog_page_import_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_catalog_page_export_action (GtkWidget *widget, const char *action_name, GVariant *param);
 
 /* qm-catalog-page.c */
 /* The view of the kind shown. */
@@ -122,5 +111,6 @@ void qm_catalog_page_update_details (QmCatalogPage *self);
 
 /* qm-catalog-page-columns.c */
 GtkColumnViewColumn *qm_catalog_page_add_column (GtkColumnView *view, QmRowSlots *slots, QmCatalogKind kind, ColumnType type, guint field, const char *title, const char *id);
+void qm_catalog_page_class_actions_init (GtkWidgetClass *widget_class);
 
 G_END_DECLS

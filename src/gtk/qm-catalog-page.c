@@ -749,17 +749,7 @@ qm_catalog_page_class_init (QmCatalogPageClass *klass)
 
   gtk_widget_class_install_property_action (widget_class, "catalog.kind", "kind");
   gtk_widget_class_install_property_action (widget_class, "catalog.show-hidden", "show-hidden");
-  gtk_widget_class_install_action (widget_class, "catalog.add", NULL, qm_catalog_page_add_action);
-  gtk_widget_class_install_action (widget_class, "catalog.duplicate", NULL, qm_catalog_page_duplicate_action);
-  gtk_widget_class_install_action (widget_class, "catalog.edit", NULL, qm_catalog_page_edit_action);
-  gtk_widget_class_install_action (widget_class, "catalog.delete", NULL, qm_catalog_page_delete_action);
-  gtk_widget_class_install_action (widget_class, "catalog.toggle-hidden", NULL, qm_catalog_page_toggle_hidden_action);
-  gtk_widget_class_install_action (widget_class, "catalog.reset-price", NULL, qm_catalog_page_reset_price_action);
-  gtk_widget_class_install_action (widget_class, "catalog.import", NULL, qm_catalog_page_import_action);
-  gtk_widget_class_install_action (widget_class, "catalog.export", NULL, qm_catalog_page_export_action);
-  gtk_widget_class_install_action (widget_class, "catalog.clear-filters", NULL, qm_catalog_page_clear_filters_action);
-  gtk_widget_class_install_action (widget_class, "catalog.show-list", NULL, qm_catalog_page_show_list_action);
-  gtk_widget_class_install_action (widget_class, "catalog.focus-search", NULL, qm_catalog_page_focus_search_action);
+  qm_catalog_page_class_actions_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "catalog.add", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "catalog.delete", NULL);

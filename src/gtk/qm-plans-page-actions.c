@@ -259,10 +259,10 @@ new_chooser (QmPlansPage          *self,
   return chooser;
 }
 
-void
-qm_plans_page_import_action (GtkWidget  *widget,
-                             const char *action_name,
-                             GVariant   *param)
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
 {
   QmPlansPage *self = QM_PLANS_PAGE (widget);
   GtkFileChooserNative *chooser = new_chooser (self, _("Import Plan"),
@@ -273,10 +273,10 @@ qm_plans_page_import_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-void
-qm_plans_page_open_example_action (GtkWidget  *widget,
-                                   const char *action_name,
-                                   GVariant   *param)
+static void
+open_example_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
 {
   qm_plans_page_open_example (QM_PLANS_PAGE (widget), g_variant_get_string (param, NULL));
 }
@@ -311,10 +311,10 @@ qm_plans_page_build_examples_menu (void)
 /* ------------------------------------------------------------------ */
 /* Selection actions                                                   */
 
-void
-qm_plans_page_compare_action (GtkWidget  *widget,
-                              const char *action_name,
-                              GVariant   *param)
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
   QmPlansPage *self = QM_PLANS_PAGE (widget);
   g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
@@ -342,10 +342,10 @@ undo_toast_dismissed_cb (AdwToast    *toast,
     }
 }
 
-void
-qm_plans_page_delete_action (GtkWidget  *widget,
-                             const char *action_name,
-                             GVariant   *param)
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
 {
   QmPlansPage *self = QM_PLANS_PAGE (widget);
   g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
@@ -410,10 +410,10 @@ qm_plans_page_delete_action (GtkWidget  *widget,
   qm_plans_page_update_actions (self);
 }
 
-void
-qm_plans_page_undo_delete_action (GtkWidget  *widget,
-                                  const char *action_name,
-                                  GVariant   *param)
+static void
+undo_delete_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
 {
   QmPlansPage *self = QM_PLANS_PAGE (widget);
   g_autoptr(GArray) ids = g_steal_pointer (&self->undo_ids);
@@ -444,10 +444,10 @@ qm_plans_page_undo_delete_action (GtkWidget  *widget,
   qm_plans_page_update_actions (self);
 }
 
-void
-qm_plans_page_duplicate_action (GtkWidget  *widget,
-                                const char *action_name,
-                                GVariant   *param)
+static void
+duplicate_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
 {
   QmPlansPage *self = QM_PLANS_PAGE (widget);
   gint64 id = qm_plans_page_get_single_selected_id (self);
@@ -513,10 +513,10 @@ rename_response_cb (AdwMessageDialog *dialog,
   qm_plans_page_select_ids (self, &rd->id, 1);
 }
 
-void
-qm_plans_page_rename_action (GtkWidget  *widget,
-                             const char *action_name,
-                             GVariant   *param)
+static void
+rename_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
 {
   QmPlansPage *self = QM_PLANS_PAGE (widget);
   gint64 id = qm_plans_page_get_single_selected_id (self);
@@ -625,10 +625,10 @@ export_response_cb (GtkNativeDialog *chooser,
     g_clear_object (&self->chooser);
 }
 
-void
-qm_plans_page_export_action (GtkWidget  *widget,
-                             const char *action_name,
-                             GVariant   *param)
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
 {
   QmPlansPage *self = QM_PLANS_PAGE (widget);
   gint64 id = qm_plans_page_get_single_selected_id (self);
@@ -648,4 +648,18 @@ qm_plans_page_export_action (GtkWidget  *widget,
   g_object_set_data (G_OBJECT (chooser), "qm-plan-id", GSIZE_TO_POINTER ((gsize) id));
   g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Installs the actions above on the page's class (from class_init). */
+void
+qm_plans_page_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "plans.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "plans.open-example", "s", open_example_action);
+  gtk_widget_class_install_action (widget_class, "plans.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "plans.delete", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "plans.undo-delete", NULL, undo_delete_action);
+  gtk_widget_class_install_action (widget_class, "plans.duplicate", NULL, duplicate_action);
+  gtk_widget_class_install_action (widget_class, "plans.rename", NULL, rename_action);
+  gtk_widget_class_install_action (widget_class, "plans.export", NULL, export_action);
 }

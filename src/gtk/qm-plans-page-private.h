@@ -73,15 +73,7 @@ void qm_plans_page_emit_open_plan (QmPlansPage *self, gint64 id);
 void qm_plans_page_emit_compare_plans (QmPlansPage *self, GVariant *ids);
 
 /* qm-plans-page-actions.c */
-void qm_plans_page_import_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_plans_page_open_example_action (GtkWidget *widget, const char *action_name, GVariant *param);
 GMenuModel *qm_plans_page_build_examples_menu (void);
-void qm_plans_page_compare_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_plans_page_delete_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_plans_page_undo_delete_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_plans_page_duplicate_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_plans_page_rename_action (GtkWidget *widget, const char *action_name, GVariant *param);
-void qm_plans_page_export_action (GtkWidget *widget, const char *action_name, GVariant *param);
 guint qm_plans_page_n_shown (QmPlansPage *self);
 gint64 qm_plans_page_get_single_selected_id (QmPlansPage *self);
 void qm_plans_page_update_actions (QmPlansPage *self);
@@ -92,5 +84,6 @@ gboolean qm_plans_page_refresh_plan (QmPlansPage *self, gint64 id);
 void qm_plans_page_show_error (QmPlansPage *self, const char *heading, const char *body);
 void qm_plans_page_show_toast (QmPlansPage *self, const char *title);
 void qm_plans_page_show_store_error (QmPlansPage *self, const char *heading, const GError *error);
+void qm_plans_page_class_actions_init (GtkWidgetClass *widget_class);
 
 G_END_DECLS

@@ -955,15 +955,8 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 
-  gtk_widget_class_install_action (widget_class, "plans.import", NULL, qm_plans_page_import_action);
-  gtk_widget_class_install_action (widget_class, "plans.open-example", "s", qm_plans_page_open_example_action);
+  qm_plans_page_class_actions_init (widget_class);
   gtk_widget_class_install_action (widget_class, "plans.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "plans.compare", NULL, qm_plans_page_compare_action);
-  gtk_widget_class_install_action (widget_class, "plans.delete", NULL, qm_plans_page_delete_action);
-  gtk_widget_class_install_action (widget_class, "plans.undo-delete", NULL, qm_plans_page_undo_delete_action);
-  gtk_widget_class_install_action (widget_class, "plans.duplicate", NULL, qm_plans_page_duplicate_action);
-  gtk_widget_class_install_action (widget_class, "plans.rename", NULL, qm_plans_page_rename_action);
-  gtk_widget_class_install_action (widget_class, "plans.export", NULL, qm_plans_page_export_action);
 
   /* Inside the page; the window adds Ctrl+O and Ctrl+F for the whole window. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "plans.import", NULL);

@@ -20,87 +20,11 @@
 #include "qm-catalog-editor.h"
 #include "qm-catalog-import-dialog.h"
 #include "qm-catalog-page.h"
+#include "qm-catalog-page-private.h"
 #include "qm-row-slots.h"
 #include "qm-csv.h"
 #include "qm-gtk.h"
-
-typedef enum
-{
-  COLUMN_NAME,
-  COLUMN_VENDOR,
-  COLUMN_FIELD,
-  COLUMN_PRICE,
-  COLUMN_ORIGIN,
-  COLUMN_AS_OF,
-} ColumnType;
-
-typedef struct
-{
-  ColumnType    type;
-  QmCatalogKind kind;
-  guint         field;
-  QmRowSlots   *slots;   /* the view's; outlives its columns */
-} ColumnDef;
-
-typedef struct
-{
-  GListStore          *items;
-  GtkFilter           *filter;
-  GtkFilterListModel  *filtered;
-  GtkSortListModel    *sorted;
-  QmRowSlots          *slots;
-  GtkSingleSelection  *selection;
-  GtkColumnView       *view;
-  GtkWidget           *scroller;
-  guint                n_hidden;   /* entries flagged hidden, counted when @items change */
-} KindView;
-
-struct _QmCatalogPage
-{
-  AdwBin               parent_instance;
-
-  AdwToastOverlay     *toast_overlay;
-  AdwLeaflet          *leaflet;
-  GtkWidget           *list_pane;
-  GtkWidget           *details_pane;
-  GtkWidget           *back_button;
-  GtkDropDown         *kind_dropdown;
-  GtkGrid             *filter_grid;
-  GtkSearchEntry      *search_entry;
-  GtkDropDown         *vendor_dropdown;
-  GtkDropDown         *type_dropdown;
-  GtkStack            *content_stack;
-  GtkStack            *views_stack;
-  GtkInscription      *count_label;
-  GtkStack            *details_stack;
-  GtkLabel            *details_title;
-  GtkLabel            *details_subtitle;
-  GtkImage            *origin_icon;
-  GtkWidget           *edit_button;
-  GtkWidget           *duplicate_button;
-  GtkWidget           *reset_button;
-  GtkWidget           *hide_button;
-  GtkWidget           *delete_button;
-  GtkPopover          *more_popover;
-  GtkWidget           *details_actions;
-  GtkBox              *details_groups;
-
-  QmStore             *store;  /* not owned */
-  KindView             views[QM_N_CATALOG_KINDS];
-  QmCatalogKind        kind;
-  char                *needle;        /* casefolded search text */
-  const char          *vendor;        /* interned; NULL = all */
-  const char          *type_value;    /* interned; NULL = all */
-  GPtrArray           *vendor_values; /* interned, [0] = NULL for "all" */
-  GPtrArray           *type_values;
-  gboolean             show_hidden;
-  gboolean             updating;      /* while the page sets its own dropdowns */
-  QmCatalogItem       *shown;         /* the item in the details pane */
-  GdkFrameClock       *details_clock;  /* a details update waits for its paint */
-  gboolean             rows_changing;  /* on_rows_changed moves the selection */
-  GPtrArray           *detail_values;  /* GtkLabel, in the order update_details fills them */
-  char                *details_layout; /* the rows detail_values belong to */
-};
+#include "qm-list-page.h"
 
 G_DEFINE_FINAL_TYPE (QmCatalogPage, qm_catalog_page, ADW_TYPE_BIN)
 
@@ -113,11 +37,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void update_details (QmCatalogPage *self);
-static void update_actions (QmCatalogPage *self);
-
-static KindView *
-current (QmCatalogPage *self)
+KindView *
+qm_catalog_page_current (QmCatalogPage *self)
 {
   return &self->views[self->kind];
 }
@@ -145,7 +66,7 @@ filter_func (gpointer item,
 static void
 update_state (QmCatalogPage *self)
 {
-  KindView *view = current (self);
+  KindView *view = qm_catalog_page_current (self);
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (view->filtered));
   guint n = g_list_model_get_n_items (G_LIST_MODEL (view->items));
   guint hidden = self->show_hidden ? 0 : view->n_hidden;
@@ -168,15 +89,15 @@ update_state (QmCatalogPage *self)
       text = joined;
     }
   gtk_inscription_set_text (self->count_label, text);
-  gtk_stack_set_visible_child_name (self->content_stack, shown > 0 ? "list" : "empty");
+  qm_list_page_show_state (self->content_stack, shown, "list", "empty");
 }
 
-static void
-refilter (QmCatalogPage   *self,
-          GtkFilterChange  change)
+void
+qm_catalog_page_refilter (QmCatalogPage   *self,
+                          GtkFilterChange  change)
 {
   /* The filtered model's items-changed handler updates the rest. */
-  gtk_filter_changed (current (self)->filter, change);
+  gtk_filter_changed (qm_catalog_page_current (self)->filter, change);
   update_state (self);
 }
 
@@ -190,16 +111,10 @@ apply_search (QmCatalogPage *self,
   g_strstrip (needle);
   if (g_strcmp0 (needle, self->needle) == 0)
     return;
-  /* A longer needle can only drop rows, a shorter one only add them. */
-  if (strstr (needle, self->needle) != NULL)
-    change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (strstr (self->needle, needle) != NULL)
-    change = GTK_FILTER_CHANGE_LESS_STRICT;
-  else
-    change = GTK_FILTER_CHANGE_DIFFERENT;
+  change = qm_list_page_search_change (self->needle, needle, QM_LIST_SEARCH_SUBSTRING);
   g_free (self->needle);
   self->needle = g_steal_pointer (&needle);
-  refilter (self, change);
+  qm_catalog_page_refilter (self, change);
 }
 
 static void
@@ -235,7 +150,7 @@ fill_dropdown (QmCatalogPage *self,
                gboolean       vendor,
                const char    *keep)
 {
-  KindView *view = current (self);
+  KindView *view = qm_catalog_page_current (self);
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (view->items));
@@ -268,8 +183,8 @@ fill_dropdown (QmCatalogPage *self,
   self->updating = FALSE;
 }
 
-static void
-fill_filters (QmCatalogPage *self)
+void
+qm_catalog_page_fill_filters (QmCatalogPage *self)
 {
   int field = qm_catalog_kind_filter_field (self->kind);
   const char *vendor = self->vendor;
@@ -305,7 +220,7 @@ on_vendor_selected (QmCatalogPage *self)
   if (self->updating || i >= self->vendor_values->len)
     return;
   self->vendor = self->vendor_values->pdata[i];
-  refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
+  qm_catalog_page_refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 static void
@@ -316,261 +231,7 @@ on_type_selected (QmCatalogPage *self)
   if (self->updating || i >= self->type_values->len)
     return;
   self->type_value = self->type_values->pdata[i];
-  refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
-}
-
-/* ------------------------------------------------------------------ */
-/* Columns                                                             */
-
-static double
-sort_value (QmCatalogItem *item,
-            gpointer       user_data)
-{
-  return qm_catalog_item_sort_value (item, GPOINTER_TO_UINT (user_data));
-}
-
-static double
-price_value (QmCatalogItem *item,
-             gpointer       user_data)
-{
-  return qm_catalog_item_get_entry (item)->price_usd;
-}
-
-static char *
-text_value (QmCatalogItem *item,
-            gpointer       user_data)
-{
-  const ColumnDef *def = user_data;
-  const QmCatalogEntry *e = qm_catalog_item_get_entry (item);
-
-  switch (def->type)
-    {
-    case COLUMN_NAME:   return g_strdup (e->name);
-    case COLUMN_VENDOR: return g_strdup (e->vendor);
-    case COLUMN_AS_OF:  return g_strdup (e->as_of);
-    case COLUMN_ORIGIN: return g_strdup (e->builtin ? "0" : "1");
-    case COLUMN_FIELD:  return g_strdup (qm_catalog_pretty_value (qm_catalog_item_get_text (item, def->field)));
-    case COLUMN_PRICE:
-    default:            return NULL;
-    }
-}
-
-/* Cells are GtkInscriptions: made for list cells, they size by a
- * character count rather than by measuring their text, so binding the
- * ~200 rows GTK 4.8 keeps around the view stays cheap. */
-static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            const ColumnDef          *def)
-{
-  gboolean numeric = def->type == COLUMN_PRICE ||
-                     (def->type == COLUMN_FIELD &&
-                      qm_catalog_fields (def->kind, NULL)[def->field].type != QM_CATALOG_FIELD_TEXT);
-  GtkWidget *cell = gtk_inscription_new (NULL);
-  GtkInscription *inscription = GTK_INSCRIPTION (cell);
-
-  gtk_inscription_set_xalign (inscription, numeric ? 1.0 : 0.0);
-  gtk_inscription_set_text_overflow (inscription, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  switch (def->type)
-    {
-    case COLUMN_NAME:   gtk_inscription_set_nat_chars (inscription, 26); break;
-    case COLUMN_PRICE:  gtk_inscription_set_nat_chars (inscription, 10); break;
-    case COLUMN_ORIGIN: gtk_inscription_set_nat_chars (inscription, 15); break;
-    case COLUMN_AS_OF:  gtk_inscription_set_nat_chars (inscription, 11); break;
-    case COLUMN_VENDOR: gtk_inscription_set_nat_chars (inscription, 12); break;
-    case COLUMN_FIELD:
-    default:
-      {
-        const QmCatalogField *field = &qm_catalog_fields (def->kind, NULL)[def->field];
-
-        /* Wide enough for "1,979 TFLOPS" or a GPU's name. */
-        if (field->type == QM_CATALOG_FIELD_TEXT)
-          gtk_inscription_set_nat_chars (inscription, g_str_equal (field->key, "gpu_id") ? 18 : 13);
-        else
-          gtk_inscription_set_nat_chars (inscription, field->unit ? 6 + strlen (field->unit) : 9);
-      }
-      break;
-    }
-  /* One line, centred in rows that a two-line price makes taller. */
-  gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
-  gtk_inscription_set_nat_lines (inscription, 1);
-  gtk_inscription_set_min_chars (inscription, def->type == COLUMN_NAME ? 8
-                                              : gtk_inscription_get_nat_chars (inscription));
-  if (numeric)
-    gtk_widget_add_css_class (cell, "numeric");
-  gtk_list_item_set_child (list_item, cell);
-}
-
-static void
-fill_cell (GtkInscription  *cell,
-           const ColumnDef *def,
-           QmCatalogItem   *item)
-{
-  const QmCatalogEntry *e;
-  g_autofree char *text = NULL;
-
-  if (item == NULL)
-    {
-      gtk_inscription_set_text (cell, NULL);
-      return;
-    }
-  e = qm_catalog_item_get_entry (item);
-
-  switch (def->type)
-    {
-    case COLUMN_NAME:
-      gtk_inscription_set_text (cell, e->name);
-      return;
-
-    case COLUMN_VENDOR:
-      gtk_inscription_set_text (cell, e->vendor ? e->vendor : "—");
-      return;
-
-    case COLUMN_AS_OF:
-      text = qm_catalog_format_date (e->as_of);
-      gtk_inscription_set_text (cell, text ? text : "—");
-      return;
-
-    case COLUMN_ORIGIN:
-      if (e->hidden)
-        gtk_inscription_set_text (cell, _("Built-in, hidden"));
-      else
-        gtk_inscription_set_text (cell, e->builtin ? _("Built-in") : _("Yours"));
-      return;
-
-    case COLUMN_PRICE:
-      {
-        g_autofree char *price = qm_catalog_format_price (e->price_usd);
-
-        /* An overridden price shows the user's price over the list price. */
-        if (e->has_override)
-          {
-            g_autofree char *list = qm_catalog_format_price (e->list_price_usd);
-            /* TRANSLATORS: under an overridden price: "list $25,000" */
-            g_autofree char *line = g_strdup_printf (_("list %s"), list);
-            g_autofree char *markup = g_markup_printf_escaped ("%s\n<span size=\"small\" alpha=\"60%%\">%s</span>",
-                                                               price, line);
-
-            gtk_inscription_set_min_lines (cell, 2);
-            gtk_inscription_set_markup (cell, markup);
-          }
-        else
-          {
-            gtk_inscription_set_min_lines (cell, 1);
-            gtk_inscription_set_text (cell, price);
-          }
-        return;
-      }
-
-    case COLUMN_FIELD:
-    default:
-      if (qm_catalog_fields (def->kind, NULL)[def->field].type == QM_CATALOG_FIELD_TEXT)
-        gtk_inscription_set_text (cell, qm_catalog_pretty_value (qm_catalog_item_get_text (item, def->field)));
-      else
-        {
-          text = qm_catalog_item_format (item, def->field);
-          gtk_inscription_set_text (cell, text ? text : "—");
-        }
-      return;
-    }
-}
-
-static void
-fill_cell_cb (GtkListItem *list_item,
-              gpointer     item,
-              gpointer     def)
-{
-  fill_cell (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), def, item);
-}
-
-/* Rows are bound to slots (qm-row-slots.h), which refill the cells. */
-static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           const ColumnDef          *def)
-{
-  qm_row_slots_bind_cell (def->slots, list_item, fill_cell_cb, (gpointer) def);
-}
-
-static void
-unbind_cell (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             const ColumnDef          *def)
-{
-  qm_row_slots_unbind_cell (def->slots, list_item);
-}
-
-static GtkColumnViewColumn *
-add_column (GtkColumnView *view,
-            QmRowSlots    *slots,
-            QmCatalogKind  kind,
-            ColumnType     type,
-            guint          field,
-            const char    *title,
-            const char    *id)
-{
-  ColumnDef *def = g_new0 (ColumnDef, 1);
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkColumnViewColumn) column = NULL;
-  GtkSorter *sorter;
-  gboolean numeric;
-
-  def->type = type;
-  def->kind = kind;
-  def->field = field;
-  def->slots = slots;
-  numeric = type == COLUMN_PRICE ||
-            (type == COLUMN_FIELD && qm_catalog_fields (kind, NULL)[field].type != QM_CATALOG_FIELD_TEXT);
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), def);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), def);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), def);
-  g_object_set_data_full (G_OBJECT (factory), "qm-column", def, g_free);
-
-  column = gtk_column_view_column_new (title, factory);
-  g_object_set_data_full (G_OBJECT (column), "qm-column-id", g_strdup (id), g_free);
-  gtk_column_view_column_set_resizable (column, TRUE);
-
-  if (type == COLUMN_PRICE)
-    sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
-                                                                              G_CALLBACK (price_value),
-                                                                              NULL, NULL)));
-  else if (numeric)
-    sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
-                                                                              G_CALLBACK (sort_value),
-                                                                              GUINT_TO_POINTER (field), NULL)));
-  else
-    sorter = GTK_SORTER (gtk_string_sorter_new (gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
-                                                                             G_CALLBACK (text_value),
-                                                                             def, NULL)));
-  gtk_column_view_column_set_sorter (column, sorter);
-  g_object_unref (sorter);
-
-  /* Fixed widths from the cells' character counts (setup_cell): GTK 4.8
-   * then lays out a column without measuring its ~200 cells. */
-  switch (type)
-    {
-    case COLUMN_NAME:   gtk_column_view_column_set_fixed_width (column, 220); break;
-    case COLUMN_VENDOR: gtk_column_view_column_set_fixed_width (column, 110); break;
-    case COLUMN_PRICE:  gtk_column_view_column_set_fixed_width (column, 96); break;
-    case COLUMN_ORIGIN: gtk_column_view_column_set_fixed_width (column, 130); break;
-    case COLUMN_AS_OF:  gtk_column_view_column_set_fixed_width (column, 110); break;
-    case COLUMN_FIELD:
-    default:
-      {
-        const QmCatalogField *f = &qm_catalog_fields (kind, NULL)[field];
-
-        if (f->type == QM_CATALOG_FIELD_TEXT)
-          gtk_column_view_column_set_fixed_width (column, g_str_equal (f->key, "gpu_id") ? 160 : 116);
-        else
-          gtk_column_view_column_set_fixed_width (column, f->unit ? 76 + 8 * strlen (f->unit) : 84);
-      }
-      break;
-    }
-  if (type == COLUMN_NAME)
-    gtk_column_view_column_set_expand (column, TRUE);
-  gtk_column_view_append_column (view, column);
-  return column;
+  qm_catalog_page_refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 static void
@@ -587,7 +248,7 @@ on_selection_changed (QmCatalogPage *self)
 {
   /* A change of rows queues its own, later update (on_rows_changed). */
   if (!self->rows_changing)
-    update_details (self);
+    qm_catalog_page_update_details (self);
 }
 
 static void
@@ -603,7 +264,7 @@ static void
 on_details_after_paint (QmCatalogPage *self)
 {
   cancel_details_update (self);
-  update_details (self);
+  qm_catalog_page_update_details (self);
 }
 
 /* A search keystroke can put another entry under the selection. Its
@@ -614,10 +275,10 @@ queue_update_details (QmCatalogPage *self)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
 
-  update_actions (self);
+  qm_catalog_page_update_actions (self);
   if (clock == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
-      update_details (self);
+      qm_catalog_page_update_details (self);
       return;
     }
   if (self->details_clock != NULL)
@@ -636,7 +297,7 @@ on_rows_changed (QmCatalogPage *self,
                  guint          added,
                  GListModel    *model)
 {
-  KindView *view = current (self);
+  KindView *view = qm_catalog_page_current (self);
   guint n, selected;
 
   if (model != G_LIST_MODEL (view->filtered))
@@ -709,17 +370,17 @@ build_view (QmCatalogPage *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (view->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   qm_catalog_kind_title (kind), -1);
 
-  add_column (view->view, view->slots, kind, COLUMN_NAME, 0, _("Name"), "name");
-  add_column (view->view, view->slots, kind, COLUMN_VENDOR, 0, kind == QM_CATALOG_KIND_MODEL ? _("Developer") : _("Vendor"), "vendor");
+  qm_catalog_page_add_column (view->view, view->slots, kind, COLUMN_NAME, 0, _("Name"), "name");
+  qm_catalog_page_add_column (view->view, view->slots, kind, COLUMN_VENDOR, 0, kind == QM_CATALOG_KIND_MODEL ? _("Developer") : _("Vendor"), "vendor");
   /* The price early: it is what procurement comes for. */
   if (qm_catalog_kind_has_price (kind))
-    add_column (view->view, view->slots, kind, COLUMN_PRICE, 0, _("Price"), "price");
+    qm_catalog_page_add_column (view->view, view->slots, kind, COLUMN_PRICE, 0, _("Price"), "price");
   fields = qm_catalog_fields (kind, &n);
   for (guint i = 0; i < n; i++)
     if (fields[i].flags & QM_CATALOG_FIELD_COLUMN)
-      add_column (view->view, view->slots, kind, COLUMN_FIELD, i, _(fields[i].label), fields[i].key);
-  add_column (view->view, view->slots, kind, COLUMN_ORIGIN, 0, _("Origin"), "origin");
-  add_column (view->view, view->slots, kind, COLUMN_AS_OF, 0, _("As Of"), "as_of");
+      qm_catalog_page_add_column (view->view, view->slots, kind, COLUMN_FIELD, i, _(fields[i].label), fields[i].key);
+  qm_catalog_page_add_column (view->view, view->slots, kind, COLUMN_ORIGIN, 0, _("Origin"), "origin");
+  qm_catalog_page_add_column (view->view, view->slots, kind, COLUMN_AS_OF, 0, _("As Of"), "as_of");
 
   gtk_sort_list_model_set_sorter (view->sorted, gtk_column_view_get_sorter (view->view));
   g_signal_connect_object (view->view, "activate", G_CALLBACK (on_activate), self, G_CONNECT_SWAPPED);
@@ -741,8 +402,8 @@ build_view (QmCatalogPage *self,
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
 
-static void
-load_all (QmCatalogPage *self)
+void
+qm_catalog_page_load_all (QmCatalogPage *self)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) entries = NULL;
@@ -778,11 +439,11 @@ load_all (QmCatalogPage *self)
       g_ptr_array_unref (per_kind[k]);
     }
 
-  fill_filters (self);
+  qm_catalog_page_fill_filters (self);
   update_state (self);
   if (keep != NULL)
     qm_catalog_page_select (self, keep);
-  update_details (self);
+  qm_catalog_page_update_details (self);
 }
 
 static gboolean
@@ -806,10 +467,10 @@ find_item (KindView   *view,
 }
 
 /* Re-reads one entry after an edit, keeping the rest of the list as it is. */
-static void
-reload_entry (QmCatalogPage *self,
-              QmCatalogKind  kind,
-              const char    *id)
+void
+qm_catalog_page_reload_entry (QmCatalogPage *self,
+                              QmCatalogKind  kind,
+                              const char    *id)
 {
   KindView *view = &self->views[kind];
   QmCatalogEntry *entry = qm_catalog_store_get (self->store, kind, id, NULL);
@@ -832,669 +493,10 @@ reload_entry (QmCatalogPage *self,
     }
   if (kind == self->kind)
     {
-      fill_filters (self);
+      qm_catalog_page_fill_filters (self);
       update_state (self);
-      update_details (self);
+      qm_catalog_page_update_details (self);
     }
-}
-
-/* ------------------------------------------------------------------ */
-/* Details                                                             */
-
-/* The details pane is rebuilt only when its rows change (another kind);
- * moving between entries refills the labels and titles and shows or hides
- * the override row, which keeps a search keystroke that selects another
- * entry cheap. */
-typedef struct
-{
-  QmCatalogPage       *self;
-  gboolean             reuse;
-  AdwPreferencesGroup *group;  /* building: the group rows go into */
-  guint                next;   /* refilling: the next label */
-} DetailsFill;
-
-static void
-set_value_label (GtkLabel   *label,
-                 const char *value,
-                 const char *tooltip)
-{
-  gtk_label_set_text (label, value);
-  /* Short figures stay on one line; only long text wraps. */
-  gtk_label_set_wrap (label, g_utf8_strlen (value, -1) > 22);
-  /* Setting a tooltip asks the display where the pointer is: only on a
-   * change. */
-  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (label)), tooltip) != 0)
-    gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
-}
-
-/* Returns the row. */
-static GtkWidget *
-add_value_row (DetailsFill *fill,
-               const char  *title,
-               const char  *value,
-               const char  *tooltip)
-{
-  GtkWidget *row, *label;
-
-  if (fill->reuse)
-    {
-      label = g_ptr_array_index (fill->self->detail_values, fill->next++);
-      row = gtk_widget_get_ancestor (label, ADW_TYPE_PREFERENCES_ROW);
-      set_value_label (GTK_LABEL (label), value, tooltip);
-      if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), title) != 0)
-        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-      return row;
-    }
-  row = adw_action_row_new ();
-  label = gtk_label_new (NULL);
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
-  gtk_widget_add_css_class (label, "numeric");
-  set_value_label (GTK_LABEL (label), value, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
-  adw_preferences_group_add (fill->group, row);
-  g_ptr_array_add (fill->self->detail_values, label);
-  return row;
-}
-
-/* A title over a long, wrapped, selectable text (a source citation). */
-static void
-add_text_row (DetailsFill *fill,
-              const char  *title,
-              const char  *value)
-{
-  GtkWidget *row, *box, *title_label, *label;
-
-  if (fill->reuse)
-    {
-      gtk_label_set_text (g_ptr_array_index (fill->self->detail_values, fill->next++), value);
-      return;
-    }
-  row = g_object_new (ADW_TYPE_PREFERENCES_ROW, "activatable", FALSE, NULL);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  title_label = gtk_label_new (title);
-  label = gtk_label_new (value);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 9);
-  gtk_widget_set_margin_bottom (box, 9);
-  gtk_label_set_xalign (GTK_LABEL (title_label), 0.0);
-  gtk_widget_add_css_class (title_label, "caption");
-  gtk_widget_add_css_class (title_label, "dim-label");
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  gtk_box_append (GTK_BOX (box), title_label);
-  gtk_box_append (GTK_BOX (box), label);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  adw_preferences_group_add (fill->group, row);
-  g_ptr_array_add (fill->self->detail_values, label);
-}
-
-static void
-add_details_group (DetailsFill *fill,
-                   const char  *title)
-{
-  GtkWidget *group;
-
-  if (fill->reuse)
-    return;
-  group = adw_preferences_group_new ();
-  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
-  gtk_box_append (fill->self->details_groups, group);
-  fill->group = ADW_PREFERENCES_GROUP (group);
-}
-
-static void
-update_actions (QmCatalogPage *self)
-{
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-  const QmCatalogEntry *e = item ? qm_catalog_item_get_entry (item) : NULL;
-  GtkWidget *widget = GTK_WIDGET (self);
-
-  gtk_widget_action_set_enabled (widget, "catalog.edit", e != NULL && (!e->builtin || qm_catalog_kind_has_price (e->kind)));
-  gtk_widget_action_set_enabled (widget, "catalog.duplicate", e != NULL);
-  gtk_widget_action_set_enabled (widget, "catalog.delete", e != NULL && !e->builtin);
-  gtk_widget_action_set_enabled (widget, "catalog.toggle-hidden", e != NULL && e->builtin);
-  gtk_widget_action_set_enabled (widget, "catalog.reset-price", e != NULL && e->has_override);
-  gtk_widget_action_set_enabled (widget, "catalog.export",
-                                 g_list_model_get_n_items (G_LIST_MODEL (current (self)->filtered)) > 0);
-}
-
-static void
-update_details (QmCatalogPage *self)
-{
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-  const QmCatalogEntry *e;
-  const QmCatalogField *fields;
-  DetailsFill fill = { self, FALSE, NULL, 0 };
-  GtkWidget *child;
-  g_autofree char *subtitle = NULL;
-  g_autofree char *date = NULL;
-  g_autofree char *layout = NULL;
-  guint n;
-
-  update_actions (self);
-  if (item == self->shown && item != NULL)
-    return;
-  g_set_object (&self->shown, item);
-
-  if (item == NULL)
-    {
-      gtk_stack_set_visible_child_name (self->details_stack, "none");
-      return;
-    }
-  gtk_stack_set_visible_child_name (self->details_stack, "entry");
-  e = qm_catalog_item_get_entry (item);
-
-  /* The rows below depend on these only (a price override on a kind with
-   * no price column is rare: it adds the price group). */
-  layout = g_strdup_printf ("%d %d", e->kind, qm_catalog_kind_has_price (e->kind) || e->has_override);
-  fill.reuse = g_strcmp0 (layout, self->details_layout) == 0;
-  if (!fill.reuse)
-    {
-      while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->details_groups))) != NULL)
-        gtk_box_remove (self->details_groups, child);
-      g_ptr_array_set_size (self->detail_values, 0);
-      g_free (self->details_layout);
-      self->details_layout = g_steal_pointer (&layout);
-    }
-
-  gtk_label_set_text (self->details_title, e->name);
-  if (e->builtin)
-    subtitle = g_strdup_printf (e->hidden ? _("%s · Built-in, hidden") : _("%s · Built-in"),
-                                e->vendor ? e->vendor : qm_catalog_kind_singular (e->kind));
-  else
-    subtitle = g_strdup_printf (_("%s · Your entry"), e->vendor ? e->vendor : qm_catalog_kind_singular (e->kind));
-  gtk_label_set_text (self->details_subtitle, subtitle);
-  gtk_image_set_from_icon_name (self->origin_icon, e->builtin ? "emblem-system-symbolic" : "avatar-default-symbolic");
-
-  gtk_button_set_label (GTK_BUTTON (self->edit_button), e->builtin ? _("_Override Price…") : _("_Edit…"));
-  gtk_widget_set_visible (self->edit_button, !e->builtin || qm_catalog_kind_has_price (e->kind));
-  gtk_widget_set_visible (self->reset_button, e->has_override);
-  gtk_widget_set_visible (self->hide_button, e->builtin);
-  gtk_button_set_label (GTK_BUTTON (self->hide_button), e->hidden ? _("_Show") : _("_Hide"));
-  gtk_widget_set_tooltip_text (self->hide_button, e->hidden ? _("List this entry again")
-                                                            : _("Built-in entries cannot be deleted; hiding keeps them out of lists and searches"));
-  gtk_widget_set_visible (self->delete_button, !e->builtin);
-
-  if (qm_catalog_kind_has_price (e->kind) || e->has_override)
-    {
-      g_autofree char *list = qm_catalog_format_price (e->list_price_usd);
-      g_autofree char *mine = e->has_override ? qm_catalog_format_price (e->override_usd) : g_strdup ("");
-
-      add_details_group (&fill, _("Price"));
-      add_value_row (&fill, e->builtin ? _("List Price") : _("Price"), list, NULL);
-      gtk_widget_set_visible (add_value_row (&fill, _("Your Price"), mine, _("Estimates use this price")),
-                              e->has_override);
-    }
-
-  add_details_group (&fill, _("Specifications"));
-  fields = qm_catalog_fields (e->kind, &n);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *value = NULL;
-
-      if (fields[i].type == QM_CATALOG_FIELD_TEXT)
-        value = g_strdup (qm_catalog_pretty_value (qm_catalog_item_get_text (item, i)));
-      else
-        value = qm_catalog_item_format (item, i);
-      add_value_row (&fill, _(fields[i].label), value ? value : _("Not given"), NULL);
-    }
-
-  add_details_group (&fill, _("Source and Date"));
-  date = qm_catalog_format_date (e->as_of);
-  add_text_row (&fill, _("Source"), e->source && *e->source ? e->source : _("Not given"));
-  add_value_row (&fill, _("As Of"), date ? date : _("Not given"), e->as_of);
-  add_value_row (&fill, _("ID"), e->id, NULL);
-}
-
-/* ------------------------------------------------------------------ */
-/* Actions                                                             */
-
-static void
-show_error (QmCatalogPage *self,
-            const char    *heading,
-            const char    *body)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                              heading, body);
-
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-toast (QmCatalogPage *self,
-       const char    *message)
-{
-  AdwToast *t = adw_toast_new (message);
-
-  adw_toast_set_timeout (t, 3);
-  adw_toast_overlay_add_toast (self->toast_overlay, t);
-}
-
-static void
-on_editor_saved (QmCatalogPage   *self,
-                 const char      *id,
-                 QmCatalogEditor *editor)
-{
-  reload_entry (self, self->kind, id);
-  qm_catalog_page_select (self, id);
-  toast (self, qm_catalog_editor_get_mode (editor) == QM_CATALOG_EDITOR_PRICE ? _("Price saved") : _("Entry saved"));
-}
-
-static void
-open_editor (QmCatalogPage       *self,
-             QmCatalogEditorMode  mode,
-             const QmCatalogEntry *entry)
-{
-  QmCatalogEditor *editor = qm_catalog_editor_new (self->store, mode, self->kind, entry);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (editor), GTK_WINDOW (root));
-  g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (editor));
-}
-
-static void
-add_action (GtkWidget  *widget,
-            const char *action_name,
-            GVariant   *param)
-{
-  open_editor (QM_CATALOG_PAGE (widget), QM_CATALOG_EDITOR_ADD, NULL);
-}
-
-static void
-duplicate_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-
-  if (item != NULL)
-    open_editor (self, QM_CATALOG_EDITOR_ADD, qm_catalog_item_get_entry (item));
-}
-
-static void
-edit_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-  const QmCatalogEntry *e;
-
-  if (item == NULL)
-    return;
-  e = qm_catalog_item_get_entry (item);
-  open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
-}
-
-typedef struct
-{
-  GWeakRef       page;
-  QmCatalogKind  kind;
-  char          *json;
-  gboolean       has_override;
-  double         override_usd;
-} Undo;
-
-static void
-undo_free (gpointer data)
-{
-  Undo *undo = data;
-
-  g_weak_ref_clear (&undo->page);
-  g_free (undo->json);
-  g_free (undo);
-}
-
-static void
-undo_closure_free (gpointer  data,
-                   GClosure *closure)
-{
-  undo_free (data);
-}
-
-static void
-on_undo_delete (AdwToast *t,
-                Undo     *undo)
-{
-  g_autoptr(QmCatalogPage) self = g_weak_ref_get (&undo->page);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  const char *id = NULL;
-
-  if (self == NULL)
-    return;
-  if (json_parser_load_from_data (parser, undo->json, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    id = json_object_get_string_member_with_default (json_node_get_object (json_parser_get_root (parser)),
-                                                     "id", NULL);
-  if (!qm_catalog_store_add (self->store, undo->kind, undo->json, &error) ||
-      (undo->has_override && id != NULL &&
-       !qm_catalog_store_set_price_override (self->store, undo->kind, id, undo->override_usd, &error)))
-    {
-      show_error (self, _("Could Not Restore the Entry"), error->message);
-      return;
-    }
-  if (id != NULL)
-    {
-      reload_entry (self, undo->kind, id);
-      if (undo->kind == self->kind)
-        qm_catalog_page_select (self, id);
-    }
-}
-
-static void
-delete_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *id = NULL;
-  g_autofree char *message = NULL;
-  const QmCatalogEntry *e;
-  AdwToast *t;
-  Undo *undo;
-
-  if (item == NULL)
-    return;
-  e = qm_catalog_item_get_entry (item);
-  if (e->builtin)
-    return;
-  undo = g_new0 (Undo, 1);
-  g_weak_ref_init (&undo->page, self);
-  undo->kind = e->kind;
-  undo->json = g_strdup (e->json);
-  undo->has_override = e->has_override;
-  undo->override_usd = e->override_usd;
-  id = g_strdup (e->id);
-  /* TRANSLATORS: a toast, "“My GPU” deleted" */
-  message = g_strdup_printf (_("“%s” deleted"), e->name);
-
-  if (!qm_catalog_store_delete (self->store, e->kind, id, &error))
-    {
-      undo_free (undo);
-      show_error (self, _("Could Not Delete the Entry"), error->message);
-      return;
-    }
-  reload_entry (self, undo->kind, id);
-
-  t = adw_toast_new (message);
-  adw_toast_set_button_label (t, _("_Undo"));
-  adw_toast_set_priority (t, ADW_TOAST_PRIORITY_HIGH);
-  g_signal_connect_data (t, "button-clicked", G_CALLBACK (on_undo_delete), undo,
-                         undo_closure_free, 0);
-  adw_toast_overlay_add_toast (self->toast_overlay, t);
-}
-
-static void
-toggle_hidden_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *id = NULL;
-  g_autofree char *message = NULL;
-  const QmCatalogEntry *e;
-  gboolean hide;
-
-  if (item == NULL)
-    return;
-  e = qm_catalog_item_get_entry (item);
-  hide = !e->hidden;
-  id = g_strdup (e->id);
-  message = g_strdup_printf (hide ? _("“%s” hidden") : _("“%s” shown again"), e->name);
-  if (!qm_catalog_store_set_hidden (self->store, e->kind, id, hide, &error))
-    {
-      show_error (self, hide ? _("Could Not Hide the Entry") : _("Could Not Show the Entry"), error->message);
-      return;
-    }
-  reload_entry (self, self->kind, id);
-  toast (self, message);
-}
-
-static void
-reset_price_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *id = NULL;
-  const QmCatalogEntry *e;
-
-  if (item == NULL)
-    return;
-  e = qm_catalog_item_get_entry (item);
-  id = g_strdup (e->id);
-  if (!qm_catalog_store_clear_price_override (self->store, e->kind, id, &error))
-    {
-      show_error (self, _("Could Not Reset the Price"), error->message);
-      return;
-    }
-  reload_entry (self, self->kind, id);
-  toast (self, _("Back to the list price"));
-}
-
-static void
-clear_filters_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-
-  self->vendor = NULL;
-  self->type_value = NULL;
-  fill_filters (self);
-  qm_catalog_page_set_search_text (self, "");
-  refilter (self, GTK_FILTER_CHANGE_LESS_STRICT);
-}
-
-static void
-show_list_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-
-  adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
-}
-
-static void
-focus_search_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *param)
-{
-  qm_catalog_page_focus_search (QM_CATALOG_PAGE (widget));
-}
-
-static gboolean
-ctrl_f_cb (GtkWidget *widget,
-           GVariant  *args,
-           gpointer   user_data)
-{
-  /* Global to the window, so Ctrl+F works wherever the focus is; but only
-   * while the page is on screen. */
-  if (!gtk_widget_get_mapped (widget))
-    return FALSE;
-  qm_catalog_page_focus_search (QM_CATALOG_PAGE (widget));
-  return TRUE;
-}
-
-/* Import */
-
-static void
-on_imported (QmCatalogPage *self,
-             guint          written)
-{
-  g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u row imported",
-                                                           "%u rows imported", written), written);
-
-  load_all (self);
-  toast (self, message);
-}
-
-static void
-import_file (QmCatalogPage *self,
-             GFile         *file)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *data = NULL;
-  g_autofree char *name = g_file_get_basename (file);
-  gsize length = 0;
-  QmCatalogImport *import;
-  QmCatalogImportDialog *dialog;
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-  if (!g_file_load_contents (file, NULL, &data, &length, NULL, &error))
-    {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Read “%s”"), name);
-
-      show_error (self, heading, error->message);
-      return;
-    }
-  import = qm_catalog_store_import_csv_preview (self->store, data, length, name, self->kind, &error);
-  if (import == NULL)
-    {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Import “%s”"), name);
-
-      show_error (self, heading, error->message);
-      return;
-    }
-  dialog = qm_catalog_import_dialog_new (self->store, import);
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
-  g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-on_import_response (GtkNativeDialog *chooser,
-                    int              response,
-                    QmCatalogPage   *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        import_file (self, file);
-    }
-  g_object_unref (chooser);
-  g_object_unref (self);
-}
-
-static GtkFileFilter *
-csv_filter (void)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("CSV Files"));
-  gtk_file_filter_add_mime_type (filter, "text/csv");
-  gtk_file_filter_add_pattern (filter, "*.csv");
-  return filter;
-}
-
-static void
-import_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = csv_filter ();
-
-  chooser = gtk_file_chooser_native_new (_("Import CSV"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Preview"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_import_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-/* Export */
-
-static void
-export_to (QmCatalogPage *self,
-           GFile         *file)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *csv = NULL;
-  g_autofree char *name = g_file_get_basename (file);
-  g_autofree char *message = NULL;
-  gsize length = 0;
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (current (self)->filtered));
-
-  csv = qm_catalog_page_export_csv (self, &length, &error);
-  if (csv == NULL ||
-      !g_file_replace_contents (file, csv, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                NULL, NULL, &error))
-    {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Export to “%s”"), name);
-
-      show_error (self, heading, error->message);
-      return;
-    }
-  message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u entry exported to “%s”",
-                                          "%u entries exported to “%s”", n), n, name);
-  toast (self, message);
-}
-
-static void
-on_export_response (GtkNativeDialog *chooser,
-                    int              response,
-                    QmCatalogPage   *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        export_to (self, file);
-    }
-  g_object_unref (chooser);
-  g_object_unref (self);
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
-{
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = csv_filter ();
-  g_autofree char *suggested = g_strdup_printf ("catalog-%s.csv", qm_catalog_kind_to_string (self->kind));
-
-  chooser = gtk_file_chooser_native_new (_("Export View as CSV"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1634,7 +636,7 @@ qm_catalog_page_set_property (GObject      *object,
       if (self->show_hidden != g_value_get_boolean (value))
         {
           self->show_hidden = g_value_get_boolean (value);
-          refilter (self, self->show_hidden ? GTK_FILTER_CHANGE_LESS_STRICT : GTK_FILTER_CHANGE_MORE_STRICT);
+          qm_catalog_page_refilter (self, self->show_hidden ? GTK_FILTER_CHANGE_LESS_STRICT : GTK_FILTER_CHANGE_MORE_STRICT);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -1747,17 +749,7 @@ qm_catalog_page_class_init (QmCatalogPageClass *klass)
 
   gtk_widget_class_install_property_action (widget_class, "catalog.kind", "kind");
   gtk_widget_class_install_property_action (widget_class, "catalog.show-hidden", "show-hidden");
-  gtk_widget_class_install_action (widget_class, "catalog.add", NULL, add_action);
-  gtk_widget_class_install_action (widget_class, "catalog.duplicate", NULL, duplicate_action);
-  gtk_widget_class_install_action (widget_class, "catalog.edit", NULL, edit_action);
-  gtk_widget_class_install_action (widget_class, "catalog.delete", NULL, delete_action);
-  gtk_widget_class_install_action (widget_class, "catalog.toggle-hidden", NULL, toggle_hidden_action);
-  gtk_widget_class_install_action (widget_class, "catalog.reset-price", NULL, reset_price_action);
-  gtk_widget_class_install_action (widget_class, "catalog.import", NULL, import_action);
-  gtk_widget_class_install_action (widget_class, "catalog.export", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "catalog.clear-filters", NULL, clear_filters_action);
-  gtk_widget_class_install_action (widget_class, "catalog.show-list", NULL, show_list_action);
-  gtk_widget_class_install_action (widget_class, "catalog.focus-search", NULL, focus_search_action);
+  qm_catalog_page_class_actions_init (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "catalog.add", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "catalog.delete", NULL);
@@ -1814,7 +806,7 @@ qm_catalog_page_init (QmCatalogPage *self)
   gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
                                         gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_f, GDK_CONTROL_MASK),
-                                                          gtk_callback_action_new (ctrl_f_cb, NULL, NULL)));
+                                                          gtk_callback_action_new (qm_catalog_page_ctrl_f_cb, NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
 }
 
@@ -1827,7 +819,7 @@ qm_catalog_page_new (QmStore *store)
 
   self = g_object_new (QM_TYPE_CATALOG_PAGE, NULL);
   self->store = store;
-  load_all (self);
+  qm_catalog_page_load_all (self);
   return GTK_WIDGET (self);
 }
 
@@ -1864,10 +856,10 @@ qm_catalog_page_set_kind (QmCatalogPage *self,
   gtk_drop_down_set_selected (self->kind_dropdown, kind);
   self->updating = FALSE;
   gtk_stack_set_visible_child_name (self->views_stack, qm_catalog_kind_to_string (kind));
-  fill_filters (self);
+  qm_catalog_page_fill_filters (self);
   /* The search text carries over; this kind's filter has not seen it. */
-  refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
-  update_details (self);
+  qm_catalog_page_refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
+  qm_catalog_page_update_details (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
 }
 
@@ -1939,7 +931,7 @@ qm_catalog_page_get_model (QmCatalogPage *self)
 {
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
 
-  return G_LIST_MODEL (current (self)->filtered);
+  return G_LIST_MODEL (qm_catalog_page_current (self)->filtered);
 }
 
 GtkColumnView *
@@ -1961,7 +953,7 @@ qm_catalog_page_get_column (QmCatalogPage *self,
 
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
 
-  columns = gtk_column_view_get_columns (current (self)->view);
+  columns = gtk_column_view_get_columns (qm_catalog_page_current (self)->view);
   n = g_list_model_get_n_items (columns);
   for (guint i = 0; i < n; i++)
     {
@@ -1982,7 +974,7 @@ qm_catalog_page_select (QmCatalogPage *self,
 
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), FALSE);
 
-  view = current (self);
+  view = qm_catalog_page_current (self);
   n = g_list_model_get_n_items (G_LIST_MODEL (view->filtered));
   for (guint i = 0; i < n; i++)
     {
@@ -1991,7 +983,7 @@ qm_catalog_page_select (QmCatalogPage *self,
       if (g_strcmp0 (qm_catalog_item_get_id (item), id) == 0)
         {
           gtk_single_selection_set_selected (view->selection, i);
-          update_details (self);
+          qm_catalog_page_update_details (self);
           return TRUE;
         }
     }
@@ -2005,7 +997,7 @@ qm_catalog_page_get_selected (QmCatalogPage *self)
 
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
 
-  slot = gtk_single_selection_get_selected_item (current (self)->selection);
+  slot = gtk_single_selection_get_selected_item (qm_catalog_page_current (self)->selection);
   return slot ? qm_row_slot_get_item (slot) : NULL;
 }
 
@@ -2014,7 +1006,7 @@ qm_catalog_page_reload (QmCatalogPage *self)
 {
   g_return_if_fail (QM_IS_CATALOG_PAGE (self));
 
-  load_all (self);
+  qm_catalog_page_load_all (self);
 }
 
 void
@@ -2070,7 +1062,7 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
 
   out = g_string_new (NULL);
   qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len, ',');
-  model = G_LIST_MODEL (current (self)->filtered);
+  model = G_LIST_MODEL (qm_catalog_page_current (self)->filtered);
   n = g_list_model_get_n_items (model);
   for (guint i = 0; i < n; i++)
     {

@@ -1,5 +1,6 @@
 /* qm-plan-view-private.h: the struct shared by the files of QmPlanView
- * (qm-plan-view.c: figures, charts, bill of materials, saving and export;
+ * (qm-plan-view.c: refresh, saving, export and actions; -figures.c: the
+ * key figures; -charts.c: the charts; -bom.c: the bill of materials;
  * qm-plan-view-inputs.c: the side panel).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -16,6 +17,35 @@
 G_BEGIN_DECLS
 
 typedef struct _QmPlanViewInput QmPlanViewInput;
+
+/* The key figures, from an estimate or a saved snapshot. */
+typedef struct
+{
+  gboolean    training;
+  double      gpus, nodes, racks, nodes_per_rack;
+  gboolean    liquid;
+  double      ideal_days, train_days;
+  double      mfu;
+  const char *mfu_source;            /* "given", "predicted", "default" or NULL */
+  double      mem_total, mem_capacity, mem_margin;
+  int         fits;                  /* -1 unknown */
+  double      it_peak_kw, it_avg_kw, facility_peak_kw, facility_avg_kw;
+  double      energy_mwh, electricity_usd;
+  gboolean    buy;
+  double      upfront, monthly, run, total, horizon_months;
+  double      co2_tonnes;
+  double      goodput, interruptions;
+  double      replicas, ttft_ms, tpot_ms;
+} QmPlanViewFigures;
+
+/* A flow box puts N children on a line only when N natural widths fit: the
+ * chart widget asks for 560 px and a wrapping label for its whole text, so
+ * cap what a card asks for (it still grows to fill its column). */
+#define CHART_CARD_NATURAL  400
+#define FIGURE_CARD_NATURAL 170
+
+/* Formats into a stack buffer: FMT (buf, qm_format_days, days). */
+#define FMT(buf, fn, ...) (fn (buf, sizeof buf, __VA_ARGS__))
 
 /* One catalog entry offered in a hardware or offer row. */
 typedef struct
@@ -115,5 +145,24 @@ gboolean   qm_plan_view_resolve        (QmPlanView *self,
                                         int         kind,
                                         const char *id,
                                         gpointer    out);
+
+/* qm-plan-view-charts.c */
+void qm_plan_view_build_charts (QmPlanView *self);
+void qm_plan_view_update_charts (QmPlanView *self);
+
+/* qm-plan-view-figures.c */
+void qm_plan_view_figures_from_estimate (const QmPlan *p, const QmEstimate *e, QmPlanViewFigures *f);
+double qm_plan_view_json_num (JsonObject *o, const char *member);
+JsonObject *qm_plan_view_json_obj (JsonObject *o, const char *member);
+const char *qm_plan_view_json_str (JsonObject *o, const char *member);
+void qm_plan_view_figures_from_snapshot (const QmPlan *p, JsonObject *o, QmPlanViewFigures *f);
+void qm_plan_view_add_figure_cards (QmPlanView *self);
+/* @child, asking for at most @natural_width (see CHART_CARD_NATURAL). */
+GtkWidget *qm_plan_view_capped_new (GtkWidget *child, int natural_width);
+void qm_plan_view_update_figures (QmPlanView *self, const QmPlanViewFigures *f);
+
+/* qm-plan-view-bom.c */
+void qm_plan_view_build_bom (QmPlanView *self);
+void qm_plan_view_update_bom (QmPlanView *self);
 
 G_END_DECLS

@@ -20,62 +20,12 @@
 #include "qm-estimate.h"
 #include "qm-format.h"
 #include "qm-gtk.h"
+#include "qm-list-page.h"
 #include "qm-plan-item.h"
 #include "qm-plan-store.h"
 #include "qm-plans-page.h"
+#include "qm-plans-page-private.h"
 #include "qm-row-slots.h"
-
-/* The columns, in their order on screen. At narrow widths the least
- * important go first (see columns_for_width). */
-typedef enum
-{
-  COLUMN_NAME,
-  COLUMN_CUSTOMER,
-  COLUMN_MODEL,
-  COLUMN_GPUS,
-  COLUMN_DAYS,
-  COLUMN_COST,
-  COLUMN_MODIFIED,
-  N_COLUMNS
-} Column;
-
-struct _QmPlansPage
-{
-  GtkWidget             parent_instance;
-
-  QmStore              *store;          /* not owned */
-
-  GListStore           *plans;          /* QmPlanItem, newest first */
-  GtkSortListModel     *sorted;
-  GtkFilterListModel   *filtered;
-  GtkCustomFilter      *filter;
-  QmRowSlots           *slots;
-  GtkMultiSelection    *selection;
-  GArray               *kept_ids;       /* selected while the rows change */
-
-  char                 *search;         /* as applied to the filter */
-  GStrv                 words;          /* of the search; NULL = no search */
-
-  GArray               *undo_ids;       /* the last deletion, for Undo */
-  AdwToast             *undo_toast;     /* weak */
-
-  guint                 columns_idle;
-  guint                 visible_columns; /* bit per Column */
-  int                   columns_width;
-
-  GtkFileChooserNative *chooser;
-
-  /* Template widgets. */
-  AdwToastOverlay      *toast_overlay;
-  GtkStack             *stack;
-  GtkStack             *list_stack;
-  GtkMenuButton        *example_button;
-  GtkSearchEntry       *search_entry;
-  GtkColumnView        *column_view;
-  GtkActionBar         *action_bar;
-  GtkLabel             *selection_label;
-  GtkColumnViewColumn  *columns[N_COLUMNS];
-};
 
 enum {
   PROP_0,
@@ -95,6 +45,20 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (QmPlansPage, qm_plans_page, GTK_TYPE_WIDGET)
+
+void
+qm_plans_page_emit_open_plan (QmPlansPage *self,
+                              gint64       id)
+{
+  g_signal_emit (self, signals[OPEN_PLAN], 0, id);
+}
+
+void
+qm_plans_page_emit_compare_plans (QmPlansPage *self,
+                                  GVariant    *ids)
+{
+  g_signal_emit (self, signals[COMPARE_PLANS], 0, ids);
+}
 
 /* Column widths when shown (the name column's is its minimum). Keep in
  * step with the fixed-width values in qm-plans-page.ui. */
@@ -267,28 +231,6 @@ fill_cell_cb (GtkListItem *list_item,
   gtk_inscription_set_text (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), text);
 }
 
-/* Rows are bound to slots (qm-row-slots.h), which refill the cells. */
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              gpointer                  user_data)
-{
-  QmPlansPage *self = g_object_get_data (G_OBJECT (factory), "qm-page");
-
-  qm_row_slots_bind_cell (self->slots, list_item, fill_cell_cb, user_data);
-}
-
-static void
-unbind_cell_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                gpointer                  user_data)
-{
-  QmPlansPage *self = g_object_get_data (G_OBJECT (factory), "qm-page");
-
-  if (self->slots != NULL)
-    qm_row_slots_unbind_cell (self->slots, list_item);
-}
-
 /* ------------------------------------------------------------------ */
 /* Sorting                                                             */
 
@@ -357,8 +299,8 @@ get_item (QmPlansPage *self,
   return g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
 }
 
-static guint
-n_shown (QmPlansPage *self)
+guint
+qm_plans_page_n_shown (QmPlansPage *self)
 {
   return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
 }
@@ -369,7 +311,7 @@ static guint
 n_selected (QmPlansPage *self)
 {
   g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
-  guint n = n_shown (self);
+  guint n = qm_plans_page_n_shown (self);
 
   return n > 0 ? (guint) gtk_bitset_get_size_in_range (selected, 0, n - 1) : 0;
 }
@@ -403,8 +345,8 @@ qm_plans_page_get_selected_ids (QmPlansPage *self)
   return ids;
 }
 
-static gint64
-get_single_selected_id (QmPlansPage *self)
+gint64
+qm_plans_page_get_single_selected_id (QmPlansPage *self)
 {
   g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
 
@@ -417,8 +359,8 @@ store_writable (QmPlansPage *self)
   return self->store != NULL && !qm_store_is_read_only (self->store);
 }
 
-static void
-update_actions (QmPlansPage *self)
+void
+qm_plans_page_update_actions (QmPlansPage *self)
 {
   guint n = n_selected (self);
   gboolean writable = store_writable (self);
@@ -443,23 +385,19 @@ update_actions (QmPlansPage *self)
     }
 }
 
-static void
-update_view (QmPlansPage *self)
+void
+qm_plans_page_update_view (QmPlansPage *self)
 {
   guint n_plans = g_list_model_get_n_items (G_LIST_MODEL (self->plans));
 
   gtk_stack_set_visible_child_name (self->stack, n_plans > 0 ? "plans" : "empty");
-  gtk_stack_set_visible_child_name (self->list_stack, n_shown (self) > 0 ? "list" : "no-matches");
+  qm_list_page_show_state (self->list_stack, qm_plans_page_n_shown (self), "list", "no-matches");
 }
-
-static void select_ids (QmPlansPage  *self,
-                        const gint64 *ids,
-                        guint         n_ids);
 
 static void
 selection_changed_cb (QmPlansPage *self)
 {
-  guint n = n_shown (self);
+  guint n = qm_plans_page_n_shown (self);
   guint n_slots = g_list_model_get_n_items (G_LIST_MODEL (self->slots));
   g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
 
@@ -474,7 +412,7 @@ selection_changed_cb (QmPlansPage *self)
         gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), n - 1, TRUE);
       return;   /* the calls above report the change again */
     }
-  update_actions (self);
+  qm_plans_page_update_actions (self);
 }
 
 /* The rows are about to show other plans (a search, a sort, a plan saved
@@ -497,10 +435,10 @@ filtered_items_changed_cb (QmPlansPage *self)
     {
       g_autoptr(GArray) ids = g_steal_pointer (&self->kept_ids);
 
-      select_ids (self, (const gint64 *) (gpointer) ids->data, ids->len);
+      qm_plans_page_select_ids (self, (const gint64 *) (gpointer) ids->data, ids->len);
     }
-  update_view (self);
-  update_actions (self);
+  qm_plans_page_update_view (self);
+  qm_plans_page_update_actions (self);
 }
 
 static gboolean
@@ -525,14 +463,8 @@ apply_search (QmPlansPage *self,
 
   if (!force && g_str_equal (old, stripped))
     return;
-
-  /* Typing more narrows: only the rows that match now need a look. */
-  if (*old != '\0' && g_str_has_prefix (stripped, old))
-    change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (*stripped == '\0' || g_str_has_prefix (old, stripped))
-    change = GTK_FILTER_CHANGE_LESS_STRICT;
-  if (force)
-    change = GTK_FILTER_CHANGE_DIFFERENT;
+  if (!force)
+    change = qm_list_page_search_change (old, stripped, QM_LIST_SEARCH_PREFIX);
 
   g_clear_pointer (&self->words, g_strfreev);
   if (*stripped != '\0')
@@ -559,15 +491,15 @@ stop_search_cb (QmPlansPage *self)
 }
 
 /* Selects the rows with these ids, and only them. */
-static void
-select_ids (QmPlansPage  *self,
-            const gint64 *ids,
-            guint         n_ids)
+void
+qm_plans_page_select_ids (QmPlansPage  *self,
+                          const gint64 *ids,
+                          guint         n_ids)
 {
   g_autoptr(GHashTable) wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr(GtkBitset) selected = gtk_bitset_new_empty ();
   g_autoptr(GtkBitset) mask = NULL;
-  guint n = n_shown (self);
+  guint n = qm_plans_page_n_shown (self);
   guint found = 0;
 
   for (guint i = 0; i < n_ids; i++)
@@ -609,9 +541,9 @@ summary_from_saved (const QmSavedPlan *plan)
 }
 
 /* The position of @id in the (unsorted, unfiltered) list, or -1. */
-static int
-find_position (QmPlansPage *self,
-               gint64       id)
+int
+qm_plans_page_find_position (QmPlansPage *self,
+                             gint64       id)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->plans));
 
@@ -627,9 +559,9 @@ find_position (QmPlansPage *self,
 
 /* Puts the saved plan @id in the list (replacing its old row), keeping the
  * newest-first order, without re-reading every plan. */
-static gboolean
-refresh_plan (QmPlansPage *self,
-              gint64       id)
+gboolean
+qm_plans_page_refresh_plan (QmPlansPage *self,
+                            gint64       id)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(QmSavedPlan) plan = qm_plan_store_load (self->store, id, &error);
@@ -637,7 +569,7 @@ refresh_plan (QmPlansPage *self,
   guint n, pos;
   int old;
 
-  if ((old = find_position (self, id)) >= 0)
+  if ((old = qm_plans_page_find_position (self, id)) >= 0)
     g_list_store_remove (self->plans, old);
   if (plan == NULL)
     {
@@ -690,17 +622,17 @@ qm_plans_page_reload (QmPlansPage *self)
   /* The selection keeps its plans through both changes
    * (rows_changing_cb). */
   apply_search (self, self->search, TRUE);
-  update_view (self);
-  update_actions (self);
+  qm_plans_page_update_view (self);
+  qm_plans_page_update_actions (self);
 }
 
 /* ------------------------------------------------------------------ */
 /* Dialogs and toasts                                                  */
 
-static void
-show_error (QmPlansPage *self,
-            const char  *heading,
-            const char  *body)
+void
+qm_plans_page_show_error (QmPlansPage *self,
+                          const char  *heading,
+                          const char  *body)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
@@ -712,9 +644,9 @@ show_error (QmPlansPage *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-static void
-show_toast (QmPlansPage *self,
-            const char  *title)
+void
+qm_plans_page_show_toast (QmPlansPage *self,
+                          const char  *title)
 {
   /* Toast titles are Pango markup on libadwaita 1.2, and plan names are
    * the user's text. */
@@ -749,649 +681,14 @@ describe_store_error (const GError *error)
   return hint != NULL ? g_strdup_printf ("%s\n\n%s", hint, error->message) : g_strdup (error->message);
 }
 
-static void
-show_store_error (QmPlansPage  *self,
-                  const char   *heading,
-                  const GError *error)
+void
+qm_plans_page_show_store_error (QmPlansPage  *self,
+                                const char   *heading,
+                                const GError *error)
 {
   g_autofree char *body = describe_store_error (error);
 
-  show_error (self, heading, body);
-}
-
-/* ------------------------------------------------------------------ */
-/* Import                                                              */
-
-static char *
-model_label (const QmPlan *plan)
-{
-  char buf[QM_FORMAT_BUF];
-
-  if (plan->workload.preset[0] != '\0')
-    return g_strdup (plan->workload.preset);
-  if (plan->workload.model.params_hint > 0)
-    return g_strdup_printf ("%sB", qm_format_number (buf, sizeof buf,
-                                                     plan->workload.model.params_hint / 1e9, 1));
-  return NULL;
-}
-
-/* Imports one plan file's text: estimates it first so that the list shows
- * its GPUs, days and cost, and the quote keeps its snapshot. */
-static gint64
-import_data (QmPlansPage *self,
-             const char  *data,
-             gsize        length,
-             const char  *source,
-             GPtrArray  **warnings,
-             GError     **error)
-{
-  g_autofree char *text = g_strndup (data, length);
-  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
-  g_autoptr(QmSavedPlan) extra = NULL;
-  gint64 id;
-
-  if (self->store == NULL)
-    {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY, _("There is no plans database to import into"));
-      return 0;
-    }
-
-  /* A bad file fails in the import below, with the file name and the key. */
-  if (qm_plan_store_read_plan (self->store, text, plan, NULL, NULL))
-    {
-      g_autofree QmEstimate *estimate = g_new0 (QmEstimate, 1);
-
-      qm_estimate (plan, estimate);
-      extra = qm_saved_plan_new ();
-      extra->snapshot = qm_estimate_to_json (plan, estimate, NULL);
-      extra->model = model_label (plan);
-      extra->gpus = estimate->gpus;
-      extra->days = estimate->has_training ? estimate->train_days : 0;
-      extra->total_cost = estimate->has_cost ? estimate->cost.total : 0;
-    }
-
-  id = qm_plan_store_import_data (self->store, text, -1, source, extra, warnings, error);
-  if (id > 0)
-    {
-      refresh_plan (self, id);
-      update_view (self);
-      update_actions (self);
-      select_ids (self, &id, 1);
-    }
-  return id;
-}
-
-gint64
-qm_plans_page_import_file (QmPlansPage *self,
-                           GFile       *file,
-                           GError     **error)
-{
-  g_autofree char *contents = NULL;
-  g_autofree char *name = NULL;
-  gsize length = 0;
-
-  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), 0);
-  g_return_val_if_fail (G_IS_FILE (file), 0);
-
-  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
-    return 0;
-  name = g_file_get_basename (file);
-  return import_data (self, contents, length, name, NULL, error);
-}
-
-static void
-toast_import_warnings (QmPlansPage *self,
-                       GPtrArray   *warnings)
-{
-  g_autofree char *title = NULL;
-
-  if (warnings == NULL || warnings->len == 0)
-    return;
-  /* Unknown keys, e.g. from a newer Quartermaster: not an error. */
-  title = g_strdup_printf (ngettext ("Imported; %u unknown setting was ignored",
-                                     "Imported; %u unknown settings were ignored",
-                                     warnings->len),
-                           warnings->len);
-  show_toast (self, title);
-}
-
-/* "FILE: key.path: problem" as a dialog: the file, that nothing was
- * written, then the key and the problem. */
-static void
-show_import_error (QmPlansPage  *self,
-                   const char   *name,
-                   const GError *error)
-{
-  g_autofree char *prefix = g_strconcat (name, ": ", NULL);
-  g_autofree char *body = NULL;
-  const char *detail = error->message;
-
-  if (g_error_matches (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID) &&
-      g_str_has_prefix (detail, prefix))
-    {
-      detail += strlen (prefix);
-      body = g_strdup_printf (_("Nothing was imported from “%s”.\n\n%s"), name, detail);
-      show_error (self, _("Could Not Import Plan"), body);
-    }
-  else
-    show_store_error (self, _("Could Not Import Plan"), error);
-}
-
-gint64
-qm_plans_page_open_file (QmPlansPage *self,
-                         GFile       *file)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) warnings = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *name = NULL;
-  gsize length = 0;
-  gint64 id = 0;
-
-  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), 0);
-  g_return_val_if_fail (G_IS_FILE (file), 0);
-
-  name = g_file_get_basename (file);
-  if (g_file_load_contents (file, NULL, &contents, &length, NULL, &error))
-    id = import_data (self, contents, length, name, &warnings, &error);
-
-  if (id == 0)
-    {
-      show_import_error (self, name, error);
-      return 0;
-    }
-  toast_import_warnings (self, warnings);
-  g_signal_emit (self, signals[OPEN_PLAN], 0, id);
-  return id;
-}
-
-gint64
-qm_plans_page_open_example (QmPlansPage *self,
-                            const char  *name)
-{
-  g_autofree char *path = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  gint64 id;
-
-  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), 0);
-  g_return_val_if_fail (name != NULL, 0);
-
-  path = g_strconcat (QM_EXAMPLES_RESOURCE_PATH, name, NULL);
-  bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
-  if (bytes == NULL)
-    {
-      show_error (self, _("Could Not Open Example"), error->message);
-      return 0;
-    }
-  id = import_data (self, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), name, NULL, &error);
-  if (id == 0)
-    {
-      show_store_error (self, _("Could Not Open Example"), error);
-      return 0;
-    }
-  g_signal_emit (self, signals[OPEN_PLAN], 0, id);
-  return id;
-}
-
-static GtkFileFilter *
-plan_file_filter (void)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("Quartermaster Plans"));
-  gtk_file_filter_add_mime_type (filter, "application/x-quartermaster-plan");
-  gtk_file_filter_add_suffix (filter, "qmplan");
-  return filter;
-}
-
-static void
-import_response_cb (GtkNativeDialog *chooser,
-                    int              response,
-                    QmPlansPage     *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-
-          /* Several files: import them all, open none. */
-          if (g_list_model_get_n_items (files) == 1)
-            qm_plans_page_open_file (self, file);
-          else
-            {
-              g_autoptr(GError) error = NULL;
-
-              if (qm_plans_page_import_file (self, file, &error) == 0)
-                {
-                  g_autofree char *name = g_file_get_basename (file);
-
-                  show_import_error (self, name, error);
-                  break;
-                }
-            }
-        }
-    }
-  if (self->chooser == GTK_FILE_CHOOSER_NATIVE (chooser))
-    g_clear_object (&self->chooser);
-}
-
-static GtkFileChooserNative *
-new_chooser (QmPlansPage          *self,
-             const char           *title,
-             GtkFileChooserAction  action,
-             const char           *accept)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  g_autoptr(GtkFileFilter) filter = plan_file_filter ();
-  GtkFileChooserNative *chooser;
-
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-      g_clear_object (&self->chooser);
-    }
-  chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         action, accept, _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), filter);
-  self->chooser = chooser;
-  return chooser;
-}
-
-static void
-import_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  GtkFileChooserNative *chooser = new_chooser (self, _("Import Plan"),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"));
-
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (import_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
-open_example_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *param)
-{
-  qm_plans_page_open_example (QM_PLANS_PAGE (widget), g_variant_get_string (param, NULL));
-}
-
-/* The examples embedded in the GResource, by their plan names. */
-static GMenuModel *
-build_examples_menu (void)
-{
-  g_auto(GStrv) names = g_resources_enumerate_children (QM_EXAMPLES_RESOURCE_PATH,
-                                                        G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
-  GMenu *menu = g_menu_new ();
-
-  for (guint i = 0; names != NULL && names[i] != NULL; i++)
-    {
-      g_autofree char *path = g_strconcat (QM_EXAMPLES_RESOURCE_PATH, names[i], NULL);
-      g_autoptr(GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
-      g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
-      g_autoptr(GMenuItem) item = NULL;
-      const char *label = names[i];
-
-      if (bytes != NULL &&
-          qm_plan_load_from_data (plan, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL, NULL) &&
-          plan->name[0] != '\0')
-        label = plan->name;
-      item = g_menu_item_new (label, NULL);
-      g_menu_item_set_action_and_target (item, "plans.open-example", "s", names[i]);
-      g_menu_append_item (menu, item);
-    }
-  return G_MENU_MODEL (menu);
-}
-
-/* ------------------------------------------------------------------ */
-/* Selection actions                                                   */
-
-static void
-compare_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *param)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
-  GVariant *variant;
-
-  if (ids->len < 2 || ids->len > 4)
-    return;
-  variant = g_variant_new_fixed_array (G_VARIANT_TYPE_INT64, ids->data, ids->len, sizeof (gint64));
-  g_variant_ref_sink (variant);
-  g_signal_emit (self, signals[COMPARE_PLANS], 0, variant);
-  g_variant_unref (variant);
-}
-
-static void
-undo_toast_dismissed_cb (AdwToast    *toast,
-                         QmPlansPage *self)
-{
-  /* A newer deletion replaced this toast, or it timed out: its plans stay
-   * in the trash until the app quits. */
-  if (self->undo_toast == toast)
-    {
-      g_clear_pointer (&self->undo_ids, g_array_unref);
-      g_clear_weak_pointer (&self->undo_toast);
-      update_actions (self);
-    }
-}
-
-static void
-delete_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
-  g_autoptr(GArray) trashed = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
-  g_autofree char *first_name = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *escaped = NULL;
-  guint first_position = gtk_bitset_get_minimum (selected);
-  AdwToast *toast;
-  guint n;
-
-  if (ids->len == 0 || self->store == NULL)
-    return;
-
-  for (guint i = 0; i < ids->len; i++)
-    {
-      gint64 id = g_array_index (ids, gint64, i);
-      g_autoptr(GError) error = NULL;
-      int pos;
-
-      if (!qm_plan_store_trash (self->store, id, &error))
-        {
-          show_store_error (self, _("Could Not Delete Plan"), error);
-          break;
-        }
-      g_array_append_val (trashed, id);
-      if ((pos = find_position (self, id)) >= 0)
-        {
-          g_autoptr(QmPlanItem) item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
-
-          if (first_name == NULL)
-            first_name = g_strdup (qm_plan_item_get_name (item));
-          g_list_store_remove (self->plans, pos);
-        }
-    }
-  if (trashed->len == 0)
-    return;
-
-  /* Keep the keyboard where it was: select the row that moved up. */
-  n = n_shown (self);
-  if (n > 0)
-    gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), MIN (first_position, n - 1), TRUE);
-
-  if (trashed->len == 1)
-    title = g_strdup_printf (_("“%s” deleted"), first_name != NULL ? first_name : "");
-  else
-    title = g_strdup_printf (ngettext ("%u plan deleted", "%u plans deleted", trashed->len), trashed->len);
-
-  g_clear_pointer (&self->undo_ids, g_array_unref);
-  self->undo_ids = g_steal_pointer (&trashed);
-  escaped = g_markup_escape_text (title, -1);
-  toast = adw_toast_new (escaped);
-  adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_action_name (toast, "plans.undo-delete");
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  g_signal_connect_object (toast, "dismissed", G_CALLBACK (undo_toast_dismissed_cb), self, 0);
-  g_set_weak_pointer (&self->undo_toast, toast);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-
-  update_view (self);
-  update_actions (self);
-}
-
-static void
-undo_delete_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *param)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  g_autoptr(GArray) ids = g_steal_pointer (&self->undo_ids);
-  g_autoptr(GArray) restored = g_array_new (FALSE, FALSE, sizeof (gint64));
-  AdwToast *toast = self->undo_toast;
-
-  g_clear_weak_pointer (&self->undo_toast);
-  if (toast != NULL)
-    adw_toast_dismiss (toast);
-  if (ids == NULL || self->store == NULL)
-    return;
-
-  for (guint i = 0; i < ids->len; i++)
-    {
-      gint64 id = g_array_index (ids, gint64, i);
-      g_autoptr(GError) error = NULL;
-
-      if (!qm_plan_store_restore (self->store, id, &error))
-        {
-          show_store_error (self, _("Could Not Restore Plan"), error);
-          break;
-        }
-      refresh_plan (self, id);
-      g_array_append_val (restored, id);
-    }
-  select_ids (self, (const gint64 *) (gpointer) restored->data, restored->len);
-  update_view (self);
-  update_actions (self);
-}
-
-static void
-duplicate_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *param)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  gint64 id = get_single_selected_id (self);
-  g_autoptr(GError) error = NULL;
-  gint64 copy;
-
-  if (id == 0 || self->store == NULL)
-    return;
-  if ((copy = qm_plan_store_duplicate (self->store, id, NULL, &error)) == 0)
-    {
-      show_store_error (self, _("Could Not Duplicate Plan"), error);
-      return;
-    }
-  refresh_plan (self, copy);
-  select_ids (self, &copy, 1);
-  update_view (self);
-  update_actions (self);
-  show_toast (self, _("Plan duplicated"));
-}
-
-typedef struct
-{
-  QmPlansPage *page;
-  gint64       id;
-  GtkEditable *entry;
-} RenameData;
-
-static void
-rename_data_free (gpointer data)
-{
-  RenameData *rd = data;
-
-  g_clear_weak_pointer (&rd->page);
-  g_free (rd);
-}
-
-static void
-rename_entry_changed_cb (GtkEditable      *entry,
-                         AdwMessageDialog *dialog)
-{
-  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
-
-  adw_message_dialog_set_response_enabled (dialog, "rename", *name != '\0');
-}
-
-static void
-rename_response_cb (AdwMessageDialog *dialog,
-                    const char       *response,
-                    RenameData       *rd)
-{
-  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (rd->entry)));
-  g_autoptr(GError) error = NULL;
-  QmPlansPage *self = rd->page;
-
-  if (self == NULL || !g_str_equal (response, "rename") || *name == '\0' || self->store == NULL)
-    return;
-  if (!qm_plan_store_rename (self->store, rd->id, name, &error))
-    {
-      show_store_error (self, _("Could Not Rename Plan"), error);
-      return;
-    }
-  refresh_plan (self, rd->id);
-  select_ids (self, &rd->id, 1);
-}
-
-static void
-rename_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  gint64 id = get_single_selected_id (self);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  g_autoptr(QmPlanItem) item = NULL;
-  GtkWidget *dialog, *entry;
-  RenameData *rd;
-  int pos;
-
-  if (id == 0 || (pos = find_position (self, id)) < 0)
-    return;
-  item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
-
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Rename Plan"), NULL);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-
-  entry = gtk_entry_new ();
-  gtk_editable_set_text (GTK_EDITABLE (entry), qm_plan_item_get_name (item));
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Plan name"), -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  g_signal_connect (entry, "changed", G_CALLBACK (rename_entry_changed_cb), dialog);
-
-  rd = g_new0 (RenameData, 1);
-  g_set_weak_pointer (&rd->page, self);
-  rd->id = id;
-  rd->entry = GTK_EDITABLE (entry);
-  g_signal_connect_data (dialog, "response", G_CALLBACK (rename_response_cb), rd,
-                         (GClosureNotify) (void (*) (void)) rename_data_free, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-  gtk_widget_grab_focus (entry);
-}
-
-/* ------------------------------------------------------------------ */
-/* Export                                                              */
-
-gboolean
-qm_plans_page_export_plan (QmPlansPage *self,
-                           gint64       id,
-                           GFile       *file)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *title = NULL;
-
-  g_return_val_if_fail (QM_IS_PLANS_PAGE (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  if (self->store == NULL)
-    return FALSE;
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      g_set_error (&error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
-                   _("Plans can only be exported to a local folder"));
-      show_store_error (self, _("Could Not Export Plan"), error);
-      return FALSE;
-    }
-  if (!qm_plan_store_export_file (self->store, id, path, &error))
-    {
-      show_store_error (self, _("Could Not Export Plan"), error);
-      return FALSE;
-    }
-  base = g_file_get_basename (file);
-  title = g_strdup_printf (_("Exported to “%s”"), base);
-  show_toast (self, title);
-  return TRUE;
-}
-
-static void
-export_response_cb (GtkNativeDialog *chooser,
-                    int              response,
-                    QmPlansPage     *self)
-{
-  gint64 id = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (chooser), "qm-plan-id"));
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *base = g_file_get_basename (chosen);
-      g_autoptr(GFile) file = NULL;
-
-      /* Give the file the plan extension so that it opens here again. */
-      if (g_str_has_suffix (base, ".qmplan"))
-        file = g_object_ref (chosen);
-      else
-        {
-          g_autofree char *named = g_strconcat (base, ".qmplan", NULL);
-          g_autoptr(GFile) parent = g_file_get_parent (chosen);
-
-          file = g_file_get_child (parent, named);
-        }
-      qm_plans_page_export_plan (self, id, file);
-    }
-  if (self->chooser == GTK_FILE_CHOOSER_NATIVE (chooser))
-    g_clear_object (&self->chooser);
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  gint64 id = get_single_selected_id (self);
-  g_autoptr(QmPlanItem) item = NULL;
-  g_autofree char *file_name = NULL;
-  GtkFileChooserNative *chooser;
-  int pos;
-
-  if (id == 0 || (pos = find_position (self, id)) < 0)
-    return;
-  item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
-
-  chooser = new_chooser (self, _("Export Plan"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"));
-  /* File names cannot hold a slash. */
-  file_name = g_strdelimit (g_strconcat (qm_plan_item_get_name (item), ".qmplan", NULL), "/\\", '-');
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), file_name);
-  g_object_set_data (G_OBJECT (chooser), "qm-plan-id", GSIZE_TO_POINTER ((gsize) id));
-  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  qm_plans_page_show_error (self, heading, body);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1658,15 +955,8 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 
-  gtk_widget_class_install_action (widget_class, "plans.import", NULL, import_action);
-  gtk_widget_class_install_action (widget_class, "plans.open-example", "s", open_example_action);
+  qm_plans_page_class_actions_init (widget_class);
   gtk_widget_class_install_action (widget_class, "plans.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "plans.compare", NULL, compare_action);
-  gtk_widget_class_install_action (widget_class, "plans.delete", NULL, delete_action);
-  gtk_widget_class_install_action (widget_class, "plans.undo-delete", NULL, undo_delete_action);
-  gtk_widget_class_install_action (widget_class, "plans.duplicate", NULL, duplicate_action);
-  gtk_widget_class_install_action (widget_class, "plans.rename", NULL, rename_action);
-  gtk_widget_class_install_action (widget_class, "plans.export", NULL, export_action);
 
   /* Inside the page; the window adds Ctrl+O and Ctrl+F for the whole window. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "plans.import", NULL);
@@ -1679,14 +969,10 @@ static GtkListItemFactory *
 column_factory (QmPlansPage *self,
                 Column       column)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  /* Not a reference: the page owns the columns, which own the factory. */
-  g_object_set_data (G_OBJECT (factory), "qm-page", self);
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell_cb), GINT_TO_POINTER (column));
-  return factory;
+  /* The page owns the columns, which own the factory: &self->slots
+   * outlives it (and is NULL from dispose on). */
+  return qm_list_page_cell_factory_new (&self->slots, G_CALLBACK (setup_cell_cb), fill_cell_cb,
+                                        GINT_TO_POINTER (column), NULL);
 }
 
 static void
@@ -1747,11 +1033,11 @@ qm_plans_page_init (QmPlansPage *self)
   /* Typing in the list starts a search. */
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->column_view));
 
-  examples = build_examples_menu ();
+  examples = qm_plans_page_build_examples_menu ();
   gtk_menu_button_set_menu_model (self->example_button, examples);
 
-  update_view (self);
-  update_actions (self);
+  qm_plans_page_update_view (self);
+  qm_plans_page_update_actions (self);
 }
 
 GtkWidget *

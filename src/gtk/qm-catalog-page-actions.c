@@ -1,0 +1,469 @@
+/* qm-catalog-page-actions.c: the Catalog page's actions: add, edit,
+ * duplicate, delete with undo, hide, reset a price, clear the filters, and
+ * CSV import and export.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+#include "qm-a11y.h"
+#include "qm-catalog-editor.h"
+#include "qm-catalog-import-dialog.h"
+#include "qm-catalog-page.h"
+#include "qm-catalog-page-private.h"
+#include "qm-row-slots.h"
+#include "qm-csv.h"
+#include "qm-gtk.h"
+#include "qm-list-page.h"
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                             */
+
+static void
+show_error (QmCatalogPage *self,
+            const char    *heading,
+            const char    *body)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                              heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+void
+qm_catalog_page_toast (QmCatalogPage *self,
+                       const char    *message)
+{
+  AdwToast *t = adw_toast_new (message);
+
+  adw_toast_set_timeout (t, 3);
+  adw_toast_overlay_add_toast (self->toast_overlay, t);
+}
+
+static void
+on_editor_saved (QmCatalogPage   *self,
+                 const char      *id,
+                 QmCatalogEditor *editor)
+{
+  qm_catalog_page_reload_entry (self, self->kind, id);
+  qm_catalog_page_select (self, id);
+  qm_catalog_page_toast (self, qm_catalog_editor_get_mode (editor) == QM_CATALOG_EDITOR_PRICE ? _("Price saved") : _("Entry saved"));
+}
+
+static void
+open_editor (QmCatalogPage       *self,
+             QmCatalogEditorMode  mode,
+             const QmCatalogEntry *entry)
+{
+  QmCatalogEditor *editor = qm_catalog_editor_new (self->store, mode, self->kind, entry);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (editor), GTK_WINDOW (root));
+  g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (editor));
+}
+
+static void
+add_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  open_editor (QM_CATALOG_PAGE (widget), QM_CATALOG_EDITOR_ADD, NULL);
+}
+
+static void
+duplicate_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+
+  if (item != NULL)
+    open_editor (self, QM_CATALOG_EDITOR_ADD, qm_catalog_item_get_entry (item));
+}
+
+static void
+edit_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e;
+
+  if (item == NULL)
+    return;
+  e = qm_catalog_item_get_entry (item);
+  open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
+}
+
+typedef struct
+{
+  GWeakRef       page;
+  QmCatalogKind  kind;
+  char          *json;
+  gboolean       has_override;
+  double         override_usd;
+} Undo;
+
+static void
+undo_free (gpointer data)
+{
+  Undo *undo = data;
+
+  g_weak_ref_clear (&undo->page);
+  g_free (undo->json);
+  g_free (undo);
+}
+
+static void
+undo_closure_free (gpointer  data,
+                   GClosure *closure)
+{
+  undo_free (data);
+}
+
+static void
+on_undo_delete (AdwToast *t,
+                Undo     *undo)
+{
+  g_autoptr(QmCatalogPage) self = g_weak_ref_get (&undo->page);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *id = NULL;
+
+  if (self == NULL)
+    return;
+  if (json_parser_load_from_data (parser, undo->json, -1, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    id = json_object_get_string_member_with_default (json_node_get_object (json_parser_get_root (parser)),
+                                                     "id", NULL);
+  if (!qm_catalog_store_add (self->store, undo->kind, undo->json, &error) ||
+      (undo->has_override && id != NULL &&
+       !qm_catalog_store_set_price_override (self->store, undo->kind, id, undo->override_usd, &error)))
+    {
+      show_error (self, _("Could Not Restore the Entry"), error->message);
+      return;
+    }
+  if (id != NULL)
+    {
+      qm_catalog_page_reload_entry (self, undo->kind, id);
+      if (undo->kind == self->kind)
+        qm_catalog_page_select (self, id);
+    }
+}
+
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *message = NULL;
+  const QmCatalogEntry *e;
+  AdwToast *t;
+  Undo *undo;
+
+  if (item == NULL)
+    return;
+  e = qm_catalog_item_get_entry (item);
+  if (e->builtin)
+    return;
+  undo = g_new0 (Undo, 1);
+  g_weak_ref_init (&undo->page, self);
+  undo->kind = e->kind;
+  undo->json = g_strdup (e->json);
+  undo->has_override = e->has_override;
+  undo->override_usd = e->override_usd;
+  id = g_strdup (e->id);
+  /* TRANSLATORS: a toast, "“My GPU” deleted" */
+  message = g_strdup_printf (_("“%s” deleted"), e->name);
+
+  if (!qm_catalog_store_delete (self->store, e->kind, id, &error))
+    {
+      undo_free (undo);
+      show_error (self, _("Could Not Delete the Entry"), error->message);
+      return;
+    }
+  qm_catalog_page_reload_entry (self, undo->kind, id);
+
+  t = adw_toast_new (message);
+  adw_toast_set_button_label (t, _("_Undo"));
+  adw_toast_set_priority (t, ADW_TOAST_PRIORITY_HIGH);
+  g_signal_connect_data (t, "button-clicked", G_CALLBACK (on_undo_delete), undo,
+                         undo_closure_free, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, t);
+}
+
+static void
+toggle_hidden_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *message = NULL;
+  const QmCatalogEntry *e;
+  gboolean hide;
+
+  if (item == NULL)
+    return;
+  e = qm_catalog_item_get_entry (item);
+  hide = !e->hidden;
+  id = g_strdup (e->id);
+  message = g_strdup_printf (hide ? _("“%s” hidden") : _("“%s” shown again"), e->name);
+  if (!qm_catalog_store_set_hidden (self->store, e->kind, id, hide, &error))
+    {
+      show_error (self, hide ? _("Could Not Hide the Entry") : _("Could Not Show the Entry"), error->message);
+      return;
+    }
+  qm_catalog_page_reload_entry (self, self->kind, id);
+  qm_catalog_page_toast (self, message);
+}
+
+static void
+reset_price_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  const QmCatalogEntry *e;
+
+  if (item == NULL)
+    return;
+  e = qm_catalog_item_get_entry (item);
+  id = g_strdup (e->id);
+  if (!qm_catalog_store_clear_price_override (self->store, e->kind, id, &error))
+    {
+      show_error (self, _("Could Not Reset the Price"), error->message);
+      return;
+    }
+  qm_catalog_page_reload_entry (self, self->kind, id);
+  qm_catalog_page_toast (self, _("Back to the list price"));
+}
+
+static void
+clear_filters_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+
+  self->vendor = NULL;
+  self->type_value = NULL;
+  qm_catalog_page_fill_filters (self);
+  qm_catalog_page_set_search_text (self, "");
+  qm_catalog_page_refilter (self, GTK_FILTER_CHANGE_LESS_STRICT);
+}
+
+static void
+show_list_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+
+  adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
+}
+
+static void
+focus_search_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  qm_catalog_page_focus_search (QM_CATALOG_PAGE (widget));
+}
+
+gboolean
+qm_catalog_page_ctrl_f_cb (GtkWidget *widget,
+                           GVariant  *args,
+                           gpointer   user_data)
+{
+  /* Global to the window, so Ctrl+F works wherever the focus is; but only
+   * while the page is on screen. */
+  if (!gtk_widget_get_mapped (widget))
+    return FALSE;
+  qm_catalog_page_focus_search (QM_CATALOG_PAGE (widget));
+  return TRUE;
+}
+
+/* Import */
+
+static void
+on_imported (QmCatalogPage *self,
+             guint          written)
+{
+  g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u row imported",
+                                                           "%u rows imported", written), written);
+
+  qm_catalog_page_load_all (self);
+  qm_catalog_page_toast (self, message);
+}
+
+static void
+import_file (QmCatalogPage *self,
+             GFile         *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+  gsize length = 0;
+  QmCatalogImport *import;
+  QmCatalogImportDialog *dialog;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (!g_file_load_contents (file, NULL, &data, &length, NULL, &error))
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could Not Read “%s”"), name);
+
+      show_error (self, heading, error->message);
+      return;
+    }
+  import = qm_catalog_store_import_csv_preview (self->store, data, length, name, self->kind, &error);
+  if (import == NULL)
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could Not Import “%s”"), name);
+
+      show_error (self, heading, error->message);
+      return;
+    }
+  dialog = qm_catalog_import_dialog_new (self->store, import);
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
+  g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_import_response (GtkNativeDialog *chooser,
+                    int              response,
+                    QmCatalogPage   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        import_file (self, file);
+    }
+  g_object_unref (chooser);
+  g_object_unref (self);
+}
+
+static GtkFileFilter *
+csv_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("CSV Files"));
+  gtk_file_filter_add_mime_type (filter, "text/csv");
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  return filter;
+}
+
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = csv_filter ();
+
+  chooser = qm_list_page_file_chooser_new (widget, _("Import CSV"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                           _("_Preview"), _("_Cancel"), filter);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_import_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Export */
+
+static void
+export_to (QmCatalogPage *self,
+           GFile         *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *message = NULL;
+  gsize length = 0;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (qm_catalog_page_current (self)->filtered));
+
+  csv = qm_catalog_page_export_csv (self, &length, &error);
+  if (csv == NULL ||
+      !g_file_replace_contents (file, csv, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                NULL, NULL, &error))
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could Not Export to “%s”"), name);
+
+      show_error (self, heading, error->message);
+      return;
+    }
+  message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u entry exported to “%s”",
+                                          "%u entries exported to “%s”", n), n, name);
+  qm_catalog_page_toast (self, message);
+}
+
+static void
+on_export_response (GtkNativeDialog *chooser,
+                    int              response,
+                    QmCatalogPage   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        export_to (self, file);
+    }
+  g_object_unref (chooser);
+  g_object_unref (self);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = csv_filter ();
+  g_autofree char *suggested = g_strdup_printf ("catalog-%s.csv", qm_catalog_kind_to_string (self->kind));
+
+  chooser = qm_list_page_file_chooser_new (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                           _("_Export"), _("_Cancel"), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Installs the actions above on the page's class (from class_init). */
+void
+qm_catalog_page_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "catalog.add", NULL, add_action);
+  gtk_widget_class_install_action (widget_class, "catalog.duplicate", NULL, duplicate_action);
+  gtk_widget_class_install_action (widget_class, "catalog.edit", NULL, edit_action);
+  gtk_widget_class_install_action (widget_class, "catalog.delete", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "catalog.toggle-hidden", NULL, toggle_hidden_action);
+  gtk_widget_class_install_action (widget_class, "catalog.reset-price", NULL, reset_price_action);
+  gtk_widget_class_install_action (widget_class, "catalog.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "catalog.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "catalog.clear-filters", NULL, clear_filters_action);
+  gtk_widget_class_install_action (widget_class, "catalog.show-list", NULL, show_list_action);
+  gtk_widget_class_install_action (widget_class, "catalog.focus-search", NULL, focus_search_action);
+}

@@ -1,0 +1,253 @@
+/* qm-catalog-page-columns.c: the Catalog page's table columns: their
+ * cells, widths and sorters.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+#include "qm-a11y.h"
+#include "qm-catalog-editor.h"
+#include "qm-catalog-import-dialog.h"
+#include "qm-catalog-page.h"
+#include "qm-catalog-page-private.h"
+#include "qm-row-slots.h"
+#include "qm-csv.h"
+#include "qm-gtk.h"
+#include "qm-list-page.h"
+
+/* ------------------------------------------------------------------ */
+/* Columns                                                             */
+
+static double
+sort_value (QmCatalogItem *item,
+            gpointer       user_data)
+{
+  return qm_catalog_item_sort_value (item, GPOINTER_TO_UINT (user_data));
+}
+
+static double
+price_value (QmCatalogItem *item,
+             gpointer       user_data)
+{
+  return qm_catalog_item_get_entry (item)->price_usd;
+}
+
+static char *
+text_value (QmCatalogItem *item,
+            gpointer       user_data)
+{
+  const ColumnDef *def = user_data;
+  const QmCatalogEntry *e = qm_catalog_item_get_entry (item);
+
+  switch (def->type)
+    {
+    case COLUMN_NAME:   return g_strdup (e->name);
+    case COLUMN_VENDOR: return g_strdup (e->vendor);
+    case COLUMN_AS_OF:  return g_strdup (e->as_of);
+    case COLUMN_ORIGIN: return g_strdup (e->builtin ? "0" : "1");
+    case COLUMN_FIELD:  return g_strdup (qm_catalog_pretty_value (qm_catalog_item_get_text (item, def->field)));
+    case COLUMN_PRICE:
+    default:            return NULL;
+    }
+}
+
+/* Cells are GtkInscriptions: made for list cells, they size by a
+ * character count rather than by measuring their text, so binding the
+ * ~200 rows GTK 4.8 keeps around the view stays cheap. */
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            const ColumnDef          *def)
+{
+  gboolean numeric = def->type == COLUMN_PRICE ||
+                     (def->type == COLUMN_FIELD &&
+                      qm_catalog_fields (def->kind, NULL)[def->field].type != QM_CATALOG_FIELD_TEXT);
+  GtkWidget *cell = gtk_inscription_new (NULL);
+  GtkInscription *inscription = GTK_INSCRIPTION (cell);
+
+  gtk_inscription_set_xalign (inscription, numeric ? 1.0 : 0.0);
+  gtk_inscription_set_text_overflow (inscription, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  switch (def->type)
+    {
+    case COLUMN_NAME:   gtk_inscription_set_nat_chars (inscription, 26); break;
+    case COLUMN_PRICE:  gtk_inscription_set_nat_chars (inscription, 10); break;
+    case COLUMN_ORIGIN: gtk_inscription_set_nat_chars (inscription, 15); break;
+    case COLUMN_AS_OF:  gtk_inscription_set_nat_chars (inscription, 11); break;
+    case COLUMN_VENDOR: gtk_inscription_set_nat_chars (inscription, 12); break;
+    case COLUMN_FIELD:
+    default:
+      {
+        const QmCatalogField *field = &qm_catalog_fields (def->kind, NULL)[def->field];
+
+        /* Wide enough for "1,979 TFLOPS" or a GPU's name. */
+        if (field->type == QM_CATALOG_FIELD_TEXT)
+          gtk_inscription_set_nat_chars (inscription, g_str_equal (field->key, "gpu_id") ? 18 : 13);
+        else
+          gtk_inscription_set_nat_chars (inscription, field->unit ? 6 + strlen (field->unit) : 9);
+      }
+      break;
+    }
+  /* One line, centred in rows that a two-line price makes taller. */
+  gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
+  gtk_inscription_set_nat_lines (inscription, 1);
+  gtk_inscription_set_min_chars (inscription, def->type == COLUMN_NAME ? 8
+                                              : gtk_inscription_get_nat_chars (inscription));
+  if (numeric)
+    gtk_widget_add_css_class (cell, "numeric");
+  gtk_list_item_set_child (list_item, cell);
+}
+
+static void
+fill_cell (GtkInscription  *cell,
+           const ColumnDef *def,
+           QmCatalogItem   *item)
+{
+  const QmCatalogEntry *e;
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    {
+      gtk_inscription_set_text (cell, NULL);
+      return;
+    }
+  e = qm_catalog_item_get_entry (item);
+
+  switch (def->type)
+    {
+    case COLUMN_NAME:
+      gtk_inscription_set_text (cell, e->name);
+      return;
+
+    case COLUMN_VENDOR:
+      gtk_inscription_set_text (cell, e->vendor ? e->vendor : "—");
+      return;
+
+    case COLUMN_AS_OF:
+      text = qm_catalog_format_date (e->as_of);
+      gtk_inscription_set_text (cell, text ? text : "—");
+      return;
+
+    case COLUMN_ORIGIN:
+      if (e->hidden)
+        gtk_inscription_set_text (cell, _("Built-in, hidden"));
+      else
+        gtk_inscription_set_text (cell, e->builtin ? _("Built-in") : _("Yours"));
+      return;
+
+    case COLUMN_PRICE:
+      {
+        g_autofree char *price = qm_catalog_format_price (e->price_usd);
+
+        /* An overridden price shows the user's price over the list price. */
+        if (e->has_override)
+          {
+            g_autofree char *list = qm_catalog_format_price (e->list_price_usd);
+            /* TRANSLATORS: under an overridden price: "list $25,000" */
+            g_autofree char *line = g_strdup_printf (_("list %s"), list);
+            g_autofree char *markup = g_markup_printf_escaped ("%s\n<span size=\"small\" alpha=\"60%%\">%s</span>",
+                                                               price, line);
+
+            gtk_inscription_set_min_lines (cell, 2);
+            gtk_inscription_set_markup (cell, markup);
+          }
+        else
+          {
+            gtk_inscription_set_min_lines (cell, 1);
+            gtk_inscription_set_text (cell, price);
+          }
+        return;
+      }
+
+    case COLUMN_FIELD:
+    default:
+      if (qm_catalog_fields (def->kind, NULL)[def->field].type == QM_CATALOG_FIELD_TEXT)
+        gtk_inscription_set_text (cell, qm_catalog_pretty_value (qm_catalog_item_get_text (item, def->field)));
+      else
+        {
+          text = qm_catalog_item_format (item, def->field);
+          gtk_inscription_set_text (cell, text ? text : "—");
+        }
+      return;
+    }
+}
+
+static void
+fill_cell_cb (GtkListItem *list_item,
+              gpointer     item,
+              gpointer     def)
+{
+  fill_cell (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), def, item);
+}
+
+GtkColumnViewColumn *
+qm_catalog_page_add_column (GtkColumnView *view,
+                            QmRowSlots    *slots,
+                            QmCatalogKind  kind,
+                            ColumnType     type,
+                            guint          field,
+                            const char    *title,
+                            const char    *id)
+{
+  ColumnDef *def = g_new0 (ColumnDef, 1);
+  GtkListItemFactory *factory;
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  GtkSorter *sorter;
+  gboolean numeric;
+
+  def->type = type;
+  def->kind = kind;
+  def->field = field;
+  def->slots = slots;
+  numeric = type == COLUMN_PRICE ||
+            (type == COLUMN_FIELD && qm_catalog_fields (kind, NULL)[field].type != QM_CATALOG_FIELD_TEXT);
+
+  /* The factory frees @def; rows are bound to the view's slots. */
+  factory = qm_list_page_cell_factory_new (&def->slots, G_CALLBACK (setup_cell), fill_cell_cb, def, g_free);
+
+  column = gtk_column_view_column_new (title, factory);
+  g_object_set_data_full (G_OBJECT (column), "qm-column-id", g_strdup (id), g_free);
+  gtk_column_view_column_set_resizable (column, TRUE);
+
+  if (type == COLUMN_PRICE)
+    sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
+                                                                              G_CALLBACK (price_value),
+                                                                              NULL, NULL)));
+  else if (numeric)
+    sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
+                                                                              G_CALLBACK (sort_value),
+                                                                              GUINT_TO_POINTER (field), NULL)));
+  else
+    sorter = GTK_SORTER (gtk_string_sorter_new (gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
+                                                                             G_CALLBACK (text_value),
+                                                                             def, NULL)));
+  gtk_column_view_column_set_sorter (column, sorter);
+  g_object_unref (sorter);
+
+  /* Fixed widths from the cells' character counts (setup_cell): GTK 4.8
+   * then lays out a column without measuring its ~200 cells. */
+  switch (type)
+    {
+    case COLUMN_NAME:   gtk_column_view_column_set_fixed_width (column, 220); break;
+    case COLUMN_VENDOR: gtk_column_view_column_set_fixed_width (column, 110); break;
+    case COLUMN_PRICE:  gtk_column_view_column_set_fixed_width (column, 96); break;
+    case COLUMN_ORIGIN: gtk_column_view_column_set_fixed_width (column, 130); break;
+    case COLUMN_AS_OF:  gtk_column_view_column_set_fixed_width (column, 110); break;
+    case COLUMN_FIELD:
+    default:
+      {
+        const QmCatalogField *f = &qm_catalog_fields (kind, NULL)[field];
+
+        if (f->type == QM_CATALOG_FIELD_TEXT)
+          gtk_column_view_column_set_fixed_width (column, g_str_equal (f->key, "gpu_id") ? 160 : 116);
+        else
+          gtk_column_view_column_set_fixed_width (column, f->unit ? 76 + 8 * strlen (f->unit) : 84);
+      }
+      break;
+    }
+  if (type == COLUMN_NAME)
+    gtk_column_view_column_set_expand (column, TRUE);
+  gtk_column_view_append_column (view, column);
+  return column;
+}

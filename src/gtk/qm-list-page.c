@@ -1,0 +1,119 @@
+/* qm-list-page.c: what the catalog and plans pages share as list pages
+ * (qm-list-page.h).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "qm-list-page.h"
+
+GtkFilterChange
+qm_list_page_search_change (const char   *old,
+                            const char   *now,
+                            QmListSearch  search)
+{
+  old = old != NULL ? old : "";
+  now = now != NULL ? now : "";
+
+  if (search == QM_LIST_SEARCH_SUBSTRING)
+    {
+      if (strstr (now, old) != NULL)
+        return GTK_FILTER_CHANGE_MORE_STRICT;
+      if (strstr (old, now) != NULL)
+        return GTK_FILTER_CHANGE_LESS_STRICT;
+      return GTK_FILTER_CHANGE_DIFFERENT;
+    }
+
+  /* Typing more narrows: only the rows that match now need a look. */
+  if (*old != '\0' && g_str_has_prefix (now, old))
+    return GTK_FILTER_CHANGE_MORE_STRICT;
+  if (*now == '\0' || g_str_has_prefix (old, now))
+    return GTK_FILTER_CHANGE_LESS_STRICT;
+  return GTK_FILTER_CHANGE_DIFFERENT;
+}
+
+typedef struct
+{
+  QmRowSlots   **slots;
+  QmRowCellFill  fill;
+  gpointer       data;
+  GDestroyNotify destroy;
+} CellBinding;
+
+static void
+cell_binding_free (gpointer data)
+{
+  CellBinding *binding = data;
+
+  if (binding->destroy != NULL)
+    binding->destroy (binding->data);
+  g_free (binding);
+}
+
+/* Rows are bound to slots (qm-row-slots.h), which refill the cells. */
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           CellBinding              *binding)
+{
+  qm_row_slots_bind_cell (*binding->slots, list_item, binding->fill, binding->data);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             CellBinding              *binding)
+{
+  if (*binding->slots != NULL)
+    qm_row_slots_unbind_cell (*binding->slots, list_item);
+}
+
+GtkListItemFactory *
+qm_list_page_cell_factory_new (QmRowSlots   **slots,
+                               GCallback      setup,
+                               QmRowCellFill  fill,
+                               gpointer       data,
+                               GDestroyNotify destroy)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  CellBinding *binding = g_new0 (CellBinding, 1);
+
+  binding->slots = slots;
+  binding->fill = fill;
+  binding->data = data;
+  binding->destroy = destroy;
+  g_signal_connect (factory, "setup", setup, data);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), binding);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), binding);
+  g_object_set_data_full (G_OBJECT (factory), "qm-cell-binding", binding, cell_binding_free);
+  return factory;
+}
+
+void
+qm_list_page_show_state (GtkStack   *stack,
+                         guint       n_shown,
+                         const char *shown_child,
+                         const char *empty_child)
+{
+  gtk_stack_set_visible_child_name (stack, n_shown > 0 ? shown_child : empty_child);
+}
+
+GtkFileChooserNative *
+qm_list_page_file_chooser_new (GtkWidget            *page,
+                               const char           *title,
+                               GtkFileChooserAction  action,
+                               const char           *accept,
+                               const char           *cancel,
+                               GtkFileFilter        *filter)
+{
+  GtkRoot *root = gtk_widget_get_root (page);
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         action, accept, cancel);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  return chooser;
+}

@@ -1,0 +1,54 @@
+/* qm-list-page.h: what the catalog and plans pages share as list pages:
+ * the search's filter change, cells bound through row slots, the
+ * empty state and the file chooser for import and export.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qm-row-slots.h"
+
+G_BEGIN_DECLS
+
+/* How a list page's search text matches its rows. */
+typedef enum
+{
+  QM_LIST_SEARCH_SUBSTRING,  /* the whole text, anywhere in the row */
+  QM_LIST_SEARCH_PREFIX,     /* words: more text only narrows at the end */
+} QmListSearch;
+
+/* The change for gtk_filter_changed() when the search goes from @old to
+ * @now (both stripped): a longer text can only drop rows, a shorter one
+ * only add them. */
+GtkFilterChange     qm_list_page_search_change      (const char    *old,
+                                                     const char    *now,
+                                                     QmListSearch   search);
+
+/* A factory for one column whose rows are bound to the row slots at
+ * *@slots (read on each bind, so it may change or go NULL in dispose):
+ * @setup makes the cell, @fill fills it with an item. @data goes to both,
+ * and @destroy frees it with the factory. */
+GtkListItemFactory *qm_list_page_cell_factory_new   (QmRowSlots   **slots,
+                                                     GCallback      setup,
+                                                     QmRowCellFill  fill,
+                                                     gpointer       data,
+                                                     GDestroyNotify destroy);
+
+/* Shows @shown_child of @stack when @n_shown > 0, else @empty_child. */
+void                qm_list_page_show_state         (GtkStack      *stack,
+                                                     guint          n_shown,
+                                                     const char    *shown_child,
+                                                     const char    *empty_child);
+
+/* A modal native chooser over @page's window, with @filter. */
+GtkFileChooserNative *
+                    qm_list_page_file_chooser_new   (GtkWidget            *page,
+                                                     const char           *title,
+                                                     GtkFileChooserAction  action,
+                                                     const char           *accept,
+                                                     const char           *cancel,
+                                                     GtkFileFilter        *filter);
+
+G_END_DECLS

@@ -1,0 +1,246 @@
+/* qm-plan-view-charts.c: the plan view's charts, and which of them apply.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+#include "qm-catalog.h"
+#include "qm-chart-widget.h"
+#include "qm-estimate-json.h"
+#include "qm-format.h"
+#include "qm-plan-report.h"
+#include "qm-plan.h"
+#include "qm-plan-view-private.h"
+#include "qm-print.h"
+#include "qm-text.h"
+
+/* ------------------------------------------------------------------ */
+/* Charts                                                              */
+
+typedef struct
+{
+  QmPlanView      *view;
+  QmPlanChartKind  kind;
+} ChartData;
+
+static void
+draw_chart (cairo_t            *cr,
+            const QmChartStyle *style,
+            double              width,
+            double              height,
+            gpointer            user_data)
+{
+  ChartData *d = user_data;
+  QmPlanView *self = d->view;
+
+  if (self->editor == NULL)
+    return;
+  qm_plan_chart_draw_with_layout (d->kind, cr, qm_plan_editor_get_plan (self->editor),
+                                  qm_plan_editor_get_estimate (self->editor), self->curves,
+                                  QM_BYTES_GB, style, width, height, self->layouts[d->kind]);
+}
+
+static gboolean
+in_rect (const QmRect *r,
+         double        x,
+         double        y)
+{
+  return r->width > 0 && r->height > 0 &&
+         x >= r->x && x < r->x + r->width && y >= r->y && y < r->y + r->height;
+}
+
+/* The index of the x value nearest the pixel column @px, or -1. */
+static int
+nearest_x (const QmAxis *axis,
+           const double *xs,
+           guint         n,
+           double        px)
+{
+  int best = -1;
+  double best_d = G_MAXDOUBLE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double d = fabs (qm_axis_to_pixel (axis, xs[i]) - px);
+
+      if (xs[i] > 0 && d < best_d)
+        {
+          best = (int) i;
+          best_d = d;
+        }
+    }
+  return best;
+}
+
+static char *
+chart_tooltip (double   x,
+               double   y,
+               gpointer user_data)
+{
+  ChartData *d = user_data;
+  QmPlanView *self = d->view;
+  const QmPlanChartLayout *l = self->layouts[d->kind];
+  const QmPlan *p = qm_plan_editor_get_plan (self->editor);
+  const QmEstimate *e = qm_plan_editor_get_estimate (self->editor);
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF], m[QM_FORMAT_BUF], d4[QM_FORMAT_BUF];
+
+  switch (d->kind)
+    {
+    case QM_PLAN_CHART_GPUS_TIME:
+      {
+        const QmGpusTimeCurve *cv = &self->curves->gpus_time;
+        int i = qm_chart_gpus_time_hit (&l->gpus_time, cv, x, y);
+
+        if (i < 0)
+          return NULL;
+        return g_strdup_printf (_("%s GPUs: %s with failures, %s ideal%s%s%s"),
+                                FMT (a, qm_format_number, cv->gpus[i], 0),
+                                cv->days[i] > 0 ? FMT (b, qm_format_days, cv->days[i]) : "–",
+                                FMT (c, qm_format_days, cv->ideal_days[i]),
+                                cv->cost[i] > 0 ? _("; the run costs ") : "",
+                                cv->cost[i] > 0 ? FMT (m, qm_format_money, cv->cost[i], p->pricing.currency) : "",
+                                i == cv->knee ? _(" (the knee: more GPUs stop paying)") : "");
+      }
+    case QM_PLAN_CHART_VRAM:
+      {
+        guint bar, part;
+        const QmMemoryBreakdown *mb;
+        const double *parts;
+
+        if (!qm_chart_vram_hit (&l->vram, x, y, &bar, &part) || bar >= l->n_vram_bars)
+          return NULL;
+        mb = &l->vram_bars[bar];
+        parts = (const double[QM_VRAM_N_PARTS]) {
+          mb->weights, mb->gradients, mb->optimizer, mb->activations, mb->kv_cache, mb->overhead,
+        };
+        return g_strdup_printf (_("%s, %s: %s of %s in all (%s)"),
+                                l->vram_labels[bar], qm_chart_vram_part_name (part),
+                                FMT (a, qm_format_bytes, parts[MIN (part, QM_VRAM_N_PARTS - 1)], QM_BYTES_GB),
+                                FMT (b, qm_format_bytes, mb->total, QM_BYTES_GB),
+                                mb->fits ? _("fits") : _("does not fit"));
+      }
+    case QM_PLAN_CHART_POWER:
+      {
+        const QmNodeWatts *nw = &e->power.node;
+        const double node[QM_POWER_NODE_PARTS] = {
+          nw->gpus, nw->cpus, nw->memory, nw->nics, nw->storage, nw->other,
+        };
+
+        for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
+          if (in_rect (&l->power.node_parts[i], x, y))
+            return g_strdup_printf (_("One node, %s: %s"), qm_chart_power_node_part_name (i),
+                                    FMT (a, qm_format_si, node[i], "W"));
+        for (guint k = 0; k < 2; k++)
+          for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
+            if (in_rect (&l->power.cluster_parts[k][i], x, y))
+              return g_strdup_printf (k == 0 ? _("Cluster, provisioned, %s: %s") : _("Cluster, average, %s: %s"),
+                                      qm_chart_power_cluster_part_name (i),
+                                      FMT (a, qm_format_si, qm_chart_power_cluster_part_kw (&e->power, i, k == 1) * 1e3, "W"));
+        return NULL;
+      }
+    case QM_PLAN_CHART_RACKS:
+      {
+        int g = qm_chart_racks_hit (&l->racks, x, y);
+        const QmRackGroup *rg;
+        static const char *kinds[] = { N_("compute"), N_("compute (partly filled)"), N_("network"), N_("storage") };
+
+        if (g < 0)
+          return NULL;
+        rg = &l->racks.groups[g];
+        return g_strdup_printf (_("%u × %s rack: %u servers, %u switches, %s of %s%s"),
+                                rg->count, _(kinds[MIN ((guint) rg->kind, 3u)]), rg->servers, rg->switches,
+                                FMT (a, qm_format_si, rg->kw * 1e3, "W"),
+                                FMT (b, qm_format_si, p->facility.rack_kw * 1e3, "W"),
+                                rg->liquid ? _(", liquid-cooled") : "");
+      }
+    case QM_PLAN_CHART_LATENCY:
+      {
+        const QmServingCurve *cv = &self->curves->latency;
+        int i = nearest_x (&l->latency.x_axis, cv->rpm, cv->n, x);
+
+        if (i < 0 || !(in_rect (&l->latency.ttft_plot, x, y) || in_rect (&l->latency.tpot_plot, x, y)))
+          return NULL;
+        return g_strdup_printf (_("%s requests/min: time to first token %s ms (p50), %s ms (p99); "
+                                  "time per output token %s ms (p50), %s ms (p99)"),
+                                FMT (a, qm_format_number, cv->rpm[i], 0),
+                                FMT (b, qm_format_number, cv->ttft_p50_ms[i], 0),
+                                FMT (c, qm_format_number, cv->ttft_p99_ms[i], 0),
+                                FMT (m, qm_format_number, cv->tpot_p50_ms[i], 1),
+                                FMT (d4, qm_format_number, cv->tpot_p99_ms[i], 1));
+      }
+    case QM_PLAN_CHART_THROUGHPUT:
+      {
+        const QmThroughputCurve *cv = &self->curves->throughput;
+        int i = nearest_x (&l->throughput.x_axis, cv->concurrency, cv->n, x);
+
+        if (i < 0 || !in_rect (&l->throughput.plot, x, y))
+          return NULL;
+        return g_strdup_printf (_("%s sequences per replica: %s output tokens/s per GPU"),
+                                FMT (a, qm_format_number, cv->concurrency[i], 0),
+                                FMT (b, qm_format_number, cv->tokens_per_s_per_gpu[i], 0));
+      }
+    case QM_N_PLAN_CHARTS:
+    default:
+      return NULL;
+    }
+}
+
+void
+qm_plan_view_build_charts (QmPlanView *self)
+{
+  for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
+    {
+      GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+      GtkWidget *title = gtk_label_new (_(qm_plan_chart_title ((QmPlanChartKind) k)));
+      GtkWidget *chart = qm_chart_widget_new ();
+      ChartData *d = g_new0 (ChartData, 1);
+
+      d->view = self;
+      d->kind = (QmPlanChartKind) k;
+      self->layouts[k] = g_new0 (QmPlanChartLayout, 1);
+      self->charts[k] = chart;
+
+      gtk_widget_add_css_class (card, "card");
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_widget_set_margin_top (title, 12);
+      gtk_widget_set_margin_start (title, 12);
+      gtk_widget_set_margin_end (title, 12);
+      gtk_widget_set_margin_start (chart, 6);
+      gtk_widget_set_margin_end (chart, 6);
+      gtk_widget_set_margin_bottom (chart, 6);
+      gtk_widget_add_css_class (title, "heading");
+      gtk_widget_set_vexpand (chart, TRUE);
+      /* Latency has two panels over one axis: give it the room of two. */
+      gtk_widget_set_size_request (chart, -1, k == QM_PLAN_CHART_LATENCY ? 440 : 300);
+      gtk_widget_set_name (chart, qm_plan_chart_kind_to_string ((QmPlanChartKind) k));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (chart), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _(qm_plan_chart_title ((QmPlanChartKind) k)), -1);
+      qm_chart_widget_set_draw_func (QM_CHART_WIDGET (chart), draw_chart, chart_tooltip, d, g_free);
+      gtk_box_append (GTK_BOX (card), title);
+      gtk_box_append (GTK_BOX (card), chart);
+      gtk_flow_box_append (self->charts_box, qm_plan_view_capped_new (card, CHART_CARD_NATURAL));
+    }
+}
+
+void
+qm_plan_view_update_charts (QmPlanView *self)
+{
+  const QmPlan *p = qm_plan_editor_get_plan (self->editor);
+  const QmEstimate *e = qm_plan_editor_get_estimate (self->editor);
+
+  /* Once per change: the curve runs the layout search at ~20 counts. */
+  qm_plan_curves (p, e, self->curves);
+  for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
+    {
+      g_autofree char *description = qm_plan_chart_describe ((QmPlanChartKind) k, p, e);
+
+      qm_chart_widget_set_description (QM_CHART_WIDGET (self->charts[k]), description);
+      gtk_widget_queue_draw (self->charts[k]);
+    }
+  /* Time to train is for training, latency and throughput for serving. */
+  for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
+    gtk_widget_set_visible (gtk_widget_get_ancestor (self->charts[k], GTK_TYPE_FLOW_BOX_CHILD),
+                            qm_plan_chart_applies ((QmPlanChartKind) k, e));
+}

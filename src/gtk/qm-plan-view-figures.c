@@ -1,0 +1,474 @@
+/* qm-plan-view-figures.c: the plan view's key figures, from the estimate
+ * or from a saved snapshot.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+#include "qm-catalog.h"
+#include "qm-chart-widget.h"
+#include "qm-estimate-json.h"
+#include "qm-format.h"
+#include "qm-plan-report.h"
+#include "qm-plan.h"
+#include "qm-plan-view-private.h"
+#include "qm-print.h"
+#include "qm-text.h"
+
+/* ------------------------------------------------------------------ */
+/* Key figures: from the estimate, or from a saved snapshot            */
+
+
+void
+qm_plan_view_figures_from_estimate (const QmPlan     *p,
+                                    const QmEstimate *e,
+                                    QmPlanViewFigures          *f)
+{
+  f->training = e->has_training;
+  f->gpus = e->gpus;
+  f->nodes = e->nodes;
+  f->racks = e->has_cluster ? e->cluster.racks : NAN;
+  f->nodes_per_rack = e->has_cluster ? e->cluster.nodes_per_rack : NAN;
+  f->liquid = e->has_cluster && e->cluster.liquid_cooling;
+  f->ideal_days = e->ideal_days;
+  f->train_days = e->train_days > 0 ? e->train_days : e->ideal_days;
+  f->mfu = e->mfu;
+  f->mfu_source = qm_mfu_source_to_string (e->mfu_source);
+  f->mem_total = e->memory.total;
+  f->mem_capacity = e->memory.capacity;
+  f->mem_margin = e->memory.margin;
+  f->fits = e->valid ? e->fits : -1;
+  f->it_peak_kw = e->has_power ? e->power.it_peak_kw : NAN;
+  f->it_avg_kw = e->has_power ? e->power.it_avg_kw : NAN;
+  f->facility_peak_kw = e->has_power ? e->power.facility_peak_kw : NAN;
+  f->facility_avg_kw = e->has_power ? e->power.facility_avg_kw : NAN;
+  f->energy_mwh = e->has_power ? e->power.energy_mwh : NAN;
+  f->electricity_usd = e->has_power ? e->power.electricity_usd : NAN;
+  f->co2_tonnes = e->has_power ? e->power.co2_tonnes : NAN;
+  f->buy = p->pricing.mode == QM_PRICING_BUY;
+  f->upfront = e->has_cost ? e->cost.upfront : NAN;
+  f->monthly = e->has_cost ? e->cost.monthly : NAN;
+  f->run = e->has_cost ? e->cost.run : NAN;
+  f->total = e->has_cost ? e->cost.total : NAN;
+  f->horizon_months = e->has_cost ? e->cost.horizon_months : NAN;
+  f->goodput = e->has_reliability ? e->reliability.goodput : NAN;
+  f->interruptions = e->has_reliability ? e->reliability.interruptions : NAN;
+  f->replicas = e->has_inference ? e->inference.replicas : NAN;
+  f->ttft_ms = e->has_inference ? e->inference.ttft_ms : NAN;
+  f->tpot_ms = e->has_inference ? e->inference.tpot_ms : NAN;
+}
+
+double
+qm_plan_view_json_num (JsonObject *o,
+                       const char *member)
+{
+  JsonNode *n;
+
+  if (o == NULL || !json_object_has_member (o, member))
+    return NAN;
+  n = json_object_get_member (o, member);
+  if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_DOUBLE ||
+                                    json_node_get_value_type (n) == G_TYPE_INT64))
+    return json_node_get_double (n);
+  return NAN;
+}
+
+JsonObject *
+qm_plan_view_json_obj (JsonObject *o,
+                       const char *member)
+{
+  JsonNode *n;
+
+  if (o == NULL || !json_object_has_member (o, member))
+    return NULL;
+  n = json_object_get_member (o, member);
+  return JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+const char *
+qm_plan_view_json_str (JsonObject *o,
+                       const char *member)
+{
+  JsonNode *n;
+
+  if (o == NULL || !json_object_has_member (o, member))
+    return NULL;
+  n = json_object_get_member (o, member);
+  return JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+         ? json_node_get_string (n) : NULL;
+}
+
+/* The snapshot may come from an older version: every key may be absent. */
+void
+qm_plan_view_figures_from_snapshot (const QmPlan *p,
+                                    JsonObject   *o,
+                                    QmPlanViewFigures      *f)
+{
+  JsonObject *mem = qm_plan_view_json_obj (o, "memory_bytes");
+  JsonObject *pw = qm_plan_view_json_obj (o, "power_kw");
+  JsonObject *cost = qm_plan_view_json_obj (o, "cost_usd");
+  JsonObject *cl = qm_plan_view_json_obj (o, "cluster");
+  JsonObject *rel = qm_plan_view_json_obj (o, "reliability");
+  JsonObject *inf = qm_plan_view_json_obj (o, "inference");
+  const char *mode = qm_plan_view_json_str (o, "mode");
+  const char *pricing = qm_plan_view_json_str (cost, "pricing");
+  JsonNode *fits;
+
+  f->training = mode ? g_strcmp0 (mode, "inference") != 0 : p->workload.mode != QM_MODE_INFERENCE;
+  f->gpus = qm_plan_view_json_num (o, "gpus");
+  f->nodes = qm_plan_view_json_num (o, "nodes");
+  f->racks = qm_plan_view_json_num (o, "racks");
+  f->nodes_per_rack = qm_plan_view_json_num (cl, "nodes_per_rack");
+  f->liquid = cl != NULL && json_object_has_member (cl, "liquid_cooling") &&
+              json_object_get_boolean_member_with_default (cl, "liquid_cooling", FALSE);
+  f->ideal_days = qm_plan_view_json_num (o, "ideal_days");
+  f->train_days = qm_plan_view_json_num (o, "train_days");
+  f->mfu = qm_plan_view_json_num (o, "mfu");
+  f->mfu_source = qm_plan_view_json_str (o, "mfu_source");
+  f->mem_total = qm_plan_view_json_num (mem, "total");
+  f->mem_capacity = qm_plan_view_json_num (mem, "capacity");
+  f->mem_margin = qm_plan_view_json_num (mem, "margin");
+  fits = o && json_object_has_member (o, "fits") ? json_object_get_member (o, "fits") : NULL;
+  f->fits = fits && JSON_NODE_HOLDS_VALUE (fits) ? json_node_get_boolean (fits) : -1;
+  f->it_peak_kw = qm_plan_view_json_num (pw, "it_peak");
+  f->it_avg_kw = qm_plan_view_json_num (pw, "it_avg");
+  f->facility_peak_kw = qm_plan_view_json_num (pw, "facility_peak");
+  f->facility_avg_kw = qm_plan_view_json_num (pw, "facility_avg");
+  f->energy_mwh = qm_plan_view_json_num (o, "energy_mwh");
+  f->electricity_usd = qm_plan_view_json_num (o, "electricity_usd");
+  f->co2_tonnes = qm_plan_view_json_num (o, "co2_tonnes");
+  f->buy = pricing ? g_strcmp0 (pricing, "buy") == 0 : p->pricing.mode == QM_PRICING_BUY;
+  f->upfront = qm_plan_view_json_num (cost, "upfront");
+  f->monthly = qm_plan_view_json_num (cost, "monthly");
+  f->run = qm_plan_view_json_num (cost, "run");
+  f->total = qm_plan_view_json_num (cost, "total");
+  f->horizon_months = qm_plan_view_json_num (cost, "horizon_months");
+  f->goodput = qm_plan_view_json_num (rel, "goodput");
+  f->interruptions = qm_plan_view_json_num (rel, "interruptions");
+  f->replicas = qm_plan_view_json_num (inf, "replicas");
+  f->ttft_ms = qm_plan_view_json_num (inf, "ttft_ms");
+  f->tpot_ms = qm_plan_view_json_num (inf, "tpot_ms");
+}
+
+typedef struct
+{
+  const char *id;
+  const char *title;
+} FigureInfo;
+
+static const FigureInfo figure_infos[] = {
+  { "gpus",    N_("GPUs") },
+  { "nodes",   N_("Nodes") },
+  { "racks",   N_("Racks") },
+  { "time",    N_("Time to Train") },
+  { "mfu",     N_("MFU") },
+  { "memory",  N_("Memory per GPU") },
+  { "power",   N_("Power") },
+  { "energy",  N_("Energy") },
+  { "cost",    N_("Cost") },
+  { "co2",     N_("CO₂") },
+  { "goodput", N_("Goodput") },
+};
+
+
+static void
+cap_measure (GtkWidget      *widget,
+             GtkOrientation  orientation,
+             int             for_size,
+             int            *minimum,
+             int            *natural,
+             int            *minimum_baseline,
+             int            *natural_baseline)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  *minimum = *natural = 0;
+  if (child == NULL)
+    return;
+  gtk_widget_measure (child, orientation, for_size, minimum, natural, NULL, NULL);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *natural = MAX (*minimum, MIN (*natural, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (widget), "qm-cap"))));
+}
+
+static void
+cap_allocate (GtkWidget *widget,
+              int        width,
+              int        height,
+              int        baseline)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  if (child != NULL)
+    gtk_widget_allocate (child, width, height, baseline, NULL);
+}
+
+GtkWidget *
+qm_plan_view_capped_new (GtkWidget *child,
+                         int        natural_width)
+{
+  GtkWidget *cap = adw_bin_new ();
+
+  gtk_widget_set_layout_manager (cap, gtk_custom_layout_new (NULL, cap_measure, cap_allocate));
+  g_object_set_data (G_OBJECT (cap), "qm-cap", GINT_TO_POINTER (natural_width));
+  adw_bin_set_child (ADW_BIN (cap), child);
+  return cap;
+}
+
+static GtkWidget *
+figure_card_new (QmPlanView       *self,
+                 const FigureInfo *info)
+{
+  GtkWidget *frame = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_(info->title));
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  GtkWidget *value = gtk_label_new (NULL);
+  GtkWidget *detail = gtk_label_new (NULL);
+
+  gtk_widget_add_css_class (frame, "card");
+  gtk_widget_set_margin_top (card, 12);
+  gtk_widget_set_margin_bottom (card, 12);
+  gtk_widget_set_margin_start (card, 12);
+  gtk_widget_set_margin_end (card, 12);
+  gtk_box_append (GTK_BOX (frame), card);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_add_css_class (title, "caption-heading");
+  gtk_widget_add_css_class (title, "dim-label");
+  gtk_widget_set_visible (icon, FALSE);
+  gtk_widget_add_css_class (icon, "error");
+  gtk_widget_set_name (icon, "warning-icon");
+  gtk_box_append (GTK_BOX (title_box), title);
+  gtk_box_append (GTK_BOX (title_box), icon);
+
+  gtk_label_set_xalign (GTK_LABEL (value), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (value), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (value, "title-2");
+  gtk_widget_add_css_class (value, "numeric");
+
+  gtk_label_set_xalign (GTK_LABEL (detail), 0);
+  gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
+  gtk_label_set_width_chars (GTK_LABEL (detail), 16);
+  gtk_label_set_max_width_chars (GTK_LABEL (detail), 24);
+  gtk_widget_add_css_class (detail, "caption");
+  gtk_widget_add_css_class (detail, "dim-label");
+  gtk_widget_add_css_class (detail, "numeric");
+
+  gtk_box_append (GTK_BOX (card), title_box);
+  gtk_box_append (GTK_BOX (card), value);
+  gtk_box_append (GTK_BOX (card), detail);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (frame), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _(info->title), -1);
+
+  g_hash_table_insert (self->figure_values, (gpointer) info->id, value);
+  g_hash_table_insert (self->figure_details, (gpointer) info->id, detail);
+  g_hash_table_insert (self->figure_cards, (gpointer) info->id, card);
+  return frame;
+}
+
+static void
+set_figure (QmPlanView *self,
+            const char *id,
+            const char *title,
+            const char *value,
+            const char *detail,
+            gboolean    problem)
+{
+  GtkWidget *card = g_hash_table_lookup (self->figure_cards, id);
+  GtkWidget *value_label = g_hash_table_lookup (self->figure_values, id);
+  GtkWidget *detail_label = g_hash_table_lookup (self->figure_details, id);
+  GtkWidget *title_box = gtk_widget_get_first_child (card);
+  GtkWidget *title_label = gtk_widget_get_first_child (title_box);
+  GtkWidget *icon = gtk_widget_get_last_child (title_box);
+  g_autofree char *a11y = NULL;
+
+  if (title != NULL)
+    gtk_label_set_label (GTK_LABEL (title_label), title);
+  gtk_label_set_label (GTK_LABEL (value_label), value);
+  gtk_label_set_label (GTK_LABEL (detail_label), detail ? detail : "");
+  gtk_widget_set_visible (detail_label, detail != NULL && detail[0] != '\0');
+  gtk_widget_set_visible (icon, problem);
+  if (problem)
+    gtk_widget_add_css_class (value_label, "error");
+  else
+    gtk_widget_remove_css_class (value_label, "error");
+  gtk_widget_set_tooltip_text (value_label, NULL);
+
+  a11y = g_strdup_printf ("%s: %s%s%s%s", gtk_label_get_label (GTK_LABEL (title_label)),
+                          problem ? _("problem: ") : "", value,
+                          detail && detail[0] ? ". " : "", detail ? detail : "");
+  /* The card (and its flow box child) reads as one labelled figure. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (card)),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_ancestor (card, GTK_TYPE_FLOW_BOX_CHILD)),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+  gtk_widget_set_visible (gtk_widget_get_ancestor (card, GTK_TYPE_FLOW_BOX_CHILD), TRUE);
+}
+
+static void
+hide_figure (QmPlanView *self,
+             const char *id)
+{
+  GtkWidget *card = g_hash_table_lookup (self->figure_cards, id);
+
+  gtk_widget_set_visible (gtk_widget_get_ancestor (card, GTK_TYPE_FLOW_BOX_CHILD), FALSE);
+}
+
+
+static const char *
+num_or_dash (char *buf, gsize size, double v, int decimals)
+{
+  return isfinite (v) ? qm_format_number (buf, size, v, decimals) : "–";
+}
+
+void
+qm_plan_view_update_figures (QmPlanView    *self,
+                             const QmPlanViewFigures *f)
+{
+  const QmPlan *p = qm_plan_editor_get_plan (self->editor);
+  const char *cur = p->pricing.currency;
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF], d[QM_FORMAT_BUF];
+  g_autofree char *detail = NULL;
+  g_autofree char *value = NULL;
+
+  /* GPUs, nodes, racks. */
+  detail = g_strdup_printf (_("%s, %u per node"),
+                            p->hardware.gpu.info.name ? p->hardware.gpu.info.name : p->gpu_id,
+                            p->hardware.server.gpus);
+  set_figure (self, "gpus", NULL, num_or_dash (a, sizeof a, f->gpus, 0), detail, FALSE);
+  g_clear_pointer (&detail, g_free);
+  set_figure (self, "nodes", NULL, num_or_dash (a, sizeof a, f->nodes, 0),
+              p->hardware.server.info.name ? p->hardware.server.info.name : p->server_id, FALSE);
+  if (isfinite (f->nodes_per_rack))
+    detail = g_strdup_printf (f->liquid ? _("Up to %s nodes per rack, liquid-cooled") : _("Up to %s nodes per rack"),
+                              num_or_dash (b, sizeof b, f->nodes_per_rack, 0));
+  set_figure (self, "racks", NULL, num_or_dash (a, sizeof a, f->racks, 0), detail, FALSE);
+  g_clear_pointer (&detail, g_free);
+
+  /* Time, or the serving figures. */
+  if (f->training)
+    {
+      detail = isfinite (f->ideal_days)
+               ? g_strdup_printf (_("With failures; %s without"), FMT (b, qm_format_days, f->ideal_days))
+               : NULL;
+      set_figure (self, "time", _("Time to Train"),
+                  isfinite (f->train_days) ? FMT (a, qm_format_days, f->train_days) : "–", detail, FALSE);
+      g_clear_pointer (&detail, g_free);
+    }
+  else
+    {
+      detail = g_strdup_printf (_("%s ms to the first token, %s ms per token"),
+                                num_or_dash (b, sizeof b, f->ttft_ms, 0),
+                                num_or_dash (c, sizeof c, f->tpot_ms, 1));
+      value = g_strdup_printf (_("%s replicas"), num_or_dash (a, sizeof a, f->replicas, 0));
+      set_figure (self, "time", _("Serving"), value, detail, FALSE);
+      g_clear_pointer (&detail, g_free);
+      g_clear_pointer (&value, g_free);
+    }
+
+  /* MFU: say where it came from. */
+  if (f->training && isfinite (f->mfu))
+    {
+      const char *source = g_strcmp0 (f->mfu_source, "given") == 0 ? _("Given in the plan")
+                         : g_strcmp0 (f->mfu_source, "predicted") == 0 ? _("Predicted by the throughput model")
+                         : g_strcmp0 (f->mfu_source, "default") == 0 ? _("Default for this GPU family")
+                         : NULL;
+
+      value = g_strdup_printf ("%s%%", qm_format_number (a, sizeof a, f->mfu * 100, 1));
+      set_figure (self, "mfu", NULL, value, source, FALSE);
+      g_clear_pointer (&value, g_free);
+    }
+  else
+    hide_figure (self, "mfu");
+
+  /* Memory: fits or not, with the margin. */
+  if (isfinite (f->mem_total))
+    {
+      if (f->fits == 0)
+        detail = g_strdup_printf (_("Does not fit in %s: %s over"),
+                                  FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
+                                  FMT (c, qm_format_bytes, -f->mem_margin, QM_BYTES_GB));
+      else if (isfinite (f->mem_capacity))
+        detail = g_strdup_printf (_("Fits in %s with %s to spare"),
+                                  FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
+                                  FMT (c, qm_format_bytes, f->mem_margin, QM_BYTES_GB));
+      set_figure (self, "memory", NULL, FMT (a, qm_format_bytes, f->mem_total, QM_BYTES_GB),
+                  detail, f->fits == 0);
+      g_clear_pointer (&detail, g_free);
+    }
+  else
+    set_figure (self, "memory", NULL, "–", NULL, FALSE);
+
+  /* Power, energy, CO2. */
+  if (isfinite (f->facility_peak_kw))
+    detail = g_strdup_printf (_("Facility peak; IT %s peak, %s average"),
+                              FMT (b, qm_format_si, f->it_peak_kw * 1e3, "W"),
+                              FMT (c, qm_format_si, f->it_avg_kw * 1e3, "W"));
+  set_figure (self, "power", NULL,
+              isfinite (f->facility_peak_kw) ? FMT (a, qm_format_si, f->facility_peak_kw * 1e3, "W") : "–",
+              detail, FALSE);
+  g_clear_pointer (&detail, g_free);
+
+  if (isfinite (f->electricity_usd))
+    detail = g_strdup_printf (f->training ? _("Electricity for the run: %s") : _("Electricity per month: %s"),
+                              FMT (b, qm_format_money, f->electricity_usd, cur));
+  value = g_strdup_printf (_("%s MWh"), num_or_dash (a, sizeof a, f->energy_mwh, 0));
+  set_figure (self, "energy", NULL, value, detail, FALSE);
+  g_clear_pointer (&detail, g_free);
+  g_clear_pointer (&value, g_free);
+
+  detail = g_strdup_printf (_("At %s g/kWh from the grid"),
+                            qm_format_number (b, sizeof b, p->facility.gco2_per_kwh, 0));
+  value = g_strdup_printf (_("%s t"), num_or_dash (a, sizeof a, f->co2_tonnes, f->co2_tonnes < 10 ? 1 : 0));
+  set_figure (self, "co2", NULL, value, detail, FALSE);
+  g_clear_pointer (&detail, g_free);
+  g_clear_pointer (&value, g_free);
+
+  /* Cost: buying shows the total of ownership, renting the run. */
+  if (f->buy && isfinite (f->total))
+    {
+      detail = g_strdup_printf (_("Over %s months: %s upfront, %s a month; this run %s"),
+                                num_or_dash (b, sizeof b, f->horizon_months, 0),
+                                FMT (c, qm_format_money, f->upfront, cur),
+                                FMT (d, qm_format_money, f->monthly, cur),
+                                FMT (a, qm_format_money, f->run, cur));
+      set_figure (self, "cost", _("Cost to Own"), FMT (a, qm_format_money, f->total, cur), detail, FALSE);
+    }
+  else if (isfinite (f->run))
+    {
+      /* Serving runs one month: the run and the month are the same. */
+      detail = f->training ? g_strdup_printf (_("Rental for the run; %s a month"),
+                                              FMT (b, qm_format_money, f->monthly, cur))
+                           : g_strdup (_("Rental per month of serving"));
+      set_figure (self, "cost", _("Rental Cost"),
+                  FMT (a, qm_format_money, f->training ? f->run : f->monthly, cur), detail, FALSE);
+    }
+  else if (isfinite (f->total))
+    set_figure (self, "cost", _("Cost"), FMT (a, qm_format_money, f->total, cur), NULL, FALSE);
+  else
+    set_figure (self, "cost", _("Cost"), "–", NULL, FALSE);
+  g_clear_pointer (&detail, g_free);
+
+  /* Goodput. */
+  if (f->training && isfinite (f->goodput))
+    {
+      detail = g_strdup_printf (_("%s interruptions expected"), num_or_dash (b, sizeof b, f->interruptions, 0));
+      value = g_strdup_printf ("%s%%", qm_format_number (a, sizeof a, f->goodput * 100, 1));
+      set_figure (self, "goodput", NULL, value, detail, FALSE);
+      g_clear_pointer (&detail, g_free);
+      g_clear_pointer (&value, g_free);
+    }
+  else
+    hide_figure (self, "goodput");
+}
+
+/* One card for each key figure, in their order on the page. */
+void
+qm_plan_view_add_figure_cards (QmPlanView *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (figure_infos); i++)
+    gtk_flow_box_append (self->figures_box,
+                         qm_plan_view_capped_new (figure_card_new (self, &figure_infos[i]), FIGURE_CARD_NATURAL));
+}

@@ -1,0 +1,518 @@
+/* qm-plan-report-compare.c: the comparison of plans: its rows (shared with
+ * the compare page and the CLI) and its PDF.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-plan-report.h"
+#include "qm-plan-report-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "qm-advisor.h"
+#include "qm-catalog.h"
+#include "qm-chart-compare.h"
+#include "qm-chart-power.h"
+#include "qm-chart-style.h"
+#include "qm-csv.h"
+#include "qm-chart-vram.h"
+#include "qm-formulas.h"
+#include "qm-plan-charts.h"
+#include "qm-reliability.h"
+
+
+/* ---------------------------------------------------------------------- */
+/* Comparison                                                              */
+
+typedef enum
+{
+  COMPARE_FIGURE_CHART,
+  COMPARE_FIGURE_VRAM,
+  COMPARE_FIGURE_POWER,
+} CompareFigureKind;
+
+typedef struct
+{
+  guint        n;
+  QmPlan       plans[QM_COMPARE_MAX_PLANS];
+  QmEstimate   estimates[QM_COMPARE_MAX_PLANS];
+  char         labels[QM_COMPARE_MAX_PLANS][192];
+  char         short_labels[QM_COMPARE_MAX_PLANS][192];  /* half-width cells */
+  char         currency[16];
+  QmBytesUnit  unit;
+  QmChartStyle style;
+  /* The shared scales. */
+  double       vram_max;
+  double       node_max_w;
+  double       cluster_max_kw;
+} CompareCopy;
+
+typedef struct
+{
+  CompareCopy       *copy;
+  CompareFigureKind  kind;
+  guint              plan;     /* COMPARE_FIGURE_POWER */
+} CompareFigure;
+
+static void
+compare_figure_free (gpointer data)
+{
+  CompareFigure *f = data;
+
+  g_rc_box_release (f->copy);
+  g_free (f);
+}
+
+static const char letters[] = "ABCD";
+
+static void
+sub_title (cairo_t            *cr,
+           const QmChartStyle *style,
+           const char         *text,
+           double              x,
+           double              y)
+{
+  qm_chart_set_color (cr, &style->foreground);
+  qm_chart_text (cr, style, QM_TEXT_BOLD, text, x, y, 0.0, 0.0);
+}
+
+static void
+draw_compare_figure (cairo_t  *cr,
+                     double    width,
+                     double    height,
+                     gpointer  user_data)
+{
+  CompareFigure *f = user_data;
+  CompareCopy *c = f->copy;
+  double title_h;
+
+  qm_chart_text_size (cr, &c->style, QM_TEXT_BOLD, "Xg", NULL, &title_h);
+  title_h += 4.0;
+
+  switch (f->kind)
+    {
+    case COMPARE_FIGURE_CHART:
+      {
+        QmCompareItem items[QM_COMPARE_MAX_PLANS];
+
+        for (guint i = 0; i < c->n; i++)
+          {
+            const QmEstimate *e = &c->estimates[i];
+
+            items[i] = (QmCompareItem) {
+              .label = c->labels[i],
+              .gpus = e->gpus,
+              .days = e->has_training ? e->train_days : 0.0,
+              .cost = e->cost.total,
+              .power_kw = e->power.facility_peak_kw,
+              .co2_tonnes = e->power.co2_tonnes,
+            };
+          }
+        qm_chart_render_compare (cr, items, c->n, c->currency, &c->style, width, height, NULL);
+      }
+      break;
+
+    case COMPARE_FIGURE_VRAM:
+      {
+        guint cols = 2;
+        double cw = width / cols, ch = height / ((c->n + cols - 1) / cols);
+
+        for (guint i = 0; i < c->n; i++)
+          {
+            const char *label = _("Per GPU");
+
+            cairo_save (cr);
+            cairo_translate (cr, (i % cols) * cw, (i / cols) * ch);
+            cairo_rectangle (cr, 0, 0, cw - 6, ch - 6);
+            cairo_clip (cr);
+            sub_title (cr, &c->style, c->short_labels[i], 4.0, 0.0);
+            cairo_translate (cr, 0, title_h);
+            qm_chart_render_vram_scaled (cr, &c->estimates[i].memory, &label, 1, c->unit, c->vram_max,
+                                         &c->style, cw - 6, ch - 6 - title_h, NULL);
+            cairo_restore (cr);
+          }
+      }
+      break;
+
+    case COMPARE_FIGURE_POWER:
+      sub_title (cr, &c->style, c->labels[f->plan], 4.0, 0.0);
+      cairo_translate (cr, 0, title_h);
+      qm_chart_render_power_scaled (cr, &c->estimates[f->plan].power, c->node_max_w, c->cluster_max_kw,
+                                    &c->style, width, height - title_h, NULL);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+add_compare_figure (QmDocument        *doc,
+                    CompareCopy       *copy,
+                    CompareFigureKind  kind,
+                    guint              plan,
+                    double             height)
+{
+  CompareFigure *f = g_new0 (CompareFigure, 1);
+
+  f->copy = g_rc_box_acquire (copy);
+  f->kind = kind;
+  f->plan = plan;
+  qm_document_add_figure (doc, height, draw_compare_figure, f, compare_figure_free);
+}
+
+typedef enum
+{
+  BETTER_NONE,
+  BETTER_LOWER,
+  BETTER_HIGHER,
+} Better;
+
+static void
+compare_row_free (gpointer data)
+{
+  QmCompareRow *row = data;
+
+  g_free (row->label);
+  for (guint i = 0; i < QM_COMPARE_MAX_PLANS; i++)
+    g_free (row->cells[i]);
+  g_free (row);
+}
+
+char
+qm_compare_letter (guint i)
+{
+  g_return_val_if_fail (i < QM_COMPARE_MAX_PLANS, '?');
+  return letters[i];
+}
+
+/* One row of figures: the best value(s) are marked, unless all are equal
+ * or fewer than two apply (NaN = does not apply). Takes @texts. */
+static void
+metric_row (GPtrArray    *rows,
+            guint         n,
+            const char   *label,
+            const double *values,
+            char        **texts,
+            Better        better)
+{
+  QmCompareRow *row = g_new0 (QmCompareRow, 1);
+  double best = NAN, worst = NAN;
+  guint applicable = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      {
+        applicable++;
+        if (isnan (best) || (better == BETTER_LOWER ? values[i] < best : values[i] > best))
+          best = values[i];
+        if (isnan (worst) || (better == BETTER_LOWER ? values[i] > worst : values[i] < worst))
+          worst = values[i];
+      }
+
+  row->label = g_strdup (label);
+  for (guint i = 0; i < n; i++)
+    {
+      row->best[i] = better != BETTER_NONE && applicable >= 2 && best != worst &&
+                     isfinite (values[i]) && values[i] == best;
+      row->cells[i] = g_steal_pointer (&texts[i]);
+    }
+  g_ptr_array_add (rows, row);
+}
+
+GPtrArray *
+qm_compare_rows (const QmPlan           *plans,
+                 const QmEstimate       *estimates,
+                 guint                   n,
+                 const QmPlanReportInfo *in)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (compare_row_free);
+  QmPlanReportInfo info;
+  g_autofree char *date = NULL;
+  gboolean same_currency = TRUE;
+  double v[QM_COMPARE_MAX_PLANS];
+  char *t[QM_COMPARE_MAX_PLANS];
+
+  g_return_val_if_fail (n >= 1 && n <= QM_COMPARE_MAX_PLANS, rows);
+  qm_report_resolve_info (in, &info, &date);
+  for (guint i = 1; i < n; i++)
+    if (g_strcmp0 (qm_report_currency_of (&plans[i], &info), qm_report_currency_of (&plans[0], &info)) != 0)
+      same_currency = FALSE;
+
+#define EACH(expr_v, expr_t) G_STMT_START {                           \
+    for (guint i = 0; i < n; i++)                                       \
+      {                                                                 \
+        const QmPlan *p G_GNUC_UNUSED = &plans[i];                      \
+        const QmEstimate *e G_GNUC_UNUSED = &estimates[i];              \
+        const char *cur G_GNUC_UNUSED = qm_report_currency_of (p, &info);         \
+        v[i] = (expr_v);                                                \
+        t[i] = (expr_t);                                                \
+      }                                                                 \
+  } G_STMT_END
+#define NA "–"
+#define INPUT(label) metric_row (rows, n, (label), v, t, BETTER_NONE)
+
+  /* The rows' labels and cells, as the comparison report, the CLI's table
+   * and the Compare page show them. */
+  EACH (e->gpus, g_strdup (qm_report_num (e->gpus, 0)));
+  metric_row (rows, n, _("GPUs"), v, t, BETTER_LOWER);
+  EACH (e->nodes, g_strdup (qm_report_num (e->nodes, 0)));
+  metric_row (rows, n, _("Nodes"), v, t, BETTER_LOWER);
+  EACH (e->cluster.racks, g_strdup (qm_report_num (e->cluster.racks, 0)));
+  metric_row (rows, n, _("Racks"), v, t, BETTER_LOWER);
+  EACH (e->has_training ? e->train_days : NAN, g_strdup (e->has_training ? qm_report_days (e->train_days) : NA));
+  /* Translators: rows of the comparison: the time to train with failures
+   * and restarts, and without. */
+  metric_row (rows, n, _("Time, with failures"), v, t, BETTER_LOWER);
+  EACH (e->has_training ? e->ideal_days : NAN, g_strdup (e->has_training ? qm_report_days (e->ideal_days) : NA));
+  metric_row (rows, n, _("Time, ideal"), v, t, BETTER_LOWER);
+  EACH (e->has_training ? e->gpu_hours : NAN, g_strdup (e->has_training ? qm_report_num (e->gpu_hours, 0) : NA));
+  metric_row (rows, n, _("GPU-hours"), v, t, BETTER_LOWER);
+  EACH (e->has_training ? e->mfu : NAN,
+        e->has_training ? g_strdup_printf ("%s%% (%s)", qm_report_num (100 * e->mfu, 1), qm_report_mfu_source_word (e->mfu_source))
+                        : g_strdup (NA));
+  metric_row (rows, n, _("MFU"), v, t, BETTER_HIGHER);
+  EACH (e->has_reliability ? e->reliability.goodput : NAN,
+        e->has_reliability ? g_strdup_printf ("%s%%", qm_report_num (100 * e->reliability.goodput, 1)) : g_strdup (NA));
+  metric_row (rows, n, _("Goodput"), v, t, BETTER_HIGHER);
+  EACH (e->has_inference ? e->inference.tokens_per_s_total : NAN,
+        e->has_inference ? g_strdup (qm_report_num (e->inference.tokens_per_s_total, 0)) : g_strdup (NA));
+  /* Translators: a row of the comparison: the output tokens per second a
+   * serving plan delivers. */
+  metric_row (rows, n, _("Output tokens/s"), v, t, BETTER_HIGHER);
+  EACH (e->memory.margin,
+        /* Translators: a cell of the comparison: the memory each GPU needs,
+         * the GPU's memory, and "fits" or "DOES NOT FIT". */
+        g_strdup_printf (_("%s of %s, %s"), qm_report_bytes (e->memory.total, info.memory_unit),
+                         qm_report_bytes (e->memory.capacity, info.memory_unit),
+                         /* Translators: in a cell of the comparison, after the memory per GPU. */
+                         e->fits ? _("fits") : _("DOES NOT FIT")));
+  metric_row (rows, n, _("Memory per GPU"), v, t, BETTER_HIGHER);
+  EACH (e->power.facility_peak_kw, g_strdup_printf ("%s kW", qm_report_num (e->power.facility_peak_kw, 0)));
+  metric_row (rows, n, _("Facility power"), v, t, BETTER_LOWER);
+  EACH (e->power.energy_mwh,
+        /* Translators: a cell of the comparison: the energy a serving plan
+         * uses a month. */
+        g_strdup_printf (e->has_training ? "%s MWh" : _("%s MWh a month"),
+                         qm_report_num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0)));
+  metric_row (rows, n, _("Energy"), v, t, BETTER_LOWER);
+  EACH (e->power.co2_tonnes,
+        /* Translators: cells of the comparison: tonnes of CO₂e for a run,
+         * and for a month of serving. */
+        g_strdup_printf (e->has_training ? _("%s t") : _("%s t a month"),
+                         qm_report_num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0)));
+  metric_row (rows, n, _("CO₂e"), v, t, BETTER_LOWER);
+  EACH (same_currency ? e->cost.upfront : NAN, g_strdup (qm_report_money (e->cost.upfront, cur)));
+  metric_row (rows, n, _("Upfront"), v, t, BETTER_LOWER);
+  EACH (same_currency ? e->cost.monthly : NAN, g_strdup (qm_report_money (e->cost.monthly, cur)));
+  metric_row (rows, n, _("Monthly"), v, t, BETTER_LOWER);
+  EACH (same_currency ? e->cost.run : NAN,
+        e->has_training ? g_strdup (qm_report_money (e->cost.run, cur))
+                        /* Translators: a cell of the comparison: the cost of a
+                         * month of serving. */
+                        : g_strdup_printf (_("%s a month"), qm_report_money (e->cost.run, cur)));
+  metric_row (rows, n, _("This run"), v, t, BETTER_LOWER);
+  EACH (same_currency ? e->cost.total : NAN,
+        /* Translators: a cell of the comparison: the total cost, then the
+         * months of the plan's horizon. */
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s over %s month", "%s over %s months",
+                                      qm_report_plural_n (e->cost.horizon_months)),
+                         qm_report_money (e->cost.total, cur), qm_report_num (e->cost.horizon_months, 0)));
+  metric_row (rows, n, _("Total cost"), v, t, BETTER_LOWER);
+
+  /* Inputs: no better or worse, just side by side. */
+  {
+    QmCompareRow *row = g_new0 (QmCompareRow, 1);
+
+    row->label = g_strdup (_("Inputs"));
+    row->section = TRUE;
+    for (guint i = 0; i < n; i++)
+      row->cells[i] = g_strdup ("");
+    g_ptr_array_add (rows, row);
+  }
+  EACH (0, g_strdup (qm_report_mode_label (p->workload.mode)));
+  INPUT (_("Workload"));
+  EACH (0, qm_report_model_name (p, e));
+  INPUT (_("Model"));
+  EACH (0, e->has_training
+           /* Translators: a cell of the comparison's "Work" row: the training
+            * tokens, the sequence length and the precision ("bf16"). */
+           ? g_strdup_printf (_("%s tokens, sequence %s, %s"), qm_report_short_count (e->tokens),
+                              qm_report_num (p->workload.seq_len, 0), qm_precision_to_string (p->workload.precision))
+           /* Translators: a cell of the comparison's "Work" row: the requests
+            * a minute of a serving plan. */
+           : g_strdup_printf (_("%s requests/min"), qm_report_num (p->workload.inference.requests_per_minute, 0)));
+  /* Translators: a row of the comparison: how much work a plan does. */
+  INPUT (_("Work"));
+  EACH (0, e->has_training
+           ? g_strdup_printf ("TP %u · PP %u · DP %u · ZeRO-%u", e->parallelism.tp, e->parallelism.pp,
+                              e->parallelism.dp, e->parallelism.zero_stage)
+           /* Translators: a cell of the comparison's "Layout" row for a
+            * serving plan: replicas × GPUs in each. */
+           : g_strdup_printf (_("%s × %u GPUs"), qm_report_num (e->inference.replicas, 0), e->inference.gpus_per_replica));
+  /* Translators: a row of the comparison: the parallel layout. */
+  INPUT (_("Layout"));
+  EACH (0, g_strdup (qm_report_gpu_name (p)));
+  INPUT (_("GPU"));
+  EACH (0, g_strdup (qm_report_server_name (p)));
+  INPUT (_("Server"));
+  /* Translators: a plan without a network. */
+  EACH (0, g_strdup (p->network_id[0] ? p->network_id : C_("no network", "none")));
+  INPUT (_("Network"));
+  EACH (0, g_strdup (qm_report_pricing_label (p->pricing.mode)));
+  INPUT (_("Pricing"));
+  EACH (0, g_strdup_printf ("PUE %s, %s/kWh", qm_report_num (p->facility.pue, 2), qm_report_money_exact (p->facility.usd_per_kwh, cur)));
+  INPUT (_("Facility"));
+#undef EACH
+#undef NA
+#undef INPUT
+  return rows;
+}
+
+QmDocument *
+qm_compare_report_new (const QmPlan           *plans,
+                       const QmEstimate       *estimates,
+                       guint                   n,
+                       const QmPlanReportInfo *in)
+{
+  QmPlanReportInfo info;
+  g_autofree char *date = NULL;
+  g_autofree char *footer = NULL;
+  g_autoptr(GString) intro = g_string_new (NULL);
+  const char *headers[1 + QM_COMPARE_MAX_PLANS];
+  double widths[1 + QM_COMPARE_MAX_PLANS];
+  char *header_text[QM_COMPARE_MAX_PLANS] = { NULL, };
+  CompareCopy *copy;
+  gboolean same_currency = TRUE;
+  QmDocument *doc;
+
+  g_return_val_if_fail (plans != NULL && estimates != NULL, NULL);
+  g_return_val_if_fail (n >= 2 && n <= QM_COMPARE_MAX_PLANS, NULL);
+
+  qm_report_resolve_info (in, &info, &date);
+  /* Translators: the comparison report's footer; %s is a date, YYYY-MM-DD. */
+  footer = g_strdup_printf (_("Plan comparison — %s"), info.date);
+  doc = qm_document_new (info.paper, _("Plan comparison"), footer);
+
+  copy = g_rc_box_new0 (CompareCopy);
+  copy->n = n;
+  copy->unit = info.memory_unit;
+  qm_report_paper_style (&copy->style);
+  g_strlcpy (copy->currency, qm_report_currency_of (&plans[0], &info), sizeof copy->currency);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 40);
+      double node_w, cluster_kw;
+
+      copy->plans[i] = plans[i];
+      copy->estimates[i] = estimates[i];
+      g_autofree char *shorter = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 30);
+
+      g_snprintf (copy->labels[i], sizeof copy->labels[i], "%c: %s", letters[i], cut);
+      g_snprintf (copy->short_labels[i], sizeof copy->short_labels[i], "%c: %s", letters[i], shorter);
+      copy->vram_max = MAX (copy->vram_max, qm_chart_vram_top (&estimates[i].memory, 1));
+      qm_chart_power_top (&estimates[i].power, &node_w, &cluster_kw);
+      copy->node_max_w = MAX (copy->node_max_w, node_w);
+      copy->cluster_max_kw = MAX (copy->cluster_max_kw, cluster_kw);
+      if (g_strcmp0 (qm_report_currency_of (&plans[i], &info), copy->currency) != 0)
+        same_currency = FALSE;
+    }
+
+  /* Cover: what is compared. */
+  qm_document_add_heading (doc, _("Plan comparison"), 0);
+  g_string_append_printf (intro, _("Date: %s"), info.date);
+  g_string_append_c (intro, '\n');
+  qm_report_append_catalog_line (intro, info.catalog_version, same_currency ? copy->currency : NULL);
+  qm_document_add_paragraph (doc, intro->str);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GString) line = g_string_new (NULL);
+      g_autofree char *model = qm_report_model_name (&plans[i], &estimates[i]);
+
+      /* Translators: a compared plan: its letter and name; the workload
+       * ("Pretraining"); the model; the GPU count, then the GPU model. */
+      g_string_append_printf (line, g_dngettext (GETTEXT_PACKAGE, "%c. %s — %s, %s, %s GPU (%s)",
+                                                 "%c. %s — %s, %s, %s GPUs (%s)", qm_report_plural_n (estimates[i].gpus)),
+                              letters[i], qm_report_plan_name (&plans[i]), qm_report_mode_label (plans[i].workload.mode), model,
+                              qm_report_num (estimates[i].gpus, 0), qm_report_gpu_name (&plans[i]));
+      if (plans[i].customer[0])
+        /* Translators: after a compared plan's line; %s is the customer. */
+        g_string_append_printf (line, _("; for %s"), plans[i].customer);
+      qm_document_add_paragraph (doc, line->str);
+    }
+  qm_document_add_paragraph (doc, _("✓ marks the better value in each row: lower for counts, time, power "
+                                    "and cost; higher for MFU, goodput, memory to spare and throughput. "
+                                    "“–” means the figure does not apply to that plan."));
+  if (!same_currency)
+    qm_document_add_paragraph (doc, _("The plans use different currencies, so costs are not marked."));
+
+  /* The table. */
+  headers[0] = "";
+  widths[0] = 0.24;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 60);
+
+      header_text[i] = g_strdup_printf ("%c. %s", letters[i], cut);
+      headers[1 + i] = header_text[i];
+      widths[1 + i] = 0.76 / n;
+    }
+  {
+    QmAlign aligns[1 + QM_COMPARE_MAX_PLANS];
+
+    for (guint i = 0; i <= n; i++)
+      aligns[i] = QM_ALIGN_START;
+    qm_document_add_heading (doc, _("Key figures"), 1);
+    qm_document_begin_table (doc, 1 + n, headers, widths, aligns);
+    /* The table copied the headers. */
+    for (guint i = 0; i < n; i++)
+      g_clear_pointer (&header_text[i], g_free);
+  }
+
+  {
+    g_autoptr(GPtrArray) rows = qm_compare_rows (plans, estimates, n, &info);
+
+    for (guint r = 0; r < rows->len; r++)
+      {
+        QmCompareRow *row = g_ptr_array_index (rows, r);
+        const char *cells[1 + QM_COMPARE_MAX_PLANS];
+        char *marked[QM_COMPARE_MAX_PLANS] = { NULL, };
+
+        cells[0] = row->label;
+        for (guint i = 0; i < n; i++)
+          {
+            /* A check mark, not colour: it survives a greyscale printer. */
+            marked[i] = row->best[i] ? g_strconcat ("✓ ", row->cells[i], NULL) : g_strdup (row->cells[i]);
+            cells[1 + i] = marked[i];
+          }
+        qm_document_add_row (doc, cells, row->section);
+        /* (g_autofree on an array would free only its first element.) */
+        for (guint i = 0; i < n; i++)
+          g_free (marked[i]);
+      }
+  }
+  qm_document_end_table (doc);
+
+  /* Charts. */
+  qm_document_add_page_break (doc);
+  /* Translators: a heading of the comparison report, over its charts. */
+  qm_document_add_heading (doc, _("Side by side"), 1);
+  add_compare_figure (doc, copy, COMPARE_FIGURE_CHART, 0, COMPARE_HEIGHT);
+  qm_document_add_paragraph (doc, _("Each metric has its own scale; the values are printed on the bars. "
+                                    "On the right, total cost against time to train: lower left is better."));
+
+  /* The grid is tall: give it its own page rather than strand its heading. */
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, _("Memory per GPU, on one scale"), 1);
+  add_compare_figure (doc, copy, COMPARE_FIGURE_VRAM, 0, VRAM_CELL_HEIGHT * ((n + 1) / 2));
+
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, _("Power, on one scale"), 1);
+  /* All of them on one page when they fit. */
+  for (guint i = 0; i < n; i++)
+    add_compare_figure (doc, copy, COMPARE_FIGURE_POWER, i, MIN (POWER_HEIGHT, POWER_PAGE / n));
+
+  g_rc_box_release (copy);
+  return doc;
+}

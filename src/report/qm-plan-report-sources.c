@@ -1,0 +1,173 @@
+/* qm-plan-report-sources.c: the plan report's assumptions and sources.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "qm-plan-report.h"
+#include "qm-plan-report-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "qm-advisor.h"
+#include "qm-catalog.h"
+#include "qm-chart-compare.h"
+#include "qm-chart-power.h"
+#include "qm-chart-style.h"
+#include "qm-csv.h"
+#include "qm-chart-vram.h"
+#include "qm-formulas.h"
+#include "qm-plan-charts.h"
+#include "qm-reliability.h"
+
+
+static gboolean
+seen_source (GPtrArray  *seen,
+             const char *id,
+             const char *source)
+{
+  g_autofree char *key = g_strdup_printf ("%s\x1f%s", id != NULL ? id : "", source != NULL ? source : "");
+
+  for (guint i = 0; i < seen->len; i++)
+    if (g_str_equal (g_ptr_array_index (seen, i), key))
+      return TRUE;
+  g_ptr_array_add (seen, g_steal_pointer (&key));
+  return FALSE;
+}
+
+static void
+source_row (QmDocument *doc,
+            GPtrArray  *seen,
+            const char *what,
+            const char *id,
+            const char *source,
+            const char *as_of)
+{
+  const char *cells[4];
+
+  if (source == NULL || source[0] == '\0' || seen_source (seen, id, source))
+    return;
+  cells[0] = what;
+  cells[1] = id != NULL && id[0] ? id : "—";
+  cells[2] = source;
+  cells[3] = as_of != NULL && as_of[0] ? as_of : "—";
+  qm_document_add_row (doc, cells, FALSE);
+}
+
+void
+qm_plan_report_add_assumptions (QmDocument             *doc,
+                                const QmPlan           *plan,
+                                const QmEstimate       *e,
+                                const QmBomLine        *bom,
+                                guint                   n_bom,
+                                const QmPlanReportInfo *info)
+{
+  const char *headers[] = {
+    /* Translators: a column header of the table of catalog sources: the
+     * kind of entry (GPU, server, …). */
+    _("Entry"),
+    _("Catalog id"),
+    _("Source"),
+    /* Translators: a column header: the date an entry's figures were read. */
+    _("As of"),
+  };
+  static const double widths[] = { 0.15, 0.19, 0.53, 0.13 };
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  const QmHardware *hw = &plan->hardware;
+  char buf[2048];
+
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, _("Assumptions, warnings and sources"), 1);
+
+  if (e->n_warnings > 0)
+    {
+      qm_document_add_heading (doc, _("Warnings"), 2);
+      for (guint i = 0; i < e->n_warnings; i++)
+        {
+          g_autofree char *t = g_strdup_printf ("• %s", qm_note_format (&e->warnings[i], buf, sizeof buf));
+          qm_document_add_paragraph (doc, t);
+        }
+    }
+
+  /* Translators: a heading: where the MFU comes from. */
+  qm_document_add_heading (doc, _("MFU basis"), 2);
+  if (e->has_training)
+    {
+      /* Translators: the MFU in percent; where it comes from ("predicted by
+       * the throughput model"); the GPU's peak, such as "989 TFLOP/s". */
+      g_autofree char *t = g_strdup_printf (_("Model FLOPs utilisation %s%%: %s. Time to train = "
+                                              "training FLOPs / (GPUs × peak %s × MFU)."),
+                                            qm_report_num (100 * e->mfu, 1), qm_report_mfu_basis (e->mfu_source),
+                                            qm_format_si (qm_report_ring (), QM_FORMAT_BUF * 2, e->peak_flops, "FLOP/s"));
+      qm_document_add_paragraph (doc, t);
+    }
+  else
+    qm_document_add_paragraph (doc, _("Serving is sized by the roofline model below, not by an MFU."));
+
+  qm_document_add_heading (doc, _("Catalog sources"), 2);
+  {
+    /* Translators: %s is the version of the catalog's prices. */
+    g_autofree char *t = g_strdup_printf (_("Catalog prices version %s. Every entry used, with its source and "
+                                            "the date its figures were read."), info->catalog_version);
+    qm_document_add_paragraph (doc, t);
+  }
+  qm_document_begin_table (doc, 4, headers, widths, NULL);
+  if (plan->workload.preset[0])
+    {
+      const QmModelPreset *m = qm_catalog_model (plan->workload.preset);
+
+      if (m != NULL)
+        source_row (doc, seen, _("Model"), m->info.id, m->info.source, m->info.as_of);
+    }
+  source_row (doc, seen, _("GPU"), hw->gpu.info.id, hw->gpu.info.source, hw->gpu.info.as_of);
+  source_row (doc, seen, _("Server"), hw->server.info.id, hw->server.info.source, hw->server.info.as_of);
+  if (plan->network_id[0])
+    source_row (doc, seen, _("Network"), hw->network.info.id, hw->network.info.source, hw->network.info.as_of);
+  if (plan->storage_id[0])
+    source_row (doc, seen, _("Storage"), hw->storage.info.id, hw->storage.info.source, hw->storage.info.as_of);
+  if (e->offer != NULL)
+    source_row (doc, seen, _("Cloud offer"), e->offer->info.id, e->offer->info.source, e->offer->info.as_of);
+  for (guint i = 0; i < n_bom; i++)
+    source_row (doc, seen, qm_report_bom_item_label (bom[i].item), bom[i].catalog_id, bom[i].source,
+                bom[i].as_of);
+  if (e->has_reliability)
+    {
+      QmFailurePreset preset;
+
+      if (qm_failure_preset_from_string (plan->reliability_preset, &preset))
+        {
+          const QmFailurePresetInfo *fi = qm_failure_preset_info (preset);
+
+          source_row (doc, seen, _("Failure rate"), fi->id, fi->source, NULL);
+        }
+    }
+  if (seen->len == 0)
+    {
+      const char *cells[] = { "—", "—", _("No catalog entries."), "—" };
+      qm_document_add_row (doc, cells, FALSE);
+    }
+  qm_document_end_table (doc);
+
+  qm_document_add_heading (doc, _("Model and formulas"), 2);
+  for (guint i = 0; i < e->n_assumptions; i++)
+    {
+      g_autofree char *t = g_strdup_printf ("• %s", qm_note_format (&e->assumptions[i], buf, sizeof buf));
+      qm_document_add_paragraph (doc, t);
+    }
+
+  /* The same table as the app's Assumptions and Formulas page (qm-formulas.c). */
+  qm_document_add_heading (doc, _("Formulas and their sources"), 2);
+  {
+    guint n_formulas;
+    const QmFormula *formulas = qm_formulas (&n_formulas);
+
+    for (guint i = 0; i < n_formulas; i++)
+      {
+        /* Translators: a formula's title, the formula in words (a sentence),
+         * and where it comes from. */
+        g_autofree char *t = g_strdup_printf (_("%s: %s Source: %s."), _(formulas[i].title),
+                                              _(formulas[i].formula), _(formulas[i].source));
+        qm_document_add_paragraph (doc, t);
+      }
+  }
+}

@@ -129,63 +129,34 @@ is_number (JsonNode *n)
   return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
 }
 
+/* A number, or with @whole a whole number from 0 to 1e9; absent keys
+ * leave *out alone. */
 static gboolean
-get_double (QmPlanReader *r,
+get_number (QmPlanReader *r,
             JsonObject   *o,
             const char   *prefix,
             const char   *key,
             gboolean      required,
+            gboolean      whole,
             double       *out,
-            gboolean     *present,
             GError      **error)
 {
   JsonNode *n = json_object_get_member (o, key);
   double v;
 
-  if (present)
-    *present = FALSE;
   if (n == NULL)
     return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), "required") : TRUE;
   if (!is_number (n))
     return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be a number");
+                              whole ? "must be a whole number" : "must be a number");
   v = json_node_get_double (n);
+  if (whole && (!isfinite (v) || v != floor (v) || v < 0 || v > 1e9))
+    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
+                              "must be a whole number from 0 to 1e9");
   if (!isfinite (v))
     return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
                               "must be a finite number");
   *out = v;
-  if (present)
-    *present = TRUE;
-  return TRUE;
-}
-
-static gboolean
-get_uint (QmPlanReader *r,
-          JsonObject   *o,
-          const char   *prefix,
-          const char   *key,
-          gboolean      required,
-          guint        *out,
-          gboolean     *present,
-          GError      **error)
-{
-  JsonNode *n = json_object_get_member (o, key);
-  double v;
-
-  if (present)
-    *present = FALSE;
-  if (n == NULL)
-    return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), "required") : TRUE;
-  if (!is_number (n))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be a whole number");
-  v = json_node_get_double (n);
-  if (!isfinite (v) || v != floor (v) || v < 0 || v > 1e9)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be a whole number from 0 to 1e9");
-  *out = (guint) v;
-  if (present)
-    *present = TRUE;
   return TRUE;
 }
 
@@ -479,7 +450,7 @@ read_key (QmPlanReader    *r,
       {
         double v = 0;
 
-        if (!get_double (r, o, parent, name, required, &v, NULL, error))
+        if (!get_number (r, o, parent, name, required, FALSE, &v, error))
           return FALSE;
         if (n == NULL)
           return TRUE;
@@ -493,7 +464,15 @@ read_key (QmPlanReader    *r,
     case QM_PLAN_KEY_INTEGER:
       if (key->flags & QM_PLAN_KEY_AUTO)
         return get_auto_uint (r, o, parent, name, out, error);
-      return get_uint (r, o, parent, name, required, out, NULL, error);
+      {
+        double v = 0;
+
+        if (!get_number (r, o, parent, name, required, TRUE, &v, error))
+          return FALSE;
+        if (n != NULL)
+          *(guint *) out = (guint) v;
+        return TRUE;
+      }
     case QM_PLAN_KEY_ENUM:
       return get_enum (r, o, parent, name, required, key->from_string, out, key->choices, error);
     case QM_PLAN_KEY_BOOL:
@@ -736,7 +715,7 @@ qm_plan_load_from_data (QmPlan      *plan,
   if (strcmp (format, QM_PLAN_FORMAT) != 0)
     return qm_plan_fail_node (error, QM_PLAN_ERROR_FORMAT, "format", json_object_get_member (o, "format"),
                               "not a Quartermaster plan (expected \"" QM_PLAN_FORMAT "\")");
-  if (!get_double (&r, o, "", "version", TRUE, &version, NULL, error))
+  if (!get_number (&r, o, "", "version", TRUE, FALSE, &version, error))
     return FALSE;
   if (version != floor (version) || version < 1)
     return qm_plan_fail_node (error, QM_PLAN_ERROR_FORMAT, "version", json_object_get_member (o, "version"),

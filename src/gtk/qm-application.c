@@ -119,6 +119,34 @@ report_store_problems (QmApplication *self,
     }
 }
 
+/* QM_EXIT_AFTER_FIRST_FRAME=1: print when the first window has painted,
+ * then quit. For the start-up benchmark (tests/bench-startup.c), which
+ * times the launch from outside, and for tests that start the real
+ * binary. */
+static void
+first_frame_painted (GdkFrameClock *clock,
+                     GtkWindow     *window)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (window));
+
+  g_signal_handlers_disconnect_by_func (clock, first_frame_painted, window);
+  g_print ("first-frame %s\n", G_OBJECT_TYPE_NAME (window));
+  if (app != NULL)
+    g_application_quit (app);
+}
+
+static void
+exit_after_first_frame (GtkWindow *window)
+{
+  GdkFrameClock *clock;
+
+  if (g_strcmp0 (g_getenv ("QM_EXIT_AFTER_FIRST_FRAME"), "1") != 0)
+    return;
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  if (clock != NULL)
+    g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_painted), window);
+}
+
 static void
 qm_application_activate (GApplication *app)
 {
@@ -131,6 +159,8 @@ qm_application_activate (GApplication *app)
     window = GTK_WINDOW (qm_window_new (ADW_APPLICATION (app)));
 
   gtk_window_present (window);
+  if (first_window)
+    exit_after_first_frame (window);
   report_store_problems (self, window);
   /* The first-run welcome (once; the GSettings key first-run-done). */
   if (first_window && self->store_error == NULL)

@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "qm-catalog-page.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-window.h"
@@ -210,6 +211,17 @@ test_open_plan (void)
 
 /* Issue #20 item 10: a page is built when it is first shown, not with the
  * window; the catalog's column view was most of a cold start. */
+static guint
+count_type (GtkWidget *root,
+            GType      type)
+{
+  guint n = G_TYPE_CHECK_INSTANCE_TYPE (root, type) ? 1 : 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += count_type (c, type);
+  return n;
+}
+
 static void
 test_pages_built_when_shown (void)
 {
@@ -246,6 +258,15 @@ test_pages_built_when_shown (void)
     qm_window_set_page (window, "plans");
     qm_window_set_page (window, "catalog");
     g_assert_true (qm_test_find_type (GTK_WIDGET (window), catalog) == page);
+    /* Inside it, the table of the kind shown (GPUs), not one per kind. */
+    g_assert_cmpuint (count_type (page, GTK_TYPE_COLUMN_VIEW), ==, 1);
+    qm_catalog_page_set_kind (QM_CATALOG_PAGE (page), QM_CATALOG_KIND_SERVER);
+    g_assert_cmpuint (count_type (page, GTK_TYPE_COLUMN_VIEW), ==, 2);
+    qm_test_screenshot (GTK_WIDGET (window), "window-lazy-catalog-servers-light.png",
+                        ADW_COLOR_SCHEME_FORCE_LIGHT);
+    g_assert_nonnull (qm_test_find_label (page, "DGX H100"));
+    qm_catalog_page_set_kind (QM_CATALOG_PAGE (page), QM_CATALOG_KIND_GPU);
+    g_assert_cmpuint (count_type (page, GTK_TYPE_COLUMN_VIEW), ==, 2);
   }
   g_assert_true (compare == 0 || qm_test_find_type (GTK_WIDGET (window), compare) == NULL);
   /* Reached through an action rather than the switcher: Compare. */

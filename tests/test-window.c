@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "qm-catalog-page.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-window.h"
@@ -208,6 +209,90 @@ test_open_plan (void)
   qm_store_free (store);
 }
 
+/* Issue #20 item 10: a page is built when it is first shown, not with the
+ * window; the catalog's column view was most of a cold start. */
+static guint
+count_type (GtkWidget *root,
+            GType      type)
+{
+  guint n = G_TYPE_CHECK_INSTANCE_TYPE (root, type) ? 1 : 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += count_type (c, type);
+  return n;
+}
+
+static void
+test_pages_built_when_shown (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *dir = g_dir_make_tmp ("qm-window-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  GType plans = g_type_from_name ("QmPlansPage");
+  GType catalog, compare;
+  QmWindow *window;
+
+  g_assert_no_error (error);
+  g_settings_set_string (settings, "last-page", "plans");
+  window = qm_window_new_with_store (NULL, store);
+  gtk_window_present (GTK_WINDOW (window));
+  catalog = g_type_from_name ("QmCatalogPage");
+  compare = g_type_from_name ("QmComparePage");
+
+  /* Only the page shown. */
+  g_assert_nonnull (qm_test_find_type (GTK_WIDGET (window), plans));
+  g_assert_true (catalog == 0 || qm_test_find_type (GTK_WIDGET (window), catalog) == NULL);
+  g_assert_true (compare == 0 || qm_test_find_type (GTK_WIDGET (window), compare) == NULL);
+
+  /* Each of the others on its first showing, and once. */
+  qm_window_set_page (window, "catalog");
+  catalog = g_type_from_name ("QmCatalogPage");
+  g_assert_true (catalog != 0);
+  {
+    GtkWidget *page = qm_test_find_type (GTK_WIDGET (window), catalog);
+
+    g_assert_nonnull (page);
+    g_assert_true (gtk_widget_get_mapped (page));
+    qm_window_set_page (window, "plans");
+    qm_window_set_page (window, "catalog");
+    g_assert_true (qm_test_find_type (GTK_WIDGET (window), catalog) == page);
+    /* Inside it, the table of the kind shown (GPUs), not one per kind. */
+    g_assert_cmpuint (count_type (page, GTK_TYPE_COLUMN_VIEW), ==, 1);
+    qm_catalog_page_set_kind (QM_CATALOG_PAGE (page), QM_CATALOG_KIND_SERVER);
+    g_assert_cmpuint (count_type (page, GTK_TYPE_COLUMN_VIEW), ==, 2);
+    qm_test_screenshot (GTK_WIDGET (window), "window-lazy-catalog-servers-light.png",
+                        ADW_COLOR_SCHEME_FORCE_LIGHT);
+    g_assert_nonnull (qm_test_find_label (page, "DGX H100"));
+    qm_catalog_page_set_kind (QM_CATALOG_PAGE (page), QM_CATALOG_KIND_GPU);
+    g_assert_cmpuint (count_type (page, GTK_TYPE_COLUMN_VIEW), ==, 2);
+  }
+  g_assert_true (compare == 0 || qm_test_find_type (GTK_WIDGET (window), compare) == NULL);
+  /* Reached through an action rather than the switcher: Compare. */
+  qm_window_compare (window, NULL, 0);
+  compare = g_type_from_name ("QmComparePage");
+  g_assert_cmpstr (qm_window_get_page (window), ==, "compare");
+  g_assert_nonnull (qm_test_find_type (GTK_WIDGET (window), compare));
+  qm_test_screenshot (GTK_WIDGET (window), "window-lazy-compare-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* A window that opens on the catalog builds the catalog, not the plans. */
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_set_string (settings, "last-page", "catalog");
+  window = qm_window_new_with_store (NULL, store);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_nonnull (qm_test_find_type (GTK_WIDGET (window), catalog));
+  g_assert_null (qm_test_find_type (GTK_WIDGET (window), plans));
+  g_assert_null (qm_test_find_type (GTK_WIDGET (window), compare));
+  qm_test_screenshot (GTK_WIDGET (window), "window-lazy-catalog-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  qm_window_set_page (window, "plans");
+  g_assert_nonnull (qm_test_find_type (GTK_WIDGET (window), plans));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "last-page");
+  qm_store_free (store);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -218,5 +303,6 @@ main (int argc, char **argv)
   g_test_add_func ("/window/state-persists", test_state_persists);
   g_test_add_func ("/window/preferences", test_preferences);
   g_test_add_func ("/window/open-plan", test_open_plan);
+  g_test_add_func ("/window/pages-built-when-shown", test_pages_built_when_shown);
   return g_test_run ();
 }

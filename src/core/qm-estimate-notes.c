@@ -86,6 +86,13 @@ static const struct
        "overhead; constants fitted to TensorRT-LLM's published runs), at least output tokens/s "
        "needed / throughput per GPU replicas, and more until the simulated p99 TTFT and TPOT "
        "meet the targets") },
+  /* Seed 001 ("Number of A100 GPUs needed for Inference = output_tokens /
+   * throughput x qpm / 60"), at the model's own max throughput per GPU,
+   * beside the fleet the simulated latencies need. */
+  [QM_NOTE_INFERENCE_RULE_OF_THUMB] = { "inference-rule-of-thumb",
+    N_("rule of thumb (output tokens / throughput x requests a minute / 60): %.1f GPUs at "
+       "%.0f output tokens/s per GPU; the fleet sized for the latency targets has %.0f GPUs, "
+       "%.2fx as many") },
   [QM_NOTE_INFERENCE_PERIOD] = { "inference-period",
     N_("serving runs around the clock: energy, CO2 and the run cost are for one month "
        "(%.1f hours)") },

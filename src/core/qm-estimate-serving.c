@@ -91,5 +91,8 @@ qm_estimate_stage_serving (const QmPlan      *plan,
   qm_estimate_assume (e, QM_NOTE_OVERHEAD, 0, 0, 0, 0);
   qm_estimate_assume (e, QM_NOTE_INFERENCE_SIZING, inf->replicas, inf->gpus_per_replica,
                       inf->concurrency, inf->tokens_per_s_needed);
+  if (inf->gpus_exact > 0)
+    qm_estimate_assume (e, QM_NOTE_INFERENCE_RULE_OF_THUMB, inf->gpus_exact, inf->tokens_per_s_per_gpu,
+                        inf->gpus, inf->gpus / inf->gpus_exact);
   return TRUE;
 }

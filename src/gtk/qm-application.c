@@ -119,6 +119,83 @@ report_store_problems (QmApplication *self,
     }
 }
 
+/* QM_EXIT_AFTER_FIRST_FRAME=1: print when the first window has painted,
+ * then quit. For the start-up benchmark (tests/bench-startup.c), which
+ * times the launch from outside, and for tests that start the real
+ * binary. */
+static void
+first_frame_painted (GdkFrameClock *clock,
+                     GtkWindow     *window)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (window));
+
+  g_signal_handlers_disconnect_by_func (clock, first_frame_painted, window);
+  g_print ("first-frame %s\n", G_OBJECT_TYPE_NAME (window));
+  if (app != NULL)
+    g_application_quit (app);
+}
+
+static void
+exit_after_first_frame (GtkWindow *window)
+{
+  GdkFrameClock *clock;
+
+  if (g_strcmp0 (g_getenv ("QM_EXIT_AFTER_FIRST_FRAME"), "1") != 0)
+    return;
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  if (clock != NULL)
+    g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_painted), window);
+}
+
+static gboolean
+schema_installed (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
+  return schema != NULL;
+}
+
+static void
+missing_schema_response (AdwMessageDialog *dialog,
+                         const char       *response,
+                         GApplication     *app)
+{
+  g_application_quit (app);
+}
+
+AdwMessageDialog *
+qm_missing_schema_dialog_new (void)
+{
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  body = g_strdup_printf (_("Its settings schema, %s, is not installed, so it cannot start. "
+                            "Reinstall Quartermaster, or compile the schemas where it was "
+                            "installed (glib-compile-schemas %s).\n\n"
+                            "To run it from a build folder, use build-aux/dev run or meson devenv."),
+                          APPLICATION_ID, SCHEMADIR);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (NULL, _("Quartermaster Is Not Installed Completely"),
+                                                       body));
+  adw_message_dialog_add_response (dialog, "quit", _("_Quit"));
+  return dialog;
+}
+
+/* Without its settings schema every window would abort in g_settings_new:
+ * say what is wrong, in a window that needs no settings, and quit. */
+static void
+report_missing_schema (QmApplication *self)
+{
+  AdwMessageDialog *dialog = qm_missing_schema_dialog_new ();
+
+  g_signal_connect (dialog, "response", G_CALLBACK (missing_schema_response), self);
+  gtk_window_set_application (GTK_WINDOW (dialog), GTK_APPLICATION (self));
+  gtk_window_present (GTK_WINDOW (dialog));
+  exit_after_first_frame (GTK_WINDOW (dialog));
+}
+
 static void
 qm_application_activate (GApplication *app)
 {
@@ -127,10 +204,18 @@ qm_application_activate (GApplication *app)
 
   gboolean first_window = window == NULL;
 
+  if (first_window && !schema_installed ())
+    {
+      report_missing_schema (self);
+      return;
+    }
+
   if (first_window)
     window = GTK_WINDOW (qm_window_new (ADW_APPLICATION (app)));
 
   gtk_window_present (window);
+  if (first_window)
+    exit_after_first_frame (window);
   report_store_problems (self, window);
   /* The first-run welcome (once; the GSettings key first-run-done). */
   if (first_window && self->store_error == NULL)
@@ -199,6 +284,9 @@ preferences_action (GSimpleAction *action,
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
 
+  /* Ctrl+comma over the missing-schema message. */
+  if (!QM_IS_WINDOW (window))
+    return;
   gtk_window_present (GTK_WINDOW (qm_preferences_window_new (window)));
 }
 

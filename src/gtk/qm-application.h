@@ -18,4 +18,8 @@ QmApplication *qm_application_new       (void);
  * (a temporary in-memory one when the user's file cannot be opened). */
 QmStore       *qm_application_get_store (QmApplication *self);
 
+/* What the app shows instead of its window when its GSettings schema is
+ * not installed: the cause and the fix, and Quit. */
+AdwMessageDialog *qm_missing_schema_dialog_new (void);
+
 G_END_DECLS

@@ -348,22 +348,21 @@ on_items_changed_count_hidden (GListModel *items,
     }
 }
 
-static void
-build_view (QmCatalogPage *self,
-            QmCatalogKind  kind)
+/* The table of one kind. Built when that kind is first shown, not with
+ * the page: GTK 4.8's list views make widgets for up to 200 rows whether
+ * they are on screen or not, and a table per kind was most of the window's
+ * cold start (issue #20 item 10). */
+static GtkColumnView *
+ensure_table (QmCatalogPage *self,
+              QmCatalogKind  kind)
 {
   KindView *view = &self->views[kind];
   const QmCatalogField *fields;
   guint n;
 
-  view->items = g_list_store_new (QM_TYPE_CATALOG_ITEM);
-  g_signal_connect (view->items, "items-changed", G_CALLBACK (on_items_changed_count_hidden), view);
-  view->filter = GTK_FILTER (gtk_custom_filter_new (filter_func, self, NULL));
-  view->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (view->items)), NULL);
-  view->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (view->sorted)),
-                                              g_object_ref (view->filter));
-  view->slots = qm_row_slots_new (G_LIST_MODEL (view->filtered));
-  view->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (view->slots)));
+  if (view->view != NULL)
+    return view->view;
+
   view->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (view->selection))));
   gtk_widget_add_css_class (GTK_WIDGET (view->view), "data-table");
   gtk_column_view_set_show_column_separators (view->view, FALSE);
@@ -384,6 +383,25 @@ build_view (QmCatalogPage *self,
 
   gtk_sort_list_model_set_sorter (view->sorted, gtk_column_view_get_sorter (view->view));
   g_signal_connect_object (view->view, "activate", G_CALLBACK (on_activate), self, G_CONNECT_SWAPPED);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (view->scroller), GTK_WIDGET (view->view));
+  return view->view;
+}
+
+static void
+build_view (QmCatalogPage *self,
+            QmCatalogKind  kind)
+{
+  KindView *view = &self->views[kind];
+
+  view->items = g_list_store_new (QM_TYPE_CATALOG_ITEM);
+  g_signal_connect (view->items, "items-changed", G_CALLBACK (on_items_changed_count_hidden), view);
+  view->filter = GTK_FILTER (gtk_custom_filter_new (filter_func, self, NULL));
+  view->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (view->items)), NULL);
+  view->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (view->sorted)),
+                                              g_object_ref (view->filter));
+  view->slots = qm_row_slots_new (G_LIST_MODEL (view->filtered));
+  view->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (view->slots)));
+
   g_signal_connect_object (view->selection, "notify::selected-item",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
   /* After the slots have taken the change (they connected first). */
@@ -395,7 +413,6 @@ build_view (QmCatalogPage *self,
    * scrollbars a column cut at the pane's edge read as clipped (issue 20,
    * the FP8 column at 1200 px). */
   gtk_scrolled_window_set_overlay_scrolling (GTK_SCROLLED_WINDOW (view->scroller), FALSE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (view->scroller), GTK_WIDGET (view->view));
   gtk_stack_add_named (self->views_stack, view->scroller, qm_catalog_kind_to_string (kind));
 }
 
@@ -770,7 +787,8 @@ qm_catalog_page_init (QmCatalogPage *self)
 
   for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
     build_view (self, k);
-  gtk_stack_set_visible_child_name (self->views_stack, "gpu");
+  ensure_table (self, self->kind);
+  gtk_stack_set_visible_child_name (self->views_stack, qm_catalog_kind_to_string (self->kind));
 
   /* The menu's buttons act, then the menu closes, as a menu item would. */
   g_signal_connect_object (self->reset_button, "clicked", G_CALLBACK (gtk_popover_popdown),
@@ -855,6 +873,7 @@ qm_catalog_page_set_kind (QmCatalogPage *self,
   self->updating = TRUE;
   gtk_drop_down_set_selected (self->kind_dropdown, kind);
   self->updating = FALSE;
+  ensure_table (self, kind);
   gtk_stack_set_visible_child_name (self->views_stack, qm_catalog_kind_to_string (kind));
   qm_catalog_page_fill_filters (self);
   /* The search text carries over; this kind's filter has not seen it. */
@@ -941,7 +960,7 @@ qm_catalog_page_get_column_view (QmCatalogPage *self,
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, NULL);
 
-  return self->views[kind].view;
+  return ensure_table (self, kind);
 }
 
 GtkColumnViewColumn *
@@ -953,7 +972,7 @@ qm_catalog_page_get_column (QmCatalogPage *self,
 
   g_return_val_if_fail (QM_IS_CATALOG_PAGE (self), NULL);
 
-  columns = gtk_column_view_get_columns (qm_catalog_page_current (self)->view);
+  columns = gtk_column_view_get_columns (ensure_table (self, self->kind));
   n = g_list_model_get_n_items (columns);
   for (guint i = 0; i < n; i++)
     {

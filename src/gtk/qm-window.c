@@ -36,6 +36,7 @@ struct _QmWindow
   QmPlansPage          *plans_page;
   AdwBin               *catalog_bin;
   GtkWidget            *catalog_page;
+  gboolean              constructed;
 };
 
 enum {
@@ -47,6 +48,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (QmWindow, qm_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static QmPlansPage   *get_plans_page   (QmWindow *self);
+static QmComparePage *get_compare_page (QmWindow *self);
 
 static void
 qm_window_save_state (QmWindow *self)
@@ -79,7 +83,7 @@ static void
 plan_view_add_to_compare (QmWindow *self,
                           gint64    id)
 {
-  if (id <= 0 || !qm_compare_page_add_plan (self->compare_page, id))
+  if (id <= 0 || !qm_compare_page_add_plan (get_compare_page (self), id))
     {
       qm_window_show_toast (self, _("Save the plan before comparing it"));
       return;
@@ -203,7 +207,7 @@ import_action (GtkWidget  *widget,
   /* Ctrl+O anywhere: importing lands on the plan list. */
   qm_window_close_detail (self);
   qm_window_set_page (self, "plans");
-  gtk_widget_activate_action (GTK_WIDGET (self->plans_page), "plans.import", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (get_plans_page (self)), "plans.import", NULL);
 }
 
 static void
@@ -218,9 +222,78 @@ search_action (GtkWidget  *widget,
   if (self->detail != NULL)
     return;
   if (g_strcmp0 (page, "plans") == 0)
-    gtk_widget_activate_action (GTK_WIDGET (self->plans_page), "plans.search", NULL);
+    gtk_widget_activate_action (GTK_WIDGET (get_plans_page (self)), "plans.search", NULL);
   else if (g_strcmp0 (page, "catalog") == 0 && QM_IS_CATALOG_PAGE (self->catalog_page))
     qm_catalog_page_focus_search (QM_CATALOG_PAGE (self->catalog_page));
+}
+
+/* Each page is built when it is first shown, not with the window: the
+ * catalog's column view and the compare page's charts cost most of a cold
+ * start (issue #20 item 10), and most sessions never open them. */
+static GtkWidget *
+ensure_page (QmWindow   *self,
+             const char *name)
+{
+  if (g_strcmp0 (name, "plans") == 0 && self->plans_page == NULL)
+    {
+      self->plans_page = QM_PLANS_PAGE (qm_plans_page_new (self->store));
+      adw_bin_set_child (self->plans_bin, GTK_WIDGET (self->plans_page));
+      g_signal_connect_object (self->plans_page, "open-plan", G_CALLBACK (qm_window_open_plan), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->plans_page, "compare-plans", G_CALLBACK (plans_compare), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->plans_page, "new-plan", G_CALLBACK (plans_new_plan), self,
+                               G_CONNECT_SWAPPED);
+    }
+  else if (g_strcmp0 (name, "catalog") == 0 && self->catalog_page == NULL)
+    {
+      /* The catalog lives in the database; without one (a preview) say so. */
+      if (self->store != NULL)
+        self->catalog_page = qm_catalog_page_new (self->store);
+      else
+        {
+          self->catalog_page = adw_status_page_new ();
+          adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->catalog_page), "drive-multidisk-symbolic");
+          adw_status_page_set_title (ADW_STATUS_PAGE (self->catalog_page), _("No Database"));
+          adw_status_page_set_description (ADW_STATUS_PAGE (self->catalog_page),
+                                           _("The hardware catalog is kept in the plans database."));
+        }
+      adw_bin_set_child (self->catalog_bin, self->catalog_page);
+    }
+  else if (g_strcmp0 (name, "compare") == 0 && self->compare_page == NULL)
+    {
+      self->compare_page = QM_COMPARE_PAGE (qm_compare_page_new (self->store));
+      adw_bin_set_child (self->compare_bin, GTK_WIDGET (self->compare_page));
+    }
+
+  if (g_strcmp0 (name, "plans") == 0)
+    return GTK_WIDGET (self->plans_page);
+  if (g_strcmp0 (name, "catalog") == 0)
+    return self->catalog_page;
+  if (g_strcmp0 (name, "compare") == 0)
+    return GTK_WIDGET (self->compare_page);
+  return NULL;
+}
+
+static QmPlansPage *
+get_plans_page (QmWindow *self)
+{
+  return QM_PLANS_PAGE (ensure_page (self, "plans"));
+}
+
+static QmComparePage *
+get_compare_page (QmWindow *self)
+{
+  return QM_COMPARE_PAGE (ensure_page (self, "compare"));
+}
+
+static void
+visible_page_changed (QmWindow *self)
+{
+  /* Only once the store is known: qm_window_init shows the last page
+   * before the construct properties are set. */
+  if (self->constructed)
+    ensure_page (self, adw_view_stack_get_visible_child_name (self->stack));
 }
 
 static void
@@ -230,30 +303,8 @@ qm_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (qm_window_parent_class)->constructed (object);
 
-  self->compare_page = QM_COMPARE_PAGE (qm_compare_page_new (self->store));
-  adw_bin_set_child (self->compare_bin, GTK_WIDGET (self->compare_page));
-
-  /* The catalog lives in the database; without one (a preview) say so. */
-  if (self->store != NULL)
-    self->catalog_page = qm_catalog_page_new (self->store);
-  else
-    {
-      self->catalog_page = adw_status_page_new ();
-      adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->catalog_page), "drive-multidisk-symbolic");
-      adw_status_page_set_title (ADW_STATUS_PAGE (self->catalog_page), _("No Database"));
-      adw_status_page_set_description (ADW_STATUS_PAGE (self->catalog_page),
-                                       _("The hardware catalog is kept in the plans database."));
-    }
-  adw_bin_set_child (self->catalog_bin, self->catalog_page);
-
-  self->plans_page = QM_PLANS_PAGE (qm_plans_page_new (self->store));
-  adw_bin_set_child (self->plans_bin, GTK_WIDGET (self->plans_page));
-  g_signal_connect_object (self->plans_page, "open-plan", G_CALLBACK (qm_window_open_plan), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->plans_page, "compare-plans", G_CALLBACK (plans_compare), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->plans_page, "new-plan", G_CALLBACK (plans_new_plan), self,
-                           G_CONNECT_SWAPPED);
+  self->constructed = TRUE;
+  visible_page_changed (self);
 }
 
 static void
@@ -358,6 +409,8 @@ qm_window_init (QmWindow *self)
 
   page = g_settings_get_string (self->settings, "last-page");
   qm_window_set_page (self, page);
+  g_signal_connect_swapped (self->stack, "notify::visible-child-name",
+                            G_CALLBACK (visible_page_changed), self);
 
   g_signal_connect_swapped (self->leaflet, "notify::child-transition-running",
                             G_CALLBACK (leaflet_transition_changed), self);
@@ -455,7 +508,7 @@ qm_window_compare (QmWindow     *self,
 {
   g_return_if_fail (QM_IS_WINDOW (self));
 
-  qm_compare_page_set_plans (self->compare_page, ids, n);
+  qm_compare_page_set_plans (get_compare_page (self), ids, n);
   qm_window_close_detail (self);
   qm_window_set_page (self, "compare");
 }
@@ -496,5 +549,5 @@ qm_window_open_file (QmWindow *self,
   qm_window_close_detail (self);
   qm_window_set_page (self, "plans");
   /* Imports, then opens the plan (open-plan), or says what is wrong. */
-  return qm_plans_page_open_file (self->plans_page, file);
+  return qm_plans_page_open_file (get_plans_page (self), file);
 }

@@ -123,7 +123,12 @@ struct _QmWizard
   GPtrArray            *offers;      /* const QmCloudOffer *, as in offer_row */
   GPtrArray            *note_rows;   /* rows of warnings_group and assumptions_group */
   int                   invalid_step;   /* step of qm_plan_validate's error, or N_STEPS */
-  char                 *invalid_message;
+  char                 *invalid_message;   /* that error, in words for people */
+  const char           *invalid_fields;    /* key_steps[].fields of that error */
+  /* Next was pressed on the step while something was missing: from then
+   * on it shows every complaint, not only those of fields edited. */
+  gboolean              attempted[QM_WIZARD_N_STEPS];
+  Field                *complaint_field;   /* the row showing invalid_message, or NULL */
   gboolean              name_edited;
 
   /* Template */
@@ -390,33 +395,38 @@ static const FieldSpec facility_fields[] = {
     QM_PARSE_NUMBER, PLAN_OFF (facility.gco2_per_kwh), VALUE_DOUBLE, 0, 2000, FALSE, FALSE },
 };
 
-/* Plan keys (qm_plan_validate) to the step that edits them, with a name
- * a person would use. */
+/* Plan keys (qm_plan_validate) to the step that edits them, and the fields
+ * whose editing may show its complaint before Next is pressed; the first
+ * of them that is shown carries the complaint on its row. */
 static const struct
 {
   const char  *prefix;
   QmWizardStep step;
-  const char  *name;
+  const char  *fields;      /* space-separated field keys */
 } key_steps[] = {
-  { "workload.model.", QM_WIZARD_STEP_MODEL, N_("Model") },
-  { "workload.tokens_b", QM_WIZARD_STEP_DATA, N_("Training tokens") },
-  { "workload.epochs", QM_WIZARD_STEP_DATA, N_("Passes over the data") },
-  { "workload.seq_len", QM_WIZARD_STEP_DATA, N_("Sequence length") },
-  { "workload.global_batch", QM_WIZARD_STEP_DATA, N_("Global batch") },
-  { "target.", QM_WIZARD_STEP_DATA, N_("Schedule") },
-  { "workload.inference.concurrency", QM_WIZARD_STEP_SETUP, N_("Requests in flight") },
-  { "workload.inference.", QM_WIZARD_STEP_DATA, N_("Traffic") },
-  { "workload.micro_batch", QM_WIZARD_STEP_SETUP, N_("Micro-batch") },
-  { "workload.tp", QM_WIZARD_STEP_SETUP, N_("Tensor parallel") },
-  { "workload.pp", QM_WIZARD_STEP_SETUP, N_("Pipeline parallel") },
-  { "workload.cp", QM_WIZARD_STEP_SETUP, N_("Context parallel") },
-  { "workload.ep", QM_WIZARD_STEP_SETUP, N_("Expert parallel") },
-  { "workload.precision", QM_WIZARD_STEP_SETUP, N_("Precision") },
-  { "workload.", QM_WIZARD_STEP_SETUP, N_("Training setup") },
-  { "hardware.", QM_WIZARD_STEP_HARDWARE, N_("Hardware") },
-  { "facility.", QM_WIZARD_STEP_FACILITY, N_("Facility") },
-  { "pricing.", QM_WIZARD_STEP_FACILITY, N_("Pricing") },
-  { "reliability.", QM_WIZARD_STEP_FACILITY, N_("Reliability") },
+  { "workload.model.heads", QM_WIZARD_STEP_MODEL, "heads hidden" },
+  { "workload.model.kv_heads", QM_WIZARD_STEP_MODEL, "kv-heads heads" },
+  { "workload.model.experts_per_token", QM_WIZARD_STEP_MODEL, "experts-per-token experts" },
+  { "workload.model.", QM_WIZARD_STEP_MODEL,
+    "params layers hidden heads kv-heads ffn vocab experts experts-per-token expert-ffn" },
+  { "workload.tokens_b", QM_WIZARD_STEP_DATA, "tokens" },
+  { "workload.epochs", QM_WIZARD_STEP_DATA, "epochs" },
+  { "workload.seq_len", QM_WIZARD_STEP_DATA, "seq-len" },
+  { "workload.global_batch", QM_WIZARD_STEP_DATA, "global-batch" },
+  { "target.", QM_WIZARD_STEP_DATA, "deadline gpus" },
+  { "workload.inference.concurrency", QM_WIZARD_STEP_SETUP, "concurrency" },
+  { "workload.inference.", QM_WIZARD_STEP_DATA, "requests input-tokens output-tokens ttft tpot" },
+  { "workload.micro_batch", QM_WIZARD_STEP_SETUP, "micro-batch" },
+  { "workload.tp", QM_WIZARD_STEP_SETUP, "tp" },
+  { "workload.pp", QM_WIZARD_STEP_SETUP, "pp" },
+  { "workload.cp", QM_WIZARD_STEP_SETUP, "cp" },
+  { "workload.ep", QM_WIZARD_STEP_SETUP, "ep" },
+  { "workload.precision", QM_WIZARD_STEP_SETUP, "" },
+  { "workload.", QM_WIZARD_STEP_SETUP, "lora-rank mfu" },
+  { "hardware.", QM_WIZARD_STEP_HARDWARE, "" },
+  { "facility.", QM_WIZARD_STEP_FACILITY, "pue kwh rack-kw rack-units carbon" },
+  { "pricing.", QM_WIZARD_STEP_FACILITY, "gpu-hour amortization" },
+  { "reliability.", QM_WIZARD_STEP_FACILITY, "" },
 };
 
 /* ------------------------------------------------------------------ */
@@ -582,11 +592,14 @@ has_unit (const char *text)
 static void
 field_show (Field *field)
 {
-  gboolean show_error = !field->valid && field->touched;
+  gboolean complaint = field->self->complaint_field == field;
+  gboolean show_error = (!field->valid && field->touched) || complaint;
   g_autofree char *subtitle = NULL;
 
-  if (show_error)
+  if (!field->valid && field->touched)
     subtitle = g_strdup (field->message);
+  else if (complaint)
+    subtitle = g_strdup (field->self->invalid_message);
   else if (field->has_value && has_unit (gtk_editable_get_text (GTK_EDITABLE (field->entry))))
     {
       g_autofree char *what = describe_value (field->self, field->spec->kind, field->value);
@@ -1200,6 +1213,76 @@ compose_plan (QmWizard *self,
 /* ------------------------------------------------------------------ */
 /* Validity                                                            */
 
+/* qm_plan_validate() speaks plan-file keys ("workload.tp: must divide the
+ * 8 GPUs of a node (got 3)"), which the CLI keeps. The wizard says the
+ * same in a sentence about what the person typed or picked. Complaints a
+ * field shows itself (an empty or out-of-range entry) never get here. */
+static char *
+explain_plan_error (QmWizard     *self,
+                    const QmPlan *p,
+                    const char   *message)
+{
+  const QmWorkload *w = &p->workload;
+  const QmModelShape *s = &w->model;
+  guint gpn = p->hardware.server.gpus;
+
+  if (g_str_has_prefix (message, "workload.model."))
+    {
+      if (self->model_source == MODEL_PRESET)
+        return g_strdup (_("Pick a model from the list to continue."));
+      if (self->model_source == MODEL_SIZE)
+        return g_strdup (_("Enter the model’s size, for example 70B."));
+      if (g_str_has_prefix (message, "workload.model.heads:") && s->heads > s->hidden)
+        return g_strdup_printf (_("A model cannot have more attention heads (%u) than its hidden size (%u)."),
+                                s->heads, s->hidden);
+      if (g_str_has_prefix (message, "workload.model.heads:"))
+        return g_strdup_printf (_("The attention heads (%u) must divide the hidden size (%u) evenly."),
+                                s->heads, s->hidden);
+      if (g_str_has_prefix (message, "workload.model.kv_heads:"))
+        return g_strdup_printf (_("The key-value heads (%u) must divide the attention heads (%u) evenly."),
+                                s->kv_heads, s->heads);
+      if (g_str_has_prefix (message, "workload.model.experts_per_token:"))
+        return g_strdup_printf (_("Each token cannot go to more experts (%u) than the model has (%u)."),
+                                s->experts_per_token, s->experts);
+      return g_strdup (_("Enter the model’s layers, hidden size, attention heads, feed-forward size and vocabulary."));
+    }
+  if (g_str_has_prefix (message, "workload.micro_batch:"))
+    return g_strdup_printf (_("The micro-batch (%u) cannot be larger than the global batch (%u)."),
+                            w->micro_batch, w->global_batch);
+  if (g_str_has_prefix (message, "workload.tp:") && (w->tp > gpn || gpn % MAX (w->tp, 1u) != 0))
+    return g_strdup_printf (_("Tensor parallel (%u) must divide the %u GPUs of a server."), w->tp, gpn);
+  if (g_str_has_prefix (message, "workload.tp:"))
+    return g_strdup_printf (_("Tensor parallel (%u) must divide the model’s %u attention heads."),
+                            w->tp, s->heads);
+  if (g_str_has_prefix (message, "workload.pp:"))
+    return g_strdup_printf (_("Pipeline parallel (%u) cannot be more than the model’s %u layers."),
+                            w->pp, s->layers);
+  if (g_str_has_prefix (message, "workload.ep:") && s->experts <= 1)
+    return g_strdup (_("A dense model has no experts to spread: leave Expert Parallel empty."));
+  if (g_str_has_prefix (message, "workload.ep:"))
+    return g_strdup_printf (_("Expert parallel (%u) must divide the model’s %u experts."),
+                            w->ep, s->experts);
+  if (g_str_has_prefix (message, "target.gpus:"))
+    {
+      guint mp = MAX (w->tp, 1u) * MAX (w->pp, 1u) * MAX (w->cp, 1u);
+
+      return g_strdup_printf (_("The number of GPUs (%u) must be a multiple of tensor × pipeline × context parallel (%u)."),
+                              w->target_gpus, mp);
+    }
+  if (g_str_has_prefix (message, "workload.precision:"))
+    {
+      g_autofree char *format = g_ascii_strup (qm_precision_to_string (w->precision), -1);
+
+      /* Translators: "The A100 SXM 80 GB has no published speed for FP8: ..." */
+      return g_strdup_printf (_("The %s has no published speed for %s: pick another number format or GPU."),
+                              p->hardware.gpu.info.name, format);
+    }
+  if (g_str_has_prefix (message, "hardware."))
+    return g_strdup (_("Pick a GPU and a server."));
+  /* Translators: %s is the plan file's own wording, for keys the wizard does not edit. */
+  return g_strdup_printf (_("This plan cannot be estimated yet: %s"), message);
+}
+
 static void
 check_plan (QmWizard     *self,
             const QmPlan *plan)
@@ -1207,6 +1290,7 @@ check_plan (QmWizard     *self,
   g_autoptr(GError) error = NULL;
 
   self->invalid_step = QM_WIZARD_N_STEPS;
+  self->invalid_fields = "";
   g_clear_pointer (&self->invalid_message, g_free);
   if (qm_plan_validate (plan, &error))
     return;
@@ -1215,15 +1299,11 @@ check_plan (QmWizard     *self,
   for (guint i = 0; i < G_N_ELEMENTS (key_steps); i++)
     if (g_str_has_prefix (error->message, key_steps[i].prefix))
       {
-        const char *colon = strchr (error->message, ':');
-
         self->invalid_step = key_steps[i].step;
-        /* "workload.tp: must divide ..." -> "Tensor parallel: must divide ..." */
-        self->invalid_message = g_strdup_printf ("%s%s", _(key_steps[i].name),
-                                                 colon ? colon : error->message);
-        return;
+        self->invalid_fields = key_steps[i].fields;
+        break;
       }
-  self->invalid_message = g_strdup (error->message);
+  self->invalid_message = explain_plan_error (self, plan, error->message);
 }
 
 static gboolean
@@ -1514,25 +1594,141 @@ update_live (QmWizard *self)
 /* ------------------------------------------------------------------ */
 /* Steps                                                               */
 
+/* A field of @step that is empty or wrong; with @shown, only one that
+ * shows its own complaint. */
+static Field *
+step_field_in_error (QmWizard     *self,
+                     QmWizardStep  step,
+                     gboolean      shown)
+{
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+
+      if (field->step == step && field_active (field) && (field->touched || !shown) &&
+          !field_ok (field))
+        return field;
+    }
+  return NULL;
+}
+
+/* Whether the person edited a field that the plan's complaint is about. */
+static gboolean
+invalid_fields_touched (QmWizard *self)
+{
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+      g_autofree char *padded = g_strconcat (" ", self->invalid_fields, " ", NULL);
+      g_autofree char *key = g_strconcat (" ", field->spec->key, " ", NULL);
+
+      if (field->touched && strstr (padded, key) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The plan's complaint is shown on a step only once the person can have
+ * caused it: an earlier step that a later choice broke, a field of this
+ * step they edited, or Next pressed here. Never while a field of the step
+ * is empty or wrong: its own words come first, and the plan's complaint
+ * is often only about that gap. */
+static const char *
+step_message_text (QmWizard *self)
+{
+  QmWizardStep step = self->step;
+
+  if (self->invalid_message == NULL || self->invalid_step > (int) step)
+    return NULL;
+  if (self->invalid_step < (int) step)
+    return self->invalid_message;
+  if (step_field_in_error (self, step, FALSE) != NULL)
+    return NULL;
+  if (self->attempted[step] || invalid_fields_touched (self))
+    return self->invalid_message;
+  return NULL;
+}
+
+/* The first shown field that invalid_fields names. */
+static Field *
+complaint_holder (QmWizard *self)
+{
+  g_auto(GStrv) keys = g_strsplit (self->invalid_fields, " ", -1);
+
+  for (guint k = 0; keys[k] != NULL; k++)
+    {
+      Field *field = keys[k][0] != '\0' ? find_field (self, keys[k]) : NULL;
+
+      if (field != NULL && field->step == self->step && field_active (field))
+        return field;
+    }
+  return NULL;
+}
+
 static void
 update_state (QmWizard *self)
 {
-  gboolean ok = step_ok (self, self->step);
   gboolean last = self->step == QM_WIZARD_STEP_REVIEW;
   /* During construction the step is QM_WIZARD_N_STEPS (no step yet). */
   GtkLabel *message = self->step < QM_WIZARD_N_STEPS ? self->step_message[self->step] : NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "wizard.back", self->step > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "wizard.next", ok);
+  /* Next stays enabled: pressed too early it says what is missing, which
+   * a greyed-out button cannot. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "wizard.next", TRUE);
 
   if (message != NULL)
     {
-      gboolean show = self->invalid_message != NULL && self->invalid_step <= (int) self->step;
+      const char *text = step_message_text (self);
+      Field *holder = NULL;
+      Field *old_holder = self->complaint_field;
 
-      gtk_label_set_label (message, show ? self->invalid_message : "");
-      gtk_widget_set_visible (GTK_WIDGET (message), show);
+      /* On the row of the field it is about, where the eye is, rather
+       * than under the last group. */
+      if (text != NULL && self->invalid_step == (int) self->step)
+        holder = complaint_holder (self);
+      if (text == NULL && self->attempted[self->step] && !step_ok (self, self->step) &&
+          step_field_in_error (self, self->step, FALSE) == NULL)
+        text = _("Quartermaster cannot estimate this plan yet. Go back and check the earlier steps.");
+      self->complaint_field = holder;
+      if (old_holder != NULL)
+        field_show (old_holder);
+      if (holder != NULL)
+        field_show (holder);
+      gtk_label_set_label (message, text != NULL && holder == NULL ? text : "");
+      gtk_widget_set_visible (GTK_WIDGET (message), text != NULL && holder == NULL);
     }
   gtk_button_set_label (self->next_button, last ? _("C_reate Plan") : _("_Next"));
+}
+
+/* Next on an incomplete step: every field of it says what it needs, and
+ * the focus goes to the first one. */
+static void
+reveal_step (QmWizard *self)
+{
+  QmWizardStep step = self->step;
+  Field *first;
+
+  self->attempted[step] = TRUE;
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->fields, i);
+
+      if (field->step == step && field_active (field) && !field->touched)
+        {
+          field->touched = TRUE;
+          field_show (field);
+        }
+    }
+  update_state (self);
+
+  first = step_field_in_error (self, step, TRUE);
+  if (first == NULL)
+    first = self->complaint_field;
+  if (first != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (first->entry));
+  else if (step == QM_WIZARD_STEP_MODEL && self->model_source == MODEL_PRESET && self->preset == NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (self->preset_search));
 }
 
 static void
@@ -1646,7 +1842,10 @@ next_action (GtkWidget  *widget,
 
   refresh (self, NULL);
   if (!step_ok (self, self->step))
-    return;
+    {
+      reveal_step (self);
+      return;
+    }
   if (self->step + 1 < QM_WIZARD_N_STEPS)
     {
       show_step (self, self->step + 1);

@@ -115,6 +115,8 @@ struct _QmRowSlots
   GPtrArray     *slots;   /* QmRowSlot: one per item, then padding; kept
                            * past @n_slots when the list shrinks, for reuse */
   guint          n_slots; /* the length of this list */
+  guint          floor;   /* it never gets shorter than this: the most
+                           * items seen, at most QM_ROW_SLOTS_MIN_ROWS */
   GHashTable    *stale;   /* QmRowSlot (a reference) with cells to refill */
   GdkFrameClock *clock;   /* while @stale is not empty */
 };
@@ -238,7 +240,10 @@ on_items_changed (QmRowSlots *self,
 {
   guint old_n = self->n_slots;
   guint n_items = g_list_model_get_n_items (model);
-  guint new_n = MAX (n_items, QM_ROW_SLOTS_MIN_ROWS);
+  guint new_n;
+
+  self->floor = MAX (self->floor, MIN (n_items, QM_ROW_SLOTS_MIN_ROWS));
+  new_n = MAX (n_items, self->floor);
 
   while (self->slots->len < new_n)
     {

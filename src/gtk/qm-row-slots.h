@@ -10,10 +10,12 @@
  *
  * - Row i is always the same QmRowSlot, whose item changes; the view keeps
  *   its rows and only the cells change.
- * - The model never holds fewer than QM_ROW_SLOTS_MIN_ROWS slots. Slots
- *   past the end of the real list are padding (no item), and their rows
- *   are hidden, so a filter that shows 3 rows, and then 300 again, creates
- *   and destroys no rows at all.
+ * - The model never shrinks below the most items it has held, up to
+ *   QM_ROW_SLOTS_MIN_ROWS slots. Slots past the end of the real list are
+ *   padding (no item), and their rows are hidden, so a filter that shows 3
+ *   rows, and then 300 again, creates and destroys no rows at all. It does
+ *   not start with 200 padding rows either: an empty list builds no rows,
+ *   which was a third of the window's cold start (issue 20, item 10).
  * - A cell whose item changes is refilled in the frame's layout phase if
  *   its row is then on screen, else when it scrolls into view: the text of
  *   the ~175 rows off screen is neither set nor shaped on each keystroke.

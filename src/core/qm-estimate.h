@@ -1,7 +1,9 @@
 /* qm-estimate.h: the estimate of a plan, as a plain struct.
  *
- * qm_estimate() is pure and allocates nothing: the UI calls it on every
- * change. Assumptions and warnings are note ids plus numbers (and at most two
+ * qm_estimate() is pure and, for training, allocates nothing: the UI calls
+ * it on every change. A serving plan runs the request simulator, which
+ * allocates its request arrays (and reads the plan's lengths CSV, if any);
+ * it still takes a few milliseconds (bench-serving). Assumptions and warnings are note ids plus numbers (and at most two
  * static or interned strings), formatted only at the edge (qm_note_format),
  * so an estimate costs no string formatting.
  *

@@ -317,6 +317,32 @@ qm_chart_legend (cairo_t             *cr,
 }
 
 void
+qm_chart_polyline (cairo_t      *cr,
+                   const QmAxis *x_axis,
+                   const QmAxis *y_axis,
+                   const double *xs,
+                   const double *ys,
+                   guint         n)
+{
+  gboolean started = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double px, py;
+
+      if (!(xs[i] > 0) || !(ys[i] > 0) || !isfinite (xs[i]) || !isfinite (ys[i]))
+        continue;
+      px = qm_axis_to_pixel (x_axis, xs[i]);
+      py = qm_axis_to_pixel (y_axis, MIN (ys[i], y_axis->max * 10.0));
+      if (!started)
+        cairo_move_to (cr, px, py);
+      else
+        cairo_line_to (cr, px, py);
+      started = TRUE;
+    }
+}
+
+void
 qm_chart_begin (cairo_t            *cr,
                 const QmChartStyle *style,
                 double              width,

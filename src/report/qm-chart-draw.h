@@ -118,6 +118,18 @@ double qm_chart_legend      (cairo_t             *cr,
                              double               max_width,
                              gboolean             draw);
 
+/* Adds the path through the points (@xs, @ys) to @cr, skipping points
+ * that are not positive and finite (a log axis cannot place them). Values
+ * far past the y axis' top are pulled in to ten times it, so that a
+ * latency that explodes stays a steep line cairo can draw. The caller
+ * strokes. */
+void   qm_chart_polyline    (cairo_t            *cr,
+                             const QmAxis       *x_axis,
+                             const QmAxis       *y_axis,
+                             const double       *xs,
+                             const double       *ys,
+                             guint               n);
+
 /* Fills the background and clips to the chart's bounds. Pair with
  * cairo_restore(). */
 void   qm_chart_begin       (cairo_t            *cr,

@@ -27,32 +27,6 @@ format_cost (double value, char *buf, gsize size, gpointer user_data)
   qm_format_money (buf, size, value, user_data);
 }
 
-static void
-polyline (cairo_t          *cr,
-          const QmAxis     *x_axis,
-          const QmAxis     *y_axis,
-          const double     *xs,
-          const double     *ys,
-          guint             n)
-{
-  gboolean started = FALSE;
-
-  for (guint i = 0; i < n; i++)
-    {
-      double px, py;
-
-      if (!(xs[i] > 0) || !(ys[i] > 0) || !isfinite (ys[i]))
-        continue;
-      px = qm_axis_to_pixel (x_axis, xs[i]);
-      py = qm_axis_to_pixel (y_axis, ys[i]);
-      if (!started)
-        cairo_move_to (cr, px, py);
-      else
-        cairo_line_to (cr, px, py);
-      started = TRUE;
-    }
-}
-
 void
 qm_chart_render_gpus_time (cairo_t               *cr,
                            const QmGpusTimeCurve *c,
@@ -248,7 +222,7 @@ qm_chart_render_gpus_time (cairo_t               *cr,
     qm_chart_set_color (cr, &style->series[0]);
     cairo_set_line_width (cr, 1.5);
     cairo_set_dash (cr, dash, 2, 0);
-    polyline (cr, &layout.x_axis, &layout.y_axis, c->gpus, c->ideal_days, n);
+    qm_chart_polyline (cr, &layout.x_axis, &layout.y_axis, c->gpus, c->ideal_days, n);
     cairo_stroke (cr);
     cairo_restore (cr);
   }
@@ -256,7 +230,7 @@ qm_chart_render_gpus_time (cairo_t               *cr,
     {
       qm_chart_set_color (cr, &style->series[0]);
       cairo_set_line_width (cr, 2.5);
-      polyline (cr, &layout.x_axis, &layout.y_axis, c->gpus, c->days, n);
+      qm_chart_polyline (cr, &layout.x_axis, &layout.y_axis, c->gpus, c->days, n);
       cairo_stroke (cr);
     }
   cairo_restore (cr);

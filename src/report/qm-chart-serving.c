@@ -19,32 +19,6 @@ format_number (double value, char *buf, gsize size, gpointer user_data)
   qm_format_number (buf, size, value, value < 10 && value != floor (value) ? 1 : 0);
 }
 
-static void
-polyline (cairo_t      *cr,
-          const QmAxis *x_axis,
-          const QmAxis *y_axis,
-          const double *xs,
-          const double *ys,
-          guint         n)
-{
-  gboolean started = FALSE;
-
-  for (guint i = 0; i < n; i++)
-    {
-      double px, py;
-
-      if (!(ys[i] > 0) || !isfinite (ys[i]) || !isfinite (xs[i]))
-        continue;
-      px = qm_axis_to_pixel (x_axis, xs[i]);
-      py = qm_axis_to_pixel (y_axis, MIN (ys[i], y_axis->max * 10.0));
-      if (!started)
-        cairo_move_to (cr, px, py);
-      else
-        cairo_line_to (cr, px, py);
-      started = TRUE;
-    }
-}
-
 /* Half the width of the label of the axis' last tick: the room the x axis
  * needs right of the plot so that label is not cut at the chart's edge. */
 static double
@@ -157,13 +131,13 @@ draw_panel (cairo_t              *cr,
   qm_chart_set_color (cr, color);
   cairo_set_line_width (cr, 1.5);
   cairo_set_dash (cr, dash_p99, 2, 0);
-  polyline (cr, x_axis, y_axis, c->rpm, p99, n);
+  qm_chart_polyline (cr, x_axis, y_axis, c->rpm, p99, n);
   cairo_stroke (cr);
   cairo_restore (cr);
 
   qm_chart_set_color (cr, color);
   cairo_set_line_width (cr, 2.5);
-  polyline (cr, x_axis, y_axis, c->rpm, p50, n);
+  qm_chart_polyline (cr, x_axis, y_axis, c->rpm, p50, n);
   cairo_stroke (cr);
   cairo_restore (cr);
 }
@@ -407,7 +381,7 @@ qm_chart_render_throughput (cairo_t                 *cr,
   qm_chart_set_color (cr, &style->series[0]);
   cairo_set_line_width (cr, 2.5);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  polyline (cr, &layout.x_axis, &layout.y_axis, c->concurrency, c->tokens_per_s_per_gpu, n);
+  qm_chart_polyline (cr, &layout.x_axis, &layout.y_axis, c->concurrency, c->tokens_per_s_per_gpu, n);
   cairo_stroke (cr);
   cairo_restore (cr);
 

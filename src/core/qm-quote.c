@@ -1,0 +1,471 @@
+/* qm-quote.c: lines, totals, delivery and cash flow of a quote (see
+ * qm-quote.h; the rules are written out for users in docs/quotes.md).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "qm-quote.h"
+
+/* Typical terms of hardware purchase orders for GPU servers: a deposit
+ * at order, net 30 on delivery, 8-16 weeks lead time (shared/seeds: the
+ * buyer's articles; vendors state their own in each quote). Assumptions
+ * the user sees and changes in the quote, not sourced figures. */
+#define DEFAULT_DEPOSIT_FRACTION 0.3
+#define DEFAULT_PAYMENT_DAYS     30.0
+#define DEFAULT_LEAD_WEEKS       12.0
+
+void
+qm_quote_terms_init (QmQuoteTerms    *terms,
+                     const QmPricing *pricing)
+{
+  memset (terms, 0, sizeof *terms);
+  g_strlcpy (terms->currency, "USD", sizeof terms->currency);
+  terms->exchange_rate = 1.0;
+  terms->deposit_fraction = DEFAULT_DEPOSIT_FRACTION;
+  terms->payment_days = DEFAULT_PAYMENT_DAYS;
+  terms->lead_weeks = DEFAULT_LEAD_WEEKS;
+  terms->phase_interval_months = 1;
+  if (pricing != NULL)
+    {
+      if (isfinite (pricing->support_fraction) && pricing->support_fraction > 0.0)
+        terms->support_rate = pricing->support_fraction;
+      if (isfinite (pricing->amortization_years) && pricing->amortization_years > 0.0)
+        terms->support_years = pricing->amortization_years;
+    }
+}
+
+const QmQuoteItemTerms *
+qm_quote_terms_find (const QmQuoteTerms *terms,
+                     const char         *catalog_id)
+{
+  if (catalog_id == NULL || *catalog_id == '\0')
+    return NULL;
+  for (guint i = 0; i < MIN (terms->n_items, QM_QUOTE_MAX_ITEMS); i++)
+    if (strcmp (terms->items[i].catalog_id, catalog_id) == 0)
+      return &terms->items[i];
+  return NULL;
+}
+
+static gboolean
+fraction_ok (QmQuote    *out,
+             double      v,
+             const char *field,
+             double      max)
+{
+  if (isfinite (v) && v >= 0.0 && v <= max)
+    return TRUE;
+  qm_issues_add (&out->issues, QM_ISSUE_ERROR, field, "out of range; taken as 0", v);
+  return FALSE;
+}
+
+static double
+checked (QmQuote    *out,
+         double      v,
+         const char *field,
+         double      max)
+{
+  return fraction_ok (out, v, field, max) ? v : 0.0;
+}
+
+static QmQuoteLine *
+add_line (QmQuote         *out,
+          QmQuoteLineKind  kind,
+          const char      *item,
+          const char      *catalog_id,
+          double           qty,
+          QmMinor          list_unit,
+          QmMinor          net_unit)
+{
+  QmQuoteLine *line;
+
+  if (!(qty > 0.0) || out->n_lines >= QM_QUOTE_MAX_LINES)
+    return NULL;
+  line = &out->lines[out->n_lines++];
+  line->kind = kind;
+  line->item = item;
+  line->catalog_id = catalog_id;
+  line->qty = qty;
+  line->list_unit = list_unit;
+  line->net_unit = net_unit;
+  line->total = qm_money_scale (net_unit, qty);
+  line->discount = list_unit > 0 ? 1.0 - (double) net_unit / (double) list_unit : 0.0;
+  line->accepted = TRUE;
+  return line;
+}
+
+/* The negotiated unit price of a BOM line. */
+static QmMinor
+net_unit_price (QmQuote                *out,
+                const QmQuoteItemTerms *it,
+                QmMinor                 list_unit)
+{
+  if (it == NULL)
+    return list_unit;
+  switch (it->discount_kind)
+    {
+    case QM_DISCOUNT_FRACTION:
+      if (!fraction_ok (out, it->discount, "quote.discounts", 1.0))
+        return list_unit;
+      return qm_money_scale (list_unit, 1.0 - it->discount);
+    case QM_DISCOUNT_UNIT_PRICE:
+      if (!(isfinite (it->discount) && it->discount >= 0.0))
+        {
+          qm_issues_add (&out->issues, QM_ISSUE_ERROR, "quote.discounts",
+                         "unit price must be >= 0", it->discount);
+          return list_unit;
+        }
+      return qm_money_round (it->discount, out->exponent);
+    case QM_DISCOUNT_NONE:
+    default:
+      return list_unit;
+    }
+}
+
+/* BOM lines are named by their untranslated labels (qm-cost.c). */
+static gboolean
+is_item (const char *label,
+         const char *item)
+{
+  return label != NULL && strcmp (label, item) == 0;
+}
+
+/* The BOM's lines, at list and negotiated prices; returns the longest lead
+ * time in weeks. */
+static double
+add_bom_lines (QmQuote            *out,
+               const QmCost       *cost,
+               const QmQuoteTerms *terms,
+               double              fx)
+{
+  double lead = terms->lead_weeks;
+
+  for (guint i = 0; i < cost->n_bom; i++)
+    {
+      const QmBomLine *b = &cost->bom[i];
+      const QmQuoteItemTerms *it = qm_quote_terms_find (terms, b->catalog_id);
+      gboolean install = is_item (b->item, "Installation");
+      /* The installation line is a fraction of the hardware: one lot. */
+      double qty = install ? 1.0 : b->qty;
+      double unit_usd = install ? b->total_usd : b->unit_usd;
+      QmMinor list_unit = qm_money_round (unit_usd * fx, out->exponent);
+      QmQuoteLine *line;
+
+      line = add_line (out, install ? QM_QUOTE_LINE_INSTALL : QM_QUOTE_LINE_HARDWARE,
+                       b->item, b->catalog_id, qty, list_unit,
+                       net_unit_price (out, it, list_unit));
+      if (line == NULL)
+        continue;
+      line->lead_weeks = terms->lead_weeks;
+      if (it != NULL)
+        {
+          line->vendor = it->vendor[0] ? it->vendor : NULL;
+          if (isfinite (it->lead_weeks) && it->lead_weeks > 0.0)
+            line->lead_weeks = it->lead_weeks;
+        }
+      lead = MAX (lead, line->lead_weeks);
+    }
+  return lead;
+}
+
+static void
+mark_optional (QmQuote            *out,
+               QmQuoteLine        *line,
+               const QmQuoteTerms *terms)
+{
+  if (line == NULL || !(terms->optional_lines & QM_QUOTE_LINE_BIT (line->kind)))
+    return;
+  line->optional = TRUE;
+  line->accepted = !(terms->declined_lines & QM_QUOTE_LINE_BIT (line->kind));
+}
+
+/* Spare servers and GPUs, whole units, at the negotiated price. */
+static void
+add_spares (QmQuote            *out,
+            const QmQuoteTerms *terms,
+            guint               n_bom_lines)
+{
+  double fraction = checked (out, terms->spares_fraction, "quote.spares_fraction", 1.0);
+
+  if (fraction <= 0.0)
+    return;
+  for (guint i = 0; i < n_bom_lines; i++)
+    {
+      QmQuoteLine *hw = &out->lines[i];
+      const char *label;
+
+      if (is_item (hw->item, "Servers"))
+        label = N_("Spare servers");
+      else if (is_item (hw->item, "GPUs"))
+        label = N_("Spare GPUs");
+      else
+        continue;
+      mark_optional (out, add_line (out, QM_QUOTE_LINE_SPARES, label, hw->catalog_id,
+                                    ceil (hw->qty * fraction - 1e-9),
+                                    hw->list_unit, hw->net_unit), terms);
+    }
+}
+
+/* Support and warranty for each hardware line (and its spares): years ×
+ * the item's yearly rate × its list price. Not discounted: vendors price
+ * support contracts on list. */
+static void
+add_support (QmQuote            *out,
+             const QmQuoteTerms *terms,
+             guint               n_lines_before)
+{
+  double years = checked (out, terms->support_years, "quote.support_years", 20.0);
+
+  if (years <= 0.0)
+    return;
+  for (guint i = 0; i < n_lines_before; i++)
+    {
+      QmQuoteLine *hw = &out->lines[i];
+      const QmQuoteItemTerms *it;
+      double rate = terms->support_rate;
+      QmMinor unit;
+
+      if (hw->kind != QM_QUOTE_LINE_HARDWARE && hw->kind != QM_QUOTE_LINE_SPARES)
+        continue;
+      it = qm_quote_terms_find (terms, hw->catalog_id);
+      if (it != NULL && it->support_rate != 0.0)
+        rate = it->support_rate;
+      if (!fraction_ok (out, rate, "quote.support_rate", 1.0) || rate == 0.0)
+        continue;
+      unit = qm_money_scale (hw->list_unit, rate * years);
+      mark_optional (out, add_line (out, QM_QUOTE_LINE_SUPPORT, N_("Support and warranty"),
+                                    hw->catalog_id, hw->qty, unit, unit), terms);
+    }
+}
+
+static void
+add_shipping (QmQuote            *out,
+              const QmQuoteTerms *terms)
+{
+  double fraction = checked (out, terms->shipping_fraction, "quote.shipping_fraction", 1.0);
+  QmMinor hardware = 0;
+  QmMinor unit;
+
+  if (fraction <= 0.0)
+    return;
+  for (guint i = 0; i < out->n_lines; i++)
+    if ((out->lines[i].kind == QM_QUOTE_LINE_HARDWARE || out->lines[i].kind == QM_QUOTE_LINE_SPARES)
+        && out->lines[i].accepted)
+      hardware += out->lines[i].total;
+  unit = qm_money_scale (hardware, fraction);
+  mark_optional (out, add_line (out, QM_QUOTE_LINE_SHIPPING, N_("Shipping"), NULL, 1.0,
+                                unit, unit), terms);
+}
+
+static void
+sum_totals (QmQuote *out,
+            double   tax_rate)
+{
+  for (guint i = 0; i < out->n_lines; i++)
+    {
+      const QmQuoteLine *l = &out->lines[i];
+
+      if (!l->accepted)
+        continue;
+      out->list_total += qm_money_scale (l->list_unit, l->qty);
+      out->net += l->total;
+    }
+  /* Tax on the net total, rounded once (EU VAT Directive art. 73: the
+   * taxable amount is the consideration; rounding per invoice total). */
+  out->tax = qm_money_scale (out->net, tax_rate);
+  out->gross = out->net + out->tax;
+}
+
+static guint
+months_after (double days)
+{
+  if (!(isfinite (days) && days > 0.0))
+    return 0;
+  return (guint) ceil (days / QM_DAYS_PER_MONTH - 1e-9);
+}
+
+/* Deliveries in phases after the longest lead time. */
+static void
+schedule (QmQuote            *out,
+          const QmQuoteTerms *terms,
+          double              lead_weeks)
+{
+  guint lead = months_after (lead_weeks * 7.0);
+  guint interval = MAX (terms->phase_interval_months, 1u);
+  double sum = 0.0, delivered = 0.0;
+  guint n = MIN (terms->n_phases, QM_QUOTE_MAX_PHASES);
+
+  for (guint k = 0; k < n; k++)
+    sum += checked (out, terms->phases[k], "quote.phases", 1.0);
+  if (n == 0 || sum <= 0.0)
+    {
+      out->n_phases = 1;
+      out->delivery_month[0] = lead;
+      out->delivered_fraction[0] = 1.0;
+    }
+  else
+    {
+      out->n_phases = 0;
+      for (guint k = 0; k < n; k++)
+        {
+          double f = isfinite (terms->phases[k]) && terms->phases[k] > 0.0 ? terms->phases[k] : 0.0;
+
+          if (f <= 0.0)
+            continue;
+          delivered += f / sum;
+          out->delivery_month[out->n_phases] = lead + k * interval;
+          out->delivered_fraction[out->n_phases] = MIN (delivered, 1.0);
+          out->n_phases++;
+        }
+    }
+  out->training_start_month = out->delivery_month[out->n_phases - 1];
+}
+
+static void
+buy_cash_flow (QmQuote            *out,
+               const QmCost       *cost,
+               const QmQuoteTerms *terms,
+               double              fx,
+               guint               n_months)
+{
+  double deposit_fraction = checked (out, terms->deposit_fraction, "quote.deposit_fraction", 1.0);
+  QmMinor deposit = qm_money_scale (out->gross, deposit_fraction);
+  double weights[QM_QUOTE_MAX_PHASES];
+  QmMinor parts[QM_QUOTE_MAX_PHASES];
+  guint due = months_after (terms->payment_days);
+  double before = 0.0;
+
+  out->months[0].payments += deposit;
+  for (guint k = 0; k < out->n_phases; k++)
+    {
+      weights[k] = out->delivered_fraction[k] - before;
+      before = out->delivered_fraction[k];
+    }
+  qm_money_split (out->gross - deposit, weights, out->n_phases, parts);
+  for (guint k = 0; k < out->n_phases; k++)
+    out->months[MIN (out->delivery_month[k] + due, n_months - 1)].payments += parts[k];
+
+  /* Power and colocation run for what has arrived (QmCost gives them for
+   * the whole cluster around the clock). */
+  for (guint m = 0; m < n_months; m++)
+    {
+      double arrived = 0.0;
+
+      for (guint k = 0; k < out->n_phases; k++)
+        if (out->delivery_month[k] <= m)
+          arrived = out->delivered_fraction[k];
+      out->months[m].operations =
+        qm_money_round ((cost->power_monthly + cost->colo_monthly) * arrived * fx, out->exponent);
+      out->months[m].rent = qm_money_round (cost->rent_monthly * fx, out->exponent);
+    }
+}
+
+static void
+rent_cash_flow (QmQuote *out,
+                guint    n_months)
+{
+  double weights[QM_QUOTE_MAX_MONTHS];
+  QmMinor parts[QM_QUOTE_MAX_MONTHS];
+
+  for (guint m = 0; m < n_months; m++)
+    weights[m] = 1.0;
+  qm_money_split (out->gross, weights, n_months, parts);
+  for (guint m = 0; m < n_months; m++)
+    out->months[m].payments = parts[m];
+}
+
+static void
+accumulate (QmQuote *out)
+{
+  QmMinor spend = 0, rent = 0;
+  gboolean above = FALSE;
+
+  for (guint m = 0; m < out->n_months; m++)
+    {
+      QmCashFlowMonth *c = &out->months[m];
+
+      c->month = m;
+      c->spend = c->payments + c->operations;
+      spend += c->spend;
+      rent += c->rent;
+      c->spend_cumulative = spend;
+      c->rent_cumulative = rent;
+      if (rent <= 0)
+        continue;
+      if (spend > rent)
+        above = TRUE;
+      else if (above && !out->break_even_valid)
+        {
+          out->break_even_valid = TRUE;
+          out->break_even_month = m;
+        }
+    }
+  out->spend_total = spend;
+  out->rent_total = rent;
+}
+
+void
+qm_quote_compute (const QmCost       *cost,
+                  QmPricingMode       mode,
+                  double              run_months,
+                  const QmQuoteTerms *terms,
+                  QmQuote            *out)
+{
+  double fx, horizon, tax_rate, lead;
+  guint n_bom_lines, n_months;
+
+  memset (out, 0, sizeof *out);
+  if (!qm_currency_code_valid (terms->currency))
+    {
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "quote.currency",
+                     "must be an ISO 4217 code such as EUR; using USD", 0);
+      g_strlcpy (out->currency, "USD", sizeof out->currency);
+    }
+  else
+    g_strlcpy (out->currency, terms->currency, sizeof out->currency);
+  out->exponent = qm_currency_exponent (out->currency);
+
+  fx = terms->exchange_rate;
+  if (!(isfinite (fx) && fx > 0.0))
+    {
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "quote.exchange_rate", "must be > 0", fx);
+      fx = strcmp (out->currency, "USD") == 0 ? 1.0 : 0.0;
+    }
+  tax_rate = checked (out, terms->tax_rate, "quote.tax_rate", 1.0);
+
+  lead = add_bom_lines (out, cost, terms, fx);
+  n_bom_lines = out->n_lines;
+  if (mode == QM_PRICING_BUY)
+    {
+      add_spares (out, terms, n_bom_lines);
+      add_support (out, terms, out->n_lines);
+      add_shipping (out, terms);
+    }
+  sum_totals (out, tax_rate);
+  schedule (out, terms, mode == QM_PRICING_BUY ? lead : 0.0);
+
+  horizon = terms->horizon_months > 0.0 ? terms->horizon_months : cost->horizon_months;
+  if (mode != QM_PRICING_BUY)
+    horizon = run_months;
+  if (!(isfinite (horizon) && horizon > 0.0))
+    horizon = 1.0;
+  n_months = (guint) ceil (horizon - 1e-9);
+  if (mode == QM_PRICING_BUY)
+    n_months = MAX (n_months, out->delivery_month[out->n_phases - 1]
+                              + months_after (terms->payment_days) + 1);
+  if (n_months > QM_QUOTE_MAX_MONTHS)
+    {
+      qm_issues_add (&out->issues, QM_ISSUE_WARNING, "quote.horizon_months",
+                     "cash flow cut at 180 months", n_months);
+      n_months = QM_QUOTE_MAX_MONTHS;
+    }
+  out->n_months = MAX (n_months, 1u);
+
+  if (mode == QM_PRICING_BUY)
+    buy_cash_flow (out, cost, terms, fx, out->n_months);
+  else
+    rent_cash_flow (out, out->n_months);
+  accumulate (out);
+}

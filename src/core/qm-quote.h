@@ -1,0 +1,171 @@
+/* qm-quote.h: a quote from a plan's bill of materials (issue #22).
+ *
+ * Takes the estimate's BOM (list prices in US dollars, from the catalog)
+ * and the quote's terms, and gives what a purchasing department signs:
+ * lines with list and negotiated prices in the quote's currency, support,
+ * spares and shipping lines, optional lines the customer may drop, net,
+ * tax and gross totals, the delivery schedule and when training can start,
+ * and a monthly cash flow of buying against renting the same GPUs.
+ *
+ * Money is in minor units of the quote's currency (qm-money.h): each
+ * unit price is converted and rounded once, and every total after that
+ * is an exact sum, so the totals add up to the cent (docs/quotes.md).
+ * Like the rest of the core it is a pure function of plain structs and
+ * allocates nothing.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "qm-cost.h"
+#include "qm-money.h"
+
+G_BEGIN_DECLS
+
+#define QM_QUOTE_MAX_ITEMS  16
+#define QM_QUOTE_MAX_PHASES 12
+#define QM_QUOTE_MAX_LINES  (QM_BOM_MAX * 2 + 4)
+#define QM_QUOTE_MAX_MONTHS 180
+/* Days in a mean Gregorian month (365.2425 / 12), to turn lead times in
+ * weeks and payment terms in days into months. */
+#define QM_DAYS_PER_MONTH 30.436875
+
+typedef enum
+{
+  QM_QUOTE_LINE_HARDWARE,  /* a BOM line */
+  QM_QUOTE_LINE_INSTALL,   /* the BOM's installation line */
+  QM_QUOTE_LINE_SPARES,
+  QM_QUOTE_LINE_SUPPORT,
+  QM_QUOTE_LINE_SHIPPING,
+} QmQuoteLineKind;
+
+#define QM_QUOTE_LINE_BIT(k) (1u << (k))
+
+typedef enum
+{
+  QM_DISCOUNT_NONE,
+  QM_DISCOUNT_FRACTION,    /* off the list price: 0.12 is 12 % off */
+  QM_DISCOUNT_UNIT_PRICE,  /* a negotiated unit price in the quote's currency */
+} QmDiscountKind;
+
+/* What was negotiated for one catalog item. */
+typedef struct
+{
+  char           catalog_id[64];
+  QmDiscountKind discount_kind;
+  double         discount;
+  char           vendor[64];
+  double         lead_weeks;     /* 0: the quote's default */
+  double         support_rate;   /* yearly, of the list price; 0: the quote's default */
+} QmQuoteItemTerms;
+
+typedef struct
+{
+  char   currency[4];        /* ISO 4217 */
+  /* Units of the quote's currency per US dollar at the quote date; the
+   * store's rate table or the plan file gives it, and the revision keeps it. */
+  double exchange_rate;
+  double tax_rate;           /* VAT or sales tax, a fraction of the net */
+
+  double support_years;      /* 0: no support line */
+  double support_rate;       /* yearly support as a fraction of list price */
+  double spares_fraction;    /* spare servers (and GPUs sold apart), rounded up */
+  double shipping_fraction;  /* shipping as a fraction of the hardware's net */
+  guint  optional_lines;     /* QM_QUOTE_LINE_BIT of kinds the customer may drop */
+  guint  declined_lines;     /* ... and of those, the ones dropped */
+
+  QmQuoteItemTerms items[QM_QUOTE_MAX_ITEMS];
+  guint            n_items;
+
+  /* Delivery: everything ships after the longest lead time; the servers
+   * (and with them the GPUs) come in phases, one every phase_interval
+   * months, each bringing its fraction of the nodes. */
+  double lead_weeks;                          /* default lead time */
+  double phases[QM_QUOTE_MAX_PHASES];         /* fractions; none = one delivery */
+  guint  n_phases;
+  guint  phase_interval_months;
+
+  /* Payment: a deposit at order, the rest on each delivery in proportion to
+   * what it brings, due payment_days later. */
+  double deposit_fraction;
+  double payment_days;
+
+  double horizon_months;     /* 0: the cost's horizon (the amortisation) */
+} QmQuoteTerms;
+
+typedef struct
+{
+  QmQuoteLineKind kind;
+  const char     *item;        /* static English label, marked N_() (as QmBomLine) */
+  const char     *catalog_id;  /* from the BOM line, or NULL */
+  const char     *vendor;      /* points into the terms, or NULL */
+  double          qty;
+  QmMinor         list_unit;
+  QmMinor         net_unit;
+  QmMinor         total;       /* net_unit × qty, rounded */
+  double          discount;    /* the effective fraction off list */
+  gboolean        optional;
+  gboolean        accepted;    /* counted in the totals */
+  double          lead_weeks;
+} QmQuoteLine;
+
+typedef struct
+{
+  guint   month;               /* 0 = the month of the order */
+  QmMinor payments;            /* deposit and delivery payments */
+  QmMinor operations;          /* power and colocation of what has arrived */
+  QmMinor spend;               /* payments + operations: this quote's cash out */
+  QmMinor rent;                /* renting the same GPUs instead (buy quotes) */
+  QmMinor spend_cumulative;
+  QmMinor rent_cumulative;
+} QmCashFlowMonth;
+
+typedef struct
+{
+  char        currency[4];
+  int         exponent;        /* of the currency's minor unit */
+
+  QmQuoteLine lines[QM_QUOTE_MAX_LINES];
+  guint       n_lines;
+
+  QmMinor list_total;          /* accepted lines at list price */
+  QmMinor net;                 /* accepted lines at negotiated price */
+  QmMinor tax;
+  QmMinor gross;
+
+  guint   n_phases;
+  guint   delivery_month[QM_QUOTE_MAX_PHASES];
+  double  delivered_fraction[QM_QUOTE_MAX_PHASES];
+  guint   training_start_month;  /* when the last phase has arrived */
+
+  QmCashFlowMonth months[QM_QUOTE_MAX_MONTHS];
+  guint           n_months;
+  QmMinor         spend_total;   /* sum of the months' spend: gross + operations */
+  QmMinor         rent_total;
+  gboolean        break_even_valid;
+  guint           break_even_month; /* first month buying has cost less, cumulatively */
+
+  QmIssues issues;
+} QmQuote;
+
+/* Terms a quote starts from: USD at 1.0, no tax, a 30 % deposit, net 30,
+ * one delivery after 12 weeks; support as the pricing's support fraction
+ * over the amortisation years. */
+void qm_quote_terms_init (QmQuoteTerms    *terms,
+                          const QmPricing *pricing);
+
+/* The terms for @catalog_id, or NULL. */
+const QmQuoteItemTerms *qm_quote_terms_find (const QmQuoteTerms *terms,
+                                             const char         *catalog_id);
+
+/* @cost is the estimate's cost in @mode. A buy quote has the hardware,
+ * its spares, support and shipping, paid by deposit and deliveries, and is
+ * set against renting the same GPUs. A rent quote has the rented lines
+ * (GPU-hours, storage, egress), paid monthly over @run_months. */
+void qm_quote_compute (const QmCost       *cost,
+                       QmPricingMode       mode,
+                       double              run_months,
+                       const QmQuoteTerms *terms,
+                       QmQuote            *out);
+
+G_END_DECLS

@@ -1,0 +1,348 @@
+/* test-quote.c: quote arithmetic checked by hand: currency minor units and
+ * rounding (ISO 4217 exponents), negotiated prices, spares, support and
+ * shipping lines, optional lines, tax, delivery phases, payments and the
+ * buy-vs-rent cash flow.
+ *
+ * Prices are round test figures, as in test-cost.c: the point is that
+ * every total is the sum of the figures above it, to the minor unit.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "qm-quote.h"
+
+/* A cost with two priced lines, as qm_cost_compute () leaves it for a
+ * 4-node buy: servers at $300,000 and switches at $30,000, plus 5 %
+ * installation. */
+static void
+cost_init (QmCost *cost)
+{
+  memset (cost, 0, sizeof *cost);
+  cost->bom[0] = (QmBomLine) { .item = "Servers", .catalog_id = "dgx-h100", .qty = 4,
+                               .unit_usd = 300000, .total_usd = 1200000 };
+  cost->bom[1] = (QmBomLine) { .item = "Compute fabric switches", .catalog_id = "ib-ndr-400",
+                               .qty = 2, .unit_usd = 30000, .total_usd = 60000 };
+  cost->bom[2] = (QmBomLine) { .item = "Installation", .qty = 0.05,
+                               .unit_usd = 1260000, .total_usd = 63000 };
+  cost->n_bom = 3;
+  cost->hardware_usd = 1260000;
+  cost->install_usd = 63000;
+  cost->horizon_months = 36;
+  cost->power_monthly = 10000;
+  cost->colo_monthly = 2000;
+  cost->rent_monthly = 80000;
+}
+
+static void
+terms_plain (QmQuoteTerms *t)
+{
+  qm_quote_terms_init (t, NULL);
+  t->support_years = 0;
+  t->deposit_fraction = 1.0;
+  t->payment_days = 0;
+  t->lead_weeks = 0;
+}
+
+static void
+test_money_rounding (void)
+{
+  QmMinor parts[3];
+  const double thirds[3] = { 1, 1, 1 };
+
+  g_assert_cmpint (qm_currency_exponent ("EUR"), ==, 2);
+  g_assert_cmpint (qm_currency_exponent ("JPY"), ==, 0);
+  g_assert_cmpint (qm_currency_exponent ("KWD"), ==, 3);
+  g_assert_cmpint (qm_currency_exponent ("CHF"), ==, 2);
+  g_assert_cmpint (qm_currency_exponent ("eur"), ==, -1);
+  g_assert_cmpint (qm_currency_exponent ("EURO"), ==, -1);
+  g_assert_false (qm_currency_code_valid (NULL));
+
+  /* Half away from zero, also where binary floating point sits just
+   * below the half (1.005 is 1.00499999999999989...). */
+  g_assert_cmpint (qm_money_round (1.005, 2), ==, 101);
+  g_assert_cmpint (qm_money_round (0.145, 2), ==, 15);
+  g_assert_cmpint (qm_money_round (-2.5, 0), ==, -3);
+  g_assert_cmpint (qm_money_round (2.4999, 0), ==, 2);
+  g_assert_cmpint (qm_money_round (1.2345, 3), ==, 1235);
+  g_assert_cmpint (qm_money_round (NAN, 2), ==, 0);
+
+  g_assert_true (qm_money_split (100, thirds, 3, parts));
+  g_assert_cmpint (parts[0], ==, 33);
+  g_assert_cmpint (parts[1], ==, 33);
+  g_assert_cmpint (parts[2], ==, 34);
+  g_assert_false (qm_money_split (100, (const double[]) { 0, 0 }, 2, parts));
+}
+
+/* EUR at 0.92 per dollar, 12 % off the servers, a negotiated unit price
+ * for the switches, German VAT of 19 %. */
+static void
+test_negotiated_eur (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+
+  cost_init (&cost);
+  terms_plain (&t);
+  g_strlcpy (t.currency, "EUR", sizeof t.currency);
+  t.exchange_rate = 0.92;
+  t.tax_rate = 0.19;
+  t.n_items = 2;
+  g_strlcpy (t.items[0].catalog_id, "dgx-h100", sizeof t.items[0].catalog_id);
+  t.items[0].discount_kind = QM_DISCOUNT_FRACTION;
+  t.items[0].discount = 0.12;
+  g_strlcpy (t.items[0].vendor, "Reseller GmbH", sizeof t.items[0].vendor);
+  g_strlcpy (t.items[1].catalog_id, "ib-ndr-400", sizeof t.items[1].catalog_id);
+  t.items[1].discount_kind = QM_DISCOUNT_UNIT_PRICE;
+  t.items[1].discount = 25999.99;
+
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.issues.n, ==, 0);
+  g_assert_cmpstr (q.currency, ==, "EUR");
+  g_assert_cmpuint (q.n_lines, ==, 3);
+
+  /* 300,000 × 0.92 = 276,000.00; less 12 % = 242,880.00; × 4. */
+  g_assert_cmpint (q.lines[0].list_unit, ==, 27600000);
+  g_assert_cmpint (q.lines[0].net_unit, ==, 24288000);
+  g_assert_cmpint (q.lines[0].total, ==, 97152000);
+  g_assert_cmpfloat_with_epsilon (q.lines[0].discount, 0.12, 1e-12);
+  g_assert_cmpstr (q.lines[0].vendor, ==, "Reseller GmbH");
+  /* 30,000 × 0.92 = 27,600.00 list; 25,999.99 negotiated; × 2. */
+  g_assert_cmpint (q.lines[1].list_unit, ==, 2760000);
+  g_assert_cmpint (q.lines[1].total, ==, 5199998);
+  /* Installation: one lot of 63,000 × 0.92 = 57,960.00, at list. */
+  g_assert_cmpint (q.lines[2].kind, ==, QM_QUOTE_LINE_INSTALL);
+  g_assert_cmpfloat (q.lines[2].qty, ==, 1.0);
+  g_assert_cmpint (q.lines[2].total, ==, 5796000);
+
+  g_assert_cmpint (q.net, ==, 97152000 + 5199998 + 5796000);
+  /* 1,081,479.98 × 0.19 = 205,481.1962 → 205,481.20. */
+  g_assert_cmpint (q.tax, ==, 20548120);
+  g_assert_cmpint (q.gross, ==, q.net + q.tax);
+  g_assert_cmpint (q.list_total, ==, 27600000 * 4 + 2760000 * 2 + 5796000);
+}
+
+/* Yen have no minor unit: every amount is whole yen. */
+static void
+test_whole_yen (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+
+  cost_init (&cost);
+  cost.bom[1].unit_usd = 0.5;
+  terms_plain (&t);
+  g_strlcpy (t.currency, "JPY", sizeof t.currency);
+  t.exchange_rate = 151.37;
+  t.tax_rate = 0.10;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpint (q.exponent, ==, 0);
+  /* 0.5 × 151.37 = 75.685 → 76 yen; × 2. */
+  g_assert_cmpint (q.lines[1].list_unit, ==, 76);
+  g_assert_cmpint (q.lines[1].total, ==, 152);
+  /* 300,000 × 151.37 = 45,411,000 yen. */
+  g_assert_cmpint (q.lines[0].total, ==, 4 * 45411000);
+  g_assert_cmpint (q.tax, ==, qm_money_scale (q.net, 0.10));
+}
+
+/* 10 % spares round up to whole servers; support is 3 years at 8 % a year
+ * of list for each hardware line and the spares; shipping 1 % of the
+ * hardware's net; support is optional and this customer drops it. */
+static void
+test_spares_support_shipping (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+  const QmQuoteLine *spares = NULL, *shipping = NULL;
+  guint n_support = 0;
+  QmMinor sum = 0;
+
+  cost_init (&cost);
+  terms_plain (&t);
+  t.spares_fraction = 0.1;
+  t.support_years = 3;
+  t.support_rate = 0.08;
+  t.shipping_fraction = 0.01;
+  t.optional_lines = QM_QUOTE_LINE_BIT (QM_QUOTE_LINE_SUPPORT);
+  t.declined_lines = QM_QUOTE_LINE_BIT (QM_QUOTE_LINE_SUPPORT);
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.issues.n, ==, 0);
+
+  for (guint i = 0; i < q.n_lines; i++)
+    {
+      const QmQuoteLine *l = &q.lines[i];
+
+      if (l->kind == QM_QUOTE_LINE_SPARES)
+        spares = l;
+      if (l->kind == QM_QUOTE_LINE_SHIPPING)
+        shipping = l;
+      if (l->kind == QM_QUOTE_LINE_SUPPORT)
+        {
+          n_support++;
+          g_assert_true (l->optional);
+          g_assert_false (l->accepted);
+        }
+      if (l->accepted)
+        sum += l->total;
+    }
+  g_assert_nonnull (spares);
+  /* ceil (4 × 0.1) = 1 spare server at the server's price. */
+  g_assert_cmpfloat (spares->qty, ==, 1.0);
+  g_assert_cmpint (spares->total, ==, 30000000);
+  /* Servers, switches and the spare server; not installation. */
+  g_assert_cmpuint (n_support, ==, 3);
+  /* 1 % of 1,200,000 + 60,000 + 300,000 = 15,600.00. */
+  g_assert_nonnull (shipping);
+  g_assert_cmpint (shipping->total, ==, 1560000);
+  g_assert_cmpint (q.net, ==, sum);
+
+  /* Accepted, the first support line is 4 × 300,000 × 0.08 × 3. */
+  t.declined_lines = 0;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  for (guint i = 0; i < q.n_lines; i++)
+    if (q.lines[i].kind == QM_QUOTE_LINE_SUPPORT)
+      {
+        g_assert_cmpint (q.lines[i].total, ==, 4 * 7200000);
+        break;
+      }
+}
+
+/* A quarter of the nodes a month after 12 weeks' lead time, 30 % deposit,
+ * net 30: deliveries in months 3-6, payments in months 4-7. */
+static void
+test_phased_cash_flow (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+  QmMinor payments = 0, operations = 0;
+
+  cost_init (&cost);
+  qm_quote_terms_init (&t, NULL);
+  t.support_years = 0;
+  t.n_phases = 4;
+  for (guint k = 0; k < 4; k++)
+    t.phases[k] = 0.25;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.issues.n, ==, 0);
+
+  g_assert_cmpuint (q.n_phases, ==, 4);
+  /* 84 days is 2.76 mean months: delivery in month 3. */
+  g_assert_cmpuint (q.delivery_month[0], ==, 3);
+  g_assert_cmpuint (q.delivery_month[3], ==, 6);
+  g_assert_cmpuint (q.training_start_month, ==, 6);
+  g_assert_cmpint (q.months[0].payments, ==, qm_money_scale (q.gross, 0.3));
+  g_assert_cmpint (q.months[3].payments, ==, 0);
+  g_assert_cmpint (q.months[4].payments, >, 0);
+  g_assert_cmpint (q.months[8].payments, ==, 0);
+  /* Power and colocation for a quarter of the cluster in month 3. */
+  g_assert_cmpint (q.months[2].operations, ==, 0);
+  g_assert_cmpint (q.months[3].operations, ==, 300000);
+  g_assert_cmpint (q.months[6].operations, ==, 1200000);
+  g_assert_cmpuint (q.n_months, ==, 36);
+
+  for (guint m = 0; m < q.n_months; m++)
+    {
+      payments += q.months[m].payments;
+      operations += q.months[m].operations;
+      g_assert_cmpint (q.months[m].spend, ==, q.months[m].payments + q.months[m].operations);
+    }
+  g_assert_cmpint (payments, ==, q.gross);
+  g_assert_cmpint (q.spend_total, ==, q.gross + operations);
+  g_assert_cmpint (q.months[q.n_months - 1].spend_cumulative, ==, q.spend_total);
+}
+
+/* Everything paid at order, no running costs, rent $100,000 a month: the
+ * cumulative rent passes the price in the month it reaches it. */
+static void
+test_break_even (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+
+  cost_init (&cost);
+  cost.n_bom = 1;
+  cost.bom[0].qty = 1;
+  cost.bom[0].unit_usd = 1000000;
+  cost.power_monthly = cost.colo_monthly = 0;
+  cost.rent_monthly = 100000;
+  terms_plain (&t);
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_true (q.break_even_valid);
+  /* Rent has reached 1,000,000 after 10 months: months 0-9. */
+  g_assert_cmpuint (q.break_even_month, ==, 9);
+  g_assert_cmpint (q.rent_total, ==, 36 * 10000000LL);
+
+  cost.rent_monthly = 1000;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_false (q.break_even_valid);
+}
+
+/* A rent quote is paid evenly over the run, to the cent. */
+static void
+test_rent_quote (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+  QmMinor sum = 0;
+
+  memset (&cost, 0, sizeof cost);
+  cost.bom[0] = (QmBomLine) { .item = "GPU-hours", .qty = 100000, .unit_usd = 2.49, .total_usd = 249000 };
+  cost.n_bom = 1;
+  terms_plain (&t);
+  qm_quote_compute (&cost, QM_PRICING_RENT_ON_DEMAND, 2.5, &t, &q);
+  g_assert_cmpuint (q.n_lines, ==, 1);
+  g_assert_cmpint (q.gross, ==, 24900000);
+  g_assert_cmpuint (q.n_months, ==, 3);
+  for (guint m = 0; m < q.n_months; m++)
+    sum += q.months[m].payments;
+  g_assert_cmpint (sum, ==, q.gross);
+  g_assert_false (q.break_even_valid);
+}
+
+static void
+test_bad_terms (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+
+  cost_init (&cost);
+  terms_plain (&t);
+  g_strlcpy (t.currency, "eu", sizeof t.currency);
+  t.tax_rate = -0.2;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_nonnull (qm_issues_find (&q.issues, "quote.currency"));
+  g_assert_nonnull (qm_issues_find (&q.issues, "quote.tax_rate"));
+  g_assert_cmpstr (q.currency, ==, "USD");
+  g_assert_cmpint (q.tax, ==, 0);
+
+  terms_plain (&t);
+  g_strlcpy (t.currency, "GBP", sizeof t.currency);
+  t.exchange_rate = 0;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_nonnull (qm_issues_find (&q.issues, "quote.exchange_rate"));
+  g_assert_true (qm_issues_has_error (&q.issues));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/quote/money-rounding", test_money_rounding);
+  g_test_add_func ("/quote/negotiated-eur", test_negotiated_eur);
+  g_test_add_func ("/quote/whole-yen", test_whole_yen);
+  g_test_add_func ("/quote/spares-support-shipping", test_spares_support_shipping);
+  g_test_add_func ("/quote/phased-cash-flow", test_phased_cash_flow);
+  g_test_add_func ("/quote/break-even", test_break_even);
+  g_test_add_func ("/quote/rent", test_rent_quote);
+  g_test_add_func ("/quote/bad-terms", test_bad_terms);
+  return g_test_run ();
+}

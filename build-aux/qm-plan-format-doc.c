@@ -49,6 +49,16 @@ print_row (GString         *out,
   g_autoptr(GString) about = g_string_new (NULL);
   const char *presence;
 
+  /* The writer prints doubles as json-glib does (17 digits: 0.3 is
+   * 0.29999999999999999); a person reads the shortest form. */
+  if (value != NULL && key->type == QM_PLAN_KEY_NUMBER && g_ascii_isdigit (value[0]))
+    {
+      char shortest[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (shortest, sizeof shortest, "%.15g", g_ascii_strtod (value, NULL));
+      g_free (value);
+      value = g_strdup (shortest);
+    }
   if (key->flags & QM_PLAN_KEY_REQUIRED)
     presence = key->modes != 0 && key->modes != QM_PLAN_MODES_ALL ? "required in its modes" : "required";
   else

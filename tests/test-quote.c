@@ -75,6 +75,19 @@ test_money_rounding (void)
   g_assert_false (qm_money_split (100, (const double[]) { 0, 0 }, 2, parts));
 }
 
+/* The C locale of the tests: "," groups, "." marks the decimals. */
+static void
+test_money_format (void)
+{
+  char buf[64];
+
+  g_assert_cmpstr (qm_money_format (buf, sizeof buf, 108147998, 2, "EUR"), ==, "EUR 1,081,479.98");
+  g_assert_cmpstr (qm_money_format (buf, sizeof buf, 5, 2, "USD"), ==, "USD 0.05");
+  g_assert_cmpstr (qm_money_format (buf, sizeof buf, 181644000, 0, "JPY"), ==, "JPY 181,644,000");
+  g_assert_cmpstr (qm_money_format (buf, sizeof buf, 1235, 3, "KWD"), ==, "KWD 1.235");
+  g_assert_cmpstr (qm_money_format (buf, sizeof buf, -100000, 2, "GBP"), ==, "GBP −1,000.00");
+}
+
 /* EUR at 0.92 per dollar, 12 % off the servers, a negotiated unit price
  * for the switches, German VAT of 19 %. */
 static void
@@ -337,6 +350,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/quote/money-rounding", test_money_rounding);
+  g_test_add_func ("/quote/money-format", test_money_format);
   g_test_add_func ("/quote/negotiated-eur", test_negotiated_eur);
   g_test_add_func ("/quote/whole-yen", test_whole_yen);
   g_test_add_func ("/quote/spares-support-shipping", test_spares_support_shipping);

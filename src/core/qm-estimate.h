@@ -212,6 +212,13 @@ void        qm_estimate_inference_input (const QmPlan     *plan,
                                          GArray          **lengths,
                                          guint            *bad_line);
 
+/* The quote for @plan's terms (plan->quote) on @estimate's cost: support
+ * at pricing.support_fraction unless the terms give a rate, and the rate
+ * the terms give (qm-estimate-quote.c). */
+void        qm_estimate_quote    (const QmPlan     *plan,
+                                  const QmEstimate *estimate,
+                                  QmQuote          *out);
+
 /* Add a note (no-op once the list is full, which then ends in
  * QM_NOTE_LIST_FULL). For the modules wired in later. */
 void        qm_estimate_assume   (QmEstimate *e,

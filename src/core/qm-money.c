@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "qm-format.h"
 #include "qm-money.h"
 
 #include <float.h>
@@ -130,4 +131,39 @@ qm_money_split (QmMinor       total,
         break;
       }
   return TRUE;
+}
+
+char *
+qm_money_format (char       *buf,
+                 gsize       size,
+                 QmMinor     minor,
+                 int         exponent,
+                 const char *currency)
+{
+  g_autoptr(GString) s = g_string_new (currency ? currency : "");
+  char digits[32];
+  guint64 magnitude = minor < 0 ? -(guint64) minor : (guint64) minor;
+  int len, whole;
+
+  exponent = CLAMP (exponent, 0, 6);
+  /* At least one digit before the decimal mark: 5 cents is 0.05. */
+  len = g_snprintf (digits, sizeof digits, "%0*" G_GUINT64_FORMAT, exponent + 1, magnitude);
+  whole = len - exponent;
+  if (s->len > 0)
+    g_string_append_c (s, ' ');
+  if (minor < 0)
+    g_string_append (s, "−");
+  for (int i = 0; i < whole; i++)
+    {
+      if (i > 0 && (whole - i) % 3 == 0)
+        g_string_append (s, qm_format_group_separator ());
+      g_string_append_c (s, digits[i]);
+    }
+  if (exponent > 0)
+    {
+      g_string_append (s, qm_format_decimal_point ());
+      g_string_append_len (s, digits + whole, exponent);
+    }
+  g_strlcpy (buf, s->str, size);
+  return buf;
 }

@@ -49,4 +49,13 @@ gboolean qm_money_split         (QmMinor        total,
                                  guint          n,
                                  QmMinor       *parts);
 
+/* "EUR 1,081,479.98", "¥" is never used: the code is always the prefix,
+ * so an amount reads the same in every locale's digits; grouping and the
+ * decimal mark follow LC_NUMERIC (qm-format.h). Exact: integer digits. */
+char    *qm_money_format        (char        *buf,
+                                 gsize        size,
+                                 QmMinor      minor,
+                                 int          exponent,
+                                 const char  *currency);
+
 G_END_DECLS

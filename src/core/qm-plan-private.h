@@ -51,4 +51,28 @@ gboolean    qm_plan_fail_missing   (GError     **error,
                                     const char  *format,
                                     ...) G_GNUC_PRINTF (3, 4);
 
+/* The quote section (qm-plan-quote.c). */
+gboolean    qm_plan_quote_has             (const QmPlan    *p);
+gboolean    qm_plan_quote_check           (QmPlanReader    *r,
+                                           const QmPlanKey *key,
+                                           JsonObject      *o,
+                                           QmPlan          *p,
+                                           GError         **error);
+gboolean    qm_plan_quote_read_discounts  (QmPlanReader    *r,
+                                           const QmPlanKey *key,
+                                           JsonObject      *o,
+                                           QmPlan          *p,
+                                           GError         **error);
+void        qm_plan_quote_write_discounts (JsonBuilder     *b,
+                                           const QmPlanKey *key,
+                                           const QmPlan    *p);
+gboolean    qm_plan_quote_read_phases     (QmPlanReader    *r,
+                                           const QmPlanKey *key,
+                                           JsonObject      *o,
+                                           QmPlan          *p,
+                                           GError         **error);
+void        qm_plan_quote_write_phases    (JsonBuilder     *b,
+                                           const QmPlanKey *key,
+                                           const QmPlan    *p);
+
 G_END_DECLS

@@ -28,6 +28,7 @@ qm_quote_terms_init (QmQuoteTerms    *terms,
   terms->payment_days = DEFAULT_PAYMENT_DAYS;
   terms->lead_weeks = DEFAULT_LEAD_WEEKS;
   terms->phase_interval_months = 1;
+  terms->valid_days = 30;
   if (pricing != NULL)
     {
       if (isfinite (pricing->support_fraction) && pricing->support_fraction > 0.0)
@@ -147,8 +148,10 @@ add_bom_lines (QmQuote            *out,
       const QmBomLine *b = &cost->bom[i];
       const QmQuoteItemTerms *it = qm_quote_terms_find (terms, b->catalog_id);
       gboolean install = is_item (b->item, "Installation");
-      /* The installation line is a fraction of the hardware: one lot. */
-      double qty = install ? 1.0 : b->qty;
+      /* The installation line is a fraction of the hardware: one lot. A
+       * sized quantity (storage TB) is bought in whole units, rounded up,
+       * so that quantity × unit price is the total a buyer checks. */
+      double qty = install ? 1.0 : ceil (b->qty - 1e-9);
       double unit_usd = install ? b->total_usd : b->unit_usd;
       QmMinor list_unit = qm_money_round (unit_usd * fx, out->exponent);
       QmQuoteLine *line;
@@ -208,9 +211,25 @@ add_spares (QmQuote            *out,
     }
 }
 
-/* Support and warranty for each hardware line (and its spares): years ×
- * the item's yearly rate × its list price. Not discounted: vendors price
- * support contracts on list. */
+/* Cables, optics, racks and PDUs carry no support contract of their own
+ * (they are replaced under the system's warranty, or as spares). */
+static gboolean
+is_passive (const char *item)
+{
+  static const char *const passive[] = {
+    "Fabric cables", "Optical transceivers", "Racks", "Liquid-cooled racks", "Rack PDUs",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (passive); i++)
+    if (is_item (item, passive[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Support and warranty for each active hardware line (and its spares):
+ * years × the item's yearly rate × its list price; the line keeps the
+ * item's label, its kind says it is support. Not discounted: vendors
+ * price support contracts on list. */
 static void
 add_support (QmQuote            *out,
              const QmQuoteTerms *terms,
@@ -227,7 +246,7 @@ add_support (QmQuote            *out,
       double rate = terms->support_rate;
       QmMinor unit;
 
-      if (hw->kind != QM_QUOTE_LINE_HARDWARE && hw->kind != QM_QUOTE_LINE_SPARES)
+      if ((hw->kind != QM_QUOTE_LINE_HARDWARE && hw->kind != QM_QUOTE_LINE_SPARES) || is_passive (hw->item))
         continue;
       it = qm_quote_terms_find (terms, hw->catalog_id);
       if (it != NULL && it->support_rate != 0.0)
@@ -235,7 +254,7 @@ add_support (QmQuote            *out,
       if (!fraction_ok (out, rate, "quote.support_rate", 1.0) || rate == 0.0)
         continue;
       unit = qm_money_scale (hw->list_unit, rate * years);
-      mark_optional (out, add_line (out, QM_QUOTE_LINE_SUPPORT, N_("Support and warranty"),
+      mark_optional (out, add_line (out, QM_QUOTE_LINE_SUPPORT, hw->item,
                                     hw->catalog_id, hw->qty, unit, unit), terms);
     }
 }
@@ -428,6 +447,8 @@ qm_quote_compute (const QmCost       *cost,
   out->exponent = qm_currency_exponent (out->currency);
 
   fx = terms->exchange_rate;
+  if (fx == 0.0 && strcmp (out->currency, "USD") == 0)
+    fx = 1.0;
   if (!(isfinite (fx) && fx > 0.0))
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "quote.exchange_rate", "must be > 0", fx);

@@ -91,6 +91,7 @@ typedef struct
   double payment_days;
 
   double horizon_months;     /* 0: the cost's horizon (the amortisation) */
+  guint  valid_days;         /* how long the offer stands from its issue date */
 } QmQuoteTerms;
 
 typedef struct
@@ -149,8 +150,8 @@ typedef struct
 } QmQuote;
 
 /* Terms a quote starts from: USD at 1.0, no tax, a 30 % deposit, net 30,
- * one delivery after 12 weeks; support as the pricing's support fraction
- * over the amortisation years. */
+ * one delivery after 12 weeks, valid 30 days; support as the pricing's
+ * support fraction over the amortisation years. */
 void qm_quote_terms_init (QmQuoteTerms    *terms,
                           const QmPricing *pricing);
 

@@ -46,6 +46,9 @@ qm_plan_init (QmPlan *p)
   g_strlcpy (p->pricing.currency, "USD", sizeof p->pricing.currency);
   g_strlcpy (p->reliability_preset, "llama3-production", sizeof p->reliability_preset);
   p->restart_minutes = 20;
+  qm_quote_terms_init (&p->quote, NULL);
+  /* 0: the store's rate table gives the rate (1 for USD). */
+  p->quote.exchange_rate = 0;
 }
 
 #define NAME_TABLE(func_to, func_from, Type, table)                    \

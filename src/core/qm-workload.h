@@ -8,6 +8,7 @@
 
 #include "qm-hardware.h"
 #include "qm-model.h"
+#include "qm-quote.h"
 
 G_BEGIN_DECLS
 
@@ -99,6 +100,10 @@ typedef struct
   char        offer_id[QM_ID_LEN];
   char        reliability_preset[QM_ID_LEN];
   double      restart_minutes;
+  /* quote.*: the terms a quote is made on (issue #22); has_quote says the
+   * file had the section, so a plan without one writes none. */
+  gboolean     has_quote;
+  QmQuoteTerms quote;
 } QmPlan;
 
 /* Defaults for every optional key of plan-format.md. */

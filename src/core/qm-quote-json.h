@@ -1,0 +1,36 @@
+/* qm-quote-json.h: a quote as JSON, for quartermaster-cli quote --json
+ * (issue #22: quote.number, revision, currency, valid_until, lines[],
+ * totals {net, tax, gross}, cash_flow[]). Amounts are numbers in the
+ * quote's currency, exact to its minor unit (docs/quotes.md).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "qm-quote.h"
+
+G_BEGIN_DECLS
+
+/* Who and when: what the store (or the plan file) says of the quote. */
+typedef struct
+{
+  const char *number;      /* "Q-2026-0042"; NULL for a draft from a file */
+  const char *revision;    /* "A", "B" ...; NULL for a draft */
+  const char *customer;    /* NULL or "" for none */
+  GDate       issued;      /* the quote date */
+  guint       valid_days;
+} QmQuoteHeader;
+
+/* The last day the offer stands: @issued + @valid_days. */
+GDate     qm_quote_valid_until   (const QmQuoteHeader *header);
+/* TRUE once @today is past the last valid day. */
+gboolean  qm_quote_expired       (const QmQuoteHeader *header,
+                                  const GDate         *today);
+
+JsonNode *qm_quote_to_json_node  (const QmQuoteHeader *header,
+                                  const QmQuote       *quote,
+                                  const GDate         *today);
+
+G_END_DECLS

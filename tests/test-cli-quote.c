@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -132,6 +133,69 @@ test_expired (void)
   g_assert_true (json_object_get_boolean_member (quote, "expired"));
 }
 
+/* One member of the workbook's zip, as text. */
+static char *
+xlsx_member (const char *xlsx,
+             const char *member)
+{
+  const char *argv[] = { "unzip", "-p", xlsx, member, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+/* The workbook keeps its formulas, and each carries the figure the quote
+ * computed, so the totals follow a changed discount and a viewer that does
+ * not recalculate still shows the quote's gross. */
+static void
+test_xlsx (void)
+{
+  g_autofree char *plan = quote_plan ();
+  g_autofree char *dir = g_dir_make_tmp ("qm-quote-XXXXXX", NULL);
+  g_autofree char *xlsx = g_build_filename (dir, "Q.xlsx", NULL);
+  g_autofree char *sheet = NULL, *book = NULL, *gross = NULL;
+  g_auto(Run) r = { 0 }, j = { 0 }, bad = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *totals;
+
+  run_cli (&r, "quote", plan, "--date", "2026-11-25", "-o", xlsx, NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  run_cli (&j, "quote", plan, "--date", "2026-11-25", "--json", NULL);
+  totals = json_object_get_object_member (parse (j.out, parser), "totals");
+
+  book = xlsx_member (xlsx, "xl/workbook.xml");
+  g_assert_nonnull (strstr (book, "name=\"Quote\""));
+  g_assert_nonnull (strstr (book, "name=\"Cash flow\""));
+
+  sheet = xlsx_member (xlsx, "xl/worksheets/sheet1.xml");
+  /* The servers' row: 12 % off 368,000.00 is 323,840.00, × 64. */
+  g_assert_nonnull (strstr (sheet, "<f>ROUND(E9*(1-F9),2)</f><v>323840</v>"));
+  g_assert_nonnull (strstr (sheet, "<c r=\"F9\" s=\"4\"><v>0.12</v>"));
+  g_assert_nonnull (strstr (sheet, "<f>ROUND(D9*G9,2)</f><v>20725760</v>"));
+  g_assert_nonnull (strstr (sheet, "<f>SUMPRODUCT(H9:H"));
+  {
+    g_autoptr(GRegex) re = g_regex_new ("<f>H[0-9]+\\+H[0-9]+</f><v>([0-9.]+)</v>", 0, 0, NULL);
+    g_autoptr(GMatchInfo) m = NULL;
+
+    g_assert_true (g_regex_match (re, sheet, 0, &m));
+    gross = g_match_info_fetch (m, 1);
+    g_assert_cmpint (llround (g_ascii_strtod (gross, NULL) * 100), ==, cents (totals, "gross"));
+  }
+
+  run_cli (&bad, "quote", plan, "-o", "Q.pdf", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+
+  g_unlink (xlsx);
+  g_rmdir (dir);
+}
+
 static void
 test_text_and_usage (void)
 {
@@ -157,6 +221,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/quote/json", test_json);
   g_test_add_func ("/cli/quote/expired", test_expired);
+  g_test_add_func ("/cli/quote/xlsx", test_xlsx);
   g_test_add_func ("/cli/quote/text-and-usage", test_text_and_usage);
   return g_test_run ();
 }

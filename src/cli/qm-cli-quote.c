@@ -1,4 +1,4 @@
-/* qm-cli-quote.c: quartermaster-cli quote PLAN [--date YYYY-MM-DD] [--json]
+/* qm-cli-quote.c: quartermaster-cli quote PLAN [--date YYYY-MM-DD] [-o Q.xlsx] [--json]
  *
  * A quote from a plan file's quote section (or a saved plan's) without a
  * store's numbering: a draft, dated today unless --date says otherwise.
@@ -11,8 +11,9 @@
 #include "qm-cli.h"
 #include "qm-estimate.h"
 #include "qm-quote-json.h"
+#include "qm-quote-xlsx.h"
 
-#define USAGE "quote PLAN [--date YYYY-MM-DD] [--json]"
+#define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.xlsx] [--json]"
 
 static char *
 line_label (const QmQuoteLine *l)
@@ -103,7 +104,7 @@ qm_cli_quote (int    argc,
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   QmQuoteHeader header = { 0 };
   GDate today;
-  const char *path = NULL;
+  const char *path = NULL, *out = NULL;
   gboolean json = FALSE;
 
   g_date_clear (&header.issued, 1);
@@ -114,6 +115,20 @@ qm_cli_quote (int    argc,
     {
       if (strcmp (argv[i], "--json") == 0)
         json = TRUE;
+      else if (strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0)
+        {
+          if (i + 1 >= argc)
+            {
+              qm_cli_error (_("%s: %s needs a value; usage: %s"), "quote", argv[i], USAGE);
+              return QM_CLI_USAGE;
+            }
+          out = argv[++i];
+          if (!g_str_has_suffix (out, ".xlsx"))
+            {
+              qm_cli_error (_("%s: -o: the output must end in .xlsx (got '%s')"), "quote", out);
+              return QM_CLI_USAGE;
+            }
+        }
       else if (strcmp (argv[i], "--date") == 0)
         {
           if (i + 1 >= argc || !parse_date (argv[i + 1], &header.issued))
@@ -159,6 +174,18 @@ qm_cli_quote (int    argc,
   header.number = plan->quote_ref;
   header.customer = plan->customer;
   header.valid_days = plan->quote.valid_days;
+  if (out != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!qm_quote_write_xlsx (&header, quote, out, &error))
+        {
+          qm_cli_error ("%s", error->message);
+          return QM_CLI_INPUT;
+        }
+      if (!json)
+        return QM_CLI_OK;
+    }
   if (json)
     {
       g_autoptr(JsonNode) node = qm_quote_to_json_node (&header, quote, &today);

@@ -164,6 +164,10 @@ add_bom_lines (QmQuote            *out,
       line->lead_weeks = terms->lead_weeks;
       if (it != NULL)
         {
+          /* The fraction as negotiated, not as the rounded prices give it
+           * back: a spreadsheet that recomputes the line gets the same. */
+          if (it->discount_kind == QM_DISCOUNT_FRACTION && line->list_unit > 0)
+            line->discount = it->discount;
           line->vendor = it->vendor[0] ? it->vendor : NULL;
           if (isfinite (it->lead_weeks) && it->lead_weeks > 0.0)
             line->lead_weeks = it->lead_weeks;
@@ -455,6 +459,8 @@ qm_quote_compute (const QmCost       *cost,
       fx = strcmp (out->currency, "USD") == 0 ? 1.0 : 0.0;
     }
   tax_rate = checked (out, terms->tax_rate, "quote.tax_rate", 1.0);
+  out->exchange_rate = fx;
+  out->tax_rate = tax_rate;
 
   lead = add_bom_lines (out, cost, terms, fx);
   n_bom_lines = out->n_lines;

@@ -125,6 +125,8 @@ typedef struct
 {
   char        currency[4];
   int         exponent;        /* of the currency's minor unit */
+  double      exchange_rate;   /* the rate used, per US dollar */
+  double      tax_rate;        /* the rate used */
 
   QmQuoteLine lines[QM_QUOTE_MAX_LINES];
   guint       n_lines;

@@ -1,0 +1,268 @@
+/* qm-quote-xlsx.c: see qm-quote-xlsx.h.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <xlsxwriter.h>
+
+#include "qm-quote-xlsx.h"
+
+/* Columns of the line table on the Quote sheet. */
+enum
+{
+  COL_ITEM, COL_ID, COL_VENDOR, COL_QTY, COL_LIST, COL_DISCOUNT, COL_NET, COL_TOTAL, COL_ACCEPTED,
+};
+
+#define FIRST_LINE_ROW 8   /* 0-based; the header row is the one above */
+
+typedef struct
+{
+  lxw_workbook  *book;
+  lxw_format    *bold;
+  lxw_format    *money;
+  lxw_format    *money_bold;
+  lxw_format    *percent;
+  lxw_format    *header;
+  const QmQuote *quote;
+  lxw_error      error;
+} Writer;
+
+static void
+check (Writer    *w,
+       lxw_error  e)
+{
+  if (w->error == LXW_NO_ERROR)
+    w->error = e;
+}
+
+/* "#,##0.00 "EUR"": the amount as the currency's minor unit wants it. */
+static lxw_format *
+money_format (Writer  *w,
+              gboolean bold)
+{
+  lxw_format *f = workbook_add_format (w->book);
+  g_autoptr(GString) code = g_string_new ("#,##0");
+
+  if (w->quote->exponent > 0)
+    {
+      g_string_append_c (code, '.');
+      for (int i = 0; i < w->quote->exponent; i++)
+        g_string_append_c (code, '0');
+    }
+  g_string_append_printf (code, " \"%s\"", w->quote->currency);
+  format_set_num_format (f, code->str);
+  if (bold)
+    format_set_bold (f);
+  return f;
+}
+
+static double
+major (const Writer *w,
+       QmMinor       minor)
+{
+  return qm_money_major (minor, w->quote->exponent);
+}
+
+static void
+write_label_value (Writer        *w,
+                   lxw_worksheet *s,
+                   lxw_row_t      row,
+                   const char    *label,
+                   const char    *value)
+{
+  check (w, worksheet_write_string (s, row, 0, label, w->bold));
+  if (value != NULL && *value != '\0')
+    check (w, worksheet_write_string (s, row, 1, value, NULL));
+}
+
+static void
+write_header (Writer              *w,
+              lxw_worksheet       *s,
+              const QmQuoteHeader *h)
+{
+  GDate until = qm_quote_valid_until (h);
+  char issued[16] = "", valid[16] = "";
+  g_autofree char *rate = g_strdup_printf ("%s %.6g / USD", w->quote->currency, w->quote->exchange_rate);
+
+  if (g_date_valid (&h->issued))
+    g_date_strftime (issued, sizeof issued, "%Y-%m-%d", &h->issued);
+  if (g_date_valid (&until))
+    g_date_strftime (valid, sizeof valid, "%Y-%m-%d", &until);
+  check (w, worksheet_write_string (s, 0, 0, _("Quote"), w->bold));
+  check (w, worksheet_write_string (s, 0, 1, h->number && *h->number ? h->number : _("draft"), w->bold));
+  write_label_value (w, s, 1, _("Revision"), h->revision);
+  write_label_value (w, s, 2, _("Customer"), h->customer);
+  write_label_value (w, s, 3, _("Issued"), issued);
+  write_label_value (w, s, 4, _("Valid until"), valid);
+  write_label_value (w, s, 5, _("Exchange rate"), rate);
+}
+
+static char *
+line_label (const QmQuoteLine *l)
+{
+  const char *item = g_dgettext (GETTEXT_PACKAGE, l->item);
+
+  return l->kind == QM_QUOTE_LINE_SUPPORT ? g_strdup_printf (_("Support: %s"), item) : g_strdup (item);
+}
+
+static void
+write_line (Writer            *w,
+            lxw_worksheet     *s,
+            lxw_row_t          row,
+            const QmQuoteLine *l)
+{
+  g_autofree char *label = line_label (l);
+  g_autofree char *net = NULL, *total = NULL;
+  int exp = w->quote->exponent;
+
+  check (w, worksheet_write_string (s, row, COL_ITEM, label, NULL));
+  if (l->catalog_id)
+    check (w, worksheet_write_string (s, row, COL_ID, l->catalog_id, NULL));
+  if (l->vendor)
+    check (w, worksheet_write_string (s, row, COL_VENDOR, l->vendor, NULL));
+  check (w, worksheet_write_number (s, row, COL_QTY, l->qty, NULL));
+  check (w, worksheet_write_number (s, row, COL_LIST, major (w, l->list_unit), w->money));
+  check (w, worksheet_write_number (s, row, COL_DISCOUNT, l->discount, w->percent));
+  /* Rounded as the quote rounds (docs/quotes.md): the net unit price, then
+   * the line. Excel rows are 1-based. */
+  net = g_strdup_printf ("=ROUND(E%u*(1-F%u),%d)", row + 1, row + 1, exp);
+  total = g_strdup_printf ("=ROUND(D%u*G%u,%d)", row + 1, row + 1, exp);
+  check (w, worksheet_write_formula_num (s, row, COL_NET, net, w->money, major (w, l->net_unit)));
+  check (w, worksheet_write_formula_num (s, row, COL_TOTAL, total, w->money, major (w, l->total)));
+  /* 1 counts the line, 0 leaves it out: the customer may flip it. */
+  check (w, worksheet_write_number (s, row, COL_ACCEPTED, l->accepted ? 1 : 0, NULL));
+}
+
+static void
+write_totals (Writer        *w,
+              lxw_worksheet *s,
+              lxw_row_t      row)
+{
+  const QmQuote *q = w->quote;
+  lxw_row_t last = FIRST_LINE_ROW + MAX (q->n_lines, 1u);
+  g_autofree char *net = g_strdup_printf ("=SUMPRODUCT(H%u:H%u,I%u:I%u)", FIRST_LINE_ROW + 1, last,
+                                          FIRST_LINE_ROW + 1, last);
+  g_autofree char *tax = g_strdup_printf ("=ROUND(H%u*H%u,%d)", row + 1, row + 2, q->exponent);
+  g_autofree char *gross = g_strdup_printf ("=H%u+H%u", row + 1, row + 3);
+
+  check (w, worksheet_write_string (s, row, COL_NET, _("Net"), w->bold));
+  check (w, worksheet_write_formula_num (s, row, COL_TOTAL, net, w->money_bold, major (w, q->net)));
+  check (w, worksheet_write_string (s, row + 1, COL_NET, _("Tax rate"), NULL));
+  check (w, worksheet_write_number (s, row + 1, COL_TOTAL, q->tax_rate, w->percent));
+  check (w, worksheet_write_string (s, row + 2, COL_NET, _("Tax"), NULL));
+  check (w, worksheet_write_formula_num (s, row + 2, COL_TOTAL, tax, w->money, major (w, q->tax)));
+  check (w, worksheet_write_string (s, row + 3, COL_NET, _("Gross"), w->bold));
+  check (w, worksheet_write_formula_num (s, row + 3, COL_TOTAL, gross, w->money_bold, major (w, q->gross)));
+}
+
+static void
+write_quote_sheet (Writer              *w,
+                   const QmQuoteHeader *h)
+{
+  lxw_worksheet *s = workbook_add_worksheet (w->book, _("Quote"));
+  const char *titles[] = {
+    _("Item"), _("Catalog id"), _("Vendor"), _("Qty"), _("List unit price"), _("Discount"),
+    _("Net unit price"), _("Total"), _("Accepted (1/0)"),
+  };
+
+  write_header (w, s, h);
+  for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
+    check (w, worksheet_write_string (s, FIRST_LINE_ROW - 1, c, titles[c], w->header));
+  for (guint i = 0; i < w->quote->n_lines; i++)
+    write_line (w, s, FIRST_LINE_ROW + i, &w->quote->lines[i]);
+  write_totals (w, s, FIRST_LINE_ROW + MAX (w->quote->n_lines, 1u) + 1);
+
+  check (w, worksheet_set_column (s, COL_ITEM, COL_ITEM, 36, NULL));
+  check (w, worksheet_set_column (s, COL_ID, COL_VENDOR, 18, NULL));
+  check (w, worksheet_set_column (s, COL_LIST, COL_TOTAL, 18, NULL));
+  check (w, worksheet_set_column (s, COL_ACCEPTED, COL_ACCEPTED, 14, NULL));
+  worksheet_freeze_panes (s, FIRST_LINE_ROW, 0);
+}
+
+static void
+write_cash_flow_sheet (Writer *w)
+{
+  lxw_worksheet *s = workbook_add_worksheet (w->book, _("Cash flow"));
+  const QmQuote *q = w->quote;
+  const char *titles[] = {
+    _("Month"), _("Payments"), _("Power and colocation"), _("Total"), _("Renting instead"),
+    _("Cumulative"), _("Renting, cumulative"),
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
+    check (w, worksheet_write_string (s, 0, c, titles[c], w->header));
+  for (guint m = 0; m < q->n_months; m++)
+    {
+      const QmCashFlowMonth *c = &q->months[m];
+      lxw_row_t row = m + 1, x = row + 1;   /* x: the Excel row */
+      g_autofree char *total = g_strdup_printf ("=B%u+C%u", x, x);
+      g_autofree char *cum = m == 0 ? g_strdup_printf ("=D%u", x) : g_strdup_printf ("=F%u+D%u", x - 1, x);
+      g_autofree char *rent = m == 0 ? g_strdup_printf ("=E%u", x) : g_strdup_printf ("=G%u+E%u", x - 1, x);
+
+      check (w, worksheet_write_number (s, row, 0, c->month, NULL));
+      check (w, worksheet_write_number (s, row, 1, major (w, c->payments), w->money));
+      check (w, worksheet_write_number (s, row, 2, major (w, c->operations), w->money));
+      check (w, worksheet_write_formula_num (s, row, 3, total, w->money, major (w, c->spend)));
+      check (w, worksheet_write_number (s, row, 4, major (w, c->rent), w->money));
+      check (w, worksheet_write_formula_num (s, row, 5, cum, w->money, major (w, c->spend_cumulative)));
+      check (w, worksheet_write_formula_num (s, row, 6, rent, w->money, major (w, c->rent_cumulative)));
+    }
+  check (w, worksheet_set_column (s, 0, 0, 8, NULL));
+  check (w, worksheet_set_column (s, 1, 6, 20, NULL));
+  worksheet_freeze_panes (s, 1, 0);
+}
+
+gboolean
+qm_quote_write_xlsx (const QmQuoteHeader *header,
+                     const QmQuote       *quote,
+                     const char          *path,
+                     GError             **error)
+{
+  lxw_workbook_options options = { .constant_memory = LXW_FALSE, .tmpdir = NULL };
+  lxw_doc_properties props = { 0 };
+  Writer w = { .quote = quote, .error = LXW_NO_ERROR };
+  lxw_error closed;
+
+  w.book = workbook_new_opt (path, &options);
+  if (w.book == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: could not start the workbook"), path);
+      return FALSE;
+    }
+  w.bold = workbook_add_format (w.book);
+  format_set_bold (w.bold);
+  w.header = workbook_add_format (w.book);
+  format_set_bold (w.header);
+  format_set_bottom (w.header, LXW_BORDER_THIN);
+  w.percent = workbook_add_format (w.book);
+  format_set_num_format (w.percent, "0.00%");
+  w.money = money_format (&w, FALSE);
+  w.money_bold = money_format (&w, TRUE);
+
+  /* The same quote gives the same file: the creation time is its date. */
+  if (g_date_valid (&header->issued))
+    {
+      g_autoptr(GDateTime) t = g_date_time_new_utc (g_date_get_year (&header->issued),
+                                                    g_date_get_month (&header->issued),
+                                                    g_date_get_day (&header->issued), 0, 0, 0);
+      props.created = (time_t) g_date_time_to_unix (t);
+    }
+  props.title = (char *) _("Quote");
+  props.company = (char *) (header->customer ? header->customer : "");
+  check (&w, workbook_set_properties (w.book, &props));
+
+  write_quote_sheet (&w, header);
+  write_cash_flow_sheet (&w);
+
+  closed = workbook_close (w.book);
+  check (&w, closed);
+  if (w.error != LXW_NO_ERROR)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, lxw_strerror (w.error));
+      return FALSE;
+    }
+  return TRUE;
+}

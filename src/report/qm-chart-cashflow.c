@@ -1,0 +1,177 @@
+/* qm-chart-cashflow.c: see qm-chart-cashflow.h.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "qm-chart-cashflow.h"
+#include "qm-format.h"
+
+static const double dash_mark[] = { 6.0, 4.0 };
+
+static void
+format_month (double   value,
+              char    *buf,
+              gsize    size,
+              gpointer user_data)
+{
+  qm_format_number (buf, size, value, 0);
+}
+
+static void
+format_amount (double   value,
+               char    *buf,
+               gsize    size,
+               gpointer user_data)
+{
+  qm_format_money (buf, size, value, user_data);
+}
+
+/* The cumulative line of one column of the cash flow. */
+static void
+draw_line (cairo_t          *cr,
+           const QmCashFlowLayout *l,
+           const QmQuote    *q,
+           gboolean          rent,
+           const QmColor    *color,
+           gboolean          dashed)
+{
+  cairo_save (cr);
+  qm_chart_set_color (cr, color);
+  cairo_set_line_width (cr, 2.5);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  if (dashed)
+    cairo_set_dash (cr, dash_mark, 2, 0);
+  for (guint m = 0; m < q->n_months; m++)
+    {
+      QmMinor v = rent ? q->months[m].rent_cumulative : q->months[m].spend_cumulative;
+      double x = qm_axis_to_pixel (&l->x_axis, m);
+      double y = qm_axis_to_pixel (&l->y_axis, qm_money_major (v, q->exponent));
+
+      if (m == 0)
+        cairo_move_to (cr, x, y);
+      else
+        cairo_line_to (cr, x, y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+/* A dashed vertical line at @month with its label at the top of the plot,
+ * on the side of the line that has room; @avoid is a label it must not
+ * cover (it moves a row down instead). Returns the pixel column. */
+static double
+draw_mark (cairo_t            *cr,
+           const QmChartStyle *style,
+           const QmCashFlowLayout *l,
+           double              month,
+           const QmColor      *color,
+           const char         *text,
+           const QmRect       *avoid,
+           QmRect             *box)
+{
+  double x = round (qm_axis_to_pixel (&l->x_axis, month)) + 0.5;
+  double tw, th, lx, ly = l->plot.y + 4.0;
+  double right = l->plot.x + l->plot.width;
+
+  cairo_save (cr);
+  qm_chart_set_color (cr, color);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_dash (cr, dash_mark, 2, 0);
+  cairo_move_to (cr, x, l->plot.y);
+  cairo_line_to (cr, x, l->plot.y + l->plot.height);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
+  lx = x + 4.0 + tw <= right ? x + 4.0 : x - 4.0 - tw;
+  lx = MAX (lx, l->plot.x + 2.0);
+  if (avoid != NULL && avoid->width > 0 &&
+      lx < avoid->x + avoid->width && lx + tw > avoid->x)
+    ly = avoid->y + avoid->height + 4.0;
+  *box = (QmRect) { lx, ly, tw, th };
+  qm_chart_set_color (cr, &style->background);
+  cairo_rectangle (cr, lx - 2.0, ly - 1.0, tw + 4.0, th + 2.0);
+  cairo_fill (cr);
+  qm_chart_set_color (cr, color);
+  qm_chart_text (cr, style, QM_TEXT_SMALL, text, lx, ly, 0.0, 0.0);
+  return x;
+}
+
+void
+qm_chart_render_cashflow (cairo_t            *cr,
+                          const QmQuote      *q,
+                          const QmChartStyle *style,
+                          double              width,
+                          double              height,
+                          QmCashFlowLayout   *layout_out)
+{
+  const double pad = 12.0;
+  QmCashFlowLayout l = { .break_even_x = -1, .start_x = -1 };
+  QmLegendEntry legend[2];
+  guint n_legend = 0;
+  gboolean has_rent = q->n_months > 0 && q->rent_total > 0;
+  double text_h, legend_h, x_title_h, label_w, y_hi = 0.0, x_hi;
+  char currency[8];
+
+  g_strlcpy (currency, q->currency, sizeof currency);
+  for (guint m = 0; m < q->n_months; m++)
+    y_hi = MAX (y_hi, qm_money_major (MAX (q->months[m].spend_cumulative, q->months[m].rent_cumulative),
+                                      q->exponent));
+  if (!(y_hi > 0.0))
+    y_hi = 1.0;
+  x_hi = MAX (q->n_months, 2u) - 1.0;
+
+  qm_chart_begin (cr, style, width, height);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+  legend[n_legend++] = (QmLegendEntry) { _("Buying, cumulative"), style->series[0], FALSE };
+  if (has_rent)
+    legend[n_legend++] = (QmLegendEntry) { _("Renting the same GPUs, cumulative"), style->series[1], TRUE };
+  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  x_title_h = text_h * 2 + 10.0;
+
+  l.plot.y = pad + text_h * 1.5 + 8.0;
+  l.plot.height = MAX (10.0, height - l.plot.y - pad - legend_h - 6.0 - x_title_h);
+  qm_axis_init (&l.y_axis, QM_SCALE_LINEAR, 0.0, y_hi * 1.08, 5, l.plot.y + l.plot.height, l.plot.y);
+  label_w = qm_chart_axis_label_width (cr, style, &l.y_axis, format_amount, currency);
+  l.plot.x = pad + label_w + 6.0;
+  l.plot.width = MAX (10.0, width - l.plot.x - pad - 8.0);
+  qm_axis_init (&l.x_axis, QM_SCALE_LINEAR, 0.0, x_hi, 8, l.plot.x, l.plot.x + l.plot.width);
+  qm_chart_draw_y_axis (cr, style, &l.y_axis, &l.plot, currency, format_amount, currency);
+  qm_chart_draw_x_axis (cr, style, &l.x_axis, &l.plot, _("Months after the order"), format_month, NULL);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, l.plot.x, l.plot.y, l.plot.width, l.plot.height);
+  cairo_clip (cr);
+  if (has_rent)
+    draw_line (cr, &l, q, TRUE, &style->series[1], TRUE);
+  draw_line (cr, &l, q, FALSE, &style->series[0], FALSE);
+  cairo_restore (cr);
+
+  if (q->n_months > 1 && q->training_start_month < q->n_months)
+    {
+      char text[96];
+
+      /* Translators: a mark on the cash-flow chart; %u is a month number. */
+      g_snprintf (text, sizeof text, _("Cluster in place: month %u"), q->training_start_month);
+      l.start_x = draw_mark (cr, style, &l, q->training_start_month, &style->foreground, text,
+                             NULL, &l.start_label);
+    }
+  if (q->break_even_valid)
+    {
+      char text[96];
+
+      /* Translators: a mark on the cash-flow chart; %u is a month number. */
+      g_snprintf (text, sizeof text, _("Buying is cheaper from month %u"), q->break_even_month);
+      l.break_even_x = draw_mark (cr, style, &l, q->break_even_month, &style->accent, text,
+                                  &l.start_label, &l.break_even_label);
+    }
+
+  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  cairo_restore (cr);
+  if (layout_out)
+    *layout_out = l;
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "qm-test-cli.h"
+#include "qm-test-pdf.h"
 #include "qm-test-util.h"
 
 static char *
@@ -189,10 +190,86 @@ test_xlsx (void)
     g_assert_cmpint (llround (g_ascii_strtod (gross, NULL) * 100), ==, cents (totals, "gross"));
   }
 
-  run_cli (&bad, "quote", plan, "-o", "Q.pdf", NULL);
+  run_cli (&bad, "quote", plan, "-o", "Q.ods", NULL);
   g_assert_cmpint (bad.status, ==, 2);
 
   g_unlink (xlsx);
+  g_rmdir (dir);
+}
+
+static char *
+pdf_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *uri = g_filename_to_uri (path, NULL, &error);
+  g_autoptr(PopplerDocument) pdf = poppler_document_new_from_file (uri, NULL, &error);
+  GString *s = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  for (int i = 0; i < poppler_document_get_n_pages (pdf); i++)
+    {
+      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
+      g_autofree char *t = poppler_page_get_text (page);
+
+      g_string_append (s, t);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* The PDF a customer signs: number, customer, validity, the lines, the
+ * gross as the JSON gives it, the payments and a signature block; printed
+ * again with the same date it reads the same, word for word. */
+static void
+test_pdf (void)
+{
+  g_autofree char *plan = quote_plan ();
+  g_autofree char *dir = g_dir_make_tmp ("qm-quote-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "A.pdf", NULL);
+  g_autofree char *b = g_build_filename (dir, "B.pdf", NULL);
+  g_autofree char *text = NULL, *again = NULL, *gross = NULL;
+  g_auto(Run) r1 = { 0 }, r2 = { 0 }, j = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *totals;
+
+  run_cli (&r1, "quote", plan, "--date", "2026-11-25", "-o", a, NULL);
+  g_assert_cmpstr (r1.err, ==, "");
+  g_assert_cmpint (r1.status, ==, 0);
+  run_cli (&r2, "quote", plan, "--date", "2026-11-25", "-o", b, NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  run_cli (&j, "quote", plan, "--date", "2026-11-25", "--json", NULL);
+  totals = json_object_get_object_member (parse (j.out, parser), "totals");
+
+  text = pdf_text (a);
+  again = pdf_text (b);
+  g_assert_cmpstr (text, ==, again);
+  g_assert_nonnull (strstr (text, "Quote Q-2026-0042"));
+  g_assert_nonnull (strstr (text, "Beispiel Forschung GmbH"));
+  g_assert_nonnull (strstr (text, "Valid until: 2027-01-09"));
+  g_assert_nonnull (strstr (text, "Support: Servers"));
+  g_assert_nonnull (strstr (text, "Deposit with the order"));
+  g_assert_nonnull (strstr (text, "Signature"));
+  g_assert_null (strstr (text, "expired"));
+  /* The gross as the JSON gives it, grouped as the C locale of the tests
+   * prints it: 39736729.77 → "39,736,729.77". */
+  {
+    gint64 c = cents (totals, "gross");
+    GString *g = g_string_new (NULL);
+    g_autofree char *whole = g_strdup_printf ("%" G_GINT64_FORMAT, c / 100);
+    size_t n = strlen (whole);
+
+    for (size_t i = 0; i < n; i++)
+      {
+        if (i > 0 && (n - i) % 3 == 0)
+          g_string_append_c (g, ',');
+        g_string_append_c (g, whole[i]);
+      }
+    g_string_append_printf (g, ".%02d", (int) (c % 100));
+    gross = g_string_free (g, FALSE);
+  }
+  g_assert_nonnull (strstr (text, gross));
+
+  g_unlink (a);
+  g_unlink (b);
   g_rmdir (dir);
 }
 
@@ -222,6 +299,7 @@ main (int   argc,
   g_test_add_func ("/cli/quote/json", test_json);
   g_test_add_func ("/cli/quote/expired", test_expired);
   g_test_add_func ("/cli/quote/xlsx", test_xlsx);
+  g_test_add_func ("/cli/quote/pdf", test_pdf);
   g_test_add_func ("/cli/quote/text-and-usage", test_text_and_usage);
   return g_test_run ();
 }

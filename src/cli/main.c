@@ -35,8 +35,8 @@ static const struct
     N_("saved plans") },
   { "advise",   qm_cli_advise,   "advise PLAN.json [--optimise cost|time|energy|gpus] [--json]",
     N_("what would improve the plan (default goal: cost)") },
-  { "quote",    qm_cli_quote,    "quote PLAN [--date YYYY-MM-DD] [-o Q.xlsx] [--json]",
-    N_("a draft quote from the plan's quote terms (text table, JSON, or a workbook)") },
+  { "quote",    qm_cli_quote,    "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx] [--json]",
+    N_("a draft quote from the plan's quote terms (text table, JSON, a PDF to sign, or a workbook)") },
 };
 
 static void

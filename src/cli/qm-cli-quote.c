@@ -1,4 +1,4 @@
-/* qm-cli-quote.c: quartermaster-cli quote PLAN [--date YYYY-MM-DD] [-o Q.xlsx] [--json]
+/* qm-cli-quote.c: quartermaster-cli quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx] [--json]
  *
  * A quote from a plan file's quote section (or a saved plan's) without a
  * store's numbering: a draft, dated today unless --date says otherwise.
@@ -11,18 +11,10 @@
 #include "qm-cli.h"
 #include "qm-estimate.h"
 #include "qm-quote-json.h"
+#include "qm-quote-report.h"
 #include "qm-quote-xlsx.h"
 
-#define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.xlsx] [--json]"
-
-static char *
-line_label (const QmQuoteLine *l)
-{
-  const char *item = g_dgettext (GETTEXT_PACKAGE, l->item);
-
-  /* Translators: a quote's support line; %s is the item, e.g. "Servers". */
-  return l->kind == QM_QUOTE_LINE_SUPPORT ? g_strdup_printf (_("Support: %s"), item) : g_strdup (item);
-}
+#define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx] [--json]"
 
 static void
 print_lines (const QmQuote *q)
@@ -35,7 +27,7 @@ print_lines (const QmQuote *q)
   for (guint i = 0; i < q->n_lines; i++)
     {
       const QmQuoteLine *l = &q->lines[i];
-      g_autofree char *item = line_label (l);
+      g_autofree char *item = qm_quote_line_label (l);
       g_autofree char *label = g_strdup_printf ("%s%s", item,
                                                 /* Translators: after a quote line the customer dropped. */
                                                 l->accepted ? "" : _(" (declined)"));
@@ -123,9 +115,9 @@ qm_cli_quote (int    argc,
               return QM_CLI_USAGE;
             }
           out = argv[++i];
-          if (!g_str_has_suffix (out, ".xlsx"))
+          if (!g_str_has_suffix (out, ".xlsx") && !g_str_has_suffix (out, ".pdf"))
             {
-              qm_cli_error (_("%s: -o: the output must end in .xlsx (got '%s')"), "quote", out);
+              qm_cli_error (_("%s: -o: the output must end in .pdf or .xlsx (got '%s')"), "quote", out);
               return QM_CLI_USAGE;
             }
         }
@@ -178,7 +170,18 @@ qm_cli_quote (int    argc,
     {
       g_autoptr(GError) error = NULL;
 
-      if (!qm_quote_write_xlsx (&header, quote, out, &error))
+      gboolean written;
+
+      if (g_str_has_suffix (out, ".pdf"))
+        {
+          g_autoptr(QmDocument) doc = qm_quote_report_new (plan, estimate, &header, quote, &today,
+                                                           qm_paper_for_locale ());
+
+          written = qm_document_write_pdf (doc, out, &error);
+        }
+      else
+        written = qm_quote_write_xlsx (&header, quote, out, &error);
+      if (!written)
         {
           qm_cli_error ("%s", error->message);
           return QM_CLI_INPUT;

@@ -360,6 +360,7 @@ buy_cash_flow (QmQuote            *out,
   guint due = months_after (terms->payment_days);
   double before = 0.0;
 
+  out->deposit = deposit;
   out->months[0].payments += deposit;
   for (guint k = 0; k < out->n_phases; k++)
     {
@@ -368,7 +369,11 @@ buy_cash_flow (QmQuote            *out,
     }
   qm_money_split (out->gross - deposit, weights, out->n_phases, parts);
   for (guint k = 0; k < out->n_phases; k++)
-    out->months[MIN (out->delivery_month[k] + due, n_months - 1)].payments += parts[k];
+    {
+      out->payment_month[k] = MIN (out->delivery_month[k] + due, n_months - 1);
+      out->phase_payment[k] = parts[k];
+      out->months[out->payment_month[k]].payments += parts[k];
+    }
 
   /* Power and colocation run for what has arrived (QmCost gives them for
    * the whole cluster around the clock). */

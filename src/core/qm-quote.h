@@ -140,6 +140,9 @@ typedef struct
   guint   delivery_month[QM_QUOTE_MAX_PHASES];
   double  delivered_fraction[QM_QUOTE_MAX_PHASES];
   guint   training_start_month;  /* when the last phase has arrived */
+  QmMinor deposit;               /* due in month 0 */
+  guint   payment_month[QM_QUOTE_MAX_PHASES];  /* when each delivery is paid for */
+  QmMinor phase_payment[QM_QUOTE_MAX_PHASES];
 
   QmCashFlowMonth months[QM_QUOTE_MAX_MONTHS];
   guint           n_months;

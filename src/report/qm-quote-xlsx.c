@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <xlsxwriter.h>
 
+#include "qm-quote-report.h"
 #include "qm-quote-xlsx.h"
 
 /* Columns of the line table on the Quote sheet. */
@@ -100,21 +101,13 @@ write_header (Writer              *w,
   write_label_value (w, s, 5, _("Exchange rate"), rate);
 }
 
-static char *
-line_label (const QmQuoteLine *l)
-{
-  const char *item = g_dgettext (GETTEXT_PACKAGE, l->item);
-
-  return l->kind == QM_QUOTE_LINE_SUPPORT ? g_strdup_printf (_("Support: %s"), item) : g_strdup (item);
-}
-
 static void
 write_line (Writer            *w,
             lxw_worksheet     *s,
             lxw_row_t          row,
             const QmQuoteLine *l)
 {
-  g_autofree char *label = line_label (l);
+  g_autofree char *label = qm_quote_line_label (l);
   g_autofree char *net = NULL, *total = NULL;
   int exp = w->quote->exponent;
 

@@ -1,0 +1,306 @@
+/* qm-quote-report.c: see qm-quote-report.h.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "qm-chart-cashflow.h"
+#include "qm-format.h"
+#include "qm-quote-report.h"
+
+#define CHART_HEIGHT 260.0     /* points */
+#define SIGNATURE_HEIGHT 120.0
+
+char *
+qm_quote_line_label (const QmQuoteLine *l)
+{
+  const char *item = g_dgettext (GETTEXT_PACKAGE, l->item);
+
+  if (l->kind == QM_QUOTE_LINE_SUPPORT)
+    /* Translators: a quote's support line; %s is the item, e.g. "Servers". */
+    return g_strdup_printf (_("Support: %s"), item);
+  return g_strdup (item);
+}
+
+static char *
+date_text (const GDate *d)
+{
+  char text[16];
+
+  if (!g_date_valid (d))
+    return g_strdup ("–");
+  g_date_strftime (text, sizeof text, "%Y-%m-%d", d);
+  return g_strdup (text);
+}
+
+/* An amount in a table whose header names the currency: digits only. */
+static char *
+amount (const QmQuote *q,
+        QmMinor        minor)
+{
+  char buf[64];
+
+  return g_strdup (qm_money_format (buf, sizeof buf, minor, q->exponent, NULL));
+}
+
+/* A cover figure, short enough for its box: "EUR 39.7 M". */
+static char *
+figure (const QmQuote *q,
+        QmMinor        minor)
+{
+  char buf[QM_FORMAT_BUF];
+
+  return g_strdup (qm_format_money (buf, sizeof buf, qm_money_major (minor, q->exponent), q->currency));
+}
+
+static void
+add_cover (QmDocument          *doc,
+           const QmPlan        *plan,
+           const QmQuoteHeader *h,
+           const QmQuote       *q,
+           const GDate         *today)
+{
+  GDate until = qm_quote_valid_until (h);
+  g_autofree char *issued = date_text (&h->issued), *valid = date_text (&until);
+  g_autofree char *gross = figure (q, q->gross), *net = figure (q, q->net), *tax = figure (q, q->tax);
+  g_autofree char *start = NULL, *meta = NULL;
+  char rate[64];
+
+  meta = g_strdup_printf (_("Customer: %s\nIssued: %s\nValid until: %s\nRevision: %s"),
+                          h->customer && *h->customer ? h->customer : _("none named"), issued, valid,
+                          h->revision && *h->revision ? h->revision : _("draft"));
+  qm_document_add_paragraph (doc, meta);
+  if (qm_quote_expired (h, today))
+    {
+      /* Translators: %s is the last day a quote was valid. */
+      g_autofree char *expired = g_strdup_printf (_("This quote expired after %s: its prices no longer hold."),
+                                                  valid);
+      qm_document_add_heading (doc, expired, 2);
+    }
+  qm_document_add_key_figure (doc, _("Total, including tax"), gross);
+  qm_document_add_key_figure (doc, _("Net"), net);
+  qm_document_add_key_figure (doc, _("Tax"), tax);
+  /* Translators: when a bought cluster can start training; %u is a month. */
+  start = g_strdup_printf (_("month %u"), q->training_start_month);
+  qm_document_add_key_figure (doc, _("Cluster in place"), start);
+
+  g_snprintf (rate, sizeof rate, "%.6g", q->exchange_rate);
+  {
+    /* Translators: %s are the plan's name, the currency, the exchange rate
+     * and the catalog version the list prices come from. */
+    g_autofree char *basis = g_strdup_printf (_("For the plan “%s”. Prices in %s, converted from US dollar list prices at %s per dollar; amounts rounded as stated in the terms."),
+                                              plan->name, q->currency, rate);
+    qm_document_add_paragraph (doc, basis);
+  }
+}
+
+static void
+add_lines (QmDocument    *doc,
+           const QmQuote *q)
+{
+  /* Translators: column headers of a quote; %s is the currency code. */
+  g_autofree char *list_h = g_strdup_printf (_("List unit price (%s)"), q->currency);
+  g_autofree char *net_h = g_strdup_printf (_("Net unit price (%s)"), q->currency);
+  g_autofree char *total_h = g_strdup_printf (_("Total (%s)"), q->currency);
+  const char *headers[] = { _("Item"), _("Qty"), list_h, _("Discount"), net_h, total_h };
+  static const double widths[] = { 0.27, 0.07, 0.16, 0.12, 0.16, 0.22 };
+  static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END,
+                                    QM_ALIGN_END, QM_ALIGN_END };
+
+  qm_document_add_heading (doc, _("Items"), 1);
+  qm_document_begin_table (doc, G_N_ELEMENTS (headers), headers, widths, aligns);
+  for (guint i = 0; i < q->n_lines; i++)
+    {
+      const QmQuoteLine *l = &q->lines[i];
+      g_autofree char *label = qm_quote_line_label (l);
+      g_autofree char *item = l->optional
+        ? g_strdup_printf (l->accepted ? _("%s (optional)") : _("%s (optional, declined)"), label)
+        : g_strdup (label);
+      g_autofree char *list = amount (q, l->list_unit), *net = amount (q, l->net_unit);
+      g_autofree char *total = l->accepted ? amount (q, l->total) : g_strdup ("–");
+      char qty[32], discount[32], percent[32];
+      const char *cells[6];
+
+      qm_format_number (qty, sizeof qty, l->qty, 0);
+      if (l->discount > 0.00005)
+        g_snprintf (discount, sizeof discount, "%s %%",
+                    qm_format_number (percent, sizeof percent, l->discount * 100.0, 1));
+      else
+        g_strlcpy (discount, "–", sizeof discount);
+      cells[0] = item, cells[1] = qty, cells[2] = list, cells[3] = discount, cells[4] = net;
+      cells[5] = total;
+      qm_document_add_row (doc, cells, FALSE);
+    }
+  {
+    g_autofree char *net = amount (q, q->net), *tax = amount (q, q->tax), *gross = amount (q, q->gross);
+    char rate[32];
+    g_autofree char *tax_label = NULL;
+
+    qm_format_number (rate, sizeof rate, q->tax_rate * 100.0, 1);
+    /* Translators: a quote's tax row; %s is the rate, e.g. "19.0". */
+    tax_label = g_strdup_printf (_("Tax (%s %%)"), rate);
+    qm_document_add_row (doc, (const char *[]) { _("Net"), "", "", "", "", net }, TRUE);
+    qm_document_add_row (doc, (const char *[]) { tax_label, "", "", "", "", tax }, FALSE);
+    qm_document_add_row (doc, (const char *[]) { _("Total, including tax"), "", "", "", "", gross }, TRUE);
+  }
+  qm_document_end_table (doc);
+}
+
+static void
+draw_cashflow (cairo_t  *cr,
+               double    width,
+               double    height,
+               gpointer  user_data)
+{
+  QmChartStyle style;
+
+  qm_chart_style_init_light (&style);
+  qm_chart_render_cashflow (cr, user_data, &style, width, height, NULL);
+}
+
+static void
+add_schedule (QmDocument    *doc,
+              const QmPlan  *plan,
+              const QmQuote *q)
+{
+  g_autofree char *paid_h = g_strdup_printf (_("Payment (%s)"), q->currency);
+  const char *headers[] = { _("Month"), _("For"), paid_h };
+  static const double widths[] = { 0.15, 0.55, 0.30 };
+  static const QmAlign aligns[] = { QM_ALIGN_END, QM_ALIGN_START, QM_ALIGN_END };
+  g_autofree char *terms = NULL, *deposit_paid = NULL;
+  char deposit[32], days[32];
+  double before = 0.0;
+
+  qm_document_add_heading (doc, _("Delivery and payment"), 1);
+  qm_format_number (deposit, sizeof deposit, plan->quote.deposit_fraction * 100.0, 0);
+  qm_format_number (days, sizeof days, plan->quote.payment_days, 0);
+  /* Translators: %s are the deposit in percent and the days after each
+   * delivery the rest falls due; month 0 is the month of the order. */
+  terms = g_strdup_printf (_("A deposit of %s %% of the total is due with the order (month 0). The rest is due in parts, each %s days after the delivery it pays for, in proportion to the nodes delivered."),
+                           deposit, days);
+  qm_document_add_paragraph (doc, terms);
+  qm_document_begin_table (doc, G_N_ELEMENTS (headers), headers, widths, aligns);
+  deposit_paid = amount (q, q->deposit);
+  qm_document_add_row (doc, (const char *[]) { "0", _("Deposit with the order"), deposit_paid }, FALSE);
+  for (guint k = 0; k < q->n_phases; k++)
+    {
+      g_autofree char *paid = amount (q, q->phase_payment[k]);
+      g_autofree char *what = NULL;
+      char month[16], percent[32];
+
+      g_snprintf (month, sizeof month, "%u", q->payment_month[k]);
+      qm_format_number (percent, sizeof percent, (q->delivered_fraction[k] - before) * 100.0, 0);
+      before = q->delivered_fraction[k];
+      /* Translators: what a payment of a quote is for; %u is the month of
+       * the delivery, %s the share of the nodes it brings. */
+      what = g_strdup_printf (_("Delivery in month %u (%s %% of the nodes)"), q->delivery_month[k], percent);
+      qm_document_add_row (doc, (const char *[]) { month, what, paid }, FALSE);
+    }
+  qm_document_end_table (doc);
+
+  qm_document_add_heading (doc, _("Cash flow: buying against renting"), 2);
+  qm_document_add_figure (doc, CHART_HEIGHT, draw_cashflow, g_memdup2 (q, sizeof *q), g_free);
+  if (q->break_even_valid)
+    {
+      /* Translators: %u is a month number after the order. */
+      g_autofree char *text = g_strdup_printf (_("Counting power and colocation, buying costs less than renting the same GPUs from month %u on."),
+                                               q->break_even_month);
+      qm_document_add_paragraph (doc, text);
+    }
+  else
+    qm_document_add_paragraph (doc, _("Over this horizon, renting the same GPUs costs no more than buying them."));
+}
+
+static void
+draw_signatures (cairo_t  *cr,
+                 double    width,
+                 double    height,
+                 gpointer  user_data)
+{
+  QmChartStyle style;
+  const char *parties[] = { _("For the supplier"), _("For the customer") };
+  double col = (width - 24.0) / 2.0;
+
+  qm_chart_style_init_light (&style);
+  cairo_save (cr);
+  qm_chart_set_color (cr, &style.foreground);
+  cairo_set_line_width (cr, 0.6);
+  for (guint i = 0; i < 2; i++)
+    {
+      double x = i * (col + 24.0);
+
+      qm_chart_text (cr, &style, QM_TEXT_BOLD, parties[i], x, 0, 0, 0);
+      for (guint k = 0; k < 3; k++)
+        {
+          const char *what[] = { _("Name"), _("Date"), _("Signature") };
+          double y = 40.0 + k * 32.0;
+
+          cairo_move_to (cr, x, y);
+          cairo_line_to (cr, x + col, y);
+          cairo_stroke (cr);
+          qm_chart_text (cr, &style, QM_TEXT_SMALL, what[k], x, y + 2.0, 0, 0);
+        }
+    }
+  cairo_restore (cr);
+}
+
+static void
+add_terms (QmDocument    *doc,
+           const QmQuote *q)
+{
+  /* The terms and the signatures on a page of their own, which the
+   * customer signs and returns. */
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, _("Terms"), 1);
+  qm_document_add_paragraph (doc, _("Unit prices are converted once into the quote’s currency and rounded to its smallest unit, half away from zero; each line total is its quantity times its net unit price; tax is charged on the net total and rounded once; the total is net plus tax. Quantities are whole units. Support and warranty are priced on list prices. Optional lines the customer declines are not part of the total."));
+  qm_document_add_heading (doc, _("Acceptance"), 2);
+  qm_document_add_figure (doc, SIGNATURE_HEIGHT, draw_signatures, NULL, NULL);
+}
+
+static void
+add_technical_summary (QmDocument       *doc,
+                       const QmPlan     *plan,
+                       const QmEstimate *e)
+{
+  g_autofree char *text = NULL;
+  char gpus[32], days[QM_FORMAT_BUF], kw[32];
+
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, _("The plan behind this quote"), 1);
+  qm_format_number (gpus, sizeof gpus, e->gpus, 0);
+  qm_format_days (days, sizeof days, e->train_days);
+  qm_format_number (kw, sizeof kw, e->power.facility_peak_kw, 0);
+  /* Translators: %s are the plan's name, its GPU count and GPU, the
+   * training time and the facility power in kW. */
+  text = g_strdup_printf (_("“%s”: %s × %s in %u servers; training takes %s; the cluster draws %s kW at the wall. The plan summary (quartermaster-cli report) gives the full estimate, its assumptions and its sources."),
+                          plan->name, gpus, plan->gpu_id, e->cluster.nodes, days, kw);
+  qm_document_add_paragraph (doc, text);
+}
+
+QmDocument *
+qm_quote_report_new (const QmPlan        *plan,
+                     const QmEstimate    *estimate,
+                     const QmQuoteHeader *header,
+                     const QmQuote       *quote,
+                     const GDate         *today,
+                     QmPaper              paper)
+{
+  g_autofree char *title = NULL, *footer = NULL;
+  QmDocument *doc;
+
+  /* Translators: a quote's title; %s is its number, e.g. "Q-2026-0042". */
+  title = g_strdup_printf (_("Quote %s"), header->number && *header->number ? header->number : _("(draft)"));
+  /* Translators: the footer of every page of a quote; %s is its title. */
+  footer = g_strdup_printf (_("%s · made with Quartermaster"), title);
+  doc = qm_document_new (paper, title, footer);
+  qm_document_add_heading (doc, title, 0);
+  add_cover (doc, plan, header, quote, today);
+  add_lines (doc, quote);
+  add_schedule (doc, plan, quote);
+  add_terms (doc, quote);
+  add_technical_summary (doc, plan, estimate);
+  return doc;
+}

@@ -1,0 +1,32 @@
+/* qm-quote-report.h: the quote as a PDF a customer can sign (issue #22):
+ * a cover with the number, revision, customer and validity; the lines with
+ * list and negotiated prices and the totals; delivery, payments and the
+ * cash-flow chart; the terms; a signature block; and the technical summary
+ * the prices rest on.
+ *
+ * The document is built from the quote as computed (or as a stored
+ * revision froze it) and from the dates given, never from the clock, so a
+ * revision printed again next year reads the same.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "qm-document.h"
+#include "qm-estimate.h"
+#include "qm-quote-json.h"
+
+G_BEGIN_DECLS
+
+/* @today decides only whether the quote is marked as expired. */
+QmDocument *qm_quote_report_new (const QmPlan        *plan,
+                                 const QmEstimate    *estimate,
+                                 const QmQuoteHeader *header,
+                                 const QmQuote       *quote,
+                                 const GDate         *today,
+                                 QmPaper              paper);
+
+/* "Support: Servers", "Spare servers": a line's label for people. */
+char       *qm_quote_line_label (const QmQuoteLine   *line);
+
+G_END_DECLS

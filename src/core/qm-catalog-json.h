@@ -119,6 +119,51 @@ const char *qm_catalog_field_key        (QmCatalogKind         kind,
                                          guint                 i,
                                          QmCatalogValueType   *type);
 
+/* How people see and type one field: the catalog page's columns and
+ * detail rows and the catalog editor loop over these. */
+typedef enum
+{
+  QM_CATALOG_FIELD_TEXT,
+  QM_CATALOG_FIELD_NUMBER,   /* a double */
+  QM_CATALOG_FIELD_COUNT,    /* a whole number */
+  QM_CATALOG_FIELD_MONEY,    /* US dollars */
+  QM_CATALOG_FIELD_PARAMS,   /* a parameter count, shown in billions */
+  QM_CATALOG_FIELD_BOOL,
+} QmCatalogFieldType;
+
+typedef enum
+{
+  QM_CATALOG_FIELD_REQUIRED = 1 << 0,  /* absent is refused */
+  QM_CATALOG_FIELD_POSITIVE = 1 << 1,  /* > 0 when given */
+  QM_CATALOG_FIELD_FRACTION = 1 << 2,  /* between 0 and 1 */
+  QM_CATALOG_FIELD_COLUMN   = 1 << 3,  /* a column of the catalog page */
+} QmCatalogFieldFlags;
+
+typedef struct
+{
+  const char          *key;       /* catalog JSON key; "tflops.bf16" for a nested one */
+  const char          *label;     /* untranslated (N_()); pass through _() */
+  const char          *unit;      /* "TFLOPS", "GB" ... or NULL */
+  QmCatalogFieldType   type;
+  QmCatalogFieldFlags  flags;
+  int                  decimals;  /* at most this many are shown */
+} QmCatalogField;
+
+/* The fields of @kind beyond the common ones, in the parser's order, with
+ * a GPU's tflops object as one field per precision ("tflops.bf16", ...):
+ * every field an entry has, each once. Every entry is a detail row and a
+ * row of the editor; those with QM_CATALOG_FIELD_COLUMN are columns too. */
+const QmCatalogField *qm_catalog_fields        (QmCatalogKind  kind,
+                                                guint         *n_fields);
+/* A field every kind has: "id", "name", "vendor", "price_usd", "source"
+ * or "as_of"; NULL for another key. */
+const QmCatalogField *qm_catalog_info_field    (const char    *key);
+
+/* The rules the parser applies to an id and to as_of, for forms that
+ * check as the user types. */
+gboolean    qm_catalog_id_is_valid      (const char           *id);
+gboolean    qm_catalog_date_is_valid    (const char           *date);
+
 /* The entry as a JSON object with the keys the parsers read, so that
  * parsing it gives @spec back (zeros and empty strings are left out;
  * price_usd is always written). @spec is the kind's struct. */

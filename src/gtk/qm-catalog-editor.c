@@ -63,13 +63,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* The fields every kind has, for the user's own entries. */
-static const QmCatalogField id_field = { "id", N_("ID"), NULL, QM_CATALOG_FIELD_TEXT, QM_CATALOG_FIELD_REQUIRED, 0 };
-static const QmCatalogField name_field = { "name", N_("Name"), NULL, QM_CATALOG_FIELD_TEXT, QM_CATALOG_FIELD_REQUIRED, 0 };
-static const QmCatalogField vendor_field = { "vendor", N_("Vendor"), NULL, QM_CATALOG_FIELD_TEXT, 0, 0 };
-static const QmCatalogField price_field = { "price_usd", N_("List Price (US$)"), NULL, QM_CATALOG_FIELD_MONEY, 0, 2 };
-static const QmCatalogField source_field = { "source", N_("Source"), NULL, QM_CATALOG_FIELD_TEXT, 0, 0 };
-static const QmCatalogField as_of_field = { "as_of", N_("As Of (YYYY-MM-DD)"), NULL, QM_CATALOG_FIELD_TEXT, 0, 0 };
+/* The field only the price override form has; the rest are core's
+ * (qm_catalog_info_field() and qm_catalog_fields()). */
 static const QmCatalogField override_field = { "override", N_("Your Price (US$)"), NULL, QM_CATALOG_FIELD_MONEY, QM_CATALOG_FIELD_REQUIRED, 2 };
 
 static void
@@ -99,31 +94,6 @@ field_text (Field *f)
   if (f->toggle != NULL)
     return g_strdup (gtk_switch_get_active (f->toggle) ? "true" : "false");
   return g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (f->row))));
-}
-
-/* Ids as qm-catalog-json.c takes them. */
-static gboolean
-id_is_valid (const char *id)
-{
-  if (!g_ascii_islower (id[0]) && !g_ascii_isdigit (id[0]))
-    return FALSE;
-  for (const char *p = id; *p; p++)
-    if (!g_ascii_islower (*p) && !g_ascii_isdigit (*p) && *p != '-' && *p != '.')
-      return FALSE;
-  return strlen (id) <= 128;
-}
-
-static gboolean
-date_is_valid (const char *s)
-{
-  guint y, m, d;
-  char tail;
-
-  if (strlen (s) != 10 || s[4] != '-' || s[7] != '-')
-    return FALSE;
-  if (sscanf (s, "%4u-%2u-%2u%c", &y, &m, &d, &tail) != 3)
-    return FALSE;
-  return g_date_valid_dmy (d, m, y);
 }
 
 /* "1,234.5", "$25,000" and "7e9" are numbers; group separators, spaces and
@@ -179,7 +149,7 @@ check_field (QmCatalogEditor *self,
         return (f->def.flags & QM_CATALOG_FIELD_REQUIRED) ? g_strdup (_("Required")) : NULL;
       if (g_str_equal (f->def.key, "id"))
         {
-          if (!id_is_valid (text))
+          if (!qm_catalog_id_is_valid (text))
             return g_strdup (_("Use lower case letters, digits, “-” and “.”, starting with a letter or digit"));
           if (self->mode == QM_CATALOG_EDITOR_ADD)
             {
@@ -189,7 +159,7 @@ check_field (QmCatalogEditor *self,
                 return g_strdup (_("Already used by another entry: choose another ID"));
             }
         }
-      if (g_str_equal (f->def.key, "as_of") && !date_is_valid (text))
+      if (g_str_equal (f->def.key, "as_of") && !qm_catalog_date_is_valid (text))
         return g_strdup (_("Must be a date written YYYY-MM-DD, such as 2025-06-01"));
       return NULL;
     }
@@ -580,13 +550,13 @@ build_form (QmCatalogEditor *self)
         id = g_steal_pointer (&copy_id);
         name = g_steal_pointer (&copy_name);
       }
-    add_field (self, group, &id_field, id, self->mode == QM_CATALOG_EDITOR_ADD);
-    add_field (self, group, &name_field, name, TRUE);
+    add_field (self, group, qm_catalog_info_field ("id"), id, self->mode == QM_CATALOG_EDITOR_ADD);
+    add_field (self, group, qm_catalog_info_field ("name"), name, TRUE);
   }
   {
     g_autofree char *vendor = initial_text (o, "vendor");
 
-    add_field (self, group, &vendor_field, vendor, TRUE);
+    add_field (self, group, qm_catalog_info_field ("vendor"), vendor, TRUE);
   }
 
   group = add_group (self, _("Specifications"), NULL);
@@ -608,7 +578,7 @@ build_form (QmCatalogEditor *self)
       g_autofree char *price = initial_text (o, "price_usd");
 
       group = add_group (self, _("Price"), _("The reference price estimates use for buying"));
-      add_field (self, group, &price_field, price, TRUE);
+      add_field (self, group, qm_catalog_info_field ("price_usd"), price, TRUE);
     }
 
   group = add_group (self, _("Source"), _("Where the figures come from, and when they were read"));
@@ -616,8 +586,8 @@ build_form (QmCatalogEditor *self)
     g_autofree char *source = initial_text (o, "source");
     g_autofree char *as_of = initial_text (o, "as_of");
 
-    add_field (self, group, &source_field, source, TRUE);
-    add_field (self, group, &as_of_field, as_of, TRUE);
+    add_field (self, group, qm_catalog_info_field ("source"), source, TRUE);
+    add_field (self, group, qm_catalog_info_field ("as_of"), as_of, TRUE);
   }
   self->building = FALSE;
 }

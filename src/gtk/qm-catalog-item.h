@@ -1,6 +1,7 @@
 /* qm-catalog-item.h: one catalog entry as a list item for the catalog
- * page, and the table of fields each kind shows (columns, details and the
- * edit form all read the same table).
+ * page, and how each kind and field is shown. The fields themselves are
+ * core's (qm_catalog_fields() in qm-catalog-json.h): columns, details and
+ * the edit form all read that one table.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,38 +13,6 @@
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  QM_CATALOG_FIELD_TEXT,
-  QM_CATALOG_FIELD_NUMBER,   /* a double */
-  QM_CATALOG_FIELD_COUNT,    /* a whole number */
-  QM_CATALOG_FIELD_MONEY,    /* US dollars */
-  QM_CATALOG_FIELD_PARAMS,   /* a parameter count, shown in billions */
-  QM_CATALOG_FIELD_BOOL,
-} QmCatalogFieldType;
-
-typedef enum
-{
-  QM_CATALOG_FIELD_REQUIRED = 1 << 0,  /* absent is refused */
-  QM_CATALOG_FIELD_POSITIVE = 1 << 1,  /* > 0 when given */
-  QM_CATALOG_FIELD_FRACTION = 1 << 2,  /* between 0 and 1 */
-  QM_CATALOG_FIELD_COLUMN   = 1 << 3,  /* shown in the column view */
-} QmCatalogFieldFlags;
-
-typedef struct
-{
-  const char          *key;       /* catalog JSON key; "tflops.bf16" for a nested one */
-  const char          *label;     /* untranslated; pass through _() */
-  const char          *unit;      /* "TFLOPS", "GB" ... or NULL */
-  QmCatalogFieldType   type;
-  QmCatalogFieldFlags  flags;
-  int                  decimals;  /* at most this many are shown */
-} QmCatalogField;
-
-/* The fields of @kind beyond the common ones (id, name, vendor, source,
- * as_of, price_usd), in display order. */
-const QmCatalogField *qm_catalog_fields            (QmCatalogKind kind,
-                                                    guint        *n_fields);
 /* The field whose values the second filter of the page offers (form factor,
  * technology, type, GPU), or -1 when the kind has none. Servers take their
  * GPU's form factor. */

@@ -149,6 +149,28 @@ node_is_number (JsonNode *node)
   return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
 }
 
+JsonNode *
+qm_catalog_json_lookup (JsonObject *o,
+                        const char *key)
+{
+  const char *dot;
+  g_autofree char *outer = NULL;
+  JsonNode *inner;
+
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (o == NULL)
+    return NULL;
+  dot = strchr (key, '.');
+  if (dot == NULL)
+    return json_object_get_member (o, key);
+  outer = g_strndup (key, dot - key);
+  inner = json_object_get_member (o, outer);
+  if (inner == NULL || !JSON_NODE_HOLDS_OBJECT (inner))
+    return NULL;
+  return json_object_get_member (json_node_get_object (inner), dot + 1);
+}
+
 static gboolean
 set_invalid (GError     **error,
              const char  *key,
@@ -798,62 +820,6 @@ parse_kind (QmCatalogKind   kind,
 
   memcpy (out, spec, size);
   return TRUE;
-}
-
-gboolean
-qm_catalog_parse_gpu (JsonObject  *o,
-                      QmGpuSpec   *out,
-                      GError     **error)
-{
-  return parse_kind (QM_CATALOG_KIND_GPU, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_server (JsonObject    *o,
-                         QmServerSpec  *out,
-                         GError       **error)
-{
-  return parse_kind (QM_CATALOG_KIND_SERVER, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_network (JsonObject     *o,
-                          QmNetworkSpec  *out,
-                          GError        **error)
-{
-  return parse_kind (QM_CATALOG_KIND_NETWORK, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_storage (JsonObject     *o,
-                          QmStorageSpec  *out,
-                          GError        **error)
-{
-  return parse_kind (QM_CATALOG_KIND_STORAGE, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_facility_item (JsonObject      *o,
-                                QmFacilityItem  *out,
-                                GError         **error)
-{
-  return parse_kind (QM_CATALOG_KIND_FACILITY, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_cloud_offer (JsonObject    *o,
-                              QmCloudOffer  *out,
-                              GError       **error)
-{
-  return parse_kind (QM_CATALOG_KIND_CLOUD, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_model (JsonObject     *o,
-                        QmModelPreset  *out,
-                        GError        **error)
-{
-  return parse_kind (QM_CATALOG_KIND_MODEL, o, out, error);
 }
 
 gboolean

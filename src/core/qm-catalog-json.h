@@ -68,33 +68,13 @@ gsize        qm_catalog_kind_struct_size (QmCatalogKind kind);
  * "gpus.json", "servers.json", ... */
 const char  *qm_catalog_kind_file        (QmCatalogKind kind);
 
-/* One entry. @out is cleared first and left cleared on error. */
+/* The common keys of one entry. @out is cleared first and left cleared
+ * on error. */
 gboolean qm_catalog_parse_info          (JsonObject      *o,
                                          QmCatalogInfo   *out,
                                          GError         **error);
-gboolean qm_catalog_parse_gpu           (JsonObject      *o,
-                                         QmGpuSpec       *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_server        (JsonObject      *o,
-                                         QmServerSpec    *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_network       (JsonObject      *o,
-                                         QmNetworkSpec   *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_storage       (JsonObject      *o,
-                                         QmStorageSpec   *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_facility_item (JsonObject      *o,
-                                         QmFacilityItem  *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_cloud_offer   (JsonObject      *o,
-                                         QmCloudOffer    *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_model         (JsonObject      *o,
-                                         QmModelPreset   *out,
-                                         GError         **error);
-
-/* One entry of any kind; @out points at the struct for @kind. */
+/* One entry of any kind; @out points at the struct for @kind. It is
+ * cleared first and left cleared on error. */
 gboolean qm_catalog_parse_object        (QmCatalogKind        kind,
                                          JsonObject          *o,
                                          QmCatalogParseFlags  flags,
@@ -163,6 +143,11 @@ const QmCatalogField *qm_catalog_info_field    (const char    *key);
  * check as the user types. */
 gboolean    qm_catalog_id_is_valid      (const char           *id);
 gboolean    qm_catalog_date_is_valid    (const char           *date);
+
+/* The member of @o that a field's key names: "memory_gb", or member bf16
+ * of object tflops for "tflops.bf16"; NULL when absent or @o is NULL. */
+JsonNode   *qm_catalog_json_lookup      (JsonObject           *o,
+                                         const char           *key);
 
 /* The entry as a JSON object with the keys the parsers read, so that
  * parsing it gives @spec back (zeros and empty strings are left out;

@@ -191,16 +191,8 @@ ensure_object (JsonObject *o,
 static JsonObject *
 build_json (QmCatalogEditor *self)
 {
-  JsonObject *o = NULL;
+  JsonObject *o = qm_catalog_entry_to_object (self->entry);
 
-  if (self->entry != NULL && self->entry->json != NULL)
-    {
-      g_autoptr(JsonParser) parser = json_parser_new ();
-
-      if (json_parser_load_from_data (parser, self->entry->json, -1, NULL) &&
-          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-        o = json_object_ref (json_node_get_object (json_parser_get_root (parser)));
-    }
   if (o == NULL)
     o = json_object_new ();
 
@@ -421,23 +413,8 @@ static char *
 initial_text (JsonObject *o,
               const char *key)
 {
-  const char *dot = strchr (key, '.');
-  JsonNode *node;
+  JsonNode *node = qm_catalog_json_lookup (o, key);
   GType type;
-
-  if (o == NULL)
-    return NULL;
-  if (dot != NULL)
-    {
-      g_autofree char *outer = g_strndup (key, dot - key);
-      JsonNode *inner = json_object_get_member (o, outer);
-
-      if (inner == NULL || !JSON_NODE_HOLDS_OBJECT (inner))
-        return NULL;
-      node = json_object_get_member (json_node_get_object (inner), dot + 1);
-    }
-  else
-    node = json_object_get_member (o, key);
 
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return NULL;
@@ -478,18 +455,13 @@ free_copy_id (QmCatalogEditor *self,
 static void
 build_form (QmCatalogEditor *self)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonObject *o = NULL;
+  g_autoptr(JsonObject) o = qm_catalog_entry_to_object (self->entry);
   AdwPreferencesGroup *group;
   const QmCatalogField *fields;
   const char *singular = qm_catalog_kind_singular (self->kind);
   guint n;
 
   self->building = TRUE;
-  if (self->entry != NULL && self->entry->json != NULL &&
-      json_parser_load_from_data (parser, self->entry->json, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    o = json_node_get_object (json_parser_get_root (parser));
 
   if (self->mode == QM_CATALOG_EDITOR_PRICE)
     {

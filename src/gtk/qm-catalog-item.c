@@ -225,29 +225,26 @@ qm_catalog_item_init (QmCatalogItem *self)
 {
 }
 
-static JsonNode *
-lookup (JsonObject *o,
-        const char *key)
+JsonObject *
+qm_catalog_entry_to_object (const QmCatalogEntry *entry)
 {
-  const char *dot = strchr (key, '.');
-  g_autofree char *outer = NULL;
-  JsonNode *node;
+  g_autoptr(JsonParser) parser = NULL;
+  JsonNode *root;
 
-  if (dot == NULL)
-    return json_object_get_member (o, key);
-  outer = g_strndup (key, dot - key);
-  node = json_object_get_member (o, outer);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  if (entry == NULL || entry->json == NULL)
     return NULL;
-  return json_object_get_member (json_node_get_object (node), dot + 1);
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, entry->json, -1, NULL))
+    return NULL;
+  root = json_parser_get_root (parser);
+  return JSON_NODE_HOLDS_OBJECT (root) ? json_object_ref (json_node_get_object (root)) : NULL;
 }
 
 static void
 read_fields (QmCatalogItem *self)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonObject) o = qm_catalog_entry_to_object (self->entry);
   const QmCatalogField *fields;
-  JsonObject *o = NULL;
   guint n;
 
   fields = qm_catalog_fields (self->entry->kind, &n);
@@ -256,16 +253,12 @@ read_fields (QmCatalogItem *self)
   for (guint i = 0; i < n; i++)
     self->numbers[i] = NAN;
 
-  if (self->entry->json != NULL &&
-      json_parser_load_from_data (parser, self->entry->json, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    o = json_node_get_object (json_parser_get_root (parser));
   if (o == NULL)
     return;
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = lookup (o, fields[i].key);
+      JsonNode *node = qm_catalog_json_lookup (o, fields[i].key);
       GType type;
 
       if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))

@@ -34,6 +34,9 @@ char                 *qm_catalog_format_price      (double price_usd);
 /* "2025-06-01" → "1 Jun 2025"; anything else is returned as it is. */
 char                 *qm_catalog_format_date       (const char *iso);
 
+/* @entry's JSON as an object (a new reference), or NULL when it has none. */
+JsonObject           *qm_catalog_entry_to_object   (const QmCatalogEntry *entry);
+
 /* A filter value as people read it: "sxm" → "SXM", a GPU id → its name. */
 const char           *qm_catalog_pretty_value      (const char *value);
 

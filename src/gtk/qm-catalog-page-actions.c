@@ -26,12 +26,7 @@ show_error (QmCatalogPage *self,
             const char    *heading,
             const char    *body)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                              heading, body);
-
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
+  qm_list_page_show_error (GTK_WIDGET (self), heading, body);
 }
 
 void
@@ -315,9 +310,10 @@ on_imported (QmCatalogPage *self,
 }
 
 static void
-import_file (QmCatalogPage *self,
-             GFile         *file)
+import_file (GtkWidget *page,
+             GFile     *file)
 {
+  QmCatalogPage *self = QM_CATALOG_PAGE (page);
   g_autoptr(GError) error = NULL;
   g_autofree char *data = NULL;
   g_autofree char *name = g_file_get_basename (file);
@@ -348,22 +344,6 @@ import_file (QmCatalogPage *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-static void
-on_import_response (GtkNativeDialog *chooser,
-                    int              response,
-                    QmCatalogPage   *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        import_file (self, file);
-    }
-  g_object_unref (chooser);
-  g_object_unref (self);
-}
-
 static GtkFileFilter *
 csv_filter (void)
 {
@@ -380,22 +360,19 @@ import_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = csv_filter ();
 
-  chooser = qm_list_page_file_chooser_new (widget, _("Import CSV"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                           _("_Preview"), _("_Cancel"), filter);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_import_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  qm_list_page_choose_file (widget, _("Import CSV"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                            _("_Preview"), filter, NULL, import_file);
 }
 
 /* Export */
 
 static void
-export_to (QmCatalogPage *self,
-           GFile         *file)
+export_to (GtkWidget *page,
+           GFile     *file)
 {
+  QmCatalogPage *self = QM_CATALOG_PAGE (page);
   g_autoptr(GError) error = NULL;
   g_autofree char *csv = NULL;
   g_autofree char *name = g_file_get_basename (file);
@@ -419,36 +396,16 @@ export_to (QmCatalogPage *self,
 }
 
 static void
-on_export_response (GtkNativeDialog *chooser,
-                    int              response,
-                    QmCatalogPage   *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        export_to (self, file);
-    }
-  g_object_unref (chooser);
-  g_object_unref (self);
-}
-
-static void
 export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = csv_filter ();
   g_autofree char *suggested = g_strdup_printf ("catalog-%s.csv", qm_catalog_kind_to_string (self->kind));
 
-  chooser = qm_list_page_file_chooser_new (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                           _("_Export"), _("_Cancel"), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  qm_list_page_choose_file (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                            _("_Export"), filter, suggested, export_to);
 }
 
 /* Installs the actions above on the page's class (from class_init). */

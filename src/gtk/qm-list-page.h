@@ -51,4 +51,25 @@ GtkFileChooserNative *
                                                      const char           *cancel,
                                                      GtkFileFilter        *filter);
 
+/* An error dialog over @page's window, with one Close button. */
+void                qm_list_page_show_error         (GtkWidget            *page,
+                                                     const char           *heading,
+                                                     const char           *body);
+
+/* What to do with the file the user chose on @page. */
+typedef void (*QmListPageFileFunc) (GtkWidget *page,
+                                    GFile     *file);
+
+/* Asks for a file with qm_list_page_file_chooser_new() (Cancel as the
+ * other button; @suggested_name, if not NULL, for a file to save) and
+ * calls @chosen with it, unless the user cancels. The page is kept alive
+ * meanwhile. */
+void                qm_list_page_choose_file        (GtkWidget            *page,
+                                                     const char           *title,
+                                                     GtkFileChooserAction  action,
+                                                     const char           *accept,
+                                                     GtkFileFilter        *filter,
+                                                     const char           *suggested_name,
+                                                     QmListPageFileFunc    chosen);
+
 G_END_DECLS

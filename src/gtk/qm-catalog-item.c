@@ -358,35 +358,10 @@ qm_catalog_item_get_filter_value (QmCatalogItem *self)
   return self->filter_value;
 }
 
-double
-qm_catalog_item_get_number (QmCatalogItem *self,
-                            guint          index)
-{
-  guint n;
-
-  g_return_val_if_fail (QM_IS_CATALOG_ITEM (self), NAN);
-  qm_catalog_fields (self->entry->kind, &n);
-  g_return_val_if_fail (index < n, NAN);
-
-  return self->numbers[index];
-}
-
-const char *
-qm_catalog_item_get_text (QmCatalogItem *self,
-                          guint          index)
-{
-  guint n;
-
-  g_return_val_if_fail (QM_IS_CATALOG_ITEM (self), NULL);
-  qm_catalog_fields (self->entry->kind, &n);
-  g_return_val_if_fail (index < n, NULL);
-
-  return self->texts[index];
-}
-
-char *
-qm_catalog_item_format (QmCatalogItem *self,
-                        guint          index)
+/* Field @index of the item's kind; NULL, with a warning, past the last. */
+static const QmCatalogField *
+item_field (QmCatalogItem *self,
+            guint          index)
 {
   const QmCatalogField *fields;
   guint n;
@@ -394,14 +369,39 @@ qm_catalog_item_format (QmCatalogItem *self,
   g_return_val_if_fail (QM_IS_CATALOG_ITEM (self), NULL);
   fields = qm_catalog_fields (self->entry->kind, &n);
   g_return_val_if_fail (index < n, NULL);
+  return &fields[index];
+}
 
-  if (fields[index].type == QM_CATALOG_FIELD_TEXT)
-    return g_strdup (self->texts[index]);
-  /* 0 means "not given" in the catalog, except for yes/no fields. */
-  if (isnan (self->numbers[index]) ||
-      (self->numbers[index] == 0.0 && fields[index].type != QM_CATALOG_FIELD_BOOL))
+double
+qm_catalog_item_get_number (QmCatalogItem *self,
+                            guint          index)
+{
+  return item_field (self, index) != NULL ? self->numbers[index] : NAN;
+}
+
+const char *
+qm_catalog_item_get_text (QmCatalogItem *self,
+                          guint          index)
+{
+  return item_field (self, index) != NULL ? self->texts[index] : NULL;
+}
+
+char *
+qm_catalog_item_format (QmCatalogItem *self,
+                        guint          index)
+{
+  const QmCatalogField *field = item_field (self, index);
+  double v;
+
+  if (field == NULL)
     return NULL;
-  return qm_catalog_field_format (&fields[index], self->numbers[index]);
+  if (field->type == QM_CATALOG_FIELD_TEXT)
+    return g_strdup (qm_catalog_pretty_value (self->texts[index]));
+  /* 0 means "not given" in the catalog, except for yes/no fields. */
+  v = self->numbers[index];
+  if (isnan (v) || (v == 0.0 && field->type != QM_CATALOG_FIELD_BOOL))
+    return NULL;
+  return qm_catalog_field_format (field, v);
 }
 
 double

@@ -59,7 +59,8 @@ double                qm_catalog_item_get_number   (QmCatalogItem  *self,
 /* Text of field @index (interned), or NULL when absent. */
 const char           *qm_catalog_item_get_text     (QmCatalogItem  *self,
                                                     guint           index);
-/* Field @index as people read it ("80 GB"), or NULL when absent. */
+/* Field @index as people read it ("80 GB", "SXM", a GPU's name), or NULL
+ * when absent. */
 char                 *qm_catalog_item_format       (QmCatalogItem  *self,
                                                     guint           index);
 /* The value for sorting field @index: absent sorts as 0. */

@@ -39,6 +39,33 @@ qm_catalog_page_toast (QmCatalogPage *self,
   adw_toast_overlay_add_toast (self->toast_overlay, t);
 }
 
+/* The entry the page has selected, or NULL. */
+static const QmCatalogEntry *
+selected_entry (QmCatalogPage *self)
+{
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+
+  return item != NULL ? qm_catalog_item_get_entry (item) : NULL;
+}
+
+/* After the store changed entry @id of the kind shown, or failed to (@ok
+ * FALSE, *@error set; a pointer, as the store call that sets it is an
+ * argument too): the entry read again, or the error under @heading.
+ * Returns @ok. */
+static gboolean
+after_change (QmCatalogPage *self,
+              gboolean       ok,
+              GError       **error,
+              const char    *heading,
+              const char    *id)
+{
+  if (!ok)
+    show_error (self, heading, (*error)->message);
+  else
+    qm_catalog_page_reload_entry (self, self->kind, id);
+  return ok;
+}
+
 static void
 on_editor_saved (QmCatalogPage   *self,
                  const char      *id,
@@ -77,10 +104,10 @@ duplicate_action (GtkWidget  *widget,
                   GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = selected_entry (self);
 
-  if (item != NULL)
-    open_editor (self, QM_CATALOG_EDITOR_ADD, qm_catalog_item_get_entry (item));
+  if (e != NULL)
+    open_editor (self, QM_CATALOG_EDITOR_ADD, e);
 }
 
 static void
@@ -89,13 +116,10 @@ edit_action (GtkWidget  *widget,
              GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-  const QmCatalogEntry *e;
+  const QmCatalogEntry *e = selected_entry (self);
 
-  if (item == NULL)
-    return;
-  e = qm_catalog_item_get_entry (item);
-  open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
+  if (e != NULL)
+    open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
 }
 
 typedef struct
@@ -160,18 +184,14 @@ delete_action (GtkWidget  *widget,
                GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
   g_autofree char *message = NULL;
-  const QmCatalogEntry *e;
   AdwToast *t;
   Undo *undo;
 
-  if (item == NULL)
-    return;
-  e = qm_catalog_item_get_entry (item);
-  if (e->builtin)
+  if (e == NULL || e->builtin)
     return;
   undo = g_new0 (Undo, 1);
   g_weak_ref_init (&undo->page, self);
@@ -183,13 +203,12 @@ delete_action (GtkWidget  *widget,
   /* TRANSLATORS: a toast, "“My GPU” deleted" */
   message = g_strdup_printf (_("“%s” deleted"), e->name);
 
-  if (!qm_catalog_store_delete (self->store, e->kind, id, &error))
+  if (!after_change (self, qm_catalog_store_delete (self->store, e->kind, id, &error), &error,
+                     _("Could Not Delete the Entry"), id))
     {
       undo_free (undo);
-      show_error (self, _("Could Not Delete the Entry"), error->message);
       return;
     }
-  qm_catalog_page_reload_entry (self, undo->kind, id);
 
   t = adw_toast_new (message);
   adw_toast_set_button_label (t, _("_Undo"));
@@ -205,26 +224,20 @@ toggle_hidden_action (GtkWidget  *widget,
                       GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
   g_autofree char *message = NULL;
-  const QmCatalogEntry *e;
   gboolean hide;
 
-  if (item == NULL)
+  if (e == NULL)
     return;
-  e = qm_catalog_item_get_entry (item);
   hide = !e->hidden;
   id = g_strdup (e->id);
   message = g_strdup_printf (hide ? _("“%s” hidden") : _("“%s” shown again"), e->name);
-  if (!qm_catalog_store_set_hidden (self->store, e->kind, id, hide, &error))
-    {
-      show_error (self, hide ? _("Could Not Hide the Entry") : _("Could Not Show the Entry"), error->message);
-      return;
-    }
-  qm_catalog_page_reload_entry (self, self->kind, id);
-  qm_catalog_page_toast (self, message);
+  if (after_change (self, qm_catalog_store_set_hidden (self->store, e->kind, id, hide, &error), &error,
+                    hide ? _("Could Not Hide the Entry") : _("Could Not Show the Entry"), id))
+    qm_catalog_page_toast (self, message);
 }
 
 static void
@@ -233,22 +246,16 @@ reset_price_action (GtkWidget  *widget,
                     GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
-  const QmCatalogEntry *e;
 
-  if (item == NULL)
+  if (e == NULL)
     return;
-  e = qm_catalog_item_get_entry (item);
   id = g_strdup (e->id);
-  if (!qm_catalog_store_clear_price_override (self->store, e->kind, id, &error))
-    {
-      show_error (self, _("Could Not Reset the Price"), error->message);
-      return;
-    }
-  qm_catalog_page_reload_entry (self, self->kind, id);
-  qm_catalog_page_toast (self, _("Back to the list price"));
+  if (after_change (self, qm_catalog_store_clear_price_override (self->store, e->kind, id, &error), &error,
+                    _("Could Not Reset the Price"), id))
+    qm_catalog_page_toast (self, _("Back to the list price"));
 }
 
 static void

@@ -453,38 +453,111 @@ free_copy_id (QmCatalogEditor *self,
 }
 
 static void
+set_titles (QmCatalogEditor *self,
+            const char      *title,
+            const char      *subtitle)
+{
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_window_title_set_title (self->window_title, title);
+  adw_window_title_set_subtitle (self->window_title, subtitle);
+}
+
+/* A common field (qm_catalog_info_field()), filled from @o. */
+static void
+add_info_field (QmCatalogEditor     *self,
+                AdwPreferencesGroup *group,
+                JsonObject          *o,
+                const char          *key)
+{
+  g_autofree char *initial = initial_text (o, key);
+
+  add_field (self, group, qm_catalog_info_field (key), initial, TRUE);
+}
+
+static void
+build_price_form (QmCatalogEditor *self)
+{
+  g_autofree char *list = qm_catalog_format_price (self->entry->list_price_usd);
+  g_autofree char *initial = NULL;
+  AdwPreferencesGroup *group;
+  GtkWidget *row;
+
+  set_titles (self, _("Override Price"), self->entry->name);
+  group = add_group (self, _("Price"),
+                     _("Estimates use your price. The list price is kept, and comes back when you reset the override."));
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("List Price"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), list);
+  adw_preferences_group_add (group, row);
+  if (self->entry->has_override)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      initial = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.15g", self->entry->override_usd));
+    }
+  add_field (self, group, &override_field, initial, TRUE);
+}
+
+/* Id and name; a copy gets a free id and "(Copy)" after its name. */
+static void
+add_id_and_name (QmCatalogEditor     *self,
+                 AdwPreferencesGroup *group,
+                 JsonObject          *o)
+{
+  g_autofree char *id = initial_text (o, "id");
+  g_autofree char *name = initial_text (o, "name");
+
+  if (self->mode == QM_CATALOG_EDITOR_ADD && id != NULL)
+    {
+      g_autofree char *copy_id = free_copy_id (self, id);
+      g_autofree char *copy_name = g_strdup_printf (_("%s (Copy)"), name ? name : id);
+
+      g_free (id);
+      g_free (name);
+      id = g_steal_pointer (&copy_id);
+      name = g_steal_pointer (&copy_name);
+    }
+  add_field (self, group, qm_catalog_info_field ("id"), id, self->mode == QM_CATALOG_EDITOR_ADD);
+  add_field (self, group, qm_catalog_info_field ("name"), name, TRUE);
+}
+
+/* The kind's own fields, a GPU's throughput figures in a group of their
+ * own. */
+static void
+add_spec_fields (QmCatalogEditor *self,
+                 JsonObject      *o)
+{
+  AdwPreferencesGroup *group = add_group (self, _("Specifications"), NULL);
+  const QmCatalogField *fields;
+  guint n;
+
+  fields = qm_catalog_fields (self->kind, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *initial = initial_text (o, fields[i].key);
+      gboolean tflops = g_str_has_prefix (fields[i].key, "tflops.");
+      gboolean after_tflops = i > 0 && g_str_has_prefix (fields[i - 1].key, "tflops.");
+
+      if (tflops && !after_tflops)
+        group = add_group (self, _("Peak Throughput"),
+                           _("Dense figures, never “with sparsity”; leave a precision empty when the chip lacks it. A BF16 or FP16 figure is required."));
+      else if (!tflops && after_tflops)
+        group = add_group (self, _("Memory and Power"), NULL);
+      add_field (self, group, &fields[i], initial, TRUE);
+    }
+}
+
+static void
 build_form (QmCatalogEditor *self)
 {
   g_autoptr(JsonObject) o = qm_catalog_entry_to_object (self->entry);
-  AdwPreferencesGroup *group;
-  const QmCatalogField *fields;
   const char *singular = qm_catalog_kind_singular (self->kind);
-  guint n;
+  AdwPreferencesGroup *group;
 
   self->building = TRUE;
-
   if (self->mode == QM_CATALOG_EDITOR_PRICE)
     {
-      g_autofree char *list = qm_catalog_format_price (self->entry->list_price_usd);
-      g_autofree char *initial = NULL;
-      GtkWidget *row;
-
-      gtk_window_set_title (GTK_WINDOW (self), _("Override Price"));
-      adw_window_title_set_title (self->window_title, _("Override Price"));
-      adw_window_title_set_subtitle (self->window_title, self->entry->name);
-      group = add_group (self, _("Price"),
-                         _("Estimates use your price. The list price is kept, and comes back when you reset the override."));
-      row = adw_action_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("List Price"));
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), list);
-      adw_preferences_group_add (group, row);
-      if (self->entry->has_override)
-        {
-          char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-          initial = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.15g", self->entry->override_usd));
-        }
-      add_field (self, group, &override_field, initial, TRUE);
+      build_price_form (self);
       self->building = FALSE;
       return;
     }
@@ -493,74 +566,30 @@ build_form (QmCatalogEditor *self)
     {
       g_autofree char *title = g_strdup_printf (_("Edit %s"), singular);
 
-      gtk_window_set_title (GTK_WINDOW (self), title);
-      adw_window_title_set_title (self->window_title, title);
-      adw_window_title_set_subtitle (self->window_title, self->entry->name);
+      set_titles (self, title, self->entry->name);
     }
   else
     {
       g_autofree char *title = g_strdup_printf (_("New %s"), singular);
 
-      gtk_window_set_title (GTK_WINDOW (self), title);
-      adw_window_title_set_title (self->window_title, title);
-      if (self->entry != NULL)
-        adw_window_title_set_subtitle (self->window_title, _("A copy you can change"));
+      set_titles (self, title, self->entry != NULL ? _("A copy you can change") : NULL);
     }
 
   group = add_group (self, _("General"), NULL);
-  {
-    g_autofree char *id = initial_text (o, "id");
-    g_autofree char *name = initial_text (o, "name");
+  add_id_and_name (self, group, o);
+  add_info_field (self, group, o, "vendor");
 
-    if (self->mode == QM_CATALOG_EDITOR_ADD && id != NULL)
-      {
-        g_autofree char *copy_id = free_copy_id (self, id);
-        g_autofree char *copy_name = g_strdup_printf (_("%s (Copy)"), name ? name : id);
-
-        g_free (id);
-        g_free (name);
-        id = g_steal_pointer (&copy_id);
-        name = g_steal_pointer (&copy_name);
-      }
-    add_field (self, group, qm_catalog_info_field ("id"), id, self->mode == QM_CATALOG_EDITOR_ADD);
-    add_field (self, group, qm_catalog_info_field ("name"), name, TRUE);
-  }
-  {
-    g_autofree char *vendor = initial_text (o, "vendor");
-
-    add_field (self, group, qm_catalog_info_field ("vendor"), vendor, TRUE);
-  }
-
-  group = add_group (self, _("Specifications"), NULL);
-  fields = qm_catalog_fields (self->kind, &n);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *initial = initial_text (o, fields[i].key);
-
-      if (g_str_has_prefix (fields[i].key, "tflops.") && !g_str_has_prefix (fields[i - 1].key, "tflops."))
-        group = add_group (self, _("Peak Throughput"),
-                           _("Dense figures, never “with sparsity”; leave a precision empty when the chip lacks it. A BF16 or FP16 figure is required."));
-      else if (!g_str_has_prefix (fields[i].key, "tflops.") && i > 0 && g_str_has_prefix (fields[i - 1].key, "tflops."))
-        group = add_group (self, _("Memory and Power"), NULL);
-      add_field (self, group, &fields[i], initial, TRUE);
-    }
+  add_spec_fields (self, o);
 
   if (qm_catalog_kind_has_price (self->kind))
     {
-      g_autofree char *price = initial_text (o, "price_usd");
-
       group = add_group (self, _("Price"), _("The reference price estimates use for buying"));
-      add_field (self, group, qm_catalog_info_field ("price_usd"), price, TRUE);
+      add_info_field (self, group, o, "price_usd");
     }
 
   group = add_group (self, _("Source"), _("Where the figures come from, and when they were read"));
-  {
-    g_autofree char *source = initial_text (o, "source");
-    g_autofree char *as_of = initial_text (o, "as_of");
-
-    add_field (self, group, qm_catalog_info_field ("source"), source, TRUE);
-    add_field (self, group, qm_catalog_info_field ("as_of"), as_of, TRUE);
-  }
+  add_info_field (self, group, o, "source");
+  add_info_field (self, group, o, "as_of");
   self->building = FALSE;
 }
 

@@ -431,6 +431,7 @@ typedef struct
 #define POS  QM_CATALOG_FIELD_POSITIVE
 #define FRAC QM_CATALOG_FIELD_FRACTION
 #define COL  QM_CATALOG_FIELD_COLUMN
+#define LAST QM_CATALOG_FIELD_LAST
 
 #define GPU(...) FIELD (QmGpuSpec, __VA_ARGS__)
 static const SpecField gpu_fields[] = {
@@ -516,11 +517,12 @@ static const SpecField facility_fields[] = {
   FACILITY ("kw_limit",   NUMBER, COL,       kw_limit,   "kW", 1, N_("Power Limit")),
 };
 
-/* The provider is not a column: the vendor column already names it. */
+/* The provider is not a column: the vendor column already names it. The
+ * instance type comes after the prices people compare. */
 #define CLOUD(...) FIELD (QmCloudOffer, __VA_ARGS__)
 static const SpecField cloud_fields[] = {
   CLOUD ("provider",                   TEXT,  REQ,             provider,                   NULL, 0, N_("Provider")),
-  CLOUD ("instance_type",              TEXT,  COL,             instance_type,              NULL, 0, N_("Instance Type")),
+  CLOUD ("instance_type",              TEXT,  COL | LAST,      instance_type,              NULL, 0, N_("Instance Type")),
   CLOUD ("gpu_id",                     TEXT,  REQ | COL,       gpu_id,                     NULL, 0, N_("GPU")),
   CLOUD ("gpus",                       COUNT, REQ | POS | COL, gpus,                       NULL, 0, N_("GPUs")),
   CLOUD ("usd_per_gpu_hour_on_demand", MONEY, COL,             usd_per_gpu_hour_on_demand, NULL, 2, N_("On Demand per GPU-Hour")),
@@ -565,6 +567,7 @@ static const QmCatalogField info_fields[] = {
 #undef POS
 #undef FRAC
 #undef COL
+#undef LAST
 
 static const struct
 {
@@ -604,20 +607,24 @@ qm_catalog_fields (QmCatalogKind  kind,
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, NULL);
 
   /* The tables hold SpecFields; people see QmCatalogFields, with the
-   * tflops object spread out by precision. Built once. */
+   * tflops object spread out by precision and the LAST ones at the end.
+   * Built once. */
   if (g_once_init_enter (&flat[kind]))
     {
       GArray *fields = g_array_new (FALSE, FALSE, sizeof (QmCatalogField));
 
-      for (guint i = 0; i < kind_fields[kind].n; i++)
-        {
-          const SpecField *f = &kind_fields[kind].fields[i];
+      for (guint last = 0; last < 2; last++)
+        for (guint i = 0; i < kind_fields[kind].n; i++)
+          {
+            const SpecField *f = &kind_fields[kind].fields[i];
 
-          if (f->type == QM_CATALOG_VALUE_TFLOPS)
-            g_array_append_vals (fields, tflops_fields, G_N_ELEMENTS (tflops_fields));
-          else
-            g_array_append_val (fields, f->show);
-        }
+            if (((f->show.flags & QM_CATALOG_FIELD_LAST) != 0) != last)
+              continue;
+            if (f->type == QM_CATALOG_VALUE_TFLOPS)
+              g_array_append_vals (fields, tflops_fields, G_N_ELEMENTS (tflops_fields));
+            else
+              g_array_append_val (fields, f->show);
+          }
       n_flat[kind] = fields->len;
       g_once_init_leave (&flat[kind], (const QmCatalogField *) g_array_free (fields, FALSE));
     }

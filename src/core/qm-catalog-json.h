@@ -117,6 +117,7 @@ typedef enum
   QM_CATALOG_FIELD_POSITIVE = 1 << 1,  /* > 0 when given */
   QM_CATALOG_FIELD_FRACTION = 1 << 2,  /* between 0 and 1 */
   QM_CATALOG_FIELD_COLUMN   = 1 << 3,  /* a column of the catalog page */
+  QM_CATALOG_FIELD_LAST     = 1 << 4,  /* shown after the kind's other fields */
 } QmCatalogFieldFlags;
 
 typedef struct
@@ -129,8 +130,9 @@ typedef struct
   int                  decimals;  /* at most this many are shown */
 } QmCatalogField;
 
-/* The fields of @kind beyond the common ones, in the parser's order, with
- * a GPU's tflops object as one field per precision ("tflops.bf16", ...):
+/* The fields of @kind beyond the common ones, in the parser's order but
+ * those marked LAST at the end, with a GPU's tflops object as one field
+ * per precision ("tflops.bf16", ...):
  * every field an entry has, each once. Every entry is a detail row and a
  * row of the editor; those with QM_CATALOG_FIELD_COLUMN are columns too. */
 const QmCatalogField *qm_catalog_fields        (QmCatalogKind  kind,

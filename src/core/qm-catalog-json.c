@@ -201,33 +201,36 @@ typedef QmCatalogFieldFlags NumFlags;
 #define NUM_REQUIRED QM_CATALOG_FIELD_REQUIRED  /* absent/null is an error */
 #define NUM_FRACTION QM_CATALOG_FIELD_FRACTION  /* <= 1 */
 
+/* A number as @flags allow it; @whole asks for one that fits a guint. */
 static gboolean
-check_double (JsonNode    *node,
+check_number (JsonNode    *node,
               const char  *key,
               NumFlags     flags,
+              gboolean     whole,
               double      *out,
               GError     **error)
 {
+  const char *what = NULL;
   double v;
 
   *out = 0.0;
   if (node_is_null (node))
-    {
-      if (flags & NUM_REQUIRED)
-        return set_missing (error, key);
-      return TRUE;
-    }
+    return (flags & NUM_REQUIRED) ? set_missing (error, key) : TRUE;
   if (!node_is_number (node))
-    return set_invalid (error, key, "must be a number", node);
+    return set_invalid (error, key, whole ? "must be a whole number" : "must be a number", node);
   v = json_node_get_double (node);
-  if (!isfinite (v))
-    return set_invalid (error, key, "must be finite", node);
-  if ((flags & NUM_POSITIVE) && !(v > 0.0))
-    return set_invalid (error, key, "must be a number > 0", node);
-  if (v < 0.0)
-    return set_invalid (error, key, "must be a number >= 0", node);
-  if ((flags & NUM_FRACTION) && v > 1.0)
-    return set_invalid (error, key, "must be a fraction between 0 and 1", node);
+  if (whole && (!isfinite (v) || v != floor (v) || v < 0.0 || v > (double) G_MAXUINT))
+    what = "must be a whole number >= 0";
+  else if (!isfinite (v))
+    what = "must be finite";
+  else if ((flags & NUM_POSITIVE) && !(v > 0.0))
+    what = whole ? "must be a whole number > 0" : "must be a number > 0";
+  else if (v < 0.0)
+    what = "must be a number >= 0";
+  else if ((flags & NUM_FRACTION) && v > 1.0)
+    what = "must be a fraction between 0 and 1";
+  if (what != NULL)
+    return set_invalid (error, key, what, node);
   *out = v;
   return TRUE;
 }
@@ -239,7 +242,7 @@ get_double (JsonObject  *o,
             double      *out,
             GError     **error)
 {
-  return check_double (json_object_get_member (o, key), key, flags, out, error);
+  return check_number (json_object_get_member (o, key), key, flags, FALSE, out, error);
 }
 
 static gboolean
@@ -249,23 +252,11 @@ get_uint (JsonObject  *o,
           guint       *out,
           GError     **error)
 {
-  JsonNode *node = json_object_get_member (o, key);
   double v;
 
   *out = 0;
-  if (node_is_null (node))
-    {
-      if (flags & NUM_REQUIRED)
-        return set_missing (error, key);
-      return TRUE;
-    }
-  if (!node_is_number (node))
-    return set_invalid (error, key, "must be a whole number", node);
-  v = json_node_get_double (node);
-  if (!isfinite (v) || v != floor (v) || v < 0.0 || v > (double) G_MAXUINT)
-    return set_invalid (error, key, "must be a whole number >= 0", node);
-  if ((flags & NUM_POSITIVE) && v < 1.0)
-    return set_invalid (error, key, "must be a whole number > 0", node);
+  if (!check_number (json_object_get_member (o, key), key, flags, TRUE, &v, error))
+    return FALSE;
   *out = (guint) v;
   return TRUE;
 }
@@ -695,8 +686,8 @@ parse_tflops (JsonObject  *o,
                        "bf16, fp8, int8, fp4 or int4)", key);
           return FALSE;
         }
-      if (!check_double (json_object_get_member (t, l->data), key,
-                         NUM_OPTIONAL, &v, error))
+      if (!check_number (json_object_get_member (t, l->data), key,
+                         NUM_OPTIONAL, FALSE, &v, error))
         return FALSE;
       tflops[p] = v;
     }

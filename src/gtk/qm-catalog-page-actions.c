@@ -29,6 +29,30 @@ show_error (QmCatalogPage *self,
   qm_list_page_show_error (GTK_WIDGET (self), heading, body);
 }
 
+/* "Could Not Read “%s”" and such, with the file's name. */
+static void
+show_file_error (QmCatalogPage *self,
+                 const char    *heading_format,
+                 const char    *name,
+                 const GError  *error)
+{
+  g_autofree char *heading = g_strdup_printf (heading_format, name);
+
+  show_error (self, heading, error->message);
+}
+
+/* A dialog of the page's, over its window. */
+static void
+present_over (QmCatalogPage *self,
+              GtkWindow     *window)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (window, GTK_WINDOW (root));
+  gtk_window_present (window);
+}
+
 void
 qm_catalog_page_toast (QmCatalogPage *self,
                        const char    *message)
@@ -82,12 +106,9 @@ open_editor (QmCatalogPage       *self,
              const QmCatalogEntry *entry)
 {
   QmCatalogEditor *editor = qm_catalog_editor_new (self->store, mode, self->kind, entry);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (editor), GTK_WINDOW (root));
   g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (editor));
+  present_over (self, GTK_WINDOW (editor));
 }
 
 static void
@@ -327,28 +348,21 @@ import_file (GtkWidget *page,
   gsize length = 0;
   QmCatalogImport *import;
   QmCatalogImportDialog *dialog;
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
   if (!g_file_load_contents (file, NULL, &data, &length, NULL, &error))
     {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Read “%s”"), name);
-
-      show_error (self, heading, error->message);
+      show_file_error (self, _("Could Not Read “%s”"), name, error);
       return;
     }
   import = qm_catalog_store_import_csv_preview (self->store, data, length, name, self->kind, &error);
   if (import == NULL)
     {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Import “%s”"), name);
-
-      show_error (self, heading, error->message);
+      show_file_error (self, _("Could Not Import “%s”"), name, error);
       return;
     }
   dialog = qm_catalog_import_dialog_new (self->store, import);
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
   g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  present_over (self, GTK_WINDOW (dialog));
 }
 
 static GtkFileFilter *
@@ -392,9 +406,7 @@ export_to (GtkWidget *page,
       !g_file_replace_contents (file, csv, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
                                 NULL, NULL, &error))
     {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Export to “%s”"), name);
-
-      show_error (self, heading, error->message);
+      show_file_error (self, _("Could Not Export to “%s”"), name, error);
       return;
     }
   message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u entry exported to “%s”",

@@ -896,15 +896,7 @@ qm_catalog_page_set_search_text (QmCatalogPage *self,
 
   if (text == NULL)
     text = "";
-  /* Setting the text deletes the old first, and the entry reports the
-   * empty text at once: that would show every row for a moment. Its
-   * delayed report of the new text finds the search applied already. */
-  if (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text))
-    {
-      g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
-      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-      g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
-    }
+  qm_list_page_set_search_text (GTK_EDITABLE (self->search_entry), text, on_search_changed, self);
   apply_search (self, text);
 }
 

@@ -36,6 +36,26 @@ qm_list_page_search_change (const char   *old,
   return GTK_FILTER_CHANGE_DIFFERENT;
 }
 
+void
+qm_list_page_set_search_text (GtkEditable *entry,
+                              const char  *text,
+                              gpointer     changed,
+                              gpointer     data)
+{
+  g_return_if_fail (GTK_IS_EDITABLE (entry));
+  g_return_if_fail (text != NULL);
+
+  /* Setting the text deletes the old first, and the entry reports the
+   * empty text at once: that would show every row for a moment. Its
+   * delayed report of the new text finds the search applied already. */
+  if (!g_str_equal (gtk_editable_get_text (entry), text))
+    {
+      g_signal_handlers_block_by_func (entry, changed, data);
+      gtk_editable_set_text (entry, text);
+      g_signal_handlers_unblock_by_func (entry, changed, data);
+    }
+}
+
 typedef struct
 {
   QmRowSlots   **slots;

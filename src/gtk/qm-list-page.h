@@ -26,6 +26,13 @@ GtkFilterChange     qm_list_page_search_change      (const char    *old,
                                                      const char    *now,
                                                      QmListSearch   search);
 
+/* Puts @text in a page's search @entry without its handler @changed
+ * (connected with @data) hearing of it: the caller applies @text itself. */
+void                qm_list_page_set_search_text    (GtkEditable   *entry,
+                                                     const char    *text,
+                                                     gpointer       changed,
+                                                     gpointer       data);
+
 /* A factory for one column whose rows are bound to the row slots at
  * *@slots (read on each bind, so it may change or go NULL in dispose):
  * @setup makes the cell, @fill fills it with an item. @data goes to both,

@@ -170,6 +170,10 @@ test_helpers (void)
 
   g_assert_nonnull (id);
   g_assert_true (id->flags & QM_CATALOG_FIELD_REQUIRED);
+  g_assert_false (id->check ("H100"));
+  g_assert_nonnull (id->rule);
+  g_assert_false (qm_catalog_info_field ("as_of")->check ("2023-02-29"));
+  g_assert_null (qm_catalog_info_field ("name")->check);
   g_assert_cmpint (qm_catalog_info_field ("price_usd")->type, ==, QM_CATALOG_FIELD_MONEY);
   g_assert_null (qm_catalog_info_field ("memory_gb"));
 }

@@ -546,11 +546,13 @@ static const SpecField model_fields[] = {
 /* The keys of QmCatalogInfo, common to every kind, as the editor asks
  * for them. */
 static const QmCatalogField info_fields[] = {
-  { "id",        N_("ID"),                 NULL, QM_CATALOG_FIELD_TEXT,  REQ, 0 },
+  { "id",        N_("ID"),                 NULL, QM_CATALOG_FIELD_TEXT,  REQ, 0, qm_catalog_id_is_valid,
+    N_("Use lower case letters, digits, “-” and “.”, starting with a letter or digit") },
   { "vendor",    N_("Vendor"),             NULL, QM_CATALOG_FIELD_TEXT,  0,   0 },
   { "name",      N_("Name"),               NULL, QM_CATALOG_FIELD_TEXT,  REQ, 0 },
   { "source",    N_("Source"),             NULL, QM_CATALOG_FIELD_TEXT,  0,   0 },
-  { "as_of",     N_("As Of (YYYY-MM-DD)"), NULL, QM_CATALOG_FIELD_TEXT,  0,   0 },
+  { "as_of",     N_("As Of (YYYY-MM-DD)"), NULL, QM_CATALOG_FIELD_TEXT,  0,   0, qm_catalog_date_is_valid,
+    N_("Must be a date written YYYY-MM-DD, such as 2025-06-01") },
   { "price_usd", N_("List Price (US$)"),   NULL, QM_CATALOG_FIELD_MONEY, 0,   2 },
 };
 

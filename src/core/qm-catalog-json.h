@@ -128,6 +128,10 @@ typedef struct
   QmCatalogFieldType   type;
   QmCatalogFieldFlags  flags;
   int                  decimals;  /* at most this many are shown */
+  /* A text field's own rule, as the parser applies it, or NULL; @rule
+   * says what it allows, for people (untranslated, N_()). */
+  gboolean           (*check)     (const char *text);
+  const char          *rule;
 } QmCatalogField;
 
 /* The fields of @kind beyond the common ones, in the parser's order but

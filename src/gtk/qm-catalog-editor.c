@@ -147,20 +147,16 @@ check_field (QmCatalogEditor *self,
     {
       if (*text == '\0')
         return (f->def.flags & QM_CATALOG_FIELD_REQUIRED) ? g_strdup (_("Required")) : NULL;
-      if (g_str_equal (f->def.key, "id"))
+      if (f->def.check != NULL && !f->def.check (text))
+        return g_strdup (_(f->def.rule));
+      /* A new entry's id must be free; only the store knows. */
+      if (g_str_equal (f->def.key, "id") && self->mode == QM_CATALOG_EDITOR_ADD)
         {
-          if (!qm_catalog_id_is_valid (text))
-            return g_strdup (_("Use lower case letters, digits, “-” and “.”, starting with a letter or digit"));
-          if (self->mode == QM_CATALOG_EDITOR_ADD)
-            {
-              g_autoptr(QmCatalogEntry) other = qm_catalog_store_get (self->store, self->kind, text, NULL);
+          g_autoptr(QmCatalogEntry) other = qm_catalog_store_get (self->store, self->kind, text, NULL);
 
-              if (other != NULL)
-                return g_strdup (_("Already used by another entry: choose another ID"));
-            }
+          if (other != NULL)
+            return g_strdup (_("Already used by another entry: choose another ID"));
         }
-      if (g_str_equal (f->def.key, "as_of") && !qm_catalog_date_is_valid (text))
-        return g_strdup (_("Must be a date written YYYY-MM-DD, such as 2025-06-01"));
       return NULL;
     }
 

@@ -12,7 +12,6 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "qm-catalog-editor.h"

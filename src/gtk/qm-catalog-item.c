@@ -1,5 +1,5 @@
-/* qm-catalog-item.c: one catalog entry as a list item, and the fields of
- * each kind.
+/* qm-catalog-item.c: one catalog entry as a list item, and how kinds and
+ * fields are shown (the fields themselves are core's qm_catalog_fields()).
  *
  * The item reads its fields out of the entry's JSON once, so that filtering
  * and sorting thousands of entries touch plain doubles and interned strings

@@ -31,8 +31,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "config.h"
+
 #include "qm-catalog-json.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -146,6 +149,28 @@ node_is_number (JsonNode *node)
   return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
 }
 
+JsonNode *
+qm_catalog_json_lookup (JsonObject *o,
+                        const char *key)
+{
+  const char *dot;
+  g_autofree char *outer = NULL;
+  JsonNode *inner;
+
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (o == NULL)
+    return NULL;
+  dot = strchr (key, '.');
+  if (dot == NULL)
+    return json_object_get_member (o, key);
+  outer = g_strndup (key, dot - key);
+  inner = json_object_get_member (o, outer);
+  if (inner == NULL || !JSON_NODE_HOLDS_OBJECT (inner))
+    return NULL;
+  return json_object_get_member (json_node_get_object (inner), dot + 1);
+}
+
 static gboolean
 set_invalid (GError     **error,
              const char  *key,
@@ -168,41 +193,44 @@ set_missing (GError     **error,
   return FALSE;
 }
 
-typedef enum
-{
-  NUM_OPTIONAL = 0,       /* absent/null = 0; otherwise >= 0 */
-  NUM_POSITIVE = 1 << 0,  /* > 0 when given */
-  NUM_REQUIRED = 1 << 1,  /* absent/null is an error */
-  NUM_FRACTION = 1 << 2,  /* <= 1 */
-} NumFlags;
+/* The range flags of a field (QmCatalogFieldFlags) say how its number
+ * is checked. */
+typedef QmCatalogFieldFlags NumFlags;
+#define NUM_OPTIONAL 0                          /* absent/null = 0; otherwise >= 0 */
+#define NUM_POSITIVE QM_CATALOG_FIELD_POSITIVE  /* > 0 when given */
+#define NUM_REQUIRED QM_CATALOG_FIELD_REQUIRED  /* absent/null is an error */
+#define NUM_FRACTION QM_CATALOG_FIELD_FRACTION  /* <= 1 */
 
+/* A number as @flags allow it; @whole asks for one that fits a guint. */
 static gboolean
-check_double (JsonNode    *node,
+check_number (JsonNode    *node,
               const char  *key,
               NumFlags     flags,
+              gboolean     whole,
               double      *out,
               GError     **error)
 {
+  const char *what = NULL;
   double v;
 
   *out = 0.0;
   if (node_is_null (node))
-    {
-      if (flags & NUM_REQUIRED)
-        return set_missing (error, key);
-      return TRUE;
-    }
+    return (flags & NUM_REQUIRED) ? set_missing (error, key) : TRUE;
   if (!node_is_number (node))
-    return set_invalid (error, key, "must be a number", node);
+    return set_invalid (error, key, whole ? "must be a whole number" : "must be a number", node);
   v = json_node_get_double (node);
-  if (!isfinite (v))
-    return set_invalid (error, key, "must be finite", node);
-  if ((flags & NUM_POSITIVE) && !(v > 0.0))
-    return set_invalid (error, key, "must be a number > 0", node);
-  if (v < 0.0)
-    return set_invalid (error, key, "must be a number >= 0", node);
-  if ((flags & NUM_FRACTION) && v > 1.0)
-    return set_invalid (error, key, "must be a fraction between 0 and 1", node);
+  if (whole && (!isfinite (v) || v != floor (v) || v < 0.0 || v > (double) G_MAXUINT))
+    what = "must be a whole number >= 0";
+  else if (!isfinite (v))
+    what = "must be finite";
+  else if ((flags & NUM_POSITIVE) && !(v > 0.0))
+    what = whole ? "must be a whole number > 0" : "must be a number > 0";
+  else if (v < 0.0)
+    what = "must be a number >= 0";
+  else if ((flags & NUM_FRACTION) && v > 1.0)
+    what = "must be a fraction between 0 and 1";
+  if (what != NULL)
+    return set_invalid (error, key, what, node);
   *out = v;
   return TRUE;
 }
@@ -214,7 +242,7 @@ get_double (JsonObject  *o,
             double      *out,
             GError     **error)
 {
-  return check_double (json_object_get_member (o, key), key, flags, out, error);
+  return check_number (json_object_get_member (o, key), key, flags, FALSE, out, error);
 }
 
 static gboolean
@@ -224,23 +252,11 @@ get_uint (JsonObject  *o,
           guint       *out,
           GError     **error)
 {
-  JsonNode *node = json_object_get_member (o, key);
   double v;
 
   *out = 0;
-  if (node_is_null (node))
-    {
-      if (flags & NUM_REQUIRED)
-        return set_missing (error, key);
-      return TRUE;
-    }
-  if (!node_is_number (node))
-    return set_invalid (error, key, "must be a whole number", node);
-  v = json_node_get_double (node);
-  if (!isfinite (v) || v != floor (v) || v < 0.0 || v > (double) G_MAXUINT)
-    return set_invalid (error, key, "must be a whole number >= 0", node);
-  if ((flags & NUM_POSITIVE) && v < 1.0)
-    return set_invalid (error, key, "must be a whole number > 0", node);
+  if (!check_number (json_object_get_member (o, key), key, flags, TRUE, &v, error))
+    return FALSE;
   *out = (guint) v;
   return TRUE;
 }
@@ -307,8 +323,8 @@ get_string (JsonObject   *o,
 
 /* Ids: lower case with dashes (plan-format.md); dots for versions
  * ("llama-3.1-8b", "p5.48xlarge"). */
-static gboolean
-id_is_valid (const char *id)
+gboolean
+qm_catalog_id_is_valid (const char *id)
 {
   if (!g_ascii_islower (id[0]) && !g_ascii_isdigit (id[0]))
     return FALSE;
@@ -318,8 +334,8 @@ id_is_valid (const char *id)
   return strlen (id) <= 128;
 }
 
-static gboolean
-date_is_valid (const char *s)
+gboolean
+qm_catalog_date_is_valid (const char *s)
 {
   guint y, m, d;
   char tail;
@@ -345,7 +361,7 @@ qm_catalog_parse_info (JsonObject     *o,
 
   if (!get_string (o, "id", TRUE, &info.id, error))
     return FALSE;
-  if (!id_is_valid (info.id))
+  if (!qm_catalog_id_is_valid (info.id))
     return set_invalid (error, "id",
                         "must be lower case letters, digits, '-' and '.'",
                         json_object_get_member (o, "id"));
@@ -355,7 +371,7 @@ qm_catalog_parse_info (JsonObject     *o,
       !get_string (o, "as_of", FALSE, &info.as_of, error) ||
       !get_double (o, "price_usd", NUM_OPTIONAL, &info.price_usd, error))
     return FALSE;
-  if (info.as_of != NULL && !date_is_valid (info.as_of))
+  if (info.as_of != NULL && !qm_catalog_date_is_valid (info.as_of))
     return set_invalid (error, "as_of", "must be a date YYYY-MM-DD",
                         json_object_get_member (o, "as_of"));
 
@@ -364,131 +380,187 @@ qm_catalog_parse_info (JsonObject     *o,
 }
 
 /* ------------------------------------------------------------------ */
-/* The fields of each kind: one table that the parser, the writer and   */
-/* the strict key check all read, so that no field can be read and not  */
-/* written (a lost field is a wrong quote).                             */
+/* The fields of each kind: one table that the parser, the writer, the  */
+/* strict key check, the CSV columns and the GTK page and editor all    */
+/* read, so that no field can be read and not written (a lost field is */
+/* a wrong quote) nor shown under a rule other than the parser's.       */
 
 /* In the struct: TEXT a const char * (interned; "" = absent), NUMBER a
  * double, COUNT a guint, BOOL a gboolean, TFLOPS double[QM_N_PRECISIONS]. */
 typedef struct
 {
-  const char         *key;
+  QmCatalogField      show;    /* key, label, unit, flags (the range a
+                                * number is checked against; a string is
+                                * required when REQUIRED), decimals */
   QmCatalogValueType  type;
-  NumFlags    flags;   /* numbers as named; a string is required when
-                        * NUM_REQUIRED */
-  gsize       offset;  /* in the kind's struct */
+  gsize               offset;  /* in the kind's struct */
 } SpecField;
 
-#define FIELD(kind_struct, key, type, flags, member) \
-  { key, QM_CATALOG_VALUE_##type, flags, G_STRUCT_OFFSET (kind_struct, member) }
-#define REQ NUM_REQUIRED
-#define POS NUM_POSITIVE
+/* A row's type names how it is stored and how it is shown: MONEY and
+ * PARAMS are numbers in dollars and in parameters. */
+#define VALUE_TEXT   QM_CATALOG_VALUE_TEXT
+#define VALUE_NUMBER QM_CATALOG_VALUE_NUMBER
+#define VALUE_MONEY  QM_CATALOG_VALUE_NUMBER
+#define VALUE_PARAMS QM_CATALOG_VALUE_NUMBER
+#define VALUE_COUNT  QM_CATALOG_VALUE_COUNT
+#define VALUE_BOOL   QM_CATALOG_VALUE_BOOL
+#define VALUE_TFLOPS QM_CATALOG_VALUE_TFLOPS
+#define SHOW_TEXT    QM_CATALOG_FIELD_TEXT
+#define SHOW_NUMBER  QM_CATALOG_FIELD_NUMBER
+#define SHOW_MONEY   QM_CATALOG_FIELD_MONEY
+#define SHOW_PARAMS  QM_CATALOG_FIELD_PARAMS
+#define SHOW_COUNT   QM_CATALOG_FIELD_COUNT
+#define SHOW_BOOL    QM_CATALOG_FIELD_BOOL
+#define SHOW_TFLOPS  QM_CATALOG_FIELD_NUMBER  /* shown by precision: tflops_fields */
+
+/* key, type, range and page flags, struct member, unit, decimals shown,
+ * label */
+#define FIELD(kind_struct, key, type, flags, member, unit, decimals, label) \
+  { { key, label, unit, SHOW_##type, flags, decimals }, VALUE_##type, \
+    G_STRUCT_OFFSET (kind_struct, member) }
+#define REQ  QM_CATALOG_FIELD_REQUIRED
+#define POS  QM_CATALOG_FIELD_POSITIVE
+#define FRAC QM_CATALOG_FIELD_FRACTION
+#define COL  QM_CATALOG_FIELD_COLUMN
+#define LAST QM_CATALOG_FIELD_LAST
 
 #define GPU(...) FIELD (QmGpuSpec, __VA_ARGS__)
 static const SpecField gpu_fields[] = {
-  GPU ("family",        TEXT,   0,         family),
-  GPU ("form_factor",   TEXT,   0,         form_factor),
-  GPU ("tflops",        TFLOPS, REQ,       tflops),
-  GPU ("memory_gb",     NUMBER, REQ | POS, memory_gb),
-  GPU ("bandwidth_tbs", NUMBER, REQ | POS, bandwidth_tbs),
-  GPU ("tdp_w",         NUMBER, 0,         tdp_w),
-  GPU ("link_gbs",      NUMBER, 0,         link_gbs),
-  GPU ("mamf_fraction", NUMBER, NUM_FRACTION, mamf_fraction),
-  GPU ("memory_mib",    NUMBER, 0,         memory_mib),
-  GPU ("hbm_stream_fraction", NUMBER, NUM_FRACTION, hbm_stream_fraction),
-  GPU ("step_overhead_us", NUMBER, 0,      step_overhead_us),
-  GPU ("mamf_fraction_fp8", NUMBER, NUM_FRACTION, mamf_fraction_fp8),
-  GPU ("allreduce_busbw_gbs", NUMBER, 0,   allreduce_busbw_gbs),
+  GPU ("family",              TEXT,   0,               family,              NULL,   0, N_("Family")),
+  GPU ("form_factor",         TEXT,   COL,             form_factor,         NULL,   0, N_("Form Factor")),
+  GPU ("tflops",              TFLOPS, REQ,             tflops,              NULL,   0, NULL),
+  GPU ("memory_gb",           NUMBER, REQ | POS | COL, memory_gb,           "GB",   1, N_("Memory")),
+  GPU ("bandwidth_tbs",       NUMBER, REQ | POS | COL, bandwidth_tbs,       "TB/s", 3, N_("Bandwidth")),
+  GPU ("tdp_w",               NUMBER, COL,             tdp_w,               "W",    0, N_("TDP")),
+  GPU ("link_gbs",            NUMBER, COL,             link_gbs,            "GB/s", 0, N_("GPU Link")),
+  GPU ("mamf_fraction",       NUMBER, FRAC,            mamf_fraction,       NULL,   3, N_("Achievable Matmul Fraction")),
+  GPU ("memory_mib",          NUMBER, 0,               memory_mib,          "MiB",  0, N_("Reported Memory")),
+  GPU ("hbm_stream_fraction", NUMBER, FRAC,            hbm_stream_fraction, NULL,   3, N_("Achievable HBM Fraction")),
+  GPU ("step_overhead_us",    NUMBER, 0,               step_overhead_us,    "µs",   0, N_("Serving Step Overhead")),
+  GPU ("mamf_fraction_fp8",   NUMBER, FRAC,            mamf_fraction_fp8,   NULL,   3, N_("Achievable FP8/FP4 Matmul Fraction")),
+  GPU ("allreduce_busbw_gbs", NUMBER, 0,               allreduce_busbw_gbs, "GB/s", 0, N_("All-Reduce Bus Bandwidth")),
 };
+
+/* The tflops object as people see it: one field a precision, the common
+ * ones first. Keys are "tflops." and the precision's name. */
+static const QmCatalogField tflops_fields[] = {
+  { "tflops.bf16", N_("BF16"), "TFLOPS", QM_CATALOG_FIELD_NUMBER, COL, 1 },
+  { "tflops.fp16", N_("FP16"), "TFLOPS", QM_CATALOG_FIELD_NUMBER, 0,   1 },
+  { "tflops.fp8",  N_("FP8"),  "TFLOPS", QM_CATALOG_FIELD_NUMBER, COL, 1 },
+  { "tflops.fp4",  N_("FP4"),  "TFLOPS", QM_CATALOG_FIELD_NUMBER, 0,   1 },
+  { "tflops.tf32", N_("TF32"), "TFLOPS", QM_CATALOG_FIELD_NUMBER, 0,   1 },
+  { "tflops.fp32", N_("FP32"), "TFLOPS", QM_CATALOG_FIELD_NUMBER, 0,   1 },
+  { "tflops.int8", N_("INT8"), "TOPS",   QM_CATALOG_FIELD_NUMBER, 0,   1 },
+  { "tflops.int4", N_("INT4"), "TOPS",   QM_CATALOG_FIELD_NUMBER, 0,   1 },
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (tflops_fields) == QM_N_PRECISIONS);
 
 #define SERVER(...) FIELD (QmServerSpec, __VA_ARGS__)
 static const SpecField server_fields[] = {
-  SERVER ("gpu_id",          TEXT,   0,         gpu_id),
-  SERVER ("gpus",            COUNT,  REQ | POS, gpus),
-  SERVER ("cpus",            COUNT,  0,         cpus),
-  SERVER ("cpu_model",       TEXT,   0,         cpu_model),
-  SERVER ("cpu_w",           NUMBER, 0,         cpu_w),
-  SERVER ("ram_gb",          NUMBER, 0,         ram_gb),
-  SERVER ("ram_w",           NUMBER, 0,         ram_w),
-  SERVER ("nvme_tb",         NUMBER, 0,         nvme_tb),
-  SERVER ("nvme_w",          NUMBER, 0,         nvme_w),
-  SERVER ("nics",            COUNT,  0,         nics),
-  SERVER ("nic_gbps",        NUMBER, 0,         nic_gbps),
-  SERVER ("nic_w",           NUMBER, 0,         nic_w),
-  SERVER ("other_w",         NUMBER, 0,         other_w),
-  SERVER ("rack_units",      COUNT,  REQ | POS, rack_units),
-  SERVER ("power_max_w",     NUMBER, REQ | POS, power_max_w),
-  SERVER ("power_typical_w", NUMBER, 0,         power_typical_w),
-  SERVER ("weight_kg",       NUMBER, 0,         weight_kg),
+  SERVER ("gpu_id",          TEXT,   COL,             gpu_id,          NULL,   0, N_("GPU")),
+  SERVER ("gpus",            COUNT,  REQ | POS | COL, gpus,            NULL,   0, N_("GPUs")),
+  SERVER ("cpus",            COUNT,  0,               cpus,            NULL,   0, N_("CPUs")),
+  SERVER ("cpu_model",       TEXT,   0,               cpu_model,       NULL,   0, N_("CPU Model")),
+  SERVER ("cpu_w",           NUMBER, 0,               cpu_w,           "W",    0, N_("CPU Power")),
+  SERVER ("ram_gb",          NUMBER, COL,             ram_gb,          "GB",   0, N_("RAM")),
+  SERVER ("ram_w",           NUMBER, 0,               ram_w,           "W",    0, N_("RAM Power")),
+  SERVER ("nvme_tb",         NUMBER, COL,             nvme_tb,         "TB",   1, N_("NVMe")),
+  SERVER ("nvme_w",          NUMBER, 0,               nvme_w,          "W",    0, N_("NVMe Power")),
+  SERVER ("nics",            COUNT,  0,               nics,            NULL,   0, N_("NICs")),
+  SERVER ("nic_gbps",        NUMBER, 0,               nic_gbps,        "Gb/s", 0, N_("NIC Speed")),
+  SERVER ("nic_w",           NUMBER, 0,               nic_w,           "W",    0, N_("NIC Power")),
+  SERVER ("other_w",         NUMBER, 0,               other_w,         "W",    0, N_("Other Power")),
+  SERVER ("rack_units",      COUNT,  REQ | POS | COL, rack_units,      "U",    0, N_("Height")),
+  SERVER ("power_max_w",     NUMBER, REQ | POS | COL, power_max_w,     "W",    0, N_("Max Power")),
+  SERVER ("power_typical_w", NUMBER, 0,               power_typical_w, "W",    0, N_("Typical Power")),
+  SERVER ("weight_kg",       NUMBER, 0,               weight_kg,       "kg",   1, N_("Weight")),
 };
 
 #define NETWORK(...) FIELD (QmNetworkSpec, __VA_ARGS__)
 static const SpecField network_fields[] = {
-  NETWORK ("technology",      TEXT,   0,         technology),
-  NETWORK ("ports",           COUNT,  REQ | POS, ports),
-  NETWORK ("port_gbps",       NUMBER, REQ | POS, port_gbps),
-  NETWORK ("power_w",         NUMBER, 0,         power_w),
-  NETWORK ("rack_units",      COUNT,  0,         rack_units),
-  NETWORK ("latency_us",      NUMBER, 0,         latency_us),
-  NETWORK ("nic_usd",         NUMBER, 0,         nic_usd),
-  NETWORK ("transceiver_usd", NUMBER, 0,         transceiver_usd),
-  NETWORK ("transceiver_w",   NUMBER, 0,         transceiver_w),
-  NETWORK ("cable_usd",       NUMBER, 0,         cable_usd),
+  NETWORK ("technology",      TEXT,   COL,             technology,      NULL,   0, N_("Technology")),
+  NETWORK ("ports",           COUNT,  REQ | POS | COL, ports,           NULL,   0, N_("Ports")),
+  NETWORK ("port_gbps",       NUMBER, REQ | POS | COL, port_gbps,       "Gb/s", 0, N_("Port Speed")),
+  NETWORK ("power_w",         NUMBER, COL,             power_w,         "W",    0, N_("Power")),
+  NETWORK ("rack_units",      COUNT,  COL,             rack_units,      "U",    0, N_("Height")),
+  NETWORK ("latency_us",      NUMBER, 0,               latency_us,      "µs",   2, N_("Latency")),
+  NETWORK ("nic_usd",         MONEY,  0,               nic_usd,         NULL,   0, N_("NIC Price")),
+  NETWORK ("transceiver_usd", MONEY,  0,               transceiver_usd, NULL,   0, N_("Transceiver Price")),
+  NETWORK ("transceiver_w",   NUMBER, 0,               transceiver_w,   "W",    1, N_("Transceiver Power")),
+  NETWORK ("cable_usd",       MONEY,  0,               cable_usd,       NULL,   0, N_("Cable Price")),
 };
 
 #define STORAGE(...) FIELD (QmStorageSpec, __VA_ARGS__)
 static const SpecField storage_fields[] = {
-  STORAGE ("kind",              TEXT,   0, kind),
-  STORAGE ("usd_per_tb",        NUMBER, 0, usd_per_tb),
-  STORAGE ("usd_per_gbs",       NUMBER, 0, usd_per_gbs),
-  STORAGE ("write_gbs_per_tb",  NUMBER, 0, write_gbs_per_tb),
-  STORAGE ("watts_per_tb",      NUMBER, 0, watts_per_tb),
-  STORAGE ("rack_units_per_pb", COUNT,  0, rack_units_per_pb),
-  STORAGE ("usd_per_tb_month",  NUMBER, 0, usd_per_tb_month),
+  STORAGE ("kind",              TEXT,   COL, kind,              NULL,   0, N_("Type")),
+  STORAGE ("usd_per_tb",        MONEY,  COL, usd_per_tb,        NULL,   0, N_("Price per TB")),
+  STORAGE ("usd_per_gbs",       MONEY,  COL, usd_per_gbs,       NULL,   0, N_("Price per GB/s")),
+  STORAGE ("write_gbs_per_tb",  NUMBER, COL, write_gbs_per_tb,  "GB/s", 3, N_("Write Bandwidth per TB")),
+  STORAGE ("watts_per_tb",      NUMBER, 0,   watts_per_tb,      "W",    1, N_("Power per TB")),
+  STORAGE ("rack_units_per_pb", COUNT,  0,   rack_units_per_pb, "U",    0, N_("Rack Space per PB")),
+  STORAGE ("usd_per_tb_month",  MONEY,  COL, usd_per_tb_month,  NULL,   0, N_("Rent per TB-Month")),
 };
 
 #define FACILITY(...) FIELD (QmFacilityItem, __VA_ARGS__)
 static const SpecField facility_fields[] = {
-  FACILITY ("kind",       TEXT,   REQ, kind),
-  FACILITY ("rack_units", COUNT,  0,   rack_units),
-  FACILITY ("kw_limit",   NUMBER, 0,   kw_limit),
+  FACILITY ("kind",       TEXT,   REQ | COL, kind,       NULL, 0, N_("Type")),
+  FACILITY ("rack_units", COUNT,  COL,       rack_units, "U",  0, N_("Height")),
+  FACILITY ("kw_limit",   NUMBER, COL,       kw_limit,   "kW", 1, N_("Power Limit")),
 };
 
+/* The provider is not a column: the vendor column already names it. The
+ * instance type comes after the prices people compare. */
 #define CLOUD(...) FIELD (QmCloudOffer, __VA_ARGS__)
 static const SpecField cloud_fields[] = {
-  CLOUD ("provider",                   TEXT,   REQ,       provider),
-  CLOUD ("instance_type",              TEXT,   0,         instance_type),
-  CLOUD ("gpu_id",                     TEXT,   REQ,       gpu_id),
-  CLOUD ("gpus",                       COUNT,  REQ | POS, gpus),
-  CLOUD ("usd_per_gpu_hour_on_demand", NUMBER, 0,         usd_per_gpu_hour_on_demand),
-  CLOUD ("usd_per_gpu_hour_reserved",  NUMBER, 0,         usd_per_gpu_hour_reserved),
+  CLOUD ("provider",                   TEXT,  REQ,             provider,                   NULL, 0, N_("Provider")),
+  CLOUD ("instance_type",              TEXT,  COL | LAST,      instance_type,              NULL, 0, N_("Instance Type")),
+  CLOUD ("gpu_id",                     TEXT,  REQ | COL,       gpu_id,                     NULL, 0, N_("GPU")),
+  CLOUD ("gpus",                       COUNT, REQ | POS | COL, gpus,                       NULL, 0, N_("GPUs")),
+  CLOUD ("usd_per_gpu_hour_on_demand", MONEY, COL,             usd_per_gpu_hour_on_demand, NULL, 2, N_("On Demand per GPU-Hour")),
+  CLOUD ("usd_per_gpu_hour_reserved",  MONEY, COL,             usd_per_gpu_hour_reserved,  NULL, 2, N_("Reserved per GPU-Hour")),
 };
 
 #define MODEL(...) FIELD (QmModelPreset, __VA_ARGS__)
 static const SpecField model_fields[] = {
-  MODEL ("params",            NUMBER, REQ | POS, published_params),
-  MODEL ("active_params",     NUMBER, 0,         published_active_params),
-  MODEL ("layers",            COUNT,  REQ | POS, shape.layers),
-  MODEL ("hidden",            COUNT,  REQ | POS, shape.hidden),
-  MODEL ("heads",             COUNT,  REQ | POS, shape.heads),
-  MODEL ("kv_heads",          COUNT,  0,         shape.kv_heads),
-  MODEL ("head_dim",          COUNT,  0,         shape.head_dim),
-  MODEL ("ffn_hidden",        COUNT,  0,         shape.ffn_hidden),
-  MODEL ("vocab",             COUNT,  REQ | POS, shape.vocab),
-  MODEL ("gated_mlp",         BOOL,   0,         shape.gated_mlp),
-  MODEL ("tied_embeddings",   BOOL,   0,         shape.tied_embeddings),
-  MODEL ("experts",           COUNT,  0,         shape.experts),
-  MODEL ("experts_per_token", COUNT,  0,         shape.experts_per_token),
-  MODEL ("shared_experts",    COUNT,  0,         shape.shared_experts),
-  MODEL ("moe_ffn_hidden",    COUNT,  0,         shape.moe_ffn_hidden),
-  MODEL ("dense_layers",      COUNT,  0,         shape.dense_layers),
-  MODEL ("q_lora_rank",       COUNT,  0,         shape.q_lora_rank),
-  MODEL ("kv_lora_rank",      COUNT,  0,         shape.kv_lora_rank),
-  MODEL ("rope_head_dim",     COUNT,  0,         shape.rope_head_dim),
+  MODEL ("params",            PARAMS, REQ | POS | COL, published_params,         NULL, 1, N_("Parameters")),
+  MODEL ("active_params",     PARAMS, COL,             published_active_params,  NULL, 1, N_("Active Parameters")),
+  MODEL ("layers",            COUNT,  REQ | POS | COL, shape.layers,             NULL, 0, N_("Layers")),
+  MODEL ("hidden",            COUNT,  REQ | POS | COL, shape.hidden,             NULL, 0, N_("Hidden Size")),
+  MODEL ("heads",             COUNT,  REQ | POS | COL, shape.heads,              NULL, 0, N_("Heads")),
+  MODEL ("kv_heads",          COUNT,  COL,             shape.kv_heads,           NULL, 0, N_("KV Heads")),
+  MODEL ("head_dim",          COUNT,  0,               shape.head_dim,           NULL, 0, N_("Head Size")),
+  MODEL ("ffn_hidden",        COUNT,  0,               shape.ffn_hidden,         NULL, 0, N_("FFN Size")),
+  MODEL ("vocab",             COUNT,  REQ | POS | COL, shape.vocab,              NULL, 0, N_("Vocabulary")),
+  MODEL ("gated_mlp",         BOOL,   0,               shape.gated_mlp,          NULL, 0, N_("Gated MLP")),
+  MODEL ("tied_embeddings",   BOOL,   0,               shape.tied_embeddings,    NULL, 0, N_("Tied Embeddings")),
+  MODEL ("experts",           COUNT,  COL,             shape.experts,            NULL, 0, N_("Experts")),
+  MODEL ("experts_per_token", COUNT,  0,               shape.experts_per_token,  NULL, 0, N_("Experts per Token")),
+  MODEL ("shared_experts",    COUNT,  0,               shape.shared_experts,     NULL, 0, N_("Shared Experts")),
+  MODEL ("moe_ffn_hidden",    COUNT,  0,               shape.moe_ffn_hidden,     NULL, 0, N_("Expert FFN Size")),
+  MODEL ("dense_layers",      COUNT,  0,               shape.dense_layers,       NULL, 0, N_("Dense Layers")),
+  MODEL ("q_lora_rank",       COUNT,  0,               shape.q_lora_rank,        NULL, 0, N_("Query LoRA Rank")),
+  MODEL ("kv_lora_rank",      COUNT,  0,               shape.kv_lora_rank,       NULL, 0, N_("KV LoRA Rank")),
+  MODEL ("rope_head_dim",     COUNT,  0,               shape.rope_head_dim,      NULL, 0, N_("RoPE Head Size")),
+};
+
+/* The keys of QmCatalogInfo, common to every kind, as the editor asks
+ * for them. */
+static const QmCatalogField info_fields[] = {
+  { "id",        N_("ID"),                 NULL, QM_CATALOG_FIELD_TEXT,  REQ, 0, qm_catalog_id_is_valid,
+    N_("Use lower case letters, digits, “-” and “.”, starting with a letter or digit") },
+  { "vendor",    N_("Vendor"),             NULL, QM_CATALOG_FIELD_TEXT,  0,   0 },
+  { "name",      N_("Name"),               NULL, QM_CATALOG_FIELD_TEXT,  REQ, 0 },
+  { "source",    N_("Source"),             NULL, QM_CATALOG_FIELD_TEXT,  0,   0 },
+  { "as_of",     N_("As Of (YYYY-MM-DD)"), NULL, QM_CATALOG_FIELD_TEXT,  0,   0, qm_catalog_date_is_valid,
+    N_("Must be a date written YYYY-MM-DD, such as 2025-06-01") },
+  { "price_usd", N_("List Price (US$)"),   NULL, QM_CATALOG_FIELD_MONEY, 0,   2 },
 };
 
 #undef REQ
 #undef POS
+#undef FRAC
+#undef COL
+#undef LAST
 
 static const struct
 {
@@ -515,11 +587,53 @@ qm_catalog_field_key (QmCatalogKind       kind,
     return NULL;
   if (type != NULL)
     *type = kind_fields[kind].fields[i].type;
-  return kind_fields[kind].fields[i].key;
+  return kind_fields[kind].fields[i].show.key;
 }
 
-/* The keys of QmCatalogInfo, common to every kind. */
-static const char * const info_keys[] = { "id", "vendor", "name", "source", "as_of", "price_usd", NULL };
+const QmCatalogField *
+qm_catalog_fields (QmCatalogKind  kind,
+                   guint         *n_fields)
+{
+  static const QmCatalogField *flat[QM_N_CATALOG_KINDS];
+  static guint n_flat[QM_N_CATALOG_KINDS];
+
+  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, NULL);
+
+  /* The tables hold SpecFields; people see QmCatalogFields, with the
+   * tflops object spread out by precision and the LAST ones at the end.
+   * Built once. */
+  if (g_once_init_enter (&flat[kind]))
+    {
+      GArray *fields = g_array_new (FALSE, FALSE, sizeof (QmCatalogField));
+
+      for (guint last = 0; last < 2; last++)
+        for (guint i = 0; i < kind_fields[kind].n; i++)
+          {
+            const SpecField *f = &kind_fields[kind].fields[i];
+
+            if (((f->show.flags & QM_CATALOG_FIELD_LAST) != 0) != last)
+              continue;
+            if (f->type == QM_CATALOG_VALUE_TFLOPS)
+              g_array_append_vals (fields, tflops_fields, G_N_ELEMENTS (tflops_fields));
+            else
+              g_array_append_val (fields, f->show);
+          }
+      n_flat[kind] = fields->len;
+      g_once_init_leave (&flat[kind], (const QmCatalogField *) g_array_free (fields, FALSE));
+    }
+  if (n_fields != NULL)
+    *n_fields = n_flat[kind];
+  return flat[kind];
+}
+
+const QmCatalogField *
+qm_catalog_info_field (const char *key)
+{
+  for (guint i = 0; key != NULL && i < G_N_ELEMENTS (info_fields); i++)
+    if (g_str_equal (info_fields[i].key, key))
+      return &info_fields[i];
+  return NULL;
+}
 
 /* For QM_CATALOG_PARSE_STRICT: a key the tables do not know is a typo. */
 static gboolean
@@ -531,10 +645,10 @@ check_keys (JsonObject     *o,
 
   for (GList *l = members; l != NULL; l = l->next)
     {
-      gboolean known = g_strv_contains (info_keys, l->data);
+      gboolean known = qm_catalog_info_field (l->data) != NULL;
 
       for (guint i = 0; !known && i < kind_fields[kind].n; i++)
-        known = g_str_equal (kind_fields[kind].fields[i].key, l->data);
+        known = g_str_equal (kind_fields[kind].fields[i].show.key, l->data);
       if (!known)
         {
           g_set_error (error, QM_CATALOG_ERROR, QM_CATALOG_ERROR_UNKNOWN_KEY,
@@ -574,8 +688,8 @@ parse_tflops (JsonObject  *o,
                        "bf16, fp8, int8, fp4 or int4)", key);
           return FALSE;
         }
-      if (!check_double (json_object_get_member (t, l->data), key,
-                         NUM_OPTIONAL, &v, error))
+      if (!check_number (json_object_get_member (t, l->data), key,
+                         NUM_OPTIONAL, FALSE, &v, error))
         return FALSE;
       tflops[p] = v;
     }
@@ -592,17 +706,18 @@ parse_field (JsonObject       *o,
              GError          **error)
 {
   gpointer member = spec + f->offset;
+  const char *key = f->show.key;
 
   switch (f->type)
     {
     case QM_CATALOG_VALUE_TEXT:
-      return get_string (o, f->key, (f->flags & NUM_REQUIRED) != 0, member, error);
+      return get_string (o, key, (f->show.flags & NUM_REQUIRED) != 0, member, error);
     case QM_CATALOG_VALUE_NUMBER:
-      return get_double (o, f->key, f->flags, member, error);
+      return get_double (o, key, f->show.flags, member, error);
     case QM_CATALOG_VALUE_COUNT:
-      return get_uint (o, f->key, f->flags, member, error);
+      return get_uint (o, key, f->show.flags, member, error);
     case QM_CATALOG_VALUE_BOOL:
-      return get_bool (o, f->key, member, error);
+      return get_bool (o, key, member, error);
     case QM_CATALOG_VALUE_TFLOPS:
       return parse_tflops (o, member, error);
     default:
@@ -708,62 +823,6 @@ parse_kind (QmCatalogKind   kind,
 }
 
 gboolean
-qm_catalog_parse_gpu (JsonObject  *o,
-                      QmGpuSpec   *out,
-                      GError     **error)
-{
-  return parse_kind (QM_CATALOG_KIND_GPU, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_server (JsonObject    *o,
-                         QmServerSpec  *out,
-                         GError       **error)
-{
-  return parse_kind (QM_CATALOG_KIND_SERVER, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_network (JsonObject     *o,
-                          QmNetworkSpec  *out,
-                          GError        **error)
-{
-  return parse_kind (QM_CATALOG_KIND_NETWORK, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_storage (JsonObject     *o,
-                          QmStorageSpec  *out,
-                          GError        **error)
-{
-  return parse_kind (QM_CATALOG_KIND_STORAGE, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_facility_item (JsonObject      *o,
-                                QmFacilityItem  *out,
-                                GError         **error)
-{
-  return parse_kind (QM_CATALOG_KIND_FACILITY, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_cloud_offer (JsonObject    *o,
-                              QmCloudOffer  *out,
-                              GError       **error)
-{
-  return parse_kind (QM_CATALOG_KIND_CLOUD, o, out, error);
-}
-
-gboolean
-qm_catalog_parse_model (JsonObject     *o,
-                        QmModelPreset  *out,
-                        GError        **error)
-{
-  return parse_kind (QM_CATALOG_KIND_MODEL, o, out, error);
-}
-
-gboolean
 qm_catalog_parse_object (QmCatalogKind         kind,
                          JsonObject           *o,
                          QmCatalogParseFlags   flags,
@@ -802,23 +861,24 @@ put_field (JsonObject      *o,
            const guint8    *spec)
 {
   gconstpointer member = spec + f->offset;
+  const char *key = f->show.key;
 
   switch (f->type)
     {
     case QM_CATALOG_VALUE_TEXT:
-      put_string (o, f->key, *(const char * const *) member);
+      put_string (o, key, *(const char * const *) member);
       break;
     case QM_CATALOG_VALUE_NUMBER:
       if (*(const double *) member != 0.0)
-        json_object_set_double_member (o, f->key, *(const double *) member);
+        json_object_set_double_member (o, key, *(const double *) member);
       break;
     case QM_CATALOG_VALUE_COUNT:
       if (*(const guint *) member != 0)
-        json_object_set_int_member (o, f->key, *(const guint *) member);
+        json_object_set_int_member (o, key, *(const guint *) member);
       break;
     case QM_CATALOG_VALUE_BOOL:
       if (*(const gboolean *) member)
-        json_object_set_boolean_member (o, f->key, TRUE);
+        json_object_set_boolean_member (o, key, TRUE);
       break;
     case QM_CATALOG_VALUE_TFLOPS:
       {
@@ -828,7 +888,7 @@ put_field (JsonObject      *o,
         for (guint p = 0; p < QM_N_PRECISIONS; p++)
           if (tflops[p] != 0.0)
             json_object_set_double_member (t, qm_precision_to_string (p), tflops[p]);
-        json_object_set_object_member (o, f->key, t);
+        json_object_set_object_member (o, key, t);
       }
       break;
     default:

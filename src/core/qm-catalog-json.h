@@ -68,33 +68,13 @@ gsize        qm_catalog_kind_struct_size (QmCatalogKind kind);
  * "gpus.json", "servers.json", ... */
 const char  *qm_catalog_kind_file        (QmCatalogKind kind);
 
-/* One entry. @out is cleared first and left cleared on error. */
+/* The common keys of one entry. @out is cleared first and left cleared
+ * on error. */
 gboolean qm_catalog_parse_info          (JsonObject      *o,
                                          QmCatalogInfo   *out,
                                          GError         **error);
-gboolean qm_catalog_parse_gpu           (JsonObject      *o,
-                                         QmGpuSpec       *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_server        (JsonObject      *o,
-                                         QmServerSpec    *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_network       (JsonObject      *o,
-                                         QmNetworkSpec   *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_storage       (JsonObject      *o,
-                                         QmStorageSpec   *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_facility_item (JsonObject      *o,
-                                         QmFacilityItem  *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_cloud_offer   (JsonObject      *o,
-                                         QmCloudOffer    *out,
-                                         GError         **error);
-gboolean qm_catalog_parse_model         (JsonObject      *o,
-                                         QmModelPreset   *out,
-                                         GError         **error);
-
-/* One entry of any kind; @out points at the struct for @kind. */
+/* One entry of any kind; @out points at the struct for @kind. It is
+ * cleared first and left cleared on error. */
 gboolean qm_catalog_parse_object        (QmCatalogKind        kind,
                                          JsonObject          *o,
                                          QmCatalogParseFlags  flags,
@@ -118,6 +98,62 @@ typedef enum
 const char *qm_catalog_field_key        (QmCatalogKind         kind,
                                          guint                 i,
                                          QmCatalogValueType   *type);
+
+/* How people see and type one field: the catalog page's columns and
+ * detail rows and the catalog editor loop over these. */
+typedef enum
+{
+  QM_CATALOG_FIELD_TEXT,
+  QM_CATALOG_FIELD_NUMBER,   /* a double */
+  QM_CATALOG_FIELD_COUNT,    /* a whole number */
+  QM_CATALOG_FIELD_MONEY,    /* US dollars */
+  QM_CATALOG_FIELD_PARAMS,   /* a parameter count, shown in billions */
+  QM_CATALOG_FIELD_BOOL,
+} QmCatalogFieldType;
+
+typedef enum
+{
+  QM_CATALOG_FIELD_REQUIRED = 1 << 0,  /* absent is refused */
+  QM_CATALOG_FIELD_POSITIVE = 1 << 1,  /* > 0 when given */
+  QM_CATALOG_FIELD_FRACTION = 1 << 2,  /* between 0 and 1 */
+  QM_CATALOG_FIELD_COLUMN   = 1 << 3,  /* a column of the catalog page */
+  QM_CATALOG_FIELD_LAST     = 1 << 4,  /* shown after the kind's other fields */
+} QmCatalogFieldFlags;
+
+typedef struct
+{
+  const char          *key;       /* catalog JSON key; "tflops.bf16" for a nested one */
+  const char          *label;     /* untranslated (N_()); pass through _() */
+  const char          *unit;      /* "TFLOPS", "GB" ... or NULL */
+  QmCatalogFieldType   type;
+  QmCatalogFieldFlags  flags;
+  int                  decimals;  /* at most this many are shown */
+  /* A text field's own rule, as the parser applies it, or NULL; @rule
+   * says what it allows, for people (untranslated, N_()). */
+  gboolean           (*check)     (const char *text);
+  const char          *rule;
+} QmCatalogField;
+
+/* The fields of @kind beyond the common ones, in the parser's order but
+ * those marked LAST at the end, with a GPU's tflops object as one field
+ * per precision ("tflops.bf16", ...):
+ * every field an entry has, each once. Every entry is a detail row and a
+ * row of the editor; those with QM_CATALOG_FIELD_COLUMN are columns too. */
+const QmCatalogField *qm_catalog_fields        (QmCatalogKind  kind,
+                                                guint         *n_fields);
+/* A field every kind has: "id", "name", "vendor", "price_usd", "source"
+ * or "as_of"; NULL for another key. */
+const QmCatalogField *qm_catalog_info_field    (const char    *key);
+
+/* The rules the parser applies to an id and to as_of, for forms that
+ * check as the user types. */
+gboolean    qm_catalog_id_is_valid      (const char           *id);
+gboolean    qm_catalog_date_is_valid    (const char           *date);
+
+/* The member of @o that a field's key names: "memory_gb", or member bf16
+ * of object tflops for "tflops.bf16"; NULL when absent or @o is NULL. */
+JsonNode   *qm_catalog_json_lookup      (JsonObject           *o,
+                                         const char           *key);
 
 /* The entry as a JSON object with the keys the parsers read, so that
  * parsing it gives @spec back (zeros and empty strings are left out;

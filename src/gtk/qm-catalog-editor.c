@@ -12,7 +12,6 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "qm-catalog-editor.h"
@@ -63,13 +62,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* The fields every kind has, for the user's own entries. */
-static const QmCatalogField id_field = { "id", N_("ID"), NULL, QM_CATALOG_FIELD_TEXT, QM_CATALOG_FIELD_REQUIRED, 0 };
-static const QmCatalogField name_field = { "name", N_("Name"), NULL, QM_CATALOG_FIELD_TEXT, QM_CATALOG_FIELD_REQUIRED, 0 };
-static const QmCatalogField vendor_field = { "vendor", N_("Vendor"), NULL, QM_CATALOG_FIELD_TEXT, 0, 0 };
-static const QmCatalogField price_field = { "price_usd", N_("List Price (US$)"), NULL, QM_CATALOG_FIELD_MONEY, 0, 2 };
-static const QmCatalogField source_field = { "source", N_("Source"), NULL, QM_CATALOG_FIELD_TEXT, 0, 0 };
-static const QmCatalogField as_of_field = { "as_of", N_("As Of (YYYY-MM-DD)"), NULL, QM_CATALOG_FIELD_TEXT, 0, 0 };
+/* The field only the price override form has; the rest are core's
+ * (qm_catalog_info_field() and qm_catalog_fields()). */
 static const QmCatalogField override_field = { "override", N_("Your Price (US$)"), NULL, QM_CATALOG_FIELD_MONEY, QM_CATALOG_FIELD_REQUIRED, 2 };
 
 static void
@@ -99,31 +93,6 @@ field_text (Field *f)
   if (f->toggle != NULL)
     return g_strdup (gtk_switch_get_active (f->toggle) ? "true" : "false");
   return g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (f->row))));
-}
-
-/* Ids as qm-catalog-json.c takes them. */
-static gboolean
-id_is_valid (const char *id)
-{
-  if (!g_ascii_islower (id[0]) && !g_ascii_isdigit (id[0]))
-    return FALSE;
-  for (const char *p = id; *p; p++)
-    if (!g_ascii_islower (*p) && !g_ascii_isdigit (*p) && *p != '-' && *p != '.')
-      return FALSE;
-  return strlen (id) <= 128;
-}
-
-static gboolean
-date_is_valid (const char *s)
-{
-  guint y, m, d;
-  char tail;
-
-  if (strlen (s) != 10 || s[4] != '-' || s[7] != '-')
-    return FALSE;
-  if (sscanf (s, "%4u-%2u-%2u%c", &y, &m, &d, &tail) != 3)
-    return FALSE;
-  return g_date_valid_dmy (d, m, y);
 }
 
 /* "1,234.5", "$25,000" and "7e9" are numbers; group separators, spaces and
@@ -177,20 +146,16 @@ check_field (QmCatalogEditor *self,
     {
       if (*text == '\0')
         return (f->def.flags & QM_CATALOG_FIELD_REQUIRED) ? g_strdup (_("Required")) : NULL;
-      if (g_str_equal (f->def.key, "id"))
+      if (f->def.check != NULL && !f->def.check (text))
+        return g_strdup (_(f->def.rule));
+      /* A new entry's id must be free; only the store knows. */
+      if (g_str_equal (f->def.key, "id") && self->mode == QM_CATALOG_EDITOR_ADD)
         {
-          if (!id_is_valid (text))
-            return g_strdup (_("Use lower case letters, digits, “-” and “.”, starting with a letter or digit"));
-          if (self->mode == QM_CATALOG_EDITOR_ADD)
-            {
-              g_autoptr(QmCatalogEntry) other = qm_catalog_store_get (self->store, self->kind, text, NULL);
+          g_autoptr(QmCatalogEntry) other = qm_catalog_store_get (self->store, self->kind, text, NULL);
 
-              if (other != NULL)
-                return g_strdup (_("Already used by another entry: choose another ID"));
-            }
+          if (other != NULL)
+            return g_strdup (_("Already used by another entry: choose another ID"));
         }
-      if (g_str_equal (f->def.key, "as_of") && !date_is_valid (text))
-        return g_strdup (_("Must be a date written YYYY-MM-DD, such as 2025-06-01"));
       return NULL;
     }
 
@@ -221,16 +186,8 @@ ensure_object (JsonObject *o,
 static JsonObject *
 build_json (QmCatalogEditor *self)
 {
-  JsonObject *o = NULL;
+  JsonObject *o = qm_catalog_entry_to_object (self->entry);
 
-  if (self->entry != NULL && self->entry->json != NULL)
-    {
-      g_autoptr(JsonParser) parser = json_parser_new ();
-
-      if (json_parser_load_from_data (parser, self->entry->json, -1, NULL) &&
-          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-        o = json_object_ref (json_node_get_object (json_parser_get_root (parser)));
-    }
   if (o == NULL)
     o = json_object_new ();
 
@@ -451,23 +408,8 @@ static char *
 initial_text (JsonObject *o,
               const char *key)
 {
-  const char *dot = strchr (key, '.');
-  JsonNode *node;
+  JsonNode *node = qm_catalog_json_lookup (o, key);
   GType type;
-
-  if (o == NULL)
-    return NULL;
-  if (dot != NULL)
-    {
-      g_autofree char *outer = g_strndup (key, dot - key);
-      JsonNode *inner = json_object_get_member (o, outer);
-
-      if (inner == NULL || !JSON_NODE_HOLDS_OBJECT (inner))
-        return NULL;
-      node = json_object_get_member (json_node_get_object (inner), dot + 1);
-    }
-  else
-    node = json_object_get_member (o, key);
 
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return NULL;
@@ -506,43 +448,111 @@ free_copy_id (QmCatalogEditor *self,
 }
 
 static void
-build_form (QmCatalogEditor *self)
+set_titles (QmCatalogEditor *self,
+            const char      *title,
+            const char      *subtitle)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonObject *o = NULL;
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_window_title_set_title (self->window_title, title);
+  adw_window_title_set_subtitle (self->window_title, subtitle);
+}
+
+/* A common field (qm_catalog_info_field()), filled from @o. */
+static void
+add_info_field (QmCatalogEditor     *self,
+                AdwPreferencesGroup *group,
+                JsonObject          *o,
+                const char          *key)
+{
+  g_autofree char *initial = initial_text (o, key);
+
+  add_field (self, group, qm_catalog_info_field (key), initial, TRUE);
+}
+
+static void
+build_price_form (QmCatalogEditor *self)
+{
+  g_autofree char *list = qm_catalog_format_price (self->entry->list_price_usd);
+  g_autofree char *initial = NULL;
   AdwPreferencesGroup *group;
+  GtkWidget *row;
+
+  set_titles (self, _("Override Price"), self->entry->name);
+  group = add_group (self, _("Price"),
+                     _("Estimates use your price. The list price is kept, and comes back when you reset the override."));
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("List Price"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), list);
+  adw_preferences_group_add (group, row);
+  if (self->entry->has_override)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      initial = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.15g", self->entry->override_usd));
+    }
+  add_field (self, group, &override_field, initial, TRUE);
+}
+
+/* Id and name; a copy gets a free id and "(Copy)" after its name. */
+static void
+add_id_and_name (QmCatalogEditor     *self,
+                 AdwPreferencesGroup *group,
+                 JsonObject          *o)
+{
+  g_autofree char *id = initial_text (o, "id");
+  g_autofree char *name = initial_text (o, "name");
+
+  if (self->mode == QM_CATALOG_EDITOR_ADD && id != NULL)
+    {
+      g_autofree char *copy_id = free_copy_id (self, id);
+      g_autofree char *copy_name = g_strdup_printf (_("%s (Copy)"), name ? name : id);
+
+      g_free (id);
+      g_free (name);
+      id = g_steal_pointer (&copy_id);
+      name = g_steal_pointer (&copy_name);
+    }
+  add_field (self, group, qm_catalog_info_field ("id"), id, self->mode == QM_CATALOG_EDITOR_ADD);
+  add_field (self, group, qm_catalog_info_field ("name"), name, TRUE);
+}
+
+/* The kind's own fields, a GPU's throughput figures in a group of their
+ * own. */
+static void
+add_spec_fields (QmCatalogEditor *self,
+                 JsonObject      *o)
+{
+  AdwPreferencesGroup *group = add_group (self, _("Specifications"), NULL);
   const QmCatalogField *fields;
-  const char *singular = qm_catalog_kind_singular (self->kind);
   guint n;
 
-  self->building = TRUE;
-  if (self->entry != NULL && self->entry->json != NULL &&
-      json_parser_load_from_data (parser, self->entry->json, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    o = json_node_get_object (json_parser_get_root (parser));
+  fields = qm_catalog_fields (self->kind, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *initial = initial_text (o, fields[i].key);
+      gboolean tflops = g_str_has_prefix (fields[i].key, "tflops.");
+      gboolean after_tflops = i > 0 && g_str_has_prefix (fields[i - 1].key, "tflops.");
 
+      if (tflops && !after_tflops)
+        group = add_group (self, _("Peak Throughput"),
+                           _("Dense figures, never “with sparsity”; leave a precision empty when the chip lacks it. A BF16 or FP16 figure is required."));
+      else if (!tflops && after_tflops)
+        group = add_group (self, _("Memory and Power"), NULL);
+      add_field (self, group, &fields[i], initial, TRUE);
+    }
+}
+
+static void
+build_form (QmCatalogEditor *self)
+{
+  g_autoptr(JsonObject) o = qm_catalog_entry_to_object (self->entry);
+  const char *singular = qm_catalog_kind_singular (self->kind);
+  AdwPreferencesGroup *group;
+
+  self->building = TRUE;
   if (self->mode == QM_CATALOG_EDITOR_PRICE)
     {
-      g_autofree char *list = qm_catalog_format_price (self->entry->list_price_usd);
-      g_autofree char *initial = NULL;
-      GtkWidget *row;
-
-      gtk_window_set_title (GTK_WINDOW (self), _("Override Price"));
-      adw_window_title_set_title (self->window_title, _("Override Price"));
-      adw_window_title_set_subtitle (self->window_title, self->entry->name);
-      group = add_group (self, _("Price"),
-                         _("Estimates use your price. The list price is kept, and comes back when you reset the override."));
-      row = adw_action_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("List Price"));
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), list);
-      adw_preferences_group_add (group, row);
-      if (self->entry->has_override)
-        {
-          char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-          initial = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.15g", self->entry->override_usd));
-        }
-      add_field (self, group, &override_field, initial, TRUE);
+      build_price_form (self);
       self->building = FALSE;
       return;
     }
@@ -551,74 +561,30 @@ build_form (QmCatalogEditor *self)
     {
       g_autofree char *title = g_strdup_printf (_("Edit %s"), singular);
 
-      gtk_window_set_title (GTK_WINDOW (self), title);
-      adw_window_title_set_title (self->window_title, title);
-      adw_window_title_set_subtitle (self->window_title, self->entry->name);
+      set_titles (self, title, self->entry->name);
     }
   else
     {
       g_autofree char *title = g_strdup_printf (_("New %s"), singular);
 
-      gtk_window_set_title (GTK_WINDOW (self), title);
-      adw_window_title_set_title (self->window_title, title);
-      if (self->entry != NULL)
-        adw_window_title_set_subtitle (self->window_title, _("A copy you can change"));
+      set_titles (self, title, self->entry != NULL ? _("A copy you can change") : NULL);
     }
 
   group = add_group (self, _("General"), NULL);
-  {
-    g_autofree char *id = initial_text (o, "id");
-    g_autofree char *name = initial_text (o, "name");
+  add_id_and_name (self, group, o);
+  add_info_field (self, group, o, "vendor");
 
-    if (self->mode == QM_CATALOG_EDITOR_ADD && id != NULL)
-      {
-        g_autofree char *copy_id = free_copy_id (self, id);
-        g_autofree char *copy_name = g_strdup_printf (_("%s (Copy)"), name ? name : id);
-
-        g_free (id);
-        g_free (name);
-        id = g_steal_pointer (&copy_id);
-        name = g_steal_pointer (&copy_name);
-      }
-    add_field (self, group, &id_field, id, self->mode == QM_CATALOG_EDITOR_ADD);
-    add_field (self, group, &name_field, name, TRUE);
-  }
-  {
-    g_autofree char *vendor = initial_text (o, "vendor");
-
-    add_field (self, group, &vendor_field, vendor, TRUE);
-  }
-
-  group = add_group (self, _("Specifications"), NULL);
-  fields = qm_catalog_fields (self->kind, &n);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *initial = initial_text (o, fields[i].key);
-
-      if (g_str_has_prefix (fields[i].key, "tflops.") && !g_str_has_prefix (fields[i - 1].key, "tflops."))
-        group = add_group (self, _("Peak Throughput"),
-                           _("Dense figures, never “with sparsity”; leave a precision empty when the chip lacks it. A BF16 or FP16 figure is required."));
-      else if (!g_str_has_prefix (fields[i].key, "tflops.") && i > 0 && g_str_has_prefix (fields[i - 1].key, "tflops."))
-        group = add_group (self, _("Memory and Power"), NULL);
-      add_field (self, group, &fields[i], initial, TRUE);
-    }
+  add_spec_fields (self, o);
 
   if (qm_catalog_kind_has_price (self->kind))
     {
-      g_autofree char *price = initial_text (o, "price_usd");
-
       group = add_group (self, _("Price"), _("The reference price estimates use for buying"));
-      add_field (self, group, &price_field, price, TRUE);
+      add_info_field (self, group, o, "price_usd");
     }
 
   group = add_group (self, _("Source"), _("Where the figures come from, and when they were read"));
-  {
-    g_autofree char *source = initial_text (o, "source");
-    g_autofree char *as_of = initial_text (o, "as_of");
-
-    add_field (self, group, &source_field, source, TRUE);
-    add_field (self, group, &as_of_field, as_of, TRUE);
-  }
+  add_info_field (self, group, o, "source");
+  add_info_field (self, group, o, "as_of");
   self->building = FALSE;
 }
 

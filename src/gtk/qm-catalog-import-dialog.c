@@ -59,31 +59,26 @@ selectable_row (const char *title,
   return row;
 }
 
+static AdwPreferencesGroup *
+add_group (QmCatalogImportDialog *self,
+           const char            *title)
+{
+  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+
+  adw_preferences_group_set_title (group, title);
+  adw_preferences_page_add (self->page, group);
+  return group;
+}
+
+/* What will be written and what skipped, and the reader's warnings. */
 static void
-build (QmCatalogImportDialog *self)
+add_summary (QmCatalogImportDialog *self,
+             guint                  n_valid,
+             guint                  n_bad)
 {
   QmCatalogImport *import = self->import;
-  AdwPreferencesGroup *group;
-  g_autoptr(GHashTable) bad_rows = g_hash_table_new (NULL, NULL);
-  g_autofree char *button = NULL;
+  AdwPreferencesGroup *group = add_group (self, NULL);
   g_autofree char *summary = NULL;
-  g_autofree char *basename = g_path_get_basename (import->source ? import->source : "");
-  guint n_valid = import->rows->len;
-  guint n_bad;
-
-  for (guint i = 0; i < import->errors->len; i++)
-    {
-      QmCsvRowError *e = import->errors->pdata[i];
-
-      g_hash_table_add (bad_rows, GUINT_TO_POINTER (e->row));
-    }
-  n_bad = g_hash_table_size (bad_rows);
-
-  adw_window_title_set_subtitle (self->window_title, basename);
-  button = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Import %u Valid Row",
-                                         "_Import %u Valid Rows", n_valid), n_valid);
-  gtk_button_set_label (GTK_BUTTON (self->import_button), button);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "import.commit", n_valid > 0);
 
   if (n_bad == 0)
     summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -104,9 +99,7 @@ build (QmCatalogImportDialog *self)
       /* TRANSLATORS: "3 rows can be imported. 2 rows have problems ... Nothing has been written yet." */
       summary = g_strdup_printf (_("%s %s Nothing has been written yet."), good, bad);
     }
-  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_description (group, summary);
-  adw_preferences_page_add (self->page, group);
 
   for (guint i = 0; i < import->warnings->len; i++)
     {
@@ -117,38 +110,74 @@ build (QmCatalogImportDialog *self)
       gtk_widget_add_css_class (label, "dim-label");
       adw_preferences_group_add (group, label);
     }
+}
+
+static GtkWidget *
+problem_row (const QmCsvRowError *e)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  GtkWidget *row;
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+
+  if (e->column != NULL)
+    title = g_strdup_printf (_("Row %u, column %s"), e->row, e->column);
+  else
+    title = g_strdup_printf (_("Row %u"), e->row);
+  if (e->value != NULL)
+    subtitle = g_strdup_printf (_("%s (the file has “%s”)"), e->problem, e->value);
+  else
+    subtitle = g_strdup (e->problem);
+  row = selectable_row (title, subtitle);
+  gtk_widget_add_css_class (icon, "warning");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (icon),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Problem"), -1);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  return row;
+}
+
+static GtkWidget *
+preview_row (const QmCsvRowPreview *r)
+{
+  g_autofree char *title = g_strdup_printf (_("Row %u: %s"), r->row, r->name ? r->name : r->id);
+  g_autofree char *price = qm_catalog_format_price (r->price_usd);
+  /* TRANSLATORS: "GPU · h100-x · New entry · $25,000" */
+  g_autofree char *subtitle = g_strdup_printf (_("%s · %s · %s · %s"), qm_catalog_kind_singular (r->kind),
+                                               r->id, action_label (r->action), price);
+
+  return selectable_row (title, subtitle);
+}
+
+static void
+build (QmCatalogImportDialog *self)
+{
+  QmCatalogImport *import = self->import;
+  AdwPreferencesGroup *group;
+  g_autoptr(GHashTable) bad_rows = g_hash_table_new (NULL, NULL);
+  g_autofree char *button = NULL;
+  g_autofree char *basename = g_path_get_basename (import->source ? import->source : "");
+  guint n_valid = import->rows->len;
+
+  for (guint i = 0; i < import->errors->len; i++)
+    {
+      QmCsvRowError *e = import->errors->pdata[i];
+
+      g_hash_table_add (bad_rows, GUINT_TO_POINTER (e->row));
+    }
+
+  adw_window_title_set_subtitle (self->window_title, basename);
+  button = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Import %u Valid Row",
+                                         "_Import %u Valid Rows", n_valid), n_valid);
+  gtk_button_set_label (GTK_BUTTON (self->import_button), button);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "import.commit", n_valid > 0);
+
+  add_summary (self, n_valid, g_hash_table_size (bad_rows));
 
   if (import->errors->len > 0)
     {
-      group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-      adw_preferences_group_set_title (group, _("Problems"));
-      adw_preferences_page_add (self->page, group);
+      group = add_group (self, _("Problems"));
       for (guint i = 0; i < import->errors->len && i < MAX_LISTED; i++)
-        {
-          QmCsvRowError *e = import->errors->pdata[i];
-          g_autofree char *title = NULL;
-          g_autofree char *subtitle = NULL;
-          GtkWidget *row;
-
-          if (e->column != NULL)
-            title = g_strdup_printf (_("Row %u, column %s"), e->row, e->column);
-          else
-            title = g_strdup_printf (_("Row %u"), e->row);
-          if (e->value != NULL)
-            subtitle = g_strdup_printf (_("%s (the file has “%s”)"), e->problem, e->value);
-          else
-            subtitle = g_strdup (e->problem);
-          row = selectable_row (title, subtitle);
-          {
-            GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-
-            gtk_widget_add_css_class (icon, "warning");
-            gtk_accessible_update_property (GTK_ACCESSIBLE (icon),
-                                            GTK_ACCESSIBLE_PROPERTY_LABEL, _("Problem"), -1);
-            adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-          }
-          adw_preferences_group_add (group, row);
-        }
+        adw_preferences_group_add (group, problem_row (import->errors->pdata[i]));
       if (import->errors->len > MAX_LISTED)
         {
           g_autofree char *more = g_strdup_printf (_("%u more problems are not listed"),
@@ -159,21 +188,9 @@ build (QmCatalogImportDialog *self)
 
   if (n_valid > 0)
     {
-      group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-      adw_preferences_group_set_title (group, _("Rows to Import"));
-      adw_preferences_page_add (self->page, group);
+      group = add_group (self, _("Rows to Import"));
       for (guint i = 0; i < n_valid && i < MAX_LISTED; i++)
-        {
-          QmCsvRowPreview *r = import->rows->pdata[i];
-          g_autofree char *title = g_strdup_printf (_("Row %u: %s"), r->row, r->name ? r->name : r->id);
-          g_autofree char *price = qm_catalog_format_price (r->price_usd);
-          g_autofree char *subtitle = NULL;
-
-          /* TRANSLATORS: "GPU · h100-x · New entry · $25,000" */
-          subtitle = g_strdup_printf (_("%s · %s · %s · %s"), qm_catalog_kind_singular (r->kind),
-                                      r->id, action_label (r->action), price);
-          adw_preferences_group_add (group, selectable_row (title, subtitle));
-        }
+        adw_preferences_group_add (group, preview_row (import->rows->pdata[i]));
       if (n_valid > MAX_LISTED)
         {
           g_autofree char *more = g_strdup_printf (_("and %u more rows"), n_valid - MAX_LISTED);

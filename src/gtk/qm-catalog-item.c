@@ -1,5 +1,5 @@
-/* qm-catalog-item.c: one catalog entry as a list item, and the fields of
- * each kind.
+/* qm-catalog-item.c: one catalog entry as a list item, and how kinds and
+ * fields are shown (the fields themselves are core's qm_catalog_fields()).
  *
  * The item reads its fields out of the entry's JSON once, so that filtering
  * and sorting thousands of entries touch plain doubles and interned strings
@@ -17,153 +17,30 @@
 #include "qm-catalog-item.h"
 #include "qm-format.h"
 
-#define F_REQ QM_CATALOG_FIELD_REQUIRED
-#define F_POS QM_CATALOG_FIELD_POSITIVE
-#define F_COL QM_CATALOG_FIELD_COLUMN
-#define T_TEXT QM_CATALOG_FIELD_TEXT
-#define T_NUM QM_CATALOG_FIELD_NUMBER
-#define T_COUNT QM_CATALOG_FIELD_COUNT
-#define T_MONEY QM_CATALOG_FIELD_MONEY
-#define T_PARAMS QM_CATALOG_FIELD_PARAMS
-#define T_BOOL QM_CATALOG_FIELD_BOOL
-
-/* Keys and rules follow qm-catalog-json.c, which has the last word. */
-static const QmCatalogField gpu_fields[] = {
-  { "form_factor", N_("Form Factor"), NULL, T_TEXT, F_COL, 0 },
-  { "family", N_("Family"), NULL, T_TEXT, 0, 0 },
-  { "tflops.bf16", N_("BF16"), "TFLOPS", T_NUM, F_COL, 1 },
-  { "tflops.fp16", N_("FP16"), "TFLOPS", T_NUM, 0, 1 },
-  { "tflops.fp8", N_("FP8"), "TFLOPS", T_NUM, F_COL, 1 },
-  { "tflops.fp4", N_("FP4"), "TFLOPS", T_NUM, 0, 1 },
-  { "tflops.tf32", N_("TF32"), "TFLOPS", T_NUM, 0, 1 },
-  { "tflops.fp32", N_("FP32"), "TFLOPS", T_NUM, 0, 1 },
-  { "tflops.int8", N_("INT8"), "TOPS", T_NUM, 0, 1 },
-  { "tflops.int4", N_("INT4"), "TOPS", T_NUM, 0, 1 },
-  { "memory_gb", N_("Memory"), "GB", T_NUM, F_REQ | F_POS | F_COL, 1 },
-  { "bandwidth_tbs", N_("Bandwidth"), "TB/s", T_NUM, F_REQ | F_POS | F_COL, 3 },
-  { "tdp_w", N_("TDP"), "W", T_NUM, F_COL, 0 },
-  { "link_gbs", N_("GPU Link"), "GB/s", T_NUM, F_COL, 0 },
-  { "mamf_fraction", N_("Achievable Matmul Fraction"), NULL, T_NUM, QM_CATALOG_FIELD_FRACTION, 3 },
-  { "memory_mib", N_("Reported Memory"), "MiB", T_NUM, 0, 0 },
-  { "hbm_stream_fraction", N_("Achievable HBM Fraction"), NULL, T_NUM, QM_CATALOG_FIELD_FRACTION, 3 },
-  { "step_overhead_us", N_("Serving Step Overhead"), "µs", T_NUM, 0, 0 },
-  { "mamf_fraction_fp8", N_("Achievable FP8/FP4 Matmul Fraction"), NULL, T_NUM, QM_CATALOG_FIELD_FRACTION, 3 },
-  { "allreduce_busbw_gbs", N_("All-Reduce Bus Bandwidth"), "GB/s", T_NUM, 0, 0 },
+/* The key of the field each kind's second filter offers. */
+static const char *filter_keys[QM_N_CATALOG_KINDS] = {
+  [QM_CATALOG_KIND_GPU]      = "form_factor",
+  [QM_CATALOG_KIND_SERVER]   = "gpu_id",
+  [QM_CATALOG_KIND_NETWORK]  = "technology",
+  [QM_CATALOG_KIND_STORAGE]  = "kind",
+  [QM_CATALOG_KIND_FACILITY] = "kind",
+  [QM_CATALOG_KIND_CLOUD]    = "gpu_id",
+  [QM_CATALOG_KIND_MODEL]    = NULL,
 };
-
-static const QmCatalogField server_fields[] = {
-  { "gpu_id", N_("GPU"), NULL, T_TEXT, F_COL, 0 },
-  { "gpus", N_("GPUs"), NULL, T_COUNT, F_REQ | F_POS | F_COL, 0 },
-  { "cpus", N_("CPUs"), NULL, T_COUNT, 0, 0 },
-  { "cpu_model", N_("CPU Model"), NULL, T_TEXT, 0, 0 },
-  { "cpu_w", N_("CPU Power"), "W", T_NUM, 0, 0 },
-  { "ram_gb", N_("RAM"), "GB", T_NUM, F_COL, 0 },
-  { "ram_w", N_("RAM Power"), "W", T_NUM, 0, 0 },
-  { "nvme_tb", N_("NVMe"), "TB", T_NUM, F_COL, 1 },
-  { "nvme_w", N_("NVMe Power"), "W", T_NUM, 0, 0 },
-  { "nics", N_("NICs"), NULL, T_COUNT, 0, 0 },
-  { "nic_gbps", N_("NIC Speed"), "Gb/s", T_NUM, 0, 0 },
-  { "nic_w", N_("NIC Power"), "W", T_NUM, 0, 0 },
-  { "other_w", N_("Other Power"), "W", T_NUM, 0, 0 },
-  { "rack_units", N_("Height"), "U", T_COUNT, F_REQ | F_POS | F_COL, 0 },
-  { "power_max_w", N_("Max Power"), "W", T_NUM, F_REQ | F_POS | F_COL, 0 },
-  { "power_typical_w", N_("Typical Power"), "W", T_NUM, 0, 0 },
-  { "weight_kg", N_("Weight"), "kg", T_NUM, 0, 1 },
-};
-
-static const QmCatalogField network_fields[] = {
-  { "technology", N_("Technology"), NULL, T_TEXT, F_COL, 0 },
-  { "ports", N_("Ports"), NULL, T_COUNT, F_REQ | F_POS | F_COL, 0 },
-  { "port_gbps", N_("Port Speed"), "Gb/s", T_NUM, F_REQ | F_POS | F_COL, 0 },
-  { "power_w", N_("Power"), "W", T_NUM, F_COL, 0 },
-  { "rack_units", N_("Height"), "U", T_COUNT, F_COL, 0 },
-  { "latency_us", N_("Latency"), "µs", T_NUM, 0, 2 },
-  { "nic_usd", N_("NIC Price"), NULL, T_MONEY, 0, 0 },
-  { "transceiver_usd", N_("Transceiver Price"), NULL, T_MONEY, 0, 0 },
-  { "transceiver_w", N_("Transceiver Power"), "W", T_NUM, 0, 1 },
-  { "cable_usd", N_("Cable Price"), NULL, T_MONEY, 0, 0 },
-};
-
-static const QmCatalogField storage_fields[] = {
-  { "kind", N_("Type"), NULL, T_TEXT, F_COL, 0 },
-  { "usd_per_tb", N_("Price per TB"), NULL, T_MONEY, F_COL, 0 },
-  { "usd_per_gbs", N_("Price per GB/s"), NULL, T_MONEY, F_COL, 0 },
-  { "write_gbs_per_tb", N_("Write Bandwidth per TB"), "GB/s", T_NUM, F_COL, 3 },
-  { "watts_per_tb", N_("Power per TB"), "W", T_NUM, 0, 1 },
-  { "rack_units_per_pb", N_("Rack Space per PB"), "U", T_COUNT, 0, 0 },
-  { "usd_per_tb_month", N_("Rent per TB-Month"), NULL, T_MONEY, F_COL, 0 },
-};
-
-static const QmCatalogField facility_fields[] = {
-  { "kind", N_("Type"), NULL, T_TEXT, F_REQ | F_COL, 0 },
-  { "rack_units", N_("Height"), "U", T_COUNT, F_COL, 0 },
-  { "kw_limit", N_("Power Limit"), "kW", T_NUM, F_COL, 1 },
-};
-
-static const QmCatalogField cloud_fields[] = {
-  /* Not a column: the vendor column already names the provider. */
-  { "provider", N_("Provider"), NULL, T_TEXT, F_REQ, 0 },
-  { "gpu_id", N_("GPU"), NULL, T_TEXT, F_REQ | F_COL, 0 },
-  { "gpus", N_("GPUs"), NULL, T_COUNT, F_REQ | F_POS | F_COL, 0 },
-  { "usd_per_gpu_hour_on_demand", N_("On Demand per GPU-Hour"), NULL, T_MONEY, F_COL, 2 },
-  { "usd_per_gpu_hour_reserved", N_("Reserved per GPU-Hour"), NULL, T_MONEY, F_COL, 2 },
-  { "instance_type", N_("Instance Type"), NULL, T_TEXT, F_COL, 0 },
-};
-
-static const QmCatalogField model_fields[] = {
-  { "params", N_("Parameters"), NULL, T_PARAMS, F_REQ | F_POS | F_COL, 1 },
-  { "active_params", N_("Active Parameters"), NULL, T_PARAMS, F_COL, 1 },
-  { "layers", N_("Layers"), NULL, T_COUNT, F_REQ | F_POS | F_COL, 0 },
-  { "hidden", N_("Hidden Size"), NULL, T_COUNT, F_REQ | F_POS | F_COL, 0 },
-  { "heads", N_("Heads"), NULL, T_COUNT, F_REQ | F_POS | F_COL, 0 },
-  { "kv_heads", N_("KV Heads"), NULL, T_COUNT, F_COL, 0 },
-  { "head_dim", N_("Head Size"), NULL, T_COUNT, 0, 0 },
-  { "ffn_hidden", N_("FFN Size"), NULL, T_COUNT, 0, 0 },
-  { "vocab", N_("Vocabulary"), NULL, T_COUNT, F_REQ | F_POS | F_COL, 0 },
-  { "gated_mlp", N_("Gated MLP"), NULL, T_BOOL, 0, 0 },
-  { "tied_embeddings", N_("Tied Embeddings"), NULL, T_BOOL, 0, 0 },
-  { "experts", N_("Experts"), NULL, T_COUNT, F_COL, 0 },
-  { "experts_per_token", N_("Experts per Token"), NULL, T_COUNT, 0, 0 },
-  { "shared_experts", N_("Shared Experts"), NULL, T_COUNT, 0, 0 },
-  { "moe_ffn_hidden", N_("Expert FFN Size"), NULL, T_COUNT, 0, 0 },
-  { "dense_layers", N_("Dense Layers"), NULL, T_COUNT, 0, 0 },
-  { "q_lora_rank", N_("Query LoRA Rank"), NULL, T_COUNT, 0, 0 },
-  { "kv_lora_rank", N_("KV LoRA Rank"), NULL, T_COUNT, 0, 0 },
-  { "rope_head_dim", N_("RoPE Head Size"), NULL, T_COUNT, 0, 0 },
-};
-
-static const struct
-{
-  const QmCatalogField *fields;
-  guint                 n_fields;
-  int                   filter_field;
-} kinds[QM_N_CATALOG_KINDS] = {
-  [QM_CATALOG_KIND_GPU]      = { gpu_fields, G_N_ELEMENTS (gpu_fields), 0 },
-  [QM_CATALOG_KIND_SERVER]   = { server_fields, G_N_ELEMENTS (server_fields), 0 },
-  [QM_CATALOG_KIND_NETWORK]  = { network_fields, G_N_ELEMENTS (network_fields), 0 },
-  [QM_CATALOG_KIND_STORAGE]  = { storage_fields, G_N_ELEMENTS (storage_fields), 0 },
-  [QM_CATALOG_KIND_FACILITY] = { facility_fields, G_N_ELEMENTS (facility_fields), 0 },
-  [QM_CATALOG_KIND_CLOUD]    = { cloud_fields, G_N_ELEMENTS (cloud_fields), 1 },
-  [QM_CATALOG_KIND_MODEL]    = { model_fields, G_N_ELEMENTS (model_fields), -1 },
-};
-
-const QmCatalogField *
-qm_catalog_fields (QmCatalogKind  kind,
-                   guint         *n_fields)
-{
-  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, NULL);
-
-  if (n_fields != NULL)
-    *n_fields = kinds[kind].n_fields;
-  return kinds[kind].fields;
-}
 
 int
 qm_catalog_kind_filter_field (QmCatalogKind kind)
 {
+  const QmCatalogField *fields;
+  guint n;
+
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, -1);
 
-  return kinds[kind].filter_field;
+  fields = qm_catalog_fields (kind, &n);
+  for (guint i = 0; filter_keys[kind] != NULL && i < n; i++)
+    if (g_str_equal (fields[i].key, filter_keys[kind]))
+      return i;
+  return -1;
 }
 
 const char *
@@ -348,29 +225,26 @@ qm_catalog_item_init (QmCatalogItem *self)
 {
 }
 
-static JsonNode *
-lookup (JsonObject *o,
-        const char *key)
+JsonObject *
+qm_catalog_entry_to_object (const QmCatalogEntry *entry)
 {
-  const char *dot = strchr (key, '.');
-  g_autofree char *outer = NULL;
-  JsonNode *node;
+  g_autoptr(JsonParser) parser = NULL;
+  JsonNode *root;
 
-  if (dot == NULL)
-    return json_object_get_member (o, key);
-  outer = g_strndup (key, dot - key);
-  node = json_object_get_member (o, outer);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  if (entry == NULL || entry->json == NULL)
     return NULL;
-  return json_object_get_member (json_node_get_object (node), dot + 1);
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, entry->json, -1, NULL))
+    return NULL;
+  root = json_parser_get_root (parser);
+  return JSON_NODE_HOLDS_OBJECT (root) ? json_object_ref (json_node_get_object (root)) : NULL;
 }
 
 static void
 read_fields (QmCatalogItem *self)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonObject) o = qm_catalog_entry_to_object (self->entry);
   const QmCatalogField *fields;
-  JsonObject *o = NULL;
   guint n;
 
   fields = qm_catalog_fields (self->entry->kind, &n);
@@ -379,16 +253,12 @@ read_fields (QmCatalogItem *self)
   for (guint i = 0; i < n; i++)
     self->numbers[i] = NAN;
 
-  if (self->entry->json != NULL &&
-      json_parser_load_from_data (parser, self->entry->json, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    o = json_node_get_object (json_parser_get_root (parser));
   if (o == NULL)
     return;
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = lookup (o, fields[i].key);
+      JsonNode *node = qm_catalog_json_lookup (o, fields[i].key);
       GType type;
 
       if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
@@ -427,7 +297,7 @@ qm_catalog_item_new (QmCatalogEntry *entry)
   if (entry->kind == QM_CATALOG_KIND_SERVER)
     {
       /* A server's form factor is its GPU's (SXM baseboard or PCIe cards). */
-      const QmGpuSpec *gpu = self->texts[0] ? qm_catalog_gpu (self->texts[0]) : NULL;
+      const QmGpuSpec *gpu = self->texts[filter] ? qm_catalog_gpu (self->texts[filter]) : NULL;
 
       self->filter_value = gpu && gpu->form_factor ? g_intern_string (gpu->form_factor) : NULL;
     }
@@ -488,35 +358,10 @@ qm_catalog_item_get_filter_value (QmCatalogItem *self)
   return self->filter_value;
 }
 
-double
-qm_catalog_item_get_number (QmCatalogItem *self,
-                            guint          index)
-{
-  guint n;
-
-  g_return_val_if_fail (QM_IS_CATALOG_ITEM (self), NAN);
-  qm_catalog_fields (self->entry->kind, &n);
-  g_return_val_if_fail (index < n, NAN);
-
-  return self->numbers[index];
-}
-
-const char *
-qm_catalog_item_get_text (QmCatalogItem *self,
-                          guint          index)
-{
-  guint n;
-
-  g_return_val_if_fail (QM_IS_CATALOG_ITEM (self), NULL);
-  qm_catalog_fields (self->entry->kind, &n);
-  g_return_val_if_fail (index < n, NULL);
-
-  return self->texts[index];
-}
-
-char *
-qm_catalog_item_format (QmCatalogItem *self,
-                        guint          index)
+/* Field @index of the item's kind; NULL, with a warning, past the last. */
+static const QmCatalogField *
+item_field (QmCatalogItem *self,
+            guint          index)
 {
   const QmCatalogField *fields;
   guint n;
@@ -524,14 +369,39 @@ qm_catalog_item_format (QmCatalogItem *self,
   g_return_val_if_fail (QM_IS_CATALOG_ITEM (self), NULL);
   fields = qm_catalog_fields (self->entry->kind, &n);
   g_return_val_if_fail (index < n, NULL);
+  return &fields[index];
+}
 
-  if (fields[index].type == QM_CATALOG_FIELD_TEXT)
-    return g_strdup (self->texts[index]);
-  /* 0 means "not given" in the catalog, except for yes/no fields. */
-  if (isnan (self->numbers[index]) ||
-      (self->numbers[index] == 0.0 && fields[index].type != QM_CATALOG_FIELD_BOOL))
+double
+qm_catalog_item_get_number (QmCatalogItem *self,
+                            guint          index)
+{
+  return item_field (self, index) != NULL ? self->numbers[index] : NAN;
+}
+
+const char *
+qm_catalog_item_get_text (QmCatalogItem *self,
+                          guint          index)
+{
+  return item_field (self, index) != NULL ? self->texts[index] : NULL;
+}
+
+char *
+qm_catalog_item_format (QmCatalogItem *self,
+                        guint          index)
+{
+  const QmCatalogField *field = item_field (self, index);
+  double v;
+
+  if (field == NULL)
     return NULL;
-  return qm_catalog_field_format (&fields[index], self->numbers[index]);
+  if (field->type == QM_CATALOG_FIELD_TEXT)
+    return g_strdup (qm_catalog_pretty_value (self->texts[index]));
+  /* 0 means "not given" in the catalog, except for yes/no fields. */
+  v = self->numbers[index];
+  if (isnan (v) || (v == 0.0 && field->type != QM_CATALOG_FIELD_BOOL))
+    return NULL;
+  return qm_catalog_field_format (field, v);
 }
 
 double

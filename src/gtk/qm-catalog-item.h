@@ -1,6 +1,7 @@
 /* qm-catalog-item.h: one catalog entry as a list item for the catalog
- * page, and the table of fields each kind shows (columns, details and the
- * edit form all read the same table).
+ * page, and how each kind and field is shown. The fields themselves are
+ * core's (qm_catalog_fields() in qm-catalog-json.h): columns, details and
+ * the edit form all read that one table.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,38 +13,6 @@
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  QM_CATALOG_FIELD_TEXT,
-  QM_CATALOG_FIELD_NUMBER,   /* a double */
-  QM_CATALOG_FIELD_COUNT,    /* a whole number */
-  QM_CATALOG_FIELD_MONEY,    /* US dollars */
-  QM_CATALOG_FIELD_PARAMS,   /* a parameter count, shown in billions */
-  QM_CATALOG_FIELD_BOOL,
-} QmCatalogFieldType;
-
-typedef enum
-{
-  QM_CATALOG_FIELD_REQUIRED = 1 << 0,  /* absent is refused */
-  QM_CATALOG_FIELD_POSITIVE = 1 << 1,  /* > 0 when given */
-  QM_CATALOG_FIELD_FRACTION = 1 << 2,  /* between 0 and 1 */
-  QM_CATALOG_FIELD_COLUMN   = 1 << 3,  /* shown in the column view */
-} QmCatalogFieldFlags;
-
-typedef struct
-{
-  const char          *key;       /* catalog JSON key; "tflops.bf16" for a nested one */
-  const char          *label;     /* untranslated; pass through _() */
-  const char          *unit;      /* "TFLOPS", "GB" ... or NULL */
-  QmCatalogFieldType   type;
-  QmCatalogFieldFlags  flags;
-  int                  decimals;  /* at most this many are shown */
-} QmCatalogField;
-
-/* The fields of @kind beyond the common ones (id, name, vendor, source,
- * as_of, price_usd), in display order. */
-const QmCatalogField *qm_catalog_fields            (QmCatalogKind kind,
-                                                    guint        *n_fields);
 /* The field whose values the second filter of the page offers (form factor,
  * technology, type, GPU), or -1 when the kind has none. Servers take their
  * GPU's form factor. */
@@ -64,6 +33,9 @@ char                 *qm_catalog_field_format      (const QmCatalogField *field,
 char                 *qm_catalog_format_price      (double price_usd);
 /* "2025-06-01" → "1 Jun 2025"; anything else is returned as it is. */
 char                 *qm_catalog_format_date       (const char *iso);
+
+/* @entry's JSON as an object (a new reference), or NULL when it has none. */
+JsonObject           *qm_catalog_entry_to_object   (const QmCatalogEntry *entry);
 
 /* A filter value as people read it: "sxm" → "SXM", a GPU id → its name. */
 const char           *qm_catalog_pretty_value      (const char *value);
@@ -87,7 +59,8 @@ double                qm_catalog_item_get_number   (QmCatalogItem  *self,
 /* Text of field @index (interned), or NULL when absent. */
 const char           *qm_catalog_item_get_text     (QmCatalogItem  *self,
                                                     guint           index);
-/* Field @index as people read it ("80 GB"), or NULL when absent. */
+/* Field @index as people read it ("80 GB", "SXM", a GPU's name), or NULL
+ * when absent. */
 char                 *qm_catalog_item_format       (QmCatalogItem  *self,
                                                     guint           index);
 /* The value for sorting field @index: absent sorts as 0. */

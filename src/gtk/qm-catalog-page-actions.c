@@ -26,12 +26,31 @@ show_error (QmCatalogPage *self,
             const char    *heading,
             const char    *body)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                              heading, body);
+  qm_list_page_show_error (GTK_WIDGET (self), heading, body);
+}
 
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
+/* "Could Not Read “%s”" and such, with the file's name. */
+static void
+show_file_error (QmCatalogPage *self,
+                 const char    *heading_format,
+                 const char    *name,
+                 const GError  *error)
+{
+  g_autofree char *heading = g_strdup_printf (heading_format, name);
+
+  show_error (self, heading, error->message);
+}
+
+/* A dialog of the page's, over its window. */
+static void
+present_over (QmCatalogPage *self,
+              GtkWindow     *window)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_transient_for (window, GTK_WINDOW (root));
+  gtk_window_present (window);
 }
 
 void
@@ -42,6 +61,33 @@ qm_catalog_page_toast (QmCatalogPage *self,
 
   adw_toast_set_timeout (t, 3);
   adw_toast_overlay_add_toast (self->toast_overlay, t);
+}
+
+/* The entry the page has selected, or NULL. */
+static const QmCatalogEntry *
+selected_entry (QmCatalogPage *self)
+{
+  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+
+  return item != NULL ? qm_catalog_item_get_entry (item) : NULL;
+}
+
+/* After the store changed entry @id of the kind shown, or failed to (@ok
+ * FALSE, *@error set; a pointer, as the store call that sets it is an
+ * argument too): the entry read again, or the error under @heading.
+ * Returns @ok. */
+static gboolean
+after_change (QmCatalogPage *self,
+              gboolean       ok,
+              GError       **error,
+              const char    *heading,
+              const char    *id)
+{
+  if (!ok)
+    show_error (self, heading, (*error)->message);
+  else
+    qm_catalog_page_reload_entry (self, self->kind, id);
+  return ok;
 }
 
 static void
@@ -60,12 +106,9 @@ open_editor (QmCatalogPage       *self,
              const QmCatalogEntry *entry)
 {
   QmCatalogEditor *editor = qm_catalog_editor_new (self->store, mode, self->kind, entry);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (editor), GTK_WINDOW (root));
   g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (editor));
+  present_over (self, GTK_WINDOW (editor));
 }
 
 static void
@@ -82,10 +125,10 @@ duplicate_action (GtkWidget  *widget,
                   GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = selected_entry (self);
 
-  if (item != NULL)
-    open_editor (self, QM_CATALOG_EDITOR_ADD, qm_catalog_item_get_entry (item));
+  if (e != NULL)
+    open_editor (self, QM_CATALOG_EDITOR_ADD, e);
 }
 
 static void
@@ -94,13 +137,10 @@ edit_action (GtkWidget  *widget,
              GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
-  const QmCatalogEntry *e;
+  const QmCatalogEntry *e = selected_entry (self);
 
-  if (item == NULL)
-    return;
-  e = qm_catalog_item_get_entry (item);
-  open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
+  if (e != NULL)
+    open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
 }
 
 typedef struct
@@ -165,18 +205,14 @@ delete_action (GtkWidget  *widget,
                GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
   g_autofree char *message = NULL;
-  const QmCatalogEntry *e;
   AdwToast *t;
   Undo *undo;
 
-  if (item == NULL)
-    return;
-  e = qm_catalog_item_get_entry (item);
-  if (e->builtin)
+  if (e == NULL || e->builtin)
     return;
   undo = g_new0 (Undo, 1);
   g_weak_ref_init (&undo->page, self);
@@ -188,13 +224,12 @@ delete_action (GtkWidget  *widget,
   /* TRANSLATORS: a toast, "“My GPU” deleted" */
   message = g_strdup_printf (_("“%s” deleted"), e->name);
 
-  if (!qm_catalog_store_delete (self->store, e->kind, id, &error))
+  if (!after_change (self, qm_catalog_store_delete (self->store, e->kind, id, &error), &error,
+                     _("Could Not Delete the Entry"), id))
     {
       undo_free (undo);
-      show_error (self, _("Could Not Delete the Entry"), error->message);
       return;
     }
-  qm_catalog_page_reload_entry (self, undo->kind, id);
 
   t = adw_toast_new (message);
   adw_toast_set_button_label (t, _("_Undo"));
@@ -210,26 +245,20 @@ toggle_hidden_action (GtkWidget  *widget,
                       GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
   g_autofree char *message = NULL;
-  const QmCatalogEntry *e;
   gboolean hide;
 
-  if (item == NULL)
+  if (e == NULL)
     return;
-  e = qm_catalog_item_get_entry (item);
   hide = !e->hidden;
   id = g_strdup (e->id);
   message = g_strdup_printf (hide ? _("“%s” hidden") : _("“%s” shown again"), e->name);
-  if (!qm_catalog_store_set_hidden (self->store, e->kind, id, hide, &error))
-    {
-      show_error (self, hide ? _("Could Not Hide the Entry") : _("Could Not Show the Entry"), error->message);
-      return;
-    }
-  qm_catalog_page_reload_entry (self, self->kind, id);
-  qm_catalog_page_toast (self, message);
+  if (after_change (self, qm_catalog_store_set_hidden (self->store, e->kind, id, hide, &error), &error,
+                    hide ? _("Could Not Hide the Entry") : _("Could Not Show the Entry"), id))
+    qm_catalog_page_toast (self, message);
 }
 
 static void
@@ -238,22 +267,16 @@ reset_price_action (GtkWidget  *widget,
                     GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  QmCatalogItem *item = qm_catalog_page_get_selected (self);
+  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
-  const QmCatalogEntry *e;
 
-  if (item == NULL)
+  if (e == NULL)
     return;
-  e = qm_catalog_item_get_entry (item);
   id = g_strdup (e->id);
-  if (!qm_catalog_store_clear_price_override (self->store, e->kind, id, &error))
-    {
-      show_error (self, _("Could Not Reset the Price"), error->message);
-      return;
-    }
-  qm_catalog_page_reload_entry (self, self->kind, id);
-  qm_catalog_page_toast (self, _("Back to the list price"));
+  if (after_change (self, qm_catalog_store_clear_price_override (self->store, e->kind, id, &error), &error,
+                    _("Could Not Reset the Price"), id))
+    qm_catalog_page_toast (self, _("Back to the list price"));
 }
 
 static void
@@ -315,53 +338,31 @@ on_imported (QmCatalogPage *self,
 }
 
 static void
-import_file (QmCatalogPage *self,
-             GFile         *file)
+import_file (GtkWidget *page,
+             GFile     *file)
 {
+  QmCatalogPage *self = QM_CATALOG_PAGE (page);
   g_autoptr(GError) error = NULL;
   g_autofree char *data = NULL;
   g_autofree char *name = g_file_get_basename (file);
   gsize length = 0;
   QmCatalogImport *import;
   QmCatalogImportDialog *dialog;
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
   if (!g_file_load_contents (file, NULL, &data, &length, NULL, &error))
     {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Read “%s”"), name);
-
-      show_error (self, heading, error->message);
+      show_file_error (self, _("Could Not Read “%s”"), name, error);
       return;
     }
   import = qm_catalog_store_import_csv_preview (self->store, data, length, name, self->kind, &error);
   if (import == NULL)
     {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Import “%s”"), name);
-
-      show_error (self, heading, error->message);
+      show_file_error (self, _("Could Not Import “%s”"), name, error);
       return;
     }
   dialog = qm_catalog_import_dialog_new (self->store, import);
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
   g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-on_import_response (GtkNativeDialog *chooser,
-                    int              response,
-                    QmCatalogPage   *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        import_file (self, file);
-    }
-  g_object_unref (chooser);
-  g_object_unref (self);
+  present_over (self, GTK_WINDOW (dialog));
 }
 
 static GtkFileFilter *
@@ -380,22 +381,19 @@ import_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = csv_filter ();
 
-  chooser = qm_list_page_file_chooser_new (widget, _("Import CSV"), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                           _("_Preview"), _("_Cancel"), filter);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_import_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  qm_list_page_choose_file (widget, _("Import CSV"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                            _("_Preview"), filter, NULL, import_file);
 }
 
 /* Export */
 
 static void
-export_to (QmCatalogPage *self,
-           GFile         *file)
+export_to (GtkWidget *page,
+           GFile     *file)
 {
+  QmCatalogPage *self = QM_CATALOG_PAGE (page);
   g_autoptr(GError) error = NULL;
   g_autofree char *csv = NULL;
   g_autofree char *name = g_file_get_basename (file);
@@ -408,9 +406,7 @@ export_to (QmCatalogPage *self,
       !g_file_replace_contents (file, csv, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
                                 NULL, NULL, &error))
     {
-      g_autofree char *heading = g_strdup_printf (_("Could Not Export to “%s”"), name);
-
-      show_error (self, heading, error->message);
+      show_file_error (self, _("Could Not Export to “%s”"), name, error);
       return;
     }
   message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u entry exported to “%s”",
@@ -419,36 +415,16 @@ export_to (QmCatalogPage *self,
 }
 
 static void
-on_export_response (GtkNativeDialog *chooser,
-                    int              response,
-                    QmCatalogPage   *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        export_to (self, file);
-    }
-  g_object_unref (chooser);
-  g_object_unref (self);
-}
-
-static void
 export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = csv_filter ();
   g_autofree char *suggested = g_strdup_printf ("catalog-%s.csv", qm_catalog_kind_to_string (self->kind));
 
-  chooser = qm_list_page_file_chooser_new (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                           _("_Export"), _("_Cancel"), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  qm_list_page_choose_file (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                            _("_Export"), filter, suggested, export_to);
 }
 
 /* Installs the actions above on the page's class (from class_init). */

@@ -47,9 +47,47 @@ text_value (QmCatalogItem *item,
     case COLUMN_VENDOR: return g_strdup (e->vendor);
     case COLUMN_AS_OF:  return g_strdup (e->as_of);
     case COLUMN_ORIGIN: return g_strdup (e->builtin ? "0" : "1");
-    case COLUMN_FIELD:  return g_strdup (qm_catalog_pretty_value (qm_catalog_item_get_text (item, def->field)));
+    case COLUMN_FIELD:  return qm_catalog_item_format (item, def->field);
     case COLUMN_PRICE:
     default:            return NULL;
+    }
+}
+
+/* Sizes from character counts, so that neither a cell nor a column is
+ * measured: wide enough for "1,979 TFLOPS", a GPU's name or a date. */
+static void
+size_column (ColumnDef *def)
+{
+  static const struct { int chars, width; } fixed[] = {
+    [COLUMN_NAME]   = { 26, 220 },
+    [COLUMN_VENDOR] = { 12, 110 },
+    [COLUMN_PRICE]  = { 10, 96 },
+    [COLUMN_ORIGIN] = { 15, 130 },
+    [COLUMN_AS_OF]  = { 11, 110 },
+  };
+  const QmCatalogField *f = def->def;
+
+  if (def->type != COLUMN_FIELD)
+    {
+      def->nat_chars = fixed[def->type].chars;
+      def->width = fixed[def->type].width;
+    }
+  else if (f->type == QM_CATALOG_FIELD_TEXT && g_str_equal (f->key, "gpu_id"))
+    {
+      def->nat_chars = 18;
+      def->width = 160;
+    }
+  else if (f->type == QM_CATALOG_FIELD_TEXT)
+    {
+      def->nat_chars = 13;
+      def->width = 116;
+    }
+  else
+    {
+      int unit = f->unit ? strlen (f->unit) : 0;
+
+      def->nat_chars = f->unit ? 6 + unit : 9;
+      def->width = f->unit ? 76 + 8 * unit : 84;
     }
 }
 
@@ -61,40 +99,17 @@ setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             const ColumnDef          *def)
 {
-  gboolean numeric = def->type == COLUMN_PRICE ||
-                     (def->type == COLUMN_FIELD &&
-                      qm_catalog_fields (def->kind, NULL)[def->field].type != QM_CATALOG_FIELD_TEXT);
   GtkWidget *cell = gtk_inscription_new (NULL);
   GtkInscription *inscription = GTK_INSCRIPTION (cell);
 
-  gtk_inscription_set_xalign (inscription, numeric ? 1.0 : 0.0);
+  gtk_inscription_set_xalign (inscription, def->numeric ? 1.0 : 0.0);
   gtk_inscription_set_text_overflow (inscription, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  switch (def->type)
-    {
-    case COLUMN_NAME:   gtk_inscription_set_nat_chars (inscription, 26); break;
-    case COLUMN_PRICE:  gtk_inscription_set_nat_chars (inscription, 10); break;
-    case COLUMN_ORIGIN: gtk_inscription_set_nat_chars (inscription, 15); break;
-    case COLUMN_AS_OF:  gtk_inscription_set_nat_chars (inscription, 11); break;
-    case COLUMN_VENDOR: gtk_inscription_set_nat_chars (inscription, 12); break;
-    case COLUMN_FIELD:
-    default:
-      {
-        const QmCatalogField *field = &qm_catalog_fields (def->kind, NULL)[def->field];
-
-        /* Wide enough for "1,979 TFLOPS" or a GPU's name. */
-        if (field->type == QM_CATALOG_FIELD_TEXT)
-          gtk_inscription_set_nat_chars (inscription, g_str_equal (field->key, "gpu_id") ? 18 : 13);
-        else
-          gtk_inscription_set_nat_chars (inscription, field->unit ? 6 + strlen (field->unit) : 9);
-      }
-      break;
-    }
+  gtk_inscription_set_nat_chars (inscription, def->nat_chars);
   /* One line, centred in rows that a two-line price makes taller. */
   gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
   gtk_inscription_set_nat_lines (inscription, 1);
-  gtk_inscription_set_min_chars (inscription, def->type == COLUMN_NAME ? 8
-                                              : gtk_inscription_get_nat_chars (inscription));
-  if (numeric)
+  gtk_inscription_set_min_chars (inscription, def->type == COLUMN_NAME ? 8 : def->nat_chars);
+  if (def->numeric)
     gtk_widget_add_css_class (cell, "numeric");
   gtk_list_item_set_child (list_item, cell);
 }
@@ -162,13 +177,9 @@ fill_cell (GtkInscription  *cell,
 
     case COLUMN_FIELD:
     default:
-      if (qm_catalog_fields (def->kind, NULL)[def->field].type == QM_CATALOG_FIELD_TEXT)
-        gtk_inscription_set_text (cell, qm_catalog_pretty_value (qm_catalog_item_get_text (item, def->field)));
-      else
-        {
-          text = qm_catalog_item_format (item, def->field);
-          gtk_inscription_set_text (cell, text ? text : "—");
-        }
+      /* A missing figure is a dash; a missing name stays blank. */
+      text = qm_catalog_item_format (item, def->field);
+      gtk_inscription_set_text (cell, text != NULL ? text : def->numeric ? "—" : NULL);
       return;
     }
 }
@@ -194,14 +205,14 @@ qm_catalog_page_add_column (GtkColumnView *view,
   GtkListItemFactory *factory;
   g_autoptr(GtkColumnViewColumn) column = NULL;
   GtkSorter *sorter;
-  gboolean numeric;
 
   def->type = type;
   def->kind = kind;
   def->field = field;
+  def->def = type == COLUMN_FIELD ? &qm_catalog_fields (kind, NULL)[field] : NULL;
+  def->numeric = type == COLUMN_PRICE || (def->def != NULL && def->def->type != QM_CATALOG_FIELD_TEXT);
   def->slots = slots;
-  numeric = type == COLUMN_PRICE ||
-            (type == COLUMN_FIELD && qm_catalog_fields (kind, NULL)[field].type != QM_CATALOG_FIELD_TEXT);
+  size_column (def);
 
   /* The factory frees @def; rows are bound to the view's slots. */
   factory = qm_list_page_cell_factory_new (&def->slots, G_CALLBACK (setup_cell), fill_cell_cb, def, g_free);
@@ -214,7 +225,7 @@ qm_catalog_page_add_column (GtkColumnView *view,
     sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
                                                                               G_CALLBACK (price_value),
                                                                               NULL, NULL)));
-  else if (numeric)
+  else if (def->numeric)
     sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
                                                                               G_CALLBACK (sort_value),
                                                                               GUINT_TO_POINTER (field), NULL)));
@@ -225,27 +236,9 @@ qm_catalog_page_add_column (GtkColumnView *view,
   gtk_column_view_column_set_sorter (column, sorter);
   g_object_unref (sorter);
 
-  /* Fixed widths from the cells' character counts (setup_cell): GTK 4.8
-   * then lays out a column without measuring its ~200 cells. */
-  switch (type)
-    {
-    case COLUMN_NAME:   gtk_column_view_column_set_fixed_width (column, 220); break;
-    case COLUMN_VENDOR: gtk_column_view_column_set_fixed_width (column, 110); break;
-    case COLUMN_PRICE:  gtk_column_view_column_set_fixed_width (column, 96); break;
-    case COLUMN_ORIGIN: gtk_column_view_column_set_fixed_width (column, 130); break;
-    case COLUMN_AS_OF:  gtk_column_view_column_set_fixed_width (column, 110); break;
-    case COLUMN_FIELD:
-    default:
-      {
-        const QmCatalogField *f = &qm_catalog_fields (kind, NULL)[field];
-
-        if (f->type == QM_CATALOG_FIELD_TEXT)
-          gtk_column_view_column_set_fixed_width (column, g_str_equal (f->key, "gpu_id") ? 160 : 116);
-        else
-          gtk_column_view_column_set_fixed_width (column, f->unit ? 76 + 8 * strlen (f->unit) : 84);
-      }
-      break;
-    }
+  /* Fixed widths: GTK 4.8 then lays out a column without measuring its
+   * ~200 cells. */
+  gtk_column_view_column_set_fixed_width (column, def->width);
   if (type == COLUMN_NAME)
     gtk_column_view_column_set_expand (column, TRUE);
   gtk_column_view_append_column (view, column);

@@ -221,12 +221,7 @@ qm_catalog_page_update_details (QmCatalogPage *self)
   fields = qm_catalog_fields (e->kind, &n);
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *value = NULL;
-
-      if (fields[i].type == QM_CATALOG_FIELD_TEXT)
-        value = g_strdup (qm_catalog_pretty_value (qm_catalog_item_get_text (item, i)));
-      else
-        value = qm_catalog_item_format (item, i);
+      g_autofree char *value = qm_catalog_item_format (item, i);
       add_value_row (&fill, _(fields[i].label), value ? value : _("Not given"), NULL);
     }
 

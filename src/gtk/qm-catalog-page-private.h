@@ -27,10 +27,14 @@ typedef enum
 
 typedef struct
 {
-  ColumnType    type;
-  QmCatalogKind kind;
-  guint         field;
-  QmRowSlots   *slots;   /* the view's; outlives its columns */
+  ColumnType            type;
+  QmCatalogKind         kind;
+  guint                 field;
+  const QmCatalogField *def;        /* field @field of @kind, for COLUMN_FIELD */
+  gboolean              numeric;    /* right-aligned, sorted by number */
+  int                   nat_chars;  /* of a cell */
+  int                   width;      /* of the column, in pixels */
+  QmRowSlots           *slots;      /* the view's; outlives its columns */
 } ColumnDef;
 
 typedef struct

@@ -212,26 +212,32 @@ qm_catalog_page_fill_filters (QmCatalogPage *self)
     self->type_value = NULL;
 }
 
+/* The user chose a value in @dropdown, whose values are @values: it
+ * becomes *@value, the vendor or type the list is filtered by. */
+static void
+pick_filter (QmCatalogPage  *self,
+             GtkDropDown    *dropdown,
+             GPtrArray      *values,
+             const char    **value)
+{
+  guint i = gtk_drop_down_get_selected (dropdown);
+
+  if (self->updating || i >= values->len)
+    return;
+  *value = values->pdata[i];
+  qm_catalog_page_refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
+}
+
 static void
 on_vendor_selected (QmCatalogPage *self)
 {
-  guint i = gtk_drop_down_get_selected (self->vendor_dropdown);
-
-  if (self->updating || i >= self->vendor_values->len)
-    return;
-  self->vendor = self->vendor_values->pdata[i];
-  qm_catalog_page_refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
+  pick_filter (self, self->vendor_dropdown, self->vendor_values, &self->vendor);
 }
 
 static void
 on_type_selected (QmCatalogPage *self)
 {
-  guint i = gtk_drop_down_get_selected (self->type_dropdown);
-
-  if (self->updating || i >= self->type_values->len)
-    return;
-  self->type_value = self->type_values->pdata[i];
-  qm_catalog_page_refilter (self, GTK_FILTER_CHANGE_DIFFERENT);
+  pick_filter (self, self->type_dropdown, self->type_values, &self->type_value);
 }
 
 static void
@@ -890,15 +896,7 @@ qm_catalog_page_set_search_text (QmCatalogPage *self,
 
   if (text == NULL)
     text = "";
-  /* Setting the text deletes the old first, and the entry reports the
-   * empty text at once: that would show every row for a moment. Its
-   * delayed report of the new text finds the search applied already. */
-  if (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text))
-    {
-      g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
-      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-      g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
-    }
+  qm_list_page_set_search_text (GTK_EDITABLE (self->search_entry), text, on_search_changed, self);
   apply_search (self, text);
 }
 

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <adwaita.h>
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "qm-list-page.h"
@@ -32,6 +34,26 @@ qm_list_page_search_change (const char   *old,
   if (*now == '\0' || g_str_has_prefix (old, now))
     return GTK_FILTER_CHANGE_LESS_STRICT;
   return GTK_FILTER_CHANGE_DIFFERENT;
+}
+
+void
+qm_list_page_set_search_text (GtkEditable *entry,
+                              const char  *text,
+                              gpointer     changed,
+                              gpointer     data)
+{
+  g_return_if_fail (GTK_IS_EDITABLE (entry));
+  g_return_if_fail (text != NULL);
+
+  /* Setting the text deletes the old first, and the entry reports the
+   * empty text at once: that would show every row for a moment. Its
+   * delayed report of the new text finds the search applied already. */
+  if (!g_str_equal (gtk_editable_get_text (entry), text))
+    {
+      g_signal_handlers_block_by_func (entry, changed, data);
+      gtk_editable_set_text (entry, text);
+      g_signal_handlers_unblock_by_func (entry, changed, data);
+    }
 }
 
 typedef struct
@@ -116,4 +138,59 @@ qm_list_page_file_chooser_new (GtkWidget            *page,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   return chooser;
+}
+
+void
+qm_list_page_show_error (GtkWidget  *page,
+                         const char *heading,
+                         const char *body)
+{
+  GtkRoot *root = gtk_widget_get_root (page);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                              heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_file_chosen (GtkNativeDialog *chooser,
+                int              response,
+                GtkWidget       *page)
+{
+  QmListPageFileFunc chosen = g_object_get_data (G_OBJECT (chooser), "qm-file-chosen");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        chosen (page, file);
+    }
+  g_object_unref (chooser);
+  g_object_unref (page);
+}
+
+void
+qm_list_page_choose_file (GtkWidget            *page,
+                          const char           *title,
+                          GtkFileChooserAction  action,
+                          const char           *accept,
+                          GtkFileFilter        *filter,
+                          const char           *suggested_name,
+                          QmListPageFileFunc    chosen)
+{
+  GtkFileChooserNative *chooser;
+
+  g_return_if_fail (GTK_IS_WIDGET (page));
+  g_return_if_fail (chosen != NULL);
+
+  chooser = qm_list_page_file_chooser_new (page, title, action, accept, _("_Cancel"), filter);
+  if (suggested_name != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested_name);
+  g_object_set_data (G_OBJECT (chooser), "qm-file-chosen", chosen);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_file_chosen), g_object_ref (page));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

@@ -26,6 +26,13 @@ GtkFilterChange     qm_list_page_search_change      (const char    *old,
                                                      const char    *now,
                                                      QmListSearch   search);
 
+/* Puts @text in a page's search @entry without its handler @changed
+ * (connected with @data) hearing of it: the caller applies @text itself. */
+void                qm_list_page_set_search_text    (GtkEditable   *entry,
+                                                     const char    *text,
+                                                     gpointer       changed,
+                                                     gpointer       data);
+
 /* A factory for one column whose rows are bound to the row slots at
  * *@slots (read on each bind, so it may change or go NULL in dispose):
  * @setup makes the cell, @fill fills it with an item. @data goes to both,
@@ -50,5 +57,26 @@ GtkFileChooserNative *
                                                      const char           *accept,
                                                      const char           *cancel,
                                                      GtkFileFilter        *filter);
+
+/* An error dialog over @page's window, with one Close button. */
+void                qm_list_page_show_error         (GtkWidget            *page,
+                                                     const char           *heading,
+                                                     const char           *body);
+
+/* What to do with the file the user chose on @page. */
+typedef void (*QmListPageFileFunc) (GtkWidget *page,
+                                    GFile     *file);
+
+/* Asks for a file with qm_list_page_file_chooser_new() (Cancel as the
+ * other button; @suggested_name, if not NULL, for a file to save) and
+ * calls @chosen with it, unless the user cancels. The page is kept alive
+ * meanwhile. */
+void                qm_list_page_choose_file        (GtkWidget            *page,
+                                                     const char           *title,
+                                                     GtkFileChooserAction  action,
+                                                     const char           *accept,
+                                                     GtkFileFilter        *filter,
+                                                     const char           *suggested_name,
+                                                     QmListPageFileFunc    chosen);
 
 G_END_DECLS

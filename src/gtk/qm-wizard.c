@@ -877,7 +877,8 @@ qm_wizard_class_init (QmWizardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWizard, stack);
   for (guint s = 0; s < QM_WIZARD_N_STEPS; s++)
     gtk_widget_class_bind_template_child_full (widget_class, page_ids[s], FALSE,
-                                               G_STRUCT_OFFSET (QmWizard, pages[s]));
+                                               G_STRUCT_OFFSET (QmWizard, pages) +
+                                               s * sizeof (AdwPreferencesPage *));
   gtk_widget_class_bind_template_child (widget_class, QmWizard, goal_group);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, model_source_group);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, model_preset_group);

@@ -353,6 +353,8 @@ add_field (QmWizard          *self,
   field->spec = spec;
   field->plan_key = qm_plan_schema_lookup (spec->path);
   g_assert (field->plan_key != NULL && field->plan_key->label != NULL);
+  /* A key the reader does not range-check still gets a limit here. */
+  g_assert (field->plan_key->range != NULL || spec->max > 0);
   field->step = step;
   title = _(field->plan_key->label);
   field->row = ADW_ACTION_ROW (adw_action_row_new ());

@@ -1,13 +1,13 @@
 /* qm-wizard.c: the New Plan wizard (issue #8): the assistant itself.
  *
  * Steps, navigation, composing the plan, its checks and the live
- * estimate; each step's rows are built in their own file
- * (qm-wizard-private.h). The widgets are the single source of truth:
- * every keystroke parses its
- * field, composes a whole QmPlan from all the fields (compose_plan) and
- * hands it to a QmPlanEditor, which re-estimates it. qm_estimate() takes
- * microseconds, so there is no caching and no partial update. Nothing is
- * saved here: the plan leaves only through ::plan-created.
+ * estimate; each step builds its rows in its own file (see
+ * qm-wizard-private.h). The widgets are the single source of truth: every
+ * keystroke parses its field, composes a whole QmPlan from all the fields
+ * (compose_plan) and hands it to a QmPlanEditor, which re-estimates it.
+ * qm_estimate() takes microseconds, so there is no caching and no partial
+ * update. Nothing is saved here: the plan leaves only through
+ * ::plan-created.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

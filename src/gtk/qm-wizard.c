@@ -35,7 +35,6 @@ G_DEFINE_FINAL_TYPE (QmWizard, qm_wizard, ADW_TYPE_WINDOW)
 
 enum {
   PROP_0,
-  PROP_STORE,
   PROP_STEP,
   N_PROPS
 };
@@ -741,16 +740,11 @@ load_defaults (QmWizard *self)
     p->pricing.mode = QM_PRICING_RENT_ON_DEMAND;
 }
 
-/* ------------------------------------------------------------------ */
-/* GObject                                                             */
-
+/* Once the store is known (qm_wizard_new): the hardware lists come
+ * from it, so the steps are built then rather than in constructed. */
 static void
-qm_wizard_constructed (GObject *object)
+build (QmWizard *self)
 {
-  QmWizard *self = QM_WIZARD (object);
-
-  G_OBJECT_CLASS (qm_wizard_parent_class)->constructed (object);
-
   self->building = TRUE;
   load_defaults (self);
   build_dots (self);
@@ -771,6 +765,9 @@ qm_wizard_constructed (GObject *object)
   show_step (self, QM_WIZARD_STEP_GOAL);
 }
 
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+
 static void
 qm_wizard_get_property (GObject    *object,
                         guint       prop_id,
@@ -781,29 +778,8 @@ qm_wizard_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_STORE:
-      g_value_set_pointer (value, self->store);
-      break;
     case PROP_STEP:
       g_value_set_uint (value, self->step);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-qm_wizard_set_property (GObject      *object,
-                        guint         prop_id,
-                        const GValue *value,
-                        GParamSpec   *pspec)
-{
-  QmWizard *self = QM_WIZARD (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      self->store = g_value_get_pointer (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -847,15 +823,10 @@ qm_wizard_class_init (QmWizardClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->constructed = qm_wizard_constructed;
   object_class->get_property = qm_wizard_get_property;
-  object_class->set_property = qm_wizard_set_property;
   object_class->dispose = qm_wizard_dispose;
   object_class->finalize = qm_wizard_finalize;
 
-  properties[PROP_STORE] =
-    g_param_spec_pointer ("store", NULL, NULL,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_STEP] =
     g_param_spec_uint ("step", NULL, NULL, 0, QM_WIZARD_N_STEPS - 1, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -927,11 +898,14 @@ QmWizard *
 qm_wizard_new (GtkWindow *parent,
                QmStore   *store)
 {
-  return g_object_new (QM_TYPE_WIZARD,
-                       "transient-for", parent,
-                       "modal", TRUE,
-                       "store", store,
-                       NULL);
+  QmWizard *self = g_object_new (QM_TYPE_WIZARD,
+                                 "transient-for", parent,
+                                 "modal", TRUE,
+                                 NULL);
+
+  self->store = store;
+  build (self);
+  return self;
 }
 
 QmWizardStep

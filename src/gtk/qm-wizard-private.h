@@ -4,7 +4,8 @@
  * its checks. qm-wizard-rows.c holds the row machinery that binds a row to
  * a plan key of the schema; qm-wizard-model.c (goal and model),
  * qm-wizard-setup.c (data and setup), qm-wizard-hardware.c (hardware,
- * pricing and facility) and qm-wizard-review.c build one or two steps each.
+ * pricing and facility) build one or two steps each; the review step is a
+ * widget of its own, QmWizardReview.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,6 +18,7 @@
 #include "qm-plan-editor.h"
 #include "qm-plan-schema.h"
 #include "qm-wizard.h"
+#include "qm-wizard-review.h"
 
 G_BEGIN_DECLS
 
@@ -127,7 +129,6 @@ struct _QmWizard
   GPtrArray            *hw[N_HW];    /* HwItem */
   HwItem               *selected[N_HW];
   GPtrArray            *offers;      /* const QmCloudOffer *, as in offer_row */
-  GPtrArray            *note_rows;   /* rows of warnings_group and assumptions_group */
   int                   invalid_step;   /* step of qm_plan_validate's error, or N_STEPS */
   char                 *invalid_message;   /* that error, in words for people */
   const char           *invalid_fields;    /* key_steps[].fields of that error */
@@ -161,10 +162,6 @@ struct _QmWizard
   AdwPreferencesGroup  *hardware_group;
   AdwPreferencesGroup  *pricing_group;
   AdwPreferencesGroup  *facility_group;
-  AdwPreferencesGroup  *name_group;
-  AdwPreferencesGroup  *figures_group;
-  AdwPreferencesGroup  *warnings_group;
-  AdwPreferencesGroup  *assumptions_group;
 
   /* Built in code */
   GtkWidget            *dot[QM_WIZARD_N_STEPS];
@@ -185,16 +182,12 @@ struct _QmWizard
   AdwExpanderRow       *hw_expander[N_HW];
   AdwComboRow          *pricing_row;
   AdwComboRow          *offer_row;
-  AdwEntryRow          *name_row;
-  GHashTable           *review;       /* key -> GtkLabel (value), row via "qm-row" data */
 };
 
 /* qm-wizard.c */
 void            qm_wizard_refresh            (QmWizard            *self,
                                               const char          *merge_key);
 void            qm_wizard_update_mode        (QmWizard            *self);
-char           *qm_wizard_auto_name          (QmWizard            *self,
-                                              const QmPlan        *plan);
 
 /* qm-wizard-rows.c: words for values */
 char           *qm_wizard_format_big         (double               v);
@@ -255,8 +248,6 @@ void            qm_wizard_show_parallel      (QmWizard            *self,
 void            qm_wizard_build_hardware     (QmWizard            *self);
 void            qm_wizard_build_facility     (QmWizard            *self);
 void            qm_wizard_update_pricing     (QmWizard            *self);
-void            qm_wizard_build_review       (QmWizard            *self);
-void            qm_wizard_update_review      (QmWizard            *self);
 void            qm_wizard_compose_hardware   (QmWizard            *self,
                                               QmPlan              *plan);
 

@@ -1,5 +1,6 @@
-/* qm-wizard-review.c: the wizard's last step, the plan's name and its
- * figures, warnings and assumptions before Create Plan.
+/* qm-wizard-review.c: the wizard's last page: the plan's name, then its
+ * key figures, warnings and assumptions before Create Plan. It only shows
+ * what it is given; the wizard decides the name until the person edits it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,13 +12,47 @@
 #include "qm-a11y.h"
 #include "qm-format.h"
 #include "qm-wizard-private.h"
+#include "qm-wizard-review.h"
+
+struct _QmWizardReview
+{
+  AdwPreferencesPage   parent_instance;
+
+  AdwPreferencesGroup *name_group;
+  AdwPreferencesGroup *figures_group;
+  AdwPreferencesGroup *warnings_group;
+  AdwPreferencesGroup *assumptions_group;
+  AdwEntryRow         *name_row;
+  GHashTable          *review;      /* key -> GtkLabel (value), row via "qm-row" data */
+  GPtrArray           *note_rows;   /* rows of warnings_group and assumptions_group */
+  gboolean             setting_name;
+};
+
+G_DEFINE_FINAL_TYPE (QmWizardReview, qm_wizard_review, ADW_TYPE_PREFERENCES_PAGE)
+
+enum {
+  NAME_EDITED,
+  NAME_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static char *
+format_money (const QmPlan *plan,
+              double        usd)
+{
+  char buf[QM_FORMAT_BUF];
+
+  return g_strdup (qm_format_money (buf, sizeof buf, usd, plan->pricing.currency));
+}
 
 static void
-set_review (QmWizard   *self,
-            const char *key,
-            gboolean    visible,
-            const char *value,
-            const char *subtitle)
+set_review (QmWizardReview *self,
+            const char     *key,
+            gboolean        visible,
+            const char     *value,
+            const char     *subtitle)
 {
   GtkLabel *label = g_hash_table_lookup (self->review, key);
   AdwActionRow *row;
@@ -38,7 +73,7 @@ set_review (QmWizard   *self,
 }
 
 static void
-clear_note_rows (QmWizard *self)
+clear_note_rows (QmWizardReview *self)
 {
   for (guint i = 0; i < self->note_rows->len; i++)
     {
@@ -51,7 +86,7 @@ clear_note_rows (QmWizard *self)
 }
 
 static void
-add_note_row (QmWizard            *self,
+add_note_row (QmWizardReview      *self,
               AdwPreferencesGroup *group,
               const QmNote        *note,
               gboolean             warning)
@@ -77,31 +112,20 @@ add_note_row (QmWizard            *self,
 }
 
 void
-qm_wizard_update_review (QmWizard *self)
+qm_wizard_review_show (QmWizardReview   *self,
+                       const QmPlan     *plan,
+                       const QmEstimate *e)
 {
-  const QmPlan *plan = qm_plan_editor_get_plan (self->editor);
-  const QmEstimate *e = qm_plan_editor_get_estimate (self->editor);
   gboolean training = e->has_training;
   gboolean buy = plan->pricing.mode == QM_PRICING_BUY;
   char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF];
 
-  if (!self->name_edited)
-    {
-      g_autofree char *name = qm_wizard_auto_name (self, plan);
+  g_return_if_fail (QM_IS_WIZARD_REVIEW (self));
 
-      self->building = TRUE;
-      gtk_editable_set_text (GTK_EDITABLE (self->name_row), name);
-      self->building = FALSE;
-    }
-
-  {
-    set_review (self, "gpus", TRUE, qm_format_number (a, sizeof a, e->gpus, 0),
-                plan->hardware.gpu.info.name);
-  }
-  {
-    set_review (self, "nodes", TRUE, qm_format_number (a, sizeof a, e->nodes, 0),
-                plan->hardware.server.info.name);
-  }
+  set_review (self, "gpus", TRUE, qm_format_number (a, sizeof a, e->gpus, 0),
+              plan->hardware.gpu.info.name);
+  set_review (self, "nodes", TRUE, qm_format_number (a, sizeof a, e->nodes, 0),
+              plan->hardware.server.info.name);
   set_review (self, "racks", e->has_cluster, qm_format_number (a, sizeof a, e->cluster.racks, 0),
               e->has_cluster && e->cluster.liquid_cooling ? _("Needs liquid cooling") : NULL);
   set_review (self, "ideal-days", training, qm_format_days (a, sizeof a, e->ideal_days),
@@ -153,9 +177,9 @@ qm_wizard_update_review (QmWizard *self)
     set_review (self, "facility-power", e->has_power, fac, pue);
   }
   {
-    g_autofree char *upfront = qm_wizard_format_money (self, e->cost.upfront);
-    g_autofree char *run = qm_wizard_format_money (self, e->cost.run);
-    g_autofree char *monthly = qm_wizard_format_money (self, e->cost.monthly);
+    g_autofree char *upfront = format_money (plan, e->cost.upfront);
+    g_autofree char *run = format_money (plan, e->cost.run);
+    g_autofree char *monthly = format_money (plan, e->cost.monthly);
 
     set_review (self, "upfront", e->has_cost && buy, upfront, _("Hardware, installation and racks"));
     set_review (self, "run-cost", e->has_cost, run,
@@ -182,24 +206,57 @@ qm_wizard_update_review (QmWizard *self)
 
 
 static void
-name_changed (GtkEditable *editable,
-              QmWizard    *self)
+name_changed (QmWizardReview *self)
 {
-  if (self->building)
-    return;
-  self->name_edited = TRUE;
-  qm_wizard_refresh (self, "name");
+  if (!self->setting_name)
+    g_signal_emit (self, signals[NAME_EDITED], 0);
 }
 
 static void
-name_activated (AdwEntryRow *row,
-                QmWizard    *self)
+name_activated (QmWizardReview *self)
 {
-  gtk_widget_activate_action (GTK_WIDGET (self), "wizard.next", NULL);
+  g_signal_emit (self, signals[NAME_ACTIVATED], 0);
 }
 
-void
-qm_wizard_build_review (QmWizard *self)
+static AdwPreferencesGroup *
+add_group (QmWizardReview *self,
+           const char     *title,
+           const char     *description)
+{
+  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+
+  if (title != NULL)
+    adw_preferences_group_set_title (group, title);
+  if (description != NULL)
+    adw_preferences_group_set_description (group, description);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (self), group);
+  return group;
+}
+
+static void
+qm_wizard_review_finalize (GObject *object)
+{
+  QmWizardReview *self = QM_WIZARD_REVIEW (object);
+
+  g_hash_table_unref (self->review);
+  g_ptr_array_unref (self->note_rows);
+
+  G_OBJECT_CLASS (qm_wizard_review_parent_class)->finalize (object);
+}
+
+static void
+qm_wizard_review_class_init (QmWizardReviewClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = qm_wizard_review_finalize;
+
+  signals[NAME_EDITED] = g_signal_new ("name-edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[NAME_ACTIVATED] = g_signal_new ("name-activated", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+qm_wizard_review_init (QmWizardReview *self)
 {
   static const struct { const char *key; const char *title; } figures[] = {
     { "gpus", N_("GPUs") },
@@ -216,12 +273,21 @@ qm_wizard_build_review (QmWizard *self)
     { "co2", N_("Carbon") },
   };
 
+  self->review = g_hash_table_new (g_str_hash, g_str_equal);
+  self->note_rows = g_ptr_array_new ();
+  self->name_group = add_group (self, NULL, NULL);
+  self->figures_group = add_group (self, _("Key Figures"), NULL);
+  self->warnings_group = add_group (self, _("Warnings"), NULL);
+  self->assumptions_group =
+    add_group (self, _("Assumptions"),
+               _("What the estimate takes for granted, and where each figure comes from."));
+
   self->name_row = ADW_ENTRY_ROW (adw_entry_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->name_row), _("Plan Name"));
   gtk_widget_set_name (GTK_WIDGET (self->name_row), "name");
   adw_preferences_group_add (self->name_group, GTK_WIDGET (self->name_row));
-  g_signal_connect (self->name_row, "changed", G_CALLBACK (name_changed), self);
-  g_signal_connect (self->name_row, "entry-activated", G_CALLBACK (name_activated), self);
+  g_signal_connect_swapped (self->name_row, "changed", G_CALLBACK (name_changed), self);
+  g_signal_connect_swapped (self->name_row, "entry-activated", G_CALLBACK (name_activated), self);
 
   for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
     {
@@ -233,5 +299,26 @@ qm_wizard_build_review (QmWizard *self)
     }
 }
 
-/* One message label per step, for errors of the plan as a whole, and the
- * estimate so far on the steps that change it. */
+const char *
+qm_wizard_review_get_name (QmWizardReview *self)
+{
+  g_return_val_if_fail (QM_IS_WIZARD_REVIEW (self), "");
+  return gtk_editable_get_text (GTK_EDITABLE (self->name_row));
+}
+
+void
+qm_wizard_review_set_name (QmWizardReview *self,
+                           const char     *name)
+{
+  g_return_if_fail (QM_IS_WIZARD_REVIEW (self));
+  self->setting_name = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->name_row), name);
+  self->setting_name = FALSE;
+}
+
+AdwPreferencesGroup *
+qm_wizard_review_get_name_group (QmWizardReview *self)
+{
+  g_return_val_if_fail (QM_IS_WIZARD_REVIEW (self), NULL);
+  return self->name_group;
+}

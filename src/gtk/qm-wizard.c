@@ -108,9 +108,9 @@ model_name (QmWizard *self)
   return _("Custom model");
 }
 
-char *
-qm_wizard_auto_name (QmWizard     *self,
-                     const QmPlan *plan)
+static char *
+auto_name (QmWizard     *self,
+           const QmPlan *plan)
 {
   const char *model = model_name (self);
 
@@ -128,6 +128,12 @@ qm_wizard_auto_name (QmWizard     *self,
     default:
       return g_strdup_printf (_("%s serving"), model);
     }
+}
+
+static QmWizardReview *
+review_page (QmWizard *self)
+{
+  return QM_WIZARD_REVIEW (self->pages[QM_WIZARD_STEP_REVIEW]);
 }
 
 static void
@@ -162,14 +168,14 @@ compose_plan (QmWizard *self,
   qm_wizard_compose_hardware (self, p);
 
   {
-    const char *text = self->name_row ? gtk_editable_get_text (GTK_EDITABLE (self->name_row)) : "";
+    const char *text = qm_wizard_review_get_name (review_page (self));
     /* A pasted tab or control character would make the saved plan unreadable. */
     g_autofree char *name = g_strstrip (qm_text_sanitize (text, FALSE));
 
     if (name[0] == '\0')
       {
         g_free (name);
-        name = qm_wizard_auto_name (self, p);
+        name = auto_name (self, p);
       }
     g_strlcpy (p->name, name, sizeof p->name);
   }
@@ -313,6 +319,34 @@ step_ok (QmWizard    *self,
 /* ------------------------------------------------------------------ */
 /* Live figures                                                        */
 
+/* The name follows the plan until the person edits it. */
+static void
+update_review (QmWizard *self)
+{
+  const QmPlan *plan = qm_plan_editor_get_plan (self->editor);
+
+  if (!self->name_edited)
+    {
+      g_autofree char *name = auto_name (self, plan);
+
+      qm_wizard_review_set_name (review_page (self), name);
+    }
+  qm_wizard_review_show (review_page (self), plan, qm_plan_editor_get_estimate (self->editor));
+}
+
+static void
+name_edited (QmWizard *self)
+{
+  self->name_edited = TRUE;
+  qm_wizard_refresh (self, "name");
+}
+
+static void
+activate_next (QmWizard *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "wizard.next", NULL);
+}
+
 static void
 update_live (QmWizard *self)
 {
@@ -385,7 +419,7 @@ update_live (QmWizard *self)
   }
 
   if (self->step == QM_WIZARD_STEP_REVIEW)
-    qm_wizard_update_review (self);
+    update_review (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -608,7 +642,7 @@ show_step (QmWizard     *self,
     }
 
   if (step == QM_WIZARD_STEP_REVIEW)
-    qm_wizard_update_review (self);
+    update_review (self);
   update_state (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);
 }
@@ -676,7 +710,7 @@ build_status (QmWizard *self)
       GtkWidget *label = gtk_label_new (NULL);
 
       if (s == QM_WIZARD_STEP_REVIEW)
-        group = self->name_group;
+        group = qm_wizard_review_get_name_group (review_page (self));
       else
         {
           group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
@@ -754,7 +788,8 @@ build (QmWizard *self)
   qm_wizard_build_setup (self);
   qm_wizard_build_hardware (self);
   qm_wizard_build_facility (self);
-  qm_wizard_build_review (self);
+  g_signal_connect_swapped (review_page (self), "name-edited", G_CALLBACK (name_edited), self);
+  g_signal_connect_swapped (review_page (self), "name-activated", G_CALLBACK (activate_next), self);
   build_status (self);
   qm_wizard_update_mode (self);
   self->building = FALSE;
@@ -810,8 +845,6 @@ qm_wizard_finalize (GObject *object)
   for (guint k = 0; k < N_HW; k++)
     g_clear_pointer (&self->hw[k], g_ptr_array_unref);
   g_ptr_array_unref (self->offers);
-  g_ptr_array_unref (self->note_rows);
-  g_hash_table_unref (self->review);
   g_free (self->invalid_message);
 
   G_OBJECT_CLASS (qm_wizard_parent_class)->finalize (object);
@@ -837,6 +870,7 @@ qm_wizard_class_init (QmWizardClass *klass)
     g_signal_new ("plan-created", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 
+  g_type_ensure (QM_TYPE_WIZARD_REVIEW);
   qm_gtk_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/quartermaster/Quartermaster/qm-wizard.ui");
@@ -866,10 +900,6 @@ qm_wizard_class_init (QmWizardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWizard, hardware_group);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, pricing_group);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, facility_group);
-  gtk_widget_class_bind_template_child (widget_class, QmWizard, name_group);
-  gtk_widget_class_bind_template_child (widget_class, QmWizard, figures_group);
-  gtk_widget_class_bind_template_child (widget_class, QmWizard, warnings_group);
-  gtk_widget_class_bind_template_child (widget_class, QmWizard, assumptions_group);
 
   gtk_widget_class_install_action (widget_class, "wizard.back", NULL, back_action);
   gtk_widget_class_install_action (widget_class, "wizard.next", NULL, next_action);
@@ -888,8 +918,6 @@ qm_wizard_init (QmWizard *self)
   self->fields = g_ptr_array_new_with_free_func (qm_wizard_field_free);
   self->combos = g_array_new (FALSE, TRUE, sizeof (QmWizardCombo));
   self->offers = g_ptr_array_new ();
-  self->note_rows = g_ptr_array_new ();
-  self->review = g_hash_table_new (g_str_hash, g_str_equal);
   self->invalid_step = QM_WIZARD_N_STEPS;
   gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->next_button));
 }

@@ -1,8 +1,7 @@
-/* qm-wizard-hardware.c: the wizard's hardware, pricing and facility steps.
+/* qm-wizard-hardware.c: the wizard's hardware step.
  *
  * The catalog's GPUs, servers, networks and storage, each a list of radio
  * rows in an expander; only servers that hold the chosen GPU are offered.
- * Pricing and facility rows name their plan keys like the other steps.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,13 +10,58 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "qm-a11y.h"
+#include "qm-catalog.h"
 #include "qm-catalog-store.h"
 #include "qm-format.h"
+#include "qm-plan-schema.h"
+#include "qm-wizard-hardware.h"
 #include "qm-wizard-private.h"
 
-/* ------------------------------------------------------------------ */
-/* Hardware                                                            */
+typedef enum
+{
+  HW_GPU,
+  HW_SERVER,
+  HW_NETWORK,
+  HW_STORAGE,
+  N_HW
+} HwKind;
+
+typedef struct
+{
+  HwKind   kind;
+  char     id[QM_ID_LEN];
+  gboolean embedded;        /* a user entry or price override: the plan carries the spec */
+  union
+  {
+    QmCatalogInfo info;
+    QmGpuSpec     gpu;
+    QmServerSpec  server;
+    QmNetworkSpec network;
+    QmStorageSpec storage;
+  } spec;
+  AdwActionRow   *row;
+  GtkCheckButton *check;
+} HwItem;
+
+struct _QmWizardHardware
+{
+  AdwPreferencesGroup  parent_instance;
+
+  GPtrArray           *items[N_HW];    /* HwItem */
+  HwItem              *selected[N_HW];
+  AdwExpanderRow      *expander[N_HW];
+  char                 currency[sizeof ((QmPlan *) NULL)->pricing.currency];
+  gboolean             loading;
+};
+
+G_DEFINE_FINAL_TYPE (QmWizardHardware, qm_wizard_hardware, ADW_TYPE_PREFERENCES_GROUP)
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static QmCatalogKind
 hw_catalog_kind (HwKind kind)
@@ -29,15 +73,16 @@ hw_catalog_kind (HwKind kind)
 }
 
 static void
-hw_load (QmWizard *self,
-         HwKind    kind)
+hw_load (QmWizardHardware *self,
+         QmStore          *store,
+         HwKind            kind)
 {
-  GPtrArray *items = self->hw[kind];
+  GPtrArray *items = self->items[kind];
 
-  if (self->store != NULL)
+  if (store != NULL)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(GPtrArray) entries = qm_catalog_store_list (self->store, hw_catalog_kind (kind),
+      g_autoptr(GPtrArray) entries = qm_catalog_store_list (store, hw_catalog_kind (kind),
                                                             NULL, QM_CATALOG_LIST_NONE, &error);
 
       if (entries != NULL)
@@ -89,11 +134,20 @@ hw_load (QmWizard *self,
 }
 
 static char *
-hw_spec_line (QmWizard     *self,
-              const HwItem *item)
+format_money (QmWizardHardware *self,
+              double            usd)
+{
+  char buf[QM_FORMAT_BUF];
+
+  return g_strdup (qm_format_money (buf, sizeof buf, usd, self->currency));
+}
+
+static char *
+hw_spec_line (QmWizardHardware *self,
+              const HwItem     *item)
 {
   const QmCatalogInfo *info = &item->spec.info;
-  g_autofree char *price = info->price_usd > 0 ? qm_wizard_format_money (self, info->price_usd)
+  g_autofree char *price = info->price_usd > 0 ? format_money (self, info->price_usd)
                                                : g_strdup (_("no list price"));
   char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
 
@@ -135,7 +189,7 @@ hw_spec_line (QmWizard     *self,
     case HW_STORAGE:
       {
         const QmStorageSpec *s = &item->spec.storage;
-        g_autofree char *per_tb = qm_wizard_format_money (self, s->usd_per_tb);
+        g_autofree char *per_tb = format_money (self, s->usd_per_tb);
 
         return g_strdup_printf (_("%s · %s per TB"),
                                 g_strcmp0 (s->kind, "local-nvme") == 0 ? _("Local NVMe drives")
@@ -149,18 +203,18 @@ hw_spec_line (QmWizard     *self,
 }
 
 static void
-hw_update_subtitle (QmWizard *self,
-                    HwKind    kind)
+hw_update_subtitle (QmWizardHardware *self,
+                    HwKind            kind)
 {
   HwItem *item = self->selected[kind];
 
   if (item != NULL)
-    adw_expander_row_set_subtitle (self->hw_expander[kind], item->spec.info.name);
+    adw_expander_row_set_subtitle (self->expander[kind], item->spec.info.name);
   else if (kind == HW_SERVER)
-    adw_expander_row_set_subtitle (self->hw_expander[kind],
+    adw_expander_row_set_subtitle (self->expander[kind],
                                    _("No server in the catalog holds this GPU"));
   else
-    adw_expander_row_set_subtitle (self->hw_expander[kind], _("None chosen"));
+    adw_expander_row_set_subtitle (self->expander[kind], _("None chosen"));
 }
 
 static gboolean
@@ -171,13 +225,11 @@ server_fits_gpu (const HwItem *server,
                          g_strcmp0 (server->spec.server.gpu_id, gpu->id) == 0);
 }
 
-static void update_offers (QmWizard *self);
-
 /* Only servers that hold the chosen GPU are offered. */
 static void
-filter_servers (QmWizard *self)
+filter_servers (QmWizardHardware *self)
 {
-  GPtrArray *servers = self->hw[HW_SERVER];
+  GPtrArray *servers = self->items[HW_SERVER];
   HwItem *first = NULL;
 
   for (guint i = 0; i < servers->len; i++)
@@ -208,54 +260,58 @@ static void
 hw_toggled (GtkCheckButton *check,
             HwItem         *item)
 {
-  QmWizard *self = g_object_get_data (G_OBJECT (check), "qm-wizard");
+  QmWizardHardware *self = g_object_get_data (G_OBJECT (check), "qm-hardware");
 
   if (!gtk_check_button_get_active (check))
     return;
   self->selected[item->kind] = item;
-  if (self->building)
+  if (self->loading)
     return;
   hw_update_subtitle (self, item->kind);
   if (item->kind == HW_GPU)
-    {
-      filter_servers (self);
-      update_offers (self);
-    }
-  qm_wizard_refresh (self, NULL);
+    filter_servers (self);
+  g_signal_emit (self, signals[CHANGED], 0, hw_catalog_kind (item->kind));
 }
 
+/* The lists come from @store (NULL: the built-in catalog); prices are
+ * shown in @currency. */
 void
-qm_wizard_build_hardware (QmWizard *self)
+qm_wizard_hardware_load (QmWizardHardware *self,
+                         QmStore          *store,
+                         const char       *currency)
 {
   static const char *titles[N_HW] = { N_("GPU"), N_("Server"), N_("Network"), N_("Storage") };
   static const char *prefixes[N_HW] = { "gpu-", "server-", "network-", "storage-" };
   static const char *defaults[N_HW] = { "h100-sxm-80gb", "dgx-h100", "ib-ndr-400", "parallel-fs" };
 
+  g_return_if_fail (QM_IS_WIZARD_HARDWARE (self));
+
+  g_strlcpy (self->currency, currency, sizeof self->currency);
+  self->loading = TRUE;
   for (guint k = 0; k < N_HW; k++)
     {
       GtkCheckButton *leader = NULL;
 
-      self->hw[k] = g_ptr_array_new_with_free_func (g_free);
-      hw_load (self, k);
+      hw_load (self, store, k);
 
-      self->hw_expander[k] = ADW_EXPANDER_ROW (adw_expander_row_new ());
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->hw_expander[k]), _(titles[k]));
-      gtk_widget_set_name (GTK_WIDGET (self->hw_expander[k]), prefixes[k]);
-      adw_preferences_group_add (self->hardware_group, GTK_WIDGET (self->hw_expander[k]));
+      self->expander[k] = ADW_EXPANDER_ROW (adw_expander_row_new ());
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->expander[k]), _(titles[k]));
+      gtk_widget_set_name (GTK_WIDGET (self->expander[k]), prefixes[k]);
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (self), GTK_WIDGET (self->expander[k]));
 
-      for (guint i = 0; i < self->hw[k]->len; i++)
+      for (guint i = 0; i < self->items[k]->len; i++)
         {
-          HwItem *item = g_ptr_array_index (self->hw[k], i);
+          HwItem *item = g_ptr_array_index (self->items[k], i);
           g_autofree char *line = hw_spec_line (self, item);
           g_autofree char *name = g_strconcat (prefixes[k], item->id, NULL);
 
-          item->check = qm_wizard_add_choice_row (GTK_WIDGET (self->hw_expander[k]), name,
+          item->check = qm_wizard_add_choice_row (GTK_WIDGET (self->expander[k]), name,
                                                   item->spec.info.name, line, leader);
           item->row = ADW_ACTION_ROW (gtk_widget_get_ancestor (GTK_WIDGET (item->check),
                                                                ADW_TYPE_ACTION_ROW));
           if (leader == NULL)
             leader = item->check;
-          g_object_set_data (G_OBJECT (item->check), "qm-wizard", self);
+          g_object_set_data (G_OBJECT (item->check), "qm-hardware", self);
           if (g_str_equal (item->id, defaults[k]) || (i == 0 && self->selected[k] == NULL))
             {
               gtk_check_button_set_active (item->check, TRUE);
@@ -266,92 +322,7 @@ qm_wizard_build_hardware (QmWizard *self)
       hw_update_subtitle (self, k);
     }
   filter_servers (self);
-}
-
-/* ------------------------------------------------------------------ */
-/* Pricing                                                             */
-
-static void
-update_offers (QmWizard *self)
-{
-  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  const QmCloudOffer *offers;
-  const char *gpu = self->selected[HW_GPU] ? self->selected[HW_GPU]->id : NULL;
-  guint n = 0;
-
-  g_ptr_array_set_size (self->offers, 0);
-  offers = qm_catalog_cloud_offers (&n);
-  gtk_string_list_append (list, _("Cheapest Offer for This GPU"));
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (offers[i].gpu_id, gpu) == 0)
-      {
-        g_autofree char *price = qm_wizard_format_money (self, offers[i].usd_per_gpu_hour_on_demand);
-        /* Translators: "AWS p5.48xlarge, $6.88 per GPU-hour". */
-        g_autofree char *label = g_strdup_printf (_("%s, %s per GPU-hour"), offers[i].info.name, price);
-
-        gtk_string_list_append (list, label);
-        g_ptr_array_add (self->offers, (gpointer) &offers[i]);
-      }
-  adw_combo_row_set_model (self->offer_row, G_LIST_MODEL (list));
-  adw_combo_row_set_selected (self->offer_row, 0);
-}
-
-static const QmWizardChoice pricing_modes[] = {
-  { "buy", N_("Buy the Hardware") },
-  { "rent", N_("Rent On Demand") },
-  { "rent-reserved", N_("Rent Reserved") },
-};
-
-static const QmWizardRow pricing_rows[] = {
-  { "gpu-hour", "pricing.usd_per_gpu_hour", QM_PARSE_MONEY, QM_WIZARD_ROW_OPTIONAL,
-    .help = N_("Empty to use the offer’s price") },
-  { "amortization", "pricing.amortization_years", QM_PARSE_NUMBER, QM_WIZARD_ROW_PREFILL },
-};
-
-/* Free electricity and a carbon-free grid are real answers. */
-static const QmWizardRow facility_rows[] = {
-  { "pue", "facility.pue", QM_PARSE_NUMBER, QM_WIZARD_ROW_PREFILL },
-  { "kwh", "facility.usd_per_kwh", QM_PARSE_MONEY, QM_WIZARD_ROW_PREFILL | QM_WIZARD_ROW_ZERO_OK },
-  { "rack-kw", "facility.rack_kw", QM_PARSE_NUMBER, QM_WIZARD_ROW_PREFILL },
-  { "rack-units", "facility.rack_units", QM_PARSE_COUNT, QM_WIZARD_ROW_PREFILL },
-  { "carbon", "facility.gco2_per_kwh", QM_PARSE_NUMBER,
-    QM_WIZARD_ROW_PREFILL | QM_WIZARD_ROW_ZERO_OK },
-};
-
-static void
-offer_changed (QmWizard *self)
-{
-  qm_wizard_refresh (self, NULL);
-}
-
-void
-qm_wizard_build_facility (QmWizard *self)
-{
-  self->pricing_row = qm_wizard_add_combo (self, GTK_WIDGET (self->pricing_group), "pricing",
-                                           "pricing.mode", pricing_modes,
-                                           G_N_ELEMENTS (pricing_modes));
-  self->offer_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->offer_row), _("Cloud Offer"));
-  adw_combo_row_set_use_subtitle (self->offer_row, TRUE);
-  gtk_widget_set_name (GTK_WIDGET (self->offer_row), "offer");
-  adw_preferences_group_add (self->pricing_group, GTK_WIDGET (self->offer_row));
-  update_offers (self);
-  g_signal_connect_swapped (self->offer_row, "notify::selected", G_CALLBACK (offer_changed), self);
-  qm_wizard_add_fields (self, GTK_WIDGET (self->pricing_group), QM_WIZARD_STEP_FACILITY,
-                        pricing_rows, G_N_ELEMENTS (pricing_rows));
-  qm_wizard_add_fields (self, GTK_WIDGET (self->facility_group), QM_WIZARD_STEP_FACILITY,
-                        facility_rows, G_N_ELEMENTS (facility_rows));
-}
-
-/* Renting asks for an offer or a price; buying, for the write-off. */
-void
-qm_wizard_update_pricing (QmWizard *self)
-{
-  gboolean rent = adw_combo_row_get_selected (self->pricing_row) > 0;
-
-  gtk_widget_set_visible (GTK_WIDGET (self->offer_row), rent);
-  gtk_widget_set_visible (GTK_WIDGET (qm_wizard_find_field (self, "gpu-hour")->row), rent);
-  gtk_widget_set_visible (GTK_WIDGET (qm_wizard_find_field (self, "amortization")->row), !rent);
+  self->loading = FALSE;
 }
 
 /* Where each kind keeps its spec and whether the plan embeds it; the id
@@ -373,12 +344,11 @@ static const struct
     G_STRUCT_OFFSET (QmPlan, storage_embedded) },
 };
 
-/* The chosen hardware and cloud offer, into @p. */
 void
-qm_wizard_compose_hardware (QmWizard *self,
-                            QmPlan   *p)
+qm_wizard_hardware_compose (QmWizardHardware *self,
+                            QmPlan           *p)
 {
-  guint sel;
+  g_return_if_fail (QM_IS_WIZARD_HARDWARE (self));
 
   for (guint k = 0; k < N_HW; k++)
     {
@@ -391,14 +361,43 @@ qm_wizard_compose_hardware (QmWizard *self,
       G_STRUCT_MEMBER (gboolean, p, hw_slots[k].embedded) = item->embedded;
       memcpy (G_STRUCT_MEMBER_P (p, hw_slots[k].spec), &item->spec, hw_slots[k].spec_size);
     }
+}
 
-  p->offer_id[0] = '\0';
-  sel = adw_combo_row_get_selected (self->offer_row);
-  if (p->pricing.mode != QM_PRICING_BUY && sel != GTK_INVALID_LIST_POSITION &&
-      sel >= 1 && sel - 1 < self->offers->len)
-    {
-      const QmCloudOffer *offer = g_ptr_array_index (self->offers, sel - 1);
+const char *
+qm_wizard_hardware_get_id (QmWizardHardware *self,
+                           QmCatalogKind     kind)
+{
+  g_return_val_if_fail (QM_IS_WIZARD_HARDWARE (self), NULL);
 
-      g_strlcpy (p->offer_id, offer->info.id, sizeof p->offer_id);
-    }
+  for (guint k = 0; k < N_HW; k++)
+    if (hw_catalog_kind (k) == kind)
+      return self->selected[k] != NULL ? self->selected[k]->id : NULL;
+  return NULL;
+}
+
+static void
+qm_wizard_hardware_finalize (GObject *object)
+{
+  QmWizardHardware *self = QM_WIZARD_HARDWARE (object);
+
+  for (guint k = 0; k < N_HW; k++)
+    g_ptr_array_unref (self->items[k]);
+
+  G_OBJECT_CLASS (qm_wizard_hardware_parent_class)->finalize (object);
+}
+
+static void
+qm_wizard_hardware_class_init (QmWizardHardwareClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = qm_wizard_hardware_finalize;
+
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+}
+
+static void
+qm_wizard_hardware_init (QmWizardHardware *self)
+{
+  for (guint k = 0; k < N_HW; k++)
+    self->items[k] = g_ptr_array_new_with_free_func (g_free);
 }

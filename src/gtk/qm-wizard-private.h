@@ -3,9 +3,9 @@
  * qm-wizard.c is the assistant: steps, navigation, composing the plan and
  * its checks. qm-wizard-rows.c holds the row machinery that binds a row to
  * a plan key of the schema; qm-wizard-model.c (goal and model),
- * qm-wizard-setup.c (data and setup), qm-wizard-hardware.c (hardware,
- * pricing and facility) build one or two steps each; the review step is a
- * widget of its own, QmWizardReview.
+ * qm-wizard-setup.c (data and setup) and qm-wizard-facility.c build one
+ * or two steps each; the hardware and review steps are widgets of their
+ * own, QmWizardHardware and QmWizardReview.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +18,7 @@
 #include "qm-plan-editor.h"
 #include "qm-plan-schema.h"
 #include "qm-wizard.h"
+#include "qm-wizard-hardware.h"
 #include "qm-wizard-review.h"
 
 G_BEGIN_DECLS
@@ -75,32 +76,6 @@ typedef struct
 
 typedef enum
 {
-  HW_GPU,
-  HW_SERVER,
-  HW_NETWORK,
-  HW_STORAGE,
-  N_HW
-} HwKind;
-
-typedef struct
-{
-  HwKind   kind;
-  char     id[QM_ID_LEN];
-  gboolean embedded;        /* a user entry or price override: the plan carries the spec */
-  union
-  {
-    QmCatalogInfo info;
-    QmGpuSpec     gpu;
-    QmServerSpec  server;
-    QmNetworkSpec network;
-    QmStorageSpec storage;
-  } spec;
-  AdwActionRow   *row;
-  GtkCheckButton *check;
-} HwItem;
-
-typedef enum
-{
   MODEL_PRESET,
   MODEL_SIZE,
   MODEL_SHAPE,
@@ -126,8 +101,6 @@ struct _QmWizard
   const QmModelPreset  *preset;
   GPtrArray            *fields;      /* QmWizardField */
   GArray               *combos;      /* QmWizardCombo */
-  GPtrArray            *hw[N_HW];    /* HwItem */
-  HwItem               *selected[N_HW];
   GPtrArray            *offers;      /* const QmCloudOffer *, as in offer_row */
   int                   invalid_step;   /* step of qm_plan_validate's error, or N_STEPS */
   char                 *invalid_message;   /* that error, in words for people */
@@ -159,7 +132,7 @@ struct _QmWizard
   AdwPreferencesGroup  *setup_group;
   AdwPreferencesGroup  *advanced_group;
   AdwPreferencesGroup  *serve_setup_group;
-  AdwPreferencesGroup  *hardware_group;
+  QmWizardHardware     *hardware;
   AdwPreferencesGroup  *pricing_group;
   AdwPreferencesGroup  *facility_group;
 
@@ -179,7 +152,6 @@ struct _QmWizard
   AdwActionRow         *fixed_gpus_row;
   GtkSwitch            *flash_switch;
   GtkSwitch            *auto_parallel_switch;
-  AdwExpanderRow       *hw_expander[N_HW];
   AdwComboRow          *pricing_row;
   AdwComboRow          *offer_row;
 };
@@ -245,10 +217,10 @@ void            qm_wizard_build_data         (QmWizard            *self);
 void            qm_wizard_build_setup        (QmWizard            *self);
 void            qm_wizard_show_parallel      (QmWizard            *self,
                                               gboolean             shown);
-void            qm_wizard_build_hardware     (QmWizard            *self);
 void            qm_wizard_build_facility     (QmWizard            *self);
 void            qm_wizard_update_pricing     (QmWizard            *self);
-void            qm_wizard_compose_hardware   (QmWizard            *self,
+void            qm_wizard_update_offers      (QmWizard            *self);
+void            qm_wizard_compose_offer      (QmWizard            *self,
                                               QmPlan              *plan);
 
 G_END_DECLS

@@ -165,7 +165,8 @@ compose_plan (QmWizard *self,
   qm_wizard_write_rows (self, p);
   if (training)
     w->flash_attention = gtk_switch_get_active (self->flash_switch);
-  qm_wizard_compose_hardware (self, p);
+  qm_wizard_hardware_compose (self->hardware, p);
+  qm_wizard_compose_offer (self, p);
 
   {
     const char *text = qm_wizard_review_get_name (review_page (self));
@@ -296,7 +297,8 @@ step_ok (QmWizard    *self,
         return FALSE;
       break;
     case QM_WIZARD_STEP_HARDWARE:
-      if (self->selected[HW_GPU] == NULL || self->selected[HW_SERVER] == NULL)
+      if (qm_wizard_hardware_get_id (self->hardware, QM_CATALOG_KIND_GPU) == NULL ||
+          qm_wizard_hardware_get_id (self->hardware, QM_CATALOG_KIND_SERVER) == NULL)
         return FALSE;
       break;
     case QM_WIZARD_STEP_REVIEW:
@@ -774,6 +776,16 @@ load_defaults (QmWizard *self)
     p->pricing.mode = QM_PRICING_RENT_ON_DEMAND;
 }
 
+/* A new GPU has other cloud offers. */
+static void
+hardware_changed (QmWizard      *self,
+                  QmCatalogKind  kind)
+{
+  if (kind == QM_CATALOG_KIND_GPU)
+    qm_wizard_update_offers (self);
+  qm_wizard_refresh (self, NULL);
+}
+
 /* Once the store is known (qm_wizard_new): the hardware lists come
  * from it, so the steps are built then rather than in constructed. */
 static void
@@ -786,7 +798,8 @@ build (QmWizard *self)
   qm_wizard_build_model (self);
   qm_wizard_build_data (self);
   qm_wizard_build_setup (self);
-  qm_wizard_build_hardware (self);
+  qm_wizard_hardware_load (self->hardware, self->store, self->base.pricing.currency);
+  g_signal_connect_swapped (self->hardware, "changed", G_CALLBACK (hardware_changed), self);
   qm_wizard_build_facility (self);
   g_signal_connect_swapped (review_page (self), "name-edited", G_CALLBACK (name_edited), self);
   g_signal_connect_swapped (review_page (self), "name-activated", G_CALLBACK (activate_next), self);
@@ -842,8 +855,6 @@ qm_wizard_finalize (GObject *object)
 
   g_ptr_array_unref (self->fields);
   g_array_unref (self->combos);
-  for (guint k = 0; k < N_HW; k++)
-    g_clear_pointer (&self->hw[k], g_ptr_array_unref);
   g_ptr_array_unref (self->offers);
   g_free (self->invalid_message);
 
@@ -870,6 +881,7 @@ qm_wizard_class_init (QmWizardClass *klass)
     g_signal_new ("plan-created", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 
+  g_type_ensure (QM_TYPE_WIZARD_HARDWARE);
   g_type_ensure (QM_TYPE_WIZARD_REVIEW);
   qm_gtk_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -897,7 +909,7 @@ qm_wizard_class_init (QmWizardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWizard, setup_group);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, advanced_group);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, serve_setup_group);
-  gtk_widget_class_bind_template_child (widget_class, QmWizard, hardware_group);
+  gtk_widget_class_bind_template_child (widget_class, QmWizard, hardware);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, pricing_group);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, facility_group);
 

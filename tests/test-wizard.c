@@ -489,6 +489,53 @@ test_quiet_until_edited (void)
   gtk_window_destroy (GTK_WINDOW (wizard));
 }
 
+/* The entry rows take their ranges from the plan schema; a typed 0, which
+ * means "automatic" or "none" in a plan file, is refused where an empty
+ * entry says that, and kept where it is a real amount. */
+static void
+test_ranges (void)
+{
+  QmWizard *wizard = qm_wizard_new (NULL, NULL);
+
+  gtk_window_present (GTK_WINDOW (wizard));
+  settle ();
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (get (wizard, "source-shape")), TRUE);
+  settle ();
+  type_into (wizard, "layers", "1001");
+  assert_field_error (wizard, "layers", "Must be from 1 to 1,000");
+  type_into (wizard, "ffn", "0");
+  assert_field_error (wizard, "ffn", "Must be from 1 to 10,000,000");
+  type_into (wizard, "heads", "0");
+  assert_field_error (wizard, "heads", "Must be from 1 to 1,000,000");
+  type_into (wizard, "experts", "0");
+  assert_field_error (wizard, "experts", "Must be from 1 to 65,536");
+  type_into (wizard, "experts", "");
+  g_assert_false (gtk_widget_has_css_class (get (wizard, "row-experts"), "error"));
+
+  type_into (wizard, "epochs", "0");
+  assert_field_error (wizard, "epochs", "Must be more than 0 and at most 10,000");
+  type_into (wizard, "requests", "0");
+  assert_field_error (wizard, "requests", "Must be more than 0 and at most");
+  type_into (wizard, "ttft", "0");
+  assert_field_error (wizard, "ttft", "Must be more than 0 ms");
+  type_into (wizard, "cp", "0");
+  assert_field_error (wizard, "cp", "Must be from 1 to 1,000,000");
+  type_into (wizard, "mfu", "150%");
+  assert_field_error (wizard, "mfu", "Must be more than 0 % and at most 100 %");
+  type_into (wizard, "pue", "0.5");
+  assert_field_error (wizard, "pue", "Must be from 1 to 3");
+
+  /* Free electricity and a carbon-free grid are answers, not gaps. */
+  type_into (wizard, "kwh", "0");
+  g_assert_false (gtk_widget_has_css_class (get (wizard, "row-kwh"), "error"));
+  type_into (wizard, "carbon", "0");
+  g_assert_false (gtk_widget_has_css_class (get (wizard, "row-carbon"), "error"));
+  g_assert_cmpfloat (qm_wizard_get_plan (wizard)->facility.gco2_per_kwh, ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (wizard));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -498,5 +545,6 @@ main (int argc, char **argv)
   g_test_add_func ("/wizard/cancel", test_cancel);
   g_test_add_func ("/wizard/serving", test_serving);
   g_test_add_func ("/wizard/quiet-until-edited", test_quiet_until_edited);
+  g_test_add_func ("/wizard/ranges", test_ranges);
   return g_test_run ();
 }

@@ -478,7 +478,8 @@ static const QmPlanKey keys[] = {
   NUM ("workload.tokens_b", workload.tokens, .flags = QM_PLAN_KEY_REQUIRED, BILLION, TRAINING,
        .unit = "billions", .written = is_training, .label = N_("Training Tokens")),
   NUM ("workload.epochs", workload.epochs, RANGE (0, 10000, "must be > 0 and at most 10000"),
-       .flags = EXCL, TRAINING, .label = N_("Passes over the Data")),
+       .flags = EXCL, TRAINING, .label = N_("Passes over the Data"),
+       .help = N_("Epochs; 1 for pretraining, a few for fine-tuning")),
   INT ("workload.seq_len", workload.seq_len, RANGE (1, 100000000, "must be from 1 to 100000000"),
        .unit = "tokens", .label = N_("Sequence Length")),
   INT ("workload.global_batch", workload.global_batch,
@@ -487,13 +488,18 @@ static const QmPlanKey keys[] = {
   INT ("workload.micro_batch", workload.micro_batch, .unit = "sequences",
        .label = N_("Micro-Batch"), .help = N_("Sequences each GPU works on at once")),
   ENUM ("workload.precision", workload.precision, TO_S (qm_precision_to_string),
-        .from_string = training_precision_from_string, .choices = "fp32, fp16, bf16, fp8"),
+        .from_string = training_precision_from_string, .choices = "fp32, fp16, bf16, fp8",
+        .label = N_("Number Format")),
   ENUM ("workload.optimizer", workload.optimizer, TO_S (qm_optimizer_to_string),
-        FROM_S (qm_optimizer_from_string), .choices = "adamw, adamw-8bit, sgd, adafactor"),
-  INT ("workload.zero_stage", workload.zero_stage, RANGE (0, 3, "must be 0, 1, 2 or 3")),
+        FROM_S (qm_optimizer_from_string), .choices = "adamw, adamw-8bit, sgd, adafactor",
+        .label = N_("Optimizer")),
+  INT ("workload.zero_stage", workload.zero_stage, RANGE (0, 3, "must be 0, 1, 2 or 3"),
+       .label = N_("Memory Sharding (ZeRO/FSDP)")),
   ENUM ("workload.recompute", workload.recompute, TO_S (qm_recompute_to_string),
-        FROM_S (qm_recompute_from_string), .choices = "none, selective, full"),
-  BOOL ("workload.flash_attention", workload.flash_attention),
+        FROM_S (qm_recompute_from_string), .choices = "none, selective, full",
+        .label = N_("Activation Recomputation")),
+  BOOL ("workload.flash_attention", workload.flash_attention, .label = N_("FlashAttention"),
+        .help = N_("A faster attention kernel that also saves memory")),
   BOOL ("workload.sequence_parallel", workload.sequence_parallel),
   BOOL ("workload.fp32_grad_buffer", workload.fp32_grad_buffer, .flags = OPT),
   INT ("workload.tp", workload.tp, .flags = QM_PLAN_KEY_AUTO, .label = N_("Tensor Parallel"),
@@ -503,7 +509,8 @@ static const QmPlanKey keys[] = {
   INT ("workload.cp", workload.cp, .flags = QM_PLAN_KEY_AUTO,
        RANGE (0, 1000000, "must be \"auto\" or 1 to 1000000"), .label = N_("Context Parallel"),
        .help = N_("GPUs that share one long sequence")),
-  INT ("workload.ep", workload.ep, .flags = QM_PLAN_KEY_AUTO, .label = N_("Expert Parallel")),
+  INT ("workload.ep", workload.ep, .flags = QM_PLAN_KEY_AUTO, .label = N_("Expert Parallel"),
+       .help = N_("GPUs the experts of a mixture-of-experts model are spread over")),
   INT ("workload.virtual_stages", workload.virtual_stages, .flags = QM_PLAN_KEY_AUTO | OPT),
   NUM ("workload.mfu", workload.mfu, .flags = QM_PLAN_KEY_AUTO | EXCL,
        RANGE (0, 1, "must be > 0 and <= 1"), .auto_rule = "predicted by the throughput model",
@@ -526,12 +533,15 @@ static const QmPlanKey keys[] = {
        .auto_rule = "absent: from the request rate and the latency targets",
        .label = N_("Requests in Flight")),
   ENUM ("workload.inference.weight_precision", workload.inference.weight_precision, PRECISION,
-        SERVING),
-  ENUM ("workload.inference.kv_precision", workload.inference.kv_precision, PRECISION, SERVING),
+        SERVING, .label = N_("Weight Format")),
+  ENUM ("workload.inference.kv_precision", workload.inference.kv_precision, PRECISION, SERVING,
+        .label = N_("Attention Cache Format")),
   NUM ("workload.inference.ttft_ms", workload.inference.ttft_ms, RANGE (0, ANY_MORE, "must be >= 0"),
-       SERVING, .unit = "ms", .label = N_("Time to First Token")),
+       SERVING, .unit = "ms", .label = N_("Time to First Token"),
+       .help = N_("How soon an answer starts to appear")),
   NUM ("workload.inference.tpot_ms", workload.inference.tpot_ms, RANGE (0, ANY_MORE, "must be >= 0"),
-       SERVING, .unit = "ms", .label = N_("Time per Token")),
+       SERVING, .unit = "ms", .label = N_("Time per Token"),
+       .help = N_("How fast the answer is written after that")),
   ENUM ("workload.inference.arrival", workload.inference.arrival, .flags = OPT, SERVING,
         .to_string = arrival_to_string, .from_string = arrival_from_string,
         .choices = "poisson, offline"),
@@ -562,15 +572,18 @@ static const QmPlanKey keys[] = {
 
   SECTION ("facility"),
   NUM ("facility.pue", facility.pue, RANGE (1, 3, "must be from 1 to 3"),
-       .label = N_("Power Usage Effectiveness")),
+       .label = N_("Power Usage Effectiveness"),
+       .help = N_("Facility power divided by IT power; 1.1 to 1.5 is typical")),
   NUM ("facility.usd_per_kwh", facility.usd_per_kwh, RANGE (0, 10, "must be from 0 to 10"),
-       .unit = "USD/kWh", .label = N_("Electricity Price")),
+       .unit = "USD/kWh", .label = N_("Electricity Price"), .help = N_("Per kilowatt-hour")),
   NUM ("facility.rack_kw", facility.rack_kw, .flags = EXCL,
-       RANGE (0, 2000, "must be > 0 and at most 2000"), .unit = "kW", .label = N_("Power per Rack")),
+       RANGE (0, 2000, "must be > 0 and at most 2000"), .unit = "kW", .label = N_("Power per Rack"),
+       .help = N_("Kilowatts each rack can be supplied and cooled with")),
   INT ("facility.rack_units", facility.rack_units, RANGE (1, 100, "must be from 1 to 100"),
-       .unit = "U", .label = N_("Rack Height")),
+       .unit = "U", .label = N_("Rack Height"), .help = N_("Usable rack units (U) in each rack")),
   NUM ("facility.gco2_per_kwh", facility.gco2_per_kwh, RANGE (0, 2000, "must be from 0 to 2000"),
-       .unit = "gCO2e/kWh", .label = N_("Grid Carbon Intensity")),
+       .unit = "gCO2e/kWh", .label = N_("Grid Carbon Intensity"),
+       .help = N_("Grams of CO₂e per kilowatt-hour of the local grid")),
   NUM ("facility.air_cooling_kw", facility.air_cooling_kw, .flags = OPT,
        RANGE (0, ANY_MORE, "must be >= 0"), .unit = "kW"),
   NUM ("facility.colo_usd_per_kw_month", facility.colo_usd_per_kw_month, .flags = OPT,
@@ -578,7 +591,8 @@ static const QmPlanKey keys[] = {
 
   SECTION ("pricing"),
   ENUM ("pricing.mode", pricing.mode, TO_S (qm_pricing_mode_to_string),
-        FROM_S (qm_pricing_mode_from_string), .choices = "buy, rent, rent-reserved"),
+        FROM_S (qm_pricing_mode_from_string), .choices = "buy, rent, rent-reserved",
+        .label = N_("Buy or Rent")),
   NUM ("pricing.usd_per_gpu_hour", pricing.usd_per_gpu_hour,
        RANGE (0, 1000, "must be from 0 to 1000"), .unit = "USD", .label = N_("Price per GPU-Hour")),
   NUM ("pricing.amortization_years", pricing.amortization_years, .flags = EXCL,
@@ -696,4 +710,44 @@ qm_plan_key_type_name (const QmPlanKey *key)
   };
 
   return names[key->type];
+}
+
+/* ------------------------------------------------------------------ */
+/* Wizard (issue #21): values by key, for form rows                   */
+
+double
+qm_plan_key_get_value (const QmPlanKey *key,
+                       const QmPlan    *plan)
+{
+  gconstpointer where;
+
+  g_return_val_if_fail (key->offset >= 0, 0);
+  where = G_STRUCT_MEMBER_P (plan, key->offset);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_NUMBER:  return *(const double *) where;
+    case QM_PLAN_KEY_INTEGER: return *(const guint *) where;
+    case QM_PLAN_KEY_ENUM:    return *(const int *) where;
+    case QM_PLAN_KEY_BOOL:    return *(const gboolean *) where;
+    default:                  g_return_val_if_reached (0);
+    }
+}
+
+void
+qm_plan_key_set_value (const QmPlanKey *key,
+                       QmPlan          *plan,
+                       double           value)
+{
+  gpointer where;
+
+  g_return_if_fail (key->offset >= 0);
+  where = G_STRUCT_MEMBER_P (plan, key->offset);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_NUMBER:  *(double *) where = value; break;
+    case QM_PLAN_KEY_INTEGER: *(guint *) where = (guint) value; break;
+    case QM_PLAN_KEY_ENUM:    *(int *) where = (int) value; break;
+    case QM_PLAN_KEY_BOOL:    *(gboolean *) where = value != 0; break;
+    default:                  g_return_if_reached ();
+    }
 }

@@ -101,4 +101,12 @@ const char      *qm_plan_key_type_name (const QmPlanKey *key);
 char            *qm_plan_key_format    (const QmPlanKey *key,
                                         const QmPlan    *plan);
 
+/* Wizard (issue #21): a NUMBER, INTEGER, ENUM or BOOL value of @plan as a
+ * double, and back, so a form row can bind to a key by its path alone. */
+double           qm_plan_key_get_value (const QmPlanKey *key,
+                                        const QmPlan    *plan);
+void             qm_plan_key_set_value (const QmPlanKey *key,
+                                        QmPlan          *plan,
+                                        double           value);
+
 G_END_DECLS

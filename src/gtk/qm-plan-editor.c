@@ -49,18 +49,42 @@ clear_queue (GQueue *queue)
   g_queue_clear_full (queue, g_free);
 }
 
-static void
-notify_state (QmPlanEditor *self,
-              gboolean      could_undo,
-              gboolean      could_redo,
-              gboolean      was_dirty)
+/* The properties are three read-only flags, declared once here: an edit
+ * saves them (save_flags) and notifies those that changed (notify_flags). */
+static const char *flag_names[N_PROPS] = {
+  [PROP_CAN_UNDO] = "can-undo", [PROP_CAN_REDO] = "can-redo", [PROP_DIRTY] = "dirty",
+};
+
+typedef gboolean Flags[N_PROPS];
+
+static gboolean
+get_flag (QmPlanEditor *self,
+          guint         prop_id)
 {
-  if (could_undo != qm_plan_editor_can_undo (self))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_UNDO]);
-  if (could_redo != qm_plan_editor_can_redo (self))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_REDO]);
-  if (was_dirty != self->dirty)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
+  switch (prop_id)
+    {
+    case PROP_CAN_UNDO: return qm_plan_editor_can_undo (self);
+    case PROP_CAN_REDO: return qm_plan_editor_can_redo (self);
+    case PROP_DIRTY:    return self->dirty;
+    default:            g_return_val_if_reached (FALSE);
+    }
+}
+
+static void
+save_flags (QmPlanEditor *self,
+            Flags         was)
+{
+  for (guint p = PROP_0 + 1; p < N_PROPS; p++)
+    was[p] = get_flag (self, p);
+}
+
+static void
+notify_flags (QmPlanEditor *self,
+              const Flags   was)
+{
+  for (guint p = PROP_0 + 1; p < N_PROPS; p++)
+    if (was[p] != get_flag (self, p))
+      g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
 }
 
 static void
@@ -91,22 +115,10 @@ qm_plan_editor_get_property (GObject    *object,
                              GValue     *value,
                              GParamSpec *pspec)
 {
-  QmPlanEditor *self = QM_PLAN_EDITOR (object);
-
-  switch (prop_id)
-    {
-    case PROP_CAN_UNDO:
-      g_value_set_boolean (value, qm_plan_editor_can_undo (self));
-      break;
-    case PROP_CAN_REDO:
-      g_value_set_boolean (value, qm_plan_editor_can_redo (self));
-      break;
-    case PROP_DIRTY:
-      g_value_set_boolean (value, self->dirty);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (prop_id > PROP_0 && prop_id < N_PROPS)
+    g_value_set_boolean (value, get_flag (QM_PLAN_EDITOR (object), prop_id));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -117,15 +129,10 @@ qm_plan_editor_class_init (QmPlanEditorClass *klass)
   object_class->finalize = qm_plan_editor_finalize;
   object_class->get_property = qm_plan_editor_get_property;
 
-  properties[PROP_CAN_UNDO] =
-    g_param_spec_boolean ("can-undo", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_CAN_REDO] =
-    g_param_spec_boolean ("can-redo", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_DIRTY] =
-    g_param_spec_boolean ("dirty", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  for (guint p = PROP_0 + 1; p < N_PROPS; p++)
+    properties[p] = g_param_spec_boolean (flag_names[p], NULL, NULL, FALSE,
+                                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                          G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Emitted after the inputs changed and the estimate was recomputed. */
@@ -176,7 +183,7 @@ qm_plan_editor_set_plan (QmPlanEditor *self,
                          const QmPlan *plan,
                          const char   *merge_key)
 {
-  gboolean could_undo, could_redo, was_dirty;
+  Flags was;
 
   g_return_if_fail (QM_IS_PLAN_EDITOR (self));
   g_return_if_fail (plan != NULL);
@@ -185,10 +192,7 @@ qm_plan_editor_set_plan (QmPlanEditor *self,
   if (memcmp (plan, &self->plan, sizeof *plan) == 0)
     return;
 
-  could_undo = qm_plan_editor_can_undo (self);
-  could_redo = qm_plan_editor_can_redo (self);
-  was_dirty = self->dirty;
-
+  save_flags (self, was);
   if (merge_key == NULL || g_strcmp0 (merge_key, self->merge_key) != 0 ||
       g_queue_is_empty (&self->undo))
     {
@@ -202,7 +206,7 @@ qm_plan_editor_set_plan (QmPlanEditor *self,
   self->dirty = TRUE;
 
   apply (self, plan);
-  notify_state (self, could_undo, could_redo, was_dirty);
+  notify_flags (self, was);
 }
 
 gboolean
@@ -222,11 +226,11 @@ step (QmPlanEditor *self,
       GQueue       *from,
       GQueue       *to)
 {
-  gboolean could_undo = qm_plan_editor_can_undo (self);
-  gboolean could_redo = qm_plan_editor_can_redo (self);
-  gboolean was_dirty = self->dirty;
-  g_autofree QmPlan *plan = g_queue_pop_head (from);
+  g_autofree QmPlan *plan = NULL;
+  Flags was;
 
+  save_flags (self, was);
+  plan = g_queue_pop_head (from);
   if (plan == NULL)
     return FALSE;
 
@@ -234,7 +238,7 @@ step (QmPlanEditor *self,
   g_clear_pointer (&self->merge_key, g_free);
   self->dirty = TRUE;
   apply (self, plan);
-  notify_state (self, could_undo, could_redo, was_dirty);
+  notify_flags (self, was);
   return TRUE;
 }
 
@@ -263,15 +267,14 @@ void
 qm_plan_editor_mark_saved (QmPlanEditor *self,
                            gint64        id)
 {
-  gboolean was_dirty;
+  Flags was;
 
   g_return_if_fail (QM_IS_PLAN_EDITOR (self));
 
-  was_dirty = self->dirty;
+  save_flags (self, was);
   self->saved_id = id;
   self->dirty = FALSE;
-  if (was_dirty)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
+  notify_flags (self, was);
 }
 
 gboolean

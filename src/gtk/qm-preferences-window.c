@@ -11,33 +11,51 @@
 #include "qm-gtk.h"
 #include "qm-preferences-window.h"
 
-struct _QmPreferencesWindow
+/* Every row of the window is bound to one GSettings key, declared once
+ * in bindings[]: the template child, its key and how it is bound. */
+typedef enum
 {
-  AdwPreferencesWindow  parent_instance;
-
-  GSettings            *settings;
-
-  AdwEntryRow          *currency_row;
-  AdwEntryRow          *currency_symbol_row;
-  AdwComboRow          *memory_units_row;
-  GtkSpinButton        *pue_spin;
-  GtkSpinButton        *kwh_spin;
-  GtkSpinButton        *rack_kw_spin;
-  GtkSpinButton        *rack_units_spin;
-  GtkSpinButton        *carbon_spin;
-  AdwComboRow          *failure_preset_row;
-  AdwComboRow          *pricing_mode_row;
-  GtkSpinButton        *amortization_spin;
-  AdwComboRow          *paper_size_row;
-};
-
-G_DEFINE_FINAL_TYPE (QmPreferencesWindow, qm_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+  BIND_TEXT,    /* an AdwEntryRow holding a short label */
+  BIND_CHOICE,  /* an AdwComboRow listing the key's choices */
+  BIND_VALUE,   /* a GtkSpinButton, named after its row */
+} BindKind;
 
 /* The schema's choices, in the order of each combo row's items. */
 static const char *memory_units[] = { "gb", "gib", NULL };
 static const char *failure_presets[] = { "llama3-production", "research-cluster", NULL };
 static const char *pricing_modes[] = { "buy", "rent", NULL };
 static const char *paper_sizes[] = { "auto", "a4", "letter", NULL };
+
+static const struct
+{
+  const char        *id;       /* in ui/qm-preferences-window.ui */
+  const char        *key;
+  BindKind           kind;
+  const char *const *choices;  /* BIND_CHOICE */
+} bindings[] = {
+  { "currency_row", "currency", BIND_TEXT },
+  { "currency_symbol_row", "currency-symbol", BIND_TEXT },
+  { "memory_units_row", "memory-units", BIND_CHOICE, memory_units },
+  { "pue_spin", "default-pue", BIND_VALUE },
+  { "kwh_spin", "default-usd-per-kwh", BIND_VALUE },
+  { "rack_kw_spin", "default-rack-kw", BIND_VALUE },
+  { "rack_units_spin", "default-rack-units", BIND_VALUE },
+  { "carbon_spin", "default-gco2-per-kwh", BIND_VALUE },
+  { "failure_preset_row", "default-failure-preset", BIND_CHOICE, failure_presets },
+  { "pricing_mode_row", "default-pricing-mode", BIND_CHOICE, pricing_modes },
+  { "amortization_spin", "default-amortization-years", BIND_VALUE },
+  { "paper_size_row", "paper-size", BIND_CHOICE, paper_sizes },
+};
+
+struct _QmPreferencesWindow
+{
+  AdwPreferencesWindow  parent_instance;
+
+  GSettings            *settings;
+  GtkWidget            *bound[G_N_ELEMENTS (bindings)];
+};
+
+G_DEFINE_FINAL_TYPE (QmPreferencesWindow, qm_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
 static gboolean
 choice_get (GValue   *value,
@@ -68,46 +86,54 @@ choice_set (const GValue       *value,
   return g_variant_new_string (choices[MIN (i, n - 1)]);
 }
 
-static void
-bind_choice (QmPreferencesWindow *self,
-             const char          *key,
-             AdwComboRow         *row,
-             const char *const   *choices)
-{
-  g_settings_bind_with_mapping (self->settings, key, row, "selected", G_SETTINGS_BIND_DEFAULT,
-                                choice_get, choice_set, (gpointer) choices, NULL);
-}
-
 /* A label only: any short non-empty text is fine; an invalid one is
  * marked and the last good one kept. */
 static void
-short_text_changed (AdwEntryRow *row,
-                    const char  *key,
-                    GSettings   *settings)
+short_text_changed (GtkEditable         *row,
+                    QmPreferencesWindow *self)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (row));
-  g_autofree char *trimmed = g_strstrip (g_strdup (text));
+  const char *key = g_object_get_data (G_OBJECT (row), "qm-settings-key");
+  g_autofree char *trimmed = g_strstrip (g_strdup (gtk_editable_get_text (row)));
   gboolean valid = trimmed[0] != '\0' && g_utf8_strlen (trimmed, -1) <= 6;
 
   if (valid)
     {
       gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
-      g_settings_set_string (settings, key, trimmed);
+      g_settings_set_string (self->settings, key, trimmed);
     }
   else
     gtk_widget_add_css_class (GTK_WIDGET (row), "error");
 }
 
 static void
-currency_changed (QmPreferencesWindow *self)
+bind (QmPreferencesWindow *self,
+      guint                i)
 {
-  short_text_changed (self->currency_row, "currency", self->settings);
-}
+  GtkWidget *widget = self->bound[i];
+  const char *key = bindings[i].key;
 
-static void
-currency_symbol_changed (QmPreferencesWindow *self)
-{
-  short_text_changed (self->currency_symbol_row, "currency-symbol", self->settings);
+  switch (bindings[i].kind)
+    {
+    case BIND_TEXT:
+      {
+        g_autofree char *text = g_settings_get_string (self->settings, key);
+
+        gtk_editable_set_text (GTK_EDITABLE (widget), text);
+        g_object_set_data (G_OBJECT (widget), "qm-settings-key", (gpointer) key);
+        g_signal_connect (widget, "changed", G_CALLBACK (short_text_changed), self);
+      }
+      break;
+    case BIND_CHOICE:
+      g_settings_bind_with_mapping (self->settings, key, widget, "selected", G_SETTINGS_BIND_DEFAULT,
+                                    choice_get, choice_set, (gpointer) bindings[i].choices, NULL);
+      break;
+    case BIND_VALUE:
+    default:
+      g_settings_bind (self->settings, key, widget, "value", G_SETTINGS_BIND_DEFAULT);
+      /* A spin button says nothing by itself: name it after its row. */
+      qm_a11y_label_from_row (widget);
+      break;
+    }
 }
 
 static void
@@ -132,60 +158,20 @@ qm_preferences_window_class_init (QmPreferencesWindowClass *klass)
   qm_gtk_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/quartermaster/Quartermaster/qm-preferences-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, currency_row);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, currency_symbol_row);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, memory_units_row);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, pue_spin);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, kwh_spin);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, rack_kw_spin);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, rack_units_spin);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, carbon_spin);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, failure_preset_row);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, pricing_mode_row);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, amortization_spin);
-  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, paper_size_row);
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    gtk_widget_class_bind_template_child_full (widget_class, bindings[i].id, FALSE,
+                                               G_STRUCT_OFFSET (QmPreferencesWindow, bound) +
+                                               i * sizeof (GtkWidget *));
 }
 
 static void
 qm_preferences_window_init (QmPreferencesWindow *self)
 {
-  g_autofree char *currency = NULL;
-  g_autofree char *symbol = NULL;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->settings = g_settings_new (APPLICATION_ID);
-
-  currency = g_settings_get_string (self->settings, "currency");
-  gtk_editable_set_text (GTK_EDITABLE (self->currency_row), currency);
-  g_signal_connect_swapped (self->currency_row, "changed", G_CALLBACK (currency_changed), self);
-  symbol = g_settings_get_string (self->settings, "currency-symbol");
-  gtk_editable_set_text (GTK_EDITABLE (self->currency_symbol_row), symbol);
-  g_signal_connect_swapped (self->currency_symbol_row, "changed", G_CALLBACK (currency_symbol_changed), self);
-
-  bind_choice (self, "memory-units", self->memory_units_row, memory_units);
-  bind_choice (self, "default-failure-preset", self->failure_preset_row, failure_presets);
-  bind_choice (self, "default-pricing-mode", self->pricing_mode_row, pricing_modes);
-  bind_choice (self, "paper-size", self->paper_size_row, paper_sizes);
-
-  g_settings_bind (self->settings, "default-pue", self->pue_spin, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "default-usd-per-kwh", self->kwh_spin, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "default-rack-kw", self->rack_kw_spin, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "default-rack-units", self->rack_units_spin, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "default-gco2-per-kwh", self->carbon_spin, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "default-amortization-years", self->amortization_spin, "value",
-                   G_SETTINGS_BIND_DEFAULT);
-
-  /* A spin button says nothing by itself: name it after its row. */
-  {
-    GtkSpinButton *spins[] = {
-      self->pue_spin, self->kwh_spin, self->rack_kw_spin, self->rack_units_spin,
-      self->carbon_spin, self->amortization_spin,
-    };
-
-    for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
-      qm_a11y_label_from_row (GTK_WIDGET (spins[i]));
-  }
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    bind (self, i);
 }
 
 QmPreferencesWindow *

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "qm-catalog.h"
@@ -441,7 +442,7 @@ static const QmPlanKey keys[] = {
   SECTION ("workload", .flags = QM_PLAN_KEY_REQUIRED),
   ENUM ("workload.mode", workload.mode, .flags = QM_PLAN_KEY_REQUIRED,
         TO_S (qm_mode_to_string), FROM_S (qm_mode_from_string),
-        .choices = "pretrain, finetune, lora, qlora, inference"),
+        .choices = "pretrain, finetune, lora, qlora, inference", .label = N_("Goal")),
   SECTION ("workload.model", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_model),
   ID ("workload.model.preset", workload.preset, MODEL, .flags = OPT, .after_read = resolve_preset,
       .label = N_("Model")),
@@ -451,7 +452,7 @@ static const QmPlanKey keys[] = {
              .help = N_("Width of each layer")),
   SHAPE_INT (heads, 0, .label = N_("Attention Heads"), .help = N_("Must divide the hidden size")),
   SHAPE_INT (kv_heads, 0, .write = write_kv_heads, .auto_rule = "0: as many as the heads",
-             .label = N_("Key-Value Heads")),
+             .label = N_("Key-Value Heads"), .help = N_("0 = as many as the heads")),
   SHAPE_INT (head_dim, OPT, RANGE (0, 65536, "must be at most 65536"),
              .auto_rule = "0: hidden / heads"),
   SHAPE_INT (ffn_hidden, 0, RANGE (0, 10000000, "must be at most 10000000"),
@@ -463,7 +464,7 @@ static const QmPlanKey keys[] = {
         .flags = QM_PLAN_KEY_SHAPE),
   SHAPE_INT (experts, QM_PLAN_KEY_AT_LEAST_ONE, RANGE (0, 65536, "must be at most 65536"),
              .auto_rule = "0 or 1: a dense model",
-             .label = N_("Experts")),
+             .label = N_("Experts"), .help = N_("0 or 1 = a dense model")),
   SHAPE_INT (experts_per_token, QM_PLAN_KEY_AT_LEAST_ONE, .label = N_("Experts per Token"),
              .help = N_("Experts each token is routed to")),
   SHAPE_INT (shared_experts, 0, RANGE (0, 1024, "must be at most 1024")),
@@ -474,26 +475,33 @@ static const QmPlanKey keys[] = {
   SHAPE_INT (kv_lora_rank, 0, .written = has_mla),
   SHAPE_INT (rope_head_dim, 0, .written = has_mla),
   NUM ("workload.model.params_b", workload.model.params_hint, .flags = OPT, BILLION,
-       .unit = "billions", .after_read = check_params_b, .label = N_("Parameters")),
+       .unit = NC_("unit", "billions"), .after_read = check_params_b, .label = N_("Parameters")),
   NUM ("workload.tokens_b", workload.tokens, .flags = QM_PLAN_KEY_REQUIRED, BILLION, TRAINING,
-       .unit = "billions", .written = is_training, .label = N_("Training Tokens")),
+       .unit = NC_("unit", "billions"), .written = is_training, .label = N_("Training Tokens"),
+       .help = N_("Per epoch, more than 0")),
   NUM ("workload.epochs", workload.epochs, RANGE (0, 10000, "must be > 0 and at most 10000"),
-       .flags = EXCL, TRAINING, .label = N_("Passes over the Data")),
+       .flags = EXCL, TRAINING, .label = N_("Passes over the Data"),
+       .help = N_("More than 0, at most 10,000")),
   INT ("workload.seq_len", workload.seq_len, RANGE (1, 100000000, "must be from 1 to 100000000"),
-       .unit = "tokens", .label = N_("Sequence Length")),
+       .unit = NC_("unit", "tokens"), .label = N_("Sequence Length"), .help = N_("Tokens per sequence")),
   INT ("workload.global_batch", workload.global_batch,
-       RANGE (1, 100000000, "must be from 1 to 100000000"), .unit = "sequences",
+       RANGE (1, 100000000, "must be from 1 to 100000000"), .unit = NC_("unit", "sequences"),
        .label = N_("Global Batch"), .help = N_("Sequences per training step, over all GPUs")),
-  INT ("workload.micro_batch", workload.micro_batch, .unit = "sequences",
+  INT ("workload.micro_batch", workload.micro_batch, .unit = NC_("unit", "sequences"),
        .label = N_("Micro-Batch"), .help = N_("Sequences each GPU works on at once")),
   ENUM ("workload.precision", workload.precision, TO_S (qm_precision_to_string),
-        .from_string = training_precision_from_string, .choices = "fp32, fp16, bf16, fp8"),
+        .from_string = training_precision_from_string, .choices = "fp32, fp16, bf16, fp8",
+        .label = N_("Precision")),
   ENUM ("workload.optimizer", workload.optimizer, TO_S (qm_optimizer_to_string),
-        FROM_S (qm_optimizer_from_string), .choices = "adamw, adamw-8bit, sgd, adafactor"),
-  INT ("workload.zero_stage", workload.zero_stage, RANGE (0, 3, "must be 0, 1, 2 or 3")),
+        FROM_S (qm_optimizer_from_string), .choices = "adamw, adamw-8bit, sgd, adafactor",
+        .label = N_("Optimizer")),
+  INT ("workload.zero_stage", workload.zero_stage, RANGE (0, 3, "must be 0, 1, 2 or 3"),
+       .label = N_("ZeRO Stage")),
   ENUM ("workload.recompute", workload.recompute, TO_S (qm_recompute_to_string),
-        FROM_S (qm_recompute_from_string), .choices = "none, selective, full"),
-  BOOL ("workload.flash_attention", workload.flash_attention),
+        FROM_S (qm_recompute_from_string), .choices = "none, selective, full",
+        .label = N_("Activation Recompute")),
+  BOOL ("workload.flash_attention", workload.flash_attention, .label = N_("FlashAttention"),
+        .help = N_("Attention without storing the score matrix")),
   BOOL ("workload.sequence_parallel", workload.sequence_parallel),
   BOOL ("workload.fp32_grad_buffer", workload.fp32_grad_buffer, .flags = OPT),
   INT ("workload.tp", workload.tp, .flags = QM_PLAN_KEY_AUTO, .label = N_("Tensor Parallel"),
@@ -503,11 +511,12 @@ static const QmPlanKey keys[] = {
   INT ("workload.cp", workload.cp, .flags = QM_PLAN_KEY_AUTO,
        RANGE (0, 1000000, "must be \"auto\" or 1 to 1000000"), .label = N_("Context Parallel"),
        .help = N_("GPUs that share one long sequence")),
-  INT ("workload.ep", workload.ep, .flags = QM_PLAN_KEY_AUTO, .label = N_("Expert Parallel")),
+  INT ("workload.ep", workload.ep, .flags = QM_PLAN_KEY_AUTO, .label = N_("Expert Parallel"),
+       .help = N_("Divides the experts")),
   INT ("workload.virtual_stages", workload.virtual_stages, .flags = QM_PLAN_KEY_AUTO | OPT),
   NUM ("workload.mfu", workload.mfu, .flags = QM_PLAN_KEY_AUTO | EXCL,
        RANGE (0, 1, "must be > 0 and <= 1"), .auto_rule = "predicted by the throughput model",
-       .label = N_("Model FLOPs Utilisation")),
+       .label = N_("Model FLOPs Utilisation"), .help = N_("More than 0%, at most 100%")),
   INT ("workload.lora_rank", workload.lora_rank, RANGE (0, 65536, "must be at most 65536"),
        .after_read = default_lora_rank, .auto_rule = "absent: 16 for LoRA and QLoRA",
        .label = N_("LoRA Rank"), .help = N_("Size of the add-on weights; 8 to 64 is typical")),
@@ -517,28 +526,29 @@ static const QmPlanKey keys[] = {
        RANGE (0, 1e9, "must be >= 0 and at most 1e9"), SERVING, .label = N_("Requests per Minute"),
        .help = N_("At the busiest time of day")),
   INT ("workload.inference.input_tokens", workload.inference.input_tokens, SERVING,
-       .unit = "tokens", .label = N_("Prompt Length"), .help = N_("Tokens sent with each request")),
+       .unit = NC_("unit", "tokens"), .label = N_("Prompt Length"), .help = N_("Tokens sent with each request")),
   INT ("workload.inference.output_tokens", workload.inference.output_tokens, SERVING,
-       .unit = "tokens", .label = N_("Answer Length"),
+       .unit = NC_("unit", "tokens"), .label = N_("Answer Length"),
        .help = N_("Tokens generated for each request")),
   INT ("workload.inference.concurrency", workload.inference.concurrency, .flags = OPT, SERVING,
        RANGE (0, 1000000, "must be at most 1000000"),
        .auto_rule = "absent: from the request rate and the latency targets",
-       .label = N_("Requests in Flight")),
+       .label = N_("Requests in Flight"), .help = N_("Sequences in flight per replica; 0 = derive")),
   ENUM ("workload.inference.weight_precision", workload.inference.weight_precision, PRECISION,
-        SERVING),
-  ENUM ("workload.inference.kv_precision", workload.inference.kv_precision, PRECISION, SERVING),
+        SERVING, .label = N_("Weights")),
+  ENUM ("workload.inference.kv_precision", workload.inference.kv_precision, PRECISION, SERVING,
+        .label = N_("KV Cache")),
   NUM ("workload.inference.ttft_ms", workload.inference.ttft_ms, RANGE (0, ANY_MORE, "must be >= 0"),
-       SERVING, .unit = "ms", .label = N_("Time to First Token")),
+       SERVING, .unit = NC_("unit", "ms"), .label = N_("Time to First Token"), .help = N_("Target; 0 = none")),
   NUM ("workload.inference.tpot_ms", workload.inference.tpot_ms, RANGE (0, ANY_MORE, "must be >= 0"),
-       SERVING, .unit = "ms", .label = N_("Time per Token")),
+       SERVING, .unit = NC_("unit", "ms"), .label = N_("Time per Token"), .help = N_("Target; 0 = none")),
   ENUM ("workload.inference.arrival", workload.inference.arrival, .flags = OPT, SERVING,
         .to_string = arrival_to_string, .from_string = arrival_from_string,
         .choices = "poisson, offline"),
   NUM ("workload.inference.input_tokens_sd", workload.inference.input_tokens_sd, .flags = OPT,
-       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = "tokens"),
+       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = NC_("unit", "tokens")),
   NUM ("workload.inference.output_tokens_sd", workload.inference.output_tokens_sd, .flags = OPT,
-       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = "tokens"),
+       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = NC_("unit", "tokens")),
   STR ("workload.inference.lengths_csv", workload.inference.lengths_csv, .flags = OPT, SERVING),
   INT ("workload.inference.max_sequences", workload.inference.max_sequences, .flags = OPT,
        RANGE (0, 1000000, "must be at most 1000000"), SERVING),
@@ -546,15 +556,18 @@ static const QmPlanKey keys[] = {
   SECTION ("target", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_target),
   INT ("target.gpus", workload.target_gpus, .flags = OPT, .label = N_("Number of GPUs"),
        .help = N_("The cluster you have, or want to rent")),
-  NUM ("target.deadline_days", workload.deadline_days, .written = by_deadline, .unit = "days",
-       .label = N_("Finish Within")),
+  NUM ("target.deadline_days", workload.deadline_days, .written = by_deadline, .unit = NC_("unit", "days"),
+       .label = N_("Finish Within"), .help = N_("Finish within this many days")),
 
   SECTION ("hardware", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_server_gpu),
-  ID ("hardware.gpu", gpu_id, GPU, .flags = QM_PLAN_KEY_REQUIRED, .read = read_hardware_item),
+  ID ("hardware.gpu", gpu_id, GPU, .flags = QM_PLAN_KEY_REQUIRED, .read = read_hardware_item,
+      .label = N_("GPU")),
   ID ("hardware.server", server_id, SERVER, .flags = QM_PLAN_KEY_REQUIRED,
-      .read = read_hardware_item),
-  ID ("hardware.network", network_id, NETWORK, .flags = OPT, .read = read_hardware_item),
-  ID ("hardware.storage", storage_id, STORAGE, .flags = OPT, .read = read_hardware_item),
+      .read = read_hardware_item, .label = N_("Server"), .help = N_("Only servers that hold this GPU")),
+  ID ("hardware.network", network_id, NETWORK, .flags = OPT, .read = read_hardware_item,
+      .label = N_("Network")),
+  ID ("hardware.storage", storage_id, STORAGE, .flags = OPT, .read = read_hardware_item,
+      .label = N_("Storage")),
   SPEC ("hardware.gpu_spec", GPU),
   SPEC ("hardware.server_spec", SERVER),
   SPEC ("hardware.network_spec", NETWORK),
@@ -562,37 +575,43 @@ static const QmPlanKey keys[] = {
 
   SECTION ("facility"),
   NUM ("facility.pue", facility.pue, RANGE (1, 3, "must be from 1 to 3"),
-       .label = N_("Power Usage Effectiveness")),
+       .label = N_("Power Usage Effectiveness"), .help = N_("Facility power over IT power, 1 to 3")),
   NUM ("facility.usd_per_kwh", facility.usd_per_kwh, RANGE (0, 10, "must be from 0 to 10"),
-       .unit = "USD/kWh", .label = N_("Electricity Price")),
+       .unit = NC_("unit", "USD/kWh"), .label = N_("Electricity Price"), .help = N_("0 to 10")),
   NUM ("facility.rack_kw", facility.rack_kw, .flags = EXCL,
-       RANGE (0, 2000, "must be > 0 and at most 2000"), .unit = "kW", .label = N_("Power per Rack")),
+       RANGE (0, 2000, "must be > 0 and at most 2000"), .unit = NC_("unit", "kW"), .label = N_("Power per Rack"),
+       .help = N_("More than 0, at most 2,000")),
   INT ("facility.rack_units", facility.rack_units, RANGE (1, 100, "must be from 1 to 100"),
-       .unit = "U", .label = N_("Rack Height")),
+       .unit = NC_("unit", "U"), .label = N_("Rack Height"), .help = N_("Usable U per rack, 1 to 100")),
   NUM ("facility.gco2_per_kwh", facility.gco2_per_kwh, RANGE (0, 2000, "must be from 0 to 2000"),
-       .unit = "gCO2e/kWh", .label = N_("Grid Carbon Intensity")),
+       .unit = NC_("unit", "gCO2e/kWh"), .label = N_("Grid Carbon Intensity"), .help = N_("0 to 2,000")),
   NUM ("facility.air_cooling_kw", facility.air_cooling_kw, .flags = OPT,
-       RANGE (0, ANY_MORE, "must be >= 0"), .unit = "kW"),
+       RANGE (0, ANY_MORE, "must be >= 0"), .unit = NC_("unit", "kW")),
   NUM ("facility.colo_usd_per_kw_month", facility.colo_usd_per_kw_month, .flags = OPT,
-       RANGE (0, ANY_MORE, "must be >= 0"), .unit = "USD/kW/month"),
+       RANGE (0, ANY_MORE, "must be >= 0"), .unit = NC_("unit", "USD/kW/month")),
 
   SECTION ("pricing"),
   ENUM ("pricing.mode", pricing.mode, TO_S (qm_pricing_mode_to_string),
-        FROM_S (qm_pricing_mode_from_string), .choices = "buy, rent, rent-reserved"),
+        FROM_S (qm_pricing_mode_from_string), .choices = "buy, rent, rent-reserved",
+        .label = N_("Buy or Rent")),
   NUM ("pricing.usd_per_gpu_hour", pricing.usd_per_gpu_hour,
-       RANGE (0, 1000, "must be from 0 to 1000"), .unit = "USD", .label = N_("Price per GPU-Hour")),
+       RANGE (0, 1000, "must be from 0 to 1000"), .unit = NC_("unit", "USD"), .label = N_("Price per GPU-Hour"),
+       .help = N_("Renting; when buying, for the break-even. 0 to 1,000")),
   NUM ("pricing.amortization_years", pricing.amortization_years, .flags = EXCL,
-       RANGE (0, 30, "must be > 0 and at most 30"), .unit = "years", .label = N_("Write Off Over"),
+       RANGE (0, 30, "must be > 0 and at most 30"), .unit = NC_("unit", "years"), .label = N_("Write Off Over"),
        .help = N_("Years over which bought hardware is paid off")),
   NUM ("pricing.support_fraction", pricing.support_fraction, .flags = OPT,
        RANGE (0, 1, "must be from 0 to 1")),
-  STR ("pricing.currency", pricing.currency),
-  ID ("pricing.offer", offer_id, CLOUD, .flags = OPT, .after_read = resolve_offer),
+  STR ("pricing.currency", pricing.currency, .label = N_("Currency")),
+  ID ("pricing.offer", offer_id, CLOUD, .flags = OPT, .after_read = resolve_offer,
+      .label = N_("Cloud Offer")),
 
   SECTION ("reliability"),
-  STR ("reliability.preset", reliability_preset, .after_read = check_failure_preset),
+  STR ("reliability.preset", reliability_preset, .after_read = check_failure_preset,
+       .label = N_("Failure Rates")),
   NUM ("reliability.restart_minutes", restart_minutes,
-       RANGE (0, 100000, "must be from 0 to 100000"), .unit = "minutes"),
+       RANGE (0, 100000, "must be from 0 to 100000"), .unit = NC_("unit", "minutes"), .label = N_("Restart Time"),
+       .help = N_("Detect, reschedule and reload after a failure")),
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (keys) <= QM_PLAN_MAX_KEYS);
@@ -657,4 +676,142 @@ qm_plan_key_type_name (const QmPlanKey *key)
   };
 
   return names[key->type];
+}
+
+/* ------------------------------------------------------------------ */
+/* Value accessors for forms and reports (task planview, issue #21)   */
+
+static double
+key_scale (const QmPlanKey *key)
+{
+  return key->scale != 0 ? key->scale : 1;
+}
+
+double
+qm_plan_key_get_number (const QmPlanKey *key,
+                        const QmPlan    *plan)
+{
+  gconstpointer at = (const char *) plan + key->offset;
+
+  g_return_val_if_fail (key->offset >= 0, 0);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_NUMBER:  return *(const double *) at / key_scale (key);
+    case QM_PLAN_KEY_INTEGER: return *(const guint *) at;
+    case QM_PLAN_KEY_ENUM:    return *(const int *) at;
+    case QM_PLAN_KEY_BOOL:    return *(const gboolean *) at;
+    default:                  g_return_val_if_reached (0);
+    }
+}
+
+gboolean
+qm_plan_key_set_number (const QmPlanKey *key,
+                        QmPlan          *plan,
+                        double           v)
+{
+  gpointer at = (char *) plan + key->offset;
+
+  g_return_val_if_fail (key->offset >= 0, FALSE);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_NUMBER:
+      *(double *) at = v * key_scale (key);
+      return TRUE;
+    case QM_PLAN_KEY_INTEGER:
+      if (v != floor (v) || v < 0 || v > G_MAXUINT)
+        return FALSE;
+      *(guint *) at = (guint) v;
+      return TRUE;
+    case QM_PLAN_KEY_BOOL:
+      *(gboolean *) at = v != 0;
+      return TRUE;
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+const char *
+qm_plan_key_get_string (const QmPlanKey *key,
+                        const QmPlan    *plan)
+{
+  static char digits[G_ASCII_DTOSTR_BUF_SIZE];
+  gconstpointer at = (const char *) plan + key->offset;
+
+  g_return_val_if_fail (key->offset >= 0, NULL);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_ENUM:
+      return key->to_string (*(const int *) at);
+    case QM_PLAN_KEY_STRING:
+    case QM_PLAN_KEY_ID:
+      return at;
+    case QM_PLAN_KEY_INTEGER:
+      g_snprintf (digits, sizeof digits, "%u", *(const guint *) at);
+      return digits;
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+gboolean
+qm_plan_key_set_string (const QmPlanKey *key,
+                        QmPlan          *plan,
+                        const char      *s)
+{
+  gpointer at = (char *) plan + key->offset;
+  char *end = NULL;
+  guint64 n;
+
+  g_return_val_if_fail (key->offset >= 0 && s != NULL, FALSE);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_ENUM:
+      return key->from_string (s, at);
+    case QM_PLAN_KEY_STRING:
+    case QM_PLAN_KEY_ID:
+      return g_strlcpy (at, s, key->size) < key->size;
+    case QM_PLAN_KEY_INTEGER:
+      n = g_ascii_strtoull (s, &end, 10);
+      if (end == s || *end != '\0' || n > G_MAXUINT)
+        return FALSE;
+      *(guint *) at = (guint) n;
+      return TRUE;
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+gpointer
+qm_plan_key_spec (const QmPlanKey *key,
+                  QmPlan          *plan,
+                  gboolean       **embedded)
+{
+  gpointer spec;
+  gsize size;
+
+  if (key->type != QM_PLAN_KEY_ID || !g_str_has_prefix (key->path, "hardware."))
+    return NULL;
+  hardware_slots (key, plan, &spec, &size, embedded);
+  return spec;
+}
+
+const QmPlanKey *
+qm_plan_schema_error_key (const GError *error,
+                          const char  **detail)
+{
+  const QmPlanKey *best = NULL;
+  gsize best_len = 0;
+
+  /* The longest path wins: "target.gpus: …" names target.gpus, not target. */
+  for (guint i = 0; error != NULL && i < G_N_ELEMENTS (keys); i++)
+    {
+      gsize len = strlen (keys[i].path);
+
+      if (len > best_len && strncmp (error->message, keys[i].path, len) == 0 &&
+          strncmp (error->message + len, ": ", 2) == 0)
+        best = &keys[i], best_len = len;
+    }
+  if (detail != NULL)
+    *detail = best != NULL ? error->message + best_len + 2 : (error ? error->message : NULL);
+  return best;
 }

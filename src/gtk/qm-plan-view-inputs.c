@@ -181,11 +181,15 @@ input_set_id (QmPlanViewInput *in,
   QmPlanView *self = in->view;
   QmPlanViewSetIdFunc set_id = in->info->set_id ? in->info->set_id : qm_plan_view_row_set_id;
   QmPlan candidate;
+  const char *why;
 
   if (self->syncing)
     return;
   candidate = *qm_plan_editor_get_plan (self->editor);
-  input_commit (in, &candidate, set_id (in, &candidate, id, qm_plan_editor_get_estimate (self->editor)));
+  why = set_id (in, &candidate, id, qm_plan_editor_get_estimate (self->editor));
+  if (why == NULL && in->info->after_set != NULL)
+    why = in->info->after_set (in, &candidate);
+  input_commit (in, &candidate, why);
 }
 
 static void

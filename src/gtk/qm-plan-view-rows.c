@@ -166,17 +166,11 @@ is_rent (const QmPlan *p)
 /* ------------------------------------------------------------------ */
 /* Rows that differ from their key                                     */
 
+/* The defaults the plan reader gives a file in the new mode. */
 static const char *
-set_mode (QmPlanViewInput  *in,
-          QmPlan           *p,
-          const char       *id,
-          const QmEstimate *e)
+after_mode (QmPlanViewInput *in,
+            QmPlan          *p)
 {
-  const char *why = qm_plan_view_row_set_id (in, p, id, e);
-
-  if (why != NULL)
-    return why;
-  /* The defaults the plan reader gives a file in the new mode. */
   if (is_lora (p) && p->workload.lora_rank == 0)
     p->workload.lora_rank = 16;
   if (p->workload.mode == QM_MODE_INFERENCE && p->workload.tokens <= 0)
@@ -348,25 +342,19 @@ set_parallel_auto (QmPlanViewInput  *in,
   return NULL;
 }
 
+/* Keep the server and offer compatible with the new GPU. */
 static const char *
-set_gpu (QmPlanViewInput  *in,
-         QmPlan           *p,
-         const char       *id,
-         const QmEstimate *e)
+after_gpu (QmPlanViewInput *in,
+           QmPlan          *p)
 {
-  const char *why = qm_plan_view_row_set_id (in, p, id, e);
-
-  if (why != NULL)
-    return why;
-  /* Keep the server and offer compatible with the new GPU. */
-  if (p->hardware.server.gpu_id != NULL && g_strcmp0 (p->hardware.server.gpu_id, id) != 0 &&
+  if (p->hardware.server.gpu_id != NULL && g_strcmp0 (p->hardware.server.gpu_id, p->gpu_id) != 0 &&
       !qm_plan_view_pick_server (in->view, p))
     return N_("No server in the catalog holds this GPU");
   if (p->offer_id[0] != '\0')
     {
       const QmCloudOffer *offer = qm_catalog_cloud_offer (p->offer_id);
 
-      if (offer != NULL && g_strcmp0 (offer->gpu_id, id) != 0)
+      if (offer != NULL && g_strcmp0 (offer->gpu_id, p->gpu_id) != 0)
         p->offer_id[0] = '\0';
     }
   return NULL;
@@ -461,7 +449,7 @@ static const char *const pricing_labels[] = {
 #define SHAPE(name, st) { "model." #name, "workload.model." #name, G (SHAPE), SPIN (st, 0) }
 
 static const QmPlanViewRow rows[] = {
-  { "mode", "workload.mode", G (MODEL), .labels = mode_labels, .set_id = set_mode },
+  { "mode", "workload.mode", G (MODEL), .labels = mode_labels, .after_set = after_mode },
   { "model", "workload.model.preset", G (MODEL), .get_id = get_preset, .set_id = set_preset,
     .choices = choices_preset },
   SHAPE (layers, 1),
@@ -516,7 +504,7 @@ static const QmPlanViewRow rows[] = {
   { "cp", "workload.cp", G (TRAINING), DEGREE (cp) },
   { "ep", "workload.ep", G (TRAINING), DEGREE (ep) },
 
-  { "gpu", "hardware.gpu", G (HARDWARE), .set_id = set_gpu },
+  { "gpu", "hardware.gpu", G (HARDWARE), .after_set = after_gpu },
   { "server", "hardware.server", G (HARDWARE) },
   { "network", "hardware.network", G (HARDWARE) },
   { "storage", "hardware.storage", G (HARDWARE) },

@@ -70,6 +70,9 @@ typedef const char *(*QmPlanViewSetIdFunc)   (QmPlanViewInput  *in,
                                               QmPlan           *p,
                                               const char       *id,
                                               const QmEstimate *e);
+/* After a choice is set: pulls other keys along; NULL or why refused. */
+typedef const char *(*QmPlanViewAfterFunc)   (QmPlanViewInput  *in,
+                                              QmPlan           *p);
 /* Fills @out (QmPlanViewChoice) with what the combo offers for @p. */
 typedef void        (*QmPlanViewChoicesFunc) (QmPlanViewInput  *in,
                                               const QmPlan     *p,
@@ -92,6 +95,7 @@ struct _QmPlanViewRow
   QmPlanViewSetFunc      set;
   QmPlanViewGetIdFunc    get_id;
   QmPlanViewSetIdFunc    set_id;
+  QmPlanViewAfterFunc    after_set;
   QmPlanViewChoicesFunc  choices;
   QmPlanViewPredicate    visible;    /* NULL: in the key's modes */
   QmPlanViewPredicate    sensitive;

@@ -769,7 +769,10 @@ qm_plan_key_set_string (const QmPlanKey *key,
       return key->from_string (s, at);
     case QM_PLAN_KEY_STRING:
     case QM_PLAN_KEY_ID:
-      return g_strlcpy (at, s, key->size) < key->size;
+      if (strlen (s) >= key->size)
+        return FALSE;
+      g_strlcpy (at, s, key->size);
+      return TRUE;
     case QM_PLAN_KEY_INTEGER:
       n = g_ascii_strtoull (s, &end, 10);
       if (end == s || *end != '\0' || n > G_MAXUINT)
@@ -814,4 +817,16 @@ qm_plan_schema_error_key (const GError *error,
   if (detail != NULL)
     *detail = best != NULL ? error->message + best_len + 2 : (error ? error->message : NULL);
   return best;
+}
+
+char *
+qm_plan_key_unit_label (const QmPlanKey *key,
+                        const QmPlan    *plan)
+{
+  if (key->unit == NULL)
+    return NULL;
+  /* Amounts are in the plan's currency, whatever the key's name says. */
+  if (g_str_has_prefix (key->unit, "USD") && plan->pricing.currency[0] != '\0')
+    return g_strconcat (plan->pricing.currency, key->unit + strlen ("USD"), NULL);
+  return g_strdup (g_dpgettext2 (GETTEXT_PACKAGE, "unit", key->unit));
 }

@@ -132,5 +132,9 @@ gpointer         qm_plan_key_spec       (const QmPlanKey *key,
  * carry their key (issue #24). */
 const QmPlanKey *qm_plan_schema_error_key (const GError *error,
                                            const char  **detail);
+/* The key's unit as a person reads it: translated, and amounts in the
+ * plan's currency ("EUR/kWh" for "USD/kWh"); NULL when it has none. */
+char            *qm_plan_key_unit_label   (const QmPlanKey *key,
+                                           const QmPlan    *plan);
 
 G_END_DECLS

@@ -267,12 +267,12 @@ build_spin (QmPlanViewInput *in)
   gtk_editable_set_width_chars (GTK_EDITABLE (in->control), 8);
   gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (in->control), GTK_UPDATE_ALWAYS);
   g_signal_connect (in->control, "value-changed", G_CALLBACK (on_number_changed), in);
+  /* The text is the plan's (its currency): written when syncing. */
   if (in->key->unit != NULL && in->info->title == NULL)
     {
-      GtkWidget *unit = gtk_label_new (g_dpgettext2 (NULL, "unit", in->key->unit));
-
-      gtk_widget_add_css_class (unit, "dim-label");
-      adw_action_row_add_suffix (ADW_ACTION_ROW (in->row), unit);
+      in->unit = gtk_label_new (NULL);
+      gtk_widget_add_css_class (in->unit, "dim-label");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (in->row), in->unit);
     }
 }
 
@@ -490,6 +490,13 @@ sync_input (QmPlanViewInput  *in,
     case QM_PLAN_VIEW_ROW_NUMBER:
       {
         double v = get (in, p, e);
+
+        if (in->unit != NULL)
+          {
+            g_autofree char *unit = qm_plan_key_unit_label (in->key, p);
+
+            gtk_label_set_label (GTK_LABEL (in->unit), unit);
+          }
 
         if (gtk_spin_button_get_value (GTK_SPIN_BUTTON (in->control)) != v)
           gtk_spin_button_set_value (GTK_SPIN_BUTTON (in->control), v);

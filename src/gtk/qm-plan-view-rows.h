@@ -50,6 +50,7 @@ struct _QmPlanViewInput
   GtkWidget           *row;
   GtkWidget           *control;     /* GtkSpinButton, AdwComboRow, GtkSwitch, AdwEntryRow */
   GtkWidget           *error_icon;
+  GtkWidget           *unit;        /* the key's unit after a spin button, or NULL */
   GPtrArray           *shown;       /* choice ids in the combo, in order */
   gboolean             in_error;
 };

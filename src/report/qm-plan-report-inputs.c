@@ -97,6 +97,7 @@ append_value (GString          *s,
               const QmEstimate *e)
 {
   g_autofree char *owned = NULL;
+  g_autofree char *unit = NULL;
   const char *name = display_name (key, plan, e, &owned);
   double v;
 
@@ -125,8 +126,9 @@ append_value (GString          *s,
       return;
     }
   g_string_append (s, qm_report_num (v, v == floor (v) ? 0 : fabs (v) < 1 ? 3 : 2));
-  if (key->unit != NULL)
-    g_string_append_printf (s, " %s", g_dpgettext2 (GETTEXT_PACKAGE, "unit", key->unit));
+  unit = qm_plan_key_unit_label (key, plan);
+  if (unit != NULL)
+    g_string_append_printf (s, " %s", unit);
 }
 
 /* "Label: value unit; …" for the keys of @section. */

@@ -17,6 +17,7 @@
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-plan.h"
+#include "qm-plan-schema.h"
 #include "qm-test-pdf.h"
 #include "qm-test-ui.h"
 #include "qm-test-fixture.h"
@@ -520,6 +521,63 @@ test_export (Fixture       *f,
   close_window (window);
 }
 
+/* The rows come from the plan schema: a number is stored through the
+ * key's scale, a small integer shown as a choice through its digits, a
+ * shape edit leaves the preset, and a refusal lands on the row whose key
+ * the check names. */
+static void
+test_schema_rows (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *detail = NULL;
+  QmPlan plan;
+  GtkWidget *view, *zero;
+  GtkWindow *window;
+
+  g_set_error_literal (&error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID, "target.gpus: must be >= 1");
+  g_assert_true (qm_plan_schema_error_key (error, &detail) == qm_plan_schema_lookup ("target.gpus"));
+  g_assert_cmpstr (detail, ==, "must be >= 1");
+  g_clear_error (&error);
+  g_set_error_literal (&error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID, "no key here");
+  g_assert_null (qm_plan_schema_error_key (error, &detail));
+  g_assert_cmpstr (detail, ==, "no key here");
+
+  load_example (examples[0], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1280, 900);
+
+  /* Every row has a title, the key's label where it has no own one. */
+  for (const char *const *k = qm_plan_view_list_inputs (); *k != NULL; k++)
+    {
+      GtkWidget *row = qm_plan_view_get_input_row (QM_PLAN_VIEW (view), *k);
+
+      g_assert_true (ADW_IS_PREFERENCES_ROW (row));
+      g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), !=, "");
+    }
+
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "tokens"), "20");
+  g_assert_cmpfloat (qm_plan_editor_get_plan (editor)->workload.tokens, ==, 20e9);
+
+  zero = qm_plan_view_get_input (QM_PLAN_VIEW (view), "zero_stage");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (zero), 3);
+  g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.zero_stage, ==, 3);
+
+  g_assert_cmpstr (qm_plan_editor_get_plan (editor)->workload.preset, !=, "");
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "model.layers"), "40");
+  g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.model.layers, ==, 40);
+  g_assert_cmpstr (qm_plan_editor_get_plan (editor)->workload.preset, ==, "");
+
+  /* A fraction of a whole-number key is refused on its row. */
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "seq_len"), "1000.5");
+  g_assert_true (gtk_widget_has_css_class (qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "seq_len"),
+                                           "error"));
+  g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.seq_len, ==, plan.workload.seq_len);
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -546,6 +604,7 @@ main (int argc, char **argv)
   ADD ("/plan-view/autosave-fails", test_autosave_fails);
   ADD ("/plan-view/snapshot", test_snapshot);
   ADD ("/plan-view/export", test_export);
+  ADD ("/plan-view/schema-rows", test_schema_rows);
 #undef ADD
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "qm-catalog.h"
@@ -441,7 +442,7 @@ static const QmPlanKey keys[] = {
   SECTION ("workload", .flags = QM_PLAN_KEY_REQUIRED),
   ENUM ("workload.mode", workload.mode, .flags = QM_PLAN_KEY_REQUIRED,
         TO_S (qm_mode_to_string), FROM_S (qm_mode_from_string),
-        .choices = "pretrain, finetune, lora, qlora, inference"),
+        .choices = "pretrain, finetune, lora, qlora, inference", .label = N_("Goal")),
   SECTION ("workload.model", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_model),
   ID ("workload.model.preset", workload.preset, MODEL, .flags = OPT, .after_read = resolve_preset,
       .label = N_("Model")),
@@ -451,7 +452,7 @@ static const QmPlanKey keys[] = {
              .help = N_("Width of each layer")),
   SHAPE_INT (heads, 0, .label = N_("Attention Heads"), .help = N_("Must divide the hidden size")),
   SHAPE_INT (kv_heads, 0, .write = write_kv_heads, .auto_rule = "0: as many as the heads",
-             .label = N_("Key-Value Heads")),
+             .label = N_("Key-Value Heads"), .help = N_("0 = as many as the heads")),
   SHAPE_INT (head_dim, OPT, RANGE (0, 65536, "must be at most 65536"),
              .auto_rule = "0: hidden / heads"),
   SHAPE_INT (ffn_hidden, 0, RANGE (0, 10000000, "must be at most 10000000"),
@@ -463,7 +464,7 @@ static const QmPlanKey keys[] = {
         .flags = QM_PLAN_KEY_SHAPE),
   SHAPE_INT (experts, QM_PLAN_KEY_AT_LEAST_ONE, RANGE (0, 65536, "must be at most 65536"),
              .auto_rule = "0 or 1: a dense model",
-             .label = N_("Experts")),
+             .label = N_("Experts"), .help = N_("0 or 1 = a dense model")),
   SHAPE_INT (experts_per_token, QM_PLAN_KEY_AT_LEAST_ONE, .label = N_("Experts per Token"),
              .help = N_("Experts each token is routed to")),
   SHAPE_INT (shared_experts, 0, RANGE (0, 1024, "must be at most 1024")),
@@ -474,18 +475,19 @@ static const QmPlanKey keys[] = {
   SHAPE_INT (kv_lora_rank, 0, .written = has_mla),
   SHAPE_INT (rope_head_dim, 0, .written = has_mla),
   NUM ("workload.model.params_b", workload.model.params_hint, .flags = OPT, BILLION,
-       .unit = "billions", .after_read = check_params_b, .label = N_("Parameters")),
+       .unit = NC_("unit", "billions"), .after_read = check_params_b, .label = N_("Parameters")),
   NUM ("workload.tokens_b", workload.tokens, .flags = QM_PLAN_KEY_REQUIRED, BILLION, TRAINING,
-       .unit = "billions", .written = is_training, .label = N_("Training Tokens")),
+       .unit = NC_("unit", "billions"), .written = is_training, .label = N_("Training Tokens"),
+       .help = N_("Per epoch, more than 0")),
   NUM ("workload.epochs", workload.epochs, RANGE (0, 10000, "must be > 0 and at most 10000"),
        .flags = EXCL, TRAINING, .label = N_("Passes over the Data"),
        .help = N_("Epochs; 1 for pretraining, a few for fine-tuning")),
   INT ("workload.seq_len", workload.seq_len, RANGE (1, 100000000, "must be from 1 to 100000000"),
-       .unit = "tokens", .label = N_("Sequence Length")),
+       .unit = NC_("unit", "tokens"), .label = N_("Sequence Length"), .help = N_("Tokens per sequence")),
   INT ("workload.global_batch", workload.global_batch,
-       RANGE (1, 100000000, "must be from 1 to 100000000"), .unit = "sequences",
+       RANGE (1, 100000000, "must be from 1 to 100000000"), .unit = NC_("unit", "sequences"),
        .label = N_("Global Batch"), .help = N_("Sequences per training step, over all GPUs")),
-  INT ("workload.micro_batch", workload.micro_batch, .unit = "sequences",
+  INT ("workload.micro_batch", workload.micro_batch, .unit = NC_("unit", "sequences"),
        .label = N_("Micro-Batch"), .help = N_("Sequences each GPU works on at once")),
   ENUM ("workload.precision", workload.precision, TO_S (qm_precision_to_string),
         .from_string = training_precision_from_string, .choices = "fp32, fp16, bf16, fp8",
@@ -514,7 +516,7 @@ static const QmPlanKey keys[] = {
   INT ("workload.virtual_stages", workload.virtual_stages, .flags = QM_PLAN_KEY_AUTO | OPT),
   NUM ("workload.mfu", workload.mfu, .flags = QM_PLAN_KEY_AUTO | EXCL,
        RANGE (0, 1, "must be > 0 and <= 1"), .auto_rule = "predicted by the throughput model",
-       .label = N_("Model FLOPs Utilisation")),
+       .label = N_("Model FLOPs Utilisation"), .help = N_("More than 0%, at most 100%")),
   INT ("workload.lora_rank", workload.lora_rank, RANGE (0, 65536, "must be at most 65536"),
        .after_read = default_lora_rank, .auto_rule = "absent: 16 for LoRA and QLoRA",
        .label = N_("LoRA Rank"), .help = N_("Size of the add-on weights; 8 to 64 is typical")),
@@ -524,31 +526,31 @@ static const QmPlanKey keys[] = {
        RANGE (0, 1e9, "must be >= 0 and at most 1e9"), SERVING, .label = N_("Requests per Minute"),
        .help = N_("At the busiest time of day")),
   INT ("workload.inference.input_tokens", workload.inference.input_tokens, SERVING,
-       .unit = "tokens", .label = N_("Prompt Length"), .help = N_("Tokens sent with each request")),
+       .unit = NC_("unit", "tokens"), .label = N_("Prompt Length"), .help = N_("Tokens sent with each request")),
   INT ("workload.inference.output_tokens", workload.inference.output_tokens, SERVING,
-       .unit = "tokens", .label = N_("Answer Length"),
+       .unit = NC_("unit", "tokens"), .label = N_("Answer Length"),
        .help = N_("Tokens generated for each request")),
   INT ("workload.inference.concurrency", workload.inference.concurrency, .flags = OPT, SERVING,
        RANGE (0, 1000000, "must be at most 1000000"),
        .auto_rule = "absent: from the request rate and the latency targets",
-       .label = N_("Requests in Flight")),
+       .label = N_("Requests in Flight"), .help = N_("Sequences in flight per replica; 0 = derive")),
   ENUM ("workload.inference.weight_precision", workload.inference.weight_precision, PRECISION,
         SERVING, .label = N_("Weight Format")),
   ENUM ("workload.inference.kv_precision", workload.inference.kv_precision, PRECISION, SERVING,
         .label = N_("Attention Cache Format")),
   NUM ("workload.inference.ttft_ms", workload.inference.ttft_ms, RANGE (0, ANY_MORE, "must be >= 0"),
-       SERVING, .unit = "ms", .label = N_("Time to First Token"),
+       SERVING, .unit = NC_("unit", "ms"), .label = N_("Time to First Token"),
        .help = N_("How soon an answer starts to appear")),
   NUM ("workload.inference.tpot_ms", workload.inference.tpot_ms, RANGE (0, ANY_MORE, "must be >= 0"),
-       SERVING, .unit = "ms", .label = N_("Time per Token"),
+       SERVING, .unit = NC_("unit", "ms"), .label = N_("Time per Token"),
        .help = N_("How fast the answer is written after that")),
   ENUM ("workload.inference.arrival", workload.inference.arrival, .flags = OPT, SERVING,
         .to_string = arrival_to_string, .from_string = arrival_from_string,
         .choices = "poisson, offline"),
   NUM ("workload.inference.input_tokens_sd", workload.inference.input_tokens_sd, .flags = OPT,
-       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = "tokens"),
+       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = NC_("unit", "tokens")),
   NUM ("workload.inference.output_tokens_sd", workload.inference.output_tokens_sd, .flags = OPT,
-       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = "tokens"),
+       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = NC_("unit", "tokens")),
   STR ("workload.inference.lengths_csv", workload.inference.lengths_csv, .flags = OPT, SERVING),
   INT ("workload.inference.max_sequences", workload.inference.max_sequences, .flags = OPT,
        RANGE (0, 1000000, "must be at most 1000000"), SERVING),
@@ -556,15 +558,18 @@ static const QmPlanKey keys[] = {
   SECTION ("target", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_target),
   INT ("target.gpus", workload.target_gpus, .flags = OPT, .label = N_("Number of GPUs"),
        .help = N_("The cluster you have, or want to rent")),
-  NUM ("target.deadline_days", workload.deadline_days, .written = by_deadline, .unit = "days",
-       .label = N_("Finish Within")),
+  NUM ("target.deadline_days", workload.deadline_days, .written = by_deadline, .unit = NC_("unit", "days"),
+       .label = N_("Finish Within"), .help = N_("Finish within this many days")),
 
   SECTION ("hardware", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_server_gpu),
-  ID ("hardware.gpu", gpu_id, GPU, .flags = QM_PLAN_KEY_REQUIRED, .read = read_hardware_item),
+  ID ("hardware.gpu", gpu_id, GPU, .flags = QM_PLAN_KEY_REQUIRED, .read = read_hardware_item,
+      .label = N_("GPU")),
   ID ("hardware.server", server_id, SERVER, .flags = QM_PLAN_KEY_REQUIRED,
-      .read = read_hardware_item),
-  ID ("hardware.network", network_id, NETWORK, .flags = OPT, .read = read_hardware_item),
-  ID ("hardware.storage", storage_id, STORAGE, .flags = OPT, .read = read_hardware_item),
+      .read = read_hardware_item, .label = N_("Server"), .help = N_("Only servers that hold this GPU")),
+  ID ("hardware.network", network_id, NETWORK, .flags = OPT, .read = read_hardware_item,
+      .label = N_("Network")),
+  ID ("hardware.storage", storage_id, STORAGE, .flags = OPT, .read = read_hardware_item,
+      .label = N_("Storage")),
   SPEC ("hardware.gpu_spec", GPU),
   SPEC ("hardware.server_spec", SERVER),
   SPEC ("hardware.network_spec", NETWORK),
@@ -575,38 +580,42 @@ static const QmPlanKey keys[] = {
        .label = N_("Power Usage Effectiveness"),
        .help = N_("Facility power divided by IT power; 1.1 to 1.5 is typical")),
   NUM ("facility.usd_per_kwh", facility.usd_per_kwh, RANGE (0, 10, "must be from 0 to 10"),
-       .unit = "USD/kWh", .label = N_("Electricity Price"), .help = N_("Per kilowatt-hour")),
+       .unit = NC_("unit", "USD/kWh"), .label = N_("Electricity Price"), .help = N_("Per kilowatt-hour")),
   NUM ("facility.rack_kw", facility.rack_kw, .flags = EXCL,
-       RANGE (0, 2000, "must be > 0 and at most 2000"), .unit = "kW", .label = N_("Power per Rack"),
+       RANGE (0, 2000, "must be > 0 and at most 2000"), .unit = NC_("unit", "kW"), .label = N_("Power per Rack"),
        .help = N_("Kilowatts each rack can be supplied and cooled with")),
   INT ("facility.rack_units", facility.rack_units, RANGE (1, 100, "must be from 1 to 100"),
-       .unit = "U", .label = N_("Rack Height"), .help = N_("Usable rack units (U) in each rack")),
+       .unit = NC_("unit", "U"), .label = N_("Rack Height"), .help = N_("Usable rack units (U) in each rack")),
   NUM ("facility.gco2_per_kwh", facility.gco2_per_kwh, RANGE (0, 2000, "must be from 0 to 2000"),
-       .unit = "gCO2e/kWh", .label = N_("Grid Carbon Intensity"),
+       .unit = NC_("unit", "gCO2e/kWh"), .label = N_("Grid Carbon Intensity"),
        .help = N_("Grams of CO₂e per kilowatt-hour of the local grid")),
   NUM ("facility.air_cooling_kw", facility.air_cooling_kw, .flags = OPT,
-       RANGE (0, ANY_MORE, "must be >= 0"), .unit = "kW"),
+       RANGE (0, ANY_MORE, "must be >= 0"), .unit = NC_("unit", "kW")),
   NUM ("facility.colo_usd_per_kw_month", facility.colo_usd_per_kw_month, .flags = OPT,
-       RANGE (0, ANY_MORE, "must be >= 0"), .unit = "USD/kW/month"),
+       RANGE (0, ANY_MORE, "must be >= 0"), .unit = NC_("unit", "USD/kW/month")),
 
   SECTION ("pricing"),
   ENUM ("pricing.mode", pricing.mode, TO_S (qm_pricing_mode_to_string),
         FROM_S (qm_pricing_mode_from_string), .choices = "buy, rent, rent-reserved",
         .label = N_("Buy or Rent")),
   NUM ("pricing.usd_per_gpu_hour", pricing.usd_per_gpu_hour,
-       RANGE (0, 1000, "must be from 0 to 1000"), .unit = "USD", .label = N_("Price per GPU-Hour")),
+       RANGE (0, 1000, "must be from 0 to 1000"), .unit = NC_("unit", "USD"), .label = N_("Price per GPU-Hour"),
+       .help = N_("Renting; when buying, for the break-even. 0 to 1,000")),
   NUM ("pricing.amortization_years", pricing.amortization_years, .flags = EXCL,
-       RANGE (0, 30, "must be > 0 and at most 30"), .unit = "years", .label = N_("Write Off Over"),
+       RANGE (0, 30, "must be > 0 and at most 30"), .unit = NC_("unit", "years"), .label = N_("Write Off Over"),
        .help = N_("Years over which bought hardware is paid off")),
   NUM ("pricing.support_fraction", pricing.support_fraction, .flags = OPT,
        RANGE (0, 1, "must be from 0 to 1")),
-  STR ("pricing.currency", pricing.currency),
-  ID ("pricing.offer", offer_id, CLOUD, .flags = OPT, .after_read = resolve_offer),
+  STR ("pricing.currency", pricing.currency, .label = N_("Currency")),
+  ID ("pricing.offer", offer_id, CLOUD, .flags = OPT, .after_read = resolve_offer,
+      .label = N_("Cloud Offer")),
 
   SECTION ("reliability"),
-  STR ("reliability.preset", reliability_preset, .after_read = check_failure_preset),
+  STR ("reliability.preset", reliability_preset, .after_read = check_failure_preset,
+       .label = N_("Failure Rates")),
   NUM ("reliability.restart_minutes", restart_minutes,
-       RANGE (0, 100000, "must be from 0 to 100000"), .unit = "minutes"),
+       RANGE (0, 100000, "must be from 0 to 100000"), .unit = NC_("unit", "minutes"), .label = N_("Restart Time"),
+       .help = N_("Detect, reschedule and reload after a failure")),
 
   /* The terms a quote is made on (docs/quotes.md); written only when the
    * plan has a quote. */
@@ -614,7 +623,7 @@ static const QmPlanKey keys[] = {
   STR ("quote.currency", quote.currency, .label = N_("Currency"),
        .help = N_("ISO 4217 code of the quote’s currency, such as EUR")),
   NUM ("quote.exchange_rate", quote.exchange_rate, .flags = OPT,
-       RANGE (0, 1e6, "must be from 0 to 1000000"), .unit = "per USD",
+       RANGE (0, 1e6, "must be from 0 to 1000000"), .unit = NC_("unit", "per USD"),
        .auto_rule = "absent or 0: the store's rate at the quote date (1 for USD)",
        .label = N_("Exchange Rate"), .help = N_("Units of the quote’s currency per US dollar")),
   NUM ("quote.tax_rate", quote.tax_rate, .flags = OPT, RANGE (0, 1, "must be from 0 to 1"),
@@ -626,7 +635,7 @@ static const QmPlanKey keys[] = {
        RANGE (0, 1, "must be from 0 to 1"), .label = N_("Spares"),
        .help = N_("Spare servers as a fraction of the servers, rounded up")),
   NUM ("quote.support_years", quote.support_years, .flags = OPT,
-       RANGE (0, 20, "must be from 0 to 20"), .unit = "years", .label = N_("Support Contract")),
+       RANGE (0, 20, "must be from 0 to 20"), .unit = NC_("unit", "years"), .label = N_("Support Contract")),
   NUM ("quote.support_rate", quote.support_rate, .flags = OPT,
        RANGE (0, 1, "must be from 0 to 1"), .auto_rule = "absent: pricing.support_fraction",
        .label = N_("Support Rate"), .help = N_("Yearly support as a fraction of the list price")),
@@ -636,16 +645,16 @@ static const QmPlanKey keys[] = {
   NUM ("quote.deposit_fraction", quote.deposit_fraction, RANGE (0, 1, "must be from 0 to 1"),
        .label = N_("Deposit"), .help = N_("Paid at order, as a fraction of the gross total")),
   NUM ("quote.payment_days", quote.payment_days, RANGE (0, 365, "must be from 0 to 365"),
-       .unit = "days", .label = N_("Payment Terms"), .help = N_("Days after each delivery")),
+       .unit = NC_("unit", "days"), .label = N_("Payment Terms"), .help = N_("Days after each delivery")),
   NUM ("quote.lead_weeks", quote.lead_weeks, RANGE (0, 520, "must be from 0 to 520"),
-       .unit = "weeks", .label = N_("Lead Time")),
+       .unit = NC_("unit", "weeks"), .label = N_("Lead Time")),
   { .path = "quote.phases", .type = QM_PLAN_KEY_NUMBER, .offset = -1,
     .read = qm_plan_quote_read_phases, .write = qm_plan_quote_write_phases,
     .auto_rule = "a list of fractions of the nodes, adding up to 1; absent: one delivery" },
   INT ("quote.phase_interval_months", quote.phase_interval_months,
-       RANGE (1, 24, "must be from 1 to 24"), .unit = "months", .label = N_("Months between Deliveries")),
+       RANGE (1, 24, "must be from 1 to 24"), .unit = NC_("unit", "months"), .label = N_("Months between Deliveries")),
   INT ("quote.valid_days", quote.valid_days, RANGE (1, 3650, "must be from 1 to 3650"),
-       .unit = "days", .label = N_("Valid For")),
+       .unit = NC_("unit", "days"), .label = N_("Valid For")),
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (keys) <= QM_PLAN_MAX_KEYS);
@@ -750,4 +759,157 @@ qm_plan_key_set_value (const QmPlanKey *key,
     case QM_PLAN_KEY_BOOL:    *(gboolean *) where = value != 0; break;
     default:                  g_return_if_reached ();
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* Value accessors for forms and reports (task planview, issue #21)   */
+
+static double
+key_scale (const QmPlanKey *key)
+{
+  return key->scale != 0 ? key->scale : 1;
+}
+
+double
+qm_plan_key_get_number (const QmPlanKey *key,
+                        const QmPlan    *plan)
+{
+  gconstpointer at = (const char *) plan + key->offset;
+
+  g_return_val_if_fail (key->offset >= 0, 0);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_NUMBER:  return *(const double *) at / key_scale (key);
+    case QM_PLAN_KEY_INTEGER: return *(const guint *) at;
+    case QM_PLAN_KEY_ENUM:    return *(const int *) at;
+    case QM_PLAN_KEY_BOOL:    return *(const gboolean *) at;
+    default:                  g_return_val_if_reached (0);
+    }
+}
+
+gboolean
+qm_plan_key_set_number (const QmPlanKey *key,
+                        QmPlan          *plan,
+                        double           v)
+{
+  gpointer at = (char *) plan + key->offset;
+
+  g_return_val_if_fail (key->offset >= 0, FALSE);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_NUMBER:
+      *(double *) at = v * key_scale (key);
+      return TRUE;
+    case QM_PLAN_KEY_INTEGER:
+      if (v != floor (v) || v < 0 || v > G_MAXUINT)
+        return FALSE;
+      *(guint *) at = (guint) v;
+      return TRUE;
+    case QM_PLAN_KEY_BOOL:
+      *(gboolean *) at = v != 0;
+      return TRUE;
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+const char *
+qm_plan_key_get_string (const QmPlanKey *key,
+                        const QmPlan    *plan)
+{
+  static char digits[G_ASCII_DTOSTR_BUF_SIZE];
+  gconstpointer at = (const char *) plan + key->offset;
+
+  g_return_val_if_fail (key->offset >= 0, NULL);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_ENUM:
+      return key->to_string (*(const int *) at);
+    case QM_PLAN_KEY_STRING:
+    case QM_PLAN_KEY_ID:
+      return at;
+    case QM_PLAN_KEY_INTEGER:
+      g_snprintf (digits, sizeof digits, "%u", *(const guint *) at);
+      return digits;
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+gboolean
+qm_plan_key_set_string (const QmPlanKey *key,
+                        QmPlan          *plan,
+                        const char      *s)
+{
+  gpointer at = (char *) plan + key->offset;
+  char *end = NULL;
+  guint64 n;
+
+  g_return_val_if_fail (key->offset >= 0 && s != NULL, FALSE);
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_ENUM:
+      return key->from_string (s, at);
+    case QM_PLAN_KEY_STRING:
+    case QM_PLAN_KEY_ID:
+      if (strlen (s) >= key->size)
+        return FALSE;
+      g_strlcpy (at, s, key->size);
+      return TRUE;
+    case QM_PLAN_KEY_INTEGER:
+      n = g_ascii_strtoull (s, &end, 10);
+      if (end == s || *end != '\0' || n > G_MAXUINT)
+        return FALSE;
+      *(guint *) at = (guint) n;
+      return TRUE;
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+gpointer
+qm_plan_key_spec (const QmPlanKey *key,
+                  QmPlan          *plan,
+                  gboolean       **embedded)
+{
+  gpointer spec;
+  gsize size;
+
+  if (key->type != QM_PLAN_KEY_ID || !g_str_has_prefix (key->path, "hardware."))
+    return NULL;
+  hardware_slots (key, plan, &spec, &size, embedded);
+  return spec;
+}
+
+const QmPlanKey *
+qm_plan_schema_error_key (const GError *error,
+                          const char  **detail)
+{
+  const QmPlanKey *best = NULL;
+  gsize best_len = 0;
+
+  /* The longest path wins: "target.gpus: …" names target.gpus, not target. */
+  for (guint i = 0; error != NULL && i < G_N_ELEMENTS (keys); i++)
+    {
+      gsize len = strlen (keys[i].path);
+
+      if (len > best_len && strncmp (error->message, keys[i].path, len) == 0 &&
+          strncmp (error->message + len, ": ", 2) == 0)
+        best = &keys[i], best_len = len;
+    }
+  if (detail != NULL)
+    *detail = best != NULL ? error->message + best_len + 2 : (error ? error->message : NULL);
+  return best;
+}
+
+char *
+qm_plan_key_unit_label (const QmPlanKey *key,
+                        const QmPlan    *plan)
+{
+  if (key->unit == NULL)
+    return NULL;
+  /* Amounts are in the plan's currency, whatever the key's name says. */
+  if (g_str_has_prefix (key->unit, "USD") && plan->pricing.currency[0] != '\0')
+    return g_strconcat (plan->pricing.currency, key->unit + strlen ("USD"), NULL);
+  return g_strdup (g_dpgettext2 (GETTEXT_PACKAGE, "unit", key->unit));
 }

@@ -109,4 +109,40 @@ void             qm_plan_key_set_value (const QmPlanKey *key,
                                         QmPlan          *plan,
                                         double           value);
 
+/* ------------------------------------------------------------------ */
+/* Value accessors for forms and reports (task planview, issue #21)   */
+
+/* NUMBER, INTEGER, ENUM and BOOL: the value as written (stored / scale). */
+double           qm_plan_key_get_number (const QmPlanKey *key,
+                                         const QmPlan    *plan);
+/* Stores @v (as written: times the scale); refuses a fraction or a
+ * negative value for an INTEGER. */
+gboolean         qm_plan_key_set_number (const QmPlanKey *key,
+                                         QmPlan          *plan,
+                                         double           v);
+/* ENUM, STRING and ID: the value as the plan file writes it (not quoted);
+ * INTEGER: its decimal digits, in a static buffer. */
+const char      *qm_plan_key_get_string (const QmPlanKey *key,
+                                         const QmPlan    *plan);
+/* ENUM (through from_string), STRING, ID and INTEGER; FALSE when @s is not
+ * one of the key's values or does not fit. */
+gboolean         qm_plan_key_set_string (const QmPlanKey *key,
+                                         QmPlan          *plan,
+                                         const char      *s);
+/* hardware.gpu/server/network/storage: where the plan keeps the resolved
+ * catalog entry and whether it was embedded; NULL for other keys. */
+gpointer         qm_plan_key_spec       (const QmPlanKey *key,
+                                         QmPlan          *plan,
+                                         gboolean       **embedded);
+/* The row a qm_plan_validate() error names (its message starts with the
+ * row's path and ": "), with @detail set to the rest; NULL when it names
+ * none. The one place that reads a path out of a message, until problems
+ * carry their key (issue #24). */
+const QmPlanKey *qm_plan_schema_error_key (const GError *error,
+                                           const char  **detail);
+/* The key's unit as a person reads it: translated, and amounts in the
+ * plan's currency ("EUR/kWh" for "USD/kWh"); NULL when it has none. */
+char            *qm_plan_key_unit_label   (const QmPlanKey *key,
+                                           const QmPlan    *plan);
+
 G_END_DECLS

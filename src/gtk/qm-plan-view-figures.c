@@ -60,17 +60,21 @@ qm_plan_view_figures_from_estimate (const QmPlan     *p,
   f->tpot_ms = e->has_inference ? e->inference.tpot_ms : NAN;
 }
 
+static JsonNode *
+member_node (JsonObject *o,
+             const char *member)
+{
+  return o != NULL && json_object_has_member (o, member) ? json_object_get_member (o, member) : NULL;
+}
+
 double
 qm_plan_view_json_num (JsonObject *o,
                        const char *member)
 {
-  JsonNode *n;
+  JsonNode *n = member_node (o, member);
 
-  if (o == NULL || !json_object_has_member (o, member))
-    return NAN;
-  n = json_object_get_member (o, member);
-  if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_DOUBLE ||
-                                    json_node_get_value_type (n) == G_TYPE_INT64))
+  if (n != NULL && JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_DOUBLE ||
+                                                 json_node_get_value_type (n) == G_TYPE_INT64))
     return json_node_get_double (n);
   return NAN;
 }
@@ -79,77 +83,84 @@ JsonObject *
 qm_plan_view_json_obj (JsonObject *o,
                        const char *member)
 {
-  JsonNode *n;
+  JsonNode *n = member_node (o, member);
 
-  if (o == NULL || !json_object_has_member (o, member))
-    return NULL;
-  n = json_object_get_member (o, member);
-  return JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+  return n != NULL && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
 }
 
 const char *
 qm_plan_view_json_str (JsonObject *o,
                        const char *member)
 {
-  JsonNode *n;
+  JsonNode *n = member_node (o, member);
 
-  if (o == NULL || !json_object_has_member (o, member))
-    return NULL;
-  n = json_object_get_member (o, member);
-  return JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+  return n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
          ? json_node_get_string (n) : NULL;
 }
 
+/* Where each number of the figures stands in an estimate's JSON
+ * (qm-estimate-json.c): a member of the top level or of a section. */
+#define FIG(member) G_STRUCT_OFFSET (QmPlanViewFigures, member)
+static const struct
+{
+  const char *section;
+  const char *member;
+  gsize       offset;
+} snapshot_numbers[] = {
+  { NULL, "gpus", FIG (gpus) },
+  { NULL, "nodes", FIG (nodes) },
+  { NULL, "racks", FIG (racks) },
+  { "cluster", "nodes_per_rack", FIG (nodes_per_rack) },
+  { NULL, "ideal_days", FIG (ideal_days) },
+  { NULL, "train_days", FIG (train_days) },
+  { NULL, "mfu", FIG (mfu) },
+  { "memory_bytes", "total", FIG (mem_total) },
+  { "memory_bytes", "capacity", FIG (mem_capacity) },
+  { "memory_bytes", "margin", FIG (mem_margin) },
+  { "power_kw", "it_peak", FIG (it_peak_kw) },
+  { "power_kw", "it_avg", FIG (it_avg_kw) },
+  { "power_kw", "facility_peak", FIG (facility_peak_kw) },
+  { "power_kw", "facility_avg", FIG (facility_avg_kw) },
+  { NULL, "energy_mwh", FIG (energy_mwh) },
+  { NULL, "electricity_usd", FIG (electricity_usd) },
+  { NULL, "co2_tonnes", FIG (co2_tonnes) },
+  { "cost_usd", "upfront", FIG (upfront) },
+  { "cost_usd", "monthly", FIG (monthly) },
+  { "cost_usd", "run", FIG (run) },
+  { "cost_usd", "total", FIG (total) },
+  { "cost_usd", "horizon_months", FIG (horizon_months) },
+  { "reliability", "goodput", FIG (goodput) },
+  { "reliability", "interruptions", FIG (interruptions) },
+  { "inference", "replicas", FIG (replicas) },
+  { "inference", "ttft_ms", FIG (ttft_ms) },
+  { "inference", "tpot_ms", FIG (tpot_ms) },
+};
+#undef FIG
+
 /* The snapshot may come from an older version: every key may be absent. */
 void
-qm_plan_view_figures_from_snapshot (const QmPlan *p,
-                                    JsonObject   *o,
-                                    QmPlanViewFigures      *f)
+qm_plan_view_figures_from_snapshot (const QmPlan      *p,
+                                    JsonObject        *o,
+                                    QmPlanViewFigures *f)
 {
-  JsonObject *mem = qm_plan_view_json_obj (o, "memory_bytes");
-  JsonObject *pw = qm_plan_view_json_obj (o, "power_kw");
-  JsonObject *cost = qm_plan_view_json_obj (o, "cost_usd");
   JsonObject *cl = qm_plan_view_json_obj (o, "cluster");
-  JsonObject *rel = qm_plan_view_json_obj (o, "reliability");
-  JsonObject *inf = qm_plan_view_json_obj (o, "inference");
   const char *mode = qm_plan_view_json_str (o, "mode");
-  const char *pricing = qm_plan_view_json_str (cost, "pricing");
-  JsonNode *fits;
+  const char *pricing = qm_plan_view_json_str (qm_plan_view_json_obj (o, "cost_usd"), "pricing");
+  JsonNode *fits = member_node (o, "fits");
 
+  for (guint i = 0; i < G_N_ELEMENTS (snapshot_numbers); i++)
+    {
+      const char *section = snapshot_numbers[i].section;
+
+      G_STRUCT_MEMBER (double, f, snapshot_numbers[i].offset) =
+        qm_plan_view_json_num (section ? qm_plan_view_json_obj (o, section) : o, snapshot_numbers[i].member);
+    }
   f->training = mode ? g_strcmp0 (mode, "inference") != 0 : p->workload.mode != QM_MODE_INFERENCE;
-  f->gpus = qm_plan_view_json_num (o, "gpus");
-  f->nodes = qm_plan_view_json_num (o, "nodes");
-  f->racks = qm_plan_view_json_num (o, "racks");
-  f->nodes_per_rack = qm_plan_view_json_num (cl, "nodes_per_rack");
   f->liquid = cl != NULL && json_object_has_member (cl, "liquid_cooling") &&
               json_object_get_boolean_member_with_default (cl, "liquid_cooling", FALSE);
-  f->ideal_days = qm_plan_view_json_num (o, "ideal_days");
-  f->train_days = qm_plan_view_json_num (o, "train_days");
-  f->mfu = qm_plan_view_json_num (o, "mfu");
   f->mfu_source = qm_plan_view_json_str (o, "mfu_source");
-  f->mem_total = qm_plan_view_json_num (mem, "total");
-  f->mem_capacity = qm_plan_view_json_num (mem, "capacity");
-  f->mem_margin = qm_plan_view_json_num (mem, "margin");
-  fits = o && json_object_has_member (o, "fits") ? json_object_get_member (o, "fits") : NULL;
   f->fits = fits && JSON_NODE_HOLDS_VALUE (fits) ? json_node_get_boolean (fits) : -1;
-  f->it_peak_kw = qm_plan_view_json_num (pw, "it_peak");
-  f->it_avg_kw = qm_plan_view_json_num (pw, "it_avg");
-  f->facility_peak_kw = qm_plan_view_json_num (pw, "facility_peak");
-  f->facility_avg_kw = qm_plan_view_json_num (pw, "facility_avg");
-  f->energy_mwh = qm_plan_view_json_num (o, "energy_mwh");
-  f->electricity_usd = qm_plan_view_json_num (o, "electricity_usd");
-  f->co2_tonnes = qm_plan_view_json_num (o, "co2_tonnes");
   f->buy = pricing ? g_strcmp0 (pricing, "buy") == 0 : p->pricing.mode == QM_PRICING_BUY;
-  f->upfront = qm_plan_view_json_num (cost, "upfront");
-  f->monthly = qm_plan_view_json_num (cost, "monthly");
-  f->run = qm_plan_view_json_num (cost, "run");
-  f->total = qm_plan_view_json_num (cost, "total");
-  f->horizon_months = qm_plan_view_json_num (cost, "horizon_months");
-  f->goodput = qm_plan_view_json_num (rel, "goodput");
-  f->interruptions = qm_plan_view_json_num (rel, "interruptions");
-  f->replicas = qm_plan_view_json_num (inf, "replicas");
-  f->ttft_ms = qm_plan_view_json_num (inf, "ttft_ms");
-  f->tpot_ms = qm_plan_view_json_num (inf, "tpot_ms");
 }
 
 typedef struct
@@ -323,31 +334,37 @@ num_or_dash (char *buf, gsize size, double v, int decimals)
   return isfinite (v) ? qm_format_number (buf, size, v, decimals) : "–";
 }
 
-void
-qm_plan_view_update_figures (QmPlanView    *self,
-                             const QmPlanViewFigures *f)
+/* GPUs, nodes, racks. */
+static void
+update_cluster (QmPlanView              *self,
+                const QmPlan            *p,
+                const QmPlanViewFigures *f)
 {
-  const QmPlan *p = qm_plan_editor_get_plan (self->editor);
-  const char *cur = p->pricing.currency;
-  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF], d[QM_FORMAT_BUF];
-  g_autofree char *detail = NULL;
-  g_autofree char *value = NULL;
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF];
+  g_autofree char *gpus = NULL;
+  g_autofree char *racks = NULL;
 
-  /* GPUs, nodes, racks. */
-  detail = g_strdup_printf (_("%s, %u per node"),
-                            p->hardware.gpu.info.name ? p->hardware.gpu.info.name : p->gpu_id,
-                            p->hardware.server.gpus);
-  set_figure (self, "gpus", NULL, num_or_dash (a, sizeof a, f->gpus, 0), detail, FALSE);
-  g_clear_pointer (&detail, g_free);
+  gpus = g_strdup_printf (_("%s, %u per node"),
+                          p->hardware.gpu.info.name ? p->hardware.gpu.info.name : p->gpu_id,
+                          p->hardware.server.gpus);
+  set_figure (self, "gpus", NULL, num_or_dash (a, sizeof a, f->gpus, 0), gpus, FALSE);
   set_figure (self, "nodes", NULL, num_or_dash (a, sizeof a, f->nodes, 0),
               p->hardware.server.info.name ? p->hardware.server.info.name : p->server_id, FALSE);
   if (isfinite (f->nodes_per_rack))
-    detail = g_strdup_printf (f->liquid ? _("Up to %s nodes per rack, liquid-cooled") : _("Up to %s nodes per rack"),
-                              num_or_dash (b, sizeof b, f->nodes_per_rack, 0));
-  set_figure (self, "racks", NULL, num_or_dash (a, sizeof a, f->racks, 0), detail, FALSE);
-  g_clear_pointer (&detail, g_free);
+    racks = g_strdup_printf (f->liquid ? _("Up to %s nodes per rack, liquid-cooled") : _("Up to %s nodes per rack"),
+                             num_or_dash (b, sizeof b, f->nodes_per_rack, 0));
+  set_figure (self, "racks", NULL, num_or_dash (a, sizeof a, f->racks, 0), racks, FALSE);
+}
 
-  /* Time, or the serving figures. */
+/* Time to train, or the serving figures; and where the MFU came from. */
+static void
+update_time (QmPlanView              *self,
+             const QmPlanViewFigures *f)
+{
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
+  g_autofree char *detail = NULL;
+  g_autofree char *value = NULL;
+
   if (f->training)
     {
       detail = isfinite (f->ideal_days)
@@ -355,7 +372,6 @@ qm_plan_view_update_figures (QmPlanView    *self,
                : NULL;
       set_figure (self, "time", _("Time to Train"),
                   isfinite (f->train_days) ? FMT (a, qm_format_days, f->train_days) : "–", detail, FALSE);
-      g_clear_pointer (&detail, g_free);
     }
   else
     {
@@ -364,69 +380,98 @@ qm_plan_view_update_figures (QmPlanView    *self,
                                 num_or_dash (c, sizeof c, f->tpot_ms, 1));
       value = g_strdup_printf (_("%s replicas"), num_or_dash (a, sizeof a, f->replicas, 0));
       set_figure (self, "time", _("Serving"), value, detail, FALSE);
-      g_clear_pointer (&detail, g_free);
-      g_clear_pointer (&value, g_free);
     }
+}
 
-  /* MFU: say where it came from. */
-  if (f->training && isfinite (f->mfu))
+static void
+update_mfu (QmPlanView              *self,
+            const QmPlanViewFigures *f)
+{
+  char a[QM_FORMAT_BUF];
+  g_autofree char *value = NULL;
+  const char *source;
+
+  if (!f->training || !isfinite (f->mfu))
     {
-      const char *source = g_strcmp0 (f->mfu_source, "given") == 0 ? _("Given in the plan")
-                         : g_strcmp0 (f->mfu_source, "predicted") == 0 ? _("Predicted by the throughput model")
-                         : g_strcmp0 (f->mfu_source, "default") == 0 ? _("Default for this GPU family")
-                         : NULL;
-
-      value = g_strdup_printf ("%s%%", qm_format_number (a, sizeof a, f->mfu * 100, 1));
-      set_figure (self, "mfu", NULL, value, source, FALSE);
-      g_clear_pointer (&value, g_free);
+      hide_figure (self, "mfu");
+      return;
     }
-  else
-    hide_figure (self, "mfu");
+  source = g_strcmp0 (f->mfu_source, "given") == 0 ? _("Given in the plan")
+         : g_strcmp0 (f->mfu_source, "predicted") == 0 ? _("Predicted by the throughput model")
+         : g_strcmp0 (f->mfu_source, "default") == 0 ? _("Default for this GPU family")
+         : NULL;
+  value = g_strdup_printf ("%s%%", qm_format_number (a, sizeof a, f->mfu * 100, 1));
+  set_figure (self, "mfu", NULL, value, source, FALSE);
+}
 
-  /* Memory: fits or not, with the margin. */
-  if (isfinite (f->mem_total))
+/* Memory: fits or not, with the margin. */
+static void
+update_memory (QmPlanView              *self,
+               const QmPlanViewFigures *f)
+{
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
+  g_autofree char *detail = NULL;
+
+  if (!isfinite (f->mem_total))
     {
-      if (f->fits == 0)
-        detail = g_strdup_printf (_("Does not fit in %s: %s over"),
-                                  FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
-                                  FMT (c, qm_format_bytes, -f->mem_margin, QM_BYTES_GB));
-      else if (isfinite (f->mem_capacity))
-        detail = g_strdup_printf (_("Fits in %s with %s to spare"),
-                                  FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
-                                  FMT (c, qm_format_bytes, f->mem_margin, QM_BYTES_GB));
-      set_figure (self, "memory", NULL, FMT (a, qm_format_bytes, f->mem_total, QM_BYTES_GB),
-                  detail, f->fits == 0);
-      g_clear_pointer (&detail, g_free);
+      set_figure (self, "memory", NULL, "–", NULL, FALSE);
+      return;
     }
-  else
-    set_figure (self, "memory", NULL, "–", NULL, FALSE);
+  if (f->fits == 0)
+    detail = g_strdup_printf (_("Does not fit in %s: %s over"),
+                              FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
+                              FMT (c, qm_format_bytes, -f->mem_margin, QM_BYTES_GB));
+  else if (isfinite (f->mem_capacity))
+    detail = g_strdup_printf (_("Fits in %s with %s to spare"),
+                              FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
+                              FMT (c, qm_format_bytes, f->mem_margin, QM_BYTES_GB));
+  set_figure (self, "memory", NULL, FMT (a, qm_format_bytes, f->mem_total, QM_BYTES_GB),
+              detail, f->fits == 0);
+}
 
-  /* Power, energy, CO2. */
+/* Power, energy, CO2. */
+static void
+update_power (QmPlanView              *self,
+              const QmPlan            *p,
+              const QmPlanViewFigures *f)
+{
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
+  g_autofree char *power = NULL;
+  g_autofree char *electricity = NULL;
+  g_autofree char *energy = NULL;
+  g_autofree char *grid = NULL;
+  g_autofree char *co2 = NULL;
+
   if (isfinite (f->facility_peak_kw))
-    detail = g_strdup_printf (_("Facility peak; IT %s peak, %s average"),
-                              FMT (b, qm_format_si, f->it_peak_kw * 1e3, "W"),
-                              FMT (c, qm_format_si, f->it_avg_kw * 1e3, "W"));
+    power = g_strdup_printf (_("Facility peak; IT %s peak, %s average"),
+                             FMT (b, qm_format_si, f->it_peak_kw * 1e3, "W"),
+                             FMT (c, qm_format_si, f->it_avg_kw * 1e3, "W"));
   set_figure (self, "power", NULL,
               isfinite (f->facility_peak_kw) ? FMT (a, qm_format_si, f->facility_peak_kw * 1e3, "W") : "–",
-              detail, FALSE);
-  g_clear_pointer (&detail, g_free);
+              power, FALSE);
 
   if (isfinite (f->electricity_usd))
-    detail = g_strdup_printf (f->training ? _("Electricity for the run: %s") : _("Electricity per month: %s"),
-                              FMT (b, qm_format_money, f->electricity_usd, cur));
-  value = g_strdup_printf (_("%s MWh"), num_or_dash (a, sizeof a, f->energy_mwh, 0));
-  set_figure (self, "energy", NULL, value, detail, FALSE);
-  g_clear_pointer (&detail, g_free);
-  g_clear_pointer (&value, g_free);
+    electricity = g_strdup_printf (f->training ? _("Electricity for the run: %s") : _("Electricity per month: %s"),
+                                   FMT (b, qm_format_money, f->electricity_usd, p->pricing.currency));
+  energy = g_strdup_printf (_("%s MWh"), num_or_dash (a, sizeof a, f->energy_mwh, 0));
+  set_figure (self, "energy", NULL, energy, electricity, FALSE);
 
-  detail = g_strdup_printf (_("At %s g/kWh from the grid"),
-                            qm_format_number (b, sizeof b, p->facility.gco2_per_kwh, 0));
-  value = g_strdup_printf (_("%s t"), num_or_dash (a, sizeof a, f->co2_tonnes, f->co2_tonnes < 10 ? 1 : 0));
-  set_figure (self, "co2", NULL, value, detail, FALSE);
-  g_clear_pointer (&detail, g_free);
-  g_clear_pointer (&value, g_free);
+  grid = g_strdup_printf (_("At %s g/kWh from the grid"),
+                          qm_format_number (b, sizeof b, p->facility.gco2_per_kwh, 0));
+  co2 = g_strdup_printf (_("%s t"), num_or_dash (a, sizeof a, f->co2_tonnes, f->co2_tonnes < 10 ? 1 : 0));
+  set_figure (self, "co2", NULL, co2, grid, FALSE);
+}
 
-  /* Cost: buying shows the total of ownership, renting the run. */
+/* Cost: buying shows the total of ownership, renting the run. */
+static void
+update_cost (QmPlanView              *self,
+             const QmPlan            *p,
+             const QmPlanViewFigures *f)
+{
+  const char *cur = p->pricing.currency;
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF], d[QM_FORMAT_BUF];
+  g_autofree char *detail = NULL;
+
   if (f->buy && isfinite (f->total))
     {
       detail = g_strdup_printf (_("Over %s months: %s upfront, %s a month; this run %s"),
@@ -449,19 +494,39 @@ qm_plan_view_update_figures (QmPlanView    *self,
     set_figure (self, "cost", _("Cost"), FMT (a, qm_format_money, f->total, cur), NULL, FALSE);
   else
     set_figure (self, "cost", _("Cost"), "–", NULL, FALSE);
-  g_clear_pointer (&detail, g_free);
+}
 
-  /* Goodput. */
-  if (f->training && isfinite (f->goodput))
+static void
+update_goodput (QmPlanView              *self,
+                const QmPlanViewFigures *f)
+{
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF];
+  g_autofree char *detail = NULL;
+  g_autofree char *value = NULL;
+
+  if (!f->training || !isfinite (f->goodput))
     {
-      detail = g_strdup_printf (_("%s interruptions expected"), num_or_dash (b, sizeof b, f->interruptions, 0));
-      value = g_strdup_printf ("%s%%", qm_format_number (a, sizeof a, f->goodput * 100, 1));
-      set_figure (self, "goodput", NULL, value, detail, FALSE);
-      g_clear_pointer (&detail, g_free);
-      g_clear_pointer (&value, g_free);
+      hide_figure (self, "goodput");
+      return;
     }
-  else
-    hide_figure (self, "goodput");
+  detail = g_strdup_printf (_("%s interruptions expected"), num_or_dash (b, sizeof b, f->interruptions, 0));
+  value = g_strdup_printf ("%s%%", qm_format_number (a, sizeof a, f->goodput * 100, 1));
+  set_figure (self, "goodput", NULL, value, detail, FALSE);
+}
+
+void
+qm_plan_view_update_figures (QmPlanView              *self,
+                             const QmPlanViewFigures *f)
+{
+  const QmPlan *p = qm_plan_editor_get_plan (self->editor);
+
+  update_cluster (self, p, f);
+  update_time (self, f);
+  update_mfu (self, f);
+  update_memory (self, f);
+  update_power (self, p, f);
+  update_cost (self, p, f);
+  update_goodput (self, f);
 }
 
 /* One card for each key figure, in their order on the page. */

@@ -1,7 +1,8 @@
 /* qm-plan-view-private.h: the struct shared by the files of QmPlanView
  * (qm-plan-view.c: refresh, saving, export and actions; -figures.c: the
  * key figures; -charts.c: the charts; -bom.c: the bill of materials;
- * qm-plan-view-inputs.c: the side panel).
+ * -inputs.c, -rows.c and -lists.c: the side panel, see
+ * qm-plan-view-rows.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -129,7 +130,7 @@ struct _QmPlanView
   QmAdvisorPanel    *advisor_panel;
 };
 
-/* qm-plan-view-inputs.c */
+/* qm-plan-view-inputs.c and -lists.c */
 void       qm_plan_view_inputs_build   (QmPlanView *self);
 /* Writes the plan into every row. @force also rewrites the rows that
  * show refused text (after undo, redo or a plan set from outside). */

@@ -1,6 +1,12 @@
 /* qm-plan-report-inputs.c: the plan report's table of a plan's inputs,
  * for the reader who checks them.
  *
+ * The rows come from the plan schema: one row per section of the plan
+ * file, listing the keys the file states in it (the writer's rule: the
+ * key's modes, its `written` test, optional keys only when set) with
+ * their labels, values and units, in the schema's order. After them, the
+ * layout and MFU the estimate resolved "auto" to.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "qm-plan-report.h"
@@ -10,16 +16,177 @@
 #include <math.h>
 #include <string.h>
 
-#include "qm-advisor.h"
-#include "qm-catalog.h"
-#include "qm-chart-compare.h"
-#include "qm-chart-power.h"
-#include "qm-chart-style.h"
-#include "qm-csv.h"
-#include "qm-chart-vram.h"
-#include "qm-formulas.h"
-#include "qm-plan-charts.h"
-#include "qm-reliability.h"
+#include "qm-plan-schema.h"
+
+/* The sections shown, with their row titles. */
+static const struct
+{
+  const char *path;
+  const char *title;
+} sections[] = {
+  /* Translators: rows of the inputs table, one per section of the plan. */
+  { "workload", N_("Workload") },
+  { "workload.model", N_("Model") },
+  { "workload.inference", N_("Serving") },
+  { "target", N_("Target") },
+  { "hardware", N_("Hardware") },
+  { "facility", N_("Facility") },
+  { "pricing", N_("Pricing") },
+  { "reliability", N_("Reliability") },
+};
+
+#define IS(key, member) ((key)->offset == G_STRUCT_OFFSET (QmPlan, member))
+
+/* Whether the plan file states @key for @plan (what the writer writes) and
+ * the plan's mode uses it. */
+static gboolean
+key_shown (const QmPlanKey *key,
+           const char      *section,
+           const QmPlan    *plan)
+{
+  const QmWorkload *w = &plan->workload;
+
+  if (key->label == NULL || key->offset < 0)
+    return FALSE;
+  if (key->modes != 0 && (key->modes & QM_PLAN_MODE (w->mode)) == 0)
+    return FALSE;
+  if (key->written != NULL)
+    return key->written (plan);
+  /* A preset's shape is the preset's; only a custom shape is listed. */
+  if (key->flags & QM_PLAN_KEY_SHAPE && w->preset[0] != '\0')
+    return FALSE;
+  /* Serving reads the mode and a fixed layout of the training keys. */
+  if (w->mode == QM_MODE_INFERENCE && g_str_equal (section, "workload") && key->modes == 0 &&
+      !IS (key, workload.mode))
+    return key->flags & QM_PLAN_KEY_AUTO && qm_plan_key_get_number (key, plan) != 0;
+  if (IS (key, workload.lora_rank))
+    return w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA;
+  if (IS (key, pricing.amortization_years))
+    return qm_report_is_buy (plan);
+  if (key->flags & QM_PLAN_KEY_OPTIONAL)
+    return key->type == QM_PLAN_KEY_ID || key->type == QM_PLAN_KEY_STRING
+           ? qm_plan_key_get_string (key, plan)[0] != '\0'
+           : qm_plan_key_get_number (key, plan) != 0;
+  return TRUE;
+}
+
+/* Names the report already gives an enum value or a catalog id. */
+static const char *
+display_name (const QmPlanKey  *key,
+              const QmPlan     *plan,
+              const QmEstimate *e,
+              char            **owned)
+{
+  if (IS (key, workload.mode))
+    return qm_report_mode_label (plan->workload.mode);
+  if (IS (key, pricing.mode))
+    return qm_report_pricing_label (plan->pricing.mode);
+  if (IS (key, workload.preset))
+    return *owned = qm_report_model_name (plan, e);
+  if (IS (key, gpu_id))
+    return qm_report_gpu_name (plan);
+  if (IS (key, server_id))
+    return qm_report_server_name (plan);
+  return NULL;
+}
+
+static void
+append_value (GString          *s,
+              const QmPlanKey  *key,
+              const QmPlan     *plan,
+              const QmEstimate *e)
+{
+  g_autofree char *owned = NULL;
+  g_autofree char *unit = NULL;
+  const char *name = display_name (key, plan, e, &owned);
+  double v;
+
+  if (name != NULL)
+    {
+      g_string_append (s, name);
+      return;
+    }
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_ENUM:
+    case QM_PLAN_KEY_STRING:
+    case QM_PLAN_KEY_ID:
+      g_string_append (s, qm_plan_key_get_string (key, plan));
+      return;
+    case QM_PLAN_KEY_BOOL:
+      g_string_append (s, qm_plan_key_get_number (key, plan) != 0 ? _("Yes") : _("No"));
+      return;
+    default:
+      break;
+    }
+  v = qm_plan_key_get_number (key, plan);
+  if (v == 0 && key->flags & QM_PLAN_KEY_AUTO)
+    {
+      g_string_append (s, _("Auto"));
+      return;
+    }
+  g_string_append (s, qm_report_num (v, v == floor (v) ? 0 : fabs (v) < 1 ? 3 : 2));
+  unit = qm_plan_key_unit_label (key, plan);
+  if (unit != NULL)
+    g_string_append_printf (s, " %s", unit);
+}
+
+/* "Label: value unit; …" for the keys of @section. */
+static char *
+section_text (const char       *section,
+              const char       *title,
+              const QmPlan     *plan,
+              const QmEstimate *e)
+{
+  guint n_keys;
+  const QmPlanKey *keys = qm_plan_schema_keys (&n_keys);
+  int parent = qm_plan_schema_lookup (section) - keys;
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n_keys; i++)
+    {
+      if (qm_plan_schema_parent (i) != parent || !key_shown (&keys[i], section, plan))
+        continue;
+      if (s->len > 0)
+        g_string_append (s, "; ");
+      /* A key named like its row (the model) needs no label. */
+      if (g_strcmp0 (keys[i].label, title) != 0)
+        g_string_append_printf (s, "%s: ", g_dgettext (GETTEXT_PACKAGE, keys[i].label));
+      append_value (s, &keys[i], plan, e);
+    }
+  return g_string_free (s, s->len == 0);
+}
+
+static void
+add_row (QmDocument *doc,
+         const char *label,
+         const char *value)
+{
+  const char *cells[] = { label, value };
+
+  qm_document_add_row (doc, cells, FALSE);
+}
+
+/* What the estimate resolved the "auto" keys to. */
+static void
+add_resolved (QmDocument       *doc,
+              const QmEstimate *e)
+{
+  g_autofree char *parallel = NULL;
+  g_autofree char *mfu = NULL;
+
+  /* Translators: the parallel layout: tensor, pipeline, data, context
+   * and expert parallel degrees (TP … EP, not translated), the
+   * micro-batch, the ZeRO stage and the activation recompute. */
+  parallel = g_strdup_printf (_("TP %u, PP %u, DP %u, CP %u, EP %u; micro-batch %u; ZeRO-%u; recompute %s"),
+                              e->parallelism.tp, e->parallelism.pp, e->parallelism.dp,
+                              e->parallelism.cp, e->parallelism.ep, e->parallelism.micro_batch,
+                              e->parallelism.zero_stage,
+                              qm_report_recompute_word (e->parallelism.recompute));
+  add_row (doc, _("Parallelism"), parallel);
+  mfu = g_strdup_printf ("%s%% (%s)", qm_report_num (100 * e->mfu, 1), qm_report_mfu_basis (e->mfu_source));
+  add_row (doc, _("MFU"), mfu);
+}
 
 void
 qm_plan_report_add_inputs (QmDocument             *doc,
@@ -27,8 +194,6 @@ qm_plan_report_add_inputs (QmDocument             *doc,
                            const QmEstimate       *e,
                            const QmPlanReportInfo *info)
 {
-  const char *cur = qm_report_currency_of (plan, info);
-  g_autofree char *model = qm_report_model_name (plan, e);
   const char *headers[] = {
     /* Translators: the headers of the table of a plan's inputs: what the
      * input is, and its value. */
@@ -37,101 +202,18 @@ qm_plan_report_add_inputs (QmDocument             *doc,
      * plan's inputs. */
     _("Value"),
   };
-  static const double widths[] = { 0.30, 0.70 };
-  const QmWorkload *w = &plan->workload;
-  g_autofree char *parallel = NULL;
-  g_autofree char *hardware = NULL;
-  g_autofree char *facility = NULL;
-  g_autofree char *pricing = NULL;
-  g_autofree char *target = NULL;
+  static const double widths[] = { 0.22, 0.78 };
 
   qm_document_add_heading (doc, _("Inputs"), 2);
   qm_document_begin_table (doc, 2, headers, widths, NULL);
-#define ROW(label, value) G_STMT_START { const char *cells_[] = { (label), (value) }; \
-                                       qm_document_add_row (doc, cells_, FALSE); } G_STMT_END
-  /* Translators: a row of the inputs table: training, fine-tuning or serving. */
-  ROW (_("Workload"), qm_report_mode_label (w->mode));
-  ROW (_("Model"), model);
-  if (e->has_training)
+  for (guint i = 0; i < G_N_ELEMENTS (sections); i++)
     {
-      /* Translators: the training inputs: the tokens in all (the tokens of
-       * one epoch × the epochs), the sequence length, the global batch in
-       * sequences, the precision ("bf16") and the optimizer ("adamw"). */
-      g_autofree char *t = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s tokens (%s × %s epoch), sequence "
-                                                         "%s, global batch %s, %s, %s",
-                                                         "%s tokens (%s × %s epochs), sequence %s, global batch %s, %s, %s",
-                                                         qm_report_plural_n (w->epochs)),
-                                            qm_report_short_count (e->tokens), qm_report_short_count (w->tokens),
-                                            qm_report_num (w->epochs, w->epochs == floor (w->epochs) ? 0 : 2),
-                                            qm_report_num (w->seq_len, 0), qm_report_num (w->global_batch, 0),
-                                            qm_precision_to_string (w->precision),
-                                            qm_optimizer_to_string (w->optimizer));
+      g_autofree char *text = section_text (sections[i].path, sections[i].title, plan, e);
 
-      /* Translators: a row of the inputs table. */
-      ROW (_("Training"), t);
-      /* Translators: the parallel layout: tensor, pipeline, data, context
-       * and expert parallel degrees (TP … EP, not translated), the
-       * micro-batch, the ZeRO stage and the activation recompute. */
-      parallel = g_strdup_printf (_("TP %u, PP %u, DP %u, CP %u, EP %u; micro-batch %u; ZeRO-%u; recompute %s"),
-                                  e->parallelism.tp, e->parallelism.pp, e->parallelism.dp,
-                                  e->parallelism.cp, e->parallelism.ep, e->parallelism.micro_batch,
-                                  e->parallelism.zero_stage,
-                                  qm_report_recompute_word (e->parallelism.recompute));
-      ROW (_("Parallelism"), parallel);
-      {
-        g_autofree char *m = g_strdup_printf ("%s%% (%s)", qm_report_num (100 * e->mfu, 1), qm_report_mfu_basis (e->mfu_source));
-        ROW (_("MFU"), m);
-      }
+      if (text != NULL)
+        add_row (doc, _(sections[i].title), text);
     }
-  else
-    {
-      /* Translators: the serving inputs: requests a minute, input and
-       * output tokens per request, and the precisions ("bf16", "fp8") of
-       * the weights and of the KV cache. */
-      g_autofree char *t = g_strdup_printf (_("%s requests/min, %s input + %s output tokens, weights %s, KV cache %s"),
-                                            qm_report_num (w->inference.requests_per_minute, 0),
-                                            qm_report_num (w->inference.input_tokens, 0),
-                                            qm_report_num (w->inference.output_tokens, 0),
-                                            qm_precision_to_string (w->inference.weight_precision),
-                                            qm_precision_to_string (w->inference.kv_precision));
-      ROW (_("Serving"), t);
-    }
-  if (w->deadline_days > 0)
-    /* Translators: the plan's target; %s is a duration such as "30 days". */
-    target = g_strdup_printf (_("finish within %s"), qm_report_days (w->deadline_days));
-  else
-    /* Translators: the plan's target; %s is a GPU count. */
-    target = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s GPU", "%s GPUs", qm_report_plural_n (w->target_gpus)),
-                              qm_report_num (w->target_gpus, 0));
-  /* Translators: a row of the inputs table: a GPU count or a deadline. */
-  ROW (_("Target"), target);
-  /* Translators: the GPU model in the server model; the network's and the
-   * storage's catalog ids (or "none"). */
-  hardware = g_strdup_printf (_("%s in %s; network %s; storage %s"), qm_report_gpu_name (plan), qm_report_server_name (plan),
-                              plan->network_id[0] ? plan->network_id : C_("no network", "none"),
-                              plan->storage_id[0] ? plan->storage_id : C_("no storage", "none"));
-  ROW (_("Hardware"), hardware);
-  /* Translators: the PUE; the electricity price; the power limit and the
-   * rack units (U) per rack; the grid's carbon intensity. */
-  facility = g_strdup_printf (_("PUE %s, %s per kWh, %s kW and %u U per rack, %s g CO₂e/kWh"),
-                              qm_report_num (plan->facility.pue, 2), qm_report_money_exact (plan->facility.usd_per_kwh, cur),
-                              qm_report_num (plan->facility.rack_kw, 0), plan->facility.rack_units,
-                              qm_report_num (plan->facility.gco2_per_kwh, 0));
-  ROW (_("Facility"), facility);
-  if (qm_report_is_buy (plan))
-    /* Translators: the pricing of a bought cluster; %s is the years the
-     * hardware is written off over. */
-    pricing = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Buy, amortised over %s year",
-                                            "Buy, amortised over %s years",
-                                            qm_report_plural_n (plan->pricing.amortization_years)),
-                               qm_report_num (plan->pricing.amortization_years, 0));
-  else if (plan->offer_id[0])
-    /* Translators: "Rent, on demand" or "Rent, reserved", then a cloud
-     * offer's catalog id. */
-    pricing = g_strdup_printf (_("%s, offer %s"), qm_report_pricing_label (plan->pricing.mode), plan->offer_id);
-  else
-    pricing = g_strdup (qm_report_pricing_label (plan->pricing.mode));
-  ROW (_("Pricing"), pricing);
-#undef ROW
+  if (e->has_training)
+    add_resolved (doc, e);
   qm_document_end_table (doc);
 }

@@ -30,6 +30,8 @@ struct _QmWindow
   GtkWidget            *main_box;
   GtkWidget            *detail;    /* the page shown over the main one, or NULL */
   AdwViewStack         *stack;
+  GtkMenuButton        *primary_menu_button;
+  GMenuModel           *primary_menu;
   AdwBin               *compare_bin;
   QmComparePage        *compare_page;
   AdwBin               *plans_bin;
@@ -145,6 +147,28 @@ new_plan_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (wizard));
 }
 
+/* The shortcuts window, built when first asked for rather than by
+ * GtkApplication with every window (it looks for gtk/help-overlay.ui):
+ * building it cost more than the rest of the window (issue #20 item 10). */
+static void
+show_help_overlay_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (widget);
+
+  if (gtk_application_window_get_help_overlay (window) == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/quartermaster/Quartermaster/help-overlay.ui");
+
+      gtk_application_window_set_help_overlay (window,
+                                                GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder,
+                                                                                              "help_overlay")));
+    }
+  gtk_window_present (GTK_WINDOW (gtk_application_window_get_help_overlay (window)));
+}
+
 static void
 show_page_action (GtkWidget  *widget,
                   const char *action_name,
@@ -168,6 +192,17 @@ leaflet_transition_changed (QmWindow *self)
       if (self->plans_page != NULL)
         qm_plans_page_reload (self->plans_page);
     }
+}
+
+/* A menu button builds its popover with all the items as soon as it has
+ * a menu: give it the menu when it first opens instead. */
+static void
+create_primary_menu (GtkMenuButton *button,
+                     gpointer       user_data)
+{
+  QmWindow *self = QM_WINDOW (user_data);
+
+  gtk_menu_button_set_menu_model (button, self->primary_menu);
 }
 
 static void
@@ -360,6 +395,8 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWindow, leaflet);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, main_box);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, compare_bin);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, plans_bin);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, catalog_bin);
@@ -379,6 +416,7 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
   /* Help: win.show-formulas (F1), the Assumptions and Formulas window. */
   qm_formulas_window_install_action (widget_class);
 
@@ -399,6 +437,7 @@ qm_window_init (QmWindow *self)
   g_autofree char *page = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_menu_button_set_create_popup_func (self->primary_menu_button, create_primary_menu, self, NULL);
 
   self->settings = g_settings_new (APPLICATION_ID);
   gtk_window_set_default_size (GTK_WINDOW (self),

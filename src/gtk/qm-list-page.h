@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "qm-row-slots.h"
 
@@ -41,6 +41,12 @@ void                qm_list_page_show_state         (GtkStack      *stack,
                                                      guint          n_shown,
                                                      const char    *shown_child,
                                                      const char    *empty_child);
+
+/* A message dialog over @page's window that says what went wrong, with
+ * one Close button (also the default and Escape). */
+void                qm_list_page_show_error         (GtkWidget     *page,
+                                                     const char    *heading,
+                                                     const char    *body);
 
 /* A modal native chooser over @page's window, with @filter. */
 GtkFileChooserNative *

@@ -131,7 +131,7 @@ show_import_error (QmPlansPage  *self,
     {
       detail += strlen (prefix);
       body = g_strdup_printf (_("Nothing was imported from “%s”.\n\n%s"), name, detail);
-      qm_plans_page_show_error (self, _("Could Not Import Plan"), body);
+      qm_list_page_show_error (GTK_WIDGET (self), _("Could Not Import Plan"), body);
     }
   else
     qm_plans_page_show_store_error (self, _("Could Not Import Plan"), error);
@@ -181,7 +181,7 @@ qm_plans_page_open_example (QmPlansPage *self,
   bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
   if (bytes == NULL)
     {
-      qm_plans_page_show_error (self, _("Could Not Open Example"), error->message);
+      qm_list_page_show_error (GTK_WIDGET (self), _("Could Not Open Example"), error->message);
       return 0;
     }
   id = import_data (self, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), name, NULL, &error);

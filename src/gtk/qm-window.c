@@ -38,16 +38,8 @@ struct _QmWindow
   QmPlansPage          *plans_page;
   AdwBin               *catalog_bin;
   GtkWidget            *catalog_page;
-  gboolean              constructed;
+  gboolean              pages_ready;  /* the store is known: pages may be built */
 };
-
-enum {
-  PROP_0,
-  PROP_STORE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (QmWindow, qm_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -326,56 +318,9 @@ static void
 visible_page_changed (QmWindow *self)
 {
   /* Only once the store is known: qm_window_init shows the last page
-   * before the construct properties are set. */
-  if (self->constructed)
+   * before qm_window_new_with_store() sets it. */
+  if (self->pages_ready)
     ensure_page (self, adw_view_stack_get_visible_child_name (self->stack));
-}
-
-static void
-qm_window_constructed (GObject *object)
-{
-  QmWindow *self = QM_WINDOW (object);
-
-  G_OBJECT_CLASS (qm_window_parent_class)->constructed (object);
-
-  self->constructed = TRUE;
-  visible_page_changed (self);
-}
-
-static void
-qm_window_set_property (GObject      *object,
-                        guint         prop_id,
-                        const GValue *value,
-                        GParamSpec   *pspec)
-{
-  QmWindow *self = QM_WINDOW (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      self->store = g_value_get_pointer (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-qm_window_get_property (GObject    *object,
-                        guint       prop_id,
-                        GValue     *value,
-                        GParamSpec *pspec)
-{
-  QmWindow *self = QM_WINDOW (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      g_value_set_pointer (value, self->store);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -400,17 +345,6 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWindow, compare_bin);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, plans_bin);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, catalog_bin);
-
-  object_class->constructed = qm_window_constructed;
-  object_class->set_property = qm_window_set_property;
-  object_class->get_property = qm_window_get_property;
-
-  /* The database the pages show; not owned (the application's, or a
-   * test's). Set once, at construction. */
-  properties[PROP_STORE] =
-    g_param_spec_pointer ("store", NULL, NULL,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "win.new-plan", NULL, new_plan_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
@@ -470,7 +404,13 @@ QmWindow *
 qm_window_new_with_store (AdwApplication *application,
                           QmStore        *store)
 {
-  return g_object_new (QM_TYPE_WINDOW, "application", application, "store", store, NULL);
+  QmWindow *self = g_object_new (QM_TYPE_WINDOW, "application", application, NULL);
+
+  /* A plain field rather than a property: it is only ever passed in here. */
+  self->store = store;
+  self->pages_ready = TRUE;
+  visible_page_changed (self);
+  return self;
 }
 
 QmStore *

@@ -28,19 +28,12 @@
 #include "qm-row-slots.h"
 
 enum {
-  PROP_0,
-  PROP_SEARCH,
-  N_PROPS
-};
-
-enum {
   OPEN_PLAN,
   COMPARE_PLANS,
   NEW_PLAN,
   N_SIGNALS
 };
 
-static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (QmPlansPage, qm_plans_page, GTK_TYPE_WIDGET)
@@ -469,7 +462,6 @@ apply_search (QmPlansPage *self,
   g_free (self->search);
   self->search = g_steal_pointer (&stripped);
   gtk_filter_changed (GTK_FILTER (self->filter), change);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH]);
 }
 
 static void
@@ -829,59 +821,14 @@ qm_plans_page_dispose (GObject *object)
 }
 
 static void
-qm_plans_page_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SEARCH:
-      g_value_set_string (value, qm_plans_page_get_search (self));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-qm_plans_page_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SEARCH:
-      qm_plans_page_set_search (self, g_value_get_string (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 qm_plans_page_class_init (QmPlansPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = qm_plans_page_dispose;
-  object_class->get_property = qm_plans_page_get_property;
-  object_class->set_property = qm_plans_page_set_property;
   widget_class->measure = qm_plans_page_measure;
   widget_class->size_allocate = qm_plans_page_size_allocate;
-
-  properties[PROP_SEARCH] =
-    g_param_spec_string ("search", NULL, NULL, "",
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[OPEN_PLAN] =
     g_signal_new ("open-plan", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -668,11 +668,9 @@ export_pdf_action (GtkWidget  *widget,
                    GVariant   *param)
 {
   QmComparePage *self = QM_COMPARE_PAGE (widget);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) filter = qm_list_page_file_filter_new (_("PDF documents"), NULL, "pdf");
   GtkFileChooserNative *chooser;
 
-  gtk_file_filter_set_name (filter, _("PDF documents"));
-  gtk_file_filter_add_suffix (filter, "pdf");
   chooser = qm_list_page_file_chooser_new (widget, _("Export Comparison"), GTK_FILE_CHOOSER_ACTION_SAVE,
                                            _("_Export"), _("_Cancel"), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("Plan comparison.pdf"));

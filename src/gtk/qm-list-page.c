@@ -117,6 +117,20 @@ qm_list_page_show_error (GtkWidget  *page,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+GtkFileFilter *
+qm_list_page_file_filter_new (const char *name,
+                              const char *mime_type,
+                              const char *suffix)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  if (mime_type != NULL)
+    gtk_file_filter_add_mime_type (filter, mime_type);
+  gtk_file_filter_add_suffix (filter, suffix);
+  return filter;
+}
+
 GtkFileChooserNative *
 qm_list_page_file_chooser_new (GtkWidget            *page,
                                const char           *title,

@@ -48,6 +48,12 @@ void                qm_list_page_show_error         (GtkWidget     *page,
                                                      const char    *heading,
                                                      const char    *body);
 
+/* A filter named @name for the files ending in .@suffix (any case) and,
+ * where @mime_type is not NULL, the files of that type. */
+GtkFileFilter      *qm_list_page_file_filter_new    (const char    *name,
+                                                     const char    *mime_type,
+                                                     const char    *suffix);
+
 /* A modal native chooser over @page's window, with @filter. */
 GtkFileChooserNative *
                     qm_list_page_file_chooser_new   (GtkWidget            *page,

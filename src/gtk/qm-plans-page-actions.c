@@ -194,17 +194,6 @@ qm_plans_page_open_example (QmPlansPage *self,
   return id;
 }
 
-static GtkFileFilter *
-plan_file_filter (void)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("Quartermaster Plans"));
-  gtk_file_filter_add_mime_type (filter, "application/x-quartermaster-plan");
-  gtk_file_filter_add_suffix (filter, "qmplan");
-  return filter;
-}
-
 static void
 import_response_cb (GtkNativeDialog *chooser,
                     int              response,
@@ -245,7 +234,8 @@ new_chooser (QmPlansPage          *self,
              GtkFileChooserAction  action,
              const char           *accept)
 {
-  g_autoptr(GtkFileFilter) filter = plan_file_filter ();
+  g_autoptr(GtkFileFilter) filter = qm_list_page_file_filter_new (_("Quartermaster Plans"),
+                                                                  "application/x-quartermaster-plan", "qmplan");
   GtkFileChooserNative *chooser;
 
   if (self->chooser != NULL)

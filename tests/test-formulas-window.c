@@ -96,7 +96,7 @@ static void
 test_help_overlay (void)
 {
   g_autoptr(GtkBuilder) builder =
-    gtk_builder_new_from_resource ("/io/github/quartermaster/Quartermaster/gtk/help-overlay.ui");
+    gtk_builder_new_from_resource ("/io/github/quartermaster/Quartermaster/help-overlay.ui");
   GObject *overlay = gtk_builder_get_object (builder, "help_overlay");
   gboolean f1 = FALSE;
   g_autoptr(GSList) objects = gtk_builder_get_objects (builder);

@@ -362,18 +362,13 @@ qm_application_init (QmApplication *self)
 QmApplication *
 qm_application_new (void)
 {
-  GApplicationFlags flags = G_APPLICATION_HANDLES_OPEN;
-  g_autoptr(GDBusConnection) bus = NULL;
-
-  /* Single instance needs a session bus. Without one (a bare Xvfb, a
-   * container) run as a plain process rather than fail to start. */
-  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-  if (bus == NULL)
-    flags |= G_APPLICATION_NON_UNIQUE;
-
+  /* Single instance needs a session bus; without one (a bare Xvfb, a
+   * container) GApplication runs as a plain process by itself. Asking for
+   * the bus here as well would cost a second failed D-Bus autolaunch at
+   * every start (issue #20 item 10). */
   return g_object_new (QM_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
-                       "flags", flags,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/quartermaster/Quartermaster",
                        NULL);
 }

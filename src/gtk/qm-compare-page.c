@@ -17,6 +17,7 @@
 #include "qm-estimate.h"
 #include "qm-format.h"
 #include "qm-gtk.h"
+#include "qm-list-page.h"
 #include "qm-plan-report.h"
 #include "qm-plan-store.h"
 #include "qm-print.h"
@@ -640,19 +641,6 @@ qm_compare_page_print (QmComparePage  *self,
 }
 
 static void
-show_error (QmComparePage *self,
-            const char    *heading,
-            const GError  *error)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                              heading, error->message);
-
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
 export_response (GtkNativeDialog *chooser,
                  int              response,
                  QmComparePage   *self)
@@ -667,7 +655,7 @@ export_response (GtkNativeDialog *chooser,
         {
           if (error == NULL)
             g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Choose a local file"));
-          show_error (self, _("Could Not Export the Comparison"), error);
+          qm_list_page_show_error (GTK_WIDGET (self), _("Could Not Export the Comparison"), error->message);
         }
     }
   g_object_unref (chooser);
@@ -680,16 +668,11 @@ export_pdf_action (GtkWidget  *widget,
                    GVariant   *param)
 {
   QmComparePage *self = QM_COMPARE_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autoptr(GtkFileFilter) filter = qm_list_page_file_filter_new (_("PDF documents"), NULL, "pdf");
   GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
-  chooser = gtk_file_chooser_native_new (_("Export Comparison"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("PDF documents"));
-  gtk_file_filter_add_suffix (filter, "pdf");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  chooser = qm_list_page_file_chooser_new (widget, _("Export Comparison"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                           _("_Export"), _("_Cancel"), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("Plan comparison.pdf"));
   g_signal_connect (chooser, "response", G_CALLBACK (export_response), g_object_ref (self));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -703,7 +686,7 @@ print_action (GtkWidget  *widget,
   g_autoptr(GError) error = NULL;
 
   if (!qm_compare_page_print (QM_COMPARE_PAGE (widget), NULL, &error))
-    show_error (QM_COMPARE_PAGE (widget), _("Could Not Print the Comparison"), error);
+    qm_list_page_show_error (widget, _("Could Not Print the Comparison"), error->message);
 }
 
 static void

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "qm-list-page.h"
 
@@ -120,6 +121,36 @@ qm_list_page_show_state (GtkStack   *stack,
                          const char *empty_child)
 {
   gtk_stack_set_visible_child_name (stack, n_shown > 0 ? shown_child : empty_child);
+}
+
+void
+qm_list_page_show_error (GtkWidget  *page,
+                         const char *heading,
+                         const char *body)
+{
+  GtkRoot *root = gtk_widget_get_root (page);
+  AdwMessageDialog *dialog;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                       heading, body));
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  adw_message_dialog_set_default_response (dialog, "close");
+  adw_message_dialog_set_close_response (dialog, "close");
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+GtkFileFilter *
+qm_list_page_file_filter_new (const char *name,
+                              const char *mime_type,
+                              const char *suffix)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  if (mime_type != NULL)
+    gtk_file_filter_add_mime_type (filter, mime_type);
+  gtk_file_filter_add_suffix (filter, suffix);
+  return filter;
 }
 
 GtkFileChooserNative *

@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "qm-row-slots.h"
 
@@ -48,6 +48,18 @@ void                qm_list_page_show_state         (GtkStack      *stack,
                                                      guint          n_shown,
                                                      const char    *shown_child,
                                                      const char    *empty_child);
+
+/* A message dialog over @page's window that says what went wrong, with
+ * one Close button (also the default and Escape). */
+void                qm_list_page_show_error         (GtkWidget     *page,
+                                                     const char    *heading,
+                                                     const char    *body);
+
+/* A filter named @name for the files ending in .@suffix (any case) and,
+ * where @mime_type is not NULL, the files of that type. */
+GtkFileFilter      *qm_list_page_file_filter_new    (const char    *name,
+                                                     const char    *mime_type,
+                                                     const char    *suffix);
 
 /* A modal native chooser over @page's window, with @filter. */
 GtkFileChooserNative *

@@ -131,7 +131,7 @@ show_import_error (QmPlansPage  *self,
     {
       detail += strlen (prefix);
       body = g_strdup_printf (_("Nothing was imported from “%s”.\n\n%s"), name, detail);
-      qm_plans_page_show_error (self, _("Could Not Import Plan"), body);
+      qm_list_page_show_error (GTK_WIDGET (self), _("Could Not Import Plan"), body);
     }
   else
     qm_plans_page_show_store_error (self, _("Could Not Import Plan"), error);
@@ -181,7 +181,7 @@ qm_plans_page_open_example (QmPlansPage *self,
   bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
   if (bytes == NULL)
     {
-      qm_plans_page_show_error (self, _("Could Not Open Example"), error->message);
+      qm_list_page_show_error (GTK_WIDGET (self), _("Could Not Open Example"), error->message);
       return 0;
     }
   id = import_data (self, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), name, NULL, &error);
@@ -192,17 +192,6 @@ qm_plans_page_open_example (QmPlansPage *self,
     }
   qm_plans_page_emit_open_plan (self, id);
   return id;
-}
-
-static GtkFileFilter *
-plan_file_filter (void)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("Quartermaster Plans"));
-  gtk_file_filter_add_mime_type (filter, "application/x-quartermaster-plan");
-  gtk_file_filter_add_suffix (filter, "qmplan");
-  return filter;
 }
 
 static void
@@ -245,7 +234,8 @@ new_chooser (QmPlansPage          *self,
              GtkFileChooserAction  action,
              const char           *accept)
 {
-  g_autoptr(GtkFileFilter) filter = plan_file_filter ();
+  g_autoptr(GtkFileFilter) filter = qm_list_page_file_filter_new (_("Quartermaster Plans"),
+                                                                  "application/x-quartermaster-plan", "qmplan");
   GtkFileChooserNative *chooser;
 
   if (self->chooser != NULL)

@@ -81,7 +81,6 @@ void qm_plans_page_update_view (QmPlansPage *self);
 void qm_plans_page_select_ids (QmPlansPage *self, const gint64 *ids, guint n_ids);
 int qm_plans_page_find_position (QmPlansPage *self, gint64 id);
 gboolean qm_plans_page_refresh_plan (QmPlansPage *self, gint64 id);
-void qm_plans_page_show_error (QmPlansPage *self, const char *heading, const char *body);
 void qm_plans_page_show_toast (QmPlansPage *self, const char *title);
 void qm_plans_page_show_store_error (QmPlansPage *self, const char *heading, const GError *error);
 void qm_plans_page_class_actions_init (GtkWidgetClass *widget_class);

@@ -28,20 +28,12 @@
 #include "qm-row-slots.h"
 
 enum {
-  PROP_0,
-  PROP_STORE,
-  PROP_SEARCH,
-  N_PROPS
-};
-
-enum {
   OPEN_PLAN,
   COMPARE_PLANS,
   NEW_PLAN,
   N_SIGNALS
 };
 
-static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (QmPlansPage, qm_plans_page, GTK_TYPE_WIDGET)
@@ -250,19 +242,16 @@ compare_cb (gconstpointer a,
   switch (column)
     {
     case COLUMN_NAME:
-      r = strcmp (qm_plan_item_get_sort_key (ia, QM_PLAN_ITEM_KEY_NAME),
-                  qm_plan_item_get_sort_key (ib, QM_PLAN_ITEM_KEY_NAME));
-      r = r < 0 ? GTK_ORDERING_SMALLER : r > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
-      break;
     case COLUMN_CUSTOMER:
-      r = strcmp (qm_plan_item_get_sort_key (ia, QM_PLAN_ITEM_KEY_CUSTOMER),
-                  qm_plan_item_get_sort_key (ib, QM_PLAN_ITEM_KEY_CUSTOMER));
-      r = r < 0 ? GTK_ORDERING_SMALLER : r > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
-      break;
     case COLUMN_MODEL:
-      r = strcmp (qm_plan_item_get_sort_key (ia, QM_PLAN_ITEM_KEY_MODEL),
-                  qm_plan_item_get_sort_key (ib, QM_PLAN_ITEM_KEY_MODEL));
-      r = r < 0 ? GTK_ORDERING_SMALLER : r > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+      {
+        QmPlanItemKey key = column == COLUMN_NAME ? QM_PLAN_ITEM_KEY_NAME
+                            : column == COLUMN_CUSTOMER ? QM_PLAN_ITEM_KEY_CUSTOMER
+                            : QM_PLAN_ITEM_KEY_MODEL;
+
+        r = strcmp (qm_plan_item_get_sort_key (ia, key), qm_plan_item_get_sort_key (ib, key));
+        r = CMP (r, 0);
+      }
       break;
     case COLUMN_GPUS:
       r = CMP (sa->gpus, sb->gpus);
@@ -473,7 +462,6 @@ apply_search (QmPlansPage *self,
   g_free (self->search);
   self->search = g_steal_pointer (&stripped);
   gtk_filter_changed (GTK_FILTER (self->filter), change);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH]);
 }
 
 static void
@@ -630,21 +618,6 @@ qm_plans_page_reload (QmPlansPage *self)
 /* Dialogs and toasts                                                  */
 
 void
-qm_plans_page_show_error (QmPlansPage *self,
-                          const char  *heading,
-                          const char  *body)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                              heading, body);
-
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-void
 qm_plans_page_show_toast (QmPlansPage *self,
                           const char  *title)
 {
@@ -688,7 +661,7 @@ qm_plans_page_show_store_error (QmPlansPage  *self,
 {
   g_autofree char *body = describe_store_error (error);
 
-  qm_plans_page_show_error (self, heading, body);
+  qm_list_page_show_error (GTK_WIDGET (self), heading, body);
 }
 
 /* ------------------------------------------------------------------ */
@@ -848,71 +821,14 @@ qm_plans_page_dispose (GObject *object)
 }
 
 static void
-qm_plans_page_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      g_value_set_pointer (value, self->store);
-      break;
-
-    case PROP_SEARCH:
-      g_value_set_string (value, qm_plans_page_get_search (self));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-qm_plans_page_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  QmPlansPage *self = QM_PLANS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      qm_plans_page_set_store (self, g_value_get_pointer (value));
-      break;
-
-    case PROP_SEARCH:
-      qm_plans_page_set_search (self, g_value_get_string (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 qm_plans_page_class_init (QmPlansPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = qm_plans_page_dispose;
-  object_class->get_property = qm_plans_page_get_property;
-  object_class->set_property = qm_plans_page_set_property;
   widget_class->measure = qm_plans_page_measure;
   widget_class->size_allocate = qm_plans_page_size_allocate;
-
-  /* The plans database; not owned. */
-  properties[PROP_STORE] =
-    g_param_spec_pointer ("store", NULL, NULL,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SEARCH] =
-    g_param_spec_string ("search", NULL, NULL, "",
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[OPEN_PLAN] =
     g_signal_new ("open-plan", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -1043,7 +959,12 @@ qm_plans_page_init (QmPlansPage *self)
 GtkWidget *
 qm_plans_page_new (QmStore *store)
 {
-  return g_object_new (QM_TYPE_PLANS_PAGE, "store", store, NULL);
+  QmPlansPage *self = g_object_new (QM_TYPE_PLANS_PAGE, NULL);
+
+  /* The store is a plain field (qm_plans_page_set_store), not a property:
+   * nothing binds to it. */
+  qm_plans_page_set_store (self, store);
+  return GTK_WIDGET (self);
 }
 
 QmStore *
@@ -1065,7 +986,6 @@ qm_plans_page_set_store (QmPlansPage *self,
   self->store = store;
   g_clear_pointer (&self->undo_ids, g_array_unref);
   qm_plans_page_reload (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
 }
 
 const char *

@@ -30,22 +30,16 @@ struct _QmWindow
   GtkWidget            *main_box;
   GtkWidget            *detail;    /* the page shown over the main one, or NULL */
   AdwViewStack         *stack;
+  GtkMenuButton        *primary_menu_button;
+  GMenuModel           *primary_menu;
   AdwBin               *compare_bin;
   QmComparePage        *compare_page;
   AdwBin               *plans_bin;
   QmPlansPage          *plans_page;
   AdwBin               *catalog_bin;
   GtkWidget            *catalog_page;
-  gboolean              constructed;
+  gboolean              pages_ready;  /* the store is known: pages may be built */
 };
-
-enum {
-  PROP_0,
-  PROP_STORE,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (QmWindow, qm_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -145,6 +139,28 @@ new_plan_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (wizard));
 }
 
+/* The shortcuts window, built when first asked for rather than by
+ * GtkApplication with every window (it looks for gtk/help-overlay.ui):
+ * building it cost more than the rest of the window (issue #20 item 10). */
+static void
+show_help_overlay_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (widget);
+
+  if (gtk_application_window_get_help_overlay (window) == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/quartermaster/Quartermaster/help-overlay.ui");
+
+      gtk_application_window_set_help_overlay (window,
+                                                GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder,
+                                                                                              "help_overlay")));
+    }
+  gtk_window_present (GTK_WINDOW (gtk_application_window_get_help_overlay (window)));
+}
+
 static void
 show_page_action (GtkWidget  *widget,
                   const char *action_name,
@@ -168,6 +184,17 @@ leaflet_transition_changed (QmWindow *self)
       if (self->plans_page != NULL)
         qm_plans_page_reload (self->plans_page);
     }
+}
+
+/* A menu button builds its popover with all the items as soon as it has
+ * a menu: give it the menu when it first opens instead. */
+static void
+create_primary_menu (GtkMenuButton *button,
+                     gpointer       user_data)
+{
+  QmWindow *self = QM_WINDOW (user_data);
+
+  gtk_menu_button_set_menu_model (button, self->primary_menu);
 }
 
 static void
@@ -291,56 +318,9 @@ static void
 visible_page_changed (QmWindow *self)
 {
   /* Only once the store is known: qm_window_init shows the last page
-   * before the construct properties are set. */
-  if (self->constructed)
+   * before qm_window_new_with_store() sets it. */
+  if (self->pages_ready)
     ensure_page (self, adw_view_stack_get_visible_child_name (self->stack));
-}
-
-static void
-qm_window_constructed (GObject *object)
-{
-  QmWindow *self = QM_WINDOW (object);
-
-  G_OBJECT_CLASS (qm_window_parent_class)->constructed (object);
-
-  self->constructed = TRUE;
-  visible_page_changed (self);
-}
-
-static void
-qm_window_set_property (GObject      *object,
-                        guint         prop_id,
-                        const GValue *value,
-                        GParamSpec   *pspec)
-{
-  QmWindow *self = QM_WINDOW (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      self->store = g_value_get_pointer (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-qm_window_get_property (GObject    *object,
-                        guint       prop_id,
-                        GValue     *value,
-                        GParamSpec *pspec)
-{
-  QmWindow *self = QM_WINDOW (object);
-
-  switch (prop_id)
-    {
-    case PROP_STORE:
-      g_value_set_pointer (value, self->store);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -360,25 +340,17 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmWindow, leaflet);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, main_box);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, QmWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, compare_bin);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, plans_bin);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, catalog_bin);
-
-  object_class->constructed = qm_window_constructed;
-  object_class->set_property = qm_window_set_property;
-  object_class->get_property = qm_window_get_property;
-
-  /* The database the pages show; not owned (the application's, or a
-   * test's). Set once, at construction. */
-  properties[PROP_STORE] =
-    g_param_spec_pointer ("store", NULL, NULL,
-                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "win.new-plan", NULL, new_plan_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
   /* Help: win.show-formulas (F1), the Assumptions and Formulas window. */
   qm_formulas_window_install_action (widget_class);
 
@@ -399,6 +371,7 @@ qm_window_init (QmWindow *self)
   g_autofree char *page = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_menu_button_set_create_popup_func (self->primary_menu_button, create_primary_menu, self, NULL);
 
   self->settings = g_settings_new (APPLICATION_ID);
   gtk_window_set_default_size (GTK_WINDOW (self),
@@ -431,7 +404,13 @@ QmWindow *
 qm_window_new_with_store (AdwApplication *application,
                           QmStore        *store)
 {
-  return g_object_new (QM_TYPE_WINDOW, "application", application, "store", store, NULL);
+  QmWindow *self = g_object_new (QM_TYPE_WINDOW, "application", application, NULL);
+
+  /* A plain field rather than a property: it is only ever passed in here. */
+  self->store = store;
+  self->pages_ready = TRUE;
+  visible_page_changed (self);
+  return self;
 }
 
 QmStore *

@@ -171,21 +171,6 @@ qm_list_page_file_chooser_new (GtkWidget            *page,
   return chooser;
 }
 
-void
-qm_list_page_show_error (GtkWidget  *page,
-                         const char *heading,
-                         const char *body)
-{
-  GtkRoot *root = gtk_widget_get_root (page);
-  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                              heading, body);
-
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
 static void
 on_file_chosen (GtkNativeDialog *chooser,
                 int              response,

@@ -70,11 +70,6 @@ GtkFileChooserNative *
                                                      const char           *cancel,
                                                      GtkFileFilter        *filter);
 
-/* An error dialog over @page's window, with one Close button. */
-void                qm_list_page_show_error         (GtkWidget            *page,
-                                                     const char           *heading,
-                                                     const char           *body);
-
 /* What to do with the file the user chose on @page. */
 typedef void (*QmListPageFileFunc) (GtkWidget *page,
                                     GFile     *file);

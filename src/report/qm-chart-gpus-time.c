@@ -144,14 +144,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
       static const double dash[] = { 6.0, 4.0 };
 
       layout.deadline_y = round (qm_axis_to_pixel (&layout.y_axis, c->deadline_days)) + 0.5;
-      cairo_save (cr);
-      qm_chart_set_color (cr, &style->warning);
-      cairo_set_line_width (cr, 1.5);
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_move_to (cr, layout.plot.x, layout.deadline_y);
-      cairo_line_to (cr, layout.plot.x + layout.plot.width, layout.deadline_y);
-      cairo_stroke (cr);
-      cairo_restore (cr);
+      qm_chart_dashed_line (cr, &style->warning, 1.5, dash, layout.plot.x, layout.deadline_y,
+                            layout.plot.x + layout.plot.width, layout.deadline_y);
     }
 
   /* Knee: where doubling the GPUs stops paying. */
@@ -161,14 +155,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
       static const double dash[] = { 2.0, 3.0 };
 
       layout.knee_x = round (qm_axis_to_pixel (&layout.x_axis, c->gpus[c->knee])) + 0.5;
-      cairo_save (cr);
-      qm_chart_set_color (cr, &style->foreground);
-      cairo_set_line_width (cr, 1.0);
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_move_to (cr, layout.knee_x, layout.plot.y);
-      cairo_line_to (cr, layout.knee_x, layout.plot.y + layout.plot.height);
-      cairo_stroke (cr);
-      cairo_restore (cr);
+      qm_chart_dashed_line (cr, &style->foreground, 1.0, dash, layout.knee_x, layout.plot.y,
+                            layout.knee_x, layout.plot.y + layout.plot.height);
     }
 
   /* Where the model does not fit in memory: a tinted band behind the
@@ -258,37 +246,24 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   if (c->plan_gpus > 0 && c->plan_days > 0)
     {
       char gpus[QM_FORMAT_BUF], days[QM_FORMAT_BUF], text[128];
-      double tw;
+      double tw, lx;
 
       layout.plan_x = qm_axis_to_pixel (&layout.x_axis, c->plan_gpus);
       layout.plan_y = qm_axis_to_pixel (&layout.y_axis, c->plan_days);
-      qm_chart_set_color (cr, &style->background);
-      cairo_arc (cr, layout.plan_x, layout.plan_y, 7.0, 0, 2 * G_PI);
-      cairo_fill (cr);
-      qm_chart_set_color (cr, &style->accent);
-      cairo_arc (cr, layout.plan_x, layout.plan_y, 5.0, 0, 2 * G_PI);
-      cairo_fill (cr);
+      qm_chart_plan_marker (cr, style, layout.plan_x, layout.plan_y);
       /* Translators: %s is a GPU count, then a duration such as "110 days". */
       g_snprintf (text, sizeof text, _("This plan: %s GPUs, %s"),
                   qm_format_number (gpus, sizeof gpus, c->plan_gpus, 0),
                   qm_format_days (days, sizeof days, c->plan_days));
-      {
-        double th, lx;
-
-        qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
-        /* Label to the right of the point, or to its left near the edge,
-         * on a background patch so the curves do not run through it. */
-        lx = layout.plan_x + 10.0 + tw < layout.plot.x + layout.plot.width
-             ? layout.plan_x + 10.0 : layout.plan_x - 10.0 - tw;
-        /* In a narrow chart neither side has room: keep it in the chart. */
-        lx = MAX (pad, MIN (lx, width - pad - tw));
-        qm_chart_set_color_alpha (cr, &style->background, 0.85);
-        cairo_rectangle (cr, lx - 2.0, layout.plan_y - th - 1.0, tw + 4.0, th);
-        cairo_fill (cr);
-        qm_chart_set_color (cr, &style->foreground);
-        qm_chart_text (cr, style, QM_TEXT_BOLD, text, lx, layout.plan_y, 0.0, 1.0);
-        layout.plan_label = (QmRect) { lx, layout.plan_y - th, tw, th };
-      }
+      qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
+      /* Label to the right of the point, or to its left near the edge,
+       * on a background patch so the curves do not run through it. */
+      lx = layout.plan_x + 10.0 + tw < layout.plot.x + layout.plot.width
+           ? layout.plan_x + 10.0 : layout.plan_x - 10.0 - tw;
+      /* In a narrow chart neither side has room: keep it in the chart. */
+      lx = MAX (pad, MIN (lx, width - pad - tw));
+      qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout.plan_y,
+                              0.0, 0.0, 1.0, &layout.plan_label);
     }
 
   /* The band says in words what it means, inside the plot on a patch,
@@ -318,12 +293,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
         ly = layout.plot.y + 4.0;
       if (layout.knee_x >= 0 && ly < layout.plot.y + 2.0 * th && lx <= layout.knee_x + 4.0)
         ly = MAX (ly, layout.plot.y + 4.0 + th + 4.0);
-      qm_chart_set_color_alpha (cr, &style->background, 0.85);
-      cairo_rectangle (cr, lx - 2.0, ly - 1.0, tw + 4.0, th + 2.0);
-      cairo_fill (cr);
-      qm_chart_set_color (cr, &style->error);
-      qm_chart_text_wrapped (cr, style, QM_TEXT_SMALL, text, lx + tw / 2.0, ly, wrap, 0.5, 0.0,
-                             &layout.no_fit_label);
+      qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->error, lx + tw / 2.0, ly, wrap, 0.5, 0.0,
+                              &layout.no_fit_label);
     }
 
   qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);

@@ -127,17 +127,10 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   double note_h = 0.0, note_w = 0.0, title_w = 0.0;
 
   n = MIN (n, QM_VRAM_MAX_BARS);
+  top = qm_chart_vram_top (breakdowns, n);
   for (guint i = 0; i < n; i++)
-    {
-      double total = 0.0;
-
-      for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-        total += part_bytes (&breakdowns[i], p);
-      top = MAX (top, total);
-      if (isfinite (breakdowns[i].capacity))
-        capacity = MAX (capacity, breakdowns[i].capacity);
-    }
-  top = MAX (top, capacity);
+    if (isfinite (breakdowns[i].capacity))
+      capacity = MAX (capacity, breakdowns[i].capacity);
   if (isfinite (axis_max) && axis_max > top)
     top = axis_max;
   top = top * 1.08 / scale;
@@ -285,14 +278,8 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
       char amount[QM_FORMAT_BUF], text[96];
 
       layout.capacity_y = round (qm_axis_to_pixel (&layout.y_axis, capacity / scale)) + 0.5;
-      cairo_save (cr);
-      qm_chart_set_color (cr, &style->foreground);
-      cairo_set_line_width (cr, 1.5);
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_move_to (cr, layout.plot.x, layout.capacity_y);
-      cairo_line_to (cr, layout.plot.x + layout.plot.width, layout.capacity_y);
-      cairo_stroke (cr);
-      cairo_restore (cr);
+      qm_chart_dashed_line (cr, &style->foreground, 1.5, dash, layout.plot.x, layout.capacity_y,
+                            layout.plot.x + layout.plot.width, layout.capacity_y);
       qm_format_bytes (amount, sizeof amount, capacity, unit);
       /* Translators: %s is an amount of memory such as "80 GB". */
       g_snprintf (text, sizeof text, _("Capacity %s"), amount);
@@ -305,12 +292,8 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
         ty = layout.capacity_y - th - 2.0;
         if (ty - 1.0 < layout.plot.y)
           ty = layout.capacity_y + 2.0;
-        qm_chart_set_color_alpha (cr, &style->background, 0.85);
-        cairo_rectangle (cr, layout.plot.x + layout.plot.width - tw - 4, ty - 1.0, tw + 4, th + 1);
-        cairo_fill (cr);
-        qm_chart_set_color (cr, &style->foreground);
-        qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.plot.x + layout.plot.width - 2, ty, 1.0, 0.0);
-        layout.capacity_label = (QmRect) { layout.plot.x + layout.plot.width - 2 - tw, ty, tw, th };
+        qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->foreground,
+                                layout.plot.x + layout.plot.width - 2, ty, 0.0, 1.0, 0.0, &layout.capacity_label);
       }
     }
 

@@ -460,20 +460,6 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
     }
 }
 
-void
-qm_plan_chart_draw (QmPlanChartKind        kind,
-                    cairo_t               *cr,
-                    const QmPlan          *plan,
-                    const QmEstimate      *e,
-                    const QmPlanCurves    *curves,
-                    QmBytesUnit            unit,
-                    const QmChartStyle    *style,
-                    double                 width,
-                    double                 height)
-{
-  qm_plan_chart_draw_with_layout (kind, cr, plan, e, curves, unit, style, width, height, NULL);
-}
-
 char *
 qm_plan_chart_describe (QmPlanChartKind   kind,
                         const QmPlan     *plan,
@@ -564,7 +550,7 @@ qm_plan_chart_export (QmPlanChartKind     kind,
     }
 
   cr = cairo_create (surface);
-  qm_plan_chart_draw (kind, cr, plan, e, NULL, QM_BYTES_GB, style, width, height);
+  qm_plan_chart_draw_with_layout (kind, cr, plan, e, NULL, QM_BYTES_GB, style, width, height, NULL);
   cairo_destroy (cr);
   if (png)
     status = cairo_surface_write_to_png (surface, path);

@@ -51,14 +51,13 @@ add_bom_intro (QmDocument             *doc,
   qm_document_add_paragraph (doc, intro);
 }
 
-/* The lines of the bill of materials and their sum. */
+/* The lines of the bill of materials and their sum, in @cur. */
 static void
-add_bom_lines (QmDocument             *doc,
-               const QmPlan           *plan,
-               const QmEstimate       *e,
-               const QmBomLine        *bom,
-               guint                   n_bom,
-               const QmPlanReportInfo *info)
+add_bom_lines (QmDocument      *doc,
+               const QmBomLine *bom,
+               guint            n_bom,
+               const char      *sum_label,
+               const char      *cur)
 {
   const char *headers[] = {
     _("Item"),
@@ -73,7 +72,6 @@ add_bom_lines (QmDocument             *doc,
   };
   static const double widths[] = { 0.31, 0.20, 0.11, 0.17, 0.21 };
   static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
-  const char *cur = qm_report_currency_of (plan, info);
   double sum = 0.0;
 
   qm_document_begin_table (doc, 5, headers, widths, aligns);
@@ -92,11 +90,8 @@ add_bom_lines (QmDocument             *doc,
         sum += l->total_usd;
     }
   {
-    const char *cells[5] = {
-      /* Translators: the last row of the bill of materials, its sum. */
-      qm_report_is_buy (plan) ? _("Upfront total") : e->has_training ? _("Rental for this run") : _("Rental for one month"),
-      "", "", "", qm_report_money_exact (sum, cur),
-    };
+    const char *cells[5] = { sum_label, "", "", "", qm_report_money_exact (sum, cur) };
+
     qm_document_add_row (doc, cells, TRUE);
   }
   qm_document_end_table (doc);
@@ -201,7 +196,11 @@ qm_plan_report_add_bom (QmDocument             *doc,
   qm_document_add_page_break (doc);
   qm_document_add_heading (doc, _("Bill of materials"), 1);
   add_bom_intro (doc, plan, e, info);
-  add_bom_lines (doc, plan, e, bom, n_bom, info);
+  add_bom_lines (doc, bom, n_bom,
+                 /* Translators: the last row of the bill of materials, its sum. */
+                 qm_report_is_buy (plan) ? _("Upfront total") : e->has_training ? _("Rental for this run")
+                                                                                 : _("Rental for one month"),
+                 cur);
   add_totals (doc, plan, e, info);
   if (c->break_even_valid)
     {

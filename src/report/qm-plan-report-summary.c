@@ -77,10 +77,10 @@ qm_report_append_catalog_line (GString    *s,
 /* The key figures of the cluster: its size, the time or throughput, and
  * the memory per GPU. */
 static void
-add_cluster_figures (QmDocument             *doc,
-                     const QmPlan           *plan,
-                     const QmEstimate       *e,
-                     const QmPlanReportInfo *info)
+add_cluster_figures (QmDocument       *doc,
+                     const QmPlan     *plan,
+                     const QmEstimate *e,
+                     QmBytesUnit       unit)
 {
   g_autofree char *gpu_label = NULL;
   g_autofree char *node_label = NULL;
@@ -130,22 +130,20 @@ add_cluster_figures (QmDocument             *doc,
     if (e->fits)
       /* Translators: key figures' labels, under the memory each GPU needs;
        * %s is the GPU's memory, such as "80 GB". */
-      l = g_strdup_printf (_("per GPU of %s: fits"), qm_report_bytes (e->memory.capacity, info->memory_unit));
+      l = g_strdup_printf (_("per GPU of %s: fits"), qm_report_bytes (e->memory.capacity, unit));
     else
-      l = g_strdup_printf (_("per GPU of %s: DOES NOT FIT"), qm_report_bytes (e->memory.capacity, info->memory_unit));
-    qm_document_add_key_figure (doc, l, qm_report_bytes (e->memory.total, info->memory_unit));
+      l = g_strdup_printf (_("per GPU of %s: DOES NOT FIT"), qm_report_bytes (e->memory.capacity, unit));
+    qm_document_add_key_figure (doc, l, qm_report_bytes (e->memory.total, unit));
   }
 }
 
 /* The key figures of what the cluster draws and costs. */
 static void
-add_running_figures (QmDocument             *doc,
-                     const QmPlan           *plan,
-                     const QmEstimate       *e,
-                     const QmPlanReportInfo *info)
+add_running_figures (QmDocument       *doc,
+                     const QmPlan     *plan,
+                     const QmEstimate *e,
+                     const char       *cur)
 {
-  const char *cur = qm_report_currency_of (plan, info);
-
   {
     g_autofree char *v = g_strdup_printf ("%s kW", qm_report_num (e->power.facility_peak_kw, 0));
     /* Translators: a key figure's label, under the facility's provisioned
@@ -213,17 +211,6 @@ add_running_figures (QmDocument             *doc,
   /* Translators: key figures' labels, under amounts of money. */
   qm_document_add_key_figure (doc, qm_report_is_buy (plan) ? _("monthly (amortisation, running)") : _("monthly, around the clock"),
                               qm_report_money (e->cost.monthly, cur));
-}
-
-/* The key figures, large, under the "Summary" heading. */
-static void
-add_key_figures (QmDocument             *doc,
-                 const QmPlan           *plan,
-                 const QmEstimate       *e,
-                 const QmPlanReportInfo *info)
-{
-  add_cluster_figures (doc, plan, e, info);
-  add_running_figures (doc, plan, e, info);
 }
 
 /* The first sentence on a serving plan: the load, the cluster, and
@@ -337,31 +324,30 @@ append_training_sentence (GString          *para,
 
 /* The sentences on the memory per GPU, the cost and the power. */
 static void
-append_memory_sentence (GString                *para,
-                        const QmEstimate       *e,
-                        const QmPlanReportInfo *info)
+append_memory_sentence (GString          *para,
+                        const QmEstimate *e,
+                        QmBytesUnit       unit)
 {
   if (e->fits)
     /* Translators: the memory each GPU needs, the GPU's memory, and what
      * is left. */
     g_string_append_printf (para, _("Each GPU holds %s of its %s, leaving %s spare. "),
-                            qm_report_bytes (e->memory.total, info->memory_unit),
-                            qm_report_bytes (e->memory.capacity, info->memory_unit),
-                            qm_report_bytes (e->memory.margin, info->memory_unit));
+                            qm_report_bytes (e->memory.total, unit),
+                            qm_report_bytes (e->memory.capacity, unit),
+                            qm_report_bytes (e->memory.margin, unit));
   else
     /* Translators: the memory each GPU needs, then the GPU's memory. */
     g_string_append_printf (para, _("The plan does NOT fit in GPU memory: each GPU needs %s of its %s. "),
-                            qm_report_bytes (e->memory.total, info->memory_unit),
-                            qm_report_bytes (e->memory.capacity, info->memory_unit));
+                            qm_report_bytes (e->memory.total, unit),
+                            qm_report_bytes (e->memory.capacity, unit));
 }
 
 static void
-append_cost_sentence (GString                *para,
-                      const QmPlan           *plan,
-                      const QmEstimate       *e,
-                      const QmPlanReportInfo *info)
+append_cost_sentence (GString          *para,
+                      const QmPlan     *plan,
+                      const QmEstimate *e,
+                      const char       *cur)
 {
-  const char *cur = qm_report_currency_of (plan, info);
   gulong months = qm_report_plural_n (e->cost.horizon_months);
 
   /* A training run and a month of serving take the same figures; only the
@@ -444,8 +430,8 @@ add_summary_sentences (QmDocument             *doc,
 
   if (e->valid)
     {
-      append_memory_sentence (para, e, info);
-      append_cost_sentence (para, plan, e, info);
+      append_memory_sentence (para, e, info->memory_unit);
+      append_cost_sentence (para, plan, e, qm_report_currency_of (plan, info));
       append_power_sentence (para, e);
     }
   qm_document_add_paragraph (doc, para->str);
@@ -493,7 +479,9 @@ qm_plan_report_add_cover (QmDocument             *doc,
 
   qm_document_add_heading (doc, _("Summary"), 1);
 
-  add_key_figures (doc, plan, e, info);
+  /* The key figures, large, then the same in sentences. */
+  add_cluster_figures (doc, plan, e, info->memory_unit);
+  add_running_figures (doc, plan, e, cur);
   add_summary_sentences (doc, plan, e, info);
   qm_plan_report_add_inputs (doc, plan, e, info);
 

@@ -130,22 +130,31 @@ fit_note (const QmMemoryBreakdown *b,
     }
 }
 
+/* What the bars of one chart share. */
+typedef struct
+{
+  cairo_t            *cr;
+  const QmChartStyle *style;
+  QmBytesUnit         unit;
+  double              text_h;        /* a line of small text */
+  double              note_w;        /* the width the notes wrap to */
+  gboolean            has_capacity;
+  QmVramLayout       *layout;
+} Bars;
+
 /* Bar @i: its parts stacked, what does not fit hatched, its note above
  * the plot and its label and total under it. */
 static void
-draw_bar (cairo_t                 *cr,
-          const QmChartStyle      *style,
+draw_bar (const Bars              *bars,
           const QmMemoryBreakdown *b,
           guint                    i,
           const char              *label,
-          const char              *note,
-          double                   note_w,
-          gboolean                 has_capacity,
-          QmBytesUnit              unit,
-          double                   text_h,
-          QmVramLayout            *layout)
+          const char              *note)
 {
-  const double scale = unit_scale (unit);
+  cairo_t *cr = bars->cr;
+  const QmChartStyle *style = bars->style;
+  QmVramLayout *layout = bars->layout;
+  const double scale = unit_scale (bars->unit);
   double slot = layout->plot.width / MAX (layout->n_bars, 1);
   double bar_w = MIN (slot * 0.55, 120.0);
   double x = round (layout->plot.x + i * slot + (slot - bar_w) / 2.0);
@@ -176,7 +185,7 @@ draw_bar (cairo_t                 *cr,
 
   /* What does not fit: hatched, with the shortfall in words in the
    * notes' band above the bar's column. */
-  if (has_capacity && total > b->capacity && b->capacity > 0)
+  if (bars->has_capacity && total > b->capacity && b->capacity > 0)
     {
       double cap_y = round (qm_axis_to_pixel (&layout->y_axis, b->capacity / scale));
       QmRect over = { x, round (bar_top), round (bar_w), cap_y - round (bar_top) };
@@ -184,24 +193,24 @@ draw_bar (cairo_t                 *cr,
       draw_hatch (cr, &over, &style->background);
       qm_chart_set_color (cr, &style->error);
       qm_chart_text_wrapped (cr, style, QM_TEXT_BOLD, note, x + bar_w / 2.0, layout->plot.y - 4.0,
-                             note_w, 0.5, 1.0, &layout->notes[i]);
+                             bars->note_w, 0.5, 1.0, &layout->notes[i]);
     }
   else if (note[0] != '\0')
     {
       qm_chart_set_color (cr, &style->foreground);
       qm_chart_text_wrapped (cr, style, QM_TEXT_SMALL, note, x + bar_w / 2.0, layout->plot.y - 4.0,
-                             note_w, 0.5, 1.0, &layout->notes[i]);
+                             bars->note_w, 0.5, 1.0, &layout->notes[i]);
     }
 
   /* Label and total under the bar. */
-  qm_format_bytes (amount, sizeof amount, total, unit);
+  qm_format_bytes (amount, sizeof amount, total, bars->unit);
   qm_chart_set_color (cr, &style->foreground);
   if (label != NULL)
     {
       qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + bar_w / 2.0,
                      layout->plot.y + layout->plot.height + 4.0, 0.5, 0.0);
       qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
-                     layout->plot.y + layout->plot.height + 4.0 + text_h, 0.5, 0.0);
+                     layout->plot.y + layout->plot.height + 4.0 + bars->text_h, 0.5, 0.0);
     }
   else
     qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
@@ -321,9 +330,12 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   layout.title = (QmRect) { layout.plot.x, pad, title_w, text_h };
 
   layout.n_bars = n;
-  for (guint i = 0; i < n; i++)
-    draw_bar (cr, style, &breakdowns[i], i, labels != NULL ? labels[i] : NULL, notes[i], note_w, capacity > 0,
-              unit, text_h, &layout);
+  {
+    const Bars bars = { cr, style, unit, text_h, note_w, capacity > 0, &layout };
+
+    for (guint i = 0; i < n; i++)
+      draw_bar (&bars, &breakdowns[i], i, labels != NULL ? labels[i] : NULL, notes[i]);
+  }
 
   if (capacity > 0)
     draw_capacity (cr, style, capacity, unit, &layout);

@@ -18,6 +18,18 @@
 #include "qm-cli.h"
 #include "qm-text.h"
 
+/* Room for an entry of any kind, as qm_catalog_entry_parse () fills it. */
+typedef union
+{
+  QmGpuSpec      gpu;
+  QmServerSpec   server;
+  QmNetworkSpec  network;
+  QmStorageSpec  storage;
+  QmFacilityItem facility;
+  QmCloudOffer   cloud;
+  QmModelPreset  model;
+} AnySpec;
+
 /* ---- JSON ---------------------------------------------------------------- */
 
 static void
@@ -71,16 +83,7 @@ kind_members (JsonBuilder          *b,
               JsonObject           *src,
               GHashTable           *written)
 {
-  union
-  {
-    QmGpuSpec      gpu;
-    QmServerSpec   server;
-    QmNetworkSpec  network;
-    QmStorageSpec  storage;
-    QmFacilityItem facility;
-    QmCloudOffer   cloud;
-    QmModelPreset  model;
-  } u;
+  AnySpec u;
   g_autoptr(GError) error = NULL;
 
   memset (&u, 0, sizeof u);
@@ -225,16 +228,7 @@ entry_json (JsonBuilder          *b,
 static char *
 entry_specs (const QmCatalogEntry *entry)
 {
-  union
-  {
-    QmGpuSpec      gpu;
-    QmServerSpec   server;
-    QmNetworkSpec  network;
-    QmStorageSpec  storage;
-    QmFacilityItem facility;
-    QmCloudOffer   cloud;
-    QmModelPreset  model;
-  } u;
+  AnySpec u;
 
   memset (&u, 0, sizeof u);
   if (!qm_catalog_entry_parse (entry, &u, NULL))

@@ -60,6 +60,23 @@ add_json (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
+/* The members that both a listed plan and a shown one begin with. */
+static void
+add_plan_names (JsonBuilder *b,
+                gint64       id,
+                const char  *name,
+                const char  *customer,
+                const char  *quote_ref,
+                const char  *tags)
+{
+  json_builder_set_member_name (b, "id");
+  json_builder_add_int_value (b, id);
+  qm_cli_json_string (b, "name", name);
+  qm_cli_json_string (b, "customer", customer);
+  qm_cli_json_string (b, "quote_ref", quote_ref);
+  qm_cli_json_string (b, "tags", tags);
+}
+
 static int
 plans_list (QmStore  *store,
             gboolean  json)
@@ -82,12 +99,7 @@ plans_list (QmStore  *store,
           const QmPlanSummary *p = g_ptr_array_index (list, i);
 
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "id");
-          json_builder_add_int_value (b, p->id);
-          qm_cli_json_string (b, "name", p->name);
-          qm_cli_json_string (b, "customer", p->customer);
-          qm_cli_json_string (b, "quote_ref", p->quote_ref);
-          qm_cli_json_string (b, "tags", p->tags);
+          add_plan_names (b, p->id, p->name, p->customer, p->quote_ref, p->tags);
           qm_cli_json_string (b, "model", p->model);
           json_builder_set_member_name (b, "gpus");
           json_builder_add_int_value (b, p->gpus);
@@ -170,12 +182,7 @@ plans_show (QmStore    *store,
       g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "id");
-      json_builder_add_int_value (b, p->id);
-      qm_cli_json_string (b, "name", p->name);
-      qm_cli_json_string (b, "customer", p->customer);
-      qm_cli_json_string (b, "quote_ref", p->quote_ref);
-      qm_cli_json_string (b, "tags", p->tags);
+      add_plan_names (b, p->id, p->name, p->customer, p->quote_ref, p->tags);
       qm_cli_json_string (b, "notes", p->notes);
       qm_cli_json_string (b, "catalog_version", p->catalog_version);
       add_time (b, "created", p->created);

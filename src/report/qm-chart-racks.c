@@ -123,19 +123,18 @@ group_title (const QmRackGroup *g,
     }
 }
 
-/* The group's kW against the rack's limit, under its racks. */
+/* Group @i's kW against the rack's limit, under its racks. */
 static void
 draw_kw_bar (cairo_t            *cr,
              const QmChartStyle *style,
-             const QmRackGroup  *g,
              double              limit_kw,
-             double              x,
-             double              bar_y,
-             double              rack_w,
              double              text_h,
              guint               i,
              QmRackLayout       *layout)
 {
+  const QmRackGroup *g = &layout->groups[i];
+  const QmRect *rack = &layout->racks[i];
+  double x = rack->x, rack_w = rack->width, bar_y = rack->y + rack->height + 6.0;
   char kw[QM_FORMAT_BUF], lim[QM_FORMAT_BUF], line[128];
   double fraction = limit_kw > 0 ? MIN (g->kw / limit_kw, 1.0) : 0.0;
   gboolean over = limit_kw > 0 && g->kw > limit_kw;
@@ -255,7 +254,7 @@ qm_chart_render_racks (cairo_t             *cr,
       qm_chart_text (cr, style, QM_TEXT_SMALL, title, x + rack_w / 2.0, pad + text_h + 2.0, 0.5, 0.0);
 
       /* Below: kW against the rack's limit. */
-      draw_kw_bar (cr, style, g, limit_kw, x, top + rack_h + 6.0, rack_w, text_h, i, &layout);
+      draw_kw_bar (cr, style, limit_kw, text_h, i, &layout);
     }
 
   if (layout.n_groups == 0)

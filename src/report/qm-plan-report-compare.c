@@ -221,14 +221,23 @@ metric_row (GPtrArray    *rows,
   g_ptr_array_add (rows, row);
 }
 
+/* The plans compared, as the rows and the report's sections take them. */
+typedef struct
+{
+  const QmPlan           *plans;
+  const QmEstimate       *estimates;
+  guint                   n;
+  const QmPlanReportInfo *info;
+} Compared;
+
 /* Fills v[] and t[] with one value and one cell per plan; the expressions
  * see the plan as p, its estimate as e and its currency as cur. */
 #define EACH(expr_v, expr_t) G_STMT_START {                             \
-    for (guint i = 0; i < n; i++)                                       \
+    for (guint i = 0; i < set->n; i++)                                  \
       {                                                                 \
-        const QmPlan *p G_GNUC_UNUSED = &plans[i];                      \
-        const QmEstimate *e G_GNUC_UNUSED = &estimates[i];              \
-        const char *cur G_GNUC_UNUSED = qm_report_currency_of (p, info); \
+        const QmPlan *p G_GNUC_UNUSED = &set->plans[i];                 \
+        const QmEstimate *e G_GNUC_UNUSED = &set->estimates[i];         \
+        const char *cur G_GNUC_UNUSED = qm_report_currency_of (p, set->info); \
         v[i] = (expr_v);                                                \
         t[i] = (expr_t);                                                \
       }                                                                 \
@@ -237,12 +246,9 @@ metric_row (GPtrArray    *rows,
 
 /* The figures, each marked where it is best. */
 static void
-add_figure_rows (GPtrArray              *rows,
-                 const QmPlan           *plans,
-                 const QmEstimate       *estimates,
-                 guint                   n,
-                 const QmPlanReportInfo *info,
-                 gboolean                same_currency)
+add_figure_rows (GPtrArray      *rows,
+                 const Compared *set,
+                 gboolean        same_currency)
 {
   double v[QM_COMPARE_MAX_PLANS];
   char *t[QM_COMPARE_MAX_PLANS];
@@ -250,90 +256,87 @@ add_figure_rows (GPtrArray              *rows,
   /* The rows' labels and cells, as the comparison report, the CLI's table
    * and the Compare page show them. */
   EACH (e->gpus, g_strdup (qm_report_num (e->gpus, 0)));
-  metric_row (rows, n, _("GPUs"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("GPUs"), v, t, BETTER_LOWER);
   EACH (e->nodes, g_strdup (qm_report_num (e->nodes, 0)));
-  metric_row (rows, n, _("Nodes"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Nodes"), v, t, BETTER_LOWER);
   EACH (e->cluster.racks, g_strdup (qm_report_num (e->cluster.racks, 0)));
-  metric_row (rows, n, _("Racks"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Racks"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->train_days : NAN, g_strdup (e->has_training ? qm_report_days (e->train_days) : NA));
   /* Translators: rows of the comparison: the time to train with failures
    * and restarts, and without. */
-  metric_row (rows, n, _("Time, with failures"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Time, with failures"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->ideal_days : NAN, g_strdup (e->has_training ? qm_report_days (e->ideal_days) : NA));
-  metric_row (rows, n, _("Time, ideal"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Time, ideal"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->gpu_hours : NAN, g_strdup (e->has_training ? qm_report_num (e->gpu_hours, 0) : NA));
-  metric_row (rows, n, _("GPU-hours"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("GPU-hours"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->mfu : NAN,
         e->has_training ? g_strdup_printf ("%s%% (%s)", qm_report_num (100 * e->mfu, 1), qm_report_mfu_source_word (e->mfu_source))
                         : g_strdup (NA));
-  metric_row (rows, n, _("MFU"), v, t, BETTER_HIGHER);
+  metric_row (rows, set->n, _("MFU"), v, t, BETTER_HIGHER);
   EACH (e->has_reliability ? e->reliability.goodput : NAN,
         e->has_reliability ? g_strdup_printf ("%s%%", qm_report_num (100 * e->reliability.goodput, 1)) : g_strdup (NA));
-  metric_row (rows, n, _("Goodput"), v, t, BETTER_HIGHER);
+  metric_row (rows, set->n, _("Goodput"), v, t, BETTER_HIGHER);
   EACH (e->has_inference ? e->inference.tokens_per_s_total : NAN,
         e->has_inference ? g_strdup (qm_report_num (e->inference.tokens_per_s_total, 0)) : g_strdup (NA));
   /* Translators: a row of the comparison: the output tokens per second a
    * serving plan delivers. */
-  metric_row (rows, n, _("Output tokens/s"), v, t, BETTER_HIGHER);
+  metric_row (rows, set->n, _("Output tokens/s"), v, t, BETTER_HIGHER);
   EACH (e->memory.margin,
         /* Translators: a cell of the comparison: the memory each GPU needs,
          * the GPU's memory, and "fits" or "DOES NOT FIT". */
-        g_strdup_printf (_("%s of %s, %s"), qm_report_bytes (e->memory.total, info->memory_unit),
-                         qm_report_bytes (e->memory.capacity, info->memory_unit),
+        g_strdup_printf (_("%s of %s, %s"), qm_report_bytes (e->memory.total, set->info->memory_unit),
+                         qm_report_bytes (e->memory.capacity, set->info->memory_unit),
                          /* Translators: in a cell of the comparison, after the memory per GPU. */
                          e->fits ? _("fits") : _("DOES NOT FIT")));
-  metric_row (rows, n, _("Memory per GPU"), v, t, BETTER_HIGHER);
+  metric_row (rows, set->n, _("Memory per GPU"), v, t, BETTER_HIGHER);
   EACH (e->power.facility_peak_kw, g_strdup_printf ("%s kW", qm_report_num (e->power.facility_peak_kw, 0)));
-  metric_row (rows, n, _("Facility power"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Facility power"), v, t, BETTER_LOWER);
   EACH (e->power.energy_mwh,
         /* Translators: a cell of the comparison: the energy a serving plan
          * uses a month. */
         g_strdup_printf (e->has_training ? "%s MWh" : _("%s MWh a month"),
                          qm_report_num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0)));
-  metric_row (rows, n, _("Energy"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Energy"), v, t, BETTER_LOWER);
   EACH (e->power.co2_tonnes,
         /* Translators: cells of the comparison: tonnes of CO₂e for a run,
          * and for a month of serving. */
         g_strdup_printf (e->has_training ? _("%s t") : _("%s t a month"),
                          qm_report_num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0)));
-  metric_row (rows, n, _("CO₂e"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("CO₂e"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.upfront : NAN, g_strdup (qm_report_money (e->cost.upfront, cur)));
-  metric_row (rows, n, _("Upfront"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Upfront"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.monthly : NAN, g_strdup (qm_report_money (e->cost.monthly, cur)));
-  metric_row (rows, n, _("Monthly"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Monthly"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.run : NAN,
         e->has_training ? g_strdup (qm_report_money (e->cost.run, cur))
                         /* Translators: a cell of the comparison: the cost of a
                          * month of serving. */
                         : g_strdup_printf (_("%s a month"), qm_report_money (e->cost.run, cur)));
-  metric_row (rows, n, _("This run"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("This run"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.total : NAN,
         /* Translators: a cell of the comparison: the total cost, then the
          * months of the plan's horizon. */
         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s over %s month", "%s over %s months",
                                       qm_report_plural_n (e->cost.horizon_months)),
                          qm_report_money (e->cost.total, cur), qm_report_num (e->cost.horizon_months, 0)));
-  metric_row (rows, n, _("Total cost"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Total cost"), v, t, BETTER_LOWER);
 }
 
 /* The inputs: no better or worse, just side by side. */
 static void
-add_input_rows (GPtrArray              *rows,
-                const QmPlan           *plans,
-                const QmEstimate       *estimates,
-                guint                   n,
-                const QmPlanReportInfo *info)
+add_input_rows (GPtrArray      *rows,
+                const Compared *set)
 {
   double v[QM_COMPARE_MAX_PLANS];
   char *t[QM_COMPARE_MAX_PLANS];
-#define INPUT(label) metric_row (rows, n, (label), v, t, BETTER_NONE)
+#define INPUT(label) metric_row (rows, set->n, (label), v, t, BETTER_NONE)
 
   {
     QmCompareRow *row = g_new0 (QmCompareRow, 1);
 
     row->label = g_strdup (_("Inputs"));
     row->section = TRUE;
-    for (guint i = 0; i < n; i++)
+    for (guint i = 0; i < set->n; i++)
       row->cells[i] = g_strdup ("");
     g_ptr_array_add (rows, row);
   }
@@ -393,8 +396,12 @@ qm_compare_rows (const QmPlan           *plans,
     if (g_strcmp0 (qm_report_currency_of (&plans[i], &info), qm_report_currency_of (&plans[0], &info)) != 0)
       same_currency = FALSE;
 
-  add_figure_rows (rows, plans, estimates, n, &info, same_currency);
-  add_input_rows (rows, plans, estimates, n, &info);
+  {
+    const Compared set = { plans, estimates, n, &info };
+
+    add_figure_rows (rows, &set, same_currency);
+    add_input_rows (rows, &set);
+  }
   return rows;
 }
 
@@ -436,34 +443,33 @@ compare_copy_new (const QmPlan           *plans,
 
 /* Cover: what is compared. @currency is NULL when the plans differ. */
 static void
-add_compare_cover (QmDocument             *doc,
-                   const QmPlan           *plans,
-                   const QmEstimate       *estimates,
-                   guint                   n,
-                   const QmPlanReportInfo *info,
-                   const char             *currency)
+add_compare_cover (QmDocument     *doc,
+                   const Compared *set,
+                   const char     *currency)
 {
   g_autoptr(GString) intro = g_string_new (NULL);
 
   qm_document_add_heading (doc, _("Plan comparison"), 0);
-  g_string_append_printf (intro, _("Date: %s"), info->date);
+  g_string_append_printf (intro, _("Date: %s"), set->info->date);
   g_string_append_c (intro, '\n');
-  qm_report_append_catalog_line (intro, info->catalog_version, currency);
+  qm_report_append_catalog_line (intro, set->info->catalog_version, currency);
   qm_document_add_paragraph (doc, intro->str);
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < set->n; i++)
     {
+      const QmPlan *p = &set->plans[i];
+      const QmEstimate *e = &set->estimates[i];
       g_autoptr(GString) line = g_string_new (NULL);
-      g_autofree char *model = qm_report_model_name (&plans[i], &estimates[i]);
+      g_autofree char *model = qm_report_model_name (p, e);
 
       /* Translators: a compared plan: its letter and name; the workload
        * ("Pretraining"); the model; the GPU count, then the GPU model. */
       g_string_append_printf (line, g_dngettext (GETTEXT_PACKAGE, "%c. %s — %s, %s, %s GPU (%s)",
-                                                 "%c. %s — %s, %s, %s GPUs (%s)", qm_report_plural_n (estimates[i].gpus)),
-                              letters[i], qm_report_plan_name (&plans[i]), qm_report_mode_label (plans[i].workload.mode), model,
-                              qm_report_num (estimates[i].gpus, 0), qm_report_gpu_name (&plans[i]));
-      if (plans[i].customer[0])
+                                                 "%c. %s — %s, %s, %s GPUs (%s)", qm_report_plural_n (e->gpus)),
+                              letters[i], qm_report_plan_name (p), qm_report_mode_label (p->workload.mode), model,
+                              qm_report_num (e->gpus, 0), qm_report_gpu_name (p));
+      if (p->customer[0])
         /* Translators: after a compared plan's line; %s is the customer. */
-        g_string_append_printf (line, _("; for %s"), plans[i].customer);
+        g_string_append_printf (line, _("; for %s"), p->customer);
       qm_document_add_paragraph (doc, line->str);
     }
   qm_document_add_paragraph (doc, _("✓ marks the better value in each row: lower for counts, time, power "
@@ -475,34 +481,31 @@ add_compare_cover (QmDocument             *doc,
 
 /* The table of key figures: qm_compare_rows(), a column per plan. */
 static void
-add_compare_table (QmDocument             *doc,
-                   const QmPlan           *plans,
-                   const QmEstimate       *estimates,
-                   guint                   n,
-                   const QmPlanReportInfo *info)
+add_compare_table (QmDocument     *doc,
+                   const Compared *set)
 {
   const char *headers[1 + QM_COMPARE_MAX_PLANS];
   double widths[1 + QM_COMPARE_MAX_PLANS];
   QmAlign aligns[1 + QM_COMPARE_MAX_PLANS];
   char *header_text[QM_COMPARE_MAX_PLANS] = { NULL, };
-  g_autoptr(GPtrArray) rows = qm_compare_rows (plans, estimates, n, info);
+  g_autoptr(GPtrArray) rows = qm_compare_rows (set->plans, set->estimates, set->n, set->info);
 
   headers[0] = "";
   widths[0] = 0.24;
   aligns[0] = QM_ALIGN_START;
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < set->n; i++)
     {
-      g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 60);
+      g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&set->plans[i]), 60);
 
       header_text[i] = g_strdup_printf ("%c. %s", letters[i], cut);
       headers[1 + i] = header_text[i];
-      widths[1 + i] = 0.76 / n;
+      widths[1 + i] = 0.76 / set->n;
       aligns[1 + i] = QM_ALIGN_START;
     }
   qm_document_add_heading (doc, _("Key figures"), 1);
-  qm_document_begin_table (doc, 1 + n, headers, widths, aligns);
+  qm_document_begin_table (doc, 1 + set->n, headers, widths, aligns);
   /* The table copied the headers. */
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < set->n; i++)
     g_clear_pointer (&header_text[i], g_free);
 
   for (guint r = 0; r < rows->len; r++)
@@ -512,7 +515,7 @@ add_compare_table (QmDocument             *doc,
       char *marked[QM_COMPARE_MAX_PLANS] = { NULL, };
 
       cells[0] = row->label;
-      for (guint i = 0; i < n; i++)
+      for (guint i = 0; i < set->n; i++)
         {
           /* A check mark, not colour: it survives a greyscale printer. */
           marked[i] = row->best[i] ? g_strconcat ("✓ ", row->cells[i], NULL) : g_strdup (row->cells[i]);
@@ -520,7 +523,7 @@ add_compare_table (QmDocument             *doc,
         }
       qm_document_add_row (doc, cells, row->section);
       /* (g_autofree on an array would free only its first element.) */
-      for (guint i = 0; i < n; i++)
+      for (guint i = 0; i < set->n; i++)
         g_free (marked[i]);
     }
   qm_document_end_table (doc);
@@ -573,8 +576,12 @@ qm_compare_report_new (const QmPlan           *plans,
   doc = qm_document_new (info.paper, _("Plan comparison"), footer);
 
   copy = compare_copy_new (plans, estimates, n, &info, &same_currency);
-  add_compare_cover (doc, plans, estimates, n, &info, same_currency ? copy->currency : NULL);
-  add_compare_table (doc, plans, estimates, n, &info);
+  {
+    const Compared set = { plans, estimates, n, &info };
+
+    add_compare_cover (doc, &set, same_currency ? copy->currency : NULL);
+    add_compare_table (doc, &set);
+  }
   add_compare_charts (doc, copy);
   g_rc_box_release (copy);
   return doc;

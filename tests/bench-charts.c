@@ -51,7 +51,8 @@ draw_plan_chart (cairo_t *cr, gpointer data)
 {
   PlanChart *pc = data;
 
-  qm_plan_chart_draw (pc->kind, cr, pc->plan, pc->estimate, pc->curves, QM_BYTES_GB, &pc->style, 1200, 800);
+  qm_plan_chart_draw_with_layout (pc->kind, cr, pc->plan, pc->estimate, pc->curves, QM_BYTES_GB, &pc->style, 1200, 800,
+                                  NULL);
 }
 
 typedef struct

@@ -172,7 +172,7 @@ test_draw_all (void)
         cairo_surface_t *s = qm_test_chart_surface (1200, 800, &cr);
 
         load (examples[i], &plan, e);
-        qm_plan_chart_draw (k, cr, &plan, e, NULL, QM_BYTES_GB, &style, 1200, 800);
+        qm_plan_chart_draw_with_layout (k, cr, &plan, e, NULL, QM_BYTES_GB, &style, 1200, 800, NULL);
         g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
         qm_test_assert_border_untouched (s);
         png = g_strdup_printf ("plan-chart-%u-%s.png", i, qm_plan_chart_kind_to_string (k));

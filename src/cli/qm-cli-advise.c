@@ -20,20 +20,19 @@ static void
 add_advice (JsonBuilder    *b,
             const QmAdvice *a)
 {
+  /* "effect" only where the advice is quantified. */
+  const struct { const char *key; const char *v; } strings[] = {
+    { "id", a->id }, { "title", a->title }, { "tradeoff", a->tradeoff },
+    { "effect", a->quantified ? a->effect : NULL }, { "assumption", a->assumption },
+  };
+
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "id");
-  json_builder_add_string_value (b, a->id);
-  json_builder_set_member_name (b, "title");
-  json_builder_add_string_value (b, a->title);
-  json_builder_set_member_name (b, "tradeoff");
-  json_builder_add_string_value (b, a->tradeoff);
-  if (a->quantified)
-    {
-      json_builder_set_member_name (b, "effect");
-      json_builder_add_string_value (b, a->effect);
-    }
-  json_builder_set_member_name (b, "assumption");
-  json_builder_add_string_value (b, a->assumption);
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    if (strings[i].v != NULL)
+      {
+        json_builder_set_member_name (b, strings[i].key);
+        json_builder_add_string_value (b, strings[i].v);
+      }
   json_builder_set_member_name (b, "quantified");
   json_builder_add_boolean_value (b, a->quantified);
   if (a->quantified)
@@ -58,9 +57,6 @@ static void
 print_json (const QmAdvisorResult *r)
 {
   g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "goal");
@@ -76,14 +72,8 @@ print_json (const QmAdvisorResult *r)
     add_advice (b, &r->guidance[i]);
   json_builder_end_array (b);
   json_builder_end_object (b);
-
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
   /* Raw, as every --json: the JSON is the same in any language. */
-  fputs (text, stdout);
-  fputc ('\n', stdout);
+  qm_cli_print_json (b);
 }
 
 static const char *
@@ -145,7 +135,7 @@ qm_cli_advise (int    argc,
    * GPU count is a quote, and what a buyer weighs first is its price. */
   QmAdvisorGoal goal = QM_ADVISOR_GOAL_COST;
   gboolean json = FALSE;
-  const char *path = NULL;
+  const char *path = NULL, *v = NULL;
   QmPlan plan;
   g_autofree QmAdvisorResult *result = NULL;
   g_autofree QmEstimate *estimate = NULL;
@@ -154,12 +144,9 @@ qm_cli_advise (int    argc,
     {
       if (strcmp (argv[i], "--json") == 0)
         json = TRUE;
-      else if (strcmp (argv[i], "--optimise") == 0 || strcmp (argv[i], "--optimize") == 0 ||
-               g_str_has_prefix (argv[i], "--optimise=") || g_str_has_prefix (argv[i], "--optimize="))
+      else if (qm_cli_option_value (argc, argv, &i, "--optimise", &v) ||
+               qm_cli_option_value (argc, argv, &i, "--optimize", &v))
         {
-          const char *eq = strchr (argv[i], '=');
-          const char *v = eq != NULL ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-
           if (v == NULL || !qm_advisor_goal_from_string (v, &goal))
             {
               qm_cli_error (_("%s: --optimise must be time, cost, energy or gpus (got '%s')"), "advise",
@@ -167,18 +154,8 @@ qm_cli_advise (int    argc,
               return QM_CLI_USAGE;
             }
         }
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        {
-          qm_cli_error (_("%s: unknown option '%s'"), "advise", argv[i]);
-          return QM_CLI_USAGE;
-        }
-      else if (path == NULL)
-        path = argv[i];
-      else
-        {
-          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "advise", argv[i]);
-          return QM_CLI_USAGE;
-        }
+      else if (!qm_cli_take_argument ("advise", argv[i], QM_CLI_ARG_PLAN, &path))
+        return QM_CLI_USAGE;
     }
   if (path == NULL)
     {

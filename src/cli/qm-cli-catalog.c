@@ -18,19 +18,19 @@
 #include "qm-cli.h"
 #include "qm-text.h"
 
-/* ---- JSON ---------------------------------------------------------------- */
-
-static void
-add_str (JsonBuilder *b,
-         const char  *key,
-         const char  *v)
+/* Room for an entry of any kind, as qm_catalog_entry_parse () fills it. */
+typedef union
 {
-  json_builder_set_member_name (b, key);
-  if (v && *v)
-    json_builder_add_string_value (b, v);
-  else
-    json_builder_add_null_value (b);
-}
+  QmGpuSpec      gpu;
+  QmServerSpec   server;
+  QmNetworkSpec  network;
+  QmStorageSpec  storage;
+  QmFacilityItem facility;
+  QmCloudOffer   cloud;
+  QmModelPreset  model;
+} AnySpec;
+
+/* ---- JSON ---------------------------------------------------------------- */
 
 static void
 add_num (JsonBuilder *b,
@@ -83,16 +83,7 @@ kind_members (JsonBuilder          *b,
               JsonObject           *src,
               GHashTable           *written)
 {
-  union
-  {
-    QmGpuSpec      gpu;
-    QmServerSpec   server;
-    QmNetworkSpec  network;
-    QmStorageSpec  storage;
-    QmFacilityItem facility;
-    QmCloudOffer   cloud;
-    QmModelPreset  model;
-  } u;
+  AnySpec u;
   g_autoptr(GError) error = NULL;
 
   memset (&u, 0, sizeof u);
@@ -120,13 +111,13 @@ kind_members (JsonBuilder          *b,
         add_num (b, "bandwidth_tbs", u.gpu.bandwidth_tbs);
         add_opt (b, "tdp_w", u.gpu.tdp_w);
         add_opt (b, "link_gbs", u.gpu.link_gbs);
-        add_str (b, "form_factor", u.gpu.form_factor);
+        qm_cli_json_string (b, "form_factor", u.gpu.form_factor);
         MARK ("tflops"); MARK ("memory_gb"); MARK ("bandwidth_tbs"); MARK ("tdp_w");
         MARK ("link_gbs"); MARK ("form_factor");
       }
       break;
     case QM_CATALOG_KIND_SERVER:
-      add_str (b, "gpu_id", u.server.gpu_id);
+      qm_cli_json_string (b, "gpu_id", u.server.gpu_id);
       add_uint (b, "gpus", u.server.gpus);
       add_uint (b, "cpus", u.server.cpus);
       add_opt (b, "ram_gb", u.server.ram_gb);
@@ -209,12 +200,12 @@ entry_json (JsonBuilder          *b,
     src = json_node_get_object (json_parser_get_root (parser));
 
   json_builder_begin_object (b);
-  add_str (b, "id", entry->id);
-  add_str (b, "kind", qm_catalog_kind_to_string (entry->kind));
-  add_str (b, "vendor", entry->vendor);
-  add_str (b, "name", entry->name);
-  add_str (b, "source", entry->source);
-  add_str (b, "as_of", entry->as_of);
+  qm_cli_json_string (b, "id", entry->id);
+  qm_cli_json_string (b, "kind", qm_catalog_kind_to_string (entry->kind));
+  qm_cli_json_string (b, "vendor", entry->vendor);
+  qm_cli_json_string (b, "name", entry->name);
+  qm_cli_json_string (b, "source", entry->source);
+  qm_cli_json_string (b, "as_of", entry->as_of);
   add_num (b, "price_usd", entry->price_usd);
   add_bool (b, "builtin", entry->builtin);
   add_num (b, "list_price_usd", entry->list_price_usd);
@@ -237,16 +228,7 @@ entry_json (JsonBuilder          *b,
 static char *
 entry_specs (const QmCatalogEntry *entry)
 {
-  union
-  {
-    QmGpuSpec      gpu;
-    QmServerSpec   server;
-    QmNetworkSpec  network;
-    QmStorageSpec  storage;
-    QmFacilityItem facility;
-    QmCloudOffer   cloud;
-    QmModelPreset  model;
-  } u;
+  AnySpec u;
 
   memset (&u, 0, sizeof u);
   if (!qm_catalog_entry_parse (entry, &u, NULL))
@@ -355,6 +337,24 @@ print_text (GPtrArray *entries)
   qm_cli_print (_("\nEntries: %u. * = your price override (list price in --json).\n"), entries->len);
 }
 
+/* The value of --kind into *kind, or a usage error printed. */
+static gboolean
+parse_kind (const char *command,
+            const char *v,
+            int        *kind)
+{
+  QmCatalogKind k;
+
+  if (v == NULL || !qm_catalog_kind_from_string (v, &k))
+    {
+      qm_cli_error (_("%s: --kind must be gpu, server, network, storage, rack, cloud or model (got '%s')"),
+                    command, v ? v : "");
+      return FALSE;
+    }
+  *kind = k;
+  return TRUE;
+}
+
 static int
 catalog_list (int    argc,
               char **argv)
@@ -362,6 +362,7 @@ catalog_list (int    argc,
   g_autoptr(QmStore) store = NULL;
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) error = NULL;
+  const char *v = NULL;
   gboolean json = FALSE;
   int kind = -1;
 
@@ -369,18 +370,10 @@ catalog_list (int    argc,
     {
       if (strcmp (argv[i], "--json") == 0)
         json = TRUE;
-      else if (strcmp (argv[i], "--kind") == 0 || g_str_has_prefix (argv[i], "--kind="))
+      else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
         {
-          const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : NULL);
-          QmCatalogKind k;
-
-          if (v == NULL || !qm_catalog_kind_from_string (v, &k))
-            {
-              qm_cli_error (_("%s: --kind must be gpu, server, network, storage, rack, cloud or model (got '%s')"),
-                            "catalog list", v ? v : "");
-              return QM_CLI_USAGE;
-            }
-          kind = k;
+          if (!parse_kind ("catalog list", v, &kind))
+            return QM_CLI_USAGE;
         }
       else
         {
@@ -402,22 +395,12 @@ catalog_list (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
-      g_autoptr(JsonNode) root = NULL;
-      g_autofree char *text = NULL;
-      gsize len;
 
       json_builder_begin_array (b);
       for (guint i = 0; i < entries->len; i++)
         entry_json (b, g_ptr_array_index (entries, i));
       json_builder_end_array (b);
-      root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      json_generator_set_indent (gen, 2);
-      text = json_generator_to_data (gen, &len);
-      fwrite (text, 1, len, stdout);
-      fputc ('\n', stdout);
+      qm_cli_print_json (b);
     }
   else
     print_text (entries);
@@ -459,6 +442,7 @@ catalog_import (int    argc,
   const char *path = NULL;
   gboolean skip_invalid = FALSE;
   guint written = 0, added = 0, updated = 0, prices = 0;
+  const char *v = NULL;
   gsize len = 0;
   int kind = -1;
 
@@ -466,31 +450,13 @@ catalog_import (int    argc,
     {
       if (strcmp (argv[i], "--skip-invalid") == 0)
         skip_invalid = TRUE;
-      else if (strcmp (argv[i], "--kind") == 0 || g_str_has_prefix (argv[i], "--kind="))
+      else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
         {
-          const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : NULL);
-          QmCatalogKind k;
-
-          if (v == NULL || !qm_catalog_kind_from_string (v, &k))
-            {
-              qm_cli_error (_("%s: --kind must be gpu, server, network, storage, rack, cloud or model (got '%s')"),
-                            "catalog import", v ? v : "");
-              return QM_CLI_USAGE;
-            }
-          kind = k;
+          if (!parse_kind ("catalog import", v, &kind))
+            return QM_CLI_USAGE;
         }
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        {
-          qm_cli_error (_("%s: unknown option '%s'"), "catalog import", argv[i]);
-          return QM_CLI_USAGE;
-        }
-      else if (path == NULL)
-        path = argv[i];
-      else
-        {
-          qm_cli_error (_("%s: one file at a time (got '%s' too)"), "catalog import", argv[i]);
-          return QM_CLI_USAGE;
-        }
+      else if (!qm_cli_take_argument ("catalog import", argv[i], QM_CLI_ARG_FILE, &path))
+        return QM_CLI_USAGE;
     }
   if (path == NULL)
     {

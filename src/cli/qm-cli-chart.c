@@ -95,18 +95,8 @@ qm_cli_chart (int    argc,
           else
             out = value;
         }
-      else if (opt[0] == '-' && opt[1] != '\0')
-        {
-          qm_cli_error (_("%s: unknown option '%s'"), "chart", opt);
-          return QM_CLI_USAGE;
-        }
-      else if (path == NULL)
-        path = opt;
-      else
-        {
-          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "chart", opt);
-          return QM_CLI_USAGE;
-        }
+      else if (!qm_cli_take_argument ("chart", opt, QM_CLI_ARG_PLAN, &path))
+        return QM_CLI_USAGE;
     }
   if (path == NULL || kind == NULL || out == NULL)
     {
@@ -127,18 +117,8 @@ qm_cli_chart (int    argc,
 
   plan = g_new0 (QmPlan, 1);
   estimate = g_new0 (QmEstimate, 1);
-  if (!qm_cli_load_plan (path, plan))
+  if (!qm_cli_load_estimate (path, plan, estimate))
     return QM_CLI_INPUT;
-  qm_estimate (plan, estimate);
-  if (!estimate->valid || estimate->n_errors > 0)
-    {
-      char buf[1024];
-
-      for (guint i = 0; i < estimate->n_warnings; i++)
-        if (estimate->warnings[i].id == QM_NOTE_INPUT_ERROR || !estimate->valid)
-          qm_cli_error ("%s: %s", path, qm_note_format (&estimate->warnings[i], buf, sizeof buf));
-      return QM_CLI_INPUT;
-    }
 
   if (!qm_plan_chart_applies (job.kind, estimate))
     {

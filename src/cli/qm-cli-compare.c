@@ -109,10 +109,6 @@ print_json (const QmPlan     *plans,
             guint             n)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-  gsize len = 0;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "plans");
@@ -121,14 +117,7 @@ print_json (const QmPlan     *plans,
     json_builder_add_value (builder, qm_estimate_to_json_node (&plans[i], &estimates[i]));
   json_builder_end_array (builder);
   json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &len);
-  /* Raw UTF-8: g_print would transliterate to the locale's charset. */
-  fwrite (text, 1, len, stdout);
-  fputc ('\n', stdout);
+  qm_cli_print_json (builder);
 }
 
 int
@@ -184,18 +173,8 @@ qm_cli_compare (int    argc,
   estimates = g_new0 (QmEstimate, n);
   for (guint i = 0; i < n; i++)
     {
-      if (!qm_cli_load_plan (paths[i], &plans[i]))
+      if (!qm_cli_load_estimate (paths[i], &plans[i], &estimates[i]))
         return QM_CLI_INPUT;
-      qm_estimate (&plans[i], &estimates[i]);
-      if (!estimates[i].valid || estimates[i].n_errors > 0)
-        {
-          char buf[1024];
-
-          for (guint w = 0; w < estimates[i].n_warnings; w++)
-            if (estimates[i].warnings[w].id == QM_NOTE_INPUT_ERROR || !estimates[i].valid)
-              qm_cli_error ("%s: %s", paths[i], qm_note_format (&estimates[i].warnings[w], buf, sizeof buf));
-          return QM_CLI_INPUT;
-        }
     }
 
   if (out != NULL)

@@ -371,18 +371,8 @@ qm_cli_estimate (int    argc,
     {
       if (strcmp (argv[i], "--json") == 0)
         json = TRUE;
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        {
-          qm_cli_error (_("%s: unknown option '%s'"), "estimate", argv[i]);
-          return QM_CLI_USAGE;
-        }
-      else if (path == NULL)
-        path = argv[i];
-      else
-        {
-          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "estimate", argv[i]);
-          return QM_CLI_USAGE;
-        }
+      else if (!qm_cli_take_argument ("estimate", argv[i], QM_CLI_ARG_PLAN, &path))
+        return QM_CLI_USAGE;
     }
   if (path == NULL)
     {
@@ -413,16 +403,8 @@ qm_cli_estimate (int    argc,
   /* Invalid input that the reader lets through (a rack smaller than a
    * server, a kW limit below one node, ...): one line per error on stderr,
    * exit 1; the figures above are finite stand-ins. */
-  if (!estimate->valid || estimate->n_errors > 0)
-    {
-      char buf[1024];
-
-      status = QM_CLI_INPUT;
-      for (guint i = 0; i < estimate->n_warnings; i++)
-        if (estimate->warnings[i].id == QM_NOTE_INPUT_ERROR || !estimate->valid)
-          qm_cli_error ("%s: %s", path,
-                        qm_note_format (&estimate->warnings[i], buf, sizeof buf));
-    }
+  if (qm_cli_print_errors (path, estimate))
+    status = QM_CLI_INPUT;
 
 out:
   g_free (plan);

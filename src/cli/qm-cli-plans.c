@@ -34,41 +34,13 @@ format_iso (gint64 us)
 }
 
 static void
-add_str (JsonBuilder *b,
-         const char  *key,
-         const char  *v)
-{
-  json_builder_set_member_name (b, key);
-  if (v && *v)
-    json_builder_add_string_value (b, v);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
 add_time (JsonBuilder *b,
           const char  *key,
           gint64       us)
 {
   g_autofree char *s = format_iso (us);
 
-  add_str (b, key, s);
-}
-
-static void
-print_builder (JsonBuilder *b)
-{
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (b);
-  g_autofree char *text = NULL;
-  gsize len;
-
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, &len);
-  fwrite (text, 1, len, stdout);
-  fputc ('\n', stdout);
+  qm_cli_json_string (b, key, s);
 }
 
 /* A JSON text as a value, or its string when it does not parse. */
@@ -86,6 +58,23 @@ add_json (JsonBuilder *b,
     json_builder_add_string_value (b, text);
   else
     json_builder_add_null_value (b);
+}
+
+/* The members that both a listed plan and a shown one begin with. */
+static void
+add_plan_names (JsonBuilder *b,
+                gint64       id,
+                const char  *name,
+                const char  *customer,
+                const char  *quote_ref,
+                const char  *tags)
+{
+  json_builder_set_member_name (b, "id");
+  json_builder_add_int_value (b, id);
+  qm_cli_json_string (b, "name", name);
+  qm_cli_json_string (b, "customer", customer);
+  qm_cli_json_string (b, "quote_ref", quote_ref);
+  qm_cli_json_string (b, "tags", tags);
 }
 
 static int
@@ -110,26 +99,21 @@ plans_list (QmStore  *store,
           const QmPlanSummary *p = g_ptr_array_index (list, i);
 
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "id");
-          json_builder_add_int_value (b, p->id);
-          add_str (b, "name", p->name);
-          add_str (b, "customer", p->customer);
-          add_str (b, "quote_ref", p->quote_ref);
-          add_str (b, "tags", p->tags);
-          add_str (b, "model", p->model);
+          add_plan_names (b, p->id, p->name, p->customer, p->quote_ref, p->tags);
+          qm_cli_json_string (b, "model", p->model);
           json_builder_set_member_name (b, "gpus");
           json_builder_add_int_value (b, p->gpus);
           json_builder_set_member_name (b, "days");
           json_builder_add_double_value (b, p->days);
           json_builder_set_member_name (b, "total_cost_usd");
           json_builder_add_double_value (b, p->total_cost);
-          add_str (b, "catalog_version", p->catalog_version);
+          qm_cli_json_string (b, "catalog_version", p->catalog_version);
           add_time (b, "created", p->created);
           add_time (b, "modified", p->modified);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
-      print_builder (b);
+      qm_cli_print_json (b);
       return QM_CLI_OK;
     }
 
@@ -198,14 +182,9 @@ plans_show (QmStore    *store,
       g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "id");
-      json_builder_add_int_value (b, p->id);
-      add_str (b, "name", p->name);
-      add_str (b, "customer", p->customer);
-      add_str (b, "quote_ref", p->quote_ref);
-      add_str (b, "tags", p->tags);
-      add_str (b, "notes", p->notes);
-      add_str (b, "catalog_version", p->catalog_version);
+      add_plan_names (b, p->id, p->name, p->customer, p->quote_ref, p->tags);
+      qm_cli_json_string (b, "notes", p->notes);
+      qm_cli_json_string (b, "catalog_version", p->catalog_version);
       add_time (b, "created", p->created);
       add_time (b, "modified", p->modified);
       json_builder_set_member_name (b, "catalog_changed");
@@ -218,7 +197,7 @@ plans_show (QmStore    *store,
       add_json (b, "plan", p->inputs);
       add_json (b, "snapshot", p->snapshot);
       json_builder_end_object (b);
-      print_builder (b);
+      qm_cli_print_json (b);
       return QM_CLI_OK;
     }
 

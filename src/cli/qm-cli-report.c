@@ -108,18 +108,8 @@ qm_cli_report (int    argc,
           else
             out = argv[++i];
         }
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        {
-          qm_cli_error (_("%s: unknown option '%s'"), "report", argv[i]);
-          return QM_CLI_USAGE;
-        }
-      else if (path == NULL)
-        path = argv[i];
-      else
-        {
-          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "report", argv[i]);
-          return QM_CLI_USAGE;
-        }
+      else if (!qm_cli_take_argument ("report", argv[i], QM_CLI_ARG_PLAN, &path))
+        return QM_CLI_USAGE;
     }
   if (path == NULL || out == NULL)
     {
@@ -152,19 +142,9 @@ qm_cli_report (int    argc,
 
   plan = g_new0 (QmPlan, 1);
   estimate = g_new0 (QmEstimate, 1);
-  if (!qm_cli_load_plan (path, plan))
+  /* A summary of stand-in numbers would mislead: write nothing. */
+  if (!qm_cli_load_estimate (path, plan, estimate))
     return QM_CLI_INPUT;
-  qm_estimate (plan, estimate);
-  if (!estimate->valid || estimate->n_errors > 0)
-    {
-      char buf[1024];
-
-      /* A summary of stand-in numbers would mislead: write nothing. */
-      for (guint i = 0; i < estimate->n_warnings; i++)
-        if (estimate->warnings[i].id == QM_NOTE_INPUT_ERROR || !estimate->valid)
-          qm_cli_error ("%s: %s", path, qm_note_format (&estimate->warnings[i], buf, sizeof buf));
-      return QM_CLI_INPUT;
-    }
 
   if (csv)
     {

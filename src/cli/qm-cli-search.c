@@ -41,10 +41,6 @@ static void
 print_json (const QmParallelSearch *res)
 {
   g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-  gsize len;
 
   json_builder_begin_array (b);
   for (guint i = 0; i < res->n; i++)
@@ -106,13 +102,7 @@ print_json (const QmParallelSearch *res)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, &len);
-  fwrite (text, 1, len, stdout);
-  fputc ('\n', stdout);
+  qm_cli_print_json (b);
 }
 
 static void
@@ -178,7 +168,7 @@ int
 qm_cli_search (int    argc,
                char **argv)
 {
-  const char *path = NULL;
+  const char *path = NULL, *v = NULL;
   gboolean json = FALSE;
   guint top = 5;
   g_autofree QmPlan *plan = g_new (QmPlan, 1);
@@ -191,9 +181,8 @@ qm_cli_search (int    argc,
     {
       if (strcmp (argv[i], "--json") == 0)
         json = TRUE;
-      else if (strcmp (argv[i], "--top") == 0 || g_str_has_prefix (argv[i], "--top="))
+      else if (qm_cli_option_value (argc, argv, &i, "--top", &v))
         {
-          const char *v = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
           guint64 n = 0;
 
           if (v == NULL || !g_ascii_string_to_unsigned (v, 10, 1, QM_PARALLEL_MAX_TOP, &n, NULL))
@@ -204,18 +193,8 @@ qm_cli_search (int    argc,
             }
           top = (guint) n;
         }
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        {
-          qm_cli_error (_("%s: unknown option '%s'"), "search", argv[i]);
-          return QM_CLI_USAGE;
-        }
-      else if (path == NULL)
-        path = argv[i];
-      else
-        {
-          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "search", argv[i]);
-          return QM_CLI_USAGE;
-        }
+      else if (!qm_cli_take_argument ("search", argv[i], QM_CLI_ARG_PLAN, &path))
+        return QM_CLI_USAGE;
     }
   if (path == NULL)
     {

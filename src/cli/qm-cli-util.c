@@ -1,5 +1,5 @@
-/* qm-cli-util.c: what the quartermaster-cli commands share: the database
- * and reading a plan argument.
+/* qm-cli-util.c: what the quartermaster-cli commands share: the database,
+ * reading a plan argument, the command line and --json output.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -155,6 +155,100 @@ file_only:
     }
   print_warnings (arg, warnings);
   return TRUE;
+}
+
+gboolean
+qm_cli_print_errors (const char       *arg,
+                     const QmEstimate *estimate)
+{
+  char buf[1024];
+
+  if (estimate->valid && estimate->n_errors == 0)
+    return FALSE;
+  for (guint i = 0; i < estimate->n_warnings; i++)
+    if (estimate->warnings[i].id == QM_NOTE_INPUT_ERROR || !estimate->valid)
+      qm_cli_error ("%s: %s", arg, qm_note_format (&estimate->warnings[i], buf, sizeof buf));
+  return TRUE;
+}
+
+gboolean
+qm_cli_load_estimate (const char *arg,
+                      QmPlan     *plan,
+                      QmEstimate *estimate)
+{
+  if (!qm_cli_load_plan (arg, plan))
+    return FALSE;
+  qm_estimate (plan, estimate);
+  return !qm_cli_print_errors (arg, estimate);
+}
+
+gboolean
+qm_cli_option_value (int          argc,
+                     char       **argv,
+                     int         *i,
+                     const char  *name,
+                     const char **value)
+{
+  const char *arg = argv[*i];
+  gsize len = strlen (name);
+
+  if (strncmp (arg, name, len) != 0)
+    return FALSE;
+  if (arg[len] == '=')
+    *value = arg + len + 1;
+  else if (arg[len] == '\0')
+    *value = *i + 1 < argc ? argv[++*i] : NULL;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+qm_cli_take_argument (const char    *command,
+                      const char    *arg,
+                      QmCliArgKind   kind,
+                      const char   **target)
+{
+  if (arg[0] == '-' && arg[1] != '\0')
+    qm_cli_error (_("%s: unknown option '%s'"), command, arg);
+  else if (*target != NULL && kind == QM_CLI_ARG_FILE)
+    qm_cli_error (_("%s: one file at a time (got '%s' too)"), command, arg);
+  else if (*target != NULL)
+    qm_cli_error (_("%s: one plan at a time (got '%s' too)"), command, arg);
+  else
+    {
+      *target = arg;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+void
+qm_cli_print_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = NULL;
+  gsize len;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, &len);
+  fwrite (text, 1, len, stdout);
+  fputc ('\n', stdout);
+}
+
+void
+qm_cli_json_string (JsonBuilder *builder,
+                    const char  *key,
+                    const char  *v)
+{
+  json_builder_set_member_name (builder, key);
+  if (v != NULL && *v != '\0')
+    json_builder_add_string_value (builder, v);
+  else
+    json_builder_add_null_value (builder);
 }
 
 #define RING 16

@@ -6,7 +6,9 @@
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
 
+#include "qm-estimate.h"
 #include "qm-plan.h"
 #include "qm-store.h"
 
@@ -68,5 +70,46 @@ glong       qm_cli_columns     (const char *s);
  * takes: translated labels line up. Valid until 16 more calls. */
 const char *qm_cli_cell        (const char *s,
                                 int         width);
+
+/* Reads PLAN (qm_cli_load_plan ()) and estimates it. A plan with input
+ * errors gives stand-in figures: prints the errors and returns FALSE. */
+gboolean    qm_cli_load_estimate (const char *arg,
+                                  QmPlan     *plan,
+                                  QmEstimate *estimate);
+/* Prints @estimate's input errors, each as "ARG: message" on stderr, and
+ * says whether it had any. */
+gboolean    qm_cli_print_errors  (const char       *arg,
+                                  const QmEstimate *estimate);
+
+/* Command lines (cli.md). Whether argv[*i] is the option @name, written
+ * "NAME VALUE" or "NAME=VALUE". If it is, *value is its value (NULL when
+ * the last argument lacks one) and *i has moved past it. */
+gboolean    qm_cli_option_value  (int          argc,
+                                  char       **argv,
+                                  int         *i,
+                                  const char  *name,
+                                  const char **value);
+
+typedef enum
+{
+  QM_CLI_ARG_PLAN,
+  QM_CLI_ARG_FILE,
+} QmCliArgKind;
+
+/* Takes @arg as the one PLAN or FILE argument of @command into *target.
+ * An unknown option or a second argument is a usage error: prints it and
+ * returns FALSE. */
+gboolean    qm_cli_take_argument (const char   *command,
+                                  const char   *arg,
+                                  QmCliArgKind  kind,
+                                  const char  **target);
+
+/* --json output: the builder's root, pretty, as raw UTF-8 on stdout
+ * (g_print would transliterate to the locale's charset). */
+void        qm_cli_print_json    (JsonBuilder *builder);
+/* A member whose value is the string @v, or null when it is NULL or empty. */
+void        qm_cli_json_string   (JsonBuilder *builder,
+                                  const char  *key,
+                                  const char  *v);
 
 G_END_DECLS

@@ -71,6 +71,62 @@ format_cost (double value, char *buf, gsize size, gpointer user_data)
   qm_format_money (buf, size, value, user_data);
 }
 
+/* Cost against days, one marker per plan: lower left is better on both. */
+static void
+draw_scatter (cairo_t             *cr,
+              const QmCompareItem *items,
+              guint                n,
+              const char          *currency,
+              const QmChartStyle  *style,
+              const QmRect        *area,
+              double               text_h,
+              QmCompareLayout     *layout)
+{
+  const double left = area->x, top = area->y, bottom = area->y + area->height;
+  double min_d = G_MAXDOUBLE, max_d = 0, min_c = G_MAXDOUBLE, max_c = 0, label_w;
+
+  for (guint p = 0; p < n; p++)
+    {
+      double d = qm_chart_compare_metric_value (&items[p], 1);
+      double c = qm_chart_compare_metric_value (&items[p], 2);
+
+      if (d > 0) { min_d = MIN (min_d, d); max_d = MAX (max_d, d); }
+      if (c > 0) { min_c = MIN (min_c, c); max_c = MAX (max_c, c); }
+    }
+  if (max_d <= 0) { min_d = 0; max_d = 1; }
+  if (max_c <= 0) { min_c = 0; max_c = 1; }
+
+  layout->scatter_plot.y = top + text_h;
+  layout->scatter_plot.height = MAX (10.0, bottom - text_h * 2 - 10.0 - layout->scatter_plot.y);
+  qm_axis_init (&layout->scatter_y, QM_SCALE_LINEAR, 0.0, max_c * 1.15, 5,
+                layout->scatter_plot.y + layout->scatter_plot.height, layout->scatter_plot.y);
+  label_w = qm_chart_axis_label_width (cr, style, &layout->scatter_y, format_cost, (gpointer) currency);
+  layout->scatter_plot.x = left + label_w + 6.0;
+  layout->scatter_plot.width = MAX (10.0, area->x + area->width - layout->scatter_plot.x);
+  qm_axis_init (&layout->scatter_x, QM_SCALE_LINEAR, 0.0, max_d * 1.15, 4,
+                layout->scatter_plot.x, layout->scatter_plot.x + layout->scatter_plot.width);
+  qm_chart_draw_y_axis (cr, style, &layout->scatter_y, &layout->scatter_plot, _("Cost against time"),
+                        format_cost, (gpointer) currency);
+  qm_chart_draw_x_axis (cr, style, &layout->scatter_x, &layout->scatter_plot, _("Days"), format_days, NULL);
+
+  for (guint p = 0; p < n; p++)
+    {
+      double x = qm_axis_to_pixel (&layout->scatter_x, qm_chart_compare_metric_value (&items[p], 1));
+      double y = qm_axis_to_pixel (&layout->scatter_y, qm_chart_compare_metric_value (&items[p], 2));
+
+      /* Distinct marker shapes as well as colours. */
+      qm_chart_set_color (cr, &style->series[p]);
+      switch (p)
+        {
+        case 0: cairo_arc (cr, x, y, 5.0, 0, 2 * G_PI); break;
+        case 1: cairo_rectangle (cr, x - 4.5, y - 4.5, 9.0, 9.0); break;
+        case 2: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y + 4); cairo_line_to (cr, x - 6, y + 4); cairo_close_path (cr); break;
+        default: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y); cairo_line_to (cr, x, y + 6); cairo_line_to (cr, x - 6, y); cairo_close_path (cr); break;
+        }
+      cairo_fill (cr);
+    }
+}
+
 void
 qm_chart_render_compare (cairo_t             *cr,
                          const QmCompareItem *items,
@@ -159,51 +215,10 @@ qm_chart_render_compare (cairo_t             *cr,
       qm_chart_text (cr, style, QM_TEXT_SMALL, _(metric_names[m]), gx + gw / 2.0, bottom, 0.5, 1.0);
     }
 
-  /* Scatter: cost against days. Lower left is better on both. */
   {
-    double left = pad + bars_w + 16.0;
-    double min_d = G_MAXDOUBLE, max_d = 0, min_c = G_MAXDOUBLE, max_c = 0, label_w;
+    QmRect area = { pad + bars_w + 16.0, top, width - pad - (pad + bars_w + 16.0), bottom - top };
 
-    for (guint p = 0; p < n; p++)
-      {
-        double d = qm_chart_compare_metric_value (&items[p], 1);
-        double c = qm_chart_compare_metric_value (&items[p], 2);
-
-        if (d > 0) { min_d = MIN (min_d, d); max_d = MAX (max_d, d); }
-        if (c > 0) { min_c = MIN (min_c, c); max_c = MAX (max_c, c); }
-      }
-    if (max_d <= 0) { min_d = 0; max_d = 1; }
-    if (max_c <= 0) { min_c = 0; max_c = 1; }
-
-    layout.scatter_plot.y = top + text_h;
-    layout.scatter_plot.height = MAX (10.0, bottom - text_h * 2 - 10.0 - layout.scatter_plot.y);
-    qm_axis_init (&layout.scatter_y, QM_SCALE_LINEAR, 0.0, max_c * 1.15, 5,
-                  layout.scatter_plot.y + layout.scatter_plot.height, layout.scatter_plot.y);
-    label_w = qm_chart_axis_label_width (cr, style, &layout.scatter_y, format_cost, (gpointer) currency);
-    layout.scatter_plot.x = left + label_w + 6.0;
-    layout.scatter_plot.width = MAX (10.0, width - pad - layout.scatter_plot.x);
-    qm_axis_init (&layout.scatter_x, QM_SCALE_LINEAR, 0.0, max_d * 1.15, 4,
-                  layout.scatter_plot.x, layout.scatter_plot.x + layout.scatter_plot.width);
-    qm_chart_draw_y_axis (cr, style, &layout.scatter_y, &layout.scatter_plot, _("Cost against time"),
-                          format_cost, (gpointer) currency);
-    qm_chart_draw_x_axis (cr, style, &layout.scatter_x, &layout.scatter_plot, _("Days"), format_days, NULL);
-
-    for (guint p = 0; p < n; p++)
-      {
-        double x = qm_axis_to_pixel (&layout.scatter_x, qm_chart_compare_metric_value (&items[p], 1));
-        double y = qm_axis_to_pixel (&layout.scatter_y, qm_chart_compare_metric_value (&items[p], 2));
-
-        /* Distinct marker shapes as well as colours. */
-        qm_chart_set_color (cr, &style->series[p]);
-        switch (p)
-          {
-          case 0: cairo_arc (cr, x, y, 5.0, 0, 2 * G_PI); break;
-          case 1: cairo_rectangle (cr, x - 4.5, y - 4.5, 9.0, 9.0); break;
-          case 2: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y + 4); cairo_line_to (cr, x - 6, y + 4); cairo_close_path (cr); break;
-          default: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y); cairo_line_to (cr, x, y + 6); cairo_line_to (cr, x - 6, y); cairo_close_path (cr); break;
-          }
-        cairo_fill (cr);
-      }
+    draw_scatter (cr, items, n, currency, style, &area, text_h, &layout);
   }
 
   qm_chart_legend (cr, style, legend, n, pad, height - pad - legend_h, width - 2 * pad, TRUE);

@@ -354,3 +354,63 @@ qm_chart_begin (cairo_t            *cr,
   qm_chart_set_color (cr, &style->background);
   cairo_paint (cr);
 }
+
+void
+qm_chart_dashed_line (cairo_t       *cr,
+                      const QmColor *color,
+                      double         line_width,
+                      const double   dash[2],
+                      double         x0,
+                      double         y0,
+                      double         x1,
+                      double         y1)
+{
+  cairo_save (cr);
+  qm_chart_set_color (cr, color);
+  cairo_set_line_width (cr, line_width);
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_move_to (cr, x0, y0);
+  cairo_line_to (cr, x1, y1);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+qm_chart_plan_marker (cairo_t            *cr,
+                      const QmChartStyle *style,
+                      double              x,
+                      double              y)
+{
+  qm_chart_set_color (cr, &style->background);
+  cairo_arc (cr, x, y, 7.0, 0, 2 * G_PI);
+  cairo_fill (cr);
+  qm_chart_set_color (cr, &style->accent);
+  cairo_arc (cr, x, y, 5.0, 0, 2 * G_PI);
+  cairo_fill (cr);
+}
+
+void
+qm_chart_text_on_patch (cairo_t            *cr,
+                        const QmChartStyle *style,
+                        QmTextKind          kind,
+                        const char         *text,
+                        const QmColor      *color,
+                        double              x,
+                        double              y,
+                        double              max_width,
+                        double              ax,
+                        double              ay,
+                        QmRect             *box)
+{
+  double w, h, left, top;
+
+  qm_chart_text_wrapped_size (cr, style, kind, text, max_width, &w, &h);
+  /* Where qm_chart_text_wrapped() puts the text's box. */
+  left = round (x - ax * w);
+  top = round (y - ay * h);
+  qm_chart_set_color_alpha (cr, &style->background, 0.85);
+  cairo_rectangle (cr, left - 2.0, top - 1.0, w + 4.0, h + 2.0);
+  cairo_fill (cr);
+  qm_chart_set_color (cr, color);
+  qm_chart_text_wrapped (cr, style, kind, text, x, y, max_width, ax, ay, box);
+}

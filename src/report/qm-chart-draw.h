@@ -130,6 +130,39 @@ void   qm_chart_polyline    (cairo_t            *cr,
                              const double       *ys,
                              guint               n);
 
+/* A dashed line from (@x0, @y0) to (@x1, @y1) in @color, @line_width wide;
+ * @dash is the on and off lengths, as cairo_set_dash() takes them. */
+void   qm_chart_dashed_line (cairo_t            *cr,
+                             const QmColor      *color,
+                             double              line_width,
+                             const double        dash[2],
+                             double              x0,
+                             double              y0,
+                             double              x1,
+                             double              y1);
+
+/* The plan's point on a curve: an accent dot ringed in the background
+ * colour, so that it stands out from the lines it sits on. */
+void   qm_chart_plan_marker (cairo_t            *cr,
+                             const QmChartStyle *style,
+                             double              x,
+                             double              y);
+
+/* qm_chart_text_wrapped() in @color on a patch of the background colour,
+ * 2 px wider than the text each side and 1 px taller, so that a curve or a
+ * bar behind the label does not hide it. @max_width 0 does not wrap. */
+void   qm_chart_text_on_patch (cairo_t            *cr,
+                               const QmChartStyle *style,
+                               QmTextKind          kind,
+                               const char         *text,
+                               const QmColor      *color,
+                               double              x,
+                               double              y,
+                               double              max_width,
+                               double              ax,
+                               double              ay,
+                               QmRect             *box);
+
 /* Fills the background and clips to the chart's bounds. Pair with
  * cairo_restore(). */
 void   qm_chart_begin       (cairo_t            *cr,

@@ -27,175 +27,181 @@ format_cost (double value, char *buf, gsize size, gpointer user_data)
   qm_format_money (buf, size, value, user_data);
 }
 
-void
-qm_chart_render_gpus_time (cairo_t               *cr,
-                           const QmGpusTimeCurve *c,
-                           const QmChartStyle    *style,
-                           double                 width,
-                           double                 height,
-                           QmGpusTimeLayout      *layout_out)
+/* The curve's extent: the GPU counts, the days (ideal and with failures,
+ * the plan's and the deadline) and the highest cost, with stand-ins for an
+ * empty curve. */
+typedef struct
 {
-  const double pad = 12.0;
-  QmGpusTimeLayout layout = { 0 };
-  double min_g = G_MAXDOUBLE, max_g = 0, min_d = G_MAXDOUBLE, max_d = 0, max_cost = 0;
-  double text_h, legend_h, y_label_w, cost_label_w = 0, x_title_h;
-  QmLegendEntry legend[5];
-  guint n_legend = 0;
-  gboolean has_days = FALSE;
-  guint n = MIN (c->n, QM_CURVE_MAX_POINTS);
+  double   min_g, max_g, min_d, max_d, max_cost;
+  gboolean has_days;
+} Domain;
 
+static void
+curve_domain (const QmGpusTimeCurve *c,
+              guint                  n,
+              Domain                *d)
+{
+  *d = (Domain) { G_MAXDOUBLE, 0, G_MAXDOUBLE, 0, 0, FALSE };
   for (guint i = 0; i < n; i++)
     {
       if (c->gpus[i] > 0)
         {
-          min_g = MIN (min_g, c->gpus[i]);
-          max_g = MAX (max_g, c->gpus[i]);
+          d->min_g = MIN (d->min_g, c->gpus[i]);
+          d->max_g = MAX (d->max_g, c->gpus[i]);
         }
       for (guint k = 0; k < 2; k++)
         {
-          double d = k == 0 ? c->ideal_days[i] : c->days[i];
-          if (d > 0 && isfinite (d))
+          double v = k == 0 ? c->ideal_days[i] : c->days[i];
+          if (v > 0 && isfinite (v))
             {
-              min_d = MIN (min_d, d);
-              max_d = MAX (max_d, d);
+              d->min_d = MIN (d->min_d, v);
+              d->max_d = MAX (d->max_d, v);
             }
         }
       if (c->days[i] > 0)
-        has_days = TRUE;
+        d->has_days = TRUE;
       if (c->cost[i] > 0 && isfinite (c->cost[i]))
-        max_cost = MAX (max_cost, c->cost[i]);
+        d->max_cost = MAX (d->max_cost, c->cost[i]);
     }
   if (c->plan_gpus > 0)
     {
-      min_g = MIN (min_g, c->plan_gpus);
-      max_g = MAX (max_g, c->plan_gpus);
-      min_d = MIN (min_d, c->plan_days);
-      max_d = MAX (max_d, c->plan_days);
+      d->min_g = MIN (d->min_g, c->plan_gpus);
+      d->max_g = MAX (d->max_g, c->plan_gpus);
+      d->min_d = MIN (d->min_d, c->plan_days);
+      d->max_d = MAX (d->max_d, c->plan_days);
     }
   if (c->deadline_days > 0)
     {
-      min_d = MIN (min_d, c->deadline_days);
-      max_d = MAX (max_d, c->deadline_days);
+      d->min_d = MIN (d->min_d, c->deadline_days);
+      d->max_d = MAX (d->max_d, c->deadline_days);
     }
-  if (max_g <= 0)
-    min_g = 1, max_g = 1024;
-  if (max_d <= 0)
-    min_d = 1, max_d = 100;
-  layout.has_cost = max_cost > 0;
+  if (d->max_g <= 0)
+    d->min_g = 1, d->max_g = 1024;
+  if (d->max_d <= 0)
+    d->min_d = 1, d->max_d = 100;
+}
 
-  qm_chart_begin (cr, style, width, height);
+/* Places the plot and its axes below the axis titles and above the x
+ * axis' labels and the legend, and draws the axes. */
+static void
+layout_axes (cairo_t               *cr,
+             const QmGpusTimeCurve *c,
+             const QmChartStyle    *style,
+             const Domain          *d,
+             double                 width,
+             double                 height,
+             double                 bottom_h,
+             QmGpusTimeLayout      *layout)
+{
+  const double pad = 12.0;
+  double text_h, y_label_w, cost_label_w = 0, x_title_h;
+
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
-
-  legend[n_legend++] = (QmLegendEntry) { _("With failures and restarts"), style->series[0], FALSE };
-  legend[n_legend++] = (QmLegendEntry) { _("Ideal (no failures)"), style->series[0], TRUE };
-  if (layout.has_cost)
-    legend[n_legend++] = (QmLegendEntry) { _("Cost of the run"), style->series[1], FALSE };
-  if (c->deadline_days > 0)
-    legend[n_legend++] = (QmLegendEntry) { _("Deadline"), style->warning, TRUE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
   x_title_h = text_h * 2 + 10.0;
-
   /* Room above the plot for the axis titles, clear of the top tick labels. */
-  layout.plot.y = pad + text_h * 1.5 + 8.0;
-  layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 6.0 - x_title_h);
-  qm_axis_init (&layout.y_axis, QM_SCALE_LOG10, min_d * 0.9, max_d * 1.1, 5,
-                layout.plot.y + layout.plot.height, layout.plot.y);
-  y_label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, format_days, NULL);
-  if (layout.has_cost)
+  layout->plot.y = pad + text_h * 1.5 + 8.0;
+  layout->plot.height = MAX (10.0, height - layout->plot.y - pad - bottom_h - 6.0 - x_title_h);
+  qm_axis_init (&layout->y_axis, QM_SCALE_LOG10, d->min_d * 0.9, d->max_d * 1.1, 5,
+                layout->plot.y + layout->plot.height, layout->plot.y);
+  y_label_w = qm_chart_axis_label_width (cr, style, &layout->y_axis, format_days, NULL);
+  if (layout->has_cost)
     {
-      qm_axis_init (&layout.cost_axis, QM_SCALE_LINEAR, 0.0, max_cost * 1.05, 5,
-                    layout.plot.y + layout.plot.height, layout.plot.y);
-      cost_label_w = qm_chart_axis_label_width (cr, style, &layout.cost_axis, format_cost,
+      qm_axis_init (&layout->cost_axis, QM_SCALE_LINEAR, 0.0, d->max_cost * 1.05, 5,
+                    layout->plot.y + layout->plot.height, layout->plot.y);
+      cost_label_w = qm_chart_axis_label_width (cr, style, &layout->cost_axis, format_cost,
                                                 (gpointer) c->currency) + 6.0;
     }
-  layout.plot.x = pad + y_label_w + 6.0;
-  layout.plot.width = MAX (10.0, width - layout.plot.x - pad - cost_label_w);
-  qm_axis_init (&layout.x_axis, QM_SCALE_LOG10, min_g / 1.5, max_g * 1.5, 6,
-                layout.plot.x, layout.plot.x + layout.plot.width);
+  layout->plot.x = pad + y_label_w + 6.0;
+  layout->plot.width = MAX (10.0, width - layout->plot.x - pad - cost_label_w);
+  qm_axis_init (&layout->x_axis, QM_SCALE_LOG10, d->min_g / 1.5, d->max_g * 1.5, 6,
+                layout->plot.x, layout->plot.x + layout->plot.width);
 
-  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, _("Days to train"), format_days, NULL);
-  qm_chart_draw_x_axis (cr, style, &layout.x_axis, &layout.plot, _("GPUs"), format_count, NULL);
+  qm_chart_draw_y_axis (cr, style, &layout->y_axis, &layout->plot, _("Days to train"), format_days, NULL);
+  qm_chart_draw_x_axis (cr, style, &layout->x_axis, &layout->plot, _("GPUs"), format_count, NULL);
 
   /* Secondary axis: cost, labelled on the right. */
-  if (layout.has_cost)
+  if (layout->has_cost)
     {
       qm_chart_set_color (cr, &style->series[1]);
-      for (guint i = 0; i < layout.cost_axis.n_ticks; i++)
+      for (guint i = 0; i < layout->cost_axis.n_ticks; i++)
         {
           char label[64];
-          double y = qm_axis_to_pixel (&layout.cost_axis, layout.cost_axis.ticks[i]);
+          double y = qm_axis_to_pixel (&layout->cost_axis, layout->cost_axis.ticks[i]);
 
-          format_cost (layout.cost_axis.ticks[i], label, sizeof label, (gpointer) c->currency);
-          qm_chart_text (cr, style, QM_TEXT_SMALL, label, layout.plot.x + layout.plot.width + 4.0,
+          format_cost (layout->cost_axis.ticks[i], label, sizeof label, (gpointer) c->currency);
+          qm_chart_text (cr, style, QM_TEXT_SMALL, label, layout->plot.x + layout->plot.width + 4.0,
                          y, 0.0, 0.5);
         }
-      qm_chart_text (cr, style, QM_TEXT_SMALL, _("Cost"), layout.plot.x + layout.plot.width + 4.0,
-                     layout.plot.y - text_h * 0.5 - 2.0, 0.0, 1.0);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, _("Cost"), layout->plot.x + layout->plot.width + 4.0,
+                     layout->plot.y - text_h * 0.5 - 2.0, 0.0, 1.0);
     }
+}
 
-  cairo_save (cr);
-  cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
-  cairo_clip (cr);
-
+/* Behind the curves: the deadline, the knee and the band where the model
+ * does not fit. */
+static void
+draw_marks (cairo_t               *cr,
+            const QmGpusTimeCurve *c,
+            const QmChartStyle    *style,
+            guint                  n,
+            QmGpusTimeLayout      *layout)
+{
   /* Deadline. */
-  layout.deadline_y = -1;
+  layout->deadline_y = -1;
   if (c->deadline_days > 0)
     {
       static const double dash[] = { 6.0, 4.0 };
 
-      layout.deadline_y = round (qm_axis_to_pixel (&layout.y_axis, c->deadline_days)) + 0.5;
-      cairo_save (cr);
-      qm_chart_set_color (cr, &style->warning);
-      cairo_set_line_width (cr, 1.5);
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_move_to (cr, layout.plot.x, layout.deadline_y);
-      cairo_line_to (cr, layout.plot.x + layout.plot.width, layout.deadline_y);
-      cairo_stroke (cr);
-      cairo_restore (cr);
+      layout->deadline_y = round (qm_axis_to_pixel (&layout->y_axis, c->deadline_days)) + 0.5;
+      qm_chart_dashed_line (cr, &style->warning, 1.5, dash, layout->plot.x, layout->deadline_y,
+                            layout->plot.x + layout->plot.width, layout->deadline_y);
     }
 
   /* Knee: where doubling the GPUs stops paying. */
-  layout.knee_x = -1;
+  layout->knee_x = -1;
   if (c->knee >= 0 && (guint) c->knee < n)
     {
       static const double dash[] = { 2.0, 3.0 };
 
-      layout.knee_x = round (qm_axis_to_pixel (&layout.x_axis, c->gpus[c->knee])) + 0.5;
-      cairo_save (cr);
-      qm_chart_set_color (cr, &style->foreground);
-      cairo_set_line_width (cr, 1.0);
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_move_to (cr, layout.knee_x, layout.plot.y);
-      cairo_line_to (cr, layout.knee_x, layout.plot.y + layout.plot.height);
-      cairo_stroke (cr);
-      cairo_restore (cr);
+      layout->knee_x = round (qm_axis_to_pixel (&layout->x_axis, c->gpus[c->knee])) + 0.5;
+      qm_chart_dashed_line (cr, &style->foreground, 1.0, dash, layout->knee_x, layout->plot.y,
+                            layout->knee_x, layout->plot.y + layout->plot.height);
     }
 
   /* Where the model does not fit in memory: a tinted band behind the
    * curves, from halfway to the neighbouring fitting counts. */
-  layout.no_fit_x0 = layout.no_fit_x1 = -1;
+  layout->no_fit_x0 = layout->no_fit_x1 = -1;
   for (guint i = 0; i < n; i++)
     if (c->no_fit[i] && c->gpus[i] > 0)
       {
         double lo = i > 0 ? sqrt (c->gpus[i - 1] * c->gpus[i]) : c->gpus[i] / 1.5;
         double hi = i + 1 < n ? sqrt (c->gpus[i] * c->gpus[i + 1]) : c->gpus[i] * 1.5;
-        double x0 = MAX (layout.plot.x, qm_axis_to_pixel (&layout.x_axis, lo));
-        double x1 = MIN (layout.plot.x + layout.plot.width, qm_axis_to_pixel (&layout.x_axis, hi));
+        double x0 = MAX (layout->plot.x, qm_axis_to_pixel (&layout->x_axis, lo));
+        double x1 = MIN (layout->plot.x + layout->plot.width, qm_axis_to_pixel (&layout->x_axis, hi));
 
         if (i == 0)
-          x0 = layout.plot.x;
+          x0 = layout->plot.x;
         if (i + 1 == n)
-          x1 = layout.plot.x + layout.plot.width;
+          x1 = layout->plot.x + layout->plot.width;
         qm_chart_set_color_alpha (cr, &style->error, 0.12);
-        cairo_rectangle (cr, x0, layout.plot.y, x1 - x0, layout.plot.height);
+        cairo_rectangle (cr, x0, layout->plot.y, x1 - x0, layout->plot.height);
         cairo_fill (cr);
-        layout.no_fit_x0 = layout.no_fit_x0 < 0 ? x0 : MIN (layout.no_fit_x0, x0);
-        layout.no_fit_x1 = MAX (layout.no_fit_x1, x1);
+        layout->no_fit_x0 = layout->no_fit_x0 < 0 ? x0 : MIN (layout->no_fit_x0, x0);
+        layout->no_fit_x1 = MAX (layout->no_fit_x1, x1);
       }
+}
 
+static void
+draw_curves (cairo_t                *cr,
+             const QmGpusTimeCurve  *c,
+             const QmChartStyle     *style,
+             guint                   n,
+             gboolean                has_days,
+             const QmGpusTimeLayout *layout)
+{
   /* Cost, then ideal (dashed), then with failures (solid) on top. */
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  if (layout.has_cost)
+  if (layout->has_cost)
     {
       gboolean started = FALSE;
 
@@ -204,8 +210,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
       for (guint i = 0; i < n; i++)
         if (c->cost[i] > 0 && c->gpus[i] > 0)
           {
-            double px = qm_axis_to_pixel (&layout.x_axis, c->gpus[i]);
-            double py = qm_axis_to_pixel (&layout.cost_axis, c->cost[i]);
+            double px = qm_axis_to_pixel (&layout->x_axis, c->gpus[i]);
+            double py = qm_axis_to_pixel (&layout->cost_axis, c->cost[i]);
 
             if (started)
               cairo_line_to (cr, px, py);
@@ -222,7 +228,7 @@ qm_chart_render_gpus_time (cairo_t               *cr,
     qm_chart_set_color (cr, &style->series[0]);
     cairo_set_line_width (cr, 1.5);
     cairo_set_dash (cr, dash, 2, 0);
-    qm_chart_polyline (cr, &layout.x_axis, &layout.y_axis, c->gpus, c->ideal_days, n);
+    qm_chart_polyline (cr, &layout->x_axis, &layout->y_axis, c->gpus, c->ideal_days, n);
     cairo_stroke (cr);
     cairo_restore (cr);
   }
@@ -230,101 +236,139 @@ qm_chart_render_gpus_time (cairo_t               *cr,
     {
       qm_chart_set_color (cr, &style->series[0]);
       cairo_set_line_width (cr, 2.5);
-      qm_chart_polyline (cr, &layout.x_axis, &layout.y_axis, c->gpus, c->days, n);
+      qm_chart_polyline (cr, &layout->x_axis, &layout->y_axis, c->gpus, c->days, n);
       cairo_stroke (cr);
     }
-  cairo_restore (cr);
+}
 
-  /* Labels outside the clip so they are never cut. */
-  if (layout.deadline_y >= 0)
+static void
+draw_labels (cairo_t               *cr,
+             const QmGpusTimeCurve *c,
+             const QmChartStyle    *style,
+             double                 width,
+             QmGpusTimeLayout      *layout)
+{
+  const double pad = 12.0;
+
+  if (layout->deadline_y >= 0)
     {
       char days[QM_FORMAT_BUF], text[96];
 
       /* Translators: %s is a duration such as "110 days". */
       g_snprintf (text, sizeof text, _("Deadline %s"), qm_format_days (days, sizeof days, c->deadline_days));
       qm_chart_set_color (cr, &style->warning);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.plot.x + layout.plot.width - 4.0,
-                     layout.deadline_y - 2.0, 1.0, 1.0);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout->plot.x + layout->plot.width - 4.0,
+                     layout->deadline_y - 2.0, 1.0, 1.0);
     }
-  if (layout.knee_x >= 0)
+  if (layout->knee_x >= 0)
     {
       char gpus[QM_FORMAT_BUF], text[96];
 
       /* Translators: the point of the curve after which more GPUs gain little; %s is a GPU count. */
       g_snprintf (text, sizeof text, _("Knee: %s GPUs"), qm_format_number (gpus, sizeof gpus, c->gpus[c->knee], 0));
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.knee_x + 4.0, layout.plot.y + 2.0, 0.0, 0.0);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout->knee_x + 4.0, layout->plot.y + 2.0, 0.0, 0.0);
     }
   if (c->plan_gpus > 0 && c->plan_days > 0)
     {
       char gpus[QM_FORMAT_BUF], days[QM_FORMAT_BUF], text[128];
-      double tw;
+      double tw, lx;
 
-      layout.plan_x = qm_axis_to_pixel (&layout.x_axis, c->plan_gpus);
-      layout.plan_y = qm_axis_to_pixel (&layout.y_axis, c->plan_days);
-      qm_chart_set_color (cr, &style->background);
-      cairo_arc (cr, layout.plan_x, layout.plan_y, 7.0, 0, 2 * G_PI);
-      cairo_fill (cr);
-      qm_chart_set_color (cr, &style->accent);
-      cairo_arc (cr, layout.plan_x, layout.plan_y, 5.0, 0, 2 * G_PI);
-      cairo_fill (cr);
+      layout->plan_x = qm_axis_to_pixel (&layout->x_axis, c->plan_gpus);
+      layout->plan_y = qm_axis_to_pixel (&layout->y_axis, c->plan_days);
+      qm_chart_plan_marker (cr, style, layout->plan_x, layout->plan_y);
       /* Translators: %s is a GPU count, then a duration such as "110 days". */
       g_snprintf (text, sizeof text, _("This plan: %s GPUs, %s"),
                   qm_format_number (gpus, sizeof gpus, c->plan_gpus, 0),
                   qm_format_days (days, sizeof days, c->plan_days));
-      {
-        double th, lx;
-
-        qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
-        /* Label to the right of the point, or to its left near the edge,
-         * on a background patch so the curves do not run through it. */
-        lx = layout.plan_x + 10.0 + tw < layout.plot.x + layout.plot.width
-             ? layout.plan_x + 10.0 : layout.plan_x - 10.0 - tw;
-        /* In a narrow chart neither side has room: keep it in the chart. */
-        lx = MAX (pad, MIN (lx, width - pad - tw));
-        qm_chart_set_color_alpha (cr, &style->background, 0.85);
-        cairo_rectangle (cr, lx - 2.0, layout.plan_y - th - 1.0, tw + 4.0, th);
-        cairo_fill (cr);
-        qm_chart_set_color (cr, &style->foreground);
-        qm_chart_text (cr, style, QM_TEXT_BOLD, text, lx, layout.plan_y, 0.0, 1.0);
-        layout.plan_label = (QmRect) { lx, layout.plan_y - th, tw, th };
-      }
+      qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
+      /* Label to the right of the point, or to its left near the edge,
+       * on a background patch so the curves do not run through it. */
+      lx = layout->plan_x + 10.0 + tw < layout->plot.x + layout->plot.width
+           ? layout->plan_x + 10.0 : layout->plan_x - 10.0 - tw;
+      /* In a narrow chart neither side has room: keep it in the chart. */
+      lx = MAX (pad, MIN (lx, width - pad - tw));
+      qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout->plan_y,
+                              0.0, 0.0, 1.0, &layout->plan_label);
     }
+}
 
-  /* The band says in words what it means, inside the plot on a patch,
-   * clear of the plan's label: at the bottom of the plot, or at its top
-   * when the plan's label is down there. */
-  if (layout.no_fit_x0 >= 0)
-    {
-      g_autofree char *text = NULL;
-      double band_w = layout.no_fit_x1 - layout.no_fit_x0;
-      double wrap = MAX (MIN (layout.plot.width - 8.0, 420.0), MIN (band_w - 8.0, layout.plot.width - 8.0));
-      double tw, th, lx, ly;
+/* The band says in words what it means, inside the plot on a patch,
+ * clear of the plan's label: at the bottom of the plot, or at its top
+ * when the plan's label is down there. */
+static void
+draw_no_fit_label (cairo_t               *cr,
+                   const QmGpusTimeCurve *c,
+                   const QmChartStyle    *style,
+                   QmGpusTimeLayout      *layout)
+{
+  g_autofree char *text = NULL;
+  double band_w = layout->no_fit_x1 - layout->no_fit_x0;
+  double wrap = MAX (MIN (layout->plot.width - 8.0, 420.0), MIN (band_w - 8.0, layout->plot.width - 8.0));
+  double tw, th, lx, ly;
 
-      if (c->no_fit_reason[0] != '\0')
-        /* Translators: over the range of a chart where the model does not
-         * fit in GPU memory; %s is the estimate's explanation. */
-        text = g_strdup_printf (_("Shaded: the model does not fit in memory at these GPU counts with the plan's layout (%s)"),
-                                c->no_fit_reason);
-      else
-        text = g_strdup (_("Shaded: the model does not fit in memory at these GPU counts with the plan's layout"));
-      qm_chart_text_wrapped_size (cr, style, QM_TEXT_SMALL, text, wrap, &tw, &th);
-      /* Within the band when it is wide enough, else within the plot. */
-      lx = band_w >= tw + 8.0 ? layout.no_fit_x0 + 4.0 : layout.plot.x + 4.0;
-      lx = MIN (lx, layout.plot.x + layout.plot.width - tw - 4.0);
-      ly = layout.plot.y + layout.plot.height - th - 4.0;
-      if (layout.plan_label.width > 0 && layout.plan_label.y + layout.plan_label.height > ly - 2.0 &&
-          layout.plan_label.x < lx + tw && lx < layout.plan_label.x + layout.plan_label.width)
-        ly = layout.plot.y + 4.0;
-      if (layout.knee_x >= 0 && ly < layout.plot.y + 2.0 * th && lx <= layout.knee_x + 4.0)
-        ly = MAX (ly, layout.plot.y + 4.0 + th + 4.0);
-      qm_chart_set_color_alpha (cr, &style->background, 0.85);
-      cairo_rectangle (cr, lx - 2.0, ly - 1.0, tw + 4.0, th + 2.0);
-      cairo_fill (cr);
-      qm_chart_set_color (cr, &style->error);
-      qm_chart_text_wrapped (cr, style, QM_TEXT_SMALL, text, lx + tw / 2.0, ly, wrap, 0.5, 0.0,
-                             &layout.no_fit_label);
-    }
+  if (layout->no_fit_x0 < 0)
+    return;
+  if (c->no_fit_reason[0] != '\0')
+    /* Translators: over the range of a chart where the model does not
+     * fit in GPU memory; %s is the estimate's explanation. */
+    text = g_strdup_printf (_("Shaded: the model does not fit in memory at these GPU counts with the plan's layout (%s)"),
+                            c->no_fit_reason);
+  else
+    text = g_strdup (_("Shaded: the model does not fit in memory at these GPU counts with the plan's layout"));
+  qm_chart_text_wrapped_size (cr, style, QM_TEXT_SMALL, text, wrap, &tw, &th);
+  /* Within the band when it is wide enough, else within the plot. */
+  lx = band_w >= tw + 8.0 ? layout->no_fit_x0 + 4.0 : layout->plot.x + 4.0;
+  lx = MIN (lx, layout->plot.x + layout->plot.width - tw - 4.0);
+  ly = layout->plot.y + layout->plot.height - th - 4.0;
+  if (layout->plan_label.width > 0 && layout->plan_label.y + layout->plan_label.height > ly - 2.0 &&
+      layout->plan_label.x < lx + tw && lx < layout->plan_label.x + layout->plan_label.width)
+    ly = layout->plot.y + 4.0;
+  if (layout->knee_x >= 0 && ly < layout->plot.y + 2.0 * th && lx <= layout->knee_x + 4.0)
+    ly = MAX (ly, layout->plot.y + 4.0 + th + 4.0);
+  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->error, lx + tw / 2.0, ly, wrap, 0.5, 0.0,
+                          &layout->no_fit_label);
+}
+
+void
+qm_chart_render_gpus_time (cairo_t               *cr,
+                           const QmGpusTimeCurve *c,
+                           const QmChartStyle    *style,
+                           double                 width,
+                           double                 height,
+                           QmGpusTimeLayout      *layout_out)
+{
+  const double pad = 12.0;
+  QmGpusTimeLayout layout = { 0 };
+  Domain d;
+  double legend_h;
+  QmLegendEntry legend[5];
+  guint n_legend = 0;
+  guint n = MIN (c->n, QM_CURVE_MAX_POINTS);
+
+  curve_domain (c, n, &d);
+  layout.has_cost = d.max_cost > 0;
+
+  qm_chart_begin (cr, style, width, height);
+  legend[n_legend++] = (QmLegendEntry) { _("With failures and restarts"), style->series[0], FALSE };
+  legend[n_legend++] = (QmLegendEntry) { _("Ideal (no failures)"), style->series[0], TRUE };
+  if (layout.has_cost)
+    legend[n_legend++] = (QmLegendEntry) { _("Cost of the run"), style->series[1], FALSE };
+  if (c->deadline_days > 0)
+    legend[n_legend++] = (QmLegendEntry) { _("Deadline"), style->warning, TRUE };
+  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  layout_axes (cr, c, style, &d, width, height, legend_h, &layout);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
+  cairo_clip (cr);
+  draw_marks (cr, c, style, n, &layout);
+  draw_curves (cr, c, style, n, d.has_days, &layout);
+  cairo_restore (cr);
+
+  /* Labels outside the clip so they are never cut. */
+  draw_labels (cr, c, style, width, &layout);
+  draw_no_fit_label (cr, c, style, &layout);
 
   qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
   cairo_restore (cr);

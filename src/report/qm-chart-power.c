@@ -13,6 +13,9 @@
 
 #include "qm-format.h"
 
+/* Between the node panel and the cluster panel. */
+#define PANEL_GAP 28.0
+
 static const char *node_names[QM_POWER_NODE_PARTS] = {
   N_("GPUs"), N_("CPUs"), N_("Memory"), N_("NICs"), N_("Local storage"), N_("Fans, board, PSU"),
 };
@@ -148,6 +151,65 @@ qm_chart_render_power (cairo_t            *cr,
   qm_chart_render_power_scaled (cr, p, 0.0, 0.0, style, width, height, layout_out);
 }
 
+/* The node's bar, each part named beside it, and its total under it. */
+static void
+draw_node_panel (cairo_t            *cr,
+                 const QmChartStyle *style,
+                 const double       *node_values,
+                 double              node_top,
+                 double              text_h,
+                 QmPowerLayout      *layout)
+{
+  double top = layout->node_plot.y, plot_h = layout->node_plot.height;
+  double w = MIN (layout->node_plot.width * 0.3, 60.0);
+  double x = round (layout->node_plot.x + 8.0);
+  double last_label_top = G_MAXDOUBLE;
+  char total[QM_FORMAT_BUF];
+
+  stack (cr, style, &layout->node_axis, x, w, node_values, node_series, QM_POWER_NODE_PARTS,
+         layout->node_parts);
+
+  /* Name each part beside the bar, bottom up, nudging labels so they do
+   * not overlap; parts too small for a label share the last one. */
+  for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
+    {
+      const QmRect *r = &layout->node_parts[i];
+      char label[96], watts[QM_FORMAT_BUF];
+      double y;
+
+      if (node_values[i] <= 0.0)
+        continue;
+      y = MIN (r->y + r->height / 2.0 + text_h / 2.0, last_label_top);
+      if (y - text_h < top)
+        break;
+      g_snprintf (label, sizeof label, "%s %s", _(node_names[i]),
+                  qm_format_si (watts, sizeof watts, node_values[i], "W"));
+      {
+        double tw, room = layout->node_plot.x + layout->node_plot.width + PANEL_GAP * 0.5 - (x + w + 15.0);
+
+        /* In a narrow chart, keep the label inside the node panel: the
+         * figure alone, or nothing. */
+        qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
+        if (tw > room)
+          {
+            g_strlcpy (label, watts, sizeof label);
+            qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
+            if (tw > room)
+              continue;
+          }
+      }
+      qm_chart_set_color (cr, &style->series[node_series[i]]);
+      cairo_rectangle (cr, x + w + 6.0, y - text_h + 3.0, 6.0, text_h - 6.0);
+      cairo_fill (cr);
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + w + 15.0, y, 0.0, 1.0);
+      last_label_top = y - text_h;
+    }
+  qm_chart_set_color (cr, &style->foreground);
+  qm_chart_text (cr, style, QM_TEXT_SMALL, qm_format_si (total, sizeof total, node_top, "W"),
+                 x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0);
+}
+
 void
 qm_chart_render_power_scaled (cairo_t            *cr,
                               const QmPower      *p,
@@ -158,7 +220,7 @@ qm_chart_render_power_scaled (cairo_t            *cr,
                               double              height,
                               QmPowerLayout      *layout_out)
 {
-  const double pad = 12.0, gap = 28.0;
+  const double pad = 12.0;
   QmPowerLayout layout = { 0 };
   QmLegendEntry legend[QM_POWER_NODE_PARTS + 2];
   guint n_legend = 0;
@@ -211,58 +273,11 @@ qm_chart_render_power_scaled (cairo_t            *cr,
   layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, width * 0.34 - label_w - 6.0 - pad), plot_h };
   qm_chart_draw_y_axis (cr, style, &layout.node_axis, &layout.node_plot, _("One node (W, provisioned)"),
                         format_watts, NULL);
-  {
-    double w = MIN (layout.node_plot.width * 0.3, 60.0);
-    double x = round (layout.node_plot.x + 8.0);
-    double last_label_top = G_MAXDOUBLE;
-
-    stack (cr, style, &layout.node_axis, x, w, node_values, node_series, QM_POWER_NODE_PARTS,
-           layout.node_parts);
-
-    /* Name each part beside the bar, bottom up, nudging labels so they do
-     * not overlap; parts too small for a label share the last one. */
-    for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
-      {
-        const QmRect *r = &layout.node_parts[i];
-        char label[96], watts[QM_FORMAT_BUF];
-        double y;
-
-        if (node_values[i] <= 0.0)
-          continue;
-        y = MIN (r->y + r->height / 2.0 + text_h / 2.0, last_label_top);
-        if (y - text_h < top)
-          break;
-        g_snprintf (label, sizeof label, "%s %s", _(node_names[i]),
-                    qm_format_si (watts, sizeof watts, node_values[i], "W"));
-        {
-          double tw, room = layout.node_plot.x + layout.node_plot.width + gap * 0.5 - (x + w + 15.0);
-
-          /* In a narrow chart, keep the label inside the node panel: the
-           * figure alone, or nothing. */
-          qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
-          if (tw > room)
-            {
-              g_strlcpy (label, watts, sizeof label);
-              qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
-              if (tw > room)
-                continue;
-            }
-        }
-        qm_chart_set_color (cr, &style->series[node_series[i]]);
-        cairo_rectangle (cr, x + w + 6.0, y - text_h + 3.0, 6.0, text_h - 6.0);
-        cairo_fill (cr);
-        qm_chart_set_color (cr, &style->foreground);
-        qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + w + 15.0, y, 0.0, 1.0);
-        last_label_top = y - text_h;
-      }
-    qm_chart_set_color (cr, &style->foreground);
-    qm_chart_text (cr, style, QM_TEXT_SMALL, qm_format_si (a, sizeof a, node_top, "W"),
-                   x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0);
-  }
+  draw_node_panel (cr, style, node_values, node_top, text_h, &layout);
 
   /* Cluster panel: the rest. */
   {
-    double left = width * 0.34 + gap;
+    double left = width * 0.34 + PANEL_GAP;
 
     qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, top + plot_h, top);
     label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, format_kw, NULL);

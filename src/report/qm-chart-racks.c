@@ -96,6 +96,80 @@ draw_units (cairo_t            *cr,
     }
 }
 
+/* What the racks of a group hold, above them: "16 × DGX H100". */
+static void
+group_title (const QmRackGroup *g,
+             const char        *server_name,
+             char              *title,
+             gsize              size)
+{
+  switch (g->kind)
+    {
+    case QM_RACK_COMPUTE:
+      g_snprintf (title, size, "%u × %s", g->servers, server_name);
+      break;
+    case QM_RACK_COMPUTE_PARTIAL:
+      /* Translators: the last, partly filled rack; %u is a server count, %s a server model. */
+      g_snprintf (title, size, _("%u × %s (last)"), g->servers, server_name);
+      break;
+    case QM_RACK_NETWORK:
+      g_snprintf (title, size,
+                  g_dngettext (GETTEXT_PACKAGE, "%u switch", "%u switches", g->switches), g->switches);
+      break;
+    case QM_RACK_STORAGE:
+    default:
+      g_strlcpy (title, _("Storage"), size);
+      break;
+    }
+}
+
+/* Group @i's kW against the rack's limit, under its racks. */
+static void
+draw_kw_bar (cairo_t            *cr,
+             const QmChartStyle *style,
+             double              limit_kw,
+             double              text_h,
+             guint               i,
+             QmRackLayout       *layout)
+{
+  const QmRackGroup *g = &layout->groups[i];
+  const QmRect *rack = &layout->racks[i];
+  double x = rack->x, rack_w = rack->width, bar_y = rack->y + rack->height + 6.0;
+  char kw[QM_FORMAT_BUF], lim[QM_FORMAT_BUF], line[128];
+  double fraction = limit_kw > 0 ? MIN (g->kw / limit_kw, 1.0) : 0.0;
+  gboolean over = limit_kw > 0 && g->kw > limit_kw;
+
+  layout->kw_bars[i] = (QmRect) { x, bar_y, rack_w, 6.0 };
+  layout->kw_fill[i] = round (rack_w * fraction);
+  qm_chart_set_color (cr, &style->grid);
+  cairo_rectangle (cr, x, bar_y, rack_w, 6.0);
+  cairo_fill (cr);
+  qm_chart_set_color (cr, over ? &style->error : &style->accent);
+  cairo_rectangle (cr, x, bar_y, layout->kw_fill[i], 6.0);
+  cairo_fill (cr);
+
+  qm_format_number (kw, sizeof kw, g->kw, 1);
+  qm_format_number (lim, sizeof lim, limit_kw, 0);
+  g_snprintf (line, sizeof line, "%s / %s kW", kw, lim);
+  qm_chart_set_color (cr, over ? &style->error : &style->foreground);
+  qm_chart_text (cr, style, QM_TEXT_SMALL, line, x + rack_w / 2.0, bar_y + 8.0, 0.5, 0.0);
+  if (g->liquid)
+    {
+      double tw, cx, cy = bar_y + 8.0 + text_h * 1.5;
+
+      /* A drawn droplet, then the words: the mark does not depend on
+       * colour or on an emoji font. */
+      qm_chart_text_size (cr, style, QM_TEXT_BOLD, _("Liquid-cooled"), &tw, NULL);
+      cx = x + rack_w / 2.0 - (tw + 10.0) / 2.0 + 4.0;
+      qm_chart_set_color (cr, &style->accent);
+      cairo_move_to (cr, cx, cy - 5.0);
+      cairo_curve_to (cr, cx + 4.5, cy, cx + 4.5, cy + 4.0, cx, cy + 4.0);
+      cairo_curve_to (cr, cx - 4.5, cy + 4.0, cx - 4.5, cy, cx, cy - 5.0);
+      cairo_fill (cr);
+      qm_chart_text (cr, style, QM_TEXT_BOLD, _("Liquid-cooled"), cx + 7.0, cy, 0.0, 0.5);
+    }
+}
+
 void
 qm_chart_render_racks (cairo_t             *cr,
                        const QmCluster     *c,
@@ -141,7 +215,7 @@ qm_chart_render_racks (cairo_t             *cr,
       double inner_x = x + 6.0, inner_w = rack_w - 12.0;
       double floor_y = top + rack_h - 4.0;
       guint used = 0;
-      char title[96], count[32], kw[QM_FORMAT_BUF], lim[QM_FORMAT_BUF], line[128];
+      char title[96], count[32];
       const char *server_name = server != NULL && server->info.name != NULL ? server->info.name : _("Server");
 
       layout.racks[i] = (QmRect) { x, top, rack_w, rack_h };
@@ -173,65 +247,14 @@ qm_chart_render_racks (cairo_t             *cr,
         }
 
       /* Above: how many racks look like this, and what they are. */
-      switch (g->kind)
-        {
-        case QM_RACK_COMPUTE:
-          g_snprintf (title, sizeof title, "%u × %s", g->servers, server_name);
-          break;
-        case QM_RACK_COMPUTE_PARTIAL:
-          /* Translators: the last, partly filled rack; %u is a server count, %s a server model. */
-          g_snprintf (title, sizeof title, _("%u × %s (last)"), g->servers, server_name);
-          break;
-        case QM_RACK_NETWORK:
-          g_snprintf (title, sizeof title,
-                      g_dngettext (GETTEXT_PACKAGE, "%u switch", "%u switches", g->switches), g->switches);
-          break;
-        case QM_RACK_STORAGE:
-        default:
-          g_strlcpy (title, _("Storage"), sizeof title);
-          break;
-        }
+      group_title (g, server_name, title, sizeof title);
       g_snprintf (count, sizeof count, "×%u", g->count);
       qm_chart_set_color (cr, &style->foreground);
       qm_chart_text (cr, style, QM_TEXT_BOLD, count, x + rack_w / 2.0, pad, 0.5, 0.0);
       qm_chart_text (cr, style, QM_TEXT_SMALL, title, x + rack_w / 2.0, pad + text_h + 2.0, 0.5, 0.0);
 
       /* Below: kW against the rack's limit. */
-      {
-        double bar_y = top + rack_h + 6.0;
-        double fraction = limit_kw > 0 ? MIN (g->kw / limit_kw, 1.0) : 0.0;
-        gboolean over = limit_kw > 0 && g->kw > limit_kw;
-
-        layout.kw_bars[i] = (QmRect) { x, bar_y, rack_w, 6.0 };
-        layout.kw_fill[i] = round (rack_w * fraction);
-        qm_chart_set_color (cr, &style->grid);
-        cairo_rectangle (cr, x, bar_y, rack_w, 6.0);
-        cairo_fill (cr);
-        qm_chart_set_color (cr, over ? &style->error : &style->accent);
-        cairo_rectangle (cr, x, bar_y, layout.kw_fill[i], 6.0);
-        cairo_fill (cr);
-
-        qm_format_number (kw, sizeof kw, g->kw, 1);
-        qm_format_number (lim, sizeof lim, limit_kw, 0);
-        g_snprintf (line, sizeof line, "%s / %s kW", kw, lim);
-        qm_chart_set_color (cr, over ? &style->error : &style->foreground);
-        qm_chart_text (cr, style, QM_TEXT_SMALL, line, x + rack_w / 2.0, bar_y + 8.0, 0.5, 0.0);
-        if (g->liquid)
-          {
-            double tw, cx, cy = bar_y + 8.0 + text_h * 1.5;
-
-            /* A drawn droplet, then the words: the mark does not depend on
-             * colour or on an emoji font. */
-            qm_chart_text_size (cr, style, QM_TEXT_BOLD, _("Liquid-cooled"), &tw, NULL);
-            cx = x + rack_w / 2.0 - (tw + 10.0) / 2.0 + 4.0;
-            qm_chart_set_color (cr, &style->accent);
-            cairo_move_to (cr, cx, cy - 5.0);
-            cairo_curve_to (cr, cx + 4.5, cy, cx + 4.5, cy + 4.0, cx, cy + 4.0);
-            cairo_curve_to (cr, cx - 4.5, cy + 4.0, cx - 4.5, cy, cx, cy - 5.0);
-            cairo_fill (cr);
-            qm_chart_text (cr, style, QM_TEXT_BOLD, _("Liquid-cooled"), cx + 7.0, cy, 0.0, 0.5);
-          }
-      }
+      draw_kw_bar (cr, style, limit_kw, text_h, i, &layout);
     }
 
   if (layout.n_groups == 0)

@@ -48,14 +48,7 @@ hline (cairo_t       *cr,
   if (!(value > 0))
     return -1;
   y = round (qm_axis_to_pixel (axis, value)) + 0.5;
-  cairo_save (cr);
-  qm_chart_set_color (cr, color);
-  cairo_set_line_width (cr, 1.5);
-  cairo_set_dash (cr, dash_mark, 2, 0);
-  cairo_move_to (cr, plot->x, y);
-  cairo_line_to (cr, plot->x + plot->width, y);
-  cairo_stroke (cr);
-  cairo_restore (cr);
+  qm_chart_dashed_line (cr, color, 1.5, dash_mark, plot->x, y, plot->x + plot->width, y);
   return y;
 }
 
@@ -153,7 +146,7 @@ draw_plan_load (cairo_t              *cr,
                 const QmRect         *bottom)
 {
   char rate[QM_FORMAT_BUF], text[160];
-  double x, tw, th, lx;
+  double x, tw, lx;
 
   if (!(c->plan_rpm > 0))
     return -1;
@@ -173,14 +166,10 @@ draw_plan_load (cairo_t              *cr,
                            "This plan: %s requests/min on %u replicas", c->replicas),
               qm_format_number (rate, sizeof rate, c->plan_rpm, c->plan_rpm < 10 ? 1 : 0),
               c->replicas);
-  qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
+  qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
   lx = x + 6.0 + tw < top->x + top->width ? x + 6.0 : x - 6.0 - tw;
   lx = MAX (lx, top->x + 2.0);
-  qm_chart_set_color_alpha (cr, &style->background, 0.85);
-  cairo_rectangle (cr, lx - 2.0, top->y + 2.0, tw + 4.0, th);
-  cairo_fill (cr);
-  qm_chart_set_color (cr, &style->foreground);
-  qm_chart_text (cr, style, QM_TEXT_BOLD, text, lx, top->y + 2.0, 0.0, 0.0);
+  qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, top->y + 2.0, 0.0, 0.0, 0.0, NULL);
   return x;
 }
 
@@ -192,19 +181,13 @@ target_label (cairo_t            *cr,
               double              target_ms)
 {
   char ms[QM_FORMAT_BUF], text[96];
-  double tw, th;
 
   if (y < 0)
     return;
   /* Translators: a latency target; %s is a number of milliseconds. */
   g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, target_ms, 0));
-  /* On a background patch, so that a curve crossing it does not hide it. */
-  qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
-  qm_chart_set_color_alpha (cr, &style->background, 0.85);
-  cairo_rectangle (cr, plot->x + plot->width - 6.0 - tw, y - 2.0 - th, tw + 4.0, th);
-  cairo_fill (cr);
-  qm_chart_set_color (cr, &style->warning);
-  qm_chart_text (cr, style, QM_TEXT_SMALL, text, plot->x + plot->width - 4.0, y - 2.0, 1.0, 1.0);
+  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->warning, plot->x + plot->width - 4.0, y - 2.0,
+                          0.0, 1.0, 1.0, NULL);
 }
 
 void
@@ -369,14 +352,8 @@ qm_chart_render_throughput (cairo_t                 *cr,
       cairo_rectangle (cr, layout.limit_x, layout.plot.y,
                        layout.plot.x + layout.plot.width - layout.limit_x, layout.plot.height);
       cairo_fill (cr);
-      cairo_save (cr);
-      qm_chart_set_color (cr, &style->error);
-      cairo_set_line_width (cr, 1.5);
-      cairo_set_dash (cr, dash_mark, 2, 0);
-      cairo_move_to (cr, layout.limit_x, layout.plot.y);
-      cairo_line_to (cr, layout.limit_x, layout.plot.y + layout.plot.height);
-      cairo_stroke (cr);
-      cairo_restore (cr);
+      qm_chart_dashed_line (cr, &style->error, 1.5, dash_mark, layout.limit_x, layout.plot.y,
+                            layout.limit_x, layout.plot.y + layout.plot.height);
     }
   qm_chart_set_color (cr, &style->series[0]);
   cairo_set_line_width (cr, 2.5);
@@ -388,29 +365,21 @@ qm_chart_render_throughput (cairo_t                 *cr,
   if (c->plan_concurrency > 0 && c->plan_tokens_per_s_per_gpu > 0)
     {
       char seqs[QM_FORMAT_BUF], tps[QM_FORMAT_BUF], text[160];
-      double tw, th, lx;
+      double tw, lx;
 
       layout.plan_x = qm_axis_to_pixel (&layout.x_axis, c->plan_concurrency);
       layout.plan_y = qm_axis_to_pixel (&layout.y_axis, c->plan_tokens_per_s_per_gpu);
-      qm_chart_set_color (cr, &style->background);
-      cairo_arc (cr, layout.plan_x, layout.plan_y, 7.0, 0, 2 * G_PI);
-      cairo_fill (cr);
-      qm_chart_set_color (cr, &style->accent);
-      cairo_arc (cr, layout.plan_x, layout.plan_y, 5.0, 0, 2 * G_PI);
-      cairo_fill (cr);
+      qm_chart_plan_marker (cr, style, layout.plan_x, layout.plan_y);
       /* Translators: %s sequences in flight, then %s output tokens per second per GPU. */
       g_snprintf (text, sizeof text, _("This plan: %s sequences, %s tokens/s per GPU"),
                   qm_format_number (seqs, sizeof seqs, c->plan_concurrency, 0),
                   qm_format_number (tps, sizeof tps, c->plan_tokens_per_s_per_gpu, 0));
-      qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
+      qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
       lx = layout.plan_x - 10.0 - tw > layout.plot.x ? layout.plan_x - 10.0 - tw : layout.plan_x + 10.0;
       lx = MIN (lx, layout.plot.x + layout.plot.width - tw - 2.0);
       lx = MAX (lx, layout.plot.x + 2.0);
-      qm_chart_set_color_alpha (cr, &style->background, 0.85);
-      cairo_rectangle (cr, lx - 2.0, layout.plan_y + 8.0, tw + 4.0, th);
-      cairo_fill (cr);
-      qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_BOLD, text, lx, layout.plan_y + 8.0, 0.0, 0.0);
+      qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout.plan_y + 8.0,
+                              0.0, 0.0, 0.0, NULL);
     }
 
   qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);

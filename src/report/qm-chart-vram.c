@@ -103,6 +103,149 @@ qm_chart_render_vram (cairo_t                 *cr,
                                layout_out);
 }
 
+/* Whether the bar fits, in words: "Fits: 12 GB spare". Empty without a
+ * capacity. */
+static void
+fit_note (const QmMemoryBreakdown *b,
+          double                   capacity,
+          QmBytesUnit              unit,
+          char                    *note,
+          gsize                    size)
+{
+  double total = 0.0;
+  char amount[QM_FORMAT_BUF];
+
+  for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+    total += part_bytes (b, p);
+  note[0] = '\0';
+  if (capacity > 0 && total > b->capacity && b->capacity > 0)
+    {
+      qm_format_bytes (amount, sizeof amount, total - b->capacity, unit);
+      g_snprintf (note, size, _("Does not fit: %s over"), amount);
+    }
+  else if (b->capacity > 0)
+    {
+      qm_format_bytes (amount, sizeof amount, b->capacity - total, unit);
+      g_snprintf (note, size, _("Fits: %s spare"), amount);
+    }
+}
+
+/* What the bars of one chart share. */
+typedef struct
+{
+  cairo_t            *cr;
+  const QmChartStyle *style;
+  QmBytesUnit         unit;
+  double              text_h;        /* a line of small text */
+  double              note_w;        /* the width the notes wrap to */
+  gboolean            has_capacity;
+  QmVramLayout       *layout;
+} Bars;
+
+/* Bar @i: its parts stacked, what does not fit hatched, its note above
+ * the plot and its label and total under it. */
+static void
+draw_bar (const Bars              *bars,
+          const QmMemoryBreakdown *b,
+          guint                    i,
+          const char              *label,
+          const char              *note)
+{
+  cairo_t *cr = bars->cr;
+  const QmChartStyle *style = bars->style;
+  QmVramLayout *layout = bars->layout;
+  const double scale = unit_scale (bars->unit);
+  double slot = layout->plot.width / MAX (layout->n_bars, 1);
+  double bar_w = MIN (slot * 0.55, 120.0);
+  double x = round (layout->plot.x + i * slot + (slot - bar_w) / 2.0);
+  double base = qm_axis_to_pixel (&layout->y_axis, 0.0);
+  double acc = 0.0, bar_top;
+  double total = 0.0;
+  char amount[QM_FORMAT_BUF];
+
+  for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+    {
+      double bytes = part_bytes (b, p);
+      double y0 = qm_axis_to_pixel (&layout->y_axis, acc / scale);
+      double y1 = qm_axis_to_pixel (&layout->y_axis, (acc + bytes) / scale);
+      QmRect *r = &layout->parts[i][p];
+
+      *r = (QmRect) { x, round (y1), round (bar_w), round (y0) - round (y1) };
+      if (r->height > 0)
+        {
+          qm_chart_set_color (cr, &style->series[p]);
+          cairo_rectangle (cr, r->x, r->y, r->width, r->height);
+          cairo_fill (cr);
+        }
+      acc += bytes;
+    }
+  total = acc;
+  bar_top = qm_axis_to_pixel (&layout->y_axis, total / scale);
+  layout->bars[i] = (QmRect) { x, round (bar_top), round (bar_w), round (base) - round (bar_top) };
+
+  /* What does not fit: hatched, with the shortfall in words in the
+   * notes' band above the bar's column. */
+  if (bars->has_capacity && total > b->capacity && b->capacity > 0)
+    {
+      double cap_y = round (qm_axis_to_pixel (&layout->y_axis, b->capacity / scale));
+      QmRect over = { x, round (bar_top), round (bar_w), cap_y - round (bar_top) };
+
+      draw_hatch (cr, &over, &style->background);
+      qm_chart_set_color (cr, &style->error);
+      qm_chart_text_wrapped (cr, style, QM_TEXT_BOLD, note, x + bar_w / 2.0, layout->plot.y - 4.0,
+                             bars->note_w, 0.5, 1.0, &layout->notes[i]);
+    }
+  else if (note[0] != '\0')
+    {
+      qm_chart_set_color (cr, &style->foreground);
+      qm_chart_text_wrapped (cr, style, QM_TEXT_SMALL, note, x + bar_w / 2.0, layout->plot.y - 4.0,
+                             bars->note_w, 0.5, 1.0, &layout->notes[i]);
+    }
+
+  /* Label and total under the bar. */
+  qm_format_bytes (amount, sizeof amount, total, bars->unit);
+  qm_chart_set_color (cr, &style->foreground);
+  if (label != NULL)
+    {
+      qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + bar_w / 2.0,
+                     layout->plot.y + layout->plot.height + 4.0, 0.5, 0.0);
+      qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
+                     layout->plot.y + layout->plot.height + 4.0 + bars->text_h, 0.5, 0.0);
+    }
+  else
+    qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
+                   layout->plot.y + layout->plot.height + 4.0, 0.5, 0.0);
+}
+
+/* The capacity line across all bars, and its label. */
+static void
+draw_capacity (cairo_t            *cr,
+               const QmChartStyle *style,
+               double              capacity,
+               QmBytesUnit         unit,
+               QmVramLayout       *layout)
+{
+  const double scale = unit_scale (unit);
+  static const double dash[] = { 6.0, 3.0 };
+  char amount[QM_FORMAT_BUF], text[96];
+  double tw, th, ty;
+
+  layout->capacity_y = round (qm_axis_to_pixel (&layout->y_axis, capacity / scale)) + 0.5;
+  qm_chart_dashed_line (cr, &style->foreground, 1.5, dash, layout->plot.x, layout->capacity_y,
+                        layout->plot.x + layout->plot.width, layout->capacity_y);
+  qm_format_bytes (amount, sizeof amount, capacity, unit);
+  /* Translators: %s is an amount of memory such as "80 GB". */
+  g_snprintf (text, sizeof text, _("Capacity %s"), amount);
+  /* On a background patch, so the label reads where it crosses a bar;
+   * below the line when there is no room above it in the plot. */
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
+  ty = layout->capacity_y - th - 2.0;
+  if (ty - 1.0 < layout->plot.y)
+    ty = layout->capacity_y + 2.0;
+  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->foreground,
+                          layout->plot.x + layout->plot.width - 2, ty, 0.0, 1.0, 0.0, &layout->capacity_label);
+}
+
 void
 qm_chart_render_vram_scaled (cairo_t                 *cr,
                              const QmMemoryBreakdown *breakdowns,
@@ -127,17 +270,10 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   double note_h = 0.0, note_w = 0.0, title_w = 0.0;
 
   n = MIN (n, QM_VRAM_MAX_BARS);
+  top = qm_chart_vram_top (breakdowns, n);
   for (guint i = 0; i < n; i++)
-    {
-      double total = 0.0;
-
-      for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-        total += part_bytes (&breakdowns[i], p);
-      top = MAX (top, total);
-      if (isfinite (breakdowns[i].capacity))
-        capacity = MAX (capacity, breakdowns[i].capacity);
-    }
-  top = MAX (top, capacity);
+    if (isfinite (breakdowns[i].capacity))
+      capacity = MAX (capacity, breakdowns[i].capacity);
   if (isfinite (axis_max) && axis_max > top)
     top = axis_max;
   top = top * 1.08 / scale;
@@ -154,27 +290,8 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   for (guint i = 0; i < n; i++)
     x_label_h = MAX (x_label_h, text_h * (labels != NULL && labels[i] != NULL ? 2.0 : 1.0));
 
-  /* Each bar's note says whether it fits, in words. */
   for (guint i = 0; i < n; i++)
-    {
-      const QmMemoryBreakdown *b = &breakdowns[i];
-      double total = 0.0;
-      char amount[QM_FORMAT_BUF];
-
-      for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-        total += part_bytes (b, p);
-      notes[i][0] = '\0';
-      if (capacity > 0 && total > b->capacity && b->capacity > 0)
-        {
-          qm_format_bytes (amount, sizeof amount, total - b->capacity, unit);
-          g_snprintf (notes[i], sizeof notes[i], _("Does not fit: %s over"), amount);
-        }
-      else if (b->capacity > 0)
-        {
-          qm_format_bytes (amount, sizeof amount, b->capacity - total, unit);
-          g_snprintf (notes[i], sizeof notes[i], _("Fits: %s spare"), amount);
-        }
-    }
+    fit_note (&breakdowns[i], capacity, unit, notes[i], sizeof notes[i]);
 
   /* The notes sit in a band of their own between the axis title and the
    * plot, one per bar's column and wrapped to it, so that they neither
@@ -213,106 +330,15 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   layout.title = (QmRect) { layout.plot.x, pad, title_w, text_h };
 
   layout.n_bars = n;
-  for (guint i = 0; i < n; i++)
-    {
-      const QmMemoryBreakdown *b = &breakdowns[i];
-      double slot = layout.plot.width / MAX (n, 1);
-      double bar_w = MIN (slot * 0.55, 120.0);
-      double x = round (layout.plot.x + i * slot + (slot - bar_w) / 2.0);
-      double base = qm_axis_to_pixel (&layout.y_axis, 0.0);
-      double acc = 0.0, bar_top;
-      double total = 0.0;
-      char amount[QM_FORMAT_BUF];
+  {
+    const Bars bars = { cr, style, unit, text_h, note_w, capacity > 0, &layout };
 
-      for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-        {
-          double bytes = part_bytes (b, p);
-          double y0 = qm_axis_to_pixel (&layout.y_axis, acc / scale);
-          double y1 = qm_axis_to_pixel (&layout.y_axis, (acc + bytes) / scale);
-          QmRect *r = &layout.parts[i][p];
+    for (guint i = 0; i < n; i++)
+      draw_bar (&bars, &breakdowns[i], i, labels != NULL ? labels[i] : NULL, notes[i]);
+  }
 
-          *r = (QmRect) { x, round (y1), round (bar_w), round (y0) - round (y1) };
-          if (r->height > 0)
-            {
-              qm_chart_set_color (cr, &style->series[p]);
-              cairo_rectangle (cr, r->x, r->y, r->width, r->height);
-              cairo_fill (cr);
-            }
-          acc += bytes;
-        }
-      total = acc;
-      bar_top = qm_axis_to_pixel (&layout.y_axis, total / scale);
-      layout.bars[i] = (QmRect) { x, round (bar_top), round (bar_w), round (base) - round (bar_top) };
-
-      /* What does not fit: hatched, with the shortfall in words in the
-       * notes' band above the bar's column. */
-      if (capacity > 0 && total > b->capacity && b->capacity > 0)
-        {
-          double cap_y = round (qm_axis_to_pixel (&layout.y_axis, b->capacity / scale));
-          QmRect over = { x, round (bar_top), round (bar_w), cap_y - round (bar_top) };
-
-          draw_hatch (cr, &over, &style->background);
-          qm_chart_set_color (cr, &style->error);
-          qm_chart_text_wrapped (cr, style, QM_TEXT_BOLD, notes[i], x + bar_w / 2.0, layout.plot.y - 4.0,
-                                 note_w, 0.5, 1.0, &layout.notes[i]);
-        }
-      else if (notes[i][0] != '\0')
-        {
-          qm_chart_set_color (cr, &style->foreground);
-          qm_chart_text_wrapped (cr, style, QM_TEXT_SMALL, notes[i], x + bar_w / 2.0, layout.plot.y - 4.0,
-                                 note_w, 0.5, 1.0, &layout.notes[i]);
-        }
-
-      /* Label and total under the bar. */
-      qm_format_bytes (amount, sizeof amount, total, unit);
-      qm_chart_set_color (cr, &style->foreground);
-      if (labels != NULL && labels[i] != NULL)
-        {
-          qm_chart_text (cr, style, QM_TEXT_SMALL, labels[i], x + bar_w / 2.0,
-                         layout.plot.y + layout.plot.height + 4.0, 0.5, 0.0);
-          qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
-                         layout.plot.y + layout.plot.height + 4.0 + text_h, 0.5, 0.0);
-        }
-      else
-        qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
-                       layout.plot.y + layout.plot.height + 4.0, 0.5, 0.0);
-    }
-
-  /* The capacity line across all bars. */
   if (capacity > 0)
-    {
-      static const double dash[] = { 6.0, 3.0 };
-      char amount[QM_FORMAT_BUF], text[96];
-
-      layout.capacity_y = round (qm_axis_to_pixel (&layout.y_axis, capacity / scale)) + 0.5;
-      cairo_save (cr);
-      qm_chart_set_color (cr, &style->foreground);
-      cairo_set_line_width (cr, 1.5);
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_move_to (cr, layout.plot.x, layout.capacity_y);
-      cairo_line_to (cr, layout.plot.x + layout.plot.width, layout.capacity_y);
-      cairo_stroke (cr);
-      cairo_restore (cr);
-      qm_format_bytes (amount, sizeof amount, capacity, unit);
-      /* Translators: %s is an amount of memory such as "80 GB". */
-      g_snprintf (text, sizeof text, _("Capacity %s"), amount);
-      {
-        double tw, th, ty;
-
-        /* On a background patch, so the label reads where it crosses a bar;
-         * below the line when there is no room above it in the plot. */
-        qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
-        ty = layout.capacity_y - th - 2.0;
-        if (ty - 1.0 < layout.plot.y)
-          ty = layout.capacity_y + 2.0;
-        qm_chart_set_color_alpha (cr, &style->background, 0.85);
-        cairo_rectangle (cr, layout.plot.x + layout.plot.width - tw - 4, ty - 1.0, tw + 4, th + 1);
-        cairo_fill (cr);
-        qm_chart_set_color (cr, &style->foreground);
-        qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout.plot.x + layout.plot.width - 2, ty, 1.0, 0.0);
-        layout.capacity_label = (QmRect) { layout.plot.x + layout.plot.width - 2 - tw, ty, tw, th };
-      }
-    }
+    draw_capacity (cr, style, capacity, unit, &layout);
 
   qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad,
                    height - pad - legend_h, width - 2 * pad, TRUE);

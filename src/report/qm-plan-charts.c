@@ -77,69 +77,49 @@ qm_plan_chart_kind_from_string (const char      *s,
   return FALSE;
 }
 
-void
-qm_plan_curve (const QmPlan     *plan,
-               const QmEstimate *e,
-               QmGpusTimeCurve  *out)
+/* Adds the plan's own count to the sorted @counts, so that the curve
+ * passes through its point. */
+static void
+insert_count (guint *counts,
+              guint *n,
+              guint  gpus)
 {
-  QmParallelProblem pb;
-  QmParallelCurvePoint points[QM_CURVE_MAX_POINTS];
-  QmParallelCurve curve;
-  guint counts[QM_CURVE_MAX_POINTS];
-  guint per_node = MAX (plan->hardware.server.gpus, 1);
-  guint lo, hi, n;
-  double anchor = 1.0;
-  QmFailurePreset preset;
-  gboolean with_failures;
+  guint i = *n;
 
-  memset (out, 0, sizeof *out);
-  out->knee = -1;
-  out->currency = plan->pricing.currency;
-  if (!e->valid || !e->has_training || e->gpus == 0 || e->ideal_days <= 0)
+  if (*n >= QM_CURVE_MAX_POINTS)
     return;
-
-  out->plan_gpus = e->gpus;
-  out->plan_days = e->train_days > 0 ? e->train_days : e->ideal_days;
-  out->deadline_days = plan->workload.deadline_days;
-
-  lo = MAX (1u, (guint) (e->gpus / CURVE_SPAN));
-  hi = (guint) MIN (e->gpus * CURVE_SPAN, 1048576.0);
-  n = qm_parallel_curve_counts (lo, hi, per_node, 24, counts);
-
-  /* The plan's own count, so the curve passes through its point. */
-  if (n < QM_CURVE_MAX_POINTS)
+  while (i > 0 && counts[i - 1] > gpus)
     {
-      guint i = n;
-
-      while (i > 0 && counts[i - 1] > e->gpus)
-        {
-          counts[i] = counts[i - 1];
-          i--;
-        }
-      if (i == 0 || counts[i - 1] != e->gpus)
-        {
-          counts[i] = e->gpus;
-          n++;
-        }
-      else
-        {
-          /* Already there: undo the shift. */
-          memmove (&counts[i], &counts[i + 1], (n - i) * sizeof counts[0]);
-        }
+      counts[i] = counts[i - 1];
+      i--;
     }
+  if (i == 0 || counts[i - 1] != gpus)
+    {
+      counts[i] = gpus;
+      (*n)++;
+    }
+  else
+    {
+      /* Already there: undo the shift. */
+      memmove (&counts[i], &counts[i + 1], (*n - i) * sizeof counts[0]);
+    }
+}
 
-  qm_parallel_problem_from_plan (plan, 0, &pb);
-  qm_parallel_curve (&pb, e->tokens, counts, n, points, &curve);
-
-  /* Where nothing fits in memory, the curve still shows what the plan's
-   * own layout would take (the estimate prices a plan that does not fit
-   * the same way), so the plan's point lies on it; those points are
-   * marked, and the chart says why (issue 20: a 405B plan on 16,384 H100
-   * showed a curve starting at 65k GPUs, far from its point). */
+/* Where nothing fits in memory, the curve still shows what the plan's
+ * own layout would take (the estimate prices a plan that does not fit
+ * the same way), so the plan's point lies on it; those points are
+ * marked, and the chart says why (issue 20: a 405B plan on 16,384 H100
+ * showed a curve starting at 65k GPUs, far from its point). */
+static void
+price_unfit_points (const QmParallelProblem *pb,
+                    const QmEstimate        *e,
+                    QmParallelCurvePoint    *points,
+                    guint                    n)
+{
   for (guint i = 0; i < n; i++)
     if (!points[i].fits)
       {
-        QmParallelProblem at = pb;
+        QmParallelProblem at = *pb;
         QmParallelTime t;
         QmParallelLayout l = {
           .tp = MAX (e->parallelism.tp, 1), .pp = MAX (e->parallelism.pp, 1),
@@ -164,26 +144,71 @@ qm_plan_curve (const QmPlan     *plan,
         points[i].mfu = t.mfu;
         points[i].train_s = e->tokens / ((double) at.global_batch * at.seq_len) * t.step;
       }
+}
 
-  /* When the plan's MFU is given (or a family default), keep the model's
-   * shape but anchor its level: time scales as 1/MFU, so scale by the
-   * model's MFU at the nearest count over the plan's. */
-  if (e->mfu_source != QM_MFU_SOURCE_PREDICTED && e->mfu > 0)
-    {
-      double best = G_MAXDOUBLE;
+/* When the plan's MFU is given (or a family default), keep the model's
+ * shape but anchor its level: time scales as 1/MFU, so scale by the
+ * model's MFU at the nearest count over the plan's. */
+static double
+mfu_anchor (const QmEstimate           *e,
+            const QmParallelCurvePoint *points,
+            guint                       n)
+{
+  double anchor = 1.0, best = G_MAXDOUBLE;
 
-      for (guint i = 0; i < n; i++)
-        if (points[i].train_s > 0 && points[i].mfu > 0)
+  if (e->mfu_source == QM_MFU_SOURCE_PREDICTED || !(e->mfu > 0))
+    return 1.0;
+  for (guint i = 0; i < n; i++)
+    if (points[i].train_s > 0 && points[i].mfu > 0)
+      {
+        double d = fabs (log ((double) points[i].gpus / e->gpus));
+
+        if (d < best)
           {
-            double d = fabs (log ((double) points[i].gpus / e->gpus));
-
-            if (d < best)
-              {
-                best = d;
-                anchor = points[i].mfu / e->mfu;
-              }
+            best = d;
+            anchor = points[i].mfu / e->mfu;
           }
-    }
+      }
+  return anchor;
+}
+
+void
+qm_plan_curve (const QmPlan     *plan,
+               const QmEstimate *e,
+               QmGpusTimeCurve  *out)
+{
+  QmParallelProblem pb;
+  QmParallelCurvePoint points[QM_CURVE_MAX_POINTS];
+  QmParallelCurve curve;
+  guint counts[QM_CURVE_MAX_POINTS];
+  guint per_node = MAX (plan->hardware.server.gpus, 1);
+  guint lo, hi, n;
+  double anchor;
+  QmFailurePreset preset;
+  gboolean with_failures;
+
+  memset (out, 0, sizeof *out);
+  out->knee = -1;
+  out->currency = plan->pricing.currency;
+  if (!e->valid || !e->has_training || e->gpus == 0 || e->ideal_days <= 0)
+    return;
+
+  out->plan_gpus = e->gpus;
+  out->plan_days = e->train_days > 0 ? e->train_days : e->ideal_days;
+  out->deadline_days = plan->workload.deadline_days;
+
+  lo = MAX (1u, (guint) (e->gpus / CURVE_SPAN));
+  hi = (guint) MIN (e->gpus * CURVE_SPAN, 1048576.0);
+  n = qm_parallel_curve_counts (lo, hi, per_node, 24, counts);
+
+  insert_count (counts, &n, e->gpus);
+
+  qm_parallel_problem_from_plan (plan, 0, &pb);
+  qm_parallel_curve (&pb, e->tokens, counts, n, points, &curve);
+
+  price_unfit_points (&pb, e, points, n);
+
+  anchor = mfu_anchor (e, points, n);
 
   with_failures = qm_failure_preset_from_string (plan->reliability_preset, &preset) && e->has_reliability;
   for (guint i = 0; i < n && out->n < QM_CURVE_MAX_POINTS; i++)
@@ -460,20 +485,6 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
     }
 }
 
-void
-qm_plan_chart_draw (QmPlanChartKind        kind,
-                    cairo_t               *cr,
-                    const QmPlan          *plan,
-                    const QmEstimate      *e,
-                    const QmPlanCurves    *curves,
-                    QmBytesUnit            unit,
-                    const QmChartStyle    *style,
-                    double                 width,
-                    double                 height)
-{
-  qm_plan_chart_draw_with_layout (kind, cr, plan, e, curves, unit, style, width, height, NULL);
-}
-
 char *
 qm_plan_chart_describe (QmPlanChartKind   kind,
                         const QmPlan     *plan,
@@ -564,7 +575,7 @@ qm_plan_chart_export (QmPlanChartKind     kind,
     }
 
   cr = cairo_create (surface);
-  qm_plan_chart_draw (kind, cr, plan, e, NULL, QM_BYTES_GB, style, width, height);
+  qm_plan_chart_draw_with_layout (kind, cr, plan, e, NULL, QM_BYTES_GB, style, width, height, NULL);
   cairo_destroy (cr);
   if (png)
     status = cairo_surface_write_to_png (surface, path);

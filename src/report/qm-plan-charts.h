@@ -73,18 +73,6 @@ void        qm_plan_curves                 (const QmPlan      *plan,
                                             const QmEstimate  *estimate,
                                             QmPlanCurves      *out);
 
-/* Draws @kind into (0, 0, width, height). @curves NULL computes what
- * @kind needs. */
-void        qm_plan_chart_draw             (QmPlanChartKind        kind,
-                                            cairo_t               *cr,
-                                            const QmPlan          *plan,
-                                            const QmEstimate      *estimate,
-                                            const QmPlanCurves    *curves,
-                                            QmBytesUnit            unit,
-                                            const QmChartStyle    *style,
-                                            double                 width,
-                                            double                 height);
-
 /* Where qm_plan_chart_draw_with_layout() drew things, for hover tooltips:
  * the renderer's layout for @kind, and for the VRAM chart the bars it drew
  * (the plan's layout, then the other ZeRO stages) with their labels. */
@@ -102,7 +90,8 @@ typedef struct
   QmThroughputLayout throughput;
 } QmPlanChartLayout;
 
-/* qm_plan_chart_draw() that also fills @layout_out (may be NULL). */
+/* Draws @kind into (0, 0, width, height). @curves NULL computes what
+ * @kind needs. Fills @layout_out when it is not NULL. */
 void        qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
                                             cairo_t               *cr,
                                             const QmPlan          *plan,

@@ -71,9 +71,10 @@ draw_plan_figure (cairo_t  *cr,
       c->curves = g_new0 (QmPlanCurves, 1);
       qm_plan_curves (&c->plan, &c->estimate, c->curves);
     }
-  qm_plan_chart_draw (f->kind, cr, &c->plan, &c->estimate, c->curves, c->unit, &c->style,
-                      width, height);
+  qm_plan_chart_draw_with_layout (f->kind, cr, &c->plan, &c->estimate, c->curves, c->unit, &c->style,
+                                  width, height, NULL);
 }
+
 void
 qm_plan_report_add_charts (QmDocument             *doc,
                            const QmPlan           *plan,

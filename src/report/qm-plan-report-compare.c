@@ -221,113 +221,122 @@ metric_row (GPtrArray    *rows,
   g_ptr_array_add (rows, row);
 }
 
-GPtrArray *
-qm_compare_rows (const QmPlan           *plans,
-                 const QmEstimate       *estimates,
-                 guint                   n,
-                 const QmPlanReportInfo *in)
+/* The plans compared, as the rows and the report's sections take them. */
+typedef struct
 {
-  GPtrArray *rows = g_ptr_array_new_with_free_func (compare_row_free);
-  QmPlanReportInfo info;
-  g_autofree char *date = NULL;
-  gboolean same_currency = TRUE;
-  double v[QM_COMPARE_MAX_PLANS];
-  char *t[QM_COMPARE_MAX_PLANS];
+  const QmPlan           *plans;
+  const QmEstimate       *estimates;
+  guint                   n;
+  const QmPlanReportInfo *info;
+} Compared;
 
-  g_return_val_if_fail (n >= 1 && n <= QM_COMPARE_MAX_PLANS, rows);
-  qm_report_resolve_info (in, &info, &date);
-  for (guint i = 1; i < n; i++)
-    if (g_strcmp0 (qm_report_currency_of (&plans[i], &info), qm_report_currency_of (&plans[0], &info)) != 0)
-      same_currency = FALSE;
-
-#define EACH(expr_v, expr_t) G_STMT_START {                           \
-    for (guint i = 0; i < n; i++)                                       \
+/* Fills v[] and t[] with one value and one cell per plan; the expressions
+ * see the plan as p, its estimate as e and its currency as cur. */
+#define EACH(expr_v, expr_t) G_STMT_START {                             \
+    for (guint i = 0; i < set->n; i++)                                  \
       {                                                                 \
-        const QmPlan *p G_GNUC_UNUSED = &plans[i];                      \
-        const QmEstimate *e G_GNUC_UNUSED = &estimates[i];              \
-        const char *cur G_GNUC_UNUSED = qm_report_currency_of (p, &info);         \
+        const QmPlan *p G_GNUC_UNUSED = &set->plans[i];                 \
+        const QmEstimate *e G_GNUC_UNUSED = &set->estimates[i];         \
+        const char *cur G_GNUC_UNUSED = qm_report_currency_of (p, set->info); \
         v[i] = (expr_v);                                                \
         t[i] = (expr_t);                                                \
       }                                                                 \
   } G_STMT_END
 #define NA "–"
-#define INPUT(label) metric_row (rows, n, (label), v, t, BETTER_NONE)
+
+/* The figures, each marked where it is best. */
+static void
+add_figure_rows (GPtrArray      *rows,
+                 const Compared *set,
+                 gboolean        same_currency)
+{
+  double v[QM_COMPARE_MAX_PLANS];
+  char *t[QM_COMPARE_MAX_PLANS];
 
   /* The rows' labels and cells, as the comparison report, the CLI's table
    * and the Compare page show them. */
   EACH (e->gpus, g_strdup (qm_report_num (e->gpus, 0)));
-  metric_row (rows, n, _("GPUs"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("GPUs"), v, t, BETTER_LOWER);
   EACH (e->nodes, g_strdup (qm_report_num (e->nodes, 0)));
-  metric_row (rows, n, _("Nodes"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Nodes"), v, t, BETTER_LOWER);
   EACH (e->cluster.racks, g_strdup (qm_report_num (e->cluster.racks, 0)));
-  metric_row (rows, n, _("Racks"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Racks"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->train_days : NAN, g_strdup (e->has_training ? qm_report_days (e->train_days) : NA));
   /* Translators: rows of the comparison: the time to train with failures
    * and restarts, and without. */
-  metric_row (rows, n, _("Time, with failures"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Time, with failures"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->ideal_days : NAN, g_strdup (e->has_training ? qm_report_days (e->ideal_days) : NA));
-  metric_row (rows, n, _("Time, ideal"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Time, ideal"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->gpu_hours : NAN, g_strdup (e->has_training ? qm_report_num (e->gpu_hours, 0) : NA));
-  metric_row (rows, n, _("GPU-hours"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("GPU-hours"), v, t, BETTER_LOWER);
   EACH (e->has_training ? e->mfu : NAN,
         e->has_training ? g_strdup_printf ("%s%% (%s)", qm_report_num (100 * e->mfu, 1), qm_report_mfu_source_word (e->mfu_source))
                         : g_strdup (NA));
-  metric_row (rows, n, _("MFU"), v, t, BETTER_HIGHER);
+  metric_row (rows, set->n, _("MFU"), v, t, BETTER_HIGHER);
   EACH (e->has_reliability ? e->reliability.goodput : NAN,
         e->has_reliability ? g_strdup_printf ("%s%%", qm_report_num (100 * e->reliability.goodput, 1)) : g_strdup (NA));
-  metric_row (rows, n, _("Goodput"), v, t, BETTER_HIGHER);
+  metric_row (rows, set->n, _("Goodput"), v, t, BETTER_HIGHER);
   EACH (e->has_inference ? e->inference.tokens_per_s_total : NAN,
         e->has_inference ? g_strdup (qm_report_num (e->inference.tokens_per_s_total, 0)) : g_strdup (NA));
   /* Translators: a row of the comparison: the output tokens per second a
    * serving plan delivers. */
-  metric_row (rows, n, _("Output tokens/s"), v, t, BETTER_HIGHER);
+  metric_row (rows, set->n, _("Output tokens/s"), v, t, BETTER_HIGHER);
   EACH (e->memory.margin,
         /* Translators: a cell of the comparison: the memory each GPU needs,
          * the GPU's memory, and "fits" or "DOES NOT FIT". */
-        g_strdup_printf (_("%s of %s, %s"), qm_report_bytes (e->memory.total, info.memory_unit),
-                         qm_report_bytes (e->memory.capacity, info.memory_unit),
+        g_strdup_printf (_("%s of %s, %s"), qm_report_bytes (e->memory.total, set->info->memory_unit),
+                         qm_report_bytes (e->memory.capacity, set->info->memory_unit),
                          /* Translators: in a cell of the comparison, after the memory per GPU. */
                          e->fits ? _("fits") : _("DOES NOT FIT")));
-  metric_row (rows, n, _("Memory per GPU"), v, t, BETTER_HIGHER);
+  metric_row (rows, set->n, _("Memory per GPU"), v, t, BETTER_HIGHER);
   EACH (e->power.facility_peak_kw, g_strdup_printf ("%s kW", qm_report_num (e->power.facility_peak_kw, 0)));
-  metric_row (rows, n, _("Facility power"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Facility power"), v, t, BETTER_LOWER);
   EACH (e->power.energy_mwh,
         /* Translators: a cell of the comparison: the energy a serving plan
          * uses a month. */
         g_strdup_printf (e->has_training ? "%s MWh" : _("%s MWh a month"),
                          qm_report_num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0)));
-  metric_row (rows, n, _("Energy"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Energy"), v, t, BETTER_LOWER);
   EACH (e->power.co2_tonnes,
         /* Translators: cells of the comparison: tonnes of CO₂e for a run,
          * and for a month of serving. */
         g_strdup_printf (e->has_training ? _("%s t") : _("%s t a month"),
                          qm_report_num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0)));
-  metric_row (rows, n, _("CO₂e"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("CO₂e"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.upfront : NAN, g_strdup (qm_report_money (e->cost.upfront, cur)));
-  metric_row (rows, n, _("Upfront"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Upfront"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.monthly : NAN, g_strdup (qm_report_money (e->cost.monthly, cur)));
-  metric_row (rows, n, _("Monthly"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Monthly"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.run : NAN,
         e->has_training ? g_strdup (qm_report_money (e->cost.run, cur))
                         /* Translators: a cell of the comparison: the cost of a
                          * month of serving. */
                         : g_strdup_printf (_("%s a month"), qm_report_money (e->cost.run, cur)));
-  metric_row (rows, n, _("This run"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("This run"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.total : NAN,
         /* Translators: a cell of the comparison: the total cost, then the
          * months of the plan's horizon. */
         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s over %s month", "%s over %s months",
                                       qm_report_plural_n (e->cost.horizon_months)),
                          qm_report_money (e->cost.total, cur), qm_report_num (e->cost.horizon_months, 0)));
-  metric_row (rows, n, _("Total cost"), v, t, BETTER_LOWER);
+  metric_row (rows, set->n, _("Total cost"), v, t, BETTER_LOWER);
+}
 
-  /* Inputs: no better or worse, just side by side. */
+/* The inputs: no better or worse, just side by side. */
+static void
+add_input_rows (GPtrArray      *rows,
+                const Compared *set)
+{
+  double v[QM_COMPARE_MAX_PLANS];
+  char *t[QM_COMPARE_MAX_PLANS];
+#define INPUT(label) metric_row (rows, set->n, (label), v, t, BETTER_NONE)
+
   {
     QmCompareRow *row = g_new0 (QmCompareRow, 1);
 
     row->label = g_strdup (_("Inputs"));
     row->section = TRUE;
-    for (guint i = 0; i < n; i++)
+    for (guint i = 0; i < set->n; i++)
       row->cells[i] = g_strdup ("");
     g_ptr_array_add (rows, row);
   }
@@ -364,137 +373,168 @@ qm_compare_rows (const QmPlan           *plans,
   INPUT (_("Pricing"));
   EACH (0, g_strdup_printf ("PUE %s, %s/kWh", qm_report_num (p->facility.pue, 2), qm_report_money_exact (p->facility.usd_per_kwh, cur)));
   INPUT (_("Facility"));
+#undef INPUT
+}
+
 #undef EACH
 #undef NA
-#undef INPUT
+
+GPtrArray *
+qm_compare_rows (const QmPlan           *plans,
+                 const QmEstimate       *estimates,
+                 guint                   n,
+                 const QmPlanReportInfo *in)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (compare_row_free);
+  QmPlanReportInfo info;
+  g_autofree char *date = NULL;
+  gboolean same_currency = TRUE;
+
+  g_return_val_if_fail (n >= 1 && n <= QM_COMPARE_MAX_PLANS, rows);
+  qm_report_resolve_info (in, &info, &date);
+  for (guint i = 1; i < n; i++)
+    if (g_strcmp0 (qm_report_currency_of (&plans[i], &info), qm_report_currency_of (&plans[0], &info)) != 0)
+      same_currency = FALSE;
+
+  {
+    const Compared set = { plans, estimates, n, &info };
+
+    add_figure_rows (rows, &set, same_currency);
+    add_input_rows (rows, &set);
+  }
   return rows;
 }
 
-QmDocument *
-qm_compare_report_new (const QmPlan           *plans,
-                       const QmEstimate       *estimates,
-                       guint                   n,
-                       const QmPlanReportInfo *in)
+/* The plans and estimates copied for the figures, which draw after the
+ * caller's arrays are gone, with the scales they share. */
+static CompareCopy *
+compare_copy_new (const QmPlan           *plans,
+                  const QmEstimate       *estimates,
+                  guint                   n,
+                  const QmPlanReportInfo *info,
+                  gboolean               *same_currency)
 {
-  QmPlanReportInfo info;
-  g_autofree char *date = NULL;
-  g_autofree char *footer = NULL;
-  g_autoptr(GString) intro = g_string_new (NULL);
-  const char *headers[1 + QM_COMPARE_MAX_PLANS];
-  double widths[1 + QM_COMPARE_MAX_PLANS];
-  char *header_text[QM_COMPARE_MAX_PLANS] = { NULL, };
-  CompareCopy *copy;
-  gboolean same_currency = TRUE;
-  QmDocument *doc;
+  CompareCopy *copy = g_rc_box_new0 (CompareCopy);
 
-  g_return_val_if_fail (plans != NULL && estimates != NULL, NULL);
-  g_return_val_if_fail (n >= 2 && n <= QM_COMPARE_MAX_PLANS, NULL);
-
-  qm_report_resolve_info (in, &info, &date);
-  /* Translators: the comparison report's footer; %s is a date, YYYY-MM-DD. */
-  footer = g_strdup_printf (_("Plan comparison — %s"), info.date);
-  doc = qm_document_new (info.paper, _("Plan comparison"), footer);
-
-  copy = g_rc_box_new0 (CompareCopy);
+  *same_currency = TRUE;
   copy->n = n;
-  copy->unit = info.memory_unit;
+  copy->unit = info->memory_unit;
   qm_report_paper_style (&copy->style);
-  g_strlcpy (copy->currency, qm_report_currency_of (&plans[0], &info), sizeof copy->currency);
+  g_strlcpy (copy->currency, qm_report_currency_of (&plans[0], info), sizeof copy->currency);
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 40);
+      g_autofree char *shorter = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 30);
       double node_w, cluster_kw;
 
       copy->plans[i] = plans[i];
       copy->estimates[i] = estimates[i];
-      g_autofree char *shorter = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 30);
-
       g_snprintf (copy->labels[i], sizeof copy->labels[i], "%c: %s", letters[i], cut);
       g_snprintf (copy->short_labels[i], sizeof copy->short_labels[i], "%c: %s", letters[i], shorter);
       copy->vram_max = MAX (copy->vram_max, qm_chart_vram_top (&estimates[i].memory, 1));
       qm_chart_power_top (&estimates[i].power, &node_w, &cluster_kw);
       copy->node_max_w = MAX (copy->node_max_w, node_w);
       copy->cluster_max_kw = MAX (copy->cluster_max_kw, cluster_kw);
-      if (g_strcmp0 (qm_report_currency_of (&plans[i], &info), copy->currency) != 0)
-        same_currency = FALSE;
+      if (g_strcmp0 (qm_report_currency_of (&plans[i], info), copy->currency) != 0)
+        *same_currency = FALSE;
     }
+  return copy;
+}
 
-  /* Cover: what is compared. */
+/* Cover: what is compared. @currency is NULL when the plans differ. */
+static void
+add_compare_cover (QmDocument     *doc,
+                   const Compared *set,
+                   const char     *currency)
+{
+  g_autoptr(GString) intro = g_string_new (NULL);
+
   qm_document_add_heading (doc, _("Plan comparison"), 0);
-  g_string_append_printf (intro, _("Date: %s"), info.date);
+  g_string_append_printf (intro, _("Date: %s"), set->info->date);
   g_string_append_c (intro, '\n');
-  qm_report_append_catalog_line (intro, info.catalog_version, same_currency ? copy->currency : NULL);
+  qm_report_append_catalog_line (intro, set->info->catalog_version, currency);
   qm_document_add_paragraph (doc, intro->str);
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < set->n; i++)
     {
+      const QmPlan *p = &set->plans[i];
+      const QmEstimate *e = &set->estimates[i];
       g_autoptr(GString) line = g_string_new (NULL);
-      g_autofree char *model = qm_report_model_name (&plans[i], &estimates[i]);
+      g_autofree char *model = qm_report_model_name (p, e);
 
       /* Translators: a compared plan: its letter and name; the workload
        * ("Pretraining"); the model; the GPU count, then the GPU model. */
       g_string_append_printf (line, g_dngettext (GETTEXT_PACKAGE, "%c. %s — %s, %s, %s GPU (%s)",
-                                                 "%c. %s — %s, %s, %s GPUs (%s)", qm_report_plural_n (estimates[i].gpus)),
-                              letters[i], qm_report_plan_name (&plans[i]), qm_report_mode_label (plans[i].workload.mode), model,
-                              qm_report_num (estimates[i].gpus, 0), qm_report_gpu_name (&plans[i]));
-      if (plans[i].customer[0])
+                                                 "%c. %s — %s, %s, %s GPUs (%s)", qm_report_plural_n (e->gpus)),
+                              letters[i], qm_report_plan_name (p), qm_report_mode_label (p->workload.mode), model,
+                              qm_report_num (e->gpus, 0), qm_report_gpu_name (p));
+      if (p->customer[0])
         /* Translators: after a compared plan's line; %s is the customer. */
-        g_string_append_printf (line, _("; for %s"), plans[i].customer);
+        g_string_append_printf (line, _("; for %s"), p->customer);
       qm_document_add_paragraph (doc, line->str);
     }
   qm_document_add_paragraph (doc, _("✓ marks the better value in each row: lower for counts, time, power "
                                     "and cost; higher for MFU, goodput, memory to spare and throughput. "
                                     "“–” means the figure does not apply to that plan."));
-  if (!same_currency)
+  if (currency == NULL)
     qm_document_add_paragraph (doc, _("The plans use different currencies, so costs are not marked."));
+}
 
-  /* The table. */
+/* The table of key figures: qm_compare_rows(), a column per plan. */
+static void
+add_compare_table (QmDocument     *doc,
+                   const Compared *set)
+{
+  const char *headers[1 + QM_COMPARE_MAX_PLANS];
+  double widths[1 + QM_COMPARE_MAX_PLANS];
+  QmAlign aligns[1 + QM_COMPARE_MAX_PLANS];
+  char *header_text[QM_COMPARE_MAX_PLANS] = { NULL, };
+  g_autoptr(GPtrArray) rows = qm_compare_rows (set->plans, set->estimates, set->n, set->info);
+
   headers[0] = "";
   widths[0] = 0.24;
-  for (guint i = 0; i < n; i++)
+  aligns[0] = QM_ALIGN_START;
+  for (guint i = 0; i < set->n; i++)
     {
-      g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 60);
+      g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&set->plans[i]), 60);
 
       header_text[i] = g_strdup_printf ("%c. %s", letters[i], cut);
       headers[1 + i] = header_text[i];
-      widths[1 + i] = 0.76 / n;
+      widths[1 + i] = 0.76 / set->n;
+      aligns[1 + i] = QM_ALIGN_START;
     }
-  {
-    QmAlign aligns[1 + QM_COMPARE_MAX_PLANS];
+  qm_document_add_heading (doc, _("Key figures"), 1);
+  qm_document_begin_table (doc, 1 + set->n, headers, widths, aligns);
+  /* The table copied the headers. */
+  for (guint i = 0; i < set->n; i++)
+    g_clear_pointer (&header_text[i], g_free);
 
-    for (guint i = 0; i <= n; i++)
-      aligns[i] = QM_ALIGN_START;
-    qm_document_add_heading (doc, _("Key figures"), 1);
-    qm_document_begin_table (doc, 1 + n, headers, widths, aligns);
-    /* The table copied the headers. */
-    for (guint i = 0; i < n; i++)
-      g_clear_pointer (&header_text[i], g_free);
-  }
+  for (guint r = 0; r < rows->len; r++)
+    {
+      QmCompareRow *row = g_ptr_array_index (rows, r);
+      const char *cells[1 + QM_COMPARE_MAX_PLANS];
+      char *marked[QM_COMPARE_MAX_PLANS] = { NULL, };
 
-  {
-    g_autoptr(GPtrArray) rows = qm_compare_rows (plans, estimates, n, &info);
-
-    for (guint r = 0; r < rows->len; r++)
-      {
-        QmCompareRow *row = g_ptr_array_index (rows, r);
-        const char *cells[1 + QM_COMPARE_MAX_PLANS];
-        char *marked[QM_COMPARE_MAX_PLANS] = { NULL, };
-
-        cells[0] = row->label;
-        for (guint i = 0; i < n; i++)
-          {
-            /* A check mark, not colour: it survives a greyscale printer. */
-            marked[i] = row->best[i] ? g_strconcat ("✓ ", row->cells[i], NULL) : g_strdup (row->cells[i]);
-            cells[1 + i] = marked[i];
-          }
-        qm_document_add_row (doc, cells, row->section);
-        /* (g_autofree on an array would free only its first element.) */
-        for (guint i = 0; i < n; i++)
-          g_free (marked[i]);
-      }
-  }
+      cells[0] = row->label;
+      for (guint i = 0; i < set->n; i++)
+        {
+          /* A check mark, not colour: it survives a greyscale printer. */
+          marked[i] = row->best[i] ? g_strconcat ("✓ ", row->cells[i], NULL) : g_strdup (row->cells[i]);
+          cells[1 + i] = marked[i];
+        }
+      qm_document_add_row (doc, cells, row->section);
+      /* (g_autofree on an array would free only its first element.) */
+      for (guint i = 0; i < set->n; i++)
+        g_free (marked[i]);
+    }
   qm_document_end_table (doc);
+}
 
-  /* Charts. */
+static void
+add_compare_charts (QmDocument  *doc,
+                    CompareCopy *copy)
+{
+  guint n = copy->n;
+
   qm_document_add_page_break (doc);
   /* Translators: a heading of the comparison report, over its charts. */
   qm_document_add_heading (doc, _("Side by side"), 1);
@@ -512,7 +552,37 @@ qm_compare_report_new (const QmPlan           *plans,
   /* All of them on one page when they fit. */
   for (guint i = 0; i < n; i++)
     add_compare_figure (doc, copy, COMPARE_FIGURE_POWER, i, MIN (POWER_HEIGHT, POWER_PAGE / n));
+}
 
+QmDocument *
+qm_compare_report_new (const QmPlan           *plans,
+                       const QmEstimate       *estimates,
+                       guint                   n,
+                       const QmPlanReportInfo *in)
+{
+  QmPlanReportInfo info;
+  g_autofree char *date = NULL;
+  g_autofree char *footer = NULL;
+  CompareCopy *copy;
+  gboolean same_currency;
+  QmDocument *doc;
+
+  g_return_val_if_fail (plans != NULL && estimates != NULL, NULL);
+  g_return_val_if_fail (n >= 2 && n <= QM_COMPARE_MAX_PLANS, NULL);
+
+  qm_report_resolve_info (in, &info, &date);
+  /* Translators: the comparison report's footer; %s is a date, YYYY-MM-DD. */
+  footer = g_strdup_printf (_("Plan comparison — %s"), info.date);
+  doc = qm_document_new (info.paper, _("Plan comparison"), footer);
+
+  copy = compare_copy_new (plans, estimates, n, &info, &same_currency);
+  {
+    const Compared set = { plans, estimates, n, &info };
+
+    add_compare_cover (doc, &set, same_currency ? copy->currency : NULL);
+    add_compare_table (doc, &set);
+  }
+  add_compare_charts (doc, copy);
   g_rc_box_release (copy);
   return doc;
 }

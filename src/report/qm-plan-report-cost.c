@@ -22,34 +22,16 @@
 #include "qm-reliability.h"
 
 
-void
-qm_plan_report_add_bom (QmDocument             *doc,
-                        const QmPlan           *plan,
-                        const QmEstimate       *e,
-                        const QmBomLine        *bom,
-                        guint                   n_bom,
-                        const QmPlanReportInfo *info)
+/* What the bill of materials lists, and where its prices come from. */
+static void
+add_bom_intro (QmDocument             *doc,
+               const QmPlan           *plan,
+               const QmEstimate       *e,
+               const QmPlanReportInfo *info)
 {
-  const char *headers[] = {
-    _("Item"),
-    /* Translators: a column header: an entry's id in the hardware catalog. */
-    _("Catalog id"),
-    /* Translators: a column header of the bill of materials: the quantity,
-     * in a narrow column (a short word or an abbreviation). */
-    _("Qty"),
-    /* Translators: a column header of the bill of materials. */
-    _("Unit price"),
-    _("Total"),
-  };
-  static const double widths[] = { 0.31, 0.20, 0.11, 0.17, 0.21 };
-  static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
   const char *cur = qm_report_currency_of (plan, info);
-  const QmCost *c = &e->cost;
-  double sum = 0.0;
   g_autofree char *intro = NULL;
 
-  qm_document_add_page_break (doc);
-  qm_document_add_heading (doc, _("Bill of materials"), 1);
   if (qm_report_is_buy (plan))
     /* Translators: under "Bill of materials"; a currency code such as
      * "USD", then the version of the catalog's prices. */
@@ -67,6 +49,30 @@ qm_plan_report_add_bom (QmDocument             *doc,
                                "version %s: list prices before discounts, not a vendor quote."),
                              cur, info->catalog_version);
   qm_document_add_paragraph (doc, intro);
+}
+
+/* The lines of the bill of materials and their sum, in @cur. */
+static void
+add_bom_lines (QmDocument      *doc,
+               const QmBomLine *bom,
+               guint            n_bom,
+               const char      *sum_label,
+               const char      *cur)
+{
+  const char *headers[] = {
+    _("Item"),
+    /* Translators: a column header: an entry's id in the hardware catalog. */
+    _("Catalog id"),
+    /* Translators: a column header of the bill of materials: the quantity,
+     * in a narrow column (a short word or an abbreviation). */
+    _("Qty"),
+    /* Translators: a column header of the bill of materials. */
+    _("Unit price"),
+    _("Total"),
+  };
+  static const double widths[] = { 0.31, 0.20, 0.11, 0.17, 0.21 };
+  static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
+  double sum = 0.0;
 
   qm_document_begin_table (doc, 5, headers, widths, aligns);
   for (guint i = 0; i < n_bom; i++)
@@ -84,92 +90,118 @@ qm_plan_report_add_bom (QmDocument             *doc,
         sum += l->total_usd;
     }
   {
-    const char *cells[5] = {
-      /* Translators: the last row of the bill of materials, its sum. */
-      qm_report_is_buy (plan) ? _("Upfront total") : e->has_training ? _("Rental for this run") : _("Rental for one month"),
-      "", "", "", qm_report_money_exact (sum, cur),
-    };
+    const char *cells[5] = { sum_label, "", "", "", qm_report_money_exact (sum, cur) };
+
     qm_document_add_row (doc, cells, TRUE);
   }
   qm_document_end_table (doc);
+}
 
-  /* What it costs over time. */
-  {
-    const char *h2[] = {
-      _("Cost"),
-      /* Translators: a column header of the table of totals: how a cost is
-       * worked out. */
-      _("Basis"),
-      /* Translators: a column header of the table of totals: an amount of
-       * money. */
-      _("Amount"),
-    };
-    static const double w2[] = { 0.34, 0.45, 0.21 };
-    static const QmAlign a2[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END };
-    /* Translators: the plan's horizon, in the table of totals. */
-    g_autofree char *horizon = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s month", "%s months",
-                                                             qm_report_plural_n (c->horizon_months)),
-                                                qm_report_num (c->horizon_months, 0));
+/* What it costs over time: the table of totals. */
+static void
+add_totals (QmDocument             *doc,
+            const QmPlan           *plan,
+            const QmEstimate       *e,
+            const QmPlanReportInfo *info)
+{
+  const char *cur = qm_report_currency_of (plan, info);
+  const QmCost *c = &e->cost;
+  const char *h2[] = {
+    _("Cost"),
+    /* Translators: a column header of the table of totals: how a cost is
+     * worked out. */
+    _("Basis"),
+    /* Translators: a column header of the table of totals: an amount of
+     * money. */
+    _("Amount"),
+  };
+  static const double w2[] = { 0.34, 0.45, 0.21 };
+  static const QmAlign a2[] = { QM_ALIGN_START, QM_ALIGN_START, QM_ALIGN_END };
+  /* Translators: the plan's horizon, in the table of totals. */
+  g_autofree char *horizon = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s month", "%s months",
+                                                           qm_report_plural_n (c->horizon_months)),
+                                              qm_report_num (c->horizon_months, 0));
 #define ROW(a, b, v, em) G_STMT_START { const char *cells_[] = { (a), (b), (v) }; \
                                         qm_document_add_row (doc, cells_, (em)); } G_STMT_END
 
-    qm_document_add_heading (doc, _("Totals"), 2);
-    qm_document_begin_table (doc, 3, h2, w2, a2);
-    if (qm_report_is_buy (plan))
-      {
-        /* Translators: how the monthly amortisation is worked out. */
-        g_autofree char *amort = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "hardware over %s year",
-                                                               "hardware over %s years",
-                                                               qm_report_plural_n (plan->pricing.amortization_years)),
-                                                  qm_report_num (plan->pricing.amortization_years, 0));
-        /* Translators: how a run's cost is worked out; %s is the run's
-         * duration, such as "54 days". */
-        g_autofree char *run = g_strdup_printf (_("%s of the monthly cost"), qm_report_days (e->run_s / 86400.0));
+  qm_document_add_heading (doc, _("Totals"), 2);
+  qm_document_begin_table (doc, 3, h2, w2, a2);
+  if (qm_report_is_buy (plan))
+    {
+      /* Translators: how the monthly amortisation is worked out. */
+      g_autofree char *amort = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "hardware over %s year",
+                                                             "hardware over %s years",
+                                                             qm_report_plural_n (plan->pricing.amortization_years)),
+                                                qm_report_num (plan->pricing.amortization_years, 0));
+      /* Translators: how a run's cost is worked out; %s is the run's
+       * duration, such as "54 days". */
+      g_autofree char *run = g_strdup_printf (_("%s of the monthly cost"), qm_report_days (e->run_s / 86400.0));
 
-        /* The rows of the totals of a bought cluster: what, and how it is
-         * worked out. */
-        ROW (_("Upfront"),
-             /* Translators: how the upfront cost of a bought cluster is made up. */
-             _("hardware and installation"), qm_report_money_exact (c->upfront, cur), TRUE);
-        /* Translators: a row of the table of totals: the hardware written off
-         * a month. */
-        ROW (_("Amortisation"), amort, qm_report_money_exact (c->amortization_monthly, cur), FALSE);
-        /* Translators: a row of the table of totals: the electricity a month,
-         * worked out from the facility's average power. */
-        ROW (_("Electricity"), _("average facility power"), qm_report_money_exact (c->power_monthly, cur), FALSE);
-        /* Translators: a row of the table of totals: the data centre's rent
-         * a month, worked out per kW of provisioned power. */
-        ROW (_("Colocation"), _("per kW of provisioned power"), qm_report_money_exact (c->colo_monthly, cur), FALSE);
-        /* Translators: a row of the table of totals: the vendor's hardware
-         * support a month, a yearly fraction of the hardware's price. */
-        ROW (_("Support"), _("yearly fraction of the hardware"), qm_report_money_exact (c->support_monthly, cur), FALSE);
-        /* Translators: a row label: the cost a month. */
-        ROW (_("Monthly"), _("subtotal"), qm_report_money_exact (c->monthly, cur), TRUE);
-        /* Translators: a row label: the cost of the training run. */
-        ROW (e->has_training ? _("This run") : _("One month of serving"), run, qm_report_money_exact (c->run, cur), FALSE);
-        ROW (_("Total cost of ownership"), horizon, qm_report_money_exact (c->total, cur), TRUE);
-      }
-    else
-      {
-        /* Translators: how a rented run's cost is worked out: GPUs × hours. */
-        g_autofree char *hours = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s GPU-hour", "%s GPU-hours",
-                                                               qm_report_plural_n (c->gpu_hours)),
-                                                  qm_report_num (c->gpu_hours, 0));
+      /* The rows of the totals of a bought cluster: what, and how it is
+       * worked out. */
+      ROW (_("Upfront"),
+           /* Translators: how the upfront cost of a bought cluster is made up. */
+           _("hardware and installation"), qm_report_money_exact (c->upfront, cur), TRUE);
+      /* Translators: a row of the table of totals: the hardware written off
+       * a month. */
+      ROW (_("Amortisation"), amort, qm_report_money_exact (c->amortization_monthly, cur), FALSE);
+      /* Translators: a row of the table of totals: the electricity a month,
+       * worked out from the facility's average power. */
+      ROW (_("Electricity"), _("average facility power"), qm_report_money_exact (c->power_monthly, cur), FALSE);
+      /* Translators: a row of the table of totals: the data centre's rent
+       * a month, worked out per kW of provisioned power. */
+      ROW (_("Colocation"), _("per kW of provisioned power"), qm_report_money_exact (c->colo_monthly, cur), FALSE);
+      /* Translators: a row of the table of totals: the vendor's hardware
+       * support a month, a yearly fraction of the hardware's price. */
+      ROW (_("Support"), _("yearly fraction of the hardware"), qm_report_money_exact (c->support_monthly, cur), FALSE);
+      /* Translators: a row label: the cost a month. */
+      ROW (_("Monthly"), _("subtotal"), qm_report_money_exact (c->monthly, cur), TRUE);
+      /* Translators: a row label: the cost of the training run. */
+      ROW (e->has_training ? _("This run") : _("One month of serving"), run, qm_report_money_exact (c->run, cur), FALSE);
+      ROW (_("Total cost of ownership"), horizon, qm_report_money_exact (c->total, cur), TRUE);
+    }
+  else
+    {
+      /* Translators: how a rented run's cost is worked out: GPUs × hours. */
+      g_autofree char *hours = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s GPU-hour", "%s GPU-hours",
+                                                             qm_report_plural_n (c->gpu_hours)),
+                                                qm_report_num (c->gpu_hours, 0));
 
-        /* The rows of the totals of a rented cluster: what, and how it is
-         * worked out. */
-        ROW (_("Upfront"),
-             /* Translators: the upfront cost of a rented cluster: nothing. */
-             _("nothing: rented"), qm_report_money_exact (c->upfront, cur), FALSE);
-        ROW (e->has_training ? _("This run") : _("One month of serving"), hours, qm_report_money_exact (c->run, cur), TRUE);
-        ROW (_("Monthly"),
-             /* Translators: what a rented cluster's monthly cost is made up of. */
-             _("all GPUs around the clock, storage"), qm_report_money_exact (c->monthly, cur), TRUE);
-        ROW (_("Rental total"), horizon, qm_report_money_exact (c->total, cur), TRUE);
-      }
+      /* The rows of the totals of a rented cluster: what, and how it is
+       * worked out. */
+      ROW (_("Upfront"),
+           /* Translators: the upfront cost of a rented cluster: nothing. */
+           _("nothing: rented"), qm_report_money_exact (c->upfront, cur), FALSE);
+      ROW (e->has_training ? _("This run") : _("One month of serving"), hours, qm_report_money_exact (c->run, cur), TRUE);
+      ROW (_("Monthly"),
+           /* Translators: what a rented cluster's monthly cost is made up of. */
+           _("all GPUs around the clock, storage"), qm_report_money_exact (c->monthly, cur), TRUE);
+      ROW (_("Rental total"), horizon, qm_report_money_exact (c->total, cur), TRUE);
+    }
 #undef ROW
-    qm_document_end_table (doc);
-  }
+  qm_document_end_table (doc);
+}
+
+void
+qm_plan_report_add_bom (QmDocument             *doc,
+                        const QmPlan           *plan,
+                        const QmEstimate       *e,
+                        const QmBomLine        *bom,
+                        guint                   n_bom,
+                        const QmPlanReportInfo *info)
+{
+  const char *cur = qm_report_currency_of (plan, info);
+  const QmCost *c = &e->cost;
+
+  qm_document_add_page_break (doc);
+  qm_document_add_heading (doc, _("Bill of materials"), 1);
+  add_bom_intro (doc, plan, e, info);
+  add_bom_lines (doc, bom, n_bom,
+                 /* Translators: the last row of the bill of materials, its sum. */
+                 qm_report_is_buy (plan) ? _("Upfront total") : e->has_training ? _("Rental for this run")
+                                                                                 : _("Rental for one month"),
+                 cur);
+  add_totals (doc, plan, e, info);
   if (c->break_even_valid)
     {
       /* Translators: the months until buying pays off, always with one

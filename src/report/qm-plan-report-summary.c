@@ -74,14 +74,14 @@ qm_report_append_catalog_line (GString    *s,
     }
 }
 
-/* The key figures, large, under the "Summary" heading. */
+/* The key figures of the cluster: its size, the time or throughput, and
+ * the memory per GPU. */
 static void
-add_key_figures (QmDocument             *doc,
-                 const QmPlan           *plan,
-                 const QmEstimate       *e,
-                 const QmPlanReportInfo *info)
+add_cluster_figures (QmDocument       *doc,
+                     const QmPlan     *plan,
+                     const QmEstimate *e,
+                     QmBytesUnit       unit)
 {
-  const char *cur = qm_report_currency_of (plan, info);
   g_autofree char *gpu_label = NULL;
   g_autofree char *node_label = NULL;
 
@@ -130,11 +130,20 @@ add_key_figures (QmDocument             *doc,
     if (e->fits)
       /* Translators: key figures' labels, under the memory each GPU needs;
        * %s is the GPU's memory, such as "80 GB". */
-      l = g_strdup_printf (_("per GPU of %s: fits"), qm_report_bytes (e->memory.capacity, info->memory_unit));
+      l = g_strdup_printf (_("per GPU of %s: fits"), qm_report_bytes (e->memory.capacity, unit));
     else
-      l = g_strdup_printf (_("per GPU of %s: DOES NOT FIT"), qm_report_bytes (e->memory.capacity, info->memory_unit));
-    qm_document_add_key_figure (doc, l, qm_report_bytes (e->memory.total, info->memory_unit));
+      l = g_strdup_printf (_("per GPU of %s: DOES NOT FIT"), qm_report_bytes (e->memory.capacity, unit));
+    qm_document_add_key_figure (doc, l, qm_report_bytes (e->memory.total, unit));
   }
+}
+
+/* The key figures of what the cluster draws and costs. */
+static void
+add_running_figures (QmDocument       *doc,
+                     const QmPlan     *plan,
+                     const QmEstimate *e,
+                     const char       *cur)
+{
   {
     g_autofree char *v = g_strdup_printf ("%s kW", qm_report_num (e->power.facility_peak_kw, 0));
     /* Translators: a key figure's label, under the facility's provisioned
@@ -204,198 +213,226 @@ add_key_figures (QmDocument             *doc,
                               qm_report_money (e->cost.monthly, cur));
 }
 
+/* The first sentence on a serving plan: the load, the cluster, and
+ * whether it meets the latency targets. */
+static void
+append_serving_sentence (GString          *para,
+                         const QmPlan     *plan,
+                         const QmEstimate *e)
+{
+  const QmInference *in = &e->inference;
+  g_autofree char *model = qm_report_model_name (plan, e);
+  g_autofree char *gpus = gpus_phrase (plan, e);
+  g_autofree char *nodes = nodes_phrase (plan, e);
+  g_autofree char *racks = racks_phrase (e);
+  /* Translators: in the summary's sentence on serving; %s is a count of
+   * model replicas, %u the GPUs in each. */
+  g_autofree char *replicas = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s replica of %u GPUs",
+                                                            "%s replicas of %u GPUs",
+                                                            qm_report_plural_n (in->replicas)),
+                                               qm_report_num (in->replicas, 0), in->gpus_per_replica);
+
+  g_string_append_printf (para,
+                          /* Translators: the model; requests a minute; input and
+                           * output tokens per request; "64 H100 SXM GPUs"; "8
+                           * replicas of 8 GPUs"; "8 DGX H100 nodes"; "2 racks";
+                           * the output tokens/s delivered and needed; the
+                           * time to the first token and per further token. One
+                           * of ", within the latency targets. " or "; the TTFT
+                           * target is missed. " follows. */
+                          _("Serving %s at %s requests a minute (%s input and %s output tokens each) "
+                            "needs %s: %s, in %s across %s. "
+                            "They deliver %s output tokens/s (%s needed), with the first token in %s ms "
+                            "and %s ms per output token"),
+                          model, qm_report_num (plan->workload.inference.requests_per_minute, 0),
+                          qm_report_num (plan->workload.inference.input_tokens, 0),
+                          qm_report_num (plan->workload.inference.output_tokens, 0),
+                          gpus, replicas, nodes, racks,
+                          qm_report_num (in->tokens_per_s_total, 0), qm_report_num (in->tokens_per_s_needed, 0),
+                          qm_report_num (in->ttft_ms, 0), qm_report_num (in->tpot_ms, 1));
+  /* These end the sentence "Serving … per output token". */
+  if (in->meets_ttft && in->meets_tpot)
+    /* Translators: ends the sentence "Serving … ms per output token". */
+    g_string_append (para, _(", within the latency targets. "));
+  else if (!in->meets_ttft && !in->meets_tpot)
+    /* Translators: ends the sentence "Serving … ms per output token"
+     * (TTFT: time to first token; TPOT: time per output token). */
+    g_string_append (para, _("; the TTFT and TPOT target is missed. "));
+  else if (!in->meets_ttft)
+    /* Translators: ends the sentence "Serving … ms per output token"
+     * (TTFT: time to first token). */
+    g_string_append (para, _("; the TTFT target is missed. "));
+  else
+    /* Translators: ends the sentence "Serving … ms per output token"
+     * (TPOT: time per output token). */
+    g_string_append (para, _("; the TPOT target is missed. "));
+}
+
+/* The first sentence on a training plan: the work, the cluster and the
+ * time it takes. */
+static void
+append_training_sentence (GString          *para,
+                          const QmPlan     *plan,
+                          const QmEstimate *e)
+{
+  g_autofree char *model = qm_report_model_name (plan, e);
+  g_autofree char *gpus = gpus_phrase (plan, e);
+  g_autofree char *nodes = nodes_phrase (plan, e);
+  g_autofree char *racks = racks_phrase (e);
+  const char *tokens = qm_report_short_count (e->tokens);
+  const char *train = qm_report_days (e->train_days);
+  const char *ideal = qm_report_days (e->ideal_days);
+  const char *mfu = qm_report_num (100 * e->mfu, 1);
+
+  switch (plan->workload.mode)
+    {
+    case QM_MODE_FINETUNE:
+      g_string_append_printf (para,
+                              /* Translators: the model; the tokens, such as "2B";
+                               * "64 H100 SXM GPUs"; "8 DGX H100 nodes"; "2 racks";
+                               * the time with failures, then without, such as
+                               * "54 days"; the MFU in percent. */
+                              _("Fine-tuning %s on %s tokens needs %s in %s across %s for %s "
+                                "(%s without failures, at %s%% MFU). "),
+                              model, tokens, gpus, nodes, racks, train, ideal, mfu);
+      break;
+    case QM_MODE_LORA:
+    case QM_MODE_QLORA:
+      g_string_append_printf (para,
+                              /* Translators: "LoRA" or "QLoRA" and the adapters'
+                               * rank; the model; the tokens, such as "2B"; "64
+                               * H100 SXM GPUs"; "8 DGX H100 nodes"; "2 racks"; the
+                               * time with failures, then without; the MFU in
+                               * percent. */
+                              _("%s fine-tuning (rank %u) of %s on %s tokens needs %s in %s across %s for %s "
+                                "(%s without failures, at %s%% MFU). "),
+                              plan->workload.mode == QM_MODE_LORA ? "LoRA" : "QLoRA", plan->workload.lora_rank,
+                              model, tokens, gpus, nodes, racks, train, ideal, mfu);
+      break;
+    default:
+      g_string_append_printf (para,
+                              /* Translators: the model; the tokens, such as "15T";
+                               * "1,024 H100 SXM GPUs"; "128 DGX H100 nodes"; "32
+                               * racks"; the time with failures, then without, such
+                               * as "54 days"; the MFU in percent. */
+                              _("Training %s on %s tokens needs %s in %s across %s for %s "
+                                "(%s without failures, at %s%% MFU). "),
+                              model, tokens, gpus, nodes, racks, train, ideal, mfu);
+      break;
+    }
+}
+
+/* The sentences on the memory per GPU, the cost and the power. */
+static void
+append_memory_sentence (GString          *para,
+                        const QmEstimate *e,
+                        QmBytesUnit       unit)
+{
+  if (e->fits)
+    /* Translators: the memory each GPU needs, the GPU's memory, and what
+     * is left. */
+    g_string_append_printf (para, _("Each GPU holds %s of its %s, leaving %s spare. "),
+                            qm_report_bytes (e->memory.total, unit),
+                            qm_report_bytes (e->memory.capacity, unit),
+                            qm_report_bytes (e->memory.margin, unit));
+  else
+    /* Translators: the memory each GPU needs, then the GPU's memory. */
+    g_string_append_printf (para, _("The plan does NOT fit in GPU memory: each GPU needs %s of its %s. "),
+                            qm_report_bytes (e->memory.total, unit),
+                            qm_report_bytes (e->memory.capacity, unit));
+}
+
+static void
+append_cost_sentence (GString          *para,
+                      const QmPlan     *plan,
+                      const QmEstimate *e,
+                      const char       *cur)
+{
+  gulong months = qm_report_plural_n (e->cost.horizon_months);
+
+  /* A training run and a month of serving take the same figures; only the
+   * last words differ. */
+  if (qm_report_is_buy (plan))
+    g_string_append_printf (para,
+                            e->has_training
+                            /* Translators: amounts upfront, a month and in all;
+                             * the months of the plan's horizon; this run's share. */
+                            ? g_dngettext (GETTEXT_PACKAGE, "Buying the cluster costs %s upfront and %s a "
+                                           "month, %s over %s month; this run's share is %s. ",
+                                           "Buying the cluster costs %s upfront and %s a month, %s over "
+                                           "%s months; this run's share is %s. ", months)
+                            /* Translators: amounts upfront, a month and in all;
+                             * the months of the plan's horizon; the cost of one
+                             * month of serving. */
+                            : g_dngettext (GETTEXT_PACKAGE, "Buying the cluster costs %s upfront and %s a "
+                                           "month, %s over %s month; one month of serving is %s. ",
+                                           "Buying the cluster costs %s upfront and %s a month, %s over "
+                                           "%s months; one month of serving is %s. ", months),
+                            qm_report_money (e->cost.upfront, cur), qm_report_money (e->cost.monthly, cur),
+                            qm_report_money (e->cost.total, cur), qm_report_num (e->cost.horizon_months, 0),
+                            qm_report_money (e->cost.run, cur));
+  else
+    g_string_append_printf (para,
+                            e->has_training
+                            /* Translators: the rent for this run; the rent over the
+                             * plan's horizon, and its months. */
+                            ? g_dngettext (GETTEXT_PACKAGE, "Renting costs %s for this run, or %s over %s "
+                                           "month around the clock. ",
+                                           "Renting costs %s for this run, or %s over %s months around the clock. ",
+                                           months)
+                            /* Translators: the rent a month; the rent over the plan's
+                             * horizon, and its months. */
+                            : g_dngettext (GETTEXT_PACKAGE, "Renting costs %s a month, or %s over %s month "
+                                           "around the clock. ",
+                                           "Renting costs %s a month, or %s over %s months around the clock. ",
+                                           months),
+                            qm_report_money (e->cost.run, cur), qm_report_money (e->cost.total, cur),
+                            qm_report_num (e->cost.horizon_months, 0));
+}
+
+static void
+append_power_sentence (GString          *para,
+                       const QmEstimate *e)
+{
+  g_string_append_printf (para,
+                          e->has_training
+                          /* Translators: the facility's peak power in kW, the energy
+                           * for the run in MWh and the tonnes of CO₂e. */
+                          ? _("The cluster draws up to %s kW at the facility and uses %s MWh for the run "
+                              "(%s t CO₂e).")
+                          /* Translators: the facility's peak power in kW, the energy
+                           * a month in MWh and the tonnes of CO₂e. */
+                          : _("The cluster draws up to %s kW at the facility and uses %s MWh a month "
+                              "(%s t CO₂e)."),
+                          qm_report_num (e->power.facility_peak_kw, 0),
+                          qm_report_num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0),
+                          qm_report_num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
+}
+
 /* The key figures again in a few plain sentences, and the count of
- * warnings. One run of sentences, each with its translators' comment:
- * longer than 120 lines, but cut into pieces the sentences would lose
- * the order they have on the page. */
+ * warnings. Each sentence ends in a space when another may follow. */
 static void
 add_summary_sentences (QmDocument             *doc,
                        const QmPlan           *plan,
                        const QmEstimate       *e,
                        const QmPlanReportInfo *info)
 {
-  const char *cur = qm_report_currency_of (plan, info);
-  g_autofree char *model = qm_report_model_name (plan, e);
-  g_autofree char *gpus = gpus_phrase (plan, e);
-  g_autofree char *nodes = nodes_phrase (plan, e);
-  g_autofree char *racks = racks_phrase (e);
   g_autoptr(GString) para = g_string_new (NULL);
 
-  /* The same numbers in a few plain sentences; each ends in a space when
-   * another may follow. */
   if (!e->valid)
-    {
-      /* Translators: the summary's sentences end in a space when another
-       * follows (drop it where sentences are not separated by spaces). */
-      g_string_append (para, _("This plan has errors, so its figures are stand-ins; see the warnings at the end. "));
-    }
+    /* Translators: the summary's sentences end in a space when another
+     * follows (drop it where sentences are not separated by spaces). */
+    g_string_append (para, _("This plan has errors, so its figures are stand-ins; see the warnings at the end. "));
   else if (e->has_inference)
-    {
-      const QmInference *in = &e->inference;
-      /* Translators: in the summary's sentence on serving; %s is a count of
-       * model replicas, %u the GPUs in each. */
-      g_autofree char *replicas = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s replica of %u GPUs",
-                                                                "%s replicas of %u GPUs",
-                                                                qm_report_plural_n (in->replicas)),
-                                                   qm_report_num (in->replicas, 0), in->gpus_per_replica);
-
-      g_string_append_printf (para,
-                              /* Translators: the model; requests a minute; input and
-                               * output tokens per request; "64 H100 SXM GPUs"; "8
-                               * replicas of 8 GPUs"; "8 DGX H100 nodes"; "2 racks";
-                               * the output tokens/s delivered and needed; the
-                               * time to the first token and per further token. One
-                               * of ", within the latency targets. " or "; the TTFT
-                               * target is missed. " follows. */
-                              _("Serving %s at %s requests a minute (%s input and %s output tokens each) "
-                                "needs %s: %s, in %s across %s. "
-                                "They deliver %s output tokens/s (%s needed), with the first token in %s ms "
-                                "and %s ms per output token"),
-                              model, qm_report_num (plan->workload.inference.requests_per_minute, 0),
-                              qm_report_num (plan->workload.inference.input_tokens, 0),
-                              qm_report_num (plan->workload.inference.output_tokens, 0),
-                              gpus, replicas, nodes, racks,
-                              qm_report_num (in->tokens_per_s_total, 0), qm_report_num (in->tokens_per_s_needed, 0),
-                              qm_report_num (in->ttft_ms, 0), qm_report_num (in->tpot_ms, 1));
-      /* These end the sentence "Serving … per output token". */
-      if (in->meets_ttft && in->meets_tpot)
-        /* Translators: ends the sentence "Serving … ms per output token". */
-        g_string_append (para, _(", within the latency targets. "));
-      else if (!in->meets_ttft && !in->meets_tpot)
-        /* Translators: ends the sentence "Serving … ms per output token"
-         * (TTFT: time to first token; TPOT: time per output token). */
-        g_string_append (para, _("; the TTFT and TPOT target is missed. "));
-      else if (!in->meets_ttft)
-        /* Translators: ends the sentence "Serving … ms per output token"
-         * (TTFT: time to first token). */
-        g_string_append (para, _("; the TTFT target is missed. "));
-      else
-        /* Translators: ends the sentence "Serving … ms per output token"
-         * (TPOT: time per output token). */
-        g_string_append (para, _("; the TPOT target is missed. "));
-    }
+    append_serving_sentence (para, plan, e);
   else
-    {
-      const char *tokens = qm_report_short_count (e->tokens);
-      const char *train = qm_report_days (e->train_days);
-      const char *ideal = qm_report_days (e->ideal_days);
-      const char *mfu = qm_report_num (100 * e->mfu, 1);
-
-      switch (plan->workload.mode)
-        {
-        case QM_MODE_FINETUNE:
-          g_string_append_printf (para,
-                                  /* Translators: the model; the tokens, such as "2B";
-                                   * "64 H100 SXM GPUs"; "8 DGX H100 nodes"; "2 racks";
-                                   * the time with failures, then without, such as
-                                   * "54 days"; the MFU in percent. */
-                                  _("Fine-tuning %s on %s tokens needs %s in %s across %s for %s "
-                                    "(%s without failures, at %s%% MFU). "),
-                                  model, tokens, gpus, nodes, racks, train, ideal, mfu);
-          break;
-        case QM_MODE_LORA:
-        case QM_MODE_QLORA:
-          g_string_append_printf (para,
-                                  /* Translators: "LoRA" or "QLoRA" and the adapters'
-                                   * rank; the model; the tokens, such as "2B"; "64
-                                   * H100 SXM GPUs"; "8 DGX H100 nodes"; "2 racks"; the
-                                   * time with failures, then without; the MFU in
-                                   * percent. */
-                                  _("%s fine-tuning (rank %u) of %s on %s tokens needs %s in %s across %s for %s "
-                                    "(%s without failures, at %s%% MFU). "),
-                                  plan->workload.mode == QM_MODE_LORA ? "LoRA" : "QLoRA", plan->workload.lora_rank,
-                                  model, tokens, gpus, nodes, racks, train, ideal, mfu);
-          break;
-        default:
-          g_string_append_printf (para,
-                                  /* Translators: the model; the tokens, such as "15T";
-                                   * "1,024 H100 SXM GPUs"; "128 DGX H100 nodes"; "32
-                                   * racks"; the time with failures, then without, such
-                                   * as "54 days"; the MFU in percent. */
-                                  _("Training %s on %s tokens needs %s in %s across %s for %s "
-                                    "(%s without failures, at %s%% MFU). "),
-                                  model, tokens, gpus, nodes, racks, train, ideal, mfu);
-          break;
-        }
-    }
+    append_training_sentence (para, plan, e);
 
   if (e->valid)
     {
-      if (e->fits)
-        /* Translators: the memory each GPU needs, the GPU's memory, and what
-         * is left. */
-        g_string_append_printf (para, _("Each GPU holds %s of its %s, leaving %s spare. "),
-                                qm_report_bytes (e->memory.total, info->memory_unit),
-                                qm_report_bytes (e->memory.capacity, info->memory_unit),
-                                qm_report_bytes (e->memory.margin, info->memory_unit));
-      else
-        /* Translators: the memory each GPU needs, then the GPU's memory. */
-        g_string_append_printf (para, _("The plan does NOT fit in GPU memory: each GPU needs %s of its %s. "),
-                                qm_report_bytes (e->memory.total, info->memory_unit),
-                                qm_report_bytes (e->memory.capacity, info->memory_unit));
-
-      if (qm_report_is_buy (plan))
-        {
-          gulong months = qm_report_plural_n (e->cost.horizon_months);
-
-          if (e->has_training)
-            g_string_append_printf (para,
-                                    /* Translators: amounts upfront, a month and in all;
-                                     * the months of the plan's horizon; this run's share. */
-                                    g_dngettext (GETTEXT_PACKAGE, "Buying the cluster costs %s upfront and %s a "
-                                                 "month, %s over %s month; this run's share is %s. ",
-                                                 "Buying the cluster costs %s upfront and %s a month, %s over "
-                                                 "%s months; this run's share is %s. ", months),
-                                    qm_report_money (e->cost.upfront, cur), qm_report_money (e->cost.monthly, cur),
-                                    qm_report_money (e->cost.total, cur), qm_report_num (e->cost.horizon_months, 0),
-                                    qm_report_money (e->cost.run, cur));
-          else
-            g_string_append_printf (para,
-                                    /* Translators: amounts upfront, a month and in all;
-                                     * the months of the plan's horizon; the cost of one
-                                     * month of serving. */
-                                    g_dngettext (GETTEXT_PACKAGE, "Buying the cluster costs %s upfront and %s a "
-                                                 "month, %s over %s month; one month of serving is %s. ",
-                                                 "Buying the cluster costs %s upfront and %s a month, %s over "
-                                                 "%s months; one month of serving is %s. ", months),
-                                    qm_report_money (e->cost.upfront, cur), qm_report_money (e->cost.monthly, cur),
-                                    qm_report_money (e->cost.total, cur), qm_report_num (e->cost.horizon_months, 0),
-                                    qm_report_money (e->cost.run, cur));
-        }
-      else if (e->has_training)
-        g_string_append_printf (para,
-                                /* Translators: the rent for this run; the rent over the
-                                 * plan's horizon, and its months. */
-                                g_dngettext (GETTEXT_PACKAGE, "Renting costs %s for this run, or %s over %s "
-                                             "month around the clock. ",
-                                             "Renting costs %s for this run, or %s over %s months around the clock. ",
-                                             qm_report_plural_n (e->cost.horizon_months)),
-                                qm_report_money (e->cost.run, cur), qm_report_money (e->cost.total, cur),
-                                qm_report_num (e->cost.horizon_months, 0));
-      else
-        g_string_append_printf (para,
-                                /* Translators: the rent a month; the rent over the plan's
-                                 * horizon, and its months. */
-                                g_dngettext (GETTEXT_PACKAGE, "Renting costs %s a month, or %s over %s month "
-                                             "around the clock. ",
-                                             "Renting costs %s a month, or %s over %s months around the clock. ",
-                                             qm_report_plural_n (e->cost.horizon_months)),
-                                qm_report_money (e->cost.run, cur), qm_report_money (e->cost.total, cur),
-                                qm_report_num (e->cost.horizon_months, 0));
-
-      g_string_append_printf (para,
-                              e->has_training
-                              /* Translators: the facility's peak power in kW, the energy
-                               * for the run in MWh and the tonnes of CO₂e. */
-                              ? _("The cluster draws up to %s kW at the facility and uses %s MWh for the run "
-                                  "(%s t CO₂e).")
-                              /* Translators: the facility's peak power in kW, the energy
-                               * a month in MWh and the tonnes of CO₂e. */
-                              : _("The cluster draws up to %s kW at the facility and uses %s MWh a month "
-                                  "(%s t CO₂e)."),
-                              qm_report_num (e->power.facility_peak_kw, 0),
-                              qm_report_num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0),
-                              qm_report_num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
+      append_memory_sentence (para, e, info->memory_unit);
+      append_cost_sentence (para, plan, e, qm_report_currency_of (plan, info));
+      append_power_sentence (para, e);
     }
   qm_document_add_paragraph (doc, para->str);
   if (e->n_warnings > 0)
@@ -442,7 +479,9 @@ qm_plan_report_add_cover (QmDocument             *doc,
 
   qm_document_add_heading (doc, _("Summary"), 1);
 
-  add_key_figures (doc, plan, e, info);
+  /* The key figures, large, then the same in sentences. */
+  add_cluster_figures (doc, plan, e, info->memory_unit);
+  add_running_figures (doc, plan, e, cur);
   add_summary_sentences (doc, plan, e, info);
   qm_plan_report_add_inputs (doc, plan, e, info);
 

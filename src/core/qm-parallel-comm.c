@@ -35,40 +35,39 @@ qm_parallel_tier_for (const QmParallelCtx *c,
   return t;
 }
 
-/* NCCL ring algorithms (nccl-tests doc/PERFORMANCE.md): all-reduce moves
+/* α–β cost of one collective: base latency + steps·α + volume·bytes/busbw.
+ * NCCL ring algorithms (nccl-tests doc/PERFORMANCE.md): all-reduce moves
  * 2(n−1)/n of the buffer per rank in 2(n−1) steps; all-gather and
- * reduce-scatter (n−1)/n in n−1 steps. α–β: steps·α + bytes/busbw. */
+ * reduce-scatter (n−1)/n in n−1 steps. All-to-all (MoE dispatch/combine):
+ * each rank keeps 1/n and sends the rest, (n−1)/n of its buffer, pairwise
+ * in one step (NCCL send/recv groups). */
 double
-qm_parallel_ring_allreduce (const QmParallelTier *t,
-                            double                n,
-                            double                bytes)
+qm_parallel_collective (const QmParallelTier  *t,
+                        QmParallelCollective   kind,
+                        double                 n,
+                        double                 bytes)
 {
-  if (n <= 1)
-    return 0;
-  return QM_PARALLEL_NCCL_BASE_LATENCY_S + 2.0 * (n - 1) * t->hop
-         + 2.0 * (n - 1) / n * bytes / t->bw;
-}
+  double steps, volume;
 
-double
-qm_parallel_ring_gather (const QmParallelTier *t,
-                         double                n,
-                         double                bytes)
-{
   if (n <= 1)
     return 0;
-  return QM_PARALLEL_NCCL_BASE_LATENCY_S + (n - 1) * t->hop + (n - 1) / n * bytes / t->bw;
-}
-
-/* All-to-all (MoE dispatch/combine): each rank keeps 1/n and sends the
- * rest, (n−1)/n of its buffer, pairwise (NCCL send/recv groups). */
-double
-qm_parallel_all_to_all (const QmParallelTier *t,
-                        double                n,
-                        double                bytes)
-{
-  if (n <= 1)
-    return 0;
-  return QM_PARALLEL_NCCL_BASE_LATENCY_S + t->hop + (n - 1) / n * bytes / t->bw;
+  switch (kind)
+    {
+    case QM_PARALLEL_ALL_REDUCE:
+      steps = 2.0 * (n - 1);
+      volume = 2.0 * (n - 1) / n;
+      break;
+    case QM_PARALLEL_ALL_GATHER:
+      steps = n - 1;
+      volume = (n - 1) / n;
+      break;
+    case QM_PARALLEL_ALL_TO_ALL:
+    default:
+      steps = 1;
+      volume = (n - 1) / n;
+      break;
+    }
+  return QM_PARALLEL_NCCL_BASE_LATENCY_S + steps * t->hop + volume * bytes / t->bw;
 }
 
 double

@@ -335,8 +335,8 @@ qm_parallel_model_step (const QmParallelCtx    *c,
       QmParallelTier tt = qm_parallel_tier_for (c, t, 1);
       double n_ar = 4.0 + (l->recompute == QM_RECOMPUTE_FULL ? 2.0 : 0.0);
       double one = l->sequence_parallel
-                   ? 2.0 * qm_parallel_ring_gather (&tt, t, act)
-                   : qm_parallel_ring_allreduce (&tt, t, act);
+                   ? 2.0 * qm_parallel_collective (&tt, QM_PARALLEL_ALL_GATHER, t, act)
+                   : qm_parallel_collective (&tt, QM_PARALLEL_ALL_REDUCE, t, act);
 
       tp_mb = ls * n_ar * one;
       if (pb->overlap_tp)
@@ -376,7 +376,7 @@ qm_parallel_model_step (const QmParallelCtx    *c,
       double bytes = tok * k * c->h * 2.0 / (l->sequence_parallel ? t : 1.0);
       double n_a2a = 4.0 + (l->recompute == QM_RECOMPUTE_FULL ? 2.0 : 0.0);
 
-      ep_mb = ls * n_moe * n_a2a * qm_parallel_all_to_all (&te, ep, bytes);
+      ep_mb = ls * n_moe * n_a2a * qm_parallel_collective (&te, QM_PARALLEL_ALL_TO_ALL, ep, bytes);
     }
 
   /* Pipeline p2p (Narayanan 2021 §4.1 scatter/gather: each of the t ranks
@@ -408,6 +408,12 @@ qm_parallel_model_step (const QmParallelCtx    *c,
       QmParallelTier td = qm_parallel_tier_for (c, dp, t);
       QmParallelTier tde = qm_parallel_tier_for (c, MAX (1.0, dp / ep), t * ep);
       double ede = MAX (1.0, dp / ep);
+      /* One collective of @bpp bytes per parameter over the data-parallel
+       * groups: the dense parameters over dp ranks, the experts' over
+       * their dp / ep ranks. */
+#define DP_COLLECTIVE(kind, bpp) \
+      (qm_parallel_collective (&td, kind, dp, psi_dense * (bpp)) \
+       + qm_parallel_collective (&tde, kind, ede, psi_expert * (bpp)))
 
       if (l->zero_stage >= 3 && !c->lora)
         {
@@ -417,18 +423,17 @@ qm_parallel_model_step (const QmParallelCtx    *c,
            * gradients. */
           double wb = 2.0;
 
-          zero_mb = 2.0 * (qm_parallel_ring_gather (&td, dp, psi_dense * wb) + qm_parallel_ring_gather (&tde, ede, psi_expert * wb))
-                    + qm_parallel_ring_gather (&td, dp, psi_dense * gbytes)
-                    + qm_parallel_ring_gather (&tde, ede, psi_expert * gbytes);
+          zero_mb = 2.0 * DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, wb)
+                    + DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
           zero_mb = qm_parallel_exposed (c, zero_mb, sc.fwd + sc.bwd + sc.rec, pb->overlap_dp);
         }
       else if (l->zero_stage == 2)
         {
           /* ZeRO-2: gradients reduce-scattered as each backward produces
            * them, the updated weights all-gathered once per step. */
-          zero_mb = qm_parallel_ring_gather (&td, dp, psi_dense * gbytes) + qm_parallel_ring_gather (&tde, ede, psi_expert * gbytes);
+          zero_mb = DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
           zero_mb = qm_parallel_exposed (c, zero_mb, sc.bwd, pb->overlap_dp);
-          dp_step = qm_parallel_ring_gather (&td, dp, psi_dense * 2.0) + qm_parallel_ring_gather (&tde, ede, psi_expert * 2.0);
+          dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, 2.0);
         }
       else
         {
@@ -436,10 +441,10 @@ qm_parallel_model_step (const QmParallelCtx    *c,
            * same bytes) of the gradients per step, after the last micro-batch
            * (Li et al. 2020, PyTorch DDP, §3.2.3 bucketing overlaps it with
            * that backward). */
-          dp_step = qm_parallel_ring_allreduce (&td, dp, psi_dense * gbytes)
-                    + qm_parallel_ring_allreduce (&tde, ede, psi_expert * gbytes);
+          dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_REDUCE, gbytes);
         }
     }
+#undef DP_COLLECTIVE
   else if (l->ep > 1 && psi_expert > 0)
     dp_step = 0;
 

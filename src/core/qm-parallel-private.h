@@ -140,15 +140,19 @@ typedef struct
 QmParallelTier qm_parallel_tier_for       (const QmParallelCtx *c,
                                            double               n,
                                            double               stride);
-double         qm_parallel_ring_allreduce (const QmParallelTier *t,
-                                           double                n,
-                                           double                bytes);
-double         qm_parallel_ring_gather    (const QmParallelTier *t,
-                                           double                n,
-                                           double                bytes);
-double         qm_parallel_all_to_all     (const QmParallelTier *t,
-                                           double                n,
-                                           double                bytes);
+
+typedef enum
+{
+  QM_PARALLEL_ALL_REDUCE,
+  QM_PARALLEL_ALL_GATHER,   /* and reduce-scatter: the same cost */
+  QM_PARALLEL_ALL_TO_ALL,
+} QmParallelCollective;
+
+/* Seconds for one collective of @bytes per rank over @n ranks on @t. */
+double         qm_parallel_collective     (const QmParallelTier  *t,
+                                           QmParallelCollective   kind,
+                                           double                 n,
+                                           double                 bytes);
 /* The part of @comm that @window does not hide (none when !@overlap). */
 double         qm_parallel_exposed        (const QmParallelCtx *c,
                                            double               comm,

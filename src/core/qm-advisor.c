@@ -532,34 +532,38 @@ try_facility (Advisor *ad)
     }
 }
 
+/* The plan fine-tuned in @mode instead (rank 16 unless it has one). */
+static void
+consider_mode (Advisor    *ad,
+               QmMode      mode,
+               const char *id,
+               const char *title,
+               const char *tradeoff,
+               const char *assumption)
+{
+  QmPlan p = *ad->plan;
+
+  p.workload.mode = mode;
+  if (p.workload.lora_rank == 0)
+    p.workload.lora_rank = 16;
+  consider (ad, &p, id, title, tradeoff, assumption);
+}
+
 static void
 try_fine_tuning (Advisor *ad)
 {
-  const QmPlan *plan = ad->plan;
-  QmPlan p;
+  QmMode mode = ad->plan->workload.mode;
 
-  if (plan->workload.mode == QM_MODE_FINETUNE)
-    {
-      p = *plan;
-      p.workload.mode = QM_MODE_LORA;
-      if (p.workload.lora_rank == 0)
-        p.workload.lora_rank = 16;
-      consider (ad, &p, "lora", _("Fine-tune with LoRA"),
-                _("LoRA trains small adapters on frozen weights: far less memory for gradients and "
-                  "optimizer states; it matches full fine-tuning on many tasks but not all."),
-                _("Hu et al. 2021 (LoRA); memory model with frozen base weights."));
-    }
-  if (plan->workload.mode == QM_MODE_LORA || plan->workload.mode == QM_MODE_FINETUNE)
-    {
-      p = *plan;
-      p.workload.mode = QM_MODE_QLORA;
-      if (p.workload.lora_rank == 0)
-        p.workload.lora_rank = 16;
-      consider (ad, &p, "qlora", _("Fine-tune with QLoRA"),
-                _("QLoRA keeps the frozen weights in 4 bits: the least memory per GPU, with a "
-                  "small quality cost and slower steps from dequantisation."),
-                _("Dettmers et al. 2023 (QLoRA, NF4 weights)."));
-    }
+  if (mode == QM_MODE_FINETUNE)
+    consider_mode (ad, QM_MODE_LORA, "lora", _("Fine-tune with LoRA"),
+                   _("LoRA trains small adapters on frozen weights: far less memory for gradients and "
+                     "optimizer states; it matches full fine-tuning on many tasks but not all."),
+                   _("Hu et al. 2021 (LoRA); memory model with frozen base weights."));
+  if (mode == QM_MODE_LORA || mode == QM_MODE_FINETUNE)
+    consider_mode (ad, QM_MODE_QLORA, "qlora", _("Fine-tune with QLoRA"),
+                   _("QLoRA keeps the frozen weights in 4 bits: the least memory per GPU, with a "
+                     "small quality cost and slower steps from dequantisation."),
+                   _("Dettmers et al. 2023 (QLoRA, NF4 weights)."));
 }
 
 static void

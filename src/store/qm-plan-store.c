@@ -286,35 +286,14 @@ qm_plan_save_result_clear (QmPlanSaveResult *r)
   g_free (r->version);
 }
 
-gboolean
-qm_plan_store_save_locked (QmStore            *store,
-                           const QmSavedPlan  *plan,
-                           QmPlanSaveResult   *res,
-                           GError            **error)
+/* The row's name and notes (the plan's, else the file's), and the file
+ * made to say the same name, notes, customer and quote as the row. */
+static gboolean
+sync_inputs (const QmSavedPlan  *plan,
+             JsonObject         *inputs,
+             QmPlanSaveResult   *res,
+             GError            **error)
 {
-  g_autoptr(JsonObject) inputs = NULL;
-  g_autoptr(JsonObject) snapshot_check = NULL;
-  g_autofree char *what = NULL;
-  g_autofree char *search_key = NULL;
-  g_autofree char *old_snapshot = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-
-  res->modified = g_get_real_time ();
-  res->created = res->modified;
-  res->id = plan->id;
-
-  if (plan->inputs == NULL)
-    {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "Could not save the plan: it has no inputs");
-      return FALSE;
-    }
-  if ((inputs = qm_plan_store_parse_json (plan->inputs, -1, "Could not save the plan: inputs", error)) == NULL)
-    return FALSE;
-  if (plan->snapshot != NULL &&
-      (snapshot_check = qm_plan_store_parse_json (plan->snapshot, -1, "Could not save the plan: snapshot", error)) == NULL)
-    return FALSE;
-
   res->name = g_strdup (plan->name != NULL && *plan->name ? plan->name : qm_plan_store_get_string (inputs, "name"));
   if (res->name != NULL)
     g_strstrip (res->name);
@@ -325,9 +304,7 @@ qm_plan_store_save_locked (QmStore            *store,
       return FALSE;
     }
   res->notes = g_strdup (plan->notes != NULL ? plan->notes : qm_plan_store_get_string (inputs, "notes"));
-  what = g_strdup_printf ("Could not save the plan \"%s\"", res->name);
 
-  /* The file and the row say the same name, notes, customer and quote. */
   json_object_set_string_member (inputs, "name", res->name);
   if (res->notes != NULL && *res->notes != '\0')
     json_object_set_string_member (inputs, "notes", res->notes);
@@ -338,10 +315,21 @@ qm_plan_store_save_locked (QmStore            *store,
   if (plan->quote_ref != NULL && *plan->quote_ref != '\0')
     json_object_set_string_member (inputs, "quote_ref", plan->quote_ref);
   res->inputs = qm_store_object_to_text (inputs, FALSE);
-  search_key = qm_plan_search_key (res->name, plan->customer, plan->tags, plan->model, plan->quote_ref);
+  return TRUE;
+}
 
+/* The prices the plan was quoted with: kept from the stored row while the
+ * snapshot is the same, else what the catalog says today. */
+static gboolean
+pricing (QmStore            *store,
+         const QmSavedPlan  *plan,
+         JsonObject         *inputs,
+         QmPlanSaveResult   *res,
+         GError            **error)
+{
   if (res->id != 0)
     {
+      g_autofree char *old_snapshot = NULL;
       g_autofree char *old_prices = NULL;
       g_autofree char *old_version = NULL;
 
@@ -360,6 +348,43 @@ qm_plan_store_save_locked (QmStore            *store,
       if (res->version == NULL)
         res->version = g_strdup (qm_catalog_version ());
     }
+  return TRUE;
+}
+
+gboolean
+qm_plan_store_save_locked (QmStore            *store,
+                           const QmSavedPlan  *plan,
+                           QmPlanSaveResult   *res,
+                           GError            **error)
+{
+  g_autoptr(JsonObject) inputs = NULL;
+  g_autoptr(JsonObject) snapshot_check = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *search_key = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  res->modified = g_get_real_time ();
+  res->created = res->modified;
+  res->id = plan->id;
+
+  if (plan->inputs == NULL)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
+                   "Could not save the plan: it has no inputs");
+      return FALSE;
+    }
+  if ((inputs = qm_plan_store_parse_json (plan->inputs, -1, "Could not save the plan: inputs", error)) == NULL)
+    return FALSE;
+  if (plan->snapshot != NULL &&
+      (snapshot_check = qm_plan_store_parse_json (plan->snapshot, -1, "Could not save the plan: snapshot", error)) == NULL)
+    return FALSE;
+
+  if (!sync_inputs (plan, inputs, res, error))
+    return FALSE;
+  what = g_strdup_printf ("Could not save the plan \"%s\"", res->name);
+  search_key = qm_plan_search_key (res->name, plan->customer, plan->tags, plan->model, plan->quote_ref);
+  if (!pricing (store, plan, inputs, res, error))
+    return FALSE;
 
   if (res->id == 0)
     stmt = qm_store_prepare (store,

@@ -168,6 +168,97 @@ try_virtual_stages (const QmParallelCtx     *c,
   return v1_nofit;
 }
 
+/* The TP, PP and CP degrees to try (the plan's, when it fixes one);
+ * returns the number of CP degrees. */
+static guint
+model_parallel_candidates (const QmParallelProblem *pb,
+                           guint                   *tps,
+                           guint                   *ntp,
+                           guint                   *pps,
+                           guint                   *npp,
+                           guint                   *cps)
+{
+  guint L = MAX (pb->shape.layers, 1u);
+  guint gpn = MAX (pb->server.gpus, 1u);
+  guint max_pp = pb->max_pp > 0 ? pb->max_pp : QM_PARALLEL_MAX_PP_DEFAULT;
+  guint ncp = 0;
+
+  /* TP: powers of two inside the node first, then up to two nodes. */
+  if (pb->tp > 0)
+    tps[(*ntp)++] = pb->tp;
+  else
+    for (guint t = 1; t <= 2 * gpn && t <= MAX (pb->shape.heads, 1u); t *= 2)
+      tps[(*ntp)++] = t;
+  /* PP: divisors of the layers, powers of two, and the divisors of the
+   * GPU count: stages may be uneven (qm_memory_pipeline_stages), so a
+   * count with an odd factor can put it into pp, as Llama 3 put 126
+   * layers on 16 stages. */
+  if (pb->pp > 0)
+    pps[(*npp)++] = pb->pp;
+  else
+    {
+      for (guint p = 1; p <= MIN (L, max_pp); p++)
+        if (L % p == 0 || pb->gpus % p == 0)
+          *npp = push_unique (pps, *npp, p);
+      for (guint p = 1; p <= MIN (L, max_pp); p *= 2)
+        *npp = push_unique (pps, *npp, p);
+      sort_uints (pps, *npp);
+    }
+  /* CP: powers of two that split the sequence into chunks of ≥ 1024
+   * (ring attention pairs chunks; below that the exchange dominates). */
+  if (pb->cp > 0)
+    cps[ncp++] = pb->cp;
+  else
+    for (guint k = 1; k <= QM_PARALLEL_MAX_CP && (k == 1 || pb->seq_len / k >= 1024); k *= 2)
+      if (pb->seq_len % k == 0)
+        cps[ncp++] = k;
+  return ncp;
+}
+
+/* The EP degrees to try at data parallelism @dp: 1 for a dense model,
+ * else the powers of two that divide both the experts and dp. */
+static guint
+expert_candidates (const QmParallelProblem *pb,
+                   guint                    dp,
+                   guint                   *eps)
+{
+  guint nep = 0;
+
+  if (pb->ep > 0)
+    eps[nep++] = pb->ep;
+  else if (!qm_model_is_moe (&pb->shape))
+    eps[nep++] = 1;
+  else
+    for (guint e = 1; e <= MAX (pb->shape.experts, 1u); e *= 2)
+      if (pb->shape.experts % e == 0 && dp % e == 0)
+        eps[nep++] = e;
+  return nep;
+}
+
+/* The micro-batch sizes that divide the @per_dp sequences of one replica. */
+static guint
+micro_batch_candidates (const QmParallelProblem *pb,
+                        guint                    per_dp,
+                        guint                   *mbs)
+{
+  guint max_mb = pb->max_micro_batch > 0 ? pb->max_micro_batch : QM_PARALLEL_MAX_MB_DEFAULT;
+  guint nmb = 0;
+
+  if (pb->search_micro_batch)
+    {
+      for (guint b = 1; b <= MIN (per_dp, max_mb); b++)
+        if (per_dp % b == 0)
+          mbs[nmb++] = b;
+    }
+  else
+    {
+      guint b = MAX (pb->micro_batch, 1u);
+      if (per_dp % b == 0)
+        mbs[nmb++] = b;
+    }
+  return nmb;
+}
+
 static void
 search_core (const QmParallelProblem *pb,
              guint                    top_n,
@@ -177,15 +268,10 @@ search_core (const QmParallelProblem *pb,
   guint tps[QM_PARALLEL_MAX_LIST], pps[QM_PARALLEL_MAX_LIST], cps[QM_PARALLEL_MAX_LIST];
   guint eps[QM_PARALLEL_MAX_LIST], mbs[QM_PARALLEL_MAX_LIST];
   guint ntp = 0, npp = 0, ncp = 0;
-  guint L = MAX (pb->shape.layers, 1u);
-  guint gpn = MAX (pb->server.gpus, 1u);
-  guint max_pp = pb->max_pp > 0 ? pb->max_pp : QM_PARALLEL_MAX_PP_DEFAULT;
-  guint max_mb = pb->max_micro_batch > 0 ? pb->max_micro_batch : QM_PARALLEL_MAX_MB_DEFAULT;
   guint z_lo = pb->search_zero ? 0 : MIN (pb->zero_stage, 3u);
   guint z_hi = pb->search_zero ? 3 : MIN (pb->zero_stage, 3u);
   guint r_lo = pb->search_recompute ? 0 : pb->recompute;
   guint r_hi = pb->search_recompute ? 2 : pb->recompute;
-  gboolean moe = qm_model_is_moe (&pb->shape);
 
   memset (out, 0, sizeof *out);
   out->no_fit.shortfall_bytes = G_MAXDOUBLE;
@@ -196,43 +282,14 @@ search_core (const QmParallelProblem *pb,
   if (!(c.peak > 0))
     return;
 
-  /* TP: powers of two inside the node first, then up to two nodes. */
-  if (pb->tp > 0)
-    tps[ntp++] = pb->tp;
-  else
-    for (guint t = 1; t <= 2 * gpn && t <= MAX (pb->shape.heads, 1u); t *= 2)
-      tps[ntp++] = t;
-  /* PP: divisors of the layers, powers of two, and the divisors of the
-   * GPU count: stages may be uneven (qm_memory_pipeline_stages), so a
-   * count with an odd factor can put it into pp, as Llama 3 put 126
-   * layers on 16 stages. */
-  if (pb->pp > 0)
-    pps[npp++] = pb->pp;
-  else
-    {
-      for (guint p = 1; p <= MIN (L, max_pp); p++)
-        if (L % p == 0 || pb->gpus % p == 0)
-          npp = push_unique (pps, npp, p);
-      for (guint p = 1; p <= MIN (L, max_pp); p *= 2)
-        npp = push_unique (pps, npp, p);
-      sort_uints (pps, npp);
-    }
-  /* CP: powers of two that split the sequence into chunks of ≥ 1024
-   * (ring attention pairs chunks; below that the exchange dominates). */
-  if (pb->cp > 0)
-    cps[ncp++] = pb->cp;
-  else
-    for (guint k = 1; k <= QM_PARALLEL_MAX_CP && (k == 1 || pb->seq_len / k >= 1024); k *= 2)
-      if (pb->seq_len % k == 0)
-        cps[ncp++] = k;
-
+  ncp = model_parallel_candidates (pb, tps, &ntp, pps, &npp, cps);
   for (guint it = 0; it < ntp; it++)
     for (guint ic = 0; ic < ncp; ic++)
       for (guint ip = 0; ip < npp; ip++)
         {
           guint tp = tps[it], cp = cps[ic], pp = pps[ip];
           guint64 mp = (guint64) tp * cp * pp;
-          guint dp, per_dp, nep = 0, nmb = 0;
+          guint dp, per_dp, nep, nmb;
 
           if (mp > pb->gpus || pb->gpus % mp != 0)
             continue;
@@ -241,27 +298,8 @@ search_core (const QmParallelProblem *pb,
             continue;
           per_dp = pb->global_batch / dp;
 
-          if (pb->ep > 0)
-            eps[nep++] = pb->ep;
-          else if (!moe)
-            eps[nep++] = 1;
-          else
-            for (guint e = 1; e <= MAX (pb->shape.experts, 1u); e *= 2)
-              if (pb->shape.experts % e == 0 && dp % e == 0)
-                eps[nep++] = e;
-
-          if (pb->search_micro_batch)
-            {
-              for (guint b = 1; b <= MIN (per_dp, max_mb); b++)
-                if (per_dp % b == 0)
-                  mbs[nmb++] = b;
-            }
-          else
-            {
-              guint b = MAX (pb->micro_batch, 1u);
-              if (per_dp % b == 0)
-                mbs[nmb++] = b;
-            }
+          nep = expert_candidates (pb, dp, eps);
+          nmb = micro_batch_candidates (pb, per_dp, mbs);
 
           for (guint ie = 0; ie < nep; ie++)
             for (guint z = z_lo; z <= z_hi; z++)

@@ -304,6 +304,85 @@ optimizer_time (const QmParallelCtx    *c,
   return n * c->adam_bytes / c->hbm;
 }
 
+/* One collective of @bpp bytes per parameter over the data-parallel
+ * groups: the dense parameters over dp ranks (tier @td), the experts'
+ * over their dp / ep ranks (tier @tde). */
+static double
+dp_collective (const QmParallelTier *td,
+               double                dp,
+               double                psi_dense,
+               const QmParallelTier *tde,
+               double                ede,
+               double                psi_expert,
+               QmParallelCollective  kind,
+               double                bpp)
+{
+  return qm_parallel_collective (td, kind, dp, psi_dense * bpp)
+         + qm_parallel_collective (tde, kind, ede, psi_expert * bpp);
+}
+
+/* Data parallel: gradients reduce over the dp·cp ranks that hold the
+ * same weights (Megatron-Core's data-parallel group with CP), stride tp;
+ * experts over the expert-data-parallel group dp·cp/ep (ZeRO §5: Ψ
+ * becomes Ψ/(t·p)). Sets the ZeRO traffic of one micro-batch and the
+ * data-parallel traffic of one step, neither hidden yet by the step. */
+static void
+data_parallel_comm (const QmParallelCtx    *c,
+                    const QmParallelLayout *l,
+                    const StageCompute     *sc,
+                    double                 *zero_mb,
+                    double                 *dp_step)
+{
+  const QmParallelProblem *pb = c->pb;
+  double t = l->tp, pp = l->pp, dp = l->dp * (double) l->cp, ep = l->ep;
+  double psi_dense = (c->pc.total - c->pc.expert) / (t * pp);
+  double psi_expert = c->pc.expert / (t * pp * ep);
+  double gbytes = pb->fp32_grad_buffer ? 4.0 : 2.0;
+  QmParallelTier td, tde;
+  double ede;
+
+  *zero_mb = 0;
+  *dp_step = 0;
+  if (c->lora)
+    {
+      psi_dense = qm_memory_lora_params (&pb->shape, MAX (pb->lora_rank, 1u)) / (t * pp);
+      psi_expert = 0;
+    }
+  if (dp <= 1)
+    return;
+  td = qm_parallel_tier_for (c, dp, t);
+  tde = qm_parallel_tier_for (c, MAX (1.0, dp / ep), t * ep);
+  ede = MAX (1.0, dp / ep);
+#define DP_COLLECTIVE(kind, bpp) dp_collective (&td, dp, psi_dense, &tde, ede, psi_expert, kind, bpp)
+  if (l->zero_stage >= 3 && !c->lora)
+    {
+      /* ZeRO-3 / FSDP FULL_SHARD (Rajbhandari 2020 §7.2.2: 1.5× DP
+       * volume): every micro-batch gathers the 16-bit weights for the
+       * forward and again for the backward, and reduce-scatters the
+       * gradients. */
+      *zero_mb = 2.0 * DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, 2.0)
+                 + DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
+      *zero_mb = qm_parallel_exposed (c, *zero_mb, sc->fwd + sc->bwd + sc->rec, pb->overlap_dp);
+    }
+  else if (l->zero_stage == 2)
+    {
+      /* ZeRO-2: gradients reduce-scattered as each backward produces
+       * them, the updated weights all-gathered once per step. */
+      *zero_mb = DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
+      *zero_mb = qm_parallel_exposed (c, *zero_mb, sc->bwd, pb->overlap_dp);
+      *dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, 2.0);
+    }
+  else
+    {
+      /* DP / ZeRO-1: one all-reduce (or reduce-scatter + all-gather, the
+       * same bytes) of the gradients per step, after the last micro-batch
+       * (Li et al. 2020, PyTorch DDP, §3.2.3 bucketing overlaps it with
+       * that backward). */
+      *dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_REDUCE, gbytes);
+    }
+#undef DP_COLLECTIVE
+}
+
 void
 qm_parallel_model_step (const QmParallelCtx    *c,
                         const QmParallelLayout *l,
@@ -319,7 +398,6 @@ qm_parallel_model_step (const QmParallelCtx    *c,
   double tp_mb = 0, cp_mb = 0, ep_mb = 0, pp_mb = 0, zero_mb = 0;
   double dp_step = 0, dp_window;
   double mb_time, gpus;
-  double psi_dense, psi_expert, gbytes;
   double n_moe;
 
   memset (o, 0, sizeof *o);
@@ -390,63 +468,7 @@ qm_parallel_model_step (const QmParallelCtx    *c,
       pp_mb = 2.0 * v * (QM_PARALLEL_NCCL_BASE_LATENCY_S + tpp.hop + bytes / tpp.bw);
     }
 
-  /* Data parallel: gradients reduce over the dp·cp ranks that hold the
-   * same weights (Megatron-Core's data-parallel group with CP), stride tp;
-   * experts over the expert-data-parallel group dp·cp/ep (ZeRO §5: Ψ
-   * becomes Ψ/(t·p)). */
-  psi_dense = (c->pc.total - c->pc.expert) / (t * pp);
-  psi_expert = c->pc.expert / (t * pp * ep);
-  if (c->lora)
-    {
-      psi_dense = qm_memory_lora_params (&pb->shape, MAX (pb->lora_rank, 1u)) / (t * pp);
-      psi_expert = 0;
-    }
-  gbytes = pb->fp32_grad_buffer ? 4.0 : 2.0;
-  dp *= cp;
-  if (dp > 1)
-    {
-      QmParallelTier td = qm_parallel_tier_for (c, dp, t);
-      QmParallelTier tde = qm_parallel_tier_for (c, MAX (1.0, dp / ep), t * ep);
-      double ede = MAX (1.0, dp / ep);
-      /* One collective of @bpp bytes per parameter over the data-parallel
-       * groups: the dense parameters over dp ranks, the experts' over
-       * their dp / ep ranks. */
-#define DP_COLLECTIVE(kind, bpp) \
-      (qm_parallel_collective (&td, kind, dp, psi_dense * (bpp)) \
-       + qm_parallel_collective (&tde, kind, ede, psi_expert * (bpp)))
-
-      if (l->zero_stage >= 3 && !c->lora)
-        {
-          /* ZeRO-3 / FSDP FULL_SHARD (Rajbhandari 2020 §7.2.2: 1.5× DP
-           * volume): every micro-batch gathers the 16-bit weights for the
-           * forward and again for the backward, and reduce-scatters the
-           * gradients. */
-          double wb = 2.0;
-
-          zero_mb = 2.0 * DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, wb)
-                    + DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
-          zero_mb = qm_parallel_exposed (c, zero_mb, sc.fwd + sc.bwd + sc.rec, pb->overlap_dp);
-        }
-      else if (l->zero_stage == 2)
-        {
-          /* ZeRO-2: gradients reduce-scattered as each backward produces
-           * them, the updated weights all-gathered once per step. */
-          zero_mb = DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
-          zero_mb = qm_parallel_exposed (c, zero_mb, sc.bwd, pb->overlap_dp);
-          dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, 2.0);
-        }
-      else
-        {
-          /* DP / ZeRO-1: one all-reduce (or reduce-scatter + all-gather, the
-           * same bytes) of the gradients per step, after the last micro-batch
-           * (Li et al. 2020, PyTorch DDP, §3.2.3 bucketing overlaps it with
-           * that backward). */
-          dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_REDUCE, gbytes);
-        }
-    }
-#undef DP_COLLECTIVE
-  else if (l->ep > 1 && psi_expert > 0)
-    dp_step = 0;
+  data_parallel_comm (c, l, &sc, &zero_mb, &dp_step);
 
   mb_time = sc.fwd + sc.bwd + sc.rec + tp_mb + cp_mb + ep_mb + zero_mb;
   dp_window = sc.bwd;

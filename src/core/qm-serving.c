@@ -383,6 +383,80 @@ draw_length (GRand  *rand,
   return MAX (min, round (v));
 }
 
+/* The @load->requests requests: arrival times (all at 0 offline) and
+ * prompt and answer lengths (drawn, or from the plan's list), and the KV
+ * blocks each needs. FALSE when one cannot fit the pool at all. */
+static gboolean
+draw_requests (const QmServingEngine *e,
+               const QmServingLoad   *load,
+               GRand                 *rand,
+               double                *arrival,
+               double                *in_len,
+               double                *out_len,
+               guint                 *need)
+{
+  double t = 0.0;
+
+  for (guint i = 0; i < load->requests; i++)
+    {
+      if (load->arrival == QM_ARRIVAL_POISSON && load->requests_per_s > 0.0)
+        t += -log (1.0 - g_rand_double (rand)) / load->requests_per_s;
+      arrival[i] = t;
+      if (load->lengths && load->n_lengths > 0)
+        {
+          guint k = g_rand_int_range (rand, 0, (gint32) MIN (load->n_lengths, (guint) G_MAXINT32));
+          in_len[i] = MAX (1.0, round (load->lengths[2 * k]));
+          out_len[i] = MAX (1.0, round (load->lengths[2 * k + 1]));
+        }
+      else
+        {
+          in_len[i] = draw_length (rand, load->input_tokens, load->input_sd, 1.0);
+          out_len[i] = draw_length (rand, load->output_tokens, load->output_sd, 1.0);
+        }
+      /* TensorRT-LLM's default GUARANTEED_NO_EVICT policy: a request is
+       * admitted only with blocks for its whole prompt and answer. */
+      /* A drawn length beyond what the KV pool holds is cut to fit, as
+       * an engine caps max_tokens at its max sequence length. */
+      if (qm_serving_blocks (in_len[i] + out_len[i]) > e->kv_blocks)
+        {
+          double room = (double) e->kv_blocks * QM_SERVING_BLOCK_TOKENS;
+
+          out_len[i] = MAX (1.0, MIN (out_len[i], room - in_len[i]));
+          in_len[i] = MAX (1.0, MIN (in_len[i], room - out_len[i]));
+        }
+      need[i] = qm_serving_blocks (in_len[i] + out_len[i]);
+      if (need[i] > e->kv_blocks)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sorts the samples and takes their percentiles. */
+static void
+latency_percentiles (double          *ttft,
+                     guint            n_ttft,
+                     double          *tpot,
+                     guint            n_tpot,
+                     double          *queue,
+                     guint            n_queue,
+                     QmServingResult *out)
+{
+  qsort (ttft, n_ttft, sizeof (double), cmp_double);
+  qsort (queue, n_queue, sizeof (double), cmp_double);
+  qsort (tpot, n_tpot, sizeof (double), cmp_double);
+  out->ttft_p50_s = percentile (ttft, n_ttft, 0.50);
+  out->ttft_p90_s = percentile (ttft, n_ttft, 0.90);
+  out->ttft_p99_s = percentile (ttft, n_ttft, 0.99);
+  out->tpot_p50_s = percentile (tpot, n_tpot, 0.50);
+  out->tpot_p90_s = percentile (tpot, n_tpot, 0.90);
+  out->tpot_p99_s = percentile (tpot, n_tpot, 0.99);
+  out->queue_p50_s = percentile (queue, n_queue, 0.50);
+  out->queue_p99_s = percentile (queue, n_queue, 0.99);
+}
+
+/* One event loop over steps, kept whole: its admission, step planning,
+ * decode and prefill phases share a dozen counters and queues, and the
+ * request simulation must stay fast (bench-serving, issue 18). */
 gboolean
 qm_serving_simulate (const QmServingEngine *e,
                      const QmServingLoad   *load,
@@ -421,40 +495,8 @@ qm_serving_simulate (const QmServingEngine *e,
   heap = g_new (HeapItem, n);
   rand = g_rand_new_with_seed ((guint32) (load->seed ^ (load->seed >> 32)));
 
-  {
-    double t = 0.0;
-    for (guint i = 0; i < n; i++)
-      {
-        if (load->arrival == QM_ARRIVAL_POISSON && load->requests_per_s > 0.0)
-          t += -log (1.0 - g_rand_double (rand)) / load->requests_per_s;
-        arrival[i] = t;
-        if (load->lengths && load->n_lengths > 0)
-          {
-            guint k = g_rand_int_range (rand, 0, (gint32) MIN (load->n_lengths, (guint) G_MAXINT32));
-            in_len[i] = MAX (1.0, round (load->lengths[2 * k]));
-            out_len[i] = MAX (1.0, round (load->lengths[2 * k + 1]));
-          }
-        else
-          {
-            in_len[i] = draw_length (rand, load->input_tokens, load->input_sd, 1.0);
-            out_len[i] = draw_length (rand, load->output_tokens, load->output_sd, 1.0);
-          }
-        /* TensorRT-LLM's default GUARANTEED_NO_EVICT policy: a request is
-         * admitted only with blocks for its whole prompt and answer. */
-        /* A drawn length beyond what the KV pool holds is cut to fit, as
-         * an engine caps max_tokens at its max sequence length. */
-        if (qm_serving_blocks (in_len[i] + out_len[i]) > e->kv_blocks)
-          {
-            double room = (double) e->kv_blocks * QM_SERVING_BLOCK_TOKENS;
-
-            out_len[i] = MAX (1.0, MIN (out_len[i], room - in_len[i]));
-            in_len[i] = MAX (1.0, MIN (in_len[i], room - out_len[i]));
-          }
-        need[i] = qm_serving_blocks (in_len[i] + out_len[i]);
-        if (need[i] > e->kv_blocks)
-          return FALSE;
-      }
-  }
+  if (!draw_requests (e, load, rand, arrival, in_len, out_len, need))
+    return FALSE;
 
   while (completed < n && (load->max_steps == 0 || step < load->max_steps))
     {
@@ -568,17 +610,7 @@ qm_serving_simulate (const QmServingEngine *e,
       out->requests_per_s = completed / out->makespan_s;
     }
   out->mean_batch = step > 0 ? batch_sum / step : 0.0;
-  qsort (ttft, n_ttft, sizeof (double), cmp_double);
-  qsort (queue, n_queue, sizeof (double), cmp_double);
-  qsort (tpot, n_tpot, sizeof (double), cmp_double);
-  out->ttft_p50_s = percentile (ttft, n_ttft, 0.50);
-  out->ttft_p90_s = percentile (ttft, n_ttft, 0.90);
-  out->ttft_p99_s = percentile (ttft, n_ttft, 0.99);
-  out->tpot_p50_s = percentile (tpot, n_tpot, 0.50);
-  out->tpot_p90_s = percentile (tpot, n_tpot, 0.90);
-  out->tpot_p99_s = percentile (tpot, n_tpot, 0.99);
-  out->queue_p50_s = percentile (queue, n_queue, 0.50);
-  out->queue_p99_s = percentile (queue, n_queue, 0.99);
+  latency_percentiles (ttft, n_ttft, tpot, n_tpot, queue, n_queue, out);
   /* Unstable: requests arrived faster than the replica served them. */
   if (load->arrival == QM_ARRIVAL_POISSON && load->requests_per_s > 0.0)
     {

@@ -63,6 +63,53 @@ pos (double v)
   return (isfinite (v) && v > 0.0) ? v : 0.0;
 }
 
+/* The achievable rates of the GPU: GEMMs at the weight precision (its
+ * best-shape matmul fraction), the output head at bf16, attention, HBM
+ * streaming, the all-reduce bus, and the per-step overhead. */
+static void
+engine_rates (QmServingEngine       *e,
+              const QmServingConfig *cfg)
+{
+  const QmGpuSpec *gpu = cfg->gpu;
+  double peak, mamf;
+
+  peak = pos (gpu->tflops[cfg->weight_precision]);
+  if (peak == 0.0 && cfg->weight_precision == QM_PRECISION_FP4)
+    peak = pos (gpu->tflops[QM_PRECISION_FP8]);
+  if (peak == 0.0)
+    peak = pos (gpu->tflops[QM_PRECISION_BF16]);
+  if (peak == 0.0)
+    peak = pos (gpu->tflops[QM_PRECISION_FP16]);
+  mamf = pos (gpu->mamf_fraction) > 0.0 ? gpu->mamf_fraction : QM_SERVING_MAMF_DEFAULT;
+  e->gemm_rate = peak * 1e12 * mamf;
+  if ((cfg->weight_precision == QM_PRECISION_FP8 || cfg->weight_precision == QM_PRECISION_FP4)
+      && peak != pos (gpu->tflops[QM_PRECISION_BF16]))
+    e->gemm_rate = peak * 1e12 * (pos (gpu->mamf_fraction_fp8) > 0.0 ? gpu->mamf_fraction_fp8
+                                                                      : QM_SERVING_MAMF_FP8_DEFAULT);
+  e->lm_rate = pos (gpu->tflops[QM_PRECISION_BF16]) * 1e12 * mamf;
+  if (e->lm_rate == 0.0)
+    e->lm_rate = e->gemm_rate;
+  if ((cfg->kv_precision == QM_PRECISION_FP8 || cfg->kv_precision == QM_PRECISION_INT8)
+      && pos (gpu->tflops[QM_PRECISION_FP8]) > 0.0)
+    e->attn_rate = gpu->tflops[QM_PRECISION_FP8] * 1e12 * QM_SERVING_ATTENTION_FP8;
+  else
+    e->attn_rate = e->lm_rate / mamf * QM_SERVING_ATTENTION_BF16;
+  if (e->attn_rate == 0.0)
+    e->attn_rate = e->gemm_rate;
+
+  e->hbm = pos (gpu->bandwidth_tbs) * 1e12
+           * (pos (gpu->hbm_stream_fraction) > 0.0 ? gpu->hbm_stream_fraction
+                                                    : QM_SERVING_HBM_FRACTION_DEFAULT);
+  e->ar_bw = pos (gpu->allreduce_busbw_gbs) > 0.0 ? gpu->allreduce_busbw_gbs * 1e9
+             : pos (gpu->link_gbs) * 1e9 * QM_SERVING_BUSBW_FRACTION;
+  /* PCIe-only parts: PCIe Gen4 x16, 32 GB/s one direction. */
+  if (e->ar_bw == 0.0)
+    e->ar_bw = 32e9 * QM_SERVING_BUSBW_FRACTION;
+  e->ar_latency = QM_SERVING_ALLREDUCE_LATENCY_S;
+  e->overhead = pos (gpu->step_overhead_us) > 0.0 ? gpu->step_overhead_us * 1e-6
+                                                  : QM_SERVING_STEP_OVERHEAD_DEFAULT_S;
+}
+
 void
 qm_serving_engine_init (QmServingEngine       *e,
                         const QmServingConfig *cfg)
@@ -72,7 +119,7 @@ qm_serving_engine_init (QmServingEngine       *e,
   QmParamCount c;
   double tp, pp, L, n_moe, wb, emb_b, per_expert = 0.0, top_k = 0.0;
   double dense_total, dense_active, expert_total = 0.0, ffn_local;
-  double kv_tp, heads, head_dim, peak, mamf, free;
+  double kv_tp, heads, head_dim, free;
   guint kv_heads;
 
   memset (e, 0, sizeof *e);
@@ -149,41 +196,7 @@ qm_serving_engine_init (QmServingEngine       *e,
   e->lm_flops_tok = 2.0 * s->vocab * (double) s->hidden / tp;
   e->lm_bytes = (double) s->vocab * s->hidden * 2.0 / tp;
 
-  peak = pos (gpu->tflops[cfg->weight_precision]);
-  if (peak == 0.0 && cfg->weight_precision == QM_PRECISION_FP4)
-    peak = pos (gpu->tflops[QM_PRECISION_FP8]);
-  if (peak == 0.0)
-    peak = pos (gpu->tflops[QM_PRECISION_BF16]);
-  if (peak == 0.0)
-    peak = pos (gpu->tflops[QM_PRECISION_FP16]);
-  mamf = pos (gpu->mamf_fraction) > 0.0 ? gpu->mamf_fraction : QM_SERVING_MAMF_DEFAULT;
-  e->gemm_rate = peak * 1e12 * mamf;
-  if ((cfg->weight_precision == QM_PRECISION_FP8 || cfg->weight_precision == QM_PRECISION_FP4)
-      && peak != pos (gpu->tflops[QM_PRECISION_BF16]))
-    e->gemm_rate = peak * 1e12 * (pos (gpu->mamf_fraction_fp8) > 0.0 ? gpu->mamf_fraction_fp8
-                                                                      : QM_SERVING_MAMF_FP8_DEFAULT);
-  e->lm_rate = pos (gpu->tflops[QM_PRECISION_BF16]) * 1e12 * mamf;
-  if (e->lm_rate == 0.0)
-    e->lm_rate = e->gemm_rate;
-  if ((cfg->kv_precision == QM_PRECISION_FP8 || cfg->kv_precision == QM_PRECISION_INT8)
-      && pos (gpu->tflops[QM_PRECISION_FP8]) > 0.0)
-    e->attn_rate = gpu->tflops[QM_PRECISION_FP8] * 1e12 * QM_SERVING_ATTENTION_FP8;
-  else
-    e->attn_rate = e->lm_rate / mamf * QM_SERVING_ATTENTION_BF16;
-  if (e->attn_rate == 0.0)
-    e->attn_rate = e->gemm_rate;
-
-  e->hbm = pos (gpu->bandwidth_tbs) * 1e12
-           * (pos (gpu->hbm_stream_fraction) > 0.0 ? gpu->hbm_stream_fraction
-                                                    : QM_SERVING_HBM_FRACTION_DEFAULT);
-  e->ar_bw = pos (gpu->allreduce_busbw_gbs) > 0.0 ? gpu->allreduce_busbw_gbs * 1e9
-             : pos (gpu->link_gbs) * 1e9 * QM_SERVING_BUSBW_FRACTION;
-  /* PCIe-only parts: PCIe Gen4 x16, 32 GB/s one direction. */
-  if (e->ar_bw == 0.0)
-    e->ar_bw = 32e9 * QM_SERVING_BUSBW_FRACTION;
-  e->ar_latency = QM_SERVING_ALLREDUCE_LATENCY_S;
-  e->overhead = pos (gpu->step_overhead_us) > 0.0 ? gpu->step_overhead_us * 1e-6
-                                                  : QM_SERVING_STEP_OVERHEAD_DEFAULT_S;
+  engine_rates (e, cfg);
 
   /* Memory per GPU (issue 18 item 2): real device bytes minus weights,
    * the activation workspace of one full step (hidden states, QKV and the

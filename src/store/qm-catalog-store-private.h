@@ -15,11 +15,13 @@ G_BEGIN_DECLS
 JsonObject *qm_catalog_store_parse_json   (const char     *json,
                                            GError        **error);
 
-/* Binds ?1 to the kind's name and ?2 to @id, as every "WHERE kind = ?1
- * AND id = ?2" statement wants. */
-void        qm_catalog_store_bind_kind_id (sqlite3_stmt   *stmt,
-                                           QmCatalogKind   kind,
-                                           const char     *id);
+/* Prepares @sql with ?1 bound to the kind's name and ?2 to @id, as every
+ * "WHERE kind = ?1 AND id = ?2" statement wants. */
+sqlite3_stmt *qm_catalog_store_prepare_kind_id (QmStore        *store,
+                                                const char     *sql,
+                                                QmCatalogKind   kind,
+                                                const char     *id,
+                                                GError        **error);
 
 /* Inserts (@old_id NULL) or rewrites one of the user's entries inside the
  * caller's transaction; @info is the parsed entry, @text its canonical

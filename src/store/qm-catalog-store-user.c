@@ -21,12 +21,11 @@ row_exists (QmStore        *store,
             gboolean       *exists,
             GError        **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_store_prepare (store, table_sql, error);
+  g_autoptr(sqlite3_stmt) stmt = qm_catalog_store_prepare_kind_id (store, table_sql, kind, id, error);
   int rc;
 
   if (stmt == NULL)
     return FALSE;
-  qm_catalog_store_bind_kind_id (stmt, kind, id);
   rc = sqlite3_step (stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     {
@@ -100,24 +99,18 @@ qm_catalog_store_write_user (QmStore              *store,
                              const char           *text,
                              GError              **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  const char *sql = old_id == NULL
+                    ? "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source,"
+                      " as_of, entry, created, modified)"
+                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)"
+                    : "UPDATE catalog_user SET id = ?2, vendor = ?3, name = ?4,"
+                      " price_usd = ?5, source = ?6, as_of = ?7, entry = ?8, modified = ?9"
+                      " WHERE kind = ?1 AND id = ?10";
+  g_autoptr(sqlite3_stmt) stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, info->id, error);
   gint64 now = g_get_real_time ();
 
-  if (old_id == NULL)
-    stmt = qm_store_prepare (store,
-                             "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source,"
-                             " as_of, entry, created, modified)"
-                             " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
-                             error);
-  else
-    stmt = qm_store_prepare (store,
-                             "UPDATE catalog_user SET id = ?2, vendor = ?3, name = ?4,"
-                             " price_usd = ?5, source = ?6, as_of = ?7, entry = ?8, modified = ?9"
-                             " WHERE kind = ?1 AND id = ?10",
-                             error);
   if (stmt == NULL)
     return FALSE;
-  qm_catalog_store_bind_kind_id (stmt, kind, info->id);
   qm_store_bind_text (stmt, 3, info->vendor ? info->vendor : "");
   qm_store_bind_text (stmt, 4, info->name);
   sqlite3_bind_double (stmt, 5, info->price_usd);
@@ -226,12 +219,9 @@ exec_kind_id (QmStore        *store,
               int            *changes,
               GError        **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_store_prepare (store, sql, error);
+  g_autoptr(sqlite3_stmt) stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, id, error);
 
-  if (stmt == NULL)
-    return FALSE;
-  qm_catalog_store_bind_kind_id (stmt, kind, id);
-  if (!qm_store_step_done (store, stmt, error, "Could not change the %s \"%s\"",
+  if (stmt == NULL || !qm_store_step_done (store, stmt, error, "Could not change the %s \"%s\"",
                            qm_catalog_kind_to_string (kind), id))
     return FALSE;
   if (changes != NULL)
@@ -300,16 +290,16 @@ qm_catalog_store_set_override (QmStore        *store,
                                double          price_usd,
                                GError        **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_store_prepare (store,
-                                                   "INSERT INTO catalog_override (kind, id, price_usd, modified)"
-                                                   " VALUES (?1, ?2, ?3, ?4)"
-                                                   " ON CONFLICT (kind, id) DO UPDATE SET"
-                                                   "  price_usd = excluded.price_usd, modified = excluded.modified",
-                                                   error);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
 
+  stmt = qm_catalog_store_prepare_kind_id (store,
+                                           "INSERT INTO catalog_override (kind, id, price_usd, modified)"
+                                           " VALUES (?1, ?2, ?3, ?4)"
+                                           " ON CONFLICT (kind, id) DO UPDATE SET"
+                                           "  price_usd = excluded.price_usd, modified = excluded.modified",
+                                           kind, id, error);
   if (stmt == NULL)
     return FALSE;
-  qm_catalog_store_bind_kind_id (stmt, kind, id);
   sqlite3_bind_double (stmt, 3, price_usd);
   sqlite3_bind_int64 (stmt, 4, g_get_real_time ());
   return qm_store_step_done (store, stmt, error, "Could not set the price of the %s \"%s\"",

@@ -114,13 +114,21 @@ qm_catalog_entry_parse (const QmCatalogEntry  *entry,
   return TRUE;
 }
 
-void
-qm_catalog_store_bind_kind_id (sqlite3_stmt  *stmt,
-                               QmCatalogKind  kind,
-                               const char    *id)
+sqlite3_stmt *
+qm_catalog_store_prepare_kind_id (QmStore        *store,
+                                  const char     *sql,
+                                  QmCatalogKind   kind,
+                                  const char     *id,
+                                  GError        **error)
 {
-  sqlite3_bind_text (stmt, 1, qm_catalog_kind_to_string (kind), -1, SQLITE_STATIC);
-  qm_store_bind_text (stmt, 2, id);
+  sqlite3_stmt *stmt = qm_store_prepare (store, sql, error);
+
+  if (stmt != NULL)
+    {
+      sqlite3_bind_text (stmt, 1, qm_catalog_kind_to_string (kind), -1, SQLITE_STATIC);
+      qm_store_bind_text (stmt, 2, id);
+    }
+  return stmt;
 }
 
 /* ------------------------------------------------------------------ */
@@ -381,13 +389,12 @@ qm_catalog_store_get (QmStore        *store,
 
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, NULL);
 
-  stmt = qm_store_prepare (store,
-                           "SELECT " ENTRY_COLUMNS " FROM catalog_entry"
-                           " WHERE kind = ?1 AND id = ?2 ORDER BY builtin LIMIT 1",
-                           error);
+  stmt = qm_catalog_store_prepare_kind_id (store,
+                                           "SELECT " ENTRY_COLUMNS " FROM catalog_entry"
+                                           " WHERE kind = ?1 AND id = ?2 ORDER BY builtin LIMIT 1",
+                                           kind, id, error);
   if (stmt == NULL)
     return NULL;
-  qm_catalog_store_bind_kind_id (stmt, kind, id);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
     return entry_from_row (stmt);

@@ -48,6 +48,12 @@ gboolean    qm_plan_store_resolve_used (QmStore     *store,
                                         double      *price_out,
                                         char       **fingerprint_out);
 
+/* Reads name, customer, quote_ref, tags, model, gpus, days and
+ * total_cost, in that order, from column @col on. */
+void        qm_plan_store_read_quote  (sqlite3_stmt *stmt,
+                                       int           col,
+                                       QmSavedPlan  *plan);
+
 /* What a save wrote, applied to the caller's plan only after COMMIT. */
 typedef struct
 {

@@ -40,14 +40,7 @@ salvage_plan (QmStore      *store,
     return FALSE;
 
   plan = qm_saved_plan_new ();
-  plan->name = qm_store_column_dup (read, 0);
-  plan->customer = qm_store_column_dup (read, 1);
-  plan->quote_ref = qm_store_column_dup (read, 2);
-  plan->tags = qm_store_column_dup (read, 3);
-  plan->model = qm_store_column_dup (read, 4);
-  plan->gpus = sqlite3_column_int64 (read, 5);
-  plan->days = sqlite3_column_double (read, 6);
-  plan->total_cost = sqlite3_column_double (read, 7);
+  qm_plan_store_read_quote (read, 0, plan);
   plan->notes = qm_store_column_dup (read, 10);
   plan->inputs = qm_store_column_dup (read, 11);
   plan->snapshot = qm_store_column_dup (read, 12);

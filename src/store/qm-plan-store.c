@@ -480,6 +480,21 @@ qm_plan_store_save (QmStore      *store,
   return TRUE;
 }
 
+void
+qm_plan_store_read_quote (sqlite3_stmt *stmt,
+                          int           col,
+                          QmSavedPlan  *plan)
+{
+  plan->name = qm_store_column_dup (stmt, col);
+  plan->customer = qm_store_column_dup (stmt, col + 1);
+  plan->quote_ref = qm_store_column_dup (stmt, col + 2);
+  plan->tags = qm_store_column_dup (stmt, col + 3);
+  plan->model = qm_store_column_dup (stmt, col + 4);
+  plan->gpus = sqlite3_column_int64 (stmt, col + 5);
+  plan->days = sqlite3_column_double (stmt, col + 6);
+  plan->total_cost = sqlite3_column_double (stmt, col + 7);
+}
+
 QmSavedPlan *
 qm_plan_store_load (QmStore  *store,
                     gint64    id,
@@ -510,14 +525,7 @@ qm_plan_store_load (QmStore  *store,
     }
   plan = qm_saved_plan_new ();
   plan->id = sqlite3_column_int64 (stmt, 0);
-  plan->name = qm_store_column_dup (stmt, 1);
-  plan->customer = qm_store_column_dup (stmt, 2);
-  plan->quote_ref = qm_store_column_dup (stmt, 3);
-  plan->tags = qm_store_column_dup (stmt, 4);
-  plan->model = qm_store_column_dup (stmt, 5);
-  plan->gpus = sqlite3_column_int64 (stmt, 6);
-  plan->days = sqlite3_column_double (stmt, 7);
-  plan->total_cost = sqlite3_column_double (stmt, 8);
+  qm_plan_store_read_quote (stmt, 1, plan);
   plan->catalog_version = qm_store_column_dup (stmt, 9);
   plan->created = sqlite3_column_int64 (stmt, 10);
   plan->modified = sqlite3_column_int64 (stmt, 11);

@@ -437,6 +437,24 @@ try_gpu_generation (Advisor *ad)
     }
 }
 
+/* The plan rented from @offer (none: nothing to consider). */
+static void
+consider_offer (Advisor            *ad,
+                const QmCloudOffer *offer,
+                gboolean            reserved,
+                const char         *id,
+                const char         *title,
+                const char         *tradeoff)
+{
+  QmPlan p;
+
+  if (offer == NULL)
+    return;
+  p = *ad->plan;
+  use_offer (&p, offer, reserved);
+  consider (ad, &p, id, title, tradeoff, offer->info.source);
+}
+
 static void
 try_pricing (Advisor *ad)
 {
@@ -447,33 +465,18 @@ try_pricing (Advisor *ad)
 
   if (plan->pricing.mode == QM_PRICING_BUY)
     {
-      if (on_demand != NULL)
-        {
-          p = *plan;
-          use_offer (&p, on_demand, FALSE);
-          consider (ad, &p, "rent-on-demand", _("Rent instead of buying"),
-                    _("Renting needs no upfront spend and no facility, and costs more per GPU-hour "
-                      "over a long horizon."), on_demand->info.source);
-        }
-      if (reserved != NULL)
-        {
-          p = *plan;
-          use_offer (&p, reserved, TRUE);
-          consider (ad, &p, "rent-reserved", _("Rent reserved capacity"),
-                    _("Reserved or committed capacity costs less per GPU-hour than on-demand, "
-                      "for a term commitment."), reserved->info.source);
-        }
+      consider_offer (ad, on_demand, FALSE, "rent-on-demand", _("Rent instead of buying"),
+                      _("Renting needs no upfront spend and no facility, and costs more per GPU-hour "
+                        "over a long horizon."));
+      consider_offer (ad, reserved, TRUE, "rent-reserved", _("Rent reserved capacity"),
+                      _("Reserved or committed capacity costs less per GPU-hour than on-demand, "
+                        "for a term commitment."));
     }
   else
     {
-      if (plan->pricing.mode == QM_PRICING_RENT_ON_DEMAND && reserved != NULL)
-        {
-          p = *plan;
-          use_offer (&p, reserved, TRUE);
-          consider (ad, &p, "rent-reserved", _("Reserve instead of on-demand"),
-                    _("Reserved capacity costs less per GPU-hour, for a term commitment."),
-                    reserved->info.source);
-        }
+      if (plan->pricing.mode == QM_PRICING_RENT_ON_DEMAND)
+        consider_offer (ad, reserved, TRUE, "rent-reserved", _("Reserve instead of on-demand"),
+                        _("Reserved capacity costs less per GPU-hour, for a term commitment."));
       if (plan->hardware.server.info.price_usd > 0)
         {
           p = *plan;

@@ -81,44 +81,45 @@ salvage_plan (QmStore      *store,
   return qm_store_commit (store, "Could not copy a plan from the damaged database", NULL);
 }
 
+/* Copies the rows of @select in @old into @insert, value by value; a row
+ * the new file's CHECKs refuse (bad JSON) is simply skipped. */
+static void
+copy_rows (QmStore    *store,
+           sqlite3    *old,
+           const char *select,
+           const char *insert)
+{
+  g_autoptr(sqlite3_stmt) read = NULL;
+  g_autoptr(sqlite3_stmt) write = NULL;
+  int n;
+
+  if (sqlite3_prepare_v2 (old, select, -1, &read, NULL) != SQLITE_OK ||
+      (write = qm_store_prepare (store, insert, NULL)) == NULL)
+    return;
+  n = sqlite3_column_count (read);
+  while (sqlite3_step (read) == SQLITE_ROW)
+    {
+      sqlite3_reset (write);
+      for (int c = 0; c < n; c++)
+        sqlite3_bind_value (write, c + 1, sqlite3_column_value (read, c));
+      sqlite3_step (write);
+    }
+}
+
 static void
 salvage_catalog (QmStore *store,
                  sqlite3 *old)
 {
-  g_autoptr(sqlite3_stmt) read = NULL;
-  g_autoptr(sqlite3_stmt) write = NULL;
-
-  if (sqlite3_prepare_v2 (old, "SELECT kind, id, vendor, name, price_usd, source, as_of, entry,"
-                          " created, modified FROM catalog_user", -1, &read, NULL) == SQLITE_OK &&
-      (write = qm_store_prepare (store, "INSERT OR IGNORE INTO catalog_user (kind, id, vendor, name,"
-                                 " price_usd, source, as_of, entry, created, modified)"
-                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", NULL)) != NULL)
-    {
-      while (sqlite3_step (read) == SQLITE_ROW)
-        {
-          sqlite3_reset (write);
-          for (int c = 0; c < 10; c++)
-            sqlite3_bind_value (write, c + 1, sqlite3_column_value (read, c));
-          /* A row the CHECKs refuse (bad JSON) is simply skipped. */
-          sqlite3_step (write);
-        }
-    }
-  g_clear_pointer (&read, sqlite3_finalize);
-  g_clear_pointer (&write, sqlite3_finalize);
-
-  if (sqlite3_prepare_v2 (old, "SELECT kind, id, price_usd, modified FROM catalog_override",
-                          -1, &read, NULL) == SQLITE_OK &&
-      (write = qm_store_prepare (store, "INSERT OR IGNORE INTO catalog_override (kind, id, price_usd,"
-                                 " modified) VALUES (?1, ?2, ?3, ?4)", NULL)) != NULL)
-    {
-      while (sqlite3_step (read) == SQLITE_ROW)
-        {
-          sqlite3_reset (write);
-          for (int c = 0; c < 4; c++)
-            sqlite3_bind_value (write, c + 1, sqlite3_column_value (read, c));
-          sqlite3_step (write);
-        }
-    }
+  copy_rows (store, old,
+             "SELECT kind, id, vendor, name, price_usd, source, as_of, entry,"
+             " created, modified FROM catalog_user",
+             "INSERT OR IGNORE INTO catalog_user (kind, id, vendor, name,"
+             " price_usd, source, as_of, entry, created, modified)"
+             " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+  copy_rows (store, old,
+             "SELECT kind, id, price_usd, modified FROM catalog_override",
+             "INSERT OR IGNORE INTO catalog_override (kind, id, price_usd,"
+             " modified) VALUES (?1, ?2, ?3, ?4)");
 }
 
 int

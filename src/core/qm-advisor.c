@@ -437,6 +437,24 @@ try_gpu_generation (Advisor *ad)
     }
 }
 
+/* The plan rented from @offer (none: nothing to consider). */
+static void
+consider_offer (Advisor            *ad,
+                const QmCloudOffer *offer,
+                gboolean            reserved,
+                const char         *id,
+                const char         *title,
+                const char         *tradeoff)
+{
+  QmPlan p;
+
+  if (offer == NULL)
+    return;
+  p = *ad->plan;
+  use_offer (&p, offer, reserved);
+  consider (ad, &p, id, title, tradeoff, offer->info.source);
+}
+
 static void
 try_pricing (Advisor *ad)
 {
@@ -447,33 +465,18 @@ try_pricing (Advisor *ad)
 
   if (plan->pricing.mode == QM_PRICING_BUY)
     {
-      if (on_demand != NULL)
-        {
-          p = *plan;
-          use_offer (&p, on_demand, FALSE);
-          consider (ad, &p, "rent-on-demand", _("Rent instead of buying"),
-                    _("Renting needs no upfront spend and no facility, and costs more per GPU-hour "
-                      "over a long horizon."), on_demand->info.source);
-        }
-      if (reserved != NULL)
-        {
-          p = *plan;
-          use_offer (&p, reserved, TRUE);
-          consider (ad, &p, "rent-reserved", _("Rent reserved capacity"),
-                    _("Reserved or committed capacity costs less per GPU-hour than on-demand, "
-                      "for a term commitment."), reserved->info.source);
-        }
+      consider_offer (ad, on_demand, FALSE, "rent-on-demand", _("Rent instead of buying"),
+                      _("Renting needs no upfront spend and no facility, and costs more per GPU-hour "
+                        "over a long horizon."));
+      consider_offer (ad, reserved, TRUE, "rent-reserved", _("Rent reserved capacity"),
+                      _("Reserved or committed capacity costs less per GPU-hour than on-demand, "
+                        "for a term commitment."));
     }
   else
     {
-      if (plan->pricing.mode == QM_PRICING_RENT_ON_DEMAND && reserved != NULL)
-        {
-          p = *plan;
-          use_offer (&p, reserved, TRUE);
-          consider (ad, &p, "rent-reserved", _("Reserve instead of on-demand"),
-                    _("Reserved capacity costs less per GPU-hour, for a term commitment."),
-                    reserved->info.source);
-        }
+      if (plan->pricing.mode == QM_PRICING_RENT_ON_DEMAND)
+        consider_offer (ad, reserved, TRUE, "rent-reserved", _("Reserve instead of on-demand"),
+                        _("Reserved capacity costs less per GPU-hour, for a term commitment."));
       if (plan->hardware.server.info.price_usd > 0)
         {
           p = *plan;
@@ -532,34 +535,38 @@ try_facility (Advisor *ad)
     }
 }
 
+/* The plan fine-tuned in @mode instead (rank 16 unless it has one). */
+static void
+consider_mode (Advisor    *ad,
+               QmMode      mode,
+               const char *id,
+               const char *title,
+               const char *tradeoff,
+               const char *assumption)
+{
+  QmPlan p = *ad->plan;
+
+  p.workload.mode = mode;
+  if (p.workload.lora_rank == 0)
+    p.workload.lora_rank = 16;
+  consider (ad, &p, id, title, tradeoff, assumption);
+}
+
 static void
 try_fine_tuning (Advisor *ad)
 {
-  const QmPlan *plan = ad->plan;
-  QmPlan p;
+  QmMode mode = ad->plan->workload.mode;
 
-  if (plan->workload.mode == QM_MODE_FINETUNE)
-    {
-      p = *plan;
-      p.workload.mode = QM_MODE_LORA;
-      if (p.workload.lora_rank == 0)
-        p.workload.lora_rank = 16;
-      consider (ad, &p, "lora", _("Fine-tune with LoRA"),
-                _("LoRA trains small adapters on frozen weights: far less memory for gradients and "
-                  "optimizer states; it matches full fine-tuning on many tasks but not all."),
-                _("Hu et al. 2021 (LoRA); memory model with frozen base weights."));
-    }
-  if (plan->workload.mode == QM_MODE_LORA || plan->workload.mode == QM_MODE_FINETUNE)
-    {
-      p = *plan;
-      p.workload.mode = QM_MODE_QLORA;
-      if (p.workload.lora_rank == 0)
-        p.workload.lora_rank = 16;
-      consider (ad, &p, "qlora", _("Fine-tune with QLoRA"),
-                _("QLoRA keeps the frozen weights in 4 bits: the least memory per GPU, with a "
-                  "small quality cost and slower steps from dequantisation."),
-                _("Dettmers et al. 2023 (QLoRA, NF4 weights)."));
-    }
+  if (mode == QM_MODE_FINETUNE)
+    consider_mode (ad, QM_MODE_LORA, "lora", _("Fine-tune with LoRA"),
+                   _("LoRA trains small adapters on frozen weights: far less memory for gradients and "
+                     "optimizer states; it matches full fine-tuning on many tasks but not all."),
+                   _("Hu et al. 2021 (LoRA); memory model with frozen base weights."));
+  if (mode == QM_MODE_LORA || mode == QM_MODE_FINETUNE)
+    consider_mode (ad, QM_MODE_QLORA, "qlora", _("Fine-tune with QLoRA"),
+                   _("QLoRA keeps the frozen weights in 4 bits: the least memory per GPU, with a "
+                     "small quality cost and slower steps from dequantisation."),
+                   _("Dettmers et al. 2023 (QLoRA, NF4 weights)."));
 }
 
 static void

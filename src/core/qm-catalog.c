@@ -108,86 +108,25 @@ qm_catalog_version (void)
   return QM_CATALOG_VERSION;
 }
 
-const QmGpuSpec *
-qm_catalog_gpu (const char *id)
-{
-  return lookup (QM_CATALOG_KIND_GPU, id);
-}
+/* The typed accessors of one kind: qm_catalog_<one> (id) looks an entry
+ * up, qm_catalog_<many> (&n) lists them all. */
+#define CATALOG_ACCESSORS(Type, one, many, KIND) \
+  const Type *                                    \
+  qm_catalog_##one (const char *id)               \
+  {                                               \
+    return lookup (QM_CATALOG_KIND_##KIND, id);   \
+  }                                               \
+                                                  \
+  const Type *                                    \
+  qm_catalog_##many (guint *n)                    \
+  {                                               \
+    return list (QM_CATALOG_KIND_##KIND, n);      \
+  }
 
-const QmServerSpec *
-qm_catalog_server (const char *id)
-{
-  return lookup (QM_CATALOG_KIND_SERVER, id);
-}
-
-const QmNetworkSpec *
-qm_catalog_network (const char *id)
-{
-  return lookup (QM_CATALOG_KIND_NETWORK, id);
-}
-
-const QmStorageSpec *
-qm_catalog_storage (const char *id)
-{
-  return lookup (QM_CATALOG_KIND_STORAGE, id);
-}
-
-const QmModelPreset *
-qm_catalog_model (const char *id)
-{
-  return lookup (QM_CATALOG_KIND_MODEL, id);
-}
-
-const QmCloudOffer *
-qm_catalog_cloud_offer (const char *id)
-{
-  return lookup (QM_CATALOG_KIND_CLOUD, id);
-}
-
-const QmFacilityItem *
-qm_catalog_facility_item (const char *id)
-{
-  return lookup (QM_CATALOG_KIND_FACILITY, id);
-}
-
-const QmGpuSpec *
-qm_catalog_gpus (guint *n)
-{
-  return list (QM_CATALOG_KIND_GPU, n);
-}
-
-const QmServerSpec *
-qm_catalog_servers (guint *n)
-{
-  return list (QM_CATALOG_KIND_SERVER, n);
-}
-
-const QmNetworkSpec *
-qm_catalog_networks (guint *n)
-{
-  return list (QM_CATALOG_KIND_NETWORK, n);
-}
-
-const QmStorageSpec *
-qm_catalog_storages (guint *n)
-{
-  return list (QM_CATALOG_KIND_STORAGE, n);
-}
-
-const QmModelPreset *
-qm_catalog_models (guint *n)
-{
-  return list (QM_CATALOG_KIND_MODEL, n);
-}
-
-const QmCloudOffer *
-qm_catalog_cloud_offers (guint *n)
-{
-  return list (QM_CATALOG_KIND_CLOUD, n);
-}
-
-const QmFacilityItem *
-qm_catalog_facility_items (guint *n)
-{
-  return list (QM_CATALOG_KIND_FACILITY, n);
-}
+CATALOG_ACCESSORS (QmGpuSpec, gpu, gpus, GPU)
+CATALOG_ACCESSORS (QmServerSpec, server, servers, SERVER)
+CATALOG_ACCESSORS (QmNetworkSpec, network, networks, NETWORK)
+CATALOG_ACCESSORS (QmStorageSpec, storage, storages, STORAGE)
+CATALOG_ACCESSORS (QmModelPreset, model, models, MODEL)
+CATALOG_ACCESSORS (QmCloudOffer, cloud_offer, cloud_offers, CLOUD)
+CATALOG_ACCESSORS (QmFacilityItem, facility_item, facility_items, FACILITY)

@@ -145,6 +145,67 @@ build_bom (const QmCostInput *in,
   return total;
 }
 
+/* The installation line: a share of the hardware (the plan's, else the
+ * default assumption). */
+static void
+add_installation (const QmCostInput *in,
+                  QmCost            *out)
+{
+  double install_fraction = in->install_fraction;
+
+  if (!isfinite (install_fraction) || install_fraction == 0.0)
+    install_fraction = QM_COST_INSTALL_FRACTION_DEFAULT;
+  install_fraction = MAX (install_fraction, 0.0);
+  out->install_usd = out->hardware_usd * install_fraction;
+  if (out->install_usd > 0.0 && out->n_bom < QM_BOM_MAX)
+    {
+      QmBomLine *line = &out->bom[out->n_bom++];
+      line->item = N_("Installation");
+      line->qty = install_fraction;
+      line->unit_usd = out->hardware_usd;
+      line->total_usd = out->install_usd;
+      line->source = install_source;
+    }
+}
+
+/* @v when it is a number >= 0; else 0, with an error on @path. */
+static double
+nonnegative (QmCost     *out,
+             double      v,
+             const char *path)
+{
+  if (isfinite (v) && v >= 0.0)
+    return v;
+  qm_issues_add (&out->issues, QM_ISSUE_ERROR, path, "must be >= 0", v);
+  return 0.0;
+}
+
+/* The price of a GPU-hour: the plan's, else the cloud offer's (reserved
+ * or on demand); when buying, the rent to compare with, or 0. */
+static double
+gpu_hour_price (const QmCostInput *in,
+                QmCost            *out,
+                gboolean          *offer_used)
+{
+  const QmPricing *pr = in->pricing;
+  double rent_price = pr->usd_per_gpu_hour;
+
+  if (in->offer != NULL && !(isfinite (rent_price) && rent_price > 0.0))
+    {
+      rent_price = pr->mode == QM_PRICING_RENT_RESERVED
+                 ? in->offer->usd_per_gpu_hour_reserved
+                 : in->offer->usd_per_gpu_hour_on_demand;
+      *offer_used = TRUE;
+    }
+  if (pr->mode != QM_PRICING_BUY)
+    return checked_price (out, rent_price, "pricing.usd_per_gpu_hour", in->cluster->gpus);
+  if (isfinite (in->rent_usd_per_gpu_hour) && in->rent_usd_per_gpu_hour > 0.0)
+    return in->rent_usd_per_gpu_hour;
+  if (!(isfinite (rent_price) && rent_price > 0.0))
+    return 0.0;
+  return rent_price;
+}
+
 void
 qm_cost_compute (const QmCostInput *in,
                  QmCost            *out)
@@ -152,7 +213,7 @@ qm_cost_compute (const QmCostInput *in,
   const QmPricing *pr;
   const QmFacility *fac;
   const QmPower *pw;
-  double install_fraction, run_months, run_hours, years, months;
+  double run_months, run_hours, years, months;
   double buy_upfront, buy_opex, rent_price, storage_monthly, egress;
   double support_fraction, usd_per_kwh, colo;
   guint n_hw;
@@ -170,20 +231,7 @@ qm_cost_compute (const QmCostInput *in,
 
   /* ---- Buy: the bill of materials and the cost of owning it. ---- */
   out->hardware_usd = build_bom (in, out);
-  install_fraction = in->install_fraction;
-  if (!isfinite (install_fraction) || install_fraction == 0.0)
-    install_fraction = QM_COST_INSTALL_FRACTION_DEFAULT;
-  install_fraction = MAX (install_fraction, 0.0);
-  out->install_usd = out->hardware_usd * install_fraction;
-  if (out->install_usd > 0.0 && out->n_bom < QM_BOM_MAX)
-    {
-      QmBomLine *line = &out->bom[out->n_bom++];
-      line->item = N_("Installation");
-      line->qty = install_fraction;
-      line->unit_usd = out->hardware_usd;
-      line->total_usd = out->install_usd;
-      line->source = install_source;
-    }
+  add_installation (in, out);
   buy_upfront = out->hardware_usd + out->install_usd;
 
   years = pr->amortization_years;
@@ -199,20 +247,8 @@ qm_cost_compute (const QmCostInput *in,
   out->horizon_months = months;
 
   usd_per_kwh = (isfinite (fac->usd_per_kwh) && fac->usd_per_kwh > 0.0) ? fac->usd_per_kwh : 0.0;
-  colo = fac->colo_usd_per_kw_month;
-  if (!isfinite (colo) || colo < 0.0)
-    {
-      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.colo_usd_per_kw_month",
-                     "must be >= 0", colo);
-      colo = 0.0;
-    }
-  support_fraction = pr->support_fraction;
-  if (!isfinite (support_fraction) || support_fraction < 0.0)
-    {
-      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "pricing.support_fraction",
-                     "must be >= 0", support_fraction);
-      support_fraction = 0.0;
-    }
+  colo = nonnegative (out, fac->colo_usd_per_kw_month, "facility.colo_usd_per_kw_month");
+  support_fraction = nonnegative (out, pr->support_fraction, "pricing.support_fraction");
 
   out->amortization_monthly = buy_upfront / months;
   /* Energy at average facility power; colocation billed on provisioned IT
@@ -223,20 +259,7 @@ qm_cost_compute (const QmCostInput *in,
   buy_opex = out->power_monthly + out->colo_monthly + out->support_monthly;
 
   /* ---- Rent: GPU-hours at the offer's price, plus storage and egress. ---- */
-  rent_price = pr->usd_per_gpu_hour;
-  if (in->offer != NULL && !(isfinite (rent_price) && rent_price > 0.0))
-    {
-      rent_price = pr->mode == QM_PRICING_RENT_RESERVED
-                 ? in->offer->usd_per_gpu_hour_reserved
-                 : in->offer->usd_per_gpu_hour_on_demand;
-      offer_used = TRUE;
-    }
-  if (pr->mode != QM_PRICING_BUY)
-    rent_price = checked_price (out, rent_price, "pricing.usd_per_gpu_hour", in->cluster->gpus);
-  else if (isfinite (in->rent_usd_per_gpu_hour) && in->rent_usd_per_gpu_hour > 0.0)
-    rent_price = in->rent_usd_per_gpu_hour;
-  else if (!(isfinite (rent_price) && rent_price > 0.0))
-    rent_price = 0.0;
+  rent_price = gpu_hour_price (in, out, &offer_used);
 
   out->rent_monthly = in->cluster->gpus * QM_HOURS_PER_MONTH * rent_price;
   storage_monthly = 0.0;

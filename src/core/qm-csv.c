@@ -87,6 +87,40 @@ record_is_blank (QmCsvRecord *r,
          ((const char *) r->fields->pdata[0])[0] == '\0';
 }
 
+/* FALSE, with an error naming the line, unless @p to @end is UTF-8. */
+static gboolean
+check_utf8 (const char  *data,
+            const char  *p,
+            const char  *end,
+            GError     **error)
+{
+  const char *bad = NULL;
+  guint bad_line = 1;
+
+  if (g_utf8_validate (p, end - p, &bad))
+    return TRUE;
+  for (const char *q = data; q < bad; q++)
+    if (*q == '\n')
+      bad_line++;
+  g_set_error (error, QM_CSV_ERROR, QM_CSV_ERROR_ENCODING,
+               "line %u: the file is not UTF-8 (byte 0x%02x); "
+               "save it as \"CSV UTF-8\" and try again",
+               bad_line, (guchar) *bad);
+  return FALSE;
+}
+
+/* Keeps a finished record, or drops it when it is blank. */
+static void
+finish_record (GPtrArray   *records,
+               QmCsvRecord *record,
+               gboolean     any_quoted)
+{
+  if (record_is_blank (record, any_quoted))
+    qm_csv_record_free (record);
+  else
+    g_ptr_array_add (records, record);
+}
+
 GPtrArray *
 qm_csv_parse (const char  *data,
               gsize        length,
@@ -97,7 +131,6 @@ qm_csv_parse (const char  *data,
   QmCsvRecord *record = NULL;
   const char *p = data;
   const char *end = data + length;
-  const char *bad = NULL;
   guint line = 1;
   gboolean in_quotes = FALSE;
   gboolean was_quoted = FALSE;  /* the current field was quoted */
@@ -109,19 +142,8 @@ qm_csv_parse (const char  *data,
   if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
     p += 3;
 
-  if (!g_utf8_validate (p, end - p, &bad))
-    {
-      guint bad_line = 1;
-
-      for (const char *q = data; q < bad; q++)
-        if (*q == '\n')
-          bad_line++;
-      g_set_error (error, QM_CSV_ERROR, QM_CSV_ERROR_ENCODING,
-                   "line %u: the file is not UTF-8 (byte 0x%02x); "
-                   "save it as \"CSV UTF-8\" and try again",
-                   bad_line, (guchar) *bad);
-      return NULL;
-    }
+  if (!check_utf8 (data, p, end, error))
+    return NULL;
 
   record = record_new (line);
   while (p < end)
@@ -181,10 +203,7 @@ qm_csv_parse (const char  *data,
           g_ptr_array_add (record->fields, take_field (field));
           g_string_truncate (field, 0);
           was_quoted = FALSE;
-          if (record_is_blank (record, any_quoted))
-            qm_csv_record_free (record);
-          else
-            g_ptr_array_add (records, record);
+          finish_record (records, record, any_quoted);
           any_quoted = FALSE;
           if (c == '\r' && p + 1 < end && p[1] == '\n')
             p++;
@@ -212,10 +231,7 @@ qm_csv_parse (const char  *data,
 
   /* The last record may lack a line end. */
   g_ptr_array_add (record->fields, take_field (field));
-  if (record_is_blank (record, any_quoted))
-    qm_csv_record_free (record);
-  else
-    g_ptr_array_add (records, record);
+  finish_record (records, record, any_quoted);
 
   if (records->len == 0)
     {

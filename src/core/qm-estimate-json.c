@@ -63,6 +63,41 @@ member_bool (JsonBuilder *b,
   json_builder_add_boolean_value (b, v);
 }
 
+/* A table of double members: key and offset. NUM() refuses, at compile
+ * time, a member that is not a double. */
+typedef struct
+{
+  const char *key;
+  gsize       offset;
+} NumMember;
+
+#define NUM(Type, key, member) \
+  { key, G_STRUCT_OFFSET (Type, member) + 0 * sizeof (_Generic (((Type *) 0)->member, double: 1)) }
+
+static void
+num_members (JsonBuilder     *b,
+             gconstpointer    base,
+             const NumMember *members,
+             guint            n)
+{
+  for (guint i = 0; i < n; i++)
+    member_num (b, members[i].key, TRUE, G_STRUCT_MEMBER (double, base, members[i].offset));
+}
+
+/* An object member @key holding the table's numbers. */
+static void
+num_object (JsonBuilder     *b,
+            const char      *key,
+            gconstpointer    base,
+            const NumMember *members,
+            guint            n)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_begin_object (b);
+  num_members (b, base, members, n);
+  json_builder_end_object (b);
+}
+
 static void
 cluster_members (JsonBuilder     *b,
                  const QmCluster *c)
@@ -104,28 +139,25 @@ cluster_members (JsonBuilder     *b,
   json_builder_end_object (b);
 }
 
-static void
-power_members (JsonBuilder   *b,
-               const QmPower *p)
-{
-  json_builder_set_member_name (b, "power_kw");
-  json_builder_begin_object (b);
-  member_num (b, "gpus", TRUE, p->gpus_kw);
-  member_num (b, "servers", TRUE, p->servers_kw);
-  member_num (b, "network", TRUE, p->network_kw);
-  member_num (b, "storage", TRUE, p->storage_kw);
-  member_num (b, "it_peak", TRUE, p->it_peak_kw);
-  member_num (b, "it_avg", TRUE, p->it_avg_kw);
-  member_num (b, "facility_peak", TRUE, p->facility_peak_kw);
-  member_num (b, "facility_avg", TRUE, p->facility_avg_kw);
-  member_num (b, "cooling", TRUE, p->cooling_kw);
-  member_num (b, "pue", TRUE, p->pue);
-  json_builder_end_object (b);
-  member_num (b, "energy_mwh", TRUE, p->energy_mwh);
-  member_num (b, "co2_tonnes", TRUE, p->co2_tonnes);
-  member_num (b, "cooling_btu_h", TRUE, p->cooling_btu_h);
-  member_num (b, "electricity_usd", TRUE, p->electricity_usd);
-}
+static const NumMember power_kw_members[] = {
+  NUM (QmPower, "gpus", gpus_kw),
+  NUM (QmPower, "servers", servers_kw),
+  NUM (QmPower, "network", network_kw),
+  NUM (QmPower, "storage", storage_kw),
+  NUM (QmPower, "it_peak", it_peak_kw),
+  NUM (QmPower, "it_avg", it_avg_kw),
+  NUM (QmPower, "facility_peak", facility_peak_kw),
+  NUM (QmPower, "facility_avg", facility_avg_kw),
+  NUM (QmPower, "cooling", cooling_kw),
+  NUM (QmPower, "pue", pue),
+};
+
+static const NumMember power_members[] = {
+  NUM (QmPower, "energy_mwh", energy_mwh),
+  NUM (QmPower, "co2_tonnes", co2_tonnes),
+  NUM (QmPower, "cooling_btu_h", cooling_btu_h),
+  NUM (QmPower, "electricity_usd", electricity_usd),
+};
 
 static void
 cost_members (JsonBuilder  *b,
@@ -172,6 +204,19 @@ cost_members (JsonBuilder  *b,
   member_str (b, "bom_as_of", as_of);
 }
 
+static const NumMember reliability_members[] = {
+  NUM (QmReliability, "interruptions", interruptions),
+  NUM (QmReliability, "checkpoint_bytes", checkpoint_bytes),
+  NUM (QmReliability, "checkpoint_write_s", checkpoint_write_s),
+  NUM (QmReliability, "checkpoint_interval_s", checkpoint_interval_s),
+  NUM (QmReliability, "goodput", goodput),
+  NUM (QmReliability, "gpu_hours_per_failure", gpu_hours_per_failure),
+  NUM (QmReliability, "mtbf_s", mtbf_s),
+  NUM (QmReliability, "restart_s", restart_s),
+  NUM (QmReliability, "ideal_s", ideal_s),
+  NUM (QmReliability, "wall_s", wall_s),
+};
+
 static void
 reliability_member (JsonBuilder         *b,
                     const QmReliability *r)
@@ -179,16 +224,7 @@ reliability_member (JsonBuilder         *b,
   json_builder_set_member_name (b, "reliability");
   json_builder_begin_object (b);
   member_str (b, "preset", r->preset);
-  member_num (b, "interruptions", TRUE, r->interruptions);
-  member_num (b, "checkpoint_bytes", TRUE, r->checkpoint_bytes);
-  member_num (b, "checkpoint_write_s", TRUE, r->checkpoint_write_s);
-  member_num (b, "checkpoint_interval_s", TRUE, r->checkpoint_interval_s);
-  member_num (b, "goodput", TRUE, r->goodput);
-  member_num (b, "gpu_hours_per_failure", TRUE, r->gpu_hours_per_failure);
-  member_num (b, "mtbf_s", TRUE, r->mtbf_s);
-  member_num (b, "restart_s", TRUE, r->restart_s);
-  member_num (b, "ideal_s", TRUE, r->ideal_s);
-  member_num (b, "wall_s", TRUE, r->wall_s);
+  num_members (b, r, reliability_members, G_N_ELEMENTS (reliability_members));
   json_builder_end_object (b);
 }
 
@@ -230,31 +266,95 @@ inference_member (JsonBuilder       *b,
 }
 
 /* The throughput model's step (qm-parallel), seconds, exposed parts. */
+static const NumMember step_time_members[] = {
+  NUM (QmParallelTime, "step", step),
+  NUM (QmParallelTime, "compute", compute),
+  NUM (QmParallelTime, "recompute", recompute),
+  NUM (QmParallelTime, "tp_comm", tp_comm),
+  NUM (QmParallelTime, "pp_comm", pp_comm),
+  NUM (QmParallelTime, "dp_comm", dp_comm),
+  NUM (QmParallelTime, "zero_comm", zero_comm),
+  NUM (QmParallelTime, "cp_comm", cp_comm),
+  NUM (QmParallelTime, "ep_comm", ep_comm),
+  NUM (QmParallelTime, "bubble", bubble),
+  NUM (QmParallelTime, "optimizer", optimizer),
+  NUM (QmParallelTime, "tokens_per_s", tokens_per_s),
+};
+
+static const NumMember memory_members[] = {
+  NUM (QmMemoryBreakdown, "weights", weights),
+  NUM (QmMemoryBreakdown, "gradients", gradients),
+  NUM (QmMemoryBreakdown, "optimizer", optimizer),
+  NUM (QmMemoryBreakdown, "activations", activations),
+  NUM (QmMemoryBreakdown, "kv_cache", kv_cache),
+  NUM (QmMemoryBreakdown, "overhead", overhead),
+  NUM (QmMemoryBreakdown, "total", total),
+  NUM (QmMemoryBreakdown, "capacity", capacity),
+  NUM (QmMemoryBreakdown, "margin", margin),
+};
+
 static void
-step_time_member (JsonBuilder          *b,
-                  gboolean              applies,
-                  const QmParallelTime *t)
+parallelism_member (JsonBuilder         *b,
+                    const QmParallelism *p)
 {
-  json_builder_set_member_name (b, "step_time_s");
-  if (!applies)
-    {
-      json_builder_add_null_value (b);
-      return;
-    }
+  json_builder_set_member_name (b, "parallelism");
   json_builder_begin_object (b);
-  member_num (b, "step", TRUE, t->step);
-  member_num (b, "compute", TRUE, t->compute);
-  member_num (b, "recompute", TRUE, t->recompute);
-  member_num (b, "tp_comm", TRUE, t->tp_comm);
-  member_num (b, "pp_comm", TRUE, t->pp_comm);
-  member_num (b, "dp_comm", TRUE, t->dp_comm);
-  member_num (b, "zero_comm", TRUE, t->zero_comm);
-  member_num (b, "cp_comm", TRUE, t->cp_comm);
-  member_num (b, "ep_comm", TRUE, t->ep_comm);
-  member_num (b, "bubble", TRUE, t->bubble);
-  member_num (b, "optimizer", TRUE, t->optimizer);
-  member_num (b, "tokens_per_s", TRUE, t->tokens_per_s);
+  member_int (b, "tp", TRUE, p->tp);
+  member_int (b, "pp", TRUE, p->pp);
+  member_int (b, "dp", TRUE, p->dp);
+  member_int (b, "cp", TRUE, p->cp);
+  member_int (b, "ep", TRUE, p->ep);
+  member_int (b, "micro_batch", TRUE, p->micro_batch);
+  member_int (b, "zero_stage", TRUE, p->zero_stage);
+  member_str (b, "recompute", qm_recompute_to_string (p->recompute));
+  member_bool (b, "sequence_parallel", p->sequence_parallel);
+  member_int (b, "virtual_stages", TRUE, MAX (p->virtual_stages, 1u));
   json_builder_end_object (b);
+}
+
+/* The modules: null when they did not run or do not apply to the mode. */
+static void
+module_members (JsonBuilder      *b,
+                const QmPlan     *plan,
+                const QmEstimate *e)
+{
+  gboolean ok = e->valid;
+  gboolean tr = e->valid && e->has_training;
+
+  if (ok && e->has_power)
+    {
+      num_object (b, "power_kw", &e->power, power_kw_members, G_N_ELEMENTS (power_kw_members));
+      num_members (b, &e->power, power_members, G_N_ELEMENTS (power_members));
+    }
+  else
+    {
+      member_null (b, "power_kw");
+      for (guint i = 0; i < G_N_ELEMENTS (power_members); i++)
+        member_null (b, power_members[i].key);
+    }
+  if (ok && e->has_cluster)
+    cluster_members (b, &e->cluster);
+  else
+    {
+      member_null (b, "network");
+      member_null (b, "cluster");
+    }
+  if (ok && e->has_cost)
+    cost_members (b, plan, &e->cost);
+  else
+    {
+      member_null (b, "cost_usd");
+      member_null (b, "bom");
+      member_null (b, "bom_as_of");
+    }
+  if (tr && e->has_reliability)
+    reliability_member (b, &e->reliability);
+  else
+    member_null (b, "reliability");
+  if (ok && e->has_inference)
+    inference_member (b, &e->inference);
+  else
+    member_null (b, "inference");
 }
 
 static void
@@ -283,13 +383,12 @@ qm_estimate_to_json_node (const QmPlan     *plan,
   g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
   gboolean ok = e->valid;
   gboolean tr = e->valid && e->has_training;
-  const QmMemoryBreakdown *m = &e->memory;
 
   json_builder_begin_object (b);
+  /* A nameless plan is "", as ever, not null. */
   json_builder_set_member_name (b, "plan");
   json_builder_add_string_value (b, plan->name);
-  json_builder_set_member_name (b, "mode");
-  json_builder_add_string_value (b, qm_mode_to_string (e->mode));
+  member_str (b, "mode", qm_mode_to_string (e->mode));
   member_num (b, "params", e->params > 0, e->params);
   member_num (b, "active_params", e->active_params > 0, e->active_params);
   member_num (b, "training_flops", tr, e->training_flops);
@@ -298,36 +397,19 @@ qm_estimate_to_json_node (const QmPlan     *plan,
   member_int (b, "gpus", ok, e->gpus);
   member_int (b, "nodes", ok, e->nodes);
   member_int (b, "racks", ok && e->has_cluster, e->cluster.racks);
-
-  json_builder_set_member_name (b, "parallelism");
   if (ok)
-    {
-      json_builder_begin_object (b);
-      member_int (b, "tp", TRUE, e->parallelism.tp);
-      member_int (b, "pp", TRUE, e->parallelism.pp);
-      member_int (b, "dp", TRUE, e->parallelism.dp);
-      member_int (b, "cp", TRUE, e->parallelism.cp);
-      member_int (b, "ep", TRUE, e->parallelism.ep);
-      member_int (b, "micro_batch", TRUE, e->parallelism.micro_batch);
-      member_int (b, "zero_stage", TRUE, e->parallelism.zero_stage);
-      json_builder_set_member_name (b, "recompute");
-      json_builder_add_string_value (b, qm_recompute_to_string (e->parallelism.recompute));
-      json_builder_set_member_name (b, "sequence_parallel");
-      json_builder_add_boolean_value (b, e->parallelism.sequence_parallel);
-      member_int (b, "virtual_stages", TRUE, MAX (e->parallelism.virtual_stages, 1u));
-      json_builder_end_object (b);
-    }
+    parallelism_member (b, &e->parallelism);
   else
-    json_builder_add_null_value (b);
+    member_null (b, "parallelism");
 
   member_num (b, "mfu", tr, e->mfu);
-  json_builder_set_member_name (b, "mfu_source");
-  if (tr)
-    json_builder_add_string_value (b, qm_mfu_source_to_string (e->mfu_source));
-  else
-    json_builder_add_null_value (b);
+  member_str (b, "mfu_source", tr ? qm_mfu_source_to_string (e->mfu_source) : NULL);
   member_num (b, "hfu", tr && e->has_step_time, e->step_time.hfu);
-  step_time_member (b, tr && e->has_step_time, &e->step_time);
+  if (tr && e->has_step_time)
+    num_object (b, "step_time_s", &e->step_time, step_time_members,
+                G_N_ELEMENTS (step_time_members));
+  else
+    member_null (b, "step_time_s");
   member_int (b, "layouts_evaluated", tr && e->layouts_evaluated > 0,
               (gint64) e->layouts_evaluated);
   member_int (b, "priced_global_batch", tr && e->priced_global_batch > 0,
@@ -336,63 +418,18 @@ qm_estimate_to_json_node (const QmPlan     *plan,
   member_num (b, "train_days", tr, e->train_days);
   member_num (b, "gpu_hours", tr, e->gpu_hours);
 
-  json_builder_set_member_name (b, "memory_bytes");
   if (ok)
     {
-      json_builder_begin_object (b);
-      member_num (b, "weights", TRUE, m->weights);
-      member_num (b, "gradients", TRUE, m->gradients);
-      member_num (b, "optimizer", TRUE, m->optimizer);
-      member_num (b, "activations", TRUE, m->activations);
-      member_num (b, "kv_cache", TRUE, m->kv_cache);
-      member_num (b, "overhead", TRUE, m->overhead);
-      member_num (b, "total", TRUE, m->total);
-      member_num (b, "capacity", TRUE, m->capacity);
-      member_num (b, "margin", TRUE, m->margin);
-      json_builder_end_object (b);
+      num_object (b, "memory_bytes", &e->memory, memory_members, G_N_ELEMENTS (memory_members));
+      member_bool (b, "fits", e->fits);
     }
   else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "fits");
-  if (ok)
-    json_builder_add_boolean_value (b, e->fits);
-  else
-    json_builder_add_null_value (b);
+    {
+      member_null (b, "memory_bytes");
+      member_null (b, "fits");
+    }
 
-  /* The modules: null when they did not run or do not apply to the mode. */
-  if (ok && e->has_power)
-    power_members (b, &e->power);
-  else
-    {
-      member_null (b, "power_kw");
-      member_null (b, "energy_mwh");
-      member_null (b, "co2_tonnes");
-      member_null (b, "cooling_btu_h");
-      member_null (b, "electricity_usd");
-    }
-  if (ok && e->has_cluster)
-    cluster_members (b, &e->cluster);
-  else
-    {
-      member_null (b, "network");
-      member_null (b, "cluster");
-    }
-  if (ok && e->has_cost)
-    cost_members (b, plan, &e->cost);
-  else
-    {
-      member_null (b, "cost_usd");
-      member_null (b, "bom");
-      member_null (b, "bom_as_of");
-    }
-  if (tr && e->has_reliability)
-    reliability_member (b, &e->reliability);
-  else
-    member_null (b, "reliability");
-  if (ok && e->has_inference)
-    inference_member (b, &e->inference);
-  else
-    member_null (b, "inference");
+  module_members (b, plan, e);
 
   member_int (b, "errors", TRUE, e->n_errors);
   notes_array (b, "assumptions", e->assumptions, e->n_assumptions);

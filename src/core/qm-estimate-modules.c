@@ -49,6 +49,16 @@ facility_kinds (void)
   return &kinds;
 }
 
+/* Whether a part of size @it fits @need better than one of size @best:
+ * the smallest that is big enough, else the biggest. */
+static gboolean
+closer_fit (double it,
+            double best,
+            double need)
+{
+  return (it >= need && (best < need || it < best)) || (best < need && it > best);
+}
+
 /* The air-cooled rack with the facility's rack units, else the smallest
  * that holds them, else the tallest. */
 static const QmFacilityItem *
@@ -63,10 +73,7 @@ pick_rack (guint rack_units)
 
       if (it->rack_units == rack_units)
         return it;
-      if (best == NULL
-          || (it->rack_units >= rack_units
-              && (best->rack_units < rack_units || it->rack_units < best->rack_units))
-          || (best->rack_units < rack_units && it->rack_units > best->rack_units))
+      if (best == NULL || closer_fit (it->rack_units, best->rack_units, rack_units))
         best = it;
     }
   return best;
@@ -84,9 +91,7 @@ pick_liquid_rack (double kw)
     {
       const QmFacilityItem *it = k->liquid[i];
 
-      if (best == NULL
-          || (it->kw_limit >= kw && (best->kw_limit < kw || it->kw_limit < best->kw_limit))
-          || (best->kw_limit < kw && it->kw_limit > best->kw_limit))
+      if (best == NULL || closer_fit (it->kw_limit, best->kw_limit, kw))
         best = it;
     }
   return best;

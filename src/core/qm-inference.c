@@ -164,65 +164,46 @@ meets_targets (const QmServingResult *r,
          && (tpot_s == 0.0 || r->tpot_p99_s <= tpot_s * (1.0 + 1e-9));
 }
 
-void
-qm_inference_compute (const QmInferenceInput *in,
-                      QmInference            *out)
+/* Issues for inputs the model cannot size. */
+static void
+check_inputs (const QmInferenceInput *in,
+              QmIssues               *issues)
 {
-  const QmGpuSpec *gpu;
-  QmServingEngine e;
-  QmServingLoad load;
-  QmServingResult res = { 0, };
-  guint per_node, n, candidates[12], n_candidates = 0, cap, replicas;
-  double ttft_s, tpot_s, input, output, context, thr_gpu;
-  gboolean found = FALSE;
-
-  memset (out, 0, sizeof *out);
-  g_return_if_fail (in != NULL && in->shape != NULL && in->gpu != NULL);
-  gpu = in->gpu;
+  const QmGpuSpec *gpu = in->gpu;
 
   if (!(isfinite (in->params) && in->params > 0.0))
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.model.params_b", "must be > 0",
+    qm_issues_add (issues, QM_ISSUE_ERROR, "workload.model.params_b", "must be > 0",
                    in->params / 1e9);
   if (!(isfinite (in->output_tokens) && in->output_tokens > 0.0))
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.inference.output_tokens",
+    qm_issues_add (issues, QM_ISSUE_ERROR, "workload.inference.output_tokens",
                    "must be > 0", in->output_tokens);
   if (!(isfinite (in->input_tokens) && in->input_tokens >= 0.0))
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.inference.input_tokens",
+    qm_issues_add (issues, QM_ISSUE_ERROR, "workload.inference.input_tokens",
                    "must be >= 0", in->input_tokens);
   if (!(isfinite (in->requests_per_minute) && in->requests_per_minute >= 0.0))
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.inference.requests_per_minute",
+    qm_issues_add (issues, QM_ISSUE_ERROR, "workload.inference.requests_per_minute",
                    "must be >= 0", in->requests_per_minute);
   if (!(pos (gpu->memory_gb) > 0.0 && pos (gpu->bandwidth_tbs) > 0.0))
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.gpu",
+    qm_issues_add (issues, QM_ISSUE_ERROR, "hardware.gpu",
                    "needs memory_gb and bandwidth_tbs > 0", gpu->memory_gb);
+}
 
-  input = pos (in->input_tokens);
-  output = pos (in->output_tokens);
-  /* With a spread of lengths, size memory for a long request: mean + 2 sd. */
-  context = input + 2.0 * pos (in->input_tokens_sd) + output + 2.0 * pos (in->output_tokens_sd);
-  out->weights_bytes = pos (in->params) * qm_precision_bytes (in->weight_precision);
-  out->kv_bytes_per_token = qm_inference_kv_bytes_per_token (in->shape, in->kv_precision);
-  out->kv_bytes_per_seq = out->kv_bytes_per_token * (input + output);
-  out->capacity_per_gpu_bytes = qm_gpu_memory_bytes (gpu);
-  out->tokens_per_s_needed = pos (in->requests_per_minute) / 60.0 * output;
+/* Replica size: the given one, or the smallest that fits and whose lone
+ * request meets the latency targets: powers of two within a node, then
+ * whole nodes; the largest tried when none does. */
+static guint
+replica_size (const QmInferenceInput *in,
+              guint                   per_node,
+              double                  input,
+              double                  output,
+              double                  context,
+              double                  ttft_s,
+              double                  tpot_s)
+{
+  QmServingEngine e;
+  guint n, candidates[12], n_candidates = 0;
+  gboolean found = FALSE;
 
-  if (qm_issues_has_error (&out->issues))
-    return;
-  if (pos (gpu->tflops[QM_PRECISION_BF16]) == 0.0 && pos (gpu->tflops[QM_PRECISION_FP16]) == 0.0
-      && pos (gpu->tflops[in->weight_precision]) == 0.0)
-    {
-      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.gpu.tflops",
-                     "no dense throughput at this precision", 0);
-      return;
-    }
-
-  ttft_s = pos (in->ttft_ms) / 1000.0;
-  tpot_s = pos (in->tpot_ms) / 1000.0;
-
-  /* Replica size: the given one, or the smallest that fits and whose lone
-   * request meets the latency targets: powers of two within a node, then
-   * whole nodes. */
-  per_node = in->gpus_per_node ? in->gpus_per_node : 8;
   if (in->gpus_per_replica > 0)
     candidates[n_candidates++] = in->gpus_per_replica;
   else
@@ -253,136 +234,81 @@ qm_inference_compute (const QmInferenceInput *in,
             break;
           }
       }
+  return n;
+}
 
-  engine_for (in, n, per_node, &e);
-  out->gpus_per_replica = n;
-  out->kv_blocks = e.kv_blocks;
-  out->kv_pool_bytes = e.kv_bytes;
-  out->fits = qm_serving_fits (&e, context);
-  out->prefill_s = isolated_prefill_s (&e, input);
-  if (!out->fits)
+/* Latency targets: the fewest replicas (from @replicas up) whose p99s
+ * meet them at the rate, and whose queue does not grow without targets
+ * (doubling, then bisection; the simulation is seeded, so the same plan
+ * always gives the same fleet). */
+static guint
+fleet_for_targets (const QmInferenceInput *in,
+                   const QmServingEngine  *e,
+                   guint                   cap,
+                   guint                   replicas,
+                   double                  ttft_s,
+                   double                  tpot_s)
+{
+  QmServingResult res = { 0, };
+  guint lo = replicas, hi = replicas;
+  double want_ttft = ttft_s, want_tpot = tpot_s;
+  gboolean ok = FALSE, ran = FALSE;
+
+  if (!simulate_fleet (in, e, cap, in->requests_per_minute, replicas, &res)
+      || meets_targets (&res, ttft_s, tpot_s))
+    return replicas;
+  while (hi < replicas * 1024u && hi < G_MAXUINT / 4)
     {
-      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.inference",
-                     "weights and one sequence's KV cache do not fit on the largest replica (GB needed)",
-                     (e.weights_bytes + e.workspace_bytes + e.reserve_bytes) * e.tp * e.pp / 1e9
-                     + out->kv_bytes_per_seq / 1e9);
-      out->weights_per_gpu_bytes = e.weights_bytes;
-      out->workspace_per_gpu_bytes = e.workspace_bytes;
-      out->reserve_per_gpu_bytes = e.reserve_bytes;
-      out->kv_per_gpu_bytes = e.kv_bytes_per_token_gpu * context;
-      out->memory_per_gpu_bytes = e.weights_bytes + e.workspace_bytes + e.reserve_bytes
-                                  + out->kv_per_gpu_bytes;
-      out->ttft_ms = out->prefill_s * 1000.0;
-      out->tpot_ms = isolated_decode_s (&e, input + output) * 1000.0;
-      out->replicas = 1;
-      out->gpus = n;
-      return;
-    }
-
-  /* Sequences per replica: the plan's concurrency, else what the KV pool
-   * and the engine's max_sequences allow. */
-  out->max_batch = qm_serving_max_batch (&e, context);
-  cap = out->max_batch;
-  if (in->concurrency > 0)
-    {
-      if (in->concurrency > out->max_batch && in->concurrency > 0)
+      lo = hi;
+      hi *= 2;
+      ran = simulate_fleet (in, e, cap, in->requests_per_minute, hi, &res);
+      if (ran && meets_targets (&res, want_ttft, want_tpot))
         {
-          qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.concurrency",
-                         "KV cache for this many sequences does not fit", in->concurrency);
-          out->fits = FALSE;
-        }
-      cap = in->concurrency;
-    }
-  cap = MAX (cap, 1u);
-
-  /* Max throughput of one replica: the offline run at that cap. */
-  load_for (in, QM_ARRIVAL_OFFLINE, 0.0,
-            MIN (8192u, MAX (QM_INFERENCE_SIM_REQUESTS / 4, 4 * cap)), cap, cap, &load);
-  if (qm_serving_simulate (&e, &load, &res))
-    {
-      out->replica_tokens_per_s = res.tokens_per_s;
-      out->concurrency = (guint) MAX (1.0, round (res.mean_batch));
-    }
-  else
-    out->concurrency = cap;
-  if (in->concurrency > 0)
-    out->concurrency = in->concurrency;
-  out->weights_per_gpu_bytes = e.weights_bytes;
-  out->workspace_per_gpu_bytes = e.workspace_bytes;
-  out->reserve_per_gpu_bytes = e.reserve_bytes;
-  out->kv_per_gpu_bytes = e.kv_bytes_per_token_gpu * QM_SERVING_BLOCK_TOKENS
-                          * qm_serving_blocks (context) * MIN (cap, out->max_batch);
-  out->memory_per_gpu_bytes = e.weights_bytes + e.workspace_bytes + e.reserve_bytes
-                              + out->kv_per_gpu_bytes;
-
-  /* Throughput per GPU: measured (the rule of thumb) or the model. */
-  if (isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0)
-    thr_gpu = in->tokens_per_s_per_gpu;
-  else
-    thr_gpu = out->replica_tokens_per_s / n;
-  out->tokens_per_s_per_gpu = thr_gpu;
-
-  /* GPUs for the request rate, at least the rule GPUs = output_tokens /
-   * throughput x rpm / 60 (seed 001). */
-  out->gpus_exact = thr_gpu > 0.0 ? out->tokens_per_s_needed / thr_gpu : 0.0;
-  replicas = (guint) MAX (1.0, ceil (out->gpus_exact / n - 1e-9));
-
-  /* Latency targets: the fewest replicas whose p99s meet them at the
-   * rate, and whose queue does not grow without targets (doubling, then
-   * bisection; the simulation is seeded, so the same plan always gives the
-   * same fleet). A measured throughput is the rule of thumb: kept as is. */
-  if (in->arrival != QM_ARRIVAL_OFFLINE && pos (in->requests_per_minute) > 0.0
-      && !(isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0)
-      && simulate_fleet (in, &e, cap, in->requests_per_minute, replicas, &res)
-      && !meets_targets (&res, ttft_s, tpot_s))
-    {
-      guint lo = replicas, hi = replicas;
-      double want_ttft = ttft_s, want_tpot = tpot_s;
-      gboolean ok = FALSE, ran = FALSE;
-
-      while (hi < replicas * 1024u && hi < G_MAXUINT / 4)
-        {
-          lo = hi;
-          hi *= 2;
-          ran = simulate_fleet (in, &e, cap, in->requests_per_minute, hi, &res);
-          if (ran && meets_targets (&res, want_ttft, want_tpot))
-            {
-              ok = TRUE;
-              break;
-            }
-        }
-      /* No fleet meets them (a lone request already misses): the fewest
-       * replicas within 25 % of the best p99s, those of the largest fleet
-       * tried; the warnings below say the target is missed. */
-      if (!ok && ran && !res.unstable)
-        {
-          if (want_ttft > 0.0 && res.ttft_p99_s > want_ttft)
-            want_ttft = 1.25 * res.ttft_p99_s;
-          if (want_tpot > 0.0 && res.tpot_p99_s > want_tpot)
-            want_tpot = 1.25 * res.tpot_p99_s;
-          ok = meets_targets (&res, want_ttft, want_tpot);
-          lo = replicas;
-        }
-      if (ok)
-        {
-          while (hi - lo > 1)
-            {
-              guint mid = lo + (hi - lo) / 2;
-              if (simulate_fleet (in, &e, cap, in->requests_per_minute, mid, &res)
-                  && meets_targets (&res, want_ttft, want_tpot))
-                hi = mid;
-              else
-                lo = mid;
-            }
-          replicas = hi;
+          ok = TRUE;
+          break;
         }
     }
-  out->replicas = replicas;
-  out->gpus = out->replicas * n;
-  out->tokens_per_s_total = thr_gpu * out->gpus;
+  /* No fleet meets them (a lone request already misses): the fewest
+   * replicas within 25 % of the best p99s, those of the largest fleet
+   * tried; the warnings below say the target is missed. */
+  if (!ok && ran && !res.unstable)
+    {
+      if (want_ttft > 0.0 && res.ttft_p99_s > want_ttft)
+        want_ttft = 1.25 * res.ttft_p99_s;
+      if (want_tpot > 0.0 && res.tpot_p99_s > want_tpot)
+        want_tpot = 1.25 * res.tpot_p99_s;
+      ok = meets_targets (&res, want_ttft, want_tpot);
+      lo = replicas;
+    }
+  if (ok)
+    {
+      while (hi - lo > 1)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          if (simulate_fleet (in, e, cap, in->requests_per_minute, mid, &res)
+              && meets_targets (&res, want_ttft, want_tpot))
+            hi = mid;
+          else
+            lo = mid;
+        }
+      replicas = hi;
+    }
+  return replicas;
+}
 
-  /* The fleet's latency at the plan's rate. */
-  if (simulate_fleet (in, &e, cap, in->requests_per_minute, replicas, &res))
+/* The fleet's latency at the plan's rate, and the engine step it runs. */
+static void
+fleet_latency (const QmInferenceInput *in,
+               const QmServingEngine  *e,
+               guint                   cap,
+               guint                   replicas,
+               double                  input,
+               double                  output,
+               QmInference            *out)
+{
+  QmServingResult res = { 0, };
+
+  if (simulate_fleet (in, e, cap, in->requests_per_minute, replicas, &res))
     {
       out->ttft_p50_ms = res.ttft_p50_s * 1000.0;
       out->ttft_p90_ms = res.ttft_p90_s * 1000.0;
@@ -400,10 +326,151 @@ qm_inference_compute (const QmInferenceInput *in,
       {
         QmServingStep st = { MAX (res.mean_batch, 1.0), MAX (res.mean_batch, 1.0) * (input + output / 2.0),
                              0, 0, MAX (res.mean_batch, 1.0) };
-        out->step_s = qm_serving_step_s (&e, &st);
-        out->decode_compute_bound = st.decode * e.gemm_flops_tok / e.gemm_rate > e.dense_bytes / e.hbm;
+        out->step_s = qm_serving_step_s (e, &st);
+        out->decode_compute_bound = st.decode * e->gemm_flops_tok / e->gemm_rate > e->dense_bytes / e->hbm;
       }
     }
+}
+
+/* One GPU's memory: the engine's weights, workspace and reserve and
+ * @kv_bytes of KV cache. */
+static void
+per_gpu_memory (const QmServingEngine *e,
+                double                 kv_bytes,
+                QmInference           *out)
+{
+  out->weights_per_gpu_bytes = e->weights_bytes;
+  out->workspace_per_gpu_bytes = e->workspace_bytes;
+  out->reserve_per_gpu_bytes = e->reserve_bytes;
+  out->kv_per_gpu_bytes = kv_bytes;
+  out->memory_per_gpu_bytes = e->weights_bytes + e->workspace_bytes + e->reserve_bytes + kv_bytes;
+}
+
+/* Sequences per replica: the plan's concurrency, else what the KV pool
+ * and the engine's max_sequences allow (sets out->max_batch). */
+static guint
+sequences_per_replica (const QmInferenceInput *in,
+                       const QmServingEngine  *e,
+                       double                  context,
+                       QmInference            *out)
+{
+  guint cap;
+
+  out->max_batch = qm_serving_max_batch (e, context);
+  cap = out->max_batch;
+  if (in->concurrency > 0)
+    {
+      if (in->concurrency > out->max_batch)
+        {
+          qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.concurrency",
+                         "KV cache for this many sequences does not fit", in->concurrency);
+          out->fits = FALSE;
+        }
+      cap = in->concurrency;
+    }
+  return MAX (cap, 1u);
+}
+
+void
+qm_inference_compute (const QmInferenceInput *in,
+                      QmInference            *out)
+{
+  const QmGpuSpec *gpu;
+  QmServingEngine e;
+  QmServingLoad load;
+  QmServingResult res = { 0, };
+  guint per_node, n, cap, replicas;
+  double ttft_s, tpot_s, input, output, context, thr_gpu;
+
+  memset (out, 0, sizeof *out);
+  g_return_if_fail (in != NULL && in->shape != NULL && in->gpu != NULL);
+  gpu = in->gpu;
+
+  check_inputs (in, &out->issues);
+
+  input = pos (in->input_tokens);
+  output = pos (in->output_tokens);
+  /* With a spread of lengths, size memory for a long request: mean + 2 sd. */
+  context = input + 2.0 * pos (in->input_tokens_sd) + output + 2.0 * pos (in->output_tokens_sd);
+  out->weights_bytes = pos (in->params) * qm_precision_bytes (in->weight_precision);
+  out->kv_bytes_per_token = qm_inference_kv_bytes_per_token (in->shape, in->kv_precision);
+  out->kv_bytes_per_seq = out->kv_bytes_per_token * (input + output);
+  out->capacity_per_gpu_bytes = qm_gpu_memory_bytes (gpu);
+  out->tokens_per_s_needed = pos (in->requests_per_minute) / 60.0 * output;
+
+  if (qm_issues_has_error (&out->issues))
+    return;
+  if (pos (gpu->tflops[QM_PRECISION_BF16]) == 0.0 && pos (gpu->tflops[QM_PRECISION_FP16]) == 0.0
+      && pos (gpu->tflops[in->weight_precision]) == 0.0)
+    {
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.gpu.tflops",
+                     "no dense throughput at this precision", 0);
+      return;
+    }
+
+  ttft_s = pos (in->ttft_ms) / 1000.0;
+  tpot_s = pos (in->tpot_ms) / 1000.0;
+
+  per_node = in->gpus_per_node ? in->gpus_per_node : 8;
+  n = replica_size (in, per_node, input, output, context, ttft_s, tpot_s);
+
+  engine_for (in, n, per_node, &e);
+  out->gpus_per_replica = n;
+  out->kv_blocks = e.kv_blocks;
+  out->kv_pool_bytes = e.kv_bytes;
+  out->fits = qm_serving_fits (&e, context);
+  out->prefill_s = isolated_prefill_s (&e, input);
+  if (!out->fits)
+    {
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.inference",
+                     "weights and one sequence's KV cache do not fit on the largest replica (GB needed)",
+                     (e.weights_bytes + e.workspace_bytes + e.reserve_bytes) * e.tp * e.pp / 1e9
+                     + out->kv_bytes_per_seq / 1e9);
+      per_gpu_memory (&e, e.kv_bytes_per_token_gpu * context, out);
+      out->ttft_ms = out->prefill_s * 1000.0;
+      out->tpot_ms = isolated_decode_s (&e, input + output) * 1000.0;
+      out->replicas = 1;
+      out->gpus = n;
+      return;
+    }
+
+  cap = sequences_per_replica (in, &e, context, out);
+
+  /* Max throughput of one replica: the offline run at that cap. */
+  load_for (in, QM_ARRIVAL_OFFLINE, 0.0,
+            MIN (8192u, MAX (QM_INFERENCE_SIM_REQUESTS / 4, 4 * cap)), cap, cap, &load);
+  if (qm_serving_simulate (&e, &load, &res))
+    {
+      out->replica_tokens_per_s = res.tokens_per_s;
+      out->concurrency = (guint) MAX (1.0, round (res.mean_batch));
+    }
+  else
+    out->concurrency = cap;
+  if (in->concurrency > 0)
+    out->concurrency = in->concurrency;
+  per_gpu_memory (&e, e.kv_bytes_per_token_gpu * QM_SERVING_BLOCK_TOKENS
+                      * qm_serving_blocks (context) * MIN (cap, out->max_batch), out);
+
+  /* Throughput per GPU: measured (the rule of thumb) or the model. */
+  if (isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0)
+    thr_gpu = in->tokens_per_s_per_gpu;
+  else
+    thr_gpu = out->replica_tokens_per_s / n;
+  out->tokens_per_s_per_gpu = thr_gpu;
+
+  /* GPUs for the request rate, at least the rule GPUs = output_tokens /
+   * throughput x rpm / 60 (seed 001). */
+  out->gpus_exact = thr_gpu > 0.0 ? out->tokens_per_s_needed / thr_gpu : 0.0;
+  replicas = (guint) MAX (1.0, ceil (out->gpus_exact / n - 1e-9));
+
+  if (in->arrival != QM_ARRIVAL_OFFLINE && pos (in->requests_per_minute) > 0.0
+      && !(isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0))
+    replicas = fleet_for_targets (in, &e, cap, replicas, ttft_s, tpot_s);
+  out->replicas = replicas;
+  out->gpus = out->replicas * n;
+  out->tokens_per_s_total = thr_gpu * out->gpus;
+
+  fleet_latency (in, &e, cap, replicas, input, output, out);
   if (in->output_tokens <= 1.0)
     out->tpot_p50_ms = out->tpot_p90_ms = out->tpot_p99_ms = 0.0;
   out->ttft_ms = out->ttft_p50_ms;

@@ -333,6 +333,61 @@ stage_dense_params (const QmModelShape     *shape,
               st->last * per_layer + e_out);
 }
 
+/* Activations on the busiest pipeline stage. With 1F1B stage 0 holds pp
+ * micro-batches in flight of L/pp layers each: L layers' worth whatever
+ * pp is; interleaving keeps (1 + (p − 1)/(p·v)) times that (Korthikanti
+ * §4.2.3); with uneven stages a middle stage may hold more
+ * (qm_memory_pipeline_layers_held). Context parallelism splits the
+ * sequence. */
+static double
+stage_activations (const QmModelShape     *shape,
+                   const QmMemoryConfig   *c,
+                   const QmPipelineStages *stages,
+                   double                  tp,
+                   double                  pp,
+                   double                  cp)
+{
+  double s = (double) MAX (c->seq_len, 1u) / cp;
+  double b = MAX (c->micro_batch, 1u);
+  double layers_held = qm_memory_pipeline_layers_held (stages, (guint) pp,
+                                                       MAX (c->virtual_stages, 1u),
+                                                       c->n_microbatches);
+  gboolean sp = c->sequence_parallel && tp > 1;
+  gboolean mla_selective = shape->kv_lora_rank > 0 && c->recompute == QM_RECOMPUTE_SELECTIVE;
+  double per_layer = qm_memory_layer_activations (shape, s, b, tp, sp, c->recompute,
+                                                  c->flash_attention);
+  double h = shape->hidden, V = shape->vocab;
+  double activations;
+
+  if (!qm_model_has_shape (shape))
+    {
+      /* params alone: model states only */
+      per_layer = 0;
+      h = 0;
+      V = 0;
+    }
+  if (c->precision == QM_PRECISION_FP8 && c->recompute != QM_RECOMPUTE_FULL && per_layer > 0)
+    /* Transformer Engine keeps the FP8 casts of the GEMM inputs for the
+     * weight gradients (1 byte, not 2): the QKV and FC1 inputs (h wide,
+     * split by SP) and the FC2 input (f wide, split by TP). The
+     * attention output stays 16-bit, FlashAttention keeps it. */
+    per_layer -= s * b * ((mla_selective ? 0.0 : 2.0 * h / (sp ? tp : 1.0))
+                          + mlp_width (shape) / tp
+                          + (qm_model_is_moe (shape)
+                             ? MAX (shape->experts_per_token, 1u) * h / (sp ? tp : 1.0) : 0.0));
+  activations = per_layer * layers_held;
+  if (c->recompute == QM_RECOMPUTE_FULL)
+    /* The layer being recomputed holds its full activations meanwhile. */
+    activations += qm_memory_layer_activations (shape, s, b, tp, sp, QM_RECOMPUTE_NONE,
+                                                c->flash_attention);
+  /* Outside the layers (Korthikanti §4.2.3): (sbhL/t)·(p/L + δ_{p=1}·
+   * (4/L)·(1 + v/h)): embedding dropout, final LayerNorm, output layer
+   * input and the fp32 logits 4sbv/t. */
+  if (h > 0)
+    activations += s * b * h / tp * (pp + (pp == 1 ? 4.0 * (1.0 + V / h) : 0.0));
+  return activations;
+}
+
 void
 qm_memory_estimate (const QmModelShape   *shape,
                     const QmMemoryConfig *c,
@@ -431,52 +486,7 @@ qm_memory_estimate (const QmModelShape   *shape,
       out->optimizer = o_bytes * (psi_dense / od + psi_expert / oe);
     }
 
-  /* Activations on the busiest pipeline stage. With 1F1B stage 0 holds pp
-   * micro-batches in flight of L/pp layers each: L layers' worth whatever
-   * pp is; interleaving keeps (1 + (p − 1)/(p·v)) times that (Korthikanti
-   * §4.2.3); with uneven stages a middle stage may hold more
-   * (qm_memory_pipeline_layers_held). Context parallelism splits the
-   * sequence. */
-  {
-    double s = (double) MAX (c->seq_len, 1u) / cp;
-    double b = MAX (c->micro_batch, 1u);
-    double layers_held = qm_memory_pipeline_layers_held (&stages, (guint) pp,
-                                                         MAX (c->virtual_stages, 1u),
-                                                         c->n_microbatches);
-    gboolean sp = c->sequence_parallel && tp > 1;
-    gboolean mla_selective = shape->kv_lora_rank > 0 && c->recompute == QM_RECOMPUTE_SELECTIVE;
-    double per_layer = qm_memory_layer_activations (shape, s, b, tp, sp, c->recompute,
-                                                    c->flash_attention);
-    double h = shape->hidden, V = shape->vocab;
-
-    if (!qm_model_has_shape (shape))
-      {
-        /* params alone: model states only */
-        per_layer = 0;
-        h = 0;
-        V = 0;
-      }
-    if (c->precision == QM_PRECISION_FP8 && c->recompute != QM_RECOMPUTE_FULL && per_layer > 0)
-      /* Transformer Engine keeps the FP8 casts of the GEMM inputs for the
-       * weight gradients (1 byte, not 2): the QKV and FC1 inputs (h wide,
-       * split by SP) and the FC2 input (f wide, split by TP). The
-       * attention output stays 16-bit, FlashAttention keeps it. */
-      per_layer -= s * b * ((mla_selective ? 0.0 : 2.0 * h / (sp ? tp : 1.0))
-                            + mlp_width (shape) / tp
-                            + (qm_model_is_moe (shape)
-                               ? MAX (shape->experts_per_token, 1u) * h / (sp ? tp : 1.0) : 0.0));
-    out->activations = per_layer * layers_held;
-    if (c->recompute == QM_RECOMPUTE_FULL)
-      /* The layer being recomputed holds its full activations meanwhile. */
-      out->activations += qm_memory_layer_activations (shape, s, b, tp, sp,
-                                                       QM_RECOMPUTE_NONE,
-                                                       c->flash_attention);
-    /* Outside the layers (Korthikanti §4.2.3): (sbhL/t)·(p/L + δ_{p=1}·
-     * (4/L)·(1 + v/h)): embedding dropout, final LayerNorm, output layer
-     * input and the fp32 logits 4sbv/t. */
-    if (h > 0)
-      out->activations += s * b * h / tp * (pp + (pp == 1 ? 4.0 * (1.0 + V / h) : 0.0));
-  }
+  out->activations = stage_activations (shape, c, &stages, tp, pp, cp);
 
   /* Overheads that real frameworks add (estimation-anchors §2.7). */
   rest = out->weights + out->gradients + out->optimizer + out->activations;

@@ -118,6 +118,37 @@ qm_plan_reader_path (QmPlanReader *r,
 /* The getters below name the key they fail on by this short name. */
 #define path_of qm_plan_reader_path
 
+/* What a getter returns for an absent key: fine, unless @required. */
+static gboolean
+absent (QmPlanReader *r,
+        const char   *prefix,
+        const char   *key,
+        gboolean      required,
+        GError      **error)
+{
+  return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), "required") : TRUE;
+}
+
+/* An INVALID error naming prefix.key and showing the value @n found. */
+G_GNUC_PRINTF (6, 7)
+static gboolean
+invalid (QmPlanReader *r,
+         const char   *prefix,
+         const char   *key,
+         JsonNode     *n,
+         GError      **error,
+         const char   *format,
+         ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n, "%s", what);
+}
+
 static gboolean
 is_number (JsonNode *n)
 {
@@ -145,17 +176,14 @@ get_number (QmPlanReader *r,
   double v;
 
   if (n == NULL)
-    return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), "required") : TRUE;
+    return absent (r, prefix, key, required, error);
   if (!is_number (n))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              whole ? "must be a whole number" : "must be a number");
+    return invalid (r, prefix, key, n, error, whole ? "must be a whole number" : "must be a number");
   v = json_node_get_double (n);
   if (whole && (!isfinite (v) || v != floor (v) || v < 0 || v > 1e9))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be a whole number from 0 to 1e9");
+    return invalid (r, prefix, key, n, error, "must be a whole number from 0 to 1e9");
   if (!isfinite (v))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be a finite number");
+    return invalid (r, prefix, key, n, error, "must be a finite number");
   *out = v;
   return TRUE;
 }
@@ -181,8 +209,7 @@ get_auto_uint (QmPlanReader *r,
     }
   if (!is_number (n) || json_node_get_double (n) != floor (json_node_get_double (n)) ||
       json_node_get_double (n) < 1 || json_node_get_double (n) > 1e6)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be a whole number >= 1 or \"auto\"");
+    return invalid (r, prefix, key, n, error, "must be a whole number >= 1 or \"auto\"");
   *out = (guint) json_node_get_double (n);
   return TRUE;
 }
@@ -200,8 +227,7 @@ get_bool (QmPlanReader *r,
   if (n == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be true or false");
+    return invalid (r, prefix, key, n, error, "must be true or false");
   *out = json_node_get_boolean (n);
   return TRUE;
 }
@@ -241,14 +267,12 @@ get_string (QmPlanReader *r,
   const char *s;
 
   if (n == NULL)
-    return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), "required") : TRUE;
+    return absent (r, prefix, key, required, error);
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be a string");
+    return invalid (r, prefix, key, n, error, "must be a string");
   s = json_node_get_string (n);
   if (strlen (s) >= size)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be shorter than %" G_GSIZE_FORMAT " bytes", size);
+    return invalid (r, prefix, key, n, error, "must be shorter than %" G_GSIZE_FORMAT " bytes", size);
   /* A stranger's file: no terminal escapes or bidi overrides, which would
    * reach a terminal, a PDF or a spreadsheet; notes may break lines. */
   if (!check_text (r, prefix, key, s, multiline, error))
@@ -276,8 +300,7 @@ get_enum (QmPlanReader   *r,
                                             : TRUE;
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING ||
       !from_string (json_node_get_string (n), out))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be one of %s", choices);
+    return invalid (r, prefix, key, n, error, "must be one of %s", choices);
   return TRUE;
 }
 
@@ -294,10 +317,9 @@ get_object (QmPlanReader *r,
 
   *out = NULL;
   if (n == NULL)
-    return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), "required") : TRUE;
+    return absent (r, prefix, key, required, error);
   if (!JSON_NODE_HOLDS_OBJECT (n))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n,
-                              "must be an object");
+    return invalid (r, prefix, key, n, error, "must be an object");
   *out = json_node_get_object (n);
   return TRUE;
 }

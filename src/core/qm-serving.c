@@ -63,6 +63,53 @@ pos (double v)
   return (isfinite (v) && v > 0.0) ? v : 0.0;
 }
 
+/* The achievable rates of the GPU: GEMMs at the weight precision (its
+ * best-shape matmul fraction), the output head at bf16, attention, HBM
+ * streaming, the all-reduce bus, and the per-step overhead. */
+static void
+engine_rates (QmServingEngine       *e,
+              const QmServingConfig *cfg)
+{
+  const QmGpuSpec *gpu = cfg->gpu;
+  double peak, mamf;
+
+  peak = pos (gpu->tflops[cfg->weight_precision]);
+  if (peak == 0.0 && cfg->weight_precision == QM_PRECISION_FP4)
+    peak = pos (gpu->tflops[QM_PRECISION_FP8]);
+  if (peak == 0.0)
+    peak = pos (gpu->tflops[QM_PRECISION_BF16]);
+  if (peak == 0.0)
+    peak = pos (gpu->tflops[QM_PRECISION_FP16]);
+  mamf = pos (gpu->mamf_fraction) > 0.0 ? gpu->mamf_fraction : QM_SERVING_MAMF_DEFAULT;
+  e->gemm_rate = peak * 1e12 * mamf;
+  if ((cfg->weight_precision == QM_PRECISION_FP8 || cfg->weight_precision == QM_PRECISION_FP4)
+      && peak != pos (gpu->tflops[QM_PRECISION_BF16]))
+    e->gemm_rate = peak * 1e12 * (pos (gpu->mamf_fraction_fp8) > 0.0 ? gpu->mamf_fraction_fp8
+                                                                      : QM_SERVING_MAMF_FP8_DEFAULT);
+  e->lm_rate = pos (gpu->tflops[QM_PRECISION_BF16]) * 1e12 * mamf;
+  if (e->lm_rate == 0.0)
+    e->lm_rate = e->gemm_rate;
+  if ((cfg->kv_precision == QM_PRECISION_FP8 || cfg->kv_precision == QM_PRECISION_INT8)
+      && pos (gpu->tflops[QM_PRECISION_FP8]) > 0.0)
+    e->attn_rate = gpu->tflops[QM_PRECISION_FP8] * 1e12 * QM_SERVING_ATTENTION_FP8;
+  else
+    e->attn_rate = e->lm_rate / mamf * QM_SERVING_ATTENTION_BF16;
+  if (e->attn_rate == 0.0)
+    e->attn_rate = e->gemm_rate;
+
+  e->hbm = pos (gpu->bandwidth_tbs) * 1e12
+           * (pos (gpu->hbm_stream_fraction) > 0.0 ? gpu->hbm_stream_fraction
+                                                    : QM_SERVING_HBM_FRACTION_DEFAULT);
+  e->ar_bw = pos (gpu->allreduce_busbw_gbs) > 0.0 ? gpu->allreduce_busbw_gbs * 1e9
+             : pos (gpu->link_gbs) * 1e9 * QM_SERVING_BUSBW_FRACTION;
+  /* PCIe-only parts: PCIe Gen4 x16, 32 GB/s one direction. */
+  if (e->ar_bw == 0.0)
+    e->ar_bw = 32e9 * QM_SERVING_BUSBW_FRACTION;
+  e->ar_latency = QM_SERVING_ALLREDUCE_LATENCY_S;
+  e->overhead = pos (gpu->step_overhead_us) > 0.0 ? gpu->step_overhead_us * 1e-6
+                                                  : QM_SERVING_STEP_OVERHEAD_DEFAULT_S;
+}
+
 void
 qm_serving_engine_init (QmServingEngine       *e,
                         const QmServingConfig *cfg)
@@ -72,7 +119,7 @@ qm_serving_engine_init (QmServingEngine       *e,
   QmParamCount c;
   double tp, pp, L, n_moe, wb, emb_b, per_expert = 0.0, top_k = 0.0;
   double dense_total, dense_active, expert_total = 0.0, ffn_local;
-  double kv_tp, heads, head_dim, peak, mamf, free;
+  double kv_tp, heads, head_dim, free;
   guint kv_heads;
 
   memset (e, 0, sizeof *e);
@@ -149,41 +196,7 @@ qm_serving_engine_init (QmServingEngine       *e,
   e->lm_flops_tok = 2.0 * s->vocab * (double) s->hidden / tp;
   e->lm_bytes = (double) s->vocab * s->hidden * 2.0 / tp;
 
-  peak = pos (gpu->tflops[cfg->weight_precision]);
-  if (peak == 0.0 && cfg->weight_precision == QM_PRECISION_FP4)
-    peak = pos (gpu->tflops[QM_PRECISION_FP8]);
-  if (peak == 0.0)
-    peak = pos (gpu->tflops[QM_PRECISION_BF16]);
-  if (peak == 0.0)
-    peak = pos (gpu->tflops[QM_PRECISION_FP16]);
-  mamf = pos (gpu->mamf_fraction) > 0.0 ? gpu->mamf_fraction : QM_SERVING_MAMF_DEFAULT;
-  e->gemm_rate = peak * 1e12 * mamf;
-  if ((cfg->weight_precision == QM_PRECISION_FP8 || cfg->weight_precision == QM_PRECISION_FP4)
-      && peak != pos (gpu->tflops[QM_PRECISION_BF16]))
-    e->gemm_rate = peak * 1e12 * (pos (gpu->mamf_fraction_fp8) > 0.0 ? gpu->mamf_fraction_fp8
-                                                                      : QM_SERVING_MAMF_FP8_DEFAULT);
-  e->lm_rate = pos (gpu->tflops[QM_PRECISION_BF16]) * 1e12 * mamf;
-  if (e->lm_rate == 0.0)
-    e->lm_rate = e->gemm_rate;
-  if ((cfg->kv_precision == QM_PRECISION_FP8 || cfg->kv_precision == QM_PRECISION_INT8)
-      && pos (gpu->tflops[QM_PRECISION_FP8]) > 0.0)
-    e->attn_rate = gpu->tflops[QM_PRECISION_FP8] * 1e12 * QM_SERVING_ATTENTION_FP8;
-  else
-    e->attn_rate = e->lm_rate / mamf * QM_SERVING_ATTENTION_BF16;
-  if (e->attn_rate == 0.0)
-    e->attn_rate = e->gemm_rate;
-
-  e->hbm = pos (gpu->bandwidth_tbs) * 1e12
-           * (pos (gpu->hbm_stream_fraction) > 0.0 ? gpu->hbm_stream_fraction
-                                                    : QM_SERVING_HBM_FRACTION_DEFAULT);
-  e->ar_bw = pos (gpu->allreduce_busbw_gbs) > 0.0 ? gpu->allreduce_busbw_gbs * 1e9
-             : pos (gpu->link_gbs) * 1e9 * QM_SERVING_BUSBW_FRACTION;
-  /* PCIe-only parts: PCIe Gen4 x16, 32 GB/s one direction. */
-  if (e->ar_bw == 0.0)
-    e->ar_bw = 32e9 * QM_SERVING_BUSBW_FRACTION;
-  e->ar_latency = QM_SERVING_ALLREDUCE_LATENCY_S;
-  e->overhead = pos (gpu->step_overhead_us) > 0.0 ? gpu->step_overhead_us * 1e-6
-                                                  : QM_SERVING_STEP_OVERHEAD_DEFAULT_S;
+  engine_rates (e, cfg);
 
   /* Memory per GPU (issue 18 item 2): real device bytes minus weights,
    * the activation workspace of one full step (hidden states, QKV and the
@@ -383,6 +396,80 @@ draw_length (GRand  *rand,
   return MAX (min, round (v));
 }
 
+/* The @load->requests requests: arrival times (all at 0 offline) and
+ * prompt and answer lengths (drawn, or from the plan's list), and the KV
+ * blocks each needs. FALSE when one cannot fit the pool at all. */
+static gboolean
+draw_requests (const QmServingEngine *e,
+               const QmServingLoad   *load,
+               GRand                 *rand,
+               double                *arrival,
+               double                *in_len,
+               double                *out_len,
+               guint                 *need)
+{
+  double t = 0.0;
+
+  for (guint i = 0; i < load->requests; i++)
+    {
+      if (load->arrival == QM_ARRIVAL_POISSON && load->requests_per_s > 0.0)
+        t += -log (1.0 - g_rand_double (rand)) / load->requests_per_s;
+      arrival[i] = t;
+      if (load->lengths && load->n_lengths > 0)
+        {
+          guint k = g_rand_int_range (rand, 0, (gint32) MIN (load->n_lengths, (guint) G_MAXINT32));
+          in_len[i] = MAX (1.0, round (load->lengths[2 * k]));
+          out_len[i] = MAX (1.0, round (load->lengths[2 * k + 1]));
+        }
+      else
+        {
+          in_len[i] = draw_length (rand, load->input_tokens, load->input_sd, 1.0);
+          out_len[i] = draw_length (rand, load->output_tokens, load->output_sd, 1.0);
+        }
+      /* TensorRT-LLM's default GUARANTEED_NO_EVICT policy: a request is
+       * admitted only with blocks for its whole prompt and answer. */
+      /* A drawn length beyond what the KV pool holds is cut to fit, as
+       * an engine caps max_tokens at its max sequence length. */
+      if (qm_serving_blocks (in_len[i] + out_len[i]) > e->kv_blocks)
+        {
+          double room = (double) e->kv_blocks * QM_SERVING_BLOCK_TOKENS;
+
+          out_len[i] = MAX (1.0, MIN (out_len[i], room - in_len[i]));
+          in_len[i] = MAX (1.0, MIN (in_len[i], room - out_len[i]));
+        }
+      need[i] = qm_serving_blocks (in_len[i] + out_len[i]);
+      if (need[i] > e->kv_blocks)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sorts the samples and takes their percentiles. */
+static void
+latency_percentiles (double          *ttft,
+                     guint            n_ttft,
+                     double          *tpot,
+                     guint            n_tpot,
+                     double          *queue,
+                     guint            n_queue,
+                     QmServingResult *out)
+{
+  qsort (ttft, n_ttft, sizeof (double), cmp_double);
+  qsort (queue, n_queue, sizeof (double), cmp_double);
+  qsort (tpot, n_tpot, sizeof (double), cmp_double);
+  out->ttft_p50_s = percentile (ttft, n_ttft, 0.50);
+  out->ttft_p90_s = percentile (ttft, n_ttft, 0.90);
+  out->ttft_p99_s = percentile (ttft, n_ttft, 0.99);
+  out->tpot_p50_s = percentile (tpot, n_tpot, 0.50);
+  out->tpot_p90_s = percentile (tpot, n_tpot, 0.90);
+  out->tpot_p99_s = percentile (tpot, n_tpot, 0.99);
+  out->queue_p50_s = percentile (queue, n_queue, 0.50);
+  out->queue_p99_s = percentile (queue, n_queue, 0.99);
+}
+
+/* One event loop over steps, kept whole: its admission, step planning,
+ * decode and prefill phases share a dozen counters and queues, and the
+ * request simulation must stay fast (bench-serving, issue 18). */
 gboolean
 qm_serving_simulate (const QmServingEngine *e,
                      const QmServingLoad   *load,
@@ -421,40 +508,8 @@ qm_serving_simulate (const QmServingEngine *e,
   heap = g_new (HeapItem, n);
   rand = g_rand_new_with_seed ((guint32) (load->seed ^ (load->seed >> 32)));
 
-  {
-    double t = 0.0;
-    for (guint i = 0; i < n; i++)
-      {
-        if (load->arrival == QM_ARRIVAL_POISSON && load->requests_per_s > 0.0)
-          t += -log (1.0 - g_rand_double (rand)) / load->requests_per_s;
-        arrival[i] = t;
-        if (load->lengths && load->n_lengths > 0)
-          {
-            guint k = g_rand_int_range (rand, 0, (gint32) MIN (load->n_lengths, (guint) G_MAXINT32));
-            in_len[i] = MAX (1.0, round (load->lengths[2 * k]));
-            out_len[i] = MAX (1.0, round (load->lengths[2 * k + 1]));
-          }
-        else
-          {
-            in_len[i] = draw_length (rand, load->input_tokens, load->input_sd, 1.0);
-            out_len[i] = draw_length (rand, load->output_tokens, load->output_sd, 1.0);
-          }
-        /* TensorRT-LLM's default GUARANTEED_NO_EVICT policy: a request is
-         * admitted only with blocks for its whole prompt and answer. */
-        /* A drawn length beyond what the KV pool holds is cut to fit, as
-         * an engine caps max_tokens at its max sequence length. */
-        if (qm_serving_blocks (in_len[i] + out_len[i]) > e->kv_blocks)
-          {
-            double room = (double) e->kv_blocks * QM_SERVING_BLOCK_TOKENS;
-
-            out_len[i] = MAX (1.0, MIN (out_len[i], room - in_len[i]));
-            in_len[i] = MAX (1.0, MIN (in_len[i], room - out_len[i]));
-          }
-        need[i] = qm_serving_blocks (in_len[i] + out_len[i]);
-        if (need[i] > e->kv_blocks)
-          return FALSE;
-      }
-  }
+  if (!draw_requests (e, load, rand, arrival, in_len, out_len, need))
+    return FALSE;
 
   while (completed < n && (load->max_steps == 0 || step < load->max_steps))
     {
@@ -568,17 +623,7 @@ qm_serving_simulate (const QmServingEngine *e,
       out->requests_per_s = completed / out->makespan_s;
     }
   out->mean_batch = step > 0 ? batch_sum / step : 0.0;
-  qsort (ttft, n_ttft, sizeof (double), cmp_double);
-  qsort (queue, n_queue, sizeof (double), cmp_double);
-  qsort (tpot, n_tpot, sizeof (double), cmp_double);
-  out->ttft_p50_s = percentile (ttft, n_ttft, 0.50);
-  out->ttft_p90_s = percentile (ttft, n_ttft, 0.90);
-  out->ttft_p99_s = percentile (ttft, n_ttft, 0.99);
-  out->tpot_p50_s = percentile (tpot, n_tpot, 0.50);
-  out->tpot_p90_s = percentile (tpot, n_tpot, 0.90);
-  out->tpot_p99_s = percentile (tpot, n_tpot, 0.99);
-  out->queue_p50_s = percentile (queue, n_queue, 0.50);
-  out->queue_p99_s = percentile (queue, n_queue, 0.99);
+  latency_percentiles (ttft, n_ttft, tpot, n_tpot, queue, n_queue, out);
   /* Unstable: requests arrived faster than the replica served them. */
   if (load->arrival == QM_ARRIVAL_POISSON && load->requests_per_s > 0.0)
     {

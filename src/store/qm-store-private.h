@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "qm-store.h"
 
 G_BEGIN_DECLS
@@ -25,6 +27,14 @@ gboolean qm_store_commit          (QmStore     *store,
                                    GError     **error);
 void     qm_store_rollback        (QmStore     *store);
 
+/* Steps a statement that returns no rows; anything but SQLITE_DONE is
+ * reported like qm_store_fail with the message built from @format. */
+gboolean qm_store_step_done       (QmStore       *store,
+                                   sqlite3_stmt  *stmt,
+                                   GError       **error,
+                                   const char    *format,
+                                   ...) G_GNUC_PRINTF (4, 5);
+
 /* Prepares @sql, reporting failures like qm_store_fail. */
 sqlite3_stmt *qm_store_prepare    (QmStore     *store,
                                    const char  *sql,
@@ -43,6 +53,10 @@ void     qm_store_bind_text       (sqlite3_stmt *stmt,
 /* A column as a new string; NULL stays NULL. */
 char    *qm_store_column_dup      (sqlite3_stmt *stmt,
                                    int           column);
+
+/* An object as JSON text: compact, or @pretty for files people read. */
+char    *qm_store_object_to_text  (JsonObject   *o,
+                                   gboolean      pretty);
 
 /* For the migration tests: creates (or extends) a database at @path by
  * running only the first @version migration steps. */

@@ -217,6 +217,19 @@ qm_store_set_error (GError     **error,
   set_error_valist (error, db, rc, what);
 }
 
+static void
+fail_valist (QmStore     *store,
+             GError     **error,
+             int          rc,
+             const char  *format,
+             va_list      args)
+{
+  g_autofree char *what = g_strdup_vprintf (format, args);
+  g_autofree char *full = g_strdup_printf ("%s in %s", what, store->path);
+
+  set_error_valist (error, store->db, rc, full);
+}
+
 void
 qm_store_fail (QmStore     *store,
                GError     **error,
@@ -224,15 +237,29 @@ qm_store_fail (QmStore     *store,
                const char  *format,
                ...)
 {
-  g_autofree char *what = NULL;
-  g_autofree char *full = NULL;
   va_list args;
 
   va_start (args, format);
-  what = g_strdup_vprintf (format, args);
+  fail_valist (store, error, rc, format, args);
   va_end (args);
-  full = g_strdup_printf ("%s in %s", what, store->path);
-  set_error_valist (error, store->db, rc, full);
+}
+
+gboolean
+qm_store_step_done (QmStore       *store,
+                    sqlite3_stmt  *stmt,
+                    GError       **error,
+                    const char    *format,
+                    ...)
+{
+  int rc = sqlite3_step (stmt);
+  va_list args;
+
+  if (rc == SQLITE_DONE)
+    return TRUE;
+  va_start (args, format);
+  fail_valist (store, error, rc, format, args);
+  va_end (args);
+  return FALSE;
 }
 
 char *
@@ -288,6 +315,16 @@ qm_store_bind_text (sqlite3_stmt *stmt,
     sqlite3_bind_null (stmt, index);
   else
     sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
+}
+
+char *
+qm_store_object_to_text (JsonObject *o,
+                         gboolean    pretty)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_set_object (node, o);
+  return json_to_string (node, pretty);
 }
 
 char *

@@ -1,0 +1,635 @@
+/* qm-parallel-model.c: the time model of one training step for one
+ * layout (compute per pipeline stage, exposed communication, bubble,
+ * optimizer) and its memory check; the layout search in qm-parallel.c
+ * calls it for every candidate.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+
+#include "qm-compute.h"
+#include "qm-parallel-private.h"
+
+static double
+optimizer_hbm_bytes (QmOptimizer o)
+{
+  /* Bytes moved per parameter by the optimizer step, mixed precision:
+   * AdamW reads master, m, v (12) and the fp32 gradient (4), writes master,
+   * m, v (12) and the 16-bit weight copy (2) = 30 (ZeRO §3.1 state sizes).
+   * 8-bit Adam: states 1+1 byte each way: 4 + 4 + 4 + 2 + 2 = 16 (Dettmers
+   * 2022 §2). SGD+momentum: master, momentum, grad in; master, momentum,
+   * bf16 out = 22. Adafactor (no momentum, factored): master + grad in,
+   * master + bf16 out = 14. */
+  switch (o)
+    {
+    case QM_OPTIMIZER_ADAMW_8BIT: return 16.0;
+    case QM_OPTIMIZER_SGD:        return 22.0;
+    case QM_OPTIMIZER_ADAFACTOR:  return 14.0;
+    case QM_OPTIMIZER_ADAMW:
+    default:                      return 30.0;
+    }
+}
+
+void
+qm_parallel_ctx_init (QmParallelCtx           *c,
+                      const QmParallelProblem *pb)
+{
+  const QmModelShape *sh = &pb->shape;
+  QmTrainingFlops tf;
+  double tokens_step, mamf, q, kvd, f, eff;
+  double nics, nic_gbps;
+
+  memset (c, 0, sizeof *c);
+  c->pb = pb;
+  qm_model_count_params (sh, &c->pc);
+  c->L = MAX (sh->layers, 1u);
+  c->h = sh->hidden;
+  c->s = MAX (pb->seq_len, 1u);
+  c->V = sh->vocab;
+  c->a = sh->heads;
+  q = (double) sh->heads * qm_model_head_dim (sh);
+  kvd = (double) qm_model_kv_heads (sh) * qm_model_head_dim (sh);
+  f = sh->ffn_hidden;
+  if (qm_model_is_moe (sh))
+    {
+      double fe = sh->moe_ffn_hidden > 0 ? sh->moe_ffn_hidden : sh->ffn_hidden;
+      f = fe * (MAX (sh->experts_per_token, 1u) + sh->shared_experts);
+    }
+  c->f_tok = f;
+  c->lora = pb->mode == QM_MODE_LORA || pb->mode == QM_MODE_QLORA;
+
+  /* Forward FLOPs: 2 per active parameter per token (Kaplan 2020 §2.1) for
+   * the layer body; the output head 2·V·h (Narayanan 2021 eq. 3's V term);
+   * attention matmuls from qm-model (PaLM App. B basis, full s). */
+  c->layer_gemm_tok = 2.0 * MAX (c->pc.active - c->pc.embedding, 0.0) / c->L;
+  c->attn_tok = qm_model_attention_forward_flops_per_token (sh, pb->seq_len) / c->L;
+  c->logit_tok = 2.0 * c->V * c->h;
+  if (!qm_model_has_shape (sh))
+    {
+      c->layer_gemm_tok = 2.0 * c->pc.active / c->L;
+      c->logit_tok = 0;
+    }
+
+  /* Element-wise HBM traffic of one layer's forward pass, counted from the
+   * tensor list of Korthikanti 2022 §4.1, each kernel reading its inputs
+   * and writing its outputs once (16-bit values, 1-byte dropout masks):
+   *   two LayerNorms: read 2h + write 2h each                     8h
+   *   two bias-dropout-add: read 2h + residual 2h, write 2h + mask h  14h
+   *   -> 22h per token that TP leaves whole (SP splits it);
+   *   GeLU: read f, write f, 16-bit: 4f; SwiGLU: read gate and up, write
+   *   the product: 6f  (TP splits it);
+   *   without FlashAttention, per score: softmax read+write 4 bytes,
+   *   dropout read 2 + write 2 + mask 1: 9 bytes × a·s per token (TP splits).
+   * The backward pass moves about twice that (it reads the saved input and
+   * the output gradient and writes the input gradient). */
+  c->elem_unsplit_tok = 22.0 * c->h;
+  c->elem_split_tok = (sh->gated_mlp ? 6.0 : 4.0) * f;
+  c->elem_score_tok = pb->flash_attention ? 0.0 : 9.0 * c->a * c->s;
+  /* FP8 (Transformer Engine, Micikevicius et al. 2022 "FP8 Formats for
+   * Deep Learning" §4: per-tensor scaled casts with amax history): the
+   * GEMM inputs must be cast. The LayerNorm before QKV and FC1 and the
+   * activation before FC2 write FP8 directly (fused), so the forward adds
+   * one unfused cast, of the attention output (read 2 + write 1 bytes);
+   * the backward casts the output gradient of each of the four GEMMs and
+   * its transpose for the weight gradient (read 2, write 1 + 1). amax is
+   * taken in the same pass. Attention itself stays in 16 bits. */
+  if (pb->precision == QM_PRECISION_FP8)
+    {
+      c->fp8_fwd_split_tok = 3.0 * q;
+      c->fp8_bwd_split_tok = 4.0 * (q + 2.0 * kvd) + 4.0 * (sh->gated_mlp ? 2.0 : 1.0) * f;
+      c->fp8_bwd_unsplit_tok = 8.0 * c->h;
+    }
+
+  tokens_step = (double) pb->global_batch * c->s;
+  for (guint r = 0; r < 3; r++)
+    {
+      qm_compute_training_flops_for_mode (sh, pb->mode, tokens_step, pb->seq_len, (QmRecompute) r, &tf);
+      c->hw_flops_step[r] = tf.hardware_flops;
+      c->model_flops_step = tf.model_flops;
+    }
+
+  /* The MFU basis is the peak of the plan's precision; FP8 speeds up the
+   * GEMMs only (at its own MAMF fraction), the attention core and the
+   * element-wise kernels run in 16 bits (Transformer Engine's default
+   * recipe keeps dot-product attention in BF16). */
+  c->peak = qm_compute_peak_flops (&pb->gpu, pb->precision);
+  c->peak16 = qm_compute_peak_flops (&pb->gpu, QM_PRECISION_BF16);
+  if (pb->precision == QM_PRECISION_FP32 || pb->precision == QM_PRECISION_TF32 || !(c->peak16 > 0))
+    c->peak16 = c->peak;
+  mamf = pb->gpu.mamf_fraction > 0 ? pb->gpu.mamf_fraction : QM_PARALLEL_MAMF_DEFAULT;
+  if (pb->precision == QM_PRECISION_FP8 && c->peak > c->peak16)
+    mamf *= QM_PARALLEL_FP8_MAMF_RATIO;
+  eff = pb->kernel_efficiency > 0 ? pb->kernel_efficiency : QM_PARALLEL_KERNEL_EFFICIENCY;
+  c->rate = c->peak * mamf * eff;
+  c->attn_rate = c->peak16 * QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY * eff;
+  c->hbm = pb->gpu.bandwidth_tbs * 1e12;
+  c->gpn = MAX (pb->server.gpus, 1u);
+  c->nvlink_bw = pb->gpu.link_gbs * 1e9 * QM_PARALLEL_NCCL_BUSBW_FRACTION;
+  /* One GPU's share of the node's compute-fabric NICs (rail-optimised
+   * servers have one NIC per GPU). */
+  nics = pb->server.nics > 0 ? pb->server.nics : c->gpn;
+  nic_gbps = pb->server.nic_gbps > 0 ? pb->server.nic_gbps : pb->network.port_gbps;
+  if (pb->network.port_gbps > 0)
+    nic_gbps = MIN (nic_gbps, pb->network.port_gbps);
+  c->nic_bw = nics * nic_gbps / 8.0 * 1e9 / c->gpn * QM_PARALLEL_NCCL_BUSBW_FRACTION;
+  c->net_hop = QM_PARALLEL_NCCL_NET_HOP_S + pb->network.latency_us * 1e-6;
+  c->adam_bytes = optimizer_hbm_bytes (pb->optimizer);
+  c->overlap = pb->comm_overlap > 0 ? pb->comm_overlap : QM_PARALLEL_COMM_OVERLAP;
+}
+
+
+/* Per-micro-batch compute of one pipeline stage, and the pieces the search
+ * bound needs. */
+typedef struct
+{
+  double fwd, bwd, rec;   /* seconds for one micro-batch on the slowest stage */
+  double layers;          /* transformer layers on that stage */
+  double others;          /* fwd + bwd + rec of all the other stages, summed */
+} StageCompute;
+
+/* Forward and backward seconds of one layer's attention core (QK^T,
+ * softmax, attention over V) for tok tokens on one of t TP ranks.
+ * Without FlashAttention the two matmuls are batched GEMMs at the GEMM
+ * rate (their s×s score traffic is priced apart, elem_score_tok), and the
+ * backward is two matmuls per forward one (the gradients of both
+ * operands). Both are activations, not weights, so a frozen (LoRA) base
+ * still needs both: the gradient must flow through every layer to the
+ * adapters below. With
+ * FlashAttention the fused kernel runs at attn_rate on the FLOPs it
+ * executes, which the FlashAttention-2 paper's §4.1 counts as: causal
+ * (decoder LM training) skips the blocks above the diagonal, half of the
+ * full-s count that the model FLOPs use (PaLM App. B; the MFU basis is
+ * unchanged); the backward runs 5 matmuls to the forward's 2 (it
+ * recomputes QK^T instead of storing it), 2.5x the forward. */
+static void
+attention_seconds (const QmParallelCtx *c,
+                   double               tok,
+                   double               t,
+                   double               gemm_rate,
+                   double              *fwd,
+                   double              *bwd)
+{
+  if (c->pb->flash_attention)
+    {
+      *fwd = tok * c->attn_tok * 0.5 / t / c->attn_rate;
+      *bwd = 2.5 * *fwd;
+    }
+  else
+    {
+      /* Batched 16-bit GEMMs, also under an FP8 recipe. */
+      *fwd = tok * c->attn_tok / t / (gemm_rate * c->peak16 / c->peak);
+      *bwd = 2.0 * *fwd;
+    }
+}
+
+static void
+stage_compute (const QmParallelCtx    *c,
+               const QmParallelLayout *l,
+               StageCompute           *out)
+{
+  const QmParallelProblem *pb = c->pb;
+  double t = l->tp, cp = l->cp;
+  double tok = (double) l->micro_batch * c->s / cp;
+  double d = c->h / t, eta, rate;
+  double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, logits;
+  double lf, lb, lr, stage_layers[3], best = -1, fp8_fwd, fp8_bwd, loss_fwd, loss_bwd;
+  gboolean sp = l->sequence_parallel && l->tp > 1;
+  QmPipelineStages st;
+
+  /* Shape efficiency on the narrowest per-GPU GEMM dimension: h/t, or the
+   * tokens of one micro-batch on this GPU (the GEMMs' M; short with small
+   * micro-batches and a deep context split). */
+  d = MIN (d, tok);
+  eta = d / (d + QM_PARALLEL_GEMM_EDGE_COLUMNS);
+  rate = c->rate * eta;
+
+  gemm_layer = tok * c->layer_gemm_tok / t / rate;
+  attention_seconds (c, tok, t, rate, &attn_layer, &attn_bwd);
+  score_layer = tok * c->elem_score_tok / t / c->hbm;
+  elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm
+               + score_layer;
+  fp8_fwd = tok * c->fp8_fwd_split_tok / t / c->hbm;
+  fp8_bwd = tok * (c->fp8_bwd_split_tok / t + c->fp8_bwd_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
+  /* The output head sits on the last stage (Narayanan 2021 §3.2). Under
+   * FP8 it stays in 16 bits: Megatron-Core's fp8_autocast wraps the
+   * transformer layers, not the embedding or the output layer. */
+  logits = tok * c->logit_tok / t / (rate * c->peak16 / c->peak);
+  /* The loss over the vocabulary is memory-bound, V/t entries per token on
+   * each TP rank (Megatron's vocab-parallel cross-entropy): the head writes
+   * fp32 logits (4 bytes; Korthikanti §4.2.3 keeps 4sbv/t), the loss reads
+   * them for the max and for the sum of exponentials (8) and the backward
+   * reads them again and writes the 16-bit logit gradient (6). Negligible
+   * for large models, a quarter of the step for a 70M one with V = 50k. */
+  loss_fwd = tok * 12.0 * c->V / t / c->hbm;
+  loss_bwd = tok * 6.0 * c->V / t / c->hbm;
+  if (c->logit_tok == 0)
+    loss_fwd = loss_bwd = 0;
+
+  /* One layer, one micro-batch. Backward: GEMMs for the input and the
+   * weight gradients, 2× forward (Kaplan 2020 §2.1); a frozen (LoRA) base
+   * needs the input gradient only. The attention core's backward is
+   * attention_seconds()'s. */
+  lf = gemm_layer + attn_layer + elem_layer + fp8_fwd;
+  lb = (c->lora ? 1.0 : 2.0) * gemm_layer + attn_bwd + 2.0 * elem_layer + fp8_bwd;
+  switch (l->recompute)
+    {
+    case QM_RECOMPUTE_FULL:
+      /* One more forward of every layer, not of the head (Narayanan eq. 3). */
+      lr = lf;
+      break;
+    case QM_RECOMPUTE_SELECTIVE:
+      /* Only QKᵀ, softmax, dropout and attention over V (Korthikanti §5). */
+      lr = attn_layer + score_layer;
+      break;
+    case QM_RECOMPUTE_NONE:
+    default:
+      lr = 0;
+      break;
+    }
+
+  /* The slowest stage sets the pace: a full middle stage, the first, or
+   * the last with the output head (Narayanan 2021 §3.2), uneven stages as
+   * qm_memory_pipeline_stages() splits them. */
+  if (!qm_memory_pipeline_stages (pb->shape.layers, l->pp, l->virtual_stages, &st))
+    qm_memory_pipeline_stages (pb->shape.layers, l->pp, 1, &st);
+  stage_layers[0] = st.full;
+  stage_layers[1] = st.first;
+  stage_layers[2] = st.last;
+  {
+    /* Per micro-batch: the middle stages' p − 2, the first, the last. */
+    double per_layer = lf + lb + lr;
+    double head = logits + loss_fwd + (c->lora ? 1.0 : 2.0) * logits + loss_bwd;
+    double total = l->pp == 1 ? st.full * per_layer + head
+                   : (l->pp - 2.0) * st.full * per_layer + st.first * per_layer
+                     + st.last * per_layer + head;
+
+    out->others = total;
+  }
+  for (guint i = 0; i < 3; i++)
+    {
+      double head = i == 2 ? 1.0 : 0.0;
+      double f = stage_layers[i] * lf + head * (logits + loss_fwd);
+      double b = stage_layers[i] * lb + head * ((c->lora ? 1.0 : 2.0) * logits + loss_bwd);
+      double r = stage_layers[i] * lr;
+
+      if (l->pp == 1 && i != 2)
+        continue;
+      if (f + b + r > best)
+        {
+          best = f + b + r;
+          out->fwd = f;
+          out->bwd = b;
+          out->rec = r;
+          out->layers = stage_layers[i];
+        }
+    }
+  out->others = MAX (out->others - best, 0.0);
+}
+
+static double
+optimizer_time (const QmParallelCtx    *c,
+                const QmParallelLayout *l)
+{
+  double t = l->tp, pp = l->pp, dp = l->dp, ep = l->ep;
+  double dense = (c->pc.total - c->pc.expert) / (t * pp);
+  double expert = c->pc.expert / (t * pp * ep);
+  double n;
+
+  if (c->lora)
+    n = qm_memory_lora_params (&c->pb->shape, MAX (c->pb->lora_rank, 1u)) / (t * pp);
+  else if (l->zero_stage >= 1)
+    n = dense / (dp * l->cp) + expert / MAX (1.0, dp * l->cp / ep);
+  else
+    n = dense + expert;
+  return n * c->adam_bytes / c->hbm;
+}
+
+/* One collective of @bpp bytes per parameter over the data-parallel
+ * groups: the dense parameters over dp ranks (tier @td), the experts'
+ * over their dp / ep ranks (tier @tde). */
+static double
+dp_collective (const QmParallelTier *td,
+               double                dp,
+               double                psi_dense,
+               const QmParallelTier *tde,
+               double                ede,
+               double                psi_expert,
+               QmParallelCollective  kind,
+               double                bpp)
+{
+  return qm_parallel_collective (td, kind, dp, psi_dense * bpp)
+         + qm_parallel_collective (tde, kind, ede, psi_expert * bpp);
+}
+
+/* Data parallel: gradients reduce over the dp·cp ranks that hold the
+ * same weights (Megatron-Core's data-parallel group with CP), stride tp;
+ * experts over the expert-data-parallel group dp·cp/ep (ZeRO §5: Ψ
+ * becomes Ψ/(t·p)). Sets the ZeRO traffic of one micro-batch and the
+ * data-parallel traffic of one step, neither hidden yet by the step. */
+static void
+data_parallel_comm (const QmParallelCtx    *c,
+                    const QmParallelLayout *l,
+                    const StageCompute     *sc,
+                    double                 *zero_mb,
+                    double                 *dp_step)
+{
+  const QmParallelProblem *pb = c->pb;
+  double t = l->tp, pp = l->pp, dp = l->dp * (double) l->cp, ep = l->ep;
+  double psi_dense = (c->pc.total - c->pc.expert) / (t * pp);
+  double psi_expert = c->pc.expert / (t * pp * ep);
+  double gbytes = pb->fp32_grad_buffer ? 4.0 : 2.0;
+  QmParallelTier td, tde;
+  double ede;
+
+  *zero_mb = 0;
+  *dp_step = 0;
+  if (c->lora)
+    {
+      psi_dense = qm_memory_lora_params (&pb->shape, MAX (pb->lora_rank, 1u)) / (t * pp);
+      psi_expert = 0;
+    }
+  if (dp <= 1)
+    return;
+  td = qm_parallel_tier_for (c, dp, t);
+  tde = qm_parallel_tier_for (c, MAX (1.0, dp / ep), t * ep);
+  ede = MAX (1.0, dp / ep);
+#define DP_COLLECTIVE(kind, bpp) dp_collective (&td, dp, psi_dense, &tde, ede, psi_expert, kind, bpp)
+  if (l->zero_stage >= 3 && !c->lora)
+    {
+      /* ZeRO-3 / FSDP FULL_SHARD (Rajbhandari 2020 §7.2.2: 1.5× DP
+       * volume): every micro-batch gathers the 16-bit weights for the
+       * forward and again for the backward, and reduce-scatters the
+       * gradients. */
+      *zero_mb = 2.0 * DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, 2.0)
+                 + DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
+      *zero_mb = qm_parallel_exposed (c, *zero_mb, sc->fwd + sc->bwd + sc->rec, pb->overlap_dp);
+    }
+  else if (l->zero_stage == 2)
+    {
+      /* ZeRO-2: gradients reduce-scattered as each backward produces
+       * them, the updated weights all-gathered once per step. */
+      *zero_mb = DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
+      *zero_mb = qm_parallel_exposed (c, *zero_mb, sc->bwd, pb->overlap_dp);
+      *dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, 2.0);
+    }
+  else
+    {
+      /* DP / ZeRO-1: one all-reduce (or reduce-scatter + all-gather, the
+       * same bytes) of the gradients per step, after the last micro-batch
+       * (Li et al. 2020, PyTorch DDP, §3.2.3 bucketing overlaps it with
+       * that backward). */
+      *dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_REDUCE, gbytes);
+    }
+#undef DP_COLLECTIVE
+}
+
+void
+qm_parallel_model_step (const QmParallelCtx    *c,
+                        const QmParallelLayout *l,
+                        QmParallelTime         *o)
+{
+  const QmParallelProblem *pb = c->pb;
+  StageCompute sc;
+  double t = l->tp, pp = l->pp, dp = l->dp, cp = l->cp, ep = l->ep, v = l->virtual_stages;
+  double m = l->n_micro;
+  double tok = (double) l->micro_batch * c->s / cp;
+  double ls;
+  double act = tok * c->h * 2.0;   /* one 16-bit activation tensor, bytes */
+  double tp_mb = 0, cp_mb = 0, ep_mb = 0, pp_mb = 0, zero_mb = 0;
+  double dp_step = 0, dp_window;
+  double mb_time, gpus;
+  double n_moe;
+
+  memset (o, 0, sizeof *o);
+  stage_compute (c, l, &sc);
+  ls = sc.layers;
+
+  /* Tensor parallel (Shoeybi 2019 §3; Korthikanti §4.2.2): per layer two
+   * all-reduces forward and two backward, or with SP the same bytes as
+   * all-gather + reduce-scatter pairs; full recompute repeats the forward
+   * ones. The group is the tp ranks next to each other. */
+  if (l->tp > 1)
+    {
+      QmParallelTier tt = qm_parallel_tier_for (c, t, 1);
+      double n_ar = 4.0 + (l->recompute == QM_RECOMPUTE_FULL ? 2.0 : 0.0);
+      double one = l->sequence_parallel
+                   ? 2.0 * qm_parallel_collective (&tt, QM_PARALLEL_ALL_GATHER, t, act)
+                   : qm_parallel_collective (&tt, QM_PARALLEL_ALL_REDUCE, t, act);
+
+      tp_mb = ls * n_ar * one;
+      if (pb->overlap_tp)
+        tp_mb = qm_parallel_exposed (c, tp_mb, sc.fwd + sc.bwd, TRUE);
+    }
+
+  /* Context parallel, ring attention (Liu et al. 2023; Megatron CP): each
+   * layer passes K and V (2·kv_dim per token, 16-bit) round the cp ring
+   * forward, and K, V and their gradients backward, overlapped with the
+   * attention blocks. */
+  if (l->cp > 1)
+    {
+      QmParallelTier tc = qm_parallel_tier_for (c, cp, t);
+      double kvd = (double) qm_model_kv_heads (&pb->shape) * qm_model_head_dim (&pb->shape);
+      double kv = tok * 2.0 * kvd * 2.0 / t;
+      double per_layer = (cp - 1) * (QM_PARALLEL_NCCL_BASE_LATENCY_S + tc.hop + kv / tc.bw);
+      double comm = ls * per_layer * (1.0 + 2.0 + (l->recompute == QM_RECOMPUTE_FULL ? 1.0 : 0.0));
+      double attn_fwd, attn_bwd;
+
+      /* Hidden behind the attention blocks, forward and backward. */
+      attention_seconds (c, tok, t, c->rate, &attn_fwd, &attn_bwd);
+      if (!pb->flash_attention)
+        attn_bwd = 2.0 * attn_fwd;
+      cp_mb = qm_parallel_exposed (c, comm, ls * (attn_fwd + attn_bwd), TRUE);
+    }
+
+  /* Expert parallel (Lepikhin 2020 GShard §2; DeepSeek-V3 §3.2): each MoE
+   * layer dispatches and combines every token's top-k copies by all-to-all,
+   * forward and backward. */
+  n_moe = qm_model_is_moe (&pb->shape)
+          ? (double) (pb->shape.layers - MIN (pb->shape.dense_layers, pb->shape.layers)) / c->L
+          : 0.0;
+  if (l->ep > 1 && n_moe > 0)
+    {
+      QmParallelTier te = qm_parallel_tier_for (c, ep, t * cp);
+      double k = MAX (pb->shape.experts_per_token, 1u);
+      double bytes = tok * k * c->h * 2.0 / (l->sequence_parallel ? t : 1.0);
+      double n_a2a = 4.0 + (l->recompute == QM_RECOMPUTE_FULL ? 2.0 : 0.0);
+
+      ep_mb = ls * n_moe * n_a2a * qm_parallel_collective (&te, QM_PARALLEL_ALL_TO_ALL, ep, bytes);
+    }
+
+  /* Pipeline p2p (Narayanan 2021 §4.1 scatter/gather: each of the t ranks
+   * sends 1/t of the activation): one send forward and one backward per
+   * micro-batch per model chunk. */
+  if (l->pp > 1)
+    {
+      QmParallelTier tpp = qm_parallel_tier_for (c, 2, t * cp * dp);
+      double bytes = act / t;
+
+      pp_mb = 2.0 * v * (QM_PARALLEL_NCCL_BASE_LATENCY_S + tpp.hop + bytes / tpp.bw);
+    }
+
+  data_parallel_comm (c, l, &sc, &zero_mb, &dp_step);
+
+  mb_time = sc.fwd + sc.bwd + sc.rec + tp_mb + cp_mb + ep_mb + zero_mb;
+  dp_window = sc.bwd;
+  o->dp_comm = qm_parallel_exposed (c, dp_step, dp_window, pb->overlap_dp);
+
+  o->compute = m * (sc.fwd + sc.bwd);
+  o->recompute = m * sc.rec;
+  o->tp_comm = m * tp_mb;
+  o->cp_comm = m * cp_mb;
+  o->ep_comm = m * ep_mb;
+  o->zero_comm = m * zero_mb;
+  o->pp_comm = m * pp_mb;
+  /* Pipeline bubble (Narayanan 2021 §2.2.1–2.2.2): (p−1)/(m·v) of the ideal
+   * time, i.e. (p−1)/v micro-batch times, on the real stage times: filling
+   * and draining pass once through every other stage (their compute, summed,
+   * which differs from the slowest's with uneven stages and the head), and
+   * each hop's communication. */
+  o->bubble = (sc.others + (pp - 1.0) * (mb_time - (sc.fwd + sc.bwd + sc.rec) + pp_mb)) / v;
+  o->optimizer = optimizer_time (c, l);
+  o->step = o->compute + o->recompute + o->tp_comm + o->cp_comm + o->ep_comm + o->zero_comm
+            + o->pp_comm + o->bubble + o->dp_comm + o->optimizer;
+
+  gpus = (double) l->tp * l->pp * l->dp * l->cp;
+  if (o->step > 0 && c->peak > 0)
+    {
+      o->mfu = c->model_flops_step / (o->step * gpus * c->peak);
+      o->hfu = c->hw_flops_step[l->recompute] / (o->step * gpus * c->peak);
+      o->tokens_per_s = (double) pb->global_batch * c->s / o->step;
+    }
+}
+
+/* A lower bound on qm_parallel_model_step()'s step: the compute and recompute alone. */
+double
+qm_parallel_step_lower_bound (const QmParallelCtx    *c,
+                              const QmParallelLayout *l)
+{
+  StageCompute sc;
+
+  stage_compute (c, l, &sc);
+  return l->n_micro * (sc.fwd + sc.bwd + sc.rec) + optimizer_time (c, l);
+}
+
+gboolean
+qm_parallel_layout_valid (const QmParallelProblem *pb,
+                          const QmParallelLayout  *l)
+{
+  const QmModelShape *sh = &pb->shape;
+  guint kv = qm_model_kv_heads (sh);
+
+  if (l->tp == 0 || l->pp == 0 || l->dp == 0 || l->cp == 0 || l->ep == 0 ||
+      l->micro_batch == 0 || l->virtual_stages == 0 || l->n_micro == 0)
+    return FALSE;
+  if ((guint64) l->tp * l->pp * l->dp * l->cp != pb->gpus)
+    return FALSE;
+  if ((guint64) l->micro_batch * l->n_micro * l->dp != pb->global_batch)
+    return FALSE;
+  if (sh->heads > 0 && sh->heads % l->tp != 0)
+    return FALSE;
+  if (kv > 0 && kv % l->tp != 0 && l->tp % kv != 0)
+    return FALSE;
+  if (l->pp > MAX (sh->layers, 1u))
+    return FALSE;
+  if (l->dp % l->ep != 0)
+    return FALSE;
+  /* Stages may be uneven (qm_memory_pipeline_stages); interleaving needs
+   * at least pp micro-batches to fill the pipeline, not a multiple of pp:
+   * Llama 3's schedule runs any number (Dubey et al. 2024 §3.3.2). */
+  {
+    QmPipelineStages st;
+
+    if (!qm_memory_pipeline_stages (sh->layers, l->pp, l->virtual_stages, &st))
+      return FALSE;
+  }
+  if (l->virtual_stages > 1 && (l->pp == 1 || l->n_micro < l->pp))
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+qm_parallel_step_time (const QmParallelProblem *problem,
+                       const QmParallelLayout  *layout,
+                       QmParallelTime          *out)
+{
+  QmParallelCtx c;
+
+  memset (out, 0, sizeof *out);
+  if (!qm_parallel_layout_valid (problem, layout))
+    return FALSE;
+  qm_parallel_ctx_init (&c, problem);
+  if (!(c.peak > 0))
+    return FALSE;
+  qm_parallel_model_step (&c, layout, out);
+  return TRUE;
+}
+
+void
+qm_parallel_memory (const QmParallelProblem *pb,
+                    const QmParallelLayout  *l,
+                    QmMemoryBreakdown       *out)
+{
+  QmMemoryConfig mc;
+
+  memset (&mc, 0, sizeof mc);
+  mc.mode = pb->mode;
+  mc.precision = pb->precision;
+  mc.optimizer = pb->optimizer;
+  mc.zero_stage = l->zero_stage;
+  mc.tp = l->tp;
+  mc.pp = l->pp;
+  mc.dp = l->dp;
+  mc.cp = l->cp;
+  mc.ep = l->ep;
+  mc.sequence_parallel = l->sequence_parallel;
+  mc.micro_batch = l->micro_batch;
+  mc.seq_len = pb->seq_len;
+  mc.n_microbatches = l->n_micro;
+  mc.virtual_stages = l->virtual_stages;
+  mc.recompute = l->recompute;
+  mc.flash_attention = pb->flash_attention;
+  mc.lora_rank = pb->lora_rank;
+  mc.fp32_grad_buffer = pb->fp32_grad_buffer;
+  mc.capacity_bytes = qm_gpu_memory_bytes (&pb->gpu);
+  qm_memory_estimate (&pb->shape, &mc, out);
+}
+
+void
+qm_parallel_problem_from_plan (const QmPlan      *plan,
+                               guint              gpus,
+                               QmParallelProblem *out)
+{
+  const QmWorkload *w = &plan->workload;
+
+  memset (out, 0, sizeof *out);
+  out->shape = w->model;
+  /* A plan may give params_b alone: price the typical shape that
+   * qm_estimate() assumes for it too. */
+  if (out->shape.layers == 0 && out->shape.params_hint > 0)
+    qm_model_shape_infer (out->shape.params_hint, &out->shape);
+  out->mode = w->mode;
+  out->precision = w->precision;
+  out->optimizer = w->optimizer;
+  out->seq_len = w->seq_len;
+  out->global_batch = w->global_batch;
+  out->flash_attention = w->flash_attention;
+  out->sequence_parallel = w->sequence_parallel;
+  out->fp32_grad_buffer = w->fp32_grad_buffer;
+  out->lora_rank = w->lora_rank;
+  out->gpu = plan->hardware.gpu;
+  out->server = plan->hardware.server;
+  out->network = plan->hardware.network;
+  out->gpus = gpus > 0 ? gpus : w->target_gpus;
+  out->tp = w->tp;
+  out->pp = w->pp;
+  out->cp = w->cp;
+  out->ep = w->ep;
+  out->virtual_stages = w->virtual_stages;
+  out->micro_batch = w->micro_batch;
+  out->zero_stage = w->zero_stage;
+  out->recompute = w->recompute;
+  out->overlap_dp = TRUE;
+  out->rank = QM_PARALLEL_RANK_TIME;
+  out->usd_per_gpu_hour = plan->pricing.usd_per_gpu_hour;
+}
+

@@ -1,0 +1,846 @@
+/* qm-catalog-store-csv.c: the catalog as CSV: the columns (one per field
+ * of the catalog parser), import in two steps (a preview that checks
+ * every row, then a commit that writes them in one transaction) and
+ * export.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "qm-catalog-store-private.h"
+#include "qm-csv.h"
+
+/* ------------------------------------------------------------------ */
+/* CSV columns.                                                        */
+
+typedef enum
+{
+  COL_TEXT,
+  COL_NUMBER,
+  COL_COUNT,
+  COL_BOOL,
+} ColumnType;
+
+typedef struct
+{
+  const char *column;  /* CSV header */
+  const char *key;     /* JSON key; "a.b" is member b of object a */
+  ColumnType  type;
+} ColumnDef;
+
+static const ColumnDef info_columns[] = {
+  { "id", "id", COL_TEXT },
+  { "vendor", "vendor", COL_TEXT },
+  { "name", "name", COL_TEXT },
+  { "price_usd", "price_usd", COL_NUMBER },
+  { "source", "source", COL_TEXT },
+  { "as_of", "as_of", COL_TEXT },
+  { NULL }
+};
+
+/* A kind's own columns, one per field of the catalog parser
+ * (qm_catalog_field_key), so that CSV carries every field the JSON does:
+ * the GPU's tflops object becomes tflops_fp32, tflops_bf16, ... and the
+ * entry's own "kind" key is the column "type" ("kind" names the catalog
+ * kind of the row). Built once; the strings are interned. */
+static const ColumnDef *
+kind_columns (QmCatalogKind kind)
+{
+  static const ColumnDef *columns[QM_N_CATALOG_KINDS];
+
+  if (g_once_init_enter (&columns[kind]))
+    {
+      GArray *defs = g_array_new (TRUE, TRUE, sizeof (ColumnDef));
+      QmCatalogValueType type;
+      const char *key;
+
+      for (guint i = 0; (key = qm_catalog_field_key (kind, i, &type)) != NULL; i++)
+        {
+          ColumnDef def = { key, key, COL_TEXT };
+
+          switch (type)
+            {
+            case QM_CATALOG_VALUE_TFLOPS:
+              for (guint p = 0; p < QM_N_PRECISIONS; p++)
+                {
+                  g_autofree char *column = g_strdup_printf ("%s_%s", key, qm_precision_to_string (p));
+                  g_autofree char *path = g_strdup_printf ("%s.%s", key, qm_precision_to_string (p));
+                  ColumnDef precision = { g_intern_string (column), g_intern_string (path), COL_NUMBER };
+
+                  g_array_append_val (defs, precision);
+                }
+              continue;
+            case QM_CATALOG_VALUE_TEXT:
+              if (g_str_equal (key, "kind"))
+                def.column = "type";
+              break;
+            case QM_CATALOG_VALUE_NUMBER:
+              def.type = COL_NUMBER;
+              break;
+            case QM_CATALOG_VALUE_COUNT:
+              def.type = COL_COUNT;
+              break;
+            case QM_CATALOG_VALUE_BOOL:
+              def.type = COL_BOOL;
+              break;
+            default:
+              g_assert_not_reached ();
+            }
+          g_array_append_val (defs, def);
+        }
+      /* Zero-terminated: the last ColumnDef has column == NULL. */
+      g_once_init_leave (&columns[kind], (const ColumnDef *) g_array_free (defs, FALSE));
+    }
+  return columns[kind];
+}
+
+/* Columns that export writes for people and import skips. */
+static const char * const export_only_columns[] = {
+  "list_price_usd", "override_usd", "builtin", "hidden", NULL
+};
+
+static const ColumnDef *
+find_column (QmCatalogKind  kind,
+             const char    *column)
+{
+  for (const ColumnDef *c = info_columns; c->column; c++)
+    if (strcmp (c->column, column) == 0)
+      return c;
+  for (const ColumnDef *c = kind_columns (kind); c->column; c++)
+    if (strcmp (c->column, column) == 0)
+      return c;
+  return NULL;
+}
+
+static const char *
+column_for_key (QmCatalogKind  kind,
+                const char    *key)
+{
+  /* The parser says "tflops" when no bf16/fp16 figure was given. */
+  if (kind == QM_CATALOG_KIND_GPU && strcmp (key, "tflops") == 0)
+    return "tflops_bf16";
+  for (const ColumnDef *c = info_columns; c->column; c++)
+    if (strcmp (c->key, key) == 0)
+      return c->column;
+  for (const ColumnDef *c = kind_columns (kind); c->column; c++)
+    if (strcmp (c->key, key) == 0)
+      return c->column;
+  return key;
+}
+
+/* Numbers as spreadsheets write them: "30000", "30000.50", "$30,000",
+ * "1.2e3". A decimal comma is refused rather than guessed. */
+static gboolean
+parse_number (const char *cell,
+              double     *out)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  const char *p = cell;
+  char *end = NULL;
+  gboolean grouped = FALSE;
+
+  if (*p == '$')
+    p++;
+  for (; *p; p++)
+    {
+      if (*p == ',')
+        {
+          /* A thousands separator has exactly three digits after it. */
+          if (!(g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2]) && g_ascii_isdigit (p[3]) &&
+                !g_ascii_isdigit (p[4])) || s->len == 0)
+            return FALSE;
+          grouped = TRUE;
+          continue;
+        }
+      g_string_append_c (s, *p);
+    }
+  if (s->len == 0)
+    return FALSE;
+  if (grouped && strpbrk (s->str, "eE") != NULL)
+    return FALSE;
+  *out = g_ascii_strtod (s->str, &end);
+  return end != NULL && *end == '\0' && end != s->str;
+}
+
+static JsonNode *
+cell_to_node (const ColumnDef *def,
+              const char      *cell)
+{
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+  double v;
+
+  switch (def->type)
+    {
+    case COL_NUMBER:
+    case COL_COUNT:
+      if (parse_number (cell, &v))
+        {
+          if (def->type == COL_COUNT && v == floor (v) && fabs (v) < 1e15)
+            json_node_set_int (node, (gint64) v);
+          else
+            json_node_set_double (node, v);
+          return node;
+        }
+      break;
+    case COL_BOOL:
+      if (g_ascii_strcasecmp (cell, "true") == 0 || g_ascii_strcasecmp (cell, "yes") == 0 ||
+          strcmp (cell, "1") == 0)
+        {
+          json_node_set_boolean (node, TRUE);
+          return node;
+        }
+      if (g_ascii_strcasecmp (cell, "false") == 0 || g_ascii_strcasecmp (cell, "no") == 0 ||
+          strcmp (cell, "0") == 0)
+        {
+          json_node_set_boolean (node, FALSE);
+          return node;
+        }
+      break;
+    case COL_TEXT:
+    default:
+      break;
+    }
+  /* Text, or a number that does not parse: the catalog parser then says
+   * "must be a number (got "eighty")" with the cell as found. */
+  json_node_set_string (node, cell);
+  return node;
+}
+
+static void
+set_key (JsonObject *o,
+         const char *key,
+         JsonNode   *node)
+{
+  const char *dot = strchr (key, '.');
+  g_autofree char *outer = NULL;
+  JsonObject *inner;
+
+  if (dot == NULL)
+    {
+      json_object_set_member (o, key, node);
+      return;
+    }
+  outer = g_strndup (key, dot - key);
+  inner = json_object_get_member (o, outer) != NULL &&
+          JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, outer))
+          ? json_object_get_object_member (o, outer) : NULL;
+  if (inner == NULL)
+    {
+      inner = json_object_new ();
+      json_object_set_object_member (o, outer, inner);
+    }
+  json_object_set_member (inner, dot + 1, node);
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV import.                                                         */
+
+static void
+row_error_free (QmCsvRowError *e)
+{
+  g_free (e->column);
+  g_free (e->problem);
+  g_free (e->value);
+  g_free (e);
+}
+
+static void
+row_preview_free (QmCsvRowPreview *r)
+{
+  g_free (r->id);
+  g_free (r->name);
+  g_free (r->json);
+  g_free (r);
+}
+
+void
+qm_catalog_import_free (QmCatalogImport *import)
+{
+  if (import == NULL)
+    return;
+  g_free (import->source);
+  g_clear_pointer (&import->rows, g_ptr_array_unref);
+  g_clear_pointer (&import->errors, g_ptr_array_unref);
+  g_clear_pointer (&import->warnings, g_ptr_array_unref);
+  g_free (import);
+}
+
+static void
+add_row_error (QmCatalogImport *import,
+               QmCsvRecord     *record,
+               guint            row,
+               const char      *column,
+               const char      *value,
+               const char      *format,
+               ...) G_GNUC_PRINTF (6, 7);
+
+static void
+add_row_error (QmCatalogImport *import,
+               QmCsvRecord     *record,
+               guint            row,
+               const char      *column,
+               const char      *value,
+               const char      *format,
+               ...)
+{
+  QmCsvRowError *e = g_new0 (QmCsvRowError, 1);
+  va_list args;
+
+  e->row = row;
+  e->line = record->line;
+  e->column = g_strdup (column);
+  e->value = g_strdup (value);
+  va_start (args, format);
+  e->problem = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (import->errors, e);
+}
+
+char *
+qm_catalog_import_describe (QmCatalogImport *import)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < import->errors->len; i++)
+    {
+      QmCsvRowError *e = import->errors->pdata[i];
+
+      g_string_append_printf (s, "%s: row %u", import->source, e->row);
+      if (e->column != NULL)
+        g_string_append_printf (s, ", column %s", e->column);
+      g_string_append_printf (s, ": %s", e->problem);
+      if (e->value != NULL)
+        g_string_append_printf (s, " (got \"%s\")", e->value);
+      g_string_append_c (s, '\n');
+    }
+  return g_string_free (s, FALSE);
+}
+
+static const char *
+cell_at (QmCsvRecord *record,
+         int          index)
+{
+  if (index < 0 || (guint) index >= record->fields->len)
+    return NULL;
+  return record->fields->pdata[index];
+}
+
+/* Splits a catalog parser message "key: problem (got value)" so the error
+ * can name the CSV column and show the cell as the user typed it. */
+static void
+split_parse_error (const char  *message,
+                   char       **key,
+                   char       **problem)
+{
+  const char *colon = strstr (message, ": ");
+  const char *got;
+
+  if (colon == NULL)
+    {
+      *key = NULL;
+      *problem = g_strdup (message);
+      return;
+    }
+  *key = g_strndup (message, colon - message);
+  got = g_strrstr (colon + 2, " (got ");
+  *problem = got != NULL ? g_strndup (colon + 2, got - (colon + 2)) : g_strdup (colon + 2);
+}
+
+/* Reads the header row into @header (lower case, trimmed), warning about
+ * columns no kind has. FALSE when there is no id column. */
+static gboolean
+read_header (QmCatalogImport  *import,
+             QmCsvRecord      *head,
+             GPtrArray        *header,
+             int              *id_col,
+             int              *kind_col,
+             GError          **error)
+{
+  for (guint c = 0; c < head->fields->len; c++)
+    {
+      g_autofree char *trimmed = g_strstrip (g_strdup (head->fields->pdata[c]));
+      char *name = g_ascii_strdown (trimmed, -1);
+      gboolean known = FALSE;
+
+      if (strcmp (name, "id") == 0)
+        *id_col = c;
+      else if (strcmp (name, "kind") == 0)
+        *kind_col = c;
+      known = strcmp (name, "kind") == 0 || g_strv_contains (export_only_columns, name);
+      for (guint k = 0; k < QM_N_CATALOG_KINDS && !known; k++)
+        known = find_column (k, name) != NULL;
+      if (!known && *name != '\0')
+        g_ptr_array_add (import->warnings,
+                         g_strdup_printf ("%s: column %s is not a catalog field and was ignored",
+                                          import->source, name));
+      g_ptr_array_add (header, name);
+    }
+  if (*id_col < 0)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
+                   "%s: row 1: the header has no id column (expected columns such as "
+                   "kind,id,name,vendor,price_usd)", import->source);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The cell of @record under the header column @name, or NULL. */
+static const char *
+cell_named (QmCsvRecord *record,
+            GPtrArray   *header,
+            const char  *name)
+{
+  const char *value = NULL;
+
+  for (guint c = 0; c < header->len; c++)
+    if (strcmp (header->pdata[c], name) == 0)
+      value = cell_at (record, c);
+  return value;
+}
+
+static void
+add_preview (QmCatalogImport *import,
+             guint            row,
+             QmCatalogKind    kind,
+             QmCsvRowAction   action,
+             const char      *id,
+             const char      *name,
+             double           price_usd,
+             char            *json)
+{
+  QmCsvRowPreview *preview = g_new0 (QmCsvRowPreview, 1);
+
+  preview->row = row;
+  preview->kind = kind;
+  preview->id = g_strdup (id);
+  preview->name = g_strdup (name);
+  preview->action = action;
+  preview->price_usd = price_usd;
+  preview->json = json;
+  g_ptr_array_add (import->rows, preview);
+}
+
+/* The row's kind: its kind cell, else @default_kind. FALSE (with a row
+ * error) when neither gives one. */
+static gboolean
+row_kind (QmCatalogImport *import,
+          QmCsvRecord     *record,
+          guint            row,
+          const char      *kind_cell,
+          int              default_kind,
+          QmCatalogKind   *kind)
+{
+  if (kind_cell != NULL && *kind_cell != '\0')
+    {
+      g_autofree char *k = g_strstrip (g_strdup (kind_cell));
+
+      if (qm_catalog_kind_from_string (k, kind))
+        return TRUE;
+      add_row_error (import, record, row, "kind", kind_cell,
+                     "unknown kind (expected gpu, server, network, storage, facility, "
+                     "cloud or model)");
+      return FALSE;
+    }
+  if (default_kind >= 0 && default_kind < QM_N_CATALOG_KINDS)
+    {
+      *kind = default_kind;
+      return TRUE;
+    }
+  add_row_error (import, record, row, "kind", NULL,
+                 "missing; give a kind column (gpu, server, network, ...) or choose the kind");
+  return FALSE;
+}
+
+/* A built-in entry only takes a price: its figures come from the
+ * datasheet, and a re-sync would overwrite any other change. */
+static void
+preview_price_row (QmCatalogImport      *import,
+                   QmCsvRecord          *record,
+                   GPtrArray            *header,
+                   guint                 row,
+                   QmCatalogKind         kind,
+                   const char           *id,
+                   const QmCatalogEntry *existing)
+{
+  const char *price_cell = cell_named (record, header, "price_usd");
+  g_autofree char *p = NULL;
+  double price;
+
+  if (price_cell == NULL || *price_cell == '\0')
+    {
+      add_row_error (import, record, row, "price_usd", NULL,
+                     "required: %s is a built-in entry, so a row for it sets its price", id);
+      return;
+    }
+  p = g_strstrip (g_strdup (price_cell));
+  if (!parse_number (p, &price) || !isfinite (price) || price < 0.0)
+    {
+      add_row_error (import, record, row, "price_usd", price_cell, "must be a number >= 0");
+      return;
+    }
+  add_preview (import, row, kind, QM_CSV_ROW_PRICE, id, existing->name, price, NULL);
+}
+
+/* A user entry is updated cell by cell; a new one starts empty. The
+ * result is checked by the catalog parser, whose errors name the CSV
+ * column and show the cell as the user typed it. */
+static void
+preview_entry_row (QmCatalogImport      *import,
+                   QmCsvRecord          *record,
+                   GPtrArray            *header,
+                   guint                 row,
+                   QmCatalogKind         kind,
+                   const QmCatalogEntry *existing)
+{
+  g_autoptr(JsonObject) o = NULL;
+  g_autofree guint8 *spec = NULL;
+  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(JsonObject) canonical = NULL;
+  const QmCatalogInfo *info;
+  guint errors_before = import->errors->len;
+
+  if (existing != NULL)
+    o = qm_catalog_store_parse_json (existing->json, NULL);
+  if (o == NULL)
+    o = json_object_new ();
+
+  for (guint c = 0; c < record->fields->len; c++)
+    {
+      const char *name = header->pdata[c];
+      g_autofree char *cell = g_strstrip (g_strdup (record->fields->pdata[c]));
+      const ColumnDef *def;
+
+      if (*cell == '\0' || strcmp (name, "kind") == 0 ||
+          g_strv_contains (export_only_columns, name))
+        continue;
+      def = find_column (kind, name);
+      if (def == NULL)
+        {
+          gboolean other_kind = FALSE;
+
+          for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
+            other_kind |= find_column (k, name) != NULL;
+          if (other_kind)
+            add_row_error (import, record, row, name, cell,
+                           "not a field of a %s entry", qm_catalog_kind_to_string (kind));
+          continue;
+        }
+      set_key (o, def->key, cell_to_node (def, cell));
+    }
+  if (import->errors->len > errors_before)
+    return;
+
+  spec = g_malloc0 (qm_catalog_kind_struct_size (kind));
+  if (!qm_catalog_parse_object (kind, o, QM_CATALOG_PARSE_NONE, spec, &parse_error))
+    {
+      g_autofree char *key = NULL;
+      g_autofree char *problem = NULL;
+      const char *column = NULL;
+      const char *value = NULL;
+
+      split_parse_error (parse_error->message, &key, &problem);
+      if (key != NULL)
+        {
+          column = column_for_key (kind, key);
+          value = cell_named (record, header, column);
+          if (value != NULL && *value == '\0')
+            value = NULL;
+        }
+      add_row_error (import, record, row, column, value, "%s", problem);
+      return;
+    }
+
+  info = (const QmCatalogInfo *) spec;
+  canonical = qm_catalog_spec_to_json (kind, spec);
+  add_preview (import, row, kind, existing != NULL ? QM_CSV_ROW_UPDATE : QM_CSV_ROW_ADD,
+               info->id, info->name, info->price_usd,
+               qm_store_object_to_text (canonical, FALSE));
+}
+
+QmCatalogImport *
+qm_catalog_store_import_csv_preview (QmStore     *store,
+                                     const char  *data,
+                                     gsize        length,
+                                     const char  *source,
+                                     int          default_kind,
+                                     GError     **error)
+{
+  g_autoptr(QmCatalogImport) import = g_new0 (QmCatalogImport, 1);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GPtrArray) header = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GError) csv_error = NULL;
+  int id_col = -1, kind_col = -1;
+
+  import->source = g_strdup (source != NULL ? source : "CSV");
+  import->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) row_preview_free);
+  import->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) row_error_free);
+  import->warnings = g_ptr_array_new_with_free_func (g_free);
+
+  records = qm_csv_parse (data, length, &csv_error);
+  if (records == NULL)
+    {
+      /* One error domain for the caller: the file is unusable as input. */
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s",
+                   import->source, csv_error->message);
+      return NULL;
+    }
+  if (!read_header (import, records->pdata[0], header, &id_col, &kind_col, error))
+    return NULL;
+
+  for (guint r = 1; r < records->len; r++)
+    {
+      QmCsvRecord *record = records->pdata[r];
+      guint row = r + 1;
+      const char *id = cell_at (record, id_col);
+      g_autofree char *id_trimmed = g_strstrip (g_strdup (id ? id : ""));
+      g_autoptr(QmCatalogEntry) existing = NULL;
+      g_autofree char *key_seen = NULL;
+      QmCatalogKind kind;
+
+      import->n_rows++;
+
+      if (record->fields->len > header->len)
+        {
+          add_row_error (import, record, row, NULL, NULL,
+                         "has %u fields but the header has %u (an unquoted comma in a name? "
+                         "put the name in double quotes)",
+                         record->fields->len, header->len);
+          continue;
+        }
+      if (!row_kind (import, record, row, cell_at (record, kind_col), default_kind, &kind))
+        continue;
+      if (*id_trimmed == '\0')
+        {
+          add_row_error (import, record, row, "id", NULL, "required; every row needs an id");
+          continue;
+        }
+
+      key_seen = g_strconcat (qm_catalog_kind_to_string (kind), "/", id_trimmed, NULL);
+      if (g_hash_table_contains (seen, key_seen))
+        {
+          add_row_error (import, record, row, "id", id_trimmed,
+                         "appears twice in the file (first in row %u)",
+                         GPOINTER_TO_UINT (g_hash_table_lookup (seen, key_seen)));
+          continue;
+        }
+      g_hash_table_insert (seen, g_steal_pointer (&key_seen), GUINT_TO_POINTER (row));
+
+      existing = qm_catalog_store_get (store, kind, id_trimmed, NULL);
+      if (existing != NULL && existing->builtin)
+        preview_price_row (import, record, header, row, kind, id_trimmed, existing);
+      else
+        preview_entry_row (import, record, header, row, kind, existing);
+    }
+
+  return g_steal_pointer (&import);
+}
+
+gboolean
+qm_catalog_store_import_csv_commit (QmStore          *store,
+                                    QmCatalogImport  *import,
+                                    gboolean          skip_invalid,
+                                    guint            *n_written,
+                                    GError          **error)
+{
+  g_autofree char *what = g_strdup_printf ("Could not import %s", import->source);
+
+  if (n_written != NULL)
+    *n_written = 0;
+
+  if (import->errors->len > 0 && !skip_invalid)
+    {
+      g_autofree char *list = qm_catalog_import_describe (import);
+      g_autoptr(GHashTable) bad = g_hash_table_new (NULL, NULL);
+
+      for (guint i = 0; i < import->errors->len; i++)
+        g_hash_table_add (bad, GUINT_TO_POINTER (((QmCsvRowError *) import->errors->pdata[i])->row));
+      g_strchomp (list);
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
+                   "%s: %u of %u rows are invalid, so nothing was written:\n%s",
+                   import->source, g_hash_table_size (bad), import->n_rows, list);
+      return FALSE;
+    }
+
+  if (!qm_store_begin (store, what, error))
+    return FALSE;
+  for (guint i = 0; i < import->rows->len; i++)
+    {
+      QmCsvRowPreview *r = import->rows->pdata[i];
+
+      if (r->action == QM_CSV_ROW_PRICE)
+        {
+          if (!qm_catalog_store_set_override (store, r->kind, r->id, r->price_usd, error))
+            goto fail;
+        }
+      else
+        {
+          g_autoptr(JsonObject) o = qm_catalog_store_parse_json (r->json, error);
+          g_autofree guint8 *spec = g_malloc0 (qm_catalog_kind_struct_size (r->kind));
+
+          if (o == NULL || !qm_catalog_parse_object (r->kind, o, QM_CATALOG_PARSE_NONE, spec, error) ||
+              !qm_catalog_store_write_user (store, r->kind, r->action == QM_CSV_ROW_UPDATE ? r->id : NULL,
+                                 (QmCatalogInfo *) spec, r->json, error))
+            goto fail;
+        }
+    }
+  if (!qm_store_commit (store, what, error))
+    return FALSE;
+  if (n_written != NULL)
+    *n_written = import->rows->len;
+  return TRUE;
+
+fail:
+  g_prefix_error (error, "%s: nothing was written: ", import->source);
+  qm_store_rollback (store);
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV export.                                                         */
+
+static char *
+format_number (double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.15g", v));
+}
+
+static char *
+node_to_cell (JsonNode *node)
+{
+  GType t;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node) || !JSON_NODE_HOLDS_VALUE (node))
+    return g_strdup ("");
+  t = json_node_get_value_type (node);
+  if (t == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+  if (t == G_TYPE_BOOLEAN)
+    return g_strdup (json_node_get_boolean (node) ? "true" : "false");
+  if (t == G_TYPE_INT64)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+  return format_number (json_node_get_double (node));
+}
+
+static JsonNode *
+get_key (JsonObject *o,
+         const char *key)
+{
+  const char *dot = strchr (key, '.');
+  g_autofree char *outer = NULL;
+  JsonNode *inner;
+
+  if (dot == NULL)
+    return json_object_get_member (o, key);
+  outer = g_strndup (key, dot - key);
+  inner = json_object_get_member (o, outer);
+  if (inner == NULL || !JSON_NODE_HOLDS_OBJECT (inner))
+    return NULL;
+  return json_object_get_member (json_node_get_object (inner), dot + 1);
+}
+
+/* In a mixed export, a column shared by several kinds (rack_units, gpus,
+ * type) is filled for each of them. */
+static gboolean
+column_of_kind (QmCatalogKind    kind,
+                const ColumnDef *def)
+{
+  const ColumnDef *own = find_column (kind, def->column);
+
+  return own != NULL && strcmp (own->key, def->key) == 0;
+}
+
+char *
+qm_catalog_store_export_csv (QmStore             *store,
+                             int                  kind,
+                             const char          *search,
+                             QmCatalogListFlags   flags,
+                             gsize               *length,
+                             GError             **error)
+{
+  g_autoptr(GPtrArray) entries = qm_catalog_store_list (store, kind, search, flags, error);
+  g_autoptr(GPtrArray) columns = g_ptr_array_new ();   /* of const ColumnDef * */
+  g_autoptr(GPtrArray) header = g_ptr_array_new ();
+  GString *out;
+
+  if (entries == NULL)
+    return NULL;
+
+  /* kind, the common columns, list/override prices, then the union of the
+   * kinds' own columns (one kind's, when exporting one kind). */
+  g_ptr_array_add (header, (gpointer) "kind");
+  for (const ColumnDef *c = info_columns; c->column; c++)
+    {
+      g_ptr_array_add (header, (gpointer) c->column);
+      g_ptr_array_add (columns, (gpointer) c);
+    }
+  g_ptr_array_add (header, (gpointer) "list_price_usd");
+  g_ptr_array_add (header, (gpointer) "override_usd");
+  g_ptr_array_add (header, (gpointer) "builtin");
+  g_ptr_array_add (header, (gpointer) "hidden");
+  for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
+    {
+      if (kind >= 0 && (guint) kind != k)
+        continue;
+      for (const ColumnDef *c = kind_columns (k); c->column; c++)
+        {
+          gboolean dup = FALSE;
+
+          for (guint i = 0; i < columns->len && !dup; i++)
+            dup = strcmp (((const ColumnDef *) columns->pdata[i])->column, c->column) == 0;
+          if (!dup)
+            {
+              g_ptr_array_add (header, (gpointer) c->column);
+              g_ptr_array_add (columns, (gpointer) c);
+            }
+        }
+    }
+
+  out = g_string_new (NULL);
+  qm_csv_append_row (out, (const char * const *) header->pdata, header->len, ',');
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      QmCatalogEntry *e = entries->pdata[i];
+      g_autoptr(JsonObject) o = qm_catalog_store_parse_json (e->json, NULL);
+      g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+      guint info_n = G_N_ELEMENTS (info_columns) - 1;
+
+      if (o == NULL)
+        continue;
+      g_ptr_array_add (cells, g_strdup (qm_catalog_kind_to_string (e->kind)));
+      for (guint c = 0; c < columns->len; c++)
+        {
+          const ColumnDef *def = columns->pdata[c];
+          char *cell;
+
+          if (strcmp (def->column, "price_usd") == 0)
+            cell = format_number (e->price_usd);
+          else if (c >= info_n && !column_of_kind (e->kind, def))
+            cell = g_strdup ("");   /* another kind's column */
+          else
+            cell = node_to_cell (get_key (o, def->key));
+          g_ptr_array_add (cells, cell);
+
+          if (c == info_n - 1)
+            {
+              g_ptr_array_add (cells, format_number (e->list_price_usd));
+              g_ptr_array_add (cells, e->has_override ? format_number (e->override_usd) : g_strdup (""));
+              g_ptr_array_add (cells, g_strdup (e->builtin ? "true" : "false"));
+              g_ptr_array_add (cells, g_strdup (e->hidden ? "true" : "false"));
+            }
+        }
+      qm_csv_append_row (out, (const char * const *) cells->pdata, cells->len, ',');
+    }
+
+  if (length != NULL)
+    *length = out->len;
+  return g_string_free (out, FALSE);
+}
+

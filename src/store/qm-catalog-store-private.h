@@ -1,0 +1,43 @@
+/* qm-catalog-store-private.h: what the files of the catalog store share
+ * (qm-catalog-store.c, -user.c, -csv.c) and what the plan store uses to
+ * write an entry a plan file carries.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "qm-catalog-store.h"
+#include "qm-store-private.h"
+
+G_BEGIN_DECLS
+
+/* One catalog entry's JSON text as an object. */
+JsonObject   *qm_catalog_store_parse_json      (const char           *json,
+                                                GError              **error);
+
+/* Prepares @sql with ?1 bound to the kind's name and ?2 to @id, as every
+ * "WHERE kind = ?1 AND id = ?2" statement wants. */
+sqlite3_stmt *qm_catalog_store_prepare_kind_id (QmStore              *store,
+                                                const char           *sql,
+                                                QmCatalogKind         kind,
+                                                const char           *id,
+                                                GError              **error);
+
+/* Inserts (@old_id NULL) or rewrites one of the user's entries inside the
+ * caller's transaction; @info is the parsed entry, @text its canonical
+ * JSON. */
+gboolean      qm_catalog_store_write_user      (QmStore              *store,
+                                                QmCatalogKind         kind,
+                                                const char           *old_id,
+                                                const QmCatalogInfo  *info,
+                                                const char           *text,
+                                                GError              **error);
+
+/* Sets the user's price of an entry, without checking that it exists. */
+gboolean      qm_catalog_store_set_override    (QmStore              *store,
+                                                QmCatalogKind         kind,
+                                                const char           *id,
+                                                double                price_usd,
+                                                GError              **error);
+
+G_END_DECLS

@@ -1,0 +1,386 @@
+/* qm-plan-store-files.c: plan files in and out of the store (custom
+ * catalog entries travel embedded in the file) and whether today's
+ * catalog would change a saved quote.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "qm-catalog-store-private.h"
+#include "qm-plan-store-private.h"
+
+/* ------------------------------------------------------------------ */
+/* Has the catalog moved since the quote?                              */
+
+static char *
+format_usd (double v)
+{
+  g_autofree char *digits = g_strdup_printf ("%.0f", v < 0 ? -v : v);
+  GString *s = g_string_new (v < 0 ? "-$" : "$");
+  gsize n = strlen (digits);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+
+gboolean
+qm_plan_store_catalog_changed (QmStore     *store,
+                               gint64       id,
+                               GPtrArray  **changes,
+                               GError     **error)
+{
+  g_autoptr(QmSavedPlan) plan = qm_plan_store_load (store, id, error);
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonObject) inputs = NULL;
+  g_autoptr(JsonObject) used = NULL;
+  JsonObject *hardware;
+
+  if (changes != NULL)
+    *changes = NULL;
+  if (plan == NULL)
+    return FALSE;
+  if ((inputs = qm_plan_store_parse_json (plan->inputs, -1, "inputs", error)) == NULL ||
+      (used = qm_plan_store_parse_json (plan->prices, -1, "prices", error)) == NULL)
+    return FALSE;
+  hardware = qm_plan_store_get_object (inputs, "hardware");
+
+  for (guint k = 0; k < QM_PLAN_N_HARDWARE_KEYS; k++)
+    {
+      const char *key = qm_plan_hardware_keys[k].key;
+      JsonObject *then = qm_plan_store_get_object (used, key);
+      g_autofree char *id_now = NULL;
+      g_autofree char *fingerprint = NULL;
+      double price_now = 0.0;
+      gboolean found;
+
+      if (then == NULL)
+        continue;
+      found = qm_plan_store_resolve_used (store, hardware, k, &id_now, &price_now, &fingerprint);
+      if (!json_object_has_member (then, "spec"))
+        {
+          if (found)
+            g_ptr_array_add (out, g_strdup_printf ("%s %s: was not in the catalog when quoted; it is now",
+                                                   key, id_now));
+          continue;
+        }
+      if (!found)
+        {
+          g_ptr_array_add (out, g_strdup_printf ("%s %s: no longer in the catalog", key,
+                                                 qm_plan_store_get_string (then, "id")));
+          continue;
+        }
+      if (json_object_get_double_member (then, "price_usd") != price_now)
+        {
+          g_autofree char *a = format_usd (json_object_get_double_member (then, "price_usd"));
+          g_autofree char *b = format_usd (price_now);
+
+          g_ptr_array_add (out, g_strdup_printf ("%s %s: price %s when quoted, %s today",
+                                                 key, id_now, a, b));
+        }
+      if (g_strcmp0 (qm_plan_store_get_string (then, "spec"), fingerprint) != 0)
+        g_ptr_array_add (out, g_strdup_printf ("%s %s: its catalog figures changed since the quote "
+                                               "(catalog %s then, %s now)",
+                                               key, id_now, plan->catalog_version,
+                                               qm_catalog_version ()));
+    }
+
+  if (changes != NULL)
+    *changes = g_ptr_array_ref (out);
+  return out->len > 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Plan files.                                                         */
+
+char *
+qm_plan_store_embed_custom (QmStore     *store,
+                            const char  *inputs,
+                            GError     **error)
+{
+  g_autoptr(JsonObject) o = qm_plan_store_parse_json (inputs, -1, "plan", error);
+  JsonObject *hardware;
+
+  if (o == NULL)
+    return NULL;
+  hardware = qm_plan_store_get_object (o, "hardware");
+  for (guint k = 0; hardware != NULL && k < QM_PLAN_N_HARDWARE_KEYS; k++)
+    {
+      g_autofree char *spec_key = g_strconcat (qm_plan_hardware_keys[k].key, "_spec", NULL);
+      const char *id = qm_plan_store_get_string (hardware, qm_plan_hardware_keys[k].key);
+      g_autoptr(QmCatalogEntry) entry = NULL;
+      JsonNode *node;
+
+      if (id == NULL || json_object_has_member (hardware, spec_key))
+        continue;
+      entry = qm_catalog_store_get (store, qm_plan_hardware_keys[k].kind, id, NULL);
+      /* Built-in entries ship with every copy of Quartermaster. */
+      if (entry == NULL || entry->builtin)
+        continue;
+      node = json_from_string (entry->json, error);
+      if (node == NULL)
+        return NULL;
+      json_object_set_member (hardware, spec_key, node);
+    }
+  return qm_store_object_to_text (o, TRUE);
+}
+
+gboolean
+qm_plan_store_read_plan (QmStore     *store,
+                         const char  *inputs,
+                         QmPlan      *plan,
+                         GPtrArray  **warnings,
+                         GError     **error)
+{
+  g_autoptr(JsonObject) original = qm_plan_store_parse_json (inputs, -1, "plan", error);
+  g_autofree char *embedded = NULL;
+  JsonObject *hardware;
+  QmCatalogInfo *infos[4];
+  gboolean had_spec[4];
+
+  if (original == NULL)
+    return FALSE;
+  if ((embedded = qm_plan_store_embed_custom (store, inputs, error)) == NULL)
+    return FALSE;
+  if (!qm_plan_load_from_data (plan, embedded, -1, warnings, error))
+    return FALSE;
+
+  /* Price overrides: the user's price wins for hardware the file does not
+   * carry itself. */
+  hardware = qm_plan_store_get_object (original, "hardware");
+  infos[0] = &plan->hardware.gpu.info;
+  infos[1] = &plan->hardware.server.info;
+  infos[2] = &plan->hardware.network.info;
+  infos[3] = &plan->hardware.storage.info;
+  for (guint k = 0; k < QM_PLAN_N_HARDWARE_KEYS; k++)
+    {
+      g_autofree char *spec_key = g_strconcat (qm_plan_hardware_keys[k].key, "_spec", NULL);
+      const char *id = qm_plan_store_get_string (hardware, qm_plan_hardware_keys[k].key);
+      g_autoptr(QmCatalogEntry) entry = NULL;
+
+      had_spec[k] = hardware != NULL && json_object_has_member (hardware, spec_key);
+      if (had_spec[k] || id == NULL)
+        continue;
+      entry = qm_catalog_store_get (store, qm_plan_hardware_keys[k].kind, id, NULL);
+      if (entry != NULL)
+        infos[k]->price_usd = entry->price_usd;
+    }
+  return TRUE;
+}
+
+/* Checks a plan file as the core reads it, with this store's catalog;
+ * errors are prefixed with @source. */
+static JsonObject *
+check_plan_file (QmStore     *store,
+                 const char  *data,
+                 gssize       length,
+                 const char  *source,
+                 GPtrArray  **warnings,
+                 GError     **error)
+{
+  g_autofree char *text = length < 0 ? g_strdup (data) : g_strndup (data, length);
+  g_autoptr(JsonObject) o = NULL;
+  g_autoptr(GError) local = NULL;
+  QmPlan *plan;
+  gboolean ok;
+
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
+                   "%s: the file is not UTF-8 text", source);
+      return NULL;
+    }
+  plan = g_new0 (QmPlan, 1);
+  ok = qm_plan_store_read_plan (store, text, plan, warnings, &local);
+  g_free (plan);
+  if (!ok)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s", source, local->message);
+      return NULL;
+    }
+  o = qm_plan_store_parse_json (text, -1, source, error);
+  return g_steal_pointer (&o);
+}
+
+static gboolean
+add_embedded_entries (QmStore     *store,
+                      JsonObject  *inputs,
+                      GError     **error)
+{
+  JsonObject *hardware = qm_plan_store_get_object (inputs, "hardware");
+
+  for (guint k = 0; hardware != NULL && k < QM_PLAN_N_HARDWARE_KEYS; k++)
+    {
+      QmCatalogKind kind = qm_plan_hardware_keys[k].kind;
+      g_autofree char *spec_key = g_strconcat (qm_plan_hardware_keys[k].key, "_spec", NULL);
+      JsonObject *spec = qm_plan_store_get_object (hardware, spec_key);
+      g_autoptr(QmCatalogEntry) existing = NULL;
+      g_autofree guint8 *parsed = NULL;
+      g_autoptr(JsonObject) canonical = NULL;
+      g_autofree char *canonical_text = NULL;
+      const char *id;
+
+      if (spec == NULL || (id = qm_plan_store_get_string (spec, "id")) == NULL)
+        continue;
+      existing = qm_catalog_store_get (store, kind, id, NULL);
+      if (existing != NULL)
+        continue;
+      parsed = g_malloc0 (qm_catalog_kind_struct_size (kind));
+      if (!qm_catalog_parse_object (kind, spec, QM_CATALOG_PARSE_NONE, parsed, error))
+        {
+          g_prefix_error (error, "hardware.%s.", spec_key);
+          return FALSE;
+        }
+      canonical = qm_catalog_spec_to_json (kind, parsed);
+      canonical_text = qm_store_object_to_text (canonical, FALSE);
+      /* Inside the import's transaction: qm_catalog_store_add's own BEGIN
+       * would nest. */
+      if (!qm_catalog_store_write_user (store, kind, NULL, (const QmCatalogInfo *) parsed,
+                                        canonical_text, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static char *
+dup_nonempty (const char *a,
+              const char *b)
+{
+  return g_strdup (a != NULL && *a != '\0' ? a : b);
+}
+
+gint64
+qm_plan_store_import_data (QmStore            *store,
+                           const char         *data,
+                           gssize              length,
+                           const char         *source,
+                           const QmSavedPlan  *extra,
+                           GPtrArray         **warnings,
+                           GError            **error)
+{
+  g_autoptr(JsonObject) o = NULL;
+  g_autoptr(QmSavedPlan) plan = qm_saved_plan_new ();
+  g_autofree char *what = NULL;
+  g_autofree char *text = NULL;
+  g_auto(QmPlanSaveResult) res = { 0 };
+
+  g_return_val_if_fail (data != NULL, 0);
+
+  if (source == NULL)
+    source = "plan";
+  if ((o = check_plan_file (store, data, length, source, warnings, error)) == NULL)
+    return 0;
+
+  text = qm_store_object_to_text (o, FALSE);
+  plan->inputs = g_steal_pointer (&text);
+  plan->name = dup_nonempty (extra ? extra->name : NULL, qm_plan_store_get_string (o, "name"));
+  if (plan->name == NULL || *plan->name == '\0')
+    {
+      g_autofree char *base = g_path_get_basename (source);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      g_free (plan->name);
+      plan->name = g_steal_pointer (&base);
+    }
+  plan->customer = dup_nonempty (extra ? extra->customer : NULL, qm_plan_store_get_string (o, "customer"));
+  plan->quote_ref = dup_nonempty (extra ? extra->quote_ref : NULL, qm_plan_store_get_string (o, "quote_ref"));
+  if (extra != NULL)
+    {
+      plan->tags = g_strdup (extra->tags);
+      plan->snapshot = g_strdup (extra->snapshot);
+      plan->model = g_strdup (extra->model);
+      plan->gpus = extra->gpus;
+      plan->days = extra->days;
+      plan->total_cost = extra->total_cost;
+      if (extra->notes != NULL)
+        plan->notes = g_strdup (extra->notes);
+    }
+
+  /* The catalog entries the file carries and the plan go in together,
+   * in one transaction. */
+  what = g_strdup_printf ("Could not import %s", source);
+  if (!qm_store_begin (store, what, error))
+    return 0;
+  if (!add_embedded_entries (store, o, error) || !qm_plan_store_save_locked (store, plan, &res, error))
+    {
+      g_prefix_error (error, "%s: ", source);
+      qm_store_rollback (store);
+      return 0;
+    }
+  if (!qm_store_commit (store, what, error))
+    return 0;
+  return res.id;
+}
+
+gint64
+qm_plan_store_import_file (QmStore            *store,
+                           const char         *path,
+                           const QmSavedPlan  *extra,
+                           GPtrArray         **warnings,
+                           GError            **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  g_autoptr(GError) local = NULL;
+
+  if (!g_file_get_contents (path, &contents, &length, &local))
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN, "%s", local->message);
+      return 0;
+    }
+  return qm_plan_store_import_data (store, contents, length, path, extra, warnings, error);
+}
+
+char *
+qm_plan_store_export_data (QmStore  *store,
+                           gint64    id,
+                           gsize    *length,
+                           GError  **error)
+{
+  g_autoptr(QmSavedPlan) plan = qm_plan_store_load (store, id, error);
+  char *text;
+
+  if (plan == NULL)
+    return NULL;
+  text = qm_plan_store_embed_custom (store, plan->inputs, error);
+  if (text != NULL && length != NULL)
+    *length = strlen (text);
+  return text;
+}
+
+gboolean
+qm_plan_store_export_file (QmStore     *store,
+                           gint64       id,
+                           const char  *path,
+                           GError     **error)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  g_autoptr(GError) local = NULL;
+
+  if ((text = qm_plan_store_export_data (store, id, &length, error)) == NULL)
+    return FALSE;
+  /* g_file_set_contents writes a temporary file and renames it: a full
+   * disk never leaves half a plan under the chosen name. */
+  if (!g_file_set_contents (path, text, length, &local))
+    {
+      g_set_error (error, QM_STORE_ERROR,
+                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOSPC) ? QM_STORE_ERROR_FULL :
+                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ACCES) ||
+                   g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ROFS) ? QM_STORE_ERROR_READ_ONLY :
+                   QM_STORE_ERROR_FAILED,
+                   "Could not export the plan to %s: %s", path, local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+

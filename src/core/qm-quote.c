@@ -168,7 +168,7 @@ add_bom_lines (QmQuote            *out,
            * back: a spreadsheet that recomputes the line gets the same. */
           if (it->discount_kind == QM_DISCOUNT_FRACTION && line->list_unit > 0)
             line->discount = it->discount;
-          line->vendor = it->vendor[0] ? it->vendor : NULL;
+          g_strlcpy (line->vendor, it->vendor, sizeof line->vendor);
           if (isfinite (it->lead_weeks) && it->lead_weeks > 0.0)
             line->lead_weeks = it->lead_weeks;
         }

@@ -99,7 +99,7 @@ typedef struct
   QmQuoteLineKind kind;
   const char     *item;        /* static English label, marked N_() (as QmBomLine) */
   const char     *catalog_id;  /* from the BOM line, or NULL */
-  const char     *vendor;      /* points into the terms, or NULL */
+  char            vendor[64];  /* from the item's terms; "" for none */
   double          qty;
   QmMinor         list_unit;
   QmMinor         net_unit;

@@ -114,7 +114,7 @@ write_line (Writer            *w,
   check (w, worksheet_write_string (s, row, COL_ITEM, label, NULL));
   if (l->catalog_id)
     check (w, worksheet_write_string (s, row, COL_ID, l->catalog_id, NULL));
-  if (l->vendor)
+  if (l->vendor[0])
     check (w, worksheet_write_string (s, row, COL_VENDOR, l->vendor, NULL));
   check (w, worksheet_write_number (s, row, COL_QTY, l->qty, NULL));
   check (w, worksheet_write_number (s, row, COL_LIST, major (w, l->list_unit), w->money));

@@ -30,7 +30,9 @@ format_amount (double   value,
   qm_format_money (buf, size, value, user_data);
 }
 
-/* The cumulative line of one column of the cash flow. */
+/* The cumulative line of one column of the cash flow. Not
+ * qm_chart_polyline (): a running sum may be 0 in its first months, and
+ * that helper leaves out points that are not positive (for log axes). */
 static void
 draw_line (cairo_t          *cr,
            const QmCashFlowLayout *l,
@@ -77,27 +79,14 @@ draw_mark (cairo_t            *cr,
   double tw, th, lx, ly = l->plot.y + 4.0;
   double right = l->plot.x + l->plot.width;
 
-  cairo_save (cr);
-  qm_chart_set_color (cr, color);
-  cairo_set_line_width (cr, 1.5);
-  cairo_set_dash (cr, dash_mark, 2, 0);
-  cairo_move_to (cr, x, l->plot.y);
-  cairo_line_to (cr, x, l->plot.y + l->plot.height);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-
+  qm_chart_dashed_line (cr, color, 1.5, dash_mark, x, l->plot.y, x, l->plot.y + l->plot.height);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
   lx = x + 4.0 + tw <= right ? x + 4.0 : x - 4.0 - tw;
   lx = MAX (lx, l->plot.x + 2.0);
   if (avoid != NULL && avoid->width > 0 &&
       lx < avoid->x + avoid->width && lx + tw > avoid->x)
     ly = avoid->y + avoid->height + 4.0;
-  *box = (QmRect) { lx, ly, tw, th };
-  qm_chart_set_color (cr, &style->background);
-  cairo_rectangle (cr, lx - 2.0, ly - 1.0, tw + 4.0, th + 2.0);
-  cairo_fill (cr);
-  qm_chart_set_color (cr, color);
-  qm_chart_text (cr, style, QM_TEXT_SMALL, text, lx, ly, 0.0, 0.0);
+  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, color, lx, ly, 0, 0.0, 0.0, box);
   return x;
 }
 

@@ -1088,6 +1088,60 @@ test_flagships_fit (void)
   }
 }
 
+/* A reused QmEstimate holds nothing of the one before (issue #24 item 6):
+ * each example estimated into a struct first filled with garbage and then
+ * with another example's estimate reads exactly as when estimated fresh. */
+static void
+test_reused_struct_reset (void)
+{
+  static const char *names[] = {
+    "llama-3.1-70b-pretrain-h100.qmplan",
+    "llama-3.1-70b-serving-h100.qmplan",
+    "mistral-7b-lora-a100.qmplan",
+    "llama-3.1-70b-quote-eur.qmplan",
+    "7b-pretrain-30-day-deadline.qmplan",
+  };
+  g_autofree QmEstimate *reused = g_new (QmEstimate, 1);
+  g_autofree QmEstimate *fresh = g_new0 (QmEstimate, 1);
+
+  memset (reused, 0xa5, sizeof *reused);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename ("data/examples", names[i], NULL);
+      g_autofree char *full = qm_test_source_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json_reused = NULL, *json_fresh = NULL;
+      QmPlan p;
+
+      g_assert_true (qm_plan_load_from_file (&p, full, NULL, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s after %s", names[i], i > 0 ? names[i - 1] : "garbage");
+      qm_estimate (&p, reused);
+      memset (fresh, 0, sizeof *fresh);
+      qm_estimate (&p, fresh);
+
+      json_reused = qm_estimate_to_json (&p, reused, NULL);
+      json_fresh = qm_estimate_to_json (&p, fresh, NULL);
+      g_assert_cmpstr (json_reused, ==, json_fresh);
+      /* Members the JSON leaves out. */
+      g_assert_cmpuint (reused->layouts_evaluated, ==, fresh->layouts_evaluated);
+      g_assert_cmpuint (reused->priced_global_batch, ==, fresh->priced_global_batch);
+      g_assert_cmpint (reused->has_step_time, ==, fresh->has_step_time);
+      g_assert_cmpint (reused->mfu_source, ==, fresh->mfu_source);
+      g_assert_cmpfloat (reused->run_s, ==, fresh->run_s);
+      g_assert_cmpfloat (reused->dataset_bytes, ==, fresh->dataset_bytes);
+      g_assert_true (reused->offer == fresh->offer);
+      g_assert_true (reused->rack == fresh->rack);
+      g_assert_true (reused->liquid_rack == fresh->liquid_rack);
+      g_assert_true (reused->pdu == fresh->pdu);
+      g_assert_cmpuint (reused->n_errors, ==, fresh->n_errors);
+      g_assert_cmpuint (reused->n_assumptions, ==, fresh->n_assumptions);
+      g_assert_cmpuint (reused->n_warnings, ==, fresh->n_warnings);
+      g_assert_cmpuint (reused->gpus, ==, fresh->gpus);
+      g_assert_cmpuint (reused->nodes, ==, fresh->nodes);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1106,5 +1160,6 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/deadline-with-failures", test_deadline_with_failures);
   g_test_add_func ("/estimate/llama3-405b-published-layout", test_llama3_405b_published_layout);
   g_test_add_func ("/estimate/flagships-fit", test_flagships_fit);
+  g_test_add_func ("/estimate/reused-struct-reset", test_reused_struct_reset);
   return g_test_run ();
 }

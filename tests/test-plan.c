@@ -2,9 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include "qm-plan.h"
+#include "qm-plan-schema.h"
 #include "qm-test-util.h"
 
 static void
@@ -327,6 +329,143 @@ test_golden (void)
   check_golden ("messages.txt", messages->str);
 }
 
+static void
+load_example (const char *name,
+              QmPlan     *plan)
+{
+  g_autofree char *path = qm_test_source_path (name);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (qm_plan_load_from_file (plan, path, NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* Bytes no value owns: after a string's NUL, and a struct's padding. A
+ * memcmp saw these; qm_plan_equal() must not. */
+static void
+test_equal_ignores_padding (void)
+{
+  QmPlan a, b;
+  gsize kind_end = G_STRUCT_OFFSET (QmQuoteItemTerms, discount_kind) + sizeof (QmDiscountKind);
+  gsize gap = G_STRUCT_OFFSET (QmQuoteItemTerms, discount) - kind_end;
+
+  load_example ("data/examples/llama-3.1-70b-quote-eur.qmplan", &a);
+  g_assert_cmpuint (a.quote.n_items, >, 0);
+  b = a;
+  g_assert_true (qm_plan_equal (&a, &b));
+
+  /* After the NUL of the name. */
+  g_assert_cmpuint (strlen (b.name) + 2, <, sizeof b.name);
+  b.name[strlen (b.name) + 1] = 'x';
+  g_assert_true (memcmp (&a, &b, sizeof a) != 0);
+  g_assert_true (qm_plan_equal (&a, &b));
+
+  /* The padding between an enum and the double after it (4 bytes on
+   * the ABIs we build for). */
+  b = a;
+  g_assert_cmpuint (gap, >, 0);
+  memset ((char *) &b.quote.items[0] + kind_end, 0x5a, gap);
+  g_assert_true (memcmp (&a, &b, sizeof a) != 0);
+  g_assert_true (qm_plan_equal (&a, &b));
+}
+
+/* -0.0 and 0.0 read the same, and so do two NaNs with different bits. */
+static void
+test_equal_numbers_as_read (void)
+{
+  QmPlan a, b;
+
+  load_example ("data/examples/llama-3.1-70b-pretrain-h100.qmplan", &a);
+  b = a;
+  a.workload.mfu = 0.0;
+  b.workload.mfu = -0.0;
+  g_assert_true (memcmp (&a, &b, sizeof a) != 0);
+  g_assert_true (qm_plan_equal (&a, &b));
+
+  b = a;
+  a.restart_minutes = NAN;
+  b.restart_minutes = -NAN;
+  g_assert_true (isnan (a.restart_minutes) && isnan (b.restart_minutes));
+  g_assert_true (memcmp (&a, &b, sizeof a) != 0);
+  g_assert_true (qm_plan_equal (&a, &b));
+
+  /* A NaN is not a number, though. */
+  b = a;
+  b.restart_minutes = 10;
+  g_assert_false (qm_plan_equal (&a, &b));
+}
+
+/* Every key the schema places, and the members it does not, count. */
+static void
+test_equal_sees_every_change (void)
+{
+  const QmPlanKey *keys;
+  guint n_keys, n_changed = 0;
+  QmPlan a, b;
+
+  load_example ("data/examples/llama-3.1-70b-quote-eur.qmplan", &a);
+  keys = qm_plan_schema_keys (&n_keys);
+  for (guint i = 0; i < n_keys; i++)
+    {
+      const QmPlanKey *key = &keys[i];
+      gpointer where;
+
+      if (key->offset < 0)
+        continue;
+      b = a;
+      where = G_STRUCT_MEMBER_P (&b, key->offset);
+      switch (key->type)
+        {
+        case QM_PLAN_KEY_NUMBER:  *(double *) where += 1; break;
+        case QM_PLAN_KEY_INTEGER: *(guint *) where += 1; break;
+        case QM_PLAN_KEY_ENUM:    *(int *) where ^= 1; break;
+        case QM_PLAN_KEY_BOOL:    *(gboolean *) where = !*(gboolean *) where; break;
+        case QM_PLAN_KEY_STRING:
+        case QM_PLAN_KEY_ID:
+          {
+            char *text = where;
+
+            g_assert_cmpuint (key->size, >=, 2);
+            if (text[0] == '\0')
+              text[1] = '\0';
+            text[0] = text[0] == 'x' ? 'y' : 'x';
+            break;
+          }
+        case QM_PLAN_KEY_SPEC:
+        case QM_PLAN_KEY_OBJECT:
+        default:
+          g_assert_not_reached ();
+        }
+      g_test_message ("%s", key->path);
+      g_assert_false (qm_plan_equal (&a, &b));
+      n_changed++;
+    }
+  g_assert_cmpuint (n_changed, >=, 80);
+
+  /* Outside the schema's offsets: a resolved spec, its embedded flag, the
+   * preset's extra shape terms, a discount, a phase and the quote flag. */
+  b = a;
+  b.hardware.gpu.memory_gb += 1;
+  g_assert_false (qm_plan_equal (&a, &b));
+  b = a;
+  b.gpu_embedded = !a.gpu_embedded;
+  g_assert_false (qm_plan_equal (&a, &b));
+  b = a;
+  b.workload.model.learned_positions += 1;
+  g_assert_false (qm_plan_equal (&a, &b));
+  b = a;
+  g_assert_cmpuint (a.quote.n_items, >, 0);
+  b.quote.items[0].discount += 0.01;
+  g_assert_false (qm_plan_equal (&a, &b));
+  b = a;
+  g_assert_cmpuint (a.quote.n_phases, >, 0);
+  b.quote.phases[0] += 0.01;
+  g_assert_false (qm_plan_equal (&a, &b));
+  b = a;
+  b.has_quote = !a.has_quote;
+  g_assert_false (qm_plan_equal (&a, &b));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -340,5 +479,8 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/embedded-storage-spec", test_embedded_storage_spec);
   g_test_add_func ("/plan/save-to-file", test_save_to_file);
   g_test_add_func ("/plan/golden", test_golden);
+  g_test_add_func ("/plan/equal/ignores-padding", test_equal_ignores_padding);
+  g_test_add_func ("/plan/equal/numbers-as-read", test_equal_numbers_as_read);
+  g_test_add_func ("/plan/equal/sees-every-change", test_equal_sees_every_change);
   return g_test_run ();
 }

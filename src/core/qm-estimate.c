@@ -24,12 +24,46 @@ qm_estimate_begin (const QmPlan      *plan,
   ctx->predict = FALSE;
   ctx->use_model = FALSE;
 
-  /* The note arrays are filled by count and each module clears its own
-   * result, so only the rest needs zeroing here; qm_estimate () clears the
-   * modules that did not run. */
-  memset (e, 0, G_STRUCT_OFFSET (QmEstimate, cluster));
-  memset ((char *) e + G_STRUCT_OFFSET (QmEstimate, run_s), 0,
-          G_STRUCT_OFFSET (QmEstimate, assumptions) - G_STRUCT_OFFSET (QmEstimate, run_s));
+  /* Member by member rather than a memset over an offset range, which
+   * silently took in or left out whatever a change to the struct moved
+   * (issue #24). The note arrays are filled by count and each module
+   * clears its own result; qm_estimate () clears those that did not run. */
+  e->params = 0;
+  e->active_params = 0;
+  e->tokens = 0;
+  e->training_flops = 0;
+  e->training_flops_6nd = 0;
+  e->hardware_flops = 0;
+  e->peak_flops = 0;
+  e->gpus = 0;
+  e->nodes = 0;
+  e->parallelism = (QmParallelism) { 0 };
+  e->mfu = 0;
+  e->mfu_source = QM_MFU_SOURCE_GIVEN;
+  e->ideal_days = 0;
+  e->train_days = 0;
+  e->gpu_hours = 0;
+  e->memory = (QmMemoryBreakdown) { 0 };
+  e->fits = FALSE;
+  e->has_step_time = FALSE;
+  e->step_time = (QmParallelTime) { 0 };
+  e->layouts_evaluated = 0;
+  e->priced_global_batch = 0;
+  e->no_fit = (QmParallelNoFit) { 0 };
+  e->has_cluster = FALSE;
+  e->has_power = FALSE;
+  e->has_cost = FALSE;
+  e->has_reliability = FALSE;
+  e->has_inference = FALSE;
+  e->run_s = 0;
+  e->dataset_bytes = 0;
+  e->offer = NULL;
+  e->rack = NULL;
+  e->liquid_rack = NULL;
+  e->pdu = NULL;
+  e->n_errors = 0;
+  e->n_assumptions = 0;
+  e->n_warnings = 0;
   e->mode = w->mode;
   e->has_training = w->mode != QM_MODE_INFERENCE;
   e->valid = TRUE;

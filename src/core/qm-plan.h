@@ -55,4 +55,12 @@ gboolean qm_plan_save_to_file   (const QmPlan *plan,
                                  const char   *path,
                                  GError      **error);
 
+/* Whether @a and @b are the same plan as a person sees it: every key of
+ * the plan schema, the resolved model shape and hardware entries, and the
+ * quote's discounts and phases (qm-plan-equal.c). Strings compare up to
+ * their NUL, numbers by value: -0.0 equals 0.0 and NaN equals NaN. Padding
+ * and bytes after a string's NUL never count, unlike a memcmp. */
+gboolean qm_plan_equal          (const QmPlan *a,
+                                 const QmPlan *b);
+
 G_END_DECLS

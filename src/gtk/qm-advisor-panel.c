@@ -543,7 +543,7 @@ compute (QmAdvisorPanel *self)
   plan = qm_plan_editor_get_plan (self->editor);
   e = qm_plan_editor_get_estimate (self->editor);
   if (self->computed && self->computed_goal == self->goal &&
-      memcmp (self->computed_plan, plan, sizeof *plan) == 0)
+      qm_plan_equal (self->computed_plan, plan))
     return;
 
   plan_ok = e->valid && e->n_errors == 0;

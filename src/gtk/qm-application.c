@@ -265,7 +265,7 @@ about_action (GSimpleAction *action,
 
   adw_show_about_window (window,
                          "application-name", _("Quartermaster"),
-                         "application-icon", APPLICATION_ID,
+                         "application-icon", APP_ICON_NAME,
                          "developer-name", _("The Quartermaster developers"),
                          "version", PACKAGE_VERSION,
                          "comments", _("Size, cost and quote GPU clusters for training large language models. Every figure comes from a formula with a cited source."),

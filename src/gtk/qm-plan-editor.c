@@ -7,7 +7,7 @@
  */
 #include "qm-plan-editor.h"
 
-#include <string.h>
+#include "qm-plan.h"
 
 /* Enough for a long editing session; the oldest steps drop off. */
 #define UNDO_LIMIT 200
@@ -188,8 +188,7 @@ qm_plan_editor_set_plan (QmPlanEditor *self,
   g_return_if_fail (QM_IS_PLAN_EDITOR (self));
   g_return_if_fail (plan != NULL);
 
-  /* Plans are plain structs initialised whole, so memcmp is equality. */
-  if (memcmp (plan, &self->plan, sizeof *plan) == 0)
+  if (qm_plan_equal (plan, &self->plan))
     return;
 
   save_flags (self, was);

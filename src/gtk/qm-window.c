@@ -371,6 +371,10 @@ qm_window_init (QmWindow *self)
   g_autofree char *page = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+#if DEVELOPMENT_BUILD
+  /* The striped header bar: a development build is told apart at a glance. */
+  gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+#endif
   gtk_menu_button_set_create_popup_func (self->primary_menu_button, create_primary_menu, self, NULL);
 
   self->settings = g_settings_new (APPLICATION_ID);

@@ -270,7 +270,8 @@ qm_store_default_path (void)
   if (env != NULL && env[0] != '\0')
     return g_strdup (env);
 
-  return g_build_filename (g_get_user_data_dir (), "quartermaster", "quartermaster.db", NULL);
+  /* Per profile (meson.build), so a development build keeps its own plans. */
+  return g_build_filename (g_get_user_data_dir (), STORE_DIR_NAME, "quartermaster.db", NULL);
 }
 
 static gboolean

@@ -253,13 +253,35 @@ write_output (const QmPlan        *plan,
   return written;
 }
 
-/* The quote as the options ask: a file, JSON, or the text table. */
+/* A stored revision's JSON also says what it froze: the rate with its
+ * date and source, the catalog version, and what changed. */
+static void
+add_revision_json (JsonNode              *node,
+                   const QmQuoteRevision *rev)
+{
+  JsonObject *root = json_node_get_object (node);
+  JsonObject *rate = json_object_new ();
+  char date[11];
+
+  qm_quote_date_format (&rev->rate_date, date);
+  json_object_set_double_member (rate, "per_usd", rev->exchange_rate);
+  json_object_set_string_member (rate, "date", date);
+  json_object_set_string_member (rate, "source", rev->rate_source);
+  json_object_set_object_member (root, "exchange_rate", rate);
+  json_object_set_string_member (root, "catalog_version", rev->catalog_version);
+  json_object_set_string_member (root, "state", qm_quote_state_to_string (rev->state));
+  json_object_set_string_member (root, "note", rev->note);
+}
+
+/* The quote as the options ask: a file, JSON, or the text table. @rev is
+ * the stored revision it comes from, or NULL for a draft. */
 static int
-emit (const QmPlan        *plan,
-      const QmEstimate    *estimate,
-      const QmQuoteHeader *header,
-      const QmQuote       *quote,
-      const QuoteArgs     *a)
+emit (const QmPlan          *plan,
+      const QmEstimate      *estimate,
+      const QmQuoteHeader   *header,
+      const QmQuote         *quote,
+      const QmQuoteRevision *rev,
+      const QuoteArgs       *a)
 {
   GDate until = qm_quote_valid_until (header);
   char date[16];
@@ -272,6 +294,8 @@ emit (const QmPlan        *plan,
       g_autoptr(JsonGenerator) gen = json_generator_new ();
       g_autofree char *text = NULL;
 
+      if (rev != NULL)
+        add_revision_json (node, rev);
       json_generator_set_root (gen, node);
       json_generator_set_pretty (gen, TRUE);
       text = json_generator_to_data (gen, NULL);
@@ -332,7 +356,7 @@ quote_draft (const QuoteArgs *a)
   header.customer = plan->customer;
   header.issued = a->issued;
   header.valid_days = plan->quote.valid_days;
-  return emit (plan, estimate, &header, quote, a);
+  return emit (plan, estimate, &header, quote, NULL, a);
 }
 
 static int
@@ -342,7 +366,7 @@ emit_revision (const QmQuoteRevision *rev,
   QmQuoteHeader header;
 
   qm_quote_revision_header (rev, &header);
-  return emit (rev->plan, rev->estimate, &header, rev->quote, a);
+  return emit (rev->plan, rev->estimate, &header, rev->quote, rev, a);
 }
 
 static int

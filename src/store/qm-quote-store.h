@@ -95,13 +95,15 @@ QmExchangeRate *qm_quote_store_find_rate (QmStore     *store,
                                           const char  *currency,
                                           const GDate *date,
                                           GError     **error);
-/* A CSV with the header currency,rate_per_usd,date,source. All or
- * nothing: any bad row writes nothing, and the error lists each bad row
- * as "FILE:LINE: column: problem". Returns the rows written, or -1. */
+/* A CSV with the header currency,rate_per_usd,date,source (any order
+ * and case; source may be left out). All or nothing: any bad row writes
+ * nothing, and the error lists each bad row, one a line, as
+ * "NAME:LINE: column: problem (got 'value')". Returns the rows written,
+ * or -1. */
 int         qm_quote_store_import_rates_data (QmStore     *store,
                                               const char  *data,
                                               gsize        length,
-                                              const char  *source_name,
+                                              const char  *name,       
                                               GError     **error);
 int         qm_quote_store_import_rates_file (QmStore     *store,
                                               const char  *path,
@@ -111,7 +113,8 @@ int         qm_quote_store_import_rates_file (QmStore     *store,
 /* Quotes and revisions.                                               */
 
 /* What a new revision is made of. NULL strings keep the quote's current
- * value (or, for a new quote, take the saved plan's customer and name). */
+ * value; a new quote takes the saved plan's customer, its name as the
+ * project, and the user's real name as prepared_by. */
 typedef struct
 {
   gint64       plan_id;

@@ -103,7 +103,7 @@ QmExchangeRate *qm_quote_store_find_rate (QmStore     *store,
 int         qm_quote_store_import_rates_data (QmStore     *store,
                                               const char  *data,
                                               gsize        length,
-                                              const char  *name,       
+                                              const char  *name,
                                               GError     **error);
 int         qm_quote_store_import_rates_file (QmStore     *store,
                                               const char  *path,

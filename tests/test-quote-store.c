@@ -357,6 +357,43 @@ test_reopen (void)
   }
 }
 
+/* Another program holds the write lock: saving fails as LOCKED, naming
+ * the file, and writes nothing. */
+static void
+test_locked (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmQuoteRevision) rev = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
+  QmQuoteRequest req = { .plan_id = plan };
+  sqlite3 *other = NULL;
+  static const char csv[] = "currency,rate_per_usd,date\nEUR,0.9,2026-01-01\n";
+
+  set_rate (store, "EUR", 0.92, "2026-01-01");
+  qm_quote_date_parse ("2026-11-25", &req.issued);
+  g_assert_cmpint (sqlite3_open (qm_store_path (store), &other), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (other, "BEGIN IMMEDIATE", NULL, NULL, NULL), ==, SQLITE_OK);
+  qm_store_set_busy_timeout (store, 20);
+
+  rev = qm_quote_store_save_revision (store, &req, &error);
+  g_assert_null (rev);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_LOCKED);
+  g_assert_nonnull (strstr (error->message, qm_store_path (store)));
+  g_clear_error (&error);
+  g_assert_cmpint (qm_quote_store_import_rates_data (store, csv, sizeof csv - 1, "r.csv", &error), ==, -1);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_LOCKED);
+  g_clear_error (&error);
+
+  sqlite3_exec (other, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close (other);
+  list = qm_quote_store_list (store, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (list->len, ==, 0);
+  g_assert_cmpuint (qm_quote_store_get_sequence (store), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -367,5 +404,6 @@ main (int argc, char **argv)
   g_test_add_func ("/quote-store/rate-lookup", test_rate_lookup);
   g_test_add_func ("/quote-store/import", test_import);
   g_test_add_func ("/quote-store/reopen", test_reopen);
+  g_test_add_func ("/quote-store/locked", test_locked);
   return g_test_run ();
 }

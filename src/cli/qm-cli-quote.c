@@ -228,26 +228,34 @@ parse_args (int        argc,
   return TRUE;
 }
 
+/* What is printed: a draft's, or a stored revision's (@rev) rebuilt from
+ * what it froze. */
+typedef struct
+{
+  const QmPlan          *plan;
+  const QmEstimate      *estimate;
+  QmQuoteHeader          header;
+  const QmQuote         *quote;
+  const QmQuoteRevision *rev;
+} Printed;
+
 static gboolean
-write_output (const QmPlan        *plan,
-              const QmEstimate    *estimate,
-              const QmQuoteHeader *header,
-              const QmQuote       *quote,
-              const GDate         *today,
-              const char          *out)
+write_output (const Printed *p,
+              const GDate   *today,
+              const char    *out)
 {
   g_autoptr(GError) error = NULL;
   gboolean written;
 
   if (g_str_has_suffix (out, ".pdf"))
     {
-      g_autoptr(QmDocument) doc = qm_quote_report_new (plan, estimate, header, quote, today,
+      g_autoptr(QmDocument) doc = qm_quote_report_new (p->plan, p->estimate, &p->header, p->quote, today,
                                                        qm_paper_for_locale ());
 
       written = qm_document_write_pdf (doc, out, &error);
     }
   else
-    written = qm_quote_write_xlsx (header, quote, out, &error);
+    written = qm_quote_write_xlsx (&p->header, p->quote, out, &error);
   if (!written)
     qm_cli_error ("%s", error->message);
   return written;
@@ -273,20 +281,17 @@ add_revision_json (JsonNode              *node,
   json_object_set_string_member (root, "note", rev->note);
 }
 
-/* The quote as the options ask: a file, JSON, or the text table. @rev is
- * the stored revision it comes from, or NULL for a draft. */
+/* The quote as the options ask: a file, JSON, or the text table. */
 static int
-emit (const QmPlan          *plan,
-      const QmEstimate      *estimate,
-      const QmQuoteHeader   *header,
-      const QmQuote         *quote,
-      const QmQuoteRevision *rev,
-      const QuoteArgs       *a)
+emit (const Printed   *p,
+      const QuoteArgs *a)
 {
+  const QmQuoteHeader *header = &p->header;
+  const QmQuote *quote = p->quote;
   GDate until = qm_quote_valid_until (header);
   char date[16];
 
-  if (a->out != NULL && !write_output (plan, estimate, header, quote, &a->today, a->out))
+  if (a->out != NULL && !write_output (p, &a->today, a->out))
     return QM_CLI_INPUT;
   if (a->json)
     {
@@ -294,8 +299,8 @@ emit (const QmPlan          *plan,
       g_autoptr(JsonGenerator) gen = json_generator_new ();
       g_autofree char *text = NULL;
 
-      if (rev != NULL)
-        add_revision_json (node, rev);
+      if (p->rev != NULL)
+        add_revision_json (node, p->rev);
       json_generator_set_root (gen, node);
       json_generator_set_pretty (gen, TRUE);
       text = json_generator_to_data (gen, NULL);
@@ -336,7 +341,7 @@ quote_draft (const QuoteArgs *a)
   g_autofree QmEstimate *estimate = g_new0 (QmEstimate, 1);
   g_autofree QmQuote *quote = g_new0 (QmQuote, 1);
   const char *path = a->args[0];
-  QmQuoteHeader header = { 0 };
+  Printed p = { .plan = plan, .estimate = estimate, .quote = quote };
 
   if (!qm_cli_load_plan (path, plan))
     return QM_CLI_INPUT;
@@ -352,21 +357,21 @@ quote_draft (const QuoteArgs *a)
   if (qm_issues_has_error (&quote->issues))
     return QM_CLI_INPUT;
 
-  header.number = plan->quote_ref;
-  header.customer = plan->customer;
-  header.issued = a->issued;
-  header.valid_days = plan->quote.valid_days;
-  return emit (plan, estimate, &header, quote, NULL, a);
+  p.header.number = plan->quote_ref;
+  p.header.customer = plan->customer;
+  p.header.issued = a->issued;
+  p.header.valid_days = plan->quote.valid_days;
+  return emit (&p, a);
 }
 
 static int
 emit_revision (const QmQuoteRevision *rev,
                const QuoteArgs       *a)
 {
-  QmQuoteHeader header;
+  Printed p = { .plan = rev->plan, .estimate = rev->estimate, .quote = rev->quote, .rev = rev };
 
-  qm_quote_revision_header (rev, &header);
-  return emit (rev->plan, rev->estimate, &header, rev->quote, rev, a);
+  qm_quote_revision_header (rev, &p.header);
+  return emit (&p, a);
 }
 
 static int

@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "qm-csv.h"
-#include "qm-quote-store.h"
-#include "qm-store-private.h"
+#include "qm-quote-store-private.h"
 
 
 void
@@ -122,8 +121,9 @@ qm_quote_store_delete_rate (QmStore      *store,
   return TRUE;
 }
 
-static QmExchangeRate *
-rate_from_row (sqlite3_stmt *stmt)
+static gpointer
+rate_from_row (sqlite3_stmt *stmt,
+               gpointer      user_data)
 {
   QmExchangeRate *rate = g_new0 (QmExchangeRate, 1);
 
@@ -139,9 +139,7 @@ qm_quote_store_list_rates (QmStore     *store,
                            const char  *currency,
                            GError     **error)
 {
-  g_autoptr(GPtrArray) rates = g_ptr_array_new_with_free_func ((GDestroyNotify) qm_exchange_rate_free);
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  int rc;
 
   stmt = qm_store_prepare (store, "SELECT currency, rate_per_usd, date, source FROM exchange_rate"
                                   " WHERE ?1 IS NULL OR currency = ?1 ORDER BY currency, date DESC",
@@ -149,14 +147,8 @@ qm_quote_store_list_rates (QmStore     *store,
   if (stmt == NULL)
     return NULL;
   qm_store_bind_text (stmt, 1, currency);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (rates, rate_from_row (stmt));
-  if (rc != SQLITE_DONE)
-    {
-      qm_store_fail (store, error, rc, "Could not list the exchange rates");
-      return NULL;
-    }
-  return g_steal_pointer (&rates);
+  return qm_quote_store_collect (store, stmt, rate_from_row, (GDestroyNotify) qm_exchange_rate_free, NULL,
+                                 "Could not list the exchange rates", error);
 }
 
 QmExchangeRate *
@@ -179,7 +171,7 @@ qm_quote_store_find_rate (QmStore      *store,
   sqlite3_bind_text (stmt, 2, iso, -1, SQLITE_TRANSIENT);
   rc = sqlite3_step (stmt);
   if (rc == SQLITE_ROW)
-    return rate_from_row (stmt);
+    return rate_from_row (stmt, NULL);
   if (rc == SQLITE_DONE)
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                  "No exchange rate for %s on or before %s in %s; add one to the rate table",

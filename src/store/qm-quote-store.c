@@ -18,8 +18,7 @@
 
 #include "qm-catalog.h"
 #include "qm-plan-store.h"
-#include "qm-quote-store.h"
-#include "qm-store-private.h"
+#include "qm-quote-store-private.h"
 
 #define META_PATTERN  "quote_number_pattern"
 #define META_SEQUENCE "quote_sequence"
@@ -44,6 +43,33 @@ qm_quote_state_from_string (const char   *text,
         return TRUE;
       }
   return FALSE;
+}
+
+GPtrArray *
+qm_quote_store_collect (QmStore         *store,
+                        sqlite3_stmt    *stmt,
+                        QmQuoteRowFunc   row,
+                        GDestroyNotify   free_func,
+                        gpointer         user_data,
+                        const char      *what,
+                        GError         **error)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (free_func);
+  int rc;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gpointer item = row (stmt, user_data);
+
+      if (item != NULL)
+        g_ptr_array_add (items, item);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      qm_store_fail (store, error, rc, "%s", what);
+      return NULL;
+    }
+  return g_steal_pointer (&items);
 }
 
 gboolean
@@ -734,35 +760,40 @@ qm_quote_store_load_revision (QmStore     *store,
   return g_steal_pointer (&r);
 }
 
+static gpointer
+letter_from_row (sqlite3_stmt *stmt,
+                 gpointer      user_data)
+{
+  return qm_store_column_dup (stmt, 0);
+}
+
 GPtrArray *
 qm_quote_store_list_revisions (QmStore     *store,
                                const char  *number,
                                GError     **error)
 {
-  g_autoptr(GPtrArray) letters = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  int rc;
+  g_autofree char *what = g_strdup_printf ("Could not list the revisions of %s", number);
 
   stmt = qm_store_prepare (store, "SELECT r.letter FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
                                   " WHERE q.number = ?1 ORDER BY r.seq", error);
   if (stmt == NULL)
     return NULL;
   qm_store_bind_text (stmt, 1, number);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (letters, qm_store_column_dup (stmt, 0));
-  if (rc != SQLITE_DONE)
-    {
-      qm_store_fail (store, error, rc, "Could not list the revisions of %s", number);
-      return NULL;
-    }
-  return g_steal_pointer (&letters);
+  return qm_quote_store_collect (store, stmt, letter_from_row, g_free, NULL, what, error);
 }
 
-static QmQuoteSummary *
-summary_from_row (sqlite3_stmt *stmt)
+/* A row of the list, unless its customer lacks the casefolded @needle. */
+static gpointer
+summary_from_row (sqlite3_stmt *stmt,
+                  gpointer      needle)
 {
-  QmQuoteSummary *s = g_new0 (QmQuoteSummary, 1);
+  g_autoptr(QmQuoteSummary) s = NULL;
+  g_autofree char *folded = g_utf8_casefold ((const char *) sqlite3_column_text (stmt, 5), -1);
 
+  if (needle != NULL && strstr (folded, needle) == NULL)
+    return NULL;
+  s = g_new0 (QmQuoteSummary, 1);
   s->id = sqlite3_column_int64 (stmt, 0);
   s->number = qm_store_column_dup (stmt, 1);
   s->revision = qm_store_column_dup (stmt, 2);
@@ -776,7 +807,7 @@ summary_from_row (sqlite3_stmt *stmt)
   g_strlcpy (s->currency, (const char *) sqlite3_column_text (stmt, 10), sizeof s->currency);
   s->exponent = sqlite3_column_int (stmt, 11);
   s->gross = sqlite3_column_int64 (stmt, 12);
-  return s;
+  return g_steal_pointer (&s);
 }
 
 GPtrArray *
@@ -785,10 +816,8 @@ qm_quote_store_list (QmStore             *store,
                      const QmQuoteState  *state,
                      GError             **error)
 {
-  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) qm_quote_summary_free);
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autofree char *needle = customer != NULL && customer[0] ? g_utf8_casefold (customer, -1) : NULL;
-  int rc;
 
   stmt = qm_store_prepare (store,
                            "SELECT q.id, q.number, r.letter, coalesce (q.plan_id, 0), q.plan_name,"
@@ -800,20 +829,8 @@ qm_quote_store_list (QmStore             *store,
   if (stmt == NULL)
     return NULL;
   qm_store_bind_text (stmt, 1, state != NULL ? qm_quote_state_to_string (*state) : NULL);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      g_autoptr(QmQuoteSummary) s = summary_from_row (stmt);
-      g_autofree char *folded = g_utf8_casefold (s->customer, -1);
-
-      if (needle == NULL || strstr (folded, needle) != NULL)
-        g_ptr_array_add (list, g_steal_pointer (&s));
-    }
-  if (rc != SQLITE_DONE)
-    {
-      qm_store_fail (store, error, rc, "Could not list the quotes");
-      return NULL;
-    }
-  return g_steal_pointer (&list);
+  return qm_quote_store_collect (store, stmt, summary_from_row, (GDestroyNotify) qm_quote_summary_free,
+                                 needle, "Could not list the quotes", error);
 }
 
 char *

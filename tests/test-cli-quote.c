@@ -462,6 +462,18 @@ test_reprint (void)
   text2 = pdf_text (a2);
   g_assert_cmpstr (text1, ==, text2);
   g_assert_nonnull (strstr (text1, "Q-2026-0001"));
+
+  /* The same revision as CSV names its number and revision. */
+  {
+    g_autofree char *csv_out = store_file (&t, "A.csv", NULL);
+    g_autofree char *rows = NULL;
+    g_auto(Run) c = { 0 };
+
+    run_cli (&c, "--db", t.db, "quote", "show", "Q-2026-0001", "--revision", "A", "-o", csv_out, NULL);
+    g_assert_cmpint (c.status, ==, 0);
+    g_assert_true (g_file_get_contents (csv_out, &rows, NULL, NULL));
+    g_assert_nonnull (strstr (rows, "Q-2026-0001"));
+  }
 }
 
 /* A quote issued on 1 January 2025 for 45 days ran out on 15 February

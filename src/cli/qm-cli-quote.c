@@ -1,4 +1,4 @@
-/* qm-cli-quote.c: quartermaster-cli quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx] [--json]
+/* qm-cli-quote.c: quartermaster-cli quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx|Q.csv] [--json]
  *                                     quote PLAN --save [--date D] [--note TEXT] ...
  *                                     quote show NUMBER [--revision B] [-o ...] [--json]
  *                                     quote list [--customer C] [--state S] [--json]
@@ -21,11 +21,12 @@
 #include "qm-quote-json.h"
 #include "qm-quote-store.h"
 #include "qm-quote-report.h"
+#include "qm-quote-csv.h"
 #include "qm-quote-xlsx.h"
 
-#define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx] [--json] [--save [--note TEXT] " \
+#define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx|Q.csv] [--json] [--save [--note TEXT] " \
               "[--customer C] [--project P] [--prepared-by NAME]] | quote show NUMBER [--revision B] " \
-              "[-o Q.pdf|Q.xlsx] [--json] | quote list [--customer C] [--state S] [--json] | " \
+              "[-o Q.pdf|Q.xlsx|Q.csv] [--json] | quote list [--customer C] [--state S] [--json] | " \
               "quote state NUMBER draft|sent|accepted|declined"
 
 static void
@@ -215,9 +216,10 @@ parse_args (int        argc,
   if (a->n_args < max_args)
     return usage_error (a->sub == SUB_SHOW || a->sub == SUB_STATE ? _("missing NUMBER")
                                                                   : _("missing PLAN"));
-  if (a->out != NULL && !g_str_has_suffix (a->out, ".xlsx") && !g_str_has_suffix (a->out, ".pdf"))
+  if (a->out != NULL && !g_str_has_suffix (a->out, ".xlsx") && !g_str_has_suffix (a->out, ".pdf") &&
+      !g_str_has_suffix (a->out, ".csv"))
     {
-      qm_cli_error (_("%s: -o: the output must end in .pdf or .xlsx (got '%s')"), "quote", a->out);
+      qm_cli_error (_("%s: -o: the output must end in .pdf, .xlsx or .csv (got '%s')"), "quote", a->out);
       return FALSE;
     }
   if (a->date != NULL && !qm_quote_date_parse (a->date, &a->issued))
@@ -253,6 +255,12 @@ write_output (const Printed *p,
                                                        qm_paper_for_locale ());
 
       written = qm_document_write_pdf (doc, out, &error);
+    }
+  else if (g_str_has_suffix (out, ".csv"))
+    {
+      g_autofree char *csv = qm_quote_to_csv (&p->header, p->quote);
+
+      written = g_file_set_contents (out, csv, -1, &error);
     }
   else
     written = qm_quote_write_xlsx (&p->header, p->quote, out, &error);

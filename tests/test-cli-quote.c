@@ -291,6 +291,269 @@ test_text_and_usage (void)
   g_assert_nonnull (strstr (bad.err, "--date"));
 }
 
+
+/* Drops the plan's own exchange rate and renames it "No rate". */
+static gboolean
+replace_norate (const GMatchInfo *info,
+                GString          *res,
+                gpointer          data)
+{
+  g_autofree char *m = g_match_info_fetch (info, 0);
+
+  if (g_str_has_prefix (m, "Llama"))
+    g_string_append (res, "No rate");
+  return FALSE;
+}
+
+/* A database of its own in a temporary folder, with the example plan
+ * saved in it (quoted in euros at 0.92 per dollar). */
+typedef struct
+{
+  char *dir;
+  char *db;
+} Store;
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        remove_tree (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+store_clear (Store *t)
+{
+  if (t->dir != NULL)
+    remove_tree (t->dir);
+  g_clear_pointer (&t->dir, g_free);
+  g_clear_pointer (&t->db, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Store, store_clear)
+
+#define PLAN_NAME "Llama 3.1 70B, quoted in euros"
+
+static void
+store_init (Store *t)
+{
+  g_autofree char *plan = quote_plan ();
+  g_auto(Run) r = { 0 };
+
+  t->dir = g_dir_make_tmp ("qm-quote-store-XXXXXX", NULL);
+  t->db = g_build_filename (t->dir, "q.db", NULL);
+  run_cli (&r, "--db", t->db, "plans", "import", plan, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+}
+
+static char *
+store_file (Store      *t,
+            const char *name,
+            const char *contents)
+{
+  char *path = g_build_filename (t->dir, name, NULL);
+
+  if (contents != NULL)
+    g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  return path;
+}
+
+/* quote --save numbers the saved plan's quote from the store; list shows
+ * it; show gives the same figures as the draft of the same plan and day. */
+static void
+test_save_list_show (void)
+{
+  g_autofree char *plan = quote_plan ();
+  g_auto(Store) t = { 0 };
+  g_auto(Run) save = { 0 }, again = { 0 }, list = { 0 }, lj = { 0 }, show = { 0 }, draft = { 0 }, missing = { 0 };
+  g_autoptr(JsonParser) p1 = json_parser_new (), p2 = json_parser_new (), p3 = json_parser_new ();
+  JsonObject *quote, *row;
+  JsonArray *rows;
+
+  store_init (&t);
+  run_cli (&save, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2026-11-25", NULL);
+  g_assert_cmpstr (save.err, ==, "");
+  g_assert_cmpint (save.status, ==, 0);
+  g_assert_nonnull (strstr (save.out, "Saved quote Q-2026-0001 revision A"));
+  g_assert_nonnull (strstr (save.out, "Quote Q-2026-0001 revision A for Beispiel Forschung GmbH, "
+                                      "valid until 2027-01-09"));
+  run_cli (&again, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2026-11-30",
+           "--note", "Customer asked for net 45", NULL);
+  g_assert_nonnull (strstr (again.out, "Saved quote Q-2026-0001 revision B"));
+
+  run_cli (&list, "--db", t.db, "quote", "list", NULL);
+  g_assert_cmpint (list.status, ==, 0);
+  g_assert_nonnull (strstr (list.out, "Q-2026-0001"));
+  g_assert_nonnull (strstr (list.out, "Beispiel Forschung GmbH"));
+  g_assert_nonnull (strstr (list.out, "2027-01-14"));
+  g_assert_nonnull (strstr (list.out, "EUR "));
+  g_assert_null (strstr (list.out, "expired"));
+
+  run_cli (&lj, "--db", t.db, "quote", "list", "--customer", "beispiel", "--state", "draft", "--json", NULL);
+  g_assert_cmpint (lj.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (p1, lj.out, -1, NULL));
+  rows = json_node_get_array (json_parser_get_root (p1));
+  g_assert_cmpuint (json_array_get_length (rows), ==, 1);
+  row = json_array_get_object_element (rows, 0);
+  g_assert_cmpstr (json_object_get_string_member (row, "number"), ==, "Q-2026-0001");
+  g_assert_cmpstr (json_object_get_string_member (row, "revision"), ==, "B");
+  g_assert_cmpstr (json_object_get_string_member (row, "plan"), ==, PLAN_NAME);
+  g_assert_cmpstr (json_object_get_string_member (row, "issued"), ==, "2026-11-30");
+  g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "draft");
+  g_assert_false (json_object_get_boolean_member (row, "expired"));
+
+  run_cli (&show, "--db", t.db, "quote", "show", "Q-2026-0001", "--revision", "A", "--json", NULL);
+  g_assert_cmpint (show.status, ==, 0);
+  run_cli (&draft, "quote", plan, "--date", "2026-11-25", "--json", NULL);
+  quote = json_object_get_object_member (parse (show.out, p2), "quote");
+  g_assert_cmpstr (json_object_get_string_member (quote, "number"), ==, "Q-2026-0001");
+  g_assert_cmpstr (json_object_get_string_member (quote, "revision"), ==, "A");
+  g_assert_cmpint (cents (json_object_get_object_member (parse (show.out, p2), "totals"), "gross"), ==,
+                   cents (json_object_get_object_member (parse (draft.out, p3), "totals"), "gross"));
+
+  run_cli (&missing, "--db", t.db, "quote", "show", "Q-2026-0099", NULL);
+  g_assert_cmpint (missing.status, ==, 1);
+  g_assert_nonnull (strstr (missing.err, "Q-2026-0099"));
+}
+
+/* Revision A after the catalog's price of the servers changed: the same
+ * totals and the same PDF text; a new revision takes the new price. */
+static void
+test_reprint (void)
+{
+  g_auto(Store) t = { 0 };
+  g_autofree char *a1 = NULL, *a2 = NULL, *csv = NULL, *text1 = NULL, *text2 = NULL;
+  g_auto(Run) save = { 0 }, pdf1 = { 0 }, j1 = { 0 }, price = { 0 }, rev_b = { 0 }, pdf2 = { 0 }, j2 = { 0 };
+  g_autoptr(JsonParser) p1 = json_parser_new (), p2 = json_parser_new (), p3 = json_parser_new ();
+  gint64 gross_a;
+
+  store_init (&t);
+  a1 = store_file (&t, "A1.pdf", NULL);
+  a2 = store_file (&t, "A2.pdf", NULL);
+  csv = store_file (&t, "prices.csv", "kind,id,name,price_usd\nserver,dgx-h100,DGX H100,500000\n");
+  run_cli (&save, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2026-11-25", NULL);
+  g_assert_cmpint (save.status, ==, 0);
+  run_cli (&pdf1, "--db", t.db, "quote", "show", "Q-2026-0001", "-o", a1, NULL);
+  g_assert_cmpint (pdf1.status, ==, 0);
+  run_cli (&j1, "--db", t.db, "quote", "show", "Q-2026-0001", "--json", NULL);
+  gross_a = cents (json_object_get_object_member (parse (j1.out, p1), "totals"), "gross");
+
+  run_cli (&price, "--db", t.db, "catalog", "import", csv, NULL);
+  g_assert_cmpint (price.status, ==, 0);
+  run_cli (&rev_b, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2026-12-01", "--json", NULL);
+  g_assert_cmpint (rev_b.status, ==, 0);
+  g_assert_cmpint (cents (json_object_get_object_member (parse (rev_b.out, p2), "totals"), "gross"), >, gross_a);
+
+  run_cli (&pdf2, "--db", t.db, "quote", "show", "Q-2026-0001", "--revision", "A", "-o", a2, NULL);
+  g_assert_cmpint (pdf2.status, ==, 0);
+  run_cli (&j2, "--db", t.db, "quote", "show", "Q-2026-0001", "--revision", "A", "--json", NULL);
+  g_assert_cmpint (cents (json_object_get_object_member (parse (j2.out, p3), "totals"), "gross"), ==, gross_a);
+  text1 = pdf_text (a1);
+  text2 = pdf_text (a2);
+  g_assert_cmpstr (text1, ==, text2);
+  g_assert_nonnull (strstr (text1, "Q-2026-0001"));
+
+  /* The same revision as CSV names its number and revision. */
+  {
+    g_autofree char *csv_out = store_file (&t, "A.csv", NULL);
+    g_autofree char *rows = NULL;
+    g_auto(Run) c = { 0 };
+
+    run_cli (&c, "--db", t.db, "quote", "show", "Q-2026-0001", "--revision", "A", "-o", csv_out, NULL);
+    g_assert_cmpint (c.status, ==, 0);
+    g_assert_true (g_file_get_contents (csv_out, &rows, NULL, NULL));
+    g_assert_nonnull (strstr (rows, "Q-2026-0001"));
+  }
+}
+
+/* A quote issued on 1 January 2025 for 45 days ran out on 15 February
+ * 2025: the list, its JSON and show all say so. */
+static void
+test_expired_stored (void)
+{
+  g_auto(Store) t = { 0 };
+  g_auto(Run) save = { 0 }, list = { 0 }, lj = { 0 }, show = { 0 }, sj = { 0 };
+  g_autoptr(JsonParser) p1 = json_parser_new (), p2 = json_parser_new ();
+  JsonObject *row;
+
+  store_init (&t);
+  run_cli (&save, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2025-01-01", NULL);
+  g_assert_cmpint (save.status, ==, 0);
+  g_assert_nonnull (strstr (save.out, "Q-2025-0001"));
+  run_cli (&list, "--db", t.db, "quote", "list", NULL);
+  g_assert_nonnull (strstr (list.out, "2025-02-15 expired"));
+  run_cli (&lj, "--db", t.db, "quote", "list", "--json", NULL);
+  g_assert_true (json_parser_load_from_data (p1, lj.out, -1, NULL));
+  row = json_array_get_object_element (json_node_get_array (json_parser_get_root (p1)), 0);
+  g_assert_cmpstr (json_object_get_string_member (row, "valid_until"), ==, "2025-02-15");
+  g_assert_true (json_object_get_boolean_member (row, "expired"));
+  run_cli (&show, "--db", t.db, "quote", "show", "Q-2025-0001", NULL);
+  g_assert_nonnull (strstr (show.out, "This quote has expired"));
+  run_cli (&sj, "--db", t.db, "quote", "show", "Q-2025-0001", "--json", NULL);
+  g_assert_true (json_object_get_boolean_member (json_object_get_object_member (parse (sj.out, p2), "quote"),
+                                                 "expired"));
+}
+
+/* A plan without its own exchange rate takes the store's on or before
+ * the quote date; rates import names the file's line and column. */
+static void
+test_rates (void)
+{
+  g_autofree char *plan = quote_plan ();
+  g_autofree char *data = NULL, *norate = NULL, *bad = NULL, *good = NULL;
+  g_auto(Store) t = { 0 };
+  g_auto(Run) imp = { 0 }, none = { 0 }, badr = { 0 }, goodr = { 0 }, list = { 0 }, save = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GRegex) re = g_regex_new ("\"exchange_rate\": 0\\.92, |Llama 3\\.1 70B, quoted in euros", 0, 0, NULL);
+  g_autofree char *changed = NULL;
+
+  store_init (&t);
+  g_assert_true (g_file_get_contents (plan, &data, NULL, NULL));
+  changed = g_regex_replace_eval (re, data, -1, 0, 0, replace_norate, NULL, NULL);
+  norate = store_file (&t, "norate.qmplan", changed);
+  bad = store_file (&t, "bad.csv", "currency,rate_per_usd,date,source\nEUR,0.93,2026-01-05,ECB\n"
+                                   "EUR,-1,2026-02-01,ECB\n");
+  good = store_file (&t, "good.csv", "currency,rate_per_usd,date,source\nEUR,0.93,2026-01-05,ECB\n"
+                                     "EUR,0.95,2026-12-01,ECB\n");
+  run_cli (&imp, "--db", t.db, "plans", "import", norate, NULL);
+  g_assert_cmpint (imp.status, ==, 0);
+
+  run_cli (&none, "--db", t.db, "quote", "No rate", "--save", "--date", "2026-11-25", NULL);
+  g_assert_cmpint (none.status, ==, 1);
+  g_assert_nonnull (strstr (none.err, "EUR"));
+  g_assert_nonnull (strstr (none.err, "2026-11-25"));
+
+  run_cli (&badr, "--db", t.db, "rates", "import", bad, NULL);
+  g_assert_cmpint (badr.status, ==, 1);
+  g_assert_nonnull (strstr (badr.err, "bad.csv:3: rate_per_usd: must be a number > 0"));
+  run_cli (&goodr, "--db", t.db, "rates", "import", good, NULL);
+  g_assert_cmpint (goodr.status, ==, 0);
+  run_cli (&list, "--db", t.db, "rates", "list", NULL);
+  g_assert_nonnull (strstr (list.out, "2026-12-01"));
+  g_assert_nonnull (strstr (list.out, "ECB"));
+
+  run_cli (&save, "--db", t.db, "quote", "No rate", "--save", "--date", "2026-11-25", "--json", NULL);
+  g_assert_cmpstr (save.err, ==, "");
+  g_assert_cmpint (save.status, ==, 0);
+  {
+    JsonObject *rate = json_object_get_object_member (parse (save.out, parser), "exchange_rate");
+
+    g_assert_cmpfloat (json_object_get_double_member (rate, "per_usd"), ==, 0.93);
+    g_assert_cmpstr (json_object_get_string_member (rate, "date"), ==, "2026-01-05");
+    g_assert_cmpstr (json_object_get_string_member (rate, "source"), ==, "ECB");
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -301,5 +564,9 @@ main (int   argc,
   g_test_add_func ("/cli/quote/xlsx", test_xlsx);
   g_test_add_func ("/cli/quote/pdf", test_pdf);
   g_test_add_func ("/cli/quote/text-and-usage", test_text_and_usage);
+  g_test_add_func ("/cli/quote/save-list-show", test_save_list_show);
+  g_test_add_func ("/cli/quote/reprint", test_reprint);
+  g_test_add_func ("/cli/quote/expired-stored", test_expired_stored);
+  g_test_add_func ("/cli/quote/rates", test_rates);
   return g_test_run ();
 }

@@ -35,8 +35,16 @@ static const struct
     N_("saved plans") },
   { "advise",   qm_cli_advise,   "advise PLAN.json [--optimise cost|time|energy|gpus] [--json]",
     N_("what would improve the plan (default goal: cost)") },
-  { "quote",    qm_cli_quote,    "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx] [--json]",
+  { "quote",    qm_cli_quote,    "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx|Q.csv] [--json]",
     N_("a draft quote from the plan's quote terms (text table, JSON, a PDF to sign, or a workbook)") },
+  { NULL,       NULL,            "quote PLAN --save [--date YYYY-MM-DD] [--note TEXT] [--customer C] [--project P] [--prepared-by NAME]",
+    N_("number the quote of a saved plan in the database, or add its next revision") },
+  { NULL,       NULL,            "quote show NUMBER [--revision B] [-o Q.pdf|Q.xlsx|Q.csv] [--json]",
+    N_("a stored revision, printed from what it froze") },
+  { NULL,       NULL,            "quote list [--customer C] [--state draft|sent|accepted|declined] [--json]|state NUMBER STATE",
+    N_("the stored quotes") },
+  { "rates",    qm_cli_rates,    "rates list [--currency C] [--json]|import FILE.csv|add CURRENCY RATE YYYY-MM-DD [SOURCE]",
+    N_("exchange rates per US dollar, by date, for quotes") },
 };
 
 static void

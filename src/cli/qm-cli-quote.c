@@ -1,7 +1,14 @@
-/* qm-cli-quote.c: quartermaster-cli quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx] [--json]
+/* qm-cli-quote.c: quartermaster-cli quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx|Q.csv] [--json]
+ *                                     quote PLAN --save [--date D] [--note TEXT] ...
+ *                                     quote show NUMBER [--revision B] [-o ...] [--json]
+ *                                     quote list [--customer C] [--state S] [--json]
+ *                                     quote state NUMBER STATE
  *
- * A quote from a plan file's quote section (or a saved plan's) without a
- * store's numbering: a draft, dated today unless --date says otherwise.
+ * Without --save, a quote from a plan file's quote section (or a saved
+ * plan's) without a store's numbering: a draft, dated today unless --date
+ * says otherwise. --save numbers the quote of a saved plan in the store
+ * (or adds its next revision); show reprints a stored revision from its
+ * frozen data alone, so it reads the same next year (qm-quote-store.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,11 +17,17 @@
 
 #include "qm-cli.h"
 #include "qm-estimate.h"
+#include "qm-plan-store.h"
 #include "qm-quote-json.h"
+#include "qm-quote-store.h"
 #include "qm-quote-report.h"
+#include "qm-quote-csv.h"
 #include "qm-quote-xlsx.h"
 
-#define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx] [--json]"
+#define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx|Q.csv] [--json] [--save [--note TEXT] " \
+              "[--customer C] [--project P] [--prepared-by NAME]] | quote show NUMBER [--revision B] " \
+              "[-o Q.pdf|Q.xlsx|Q.csv] [--json] | quote list [--customer C] [--state S] [--json] | " \
+              "quote state NUMBER draft|sent|accepted|declined"
 
 static void
 print_lines (const QmQuote *q)
@@ -73,82 +86,271 @@ print_schedule (const QmQuote *q)
     qm_cli_print (_("Buying costs less than renting from month %u on.\n"), q->break_even_month);
 }
 
-static gboolean
-parse_date (const char *text,
-            GDate      *out)
+/* Which form of the command: the options each one takes are below. */
+typedef enum
 {
-  int y, m, d;
-  char end;
+  SUB_DRAFT = 1 << 0,
+  SUB_SAVE  = 1 << 1,
+  SUB_SHOW  = 1 << 2,
+  SUB_LIST  = 1 << 3,
+  SUB_STATE = 1 << 4,
+} Sub;
 
-  if (sscanf (text, "%4d-%2d-%2d%c", &y, &m, &d, &end) != 3 || !g_date_valid_dmy (d, m, y))
-    return FALSE;
-  g_date_set_dmy (out, d, m, y);
+typedef struct
+{
+  Sub         sub;
+  const char *args[2];    /* PLAN, or NUMBER [STATE] */
+  guint       n_args;
+  const char *out;
+  gboolean    json;
+  GDate       issued;
+  GDate       today;
+  const char *date;
+  const char *note;
+  const char *customer;
+  const char *project;
+  const char *prepared_by;
+  const char *revision;
+  const char *state;
+} QuoteArgs;
+
+/* The options with a value, and the forms that take them. */
+static const struct
+{
+  const char *name;
+  gsize       offset;
+  guint       subs;
+} value_options[] = {
+  { "--date",        G_STRUCT_OFFSET (QuoteArgs, date),        SUB_DRAFT | SUB_SAVE },
+  { "--output",      G_STRUCT_OFFSET (QuoteArgs, out),         SUB_DRAFT | SUB_SAVE | SUB_SHOW },
+  { "-o",            G_STRUCT_OFFSET (QuoteArgs, out),         SUB_DRAFT | SUB_SAVE | SUB_SHOW },
+  { "--note",        G_STRUCT_OFFSET (QuoteArgs, note),        SUB_SAVE },
+  { "--customer",    G_STRUCT_OFFSET (QuoteArgs, customer),    SUB_SAVE | SUB_LIST },
+  { "--project",     G_STRUCT_OFFSET (QuoteArgs, project),     SUB_SAVE },
+  { "--prepared-by", G_STRUCT_OFFSET (QuoteArgs, prepared_by), SUB_SAVE },
+  { "--revision",    G_STRUCT_OFFSET (QuoteArgs, revision),    SUB_SHOW },
+  { "--state",       G_STRUCT_OFFSET (QuoteArgs, state),       SUB_LIST },
+};
+
+static void
+set_today (GDate *date)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  g_date_clear (date, 1);
+  g_date_set_dmy (date, g_date_time_get_day_of_month (now), g_date_time_get_month (now),
+                  g_date_time_get_year (now));
+}
+
+/* The form: show, list and state unless a file of that name exists (a
+ * file wins, as everywhere in the CLI). */
+static Sub
+sub_for (int    argc,
+         char **argv)
+{
+  static const struct { const char *name; Sub sub; } subs[] = {
+    { "show", SUB_SHOW }, { "list", SUB_LIST }, { "state", SUB_STATE },
+  };
+
+  if (argc < 2 || g_file_test (argv[1], G_FILE_TEST_EXISTS))
+    return SUB_DRAFT;
+  for (guint i = 0; i < G_N_ELEMENTS (subs); i++)
+    if (strcmp (argv[1], subs[i].name) == 0)
+      return subs[i].sub;
+  return SUB_DRAFT;
+}
+
+static gboolean
+usage_error (const char *message)
+{
+  qm_cli_error (_("quote: %s; usage: %s"), message, USAGE);
+  return FALSE;
+}
+
+static gboolean
+parse_args (int        argc,
+            char     **argv,
+            QuoteArgs *a)
+{
+  guint max_args = a->sub == SUB_LIST ? 0 : a->sub == SUB_STATE ? 2 : 1;
+  int first = a->sub == SUB_DRAFT ? 1 : 2;
+
+  for (int i = first; i < argc; i++)
+    {
+      const char *value = NULL;
+      guint k;
+
+      for (k = 0; k < G_N_ELEMENTS (value_options); k++)
+        if (qm_cli_option_value (argc, argv, &i, value_options[k].name, &value))
+          break;
+      if (k < G_N_ELEMENTS (value_options))
+        {
+          g_autofree char *msg = NULL;
+
+          if (!(value_options[k].subs & a->sub))
+            msg = g_strdup_printf (_("%s does not apply here"), value_options[k].name);
+          else if (value == NULL)
+            msg = g_strdup_printf (_("%s needs a value"), value_options[k].name);
+          if (msg != NULL)
+            return usage_error (msg);
+          G_STRUCT_MEMBER (const char *, a, value_options[k].offset) = value;
+        }
+      else if (strcmp (argv[i], "--json") == 0 && a->sub != SUB_STATE)
+        a->json = TRUE;
+      else if (strcmp (argv[i], "--save") == 0 && a->sub & (SUB_DRAFT | SUB_SAVE))
+        a->sub = SUB_SAVE;
+      else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+          qm_cli_error (_("%s: unknown option '%s'"), "quote", argv[i]);
+          return FALSE;
+        }
+      else if (a->n_args < max_args)
+        a->args[a->n_args++] = argv[i];
+      else
+        {
+          g_autofree char *msg = g_strdup_printf (_("unexpected '%s'"), argv[i]);
+          return usage_error (msg);
+        }
+    }
+
+  if (a->n_args < max_args)
+    return usage_error (a->sub == SUB_SHOW || a->sub == SUB_STATE ? _("missing NUMBER")
+                                                                  : _("missing PLAN"));
+  if (a->out != NULL && !g_str_has_suffix (a->out, ".xlsx") && !g_str_has_suffix (a->out, ".pdf") &&
+      !g_str_has_suffix (a->out, ".csv"))
+    {
+      qm_cli_error (_("%s: -o: the output must end in .pdf, .xlsx or .csv (got '%s')"), "quote", a->out);
+      return FALSE;
+    }
+  if (a->date != NULL && !qm_quote_date_parse (a->date, &a->issued))
+    {
+      qm_cli_error (_("%s: --date: must be a date as YYYY-MM-DD (got '%s')"), "quote", a->date);
+      return FALSE;
+    }
   return TRUE;
 }
 
-int
-qm_cli_quote (int    argc,
-              char **argv)
+/* What is printed: a draft's, or a stored revision's (@rev) rebuilt from
+ * what it froze. */
+typedef struct
+{
+  const QmPlan          *plan;
+  const QmEstimate      *estimate;
+  QmQuoteHeader          header;
+  const QmQuote         *quote;
+  const QmQuoteRevision *rev;
+} Printed;
+
+static gboolean
+write_output (const Printed *p,
+              const GDate   *today,
+              const char    *out)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean written;
+
+  if (g_str_has_suffix (out, ".pdf"))
+    {
+      g_autoptr(QmDocument) doc = qm_quote_report_new (p->plan, p->estimate, &p->header, p->quote, today,
+                                                       qm_paper_for_locale ());
+
+      written = qm_document_write_pdf (doc, out, &error);
+    }
+  else if (g_str_has_suffix (out, ".csv"))
+    {
+      g_autofree char *csv = qm_quote_to_csv (&p->header, p->quote);
+
+      written = g_file_set_contents (out, csv, -1, &error);
+    }
+  else
+    written = qm_quote_write_xlsx (&p->header, p->quote, out, &error);
+  if (!written)
+    qm_cli_error ("%s", error->message);
+  return written;
+}
+
+/* A stored revision's JSON also says what it froze: the rate with its
+ * date and source, the catalog version, and what changed. */
+static void
+add_revision_json (JsonNode              *node,
+                   const QmQuoteRevision *rev)
+{
+  JsonObject *root = json_node_get_object (node);
+  JsonObject *rate = json_object_new ();
+  char date[11];
+
+  qm_quote_date_format (&rev->rate_date, date);
+  json_object_set_double_member (rate, "per_usd", rev->exchange_rate);
+  json_object_set_string_member (rate, "date", date);
+  json_object_set_string_member (rate, "source", rev->rate_source);
+  json_object_set_object_member (root, "exchange_rate", rate);
+  json_object_set_string_member (root, "catalog_version", rev->catalog_version);
+  json_object_set_string_member (root, "state", qm_quote_state_to_string (rev->state));
+  json_object_set_string_member (root, "note", rev->note);
+}
+
+/* The quote as the options ask: a file, JSON, or the text table. */
+static int
+emit (const Printed   *p,
+      const QuoteArgs *a)
+{
+  const QmQuoteHeader *header = &p->header;
+  const QmQuote *quote = p->quote;
+  GDate until = qm_quote_valid_until (header);
+  char date[16];
+
+  if (a->out != NULL && !write_output (p, &a->today, a->out))
+    return QM_CLI_INPUT;
+  if (a->json)
+    {
+      g_autoptr(JsonNode) node = qm_quote_to_json_node (header, quote, &a->today);
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autofree char *text = NULL;
+
+      if (p->rev != NULL)
+        add_revision_json (node, p->rev);
+      json_generator_set_root (gen, node);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      fputs (text, stdout);
+      fputc ('\n', stdout);
+      return QM_CLI_OK;
+    }
+  if (a->out != NULL)
+    return QM_CLI_OK;
+
+  g_date_strftime (date, sizeof date, "%Y-%m-%d", &until);
+  if (header->revision != NULL)
+    /* Translators: the first line of a stored quote; %s are its number,
+     * revision letter, the customer and the last day it is valid. */
+    qm_cli_print (_("Quote %s revision %s for %s, valid until %s\n"), header->number, header->revision,
+                  header->customer && header->customer[0] ? header->customer : _("no customer"), date);
+  else
+    /* Translators: the first line of a quote; %s are its reference
+     * (or "draft"), the customer and the last day it is valid. */
+    qm_cli_print (_("Quote %s for %s, valid until %s\n"),
+                  header->number && header->number[0] ? header->number : _("draft"),
+                  header->customer && header->customer[0] ? header->customer : _("no customer"), date);
+  if (qm_quote_expired (header, &a->today))
+    qm_cli_print ("%s\n", _("This quote has expired: its prices no longer hold."));
+  qm_cli_print ("\n");
+  print_lines (quote);
+  qm_cli_print ("\n");
+  print_totals (quote, quote->tax_rate);
+  qm_cli_print ("\n");
+  print_schedule (quote);
+  return QM_CLI_OK;
+}
+
+static int
+quote_draft (const QuoteArgs *a)
 {
   g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
   g_autofree QmEstimate *estimate = g_new0 (QmEstimate, 1);
   g_autofree QmQuote *quote = g_new0 (QmQuote, 1);
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  QmQuoteHeader header = { 0 };
-  GDate today;
-  const char *path = NULL, *out = NULL;
-  gboolean json = FALSE;
+  const char *path = a->args[0];
+  Printed p = { .plan = plan, .estimate = estimate, .quote = quote };
 
-  g_date_clear (&header.issued, 1);
-  g_date_set_dmy (&header.issued, g_date_time_get_day_of_month (now), g_date_time_get_month (now),
-                  g_date_time_get_year (now));
-  today = header.issued;
-  for (int i = 1; i < argc; i++)
-    {
-      if (strcmp (argv[i], "--json") == 0)
-        json = TRUE;
-      else if (strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0)
-        {
-          if (i + 1 >= argc)
-            {
-              qm_cli_error (_("%s: %s needs a value; usage: %s"), "quote", argv[i], USAGE);
-              return QM_CLI_USAGE;
-            }
-          out = argv[++i];
-          if (!g_str_has_suffix (out, ".xlsx") && !g_str_has_suffix (out, ".pdf"))
-            {
-              qm_cli_error (_("%s: -o: the output must end in .pdf or .xlsx (got '%s')"), "quote", out);
-              return QM_CLI_USAGE;
-            }
-        }
-      else if (strcmp (argv[i], "--date") == 0)
-        {
-          if (i + 1 >= argc || !parse_date (argv[i + 1], &header.issued))
-            {
-              qm_cli_error (_("%s: --date: must be a date as YYYY-MM-DD (got '%s')"), "quote",
-                            i + 1 < argc ? argv[i + 1] : "");
-              return QM_CLI_USAGE;
-            }
-          i++;
-        }
-      else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        {
-          qm_cli_error (_("%s: unknown option '%s'"), "quote", argv[i]);
-          return QM_CLI_USAGE;
-        }
-      else if (path == NULL)
-        path = argv[i];
-      else
-        {
-          qm_cli_error (_("%s: one plan at a time (got '%s' too)"), "quote", argv[i]);
-          return QM_CLI_USAGE;
-        }
-    }
-  if (path == NULL)
-    {
-      qm_cli_error (_("%s: missing %s; usage: %s"), "quote", "PLAN", USAGE);
-      return QM_CLI_USAGE;
-    }
   if (!qm_cli_load_plan (path, plan))
     return QM_CLI_INPUT;
 
@@ -163,64 +365,214 @@ qm_cli_quote (int    argc,
   if (qm_issues_has_error (&quote->issues))
     return QM_CLI_INPUT;
 
-  header.number = plan->quote_ref;
-  header.customer = plan->customer;
-  header.valid_days = plan->quote.valid_days;
-  if (out != NULL)
+  p.header.number = plan->quote_ref;
+  p.header.customer = plan->customer;
+  p.header.issued = a->issued;
+  p.header.valid_days = plan->quote.valid_days;
+  return emit (&p, a);
+}
+
+static int
+emit_revision (const QmQuoteRevision *rev,
+               const QuoteArgs       *a)
+{
+  Printed p = { .plan = rev->plan, .estimate = rev->estimate, .quote = rev->quote, .rev = rev };
+
+  qm_quote_revision_header (rev, &p.header);
+  return emit (&p, a);
+}
+
+static int
+quote_save (QmStore         *store,
+            const QuoteArgs *a)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmQuoteRevision) rev = NULL;
+  QmQuoteRequest req = { 0 };
+  char gross[64];
+
+  req.plan_id = qm_plan_store_find (store, a->args[0], &error);
+  if (req.plan_id <= 0)
     {
-      g_autoptr(GError) error = NULL;
-
-      gboolean written;
-
-      if (g_str_has_suffix (out, ".pdf"))
-        {
-          g_autoptr(QmDocument) doc = qm_quote_report_new (plan, estimate, &header, quote, &today,
-                                                           qm_paper_for_locale ());
-
-          written = qm_document_write_pdf (doc, out, &error);
-        }
-      else
-        written = qm_quote_write_xlsx (&header, quote, out, &error);
-      if (!written)
-        {
-          qm_cli_error ("%s", error->message);
-          return QM_CLI_INPUT;
-        }
-      if (!json)
-        return QM_CLI_OK;
+      qm_cli_error (_("quote --save: '%s' is not a saved plan in %s (import a plan file with "
+                      "'plans import' first)"), a->args[0], qm_store_path (store));
+      return QM_CLI_INPUT;
     }
-  if (json)
+  req.issued = a->issued;
+  req.note = a->note;
+  req.customer = a->customer;
+  req.project = a->project;
+  req.prepared_by = a->prepared_by;
+  rev = qm_quote_store_save_revision (store, &req, &error);
+  if (rev == NULL)
     {
-      g_autoptr(JsonNode) node = qm_quote_to_json_node (&header, quote, &today);
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
-      g_autofree char *text = NULL;
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  if (!a->json && a->out == NULL)
+    {
+      qm_money_format (gross, sizeof gross, rev->quote->gross, rev->quote->exponent, rev->quote->currency);
+      /* Translators: after quote --save; %s are the number, the revision
+       * letter and the gross total. */
+      qm_cli_print (_("Saved quote %s revision %s: %s gross.\n\n"), rev->number, rev->revision, gross);
+    }
+  return emit_revision (rev, a);
+}
 
-      json_generator_set_root (gen, node);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      fputs (text, stdout);
-      fputc ('\n', stdout);
+static int
+quote_show (QmStore         *store,
+            const QuoteArgs *a)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmQuoteRevision) rev = qm_quote_store_load_revision (store, a->args[0], a->revision, &error);
+
+  if (rev == NULL)
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  return emit_revision (rev, a);
+}
+
+static void
+list_json (GPtrArray       *quotes,
+           const QuoteArgs *a)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_array (b);
+  for (guint i = 0; i < quotes->len; i++)
+    {
+      const QmQuoteSummary *s = quotes->pdata[i];
+      QmQuoteHeader header = { .issued = s->issued, .valid_days = s->valid_days };
+      GDate until = qm_quote_valid_until (&header);
+      char issued[11], valid[11];
+
+      qm_quote_date_format (&s->issued, issued);
+      qm_quote_date_format (&until, valid);
+      json_builder_begin_object (b);
+      qm_cli_json_string (b, "number", s->number);
+      qm_cli_json_string (b, "revision", s->revision);
+      qm_cli_json_string (b, "customer", s->customer);
+      qm_cli_json_string (b, "project", s->project);
+      qm_cli_json_string (b, "plan", s->plan_name);
+      json_builder_set_member_name (b, "plan_id");
+      if (s->plan_id > 0)
+        json_builder_add_int_value (b, s->plan_id);
+      else
+        json_builder_add_null_value (b);
+      qm_cli_json_string (b, "issued", issued);
+      qm_cli_json_string (b, "valid_until", valid);
+      json_builder_set_member_name (b, "expired");
+      json_builder_add_boolean_value (b, qm_quote_expired (&header, &a->today));
+      qm_cli_json_string (b, "state", qm_quote_state_to_string (s->state));
+      qm_cli_json_string (b, "currency", s->currency);
+      json_builder_set_member_name (b, "gross");
+      json_builder_add_double_value (b, qm_money_major (s->gross, s->exponent));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  qm_cli_print_json (b);
+}
+
+static int
+quote_list (QmStore         *store,
+            const QuoteArgs *a)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) quotes = NULL;
+  QmQuoteState state;
+
+  if (a->state != NULL && !qm_quote_state_from_string (a->state, &state))
+    {
+      qm_cli_error (_("quote list: --state must be draft, sent, accepted or declined (got '%s')"), a->state);
+      return QM_CLI_USAGE;
+    }
+  quotes = qm_quote_store_list (store, a->customer, a->state ? &state : NULL, &error);
+  if (quotes == NULL)
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  if (a->json)
+    {
+      list_json (quotes, a);
       return QM_CLI_OK;
     }
 
-  {
-    GDate until = qm_quote_valid_until (&header);
-    char date[16];
+  qm_cli_print ("%s %s %s %s %s %s %s %s\n", qm_cli_cell (_("Number"), -14), qm_cli_cell (_("Rev."), -4),
+                qm_cli_cell (_("Customer"), -24), qm_cli_cell (_("Plan"), -24), qm_cli_cell (_("Issued"), -10),
+                qm_cli_cell (_("Valid until"), -21), qm_cli_cell (_("State"), -9), qm_cli_cell (_("Gross"), 22));
+  for (guint i = 0; i < quotes->len; i++)
+    {
+      const QmQuoteSummary *s = quotes->pdata[i];
+      QmQuoteHeader header = { .issued = s->issued, .valid_days = s->valid_days };
+      GDate until = qm_quote_valid_until (&header);
+      g_autofree char *valid = NULL;
+      char issued[11], last[11], gross[64];
 
-    g_date_strftime (date, sizeof date, "%Y-%m-%d", &until);
-    /* Translators: the first line of a quote; %s are its reference
-     * (or "draft"), the customer and the last day it is valid. */
-    qm_cli_print (_("Quote %s for %s, valid until %s\n"),
-                  plan->quote_ref[0] ? plan->quote_ref : _("draft"),
-                  plan->customer[0] ? plan->customer : _("no customer"), date);
-    if (qm_quote_expired (&header, &today))
-      qm_cli_print ("%s\n", _("This quote has expired: its prices no longer hold."));
-    qm_cli_print ("\n");
-  }
-  print_lines (quote);
-  qm_cli_print ("\n");
-  print_totals (quote, plan->quote.tax_rate);
-  qm_cli_print ("\n");
-  print_schedule (quote);
+      qm_quote_date_format (&s->issued, issued);
+      qm_quote_date_format (&until, last);
+      /* Translators: the last valid day of a quote that has run out. */
+      valid = qm_quote_expired (&header, &a->today) ? g_strdup_printf (_("%s expired"), last) : g_strdup (last);
+      qm_money_format (gross, sizeof gross, s->gross, s->exponent, s->currency);
+      qm_cli_print ("%s %s %s %s %s %s %s %s\n", qm_cli_cell (s->number, -14), qm_cli_cell (s->revision, -4),
+                    qm_cli_cell (s->customer, -24), qm_cli_cell (s->plan_name, -24), qm_cli_cell (issued, -10),
+                    qm_cli_cell (valid, -21), qm_cli_cell (qm_quote_state_to_string (s->state), -9),
+                    qm_cli_cell (gross, 22));
+    }
+  /* Translators: under the quote list. */
+  qm_cli_print (_("\nQuotes: %u.\n"), quotes->len);
   return QM_CLI_OK;
+}
+
+static int
+quote_state (QmStore         *store,
+             const QuoteArgs *a)
+{
+  g_autoptr(GError) error = NULL;
+  QmQuoteState state;
+
+  if (!qm_quote_state_from_string (a->args[1], &state))
+    {
+      qm_cli_error (_("quote state: the state must be draft, sent, accepted or declined (got '%s')"),
+                    a->args[1]);
+      return QM_CLI_USAGE;
+    }
+  if (!qm_quote_store_set_state (store, a->args[0], state, &error))
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  return QM_CLI_OK;
+}
+
+int
+qm_cli_quote (int    argc,
+              char **argv)
+{
+  g_autoptr(QmStore) store = NULL;
+  QuoteArgs a = { .sub = sub_for (argc, argv) };
+
+  set_today (&a.today);
+  a.issued = a.today;
+  if (!parse_args (argc, argv, &a))
+    return QM_CLI_USAGE;
+  if (a.sub == SUB_DRAFT)
+    return quote_draft (&a);
+
+  store = qm_cli_open_store ();
+  if (store == NULL)
+    return QM_CLI_INPUT;
+  switch (a.sub)
+    {
+    case SUB_SAVE:
+      return quote_save (store, &a);
+    case SUB_SHOW:
+      return quote_show (store, &a);
+    case SUB_LIST:
+      return quote_list (store, &a);
+    default:
+      return quote_state (store, &a);
+    }
 }

@@ -28,6 +28,7 @@ int  qm_cli_catalog  (int argc, char **argv);
 int  qm_cli_plans    (int argc, char **argv);
 int  qm_cli_advise   (int argc, char **argv);
 int  qm_cli_quote    (int argc, char **argv);
+int  qm_cli_rates    (int argc, char **argv);
 
 /* One-line error on stderr: "quartermaster-cli: <message>". */
 void qm_cli_error    (const char *format, ...) G_GNUC_PRINTF (1, 2);

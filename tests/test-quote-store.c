@@ -1,0 +1,409 @@
+/* test-quote-store.c: quote numbers from the store's sequence and pattern,
+ * revisions that never change, exchange rates by date and their CSV
+ * import, and a revision that reads the same after the catalog changed
+ * and the database was closed and opened again (issue #22).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "qm-catalog-store.h"
+#include "qm-quote-store.h"
+#include "qm-test-store.h"
+
+static QmStore *
+open_store (void)
+{
+  g_autofree char *path = qm_test_db_path ();
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  return store;
+}
+
+/* A saved plan quoted in euros, with no exchange rate of its own. */
+static gint64
+save_plan (QmStore    *store,
+           const char *name,
+           const char *customer)
+{
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan (name, customer, 1.0e8);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *inputs = plan->inputs;
+  gsize n = strlen (inputs);
+
+  g_assert_cmpint (inputs[n - 1], ==, '}');
+  inputs[n - 1] = '\0';
+  plan->inputs = g_strconcat (inputs, ", \"quote\": {\"currency\": \"EUR\", \"tax_rate\": 0.19,"
+                              " \"deposit_fraction\": 0.3, \"payment_days\": 30, \"lead_weeks\": 12,"
+                              " \"phase_interval_months\": 1, \"valid_days\": 30}}", NULL);
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  return plan->id;
+}
+
+static void
+set_rate (QmStore    *store,
+          const char *currency,
+          double      rate_per_usd,
+          const char *date)
+{
+  g_autoptr(GError) error = NULL;
+  QmExchangeRate rate = { .rate_per_usd = rate_per_usd, .source = (char *) "ECB reference rate" };
+
+  g_strlcpy (rate.currency, currency, sizeof rate.currency);
+  g_assert_true (qm_quote_date_parse (date, &rate.date));
+  g_assert_true (qm_quote_store_set_rate (store, &rate, &error));
+  g_assert_no_error (error);
+}
+
+static QmQuoteRevision *
+save_revision (QmStore    *store,
+               gint64      plan_id,
+               const char *date,
+               const char *note)
+{
+  g_autoptr(GError) error = NULL;
+  QmQuoteRequest req = { .plan_id = plan_id, .note = note };
+  QmQuoteRevision *rev;
+
+  g_assert_true (qm_quote_date_parse (date, &req.issued));
+  rev = qm_quote_store_save_revision (store, &req, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (rev);
+  return rev;
+}
+
+static void
+test_number_pattern (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = NULL, *b = NULL, *bad = NULL, *none = NULL;
+  g_autofree char *l1 = qm_quote_revision_letter (1), *l2 = qm_quote_revision_letter (2);
+  g_autofree char *l26 = qm_quote_revision_letter (26), *l27 = qm_quote_revision_letter (27);
+  GDate d;
+
+  g_assert_true (qm_quote_date_parse ("2026-03-05", &d));
+  a = qm_quote_format_number (QM_QUOTE_DEFAULT_PATTERN, &d, 42, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (a, ==, "Q-2026-0042");
+  b = qm_quote_format_number ("ACME/{YY}{MM}/{N}", &d, 12345, &error);
+  g_assert_cmpstr (b, ==, "ACME/2603/12345");
+
+  /* No sequence: every quote would get the same number. */
+  none = qm_quote_format_number ("Q-{YYYY}", &d, 1, &error);
+  g_assert_null (none);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_clear_error (&error);
+  bad = qm_quote_format_number ("Q-{DD}-{NNN}", &d, 1, &error);
+  g_assert_null (bad);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "{DD}"));
+
+  g_assert_cmpstr (l1, ==, "A");
+  g_assert_cmpstr (l2, ==, "B");
+  g_assert_cmpstr (l26, ==, "Z");
+  g_assert_cmpstr (l27, ==, "AA");
+  g_assert_false (qm_quote_date_parse ("2026-02-30", &d));
+  g_assert_false (qm_quote_date_parse ("2026-2-3", &d));
+}
+
+static void
+test_sequence (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmQuoteRevision) a = NULL, b = NULL, other = NULL, acme = NULL, jump = NULL;
+  g_autoptr(GPtrArray) letters = NULL;
+  g_autofree char *pattern = qm_quote_store_get_pattern (store);
+  gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
+  gint64 plan2 = save_plan (store, "Initech 70B", "Initech");
+  gint64 plan3 = save_plan (store, "Umbrella 70B", "Umbrella");
+
+  g_assert_cmpstr (pattern, ==, "Q-{YYYY}-{NNNN}");
+  set_rate (store, "EUR", 0.92, "2026-01-01");
+
+  a = save_revision (store, plan, "2026-11-25", NULL);
+  g_assert_cmpstr (a->number, ==, "Q-2026-0001");
+  g_assert_cmpstr (a->revision, ==, "A");
+  g_assert_cmpstr (a->customer, ==, "Acme Corp");
+  g_assert_cmpstr (a->project, ==, "Acme 70B");
+  g_assert_cmpuint (a->valid_days, ==, 30);
+  g_assert_cmpstr (a->catalog_version, ==, qm_catalog_version ());
+
+  /* The same plan again: its next revision, not a new number. */
+  b = save_revision (store, plan, "2026-11-30", "Servers 5 % cheaper");
+  g_assert_cmpstr (b->number, ==, "Q-2026-0001");
+  g_assert_cmpstr (b->revision, ==, "B");
+  g_assert_cmpstr (b->note, ==, "Servers 5 % cheaper");
+  letters = qm_quote_store_list_revisions (store, "Q-2026-0001", &error);
+  g_assert_cmpuint (letters->len, ==, 2);
+
+  other = save_revision (store, plan2, "2026-11-25", NULL);
+  g_assert_cmpstr (other->number, ==, "Q-2026-0002");
+  g_assert_cmpuint (qm_quote_store_get_sequence (store), ==, 2);
+
+  g_assert_true (qm_quote_store_set_pattern (store, "ACME/{YY}/{NNN}", &error));
+  g_assert_no_error (error);
+  g_assert_false (qm_quote_store_set_pattern (store, "ACME", &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_clear_error (&error);
+  /* Never back to a number handed out. */
+  g_assert_false (qm_quote_store_set_sequence (store, 2, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_true (qm_quote_store_set_sequence (store, 100, &error));
+  g_assert_no_error (error);
+  jump = save_revision (store, plan3, "2027-01-04", NULL);
+  g_assert_cmpstr (jump->number, ==, "ACME/27/100");
+}
+
+/* Revisions are frozen: SQL cannot change or remove one either. */
+static void
+test_immutable (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmQuoteRevision) a = NULL, again = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
+  sqlite3 *db = qm_store_db (store);
+  char *msg = NULL;
+
+  set_rate (store, "EUR", 0.92, "2026-01-01");
+  a = save_revision (store, plan, "2026-11-25", NULL);
+
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE quote_revision SET gross = 1", NULL, NULL, &msg), ==,
+                   SQLITE_CONSTRAINT);
+  g_assert_nonnull (strstr (msg, "never changed"));
+  sqlite3_free (msg);
+  g_assert_cmpint (sqlite3_exec (db, "DELETE FROM quote_revision", NULL, NULL, &msg), ==, SQLITE_CONSTRAINT);
+  g_assert_nonnull (strstr (msg, "never removed"));
+  sqlite3_free (msg);
+
+  /* The quote's state may change; its revision stays as it was. */
+  g_assert_true (qm_quote_store_set_state (store, a->number, QM_QUOTE_STATE_SENT, &error));
+  g_assert_no_error (error);
+  again = qm_quote_store_load_revision (store, a->number, "A", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (again->state, ==, QM_QUOTE_STATE_SENT);
+  g_assert_cmpstr (again->quote_json, ==, a->quote_json);
+  g_assert_false (qm_quote_store_set_state (store, "Q-1999-0001", QM_QUOTE_STATE_SENT, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+}
+
+static void
+test_rate_lookup (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmExchangeRate) may = NULL, june = NULL, none = NULL;
+  g_autoptr(QmQuoteRevision) rev = NULL, failed = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
+  QmQuoteRequest req = { .plan_id = plan };
+  GDate d;
+  char iso[11];
+
+  set_rate (store, "EUR", 0.90, "2026-01-01");
+  set_rate (store, "EUR", 0.93, "2026-06-01");
+  set_rate (store, "GBP", 0.79, "2026-06-01");
+  set_rate (store, "EUR", 0.94, "2026-06-01");   /* replaces that day's */
+
+  qm_quote_date_parse ("2026-05-31", &d);
+  may = qm_quote_store_find_rate (store, "EUR", &d, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (may->rate_per_usd, ==, 0.90);
+  qm_quote_date_parse ("2026-06-01", &d);
+  june = qm_quote_store_find_rate (store, "EUR", &d, &error);
+  g_assert_cmpfloat (june->rate_per_usd, ==, 0.94);
+  g_assert_cmpstr (june->source, ==, "ECB reference rate");
+  qm_quote_date_parse ("2025-12-31", &d);
+  none = qm_quote_store_find_rate (store, "EUR", &d, &error);
+  g_assert_null (none);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  all = qm_quote_store_list_rates (store, NULL, &error);
+  g_assert_cmpuint (all->len, ==, 3);
+
+  /* A quote before the first rate: the error names currency and date. */
+  req.issued = d;
+  failed = qm_quote_store_save_revision (store, &req, &error);
+  g_assert_null (failed);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "EUR"));
+  g_assert_nonnull (strstr (error->message, "2025-12-31"));
+  g_clear_error (&error);
+  g_clear_pointer (&all, g_ptr_array_unref);
+  all = qm_quote_store_list (store, NULL, NULL, &error);
+  g_assert_cmpuint (all->len, ==, 0);
+
+  rev = save_revision (store, plan, "2026-07-15", NULL);
+  g_assert_cmpfloat (rev->exchange_rate, ==, 0.94);
+  g_assert_cmpfloat (rev->quote->exchange_rate, ==, 0.94);
+  qm_quote_date_format (&rev->rate_date, iso);
+  g_assert_cmpstr (iso, ==, "2026-06-01");
+  g_assert_cmpstr (rev->rate_source, ==, "ECB reference rate");
+  g_assert_cmpstr (rev->quote->currency, ==, "EUR");
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *terms;
+
+    g_assert_true (json_parser_load_from_data (parser, rev->terms_json, -1, NULL));
+    terms = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpfloat (json_object_get_double_member (terms, "exchange_rate"), ==, 0.94);
+    g_assert_cmpstr (json_object_get_string_member (terms, "currency"), ==, "EUR");
+  }
+
+  qm_quote_date_parse ("2026-06-01", &d);
+  g_assert_true (qm_quote_store_delete_rate (store, "GBP", &d, &error));
+  g_assert_no_error (error);
+  g_assert_false (qm_quote_store_delete_rate (store, "GBP", &d, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+}
+
+static const char bad_csv[] =
+  "currency,rate_per_usd,date,source\n"
+  "EUR,0.92,2026-01-02,ECB\n"
+  "GBP,lots,2026-01-02,BoE\n"
+  "JPY,151.2,2026-02-30,BoJ\n"
+  "eur,0.91,2026-01-03,ECB\n"
+  "CHF,0.88\n";
+
+static void
+test_import (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rates = NULL;
+  static const char good[] = "Currency,Date,Rate_per_USD\nEUR,2026-01-02,0.92\nJPY,2026-01-02,151.2\n";
+  int n;
+
+  n = qm_quote_store_import_rates_data (store, bad_csv, sizeof bad_csv - 1, "rates.csv", &error);
+  g_assert_cmpint (n, ==, -1);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "rates.csv:3: rate_per_usd: must be a number > 0"));
+  g_assert_nonnull (strstr (error->message, "(got 'lots')"));
+  g_assert_nonnull (strstr (error->message, "rates.csv:4: date:"));
+  g_assert_nonnull (strstr (error->message, "rates.csv:5: currency:"));
+  g_assert_nonnull (strstr (error->message, "rates.csv:6: date: missing"));
+  g_assert_null (strstr (error->message, "rates.csv:2:"));
+  g_clear_error (&error);
+  /* All or nothing: the good row was not written either. */
+  rates = qm_quote_store_list_rates (store, NULL, &error);
+  g_assert_cmpuint (rates->len, ==, 0);
+  g_clear_pointer (&rates, g_ptr_array_unref);
+
+  n = qm_quote_store_import_rates_data (store, "currency,rate\nEUR,1\n", 20, "r.csv", &error);
+  g_assert_cmpint (n, ==, -1);
+  g_assert_nonnull (strstr (error->message, "r.csv:1: column 2: unknown column 'rate'"));
+  g_assert_nonnull (strstr (error->message, "the column rate_per_usd is missing"));
+  g_clear_error (&error);
+
+  /* Columns in any order, any case; source optional. */
+  n = qm_quote_store_import_rates_data (store, good, sizeof good - 1, "good.csv", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (n, ==, 2);
+  rates = qm_quote_store_list_rates (store, "JPY", &error);
+  g_assert_cmpuint (rates->len, ==, 1);
+  g_assert_cmpfloat (((QmExchangeRate *) rates->pdata[0])->rate_per_usd, ==, 151.2);
+}
+
+/* Revision A after the catalog's price changed and the file was closed
+ * and opened again: the same totals and the same JSON; revision B takes
+ * the new price. */
+static void
+test_reopen (void)
+{
+  g_autoptr(QmQuoteRevision) a = NULL, again = NULL, b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  QmQuoteState sent = QM_QUOTE_STATE_SENT;
+  gint64 plan;
+
+  {
+    g_autoptr(QmStore) store = open_store ();
+
+    plan = save_plan (store, "Acme 70B", "Acme Corp");
+    save_plan (store, "Initech 70B", "Initech");
+    set_rate (store, "EUR", 0.92, "2026-01-01");
+    a = save_revision (store, plan, "2026-11-25", NULL);
+    g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_SERVER, "dgx-h100",
+                                                        500000, &error));
+    g_assert_no_error (error);
+  }
+  {
+    g_autoptr(QmStore) store = open_store ();
+
+    again = qm_quote_store_load_revision (store, "Q-2026-0001", "A", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (again->quote->gross, ==, a->quote->gross);
+    g_assert_cmpint (again->quote->net, ==, a->quote->net);
+    g_assert_cmpstr (again->quote_json, ==, a->quote_json);
+    g_assert_cmpstr (again->plan_json, ==, a->plan_json);
+
+    b = save_revision (store, plan, "2026-12-01", "New server price");
+    g_assert_cmpstr (b->revision, ==, "B");
+    g_assert_cmpint (b->quote->gross, >, a->quote->gross);
+
+    list = qm_quote_store_list (store, "acme", NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (list->len, ==, 1);
+    g_assert_cmpstr (((QmQuoteSummary *) list->pdata[0])->revision, ==, "B");
+    g_assert_cmpint (((QmQuoteSummary *) list->pdata[0])->gross, ==, b->quote->gross);
+    g_clear_pointer (&list, g_ptr_array_unref);
+    list = qm_quote_store_list (store, NULL, &sent, &error);
+    g_assert_cmpuint (list->len, ==, 0);
+  }
+}
+
+/* Another program holds the write lock: saving fails as LOCKED, naming
+ * the file, and writes nothing. */
+static void
+test_locked (void)
+{
+  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmQuoteRevision) rev = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
+  QmQuoteRequest req = { .plan_id = plan };
+  sqlite3 *other = NULL;
+  static const char csv[] = "currency,rate_per_usd,date\nEUR,0.9,2026-01-01\n";
+
+  set_rate (store, "EUR", 0.92, "2026-01-01");
+  qm_quote_date_parse ("2026-11-25", &req.issued);
+  g_assert_cmpint (sqlite3_open (qm_store_path (store), &other), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (other, "BEGIN IMMEDIATE", NULL, NULL, NULL), ==, SQLITE_OK);
+  qm_store_set_busy_timeout (store, 20);
+
+  rev = qm_quote_store_save_revision (store, &req, &error);
+  g_assert_null (rev);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_LOCKED);
+  g_assert_nonnull (strstr (error->message, qm_store_path (store)));
+  g_clear_error (&error);
+  g_assert_cmpint (qm_quote_store_import_rates_data (store, csv, sizeof csv - 1, "r.csv", &error), ==, -1);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_LOCKED);
+  g_clear_error (&error);
+
+  sqlite3_exec (other, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close (other);
+  list = qm_quote_store_list (store, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (list->len, ==, 0);
+  g_assert_cmpuint (qm_quote_store_get_sequence (store), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/quote-store/number-pattern", test_number_pattern);
+  g_test_add_func ("/quote-store/sequence", test_sequence);
+  g_test_add_func ("/quote-store/immutable", test_immutable);
+  g_test_add_func ("/quote-store/rate-lookup", test_rate_lookup);
+  g_test_add_func ("/quote-store/import", test_import);
+  g_test_add_func ("/quote-store/reopen", test_reopen);
+  g_test_add_func ("/quote-store/locked", test_locked);
+  return g_test_run ();
+}

@@ -314,6 +314,55 @@ test_chart (void)
   }
 }
 
+/* Issue #22: the cash flow of the plan's quote, in its currency, with the
+ * break-even month marked; a plan without a quote gets the default terms. */
+static void
+test_chart_cashflow (void)
+{
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *plan = example ("llama-3.1-70b-quote-eur.qmplan");
+    g_autofree char *out = out_path ("cli-chart-cashflow.pdf");
+    g_autofree char *text = NULL;
+    int pages = 0;
+
+    run_cli (&r, "chart", plan, "--kind", "cashflow", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    text = pdf_text (out, &pages);
+    g_assert_cmpint (pages, ==, 1);
+    g_assert_nonnull (strstr (text, "EUR"));
+    g_assert_nonnull (strstr (text, "Buying is cheaper from month"));
+    g_assert_nonnull (strstr (text, "Months after the order"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *plan = example ("llama-3.1-70b-pretrain-h100.qmplan");
+    g_autofree char *out = out_path ("cli-chart-cashflow-default.pdf");
+    g_autofree char *text = NULL;
+    int pages = 0;
+
+    run_cli (&r, "chart", plan, "--kind", "cashflow", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    text = pdf_text (out, &pages);
+    g_assert_cmpint (pages, ==, 1);
+    g_assert_nonnull (strstr (text, "USD"));
+    g_assert_nonnull (strstr (text, "Cluster in place: month"));
+  }
+  {
+    g_auto(Run) r = { 0, };
+    g_autofree char *plan = example ("llama-3.1-70b-pretrain-h100.qmplan");
+    g_autofree char *png = out_path ("cli-chart-cashflow-default.png");
+    g_autofree char *data = NULL;
+    gsize len = 0;
+
+    run_cli (&r, "chart", plan, "--kind", "cashflow", "-o", png, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_file_get_contents (png, &data, &len, NULL));
+    g_assert_cmpuint (len, >, 24);
+    g_assert_true (memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0);
+  }
+}
+
 static void
 test_chart_errors (void)
 {
@@ -455,6 +504,7 @@ main (int    argc,
   g_test_add_func ("/cli/report/atomic", test_report_atomic);
   g_test_add_func ("/cli/report/csv", test_report_csv);
   g_test_add_func ("/cli/chart", test_chart);
+  g_test_add_func ("/cli/chart/cashflow", test_chart_cashflow);
   g_test_add_func ("/cli/chart/errors", test_chart_errors);
   g_test_add_func ("/cli/compare", test_compare);
   return g_test_run ();

@@ -1,5 +1,5 @@
 /* qm-cli-chart.c: quartermaster-cli chart PLAN.json
- *                 --kind gpus-time|latency|throughput|vram|power|racks
+ *                 --kind gpus-time|latency|throughput|vram|power|racks|cashflow
  *                 [--width W --height H] -o OUT.png|.svg|.pdf
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -13,7 +13,7 @@
 #include "qm-estimate.h"
 #include "qm-plan-charts.h"
 
-#define USAGE "chart PLAN.json --kind gpus-time|latency|throughput|vram|power|racks [--width W --height H] -o OUT.png|.svg|.pdf"
+#define USAGE "chart PLAN.json --kind gpus-time|latency|throughput|vram|power|racks|cashflow [--width W --height H] -o OUT.png|.svg|.pdf"
 
 typedef struct
 {
@@ -106,7 +106,7 @@ qm_cli_chart (int    argc,
     }
   if (!qm_plan_chart_kind_from_string (kind, &job.kind))
     {
-      qm_cli_error (_("%s: --kind: must be gpus-time, latency, throughput, vram, power or racks (got '%s')"), "chart", kind);
+      qm_cli_error (_("%s: --kind: must be gpus-time, latency, throughput, vram, power, racks or cashflow (got '%s')"), "chart", kind);
       return QM_CLI_USAGE;
     }
   if (!g_str_has_suffix (out, ".png") && !g_str_has_suffix (out, ".svg") && !g_str_has_suffix (out, ".pdf"))

@@ -181,6 +181,8 @@ chart_tooltip (double   x,
                                 FMT (a, qm_format_number, cv->concurrency[i], 0),
                                 FMT (b, qm_format_number, cv->tokens_per_s_per_gpu[i], 0));
       }
+    case QM_PLAN_CHART_CASHFLOW:
+      return qm_plan_view_quote_tooltip (self, x, y);
     case QM_N_PLAN_CHARTS:
     default:
       return NULL;
@@ -220,7 +222,11 @@ qm_plan_view_build_charts (QmPlanView *self)
       qm_chart_widget_set_draw_func (QM_CHART_WIDGET (chart), draw_chart, chart_tooltip, d, g_free);
       gtk_box_append (GTK_BOX (card), title);
       gtk_box_append (GTK_BOX (card), chart);
-      gtk_flow_box_append (self->charts_box, qm_plan_view_capped_new (card, CHART_CARD_NATURAL));
+      /* The cash flow is the quote's: it sits on the Quote section. */
+      if (k == QM_PLAN_CHART_CASHFLOW)
+        gtk_box_append (self->quote_chart_box, card);
+      else
+        gtk_flow_box_append (self->charts_box, qm_plan_view_capped_new (card, CHART_CARD_NATURAL));
     }
 }
 
@@ -241,6 +247,7 @@ qm_plan_view_update_charts (QmPlanView *self)
     }
   /* Time to train is for training, latency and throughput for serving. */
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
-    gtk_widget_set_visible (gtk_widget_get_ancestor (self->charts[k], GTK_TYPE_FLOW_BOX_CHILD),
-                            qm_plan_chart_applies ((QmPlanChartKind) k, e));
+    if (k != QM_PLAN_CHART_CASHFLOW)
+      gtk_widget_set_visible (gtk_widget_get_ancestor (self->charts[k], GTK_TYPE_FLOW_BOX_CHILD),
+                              qm_plan_chart_applies ((QmPlanChartKind) k, e));
 }

@@ -385,6 +385,8 @@ qm_plan_view_inputs_build (QmPlanView *self)
   groups[QM_PLAN_VIEW_GROUP_FACILITY] = new_group (self, _("Facility"));
   groups[QM_PLAN_VIEW_GROUP_PRICING] = new_group (self, _("Pricing"));
   groups[QM_PLAN_VIEW_GROUP_RELIABILITY] = new_group (self, _("Reliability"));
+  /* The quote's terms live on the Quote section, beside its lines. */
+  groups[QM_PLAN_VIEW_GROUP_QUOTE] = GTK_WIDGET (self->quote_terms_group);
   self->serving_group = groups[QM_PLAN_VIEW_GROUP_SERVING];
   self->training_group = groups[QM_PLAN_VIEW_GROUP_TRAINING];
   self->reliability_group = groups[QM_PLAN_VIEW_GROUP_RELIABILITY];

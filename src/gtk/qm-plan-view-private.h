@@ -128,6 +128,19 @@ struct _QmPlanView
   AdwPreferencesGroup *notes_group;
   GtkListBox        *notes_list;
   QmAdvisorPanel    *advisor_panel;
+
+  /* The Quote section (qm-plan-view-quote.c). */
+  QmQuote           *quote;            /* of the plan's terms, once per change */
+  char              *quote_shape;      /* the lines shown, to rebuild only when they change */
+  GtkWidget         *quote_box;
+  GtkLabel          *quote_state;
+  GtkWidget         *quote_add_group;
+  AdwPreferencesGroup *quote_terms_group;
+  GtkWidget         *quote_lines_group;
+  GtkGrid           *quote_lines;
+  GtkGrid           *quote_totals;
+  GtkBox            *quote_chart_box;
+  GtkWidget         *quote_actions;
 };
 
 /* qm-plan-view-inputs.c and -lists.c */
@@ -161,6 +174,27 @@ void qm_plan_view_add_figure_cards (QmPlanView *self);
 /* @child, asking for at most @natural_width (see CHART_CARD_NATURAL). */
 GtkWidget *qm_plan_view_capped_new (GtkWidget *child, int natural_width);
 void qm_plan_view_update_figures (QmPlanView *self, const QmPlanViewFigures *f);
+
+/* qm-plan-view-quote.c */
+void  qm_plan_view_quote_class_init (GtkWidgetClass *widget_class);
+void  qm_plan_view_quote_update     (QmPlanView     *self);
+char *qm_plan_view_quote_tooltip    (QmPlanView     *self,
+                                     double          x,
+                                     double          y);
+
+/* qm-plan-view.c: a toast, and a save dialog that calls @func with the
+ * chosen path. */
+typedef gboolean (*QmPlanViewExportFunc) (QmPlanView  *self,
+                                          const char  *path,
+                                          GError     **error);
+void  qm_plan_view_toast            (QmPlanView     *self,
+                                     const char     *text);
+void  qm_plan_view_export_with_chooser (QmPlanView           *self,
+                                        const char           *title,
+                                        const char           *extension,
+                                        const char           *filter_name,
+                                        const char           *mime_type,
+                                        QmPlanViewExportFunc  func);
 
 /* qm-plan-view-bom.c */
 void qm_plan_view_build_bom (QmPlanView *self);

@@ -408,6 +408,73 @@ set_currency (QmPlanViewInput  *in,
   return qm_plan_view_row_set_id (in, p, text, e);
 }
 
+/* The quote's fractions (tax, spares, deposit ...) are typed in percent;
+ * the key's own range (0 to 1) is the rule. */
+static double
+get_percent (QmPlanViewInput  *in,
+             const QmPlan     *p,
+             const QmEstimate *e)
+{
+  return qm_plan_key_get_number (in->key, p) * 100.0;
+}
+
+static const char *
+set_percent (QmPlanViewInput  *in,
+             QmPlan           *p,
+             double            v,
+             const QmEstimate *e)
+{
+  if (!(v >= 0 && v <= 100))
+    return N_("Must be from 0% to 100%");
+  qm_plan_key_set_number (in->key, p, v / 100.0);
+  return NULL;
+}
+
+static const char *
+set_quote_currency (QmPlanViewInput  *in,
+                    QmPlan           *p,
+                    const char       *text,
+                    const QmEstimate *e)
+{
+  if (!qm_currency_code_valid (text))
+    return N_("Must be an ISO 4217 code such as EUR");
+  return qm_plan_view_row_set_id (in, p, text, e);
+}
+
+/* The UI offers equal phases, one every phase_interval_months; the plan
+ * file takes any fractions (quote.phases), shown here by their count. */
+static double
+get_phases (QmPlanViewInput  *in,
+            const QmPlan     *p,
+            const QmEstimate *e)
+{
+  return MAX (p->quote.n_phases, 1u);
+}
+
+static const char *
+set_phases (QmPlanViewInput  *in,
+            QmPlan           *p,
+            double            v,
+            const QmEstimate *e)
+{
+  guint n;
+
+  if (v != floor (v) || v < 1 || v > QM_QUOTE_MAX_PHASES)
+    return N_("Must be a whole number from 1 to 12");
+  n = (guint) v;
+  /* One delivery is the file's "no phases". */
+  p->quote.n_phases = n > 1 ? n : 0;
+  for (guint i = 0; i < p->quote.n_phases; i++)
+    p->quote.phases[i] = 1.0 / n;
+  return NULL;
+}
+
+static gboolean
+has_quote (const QmPlan *p)
+{
+  return p->has_quote;
+}
+
 /* ------------------------------------------------------------------ */
 /* The table                                                           */
 
@@ -446,6 +513,8 @@ static const char *const pricing_labels[] = {
 #define SPIN(st, dg)  .step = (st), .digits = (dg)
 #define DEGREE(name)  .resolved = G_STRUCT_OFFSET (QmEstimate, parallelism.name), \
                       .sensitive = parallel_manual
+#define QUOTE(name, ...) { "quote." #name, "quote." #name, G (QUOTE), .visible = has_quote, __VA_ARGS__ }
+#define PERCENT(name, t) QUOTE (name, SPIN (1, 1), .title = (t), .get = get_percent, .set = set_percent)
 #define SHAPE(name, st) { "model." #name, "workload.model." #name, G (SHAPE), SPIN (st, 0) }
 
 static const QmPlanViewRow rows[] = {
@@ -527,6 +596,23 @@ static const QmPlanViewRow rows[] = {
   { "reliability.preset", "reliability.preset", G (RELIABILITY), QM_PLAN_VIEW_ROW_CHOICE,
     .choices = choices_reliability },
   { "reliability.restart_minutes", "reliability.restart_minutes", G (RELIABILITY), SPIN (5, 0) },
+
+  { "customer", "customer", G (QUOTE), QM_PLAN_VIEW_ROW_TEXT, .title = N_("_Customer"),
+    .visible = has_quote },
+  QUOTE (currency, .kind = QM_PLAN_VIEW_ROW_TEXT, .set_id = set_quote_currency),
+  QUOTE (exchange_rate, SPIN (0.01, 4)),
+  PERCENT (tax_rate, N_("_Tax Rate (%)")),
+  PERCENT (spares_fraction, N_("_Spares (%)")),
+  QUOTE (support_years, SPIN (1, 1)),
+  PERCENT (support_rate, N_("Yearly Support _Rate (%)")),
+  PERCENT (shipping_fraction, N_("S_hipping (%)")),
+  PERCENT (deposit_fraction, N_("_Deposit (%)")),
+  QUOTE (payment_days, SPIN (15, 0)),
+  QUOTE (lead_weeks, SPIN (1, 0)),
+  QUOTE (phases, SPIN (1, 0), .title = N_("Deli_veries"),
+         .hint = N_("Equal phases of the servers"), .get = get_phases, .set = set_phases),
+  QUOTE (phase_interval_months),
+  QUOTE (valid_days, SPIN (15, 0)),
 };
 
 const QmPlanViewRow *

@@ -26,6 +26,7 @@ typedef enum
   QM_PLAN_VIEW_GROUP_FACILITY,
   QM_PLAN_VIEW_GROUP_PRICING,
   QM_PLAN_VIEW_GROUP_RELIABILITY,
+  QM_PLAN_VIEW_GROUP_QUOTE,       /* the quote's terms, on the Quote section */
   QM_PLAN_VIEW_N_GROUPS
 } QmPlanViewGroup;
 

@@ -170,6 +170,7 @@ refresh (QmPlanView *self)
   qm_plan_view_update_figures (self, &f);
   qm_plan_view_update_charts (self);
   qm_plan_view_update_bom (self);
+  qm_plan_view_quote_update (self);
   update_notes (self);
   update_title (self);
   update_actions (self);
@@ -177,6 +178,7 @@ refresh (QmPlanView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->charts_box), self->snapshot == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->notes_group), self->snapshot == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->advisor_panel), self->snapshot == NULL);
+  gtk_widget_set_visible (self->quote_box, self->snapshot == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->charts_note), self->snapshot != NULL);
   gtk_revealer_set_reveal_child (self->catalog_revealer, self->snapshot != NULL);
 }
@@ -235,9 +237,9 @@ save_now (QmPlanView *self,
   return TRUE;
 }
 
-static void
-toast (QmPlanView *self,
-       const char *text)
+void
+qm_plan_view_toast (QmPlanView *self,
+                    const char *text)
 {
   AdwToast *t = adw_toast_new (text);
 
@@ -256,7 +258,7 @@ autosave_cb (gpointer user_data)
     {
       g_autofree char *text = g_strdup_printf (_("Could not save: %s. The edit is kept here and saving is tried again on the next edit."),
                                                error->message);
-      toast (self, text);
+      qm_plan_view_toast (self, text);
     }
   return G_SOURCE_REMOVE;
 }
@@ -349,12 +351,10 @@ qm_plan_view_export_plan_file (QmPlanView  *self,
   return g_file_set_contents (path, data, -1, error);
 }
 
-typedef gboolean (*ExportFunc) (QmPlanView *self, const char *path, GError **error);
-
 typedef struct
 {
   QmPlanView *self;
-  ExportFunc  func;
+  QmPlanViewExportFunc func;
 } ExportData;
 
 static void
@@ -379,20 +379,20 @@ on_export_response (GtkNativeDialog *dialog,
       else
         text = g_strdup_printf (_("Could not export “%s”: %s"), base,
                                 error ? error->message : _("not a local file"));
-      toast (data->self, text);
+      qm_plan_view_toast (data->self, text);
     }
   g_object_unref (data->self);
   g_free (data);
   g_object_unref (dialog);
 }
 
-static void
-export_with_chooser (QmPlanView *self,
-                     const char *title,
-                     const char *extension,
-                     const char *filter_name,
-                     const char *mime_type,
-                     ExportFunc  func)
+void
+qm_plan_view_export_with_chooser (QmPlanView           *self,
+                                  const char           *title,
+                                  const char           *extension,
+                                  const char           *filter_name,
+                                  const char           *mime_type,
+                                  QmPlanViewExportFunc  func)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
   GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
@@ -559,11 +559,11 @@ action_duplicate (GtkWidget  *widget,
                                      NULL, &error)) == 0)
     {
       text = g_strdup_printf (_("Could not save a copy: %s"), error ? error->message : "");
-      toast (self, text);
+      qm_plan_view_toast (self, text);
       return;
     }
   text = g_strdup_printf (_("Saved a copy of “%s”"), qm_plan_editor_get_plan (self->editor)->name);
-  toast (self, text);
+  qm_plan_view_toast (self, text);
   g_signal_emit (self, signals[DUPLICATED], 0, id);
 }
 
@@ -572,8 +572,8 @@ action_export_pdf (GtkWidget  *widget,
                    const char *name,
                    GVariant   *param)
 {
-  export_with_chooser (QM_PLAN_VIEW (widget), _("Export PDF"), "pdf", _("PDF documents"),
-                       "application/pdf", qm_plan_view_export_pdf);
+  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export PDF"), "pdf", _("PDF documents"),
+                                    "application/pdf", qm_plan_view_export_pdf);
 }
 
 static void
@@ -581,8 +581,8 @@ action_export_csv (GtkWidget  *widget,
                    const char *name,
                    GVariant   *param)
 {
-  export_with_chooser (QM_PLAN_VIEW (widget), _("Export Bill of Materials"), "csv",
-                       _("CSV spreadsheets"), "text/csv", qm_plan_view_export_csv);
+  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export Bill of Materials"), "csv",
+                                    _("CSV spreadsheets"), "text/csv", qm_plan_view_export_csv);
 }
 
 static void
@@ -590,9 +590,9 @@ action_export_plan (GtkWidget  *widget,
                     const char *name,
                     GVariant   *param)
 {
-  export_with_chooser (QM_PLAN_VIEW (widget), _("Export Plan File"), "qmplan",
-                       _("Quartermaster plans"), "application/x-quartermaster-plan",
-                       qm_plan_view_export_plan_file);
+  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export Plan File"), "qmplan",
+                                    _("Quartermaster plans"), "application/x-quartermaster-plan",
+                                    qm_plan_view_export_plan_file);
 }
 
 static void
@@ -606,7 +606,7 @@ action_print (GtkWidget  *widget,
   if (!qm_plan_view_print (self, NULL, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not print: %s"), error->message);
-      toast (self, text);
+      qm_plan_view_toast (self, text);
     }
 }
 
@@ -622,7 +622,7 @@ action_add_to_compare (GtkWidget  *widget,
   if (!save_now (self, self->store != NULL && qm_plan_editor_get_saved_id (self->editor) == 0, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not save: %s"), error->message);
-      toast (self, text);
+      qm_plan_view_toast (self, text);
       return;
     }
   g_signal_emit (self, signals[ADD_TO_COMPARE], 0, qm_plan_editor_get_saved_id (self->editor));
@@ -645,10 +645,10 @@ action_recompute (GtkWidget  *widget,
   if (!save_now (self, TRUE, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not save: %s"), error->message);
-      toast (self, text);
+      qm_plan_view_toast (self, text);
     }
   else
-    toast (self, _("Recomputed with today’s catalog"));
+    qm_plan_view_toast (self, _("Recomputed with today’s catalog"));
 }
 
 /* ------------------------------------------------------------------ */
@@ -752,6 +752,8 @@ qm_plan_view_finalize (GObject *object)
   QmPlanView *self = QM_PLAN_VIEW (object);
 
   g_free (self->curves);
+  g_free (self->quote);
+  g_free (self->quote_shape);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     g_free (self->layouts[k]);
   g_clear_pointer (&self->figure_values, g_hash_table_unref);
@@ -860,6 +862,16 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, notes_group);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, notes_list);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, advisor_panel);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_box);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_state);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_add_group);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_terms_group);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_lines_group);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_lines);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_totals);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_chart_box);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_actions);
+  qm_plan_view_quote_class_init (widget_class);
 
   gtk_widget_class_install_action (widget_class, "plan.back", NULL, action_back);
   gtk_widget_class_install_action (widget_class, "plan.undo", NULL, action_undo);
@@ -897,6 +909,7 @@ qm_plan_view_init (QmPlanView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->curves = g_new0 (QmPlanCurves, 1);
+  self->quote = g_new0 (QmQuote, 1);
   self->figure_values = g_hash_table_new (g_str_hash, g_str_equal);
   self->figure_details = g_hash_table_new (g_str_hash, g_str_equal);
   self->figure_cards = g_hash_table_new (g_str_hash, g_str_equal);

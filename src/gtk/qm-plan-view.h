@@ -79,6 +79,19 @@ gboolean      qm_plan_view_print            (QmPlanView   *self,
                                              const char   *export_path,
                                              GError      **error);
 
+/* The Quote section's exports (issue #22): the quote PDF a customer
+ * signs, its XLSX workbook, and printing the PDF's pages (with
+ * @export_path, to that PDF without a dialog). */
+gboolean      qm_plan_view_export_quote_pdf  (QmPlanView   *self,
+                                              const char   *path,
+                                              GError      **error);
+gboolean      qm_plan_view_export_quote_xlsx (QmPlanView   *self,
+                                              const char   *path,
+                                              GError      **error);
+gboolean      qm_plan_view_print_quote       (QmPlanView   *self,
+                                              const char   *export_path,
+                                              GError      **error);
+
 /* The side panel. */
 gboolean      qm_plan_view_get_inputs_visible (QmPlanView *self);
 void          qm_plan_view_set_inputs_visible (QmPlanView *self,

@@ -1,4 +1,4 @@
-/* qm-plan-charts.c: the four plan charts from a plan and its estimate.
+/* qm-plan-charts.c: the plan charts from a plan and its estimate.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -27,6 +27,7 @@ static const struct { const char *id; const char *title; } kinds[QM_N_PLAN_CHART
   [QM_PLAN_CHART_RACKS]     = { "racks",     N_("Rack layout") },
   [QM_PLAN_CHART_LATENCY]   = { "latency",   N_("Latency vs. load") },
   [QM_PLAN_CHART_THROUGHPUT] = { "throughput", N_("Throughput vs. concurrency") },
+  [QM_PLAN_CHART_CASHFLOW]  = { "cashflow",  N_("Cumulative cash flow") },
 };
 
 gboolean
@@ -44,6 +45,8 @@ qm_plan_chart_applies (QmPlanChartKind   kind,
     case QM_PLAN_CHART_POWER:
     case QM_PLAN_CHART_RACKS:
       return TRUE;
+    case QM_PLAN_CHART_CASHFLOW:
+      return e->valid && e->has_cost;
     case QM_N_PLAN_CHARTS:
     default:
       return FALSE;
@@ -414,6 +417,23 @@ qm_plan_curves (const QmPlan     *plan,
 }
 
 void
+qm_plan_chart_quote (const QmPlan     *plan,
+                     const QmEstimate *e,
+                     QmQuote          *out)
+{
+  g_autofree QmPlan *with_terms = NULL;
+
+  if (plan->has_quote)
+    {
+      qm_estimate_quote (plan, e, out);
+      return;
+    }
+  with_terms = g_memdup2 (plan, sizeof *plan);
+  qm_quote_terms_init (&with_terms->quote, &plan->pricing);
+  qm_estimate_quote (with_terms, e, out);
+}
+
+void
 qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
                                 cairo_t               *cr,
                                 const QmPlan          *plan,
@@ -479,6 +499,15 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
                                       layout_out ? &layout_out->throughput : NULL);
       }
       break;
+    case QM_PLAN_CHART_CASHFLOW:
+      {
+        g_autofree QmQuote *quote = g_new0 (QmQuote, 1);
+
+        qm_plan_chart_quote (plan, e, quote);
+        qm_chart_render_cashflow (cr, quote, style, width, height,
+                                  layout_out ? &layout_out->cashflow : NULL);
+      }
+      break;
     case QM_N_PLAN_CHARTS:
     default:
       g_return_if_reached ();
@@ -532,6 +561,25 @@ qm_plan_chart_describe (QmPlanChartKind   kind,
                               qm_format_number (a, sizeof a, e->inference.concurrency, 0),
                               qm_format_number (b, sizeof b, e->inference.tokens_per_s_per_gpu, 0),
                               qm_format_number (c, sizeof c, e->inference.max_batch, 0));
+    case QM_PLAN_CHART_CASHFLOW:
+      {
+        g_autofree QmQuote *q = g_new0 (QmQuote, 1);
+
+        qm_plan_chart_quote (plan, e, q);
+        qm_money_format (a, sizeof a, q->spend_total, q->exponent, q->currency);
+        qm_money_format (b, sizeof b, q->rent_total, q->exponent, q->currency);
+        if (q->break_even_valid)
+          /* Translators: two amounts of money, then the month (a number) buying breaks even. */
+          return g_strdup_printf (_("Cumulative cash flow by month: buying costs %s in all, renting the same GPUs %s; "
+                                    "buying breaks even in month %u."),
+                                  a, b, q->break_even_month);
+        if (q->rent_total > 0)
+          /* Translators: two amounts of money. */
+          return g_strdup_printf (_("Cumulative cash flow by month: buying costs %s in all, renting the same GPUs %s; "
+                                    "buying does not break even."), a, b);
+        /* Translators: an amount of money, what a rent quote pays in all. */
+        return g_strdup_printf (_("Cumulative cash flow by month: %s in all."), a);
+      }
     case QM_N_PLAN_CHARTS:
     default:
       return g_strdup ("");

@@ -1,5 +1,5 @@
-/* qm-plan-charts.h: the four plan charts drawn straight from a plan and
- * its estimate, the same way in the app, the PDF and `quartermaster-cli
+/* qm-plan-charts.h: the plan charts drawn straight from a plan and its
+ * estimate, the same way in the app, the PDF and `quartermaster-cli
  * chart`.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,6 +8,7 @@
 
 #include <cairo.h>
 
+#include "qm-chart-cashflow.h"
 #include "qm-chart-gpus-time.h"
 #include "qm-chart-power.h"
 #include "qm-chart-racks.h"
@@ -28,11 +29,13 @@ typedef enum
   QM_PLAN_CHART_VRAM,
   QM_PLAN_CHART_POWER,
   QM_PLAN_CHART_RACKS,
+  QM_PLAN_CHART_CASHFLOW,     /* the plan's quote, or default terms */
   QM_N_PLAN_CHARTS
 } QmPlanChartKind;
 
 /* Whether @kind has something to show for @estimate: the GPUs-vs-time
- * curve is for training, the latency and throughput curves for serving. */
+ * curve is for training, the latency and throughput curves for serving,
+ * the cash flow for an estimate with a cost. */
 gboolean    qm_plan_chart_applies          (QmPlanChartKind   kind,
                                             const QmEstimate *estimate);
 
@@ -88,6 +91,7 @@ typedef struct
   QmRackLayout      racks;
   QmServingLayout    latency;
   QmThroughputLayout throughput;
+  QmCashFlowLayout   cashflow;
 } QmPlanChartLayout;
 
 /* Draws @kind into (0, 0, width, height). @curves NULL computes what
@@ -102,6 +106,13 @@ void        qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
                                             double                 width,
                                             double                 height,
                                             QmPlanChartLayout     *layout_out);
+
+/* The quote the cash-flow chart draws: the plan's terms, or the default
+ * terms (qm_quote_terms_init) for a plan without a quote section, so that
+ * `chart --kind cashflow` works on any plan. */
+void        qm_plan_chart_quote            (const QmPlan     *plan,
+                                            const QmEstimate *estimate,
+                                            QmQuote          *out);
 
 /* The chart's key numbers in a sentence, for screen readers and captions. */
 char       *qm_plan_chart_describe         (QmPlanChartKind   kind,

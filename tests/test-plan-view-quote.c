@@ -1,0 +1,308 @@
+/* test-plan-view-quote.c: the plan view's Quote section (issue #22) under a
+ * real display: it shows the gross the core computes for the EUR example,
+ * a discount typed on a line changes it and undoes in one step, a plan
+ * without a quote gets one from "Add a Quote", the cash-flow chart draws in
+ * light and dark, and the quote's PDF, workbook and print write files.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "qm-estimate.h"
+#include "qm-plan-view.h"
+#include "qm-plan.h"
+#include "qm-test-fixture.h"
+#include "qm-test-ui.h"
+
+#define QUOTE_EXAMPLE "llama-3.1-70b-quote-eur.qmplan"
+
+static void
+iterate (int ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The gross as the core computes it, formatted as the section shows it. */
+static char *
+core_gross (const QmPlan *plan)
+{
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autofree QmQuote *q = g_new0 (QmQuote, 1);
+  char buf[64];
+
+  qm_estimate (plan, e);
+  qm_estimate_quote (plan, e, q);
+  g_assert_false (qm_issues_has_error (&q->issues));
+  return g_strdup (qm_money_format (buf, sizeof buf, q->gross, q->exponent, q->currency));
+}
+
+static const char *
+shown (GtkWidget  *view,
+       const char *name)
+{
+  GtkWidget *label = qm_test_find_named (view, name);
+
+  g_assert_true (GTK_IS_LABEL (label));
+  return gtk_label_get_label (GTK_LABEL (label));
+}
+
+/* The first discounted-able line: a hardware line with a catalog id. */
+static const char *
+first_catalog_id (const QmPlan *plan,
+                  char         *out,
+                  gsize         size)
+{
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autofree QmQuote *q = g_new0 (QmQuote, 1);
+
+  qm_estimate (plan, e);
+  qm_estimate_quote (plan, e, q);
+  for (guint i = 0; i < q->n_lines; i++)
+    if (q->lines[i].kind == QM_QUOTE_LINE_HARDWARE && q->lines[i].catalog_id != NULL)
+      {
+        g_strlcpy (out, q->lines[i].catalog_id, size);
+        return out;
+      }
+  g_assert_not_reached ();
+}
+
+/* Scrolls the content so that @widget is near the top. */
+static void
+scroll_to (GtkWidget *view,
+           GtkWidget *widget)
+{
+  GtkWidget *scroll = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj;
+  graphene_point_t p;
+
+  /* The lines sit in their own horizontal scroller: use the page's. */
+  for (;;)
+    {
+      GtkPolicyType h, v;
+
+      g_assert_nonnull (scroll);
+      gtk_scrolled_window_get_policy (GTK_SCROLLED_WINDOW (scroll), &h, &v);
+      if (v != GTK_POLICY_NEVER)
+        break;
+      scroll = gtk_widget_get_ancestor (gtk_widget_get_parent (scroll), GTK_TYPE_SCROLLED_WINDOW);
+    }
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroll));
+  g_assert_true (gtk_widget_compute_point (widget, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroll)),
+                                           &GRAPHENE_POINT_INIT (0, 0), &p));
+  /* The viewport's coordinates move with the scrolling. */
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + p.y - 24);
+}
+
+static void
+test_gross_discount_undo (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  QmPlan plan;
+  GtkWidget *view, *spin;
+  GtkWindow *window;
+  g_autofree char *gross = NULL;
+  g_autofree char *name = NULL;
+  char id[64];
+  const QmQuoteItemTerms *it;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  g_assert_true (plan.has_quote);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1200, 900);
+  iterate (100);
+
+  gross = core_gross (&plan);
+  g_assert_cmpstr (shown (view, "quote-gross"), ==, gross);
+  g_assert_nonnull (strstr (gross, "EUR"));
+
+  /* A discount typed on a line: stored as a fraction, the gross follows. */
+  name = g_strconcat ("quote-discount-", first_catalog_id (&plan, id, sizeof id), NULL);
+  spin = qm_test_find_named (view, name);
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "37.5");
+  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
+  it = qm_quote_terms_find (&qm_plan_editor_get_plan (editor)->quote, id);
+  g_assert_nonnull (it);
+  g_assert_cmpint (it->discount_kind, ==, QM_DISCOUNT_FRACTION);
+  g_assert_cmpfloat_with_epsilon (it->discount, 0.375, 1e-12);
+  {
+    g_autofree char *after = core_gross (qm_plan_editor_get_plan (editor));
+
+    g_assert_cmpstr (after, !=, gross);
+    g_assert_cmpstr (shown (view, "quote-gross"), ==, after);
+  }
+
+  /* One undo step restores the gross. */
+  g_assert_true (qm_plan_editor_undo (editor));
+  g_assert_cmpstr (shown (view, "quote-gross"), ==, gross);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (qm_test_find_named (view, name))), ==,
+                     (qm_quote_terms_find (&plan.quote, id) ? qm_quote_terms_find (&plan.quote, id)->discount : 0) * 100);
+  close_window (window);
+}
+
+static void
+test_add_quote (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+  g_autofree char *gross = NULL;
+
+  load_example ("llama-3.1-70b-pretrain-h100.qmplan", &plan);
+  g_assert_false (plan.has_quote);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1200, 900);
+  iterate (100);
+
+  g_assert_true (gtk_widget_is_visible (qm_test_find_button (view, "_Add a Quote")));
+  scroll_to (view, qm_test_find_button (view, "_Add a Quote"));
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-add-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_assert_true (gtk_widget_activate_action (view, "plan.add-quote", NULL));
+  g_assert_true (qm_plan_editor_get_plan (editor)->has_quote);
+  gross = core_gross (qm_plan_editor_get_plan (editor));
+  g_assert_cmpstr (shown (view, "quote-gross"), ==, gross);
+  g_assert_false (gtk_widget_get_mapped (qm_test_find_button (view, "_Add a Quote")));
+
+  g_assert_true (qm_plan_editor_undo (editor));
+  g_assert_false (qm_plan_editor_get_plan (editor)->has_quote);
+  close_window (window);
+}
+
+/* A refused currency marks its row and leaves the plan alone. */
+static void
+test_currency (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  QmPlan plan;
+  GtkWidget *view, *row;
+  GtkWindow *window;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1200, 900);
+
+  row = qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "quote.currency");
+  gtk_editable_set_text (GTK_EDITABLE (row), "EURO");
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote.currency, ==, "EUR");
+  gtk_editable_set_text (GTK_EDITABLE (row), "CHF");
+  g_assert_false (gtk_widget_has_css_class (row, "error"));
+  g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote.currency, ==, "CHF");
+  g_assert_nonnull (strstr (shown (view, "quote-gross"), "CHF"));
+  close_window (window);
+}
+
+static void
+test_chart_and_exports (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const int widths[] = { 1200, 720 };
+  const char *parts[] = { NULL, "quote-lines", "quote-net" };
+  const char *build = g_getenv ("QM_BUILD_DIR");
+  QmPlan plan;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      g_autoptr(QmPlanEditor) editor = qm_plan_editor_new (&plan);
+      GtkWidget *view = qm_plan_view_new (NULL, editor);
+      GtkWindow *window = show_view (view, widths[i], 900);
+      GtkWidget *chart;
+      g_autofree char *shot = NULL;
+
+      iterate (100);
+      chart = qm_test_find_named (view, "cashflow");
+      g_assert_nonnull (chart);
+      g_assert_true (gtk_widget_get_mapped (chart));
+      g_assert_cmpint (gtk_widget_get_width (chart), >, 200);
+      g_assert_cmpint (gtk_widget_get_height (chart), >, 200);
+
+      /* The terms, the lines and the totals with the chart, light and dark. */
+      for (guint k = 0; k < G_N_ELEMENTS (parts); k++)
+        {
+          /* The terms from the section's heading, above their group. */
+          GtkWidget *at = parts[k] != NULL
+                          ? qm_test_find_named (view, parts[k])
+                          : gtk_widget_get_first_child (gtk_widget_get_parent (
+                              gtk_widget_get_ancestor (qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "customer"),
+                                                       ADW_TYPE_PREFERENCES_GROUP)));
+
+          scroll_to (view, at);
+          for (guint dark = 0; dark < 2; dark++)
+            {
+              g_autofree char *name = g_strdup_printf ("plan-view-quote-%d-%s-%s.png", widths[i],
+                                                       k == 0 ? "terms" : k == 1 ? "lines" : "totals",
+                                                       dark ? "dark" : "light");
+
+              qm_test_screenshot (GTK_WIDGET (window), name,
+                                  dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+            }
+        }
+      shot = g_strdup_printf ("plan-view-quote-chart-%d-light.png", widths[i]);
+      qm_test_screenshot (chart, shot, ADW_COLOR_SCHEME_FORCE_LIGHT);
+      g_free (shot);
+      shot = g_strdup_printf ("plan-view-quote-chart-%d-dark.png", widths[i]);
+      qm_test_screenshot (chart, shot, ADW_COLOR_SCHEME_FORCE_DARK);
+
+      if (i == 0)
+        {
+          g_autofree char *pdf = g_build_filename (build, "plan-view-quote.pdf", NULL);
+          g_autofree char *xlsx = g_build_filename (build, "plan-view-quote.xlsx", NULL);
+          g_autofree char *printed = g_build_filename (build, "plan-view-quote-print.pdf", NULL);
+          g_autoptr(GError) error = NULL;
+          g_autofree char *bytes = NULL;
+          gsize len = 0;
+
+          g_assert_true (qm_plan_view_export_quote_pdf (QM_PLAN_VIEW (view), pdf, &error));
+          g_assert_no_error (error);
+          g_assert_true (g_file_get_contents (pdf, &bytes, &len, NULL));
+          g_assert_true (len > 1000 && memcmp (bytes, "%PDF", 4) == 0);
+          g_clear_pointer (&bytes, g_free);
+          g_assert_true (qm_plan_view_export_quote_xlsx (QM_PLAN_VIEW (view), xlsx, &error));
+          g_assert_no_error (error);
+          g_assert_true (g_file_get_contents (xlsx, &bytes, &len, NULL));
+          g_assert_true (len > 1000 && memcmp (bytes, "PK", 2) == 0);
+          g_clear_pointer (&bytes, g_free);
+          g_assert_true (qm_plan_view_print_quote (QM_PLAN_VIEW (view), printed, &error));
+          g_assert_no_error (error);
+          g_assert_true (g_file_get_contents (printed, &bytes, &len, NULL));
+          g_assert_true (len > 1000 && memcmp (bytes, "%PDF", 4) == 0);
+        }
+      close_window (window);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!qm_test_ui_init (&argc, &argv))
+    return 0;
+  g_object_set (gtk_settings_get_default (), "gtk-decoration-layout", "appmenu:close", NULL);
+  {
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/io/github/quartermaster/Quartermaster/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
+
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("/plan-view-quote/gross-discount-undo", test_gross_discount_undo);
+  ADD ("/plan-view-quote/add-quote", test_add_quote);
+  ADD ("/plan-view-quote/currency", test_currency);
+  ADD ("/plan-view-quote/chart-and-exports", test_chart_and_exports);
+#undef ADD
+  return g_test_run ();
+}

@@ -554,6 +554,33 @@ test_rates (void)
   }
 }
 
+/* What a stored quote says of itself (project, who prepared it, the
+ * payment terms and the free-text terms) is printed on its PDF. */
+static void
+test_stored_terms_printed (void)
+{
+  g_auto(Store) t = { 0 };
+  g_auto(Run) save = { 0 }, show = { 0 };
+  g_autofree char *pdf = NULL, *text = NULL, *flat = NULL;
+
+  store_init (&t);
+  run_cli (&save, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2026-11-25",
+           "--project", "Pretraining 2027", "--prepared-by", "Ada Lovelace",
+           "--payment-terms", "Net 45 days", "--terms", "Delivery ex works Leipzig.", NULL);
+  g_assert_cmpstr (save.err, ==, "");
+  g_assert_cmpint (save.status, ==, 0);
+  pdf = store_file (&t, "Q.pdf", NULL);
+  run_cli (&show, "--db", t.db, "quote", "show", "Q-2026-0001", "-o", pdf, NULL);
+  g_assert_cmpstr (show.err, ==, "");
+  g_assert_cmpint (show.status, ==, 0);
+  text = pdf_text (pdf);
+  flat = g_strdelimit (g_strdup (text), "\n", ' ');
+  g_assert_nonnull (strstr (flat, "Project: Pretraining 2027"));
+  g_assert_nonnull (strstr (flat, "Prepared by: Ada Lovelace"));
+  g_assert_nonnull (strstr (flat, "Payment terms: Net 45 days"));
+  g_assert_nonnull (strstr (flat, "Delivery ex works Leipzig."));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -568,5 +595,6 @@ main (int   argc,
   g_test_add_func ("/cli/quote/reprint", test_reprint);
   g_test_add_func ("/cli/quote/expired-stored", test_expired_stored);
   g_test_add_func ("/cli/quote/rates", test_rates);
+  g_test_add_func ("/cli/quote/stored-terms-printed", test_stored_terms_printed);
   return g_test_run ();
 }

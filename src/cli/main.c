@@ -37,7 +37,7 @@ static const struct
     N_("what would improve the plan (default goal: cost)") },
   { "quote",    qm_cli_quote,    "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx|Q.csv] [--json]",
     N_("a draft quote from the plan's quote terms (text table, JSON, a PDF to sign, or a workbook)") },
-  { NULL,       NULL,            "quote PLAN --save [--date YYYY-MM-DD] [--note TEXT] [--customer C] [--project P] [--prepared-by NAME]",
+  { NULL,       NULL,            "quote PLAN --save [--date YYYY-MM-DD] [--note TEXT] [--customer C] [--project P] [--prepared-by NAME] [--payment-terms T] [--terms T]",
     N_("number the quote of a saved plan in the database, or add its next revision") },
   { NULL,       NULL,            "quote show NUMBER [--revision B] [-o Q.pdf|Q.xlsx|Q.csv] [--json]",
     N_("a stored revision, printed from what it froze") },

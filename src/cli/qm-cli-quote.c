@@ -25,7 +25,7 @@
 #include "qm-quote-xlsx.h"
 
 #define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx|Q.csv] [--json] [--save [--note TEXT] " \
-              "[--customer C] [--project P] [--prepared-by NAME]] | quote show NUMBER [--revision B] " \
+              "[--customer C] [--project P] [--prepared-by NAME] [--payment-terms T] [--terms T]] | quote show NUMBER [--revision B] " \
               "[-o Q.pdf|Q.xlsx|Q.csv] [--json] | quote list [--customer C] [--state S] [--json] | " \
               "quote state NUMBER draft|sent|accepted|declined"
 
@@ -110,6 +110,8 @@ typedef struct
   const char *customer;
   const char *project;
   const char *prepared_by;
+  const char *payment_terms;
+  const char *terms;
   const char *revision;
   const char *state;
 } QuoteArgs;
@@ -128,6 +130,8 @@ static const struct
   { "--customer",    G_STRUCT_OFFSET (QuoteArgs, customer),    SUB_SAVE | SUB_LIST },
   { "--project",     G_STRUCT_OFFSET (QuoteArgs, project),     SUB_SAVE },
   { "--prepared-by", G_STRUCT_OFFSET (QuoteArgs, prepared_by), SUB_SAVE },
+  { "--payment-terms", G_STRUCT_OFFSET (QuoteArgs, payment_terms), SUB_SAVE },
+  { "--terms",       G_STRUCT_OFFSET (QuoteArgs, terms),       SUB_SAVE },
   { "--revision",    G_STRUCT_OFFSET (QuoteArgs, revision),    SUB_SHOW },
   { "--state",       G_STRUCT_OFFSET (QuoteArgs, state),       SUB_LIST },
 };
@@ -403,6 +407,8 @@ quote_save (QmStore         *store,
   req.customer = a->customer;
   req.project = a->project;
   req.prepared_by = a->prepared_by;
+  req.payment_terms = a->payment_terms;
+  req.terms = a->terms;
   rev = qm_quote_store_save_revision (store, &req, &error);
   if (rev == NULL)
     {

@@ -21,6 +21,11 @@ typedef struct
   const char *customer;    /* NULL or "" for none */
   GDate       issued;      /* the quote date */
   guint       valid_days;
+  /* Printed on the PDF (a stored quote's; NULL or "" for none). */
+  const char *project;
+  const char *prepared_by;
+  const char *payment_terms;
+  const char *terms;       /* free text */
 } QmQuoteHeader;
 
 /* The last day the offer stands: @issued + @valid_days. */

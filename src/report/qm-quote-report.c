@@ -73,6 +73,15 @@ add_cover (QmDocument          *doc,
                           h->customer && *h->customer ? h->customer : _("none named"), issued, valid,
                           h->revision && *h->revision ? h->revision : _("draft"));
   qm_document_add_paragraph (doc, meta);
+  if ((h->project && *h->project) || (h->prepared_by && *h->prepared_by))
+    {
+      /* Translators: under a quote's customer and dates; %s are the
+       * project and the person who prepared the quote. */
+      g_autofree char *who = g_strdup_printf (_("Project: %s\nPrepared by: %s"),
+                                              h->project && *h->project ? h->project : "–",
+                                              h->prepared_by && *h->prepared_by ? h->prepared_by : "–");
+      qm_document_add_paragraph (doc, who);
+    }
   if (qm_quote_expired (h, today))
     {
       /* Translators: %s is the last day a quote was valid. */
@@ -248,14 +257,23 @@ draw_signatures (cairo_t  *cr,
 }
 
 static void
-add_terms (QmDocument    *doc,
-           const QmQuote *q)
+add_terms (QmDocument          *doc,
+           const QmQuoteHeader *h,
+           const QmQuote       *q)
 {
   /* The terms and the signatures on a page of their own, which the
    * customer signs and returns. */
   qm_document_add_page_break (doc);
   qm_document_add_heading (doc, _("Terms"), 1);
   qm_document_add_paragraph (doc, _("Unit prices are converted once into the quote’s currency and rounded to its smallest unit, half away from zero; each line total is its quantity times its net unit price; tax is charged on the net total and rounded once; the total is net plus tax. Quantities are whole units. Support and warranty are priced on list prices. Optional lines the customer declines are not part of the total."));
+  if (h->payment_terms && *h->payment_terms)
+    {
+      /* Translators: %s is the payment terms a quote states, e.g. "Net 30". */
+      g_autofree char *pay = g_strdup_printf (_("Payment terms: %s"), h->payment_terms);
+      qm_document_add_paragraph (doc, pay);
+    }
+  if (h->terms && *h->terms)
+    qm_document_add_paragraph (doc, h->terms);
   qm_document_add_heading (doc, _("Acceptance"), 2);
   qm_document_add_figure (doc, SIGNATURE_HEIGHT, draw_signatures, NULL, NULL);
 }
@@ -300,7 +318,7 @@ qm_quote_report_new (const QmPlan        *plan,
   add_cover (doc, plan, header, quote, today);
   add_lines (doc, quote);
   add_schedule (doc, plan, quote);
-  add_terms (doc, quote);
+  add_terms (doc, header, quote);
   add_technical_summary (doc, plan, estimate);
   return doc;
 }

@@ -341,6 +341,10 @@ qm_quote_revision_header (const QmQuoteRevision *r,
   header->customer = r->customer;
   header->issued = r->issued;
   header->valid_days = r->valid_days;
+  header->project = r->project;
+  header->prepared_by = r->prepared_by;
+  header->payment_terms = r->payment_terms;
+  header->terms = r->terms;
 }
 
 /* Estimates @plan and computes its quote; FALSE with the first input

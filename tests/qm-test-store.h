@@ -18,6 +18,18 @@ qm_test_db_path (void)
   return g_build_filename (g_get_user_data_dir (), "quartermaster", "test.db", NULL);
 }
 
+/* The test's database, opened without the daily backup. */
+static inline QmStore *
+qm_test_open_store (void)
+{
+  g_autofree char *path = qm_test_db_path ();
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  return store;
+}
+
 /* A valid plan file (plan-format.md) with @name on @gpu. */
 static inline char *
 qm_test_plan_json (const char *name,

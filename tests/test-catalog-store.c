@@ -8,17 +8,6 @@
 #include "qm-catalog-store.h"
 #include "qm-test-store.h"
 
-static QmStore *
-open_store (void)
-{
-  g_autofree char *path = qm_test_db_path ();
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  return store;
-}
-
 static guint
 count_kind (QmStore           *store,
             int                kind,
@@ -44,7 +33,7 @@ has_entry (QmStore    *store,
 static void
 test_sync (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autofree char *version = qm_catalog_store_version (store);
   g_autoptr(QmCatalogEntry) h100 = NULL;
   g_autoptr(GError) error = NULL;
@@ -81,7 +70,7 @@ test_sync (void)
 static void
 test_builtin_fields_kept (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmCatalogEntry) e = qm_catalog_store_get (store, QM_CATALOG_KIND_STORAGE, "parallel-fs", &error);
   QmStorageSpec spec;
@@ -98,7 +87,7 @@ test_builtin_fields_kept (void)
 static void
 test_override_survives_resync (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autofree char *path = g_strdup (qm_store_path (store));
@@ -164,7 +153,7 @@ test_override_survives_resync (void)
 static void
 test_user_entries (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmCatalogEntry) e = NULL;
 
@@ -230,7 +219,7 @@ static const char good_csv[] =
 static void
 test_csv_import (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmCatalogImport) import = NULL;
   g_autoptr(QmCatalogEntry) e = NULL;
@@ -282,7 +271,7 @@ static const char bad_csv[] =
 static void
 test_csv_bad_rows (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmCatalogImport) import = NULL;
   g_autofree char *described = NULL;
@@ -342,7 +331,7 @@ test_csv_bad_rows (void)
 static void
 test_csv_file_errors (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   QmCatalogImport *import;
 
@@ -362,7 +351,7 @@ test_csv_file_errors (void)
 static void
 test_csv_export_round_trip (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmCatalogImport) import = NULL;
   g_autofree char *csv = NULL;
@@ -400,7 +389,7 @@ test_csv_export_round_trip (void)
 static void
 test_csv_export_formula (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmCatalogImport) import = NULL;
   g_autoptr(QmCatalogEntry) e = NULL;
@@ -436,7 +425,7 @@ test_csv_export_formula (void)
 static void
 test_csv_every_field (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmCatalogImport) import = NULL;
   g_autoptr(QmCatalogEntry) e = NULL;

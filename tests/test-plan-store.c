@@ -9,17 +9,6 @@
 #include "qm-catalog-store.h"
 #include "qm-test-store.h"
 
-static QmStore *
-open_store (void)
-{
-  g_autofree char *path = qm_test_db_path ();
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  return store;
-}
-
 static gint64
 save_new (QmStore    *store,
           const char *name,
@@ -37,7 +26,7 @@ save_new (QmStore    *store,
 static void
 test_save_load (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Acme 70B", "Acme Corp", 1.25e8);
   g_autoptr(QmSavedPlan) loaded = NULL;
   g_autoptr(GError) error = NULL;
@@ -99,7 +88,7 @@ list_len (QmStore    *store,
 static void
 test_list_search (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(QmSavedPlan) tagged = qm_test_saved_plan ("Zürich inference", "École Polytechnique", 5e6);
   g_autoptr(GPtrArray) list = NULL;
   g_autoptr(GError) error = NULL;
@@ -148,7 +137,7 @@ test_list_search (void)
 static void
 test_duplicate_rename_trash (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmSavedPlan) a = NULL;
   g_autoptr(QmSavedPlan) b = NULL;
@@ -200,7 +189,7 @@ test_duplicate_rename_trash (void)
 static void
 test_catalog_changed (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) changes = NULL;
   g_autoptr(QmSavedPlan) plan = NULL;
@@ -246,7 +235,7 @@ test_catalog_changed (void)
 static void
 test_export_import (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(QmStore) other = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Custom GPU plan", "Acme", 1e6);
@@ -289,7 +278,7 @@ test_export_import (void)
 static void
 test_import_bad_files (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   const struct { const char *json; const char *expect; } cases[] = {
     { "{\"format\": \"quartermaster-plan\", \"version\": 1,", "not valid JSON" },
     { "{\"format\": \"spreadsheet\", \"version\": 1}", "format" },

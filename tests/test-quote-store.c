@@ -11,17 +11,6 @@
 #include "qm-quote-store.h"
 #include "qm-test-store.h"
 
-static QmStore *
-open_store (void)
-{
-  g_autofree char *path = qm_test_db_path ();
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  return store;
-}
-
 /* A saved plan quoted in euros, with no exchange rate of its own. */
 static gint64
 save_plan (QmStore    *store,
@@ -112,7 +101,7 @@ test_number_pattern (void)
 static void
 test_sequence (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmQuoteRevision) a = NULL, b = NULL, other = NULL, acme = NULL, jump = NULL;
   g_autoptr(GPtrArray) letters = NULL;
@@ -163,7 +152,7 @@ test_sequence (void)
 static void
 test_immutable (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(QmQuoteRevision) a = NULL, again = NULL;
   g_autoptr(GError) error = NULL;
   gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
@@ -195,7 +184,7 @@ test_immutable (void)
 static void
 test_rate_lookup (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmExchangeRate) may = NULL, june = NULL, none = NULL;
   g_autoptr(QmQuoteRevision) rev = NULL, failed = NULL;
@@ -273,7 +262,7 @@ static const char bad_csv[] =
 static void
 test_import (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) rates = NULL;
   static const char good[] = "Currency,Date,Rate_per_USD\nEUR,2026-01-02,0.92\nJPY,2026-01-02,151.2\n";
@@ -322,7 +311,7 @@ test_reopen (void)
   gint64 plan;
 
   {
-    g_autoptr(QmStore) store = open_store ();
+    g_autoptr(QmStore) store = qm_test_open_store ();
 
     plan = save_plan (store, "Acme 70B", "Acme Corp");
     save_plan (store, "Initech 70B", "Initech");
@@ -333,7 +322,7 @@ test_reopen (void)
     g_assert_no_error (error);
   }
   {
-    g_autoptr(QmStore) store = open_store ();
+    g_autoptr(QmStore) store = qm_test_open_store ();
 
     again = qm_quote_store_load_revision (store, "Q-2026-0001", "A", &error);
     g_assert_no_error (error);
@@ -362,7 +351,7 @@ test_reopen (void)
 static void
 test_locked (void)
 {
-  g_autoptr(QmStore) store = open_store ();
+  g_autoptr(QmStore) store = qm_test_open_store ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QmQuoteRevision) rev = NULL;
   g_autoptr(GPtrArray) list = NULL;

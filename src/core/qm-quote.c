@@ -420,6 +420,7 @@ buy_cash_flow (QmQuote            *out,
   guint due = months_after (terms->payment_days);
   double before = 0.0;
 
+  out->deposit_fraction = deposit_fraction;
   out->deposit = deposit;
   out->months[0].payments += deposit;
   for (guint k = 0; k < out->n_phases; k++)
@@ -527,6 +528,7 @@ qm_quote_compute (const QmCost       *cost,
   tax_rate = checked (out, terms->tax_rate, "quote.tax_rate", 1.0);
   out->exchange_rate = fx;
   out->tax_rate = tax_rate;
+  out->mode = mode;
 
   lead = add_bom_lines (out, cost, terms, fx);
   if (mode != QM_PRICING_BUY)

@@ -145,6 +145,8 @@ typedef struct
   guint   delivery_month[QM_QUOTE_MAX_PHASES];
   double  delivered_fraction[QM_QUOTE_MAX_PHASES];
   guint   training_start_month;  /* when the last phase has arrived */
+  QmPricingMode mode;            /* buy: deposit and deliveries; rent: monthly */
+  double  deposit_fraction;      /* the fraction of the gross used */
   QmMinor deposit;               /* due in month 0 */
   guint   payment_month[QM_QUOTE_MAX_PHASES];  /* when each delivery is paid for */
   QmMinor phase_payment[QM_QUOTE_MAX_PHASES];

@@ -542,6 +542,32 @@ test_csv_header_error (void)
   g_assert_nonnull (strstr (error->message, "id, ID"));
 }
 
+/* A number in the other convention is refused, and the error says how
+ * the file was read. */
+static void
+test_csv_decimal_hint (void)
+{
+  static const char de[] = "id;name;price_usd;tflops_bf16;memory_gb;bandwidth_tbs\r\n"
+                           "acme-a;A;1.000,5;100;80;3,35\r\n"
+                           "acme-b;B;2000;100;80;1.5\r\n";
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmCatalogImport) import = NULL;
+  QmCsvRowError *e;
+
+  import = qm_catalog_store_import_csv_preview (store, de, strlen (de), "de.csv", QM_CATALOG_KIND_GPU, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (import->dialect.decimal_mark, ==, ',');
+  g_assert_cmpuint (import->rows->len, ==, 1);
+  g_assert_cmpfloat (((QmCsvRowPreview *) import->rows->pdata[0])->price_usd, ==, 1000.5);
+  g_assert_cmpuint (import->errors->len, ==, 1);
+  e = import->errors->pdata[0];
+  g_assert_cmpuint (e->row, ==, 3);
+  g_assert_cmpstr (e->column, ==, "bandwidth_tbs");
+  g_assert_cmpstr (e->value, ==, "1.5");
+  g_assert_nonnull (strstr (e->problem, "decimal commas"));
+}
+
 /* A store of its own at @name in the test's data dir. */
 static QmStore *
 open_store_named (const char *name)
@@ -623,6 +649,7 @@ main (int argc, char **argv)
   g_test_add_func ("/catalog-store/csv-export-formula", test_csv_export_formula);
   g_test_add_func ("/catalog-store/csv-german-excel", test_csv_german_excel);
   g_test_add_func ("/catalog-store/csv-header-error", test_csv_header_error);
+  g_test_add_func ("/catalog-store/csv-decimal-hint", test_csv_decimal_hint);
   g_test_add_func ("/catalog-store/csv-dialect-round-trip", test_csv_dialect_round_trip);
   return g_test_run ();
 }

@@ -466,6 +466,23 @@ row_kind (QmCatalogImport *import,
   return FALSE;
 }
 
+/* When @cell is a number in the other convention ("1.5" in a file read
+ * with decimal commas), says what the file was read as, so that a wrong
+ * guess is plain to see; else "". */
+static const char *
+decimal_hint (QmCatalogImport *import,
+              const char      *cell)
+{
+  char mark = import->dialect.decimal_mark;
+  double v;
+
+  if (cell == NULL || qm_csv_parse_number (cell, mark, &v) ||
+      !qm_csv_parse_number (cell, mark == ',' ? '.' : ',', &v))
+    return "";
+  return mark == ',' ? "; the file was read with decimal commas (\"12,5\")"
+                     : "; the file was read with decimal points (\"12.5\")";
+}
+
 /* A built-in entry only takes a price: its figures come from the
  * datasheet, and a re-sync would overwrite any other change. */
 static void
@@ -490,7 +507,8 @@ preview_price_row (QmCatalogImport      *import,
   p = g_strstrip (g_strdup (price_cell));
   if (!qm_csv_parse_number (p, import->dialect.decimal_mark, &price) || !isfinite (price) || price < 0.0)
     {
-      add_row_error (import, record, row, "price_usd", price_cell, "must be a number >= 0");
+      add_row_error (import, record, row, "price_usd", price_cell, "must be a number >= 0%s",
+                     decimal_hint (import, p));
       return;
     }
   add_preview (import, row, kind, QM_CSV_ROW_PRICE, id, existing->name, price, NULL);
@@ -561,7 +579,7 @@ preview_entry_row (QmCatalogImport      *import,
           if (value != NULL && *value == '\0')
             value = NULL;
         }
-      add_row_error (import, record, row, column, value, "%s", problem);
+      add_row_error (import, record, row, column, value, "%s%s", problem, decimal_hint (import, value));
       return;
     }
 

@@ -2,7 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <locale.h>
 #include <string.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "qm-catalog-json.h"
 #include "qm-csv.h"
@@ -295,6 +298,7 @@ test_header_names (void)
     { "Price (USD)", "price_usd" },
     { "PRICE", "price_usd" },
     { "List Price (US$)", "price_usd" },
+    { "Price (US$)", "price_usd" },
     { "ID", "id" },
     { " Vendor ", "vendor" },
     { "Developer", "vendor" },
@@ -310,6 +314,39 @@ test_header_names (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     g_assert_cmpstr (qm_catalog_key_for_header (QM_CATALOG_KIND_GPU, cases[i].header), ==, cases[i].key);
   g_assert_cmpstr (names, ==, "id, ID");
+}
+
+/* In the German app, the headers it shows in German: "Hersteller",
+ * "Preis (USD)", "Speicher (GB)"; the English ones and the keys still
+ * work. As test-translation.c picks a language: LANGUAGE, on C.UTF-8. */
+static void
+test_header_names_german (void)
+{
+  g_autofree char *localedir = g_build_filename (g_getenv ("QM_BUILD_DIR"), "po", NULL);
+  g_autofree char *mo = g_build_filename (localedir, "de", "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL);
+  g_autofree char *lc_all = g_strdup (g_getenv ("LC_ALL"));
+  g_autofree char *names = NULL;
+
+  /* meson builds the catalogs for this test (depends: gmo_targets). */
+  g_assert_true (g_file_test (mo, G_FILE_TEST_IS_REGULAR));
+  g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
+  g_assert_nonnull (bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8"));
+  g_unsetenv ("LC_ALL");
+  g_setenv ("LANG", "C.UTF-8", TRUE);
+  g_setenv ("LANGUAGE", "de", TRUE);
+  g_assert_nonnull (setlocale (LC_ALL, ""));
+
+  g_assert_cmpstr (qm_catalog_key_for_header (QM_CATALOG_KIND_GPU, "Hersteller"), ==, "vendor");
+  g_assert_cmpstr (qm_catalog_key_for_header (QM_CATALOG_KIND_GPU, "Preis (USD)"), ==, "price_usd");
+  g_assert_cmpstr (qm_catalog_key_for_header (QM_CATALOG_KIND_GPU, "Speicher (GB)"), ==, "memory_gb");
+  g_assert_cmpstr (qm_catalog_key_for_header (QM_CATALOG_KIND_GPU, "Bandbreite"), ==, "bandwidth_tbs");
+  g_assert_cmpstr (qm_catalog_key_for_header (QM_CATALOG_KIND_GPU, "Memory (GB)"), ==, "memory_gb");
+  names = qm_catalog_header_names ("id");
+  g_assert_cmpstr (names, ==, "id, ID, Kennung");
+
+  g_setenv ("LC_ALL", lc_all != NULL ? lc_all : "C.UTF-8", TRUE);
+  g_unsetenv ("LANGUAGE");
+  g_assert_nonnull (setlocale (LC_ALL, ""));
 }
 
 /* The user's convention follows LC_NUMERIC; the C one is RFC 4180. */
@@ -348,6 +385,7 @@ main (int argc, char **argv)
   g_test_add_func ("/csv/read-excel", test_read_excel);
   g_test_add_func ("/csv/numbers", test_numbers);
   g_test_add_func ("/csv/header-names", test_header_names);
+  g_test_add_func ("/csv/header-names-german", test_header_names_german);
   g_test_add_func ("/csv/dialects", test_dialects);
   return g_test_run ();
 }

@@ -643,10 +643,12 @@ static const struct
 {
   const char *key;
   const char *label;
+  const char *unit;    /* as spreadsheets title a price: "Price (USD)" */
 } page_titles[] = {
-  { "vendor",    N_("Developer") },
-  { "price_usd", N_("Price") },
-  { "as_of",     N_("As Of") },
+  { "vendor",    N_("Developer"), NULL },
+  { "price_usd", N_("Price"),     "USD" },
+  { "price_usd", N_("Price"),     "US$" },
+  { "as_of",     N_("As Of"),     NULL },
 };
 
 /* Letters and digits only, case folded: "Price (USD)", "price_usd" and
@@ -715,7 +717,7 @@ qm_catalog_key_for_header (QmCatalogKind  kind,
     if (header_names (norm, info_fields[i].key, info_fields[i].label, info_fields[i].unit))
       return info_fields[i].key;
   for (guint i = 0; i < G_N_ELEMENTS (page_titles); i++)
-    if (header_names (norm, page_titles[i].key, page_titles[i].label, NULL))
+    if (header_names (norm, page_titles[i].key, page_titles[i].label, page_titles[i].unit))
       return page_titles[i].key;
   fields = qm_catalog_fields (kind, &n);
   for (guint i = 0; i < n; i++)

@@ -770,23 +770,6 @@ node_to_cell (JsonNode *node,
   return qm_csv_format_number (json_node_get_double (node), decimal_mark);
 }
 
-static JsonNode *
-get_key (JsonObject *o,
-         const char *key)
-{
-  const char *dot = strchr (key, '.');
-  g_autofree char *outer = NULL;
-  JsonNode *inner;
-
-  if (dot == NULL)
-    return json_object_get_member (o, key);
-  outer = g_strndup (key, dot - key);
-  inner = json_object_get_member (o, outer);
-  if (inner == NULL || !JSON_NODE_HOLDS_OBJECT (inner))
-    return NULL;
-  return json_object_get_member (json_node_get_object (inner), dot + 1);
-}
-
 /* In a mixed export, a column shared by several kinds (rack_units, gpus,
  * type) is filled for each of them. */
 static gboolean
@@ -883,7 +866,7 @@ qm_catalog_store_export_csv_dialect (QmStore             *store,
           else if (c >= info_n && !column_of_kind (e->kind, def))
             cell = g_strdup ("");   /* another kind's column */
           else
-            cell = node_to_cell (get_key (o, def->key), dm);
+            cell = node_to_cell (qm_catalog_json_lookup (o, def->key), dm);
           g_ptr_array_add (cells, cell);
 
           if (c == info_n - 1)

@@ -645,6 +645,112 @@ qm_catalog_info_field (const char *key)
   return NULL;
 }
 
+/* Column headers of spreadsheets: the key, or a label people see for it. */
+
+/* The catalog page's own titles for common fields, beyond the editor's
+ * labels in info_fields. */
+static const struct
+{
+  const char *key;
+  const char *label;
+  const char *unit;    /* as spreadsheets title a price: "Price (USD)" */
+} page_titles[] = {
+  { "vendor",    N_("Developer"), NULL },
+  { "price_usd", N_("Price"),     "USD" },
+  { "price_usd", N_("Price"),     "US$" },
+  { "as_of",     N_("As Of"),     NULL },
+};
+
+/* Letters and digits only, case folded: "Price (USD)", "price_usd" and
+ * "PRICE USD" all become "priceusd". */
+static char *
+header_norm (const char *text)
+{
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+  GString *s = g_string_new (NULL);
+
+  for (const char *p = folded; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isalnum (c))
+        g_string_append_unichar (s, c);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Whether @norm (header_norm()) names the field @key with @label, in
+ * English or translated, with or without @unit. */
+static gboolean
+header_names (const char *norm,
+              const char *key,
+              const char *label,
+              const char *unit)
+{
+  const char *labels[] = { key, label, label ? _(label) : NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      g_autofree char *plain = NULL;
+      g_autofree char *with_unit = NULL;
+
+      if (labels[i] == NULL)
+        continue;
+      plain = header_norm (labels[i]);
+      if (*plain != '\0' && g_str_equal (norm, plain))
+        return TRUE;
+      if (unit == NULL)
+        continue;
+      with_unit = g_strconcat (labels[i], unit, NULL);
+      g_free (plain);
+      plain = header_norm (with_unit);
+      if (g_str_equal (norm, plain))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+const char *
+qm_catalog_key_for_header (QmCatalogKind  kind,
+                           const char    *header)
+{
+  g_autofree char *norm = NULL;
+  const QmCatalogField *fields;
+  guint n;
+
+  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS && header != NULL, NULL);
+
+  norm = header_norm (header);
+  if (*norm == '\0')
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (info_fields); i++)
+    if (header_names (norm, info_fields[i].key, info_fields[i].label, info_fields[i].unit))
+      return info_fields[i].key;
+  for (guint i = 0; i < G_N_ELEMENTS (page_titles); i++)
+    if (header_names (norm, page_titles[i].key, page_titles[i].label, page_titles[i].unit))
+      return page_titles[i].key;
+  fields = qm_catalog_fields (kind, &n);
+  for (guint i = 0; i < n; i++)
+    if (header_names (norm, fields[i].key, fields[i].label, fields[i].unit))
+      return fields[i].key;
+  return NULL;
+}
+
+char *
+qm_catalog_header_names (const char *key)
+{
+  const QmCatalogField *f = qm_catalog_info_field (key);
+  GString *s = g_string_new (key);
+
+  if (f != NULL && f->label != NULL)
+    {
+      g_string_append_printf (s, ", %s", f->label);
+      if (!g_str_equal (_(f->label), f->label))
+        g_string_append_printf (s, ", %s", _(f->label));
+    }
+  return g_string_free (s, FALSE);
+}
+
 /* For QM_CATALOG_PARSE_STRICT: a key the tables do not know is a typo. */
 static gboolean
 check_keys (JsonObject     *o,

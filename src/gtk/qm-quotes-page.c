@@ -91,6 +91,10 @@ static const char *const column_titles[N_COLUMNS] = {
   N_("Quote"), N_("Customer"), N_("Project"), N_("State"), N_("Issued"), N_("Valid Until"), N_("Gross"),
 };
 
+/* Characters each column needs: "Q-2026-0042 rev. B", "Expired · Accepted",
+ * a date, "EUR 12,345,678.90". */
+static const int column_chars[N_COLUMNS] = { 18, 16, 16, 16, 10, 10, 18 };
+
 static const char *const state_names[] = {
   N_("Draft"), N_("Sent"), N_("Accepted"), N_("Declined"),
 };
@@ -244,7 +248,9 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
   gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_inscription_set_xalign (GTK_INSCRIPTION (label), column == COLUMN_GROSS ? 1.0 : 0.0);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), column == COLUMN_GROSS ? 12 : 8);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), column == COLUMN_CUSTOMER || column == COLUMN_PROJECT
+                                                          ? 8 : column_chars[column]);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), column_chars[column]);
   if (column == COLUMN_GROSS)
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (list_item, label);
@@ -400,7 +406,8 @@ column_view_new (QmQuotesPage *self)
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (selection)));
   gtk_widget_set_name (GTK_WIDGET (self->column_view), "quotes-list");
   gtk_column_view_set_single_click_activate (self->column_view, FALSE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
+  gtk_column_view_set_show_row_separators (self->column_view, TRUE);
+  qm_a11y_label (GTK_WIDGET (self->column_view), _("Saved quotes"));
   for (guint c = 0; c < N_COLUMNS; c++)
     {
       GtkListItemFactory *factory = qm_list_page_cell_factory_new (&self->slots, G_CALLBACK (setup_cell_cb),

@@ -4,7 +4,8 @@
  * quote past its validity carries the Expired flag; a quote's window
  * lists its revisions with what changed, changes the state and opens the
  * plan; and a revision exported from it is the PDF the CLI prints for
- * that revision, word for word.
+ * that revision, word for word. In the window, a quote opens its plan,
+ * and a plan whose stored quote expired says so in its Quote section.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "qm-plan-store.h"
+#include "qm-plan-view.h"
 #include "qm-quote-dialog.h"
 #include "qm-quote-store.h"
 #include "qm-quotes-page.h"
@@ -21,6 +23,7 @@
 #include "qm-test-pdf.h"
 #include "qm-test-store.h"
 #include "qm-test-ui.h"
+#include "qm-window.h"
 
 static void
 iterate (int ms)
@@ -366,6 +369,72 @@ test_expired_dialog (Quotes        *q,
   close_window (window);
 }
 
+/* In the main window: the Quotes page beside the others, and a quote's
+ * Open Plan opens its plan over it. */
+static void
+test_in_window (Quotes        *q,
+                gconstpointer  data)
+{
+  QmWindow *window = qm_window_new_with_store (NULL, q->f.store);
+  GtkWidget *page, *dialog;
+  GObject *weak = G_OBJECT (window);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  qm_window_set_page (window, "quotes");
+  g_assert_cmpstr (qm_window_get_page (window), ==, "quotes");
+  iterate (100);
+  page = qm_test_find_type (GTK_WIDGET (window), QM_TYPE_QUOTES_PAGE);
+  g_assert_nonnull (page);
+  g_assert_cmpuint (n_shown (page), ==, 2);
+  qm_test_screenshot (GTK_WIDGET (window), "quotes-window-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "quotes-window-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+
+  dialog = qm_quotes_page_open_quote (QM_QUOTES_PAGE (page), position_of (page, q->recent));
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_activate_action (dialog, "quote.open-plan", NULL));
+  g_assert_true (QM_IS_PLAN_VIEW (qm_window_get_detail (window)));
+  g_assert_cmpint (qm_plan_editor_get_saved_id (qm_plan_view_get_editor (QM_PLAN_VIEW (qm_window_get_detail (window)))),
+                   ==, q->recent_plan);
+
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_test_wait_until_null (&weak);
+}
+
+/* A plan whose stored quote is past its validity says so in its Quote
+ * section. */
+static void
+test_plan_view_expired (Quotes        *q,
+                        gconstpointer  data)
+{
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(GError) error = NULL;
+  QmPlan plan;
+  GtkWidget *view, *state;
+  GtkWindow *window;
+  gint64 id;
+
+  saved = qm_plan_store_load (q->f.store, qm_plan_store_find (q->f.store, "Globex training", &error), &error);
+  g_assert_no_error (error);
+  id = saved->id;
+  g_assert_true (qm_plan_store_read_plan (q->f.store, saved->inputs, &plan, NULL, &error));
+  g_assert_no_error (error);
+  plan.has_quote = TRUE;
+  editor = qm_plan_editor_new (&plan);
+  qm_plan_editor_mark_saved (editor, id);
+  view = qm_plan_view_new (q->f.store, editor);
+  window = show_view (view, 1200, 900);
+  iterate (100);
+  state = qm_test_find_named (view, "quote-state");
+  g_assert_true (GTK_IS_LABEL (state));
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (state)), "Expired · Sent · "));
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (state)), q->old));
+  g_assert_true (gtk_widget_has_css_class (state, "error"));
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -378,6 +447,8 @@ main (int argc, char **argv)
   ADD ("/quotes-page/empty", test_empty);
   ADD ("/quotes-page/revisions-and-export", test_revisions_and_export);
   ADD ("/quotes-page/expired-dialog", test_expired_dialog);
+  ADD ("/quotes-page/in-window", test_in_window);
+  ADD ("/quotes-page/plan-view-expired", test_plan_view_expired);
 #undef ADD
   return g_test_run ();
 }

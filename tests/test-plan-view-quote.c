@@ -472,6 +472,9 @@ test_store_rate (Fixture       *f,
   g_strlcpy (plan.quote.currency, "GBP", sizeof plan.quote.currency);
   plan.quote.exchange_rate = 0;
   view = show_saved (f, &plan, &editor, &window);
+  text = adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (qm_test_find_named (GTK_WIDGET (view),
+                                                                                            "quote-lines")));
+  g_assert_nonnull (strstr (text, "GBP"));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
   dialog = find_save_dialog (NULL);
@@ -502,6 +505,9 @@ test_store_rate (Fixture       *f,
                                                                                             "quote-lines")));
   g_assert_nonnull (strstr (text, "0.79 GBP per US dollar"));
   g_assert_nonnull (strstr (text, "Bank of England"));
+  scroll_to (GTK_WIDGET (view), qm_test_find_named (GTK_WIDGET (view), "quote-lines"));
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-store-rate-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-store-rate-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   close_window (window);
 }
 

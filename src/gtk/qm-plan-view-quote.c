@@ -49,12 +49,9 @@ draft_header (QmPlanView    *self,
               GDate         *today)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
 
   memset (header, 0, sizeof *header);
-  g_date_clear (&header->issued, 1);
-  g_date_set_dmy (&header->issued, g_date_time_get_day_of_month (now),
-                  g_date_time_get_month (now), g_date_time_get_year (now));
+  qm_quote_today (&header->issued);
   *today = header->issued;
   header->number = p->quote_ref[0] ? p->quote_ref : NULL;
   header->customer = p->customer;
@@ -819,9 +816,12 @@ state_text (QmPlanView *self,
   return g_strdup_printf (_("%s · %s"), _(state_words[s->state]), stored);
 }
 
+/* @rate_said: which rate the draft took from the store, or (with
+ * @rate_missing) why it found none. */
 static void
 update_state (QmPlanView *self,
-              const char *rate_said)
+              const char *rate_said,
+              gboolean    rate_missing)
 {
   const QmQuote *q = self->quote;
   g_autofree char *problem = NULL;
@@ -841,6 +841,10 @@ update_state (QmPlanView *self,
   gtk_button_set_label (GTK_BUTTON (save), s != NULL ? _("_Save Revision…") : _("_Save Quote…"));
   gtk_widget_set_visible (save, self->store != NULL && qm_plan_editor_get_plan (self->editor)->has_quote);
 
+  /* Without a rate the draft cannot be priced: the store says for which
+   * currency and day, better than "exchange_rate must be > 0". */
+  if (rate_missing)
+    problem = g_strdup (rate_said);
   for (guint i = 0; i < q->issues.n && problem == NULL; i++)
     if (qm_issues_has_error (&q->issues))
       problem = qm_issue_to_string (&q->issues.items[i]);
@@ -864,10 +868,12 @@ qm_plan_view_quote_update (QmPlanView *self)
   gboolean ok;
   g_autofree QmPlan *with_rate = g_new (QmPlan, 1);
   g_autofree char *rate_said = NULL;
+  const QmPlan *priced;
 
   /* The same quote the chart draws: the plan's terms or the defaults,
    * at the store's rate where the plan file gives none. */
-  qm_plan_chart_quote (draft_with_store_rate (self, p, with_rate, &rate_said), e, self->quote);
+  priced = draft_with_store_rate (self, p, with_rate, &rate_said);
+  qm_plan_chart_quote (priced, e, self->quote);
   ok = has && live && e->valid && !qm_issues_has_error (&self->quote->issues);
 
   gtk_widget_set_visible (self->quote_add_group, !has);
@@ -881,7 +887,7 @@ qm_plan_view_quote_update (QmPlanView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-quote-xlsx", ok);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.print-quote", ok);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.save-quote", has && live && self->store != NULL);
-  update_state (self, rate_said);
+  update_state (self, rate_said, rate_said != NULL && priced == p);
   if (!has)
     return;
   self->syncing = TRUE;

@@ -511,6 +511,52 @@ test_store_rate (Fixture       *f,
   close_window (window);
 }
 
+/* A store that cannot be written: the refusal in words, the input kept,
+ * and the plan's quote_ref untouched. */
+static void
+test_read_only (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmPlanEditor) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *db = g_build_filename (f->dir, "test.db", NULL);
+  QmStore *read_only;
+  QmPlan plan;
+  QmPlanView *view;
+  GtkWindow *window;
+  AdwMessageDialog *dialog;
+  gint64 id;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  show_saved (f, &plan, &editor, &window);
+  id = qm_plan_editor_get_saved_id (editor);
+  close_window (window);
+
+  read_only = qm_store_open_with_flags (db, QM_STORE_OPEN_READ_ONLY | QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+  again = qm_plan_editor_new (qm_plan_editor_get_plan (editor));
+  qm_plan_editor_mark_saved (again, id);
+  view = QM_PLAN_VIEW (qm_plan_view_new (read_only, again));
+  window = show_view (GTK_WIDGET (view), 1200, 900);
+  iterate (100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
+  dialog = find_save_dialog (NULL);
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-terms"), "Prices ex works Hamburg");
+  dialog = press_save (dialog, TRUE);
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (dialog),
+                                                                                "quote-save-problem"))),
+                            "read-only"));
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-terms")), ==, "Prices ex works Hamburg");
+  g_assert_cmpstr (qm_plan_editor_get_plan (again)->quote_ref, ==, plan.quote_ref);
+  g_assert_null (qm_quote_store_find_for_plan (f->store, id, &error));
+  g_assert_no_error (error);
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_close (GTK_WINDOW (dialog));
+  close_window (window);
+  qm_store_free (read_only);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -532,6 +578,7 @@ main (int argc, char **argv)
   ADD ("/plan-view-quote/chart-and-exports", test_chart_and_exports);
   ADD ("/plan-view-quote/save-and-revise", test_save_and_revise);
   ADD ("/plan-view-quote/store-rate", test_store_rate);
+  ADD ("/plan-view-quote/read-only", test_read_only);
 #undef ADD
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "qm-catalog-store.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-quote-dialog.h"
@@ -279,7 +280,10 @@ test_revisions_and_export (Quotes        *q,
   gint64 opened = 0;
   gsize len = 0;
 
-  /* Revision B says what changed. */
+  /* Revision B says what changed, on today's dearer servers. */
+  g_assert_true (qm_catalog_store_set_price_override (q->f.store, QM_CATALOG_KIND_SERVER, "dgx-h100", 600000,
+                                                      &error));
+  g_assert_no_error (error);
   req.plan_id = q->recent_plan;
   today (&req.issued);
   req.note = "Support extended to five years";
@@ -313,6 +317,15 @@ test_revisions_and_export (Quotes        *q,
   text_cli = pdf_text (cli);
   g_assert_nonnull (strstr (text_ours, q->recent));
   g_assert_cmpstr (text_ours, ==, text_cli);
+  /* ... at the prices it froze (servers at list), not today's. */
+  {
+    g_autoptr(QmQuoteRevision) a = qm_quote_store_load_revision (q->f.store, q->recent, "A", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (a->quote->gross, <, b->quote->gross);
+    g_assert_nonnull (strstr (text_ours, "400,000.00"));
+    g_assert_null (strstr (text_ours, "600,000.00"));
+  }
 
   /* Revision B as CSV and workbook, and printed. */
   g_assert_true (qm_quote_dialog_export (QM_QUOTE_DIALOG (dialog), "B", csv, &error));

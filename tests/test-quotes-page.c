@@ -372,13 +372,19 @@ test_expired_dialog (Quotes        *q,
   GtkWidget *page = qm_quotes_page_new (q->f.store);
   GtkWindow *window = show_view (page, 1100, 600);
   GtkWidget *dialog;
+  GObject *weak;
 
   iterate (100);
   dialog = qm_quotes_page_open_quote (QM_QUOTES_PAGE (page), position_of (page, q->old));
   g_assert_nonnull (dialog);
   g_assert_nonnull (qm_test_find_named (dialog, "quote-expired"));
   qm_test_screenshot (dialog, "quote-dialog-expired-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  /* Closed, it is freed with its revisions. */
+  weak = G_OBJECT (dialog);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_window_close (GTK_WINDOW (dialog));
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
   close_window (window);
 }
 

@@ -25,7 +25,7 @@ struct _QmQuoteDialog
   AdwComboRow     *state_row;
   AdwToastOverlay *toasts;
   char            *pending;      /* the revision a file chooser is open for */
-  char            *pending_ext;
+  const char      *pending_ext;  /* ".pdf", ".xlsx" or ".csv" */
 };
 
 G_DEFINE_FINAL_TYPE (QmQuoteDialog, qm_quote_dialog, ADW_TYPE_WINDOW)
@@ -223,7 +223,7 @@ export_action (GtkWidget  *widget,
 
         g_free (self->pending);
         self->pending = g_strdup (letter);
-        self->pending_ext = (char *) formats[i].ext;
+        self->pending_ext = formats[i].ext;
         qm_list_page_choose_file (widget, _(formats[i].title), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
                                   filter, name, file_chosen);
       }
@@ -459,14 +459,14 @@ qm_quote_dialog_new (GtkWindow   *parent,
                      const char  *number,
                      GError     **error)
 {
-  g_autoptr(QmQuoteDialog) self = NULL;
+  QmQuoteDialog *self;
 
   g_return_val_if_fail (store != NULL, NULL);
   g_return_val_if_fail (number != NULL, NULL);
 
-  self = g_object_ref_sink (g_object_new (QM_TYPE_QUOTE_DIALOG, "modal", parent != NULL,
-                                          "transient-for", parent, "default-width", 560,
-                                          "default-height", 560, NULL));
+  /* GTK holds a new window (its list of toplevels) until it is destroyed. */
+  self = g_object_new (QM_TYPE_QUOTE_DIALOG, "modal", parent != NULL, "transient-for", parent,
+                       "default-width", 560, "default-height", 560, NULL);
   self->store = store;
   self->number = g_strdup (number);
   if (!load (self, error))
@@ -475,7 +475,7 @@ qm_quote_dialog_new (GtkWindow   *parent,
       return NULL;
     }
   build (self);
-  return GTK_WIDGET (g_steal_pointer (&self));
+  return GTK_WIDGET (self);
 }
 
 static void

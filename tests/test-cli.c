@@ -42,8 +42,8 @@ static void
 test_help (void)
 {
   static const char *commands[] = {
-    "estimate PLAN.json", "search PLAN.json", "report PLAN.json", "chart PLAN.json",
-    "compare A.json", "catalog list", "catalog import", "plans list", "advise PLAN.json",
+    "estimate PLAN.qmplan", "search PLAN.qmplan", "report PLAN.qmplan", "chart PLAN.qmplan",
+    "compare A.qmplan", "catalog list", "catalog import", "plans list", "advise PLAN.qmplan",
     "--db PATH", "--version", "--help",
   };
   g_auto(Run) r = { 0, };

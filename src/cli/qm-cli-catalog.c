@@ -1,5 +1,5 @@
 /* qm-cli-catalog.c: quartermaster-cli catalog list [--kind K] [--json]
- *                   quartermaster-cli catalog import FILE.csv [--skip-invalid]
+ *                   quartermaster-cli catalog import CATALOG.csv [--skip-invalid]
  *
  * The catalog as the database holds it: the built-in entries (synced from
  * the shipped data when the database opens), the user's own entries, and
@@ -16,6 +16,7 @@
 
 #include "qm-catalog-store.h"
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-text.h"
 
 /* Room for an entry of any kind, as qm_catalog_entry_parse () fills it. */
@@ -378,7 +379,7 @@ catalog_list (int    argc,
       else
         {
           qm_cli_error (_("%s: unexpected '%s'; usage: %s"), "catalog list", argv[i],
-                        "catalog list [--kind K] [--json]");
+                        qm_cli_synopsis ("catalog list"));
           return QM_CLI_USAGE;
         }
     }
@@ -460,8 +461,8 @@ catalog_import (int    argc,
     }
   if (path == NULL)
     {
-      qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "FILE.csv",
-                    "catalog import FILE.csv [--skip-invalid] [--kind K]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "CATALOG.csv",
+                    qm_cli_synopsis ("catalog import"));
       return QM_CLI_USAGE;
     }
   if (!g_file_get_contents (path, &data, &len, &error))
@@ -523,6 +524,6 @@ qm_cli_catalog (int    argc,
   if (argc >= 2 && strcmp (argv[1], "import") == 0)
     return catalog_import (argc, argv);
   qm_cli_error (_("%s: expected 'list' or 'import' (got '%s'); usage: %s"), "catalog", argc >= 2 ? argv[1] : "",
-                "catalog list [--kind K] [--json] | catalog import FILE.csv [--skip-invalid]");
+                qm_cli_synopsis ("catalog"));
   return QM_CLI_USAGE;
 }

@@ -9,7 +9,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "qm-cli.h"
 #include "qm-cli-commands.h"
 
 #define OPT_JSON { "--json", NULL, NULL, N_("print JSON for scripts (with a format_version); errors are JSON on standard error too") }
@@ -298,95 +297,4 @@ qm_cli_print_command_help (FILE       *out,
     }
   print_plan_note (out);
   print_common (out);
-}
-
-/* The table rows the command line's form is: for a command with
- * subcommands, those of argv[1]; none when argv[1] names no subcommand,
- * and the command reports that itself. */
-static gboolean
-option_for_form (const char  *command,
-                 const char  *sub,
-                 const char  *name,
-                 gboolean    *found_form,
-                 const QmCliOption **option)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    {
-      const QmCliCommandInfo *c = &commands[i];
-
-      if (!g_str_equal (c->command, command) || (c->sub != NULL && g_strcmp0 (c->sub, sub) != 0))
-        continue;
-      *found_form = TRUE;
-      for (const QmCliOption *o = c->options; o->name != NULL; o++)
-        if (g_str_equal (o->name, name) || g_strcmp0 (o->alias, name) == 0)
-          {
-            *option = o;
-            return TRUE;
-          }
-    }
-  return FALSE;
-}
-
-/* "plans list" for a command with subcommands, else "estimate". */
-static char *
-form_name (const char *command,
-           const char *sub)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (g_str_equal (commands[i].command, command) && g_strcmp0 (commands[i].sub, sub) == 0)
-      return g_strdup_printf ("%s %s", command, sub);
-  return g_strdup (command);
-}
-
-gboolean
-qm_cli_check_options (int    argc,
-                      char **argv)
-{
-  const char *command = argv[0];
-  const char *sub = argc > 1 ? argv[1] : NULL;
-
-  for (int i = 1; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      const QmCliOption *option = NULL;
-      g_autofree char *name = NULL;
-      gboolean found_form = FALSE;
-      g_autofree char *form = NULL;
-      const char *eq;
-
-      if (arg[0] != '-' || arg[1] == '\0')
-        continue;
-      if (g_str_equal (arg, "--"))
-        break;
-      eq = g_str_has_prefix (arg, "--") ? strchr (arg, '=') : NULL;
-      name = eq != NULL ? g_strndup (arg, eq - arg) : g_strdup (arg);
-      if (option_for_form (command, sub, name, &found_form, &option))
-        {
-          /* Its value is the next argument, whatever it looks like. */
-          if (option->arg != NULL && eq == NULL)
-            i++;
-          continue;
-        }
-      if (!found_form)
-        return TRUE;
-      form = form_name (command, sub);
-      qm_cli_fail (NULL, QM_CLI_CODE_USAGE, _("%s: unexpected '%s'; usage: %s"), form, arg,
-                   qm_cli_synopsis (form));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-qm_cli_wants_help (int    argc,
-                   char **argv)
-{
-  for (int i = 1; i < argc; i++)
-    {
-      if (g_str_equal (argv[i], "--"))
-        break;
-      if (g_str_equal (argv[i], "--help") || g_str_equal (argv[i], "-h"))
-        return TRUE;
-    }
-  return FALSE;
 }

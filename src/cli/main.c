@@ -1,4 +1,4 @@
-/* main.c: quartermaster-cli command dispatch (shared/design/cli.md). The
+/* main.c: quartermaster-cli command dispatch (docs/cli.md). The
  * commands' synopses, options and help are one table, qm-cli-commands.c.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later

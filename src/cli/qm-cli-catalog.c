@@ -483,7 +483,7 @@ catalog_import (int    argc,
   for (guint i = 0; i < import->warnings->len; i++)
     qm_cli_error (_("%s: warning: %s"), path, (const char *) g_ptr_array_index (import->warnings, i));
 
-  /* Every bad row, then nothing written (cli.md), unless asked to skip. */
+  /* Every bad row, then nothing written (docs/cli.md), unless asked to skip. */
   if (import->errors->len > 0 && !skip_invalid)
     {
       for (guint i = 0; i < import->errors->len; i++)

@@ -246,13 +246,33 @@ print_options (FILE              *out,
     }
 }
 
+static const char *const notes[] = {
+  N_("A PLAN that names a file is read from it (a file wins over the database);\n"
+     "otherwise it is the name or id of a saved plan. With --db, a plan file is\n"
+     "read through that database, so your own catalog entries and prices apply."),
+  N_("A PLAN or FILE of - is standard input or standard output."),
+  NULL
+};
+
+static const char *const exit_status = N_("Exit status: 0 success, 1 bad input or failed operation, 2 usage error.");
+
+const char *const *
+qm_cli_notes (void)
+{
+  return notes;
+}
+
+const char *
+qm_cli_exit_status (void)
+{
+  return exit_status;
+}
+
 static void
 print_plan_note (FILE *out)
 {
-  fprintf (out, "%s\n", _("A PLAN that names a file is read from it (a file wins over the database);\n"
-                          "otherwise it is the name or id of a saved plan. With --db, a plan file is\n"
-                          "read through that database, so your own catalog entries and prices apply."));
-  fprintf (out, "%s\n", _("A PLAN or FILE of - is standard input or standard output."));
+  for (guint i = 0; notes[i] != NULL; i++)
+    fprintf (out, "%s\n", _(notes[i]));
 }
 
 static void
@@ -265,7 +285,7 @@ print_common (FILE *out)
 
       fprintf (out, "  %-14s%s\n", label, _(o->help));
     }
-  fprintf (out, "\n%s\n", _("Exit status: 0 success, 1 bad input or failed operation, 2 usage error."));
+  fprintf (out, "\n%s\n", _(exit_status));
 }
 
 void

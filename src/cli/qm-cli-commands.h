@@ -35,6 +35,11 @@ const QmCliCommandInfo *qm_cli_commands          (guint *n);
 /* The options every command takes (--db, --help, --version). */
 const QmCliOption      *qm_cli_common_options    (void);
 
+/* The paragraphs after the command list (untranslated; NULL-terminated;
+ * lines broken for a terminal) and the exit status line. */
+const char *const      *qm_cli_notes             (void);
+const char             *qm_cli_exit_status       (void);
+
 /* Whether @command (the first word after the program) names a command. */
 gboolean                qm_cli_command_exists    (const char *command);
 

@@ -10,15 +10,6 @@
 #include "qm-cli-commands.h"
 #include "qm-cli-doc.h"
 
-/* The paragraphs --help prints after the command list (qm-cli-commands.c
- * prints them through _(); the English text is the same). */
-static const char *const plan_note[] = {
-  "A PLAN that names a file is read from it (a file wins over the database); otherwise it is the "
-  "name or id of a saved plan. With --db, a plan file is read through that database, so your own "
-  "catalog entries and prices apply.",
-  "A PLAN or FILE of - is standard input or standard output.",
-};
-
 static const char *const json_note =
   "With --json, every document printed has a top-level \"format_version\" (now 1), and every "
   "error goes to standard error as one JSON object per line: "
@@ -26,8 +17,20 @@ static const char *const json_note =
   "The code (usage, not-found, io, store-locked, invalid-input, ...) is for scripts; the message "
   "is for people, in their language.";
 
-static const char *const exit_note =
-  "0 success, 1 bad input or failed operation, 2 usage error.";
+static const char *const error_note =
+  "Errors go to standard error, one line each, naming the file, the key path or CSV row, what is "
+  "wrong and the value found. Partial work is never written: a document is written to a temporary "
+  "file and renamed over the target only when complete, and an import either takes every valid "
+  "row or reports every bad row and writes nothing, as the user chose (--skip-invalid).";
+
+/* A note of the help as one paragraph: its terminal line breaks go. */
+static char *
+paragraph (const char *note)
+{
+  g_auto(GStrv) lines = g_strsplit (note, "\n", -1);
+
+  return g_strjoinv (" ", lines);
+}
 
 static char *
 option_label (const QmCliOption *o)
@@ -78,8 +81,12 @@ qm_cli_doc_markdown (GString *out)
                    "`quartermaster-cli --help`, `quartermaster-cli help COMMAND` and "
                    "`quartermaster-cli COMMAND --help` print the same text; so does `man quartermaster-cli`.\n\n"
                    "```\nquartermaster-cli [--db PATH] COMMAND [ARGS...]\n```\n\n");
-  for (guint i = 0; i < G_N_ELEMENTS (plan_note); i++)
-    g_string_append_printf (out, "%s\n\n", plan_note[i]);
+  for (const char *const *note = qm_cli_notes (); *note != NULL; note++)
+    {
+      g_autofree char *p = paragraph (*note);
+
+      g_string_append_printf (out, "%s\n\n", p);
+    }
   g_string_append (out, "## Commands\n\n");
   for (guint i = 0; i < n; i++)
     {
@@ -98,7 +105,8 @@ qm_cli_doc_markdown (GString *out)
   g_string_append (out, "## Common options\n\n| option | meaning |\n| --- | --- |\n");
   for (const QmCliOption *o = qm_cli_common_options (); o->name != NULL; o++)
     md_option_row (out, o);
-  g_string_append_printf (out, "\n## JSON\n\n%s\n\n## Exit status\n\n%s\n", json_note, exit_note);
+  g_string_append_printf (out, "\n## Errors\n\n%s\n\n## JSON\n\n%s\n\n## Exit status\n\n%s\n",
+                          error_note, json_note, qm_cli_exit_status ());
 }
 
 /* Text for a troff line: backslashes and dashes escaped, and a leading
@@ -169,10 +177,12 @@ qm_cli_doc_man (GString    *out,
                         "\\fICOMMAND\\fR [\\fIARGS\\fR...]\n.SH DESCRIPTION\n");
   man_line (out, NULL, "The headless face of Quartermaster, for scripts, batch quotes and tests. It needs no "
                        "display and uses the same core, store and report code as the app.");
-  for (guint i = 0; i < G_N_ELEMENTS (plan_note); i++)
+  for (const char *const *note = qm_cli_notes (); *note != NULL; note++)
     {
+      g_autofree char *p = paragraph (*note);
+
       g_string_append (out, ".PP\n");
-      man_line (out, NULL, plan_note[i]);
+      man_line (out, NULL, p);
     }
   g_string_append (out, ".SH COMMANDS\n");
   for (guint i = 0; i < n; i++)
@@ -200,9 +210,11 @@ qm_cli_doc_man (GString    *out,
 
       qm_cli_doc_man_option (out, label, o->help);
     }
+  g_string_append (out, ".SH ERRORS\n");
+  man_line (out, NULL, error_note);
   g_string_append (out, ".SH JSON\n");
   man_line (out, NULL, json_note);
   g_string_append (out, ".SH EXIT STATUS\n");
-  man_line (out, NULL, exit_note);
+  man_line (out, NULL, qm_cli_exit_status ());
   g_string_append (out, ".SH SEE ALSO\n.BR quartermaster (1)\n");
 }

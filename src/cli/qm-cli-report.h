@@ -1,5 +1,5 @@
 /* qm-cli-report.h: the document commands of quartermaster-cli: report,
- * chart and compare (cli.md), and their atomic file output.
+ * chart and compare (docs/cli.md), and their atomic file output.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

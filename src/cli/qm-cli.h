@@ -14,7 +14,7 @@
 
 G_BEGIN_DECLS
 
-/* Exit status (cli.md). */
+/* Exit status (docs/cli.md). */
 #define QM_CLI_OK    0
 #define QM_CLI_INPUT 1  /* bad input or a failed operation */
 #define QM_CLI_USAGE 2
@@ -93,7 +93,7 @@ extern const char *qm_cli_db_path;
 QmStore    *qm_cli_open_store  (void);
 
 /* Reads the PLAN argument of estimate and search. A file wins over the
- * database (cli.md): an existing file is read on its own against the
+ * database (docs/cli.md): an existing file is read on its own against the
  * built-in catalog, or, when --db is given, through that database so that
  * the user's own catalog entries and price overrides apply. An argument
  * that is not a file is a saved plan's name or id in the database.
@@ -129,7 +129,7 @@ gboolean    qm_cli_load_estimate (const char *arg,
 gboolean    qm_cli_print_errors  (const char       *arg,
                                   const QmEstimate *estimate);
 
-/* Command lines (cli.md). Whether argv[*i] is the option @name, written
+/* Command lines (docs/cli.md). Whether argv[*i] is the option @name, written
  * "NAME VALUE" or "NAME=VALUE". If it is, *value is its value (NULL when
  * the last argument lacks one) and *i has moved past it. */
 gboolean    qm_cli_option_value  (int          argc,

@@ -123,6 +123,11 @@ test_command_help (void)
     run_clear (&r);
     run_cli (&r, "help", "frobnicate", NULL);
     g_assert_cmpint (r.status, ==, 2);
+    run_clear (&r);
+    /* -h as the value of an option is that value, not a plea for help. */
+    run_cli (&r, "quote", "no-such-plan.qmplan", "--date", "-h", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--date"));
   }
 }
 
@@ -282,6 +287,21 @@ test_export_stdout (void)
   g_assert_cmpstr (err, ==, "");
   written = file_bytes (file);
   g_assert_true (g_bytes_equal (out, written));
+  g_clear_pointer (&err, g_free);
+
+  /* And back in from standard input. */
+  {
+    GBytes *again = NULL;
+
+    g_assert_cmpint (run_bytes (written, &again, &err, "--db", db, "plans", "import", "-", NULL), ==, 0);
+    g_assert_cmpstr (err, ==, "");
+    g_assert_nonnull (g_strstr_len (g_bytes_get_data (again, NULL), g_bytes_get_size (again), "standard input"));
+    g_bytes_unref (again);
+  }
+  run_clear (&r);
+  run_cli (&r, "--db", db, "plans", "show", "2", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"format_version\" : 1"));
 
   g_unlink (file);
   g_unlink (db_side);

@@ -481,7 +481,7 @@ catalog_import (int    argc,
       return QM_CLI_INPUT;
     }
   for (guint i = 0; i < import->warnings->len; i++)
-    qm_cli_error (_("%s: warning: %s"), path, (const char *) g_ptr_array_index (import->warnings, i));
+    qm_cli_warn (path, g_ptr_array_index (import->warnings, i));
 
   /* Every bad row, then nothing written (docs/cli.md), unless asked to skip. */
   if (import->errors->len > 0 && !skip_invalid)

@@ -226,9 +226,8 @@ qm_cli_synopsis (const char *command)
   return text;
 }
 
-/* "-o, --output FILE" */
-static char *
-option_label (const QmCliOption *o)
+char *
+qm_cli_option_label (const QmCliOption *o)
 {
   return g_strdup_printf ("%s%s%s%s%s", o->name, o->alias ? ", " : "", o->alias ? o->alias : "",
                           o->arg ? " " : "", o->arg ? o->arg : "");
@@ -240,7 +239,7 @@ print_options (FILE              *out,
 {
   for (const QmCliOption *o = options; o->name != NULL; o++)
     {
-      g_autofree char *label = option_label (o);
+      g_autofree char *label = qm_cli_option_label (o);
 
       fprintf (out, "      %-22s %s\n", label, _(o->help));
     }
@@ -281,7 +280,7 @@ print_common (FILE *out)
   fprintf (out, "\n%s\n", _("Common options:"));
   for (const QmCliOption *o = common_options; o->name != NULL; o++)
     {
-      g_autofree char *label = option_label (o);
+      g_autofree char *label = qm_cli_option_label (o);
 
       fprintf (out, "  %-14s%s\n", label, _(o->help));
     }

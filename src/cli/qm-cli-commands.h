@@ -40,6 +40,9 @@ const QmCliOption      *qm_cli_common_options    (void);
 const char *const      *qm_cli_notes             (void);
 const char             *qm_cli_exit_status       (void);
 
+/* "-o, --output FILE" */
+char                   *qm_cli_option_label      (const QmCliOption *option);
+
 /* Whether @command (the first word after the program) names a command. */
 gboolean                qm_cli_command_exists    (const char *command);
 

@@ -15,7 +15,8 @@ static const char *const json_note =
   "error goes to standard error as one JSON object per line: "
   "{\"format_version\":1,\"error\":{\"path\":...,\"code\":\"...\",\"message\":\"...\",\"values\":{...}}}. "
   "The code (usage, not-found, io, store-locked, invalid-input, ...) is for scripts; the message "
-  "is for people, in their language.";
+  "is for people, in their language. A warning is the same object under \"warning\". Documents that "
+  "are lists (search, catalog list, plans list, quote list, rates list) are JSON arrays.";
 
 static const char *const error_note =
   "Errors go to standard error, one line each, naming the file, the key path or CSV row, what is "
@@ -30,13 +31,6 @@ paragraph (const char *note)
   g_auto(GStrv) lines = g_strsplit (note, "\n", -1);
 
   return g_strjoinv (" ", lines);
-}
-
-static char *
-option_label (const QmCliOption *o)
-{
-  return g_strdup_printf ("%s%s%s%s%s", o->name, o->alias ? ", " : "", o->alias ? o->alias : "",
-                          o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
 /* A table cell: a "|" in it would end the cell. */
@@ -57,7 +51,7 @@ static void
 md_option_row (GString           *out,
                const QmCliOption *o)
 {
-  g_autofree char *label = option_label (o);
+  g_autofree char *label = qm_cli_option_label (o);
 
   g_string_append (out, "| `");
   md_cell (out, label);
@@ -197,7 +191,7 @@ qm_cli_doc_man (GString    *out,
       g_string_append (out, ".RS\n");
       for (const QmCliOption *o = c->options; o->name != NULL; o++)
         {
-          g_autofree char *label = option_label (o);
+          g_autofree char *label = qm_cli_option_label (o);
 
           qm_cli_doc_man_option (out, label, o->help);
         }
@@ -206,7 +200,7 @@ qm_cli_doc_man (GString    *out,
   g_string_append (out, ".SH OPTIONS\n");
   for (const QmCliOption *o = qm_cli_common_options (); o->name != NULL; o++)
     {
-      g_autofree char *label = option_label (o);
+      g_autofree char *label = qm_cli_option_label (o);
 
       qm_cli_doc_man_option (out, label, o->help);
     }

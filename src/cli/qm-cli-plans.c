@@ -289,9 +289,26 @@ plans_import (QmStore    *store,
   g_autofree QmEstimate *e = g_new (QmEstimate, 1);
   gint64 id;
 
+  const char *label = qm_cli_arg_label (path);
+  const char *data = NULL;
+  gsize len = 0;
+  gboolean read;
+
+  /* "-": the plan file on standard input. */
+  if (g_str_equal (path, "-"))
+    {
+      data = qm_cli_read_stdin (&len, &error);
+      if (data == NULL)
+        {
+          qm_cli_fail_error (path, error);
+          return QM_CLI_INPUT;
+        }
+    }
   /* Estimate first for the list's columns and the snapshot. A file the
    * reader refuses is refused by the import too, with the key path. */
-  if (qm_plan_load_from_file (plan, path, NULL, NULL))
+  read = data != NULL ? qm_plan_load_from_data (plan, data, len, NULL, NULL)
+                      : qm_plan_load_from_file (plan, path, NULL, NULL);
+  if (read)
     {
       qm_estimate (plan, e);
       if (e->valid)
@@ -303,16 +320,17 @@ plans_import (QmStore    *store,
           extra->total_cost = e->has_cost ? e->cost.total : 0;
         }
     }
-  id = qm_plan_store_import_file (store, path, extra, &warnings, &error);
+  id = data != NULL ? qm_plan_store_import_data (store, data, len, label, extra, &warnings, &error)
+                    : qm_plan_store_import_file (store, path, extra, &warnings, &error);
   if (id <= 0)
     {
       qm_cli_error ("%s", error ? error->message : _("import failed"));
       return QM_CLI_INPUT;
     }
   for (guint i = 0; warnings && i < warnings->len; i++)
-    qm_cli_error (_("%s: warning: %s"), path, (const char *) g_ptr_array_index (warnings, i));
-  qm_cli_print (_("imported %s as '%s' (id %s)\n"), path,
-          plan->name[0] ? plan->name : path, qm_cli_id (id));
+    qm_cli_warn (path, g_ptr_array_index (warnings, i));
+  qm_cli_print (_("imported %s as '%s' (id %s)\n"), label,
+                read && plan->name[0] ? plan->name : label, qm_cli_id (id));
   return QM_CLI_OK;
 }
 

@@ -115,9 +115,9 @@ print_warnings (const char *label,
 
 /* A plan on standard input ("-"): read whole, once; a second "-" in one
  * command line (compare - -) reads the same plan. */
-static const char *
-read_stdin (gsize   *len,
-            GError **error)
+const char *
+qm_cli_read_stdin (gsize   *len,
+                   GError **error)
 {
   static GString *data;
   char buf[65536];
@@ -150,7 +150,7 @@ load_stdin (QmPlan *plan)
   const char *data;
   gsize len;
 
-  data = read_stdin (&len, &error);
+  data = qm_cli_read_stdin (&len, &error);
   if (data == NULL)
     {
       qm_cli_plan_error ("-", error);
@@ -381,12 +381,20 @@ gboolean
 qm_cli_wants_help (int    argc,
                    char **argv)
 {
+  const char *sub = argc > 1 ? argv[1] : NULL;
+
   for (int i = 1; i < argc; i++)
     {
+      const QmCliOption *option = NULL;
+      gboolean found_form = FALSE;
+
       if (g_str_equal (argv[i], "--"))
         break;
       if (g_str_equal (argv[i], "--help") || g_str_equal (argv[i], "-h"))
         return TRUE;
+      /* "--note -h" is a note. */
+      if (option_for_form (argv[0], sub, argv[i], &found_form, &option) && option->arg != NULL)
+        i++;
     }
   return FALSE;
 }

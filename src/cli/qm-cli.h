@@ -77,6 +77,10 @@ void qm_cli_plan_error (const char   *arg,
 /* "FILE: warning: message", or a JSON "warning" object with --json. */
 void qm_cli_warn       (const char   *path,
                         const char   *message);
+/* Standard input, read whole once (a second call gives the same bytes,
+ * NUL-terminated); NULL with @error set when it cannot be read. */
+const char *qm_cli_read_stdin (gsize   *len,
+                               GError **error);
 /* A PLAN or FILE argument as messages name it: "-" is "standard input". */
 const char *qm_cli_arg_label (const char *arg);
 /* Text output on stdout. Everything a person reads goes through one of

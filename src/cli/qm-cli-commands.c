@@ -11,7 +11,7 @@
 
 #include "qm-cli-commands.h"
 
-#define OPT_JSON { "--json", NULL, NULL, N_("print JSON for scripts (with a format_version); errors are JSON on standard error too") }
+#define OPT_JSON { "--json", NULL, NULL, N_("print JSON for scripts; errors are JSON on standard error too") }
 #define OPT_END  { NULL, NULL, NULL, NULL }
 
 static const QmCliOption estimate_options[] = {

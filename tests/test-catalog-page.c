@@ -457,6 +457,12 @@ test_kinds (Fixture       *f,
   wait_ms (100);
   g_assert_nonnull (qm_test_find_label (GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_SERVER)), "8 U"));
   qm_test_screenshot (GTK_WIDGET (f->window), "catalog-servers-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  /* A bought item's lead time and support rate are detail rows (issue #22). */
+  g_assert_true (qm_catalog_page_select (f->page, "hgx-h100-8"));
+  wait_ms (100);
+  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (f->page), "Lead Time (Weeks)"));
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-server-lead-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-server-lead-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   qm_catalog_page_set_kind (f->page, QM_CATALOG_KIND_CLOUD);
   qm_test_screenshot (GTK_WIDGET (f->window), "catalog-cloud-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "qm-quote.h"
+#include "qm-quote-json.h"
 #include "qm-test-quote.h"
 
 static void
@@ -288,6 +289,19 @@ test_catalog_lead_and_support (void)
   g_assert_cmpfloat (servers->lead_weeks, ==, 8);
   g_assert_cmpfloat (switches->lead_weeks, ==, 20);
   g_assert_cmpfloat (install->lead_weeks, ==, 12);
+  /* The JSON gives each line's lead time. */
+  {
+    QmQuoteHeader h = { 0 };
+    g_autoptr(JsonNode) node = NULL;
+    JsonArray *lines;
+
+    g_date_clear (&h.issued, 1);
+    g_date_set_dmy (&h.issued, 25, 11, 2026);
+    node = qm_quote_to_json_node (&h, &q, &h.issued);
+    lines = json_object_get_array_member (json_node_get_object (node), "lines");
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (lines, 0), "lead_weeks"), ==, 8);
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (lines, 1), "lead_weeks"), ==, 20);
+  }
 
   /* Phases: 5, then max (2 + 2k, the one ahead): 5, 5, 6. */
   g_assert_cmpuint (q.n_phases, ==, 4);

@@ -884,16 +884,25 @@ qm_plan_schema_error_key (const GError *error,
                           const char  **detail)
 {
   const QmProblem *problem = qm_plan_error_get_problem (error);
-  const QmPlanKey *key = problem != NULL ? qm_plan_schema_lookup (problem->path) : NULL;
-  gsize len = key != NULL ? strlen (key->path) : 0;
+  const QmPlanKey *best = NULL;
+  gsize best_len = 0;
 
-  /* The message is the problem rendered, "path: message". */
-  if (key != NULL && (strncmp (error->message, key->path, len) != 0 ||
-                      strncmp (error->message + len, ": ", 2) != 0))
-    key = NULL;
+  /* A problem names its key; an error set without one (an old caller) is
+   * read as "path: message", the longest path winning: "target.gpus: …"
+   * names target.gpus, not target. */
+  for (guint i = 0; error != NULL && i < G_N_ELEMENTS (keys); i++)
+    {
+      gsize len = strlen (keys[i].path);
+
+      if (problem != NULL && strcmp (problem->path, keys[i].path) != 0)
+        continue;
+      if (len > best_len && strncmp (error->message, keys[i].path, len) == 0 &&
+          strncmp (error->message + len, ": ", 2) == 0)
+        best = &keys[i], best_len = len;
+    }
   if (detail != NULL)
-    *detail = key != NULL ? error->message + len + 2 : (error ? error->message : NULL);
-  return key;
+    *detail = best != NULL ? error->message + best_len + 2 : (error ? error->message : NULL);
+  return best;
 }
 
 char *

@@ -134,9 +134,10 @@ gboolean         qm_plan_key_set_string (const QmPlanKey *key,
 gpointer         qm_plan_key_spec       (const QmPlanKey *key,
                                          QmPlan          *plan,
                                          gboolean       **embedded);
-/* The row a qm_plan_validate() error names (its problem's path), with
- * @detail set to the English-or-translated rest of its message; NULL when
- * it names none. New code reads qm_plan_error_get_problem () instead. */
+/* The row a qm_plan_validate() error names (its problem's path, or for an
+ * error set without a problem the path its message starts with, before
+ * ": "), with @detail set to the rest of the message; NULL when it names
+ * none. New code reads qm_plan_error_get_problem () instead. */
 const QmPlanKey *qm_plan_schema_error_key (const GError *error,
                                            const char  **detail);
 /* The key's unit as a person reads it: translated, and amounts in the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "qm-cli.h"
+#include "qm-cli-problem.h"
 #include "qm-cli-report.h"
 
 /* To add a command: write qm-cli-<name>.c with qm_cli_<name>(), declare it
@@ -119,6 +120,9 @@ main (int    argc,
 
   if (!take_db_option (&argc, argv))
     return QM_CLI_USAGE;
+  /* A script that asked for JSON gets a plan's errors as JSON too. */
+  for (int i = 1; i < argc; i++)
+    qm_cli_problem_json |= strcmp (argv[i], "--json") == 0;
   if (argc < 2)
     {
       print_help (stderr);

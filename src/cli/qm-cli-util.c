@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "qm-cli.h"
+#include "qm-cli-problem.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
 #include "qm-text.h"
@@ -123,7 +124,7 @@ qm_cli_load_plan (const char *arg,
         }
       if (!qm_plan_store_read_plan (store, data, plan, &warnings, &error))
         {
-          qm_cli_error ("%s: %s", arg, error->message);
+          qm_cli_print_problem (arg, error);
           return FALSE;
         }
       print_warnings (arg, warnings);
@@ -140,8 +141,11 @@ qm_cli_load_plan (const char *arg,
   saved = qm_plan_store_load (store, id, &error);
   if (saved == NULL || !qm_plan_store_read_plan (store, saved->inputs, plan, &warnings, &error))
     {
-      qm_cli_error (_("%s (saved plan %s): %s"), arg, qm_cli_id (id),
-                    error ? error->message : _("cannot be read"));
+      if (error != NULL && qm_cli_problem_json)
+        qm_cli_print_problem (arg, error);
+      else
+        qm_cli_error (_("%s (saved plan %s): %s"), arg, qm_cli_id (id),
+                      error ? error->message : _("cannot be read"));
       return FALSE;
     }
   print_warnings (arg, warnings);
@@ -150,7 +154,7 @@ qm_cli_load_plan (const char *arg,
 file_only:
   if (!qm_plan_load_from_file (plan, arg, &warnings, &error))
     {
-      qm_cli_error ("%s: %s", arg, error->message);
+      qm_cli_print_problem (arg, error);
       return FALSE;
     }
   print_warnings (arg, warnings);

@@ -50,6 +50,9 @@ error_object (Run        *r,
 
   g_assert_cmpint (r->status, ==, 1);
   g_assert_cmpstr (r->out, ==, "");
+  /* One line, as every error of the CLI. */
+  g_assert_true (g_str_has_suffix (r->err, "\n"));
+  g_assert_true (strchr (r->err, '\n') == r->err + strlen (r->err) - 1);
   if (!json_parser_load_from_data (parser, r->err, -1, NULL))
     g_error ("stderr is not JSON:\n%s", r->err);
   root = json_parser_get_root (parser);

@@ -43,9 +43,9 @@ print_json (const char   *file,
   json_builder_end_object (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
+  /* One line, as every error of the CLI is (cli.md): a script reads
+   * stderr line by line. */
   json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
   text = json_generator_to_data (gen, NULL);
   fprintf (stderr, "%s\n", text);
 }

@@ -14,7 +14,7 @@ extern gboolean qm_cli_problem_json;
 
 /* Says why @file (a plan file or a saved plan's name) cannot be read.
  * As text, one line in the user's language: "quartermaster-cli: FILE:
- * path: message". With --json, on stderr:
+ * path: message". With --json, on stderr, on one line:
  * {"error": {"file", "path", "code", "message", "values": {…}}}, where code
  * and values come from the error's problem (qm-problem.h); an error without
  * one (a missing file) has code "file-error" or "error" and no values. */

@@ -272,6 +272,24 @@ test_german (void)
   g_assert_cmpstr (error->message, ==, "facility.pue: muss zwischen 1 und 3 liegen (Wert: 0.9)");
 }
 
+/* The reader's warnings are problems too, rendered in German. */
+static void
+test_german_warnings (void)
+{
+  g_autofree char *path = qm_test_source_path ("tests/plans/good/training-every-key.qmplan");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  QmPlan plan;
+
+  g_assert_true (qm_plan_load_from_file (&plan, path, &warnings, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_ptr_array_find_with_equal_func (warnings, "colour: unbekannter Schlüssel, ignoriert",
+                                                   g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (warnings, "hardware.server: hgx-h100-8 enthält h100-sxm-80gb, "
+                                                   "nicht h800-sxm-80gb; verwendet wird h800-sxm-80gb",
+                                                   g_str_equal, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -299,6 +317,7 @@ main (int argc, char **argv)
   if (g_strcmp0 (language, "de") == 0)
     {
       g_test_add_func ("/problem/german", test_german);
+      g_test_add_func ("/problem/german-warnings", test_german_warnings);
       return g_test_run ();
     }
   g_test_add_func ("/problem/validate", test_validate);

@@ -28,10 +28,14 @@ gboolean    qm_plan_reader_present (QmPlanReader *r,
 void        qm_plan_reader_warn    (QmPlanReader *r,
                                     const char   *format,
                                     ...) G_GNUC_PRINTF (2, 3);
-/* A warning as a problem, rendered in the current locale. */
+/* A warning as a problem, with up to three strings for its template,
+ * rendered in the current locale. */
 void        qm_plan_reader_warn_problem (QmPlanReader  *r,
                                          QmProblemCode  code,
-                                         const char    *path);
+                                         const char    *path,
+                                         const char    *s0,
+                                         const char    *s1,
+                                         const char    *s2);
 gboolean    qm_plan_reader_string  (QmPlanReader *r,
                                     JsonObject   *o,
                                     const char   *prefix,

@@ -352,8 +352,8 @@ check_server_gpu (QmPlanReader    *r,
 {
   if (p->hardware.server.gpu_id && p->gpu_id[0] &&
       strcmp (p->hardware.server.gpu_id, p->gpu_id) != 0)
-    qm_plan_reader_warn (r, "hardware.server: %s holds %s, not %s; using %s",
-                         p->server_id, p->hardware.server.gpu_id, p->gpu_id, p->gpu_id);
+    qm_plan_reader_warn_problem (r, QM_PROBLEM_SERVER_HOLDS_OTHER_GPU, "hardware.server",
+                                 p->server_id, p->hardware.server.gpu_id, p->gpu_id);
   return TRUE;
 }
 
@@ -377,8 +377,8 @@ resolve_offer (QmPlanReader    *r,
   if (!qm_plan_reader_present (r, "pricing.usd_per_gpu_hour"))
     p->pricing.usd_per_gpu_hour = 0;
   if (offer->gpu_id && p->gpu_id[0] && strcmp (offer->gpu_id, p->gpu_id) != 0)
-    qm_plan_reader_warn (r, "pricing.offer: %s rents %s, not %s",
-                         p->offer_id, offer->gpu_id, p->gpu_id);
+    qm_plan_reader_warn_problem (r, QM_PROBLEM_OFFER_RENTS_OTHER_GPU, "pricing.offer",
+                                 p->offer_id, offer->gpu_id, p->gpu_id);
   return TRUE;
 }
 

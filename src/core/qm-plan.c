@@ -363,13 +363,19 @@ qm_plan_reader_warn (QmPlanReader *r,
 void
 qm_plan_reader_warn_problem (QmPlanReader  *r,
                              QmProblemCode  code,
-                             const char    *path)
+                             const char    *path,
+                             const char    *s0,
+                             const char    *s1,
+                             const char    *s2)
 {
   QmProblem problem;
 
   if (r->warnings == NULL)
     return;
   qm_problem_init (&problem, code, path);
+  qm_problem_set_string (&problem, 0, s0);
+  qm_problem_set_string (&problem, 1, s1);
+  qm_problem_set_string (&problem, 2, s2);
   g_ptr_array_add (r->warnings, qm_problem_to_string (&problem));
 }
 
@@ -421,7 +427,8 @@ check_unknown (QmPlanReader *r,
       for (guint i = 0; i < n_keys && !known; i++)
         known = is_child (&keys[i], section) && strcmp (qm_plan_key_name (&keys[i]), l->data) == 0;
       if (!known)
-        qm_plan_reader_warn_problem (r, QM_PROBLEM_UNKNOWN_KEY, qm_plan_reader_path (r, path, l->data));
+        qm_plan_reader_warn_problem (r, QM_PROBLEM_UNKNOWN_KEY, qm_plan_reader_path (r, path, l->data),
+                                     NULL, NULL, NULL);
     }
 }
 

@@ -26,23 +26,24 @@ static const struct
   const char *id;
   const char *text;
   guint       n_str;
-  const char *names[QM_PROBLEM_N_STRINGS + QM_PROBLEM_N_NUMBERS];
+  const char *str_names[QM_PROBLEM_N_STRINGS];
+  const char *num_names[QM_PROBLEM_N_NUMBERS];
   Show        show;
 } codes[QM_N_PROBLEMS] = {
   [QM_PROBLEM_NONE] = { "none", "" },
-  [QM_PROBLEM_NOT_JSON] = { "not-json", N_("not valid JSON: %s"), 1, { "detail" }, SHOW_NO_PATH },
+  [QM_PROBLEM_NOT_JSON] = { "not-json", N_("not valid JSON: %s"), 1, { "detail" }, { NULL }, SHOW_NO_PATH },
   [QM_PROBLEM_TOO_LARGE] = { "too-large", N_("larger than 16 MB; not a plan file"), .show = SHOW_NO_PATH },
   [QM_PROBLEM_NOT_OBJECT] = { "not-an-object", N_("must be a JSON object"), .show = SHOW_TOP_LEVEL },
   [QM_PROBLEM_NOT_A_PLAN] = { "not-a-plan", N_("not a Quartermaster plan (expected \"%s\")"), 1,
-    { "expected" } },
+    { "expected" }, { NULL } },
   [QM_PROBLEM_BAD_VERSION] = { "bad-version", N_("must be a whole number >= 1") },
   [QM_PROBLEM_NEWER_VERSION] = { "newer-version",
-    N_("written by a newer Quartermaster; this one reads version %.0f"), 0, { NULL, NULL, "supported" } },
+    N_("written by a newer Quartermaster; this one reads version %.0f"), 0, { NULL }, { "supported" } },
   [QM_PROBLEM_MISSING] = { "missing", N_("required") },
-  [QM_PROBLEM_MISSING_FOR_MODE] = { "missing-for-mode", N_("required for mode %s"), 1, { "mode" } },
-  [QM_PROBLEM_MISSING_ENUM] = { "missing", N_("required, one of %s"), 1, { "choices" } },
+  [QM_PROBLEM_MISSING_FOR_MODE] = { "missing-for-mode", N_("required for mode %s"), 1, { "mode" }, { NULL } },
+  [QM_PROBLEM_MISSING_ENUM] = { "missing", N_("required, one of %s"), 1, { "choices" }, { NULL } },
   [QM_PROBLEM_MISSING_HARDWARE] = { "missing", N_("required (a catalog id, or %s)"), 1,
-    { "spec_key" } },
+    { "spec_key" }, { NULL } },
   [QM_PROBLEM_MISSING_MODEL] = { "missing-model", N_("needs a preset, the shape fields or params_b") },
   [QM_PROBLEM_MISSING_SHAPE] = { "missing-shape-field",
     N_("required with the other shape fields when no preset is given") },
@@ -50,70 +51,76 @@ static const struct
   [QM_PROBLEM_NOT_NUMBER] = { "not-a-number", N_("must be a number") },
   [QM_PROBLEM_NOT_WHOLE] = { "not-an-integer", N_("must be a whole number") },
   [QM_PROBLEM_NOT_WHOLE_IN_RANGE] = { "not-an-integer", N_("must be a whole number from 0 to 1e9"),
-    0, { NULL, NULL, "min", "max" } },
+    0, { NULL }, { "min", "max" } },
   [QM_PROBLEM_NOT_FINITE] = { "not-finite", N_("must be a finite number") },
   [QM_PROBLEM_NOT_COUNT_OR_AUTO] = { "not-a-count", N_("must be a whole number >= 1 or \"auto\"") },
   [QM_PROBLEM_NOT_BOOL] = { "not-a-boolean", N_("must be true or false") },
   [QM_PROBLEM_NOT_STRING] = { "not-a-string", N_("must be a string") },
   [QM_PROBLEM_NOT_SECTION] = { "not-an-object", N_("must be an object") },
   [QM_PROBLEM_TOO_LONG] = { "too-long", N_("must be shorter than %.0f bytes"), 0,
-    { NULL, NULL, "max_bytes" } },
+    { NULL }, { "max_bytes" } },
   [QM_PROBLEM_UNSAFE_TEXT] = { "unsafe-text",
     N_("must not contain control characters or bidirectional overrides (got %s at character %.0f)"),
-    1, { "character", NULL, "position" } },
-  [QM_PROBLEM_BAD_ENUM] = { "bad-enum", N_("must be one of %s"), 1, { "choices" } },
+    1, { "character" }, { "position" } },
+  [QM_PROBLEM_BAD_ENUM] = { "bad-enum", N_("must be one of %s"), 1, { "choices" }, { NULL } },
   [QM_PROBLEM_UNKNOWN_PRESET] = { "unknown-id",
     N_("unknown model preset; give the shape fields instead") },
   [QM_PROBLEM_UNKNOWN_HARDWARE] = { "unknown-id",
-    N_("unknown catalog id; embed the entry as hardware.%s"), 1, { "spec_key" } },
+    N_("unknown catalog id; embed the entry as hardware.%s"), 1, { "spec_key" }, { NULL } },
   [QM_PROBLEM_UNKNOWN_OFFER] = { "unknown-id",
     N_("unknown cloud offer; see the catalog's cloud offers") },
-  [QM_PROBLEM_UNKNOWN_FAILURE_PRESET] = { "unknown-id", N_("must be %s"), 1, { "choices" } },
-  [QM_PROBLEM_BAD_SPEC] = { "bad-catalog-entry", "%s", 1, { "detail" }, SHOW_DOTTED },
-  [QM_PROBLEM_OUT_OF_RANGE] = { "out-of-range", "%s", 1, { NULL, NULL, "min", "max" } },
+  [QM_PROBLEM_UNKNOWN_FAILURE_PRESET] = { "unknown-id", N_("must be %s"), 1, { "choices" }, { NULL } },
+  [QM_PROBLEM_BAD_SPEC] = { "bad-catalog-entry", "%s", 1, { "detail" }, { NULL }, SHOW_DOTTED },
+  [QM_PROBLEM_OUT_OF_RANGE] = { "out-of-range", "%s", 1, { NULL }, { "min", "max" } },
   [QM_PROBLEM_OUT_OF_RANGE_OR_AUTO] = { "out-of-range", N_("%s, or \"auto\""), 1,
-    { NULL, NULL, "min", "max" } },
-  [QM_PROBLEM_AT_LEAST] = { "out-of-range", N_("must be >= %g"), 0, { NULL, NULL, "min" } },
+    { NULL }, { "min", "max" } },
+  [QM_PROBLEM_AT_LEAST] = { "out-of-range", N_("must be >= %g"), 0, { NULL }, { "min" } },
   [QM_PROBLEM_POSITIVE] = { "out-of-range", N_("must be > 0") },
-  [QM_PROBLEM_AT_MOST] = { "out-of-range", N_("must be at most %.0f"), 0, { NULL, NULL, "max" } },
+  [QM_PROBLEM_AT_MOST] = { "out-of-range", N_("must be at most %.0f"), 0, { NULL }, { "max" } },
   [QM_PROBLEM_PARAMS_RANGE] = { "out-of-range", N_("must be > 0 and at most 100000 (billions)"), 0,
-    { NULL, NULL, NULL, "max" } },
+    { NULL }, { NULL, "max" } },
   [QM_PROBLEM_TOKENS_MAX] = { "out-of-range", N_("must be at most 10000000 (billions)"), 0,
-    { NULL, NULL, NULL, "max" } },
+    { NULL }, { NULL, "max" } },
   [QM_PROBLEM_DEADLINE_RANGE] = { "out-of-range", N_("must be > 0 and at most 36500"), 0,
-    { NULL, NULL, NULL, "max" } },
+    { NULL }, { NULL, "max" } },
   [QM_PROBLEM_HEADS_RANGE] = { "exceeds-key", N_("must be from 1 to hidden (%.0f)"), 0,
-    { NULL, NULL, "hidden" } },
+    { NULL }, { "hidden" } },
   [QM_PROBLEM_HEADS_DIVIDE] = { "must-divide", N_("must divide hidden (%.0f) unless head_dim is given"),
-    0, { NULL, NULL, "hidden" } },
+    0, { NULL }, { "hidden" } },
   [QM_PROBLEM_KV_HEADS_DIVIDE] = { "must-divide", N_("must divide heads (%.0f)"), 0,
-    { NULL, NULL, "heads" } },
+    { NULL }, { "heads" } },
   [QM_PROBLEM_EXPERTS_PER_TOKEN] = { "exceeds-key", N_("must not exceed experts (%.0f)"), 0,
-    { NULL, NULL, "experts" } },
+    { NULL }, { "experts" } },
   [QM_PROBLEM_DENSE_LAYERS] = { "exceeds-key", N_("must not exceed layers (%.0f)"), 0,
-    { NULL, NULL, "layers" } },
+    { NULL }, { "layers" } },
   [QM_PROBLEM_MLA_ABSURD] = { "out-of-range", N_("is absurd") },
   [QM_PROBLEM_MICRO_BATCH] = { "exceeds-key", N_("must be from 1 to global_batch (%.0f)"), 0,
-    { NULL, NULL, "global_batch" } },
+    { NULL }, { "global_batch" } },
   [QM_PROBLEM_LORA_RANK] = { "missing-for-mode", N_("must be > 0 for LoRA and QLoRA") },
   [QM_PROBLEM_SERVER_GPUS] = { "out-of-range", N_("the server must hold 1 to 1024 GPUs"), 0,
-    { NULL, NULL, "min", "max" } },
+    { NULL }, { "min", "max" } },
   [QM_PROBLEM_TP_NODE] = { "must-divide", N_("must divide the %.0f GPUs of a node"), 0,
-    { NULL, NULL, "gpus_per_node" } },
+    { NULL }, { "gpus_per_node" } },
   [QM_PROBLEM_TP_HEADS] = { "must-divide", N_("must divide the attention heads (%.0f)"), 0,
-    { NULL, NULL, "heads" } },
+    { NULL }, { "heads" } },
   [QM_PROBLEM_PP_LAYERS] = { "exceeds-key", N_("must not exceed the layers (%.0f)"), 0,
-    { NULL, NULL, "layers" } },
+    { NULL }, { "layers" } },
   [QM_PROBLEM_EP_EXPERTS] = { "must-divide", N_("must divide the experts (%.0f)"), 0,
-    { NULL, NULL, "experts" } },
+    { NULL }, { "experts" } },
   [QM_PROBLEM_NOT_A_MULTIPLE] = { "not-a-multiple", N_("must be a multiple of tp·pp·cp = %.0f"), 0,
-    { NULL, NULL, "multiple_of" } },
+    { NULL }, { "multiple_of" } },
   [QM_PROBLEM_NO_PEAK] = { "no-peak", N_("the GPU %s has no dense peak for %s"), 2,
-    { "gpu", "precision" } },
+    { "gpu", "precision" }, { NULL } },
   [QM_PROBLEM_SERVING_TOKENS] = { "out-of-range",
-    N_("input + output tokens must be from 1 to 100000000"), 0, { NULL, NULL, "min", "max" } },
+    N_("input + output tokens must be from 1 to 100000000"), 0, { NULL }, { "min", "max" } },
   [QM_PROBLEM_GPU_MEMORY] = { "out-of-range", N_("the GPU's memory_gb must be > 0") },
   [QM_PROBLEM_UNKNOWN_KEY] = { "unknown-key", N_("unknown key, ignored") },
+  /* TRANSLATORS: a server from the catalog, the GPU it holds, the plan's GPU (used instead) */
+  [QM_PROBLEM_SERVER_HOLDS_OTHER_GPU] = { "gpu-mismatch", N_("%1$s holds %2$s, not %3$s; using %3$s"), 3,
+    { "server", "server_gpu", "gpu" }, { NULL } },
+  /* TRANSLATORS: a cloud offer from the catalog, the GPU it rents, the plan's GPU */
+  [QM_PROBLEM_OFFER_RENTS_OTHER_GPU] = { "gpu-mismatch", N_("%s rents %s, not %s"), 3,
+    { "offer", "offer_gpu", "gpu" }, { NULL } },
   [QM_PROBLEM_OTHER] = { "invalid", "%s", 1 },
 };
 
@@ -223,7 +230,7 @@ format_got (const QmProblem *p)
 char *
 qm_problem_message (const QmProblem *p)
 {
-  const char *s0 = p->strings[0], *s1 = p->strings[1];
+  const char *s0 = p->strings[0], *s1 = p->strings[1], *s2 = p->strings[2];
   const char *text;
   double n0 = p->numbers[0], n1 = p->numbers[1];
   g_autofree char *what = NULL;
@@ -236,6 +243,9 @@ qm_problem_message (const QmProblem *p)
     s0 = s0[0] != '\0' ? _(s0) : s0;
   switch (codes[p->code].n_str)
     {
+    case 3:
+      what = g_strdup_printf (text, s0, s1, s2, n0, n1);
+      break;
     case 2:
       what = g_strdup_printf (text, s0, s1, n0, n1);
       break;
@@ -337,14 +347,14 @@ qm_problem_add_json (const QmProblem *p,
   json_builder_set_member_name (b, "values");
   json_builder_begin_object (b);
   for (guint i = 0; i < QM_PROBLEM_N_STRINGS; i++)
-    if (codes[p->code].names[i] != NULL)
+    if (codes[p->code].str_names[i] != NULL)
       {
-        json_builder_set_member_name (b, codes[p->code].names[i]);
+        json_builder_set_member_name (b, codes[p->code].str_names[i]);
         json_builder_add_string_value (b, p->strings[i]);
       }
   for (guint i = 0; i < QM_PROBLEM_N_NUMBERS; i++)
-    if (codes[p->code].names[QM_PROBLEM_N_STRINGS + i] != NULL)
-      add_number (b, codes[p->code].names[QM_PROBLEM_N_STRINGS + i], p->numbers[i]);
+    if (codes[p->code].num_names[i] != NULL)
+      add_number (b, codes[p->code].num_names[i], p->numbers[i]);
   add_got (b, p);
   json_builder_end_object (b);
 }

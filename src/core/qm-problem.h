@@ -85,6 +85,8 @@ typedef enum
   QM_PROBLEM_GPU_MEMORY,
   /* warnings */
   QM_PROBLEM_UNKNOWN_KEY,
+  QM_PROBLEM_SERVER_HOLDS_OTHER_GPU,
+  QM_PROBLEM_OFFER_RENTS_OTHER_GPU,
   /* a message made by a caller that has no code of its own yet */
   QM_PROBLEM_OTHER,
   QM_N_PROBLEMS
@@ -103,7 +105,7 @@ typedef enum
   QM_PROBLEM_GOT_ARRAY,
 } QmProblemGot;
 
-#define QM_PROBLEM_N_STRINGS 2
+#define QM_PROBLEM_N_STRINGS 3
 #define QM_PROBLEM_N_NUMBERS 2
 
 /* A plain value: copied, never freed. */

@@ -1,7 +1,8 @@
 /* test-cli-problem.c: quartermaster-cli saying why a plan cannot be read
- * (issue #24). As text: one line in the user's language. With --json: the
- * problem on stderr as {"error": {"file", "path", "code", "message",
- * "values"}}, its code and values the same in every language.
+ * (issue #24). As text: one line in the user's language. With --json: one
+ * line on stderr, {"format_version": 1, "error": {"path": FILE, "code",
+ * "message", "values": {"key": KEY PATH, …}}} (docs/cli.md), the code and
+ * values of the plan's problem, the same in every language.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -57,7 +58,8 @@ error_object (Run        *r,
     g_error ("stderr is not JSON:\n%s", r->err);
   root = json_parser_get_root (parser);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
-  g_assert_cmpuint (json_object_get_size (json_node_get_object (root)), ==, 1);
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (root)), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "format_version"), ==, 1);
   return json_object_get_object_member (json_node_get_object (root), "error");
 }
 
@@ -74,31 +76,31 @@ test_json_shape (void)
 
   run_cli (&r, "estimate", bad, "--json", NULL);
   e = error_object (&r, parser);
-  g_assert_cmpstr (json_object_get_string_member (e, "file"), ==, bad);
-  g_assert_cmpstr (json_object_get_string_member (e, "path"), ==, "target.gpus");
+  g_assert_cmpstr (json_object_get_string_member (e, "path"), ==, bad);
   g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-a-multiple");
   g_assert_cmpstr (json_object_get_string_member (e, "message"), ==,
-                   "must be a multiple of tp·pp·cp = 32 (got 2047)");
+                   "target.gpus: must be a multiple of tp·pp·cp = 32 (got 2047)");
   values = json_object_get_object_member (e, "values");
+  g_assert_cmpstr (json_object_get_string_member (values, "key"), ==, "target.gpus");
   g_assert_cmpint (json_object_get_int_member (values, "multiple_of"), ==, 32);
   g_assert_cmpint (json_object_get_int_member (values, "got"), ==, 2047);
-  g_assert_cmpuint (json_object_get_size (values), ==, 2);
+  g_assert_cmpuint (json_object_get_size (values), ==, 3);
   run_clear (&r);
 
   /* The file as a whole: no key path, and what it held by its JSON type. */
   run_cli (&r, "estimate", array, "--json", NULL);
   e = error_object (&r, parser);
-  g_assert_cmpstr (json_object_get_string_member (e, "path"), ==, "");
+  g_assert_cmpstr (json_object_get_string_member (e, "path"), ==, array);
   g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-an-object");
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (e, "values"), "got"), ==,
-                   "array");
+  values = json_object_get_object_member (e, "values");
+  g_assert_false (json_object_has_member (values, "key"));
+  g_assert_cmpstr (json_object_get_string_member (values, "got"), ==, "array");
   run_clear (&r);
 
   /* Not a plan problem at all: still JSON, with a code to switch on. */
   run_cli (&r, "estimate", missing, "--json", NULL);
   e = error_object (&r, parser);
-  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "file-error");
-  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (e, "values")), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-found");
   run_clear (&r);
 
   /* Without --json, the one line it always was. */
@@ -131,11 +133,11 @@ test_german (void)
 
   run_cli (&r, "estimate", bad, "--json", NULL);
   e = error_object (&r, parser);
-  g_assert_cmpstr (json_object_get_string_member (e, "path"), ==, "target.gpus");
   g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-a-multiple");
   g_assert_cmpstr (json_object_get_string_member (e, "message"), ==,
-                   "muss ein Vielfaches von tp·pp·cp = 32 sein (Wert: 2047)");
+                   "target.gpus: muss ein Vielfaches von tp·pp·cp = 32 sein (Wert: 2047)");
   values = json_object_get_object_member (e, "values");
+  g_assert_cmpstr (json_object_get_string_member (values, "key"), ==, "target.gpus");
   g_assert_cmpint (json_object_get_int_member (values, "multiple_of"), ==, 32);
   g_assert_cmpint (json_object_get_int_member (values, "got"), ==, 2047);
   g_unsetenv ("LANGUAGE");

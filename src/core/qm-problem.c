@@ -332,20 +332,17 @@ add_got (JsonBuilder     *b,
     }
 }
 
-void
-qm_problem_add_json (const QmProblem *p,
-                     JsonBuilder     *b)
+JsonNode *
+qm_problem_values_json (const QmProblem *p)
 {
-  g_autofree char *message = qm_problem_message (p);
+  g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
 
-  json_builder_set_member_name (b, "path");
-  json_builder_add_string_value (b, p->path);
-  json_builder_set_member_name (b, "code");
-  json_builder_add_string_value (b, codes[p->code].id);
-  json_builder_set_member_name (b, "message");
-  json_builder_add_string_value (b, message);
-  json_builder_set_member_name (b, "values");
   json_builder_begin_object (b);
+  if (p->path[0] != '\0')
+    {
+      json_builder_set_member_name (b, "key");
+      json_builder_add_string_value (b, p->path);
+    }
   for (guint i = 0; i < QM_PROBLEM_N_STRINGS; i++)
     if (codes[p->code].str_names[i] != NULL)
       {
@@ -357,6 +354,7 @@ qm_problem_add_json (const QmProblem *p,
       add_number (b, codes[p->code].num_names[i], p->numbers[i]);
   add_got (b, p);
   json_builder_end_object (b);
+  return json_builder_get_root (b);
 }
 
 /* ------------------------------------------------------------------ */

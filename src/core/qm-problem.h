@@ -144,10 +144,9 @@ const char *qm_problem_code_id       (QmProblemCode  code);
 char       *qm_problem_message       (const QmProblem *problem);
 /* The path and the message, "target.gpus: must be …": the GError text. */
 char       *qm_problem_to_string     (const QmProblem *problem);
-/* Adds "path", "code", "message" and "values" (the named numbers and
- * strings, and "got") to the object @builder is building. */
-void        qm_problem_add_json      (const QmProblem *problem,
-                                      JsonBuilder     *builder);
+/* The problem's values for --json: "key" (its key path, when it has one),
+ * its named strings and numbers, and "got" (what the file held). */
+JsonNode   *qm_problem_values_json   (const QmProblem *problem);
 
 /* Sets @error in QM_PLAN_ERROR with @code, the message rendered from
  * @problem and a copy of @problem. Returns FALSE, for a reader to return. */

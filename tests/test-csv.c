@@ -200,6 +200,8 @@ test_detect_decimal (void)
   g_assert_cmpint (decimal_of ("id;as_of;v\nx;2025-06-01;1.2.3\ny;h100;3.35\n"), ==, '.');
   g_assert_cmpint (decimal_of ("id\tprice\nx\t12\n"), ==, '.');
   g_assert_cmpint (decimal_of ("id;price\nx;$ 14.500,00\ny;30.000 \xe2\x82\xac\n"), ==, ',');
+  /* Currency signs aside, the numbers decide, not the separator. */
+  g_assert_cmpint (decimal_of ("id;price\nx;$ 14,500.00\ny;30.000 \xe2\x82\xac\n"), ==, '.');
 }
 
 /* German Excel's plain "CSV": Windows-1252, CRLF, ';', and Excel's
@@ -256,6 +258,7 @@ test_numbers (void)
     { "1.234,56", ',', TRUE, 1234.56 },
     { "14.500", ',', TRUE, 14500 },
     { "30.000 \xe2\x82\xac", ',', TRUE, 30000 },
+    { "$ 14.500,25", ',', TRUE, 14500.25 },
     { "1 234,5", ',', TRUE, 1234.5 },
     { "1\xc2\xa0" "234,5", ',', TRUE, 1234.5 },
     { "-0,5", ',', TRUE, -0.5 },

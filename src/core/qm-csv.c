@@ -406,6 +406,8 @@ number_evidence (const char *cell)
     p++;
   if (*p == '$')
     p++;
+  while (*p == ' ')
+    p++;
   for (; g_ascii_isdigit (*p) || *p == '.' || *p == ','; p++)
     g_string_append_c (body, *p);
   while (*p == ' ')
@@ -592,6 +594,8 @@ qm_csv_parse_number (const char *cell,
   if (*p == '-' || *p == '+')
     g_string_append_c (s, *p++);
   if (*p == '$')
+    p++;
+  while (*p == ' ')   /* "$ 14.500,00" */
     p++;
   for (; *p; p++)
     {

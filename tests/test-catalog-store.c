@@ -462,6 +462,54 @@ test_csv_every_field (void)
   g_assert_nonnull (strstr (csv, ",mamf_fraction"));
 }
 
+/* A bought item's lead time and support rate are kept by the store, go
+ * out to CSV and come back; a bad one is refused, naming the field. */
+static void
+test_lead_and_support (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmCatalogImport) import = NULL;
+  g_autoptr(QmCatalogEntry) e = NULL;
+  g_autofree char *csv = NULL;
+  const char *server = "{\"id\": \"acme-8x\", \"name\": \"Acme 8x\", \"gpus\": 8, \"rack_units\": 8,"
+                       " \"power_max_w\": 10200, \"price_usd\": 250000, \"lead_weeks\": 10,"
+                       " \"support_rate\": 0.09}";
+  QmServerSpec spec;
+  gsize len = 0;
+
+  g_assert_true (qm_catalog_store_add (store, QM_CATALOG_KIND_SERVER, server, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&store, qm_store_free);
+  store = qm_test_open_store ();
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_SERVER, "acme-8x", &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_catalog_entry_parse (e, &spec, &error));
+  g_assert_cmpfloat (spec.info.lead_weeks, ==, 10);
+  g_assert_cmpfloat (spec.info.support_rate, ==, 0.09);
+
+  csv = qm_catalog_store_export_csv (store, QM_CATALOG_KIND_SERVER, NULL, 0, &len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (csv, ",lead_weeks,support_rate"));
+  g_assert_nonnull (strstr (csv, ",10,0.09"));
+  g_clear_pointer (&csv, g_free);
+
+  /* From CSV, and a support rate above 1 refused by field and row. */
+  csv = g_strdup ("kind,id,name,gpus,rack_units,power_max_w,lead_weeks,support_rate\n"
+                  "server,acme-4x,Acme 4x,4,4,5000,16,0.08\n"
+                  "server,acme-2x,Acme 2x,2,2,3000,16,8\n");
+  import = qm_catalog_store_import_csv_preview (store, csv, strlen (csv), "servers.csv", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (import->errors->len, ==, 1);
+  {
+    g_autofree char *text = qm_catalog_import_describe (import);
+
+    g_test_message ("%s", text);
+    g_assert_nonnull (strstr (text, "support_rate"));
+    g_assert_nonnull (strstr (text, "servers.csv: row 3"));
+  }
+}
+
 /* A price list as German Excel saves it: ';' between cells, decimal
  * commas and '.' grouping thousands, CRLF, the column titles the app
  * shows ("Price (USD)", "Memory (GB)"), in Windows-1252 (plain "CSV")
@@ -638,6 +686,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/catalog-store/sync", test_sync);
+  g_test_add_func ("/catalog-store/lead-and-support", test_lead_and_support);
   g_test_add_func ("/catalog-store/builtin-fields-kept", test_builtin_fields_kept);
   g_test_add_func ("/catalog-store/override-survives-resync", test_override_survives_resync);
   g_test_add_func ("/catalog-store/user-entries", test_user_entries);

@@ -439,6 +439,8 @@ static const SpecField gpu_fields[] = {
   GPU ("step_overhead_us",    NUMBER, 0,               step_overhead_us,    "µs",   0, N_("Serving Step Overhead")),
   GPU ("mamf_fraction_fp8",   NUMBER, FRAC,            mamf_fraction_fp8,   NULL,   3, N_("Achievable FP8/FP4 Matmul Fraction")),
   GPU ("allreduce_busbw_gbs", NUMBER, 0,               allreduce_busbw_gbs, "GB/s", 0, N_("All-Reduce Bus Bandwidth")),
+  GPU ("lead_weeks",          NUMBER, 0,               info.lead_weeks,     NULL,   0, N_("Lead Time (Weeks)")),
+  GPU ("support_rate",        NUMBER, FRAC,            info.support_rate,   NULL,   3, N_("Yearly Support (Fraction of List)")),
 };
 
 /* The tflops object as people see it: one field a precision, the common
@@ -474,6 +476,8 @@ static const SpecField server_fields[] = {
   SERVER ("power_max_w",     NUMBER, REQ | POS | COL, power_max_w,     "W",    0, N_("Max Power")),
   SERVER ("power_typical_w", NUMBER, 0,               power_typical_w, "W",    0, N_("Typical Power")),
   SERVER ("weight_kg",       NUMBER, 0,               weight_kg,       "kg",   1, N_("Weight")),
+  SERVER ("lead_weeks",      NUMBER, 0,               info.lead_weeks, NULL,   0, N_("Lead Time (Weeks)")),
+  SERVER ("support_rate",    NUMBER, FRAC,            info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };
 
 #define NETWORK(...) FIELD (QmNetworkSpec, __VA_ARGS__)
@@ -488,6 +492,8 @@ static const SpecField network_fields[] = {
   NETWORK ("transceiver_usd", MONEY,  0,               transceiver_usd, NULL,   0, N_("Transceiver Price")),
   NETWORK ("transceiver_w",   NUMBER, 0,               transceiver_w,   "W",    1, N_("Transceiver Power")),
   NETWORK ("cable_usd",       MONEY,  0,               cable_usd,       NULL,   0, N_("Cable Price")),
+  NETWORK ("lead_weeks",      NUMBER, 0,               info.lead_weeks, NULL,   0, N_("Lead Time (Weeks)")),
+  NETWORK ("support_rate",    NUMBER, FRAC,            info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };
 
 #define STORAGE(...) FIELD (QmStorageSpec, __VA_ARGS__)
@@ -499,6 +505,8 @@ static const SpecField storage_fields[] = {
   STORAGE ("watts_per_tb",      NUMBER, 0,   watts_per_tb,      "W",    1, N_("Power per TB")),
   STORAGE ("rack_units_per_pb", COUNT,  0,   rack_units_per_pb, "U",    0, N_("Rack Space per PB")),
   STORAGE ("usd_per_tb_month",  MONEY,  COL, usd_per_tb_month,  NULL,   0, N_("Rent per TB-Month")),
+  STORAGE ("lead_weeks",        NUMBER, 0,    info.lead_weeks,   NULL,   0, N_("Lead Time (Weeks)")),
+  STORAGE ("support_rate",      NUMBER, FRAC, info.support_rate, NULL,   3, N_("Yearly Support (Fraction of List)")),
 };
 
 #define FACILITY(...) FIELD (QmFacilityItem, __VA_ARGS__)
@@ -506,6 +514,8 @@ static const SpecField facility_fields[] = {
   FACILITY ("kind",       TEXT,   REQ | COL, kind,       NULL, 0, N_("Type")),
   FACILITY ("rack_units", COUNT,  COL,       rack_units, "U",  0, N_("Height")),
   FACILITY ("kw_limit",   NUMBER, COL,       kw_limit,   "kW", 1, N_("Power Limit")),
+  FACILITY ("lead_weeks",   NUMBER, 0,         info.lead_weeks,   NULL, 0, N_("Lead Time (Weeks)")),
+  FACILITY ("support_rate", NUMBER, FRAC,      info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };
 
 /* The provider is not a column: the vendor column already names it. The

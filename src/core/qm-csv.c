@@ -4,13 +4,15 @@
  * CRLF, LibreOffice writes LF, and names like `HGX H100 8-GPU, 2U "Delta"`
  * arrive quoted with doubled quotes. The parser is a small state machine over
  * the whole buffer, so a quoted field may hold commas and line breaks.
+ * Where the decimal mark is a comma, spreadsheets write ';' between cells
+ * and "1.234,5" for numbers, and Excel's plain "CSV" is Windows-1252:
+ * qm_csv_read() detects all three, and the numbers parse either way.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "qm-csv.h"
 
 #include <glib/gi18n-lib.h>
-#include <locale.h>
 #include <string.h>
 
 #include "qm-format.h"

@@ -483,7 +483,8 @@ qm_csv_detect_decimal_mark (GPtrArray *records,
 
 /* @data as UTF-8 (a copy), and the encoding it was in. Excel's plain "CSV"
  * saves in the Windows code page, Windows-1252 in Western Europe; the
- * bytes it leaves undefined make the file Latin-1. */
+ * bytes it leaves undefined make the file Latin-1. Its "Unicode Text" is
+ * UTF-16 after a byte order mark, tab-separated. */
 static char *
 to_utf8 (const char  *data,
          gsize        length,
@@ -491,6 +492,19 @@ to_utf8 (const char  *data,
          const char **encoding)
 {
   static const char * const encodings[] = { "WINDOWS-1252", "ISO-8859-1" };
+
+  if (length >= 2 && ((guchar) data[0] == 0xff || (guchar) data[0] == 0xfe) &&
+      (guchar) data[1] == ((guchar) data[0] ^ 0x01))
+    {
+      const char *utf16 = (guchar) data[0] == 0xff ? "UTF-16LE" : "UTF-16BE";
+      char *text = g_convert (data + 2, length - 2, "UTF-8", utf16, NULL, out_length, NULL);
+
+      if (text != NULL)
+        {
+          *encoding = utf16;
+          return text;
+        }
+    }
 
   if (g_utf8_validate (data, length, NULL))
     {

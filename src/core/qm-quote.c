@@ -255,11 +255,10 @@ add_spares (QmQuote            *out,
         continue;
       spare = add_line (out, QM_QUOTE_LINE_SPARES, label, hw->catalog_id,
                         ceil (hw->qty * fraction - 1e-9), hw->list_unit, hw->net_unit);
+      /* Support at the item's rate. Its lead time stays unset (0), as
+       * revisions stored before per-item lead times print it. */
       if (spare != NULL)
-        {
-          spare->lead_weeks = hw->lead_weeks;
-          spare->catalog_support_rate = hw->catalog_support_rate;
-        }
+        spare->catalog_support_rate = hw->catalog_support_rate;
       mark_optional (out, spare, terms);
     }
 }

@@ -20,6 +20,7 @@
 #include "qm-format.h"
 #include "qm-gtk.h"
 #include "qm-plan.h"
+#include "qm-problem.h"
 #include "qm-text.h"
 #include "qm-wizard-private.h"
 
@@ -185,63 +186,78 @@ compose_plan (QmWizard *self,
 /* ------------------------------------------------------------------ */
 /* Validity                                                            */
 
+/* TRUE when the refused @key is @prefix itself or, for a prefix ending
+ * in ".", a key inside that section. */
+static gboolean
+key_in (const char *key,
+        const char *prefix)
+{
+  gsize n = strlen (prefix);
+
+  if (n > 0 && prefix[n - 1] == '.')
+    return strncmp (key, prefix, n) == 0;
+  return strcmp (key, prefix) == 0;
+}
+
 /* qm_plan_validate() speaks plan-file keys ("workload.tp: must divide the
  * 8 GPUs of a node (got 3)"), which the CLI keeps. The wizard says the
- * same in a sentence about what the person typed or picked. Complaints a
- * field shows itself (an empty or out-of-range entry) never get here. */
+ * same in a sentence about what the person typed or picked, chosen by the
+ * problem's key path (@key). Complaints a field shows itself (an empty or
+ * out-of-range entry) never get here. */
 static char *
 explain_plan_error (QmWizard     *self,
                     const QmPlan *p,
+                    const char   *key,
                     const char   *message)
 {
   const QmWorkload *w = &p->workload;
   const QmModelShape *s = &w->model;
   guint gpn = p->hardware.server.gpus;
 
-  if (g_str_has_prefix (message, "workload.model."))
+  if (key_in (key, "workload.model."))
     {
       if (self->model_source == MODEL_PRESET)
         return g_strdup (_("Pick a model from the list to continue."));
       if (self->model_source == MODEL_SIZE)
         return g_strdup (_("Enter the model’s size, for example 70B."));
-      if (g_str_has_prefix (message, "workload.model.heads:") && s->heads > s->hidden)
+      if (key_in (key, "workload.model.heads") && s->heads > s->hidden)
         return g_strdup_printf (_("A model cannot have more attention heads (%u) than its hidden size (%u)."),
                                 s->heads, s->hidden);
-      if (g_str_has_prefix (message, "workload.model.heads:"))
+      if (key_in (key, "workload.model.heads"))
         return g_strdup_printf (_("The attention heads (%u) must divide the hidden size (%u) evenly."),
                                 s->heads, s->hidden);
-      if (g_str_has_prefix (message, "workload.model.kv_heads:"))
+      if (key_in (key, "workload.model.kv_heads"))
         return g_strdup_printf (_("The key-value heads (%u) must divide the attention heads (%u) evenly."),
                                 s->kv_heads, s->heads);
-      if (g_str_has_prefix (message, "workload.model.experts_per_token:"))
+      if (key_in (key, "workload.model.experts_per_token"))
         return g_strdup_printf (_("Each token cannot go to more experts (%u) than the model has (%u)."),
                                 s->experts_per_token, s->experts);
       return g_strdup (_("Enter the model’s layers, hidden size, attention heads, feed-forward size and vocabulary."));
     }
-  if (g_str_has_prefix (message, "workload.micro_batch:"))
+  if (key_in (key, "workload.micro_batch"))
     return g_strdup_printf (_("The micro-batch (%u) cannot be larger than the global batch (%u)."),
                             w->micro_batch, w->global_batch);
-  if (g_str_has_prefix (message, "workload.tp:") && (w->tp > gpn || gpn % MAX (w->tp, 1u) != 0))
+  if (key_in (key, "workload.tp") && (w->tp > gpn || gpn % MAX (w->tp, 1u) != 0))
     return g_strdup_printf (_("Tensor parallel (%u) must divide the %u GPUs of a server."), w->tp, gpn);
-  if (g_str_has_prefix (message, "workload.tp:"))
+  if (key_in (key, "workload.tp"))
     return g_strdup_printf (_("Tensor parallel (%u) must divide the model’s %u attention heads."),
                             w->tp, s->heads);
-  if (g_str_has_prefix (message, "workload.pp:"))
+  if (key_in (key, "workload.pp"))
     return g_strdup_printf (_("Pipeline parallel (%u) cannot be more than the model’s %u layers."),
                             w->pp, s->layers);
-  if (g_str_has_prefix (message, "workload.ep:") && s->experts <= 1)
+  if (key_in (key, "workload.ep") && s->experts <= 1)
     return g_strdup (_("A dense model has no experts to spread: leave Expert Parallel empty."));
-  if (g_str_has_prefix (message, "workload.ep:"))
+  if (key_in (key, "workload.ep"))
     return g_strdup_printf (_("Expert parallel (%u) must divide the model’s %u experts."),
                             w->ep, s->experts);
-  if (g_str_has_prefix (message, "target.gpus:"))
+  if (key_in (key, "target.gpus"))
     {
       guint mp = MAX (w->tp, 1u) * MAX (w->pp, 1u) * MAX (w->cp, 1u);
 
       return g_strdup_printf (_("The number of GPUs (%u) must be a multiple of tensor × pipeline × context parallel (%u)."),
                               w->target_gpus, mp);
     }
-  if (g_str_has_prefix (message, "workload.precision:"))
+  if (key_in (key, "workload.precision"))
     {
       g_autofree char *format = g_ascii_strup (qm_precision_to_string (w->precision), -1);
 
@@ -249,7 +265,7 @@ explain_plan_error (QmWizard     *self,
       return g_strdup_printf (_("The %s has no published speed for %s: pick another number format or GPU."),
                               p->hardware.gpu.info.name, format);
     }
-  if (g_str_has_prefix (message, "hardware."))
+  if (key_in (key, "hardware."))
     return g_strdup (_("Pick a GPU and a server."));
   /* Translators: %s is the plan file's own wording, for keys the wizard does not edit. */
   return g_strdup_printf (_("This plan cannot be estimated yet: %s"), message);
@@ -260,6 +276,8 @@ check_plan (QmWizard     *self,
             const QmPlan *plan)
 {
   g_autoptr(GError) error = NULL;
+  const QmProblem *problem;
+  const char *key;
 
   self->invalid_step = QM_WIZARD_N_STEPS;
   self->invalid_fields = "";
@@ -268,14 +286,16 @@ check_plan (QmWizard     *self,
     return;
 
   self->invalid_step = QM_WIZARD_STEP_REVIEW;
+  problem = qm_plan_error_get_problem (error);
+  key = problem != NULL ? problem->path : "";
   for (guint i = 0; i < G_N_ELEMENTS (key_steps); i++)
-    if (g_str_has_prefix (error->message, key_steps[i].prefix))
+    if (key_in (key, key_steps[i].prefix))
       {
         self->invalid_step = key_steps[i].step;
         self->invalid_fields = key_steps[i].fields;
         break;
       }
-  self->invalid_message = explain_plan_error (self, plan, error->message);
+  self->invalid_message = explain_plan_error (self, plan, key, error->message);
 }
 
 static gboolean

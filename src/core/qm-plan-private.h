@@ -66,14 +66,6 @@ gboolean    qm_plan_fail_missing   (GError       **error,
                                     const char    *path,
                                     QmProblemCode  problem,
                                     const char    *s0);
-/* A message of the caller's own, in English (QM_PROBLEM_OTHER): for rules
- * that have no code yet (qm-plan-quote.c). Prefer qm_plan_fail_problem. */
-gboolean    qm_plan_fail_node      (GError     **error,
-                                    QmPlanError  code,
-                                    const char  *path,
-                                    JsonNode    *node,
-                                    const char  *format,
-                                    ...) G_GNUC_PRINTF (5, 6);
 
 /* The quote section (qm-plan-quote.c). */
 gboolean    qm_plan_quote_has             (const QmPlan    *p);

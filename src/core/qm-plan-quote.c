@@ -28,9 +28,8 @@ qm_plan_quote_check (QmPlanReader    *r,
 {
   p->has_quote = o != NULL;
   if (o != NULL && !qm_currency_code_valid (p->quote.currency))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, "quote.currency",
-                              json_object_get_member (o, "currency"),
-                              "must be an ISO 4217 code such as EUR");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_BAD_CURRENCY, "quote.currency", TRUE,
+                                 json_object_get_member (o, "currency"), NULL, 0, 0);
   return TRUE;
 }
 
@@ -61,16 +60,16 @@ qm_plan_quote_read_discounts (QmPlanReader    *r,
       if (JSON_NODE_TYPE (n) != JSON_NODE_VALUE
           || json_node_get_value_type (n) == G_TYPE_STRING
           || json_node_get_value_type (n) == G_TYPE_BOOLEAN)
-        return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path, n, "must be a number");
+        return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_NOT_NUMBER, path, TRUE, n, NULL, 0, 0);
       v = json_node_get_double (n);
       if (!(isfinite (v) && v >= 0.0 && v <= 1.0))
-        return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path, n, "must be from 0 to 1");
+        return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_FRACTION, path, TRUE, n, NULL, 0, 1);
       if (*id == '\0' || strlen (id) >= sizeof it->catalog_id)
-        return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path, n,
-                                  "a catalog id of 1 to 63 characters");
+        return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_CATALOG_ID, path, TRUE, n, NULL, 1,
+                                     sizeof it->catalog_id - 1);
       if (p->quote.n_items >= QM_QUOTE_MAX_ITEMS)
-        return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, "quote.discounts", n,
-                                  "at most %d items", QM_QUOTE_MAX_ITEMS);
+        return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_TOO_MANY_ITEMS, "quote.discounts", TRUE, n,
+                                     NULL, QM_QUOTE_MAX_ITEMS, 0);
       it = &p->quote.items[p->quote.n_items++];
       g_strlcpy (it->catalog_id, id, sizeof it->catalog_id);
       it->discount_kind = QM_DISCOUNT_FRACTION;
@@ -117,12 +116,12 @@ qm_plan_quote_read_phases (QmPlanReader    *r,
   if (n == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (n))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, key->path, n,
-                              "must be a list of fractions, such as [0.5, 0.5]");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_NOT_FRACTION_LIST, key->path, TRUE, n,
+                                 NULL, 0, 0);
   a = json_node_get_array (n);
   if (json_array_get_length (a) > QM_QUOTE_MAX_PHASES)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, key->path, n,
-                              "at most %d phases", QM_QUOTE_MAX_PHASES);
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_TOO_MANY_PHASES, key->path, TRUE, n,
+                                 NULL, QM_QUOTE_MAX_PHASES, 0);
   p->quote.n_phases = 0;
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
@@ -133,17 +132,16 @@ qm_plan_quote_read_phases (QmPlanReader    *r,
       if (JSON_NODE_TYPE (e) != JSON_NODE_VALUE
           || json_node_get_value_type (e) == G_TYPE_STRING
           || json_node_get_value_type (e) == G_TYPE_BOOLEAN)
-        return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path, e, "must be a number");
+        return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_NOT_NUMBER, path, TRUE, e, NULL, 0, 0);
       v = json_node_get_double (e);
       if (!(isfinite (v) && v > 0.0 && v <= 1.0))
-        return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path, e, "must be > 0 and at most 1");
+        return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_PHASE_FRACTION, path, TRUE, e, NULL, 0, 1);
       p->quote.phases[p->quote.n_phases++] = v;
       sum += v;
     }
   /* A few thousandths of slack for fractions such as thirds typed as 0.33. */
   if (p->quote.n_phases > 0 && fabs (sum - 1.0) > 0.005)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, key->path, n,
-                              "the fractions must add up to 1");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_PHASES_SUM, key->path, TRUE, n, NULL, sum, 0);
   return TRUE;
 }
 

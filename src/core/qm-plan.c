@@ -38,23 +38,6 @@ qm_plan_fail_problem (GError       **error,
 }
 
 gboolean
-qm_plan_fail_node (GError    **error,
-                   QmPlanError code,
-                   const char *path,
-                   JsonNode   *node,
-                   const char *format,
-                   ...)
-{
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-  return qm_plan_fail_problem (error, code, QM_PROBLEM_OTHER, path, TRUE, node, what, 0, 0);
-}
-
-gboolean
 qm_plan_fail_missing (GError       **error,
                       const char    *path,
                       QmProblemCode  problem,

@@ -321,7 +321,20 @@ test_format_version (void)
     { "advise", lora, "--json", NULL },
     { "compare", train, lora, "--json", NULL },
     { "quote", quote, "--date", "2026-11-25", "--json" },
+    /* Lists too: their rows sit under a member of their own. */
+    { "search", train, "--json", NULL },
+    { "--db", NULL, "catalog", "list", "--json" },
+    { "--db", NULL, "plans", "list", "--json" },
+    { "--db", NULL, "quote", "list", "--json" },
+    { "--db", NULL, "rates", "list", "--json" },
   };
+  /* In the test's own data folder, which g_test removes afterwards. */
+  g_autofree char *db = g_build_filename (g_get_user_data_dir (), "format-version.db", NULL);
+
+  g_mkdir_with_parents (g_get_user_data_dir (), 0700);
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    if (g_strcmp0 (lines[i][0], "--db") == 0)
+      lines[i][1] = db;
 
   for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
     {

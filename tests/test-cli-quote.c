@@ -385,7 +385,7 @@ test_save_list_show (void)
   run_cli (&lj, "--db", t.db, "quote", "list", "--customer", "beispiel", "--state", "draft", "--json", NULL);
   g_assert_cmpint (lj.status, ==, 0);
   g_assert_true (json_parser_load_from_data (p1, lj.out, -1, NULL));
-  rows = json_node_get_array (json_parser_get_root (p1));
+  rows = json_object_get_array_member (json_node_get_object (json_parser_get_root (p1)), "quotes");
   g_assert_cmpuint (json_array_get_length (rows), ==, 1);
   row = json_array_get_object_element (rows, 0);
   g_assert_cmpstr (json_object_get_string_member (row, "number"), ==, "Q-2026-0001");
@@ -477,7 +477,8 @@ test_expired_stored (void)
   g_assert_nonnull (strstr (list.out, "2025-02-15 expired"));
   run_cli (&lj, "--db", t.db, "quote", "list", "--json", NULL);
   g_assert_true (json_parser_load_from_data (p1, lj.out, -1, NULL));
-  row = json_array_get_object_element (json_node_get_array (json_parser_get_root (p1)), 0);
+  row = json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (p1)), "quotes"),
+                                    0);
   g_assert_cmpstr (json_object_get_string_member (row, "valid_until"), ==, "2025-02-15");
   g_assert_true (json_object_get_boolean_member (row, "expired"));
   run_cli (&show, "--db", t.db, "quote", "show", "Q-2025-0001", NULL);

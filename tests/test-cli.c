@@ -269,6 +269,20 @@ parse_json (const char *text)
   return json_node_copy (json_parser_get_root (parser));
 }
 
+/* A list document's rows: { "format_version": 1, MEMBER: [...] }. */
+static JsonArray *
+list_member (JsonNode   *root,
+             const char *member)
+{
+  JsonObject *o;
+
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  o = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (o, "format_version"), ==, 1);
+  g_assert_true (json_object_has_member (o, member));
+  return json_object_get_array_member (o, member);
+}
+
 static JsonObject *
 find_id (JsonArray  *a,
          const char *id)
@@ -323,8 +337,7 @@ test_catalog_list (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
   root = parse_json (r.out);
-  g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
-  a = json_node_get_array (root);
+  a = list_member (root, "entries");
   g_assert_cmpuint (json_array_get_length (a), >=, G_N_ELEMENTS (ids));
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
@@ -368,7 +381,7 @@ test_catalog_list (void)
   g_assert_cmpint (r.status, ==, 0);
   {
     g_autoptr(JsonNode) servers = parse_json (r.out);
-    JsonArray *sa = json_node_get_array (servers);
+    JsonArray *sa = list_member (servers, "entries");
 
     g_assert_cmpuint (json_array_get_length (sa), >=, 6);
     for (guint i = 0; i < json_array_get_length (sa); i++)
@@ -422,7 +435,7 @@ test_catalog_import (void)
   run_cli (&r, "--db", t.db, "catalog", "list", "--kind", "gpu", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   root = parse_json (r.out);
-  g_assert_null (find_id (json_node_get_array (root), "acme-one"));
+  g_assert_null (find_id (list_member (root, "entries"), "acme-one"));
   g_clear_pointer (&root, json_node_unref);
   run_clear (&r);
 
@@ -435,13 +448,13 @@ test_catalog_import (void)
   run_cli (&r, "--db", t.db, "catalog", "list", "--kind", "gpu", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   root = parse_json (r.out);
-  one = find_id (json_node_get_array (root), "acme-one");
+  one = find_id (list_member (root, "entries"), "acme-one");
   g_assert_nonnull (one);
   g_assert_false (json_object_get_boolean_member (one, "builtin"));
   g_assert_cmpfloat (json_object_get_double_member (one, "price_usd"), ==, 12000);
-  g_assert_nonnull (find_id (json_node_get_array (root), "acme-two"));
-  g_assert_null (find_id (json_node_get_array (root), "acme-bad"));
-  g_assert_null (find_id (json_node_get_array (root), "acme-worse"));
+  g_assert_nonnull (find_id (list_member (root, "entries"), "acme-two"));
+  g_assert_null (find_id (list_member (root, "entries"), "acme-bad"));
+  g_assert_null (find_id (list_member (root, "entries"), "acme-worse"));
   run_clear (&r);
 
   /* A missing file: exit 1, one line. */
@@ -521,7 +534,7 @@ test_plans_round_trip (void)
   run_cli (&r, "--db", t.db, "plans", "list", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   list = parse_json (r.out);
-  a = json_node_get_array (list);
+  a = list_member (list, "plans");
   g_assert_cmpuint (json_array_get_length (a), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (a, 0), "name"),
                    ==, name);
@@ -574,7 +587,7 @@ test_plans_round_trip (void)
   run_cli (&r, "--db", t.db, "plans", "list", "--json", NULL);
   g_clear_pointer (&list, json_node_unref);
   list = parse_json (r.out);
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (list)), ==, 2);
+  g_assert_cmpuint (json_array_get_length (list_member (list, "plans")), ==, 2);
   run_clear (&r);
 
   run_cli (&r, "--db", t.db, "plans", "delete", "1", NULL);
@@ -591,7 +604,7 @@ test_plans_round_trip (void)
   run_cli (&r, "--db", t.db, "plans", "list", "--json", NULL);
   g_clear_pointer (&list, json_node_unref);
   list = parse_json (r.out);
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (list)), ==, 1);
+  g_assert_cmpuint (json_array_get_length (list_member (list, "plans")), ==, 1);
   run_clear (&r);
 
   /* A bad plan file: exit 1, one line naming the key, nothing written. */
@@ -636,7 +649,7 @@ test_search (void)
       run_cli (&json, "search", path, "--json", "--top", "3", NULL);
       g_assert_cmpint (json.status, ==, 0);
       root = parse_json (json.out);
-      a = json_node_get_array (root);
+      a = list_member (root, "layouts");
       g_assert_cmpuint (json_array_get_length (a), >=, 1);
       g_assert_cmpuint (json_array_get_length (a), <=, 3);
       for (guint i = 0; i < json_array_get_length (a); i++)

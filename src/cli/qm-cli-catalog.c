@@ -398,10 +398,10 @@ catalog_list (int    argc,
     {
       g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
 
-      json_builder_begin_array (b);
+      qm_cli_json_begin_list (b, "entries");
       for (guint i = 0; i < entries->len; i++)
         entry_json (b, g_ptr_array_index (entries, i));
-      json_builder_end_array (b);
+      qm_cli_json_end_list (b);
       qm_cli_print_json (b);
     }
   else

@@ -15,8 +15,9 @@ static const char *const json_note =
   "error goes to standard error as one JSON object per line: "
   "{\"format_version\":1,\"error\":{\"path\":...,\"code\":\"...\",\"message\":\"...\",\"values\":{...}}}. "
   "The code (usage, not-found, io, store-locked, invalid-input, ...) is for scripts; the message "
-  "is for people, in their language. A warning is the same object under \"warning\". Documents that "
-  "are lists (search, catalog list, plans list, quote list, rates list) are JSON arrays.";
+  "is for people, in their language. A warning is the same object under \"warning\". A list is an "
+  "object too, its rows under one member: layouts (search), entries (catalog list), plans (plans "
+  "list), quotes (quote list), rates (rates list).";
 
 static const char *const error_note =
   "Errors go to standard error, one line each, naming the file, the key path or CSV row, what is "

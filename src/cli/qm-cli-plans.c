@@ -95,7 +95,7 @@ plans_list (QmStore  *store,
     {
       g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
 
-      json_builder_begin_array (b);
+      qm_cli_json_begin_list (b, "plans");
       for (guint i = 0; i < list->len; i++)
         {
           const QmPlanSummary *p = g_ptr_array_index (list, i);
@@ -114,7 +114,7 @@ plans_list (QmStore  *store,
           add_time (b, "modified", p->modified);
           json_builder_end_object (b);
         }
-      json_builder_end_array (b);
+      qm_cli_json_end_list (b);
       qm_cli_print_json (b);
       return QM_CLI_OK;
     }

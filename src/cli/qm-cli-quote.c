@@ -472,7 +472,7 @@ list_json (GPtrArray       *quotes,
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
-  json_builder_begin_array (b);
+  qm_cli_json_begin_list (b, "quotes");
   for (guint i = 0; i < quotes->len; i++)
     {
       const QmQuoteSummary *s = quotes->pdata[i];
@@ -503,7 +503,7 @@ list_json (GPtrArray       *quotes,
       json_builder_add_double_value (b, qm_money_major (s->gross, s->exponent));
       json_builder_end_object (b);
     }
-  json_builder_end_array (b);
+  qm_cli_json_end_list (b);
   qm_cli_print_json (b);
 }
 

@@ -32,7 +32,7 @@ rates_list (QmStore    *store,
   if (!json)
     qm_cli_print ("%s %s %s %s\n", qm_cli_cell (_("Currency"), -8), qm_cli_cell (_("Date"), -10),
                   qm_cli_cell (_("Per US dollar"), 16), _("Source"));
-  json_builder_begin_array (b);
+  qm_cli_json_begin_list (b, "rates");
   for (guint i = 0; i < rates->len; i++)
     {
       const QmExchangeRate *r = rates->pdata[i];
@@ -53,7 +53,7 @@ rates_list (QmStore    *store,
       qm_cli_json_string (b, "source", r->source);
       json_builder_end_object (b);
     }
-  json_builder_end_array (b);
+  qm_cli_json_end_list (b);
   if (json)
     qm_cli_print_json (b);
   return QM_CLI_OK;

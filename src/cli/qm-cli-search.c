@@ -43,7 +43,7 @@ print_json (const QmParallelSearch *res)
 {
   g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
 
-  json_builder_begin_array (b);
+  qm_cli_json_begin_list (b, "layouts");
   for (guint i = 0; i < res->n; i++)
     {
       const QmParallelResult *r = &res->top[i];
@@ -102,7 +102,7 @@ print_json (const QmParallelSearch *res)
       add_int (b, "layouts_evaluated", (gint64) res->evaluated);
       json_builder_end_object (b);
     }
-  json_builder_end_array (b);
+  qm_cli_json_end_list (b);
   qm_cli_print_json (b);
 }
 

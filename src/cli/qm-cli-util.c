@@ -447,6 +447,22 @@ qm_cli_take_argument (const char    *command,
 }
 
 void
+qm_cli_json_begin_list (JsonBuilder *builder,
+                        const char  *member)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_array (builder);
+}
+
+void
+qm_cli_json_end_list (JsonBuilder *builder)
+{
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+void
 qm_cli_print_json (JsonBuilder *builder)
 {
   g_autoptr(JsonNode) root = json_builder_get_root (builder);

@@ -177,6 +177,11 @@ gboolean    qm_cli_take_argument (const char   *command,
  * goes through qm_cli_print_json_node (), which puts "format_version"
  * first in it. */
 void        qm_cli_print_json    (JsonBuilder *builder);
+/* A list document: { "format_version": 1, "MEMBER": [ ... ] }. A bare
+ * array could not say which format it is; the list goes under @member. */
+void        qm_cli_json_begin_list (JsonBuilder *builder,
+                                    const char  *member);
+void        qm_cli_json_end_list (JsonBuilder *builder);
 void        qm_cli_print_json_node (JsonNode  *root);
 /* A member whose value is the string @v, or null when it is NULL or empty. */
 void        qm_cli_json_string   (JsonBuilder *builder,

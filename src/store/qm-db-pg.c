@@ -15,6 +15,7 @@
 /* Type oids from PostgreSQL's pg_type.dat; text goes untyped ("unknown")
  * so the server takes the type of the column it meets. */
 #define INT8OID   20
+#define TEXTOID   25
 #define FLOAT8OID 701
 
 typedef struct
@@ -31,6 +32,7 @@ typedef struct
   int       n_params;
   char    **values;
   Oid      *types;
+  gboolean *unused;  /* numbers the SQL skips: the server cannot type them */
   PGresult *result;
   int       row;
   int       n_rows;
@@ -375,6 +377,24 @@ pg_prepare (QmDb       *db,
   s->sql = qm_db_rewrite_placeholders (sql, &s->n_params);
   s->values = g_new0 (char *, s->n_params + 1);
   s->types = g_new0 (Oid, s->n_params + 1);
+  s->unused = g_new0 (gboolean, s->n_params + 1);
+  /* SQLite lets a statement skip ?1 and use ?2; PostgreSQL needs a type
+   * for every $N, so a skipped one is sent as text. */
+  for (int i = 0; i < s->n_params; i++)
+    {
+      g_autofree char *mark = g_strdup_printf ("$%d", i + 1);
+      const char *p = s->sql;
+      gboolean found = FALSE;
+
+      while (!found && (p = strstr (p, mark)) != NULL)
+        {
+          p += strlen (mark);
+          found = !g_ascii_isdigit (*p);
+        }
+      s->unused[i] = !found;
+      if (s->unused[i])
+        s->types[i] = TEXTOID;
+    }
   return (QmDbStmt *) s;
 }
 
@@ -398,6 +418,7 @@ pg_stmt_free (QmDbStmt *stmt)
     g_free (s->values[i]);
   g_free (s->values);
   g_free (s->types);
+  g_free (s->unused);
   g_free (s->sql);
   g_free (s);
 }
@@ -424,7 +445,7 @@ set_param (QmDbStmt *stmt,
     }
   g_free (s->values[index - 1]);
   s->values[index - 1] = value;
-  s->types[index - 1] = type;
+  s->types[index - 1] = s->unused[index - 1] ? TEXTOID : type;
 }
 
 static void
@@ -551,6 +572,8 @@ const QmDbClass qm_db_pg_class = {
   .in_transaction = pg_in_transaction,
   .changes = pg_changes,
   .schema_version = pg_schema_version,
+  /* A transaction-scoped advisory lock; the key is "QMSC" in ASCII. */
+  .lock_schema_sql = "SELECT pg_advisory_xact_lock (1364022083)",
   .set_schema_version = pg_set_schema_version,
   .translate_ddl = pg_translate_ddl,
   .prepare = pg_prepare,

@@ -18,6 +18,7 @@ typedef struct
   gboolean     (*in_transaction) (QmDb *db);
   gint64       (*changes)        (QmDb *db);
   int          (*schema_version) (QmDb *db);
+  const char  *lock_schema_sql;  /* NULL: nothing to do */
   gboolean     (*set_schema_version) (QmDb *db, int version);
   char        *(*translate_ddl)  (const char *sql);
 
@@ -64,6 +65,9 @@ void      qm_db_clear_failure (QmDb          *db);
  * NULL for QM_STORE_ERROR_FAILED and the like, where the engine's text
  * is all there is. */
 const char *qm_db_explain     (QmStoreError   code);
+
+/* A SQLite result code as a QmStoreError. */
+QmStoreError qm_db_sqlite_code (int rc);
 
 /* SQLite's opener (qm-db-sqlite.c) and PostgreSQL's (qm-db-pg.c). */
 QmDb     *qm_db_sqlite_open   (const char    *path,

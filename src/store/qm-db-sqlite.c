@@ -22,8 +22,8 @@ typedef struct
 #define HANDLE(db) (((QmDbSqlite *) (db))->handle)
 #define STMT(s)    (((QmDbSqliteStmt *) (s))->stmt)
 
-static QmStoreError
-code_for_rc (int rc)
+QmStoreError
+qm_db_sqlite_code (int rc)
 {
   switch (rc & 0xff)
     {
@@ -51,7 +51,7 @@ static void
 remember (QmDb *db,
           int   rc)
 {
-  QmStoreError code = code_for_rc (rc);
+  QmStoreError code = qm_db_sqlite_code (rc);
   const char *detail = sqlite3_errmsg (HANDLE (db));
   const char *why = qm_db_explain (code);
 

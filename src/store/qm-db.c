@@ -252,6 +252,12 @@ qm_db_schema_version (QmDb    *db,
 }
 
 gboolean
+qm_db_lock_schema (QmDb *db)
+{
+  return db->klass->lock_schema_sql == NULL || db->klass->exec (db, db->klass->lock_schema_sql);
+}
+
+gboolean
 qm_db_set_schema_version (QmDb    *db,
                           int      version,
                           GError **error)

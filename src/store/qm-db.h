@@ -90,6 +90,9 @@ gint64      qm_db_changes           (QmDb           *db);
  * qm_schema on PostgreSQL (0 when there is none yet). -1 on failure. */
 int         qm_db_schema_version    (QmDb           *db,
                                      GError        **error);
+/* Inside the caller's transaction: waits for any other client changing
+ * the schema (SQLite's BEGIN IMMEDIATE has done that already). */
+gboolean    qm_db_lock_schema       (QmDb           *db);
 /* Inside the caller's transaction. */
 gboolean    qm_db_set_schema_version (QmDb          *db,
                                       int            version,

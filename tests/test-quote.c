@@ -12,28 +12,8 @@
 #include <string.h>
 
 #include "qm-quote.h"
-
-/* A cost with two priced lines, as qm_cost_compute () leaves it for a
- * 4-node buy: servers at $300,000 and switches at $30,000, plus 5 %
- * installation. */
-static void
-cost_init (QmCost *cost)
-{
-  memset (cost, 0, sizeof *cost);
-  cost->bom[0] = (QmBomLine) { .item = "Servers", .catalog_id = "dgx-h100", .qty = 4,
-                               .unit_usd = 300000, .total_usd = 1200000 };
-  cost->bom[1] = (QmBomLine) { .item = "Compute fabric switches", .catalog_id = "ib-ndr-400",
-                               .qty = 2, .unit_usd = 30000, .total_usd = 60000 };
-  cost->bom[2] = (QmBomLine) { .item = "Installation", .qty = 0.05,
-                               .unit_usd = 1260000, .total_usd = 63000 };
-  cost->n_bom = 3;
-  cost->hardware_usd = 1260000;
-  cost->install_usd = 63000;
-  cost->horizon_months = 36;
-  cost->power_monthly = 10000;
-  cost->colo_monthly = 2000;
-  cost->rent_monthly = 80000;
-}
+#include "qm-quote-json.h"
+#include "qm-test-quote.h"
 
 static void
 terms_plain (QmQuoteTerms *t)
@@ -97,7 +77,7 @@ test_negotiated_eur (void)
   QmQuoteTerms t;
   QmQuote q;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   terms_plain (&t);
   g_strlcpy (t.currency, "EUR", sizeof t.currency);
   t.exchange_rate = 0.92;
@@ -145,7 +125,7 @@ test_whole_yen (void)
   QmQuoteTerms t;
   QmQuote q;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   cost.bom[1].unit_usd = 0.5;
   terms_plain (&t);
   g_strlcpy (t.currency, "JPY", sizeof t.currency);
@@ -174,7 +154,7 @@ test_spares_support_shipping (void)
   guint n_support = 0;
   QmMinor sum = 0;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   terms_plain (&t);
   t.spares_fraction = 0.1;
   t.support_years = 3;
@@ -234,7 +214,7 @@ test_phased_cash_flow (void)
   QmQuote q;
   QmMinor payments = 0, operations = 0;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   qm_quote_terms_init (&t, NULL);
   t.support_years = 0;
   t.n_phases = 4;
@@ -269,6 +249,90 @@ test_phased_cash_flow (void)
   g_assert_cmpint (q.months[q.n_months - 1].spend_cumulative, ==, q.spend_total);
 }
 
+/* Lead times and support rates from the catalog: each line keeps its own
+ * lead time; the first delivery waits for the longest of all (here the
+ * switches, 20 weeks = 4.6 months: month 5), the later ones follow the
+ * servers' 8 weeks (1.84 months: month 2) one a month, never before the
+ * one ahead. Items the catalog gives no lead time take the quote's (12
+ * weeks), and a negotiated one beats the catalog's. */
+static void
+test_catalog_lead_and_support (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+  const QmQuoteLine *servers = NULL, *switches = NULL, *install = NULL;
+
+  qm_test_quote_cost (&cost);
+  cost.bom[0].lead_weeks = 8;
+  cost.bom[1].lead_weeks = 20;
+  cost.bom[0].support_rate = 0.1;
+  qm_quote_terms_init (&t, NULL);
+  t.support_years = 2;
+  t.support_rate = 0.05;
+  t.n_phases = 4;
+  for (guint k = 0; k < 4; k++)
+    t.phases[k] = 0.25;
+  t.phase_interval_months = 2;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.issues.n, ==, 0);
+  for (guint i = 0; i < q.n_lines; i++)
+    if (q.lines[i].kind == QM_QUOTE_LINE_HARDWARE && g_str_equal (q.lines[i].item, "Servers"))
+      servers = &q.lines[i];
+    else if (q.lines[i].kind == QM_QUOTE_LINE_HARDWARE)
+      switches = &q.lines[i];
+    else if (q.lines[i].kind == QM_QUOTE_LINE_INSTALL)
+      install = &q.lines[i];
+  g_assert_nonnull (servers);
+  g_assert_nonnull (switches);
+  g_assert_nonnull (install);
+  g_assert_cmpfloat (servers->lead_weeks, ==, 8);
+  g_assert_cmpfloat (switches->lead_weeks, ==, 20);
+  g_assert_cmpfloat (install->lead_weeks, ==, 12);
+  /* The JSON gives each line's lead time. */
+  {
+    QmQuoteHeader h = { 0 };
+    g_autoptr(JsonNode) node = NULL;
+    JsonArray *lines;
+
+    g_date_clear (&h.issued, 1);
+    g_date_set_dmy (&h.issued, 25, 11, 2026);
+    node = qm_quote_to_json_node (&h, &q, &h.issued);
+    lines = json_object_get_array_member (json_node_get_object (node), "lines");
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (lines, 0), "lead_weeks"), ==, 8);
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (lines, 1), "lead_weeks"), ==, 20);
+  }
+
+  /* Phases: 5, then max (2 + 2k, the one ahead): 5, 5, 6. */
+  g_assert_cmpuint (q.n_phases, ==, 4);
+  g_assert_cmpuint (q.delivery_month[0], ==, 5);
+  g_assert_cmpuint (q.delivery_month[1], ==, 5);
+  g_assert_cmpuint (q.delivery_month[2], ==, 6);
+  g_assert_cmpuint (q.delivery_month[3], ==, 8);
+  g_assert_cmpuint (q.training_start_month, ==, 8);
+
+  /* Support: the servers at their catalog rate, 2 × 10 % of $300,000 =
+   * $60,000 each; the switches at the quote's 5 %: 2 × $1,500 = $3,000. */
+  for (guint i = 0; i < q.n_lines; i++)
+    if (q.lines[i].kind == QM_QUOTE_LINE_SUPPORT)
+      g_assert_cmpint (q.lines[i].net_unit, ==,
+                       g_str_equal (q.lines[i].item, "Servers") ? 6000000 : 300000);
+
+  /* Negotiated terms beat the catalog: 30 weeks for the servers (6.9
+   * months: month 7), support at 4 %. */
+  g_strlcpy (t.items[0].catalog_id, "dgx-h100", sizeof t.items[0].catalog_id);
+  t.items[0].lead_weeks = 30;
+  t.items[0].support_rate = 0.04;
+  t.n_items = 1;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.delivery_month[0], ==, 7);
+  g_assert_cmpuint (q.delivery_month[1], ==, 9);
+  g_assert_cmpuint (q.training_start_month, ==, 13);
+  for (guint i = 0; i < q.n_lines; i++)
+    if (q.lines[i].kind == QM_QUOTE_LINE_SUPPORT && g_str_equal (q.lines[i].item, "Servers"))
+      g_assert_cmpint (q.lines[i].net_unit, ==, 2400000);
+}
+
 /* Everything paid at order, no running costs, rent $100,000 a month: the
  * cumulative rent passes the price in the month it reaches it. */
 static void
@@ -278,7 +342,7 @@ test_break_even (void)
   QmQuoteTerms t;
   QmQuote q;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   cost.n_bom = 1;
   cost.bom[0].qty = 1;
   cost.bom[0].unit_usd = 1000000;
@@ -326,7 +390,7 @@ test_bad_terms (void)
   QmQuoteTerms t;
   QmQuote q;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   terms_plain (&t);
   g_strlcpy (t.currency, "eu", sizeof t.currency);
   t.tax_rate = -0.2;
@@ -355,6 +419,7 @@ main (int   argc,
   g_test_add_func ("/quote/whole-yen", test_whole_yen);
   g_test_add_func ("/quote/spares-support-shipping", test_spares_support_shipping);
   g_test_add_func ("/quote/phased-cash-flow", test_phased_cash_flow);
+  g_test_add_func ("/quote/catalog-lead-and-support", test_catalog_lead_and_support);
   g_test_add_func ("/quote/break-even", test_break_even);
   g_test_add_func ("/quote/rent", test_rent_quote);
   g_test_add_func ("/quote/bad-terms", test_bad_terms);

@@ -1,5 +1,6 @@
 /* qm-cli-catalog.c: quartermaster-cli catalog list [--kind K] [--json]
- *                   quartermaster-cli catalog import FILE.csv [--skip-invalid]
+ *                   quartermaster-cli catalog import CATALOG.csv [--skip-invalid] [--csv-locale c|user]
+ *                   quartermaster-cli catalog export [CATALOG.csv] [--kind K] [--csv-locale c|user]
  *
  * The catalog as the database holds it: the built-in entries (synced from
  * the shipped data when the database opens), the user's own entries, and
@@ -16,6 +17,7 @@
 
 #include "qm-catalog-store.h"
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-text.h"
 
 /* Room for an entry of any kind, as qm_catalog_entry_parse () fills it. */
@@ -378,7 +380,7 @@ catalog_list (int    argc,
       else
         {
           qm_cli_error (_("%s: unexpected '%s'; usage: %s"), "catalog list", argv[i],
-                        "catalog list [--kind K] [--json]");
+                        qm_cli_synopsis ("catalog list"));
           return QM_CLI_USAGE;
         }
     }
@@ -431,6 +433,72 @@ print_row_error (const char          *file,
   }
 }
 
+/* --csv-locale: "c" is RFC 4180 as programs read it (comma, decimal
+ * point); "user" is what the user's spreadsheet reads (';' and a decimal
+ * comma where the locale writes "1,5"), stated in a "sep=" line. */
+static gboolean
+parse_csv_locale (const char   *command,
+                  const char   *value,
+                  QmCsvDialect *dialect)
+{
+  if (qm_csv_dialect_from_string (value, dialect))
+    return TRUE;
+  qm_cli_error (_("%s: --csv-locale: expected c or user (got '%s')"), command, value);
+  return FALSE;
+}
+
+static int
+catalog_export (int    argc,
+                char **argv)
+{
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  const char *path = NULL;
+  const char *v = NULL;
+  QmCsvDialect dialect;
+  gsize len = 0;
+  int kind = -1;
+
+  qm_csv_dialect_for_locale (&dialect);
+  for (int i = 2; i < argc; i++)
+    {
+      if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
+        {
+          if (!parse_kind ("catalog export", v, &kind))
+            return QM_CLI_USAGE;
+        }
+      else if (qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
+        {
+          if (!parse_csv_locale ("catalog export", v, &dialect))
+            return QM_CLI_USAGE;
+        }
+      else if (!qm_cli_take_argument ("catalog export", argv[i], QM_CLI_ARG_FILE, &path))
+        return QM_CLI_USAGE;
+    }
+
+  store = qm_cli_open_store ();
+  if (store == NULL)
+    return QM_CLI_INPUT;
+  csv = qm_catalog_store_export_csv_dialect (store, kind, NULL, QM_CATALOG_LIST_NONE, &dialect, &len, &error);
+  if (csv == NULL)
+    {
+      qm_cli_error ("%s: %s", qm_store_path (store), error->message);
+      return QM_CLI_INPUT;
+    }
+  if (path == NULL || strcmp (path, "-") == 0)
+    {
+      fwrite (csv, 1, len, stdout);
+      return QM_CLI_OK;
+    }
+  if (!g_file_set_contents (path, csv, len, &error))
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  return QM_CLI_OK;
+}
+
 static int
 catalog_import (int    argc,
                 char **argv)
@@ -445,11 +513,17 @@ catalog_import (int    argc,
   const char *v = NULL;
   gsize len = 0;
   int kind = -1;
+  QmCsvDialect dialect = { 0 };   /* detected */
 
   for (int i = 2; i < argc; i++)
     {
       if (strcmp (argv[i], "--skip-invalid") == 0)
         skip_invalid = TRUE;
+      else if (qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
+        {
+          if (!parse_csv_locale ("catalog import", v, &dialect))
+            return QM_CLI_USAGE;
+        }
       else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
         {
           if (!parse_kind ("catalog import", v, &kind))
@@ -460,8 +534,8 @@ catalog_import (int    argc,
     }
   if (path == NULL)
     {
-      qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "FILE.csv",
-                    "catalog import FILE.csv [--skip-invalid] [--kind K]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "CATALOG.csv",
+                    qm_cli_synopsis ("catalog import"));
       return QM_CLI_USAGE;
     }
   if (!g_file_get_contents (path, &data, &len, &error))
@@ -473,16 +547,17 @@ catalog_import (int    argc,
   store = qm_cli_open_store ();
   if (store == NULL)
     return QM_CLI_INPUT;
-  import = qm_catalog_store_import_csv_preview (store, data, len, path, kind, &error);
+  import = qm_catalog_store_import_csv_preview_dialect (store, data, len, path, kind, &dialect, &error);
   if (import == NULL)
     {
-      qm_cli_error ("%s: %s", path, error->message);
+      /* The message names the file. */
+      qm_cli_error ("%s", error->message);
       return QM_CLI_INPUT;
     }
   for (guint i = 0; i < import->warnings->len; i++)
-    qm_cli_error (_("%s: warning: %s"), path, (const char *) g_ptr_array_index (import->warnings, i));
+    qm_cli_warn (path, g_ptr_array_index (import->warnings, i));
 
-  /* Every bad row, then nothing written (cli.md), unless asked to skip. */
+  /* Every bad row, then nothing written (docs/cli.md), unless asked to skip. */
   if (import->errors->len > 0 && !skip_invalid)
     {
       for (guint i = 0; i < import->errors->len; i++)
@@ -503,7 +578,7 @@ catalog_import (int    argc,
     }
   if (!qm_catalog_store_import_csv_commit (store, import, skip_invalid, &written, &error))
     {
-      qm_cli_error ("%s: %s", path, error->message);
+      qm_cli_error ("%s", error->message);
       return QM_CLI_INPUT;
     }
   qm_cli_print (_("%s: rows imported into %s: %u (added %u, updated %u, price overrides %u)"),
@@ -522,7 +597,9 @@ qm_cli_catalog (int    argc,
     return catalog_list (argc, argv);
   if (argc >= 2 && strcmp (argv[1], "import") == 0)
     return catalog_import (argc, argv);
-  qm_cli_error (_("%s: expected 'list' or 'import' (got '%s'); usage: %s"), "catalog", argc >= 2 ? argv[1] : "",
-                "catalog list [--kind K] [--json] | catalog import FILE.csv [--skip-invalid]");
+  if (argc >= 2 && strcmp (argv[1], "export") == 0)
+    return catalog_export (argc, argv);
+  qm_cli_error (_("%s: expected 'list', 'import' or 'export' (got '%s'); usage: %s"), "catalog",
+                argc >= 2 ? argv[1] : "", qm_cli_synopsis ("catalog"));
   return QM_CLI_USAGE;
 }

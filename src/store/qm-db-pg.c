@@ -241,6 +241,18 @@ run (QmDb        *db,
   return NULL;
 }
 
+static gint64
+pg_last_insert_id (QmDb *db)
+{
+  PGresult *result = run (db, "SELECT lastval ()", 0, NULL);
+  gint64 id = 0;
+
+  if (result != NULL && PQntuples (result) == 1)
+    id = g_ascii_strtoll (PQgetvalue (result, 0, 0), NULL, 10);
+  PQclear (result);
+  return id;
+}
+
 /* The version lives in a one-row table, qm_schema; none yet is 0. */
 static int
 pg_schema_version (QmDb *db)
@@ -571,6 +583,7 @@ const QmDbClass qm_db_pg_class = {
   .begin_sql = "BEGIN",
   .in_transaction = pg_in_transaction,
   .changes = pg_changes,
+  .last_insert_id = pg_last_insert_id,
   .schema_version = pg_schema_version,
   /* A transaction-scoped advisory lock; the key is "QMSC" in ASCII. */
   .lock_schema_sql = "SELECT pg_advisory_xact_lock (1364022083)",

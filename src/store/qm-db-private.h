@@ -17,6 +17,7 @@ typedef struct
   const char  *begin_sql;
   gboolean     (*in_transaction) (QmDb *db);
   gint64       (*changes)        (QmDb *db);
+  gint64       (*last_insert_id) (QmDb *db);
   int          (*schema_version) (QmDb *db);
   const char  *lock_schema_sql;  /* NULL: nothing to do */
   gboolean     (*set_schema_version) (QmDb *db, int version);

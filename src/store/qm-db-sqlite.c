@@ -140,6 +140,12 @@ sqlite_changes (QmDb *db)
   return sqlite3_changes64 (HANDLE (db));
 }
 
+static gint64
+sqlite_last_insert_id (QmDb *db)
+{
+  return sqlite3_last_insert_rowid (HANDLE (db));
+}
+
 static int
 sqlite_schema_version (QmDb *db)
 {
@@ -302,6 +308,7 @@ const QmDbClass qm_db_sqlite_class = {
   .begin_sql = "BEGIN IMMEDIATE",
   .in_transaction = sqlite_in_transaction,
   .changes = sqlite_changes,
+  .last_insert_id = sqlite_last_insert_id,
   .schema_version = sqlite_schema_version,
   .set_schema_version = sqlite_set_schema_version,
   .translate_ddl = sqlite_translate_ddl,

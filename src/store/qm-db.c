@@ -162,19 +162,32 @@ qm_db_last_message (QmDb *db)
 }
 
 void
+qm_db_failv (QmDb        *db,
+             GError     **error,
+             const char  *place,
+             const char  *format,
+             va_list      args)
+{
+  g_autofree char *what = g_strdup_vprintf (format, args);
+  const char *cause = db->last_message != NULL ? db->last_message : "unknown database error";
+
+  if (place != NULL)
+    g_set_error (error, QM_STORE_ERROR, db->last_code, "%s in %s: %s", what, place, cause);
+  else
+    g_set_error (error, QM_STORE_ERROR, db->last_code, "%s: %s", what, cause);
+}
+
+void
 qm_db_fail (QmDb        *db,
             GError     **error,
             const char  *format,
             ...)
 {
-  g_autofree char *what = NULL;
   va_list args;
 
   va_start (args, format);
-  what = g_strdup_vprintf (format, args);
+  qm_db_failv (db, error, NULL, format, args);
   va_end (args);
-  g_set_error (error, QM_STORE_ERROR, db->last_code, "%s: %s", what,
-               db->last_message != NULL ? db->last_message : "unknown database error");
 }
 
 /* ------------------------------------------------------------------ */
@@ -238,6 +251,12 @@ gint64
 qm_db_changes (QmDb *db)
 {
   return db->klass->changes (db);
+}
+
+gint64
+qm_db_last_insert_id (QmDb *db)
+{
+  return db->klass->last_insert_id (db);
 }
 
 int

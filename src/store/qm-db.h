@@ -15,6 +15,7 @@
  */
 #pragma once
 
+#include <stdarg.h>
 #include <glib.h>
 #include <sqlite3.h>
 
@@ -85,6 +86,10 @@ gboolean    qm_db_in_transaction    (QmDb           *db);
 
 /* Rows changed by the last INSERT, UPDATE or DELETE. */
 gint64      qm_db_changes           (QmDb           *db);
+/* The key the last INSERT gave its row: SQLite's rowid, PostgreSQL's
+ * lastval() (one more round trip; 0 with the failure kept on error).
+ * Cheaper on SQLite than RETURNING, which is compiled as a trigger. */
+gint64      qm_db_last_insert_id    (QmDb           *db);
 
 /* The schema version: PRAGMA user_version on SQLite, the table
  * qm_schema on PostgreSQL (0 when there is none yet). -1 on failure. */
@@ -108,6 +113,12 @@ void        qm_db_fail              (QmDb           *db,
                                      GError        **error,
                                      const char     *format,
                                      ...) G_GNUC_PRINTF (3, 4);
+/* The same, "WHAT in PLACE: cause" when @place is not NULL. */
+void        qm_db_failv             (QmDb           *db,
+                                     GError        **error,
+                                     const char     *place,
+                                     const char     *format,
+                                     va_list         args) G_GNUC_PRINTF (4, 0);
 QmStoreError qm_db_last_code        (QmDb           *db);
 /* The cause in words, or NULL when nothing failed. */
 const char *qm_db_last_message      (QmDb           *db);

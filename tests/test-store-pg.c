@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "qm-db.h"
+#include "qm-test-cli.h"
 #include "qm-test-pg.h"
 #include "qm-test-store.h"
 
@@ -308,6 +309,112 @@ test_newer_schema (void)
   g_assert_cmpint (qm_db_schema_version (db, NULL), ==, 99);
 }
 
+/* Every live plan of @a is in @b with the same content hash. */
+static guint
+assert_same_plans (const char *a,
+                   const char *b)
+{
+  g_autoptr(QmStore) sa = open_store (a);
+  g_autoptr(QmStore) sb = open_store (b);
+  g_autoptr(GPtrArray) list = qm_plan_store_list (sa, NULL, NULL);
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      gint64 id = ((QmPlanSummary *) list->pdata[i])->id;
+      g_autoptr(QmSavedPlan) pa = qm_plan_store_load (sa, id, NULL);
+      g_autoptr(QmSavedPlan) pb = qm_plan_store_load (sb, id, NULL);
+      g_autofree char *ha = qm_saved_plan_hash (pa);
+      g_autofree char *hb = NULL;
+
+      g_assert_nonnull (pb);
+      hb = qm_saved_plan_hash (pb);
+      g_assert_cmpstr (pa->inputs, ==, pb->inputs);
+      g_assert_cmpstr (pa->snapshot, ==, pb->snapshot);
+      g_assert_cmpstr (ha, ==, hb);
+    }
+  return list->len;
+}
+
+/* quartermaster-cli db copy: SQLite -> PostgreSQL -> SQLite, byte-equal;
+ * a second run changes nothing; a plan of TO's own is never overwritten. */
+static void
+test_db_copy (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "copy", NULL);
+  g_autofree char *first = g_build_filename (dir, "first.db", NULL);
+  g_autofree char *back = g_build_filename (dir, "back.db", NULL);
+  g_autofree char *other = g_build_filename (dir, "other.db", NULL);
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_auto(Run) r = { 0 };
+
+  g_mkdir_with_parents (dir, 0700);
+  {
+    g_autoptr(QmStore) store = open_store (first);
+
+    for (guint i = 0; i < 3; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("Plan %u «ü»", i);
+        g_autoptr(QmSavedPlan) plan = qm_test_saved_plan (name, "Acme", 1000.25 * i);
+        g_autoptr(GError) error = NULL;
+
+        g_assert_true (qm_plan_store_save (store, plan, &error));
+        if (i == 1)
+          g_assert_true (qm_plan_store_save (store, plan, &error));  /* revision 2 */
+      }
+  }
+
+  run_cli (&r, "db", "copy", first, uri, NULL);
+  g_test_message ("%s%s", r.out, r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "3 copied, 0 replaced, 0 already there"));
+  g_assert_nonnull (strstr (r.out, "All 3 match"));
+  run_clear (&r);
+  g_assert_cmpuint (assert_same_plans (first, uri), ==, 3);
+
+  /* Again: nothing to do. */
+  run_cli (&r, "db", "copy", first, uri, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "0 copied, 0 replaced, 3 already there"));
+  run_clear (&r);
+
+  /* And back into a new file: the same plans, byte for byte. */
+  run_cli (&r, "db", "copy", uri, back, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_assert_cmpuint (assert_same_plans (first, back), ==, 3);
+
+  /* A new plan on the server after the copy takes a fresh id. */
+  {
+    g_autoptr(QmStore) store = open_store (uri);
+    g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Made on the server", "Beta", 5);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (qm_plan_store_save (store, plan, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->id, >, 3);
+  }
+
+  /* A file with a plan of its own under id 1: reported, not overwritten. */
+  {
+    g_autoptr(QmStore) store = open_store (other);
+    g_autoptr(QmSavedPlan) mine = qm_test_saved_plan ("Mine alone", "Gamma", 7);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (qm_plan_store_save (store, mine, &error));
+    g_assert_cmpint (mine->id, ==, 1);
+  }
+  run_cli (&r, "db", "copy", uri, other, NULL);
+  g_test_message ("%s%s", r.out, r.err);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "different plan under that id"));
+  {
+    g_autoptr(QmStore) store = open_store (other);
+    g_autoptr(QmSavedPlan) still = qm_plan_store_load (store, 1, NULL);
+
+    g_assert_cmpstr (still->name, ==, "Mine alone");
+  }
+}
+
 static void
 test_unreachable (void)
 {
@@ -346,6 +453,7 @@ main (int argc, char **argv)
                         test_concurrent_saves);
   g_test_add_func ("/store-pg/postgresql/newer-schema", test_newer_schema);
   g_test_add_func ("/store-pg/postgresql/unreachable", test_unreachable);
+  g_test_add_func ("/store-pg/postgresql/db-copy", test_db_copy);
 
   status = g_test_run ();
   g_clear_pointer (&cluster, qm_test_pg_stop);

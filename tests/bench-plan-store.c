@@ -1,4 +1,6 @@
-/* bench-plan-store.c: the plan store with 10,000 saved plans (issue #7).
+/* bench-plan-store.c: the plan store with 10,000 saved plans (issue #7);
+ * with --postgresql, on a private PostgreSQL cluster over a Unix socket
+ * (issue #23: the same budgets).
  *
  * Targets: open + list all < 200 ms, one save < 5 ms, one search keystroke
  * well under a 16 ms frame. Prints figures; asserts nothing about time, so
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qm-test-pg.h"
 #include "qm-test-store.h"
 
 #define N_PLANS 10000
@@ -67,6 +70,7 @@ main (int argc, char **argv)
   g_autoptr(QmStore) store = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(QmSavedPlan) plan = NULL;
+  QmTestPg *cluster = NULL;
   const char *keystrokes[] = { "a", "ac", "acm", "acme", "acme 7", "llama", "405", "zzz", "stark h100" };
   double ms[ROUNDS * 10];
   gint64 t0;
@@ -74,7 +78,14 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   tmp = g_dir_make_tmp ("qm-bench-XXXXXX", &error);
   g_assert_no_error (error);
-  path = g_build_filename (tmp, "bench.db", NULL);
+  if (argc > 1 && g_str_equal (argv[1], "--postgresql"))
+    {
+      cluster = qm_test_pg_start ();
+      path = qm_test_pg_new_database (cluster);
+      g_print ("PostgreSQL: a private cluster over a Unix socket\n");
+    }
+  else
+    path = g_build_filename (tmp, "bench.db", NULL);
 
   store = qm_store_open (path, &error);
   g_assert_no_error (error);
@@ -168,6 +179,7 @@ main (int argc, char **argv)
       report (label, ms, ROUNDS, 16);
     }
   g_clear_pointer (&store, qm_store_free);
+  g_clear_pointer (&cluster, qm_test_pg_stop);
   qm_test_remove_tree (tmp);
   return 0;
 }

@@ -31,6 +31,7 @@ static const struct
   { "advise",   qm_cli_advise },
   { "quote",    qm_cli_quote },
   { "rates",    qm_cli_rates },
+  { "db",       qm_cli_db },
 };
 
 /* --db PATH (or --db=PATH) is common to every command and may come before

@@ -188,6 +188,8 @@ static const QmCliCommandInfo commands[] = {
     N_("exchange rates per US dollar, by date, for quotes"), rates_list_options },
   { "rates", "import", "rates import RATES.csv", N_("add the exchange rates of a CSV file"), no_options },
   { "rates", "add", "rates add CURRENCY RATE YYYY-MM-DD [SOURCE]", N_("add one exchange rate"), no_options },
+  { "db", "copy", "db copy FROM TO",
+    N_("copy the saved plans between databases (files or postgresql:// servers) and check them"), no_options },
 };
 
 const QmCliCommandInfo *

@@ -10,6 +10,7 @@
 
 #include "qm-cli.h"
 #include "qm-cli-commands.h"
+#include "qm-db.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
 #include "qm-text.h"
@@ -84,23 +85,25 @@ qm_cli_open_store (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *path = qm_cli_db_path ? g_strdup (qm_cli_db_path) : qm_store_default_path ();
   g_autofree char *dir = g_path_get_dirname (path);
+  /* A postgresql:// URI (issue #23) may carry a password: never print it. */
+  g_autofree char *shown = qm_db_location_redact (path);
   QmStore *store;
 
   /* The GUI's default lives under XDG_DATA_HOME/quartermaster, which may
    * not exist yet on a first run. */
-  if (qm_cli_db_path == NULL)
+  if (qm_cli_db_path == NULL && !qm_db_location_is_uri (path))
     g_mkdir_with_parents (dir, 0700);
   store = qm_store_open (path, &error);
   if (store == NULL)
     {
-      qm_cli_error ("%s: %s", path, error->message);
+      qm_cli_error ("%s: %s", shown, error->message);
       return NULL;
     }
   if (qm_store_recovered_from (store))
     {
       g_autofree char *msg = qm_store_recovery_message (store);
 
-      qm_cli_warn (path, msg);
+      qm_cli_warn (shown, msg);
     }
   return store;
 }

@@ -157,15 +157,15 @@ static char *
 meta_get (QmStore    *store,
           const char *key)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = qm_db_prepare (qm_store_connection (store),
+                                            "SELECT value FROM meta WHERE key = ?1", NULL);
 
-  if (sqlite3_prepare_v2 (qm_store_db (store), "SELECT value FROM meta WHERE key = ?1",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  if (stmt == NULL)
     return NULL;
-  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  qm_db_bind_text (stmt, 1, key);
+  if (qm_db_step (stmt) != QM_DB_STEP_ROW)
     return NULL;
-  return qm_store_column_dup (stmt, 0);
+  return qm_db_column_dup (stmt, 0);
 }
 
 char *
@@ -189,6 +189,13 @@ qm_catalog_store_sync_builtins (QmStore   *store,
 
   if (synced != NULL)
     *synced = FALSE;
+  /* The catalog is not kept on a PostgreSQL server yet (issue #23). */
+  if (db == NULL)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
+                   "%s: %s does not keep the catalog on a server yet", what, qm_store_path (store));
+      return FALSE;
+    }
   if (!force && g_strcmp0 (recorded, qm_catalog_version ()) == 0)
     return TRUE;
 

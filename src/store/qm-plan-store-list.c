@@ -64,23 +64,23 @@ qm_plan_search_matches (const char         *search_key,
 /* Listing.                                                            */
 
 static QmPlanSummary *
-summary_from_row (sqlite3_stmt *stmt)
+summary_from_row (QmDbStmt *stmt)
 {
   QmPlanSummary *s = g_new0 (QmPlanSummary, 1);
 
-  s->id = sqlite3_column_int64 (stmt, 0);
-  s->name = qm_store_column_dup (stmt, 1);
-  s->customer = qm_store_column_dup (stmt, 2);
-  s->quote_ref = qm_store_column_dup (stmt, 3);
-  s->tags = qm_store_column_dup (stmt, 4);
-  s->model = qm_store_column_dup (stmt, 5);
-  s->gpus = sqlite3_column_int64 (stmt, 6);
-  s->days = sqlite3_column_double (stmt, 7);
-  s->total_cost = sqlite3_column_double (stmt, 8);
-  s->catalog_version = qm_store_column_dup (stmt, 9);
-  s->created = sqlite3_column_int64 (stmt, 10);
-  s->modified = sqlite3_column_int64 (stmt, 11);
-  s->search_key = qm_store_column_dup (stmt, 12);
+  s->id = qm_db_column_int64 (stmt, 0);
+  s->name = qm_db_column_dup (stmt, 1);
+  s->customer = qm_db_column_dup (stmt, 2);
+  s->quote_ref = qm_db_column_dup (stmt, 3);
+  s->tags = qm_db_column_dup (stmt, 4);
+  s->model = qm_db_column_dup (stmt, 5);
+  s->gpus = qm_db_column_int64 (stmt, 6);
+  s->days = qm_db_column_double (stmt, 7);
+  s->total_cost = qm_db_column_double (stmt, 8);
+  s->catalog_version = qm_db_column_dup (stmt, 9);
+  s->created = qm_db_column_int64 (stmt, 10);
+  s->modified = qm_db_column_int64 (stmt, 11);
+  s->search_key = qm_db_column_dup (stmt, 12);
   return s;
 }
 
@@ -96,10 +96,10 @@ list_where (QmStore     *store,
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GString) sql = g_string_new (ids_only ? "SELECT p.id FROM plan p WHERE "
                                                   : "SELECT " PLAN_COLUMNS " FROM plan p WHERE ");
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   g_auto(GStrv) words = qm_plan_search_words (search);
   guint n_words = g_strv_length (words);
-  int rc;
+  QmDbStep rc;
 
   g_string_append (sql, trash ? "p.trashed_session = ?1" : "p.trashed_session IS NULL");
   /* Placeholders only: the words themselves are bound. */
@@ -107,26 +107,26 @@ list_where (QmStore     *store,
     g_string_append_printf (sql, " AND instr (p.search_key, ?%u) > 0", 2 + i);
   g_string_append (sql, " ORDER BY p.modified DESC, p.id DESC");
 
-  if ((stmt = qm_store_prepare (store, sql->str, error)) == NULL)
+  if ((stmt = qm_store_query (store, sql->str, error)) == NULL)
     return NULL;
   if (trash)
-    sqlite3_bind_text (stmt, 1, qm_store_session_id (store), -1, SQLITE_STATIC);
+    qm_db_bind_text (stmt, 1, qm_store_session_id (store));
   for (guint i = 0; i < n_words; i++)
-    sqlite3_bind_text (stmt, 2 + i, words[i], -1, SQLITE_STATIC);
+    qm_db_bind_text (stmt, 2 + i, words[i]);
 
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while ((rc = qm_db_step (stmt)) == QM_DB_STEP_ROW)
     {
       if (ids_only)
         {
-          gint64 id = sqlite3_column_int64 (stmt, 0);
+          gint64 id = qm_db_column_int64 (stmt, 0);
           g_array_append_val (ids, id);
         }
       else
         g_ptr_array_add (out, summary_from_row (stmt));
     }
-  if (rc != SQLITE_DONE)
+  if (rc != QM_DB_STEP_DONE)
     {
-      qm_store_fail (store, error, rc, "Could not list the saved plans");
+      qm_store_db_fail (store, error, "Could not list the saved plans");
       return NULL;
     }
   return ids_only ? (gpointer) g_steal_pointer (&ids) : (gpointer) g_steal_pointer (&out);
@@ -158,13 +158,13 @@ qm_plan_store_list_trash (QmStore  *store,
 guint
 qm_plan_store_count (QmStore *store)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_store_prepare (store,
-                                                   "SELECT count(*) FROM plan WHERE trashed_session IS NULL",
-                                                   NULL);
+  g_autoptr(QmDbStmt) stmt = qm_store_query (store,
+                                             "SELECT count(*) FROM plan WHERE trashed_session IS NULL",
+                                             NULL);
 
-  if (stmt == NULL || sqlite3_step (stmt) != SQLITE_ROW)
+  if (stmt == NULL || qm_db_step (stmt) != QM_DB_STEP_ROW)
     return 0;
-  return sqlite3_column_int (stmt, 0);
+  return qm_db_column_int64 (stmt, 0);
 }
 
 gint64
@@ -172,7 +172,7 @@ qm_plan_store_find (QmStore     *store,
                     const char  *name_or_id,
                     GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   char *end = NULL;
   gint64 id;
 
@@ -180,19 +180,19 @@ qm_plan_store_find (QmStore     *store,
 
   id = g_ascii_strtoll (name_or_id, &end, 10);
   if (*name_or_id != '\0' && end != NULL && *end == '\0' && id > 0)
-    stmt = qm_store_prepare (store, "SELECT id FROM plan WHERE trashed_session IS NULL AND id = ?2"
+    stmt = qm_store_query (store, "SELECT id FROM plan WHERE trashed_session IS NULL AND id = ?2"
                              " UNION ALL SELECT id FROM plan WHERE trashed_session IS NULL AND name = ?1"
                              " LIMIT 1", error);
   else
-    stmt = qm_store_prepare (store, "SELECT id FROM plan WHERE trashed_session IS NULL AND name = ?1"
+    stmt = qm_store_query (store, "SELECT id FROM plan WHERE trashed_session IS NULL AND name = ?1"
                              " ORDER BY modified DESC LIMIT 1", error);
   if (stmt == NULL)
     return 0;
-  sqlite3_bind_text (stmt, 1, name_or_id, -1, SQLITE_STATIC);
-  if (sqlite3_bind_parameter_count (stmt) >= 2)
-    sqlite3_bind_int64 (stmt, 2, id);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    return sqlite3_column_int64 (stmt, 0);
+  qm_db_bind_text (stmt, 1, name_or_id);
+  if (qm_db_param_count (stmt) >= 2)
+    qm_db_bind_int64 (stmt, 2, id);
+  if (qm_db_step (stmt) == QM_DB_STEP_ROW)
+    return qm_db_column_int64 (stmt, 0);
   g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                "There is no saved plan named \"%s\" in %s", name_or_id, qm_store_path (store));
   return 0;

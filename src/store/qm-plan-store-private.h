@@ -50,7 +50,7 @@ gboolean    qm_plan_store_resolve_used (QmStore     *store,
 
 /* Reads name, customer, quote_ref, tags, model, gpus, days and
  * total_cost, in that order, from column @col on. */
-void        qm_plan_store_read_quote  (sqlite3_stmt *stmt,
+void        qm_plan_store_read_quote  (QmDbStmt     *stmt,
                                        int           col,
                                        QmSavedPlan  *plan);
 
@@ -60,6 +60,7 @@ typedef struct
   gint64  id;
   gint64  created;
   gint64  modified;
+  gint64  revision;
   char   *name;
   char   *notes;
   char   *inputs;

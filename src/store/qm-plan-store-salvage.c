@@ -29,24 +29,24 @@ json_valid_text (const char *text)
 /* The plan's id in the new file, or 0 when it could not be copied. */
 static gint64
 salvage_plan (QmStore      *store,
-              sqlite3_stmt *read,
+              QmDbStmt     *read,
               gint64        id)
 {
   g_autoptr(QmSavedPlan) plan = NULL;
   g_auto(QmPlanSaveResult) res = { 0 };
   g_autoptr(JsonObject) check = NULL;
-  g_autoptr(sqlite3_stmt) times = NULL;
+  g_autoptr(QmDbStmt) times = NULL;
 
-  sqlite3_reset (read);
-  sqlite3_bind_int64 (read, 1, id);
-  if (sqlite3_step (read) != SQLITE_ROW)
+  qm_db_reset (read);
+  qm_db_bind_int64 (read, 1, id);
+  if (qm_db_step (read) != QM_DB_STEP_ROW)
     return 0;
 
   plan = qm_saved_plan_new ();
   qm_plan_store_read_quote (read, 0, plan);
-  plan->notes = qm_store_column_dup (read, 10);
-  plan->inputs = qm_store_column_dup (read, 11);
-  plan->snapshot = qm_store_column_dup (read, 12);
+  plan->notes = qm_db_column_dup (read, 10);
+  plan->inputs = qm_db_column_dup (read, 11);
+  plan->snapshot = qm_db_column_dup (read, 12);
 
   /* Only whole plans: the inputs must still parse. */
   if (plan->inputs == NULL || (check = qm_plan_store_parse_json (plan->inputs, -1, "inputs", NULL)) == NULL)
@@ -62,24 +62,24 @@ salvage_plan (QmStore      *store,
       return 0;
     }
   /* Keep the quote's history: its dates and the prices it was quoted with. */
-  times = qm_store_prepare (store, "UPDATE plan SET created = ?2, modified = ?3, catalog_version = ?4"
-                            " WHERE id = ?1", NULL);
+  times = qm_store_query (store, "UPDATE plan SET created = ?2, modified = ?3, catalog_version = ?4"
+                          " WHERE id = ?1", NULL);
   if (times != NULL)
     {
-      sqlite3_bind_int64 (times, 1, res.id);
-      sqlite3_bind_int64 (times, 2, sqlite3_column_int64 (read, 8));
-      sqlite3_bind_int64 (times, 3, sqlite3_column_int64 (read, 9));
-      sqlite3_bind_text (times, 4, (const char *) sqlite3_column_text (read, 13), -1, SQLITE_TRANSIENT);
-      sqlite3_step (times);
+      qm_db_bind_int64 (times, 1, res.id);
+      qm_db_bind_int64 (times, 2, qm_db_column_int64 (read, 8));
+      qm_db_bind_int64 (times, 3, qm_db_column_int64 (read, 9));
+      qm_db_bind_text (times, 4, qm_db_column_text (read, 13));
+      qm_db_step (times);
     }
-  g_clear_pointer (&times, sqlite3_finalize);
-  times = qm_store_prepare (store, "UPDATE plan_data SET prices = ?2 WHERE plan_id = ?1"
-                            " AND json_valid (?2)", NULL);
+  g_clear_pointer (&times, qm_db_stmt_free);
+  times = qm_store_query (store, "UPDATE plan_data SET prices = ?2 WHERE plan_id = ?1"
+                          " AND json_valid (?2)", NULL);
   if (times != NULL)
     {
-      sqlite3_bind_int64 (times, 1, res.id);
-      sqlite3_bind_text (times, 2, (const char *) sqlite3_column_text (read, 14), -1, SQLITE_TRANSIENT);
-      sqlite3_step (times);
+      qm_db_bind_int64 (times, 1, res.id);
+      qm_db_bind_text (times, 2, qm_db_column_text (read, 14));
+      qm_db_step (times);
     }
   return qm_store_commit (store, "Could not copy a plan from the damaged database", NULL) ? res.id : 0;
 }
@@ -261,7 +261,8 @@ qm_store_salvage (QmStore     *store,
                   GError     **error)
 {
   g_autoptr(sqlite3_stmt) ids = NULL;
-  g_autoptr(sqlite3_stmt) read = NULL;
+  g_autoptr(QmDb) old_db = NULL;     /* freed after read */
+  g_autoptr(QmDbStmt) read = NULL;
   g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GHashTable) plan_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   sqlite3 *old = NULL;
@@ -280,20 +281,19 @@ qm_store_salvage (QmStore     *store,
       sqlite3_close_v2 (old);
       return -1;
     }
-  rc = sqlite3_prepare_v2 (old,
-                           "SELECT p.name, p.customer, p.quote_ref, p.tags, p.model, p.gpus, p.days,"
-                           " p.total_cost, p.created, p.modified, d.notes, d.inputs, d.snapshot,"
-                           " p.catalog_version, d.prices"
-                           " FROM plan p JOIN plan_data d ON d.plan_id = p.id"
-                           " WHERE p.id = ?1 AND p.trashed_session IS NULL",
-                           -1, &read, NULL);
-  if (rc != SQLITE_OK)
+  /* The damaged file is read through the engine layer, as the plans are. */
+  old_db = qm_db_new_sqlite (old, damaged_path);
+  read = qm_db_prepare (old_db,
+                        "SELECT p.name, p.customer, p.quote_ref, p.tags, p.model, p.gpus, p.days,"
+                        " p.total_cost, p.created, p.modified, d.notes, d.inputs, d.snapshot,"
+                        " p.catalog_version, d.prices"
+                        " FROM plan p JOIN plan_data d ON d.plan_id = p.id"
+                        " WHERE p.id = ?1 AND p.trashed_session IS NULL",
+                        NULL);
+  if (read == NULL)
     {
       /* No plan tables at all (an old schema, or page 1 is gone). */
-      g_autofree char *what = g_strdup_printf ("Could not read any plans from %s", damaged_path);
-      qm_store_set_error (error, old, rc, what);
-      g_clear_pointer (&read, sqlite3_finalize);
-      sqlite3_close_v2 (old);
+      qm_db_fail (old_db, error, "Could not read any plans from %s", damaged_path);
       return -1;
     }
 
@@ -324,7 +324,7 @@ qm_store_salvage (QmStore     *store,
   salvage_quotes (store, old, plan_ids);
 
   g_clear_pointer (&ids, sqlite3_finalize);
-  g_clear_pointer (&read, sqlite3_finalize);
-  sqlite3_close_v2 (old);
+  g_clear_pointer (&read, qm_db_stmt_free);
+  /* old_db closes @old. */
   return copied;
 }

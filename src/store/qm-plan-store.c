@@ -228,11 +228,11 @@ prices_used (QmStore    *store,
 /* Save and load.                                                      */
 
 static void
-bind_or_empty (sqlite3_stmt *stmt,
-               int           index,
-               const char   *text)
+bind_or_empty (QmDbStmt   *stmt,
+               int         index,
+               const char *text)
 {
-  sqlite3_bind_text (stmt, index, text != NULL ? text : "", -1, SQLITE_TRANSIENT);
+  qm_db_bind_text (stmt, index, text != NULL ? text : "");
 }
 
 /* The stored snapshot and prices of @id, to keep them when the snapshot
@@ -246,33 +246,33 @@ read_pricing (QmStore  *store,
               gint64   *created,
               GError  **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_store_prepare (store,
-                                                   "SELECT d.snapshot, d.prices, p.catalog_version, p.created"
-                                                   " FROM plan p JOIN plan_data d ON d.plan_id = p.id"
-                                                   " WHERE p.id = ?1",
-                                                   error);
-  int rc;
+  g_autoptr(QmDbStmt) stmt = qm_store_query (store,
+                                             "SELECT d.snapshot, d.prices, p.catalog_version, p.created"
+                                             " FROM plan p JOIN plan_data d ON d.plan_id = p.id"
+                                             " WHERE p.id = ?1",
+                                             error);
+  QmDbStep rc;
 
   if (stmt == NULL)
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, id);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_DONE)
+  qm_db_bind_int64 (stmt, 1, id);
+  rc = qm_db_step (stmt);
+  if (rc == QM_DB_STEP_DONE)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                    "Could not save the plan: there is no saved plan %" G_GINT64_FORMAT
                    " any more (was it deleted?)", id);
       return FALSE;
     }
-  if (rc != SQLITE_ROW)
+  if (rc != QM_DB_STEP_ROW)
     {
-      qm_store_fail (store, error, rc, "Could not save the plan");
+      qm_store_db_fail (store, error, "Could not save the plan");
       return FALSE;
     }
-  *snapshot = qm_store_column_dup (stmt, 0);
-  *prices = qm_store_column_dup (stmt, 1);
-  *version = qm_store_column_dup (stmt, 2);
-  *created = sqlite3_column_int64 (stmt, 3);
+  *snapshot = qm_db_column_dup (stmt, 0);
+  *prices = qm_db_column_dup (stmt, 1);
+  *version = qm_db_column_dup (stmt, 2);
+  *created = qm_db_column_int64 (stmt, 3);
   return TRUE;
 }
 
@@ -351,6 +351,80 @@ pricing (QmStore            *store,
   return TRUE;
 }
 
+/* The update changed nothing: the plan moved on (or went) since
+ * @plan->revision was read. Nothing was written. */
+static gboolean
+stale_revision (QmStore            *store,
+                const QmSavedPlan  *plan,
+                const char         *name,
+                GError            **error)
+{
+  g_autoptr(QmDbStmt) stmt = qm_store_query (store, "SELECT revision FROM plan WHERE id = ?1", error);
+
+  if (stmt == NULL)
+    return FALSE;
+  qm_db_bind_int64 (stmt, 1, plan->id);
+  switch (qm_db_step (stmt))
+    {
+    case QM_DB_STEP_ROW:
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT,
+                   "Could not save the plan \"%s\": someone else saved it meanwhile "
+                   "(this copy is revision %" G_GINT64_FORMAT ", %s has revision %"
+                   G_GINT64_FORMAT "). Nothing was overwritten; reload it, or save "
+                   "yours as a copy.", name, plan->revision, qm_store_path (store),
+                   qm_db_column_int64 (stmt, 0));
+      return FALSE;
+    case QM_DB_STEP_DONE:
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
+                   "Could not save the plan: there is no saved plan %" G_GINT64_FORMAT
+                   " any more (was it deleted?)", plan->id);
+      return FALSE;
+    case QM_DB_STEP_ERROR:
+    default:
+      qm_store_db_fail (store, error, "Could not save the plan \"%s\"", name);
+      return FALSE;
+    }
+}
+
+/* After the INSERT or UPDATE: the new row's id, and the revision saved. */
+static gboolean
+saved_revision (QmStore            *store,
+                const QmSavedPlan  *plan,
+                QmPlanSaveResult   *res,
+                const char         *what,
+                GError            **error)
+{
+  QmDb *db = qm_store_connection (store);
+  g_autoptr(QmDbStmt) stmt = NULL;
+
+  if (res->id == 0)
+    {
+      res->revision = 1;
+      if ((res->id = qm_db_last_insert_id (db)) > 0)
+        return TRUE;
+      qm_store_db_fail (store, error, "%s", what);
+      return FALSE;
+    }
+  if (qm_db_changes (db) == 0)
+    return stale_revision (store, plan, res->name, error);
+  if (plan->revision > 0)
+    {
+      res->revision = plan->revision + 1;
+      return TRUE;
+    }
+  /* Saved without a revision to check: read the one it got. */
+  if ((stmt = qm_store_query (store, "SELECT revision FROM plan WHERE id = ?1", error)) == NULL)
+    return FALSE;
+  qm_db_bind_int64 (stmt, 1, res->id);
+  if (qm_db_step (stmt) != QM_DB_STEP_ROW)
+    {
+      qm_store_db_fail (store, error, "%s", what);
+      return FALSE;
+    }
+  res->revision = qm_db_column_int64 (stmt, 0);
+  return TRUE;
+}
+
 gboolean
 qm_plan_store_save_locked (QmStore            *store,
                            const QmSavedPlan  *plan,
@@ -361,7 +435,7 @@ qm_plan_store_save_locked (QmStore            *store,
   g_autoptr(JsonObject) snapshot_check = NULL;
   g_autofree char *what = NULL;
   g_autofree char *search_key = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
 
   res->modified = g_get_real_time ();
   res->created = res->modified;
@@ -386,19 +460,22 @@ qm_plan_store_save_locked (QmStore            *store,
   if (!pricing (store, plan, inputs, res, error))
     return FALSE;
 
+  /* An update names the revision it started from (?13; 0 = any) and
+   * changes nothing when that is stale. */
   if (res->id == 0)
-    stmt = qm_store_prepare (store,
-                             "INSERT INTO plan (name, customer, quote_ref, tags, model, gpus, days,"
-                             " total_cost, catalog_version, created, modified, search_key)"
-                             " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)",
-                             error);
+    stmt = qm_store_query (store,
+                           "INSERT INTO plan (name, customer, quote_ref, tags, model, gpus, days,"
+                           " total_cost, catalog_version, created, modified, search_key)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11)",
+                           error);
   else
-    stmt = qm_store_prepare (store,
-                             "UPDATE plan SET name = ?1, customer = ?2, quote_ref = ?3, tags = ?4,"
-                             " model = ?5, gpus = ?6, days = ?7, total_cost = ?8,"
-                             " catalog_version = ?9, modified = ?10, search_key = ?11"
-                             " WHERE id = ?12",
-                             error);
+    stmt = qm_store_query (store,
+                           "UPDATE plan SET name = ?1, customer = ?2, quote_ref = ?3, tags = ?4,"
+                           " model = ?5, gpus = ?6, days = ?7, total_cost = ?8,"
+                           " catalog_version = ?9, modified = ?10, search_key = ?11,"
+                           " revision = revision + 1"
+                           " WHERE id = ?12 AND (?13 = 0 OR revision = ?13)",
+                           error);
   if (stmt == NULL)
     return FALSE;
   bind_or_empty (stmt, 1, res->name);
@@ -406,21 +483,21 @@ qm_plan_store_save_locked (QmStore            *store,
   bind_or_empty (stmt, 3, plan->quote_ref);
   bind_or_empty (stmt, 4, plan->tags);
   bind_or_empty (stmt, 5, plan->model);
-  sqlite3_bind_int64 (stmt, 6, plan->gpus);
-  sqlite3_bind_double (stmt, 7, plan->days);
-  sqlite3_bind_double (stmt, 8, plan->total_cost);
+  qm_db_bind_int64 (stmt, 6, plan->gpus);
+  qm_db_bind_double (stmt, 7, plan->days);
+  qm_db_bind_double (stmt, 8, plan->total_cost);
   bind_or_empty (stmt, 9, res->version);
-  sqlite3_bind_int64 (stmt, 10, res->modified);
-  sqlite3_bind_text (stmt, 11, search_key, -1, SQLITE_STATIC);
-  if (res->id != 0)
-    sqlite3_bind_int64 (stmt, 12, res->id);
-  if (!qm_store_step_done (store, stmt, error, "%s", what))
+  qm_db_bind_int64 (stmt, 10, res->modified);
+  qm_db_bind_text (stmt, 11, search_key);
+  qm_db_bind_int64 (stmt, 12, res->id);
+  qm_db_bind_int64 (stmt, 13, plan->revision);
+  if (!qm_store_query_done (store, stmt, error, "%s", what))
     return FALSE;
-  if (res->id == 0)
-    res->id = sqlite3_last_insert_rowid (qm_store_db (store));
-  g_clear_pointer (&stmt, sqlite3_finalize);
+  g_clear_pointer (&stmt, qm_db_stmt_free);
+  if (!saved_revision (store, plan, res, what, error))
+    return FALSE;
 
-  stmt = qm_store_prepare (store,
+  stmt = qm_store_query (store,
                            "INSERT INTO plan_data (plan_id, notes, inputs, snapshot, prices)"
                            " VALUES (?1, ?2, ?3, ?4, ?5)"
                            " ON CONFLICT (plan_id) DO UPDATE SET notes = excluded.notes,"
@@ -429,12 +506,12 @@ qm_plan_store_save_locked (QmStore            *store,
                            error);
   if (stmt == NULL)
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, res->id);
+  qm_db_bind_int64 (stmt, 1, res->id);
   bind_or_empty (stmt, 2, res->notes);
-  sqlite3_bind_text (stmt, 3, res->inputs, -1, SQLITE_STATIC);
-  qm_store_bind_text (stmt, 4, plan->snapshot);
-  sqlite3_bind_text (stmt, 5, res->prices, -1, SQLITE_STATIC);
-  return qm_store_step_done (store, stmt, error, "%s", what);
+  qm_db_bind_text (stmt, 3, res->inputs);
+  qm_db_bind_text (stmt, 4, plan->snapshot);
+  qm_db_bind_text (stmt, 5, res->prices);
+  return qm_store_query_done (store, stmt, error, "%s", what);
 }
 
 /* Only once the row is on disk does the caller's copy change. */
@@ -445,6 +522,7 @@ save_result_apply (QmPlanSaveResult *res,
   plan->id = res->id;
   plan->created = res->created;
   plan->modified = res->modified;
+  plan->revision = res->revision;
   g_free (plan->name);
   plan->name = g_steal_pointer (&res->name);
   g_free (plan->notes);
@@ -481,18 +559,18 @@ qm_plan_store_save (QmStore      *store,
 }
 
 void
-qm_plan_store_read_quote (sqlite3_stmt *stmt,
+qm_plan_store_read_quote (QmDbStmt     *stmt,
                           int           col,
                           QmSavedPlan  *plan)
 {
-  plan->name = qm_store_column_dup (stmt, col);
-  plan->customer = qm_store_column_dup (stmt, col + 1);
-  plan->quote_ref = qm_store_column_dup (stmt, col + 2);
-  plan->tags = qm_store_column_dup (stmt, col + 3);
-  plan->model = qm_store_column_dup (stmt, col + 4);
-  plan->gpus = sqlite3_column_int64 (stmt, col + 5);
-  plan->days = sqlite3_column_double (stmt, col + 6);
-  plan->total_cost = sqlite3_column_double (stmt, col + 7);
+  plan->name = qm_db_column_dup (stmt, col);
+  plan->customer = qm_db_column_dup (stmt, col + 1);
+  plan->quote_ref = qm_db_column_dup (stmt, col + 2);
+  plan->tags = qm_db_column_dup (stmt, col + 3);
+  plan->model = qm_db_column_dup (stmt, col + 4);
+  plan->gpus = qm_db_column_int64 (stmt, col + 5);
+  plan->days = qm_db_column_double (stmt, col + 6);
+  plan->total_cost = qm_db_column_double (stmt, col + 7);
 }
 
 QmSavedPlan *
@@ -500,40 +578,42 @@ qm_plan_store_load (QmStore  *store,
                     gint64    id,
                     GError  **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_store_prepare (store,
-                                                   "SELECT " PLAN_COLUMNS ", d.notes, d.inputs, d.snapshot, d.prices"
-                                                   " FROM plan p JOIN plan_data d ON d.plan_id = p.id"
-                                                   " WHERE p.id = ?1",
-                                                   error);
+  g_autoptr(QmDbStmt) stmt = qm_store_query (store,
+                                             "SELECT " PLAN_COLUMNS ", d.notes, d.inputs, d.snapshot, d.prices,"
+                                             " p.revision"
+                                             " FROM plan p JOIN plan_data d ON d.plan_id = p.id"
+                                             " WHERE p.id = ?1",
+                                             error);
   QmSavedPlan *plan;
-  int rc;
+  QmDbStep rc;
 
   if (stmt == NULL)
     return NULL;
-  sqlite3_bind_int64 (stmt, 1, id);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_DONE)
+  qm_db_bind_int64 (stmt, 1, id);
+  rc = qm_db_step (stmt);
+  if (rc == QM_DB_STEP_DONE)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                    "There is no saved plan %" G_GINT64_FORMAT, id);
       return NULL;
     }
-  if (rc != SQLITE_ROW)
+  if (rc != QM_DB_STEP_ROW)
     {
-      qm_store_fail (store, error, rc, "Could not read the plan %" G_GINT64_FORMAT, id);
+      qm_store_db_fail (store, error, "Could not read the plan %" G_GINT64_FORMAT, id);
       return NULL;
     }
   plan = qm_saved_plan_new ();
-  plan->id = sqlite3_column_int64 (stmt, 0);
+  plan->id = qm_db_column_int64 (stmt, 0);
   qm_plan_store_read_quote (stmt, 1, plan);
-  plan->catalog_version = qm_store_column_dup (stmt, 9);
-  plan->created = sqlite3_column_int64 (stmt, 10);
-  plan->modified = sqlite3_column_int64 (stmt, 11);
+  plan->catalog_version = qm_db_column_dup (stmt, 9);
+  plan->created = qm_db_column_int64 (stmt, 10);
+  plan->modified = qm_db_column_int64 (stmt, 11);
   /* 12 is the search key. */
-  plan->notes = qm_store_column_dup (stmt, 13);
-  plan->inputs = qm_store_column_dup (stmt, 14);
-  plan->snapshot = qm_store_column_dup (stmt, 15);
-  plan->prices = qm_store_column_dup (stmt, 16);
+  plan->notes = qm_db_column_dup (stmt, 13);
+  plan->inputs = qm_db_column_dup (stmt, 14);
+  plan->snapshot = qm_db_column_dup (stmt, 15);
+  plan->prices = qm_db_column_dup (stmt, 16);
+  plan->revision = qm_db_column_int64 (stmt, 17);
   return plan;
 }
 
@@ -550,7 +630,7 @@ qm_plan_store_duplicate (QmStore     *store,
   g_autofree char *new_name = NULL;
   g_autofree char *inputs = NULL;
   g_autofree char *search_key = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   g_autoptr(JsonObject) o = NULL;
   gint64 now = g_get_real_time ();
   gint64 new_id;
@@ -567,33 +647,37 @@ qm_plan_store_duplicate (QmStore     *store,
   if (!qm_store_begin (store, "Could not duplicate the plan", error))
     return 0;
   /* The copy keeps the snapshot and the prices it was quoted with. */
-  stmt = qm_store_prepare (store,
-                           "INSERT INTO plan (name, customer, quote_ref, tags, model, gpus, days,"
-                           " total_cost, catalog_version, created, modified, search_key)"
-                           " SELECT ?1, customer, quote_ref, tags, model, gpus, days, total_cost,"
-                           "  catalog_version, ?2, ?2, ?3 FROM plan WHERE id = ?4",
-                           error);
+  stmt = qm_store_query (store,
+                         "INSERT INTO plan (name, customer, quote_ref, tags, model, gpus, days,"
+                         " total_cost, catalog_version, created, modified, search_key)"
+                         " SELECT ?1, customer, quote_ref, tags, model, gpus, days, total_cost,"
+                         "  catalog_version, ?2, ?2, ?3 FROM plan WHERE id = ?4",
+                         error);
   if (stmt == NULL)
     goto fail;
-  sqlite3_bind_text (stmt, 1, new_name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 2, now);
-  sqlite3_bind_text (stmt, 3, search_key, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 4, id);
-  if (!qm_store_step_done (store, stmt, error, "Could not duplicate the plan \"%s\"", plan->name))
-    goto fail;
-  new_id = sqlite3_last_insert_rowid (qm_store_db (store));
-  g_clear_pointer (&stmt, sqlite3_finalize);
+  qm_db_bind_text (stmt, 1, new_name);
+  qm_db_bind_int64 (stmt, 2, now);
+  qm_db_bind_text (stmt, 3, search_key);
+  qm_db_bind_int64 (stmt, 4, id);
+  if (!qm_store_query_done (store, stmt, error, "Could not duplicate the plan \"%s\"", plan->name) ||
+      (new_id = qm_db_last_insert_id (qm_store_connection (store))) <= 0)
+    {
+      if (error != NULL && *error == NULL)
+        qm_store_db_fail (store, error, "Could not duplicate the plan \"%s\"", plan->name);
+      goto fail;
+    }
+  g_clear_pointer (&stmt, qm_db_stmt_free);
 
-  stmt = qm_store_prepare (store,
-                           "INSERT INTO plan_data (plan_id, notes, inputs, snapshot, prices)"
-                           " SELECT ?1, notes, ?2, snapshot, prices FROM plan_data WHERE plan_id = ?3",
-                           error);
+  stmt = qm_store_query (store,
+                         "INSERT INTO plan_data (plan_id, notes, inputs, snapshot, prices)"
+                         " SELECT ?1, notes, ?2, snapshot, prices FROM plan_data WHERE plan_id = ?3",
+                         error);
   if (stmt == NULL)
     goto fail;
-  sqlite3_bind_int64 (stmt, 1, new_id);
-  sqlite3_bind_text (stmt, 2, inputs, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 3, id);
-  if (!qm_store_step_done (store, stmt, error, "Could not duplicate the plan \"%s\"", plan->name))
+  qm_db_bind_int64 (stmt, 1, new_id);
+  qm_db_bind_text (stmt, 2, inputs);
+  qm_db_bind_int64 (stmt, 3, id);
+  if (!qm_store_query_done (store, stmt, error, "Could not duplicate the plan \"%s\"", plan->name))
     goto fail;
   if (!qm_store_commit (store, "Could not duplicate the plan", error))
     return 0;
@@ -635,21 +719,21 @@ exec_id (QmStore     *store,
          const char  *what,
          GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
 
   if (!qm_store_check_writable (store, what, error))
     return FALSE;
-  if ((stmt = qm_store_prepare (store, sql, error)) == NULL)
+  if ((stmt = qm_store_query (store, sql, error)) == NULL)
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, id);
+  qm_db_bind_int64 (stmt, 1, id);
   if (bind_session)
     {
-      sqlite3_bind_text (stmt, 2, qm_store_session_id (store), -1, SQLITE_STATIC);
-      sqlite3_bind_int64 (stmt, 3, g_get_real_time ());
+      qm_db_bind_text (stmt, 2, qm_store_session_id (store));
+      qm_db_bind_int64 (stmt, 3, g_get_real_time ());
     }
-  if (!qm_store_step_done (store, stmt, error, "%s", what))
+  if (!qm_store_query_done (store, stmt, error, "%s", what))
     return FALSE;
-  if (sqlite3_changes (qm_store_db (store)) == 0)
+  if (qm_db_changes (qm_store_connection (store)) == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                    "%s: there is no such plan (%" G_GINT64_FORMAT ")", what, id);
@@ -693,13 +777,13 @@ gboolean
 qm_plan_store_purge_trash (QmStore  *store,
                            GError  **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
 
   if (!qm_store_check_writable (store, "Could not empty the trash", error))
     return FALSE;
-  if ((stmt = qm_store_prepare (store, "DELETE FROM plan WHERE trashed_session = ?1", error)) == NULL)
+  if ((stmt = qm_store_query (store, "DELETE FROM plan WHERE trashed_session = ?1", error)) == NULL)
     return FALSE;
-  sqlite3_bind_text (stmt, 1, qm_store_session_id (store), -1, SQLITE_STATIC);
-  return qm_store_step_done (store, stmt, error, "Could not empty the trash");
+  qm_db_bind_text (stmt, 1, qm_store_session_id (store));
+  return qm_store_query_done (store, stmt, error, "Could not empty the trash");
 }
 

@@ -34,6 +34,10 @@ typedef struct
   char   *prices;           /* JSON: {"gpu": {"id", "price_usd", "spec"}, ...} */
   gint64  created;          /* µs since the epoch */
   gint64  modified;
+  /* The revision this copy was read or saved as (the store counts saves
+   * from 1). A save of a stale revision fails with
+   * QM_STORE_ERROR_CONFLICT; 0 saves without the check. */
+  gint64  revision;
 } QmSavedPlan;
 
 /* One row of the plan list: everything but the bulky JSON. */
@@ -64,9 +68,12 @@ void         qm_plan_summary_free   (QmPlanSummary     *summary);
  * columns. The catalog version and prices are recorded when the snapshot
  * is new or changed; an update that keeps the snapshot keeps them too, so
  * editing the customer of an old quote does not make it look re-priced.
- * On success @plan gets its id, times, version and prices. On failure
- * @plan is untouched (the caller keeps the edit) and the error says why:
- * QM_STORE_ERROR_READ_ONLY, _FULL, _LOCKED, _INVALID or _NOT_FOUND. */
+ * On success @plan gets its id, times, version, prices and new revision.
+ * On failure @plan is untouched (the caller keeps the edit) and the error
+ * says why: QM_STORE_ERROR_READ_ONLY, _FULL, _LOCKED, _INVALID,
+ * _NOT_FOUND, or _CONFLICT when someone else saved the plan since its
+ * @revision was read (nothing is overwritten; the message names the plan
+ * and both revisions). */
 gboolean     qm_plan_store_save     (QmStore      *store,
                                      QmSavedPlan  *plan,
                                      GError      **error);
@@ -185,6 +192,16 @@ gboolean     qm_plan_store_read_plan   (QmStore     *store,
                                         QmPlan      *plan,
                                         GPtrArray  **warnings,
                                         GError     **error);
+
+/* Copying between databases (quartermaster-cli db copy): writes @plan as
+ * it is, its id, times, revision, catalog version and prices included,
+ * replacing the plan with that id (restored if it was in the trash). */
+gboolean     qm_plan_store_put         (QmStore            *store,
+                                        const QmSavedPlan  *plan,
+                                        GError            **error);
+/* SHA-256 (hex) over everything qm_plan_store_put() writes: two plans
+ * hash alike only when a copy is exact. */
+char        *qm_saved_plan_hash        (const QmSavedPlan  *plan);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmSavedPlan, qm_saved_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmPlanSummary, qm_plan_summary_free)

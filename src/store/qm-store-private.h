@@ -6,6 +6,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "qm-db.h"
 #include "qm-store.h"
 
 G_BEGIN_DECLS
@@ -35,9 +36,34 @@ gboolean qm_store_step_done       (QmStore       *store,
                                    const char    *format,
                                    ...) G_GNUC_PRINTF (4, 5);
 
-/* Prepares @sql, reporting failures like qm_store_fail. */
+/* Prepares @sql, reporting failures like qm_store_fail. SQLite only: on
+ * a server it fails, saying so. */
 sqlite3_stmt *qm_store_prepare    (QmStore     *store,
                                    const char  *sql,
+                                   GError     **error);
+
+/* The engine layer under the store, on either engine. */
+QmDb     *qm_store_connection     (QmStore     *store);
+/* Sets @error from the connection's last failure: "WHAT in PATH: cause". */
+void      qm_store_db_fail        (QmStore     *store,
+                                   GError     **error,
+                                   const char  *format,
+                                   ...) G_GNUC_PRINTF (3, 4);
+/* qm_store_prepare and qm_store_step_done for either engine. */
+QmDbStmt *qm_store_query          (QmStore     *store,
+                                   const char  *sql,
+                                   GError     **error);
+gboolean  qm_store_query_done     (QmStore     *store,
+                                   QmDbStmt    *stmt,
+                                   GError     **error,
+                                   const char  *format,
+                                   ...) G_GNUC_PRINTF (4, 5);
+
+/* qm-store-schema.c: runs migration steps @from to @to, each in its own
+ * transaction, on either engine. */
+gboolean  qm_store_migrate        (QmDb        *db,
+                                   int          from,
+                                   int          to,
                                    GError     **error);
 
 /* Checks that the store may be written; else a READ_ONLY error naming

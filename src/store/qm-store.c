@@ -1,8 +1,8 @@
-/* qm-store.c: opening the database, migrating its schema, and keeping it
- * safe (integrity check, moving a damaged file aside, daily backups).
- *
- * Migrations are numbered by PRAGMA user_version. Each step runs in its own
- * transaction, so a crash mid-migration leaves the previous version intact.
+/* qm-store.c: opening the database, a SQLite file or a PostgreSQL server
+ * (issue #23), migrating its schema (qm-store-schema.c), and keeping a
+ * file safe (integrity check, moving a damaged file aside, daily backups).
+ * All queries go through the engine layer, qm-db.h; the file-only parts
+ * (WAL, backups, integrity, salvage) use the SQLite handle it holds.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,12 +13,14 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "qm-db-private.h"
 #include "qm-store-private.h"
 
 struct _QmStore
 {
-  sqlite3 *db;
-  char    *path;
+  QmDb    *qdb;     /* both engines */
+  sqlite3 *db;      /* SQLite only: the handle qdb holds; NULL on a server */
+  char    *path;    /* the file, or the server's URI without its password */
   int      version;
   gboolean read_only;
   char    *session_id;
@@ -41,215 +43,15 @@ G_DEFINE_QUARK (qm-store-error-quark, qm_store_error)
 #define QM_STORE_OPEN_BUSY_TIMEOUT_MS 8000
 #define STALE_TRASH_USEC (G_USEC_PER_SEC * (gint64) 24 * 3600)
 
-/* migrations[i] takes the schema from version i to i + 1. Append only:
- * never edit a step that has shipped. */
-static const char *migrations[] = {
-  /* 0 → 1: bookkeeping. */
-  "CREATE TABLE meta ("
-  "  key   TEXT PRIMARY KEY,"
-  "  value TEXT NOT NULL"
-  ") STRICT;",
-
-  /* 1 → 2: the catalog. Built-in rows are rewritten by every re-sync;
-   * the user's own entries and price overrides live in their own tables so
-   * a re-sync can never touch them. Overrides have no foreign key: one on
-   * an entry that a new catalog drops is kept, and shows again if the
-   * entry comes back. `entry` is the whole entry as catalog JSON. */
-  "CREATE TABLE catalog_builtin ("
-  "  kind      TEXT NOT NULL CHECK (kind IN ('gpu','server','network','storage','facility','cloud','model')),"
-  "  id        TEXT NOT NULL CHECK (id <> ''),"
-  "  vendor    TEXT NOT NULL DEFAULT '',"
-  "  name      TEXT NOT NULL,"
-  "  price_usd REAL NOT NULL DEFAULT 0 CHECK (price_usd >= 0),"
-  "  source    TEXT NOT NULL DEFAULT '',"
-  "  as_of     TEXT NOT NULL DEFAULT '',"
-  "  hidden    INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),"
-  "  position  INTEGER NOT NULL DEFAULT 0,"
-  "  entry     TEXT NOT NULL CHECK (json_valid (entry)),"
-  "  PRIMARY KEY (kind, id)"
-  ") STRICT;"
-  "CREATE TABLE catalog_user ("
-  "  kind      TEXT NOT NULL CHECK (kind IN ('gpu','server','network','storage','facility','cloud','model')),"
-  "  id        TEXT NOT NULL CHECK (id <> ''),"
-  "  vendor    TEXT NOT NULL DEFAULT '',"
-  "  name      TEXT NOT NULL,"
-  "  price_usd REAL NOT NULL DEFAULT 0 CHECK (price_usd >= 0),"
-  "  source    TEXT NOT NULL DEFAULT '',"
-  "  as_of     TEXT NOT NULL DEFAULT '',"
-  "  entry     TEXT NOT NULL CHECK (json_valid (entry)),"
-  "  created   INTEGER NOT NULL,"
-  "  modified  INTEGER NOT NULL,"
-  "  PRIMARY KEY (kind, id)"
-  ") STRICT;"
-  "CREATE TABLE catalog_override ("
-  "  kind      TEXT NOT NULL,"
-  "  id        TEXT NOT NULL,"
-  "  price_usd REAL NOT NULL CHECK (price_usd >= 0),"
-  "  modified  INTEGER NOT NULL,"
-  "  PRIMARY KEY (kind, id)"
-  ") STRICT;"
-  "CREATE INDEX catalog_builtin_name ON catalog_builtin (kind, name);"
-  "CREATE INDEX catalog_user_name ON catalog_user (kind, name);"
-  /* One list for the views: both prices side by side, builtins first. */
-  "CREATE VIEW catalog_entry AS"
-  "  SELECT b.kind, b.id, b.vendor, b.name, b.source, b.as_of, 1 AS builtin, b.hidden,"
-  "         b.price_usd AS list_price_usd, o.price_usd AS override_usd,"
-  "         coalesce (o.price_usd, b.price_usd) AS price_usd, b.entry, b.position"
-  "    FROM catalog_builtin b LEFT JOIN catalog_override o USING (kind, id)"
-  "  UNION ALL"
-  "  SELECT u.kind, u.id, u.vendor, u.name, u.source, u.as_of, 0, 0,"
-  "         u.price_usd, o.price_usd, coalesce (o.price_usd, u.price_usd), u.entry,"
-  "         1000000 + u.rowid"
-  "    FROM catalog_user u LEFT JOIN catalog_override o USING (kind, id);",
-
-  /* 2 → 3: saved plans. The list columns (plan) are apart from the bulky
-   * JSON (plan_data) so listing and searching 10,000 plans reads a few
-   * hundred bytes per plan. search_key is the casefolded text the search
-   * box matches. A plan in the trash has trashed_session set. */
-  "CREATE TABLE plan ("
-  "  id              INTEGER PRIMARY KEY,"
-  "  name            TEXT NOT NULL CHECK (name <> ''),"
-  "  customer        TEXT NOT NULL DEFAULT '',"
-  "  quote_ref       TEXT NOT NULL DEFAULT '',"
-  "  tags            TEXT NOT NULL DEFAULT '',"
-  "  model           TEXT NOT NULL DEFAULT '',"
-  "  gpus            INTEGER NOT NULL DEFAULT 0 CHECK (gpus >= 0),"
-  "  days            REAL NOT NULL DEFAULT 0,"
-  "  total_cost      REAL NOT NULL DEFAULT 0,"
-  "  catalog_version TEXT NOT NULL DEFAULT '',"
-  "  created         INTEGER NOT NULL,"
-  "  modified        INTEGER NOT NULL,"
-  "  search_key      TEXT NOT NULL DEFAULT '',"
-  "  trashed_session TEXT,"
-  "  trashed_at      INTEGER"
-  ") STRICT;"
-  "CREATE TABLE plan_data ("
-  "  plan_id  INTEGER PRIMARY KEY REFERENCES plan (id) ON DELETE CASCADE,"
-  "  notes    TEXT NOT NULL DEFAULT '',"
-  "  inputs   TEXT NOT NULL CHECK (json_valid (inputs)),"
-  "  snapshot TEXT CHECK (snapshot IS NULL OR json_valid (snapshot)),"
-  "  prices   TEXT NOT NULL DEFAULT '{}' CHECK (json_valid (prices))"
-  ") STRICT;"
-  "CREATE INDEX plan_list ON plan (trashed_session, modified);"
-  "CREATE INDEX plan_name ON plan (name);",
-
-  /* 3 → 4: quotes (qm-quote-store.c). A quote outlives its plan (the plan
-   * id goes NULL). A revision freezes everything its figures rest on and
-   * is never changed or removed: the triggers refuse it. Rates are units
-   * of a currency per US dollar from a date on. */
-  "CREATE TABLE quote ("
-  "  id            INTEGER PRIMARY KEY,"
-  "  number        TEXT NOT NULL UNIQUE CHECK (number <> ''),"
-  "  plan_id       INTEGER REFERENCES plan (id) ON DELETE SET NULL,"
-  "  plan_name     TEXT NOT NULL DEFAULT '',"
-  "  customer      TEXT NOT NULL DEFAULT '',"
-  "  project       TEXT NOT NULL DEFAULT '',"
-  "  prepared_by   TEXT NOT NULL DEFAULT '',"
-  "  state         TEXT NOT NULL DEFAULT 'draft'"
-  "                CHECK (state IN ('draft','sent','accepted','declined')),"
-  "  payment_terms TEXT NOT NULL DEFAULT '',"
-  "  terms         TEXT NOT NULL DEFAULT '',"
-  "  created       INTEGER NOT NULL,"
-  "  modified      INTEGER NOT NULL"
-  ") STRICT;"
-  "CREATE INDEX quote_plan ON quote (plan_id);"
-  "CREATE TABLE quote_revision ("
-  "  quote_id        INTEGER NOT NULL REFERENCES quote (id),"
-  "  seq             INTEGER NOT NULL CHECK (seq >= 1),"
-  "  letter          TEXT NOT NULL CHECK (letter <> ''),"
-  "  issued          TEXT NOT NULL CHECK (date (issued) IS issued),"
-  "  valid_days      INTEGER NOT NULL CHECK (valid_days BETWEEN 1 AND 3650),"
-  "  note            TEXT NOT NULL DEFAULT '',"
-  "  customer        TEXT NOT NULL DEFAULT '',"
-  "  currency        TEXT NOT NULL,"
-  "  exchange_rate   REAL NOT NULL CHECK (exchange_rate > 0),"
-  "  rate_date       TEXT NOT NULL CHECK (date (rate_date) IS rate_date),"
-  "  rate_source     TEXT NOT NULL DEFAULT '',"
-  "  catalog_version TEXT NOT NULL DEFAULT '',"
-  "  terms           TEXT NOT NULL CHECK (json_valid (terms)),"
-  "  plan            TEXT NOT NULL CHECK (json_valid (plan)),"
-  "  quote           TEXT NOT NULL CHECK (json_valid (quote)),"
-  "  exponent        INTEGER NOT NULL,"
-  "  gross           INTEGER NOT NULL,"
-  "  created         INTEGER NOT NULL,"
-  "  PRIMARY KEY (quote_id, seq)"
-  ") STRICT;"
-  "CREATE TRIGGER quote_revision_frozen BEFORE UPDATE ON quote_revision"
-  "  BEGIN SELECT RAISE (ABORT, 'a quote revision is never changed'); END;"
-  "CREATE TRIGGER quote_revision_kept BEFORE DELETE ON quote_revision"
-  "  BEGIN SELECT RAISE (ABORT, 'a quote revision is never removed'); END;"
-  "CREATE TABLE exchange_rate ("
-  "  currency     TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),"
-  "  date         TEXT NOT NULL CHECK (date (date) IS date),"
-  "  rate_per_usd REAL NOT NULL CHECK (rate_per_usd > 0),"
-  "  source       TEXT NOT NULL DEFAULT '',"
-  "  PRIMARY KEY (currency, date)"
-  ") STRICT;",
-};
-
-int
-qm_store_latest_version (void)
-{
-  return G_N_ELEMENTS (migrations);
-}
-
-static QmStoreError
-code_for_rc (int rc)
-{
-  switch (rc & 0xff)
-    {
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return QM_STORE_ERROR_LOCKED;
-    case SQLITE_READONLY:
-    case SQLITE_PERM:
-    case SQLITE_AUTH:
-      return QM_STORE_ERROR_READ_ONLY;
-    case SQLITE_FULL:
-      return QM_STORE_ERROR_FULL;
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB:
-      return QM_STORE_ERROR_CORRUPT;
-    case SQLITE_CANTOPEN:
-      return QM_STORE_ERROR_OPEN;
-    default:
-      return QM_STORE_ERROR_FAILED;
-    }
-}
-
-/* The cause in words a procurement officer can act on; SQLite's own text
- * follows in brackets for the bug report. */
-static const char *
-explain (QmStoreError code)
-{
-  switch (code)
-    {
-    case QM_STORE_ERROR_LOCKED:
-      return "another program is using the database; close it (or the other "
-             "Quartermaster window) and try again";
-    case QM_STORE_ERROR_READ_ONLY:
-      return "the database is read-only, so nothing was saved; "
-             "check the file's permissions or save the plan to a file instead";
-    case QM_STORE_ERROR_FULL:
-      return "the disk is full, so nothing was saved; free some space and try again";
-    case QM_STORE_ERROR_CORRUPT:
-      return "the database is damaged";
-    case QM_STORE_ERROR_OPEN:
-      return "the file cannot be opened";
-    default:
-      return NULL;
-    }
-}
-
 static void
 set_error_valist (GError     **error,
                   sqlite3     *db,
                   int          rc,
                   const char  *what)
 {
-  QmStoreError code = code_for_rc (rc);
+  QmStoreError code = qm_db_sqlite_code (rc);
   const char *detail = db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
-  const char *why = explain (code);
+  const char *why = qm_db_explain (code);
 
   /* sqlite3_errmsg() can lag behind @rc (e.g. after a failed COMMIT). */
   if (db != NULL && (sqlite3_errcode (db) & 0xff) != (rc & 0xff))
@@ -349,8 +151,16 @@ qm_store_prepare (QmStore     *store,
                   GError     **error)
 {
   sqlite3_stmt *stmt = NULL;
-  int rc = sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL);
+  int rc;
 
+  if (store->db == NULL)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
+                   "%s does not keep this on a PostgreSQL server yet; use a database file",
+                   store->path);
+      return NULL;
+    }
+  rc = sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL);
   if (rc != SQLITE_OK)
     {
       qm_store_fail (store, error, rc, "Could not prepare a query");
@@ -398,7 +208,7 @@ qm_store_check_writable (QmStore     *store,
   if (!store->read_only)
     return TRUE;
   g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
-               "%s in %s: %s", what, store->path, explain (QM_STORE_ERROR_READ_ONLY));
+               "%s in %s: %s", what, store->path, qm_db_explain (QM_STORE_ERROR_READ_ONLY));
   return FALSE;
 }
 
@@ -407,17 +217,12 @@ qm_store_begin (QmStore     *store,
                 const char  *what,
                 GError     **error)
 {
-  int rc;
-
   if (!qm_store_check_writable (store, what, error))
     return FALSE;
-  rc = sqlite3_exec (store->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-  if (rc != SQLITE_OK)
-    {
-      qm_store_fail (store, error, rc, "%s", what);
-      return FALSE;
-    }
-  return TRUE;
+  if (qm_db_begin (store->qdb, NULL))
+    return TRUE;
+  qm_store_db_fail (store, error, "%s", what);
+  return FALSE;
 }
 
 gboolean
@@ -425,89 +230,64 @@ qm_store_commit (QmStore     *store,
                  const char  *what,
                  GError     **error)
 {
-  int rc = sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL);
-
-  if (rc != SQLITE_OK)
-    {
-      qm_store_fail (store, error, rc, "%s", what);
-      qm_store_rollback (store);
-      return FALSE;
-    }
-  return TRUE;
+  if (qm_db_commit (store->qdb, NULL))
+    return TRUE;
+  qm_store_db_fail (store, error, "%s", what);
+  return FALSE;
 }
 
 void
 qm_store_rollback (QmStore *store)
 {
-  if (!sqlite3_get_autocommit (store->db))
-    sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+  qm_db_rollback (store->qdb);
 }
 
-static int
-read_user_version (sqlite3 *db,
-                   int     *rc_out)
+QmDb *
+qm_store_connection (QmStore *store)
 {
-  sqlite3_stmt *stmt = NULL;
-  int version = -1;
-  int rc;
-
-  rc = sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL);
-  if (rc == SQLITE_OK)
-    {
-      rc = sqlite3_step (stmt);
-      if (rc == SQLITE_ROW)
-        {
-          version = sqlite3_column_int (stmt, 0);
-          rc = SQLITE_OK;
-        }
-    }
-  sqlite3_finalize (stmt);
-  *rc_out = rc;
-  return version;
+  return store->qdb;
 }
 
-static gboolean
-migrate_db (sqlite3     *db,
-            int          from,
-            int          to,
-            GError     **error)
+void
+qm_store_db_fail (QmStore     *store,
+                  GError     **error,
+                  const char  *format,
+                  ...)
 {
-  for (int v = from; v < to; v++)
-    {
-      g_autofree char *bump = g_strdup_printf ("PRAGMA user_version = %d", v + 1);
-      g_autofree char *what = g_strdup_printf ("Could not upgrade the database to version %d", v + 1);
+  va_list args;
 
-      int now, rc;
+  va_start (args, format);
+  qm_db_failv (store->qdb, error, store->path, format, args);
+  va_end (args);
+}
 
-      if (!exec_sql (db, "BEGIN IMMEDIATE", what, error))
-        return FALSE;
-      /* Another process may have opened the same new file a moment
-       * earlier and done this step while this one waited for the lock. */
-      now = read_user_version (db, &rc);
-      if (rc != SQLITE_OK)
-        {
-          qm_store_set_error (error, db, rc, what);
-          sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
-          return FALSE;
-        }
-      if (now > v)
-        {
-          sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
-          continue;
-        }
-      if (!exec_sql (db, migrations[v], what, error) ||
-          !exec_sql (db, bump, what, error))
-        {
-          sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
-          return FALSE;
-        }
-      if (!exec_sql (db, "COMMIT", what, error))
-        {
-          sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
-          return FALSE;
-        }
-    }
-  return TRUE;
+QmDbStmt *
+qm_store_query (QmStore     *store,
+                const char  *sql,
+                GError     **error)
+{
+  QmDbStmt *stmt = qm_db_prepare (store->qdb, sql, NULL);
+
+  if (stmt == NULL)
+    qm_store_db_fail (store, error, "Could not prepare a query");
+  return stmt;
+}
+
+gboolean
+qm_store_query_done (QmStore     *store,
+                     QmDbStmt    *stmt,
+                     GError     **error,
+                     const char  *format,
+                     ...)
+{
+  va_list args;
+
+  if (qm_db_step (stmt) == QM_DB_STEP_DONE)
+    return TRUE;
+  va_start (args, format);
+  qm_db_failv (store->qdb, error, store->path, format, args);
+  va_end (args);
+  return FALSE;
 }
 
 /* Turns on write-ahead logging. The switch needs the file to itself, and
@@ -538,28 +318,18 @@ qm_store_create_at_version (const char  *path,
                             int          version,
                             GError     **error)
 {
-  sqlite3 *db = NULL;
-  gboolean ok;
-  int rc, current;
+  g_autoptr(QmDb) db = NULL;
+  int current;
 
   g_return_val_if_fail (version >= 0 && version <= qm_store_latest_version (), FALSE);
 
-  rc = sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-  if (rc != SQLITE_OK)
-    {
-      qm_store_set_error (error, db, rc, path);
-      sqlite3_close_v2 (db);
-      return FALSE;
-    }
-  sqlite3_busy_timeout (db, QM_STORE_OPEN_BUSY_TIMEOUT_MS);
-  current = read_user_version (db, &rc);
-  ok = rc == SQLITE_OK &&
-       enable_wal (db, path, error) &&
-       migrate_db (db, current, version, error);
-  if (rc != SQLITE_OK)
-    qm_store_set_error (error, db, rc, path);
-  sqlite3_close_v2 (db);
-  return ok;
+  if ((db = qm_db_open (path, QM_DB_OPEN_NONE, error)) == NULL)
+    return FALSE;
+  sqlite3_busy_timeout (qm_db_sqlite (db), QM_STORE_OPEN_BUSY_TIMEOUT_MS);
+  if ((current = qm_db_schema_version (db, error)) < 0)
+    return FALSE;
+  return enable_wal (qm_db_sqlite (db), path, error) &&
+         qm_store_migrate (db, current, version, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -608,6 +378,9 @@ gboolean
 qm_store_check_integrity (QmStore  *store,
                           GError  **error)
 {
+  /* A server checks its own pages. */
+  if (store->db == NULL)
+    return TRUE;
   return check_integrity (store->db, store->path, error);
 }
 
@@ -745,6 +518,12 @@ qm_store_backup (QmStore     *store,
   g_autoptr(sqlite3_stmt) stmt = NULL;
   int rc;
 
+  if (store->db == NULL)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
+                   "%s is a server: its backups are the server's own", store->path);
+      return NULL;
+    }
   if (date == NULL)
     {
       g_autoptr(GDateTime) now = g_date_time_new_now_local ();
@@ -815,6 +594,8 @@ open_db (QmStore          *store,
     open_flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 
   rc = sqlite3_open_v2 (store->path, &store->db, open_flags, NULL);
+  /* Even a failed open returns a handle, which qdb now closes. */
+  store->qdb = qm_db_new_sqlite (store->db, store->path);
   if (rc != SQLITE_OK)
     {
       g_autofree char *what = g_strdup_printf ("Could not open the database %s", store->path);
@@ -838,8 +619,7 @@ open_db (QmStore          *store,
 static void
 close_db (QmStore *store)
 {
-  if (store->db != NULL)
-    sqlite3_close_v2 (store->db);
+  g_clear_pointer (&store->qdb, qm_db_free);
   store->db = NULL;
 }
 
@@ -852,15 +632,13 @@ inspect (QmStore   *store,
          GError   **error)
 {
   g_autoptr(GError) local_error = NULL;
-  int rc;
 
   *damaged = FALSE;
-  store->version = read_user_version (store->db, &rc);
-  if (rc != SQLITE_OK)
+  store->version = qm_db_schema_version (store->qdb, NULL);
+  if (store->version < 0)
     {
-      g_autofree char *what = g_strdup_printf ("Could not read the database %s", store->path);
-      qm_store_set_error (error, store->db, rc, what);
-      *damaged = code_for_rc (rc) == QM_STORE_ERROR_CORRUPT;
+      qm_db_fail (store->qdb, error, "Could not read the database %s", store->path);
+      *damaged = qm_db_last_code (store->qdb) == QM_STORE_ERROR_CORRUPT;
       return FALSE;
     }
   /* Before anything else: a newer schema is refused untouched. */
@@ -884,19 +662,64 @@ inspect (QmStore   *store,
 static void
 purge_stale_trash (QmStore *store)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
 
   if (store->read_only || store->version < 3)
     return;
-  if (sqlite3_prepare_v2 (store->db,
-                          "DELETE FROM plan WHERE trashed_session IS NOT NULL"
-                          " AND trashed_session <> ?1 AND trashed_at < ?2",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  if ((stmt = qm_db_prepare (store->qdb,
+                             "DELETE FROM plan WHERE trashed_session IS NOT NULL"
+                             " AND trashed_session <> ?1 AND trashed_at < ?2", NULL)) == NULL)
     return;
-  sqlite3_bind_text (stmt, 1, store->session_id, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (stmt, 2, g_get_real_time () - STALE_TRASH_USEC);
+  qm_db_bind_text (stmt, 1, store->session_id);
+  qm_db_bind_int64 (stmt, 2, g_get_real_time () - STALE_TRASH_USEC);
   /* Best effort: a busy database keeps its trash until next time. */
-  sqlite3_step (stmt);
+  qm_db_step (stmt);
+}
+
+/* A PostgreSQL server: no file to guard (WAL, backups, integrity and
+ * recovery are the server's), and no built-in catalog sync yet. */
+static QmStore *
+open_server (QmStore           *store_in,
+             const char        *uri,
+             QmStoreOpenFlags   flags,
+             GError           **error)
+{
+  g_autoptr(QmStore) store = store_in;
+  int latest = qm_store_latest_version ();
+
+  store->read_only = (flags & QM_STORE_OPEN_READ_ONLY) != 0;
+  store->qdb = qm_db_open (uri, store->read_only ? QM_DB_OPEN_READ_ONLY : QM_DB_OPEN_NONE, error);
+  if (store->qdb == NULL)
+    return NULL;
+  if ((store->version = qm_db_schema_version (store->qdb, NULL)) < 0)
+    {
+      qm_store_db_fail (store, error, "Could not read the schema version");
+      return NULL;
+    }
+  /* Before anything else: a newer schema is refused untouched. */
+  if (store->version > latest)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_TOO_NEW,
+                   "The database %s was written by a newer Quartermaster "
+                   "(schema %d; this version knows up to %d). It was left untouched.",
+                   store->path, store->version, latest);
+      return NULL;
+    }
+  if (store->version < latest)
+    {
+      if (store->read_only)
+        {
+          g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
+                       "The database %s needs an upgrade from schema %d to %d, and this "
+                       "connection is read-only.", store->path, store->version, latest);
+          return NULL;
+        }
+      if (!qm_store_migrate (store->qdb, store->version, latest, error))
+        return NULL;
+      store->version = latest;
+    }
+  purge_stale_trash (store);
+  return g_steal_pointer (&store);
 }
 
 QmStore *
@@ -918,8 +741,13 @@ qm_store_open_with_flags (const char        *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  store->path = g_strdup (path);
   store->session_id = g_uuid_string_random ();
+  if (qm_db_location_is_uri (path))
+    {
+      store->path = qm_db_location_redact (path);
+      return open_server (g_steal_pointer (&store), path, flags, error);
+    }
+  store->path = g_strdup (path);
 
   dir = g_path_get_dirname (path);
   if (!(flags & QM_STORE_OPEN_READ_ONLY) && g_mkdir_with_parents (dir, 0700) != 0)
@@ -986,7 +814,7 @@ qm_store_open_with_flags (const char        *path,
             store->backup_problem = g_strdup (local_error->message);
           g_clear_error (&local_error);
         }
-      if (!migrate_db (store->db, store->version, qm_store_latest_version (), error))
+      if (!qm_store_migrate (store->qdb, store->version, qm_store_latest_version (), error))
         return NULL;
       store->version = qm_store_latest_version ();
     }
@@ -1017,18 +845,18 @@ qm_store_free (QmStore *store)
   if (store == NULL)
     return;
 
-  if (store->db != NULL && !store->read_only && store->version >= 3)
+  if (store->qdb != NULL && !store->read_only && store->version >= 3)
     {
-      sqlite3_stmt *stmt = NULL;
+      g_autoptr(QmDbStmt) stmt = NULL;
 
       /* The trash lasts until the app quits (issue #7). */
-      if (sqlite3_prepare_v2 (store->db, "DELETE FROM plan WHERE trashed_session = ?1",
-                              -1, &stmt, NULL) == SQLITE_OK)
+      qm_db_rollback (store->qdb);
+      stmt = qm_db_prepare (store->qdb, "DELETE FROM plan WHERE trashed_session = ?1", NULL);
+      if (stmt != NULL)
         {
-          sqlite3_bind_text (stmt, 1, store->session_id, -1, SQLITE_TRANSIENT);
-          sqlite3_step (stmt);
+          qm_db_bind_text (stmt, 1, store->session_id);
+          qm_db_step (stmt);
         }
-      sqlite3_finalize (stmt);
     }
   close_db (store);
   g_free (store->path);
@@ -1072,5 +900,6 @@ void
 qm_store_set_busy_timeout (QmStore *store,
                            int      ms)
 {
-  sqlite3_busy_timeout (store->db, ms);
+  if (store->db != NULL)
+    sqlite3_busy_timeout (store->db, ms);
 }

@@ -1,4 +1,7 @@
-/* qm-store.h: the SQLite database behind the catalog and the saved plans.
+/* qm-store.h: the database behind the catalog and the saved plans: a
+ * SQLite file (the default), or a team's PostgreSQL server named by a
+ * postgresql:// URI (issue #23; plans so far, the catalog and quotes
+ * still need a file).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +25,7 @@ typedef enum
   QM_STORE_ERROR_FAILED,
   QM_STORE_ERROR_NOT_FOUND, /* no such plan or catalog entry */
   QM_STORE_ERROR_INVALID,   /* the input was refused; the message says why */
+  QM_STORE_ERROR_CONFLICT,  /* someone else saved it since it was read */
 } QmStoreError;
 
 typedef enum
@@ -49,7 +53,10 @@ GQuark      qm_store_error_quark       (void);
  * or $QM_DB when set (tests and scripts). */
 char       *qm_store_default_path      (void);
 
-/* Opens (creating if needed) and migrates the database to the current
+/* @path is a file, or a postgresql:// URI: a server's database is
+ * migrated the same way, and its backups and integrity are the server's.
+ *
+ * Opens (creating if needed) and migrates the database to the current
  * schema, takes today's backup, and re-syncs the built-in catalog when its
  * version changed. Fails, without touching the file, on one from a newer
  * version. A damaged file (the integrity check fails) is moved aside as
@@ -65,7 +72,9 @@ QmStore    *qm_store_open_with_flags   (const char        *path,
 void        qm_store_free              (QmStore           *store);
 
 int         qm_store_schema_version    (QmStore           *store);
+/* The file, or the server's URI without its password. */
 const char *qm_store_path              (QmStore           *store);
+/* The SQLite handle; NULL on a PostgreSQL server. */
 sqlite3    *qm_store_db                (QmStore           *store);
 /* TRUE when opened with QM_STORE_OPEN_READ_ONLY or the file cannot be
  * written; the plans can still be read. */

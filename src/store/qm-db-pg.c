@@ -1,0 +1,606 @@
+/* qm-db-pg.c: qm-db.h on PostgreSQL, through libpq. Every value travels
+ * as a parameter of PQexecParams (text format); results are read as text
+ * and converted here, so the store sees what SQLite would give it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <libpq-fe.h>
+
+#include "qm-db-private.h"
+
+/* Type oids from PostgreSQL's pg_type.dat; text goes untyped ("unknown")
+ * so the server takes the type of the column it meets. */
+#define INT8OID   20
+#define TEXTOID   25
+#define FLOAT8OID 701
+
+typedef struct
+{
+  QmDb    parent;
+  PGconn *conn;
+  gint64  changes;
+} QmDbPg;
+
+typedef struct
+{
+  QmDbStmt  parent;
+  char     *sql;
+  int       n_params;
+  char    **values;
+  Oid      *types;
+  gboolean *unused;  /* numbers the SQL skips: the server cannot type them */
+  PGresult *result;
+  int       row;
+  int       n_rows;
+} QmDbPgStmt;
+
+#define CONN(db) (((QmDbPg *) (db))->conn)
+#define PG_STMT(s) ((QmDbPgStmt *) (s))
+
+/* ------------------------------------------------------------------ */
+/* Failures.                                                           */
+
+/* libpq's text up to the first line break, for the brackets. */
+static char *
+first_line (const char *text)
+{
+  g_autofree char *copy = g_strdup (text != NULL ? text : "");
+  char *nl = strchr (copy, '\n');
+
+  if (nl != NULL)
+    *nl = '\0';
+  return g_strdup (g_strstrip (copy));
+}
+
+static const char *
+explain_connect (PGconn     *conn,
+                 const char *message)
+{
+  if (conn != NULL && PQconnectionNeedsPassword (conn))
+    return "the server asks for a password and none was given";
+  if (strstr (message, "authentication failed") != NULL)
+    return "the server refused the user name or password";
+  if (strstr (message, "Connection refused") != NULL ||
+      strstr (message, "No such file or directory") != NULL)
+    return "no database server is listening there; is it running?";
+  if (strstr (message, "does not exist") != NULL)
+    return "the server has no such database or user";
+  if (strstr (message, "could not translate host name") != NULL)
+    return "the server's name cannot be found; check the address";
+  if (strstr (message, "timeout expired") != NULL)
+    return "the server did not answer in time";
+  if (strstr (message, "no pg_hba.conf entry") != NULL)
+    return "the server does not accept connections from here for this user";
+  return "could not connect to the database server";
+}
+
+typedef struct
+{
+  const char   *state;  /* a SQLSTATE, or its two-letter class */
+  QmStoreError  code;
+  const char   *why;
+} QmPgFailure;
+
+/* SQLSTATEs from PostgreSQL's errcodes.txt, most specific first. */
+static const QmPgFailure failures[] = {
+  { "40001", QM_STORE_ERROR_LOCKED,
+    "someone else changed the same data at the same moment; nothing was saved, try again" },
+  { "40P01", QM_STORE_ERROR_LOCKED,
+    "someone else changed the same data at the same moment; nothing was saved, try again" },
+  { "55P03", QM_STORE_ERROR_LOCKED,
+    "someone else is changing the same data; nothing was saved, try again" },
+  { "57014", QM_STORE_ERROR_LOCKED,
+    "the server gave up waiting for another user's change; nothing was saved, try again" },
+  { "23505", QM_STORE_ERROR_FAILED,
+    "another entry already has this key, so nothing was saved" },
+  { "25006", QM_STORE_ERROR_READ_ONLY,
+    "the connection is read-only, so nothing was saved" },
+  { "42501", QM_STORE_ERROR_READ_ONLY,
+    "your database role may not change this, so nothing was saved; "
+    "ask whoever runs the team database" },
+  { "53100", QM_STORE_ERROR_FULL,
+    "the server's disk is full, so nothing was saved" },
+  { "57P01", QM_STORE_ERROR_OPEN,
+    "the database server shut down, so nothing was saved" },
+  { "57P02", QM_STORE_ERROR_OPEN,
+    "the database server shut down, so nothing was saved" },
+  { "57P03", QM_STORE_ERROR_OPEN,
+    "the database server is not accepting connections yet" },
+  { "XX001", QM_STORE_ERROR_CORRUPT, "the database on the server is damaged" },
+  { "XX002", QM_STORE_ERROR_CORRUPT, "the database on the server is damaged" },
+  { "23", QM_STORE_ERROR_FAILED, "the data breaks a rule of the database, so nothing was saved" },
+  { "28", QM_STORE_ERROR_OPEN, "the server refused the user name or password" },
+  { "08", QM_STORE_ERROR_OPEN, "the connection to the server was lost, so nothing was saved" },
+  { "53", QM_STORE_ERROR_FULL, "the server ran out of resources, so nothing was saved" },
+};
+
+/* Remembers why @result (or the connection) failed. */
+static void
+remember (QmDb     *db,
+          PGresult *result)
+{
+  const char *state = result != NULL ? PQresultErrorField (result, PG_DIAG_SQLSTATE) : NULL;
+  const char *primary = result != NULL ? PQresultErrorField (result, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+  g_autofree char *detail = first_line (primary != NULL ? primary : PQerrorMessage (CONN (db)));
+
+  /* No SQLSTATE and a dead connection: the server went away mid-query. */
+  if (state == NULL && PQstatus (CONN (db)) == CONNECTION_BAD)
+    state = "08006";
+  for (guint i = 0; state != NULL && i < G_N_ELEMENTS (failures); i++)
+    if (strncmp (state, failures[i].state, strlen (failures[i].state)) == 0)
+      {
+        qm_db_set_failure (db, failures[i].code, "%s (%s)", failures[i].why, detail);
+        return;
+      }
+  qm_db_set_failure (db, QM_STORE_ERROR_FAILED, "%s", detail);
+}
+
+/* ------------------------------------------------------------------ */
+/* Connection.                                                         */
+
+/* Server notices ("table exists, skipping") are not for the user. */
+static void
+drop_notice (void       *data,
+             const char *message)
+{
+}
+
+QmDb *
+qm_db_pg_open (const char     *uri,
+               QmDbOpenFlags   flags,
+               GError        **error)
+{
+  /* Later keywords win: the URI may change the first two, never the
+   * encoding the store reads and writes in. */
+  const char *keywords[] = { "application_name", "connect_timeout", "dbname", "client_encoding", NULL };
+  const char *values[] = { "Quartermaster", "10", uri, "UTF8", NULL };
+  g_autofree char *redacted = qm_db_location_redact (uri);
+  PGconn *conn = PQconnectdbParams (keywords, values, 1);
+  QmDbPg *db;
+
+  if (conn == NULL || PQstatus (conn) != CONNECTION_OK)
+    {
+      g_autofree char *detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
+
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
+                   "Could not connect to %s: %s (%s)", redacted,
+                   explain_connect (conn, detail), detail);
+      PQfinish (conn);
+      return NULL;
+    }
+  PQsetNoticeProcessor (conn, drop_notice, NULL);
+
+  db = g_new0 (QmDbPg, 1);
+  db->parent.klass = &qm_db_pg_class;
+  db->parent.location = g_steal_pointer (&redacted);
+  db->parent.last_code = QM_STORE_ERROR_FAILED;
+  db->conn = conn;
+  if (flags & QM_DB_OPEN_READ_ONLY &&
+      !qm_db_exec ((QmDb *) db, "SET default_transaction_read_only = on", error))
+    {
+      qm_db_free ((QmDb *) db);
+      return NULL;
+    }
+  return (QmDb *) db;
+}
+
+static void
+pg_close (QmDb *db)
+{
+  PQfinish (CONN (db));
+  g_free (db);
+}
+
+static gboolean
+pg_exec (QmDb       *db,
+         const char *sql)
+{
+  PGresult *result = PQexec (CONN (db), sql);
+  ExecStatusType status = PQresultStatus (result);
+  gboolean ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+
+  if (!ok)
+    remember (db, result);
+  PQclear (result);
+  return ok;
+}
+
+static gboolean
+pg_in_transaction (QmDb *db)
+{
+  PGTransactionStatusType status = PQtransactionStatus (CONN (db));
+
+  return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE;
+}
+
+static gint64
+pg_changes (QmDb *db)
+{
+  return ((QmDbPg *) db)->changes;
+}
+
+/* Runs @sql with text parameters and hands back the result, or NULL with
+ * the failure remembered. */
+static PGresult *
+run (QmDb        *db,
+     const char  *sql,
+     int          n,
+     const char **params)
+{
+  PGresult *result = PQexecParams (CONN (db), sql, n, NULL, params, NULL, NULL, 0);
+  ExecStatusType status = PQresultStatus (result);
+
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+    return result;
+  remember (db, result);
+  PQclear (result);
+  return NULL;
+}
+
+static gint64
+pg_last_insert_id (QmDb *db)
+{
+  PGresult *result = run (db, "SELECT lastval ()", 0, NULL);
+  gint64 id = 0;
+
+  if (result != NULL && PQntuples (result) == 1)
+    id = g_ascii_strtoll (PQgetvalue (result, 0, 0), NULL, 10);
+  PQclear (result);
+  return id;
+}
+
+/* The version lives in a one-row table, qm_schema; none yet is 0. */
+static int
+pg_schema_version (QmDb *db)
+{
+  PGresult *result = run (db, "SELECT to_regclass ('qm_schema') IS NOT NULL", 0, NULL);
+  gboolean exists;
+  int version = 0;
+
+  if (result == NULL)
+    return -1;
+  exists = PQntuples (result) == 1 && strcmp (PQgetvalue (result, 0, 0), "t") == 0;
+  PQclear (result);
+  if (!exists)
+    return 0;
+  if ((result = run (db, "SELECT max (version) FROM qm_schema", 0, NULL)) == NULL)
+    return -1;
+  if (PQntuples (result) == 1 && !PQgetisnull (result, 0, 0))
+    version = atoi (PQgetvalue (result, 0, 0));
+  PQclear (result);
+  return version;
+}
+
+static gboolean
+pg_set_schema_version (QmDb *db,
+                       int   version)
+{
+  g_autofree char *text = g_strdup_printf ("%d", version);
+  const char *params[] = { text };
+  PGresult *result;
+
+  if (!pg_exec (db, "CREATE TABLE IF NOT EXISTS qm_schema (version INTEGER NOT NULL);"
+                    "DELETE FROM qm_schema"))
+    return FALSE;
+  result = run (db, "INSERT INTO qm_schema (version) VALUES ($1)", 1, params);
+  PQclear (result);
+  return result != NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Dialect.                                                            */
+
+/* What SQLite has built in and the schema uses, as PostgreSQL functions.
+ * CREATE OR REPLACE: every translated step carries them. */
+static const char pg_helpers[] =
+  "CREATE OR REPLACE FUNCTION json_valid (t text) RETURNS boolean"
+  " LANGUAGE plpgsql IMMUTABLE AS $$"
+  " BEGIN PERFORM t::json; RETURN true;"
+  " EXCEPTION WHEN others THEN RETURN false; END $$;"
+  "CREATE OR REPLACE FUNCTION instr (haystack text, needle text) RETURNS integer"
+  " LANGUAGE sql IMMUTABLE AS $$ SELECT strpos (haystack, needle) $$;"
+  /* SQLite's CHECK (date (x) IS x): a real date written YYYY-MM-DD. */
+  "CREATE OR REPLACE FUNCTION qm_iso_date (t text) RETURNS boolean"
+  " LANGUAGE plpgsql IMMUTABLE AS $$"
+  " BEGIN RETURN t ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' AND to_char (t::date, 'YYYY-MM-DD') = t;"
+  " EXCEPTION WHEN others THEN RETURN false; END $$;";
+
+static gboolean
+glob_to_regex (const GMatchInfo *info,
+               GString          *out,
+               gpointer          data)
+{
+  g_autofree char *glob = g_match_info_fetch (info, 1);
+
+  g_string_append (out, "~ '^");
+  for (const char *p = glob; *p != '\0'; p++)
+    {
+      if (*p == '*')
+        g_string_append (out, ".*");
+      else if (*p == '?')
+        g_string_append_c (out, '.');
+      else
+        g_string_append_c (out, *p);
+    }
+  g_string_append (out, "$'");
+  return FALSE;
+}
+
+typedef struct
+{
+  const char *pattern;
+  const char *replacement;  /* NULL: glob_to_regex */
+} QmDdlRule;
+
+/* In order: a rule sees what the ones before it made. */
+static const QmDdlRule ddl_rules[] = {
+  /* A trigger that refuses a change: a function that raises, and the
+   * trigger calling it for each row. */
+  { "CREATE TRIGGER (\\w+) (BEFORE|AFTER) (UPDATE|DELETE|INSERT) ON (\\w+)\\s*"
+    "BEGIN SELECT RAISE \\(ABORT, '([^']*)'\\); END;",
+    "CREATE FUNCTION \\1_fn () RETURNS trigger LANGUAGE plpgsql AS"
+    " $$ BEGIN RAISE EXCEPTION '\\5'; END $$;"
+    "CREATE TRIGGER \\1 \\2 \\3 ON \\4 FOR EACH ROW EXECUTE FUNCTION \\1_fn ();" },
+  { "\\)\\s*STRICT\\b", ")" },
+  /* The rowid alias: an identity column that still takes given ids. */
+  { "\\bINTEGER PRIMARY KEY\\b", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY" },
+  /* SQLite's INTEGER holds 64 bits (times are in µs), REAL is a double. */
+  { "\\bINTEGER\\b", "BIGINT" },
+  { "\\bREAL\\b", "DOUBLE PRECISION" },
+  { "\\bdate \\((\\w+)\\) IS \\1\\b", "qm_iso_date (\\1)" },
+  { "\\bGLOB '([^']*)'", NULL },
+};
+
+static char *
+pg_translate_ddl (const char *sql)
+{
+  g_autofree char *text = g_strconcat (pg_helpers, sql, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (ddl_rules); i++)
+    {
+      g_autoptr(GRegex) re = g_regex_new (ddl_rules[i].pattern, 0, 0, NULL);
+      char *next;
+
+      g_assert (re != NULL);
+      if (ddl_rules[i].replacement != NULL)
+        next = g_regex_replace (re, text, -1, 0, ddl_rules[i].replacement, 0, NULL);
+      else
+        next = g_regex_replace_eval (re, text, -1, 0, 0, glob_to_regex, NULL, NULL);
+      g_free (text);
+      text = next;
+    }
+  return g_steal_pointer (&text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Statements.                                                         */
+
+static QmDbStmt *
+pg_prepare (QmDb       *db,
+            const char *sql)
+{
+  QmDbPgStmt *s = g_new0 (QmDbPgStmt, 1);
+
+  s->parent.db = db;
+  s->sql = qm_db_rewrite_placeholders (sql, &s->n_params);
+  s->values = g_new0 (char *, s->n_params + 1);
+  s->types = g_new0 (Oid, s->n_params + 1);
+  s->unused = g_new0 (gboolean, s->n_params + 1);
+  /* SQLite lets a statement skip ?1 and use ?2; PostgreSQL needs a type
+   * for every $N, so a skipped one is sent as text. */
+  for (int i = 0; i < s->n_params; i++)
+    {
+      g_autofree char *mark = g_strdup_printf ("$%d", i + 1);
+      const char *p = s->sql;
+      gboolean found = FALSE;
+
+      while (!found && (p = strstr (p, mark)) != NULL)
+        {
+          p += strlen (mark);
+          found = !g_ascii_isdigit (*p);
+        }
+      s->unused[i] = !found;
+      if (s->unused[i])
+        s->types[i] = TEXTOID;
+    }
+  return (QmDbStmt *) s;
+}
+
+static void
+pg_reset (QmDbStmt *stmt)
+{
+  QmDbPgStmt *s = PG_STMT (stmt);
+
+  g_clear_pointer (&s->result, PQclear);
+  s->row = -1;
+  s->n_rows = 0;
+}
+
+static void
+pg_stmt_free (QmDbStmt *stmt)
+{
+  QmDbPgStmt *s = PG_STMT (stmt);
+
+  pg_reset (stmt);
+  for (int i = 0; i < s->n_params; i++)
+    g_free (s->values[i]);
+  g_free (s->values);
+  g_free (s->types);
+  g_free (s->unused);
+  g_free (s->sql);
+  g_free (s);
+}
+
+static int
+pg_param_count (QmDbStmt *stmt)
+{
+  return PG_STMT (stmt)->n_params;
+}
+
+/* Out-of-range indexes are ignored, as SQLite's SQLITE_RANGE is. */
+static void
+set_param (QmDbStmt *stmt,
+           int       index,
+           char     *value,
+           Oid       type)
+{
+  QmDbPgStmt *s = PG_STMT (stmt);
+
+  if (index < 1 || index > s->n_params)
+    {
+      g_free (value);
+      return;
+    }
+  g_free (s->values[index - 1]);
+  s->values[index - 1] = value;
+  s->types[index - 1] = s->unused[index - 1] ? TEXTOID : type;
+}
+
+static void
+pg_bind_text (QmDbStmt   *stmt,
+              int         index,
+              const char *text)
+{
+  set_param (stmt, index, g_strdup (text), 0);
+}
+
+static void
+pg_bind_int64 (QmDbStmt *stmt,
+               int       index,
+               gint64    value)
+{
+  set_param (stmt, index, g_strdup_printf ("%" G_GINT64_FORMAT, value), INT8OID);
+}
+
+static void
+pg_bind_double (QmDbStmt *stmt,
+                int       index,
+                double    value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* Shortest text that reads back as the same double. */
+  set_param (stmt, index, g_strdup (g_ascii_dtostr (buf, sizeof buf, value)), FLOAT8OID);
+}
+
+static void
+pg_bind_null (QmDbStmt *stmt,
+              int       index)
+{
+  set_param (stmt, index, NULL, 0);
+}
+
+static QmDbStep
+pg_step (QmDbStmt *stmt)
+{
+  QmDbPgStmt *s = PG_STMT (stmt);
+  QmDbPg *db = (QmDbPg *) stmt->db;
+  ExecStatusType status;
+
+  if (s->result != NULL)
+    return ++s->row < s->n_rows ? QM_DB_STEP_ROW : QM_DB_STEP_DONE;
+
+  s->result = PQexecParams (db->conn, s->sql, s->n_params, s->types,
+                            (const char * const *) s->values, NULL, NULL, 0);
+  status = PQresultStatus (s->result);
+  if (status == PGRES_TUPLES_OK)
+    {
+      s->n_rows = PQntuples (s->result);
+      s->row = 0;
+      db->changes = g_ascii_strtoll (PQcmdTuples (s->result), NULL, 10);
+      return s->n_rows > 0 ? QM_DB_STEP_ROW : QM_DB_STEP_DONE;
+    }
+  if (status == PGRES_COMMAND_OK)
+    {
+      db->changes = g_ascii_strtoll (PQcmdTuples (s->result), NULL, 10);
+      return QM_DB_STEP_DONE;
+    }
+  remember (stmt->db, s->result);
+  pg_reset (stmt);
+  return QM_DB_STEP_ERROR;
+}
+
+static int
+pg_column_count (QmDbStmt *stmt)
+{
+  QmDbPgStmt *s = PG_STMT (stmt);
+
+  return s->result != NULL ? PQnfields (s->result) : 0;
+}
+
+static gboolean
+pg_column_is_null (QmDbStmt *stmt,
+                   int       column)
+{
+  QmDbPgStmt *s = PG_STMT (stmt);
+
+  return s->result == NULL || s->row < 0 || s->row >= s->n_rows ||
+         PQgetisnull (s->result, s->row, column);
+}
+
+static const char *
+pg_column_text (QmDbStmt *stmt,
+                int       column)
+{
+  QmDbPgStmt *s = PG_STMT (stmt);
+
+  if (pg_column_is_null (stmt, column))
+    return NULL;
+  return PQgetvalue (s->result, s->row, column);
+}
+
+static gint64
+pg_column_int64 (QmDbStmt *stmt,
+                 int       column)
+{
+  const char *text = pg_column_text (stmt, column);
+
+  if (text == NULL)
+    return 0;
+  /* A boolean reads as 1 or 0, as SQLite gives it. */
+  if (text[0] == 't' && text[1] == '\0')
+    return 1;
+  return g_ascii_strtoll (text, NULL, 10);
+}
+
+static double
+pg_column_double (QmDbStmt *stmt,
+                  int       column)
+{
+  const char *text = pg_column_text (stmt, column);
+
+  return text != NULL ? g_ascii_strtod (text, NULL) : 0.0;
+}
+
+const QmDbClass qm_db_pg_class = {
+  .engine = QM_DB_POSTGRESQL,
+  .close = pg_close,
+  .exec = pg_exec,
+  .begin_sql = "BEGIN",
+  .in_transaction = pg_in_transaction,
+  .changes = pg_changes,
+  .last_insert_id = pg_last_insert_id,
+  .schema_version = pg_schema_version,
+  /* A transaction-scoped advisory lock; the key is "QMSC" in ASCII. */
+  .lock_schema_sql = "SELECT pg_advisory_xact_lock (1364022083)",
+  .set_schema_version = pg_set_schema_version,
+  .translate_ddl = pg_translate_ddl,
+  .prepare = pg_prepare,
+  .stmt_free = pg_stmt_free,
+  .param_count = pg_param_count,
+  .bind_text = pg_bind_text,
+  .bind_int64 = pg_bind_int64,
+  .bind_double = pg_bind_double,
+  .bind_null = pg_bind_null,
+  .step = pg_step,
+  .reset = pg_reset,
+  .column_count = pg_column_count,
+  .column_is_null = pg_column_is_null,
+  .column_text = pg_column_text,
+  .column_int64 = pg_column_int64,
+  .column_double = pg_column_double,
+};

@@ -1,0 +1,168 @@
+/* qm-db.h: the two database engines the store runs on, behind one small
+ * interface: SQLite (a file, the default) and PostgreSQL (a team server,
+ * through libpq).
+ *
+ * The store writes each query once, with ?N (or ?) placeholders, and binds
+ * every value; nothing is ever pasted into SQL text. On PostgreSQL the
+ * placeholders become $N. Schema text is written in SQLite's dialect and
+ * qm_db_translate_ddl() makes PostgreSQL's from it, so the differences
+ * (STRICT, types, json_valid, GLOB, date(), triggers) stay in one place.
+ *
+ * Failures are remembered on the connection and reported with
+ * qm_db_fail(), as a QmStoreError with the cause in words.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <stdarg.h>
+#include <glib.h>
+#include <sqlite3.h>
+
+#include "qm-store.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  QM_DB_SQLITE,
+  QM_DB_POSTGRESQL,
+} QmDbEngine;
+
+typedef enum
+{
+  QM_DB_STEP_ERROR = -1,
+  QM_DB_STEP_DONE  = 0,
+  QM_DB_STEP_ROW   = 1,
+} QmDbStep;
+
+typedef enum
+{
+  QM_DB_OPEN_NONE      = 0,
+  /* SQLite: open the file read-only. PostgreSQL: every transaction of
+   * the session is read-only. */
+  QM_DB_OPEN_READ_ONLY = 1 << 0,
+} QmDbOpenFlags;
+
+typedef struct _QmDb     QmDb;
+typedef struct _QmDbStmt QmDbStmt;
+
+/* TRUE for "postgresql://..." and "postgres://..."; anything else is a
+ * SQLite file path. */
+gboolean    qm_db_location_is_uri   (const char     *location);
+/* @location with any password removed, fit for messages and logs. */
+char       *qm_db_location_redact   (const char     *location);
+
+/* Opens a file path (creating it unless read-only) or connects to a
+ * PostgreSQL URI. */
+QmDb       *qm_db_open              (const char     *location,
+                                     QmDbOpenFlags   flags,
+                                     GError        **error);
+/* Takes over a SQLite connection the caller opened. */
+QmDb       *qm_db_new_sqlite        (sqlite3        *handle,
+                                     const char     *path);
+void        qm_db_free              (QmDb           *db);
+
+QmDbEngine  qm_db_engine            (QmDb           *db);
+/* The path or the redacted URI. */
+const char *qm_db_location          (QmDb           *db);
+/* The SQLite connection, or NULL on PostgreSQL. */
+sqlite3    *qm_db_sqlite            (QmDb           *db);
+
+/* Runs one or more statements without parameters (schema, BEGIN...). */
+gboolean    qm_db_exec              (QmDb           *db,
+                                     const char     *sql,
+                                     GError        **error);
+
+/* A write transaction: SQLite takes the write lock up front (BEGIN
+ * IMMEDIATE) so a busy file fails here, before any work. */
+gboolean    qm_db_begin             (QmDb           *db,
+                                     GError        **error);
+gboolean    qm_db_commit            (QmDb           *db,
+                                     GError        **error);
+/* Rolls back if a transaction is open; never fails. */
+void        qm_db_rollback          (QmDb           *db);
+gboolean    qm_db_in_transaction    (QmDb           *db);
+
+/* Rows changed by the last INSERT, UPDATE or DELETE. */
+gint64      qm_db_changes           (QmDb           *db);
+/* The key the last INSERT gave its row: SQLite's rowid, PostgreSQL's
+ * lastval() (one more round trip; 0 with the failure kept on error).
+ * Cheaper on SQLite than RETURNING, which is compiled as a trigger. */
+gint64      qm_db_last_insert_id    (QmDb           *db);
+
+/* The schema version: PRAGMA user_version on SQLite, the table
+ * qm_schema on PostgreSQL (0 when there is none yet). -1 on failure. */
+int         qm_db_schema_version    (QmDb           *db,
+                                     GError        **error);
+/* Inside the caller's transaction: waits for any other client changing
+ * the schema (SQLite's BEGIN IMMEDIATE has done that already). */
+gboolean    qm_db_lock_schema       (QmDb           *db);
+/* Inside the caller's transaction. */
+gboolean    qm_db_set_schema_version (QmDb          *db,
+                                      int            version,
+                                      GError       **error);
+
+/* @sql in SQLite's dialect, as this engine runs it. A new string. */
+char       *qm_db_translate_ddl     (QmDb           *db,
+                                     const char     *sql);
+
+/* Sets @error from the last failure on @db: its QmStoreError code and
+ * "WHAT: cause in words (the engine's own text)". */
+void        qm_db_fail              (QmDb           *db,
+                                     GError        **error,
+                                     const char     *format,
+                                     ...) G_GNUC_PRINTF (3, 4);
+/* The same, "WHAT in PLACE: cause" when @place is not NULL. */
+void        qm_db_failv             (QmDb           *db,
+                                     GError        **error,
+                                     const char     *place,
+                                     const char     *format,
+                                     va_list         args) G_GNUC_PRINTF (4, 0);
+QmStoreError qm_db_last_code        (QmDb           *db);
+/* The cause in words, or NULL when nothing failed. */
+const char *qm_db_last_message      (QmDb           *db);
+
+/* Statements. Indexes count from 1 for parameters, from 0 for columns,
+ * as in SQLite. */
+QmDbStmt   *qm_db_prepare           (QmDb           *db,
+                                     const char     *sql,
+                                     GError        **error);
+void        qm_db_stmt_free         (QmDbStmt       *stmt);
+/* The highest placeholder number in the statement. */
+int         qm_db_param_count       (QmDbStmt       *stmt);
+/* A NULL @text binds SQL NULL. */
+void        qm_db_bind_text         (QmDbStmt       *stmt,
+                                     int             index,
+                                     const char     *text);
+void        qm_db_bind_int64        (QmDbStmt       *stmt,
+                                     int             index,
+                                     gint64          value);
+void        qm_db_bind_double       (QmDbStmt       *stmt,
+                                     int             index,
+                                     double          value);
+void        qm_db_bind_null         (QmDbStmt       *stmt,
+                                     int             index);
+/* ROW while there are rows, then DONE; ERROR with the cause kept on the
+ * connection (qm_db_fail). */
+QmDbStep    qm_db_step              (QmDbStmt       *stmt);
+/* Runs the statement again from the start, with the same bindings. */
+void        qm_db_reset             (QmDbStmt       *stmt);
+
+int         qm_db_column_count      (QmDbStmt       *stmt);
+gboolean    qm_db_column_is_null    (QmDbStmt       *stmt,
+                                     int             column);
+/* Valid until the next step, reset or free; NULL for SQL NULL. */
+const char *qm_db_column_text       (QmDbStmt       *stmt,
+                                     int             column);
+char       *qm_db_column_dup        (QmDbStmt       *stmt,
+                                     int             column);
+gint64      qm_db_column_int64      (QmDbStmt       *stmt,
+                                     int             column);
+double      qm_db_column_double     (QmDbStmt       *stmt,
+                                     int             column);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDb, qm_db_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDbStmt, qm_db_stmt_free)
+
+G_END_DECLS

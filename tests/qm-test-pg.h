@@ -1,0 +1,48 @@
+/* qm-test-pg.h: a private PostgreSQL cluster for one test binary.
+ *
+ * initdb + pg_ctl in a temporary folder, listening on a Unix socket in that
+ * folder only (no TCP). initdb refuses to run as root, so as root the
+ * server runs as the `postgres` account Debian's package creates. A
+ * watchdog stops the server and removes the folder when the test process
+ * ends, however it ends (an assertion aborts past atexit()).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Where Debian's postgresql-15 puts initdb, pg_ctl and postgres;
+ * $QM_PG_BINDIR overrides it. */
+#define QM_TEST_PG_BINDIR "/usr/lib/postgresql/15/bin"
+
+/* The role the harness sets up to need a password (pg_hba.conf:
+ * scram-sha-256); every other role connects by trust. */
+#define QM_TEST_PG_PASSWORD_ROLE "qm_password"
+
+typedef struct _QmTestPg QmTestPg;
+
+/* TRUE when initdb and pg_ctl are there; otherwise a test may skip. */
+gboolean     qm_test_pg_available  (void);
+
+/* Starts the cluster, or fails the test with what went wrong. */
+QmTestPg    *qm_test_pg_start      (void);
+/* Stops the server and removes its folder. */
+void         qm_test_pg_stop       (QmTestPg   *pg);
+
+/* The folder holding the socket. */
+const char  *qm_test_pg_socket_dir (QmTestPg   *pg);
+/* A URI for @dbname as the superuser: postgresql:///DB?host=DIR&user=... */
+char        *qm_test_pg_uri        (QmTestPg   *pg,
+                                    const char *dbname);
+/* Creates a fresh, empty database and returns its URI. */
+char        *qm_test_pg_new_database (QmTestPg *pg);
+/* Runs SQL (no parameters: test set-up only) as the superuser on
+ * @dbname, failing the test on error. */
+void         qm_test_pg_exec       (QmTestPg   *pg,
+                                    const char *dbname,
+                                    const char *sql);
+
+G_END_DECLS

@@ -1,6 +1,7 @@
 /* make-screenshots.c: renders the software-centre screenshots into a
  * folder: the main window at 1200×800 in the light style, on a temporary
- * store holding the example plans (Plans, a plan, Compare, Catalog).
+ * store holding the example plans (Plans, a plan, Compare, Catalog, and
+ * Quotes with the quoted example's two revisions).
  *
  * Built by meson but not a test; build-aux/screenshots.sh runs it under
  * Xvfb: make-screenshots OUTDIR
@@ -15,6 +16,7 @@
 #include "qm-estimate-json.h"
 #include "qm-gtk.h"
 #include "qm-plan-store.h"
+#include "qm-quote-store.h"
 #include "qm-window.h"
 
 static void
@@ -86,6 +88,28 @@ import_example (QmStore    *store,
   return id;
 }
 
+/* The quoted example saved as a quote and revised, as Save Quote does. */
+static void
+save_quote (QmStore *store,
+            gint64   plan_id)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  QmQuoteRequest req = { .plan_id = plan_id, .payment_terms = "30 % at order, the rest on delivery" };
+  g_autoptr(GError) error = NULL;
+
+  g_date_clear (&req.issued, 1);
+  g_date_set_dmy (&req.issued, g_date_time_get_day_of_month (now), g_date_time_get_month (now),
+                  g_date_time_get_year (now));
+  for (int i = 0; i < 2; i++)
+    {
+      g_autoptr(QmQuoteRevision) rev = NULL;
+
+      req.note = i == 0 ? NULL : "Spares raised to 5 %";
+      if ((rev = qm_quote_store_save_revision (store, &req, &error)) == NULL)
+        g_error ("Could not save the example quote: %s", error->message);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -96,7 +120,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   QmStore *store;
   QmWindow *window;
-  gint64 pretrain, deadline, lora, serving;
+  gint64 pretrain, deadline, lora, serving, quoted;
 
   if (argc != 2 || source_dir == NULL)
     {
@@ -123,6 +147,8 @@ main (int   argc,
   serving = import_example (store, source_dir, "llama-3.1-70b-serving-h100.qmplan");
   deadline = import_example (store, source_dir, "7b-pretrain-30-day-deadline.qmplan");
   pretrain = import_example (store, source_dir, "llama-3.1-70b-pretrain-h100.qmplan");
+  quoted = import_example (store, source_dir, "llama-3.1-70b-quote-eur.qmplan");
+  save_quote (store, quoted);
 
   window = qm_window_new_with_store (NULL, store);
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
@@ -132,6 +158,8 @@ main (int   argc,
   save (GTK_WIDGET (window), argv[1], "plans.png");
   qm_window_set_page (window, "catalog");
   save (GTK_WIDGET (window), argv[1], "catalog.png");
+  qm_window_set_page (window, "quotes");
+  save (GTK_WIDGET (window), argv[1], "quotes.png");
   {
     gint64 ids[] = { pretrain, deadline, lora };
 

@@ -19,6 +19,7 @@
 #include "qm-catalog-page.h"
 #include "qm-test-store.h"
 #include "qm-test-ui.h"
+#include "qm-test-util.h"
 
 typedef struct
 {
@@ -771,6 +772,68 @@ test_import_export (Fixture       *f,
   g_assert_nonnull (strstr (lines[2], ",\"Imported A, rev 1\","));
 }
 
+/* A German Excel file: the preview shows ';' and the decimal comma as
+ * detected; choosing a comma instead refuses the file and says why, naming
+ * it once; choosing back lists the rows again. A round trip through the
+ * view's export in the decimal-comma convention reads back. */
+static void
+test_import_locale (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *path = qm_test_source_path ("tests/data/catalog-de-excel-1252.csv");
+  g_autofree char *contents = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  const QmCsvDialect de = { ';', ',', TRUE, "UTF-8" };
+  QmCatalogImportDialog *dialog;
+  GtkWidget *button;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  bytes = g_bytes_new_take (g_steal_pointer (&contents), length);
+  dialog = qm_catalog_import_dialog_new_for_data (f->store, bytes, "de.csv", QM_CATALOG_KIND_GPU);
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), f->window);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
+  button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (dialog), QM_TYPE_CATALOG_IMPORT_DIALOG,
+                                                     "import_button"));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Import 3 Valid Rows");
+  g_assert_cmpint (qm_catalog_import_dialog_get_import (dialog)->dialect.separator, ==, ';');
+  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (dialog), "Semicolon"));
+  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (dialog), "Comma (12,5)"));
+  qm_test_screenshot (GTK_WIDGET (dialog), "catalog-import-locale-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (dialog), "catalog-import-locale-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+
+  /* The wrong separator: the whole file is refused, in words. */
+  qm_catalog_import_dialog_set_format (dialog, ',', 0);
+  g_assert_null (qm_catalog_import_dialog_get_import (dialog));
+  g_assert_false (gtk_widget_get_sensitive (button));
+  g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (dialog), "This File Cannot Be Imported"));
+  qm_test_screenshot (GTK_WIDGET (dialog), "catalog-import-refused-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_catalog_import_dialog_set_format (dialog, ';', ',');
+  g_assert_nonnull (qm_catalog_import_dialog_get_import (dialog));
+  g_assert_true (qm_catalog_import_dialog_commit (dialog, &error));
+  g_assert_no_error (error);
+
+  qm_catalog_page_reload (f->page);
+  qm_catalog_page_set_vendor (f->page, "Müller Rechentechnik");
+  out = qm_catalog_page_export_csv_dialect (f->page, &de, &length, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (out, "sep=;\r\nkind;id;"));
+  g_assert_nonnull (strstr (out, ";14500,5;"));
+  g_assert_nonnull (strstr (out, ";9000,5;"));
+  {
+    g_autoptr(QmCatalogImport) back = qm_catalog_store_import_csv_preview (f->store, out, length, "back.csv",
+                                                                         -1, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (back->errors->len, ==, 0);
+    g_assert_cmpuint (back->rows->len, ==, 2);
+    g_assert_cmpint (back->dialect.decimal_mark, ==, ',');
+  }
+}
+
 static void
 test_narrow (Fixture       *f,
              gconstpointer  data)
@@ -914,6 +977,7 @@ main (int    argc,
   g_test_add ("/catalog-page/override-and-hide", Fixture, NULL, fixture_setup, test_override_and_hide, fixture_teardown);
   g_test_add ("/catalog-page/delete-undo", Fixture, NULL, fixture_setup, test_delete_undo, fixture_teardown);
   g_test_add ("/catalog-page/import-export", Fixture, NULL, fixture_setup, test_import_export, fixture_teardown);
+  g_test_add ("/catalog-page/import-locale", Fixture, NULL, fixture_setup, test_import_locale, fixture_teardown);
   g_test_add ("/catalog-page/narrow", Fixture, NULL, fixture_setup_narrow, test_narrow, fixture_teardown);
   return g_test_run ();
 }

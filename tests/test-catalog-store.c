@@ -7,6 +7,7 @@
 
 #include "qm-catalog-store.h"
 #include "qm-test-store.h"
+#include "qm-test-util.h"
 
 static guint
 count_kind (QmStore           *store,
@@ -461,11 +462,231 @@ test_csv_every_field (void)
   g_assert_nonnull (strstr (csv, ",mamf_fraction"));
 }
 
+/* A bought item's lead time and support rate are kept by the store, go
+ * out to CSV and come back; a bad one is refused, naming the field. */
+static void
+test_lead_and_support (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmCatalogImport) import = NULL;
+  g_autoptr(QmCatalogEntry) e = NULL;
+  g_autofree char *csv = NULL;
+  const char *server = "{\"id\": \"acme-8x\", \"name\": \"Acme 8x\", \"gpus\": 8, \"rack_units\": 8,"
+                       " \"power_max_w\": 10200, \"price_usd\": 250000, \"lead_weeks\": 10,"
+                       " \"support_rate\": 0.09}";
+  QmServerSpec spec;
+  gsize len = 0;
+
+  g_assert_true (qm_catalog_store_add (store, QM_CATALOG_KIND_SERVER, server, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&store, qm_store_free);
+  store = qm_test_open_store ();
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_SERVER, "acme-8x", &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_catalog_entry_parse (e, &spec, &error));
+  g_assert_cmpfloat (spec.info.lead_weeks, ==, 10);
+  g_assert_cmpfloat (spec.info.support_rate, ==, 0.09);
+
+  csv = qm_catalog_store_export_csv (store, QM_CATALOG_KIND_SERVER, NULL, 0, &len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (csv, ",lead_weeks,support_rate"));
+  g_assert_nonnull (strstr (csv, ",10,0.09"));
+  g_clear_pointer (&csv, g_free);
+
+  /* From CSV, and a support rate above 1 refused by field and row. */
+  csv = g_strdup ("kind,id,name,gpus,rack_units,power_max_w,lead_weeks,support_rate\n"
+                  "server,acme-4x,Acme 4x,4,4,5000,16,0.08\n"
+                  "server,acme-2x,Acme 2x,2,2,3000,16,8\n");
+  import = qm_catalog_store_import_csv_preview (store, csv, strlen (csv), "servers.csv", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (import->errors->len, ==, 1);
+  {
+    g_autofree char *text = qm_catalog_import_describe (import);
+
+    g_test_message ("%s", text);
+    g_assert_nonnull (strstr (text, "support_rate"));
+    g_assert_nonnull (strstr (text, "servers.csv: row 3"));
+  }
+}
+
+/* A price list as German Excel saves it: ';' between cells, decimal
+ * commas and '.' grouping thousands, CRLF, the column titles the app
+ * shows ("Price (USD)", "Memory (GB)"), in Windows-1252 (plain "CSV")
+ * or UTF-8 with a BOM ("CSV UTF-8"). */
+static void
+check_german_excel (const char *fixture)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autofree char *path = qm_test_source_path (fixture);
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmCatalogImport) import = NULL;
+  g_autoptr(QmCatalogEntry) e = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o;
+  gsize len = 0;
+  guint written = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  import = qm_catalog_store_import_csv_preview (store, data, len, "de.csv", QM_CATALOG_KIND_GPU, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (import->dialect.separator, ==, ';');
+  g_assert_cmpint (import->dialect.decimal_mark, ==, ',');
+  g_assert_cmpuint (import->errors->len, ==, 0);
+  g_assert_cmpuint (import->warnings->len, ==, 0);
+  g_assert_true (qm_catalog_store_import_csv_commit (store, import, FALSE, &written, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (written, ==, 3);
+
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "acme-de1", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (e->vendor, ==, "Müller Rechentechnik");
+  g_assert_cmpstr (e->name, ==, "Müller X1 „Turbo“");
+  g_assert_cmpfloat (e->price_usd, ==, 14500.5);
+  root = json_from_string (e->json, &error);
+  g_assert_no_error (error);
+  o = json_node_get_object (root);
+  g_assert_cmpfloat (json_object_get_double_member (o, "memory_gb"), ==, 80);
+  g_assert_cmpfloat (json_object_get_double_member (o, "bandwidth_tbs"), ==, 3.35);
+  g_assert_cmpfloat (json_object_get_double_member (o, "tdp_w"), ==, 700);
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "tflops"), "bf16"),
+                     ==, 989.5);
+  g_clear_pointer (&e, qm_catalog_entry_free);
+
+  /* "21.000" groups thousands in a decimal-comma file. */
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", &error);
+  g_assert_true (e->has_override);
+  g_assert_cmpfloat (e->override_usd, ==, 21000);
+  g_clear_pointer (&e, qm_catalog_entry_free);
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "acme-de2", &error);
+  g_assert_cmpfloat (e->price_usd, ==, 9000.5);
+}
+
+static void
+test_csv_german_excel (void)
+{
+  check_german_excel ("tests/data/catalog-de-excel-1252.csv");
+  check_german_excel ("tests/data/catalog-de-excel-utf8-bom.csv");
+}
+
+/* A header without an id names the file once, what the header reads as
+ * split, the separator used and the names an id column may have. */
+static void
+test_csv_header_error (void)
+{
+  static const char de[] = "Name;Hersteller;Preis\r\nX;Acme;1,5\r\n";
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  QmCatalogImport *import;
+
+  import = qm_catalog_store_import_csv_preview (store, de, strlen (de), "de.csv", 0, &error);
+  g_assert_null (import);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message, "de.csv, row 1: "));
+  g_assert_null (strstr (error->message + 1, "de.csv"));
+  g_assert_nonnull (strstr (error->message, "Name;Hersteller;Preis"));
+  g_assert_nonnull (strstr (error->message, "semicolon"));
+  g_assert_nonnull (strstr (error->message, "id, ID"));
+}
+
+/* A number in the other convention is refused, and the error says how
+ * the file was read. */
+static void
+test_csv_decimal_hint (void)
+{
+  static const char de[] = "id;name;price_usd;tflops_bf16;memory_gb;bandwidth_tbs\r\n"
+                           "acme-a;A;1.000,5;100;80;3,35\r\n"
+                           "acme-b;B;2000;100;80;1.5\r\n";
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmCatalogImport) import = NULL;
+  QmCsvRowError *e;
+
+  import = qm_catalog_store_import_csv_preview (store, de, strlen (de), "de.csv", QM_CATALOG_KIND_GPU, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (import->dialect.decimal_mark, ==, ',');
+  g_assert_cmpuint (import->rows->len, ==, 1);
+  g_assert_cmpfloat (((QmCsvRowPreview *) import->rows->pdata[0])->price_usd, ==, 1000.5);
+  g_assert_cmpuint (import->errors->len, ==, 1);
+  e = import->errors->pdata[0];
+  g_assert_cmpuint (e->row, ==, 3);
+  g_assert_cmpstr (e->column, ==, "bandwidth_tbs");
+  g_assert_cmpstr (e->value, ==, "1.5");
+  g_assert_nonnull (strstr (e->problem, "decimal commas"));
+}
+
+/* A store of its own at @name in the test's data dir. */
+static QmStore *
+open_store_named (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), name, NULL);
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  return store;
+}
+
+/* Export in either convention reads back as it was: the C one, and the
+ * one of a decimal-comma locale with Excel's "sep=;" line. */
+static void
+test_csv_dialect_round_trip (void)
+{
+  const QmCsvDialect dialects[] = { QM_CSV_DIALECT_C, { ';', ',', TRUE, "UTF-8" } };
+
+  for (guint d = 0; d < G_N_ELEMENTS (dialects); d++)
+    {
+      g_autofree char *from = g_strdup_printf ("from-%u.db", d);
+      g_autofree char *to = g_strdup_printf ("to-%u.db", d);
+      g_autoptr(QmStore) store = open_store_named (from);
+      g_autoptr(QmStore) other = open_store_named (to);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(QmCatalogImport) import = NULL;
+      g_autoptr(QmCatalogEntry) a = NULL;
+      g_autoptr(QmCatalogEntry) b = NULL;
+      g_autofree char *csv = NULL;
+      gsize len = 0;
+
+      g_assert_true (qm_catalog_store_add (store, QM_CATALOG_KIND_GPU, MY_GPU, &error));
+      g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, "a100-sxm-80gb",
+                                                          12345.75, &error));
+      csv = qm_catalog_store_export_csv_dialect (store, QM_CATALOG_KIND_GPU, NULL, 0, &dialects[d], &len,
+                                                 &error);
+      g_assert_no_error (error);
+      if (dialects[d].sep_line)
+        {
+          g_assert_true (g_str_has_prefix (csv, "sep=;\r\nkind;id;vendor;name;price_usd;"));
+          g_assert_nonnull (strstr (csv, ";12345,75;"));
+        }
+      else
+        g_assert_nonnull (strstr (csv, ",12345.75,"));
+
+      import = qm_catalog_store_import_csv_preview (other, csv, len, "export.csv", -1, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (import->dialect.separator, ==, dialects[d].separator);
+      g_assert_cmpint (import->dialect.decimal_mark, ==, dialects[d].decimal_mark);
+      g_assert_cmpuint (import->errors->len, ==, 0);
+      g_assert_cmpuint (import->warnings->len, ==, 0);
+      g_assert_true (qm_catalog_store_import_csv_commit (other, import, FALSE, NULL, &error));
+      g_assert_no_error (error);
+
+      a = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "acme-x1", &error);
+      b = qm_catalog_store_get (other, QM_CATALOG_KIND_GPU, "acme-x1", &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (a->json, ==, b->json);
+      g_clear_pointer (&b, qm_catalog_entry_free);
+      b = qm_catalog_store_get (other, QM_CATALOG_KIND_GPU, "a100-sxm-80gb", &error);
+      g_assert_cmpfloat (b->override_usd, ==, 12345.75);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/catalog-store/sync", test_sync);
+  g_test_add_func ("/catalog-store/lead-and-support", test_lead_and_support);
   g_test_add_func ("/catalog-store/builtin-fields-kept", test_builtin_fields_kept);
   g_test_add_func ("/catalog-store/override-survives-resync", test_override_survives_resync);
   g_test_add_func ("/catalog-store/user-entries", test_user_entries);
@@ -475,5 +696,9 @@ main (int argc, char **argv)
   g_test_add_func ("/catalog-store/csv-export-round-trip", test_csv_export_round_trip);
   g_test_add_func ("/catalog-store/csv-every-field", test_csv_every_field);
   g_test_add_func ("/catalog-store/csv-export-formula", test_csv_export_formula);
+  g_test_add_func ("/catalog-store/csv-german-excel", test_csv_german_excel);
+  g_test_add_func ("/catalog-store/csv-header-error", test_csv_header_error);
+  g_test_add_func ("/catalog-store/csv-decimal-hint", test_csv_decimal_hint);
+  g_test_add_func ("/catalog-store/csv-dialect-round-trip", test_csv_dialect_round_trip);
   return g_test_run ();
 }

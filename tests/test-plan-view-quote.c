@@ -3,6 +3,9 @@
  * a discount typed on a line changes it and undoes in one step, a plan
  * without a quote gets one from "Add a Quote", the cash-flow chart draws in
  * light and dark, and the quote's PDF, workbook and print write files.
+ * With a store, Save Quote numbers the quote and sets the plan's
+ * quote_ref, Save Revision gives B with what changed, a refused save keeps
+ * the dialog's input, and a draft without a rate takes the store's.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +16,8 @@
 #include "qm-estimate.h"
 #include "qm-plan-view.h"
 #include "qm-plan.h"
+#include "qm-plan-store.h"
+#include "qm-quote-store.h"
 #include "qm-test-fixture.h"
 #include "qm-test-ui.h"
 
@@ -284,6 +289,274 @@ test_chart_and_exports (Fixture       *f,
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Saving to the quote store                                           */
+
+/* The save dialog now shown (not @old, which closes after its response). */
+static AdwMessageDialog *
+find_save_dialog (gconstpointer old)
+{
+  for (int tries = 0; tries < 100; tries++)
+    {
+      GListModel *windows = gtk_window_get_toplevels ();  /* GTK's */
+
+      for (guint i = 0; i < g_list_model_get_n_items (windows); i++)
+        {
+          g_autoptr(GtkWindow) w = g_list_model_get_item (windows, i);
+
+          if (ADW_IS_MESSAGE_DIALOG (w) && (gconstpointer) w != old && gtk_widget_get_visible (GTK_WIDGET (w)) &&
+              g_strcmp0 (gtk_widget_get_name (GTK_WIDGET (w)), "quote-save-dialog") == 0)
+            return ADW_MESSAGE_DIALOG (w);
+        }
+      iterate (20);
+    }
+  g_assert_not_reached ();
+}
+
+static GtkEditable *
+dialog_field (AdwMessageDialog *dialog,
+              const char       *name)
+{
+  GtkWidget *row = qm_test_find_named (GTK_WIDGET (dialog), name);
+
+  g_assert_true (GTK_IS_EDITABLE (row));
+  return GTK_EDITABLE (row);
+}
+
+/* Answers @dialog with Save as its button does (the response, then
+ * closing); returns the dialog that came back, if any. */
+static AdwMessageDialog *
+press_save (AdwMessageDialog *dialog,
+            gboolean          comes_back)
+{
+  gconstpointer old = dialog;
+
+  adw_message_dialog_response (dialog, "save");
+  gtk_window_close (GTK_WINDOW (dialog));
+  iterate (50);
+  return comes_back ? find_save_dialog (old) : NULL;
+}
+
+static char *
+expected_number (guint64 sequence)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  GDate today;
+
+  g_date_clear (&today, 1);
+  g_date_set_dmy (&today, g_date_time_get_day_of_month (now), g_date_time_get_month (now),
+                  g_date_time_get_year (now));
+  return qm_quote_format_number (QM_QUOTE_DEFAULT_PATTERN, &today, sequence, NULL);
+}
+
+static QmPlanView *
+show_saved (Fixture       *f,
+            QmPlan        *plan,
+            QmPlanEditor **editor,
+            GtkWindow    **window)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWidget *view;
+
+  *editor = qm_plan_editor_new (plan);
+  view = qm_plan_view_new (f->store, *editor);
+  *window = show_view (view, 1200, 900);
+  iterate (100);
+  g_assert_true (qm_plan_view_save (QM_PLAN_VIEW (view), &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (qm_plan_editor_get_saved_id (*editor), >, 0);
+  return QM_PLAN_VIEW (view);
+}
+
+/* Save Quote numbers the quote, the plan's quote_ref takes the number
+ * (also in the plans list), and Save Revision gives B with its note. */
+static void
+test_save_and_revise (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(QmQuoteRevision) b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *number = expected_number (1);
+  g_autofree char *shown_a = NULL;
+  QmPlan plan;
+  QmPlanView *view;
+  GtkWindow *window;
+  AdwMessageDialog *dialog;
+  GtkWidget *save;
+  gint64 id;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  plan.quote_ref[0] = '\0';
+  view = show_saved (f, &plan, &editor, &window);
+  id = qm_plan_editor_get_saved_id (editor);
+  save = qm_test_find_named (GTK_WIDGET (view), "quote-save");
+  g_assert_true (gtk_widget_get_visible (save));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (save)), ==, "_Save Quote…");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (view), "quote-state"))), ==,
+                   "Draft");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
+  dialog = find_save_dialog (NULL);
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-customer")), ==, plan.customer);
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-project")), ==, plan.name);
+  /* A first issue has nothing to say what changed. */
+  g_assert_null (qm_test_find_named (GTK_WIDGET (dialog), "quote-save-note"));
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-customer"), "Acme Research AG");
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-payment-terms"), "30 days net");
+  qm_test_screenshot (GTK_WIDGET (dialog), "plan-view-quote-save-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (dialog), "plan-view-quote-save-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  press_save (dialog, FALSE);
+
+  /* The number, in the plan, on screen and in the plans list. */
+  g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote_ref, ==, number);
+  shown_a = g_strdup (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (view), "quote-state"))));
+  g_assert_true (g_str_has_prefix (shown_a, "Draft · "));
+  g_assert_nonnull (strstr (shown_a, number));
+  g_assert_nonnull (strstr (shown_a, " rev. A, valid until "));
+  saved = qm_plan_store_load (f->store, id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (saved->quote_ref, ==, number);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (save)), ==, "_Save Revision…");
+
+  /* A revision must say what changed: refused in words, the input kept. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
+  dialog = find_save_dialog (NULL);
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-customer")), ==, "Acme Research AG");
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-payment-terms")), ==, "30 days net");
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-terms"), "Delivery ex works");
+  dialog = press_save (dialog, TRUE);
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (dialog),
+                                                                                "quote-save-problem"))),
+                            "what changed"));
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-terms")), ==, "Delivery ex works");
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-note"), "Spares raised to 8 %");
+  qm_test_screenshot (GTK_WIDGET (dialog), "plan-view-quote-revise-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (dialog), "plan-view-quote-revise-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  press_save (dialog, FALSE);
+
+  b = qm_quote_store_load_revision (f->store, number, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (b->revision, ==, "B");
+  g_assert_cmpstr (b->note, ==, "Spares raised to 8 %");
+  g_assert_cmpstr (b->customer, ==, "Acme Research AG");
+  g_assert_cmpstr (b->terms, ==, "Delivery ex works");
+  g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote_ref, ==, number);
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (view), "quote-state"))),
+                            " rev. B, valid until "));
+  scroll_to (GTK_WIDGET (view), qm_test_find_named (GTK_WIDGET (view), "quote-state"));
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-saved-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-saved-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  close_window (window);
+}
+
+/* No rate for the currency: the draft says so, saving is refused in
+ * words naming the currency, and the dialog keeps what was typed. With a
+ * rate in the store, the draft is priced at it and says which. */
+static void
+test_store_rate (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gross = NULL;
+  QmExchangeRate rate = { "GBP", 0.79, { 0 }, (char *) "Bank of England" };
+  QmPlan plan, priced;
+  QmPlanView *view;
+  GtkWindow *window;
+  AdwMessageDialog *dialog;
+  const char *text;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  g_strlcpy (plan.quote.currency, "GBP", sizeof plan.quote.currency);
+  plan.quote.exchange_rate = 0;
+  view = show_saved (f, &plan, &editor, &window);
+  text = adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (qm_test_find_named (GTK_WIDGET (view),
+                                                                                            "quote-lines")));
+  g_assert_nonnull (strstr (text, "GBP"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
+  dialog = find_save_dialog (NULL);
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-prepared-by"), "R. Weber");
+  dialog = press_save (dialog, TRUE);
+  text = gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (dialog), "quote-save-problem")));
+  g_assert_nonnull (strstr (text, "GBP"));
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-prepared-by")), ==, "R. Weber");
+  qm_test_screenshot (GTK_WIDGET (dialog), "plan-view-quote-save-error-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote_ref, ==, plan.quote_ref);
+  close_window (window);
+  g_clear_object (&editor);
+
+  /* A rate from the first of the month: the draft uses it and says so. */
+  g_date_clear (&rate.date, 1);
+  g_date_set_time_t (&rate.date, time (NULL));
+  g_date_set_day (&rate.date, 1);
+  g_assert_true (qm_quote_store_set_rate (f->store, &rate, &error));
+  g_assert_no_error (error);
+  view = show_saved (f, &plan, &editor, &window);
+  priced = plan;
+  priced.quote.exchange_rate = 0.79;
+  gross = core_gross (&priced);
+  g_assert_cmpstr (shown (GTK_WIDGET (view), "quote-gross"), ==, gross);
+  text = adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (qm_test_find_named (GTK_WIDGET (view),
+                                                                                            "quote-lines")));
+  g_assert_nonnull (strstr (text, "0.79 GBP per US dollar"));
+  g_assert_nonnull (strstr (text, "Bank of England"));
+  scroll_to (GTK_WIDGET (view), qm_test_find_named (GTK_WIDGET (view), "quote-lines"));
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-store-rate-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-store-rate-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  close_window (window);
+}
+
+/* A store that cannot be written: the refusal in words, the input kept,
+ * and the plan's quote_ref untouched. */
+static void
+test_read_only (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmPlanEditor) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *db = g_build_filename (f->dir, "test.db", NULL);
+  QmStore *read_only;
+  QmPlan plan;
+  QmPlanView *view;
+  GtkWindow *window;
+  AdwMessageDialog *dialog;
+  gint64 id;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  show_saved (f, &plan, &editor, &window);
+  id = qm_plan_editor_get_saved_id (editor);
+  close_window (window);
+
+  read_only = qm_store_open_with_flags (db, QM_STORE_OPEN_READ_ONLY | QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+  again = qm_plan_editor_new (qm_plan_editor_get_plan (editor));
+  qm_plan_editor_mark_saved (again, id);
+  view = QM_PLAN_VIEW (qm_plan_view_new (read_only, again));
+  window = show_view (GTK_WIDGET (view), 1200, 900);
+  iterate (100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
+  dialog = find_save_dialog (NULL);
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-terms"), "Prices ex works Hamburg");
+  dialog = press_save (dialog, TRUE);
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (dialog),
+                                                                                "quote-save-problem"))),
+                            "read-only"));
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-terms")), ==, "Prices ex works Hamburg");
+  g_assert_cmpstr (qm_plan_editor_get_plan (again)->quote_ref, ==, plan.quote_ref);
+  g_assert_null (qm_quote_store_find_for_plan (f->store, id, &error));
+  g_assert_no_error (error);
+  adw_message_dialog_response (dialog, "cancel");
+  gtk_window_close (GTK_WINDOW (dialog));
+  close_window (window);
+  qm_store_free (read_only);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -303,6 +576,9 @@ main (int argc, char **argv)
   ADD ("/plan-view-quote/add-quote", test_add_quote);
   ADD ("/plan-view-quote/currency", test_currency);
   ADD ("/plan-view-quote/chart-and-exports", test_chart_and_exports);
+  ADD ("/plan-view-quote/save-and-revise", test_save_and_revise);
+  ADD ("/plan-view-quote/store-rate", test_store_rate);
+  ADD ("/plan-view-quote/read-only", test_read_only);
 #undef ADD
   return g_test_run ();
 }

@@ -298,6 +298,31 @@ test_import (void)
   g_assert_cmpfloat (((QmExchangeRate *) rates->pdata[0])->rate_per_usd, ==, 151.2);
 }
 
+/* Rates as German Excel saves them: ';', decimal commas, CRLF and a
+ * Windows-1252 "ü". */
+static void
+test_import_german_excel (void)
+{
+  static const char de[] = "currency;rate_per_usd;date;source\r\n"
+                           "CHF;0,88;2026-01-02;SNB Z\xfcrich\r\n"
+                           "JPY;151,2;2026-01-02;BoJ\r\n";
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rates = NULL;
+  QmExchangeRate *chf;
+
+  g_assert_cmpint (qm_quote_store_import_rates_data (store, de, sizeof de - 1, "kurse.csv", &error), ==, 2);
+  g_assert_no_error (error);
+  rates = qm_quote_store_list_rates (store, "CHF", &error);
+  g_assert_cmpuint (rates->len, ==, 1);
+  chf = rates->pdata[0];
+  g_assert_cmpfloat (chf->rate_per_usd, ==, 0.88);
+  g_assert_cmpstr (chf->source, ==, "SNB Zürich");
+  g_clear_pointer (&rates, g_ptr_array_unref);
+  rates = qm_quote_store_list_rates (store, "JPY", &error);
+  g_assert_cmpfloat (((QmExchangeRate *) rates->pdata[0])->rate_per_usd, ==, 151.2);
+}
+
 /* Revision A after the catalog's price changed and the file was closed
  * and opened again: the same totals and the same JSON; revision B takes
  * the new price. */
@@ -392,6 +417,7 @@ main (int argc, char **argv)
   g_test_add_func ("/quote-store/immutable", test_immutable);
   g_test_add_func ("/quote-store/rate-lookup", test_rate_lookup);
   g_test_add_func ("/quote-store/import", test_import);
+  g_test_add_func ("/quote-store/import-german-excel", test_import_german_excel);
   g_test_add_func ("/quote-store/reopen", test_reopen);
   g_test_add_func ("/quote-store/locked", test_locked);
   return g_test_run ();

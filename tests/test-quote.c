@@ -269,6 +269,77 @@ test_phased_cash_flow (void)
   g_assert_cmpint (q.months[q.n_months - 1].spend_cumulative, ==, q.spend_total);
 }
 
+/* Lead times and support rates from the catalog: each line keeps its own
+ * lead time; the first delivery waits for the longest of all (here the
+ * switches, 20 weeks = 4.6 months: month 5), the later ones follow the
+ * servers' 8 weeks (1.84 months: month 2) one a month, never before the
+ * one ahead. Items the catalog gives no lead time take the quote's (12
+ * weeks), and a negotiated one beats the catalog's. */
+static void
+test_catalog_lead_and_support (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+  const QmQuoteLine *servers = NULL, *switches = NULL, *install = NULL;
+
+  cost_init (&cost);
+  cost.bom[0].lead_weeks = 8;
+  cost.bom[1].lead_weeks = 20;
+  cost.bom[0].support_rate = 0.1;
+  qm_quote_terms_init (&t, NULL);
+  t.support_years = 2;
+  t.support_rate = 0.05;
+  t.n_phases = 4;
+  for (guint k = 0; k < 4; k++)
+    t.phases[k] = 0.25;
+  t.phase_interval_months = 2;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.issues.n, ==, 0);
+  for (guint i = 0; i < q.n_lines; i++)
+    if (q.lines[i].kind == QM_QUOTE_LINE_HARDWARE && g_str_equal (q.lines[i].item, "Servers"))
+      servers = &q.lines[i];
+    else if (q.lines[i].kind == QM_QUOTE_LINE_HARDWARE)
+      switches = &q.lines[i];
+    else if (q.lines[i].kind == QM_QUOTE_LINE_INSTALL)
+      install = &q.lines[i];
+  g_assert_nonnull (servers);
+  g_assert_nonnull (switches);
+  g_assert_nonnull (install);
+  g_assert_cmpfloat (servers->lead_weeks, ==, 8);
+  g_assert_cmpfloat (switches->lead_weeks, ==, 20);
+  g_assert_cmpfloat (install->lead_weeks, ==, 12);
+
+  /* Phases: 5, then max (2 + 2k, the one ahead): 5, 5, 6. */
+  g_assert_cmpuint (q.n_phases, ==, 4);
+  g_assert_cmpuint (q.delivery_month[0], ==, 5);
+  g_assert_cmpuint (q.delivery_month[1], ==, 5);
+  g_assert_cmpuint (q.delivery_month[2], ==, 6);
+  g_assert_cmpuint (q.delivery_month[3], ==, 8);
+  g_assert_cmpuint (q.training_start_month, ==, 8);
+
+  /* Support: the servers at their catalog rate, 2 × 10 % of $300,000 =
+   * $60,000 each; the switches at the quote's 5 %: 2 × $1,500 = $3,000. */
+  for (guint i = 0; i < q.n_lines; i++)
+    if (q.lines[i].kind == QM_QUOTE_LINE_SUPPORT)
+      g_assert_cmpint (q.lines[i].net_unit, ==,
+                       g_str_equal (q.lines[i].item, "Servers") ? 6000000 : 300000);
+
+  /* Negotiated terms beat the catalog: 30 weeks for the servers (6.9
+   * months: month 7), support at 4 %. */
+  g_strlcpy (t.items[0].catalog_id, "dgx-h100", sizeof t.items[0].catalog_id);
+  t.items[0].lead_weeks = 30;
+  t.items[0].support_rate = 0.04;
+  t.n_items = 1;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.delivery_month[0], ==, 7);
+  g_assert_cmpuint (q.delivery_month[1], ==, 9);
+  g_assert_cmpuint (q.training_start_month, ==, 13);
+  for (guint i = 0; i < q.n_lines; i++)
+    if (q.lines[i].kind == QM_QUOTE_LINE_SUPPORT && g_str_equal (q.lines[i].item, "Servers"))
+      g_assert_cmpint (q.lines[i].net_unit, ==, 2400000);
+}
+
 /* Everything paid at order, no running costs, rent $100,000 a month: the
  * cumulative rent passes the price in the month it reaches it. */
 static void
@@ -355,6 +426,7 @@ main (int   argc,
   g_test_add_func ("/quote/whole-yen", test_whole_yen);
   g_test_add_func ("/quote/spares-support-shipping", test_spares_support_shipping);
   g_test_add_func ("/quote/phased-cash-flow", test_phased_cash_flow);
+  g_test_add_func ("/quote/catalog-lead-and-support", test_catalog_lead_and_support);
   g_test_add_func ("/quote/break-even", test_break_even);
   g_test_add_func ("/quote/rent", test_rent_quote);
   g_test_add_func ("/quote/bad-terms", test_bad_terms);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
+#include "qm-quote-store.h"
 #include "qm-store.h"
 #include "qm-test-store.h"
 
@@ -220,6 +221,148 @@ test_corrupt_recover_salvage (void)
       g_assert_cmpstr (plan->notes, ==, notes);
       g_assert_nonnull (strstr (plan->inputs, plan->name));
     }
+}
+
+/* A saved plan quoted in euros at the store's rate. */
+static gint64
+save_quoted_plan (QmStore    *store,
+                  const char *name)
+{
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan (name, "Acme", 1e6);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *inputs = plan->inputs;
+
+  inputs[strlen (inputs) - 1] = '\0';
+  plan->inputs = g_strconcat (inputs, ", \"quote\": {\"currency\": \"EUR\", \"tax_rate\": 0.19}}", NULL);
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  return plan->id;
+}
+
+static QmQuoteRevision *
+save_quote (QmStore    *store,
+            gint64      plan_id,
+            const char *date,
+            const char *note)
+{
+  g_autoptr(GError) error = NULL;
+  QmQuoteRequest req = { .plan_id = plan_id, .note = note, .customer = "Acme Corp" };
+  QmQuoteRevision *rev;
+
+  g_assert_true (qm_quote_date_parse (date, &req.issued));
+  rev = qm_quote_store_save_revision (store, &req, &error);
+  g_assert_no_error (error);
+  return rev;
+}
+
+/* Every revision column but the quote id, as one text per row. */
+static GPtrArray *
+revision_rows (sqlite3 *db)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT q.number, r.seq, r.letter, r.issued, r.valid_days,"
+                                           " r.note, r.customer, r.currency, r.exchange_rate, r.rate_date,"
+                                           " r.rate_source, r.catalog_version, r.terms, r.plan, r.quote,"
+                                           " r.exponent, r.gross, r.created FROM quote_revision r"
+                                           " JOIN quote q ON q.id = r.quote_id ORDER BY q.number, r.seq",
+                                   -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      GString *row = g_string_new (NULL);
+
+      for (int c = 0; c < sqlite3_column_count (stmt); c++)
+        g_string_append_printf (row, "%s\x1f", (const char *) sqlite3_column_text (stmt, c));
+      g_ptr_array_add (rows, g_string_free (row, FALSE));
+    }
+  sqlite3_finalize (stmt);
+  return rows;
+}
+
+/* Salvage copies quotes with their revisions unchanged, the numbering
+ * and the exchange rates; a quote follows its plan to the plan's new id,
+ * and the sequence goes on after the highest number. */
+static void
+test_salvage_quotes (void)
+{
+  g_autofree char *old_path = g_build_filename (g_get_user_data_dir (), "old.db", NULL);
+  g_autofree char *new_path = temp_db_path ();
+  g_autoptr(QmStore) old = open_path (old_path, QM_STORE_OPEN_NO_BACKUP);
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmQuoteRevision) a = NULL, b = NULL, other = NULL, next = NULL, reprint = NULL;
+  g_autoptr(GPtrArray) old_rows = NULL, new_rows = NULL, letters = NULL, list = NULL;
+  g_autoptr(QmExchangeRate) rate = NULL;
+  g_autofree char *pattern = NULL, *found = NULL;
+  QmExchangeRate eur = { .rate_per_usd = 0.92, .source = (char *) "ECB reference rate" };
+  gint64 plan, plan2, gone, new_plan = 0;
+  GDate day;
+
+  strcpy (eur.currency, "EUR");
+  g_assert_true (qm_quote_date_parse ("2026-01-02", &eur.date));
+  g_assert_true (qm_quote_store_set_rate (old, &eur, &error));
+  g_assert_true (qm_quote_store_set_pattern (old, "ACME-{YY}-{NNN}", &error));
+  g_assert_no_error (error);
+  plan = save_quoted_plan (old, "Acme 70B");
+  plan2 = save_quoted_plan (old, "Acme 405B");
+  gone = save_quoted_plan (old, "Acme 8B");
+  a = save_quote (old, plan, "2026-11-25", NULL);
+  b = save_quote (old, plan, "2026-11-30", "Servers 5 % cheaper");
+  g_assert_true (qm_quote_store_set_sequence (old, 40, &error));
+  other = save_quote (old, plan2, "2026-12-01", NULL);
+  g_clear_pointer (&other, qm_quote_revision_free);
+  other = save_quote (old, gone, "2026-12-02", NULL);
+  g_assert_cmpstr (other->number, ==, "ACME-26-041");
+  g_assert_true (qm_plan_store_delete (old, gone, &error));
+  g_assert_no_error (error);
+  old_rows = revision_rows (qm_store_db (old));
+  g_assert_cmpuint (old_rows->len, ==, 4);
+  g_clear_pointer (&old, qm_store_free);
+
+  store = open_path (new_path, QM_STORE_OPEN_NO_BACKUP);
+  g_assert_cmpint (qm_store_salvage (store, old_path, &error), ==, 2);
+  g_assert_no_error (error);
+
+  /* Revisions byte for byte, and a reprint gives its stored figures. */
+  new_rows = revision_rows (qm_store_db (store));
+  g_assert_cmpuint (new_rows->len, ==, old_rows->len);
+  for (guint i = 0; i < old_rows->len; i++)
+    g_assert_cmpstr (new_rows->pdata[i], ==, old_rows->pdata[i]);
+  letters = qm_quote_store_list_revisions (store, a->number, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (letters->len, ==, 2);
+  reprint = qm_quote_store_load_revision (store, a->number, "B", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (reprint->note, ==, "Servers 5 % cheaper");
+  g_assert_cmpint (reprint->quote->gross, ==, b->quote->gross);
+
+  /* The quote follows its plan; the deleted plan's quote stays, unlinked. */
+  list = qm_plan_store_list (store, NULL, &error);
+  for (guint i = 0; i < list->len; i++)
+    if (g_str_equal (((QmPlanSummary *) list->pdata[i])->name, "Acme 70B"))
+      new_plan = ((QmPlanSummary *) list->pdata[i])->id;
+  g_assert_cmpint (new_plan, >, 0);
+  found = qm_quote_store_find_for_plan (store, new_plan, &error);
+  g_assert_cmpstr (found, ==, a->number);
+  g_clear_pointer (&list, g_ptr_array_unref);
+  list = qm_quote_store_list (store, NULL, NULL, &error);
+  g_assert_cmpuint (list->len, ==, 3);
+  for (guint i = 0; i < list->len; i++)
+    if (g_str_equal (((QmQuoteSummary *) list->pdata[i])->number, "ACME-26-041"))
+      g_assert_cmpint (((QmQuoteSummary *) list->pdata[i])->plan_id, ==, 0);
+
+  /* Numbering and rates. */
+  pattern = qm_quote_store_get_pattern (store);
+  g_assert_cmpstr (pattern, ==, "ACME-{YY}-{NNN}");
+  g_assert_cmpuint (qm_quote_store_get_sequence (store), ==, 41);
+  g_assert_true (qm_quote_date_parse ("2026-06-30", &day));
+  rate = qm_quote_store_find_rate (store, "EUR", &day, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (rate->rate_per_usd, ==, 0.92);
+  g_assert_cmpstr (rate->source, ==, "ECB reference rate");
+  next = save_quote (store, save_quoted_plan (store, "Initech 70B"), "2027-01-04", NULL);
+  g_assert_cmpstr (next->number, ==, "ACME-27-042");
 }
 
 static void
@@ -518,6 +661,7 @@ main (int argc, char **argv)
   g_test_add_func ("/store/not-a-database", test_not_a_database);
   g_test_add_func ("/store/default-path", test_default_path);
   g_test_add_func ("/store/corrupt-recover-salvage", test_corrupt_recover_salvage);
+  g_test_add_func ("/store/salvage-quotes", test_salvage_quotes);
   g_test_add_func ("/store/locked", test_locked);
   g_test_add_func ("/store/open-waits", test_open_waits);
   g_test_add_func ("/store/read-only", test_read_only);

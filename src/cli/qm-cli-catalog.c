@@ -1,5 +1,6 @@
 /* qm-cli-catalog.c: quartermaster-cli catalog list [--kind K] [--json]
- *                   quartermaster-cli catalog import FILE.csv [--skip-invalid]
+ *                   quartermaster-cli catalog import FILE.csv [--skip-invalid] [--csv-locale c|user]
+ *                   quartermaster-cli catalog export [FILE.csv] [--kind K] [--csv-locale c|user]
  *
  * The catalog as the database holds it: the built-in entries (synced from
  * the shipped data when the database opens), the user's own entries, and
@@ -431,6 +432,72 @@ print_row_error (const char          *file,
   }
 }
 
+/* --csv-locale: "c" is RFC 4180 as programs read it (comma, decimal
+ * point); "user" is what the user's spreadsheet reads (';' and a decimal
+ * comma where the locale writes "1,5"), stated in a "sep=" line. */
+static gboolean
+parse_csv_locale (const char   *command,
+                  const char   *value,
+                  QmCsvDialect *dialect)
+{
+  if (qm_csv_dialect_from_string (value, dialect))
+    return TRUE;
+  qm_cli_error (_("%s: --csv-locale: expected c or user (got '%s')"), command, value);
+  return FALSE;
+}
+
+static int
+catalog_export (int    argc,
+                char **argv)
+{
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  const char *path = NULL;
+  const char *v = NULL;
+  QmCsvDialect dialect;
+  gsize len = 0;
+  int kind = -1;
+
+  qm_csv_dialect_for_locale (&dialect);
+  for (int i = 2; i < argc; i++)
+    {
+      if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
+        {
+          if (!parse_kind ("catalog export", v, &kind))
+            return QM_CLI_USAGE;
+        }
+      else if (qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
+        {
+          if (!parse_csv_locale ("catalog export", v, &dialect))
+            return QM_CLI_USAGE;
+        }
+      else if (!qm_cli_take_argument ("catalog export", argv[i], QM_CLI_ARG_FILE, &path))
+        return QM_CLI_USAGE;
+    }
+
+  store = qm_cli_open_store ();
+  if (store == NULL)
+    return QM_CLI_INPUT;
+  csv = qm_catalog_store_export_csv_dialect (store, kind, NULL, QM_CATALOG_LIST_NONE, &dialect, &len, &error);
+  if (csv == NULL)
+    {
+      qm_cli_error ("%s: %s", qm_store_path (store), error->message);
+      return QM_CLI_INPUT;
+    }
+  if (path == NULL || strcmp (path, "-") == 0)
+    {
+      fwrite (csv, 1, len, stdout);
+      return QM_CLI_OK;
+    }
+  if (!g_file_set_contents (path, csv, len, &error))
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  return QM_CLI_OK;
+}
+
 static int
 catalog_import (int    argc,
                 char **argv)
@@ -445,11 +512,17 @@ catalog_import (int    argc,
   const char *v = NULL;
   gsize len = 0;
   int kind = -1;
+  QmCsvDialect dialect = { 0 };   /* detected */
 
   for (int i = 2; i < argc; i++)
     {
       if (strcmp (argv[i], "--skip-invalid") == 0)
         skip_invalid = TRUE;
+      else if (qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
+        {
+          if (!parse_csv_locale ("catalog import", v, &dialect))
+            return QM_CLI_USAGE;
+        }
       else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
         {
           if (!parse_kind ("catalog import", v, &kind))
@@ -461,7 +534,7 @@ catalog_import (int    argc,
   if (path == NULL)
     {
       qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "FILE.csv",
-                    "catalog import FILE.csv [--skip-invalid] [--kind K]");
+                    "catalog import FILE.csv [--skip-invalid] [--kind K] [--csv-locale c|user]");
       return QM_CLI_USAGE;
     }
   if (!g_file_get_contents (path, &data, &len, &error))
@@ -473,10 +546,11 @@ catalog_import (int    argc,
   store = qm_cli_open_store ();
   if (store == NULL)
     return QM_CLI_INPUT;
-  import = qm_catalog_store_import_csv_preview (store, data, len, path, kind, &error);
+  import = qm_catalog_store_import_csv_preview_dialect (store, data, len, path, kind, &dialect, &error);
   if (import == NULL)
     {
-      qm_cli_error ("%s: %s", path, error->message);
+      /* The message names the file. */
+      qm_cli_error ("%s", error->message);
       return QM_CLI_INPUT;
     }
   for (guint i = 0; i < import->warnings->len; i++)
@@ -503,7 +577,7 @@ catalog_import (int    argc,
     }
   if (!qm_catalog_store_import_csv_commit (store, import, skip_invalid, &written, &error))
     {
-      qm_cli_error ("%s: %s", path, error->message);
+      qm_cli_error ("%s", error->message);
       return QM_CLI_INPUT;
     }
   qm_cli_print (_("%s: rows imported into %s: %u (added %u, updated %u, price overrides %u)"),
@@ -522,7 +596,11 @@ qm_cli_catalog (int    argc,
     return catalog_list (argc, argv);
   if (argc >= 2 && strcmp (argv[1], "import") == 0)
     return catalog_import (argc, argv);
-  qm_cli_error (_("%s: expected 'list' or 'import' (got '%s'); usage: %s"), "catalog", argc >= 2 ? argv[1] : "",
-                "catalog list [--kind K] [--json] | catalog import FILE.csv [--skip-invalid]");
+  if (argc >= 2 && strcmp (argv[1], "export") == 0)
+    return catalog_export (argc, argv);
+  qm_cli_error (_("%s: expected 'list', 'import' or 'export' (got '%s'); usage: %s"), "catalog",
+                argc >= 2 ? argv[1] : "",
+                "catalog list [--kind K] [--json] | catalog import FILE.csv [--skip-invalid] | "
+                "catalog export [FILE.csv] [--csv-locale c|user]");
   return QM_CLI_USAGE;
 }

@@ -439,6 +439,8 @@ static const SpecField gpu_fields[] = {
   GPU ("step_overhead_us",    NUMBER, 0,               step_overhead_us,    "µs",   0, N_("Serving Step Overhead")),
   GPU ("mamf_fraction_fp8",   NUMBER, FRAC,            mamf_fraction_fp8,   NULL,   3, N_("Achievable FP8/FP4 Matmul Fraction")),
   GPU ("allreduce_busbw_gbs", NUMBER, 0,               allreduce_busbw_gbs, "GB/s", 0, N_("All-Reduce Bus Bandwidth")),
+  GPU ("lead_weeks",          NUMBER, 0,               info.lead_weeks,     NULL,   0, N_("Lead Time (Weeks)")),
+  GPU ("support_rate",        NUMBER, FRAC,            info.support_rate,   NULL,   3, N_("Yearly Support (Fraction of List)")),
 };
 
 /* The tflops object as people see it: one field a precision, the common
@@ -474,6 +476,8 @@ static const SpecField server_fields[] = {
   SERVER ("power_max_w",     NUMBER, REQ | POS | COL, power_max_w,     "W",    0, N_("Max Power")),
   SERVER ("power_typical_w", NUMBER, 0,               power_typical_w, "W",    0, N_("Typical Power")),
   SERVER ("weight_kg",       NUMBER, 0,               weight_kg,       "kg",   1, N_("Weight")),
+  SERVER ("lead_weeks",      NUMBER, 0,               info.lead_weeks, NULL,   0, N_("Lead Time (Weeks)")),
+  SERVER ("support_rate",    NUMBER, FRAC,            info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };
 
 #define NETWORK(...) FIELD (QmNetworkSpec, __VA_ARGS__)
@@ -488,6 +492,8 @@ static const SpecField network_fields[] = {
   NETWORK ("transceiver_usd", MONEY,  0,               transceiver_usd, NULL,   0, N_("Transceiver Price")),
   NETWORK ("transceiver_w",   NUMBER, 0,               transceiver_w,   "W",    1, N_("Transceiver Power")),
   NETWORK ("cable_usd",       MONEY,  0,               cable_usd,       NULL,   0, N_("Cable Price")),
+  NETWORK ("lead_weeks",      NUMBER, 0,               info.lead_weeks, NULL,   0, N_("Lead Time (Weeks)")),
+  NETWORK ("support_rate",    NUMBER, FRAC,            info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };
 
 #define STORAGE(...) FIELD (QmStorageSpec, __VA_ARGS__)
@@ -499,6 +505,8 @@ static const SpecField storage_fields[] = {
   STORAGE ("watts_per_tb",      NUMBER, 0,   watts_per_tb,      "W",    1, N_("Power per TB")),
   STORAGE ("rack_units_per_pb", COUNT,  0,   rack_units_per_pb, "U",    0, N_("Rack Space per PB")),
   STORAGE ("usd_per_tb_month",  MONEY,  COL, usd_per_tb_month,  NULL,   0, N_("Rent per TB-Month")),
+  STORAGE ("lead_weeks",        NUMBER, 0,    info.lead_weeks,   NULL,   0, N_("Lead Time (Weeks)")),
+  STORAGE ("support_rate",      NUMBER, FRAC, info.support_rate, NULL,   3, N_("Yearly Support (Fraction of List)")),
 };
 
 #define FACILITY(...) FIELD (QmFacilityItem, __VA_ARGS__)
@@ -506,6 +514,8 @@ static const SpecField facility_fields[] = {
   FACILITY ("kind",       TEXT,   REQ | COL, kind,       NULL, 0, N_("Type")),
   FACILITY ("rack_units", COUNT,  COL,       rack_units, "U",  0, N_("Height")),
   FACILITY ("kw_limit",   NUMBER, COL,       kw_limit,   "kW", 1, N_("Power Limit")),
+  FACILITY ("lead_weeks",   NUMBER, 0,         info.lead_weeks,   NULL, 0, N_("Lead Time (Weeks)")),
+  FACILITY ("support_rate", NUMBER, FRAC,      info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };
 
 /* The provider is not a column: the vendor column already names it. The
@@ -633,6 +643,112 @@ qm_catalog_info_field (const char *key)
     if (g_str_equal (info_fields[i].key, key))
       return &info_fields[i];
   return NULL;
+}
+
+/* Column headers of spreadsheets: the key, or a label people see for it. */
+
+/* The catalog page's own titles for common fields, beyond the editor's
+ * labels in info_fields. */
+static const struct
+{
+  const char *key;
+  const char *label;
+  const char *unit;    /* as spreadsheets title a price: "Price (USD)" */
+} page_titles[] = {
+  { "vendor",    N_("Developer"), NULL },
+  { "price_usd", N_("Price"),     "USD" },
+  { "price_usd", N_("Price"),     "US$" },
+  { "as_of",     N_("As Of"),     NULL },
+};
+
+/* Letters and digits only, case folded: "Price (USD)", "price_usd" and
+ * "PRICE USD" all become "priceusd". */
+static char *
+header_norm (const char *text)
+{
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+  GString *s = g_string_new (NULL);
+
+  for (const char *p = folded; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isalnum (c))
+        g_string_append_unichar (s, c);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Whether @norm (header_norm()) names the field @key with @label, in
+ * English or translated, with or without @unit. */
+static gboolean
+header_names (const char *norm,
+              const char *key,
+              const char *label,
+              const char *unit)
+{
+  const char *labels[] = { key, label, label ? _(label) : NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      g_autofree char *plain = NULL;
+      g_autofree char *with_unit = NULL;
+
+      if (labels[i] == NULL)
+        continue;
+      plain = header_norm (labels[i]);
+      if (*plain != '\0' && g_str_equal (norm, plain))
+        return TRUE;
+      if (unit == NULL)
+        continue;
+      with_unit = g_strconcat (labels[i], unit, NULL);
+      g_free (plain);
+      plain = header_norm (with_unit);
+      if (g_str_equal (norm, plain))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+const char *
+qm_catalog_key_for_header (QmCatalogKind  kind,
+                           const char    *header)
+{
+  g_autofree char *norm = NULL;
+  const QmCatalogField *fields;
+  guint n;
+
+  g_return_val_if_fail (kind < QM_N_CATALOG_KINDS && header != NULL, NULL);
+
+  norm = header_norm (header);
+  if (*norm == '\0')
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (info_fields); i++)
+    if (header_names (norm, info_fields[i].key, info_fields[i].label, info_fields[i].unit))
+      return info_fields[i].key;
+  for (guint i = 0; i < G_N_ELEMENTS (page_titles); i++)
+    if (header_names (norm, page_titles[i].key, page_titles[i].label, page_titles[i].unit))
+      return page_titles[i].key;
+  fields = qm_catalog_fields (kind, &n);
+  for (guint i = 0; i < n; i++)
+    if (header_names (norm, fields[i].key, fields[i].label, fields[i].unit))
+      return fields[i].key;
+  return NULL;
+}
+
+char *
+qm_catalog_header_names (const char *key)
+{
+  const QmCatalogField *f = qm_catalog_info_field (key);
+  GString *s = g_string_new (key);
+
+  if (f != NULL && f->label != NULL)
+    {
+      g_string_append_printf (s, ", %s", f->label);
+      if (!g_str_equal (_(f->label), f->label))
+        g_string_append_printf (s, ", %s", _(f->label));
+    }
+  return g_string_free (s, FALSE);
 }
 
 /* For QM_CATALOG_PARSE_STRICT: a key the tables do not know is a typo. */

@@ -145,6 +145,17 @@ const QmCatalogField *qm_catalog_fields        (QmCatalogKind  kind,
  * or "as_of"; NULL for another key. */
 const QmCatalogField *qm_catalog_info_field    (const char    *key);
 
+/* The key of the field that a spreadsheet's column @header names, for
+ * @kind or common to all: the key ("price_usd", "tflops.bf16"), or a label
+ * the app shows for it in English or in the user's language, with or
+ * without its unit ("Price (USD)", "Memory (GB)", "Speicher"), case,
+ * spaces and punctuation aside. NULL when none does. */
+const char *qm_catalog_key_for_header  (QmCatalogKind   kind,
+                                        const char     *header);
+/* The names a header may give the common field @key, for messages:
+ * "id, ID, Kennung". */
+char       *qm_catalog_header_names    (const char     *key);
+
 /* The rules the parser applies to an id and to as_of, for forms that
  * check as the user types. */
 gboolean    qm_catalog_id_is_valid      (const char           *id);

@@ -51,6 +51,8 @@ add_line (QmCost              *out,
   line->total_usd = qty * unit_usd;
   line->source = info ? info->source : NULL;
   line->as_of = info ? info->as_of : NULL;
+  line->lead_weeks = info ? info->lead_weeks : 0.0;
+  line->support_rate = info ? info->support_rate : 0.0;
 }
 
 /* The hardware bill of materials (buy). Returns the hardware total. */

@@ -33,6 +33,8 @@ typedef struct
   double      total_usd;   /* qty x unit_usd */
   const char *source;      /* interned catalog source, or a static note */
   const char *as_of;       /* interned catalog date, or NULL */
+  double      lead_weeks;  /* the catalog entry's, for the quote; 0 = unknown */
+  double      support_rate;
 } QmBomLine;
 
 typedef struct

@@ -23,6 +23,10 @@ typedef struct
   const char *as_of;     /* ISO date the figures were read */
   double      price_usd; /* reference price; 0 = not sold this way */
   gboolean    builtin;
+  /* What a quote needs of a bought item (issue #22); 0 = unknown, the
+   * quote's own figure applies (docs/quotes.md). */
+  double      lead_weeks;    /* order to delivery, as the vendor states it */
+  double      support_rate;  /* yearly support, a fraction of the list price */
 } QmCatalogInfo;
 
 struct _QmGpuSpec

@@ -133,15 +133,46 @@ is_item (const char *label,
   return label != NULL && strcmp (label, item) == 0;
 }
 
-/* The BOM's lines, at list and negotiated prices; returns the longest lead
- * time in weeks. */
+/* Servers and what comes with each of them; the rest of the hardware
+ * (fabric, storage, racks) is the cluster's and comes with the first
+ * delivery. */
+static gboolean
+is_per_node (const char *item)
+{
+  return is_item (item, "Servers") || is_item (item, "GPUs") || is_item (item, "Compute NICs");
+}
+
+/* An item's lead time: as negotiated, else its catalog entry's, else the
+ * quote's. */
 static double
+line_lead_weeks (const QmQuoteTerms     *terms,
+                 const QmQuoteItemTerms *it,
+                 const QmBomLine        *b)
+{
+  if (it != NULL && isfinite (it->lead_weeks) && it->lead_weeks > 0.0)
+    return it->lead_weeks;
+  if (isfinite (b->lead_weeks) && b->lead_weeks > 0.0)
+    return b->lead_weeks;
+  return terms->lead_weeks;
+}
+
+/* The longest lead times in weeks: of all the hardware, and of the lines
+ * that come with the nodes. */
+typedef struct
+{
+  double all;
+  double nodes;
+} LeadTimes;
+
+/* The BOM's lines, at list and negotiated prices. */
+static LeadTimes
 add_bom_lines (QmQuote            *out,
                const QmCost       *cost,
                const QmQuoteTerms *terms,
                double              fx)
 {
-  double lead = terms->lead_weeks;
+  LeadTimes lead = { 0.0, 0.0 };
+  gboolean any = FALSE, any_node = FALSE;
 
   for (guint i = 0; i < cost->n_bom; i++)
     {
@@ -161,7 +192,8 @@ add_bom_lines (QmQuote            *out,
                        net_unit_price (out, it, list_unit));
       if (line == NULL)
         continue;
-      line->lead_weeks = terms->lead_weeks;
+      line->lead_weeks = line_lead_weeks (terms, it, b);
+      line->catalog_support_rate = b->support_rate;
       if (it != NULL)
         {
           /* The fraction as negotiated, not as the rounded prices give it
@@ -169,11 +201,22 @@ add_bom_lines (QmQuote            *out,
           if (it->discount_kind == QM_DISCOUNT_FRACTION && line->list_unit > 0)
             line->discount = it->discount;
           g_strlcpy (line->vendor, it->vendor, sizeof line->vendor);
-          if (isfinite (it->lead_weeks) && it->lead_weeks > 0.0)
-            line->lead_weeks = it->lead_weeks;
         }
-      lead = MAX (lead, line->lead_weeks);
+      /* Installation is work done on delivery, not shipped. */
+      if (install)
+        continue;
+      lead.all = any ? MAX (lead.all, line->lead_weeks) : line->lead_weeks;
+      any = TRUE;
+      if (is_per_node (b->item))
+        {
+          lead.nodes = any_node ? MAX (lead.nodes, line->lead_weeks) : line->lead_weeks;
+          any_node = TRUE;
+        }
     }
+  if (!any)
+    lead.all = terms->lead_weeks;
+  if (!any_node)
+    lead.nodes = lead.all;
   return lead;
 }
 
@@ -201,6 +244,7 @@ add_spares (QmQuote            *out,
   for (guint i = 0; i < n_bom_lines; i++)
     {
       QmQuoteLine *hw = &out->lines[i];
+      QmQuoteLine *spare;
       const char *label;
 
       if (is_item (hw->item, "Servers"))
@@ -209,9 +253,14 @@ add_spares (QmQuote            *out,
         label = N_("Spare GPUs");
       else
         continue;
-      mark_optional (out, add_line (out, QM_QUOTE_LINE_SPARES, label, hw->catalog_id,
-                                    ceil (hw->qty * fraction - 1e-9),
-                                    hw->list_unit, hw->net_unit), terms);
+      spare = add_line (out, QM_QUOTE_LINE_SPARES, label, hw->catalog_id,
+                        ceil (hw->qty * fraction - 1e-9), hw->list_unit, hw->net_unit);
+      if (spare != NULL)
+        {
+          spare->lead_weeks = hw->lead_weeks;
+          spare->catalog_support_rate = hw->catalog_support_rate;
+        }
+      mark_optional (out, spare, terms);
     }
 }
 
@@ -231,7 +280,8 @@ is_passive (const char *item)
 }
 
 /* Support and warranty for each active hardware line (and its spares):
- * years × the item's yearly rate × its list price; the line keeps the
+ * years × the item's yearly rate × its list price (the rate as
+ * negotiated, else the catalog entry's, else the quote's); the line keeps the
  * item's label, its kind says it is support. Not discounted: vendors
  * price support contracts on list. */
 static void
@@ -252,9 +302,12 @@ add_support (QmQuote            *out,
 
       if ((hw->kind != QM_QUOTE_LINE_HARDWARE && hw->kind != QM_QUOTE_LINE_SPARES) || is_passive (hw->item))
         continue;
+      /* As negotiated, else the catalog entry's, else the quote's. */
       it = qm_quote_terms_find (terms, hw->catalog_id);
       if (it != NULL && it->support_rate != 0.0)
         rate = it->support_rate;
+      else if (hw->catalog_support_rate > 0.0)
+        rate = hw->catalog_support_rate;
       if (!fraction_ok (out, rate, "quote.support_rate", 1.0) || rate == 0.0)
         continue;
       unit = qm_money_scale (hw->list_unit, rate * years);
@@ -309,13 +362,17 @@ months_after (double days)
   return (guint) ceil (days / QM_DAYS_PER_MONTH - 1e-9);
 }
 
-/* Deliveries in phases after the longest lead time. */
+/* Deliveries in phases. Each phase ships when the longest lead time of
+ * its lines has passed: the first brings the cluster's fabric, storage
+ * and racks with its nodes; the later ones bring nodes, one every
+ * interval after the nodes' lead time, never before the phase ahead. */
 static void
 schedule (QmQuote            *out,
           const QmQuoteTerms *terms,
-          double              lead_weeks)
+          const LeadTimes    *lead_weeks)
 {
-  guint lead = months_after (lead_weeks * 7.0);
+  guint lead = months_after (lead_weeks->all * 7.0);
+  guint node_lead = months_after (lead_weeks->nodes * 7.0);
   guint interval = MAX (terms->phase_interval_months, 1u);
   double sum = 0.0, delivered = 0.0;
   guint n = MIN (terms->n_phases, QM_QUOTE_MAX_PHASES);
@@ -334,11 +391,14 @@ schedule (QmQuote            *out,
       for (guint k = 0; k < n; k++)
         {
           double f = isfinite (terms->phases[k]) && terms->phases[k] > 0.0 ? terms->phases[k] : 0.0;
+          guint month = (out->n_phases == 0 ? lead : node_lead) + k * interval;
 
           if (f <= 0.0)
             continue;
+          if (out->n_phases > 0)
+            month = MAX (month, out->delivery_month[out->n_phases - 1]);
           delivered += f / sum;
-          out->delivery_month[out->n_phases] = lead + k * interval;
+          out->delivery_month[out->n_phases] = month;
           out->delivered_fraction[out->n_phases] = MIN (delivered, 1.0);
           out->n_phases++;
         }
@@ -360,6 +420,7 @@ buy_cash_flow (QmQuote            *out,
   guint due = months_after (terms->payment_days);
   double before = 0.0;
 
+  out->deposit_fraction = deposit_fraction;
   out->deposit = deposit;
   out->months[0].payments += deposit;
   for (guint k = 0; k < out->n_phases; k++)
@@ -441,7 +502,8 @@ qm_quote_compute (const QmCost       *cost,
                   const QmQuoteTerms *terms,
                   QmQuote            *out)
 {
-  double fx, horizon, tax_rate, lead;
+  double fx, horizon, tax_rate;
+  LeadTimes lead;
   guint n_bom_lines, n_months;
 
   memset (out, 0, sizeof *out);
@@ -466,8 +528,11 @@ qm_quote_compute (const QmCost       *cost,
   tax_rate = checked (out, terms->tax_rate, "quote.tax_rate", 1.0);
   out->exchange_rate = fx;
   out->tax_rate = tax_rate;
+  out->mode = mode;
 
   lead = add_bom_lines (out, cost, terms, fx);
+  if (mode != QM_PRICING_BUY)
+    lead.all = lead.nodes = 0.0;
   n_bom_lines = out->n_lines;
   if (mode == QM_PRICING_BUY)
     {
@@ -476,7 +541,7 @@ qm_quote_compute (const QmCost       *cost,
       add_shipping (out, terms);
     }
   sum_totals (out, tax_rate);
-  schedule (out, terms, mode == QM_PRICING_BUY ? lead : 0.0);
+  schedule (out, terms, &lead);
 
   horizon = terms->horizon_months > 0.0 ? terms->horizon_months : cost->horizon_months;
   if (mode != QM_PRICING_BUY)

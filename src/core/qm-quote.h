@@ -55,8 +55,8 @@ typedef struct
   QmDiscountKind discount_kind;
   double         discount;
   char           vendor[64];
-  double         lead_weeks;     /* 0: the quote's default */
-  double         support_rate;   /* yearly, of the list price; 0: the quote's default */
+  double         lead_weeks;     /* 0: the catalog entry's, else the quote's */
+  double         support_rate;   /* yearly, of the list price; 0: as lead_weeks */
 } QmQuoteItemTerms;
 
 typedef struct
@@ -68,7 +68,8 @@ typedef struct
   double tax_rate;           /* VAT or sales tax, a fraction of the net */
 
   double support_years;      /* 0: no support line */
-  double support_rate;       /* yearly support as a fraction of list price */
+  double support_rate;       /* yearly support as a fraction of list price, for
+                              * items whose catalog entry gives none */
   double spares_fraction;    /* spare servers (and GPUs sold apart), rounded up */
   double shipping_fraction;  /* shipping as a fraction of the hardware's net */
   guint  optional_lines;     /* QM_QUOTE_LINE_BIT of kinds the customer may drop */
@@ -77,10 +78,11 @@ typedef struct
   QmQuoteItemTerms items[QM_QUOTE_MAX_ITEMS];
   guint            n_items;
 
-  /* Delivery: everything ships after the longest lead time; the servers
-   * (and with them the GPUs) come in phases, one every phase_interval
-   * months, each bringing its fraction of the nodes. */
-  double lead_weeks;                          /* default lead time */
+  /* Delivery: each line after its own lead time. The servers (and with
+   * them GPUs and NICs) come in phases, one every phase_interval months,
+   * each bringing its fraction of the nodes; the first also brings the
+   * fabric, storage and racks, so it waits for the longest of all. */
+  double lead_weeks;                          /* for items whose catalog entry gives none */
   double phases[QM_QUOTE_MAX_PHASES];         /* fractions; none = one delivery */
   guint  n_phases;
   guint  phase_interval_months;
@@ -107,7 +109,10 @@ typedef struct
   double          discount;    /* the effective fraction off list */
   gboolean        optional;
   gboolean        accepted;    /* counted in the totals */
+  /* Order to delivery: the item's negotiated lead time, else its catalog
+   * entry's, else the quote's (docs/quotes.md). */
   double          lead_weeks;
+  double          catalog_support_rate;  /* the entry's yearly rate; 0 = unknown */
 } QmQuoteLine;
 
 typedef struct
@@ -140,6 +145,8 @@ typedef struct
   guint   delivery_month[QM_QUOTE_MAX_PHASES];
   double  delivered_fraction[QM_QUOTE_MAX_PHASES];
   guint   training_start_month;  /* when the last phase has arrived */
+  QmPricingMode mode;            /* buy: deposit and deliveries; rent: monthly */
+  double  deposit_fraction;      /* the fraction of the gross used */
   QmMinor deposit;               /* due in month 0 */
   guint   payment_month[QM_QUOTE_MAX_PHASES];  /* when each delivery is paid for */
   QmMinor phase_payment[QM_QUOTE_MAX_PHASES];

@@ -22,7 +22,16 @@ struct _QmCatalogImportDialog
   GtkWidget          *import_button;
 
   QmStore            *store;  /* not owned */
-  QmCatalogImport    *import;
+  QmCatalogImport    *import; /* NULL when the file cannot be read as chosen */
+  GError             *file_error;
+
+  /* The file, so the preview can be read again in another convention. */
+  GBytes             *data;
+  char               *source;
+  int                 default_kind;
+  AdwComboRow        *separator_row;
+  AdwComboRow        *decimal_row;
+  GPtrArray          *groups;   /* the rebuilt groups, below the format */
 };
 
 G_DEFINE_FINAL_TYPE (QmCatalogImportDialog, qm_catalog_import_dialog, ADW_TYPE_WINDOW)
@@ -67,6 +76,7 @@ add_group (QmCatalogImportDialog *self,
 
   adw_preferences_group_set_title (group, title);
   adw_preferences_page_add (self->page, group);
+  g_ptr_array_add (self->groups, group);
   return group;
 }
 
@@ -148,6 +158,23 @@ preview_row (const QmCsvRowPreview *r)
   return selectable_row (title, subtitle);
 }
 
+/* The whole file was refused (no id column, a broken quote): why, in a
+ * row the user can select and copy. */
+static void
+add_file_error (QmCatalogImportDialog *self)
+{
+  AdwPreferencesGroup *group = add_group (self, _("This File Cannot Be Imported"));
+  GtkWidget *label = gtk_label_new (self->file_error->message);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  adw_preferences_group_add (group, label);
+  gtk_button_set_label (GTK_BUTTON (self->import_button), _("_Import"));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "import.commit", FALSE);
+}
+
 static void
 build (QmCatalogImportDialog *self)
 {
@@ -155,8 +182,20 @@ build (QmCatalogImportDialog *self)
   AdwPreferencesGroup *group;
   g_autoptr(GHashTable) bad_rows = g_hash_table_new (NULL, NULL);
   g_autofree char *button = NULL;
-  g_autofree char *basename = g_path_get_basename (import->source ? import->source : "");
-  guint n_valid = import->rows->len;
+  g_autofree char *basename = g_path_get_basename (self->source ? self->source :
+                                                   import && import->source ? import->source : "");
+  guint n_valid;
+
+  for (guint i = 0; i < self->groups->len; i++)
+    adw_preferences_page_remove (self->page, self->groups->pdata[i]);
+  g_ptr_array_set_size (self->groups, 0);
+  adw_window_title_set_subtitle (self->window_title, basename);
+  if (import == NULL)
+    {
+      add_file_error (self);
+      return;
+    }
+  n_valid = import->rows->len;
 
   for (guint i = 0; i < import->errors->len; i++)
     {
@@ -165,7 +204,6 @@ build (QmCatalogImportDialog *self)
       g_hash_table_add (bad_rows, GUINT_TO_POINTER (e->row));
     }
 
-  adw_window_title_set_subtitle (self->window_title, basename);
   button = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Import %u Valid Row",
                                          "_Import %u Valid Rows", n_valid), n_valid);
   gtk_button_set_label (GTK_BUTTON (self->import_button), button);
@@ -207,6 +245,7 @@ qm_catalog_import_dialog_commit (QmCatalogImportDialog  *self,
   guint written = 0;
 
   g_return_val_if_fail (QM_IS_CATALOG_IMPORT_DIALOG (self), FALSE);
+  g_return_val_if_fail (self->import != NULL, FALSE);
 
   if (!qm_catalog_store_import_csv_commit (self->store, self->import, TRUE, &written, &local_error))
     {
@@ -239,6 +278,10 @@ qm_catalog_import_dialog_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_CATALOG_IMPORT_DIALOG);
   g_clear_pointer (&self->import, qm_catalog_import_free);
+  g_clear_error (&self->file_error);
+  g_clear_pointer (&self->data, g_bytes_unref);
+  g_clear_pointer (&self->source, g_free);
+  g_clear_pointer (&self->groups, g_ptr_array_unref);
 
   G_OBJECT_CLASS (qm_catalog_import_dialog_parent_class)->dispose (object);
 }
@@ -269,6 +312,147 @@ static void
 qm_catalog_import_dialog_init (QmCatalogImportDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->groups = g_ptr_array_new ();
+}
+
+/* The separators and decimal marks offered, in the combo rows' order. */
+static const char separators[] = { ',', ';', '\t' };
+static const char decimal_marks[] = { '.', ',' };
+
+static guint
+index_of (const char *chars,
+          guint       n,
+          char        c)
+{
+  for (guint i = 0; i < n; i++)
+    if (chars[i] == c)
+      return i;
+  return 0;
+}
+
+/* Reads the file again as the combo rows say. */
+static void
+reread (QmCatalogImportDialog *self)
+{
+  QmCsvDialect dialect = { 0 };
+  guint sep = adw_combo_row_get_selected (self->separator_row);
+  guint dm = adw_combo_row_get_selected (self->decimal_row);
+  gsize length = 0;
+  const char *data = g_bytes_get_data (self->data, &length);
+
+  dialect.separator = separators[MIN (sep, G_N_ELEMENTS (separators) - 1)];
+  dialect.decimal_mark = decimal_marks[MIN (dm, G_N_ELEMENTS (decimal_marks) - 1)];
+  g_clear_pointer (&self->import, qm_catalog_import_free);
+  g_clear_error (&self->file_error);
+  self->import = qm_catalog_store_import_csv_preview_dialect (self->store, data ? data : "", length,
+                                                              self->source, self->default_kind,
+                                                              &dialect, &self->file_error);
+  build (self);
+}
+
+static void
+on_format_changed (QmCatalogImportDialog *self)
+{
+  if (self->import != NULL || self->file_error != NULL)
+    reread (self);
+}
+
+static AdwComboRow *
+format_row (AdwPreferencesGroup *group,
+            const char          *title,
+            const char * const  *choices,
+            guint                selected)
+{
+  g_autoptr(GtkStringList) model = gtk_string_list_new (choices);
+  AdwComboRow *row = ADW_COMBO_ROW (adw_combo_row_new ());
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  adw_combo_row_set_model (row, G_LIST_MODEL (model));
+  adw_combo_row_set_selected (row, selected);
+  adw_preferences_group_add (group, GTK_WIDGET (row));
+  return row;
+}
+
+/* How the file was read: separator and decimal mark as detected, for the
+ * user to correct; and the encoding when it was not UTF-8. */
+static void
+add_format_group (QmCatalogImportDialog *self,
+                  const QmCsvDialect    *dialect)
+{
+  const char *separator_names[] = { _("Comma"), _("Semicolon"), _("Tab"), NULL };
+  const char *mark_names[] = { _("Point (12.5)"), _("Comma (12,5)"), NULL };
+  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  g_autofree char *description = NULL;
+
+  adw_preferences_group_set_title (group, _("File Format"));
+  if (dialect->encoding != NULL && !g_str_equal (dialect->encoding, "UTF-8"))
+    /* Translators: %s is a text encoding such as "WINDOWS-1252". */
+    description = g_strdup_printf (_("Detected from the file; change them if columns or numbers look "
+                                     "wrong. The text was converted from %s."), dialect->encoding);
+  else
+    description = g_strdup (_("Detected from the file; change them if columns or numbers look wrong."));
+  adw_preferences_group_set_description (group, description);
+  self->separator_row = format_row (group, _("_Separator"), separator_names,
+                                    index_of (separators, G_N_ELEMENTS (separators), dialect->separator));
+  self->decimal_row = format_row (group, _("_Decimal Mark"), mark_names,
+                                  index_of (decimal_marks, G_N_ELEMENTS (decimal_marks), dialect->decimal_mark));
+  adw_preferences_page_add (self->page, group);
+  g_signal_connect_swapped (self->separator_row, "notify::selected", G_CALLBACK (on_format_changed), self);
+  g_signal_connect_swapped (self->decimal_row, "notify::selected", G_CALLBACK (on_format_changed), self);
+}
+
+void
+qm_catalog_import_dialog_set_format (QmCatalogImportDialog *self,
+                                     char                   separator,
+                                     char                   decimal_mark)
+{
+  g_return_if_fail (QM_IS_CATALOG_IMPORT_DIALOG (self));
+  g_return_if_fail (self->separator_row != NULL);
+
+  /* Each change reads the file again (on_format_changed). */
+  if (separator != 0)
+    adw_combo_row_set_selected (self->separator_row, index_of (separators, G_N_ELEMENTS (separators), separator));
+  if (decimal_mark != 0)
+    adw_combo_row_set_selected (self->decimal_row,
+                                index_of (decimal_marks, G_N_ELEMENTS (decimal_marks), decimal_mark));
+}
+
+QmCatalogImportDialog *
+qm_catalog_import_dialog_new_for_data (QmStore    *store,
+                                       GBytes     *data,
+                                       const char *source,
+                                       int         default_kind)
+{
+  QmCatalogImportDialog *self;
+  gsize length = 0;
+  const char *text;
+
+  g_return_val_if_fail (store != NULL, NULL);
+  g_return_val_if_fail (data != NULL, NULL);
+
+  self = g_object_new (QM_TYPE_CATALOG_IMPORT_DIALOG, NULL);
+  self->store = store;
+  self->data = g_bytes_ref (data);
+  self->source = g_strdup (source);
+  self->default_kind = default_kind;
+  text = g_bytes_get_data (data, &length);
+  self->import = qm_catalog_store_import_csv_preview_dialect (store, text ? text : "", length, source,
+                                                              default_kind, NULL, &self->file_error);
+  if (self->import != NULL)
+    add_format_group (self, &self->import->dialect);
+  else
+    {
+      /* Refused as detected: offer what was detected, to change. */
+      QmCsvDialect detected = { 0 };
+      g_autoptr(GPtrArray) records = qm_csv_read (text ? text : "", length, &detected, NULL);
+
+      if (detected.separator == 0)
+        detected = QM_CSV_DIALECT_C;
+      add_format_group (self, &detected);
+    }
+  build (self);
+  return self;
 }
 
 QmCatalogImportDialog *

@@ -19,6 +19,18 @@ G_DECLARE_FINAL_TYPE (QmCatalogImportDialog, qm_catalog_import_dialog, QM, CATAL
  * owned and must outlive the dialog. */
 QmCatalogImportDialog *qm_catalog_import_dialog_new        (QmStore               *store,
                                                             QmCatalogImport       *import);
+/* Reads @data (a CSV file) as detected, and lets the user change the
+ * separator and decimal mark; a file refused as a whole shows why. */
+QmCatalogImportDialog *qm_catalog_import_dialog_new_for_data (QmStore          *store,
+                                                              GBytes           *data,
+                                                              const char       *source,
+                                                              int               default_kind);
+/* Reads the file again with @separator and @decimal_mark (0 keeps the
+ * current one), as the format rows do; for a dialog from _new_for_data(). */
+void                   qm_catalog_import_dialog_set_format   (QmCatalogImportDialog *self,
+                                                              char                   separator,
+                                                              char                   decimal_mark);
+/* The preview as read; NULL when the file was refused as a whole. */
 const QmCatalogImport *qm_catalog_import_dialog_get_import (QmCatalogImportDialog *self);
 /* Writes the valid rows (the Import button). On success emits ::imported
  * with the number written and closes; on failure shows why, writes

@@ -345,8 +345,8 @@ import_file (GtkWidget *page,
   g_autoptr(GError) error = NULL;
   g_autofree char *data = NULL;
   g_autofree char *name = g_file_get_basename (file);
+  g_autoptr(GBytes) bytes = NULL;
   gsize length = 0;
-  QmCatalogImport *import;
   QmCatalogImportDialog *dialog;
 
   if (!g_file_load_contents (file, NULL, &data, &length, NULL, &error))
@@ -354,13 +354,10 @@ import_file (GtkWidget *page,
       show_file_error (self, _("Could Not Read “%s”"), name, error);
       return;
     }
-  import = qm_catalog_store_import_csv_preview (self->store, data, length, name, self->kind, &error);
-  if (import == NULL)
-    {
-      show_file_error (self, _("Could Not Import “%s”"), name, error);
-      return;
-    }
-  dialog = qm_catalog_import_dialog_new (self->store, import);
+  /* The preview shows how the file was read (separator, decimal mark)
+   * for the user to correct, and why a file is refused, naming it once. */
+  bytes = g_bytes_new_take (g_steal_pointer (&data), length);
+  dialog = qm_catalog_import_dialog_new_for_data (self->store, bytes, name, self->kind);
   g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported), self, G_CONNECT_SWAPPED);
   present_over (self, GTK_WINDOW (dialog));
 }
@@ -389,11 +386,16 @@ import_action (GtkWidget  *widget,
 
 /* Export */
 
+/* The file chooser's choice of convention: "user" writes what the user's
+ * spreadsheet reads (';' and decimal commas in a German locale), "c" the
+ * comma-separated file programs expect. */
+#define CSV_LOCALE_CHOICE "csv-locale"
+
 static void
-export_to (GtkWidget *page,
-           GFile     *file)
+export_to (QmCatalogPage      *self,
+           GFile              *file,
+           const QmCsvDialect *dialect)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (page);
   g_autoptr(GError) error = NULL;
   g_autofree char *csv = NULL;
   g_autofree char *name = g_file_get_basename (file);
@@ -401,7 +403,7 @@ export_to (GtkWidget *page,
   gsize length = 0;
   guint n = g_list_model_get_n_items (G_LIST_MODEL (qm_catalog_page_current (self)->filtered));
 
-  csv = qm_catalog_page_export_csv (self, &length, &error);
+  csv = qm_catalog_page_export_csv_dialect (self, dialect, &length, &error);
   if (csv == NULL ||
       !g_file_replace_contents (file, csv, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
                                 NULL, NULL, &error))
@@ -415,6 +417,26 @@ export_to (GtkWidget *page,
 }
 
 static void
+on_export_chosen (GtkNativeDialog *chooser,
+                  int              response,
+                  QmCatalogPage   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      const char *choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), CSV_LOCALE_CHOICE);
+      QmCsvDialect dialect;
+
+      if (!qm_csv_dialect_from_string (choice, &dialect))
+        qm_csv_dialect_for_locale (&dialect);
+      if (file != NULL)
+        export_to (self, file, &dialect);
+    }
+  g_object_unref (chooser);
+  g_object_unref (self);
+}
+
+static void
 export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
@@ -422,9 +444,18 @@ export_action (GtkWidget  *widget,
   QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   g_autoptr(GtkFileFilter) filter = csv_filter ();
   g_autofree char *suggested = g_strdup_printf ("catalog-%s.csv", qm_catalog_kind_to_string (self->kind));
+  const char *options[] = { "user", "c", NULL };
+  const char *labels[] = { _("For spreadsheets in your language"),
+                           _("Standard CSV (comma, decimal point)"), NULL };
+  GtkFileChooserNative *chooser;
 
-  qm_list_page_choose_file (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                            _("_Export"), filter, suggested, export_to);
+  chooser = qm_list_page_file_chooser_new (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                           _("_Export"), _("_Cancel"), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), CSV_LOCALE_CHOICE, _("Format"), options, labels);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), CSV_LOCALE_CHOICE, "user");
+  g_signal_connect (chooser, "response", G_CALLBACK (on_export_chosen), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 /* Installs the actions above on the page's class (from class_init). */

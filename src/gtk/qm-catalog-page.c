@@ -1041,6 +1041,18 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
                             gsize          *length,
                             GError        **error)
 {
+  QmCsvDialect c = QM_CSV_DIALECT_C;
+
+  return qm_catalog_page_export_csv_dialect (self, &c, length, error);
+}
+
+char *
+qm_catalog_page_export_csv_dialect (QmCatalogPage       *self,
+                                    const QmCsvDialect  *dialect,
+                                    gsize               *length,
+                                    GError             **error)
+{
+  QmCsvDialect read_back = *dialect;
   g_autofree char *all = NULL;
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GHashTable) by_id = NULL;
@@ -1055,11 +1067,11 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
 
   /* The store writes the columns (the format import reads back); the view
    * decides which rows, and in which order. */
-  all = qm_catalog_store_export_csv (self->store, self->kind, NULL, QM_CATALOG_LIST_INCLUDE_HIDDEN,
-                                     &all_length, error);
+  all = qm_catalog_store_export_csv_dialect (self->store, self->kind, NULL, QM_CATALOG_LIST_INCLUDE_HIDDEN,
+                                             dialect, &all_length, error);
   if (all == NULL)
     return NULL;
-  records = qm_csv_parse (all, all_length, error);
+  records = qm_csv_read (all, all_length, &read_back, error);
   if (records == NULL)
     return NULL;
   header = records->pdata[0];
@@ -1078,7 +1090,8 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
     }
 
   out = g_string_new (NULL);
-  qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len, ',');
+  qm_csv_append_dialect_line (out, dialect);
+  qm_csv_append_row (out, (const char * const *) header->fields->pdata, header->fields->len, dialect->separator);
   model = G_LIST_MODEL (qm_catalog_page_current (self)->filtered);
   n = g_list_model_get_n_items (model);
   for (guint i = 0; i < n; i++)
@@ -1087,7 +1100,8 @@ qm_catalog_page_export_csv (QmCatalogPage  *self,
       QmCsvRecord *record = g_hash_table_lookup (by_id, qm_catalog_item_get_id (item));
 
       if (record != NULL)
-        qm_csv_append_row (out, (const char * const *) record->fields->pdata, record->fields->len, ',');
+        qm_csv_append_row (out, (const char * const *) record->fields->pdata, record->fields->len,
+                           dialect->separator);
     }
   if (length != NULL)
     *length = out->len;

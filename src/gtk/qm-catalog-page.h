@@ -57,5 +57,10 @@ void           qm_catalog_page_focus_search    (QmCatalogPage *self);
 char          *qm_catalog_page_export_csv      (QmCatalogPage *self,
                                                 gsize         *length,
                                                 GError       **error);
+/* The same in @dialect (qm-csv.h). */
+char          *qm_catalog_page_export_csv_dialect (QmCatalogPage      *self,
+                                                   const QmCsvDialect *dialect,
+                                                   gsize              *length,
+                                                   GError            **error);
 
 G_END_DECLS

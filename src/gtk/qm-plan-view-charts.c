@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "qm-catalog.h"
+#include "qm-chart-cashflow.h"
 #include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
 #include "qm-format.h"
@@ -37,6 +38,15 @@ draw_chart (cairo_t            *cr,
 
   if (self->editor == NULL)
     return;
+  /* The Quote section's quote, which may be at the store's exchange rate
+   * (qm-plan-view-quote.c). */
+  if (d->kind == QM_PLAN_CHART_CASHFLOW)
+    {
+      memset (self->layouts[d->kind], 0, sizeof *self->layouts[d->kind]);
+      self->layouts[d->kind]->kind = d->kind;
+      qm_chart_render_cashflow (cr, self->quote, style, width, height, &self->layouts[d->kind]->cashflow);
+      return;
+    }
   qm_plan_chart_draw_with_layout (d->kind, cr, qm_plan_editor_get_plan (self->editor),
                                   qm_plan_editor_get_estimate (self->editor), self->curves,
                                   QM_BYTES_GB, style, width, height, self->layouts[d->kind]);

@@ -7,9 +7,12 @@
  * cash-flow chart's tooltip, and the quote's PDF, workbook and printing.
  * Every edit goes through the plan editor, so undo works.
  *
- * The quotes list across plans, numbering and revisions belong to the
- * quote store; until then the section shows a draft with the plan's
- * quote_ref.
+ * With a store, "Save Quote" freezes the saved plan's quote as the next
+ * revision in the quote store (numbered on the first save), and the plan's
+ * quote_ref takes the number; the heading then shows the stored quote's
+ * number, revision, state and validity, and says when it expired. A draft
+ * in a currency whose rate the plan file leaves out is priced at the
+ * store's rate on or before today, as saving it would be.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,7 +26,9 @@
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
 #include "qm-print.h"
+#include "qm-quote-dialog.h"
 #include "qm-quote-report.h"
+#include "qm-quote-store.h"
 #include "qm-quote-xlsx.h"
 
 #define MONEY_BUF 64
@@ -44,12 +49,9 @@ draft_header (QmPlanView    *self,
               GDate         *today)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
 
   memset (header, 0, sizeof *header);
-  g_date_clear (&header->issued, 1);
-  g_date_set_dmy (&header->issued, g_date_time_get_day_of_month (now),
-                  g_date_time_get_month (now), g_date_time_get_year (now));
+  qm_quote_today (&header->issued);
   *today = header->issued;
   header->number = p->quote_ref[0] ? p->quote_ref : NULL;
   header->customer = p->customer;
@@ -107,6 +109,381 @@ qm_plan_view_print_quote (QmPlanView  *self,
   p = qm_plan_editor_get_plan (self->editor);
   return qm_print_document (GTK_WIDGET (self), quote_document (self), qm_paper_for_locale (),
                             p->name[0] ? p->name : _("Quote"), export_path, error);
+}
+
+/* ------------------------------------------------------------------ */
+/* The stored quote                                                    */
+
+/* The saved plan's quote in the store, looked up once per save rather
+ * than on every edit. */
+typedef struct
+{
+  gint64          plan_id;
+  QmQuoteSummary *summary;   /* NULL: the plan has no stored quote */
+} StoredQuote;
+
+static void
+stored_quote_free (gpointer data)
+{
+  StoredQuote *sq = data;
+
+  g_clear_pointer (&sq->summary, qm_quote_summary_free);
+  g_free (sq);
+}
+
+static void
+forget_stored_quote (QmPlanView *self)
+{
+  g_object_set_data (G_OBJECT (self), "qm-stored-quote", NULL);
+}
+
+static const QmQuoteSummary *
+stored_quote (QmPlanView *self)
+{
+  gint64 id = qm_plan_editor_get_saved_id (self->editor);
+  StoredQuote *sq = g_object_get_data (G_OBJECT (self), "qm-stored-quote");
+  g_autofree char *number = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+
+  if (self->store == NULL || id <= 0)
+    return NULL;
+  if (sq != NULL && sq->plan_id == id)
+    return sq->summary;
+  sq = g_new0 (StoredQuote, 1);
+  sq->plan_id = id;
+  /* A store that cannot be read shows the plan's draft, as without one. */
+  number = qm_quote_store_find_for_plan (self->store, id, NULL);
+  if (number != NULL && (all = qm_quote_store_list (self->store, NULL, NULL, NULL)) != NULL)
+    for (guint i = 0; i < all->len && sq->summary == NULL; i++)
+      if (g_str_equal (((QmQuoteSummary *) g_ptr_array_index (all, i))->number, number))
+        sq->summary = g_ptr_array_steal_index (all, i);
+  g_object_set_data_full (G_OBJECT (self), "qm-stored-quote", sq, stored_quote_free);
+  return sq->summary;
+}
+
+/* "Q-2026-0042 rev. B, valid until 2026-12-25". */
+static char *
+stored_quote_text (const char  *number,
+                   const char  *revision,
+                   const GDate *issued,
+                   guint        valid_days)
+{
+  QmQuoteHeader header = { .issued = *issued, .valid_days = valid_days };
+  GDate until = qm_quote_valid_until (&header);
+  char date[11];
+
+  qm_quote_date_format (&until, date);
+  /* Translators: a quote number, its revision letter, and its last valid day. */
+  return g_strdup_printf (_("%s rev. %s, valid until %s"), number, revision, date);
+}
+
+/* A draft in another currency with no rate in the plan file: the store's
+ * rate on or before today, as qm_quote_store_save_revision would take.
+ * Returns the plan to quote (@plan or @with_rate) and what it said. */
+static const QmPlan *
+draft_with_store_rate (QmPlanView    *self,
+                       const QmPlan  *plan,
+                       QmPlan        *with_rate,
+                       char         **said)
+{
+  g_autoptr(QmExchangeRate) rate = NULL;
+  g_autoptr(GError) error = NULL;
+  GDate today;
+  char date[11];
+
+  *said = NULL;
+  if (!plan->has_quote || self->store == NULL || plan->quote.exchange_rate > 0 ||
+      g_ascii_strcasecmp (plan->quote.currency, "USD") == 0 || plan->quote.currency[0] == '\0')
+    return plan;
+  qm_quote_today (&today);
+  rate = qm_quote_store_find_rate (self->store, plan->quote.currency, &today, &error);
+  if (rate == NULL)
+    {
+      *said = g_strdup (error->message);
+      return plan;
+    }
+  *with_rate = *plan;
+  with_rate->quote.exchange_rate = rate->rate_per_usd;
+  qm_quote_date_format (&rate->date, date);
+  /* Translators: a rate, the currency, the rate's date and its source. */
+  *said = g_strdup_printf (_("At the database’s rate of %g %s per US dollar from %s (%s)"),
+                           rate->rate_per_usd, rate->currency, date,
+                           rate->source != NULL && *rate->source ? rate->source : _("no source"));
+  return with_rate;
+}
+
+/* ------------------------------------------------------------------ */
+/* Saving a quote or a revision                                        */
+
+enum { FIELD_CUSTOMER, FIELD_PROJECT, FIELD_PREPARED_BY, FIELD_PAYMENT_TERMS, FIELD_TERMS, FIELD_NOTE, N_FIELDS };
+
+static const struct { const char *title, *name; } fields[N_FIELDS] = {
+  { N_("Customer"), "quote-save-customer" },
+  { N_("Project"), "quote-save-project" },
+  { N_("Prepared By"), "quote-save-prepared-by" },
+  { N_("Payment Terms"), "quote-save-payment-terms" },
+  { N_("Terms"), "quote-save-terms" },
+  { N_("What Changed"), "quote-save-note" },
+};
+
+/* What the dialog asks, kept when the store refuses so that the dialog
+ * comes back with the user's words and the reason. */
+typedef struct
+{
+  QmPlanView *view;
+  char       *values[N_FIELDS];
+  char       *number;     /* the stored quote's, or NULL for a new one */
+  char       *next;       /* the revision letter it will get */
+  char       *problem;
+  GtkEntry   *rows[N_FIELDS];
+} SaveForm;
+
+static void
+save_form_free (SaveForm *form)
+{
+  for (guint i = 0; i < N_FIELDS; i++)
+    g_free (form->values[i]);
+  g_free (form->number);
+  g_free (form->next);
+  g_free (form->problem);
+  g_clear_object (&form->view);
+  g_free (form);
+}
+
+static void
+save_form_notify (gpointer  data,
+                  GClosure *closure)
+{
+  save_form_free (data);
+}
+
+static SaveForm *
+save_form_new (QmPlanView *self)
+{
+  const QmPlan *p = qm_plan_editor_get_plan (self->editor);
+  const QmQuoteSummary *s = stored_quote (self);
+  SaveForm *form = g_new0 (SaveForm, 1);
+  g_autoptr(QmQuoteRevision) last = NULL;
+
+  form->view = g_object_ref (self);
+  if (s != NULL)
+    last = qm_quote_store_load_revision (self->store, s->number, NULL, NULL);
+  if (last != NULL)
+    {
+      /* A revision starts from what the last one printed. */
+      form->number = g_strdup (last->number);
+      form->next = qm_quote_revision_letter (last->seq + 1);
+      form->values[FIELD_CUSTOMER] = g_strdup (last->customer);
+      form->values[FIELD_PROJECT] = g_strdup (last->project);
+      form->values[FIELD_PREPARED_BY] = g_strdup (last->prepared_by);
+      form->values[FIELD_PAYMENT_TERMS] = g_strdup (last->payment_terms);
+      form->values[FIELD_TERMS] = g_strdup (last->terms);
+    }
+  else
+    {
+      const char *real = g_get_real_name ();
+
+      form->values[FIELD_CUSTOMER] = g_strdup (p->customer);
+      form->values[FIELD_PROJECT] = g_strdup (p->name);
+      form->values[FIELD_PREPARED_BY] = g_strdup (g_strcmp0 (real, "Unknown") != 0 ? real : "");
+    }
+  return form;
+}
+
+static gboolean
+save_form_run (SaveForm  *form,
+               GError   **error)
+{
+  QmPlanView *self = form->view;
+  QmQuoteRequest req = { 0 };
+  g_autoptr(QmQuoteRevision) rev = NULL;
+  g_autofree char *text = NULL;
+  QmPlan candidate;
+
+  if (form->number != NULL && (form->values[FIELD_NOTE] == NULL || *g_strstrip (form->values[FIELD_NOTE]) == '\0'))
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
+                   _("Say what changed since the last revision"));
+      return FALSE;
+    }
+  /* The store quotes the saved plan: write pending edits first. */
+  if (!qm_plan_view_save (self, error))
+    return FALSE;
+  req.plan_id = qm_plan_editor_get_saved_id (self->editor);
+  if (req.plan_id <= 0)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, _("Save the plan before its quote"));
+      return FALSE;
+    }
+  qm_quote_today (&req.issued);
+  req.customer = form->values[FIELD_CUSTOMER];
+  req.project = form->values[FIELD_PROJECT];
+  req.prepared_by = form->values[FIELD_PREPARED_BY];
+  req.payment_terms = form->values[FIELD_PAYMENT_TERMS];
+  req.terms = form->values[FIELD_TERMS];
+  req.note = form->number != NULL ? form->values[FIELD_NOTE] : NULL;
+  if ((rev = qm_quote_store_save_revision (self->store, &req, error)) == NULL)
+    return FALSE;
+  forget_stored_quote (self);
+
+  /* The plan names its quote, so that the plans list shows it. */
+  candidate = *qm_plan_editor_get_plan (self->editor);
+  if (g_strcmp0 (candidate.quote_ref, rev->number) != 0)
+    {
+      g_autoptr(GError) local = NULL;
+
+      g_strlcpy (candidate.quote_ref, rev->number, sizeof candidate.quote_ref);
+      qm_plan_editor_set_plan (self->editor, &candidate, NULL);
+      if (!qm_plan_view_save (self, &local))
+        {
+          /* The quote is saved; autosave tries the plan again. */
+          g_autofree char *message = g_strdup_printf (_("The plan is not saved yet: %s"), local->message);
+
+          qm_plan_view_toast (self, message);
+        }
+    }
+  text = stored_quote_text (rev->number, rev->revision, &rev->issued, rev->valid_days);
+  {
+    /* Translators: %s is a quote number, its revision and its validity. */
+    g_autofree char *toast = g_strdup_printf (_("Saved %s"), text);
+
+    qm_plan_view_toast (self, toast);
+  }
+  qm_plan_view_quote_update (self);
+  return TRUE;
+}
+
+static void save_dialog_present (SaveForm *form);
+
+/* A copy of @form for the dialog that comes back after a refusal. */
+static SaveForm *
+save_form_copy (const SaveForm *form)
+{
+  SaveForm *copy = g_new0 (SaveForm, 1);
+
+  copy->view = g_object_ref (form->view);
+  for (guint i = 0; i < N_FIELDS; i++)
+    copy->values[i] = g_strdup (form->values[i]);
+  copy->number = g_strdup (form->number);
+  copy->next = g_strdup (form->next);
+  return copy;
+}
+
+static void
+save_dialog_response (AdwMessageDialog *dialog,
+                      const char       *response,
+                      SaveForm         *form)
+{
+  g_autoptr(GError) error = NULL;
+  SaveForm *again;
+
+  if (!g_str_equal (response, "save"))
+    return;
+  for (guint i = 0; i < N_FIELDS; i++)
+    if (form->rows[i] != NULL)
+      {
+        g_free (form->values[i]);
+        form->values[i] = g_strdup (gtk_editable_get_text (GTK_EDITABLE (form->rows[i])));
+      }
+  if (save_form_run (form, &error))
+    return;
+  /* The dialog closes after any response: it comes back as it was, with
+   * the reason in words. */
+  again = save_form_copy (form);
+  again->problem = g_strdup (error->message);
+  save_dialog_present (again);
+}
+
+static GtkWidget *
+save_dialog_fields (SaveForm *form)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *group = adw_preferences_group_new ();
+
+  if (form->problem != NULL)
+    {
+      GtkWidget *problem = gtk_label_new (form->problem);
+
+      gtk_label_set_wrap (GTK_LABEL (problem), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (problem), 40);
+      gtk_widget_add_css_class (problem, "error");
+      gtk_widget_set_name (problem, "quote-save-problem");
+      gtk_box_append (GTK_BOX (box), problem);
+    }
+  for (guint i = 0; i < N_FIELDS; i++)
+    {
+      GtkWidget *row;
+
+      /* What changed is for a revision; a first issue has nothing before it. */
+      if (i == FIELD_NOTE && form->number == NULL)
+        continue;
+      row = adw_entry_row_new ();
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(fields[i].title));
+      gtk_editable_set_text (GTK_EDITABLE (row), form->values[i] != NULL ? form->values[i] : "");
+      gtk_widget_set_name (row, fields[i].name);
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+      form->rows[i] = (GtkEntry *) row;
+    }
+  gtk_box_append (GTK_BOX (box), group);
+  return box;
+}
+
+static void
+save_dialog_present (SaveForm *form)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (form->view));
+  const QmPlan *p = qm_plan_editor_get_plan (form->view->editor);
+  g_autofree char *body = NULL;
+  GtkWidget *dialog;
+
+  if (form->number != NULL)
+    /* Translators: a quote number, then the letter of its next revision. */
+    body = g_strdup_printf (_("%s gets revision %s, dated today, from the plan as it is now."),
+                            form->number, form->next);
+  else
+    /* Translators: %u is the number of days the quote stands. */
+    body = g_strdup_printf (_("The quote gets the next number and stands for %u days from today."),
+                            p->quote.valid_days);
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   form->number != NULL ? _("Save Revision") : _("Save Quote"), body);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), save_dialog_fields (form));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "save", _("_Save"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  gtk_widget_set_name (dialog, "quote-save-dialog");
+  /* The dialog owns the form: "response" may come more than once. */
+  g_signal_connect_data (dialog, "response", G_CALLBACK (save_dialog_response), form,
+                         save_form_notify, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+action_save_quote (GtkWidget  *widget,
+                   const char *name,
+                   GVariant   *param)
+{
+  save_dialog_present (save_form_new (QM_PLAN_VIEW (widget)));
+}
+
+/* The button beside the section's heading, made once. */
+static GtkWidget *
+save_button (QmPlanView *self)
+{
+  GtkWidget *button = g_object_get_data (G_OBJECT (self), "qm-quote-save-button");
+
+  if (button == NULL)
+    {
+      button = gtk_button_new ();
+      gtk_button_set_use_underline (GTK_BUTTON (button), TRUE);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "plan.save-quote");
+      gtk_widget_set_name (button, "quote-save");
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      gtk_box_append (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->quote_state))), button);
+      gtk_widget_set_name (GTK_WIDGET (self->quote_state), "quote-state");
+      g_object_set_data (G_OBJECT (self), "qm-quote-save-button", button);
+    }
+  return button;
 }
 
 /* ------------------------------------------------------------------ */
@@ -169,6 +546,7 @@ qm_plan_view_quote_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "plan.export-quote-pdf", NULL, action_export_quote_pdf);
   gtk_widget_class_install_action (widget_class, "plan.export-quote-xlsx", NULL, action_export_quote_xlsx);
   gtk_widget_class_install_action (widget_class, "plan.print-quote", NULL, action_print_quote);
+  gtk_widget_class_install_action (widget_class, "plan.save-quote", NULL, action_save_quote);
 }
 
 /* ------------------------------------------------------------------ */
@@ -403,30 +781,80 @@ update_totals (QmPlanView *self)
 /* ------------------------------------------------------------------ */
 /* The section                                                         */
 
-static void
-update_state (QmPlanView *self)
+static const char *const state_words[] = {
+  N_("Draft"), N_("Sent"), N_("Accepted"), N_("Declined"),
+};
+
+/* The heading's words: the stored quote's number, revision, state and
+ * validity (and that it expired), else the plan's draft. */
+static char *
+state_text (QmPlanView *self,
+            gboolean   *expired)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
-  const QmQuote *q = self->quote;
-  g_autofree char *state = NULL;
-  g_autofree char *problem = NULL;
+  const QmQuoteSummary *s = stored_quote (self);
+  g_autofree char *stored = NULL;
+  QmQuoteHeader header;
+  GDate today;
 
-  /* The quote store will say sent, accepted or expired; a plan's quote is
-   * a draft until then. */
+  *expired = FALSE;
   if (!p->has_quote)
-    state = g_strdup ("");
-  else if (p->quote_ref[0] != '\0')
+    return g_strdup ("");
+  if (s == NULL && p->quote_ref[0] != '\0')
     /* Translators: the state of a quote, then its reference. */
-    state = g_strdup_printf (_("Draft · %s"), p->quote_ref);
-  else
-    state = g_strdup (_("Draft"));
-  gtk_label_set_label (self->quote_state, state);
+    return g_strdup_printf (_("Draft · %s"), p->quote_ref);
+  if (s == NULL)
+    return g_strdup (_("Draft"));
+  header = (QmQuoteHeader) { .issued = s->issued, .valid_days = s->valid_days };
+  qm_quote_today (&today);
+  *expired = qm_quote_expired (&header, &today);
+  stored = stored_quote_text (s->number, s->revision, &s->issued, s->valid_days);
+  if (*expired)
+    /* Translators: a quote's state (Sent ...), then its number, revision and validity. */
+    return g_strdup_printf (_("Expired · %s · %s"), _(state_words[s->state]), stored);
+  /* Translators: a quote's state (Sent ...), then its number, revision and validity. */
+  return g_strdup_printf (_("%s · %s"), _(state_words[s->state]), stored);
+}
 
+/* @rate_said: which rate the draft took from the store, or (with
+ * @rate_missing) why it found none. */
+static void
+update_state (QmPlanView *self,
+              const char *rate_said,
+              gboolean    rate_missing)
+{
+  const QmQuote *q = self->quote;
+  g_autofree char *problem = NULL;
+  g_autofree char *description = NULL;
+  gboolean expired;
+  g_autofree char *state = state_text (self, &expired);
+  GtkWidget *save = save_button (self);
+  const QmQuoteSummary *s = stored_quote (self);
+
+  gtk_label_set_label (self->quote_state, state);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->quote_state), state);
+  /* An expired quote says so where its number is shown. */
+  if (expired)
+    gtk_widget_add_css_class (GTK_WIDGET (self->quote_state), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->quote_state), "error");
+  gtk_button_set_label (GTK_BUTTON (save), s != NULL ? _("_Save Revision…") : _("_Save Quote…"));
+  gtk_widget_set_visible (save, self->store != NULL && qm_plan_editor_get_plan (self->editor)->has_quote);
+
+  /* Without a rate the draft cannot be priced: the store says for which
+   * currency and day, better than "exchange_rate must be > 0". */
+  if (rate_missing)
+    problem = g_strdup (rate_said);
   for (guint i = 0; i < q->issues.n && problem == NULL; i++)
     if (qm_issues_has_error (&q->issues))
       problem = qm_issue_to_string (&q->issues.items[i]);
+  if (problem == NULL && rate_said != NULL)
+    /* Translators: the lines' help, then which exchange rate the draft used. */
+    description = g_strdup_printf (_("%s. %s."), _("Type a discount for a catalog item; prices are in the quote’s currency"),
+                                   rate_said);
   adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (self->quote_lines_group),
                                          problem != NULL ? problem
+                                         : description != NULL ? description
                                          : _("Type a discount for a catalog item; prices are in the quote’s currency"));
 }
 
@@ -438,9 +866,14 @@ qm_plan_view_quote_update (QmPlanView *self)
   gboolean has = p->has_quote;
   gboolean live = self->snapshot == NULL;
   gboolean ok;
+  g_autofree QmPlan *with_rate = g_new (QmPlan, 1);
+  g_autofree char *rate_said = NULL;
+  const QmPlan *priced;
 
-  /* The same quote the chart draws: the plan's terms or the defaults. */
-  qm_plan_chart_quote (p, e, self->quote);
+  /* The same quote the chart draws: the plan's terms or the defaults,
+   * at the store's rate where the plan file gives none. */
+  priced = draft_with_store_rate (self, p, with_rate, &rate_said);
+  qm_plan_chart_quote (priced, e, self->quote);
   ok = has && live && e->valid && !qm_issues_has_error (&self->quote->issues);
 
   gtk_widget_set_visible (self->quote_add_group, !has);
@@ -453,7 +886,8 @@ qm_plan_view_quote_update (QmPlanView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-quote-pdf", ok);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-quote-xlsx", ok);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.print-quote", ok);
-  update_state (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.save-quote", has && live && self->store != NULL);
+  update_state (self, rate_said, rate_said != NULL && priced == p);
   if (!has)
     return;
   self->syncing = TRUE;

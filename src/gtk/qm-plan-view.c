@@ -210,6 +210,9 @@ save_now (QmPlanView *self,
   g_free (sp->name);
   sp->name = g_strdup (p->name);
   g_clear_pointer (&sp->notes, g_free);
+  /* The row's quote reference is the plan's: Save Quote sets it. */
+  g_free (sp->quote_ref);
+  sp->quote_ref = g_strdup (p->quote_ref);
   g_free (sp->inputs);
   sp->inputs = qm_plan_to_data (p, NULL);
   g_free (sp->snapshot);

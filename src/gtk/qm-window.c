@@ -1,4 +1,5 @@
-/* qm-window.c: the main window, with the Plans, Catalog and Compare pages.
+/* qm-window.c: the main window, with the Plans, Catalog, Compare and Quotes
+ * pages.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +16,7 @@
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-plans-page.h"
+#include "qm-quotes-page.h"
 #include "qm-wizard.h"
 #include "qm-window.h"
 
@@ -38,6 +40,8 @@ struct _QmWindow
   QmPlansPage          *plans_page;
   AdwBin               *catalog_bin;
   GtkWidget            *catalog_page;
+  AdwBin               *quotes_bin;
+  QmQuotesPage         *quotes_page;
   gboolean              pages_ready;  /* the store is known: pages may be built */
 };
 
@@ -183,6 +187,8 @@ leaflet_transition_changed (QmWindow *self)
       /* The plan may have been saved, renamed or duplicated meanwhile. */
       if (self->plans_page != NULL)
         qm_plans_page_reload (self->plans_page);
+      if (self->quotes_page != NULL)
+        qm_quotes_page_reload (self->quotes_page);
     }
 }
 
@@ -252,6 +258,8 @@ search_action (GtkWidget  *widget,
     gtk_widget_activate_action (GTK_WIDGET (get_plans_page (self)), "plans.search", NULL);
   else if (g_strcmp0 (page, "catalog") == 0 && QM_IS_CATALOG_PAGE (self->catalog_page))
     qm_catalog_page_focus_search (QM_CATALOG_PAGE (self->catalog_page));
+  else if (g_strcmp0 (page, "quotes") == 0 && self->quotes_page != NULL)
+    qm_quotes_page_focus_search (self->quotes_page);
 }
 
 /* Each page is built when it is first shown, not with the window: the
@@ -292,6 +300,13 @@ ensure_page (QmWindow   *self,
       self->compare_page = QM_COMPARE_PAGE (qm_compare_page_new (self->store));
       adw_bin_set_child (self->compare_bin, GTK_WIDGET (self->compare_page));
     }
+  else if (g_strcmp0 (name, "quotes") == 0 && self->quotes_page == NULL)
+    {
+      self->quotes_page = QM_QUOTES_PAGE (qm_quotes_page_new (self->store));
+      adw_bin_set_child (self->quotes_bin, GTK_WIDGET (self->quotes_page));
+      g_signal_connect_object (self->quotes_page, "open-plan", G_CALLBACK (qm_window_open_plan), self,
+                               G_CONNECT_SWAPPED);
+    }
 
   if (g_strcmp0 (name, "plans") == 0)
     return GTK_WIDGET (self->plans_page);
@@ -299,6 +314,8 @@ ensure_page (QmWindow   *self,
     return self->catalog_page;
   if (g_strcmp0 (name, "compare") == 0)
     return GTK_WIDGET (self->compare_page);
+  if (g_strcmp0 (name, "quotes") == 0)
+    return GTK_WIDGET (self->quotes_page);
   return NULL;
 }
 
@@ -363,6 +380,20 @@ qm_window_class_init (QmWindowClass *klass)
                                        "win.show-page", "s", "catalog");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK,
                                        "win.show-page", "s", "compare");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_ALT_MASK,
+                                       "win.show-page", "s", "quotes");
+}
+
+/* The Quotes page (issue #22), after the three pages of the template. */
+static void
+add_quotes_page (QmWindow *self)
+{
+  AdwViewStackPage *page;
+
+  self->quotes_bin = ADW_BIN (adw_bin_new ());
+  page = adw_view_stack_add_titled (self->stack, GTK_WIDGET (self->quotes_bin), "quotes", _("_Quotes"));
+  adw_view_stack_page_set_use_underline (page, TRUE);
+  adw_view_stack_page_set_icon_name (page, "x-office-document-symbolic");
 }
 
 static void
@@ -376,6 +407,7 @@ qm_window_init (QmWindow *self)
   gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 #endif
   gtk_menu_button_set_create_popup_func (self->primary_menu_button, create_primary_menu, self, NULL);
+  add_quotes_page (self);
 
   self->settings = g_settings_new (APPLICATION_ID);
   gtk_window_set_default_size (GTK_WINDOW (self),

@@ -28,6 +28,8 @@ typedef struct
   lxw_format    *percent;
   lxw_format    *header;
   const QmQuote *quote;
+  /* The gross on the Quote sheet, as other sheets' formulas name it. */
+  char          *gross_ref;
   lxw_error      error;
 } Writer;
 
@@ -151,6 +153,19 @@ write_totals (Writer        *w,
   check (w, worksheet_write_formula_num (s, row + 3, COL_TOTAL, gross, w->money_bold, major (w, q->gross)));
 }
 
+/* 'Sheet name'!$H$20: a sheet's name quoted as formulas want it (a
+ * translated name may hold spaces or apostrophes). */
+static char *
+sheet_ref (const char *sheet,
+           guint       column,
+           lxw_row_t   row)
+{
+  g_auto(GStrv) parts = g_strsplit (sheet, "'", -1);
+  g_autofree char *quoted = g_strjoinv ("''", parts);
+
+  return g_strdup_printf ("'%s'!$%c$%u", quoted, 'A' + column, row + 1);
+}
+
 static void
 write_quote_sheet (Writer              *w,
                    const QmQuoteHeader *h)
@@ -167,12 +182,87 @@ write_quote_sheet (Writer              *w,
   for (guint i = 0; i < w->quote->n_lines; i++)
     write_line (w, s, FIRST_LINE_ROW + i, &w->quote->lines[i]);
   write_totals (w, s, FIRST_LINE_ROW + MAX (w->quote->n_lines, 1u) + 1);
+  w->gross_ref = sheet_ref (_("Quote"), COL_TOTAL, FIRST_LINE_ROW + MAX (w->quote->n_lines, 1u) + 4);
 
   check (w, worksheet_set_column (s, COL_ITEM, COL_ITEM, 36, NULL));
   check (w, worksheet_set_column (s, COL_ID, COL_VENDOR, 18, NULL));
   check (w, worksheet_set_column (s, COL_LIST, COL_TOTAL, 18, NULL));
   check (w, worksheet_set_column (s, COL_ACCEPTED, COL_ACCEPTED, 14, NULL));
   worksheet_freeze_panes (s, FIRST_LINE_ROW, 0);
+}
+
+/* Columns of the payment terms beside the months. */
+enum
+{
+  COL_PAY_WHAT = 8, COL_PAY_MONTH, COL_PAY_SHARE, COL_PAY_AMOUNT,
+};
+
+/* A buy quote's payments as the quote makes them (docs/quotes.md): the
+ * deposit a fraction of the gross, the rest split over the deliveries by
+ * what each brings, the last taking the rounding remainder. Each is a
+ * formula of the Quote sheet's gross, so a changed discount flows through.
+ * Returns, per month, the cells that fall due in it. */
+static void
+write_payment_terms (Writer        *w,
+                     lxw_worksheet *s,
+                     GString      **due)
+{
+  const QmQuote *q = w->quote;
+  int exp = q->exponent;
+  double before = 0.0;
+  const char *titles[] = { _("Payment"), _("Month"), _("Share"), _("Amount") };
+  g_autofree char *deposit = g_strdup_printf ("=ROUND(%s*%c2,%d)", w->gross_ref, 'A' + COL_PAY_SHARE, exp);
+
+  for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
+    check (w, worksheet_write_string (s, 0, COL_PAY_WHAT + c, titles[c], w->header));
+  check (w, worksheet_write_string (s, 1, COL_PAY_WHAT, _("Deposit"), NULL));
+  check (w, worksheet_write_number (s, 1, COL_PAY_MONTH, 0, NULL));
+  check (w, worksheet_write_number (s, 1, COL_PAY_SHARE, q->deposit_fraction, w->percent));
+  check (w, worksheet_write_formula_num (s, 1, COL_PAY_AMOUNT, deposit, w->money, major (w, q->deposit)));
+  g_string_append_printf (due[0], "+%c2", 'A' + COL_PAY_AMOUNT);
+
+  for (guint k = 0; k < q->n_phases; k++)
+    {
+      lxw_row_t row = 2 + k;
+      g_autofree char *what = g_strdup_printf (_("Delivery %u"), k + 1);
+      g_autofree char *amount = NULL;
+
+      if (k + 1 < q->n_phases)
+        amount = g_strdup_printf ("=ROUND((%s-%c2)*%c%u,%d)", w->gross_ref, 'A' + COL_PAY_AMOUNT,
+                                  'A' + COL_PAY_SHARE, row + 1, exp);
+      else
+        amount = g_strdup_printf ("=%s-SUM(%c2:%c%u)", w->gross_ref, 'A' + COL_PAY_AMOUNT,
+                                  'A' + COL_PAY_AMOUNT, row);
+      check (w, worksheet_write_string (s, row, COL_PAY_WHAT, what, NULL));
+      check (w, worksheet_write_number (s, row, COL_PAY_MONTH, q->payment_month[k], NULL));
+      check (w, worksheet_write_number (s, row, COL_PAY_SHARE, q->delivered_fraction[k] - before, w->percent));
+      check (w, worksheet_write_formula_num (s, row, COL_PAY_AMOUNT, amount, w->money,
+                                             major (w, q->phase_payment[k])));
+      before = q->delivered_fraction[k];
+      if (q->payment_month[k] < q->n_months)
+        g_string_append_printf (due[q->payment_month[k]], "+%c%u", 'A' + COL_PAY_AMOUNT, row + 1);
+    }
+  check (w, worksheet_set_column (s, COL_PAY_WHAT, COL_PAY_WHAT, 16, NULL));
+  check (w, worksheet_set_column (s, COL_PAY_MONTH, COL_PAY_SHARE, 10, NULL));
+  check (w, worksheet_set_column (s, COL_PAY_AMOUNT, COL_PAY_AMOUNT, 20, NULL));
+}
+
+/* A month's payments: of a buy quote, the terms' cells due in it; of a
+ * rent quote, an equal part of the gross, the last month taking the
+ * rounding remainder. */
+static char *
+payments_formula (Writer        *w,
+                  guint          m,
+                  const GString *due)
+{
+  const QmQuote *q = w->quote;
+
+  if (q->mode == QM_PRICING_BUY)
+    return due->len > 0 ? g_strdup_printf ("=%s", due->str + 1) : NULL;
+  if (m + 1 < q->n_months)
+    return g_strdup_printf ("=ROUND(%s/%u,%d)", w->gross_ref, q->n_months, q->exponent);
+  return m == 0 ? g_strdup_printf ("=%s", w->gross_ref)
+                : g_strdup_printf ("=%s-SUM(B2:B%u)", w->gross_ref, m + 1);
 }
 
 static void
@@ -184,25 +274,36 @@ write_cash_flow_sheet (Writer *w)
     _("Month"), _("Payments"), _("Power and colocation"), _("Total"), _("Renting instead"),
     _("Cumulative"), _("Renting, cumulative"),
   };
+  GString *due[QM_QUOTE_MAX_MONTHS];
 
+  for (guint m = 0; m < q->n_months; m++)
+    due[m] = g_string_new (NULL);
   for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
     check (w, worksheet_write_string (s, 0, c, titles[c], w->header));
+  if (q->mode == QM_PRICING_BUY)
+    write_payment_terms (w, s, due);
   for (guint m = 0; m < q->n_months; m++)
     {
       const QmCashFlowMonth *c = &q->months[m];
       lxw_row_t row = m + 1, x = row + 1;   /* x: the Excel row */
+      g_autofree char *payments = payments_formula (w, m, due[m]);
       g_autofree char *total = g_strdup_printf ("=B%u+C%u", x, x);
       g_autofree char *cum = m == 0 ? g_strdup_printf ("=D%u", x) : g_strdup_printf ("=F%u+D%u", x - 1, x);
       g_autofree char *rent = m == 0 ? g_strdup_printf ("=E%u", x) : g_strdup_printf ("=G%u+E%u", x - 1, x);
 
       check (w, worksheet_write_number (s, row, 0, c->month, NULL));
-      check (w, worksheet_write_number (s, row, 1, major (w, c->payments), w->money));
+      if (payments != NULL)
+        check (w, worksheet_write_formula_num (s, row, 1, payments, w->money, major (w, c->payments)));
+      else
+        check (w, worksheet_write_number (s, row, 1, major (w, c->payments), w->money));
       check (w, worksheet_write_number (s, row, 2, major (w, c->operations), w->money));
       check (w, worksheet_write_formula_num (s, row, 3, total, w->money, major (w, c->spend)));
       check (w, worksheet_write_number (s, row, 4, major (w, c->rent), w->money));
       check (w, worksheet_write_formula_num (s, row, 5, cum, w->money, major (w, c->spend_cumulative)));
       check (w, worksheet_write_formula_num (s, row, 6, rent, w->money, major (w, c->rent_cumulative)));
     }
+  for (guint m = 0; m < q->n_months; m++)
+    g_string_free (due[m], TRUE);
   check (w, worksheet_set_column (s, 0, 0, 8, NULL));
   check (w, worksheet_set_column (s, 1, 6, 20, NULL));
   worksheet_freeze_panes (s, 1, 0);
@@ -250,6 +351,7 @@ qm_quote_write_xlsx (const QmQuoteHeader *header,
   write_quote_sheet (&w, header);
   write_cash_flow_sheet (&w);
 
+  g_clear_pointer (&w.gross_ref, g_free);
   closed = workbook_close (w.book);
   check (&w, closed);
   if (w.error != LXW_NO_ERROR)

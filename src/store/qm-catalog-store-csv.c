@@ -131,43 +131,12 @@ column_for_key (QmCatalogKind  kind,
   return key;
 }
 
-/* Numbers as spreadsheets write them: "30000", "30000.50", "$30,000",
- * "1.2e3". A decimal comma is refused rather than guessed. */
-static gboolean
-parse_number (const char *cell,
-              double     *out)
-{
-  g_autoptr(GString) s = g_string_new (NULL);
-  const char *p = cell;
-  char *end = NULL;
-  gboolean grouped = FALSE;
-
-  if (*p == '$')
-    p++;
-  for (; *p; p++)
-    {
-      if (*p == ',')
-        {
-          /* A thousands separator has exactly three digits after it. */
-          if (!(g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2]) && g_ascii_isdigit (p[3]) &&
-                !g_ascii_isdigit (p[4])) || s->len == 0)
-            return FALSE;
-          grouped = TRUE;
-          continue;
-        }
-      g_string_append_c (s, *p);
-    }
-  if (s->len == 0)
-    return FALSE;
-  if (grouped && strpbrk (s->str, "eE") != NULL)
-    return FALSE;
-  *out = g_ascii_strtod (s->str, &end);
-  return end != NULL && *end == '\0' && end != s->str;
-}
-
+/* Numbers as the file writes them (qm_csv_parse_number()): "30000,50"
+ * in a file with decimal commas, "$30,000" in one with decimal points. */
 static JsonNode *
 cell_to_node (const ColumnDef *def,
-              const char      *cell)
+              const char      *cell,
+              char             decimal_mark)
 {
   JsonNode *node = json_node_new (JSON_NODE_VALUE);
   double v;
@@ -176,7 +145,7 @@ cell_to_node (const ColumnDef *def,
     {
     case COL_NUMBER:
     case COL_COUNT:
-      if (parse_number (cell, &v))
+      if (qm_csv_parse_number (cell, decimal_mark, &v))
         {
           if (def->type == COL_COUNT && v == floor (v) && fabs (v) < 1e15)
             json_node_set_int (node, (gint64) v);
@@ -349,11 +318,45 @@ split_parse_error (const char  *message,
   *problem = got != NULL ? g_strndup (colon + 2, got - (colon + 2)) : g_strdup (colon + 2);
 }
 
-/* Reads the header row into @header (lower case, trimmed), warning about
- * columns no kind has. FALSE when there is no id column. */
+/* A column import reads, or one export writes for people. */
+static gboolean
+is_column (const char *name)
+{
+  gboolean known = strcmp (name, "kind") == 0 || g_strv_contains (export_only_columns, name);
+
+  for (guint k = 0; k < QM_N_CATALOG_KINDS && !known; k++)
+    known = find_column (k, name) != NULL;
+  return known;
+}
+
+/* The column a header that is not a column name stands for: a label the
+ * app shows ("Price (USD)", "Speicher (GB)"), looked up in @default_kind
+ * first, then in every kind. NULL when none. */
+static const char *
+column_for_header (const char *text,
+                   int         default_kind)
+{
+  for (int i = -1; i < QM_N_CATALOG_KINDS; i++)
+    {
+      QmCatalogKind k = i < 0 ? default_kind : i;
+      const char *key;
+
+      if (i < 0 && (default_kind < 0 || default_kind >= QM_N_CATALOG_KINDS))
+        continue;
+      key = qm_catalog_key_for_header (k, text);
+      if (key != NULL)
+        return column_for_key (k, key);
+    }
+  return NULL;
+}
+
+/* Reads the header row into @header (column names, lower case), warning
+ * about columns no kind has. FALSE when there is no id column, with an
+ * error that shows the header as read and the separator it was split at. */
 static gboolean
 read_header (QmCatalogImport  *import,
              QmCsvRecord      *head,
+             int               default_kind,
              GPtrArray        *header,
              int              *id_col,
              int              *kind_col,
@@ -363,26 +366,34 @@ read_header (QmCatalogImport  *import,
     {
       g_autofree char *trimmed = g_strstrip (g_strdup (head->fields->pdata[c]));
       char *name = g_ascii_strdown (trimmed, -1);
-      gboolean known = FALSE;
 
+      if (!is_column (name) && column_for_header (trimmed, default_kind) != NULL)
+        {
+          g_free (name);
+          name = g_strdup (column_for_header (trimmed, default_kind));
+        }
       if (strcmp (name, "id") == 0)
         *id_col = c;
       else if (strcmp (name, "kind") == 0)
         *kind_col = c;
-      known = strcmp (name, "kind") == 0 || g_strv_contains (export_only_columns, name);
-      for (guint k = 0; k < QM_N_CATALOG_KINDS && !known; k++)
-        known = find_column (k, name) != NULL;
-      if (!known && *name != '\0')
+      if (!is_column (name) && *name != '\0')
         g_ptr_array_add (import->warnings,
-                         g_strdup_printf ("%s: column %s is not a catalog field and was ignored",
-                                          import->source, name));
+                         g_strdup_printf ("column %s is not a catalog field and was ignored", trimmed));
       g_ptr_array_add (header, name);
     }
   if (*id_col < 0)
     {
+      char sep[2] = { import->dialect.separator, '\0' };
+      g_autofree char *cells = NULL;
+      g_autofree char *names = qm_catalog_header_names ("id");
+
+      g_ptr_array_add (head->fields, NULL);
+      cells = g_strjoinv (sep, (char **) head->fields->pdata);
+      g_ptr_array_remove_index (head->fields, head->fields->len - 1);
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s: row 1: the header has no id column (expected columns such as "
-                   "kind,id,name,vendor,price_usd)", import->source);
+                   "%s, row 1: no column is the id column: the header reads %s (split at each %s); "
+                   "expected a column named one of %s", import->source, cells,
+                   qm_csv_separator_name (import->dialect.separator), names);
       return FALSE;
     }
   return TRUE;
@@ -455,6 +466,23 @@ row_kind (QmCatalogImport *import,
   return FALSE;
 }
 
+/* When @cell is a number in the other convention ("1.5" in a file read
+ * with decimal commas), says what the file was read as, so that a wrong
+ * guess is plain to see; else "". */
+static const char *
+decimal_hint (QmCatalogImport *import,
+              const char      *cell)
+{
+  char mark = import->dialect.decimal_mark;
+  double v;
+
+  if (cell == NULL || qm_csv_parse_number (cell, mark, &v) ||
+      !qm_csv_parse_number (cell, mark == ',' ? '.' : ',', &v))
+    return "";
+  return mark == ',' ? "; the file was read with decimal commas (\"12,5\")"
+                     : "; the file was read with decimal points (\"12.5\")";
+}
+
 /* A built-in entry only takes a price: its figures come from the
  * datasheet, and a re-sync would overwrite any other change. */
 static void
@@ -477,9 +505,10 @@ preview_price_row (QmCatalogImport      *import,
       return;
     }
   p = g_strstrip (g_strdup (price_cell));
-  if (!parse_number (p, &price) || !isfinite (price) || price < 0.0)
+  if (!qm_csv_parse_number (p, import->dialect.decimal_mark, &price) || !isfinite (price) || price < 0.0)
     {
-      add_row_error (import, record, row, "price_usd", price_cell, "must be a number >= 0");
+      add_row_error (import, record, row, "price_usd", price_cell, "must be a number >= 0%s",
+                     decimal_hint (import, p));
       return;
     }
   add_preview (import, row, kind, QM_CSV_ROW_PRICE, id, existing->name, price, NULL);
@@ -529,7 +558,7 @@ preview_entry_row (QmCatalogImport      *import,
                            "not a field of a %s entry", qm_catalog_kind_to_string (kind));
           continue;
         }
-      set_key (o, def->key, cell_to_node (def, cell));
+      set_key (o, def->key, cell_to_node (def, cell, import->dialect.decimal_mark));
     }
   if (import->errors->len > errors_before)
     return;
@@ -550,7 +579,7 @@ preview_entry_row (QmCatalogImport      *import,
           if (value != NULL && *value == '\0')
             value = NULL;
         }
-      add_row_error (import, record, row, column, value, "%s", problem);
+      add_row_error (import, record, row, column, value, "%s%s", problem, decimal_hint (import, value));
       return;
     }
 
@@ -569,6 +598,18 @@ qm_catalog_store_import_csv_preview (QmStore     *store,
                                      int          default_kind,
                                      GError     **error)
 {
+  return qm_catalog_store_import_csv_preview_dialect (store, data, length, source, default_kind, NULL, error);
+}
+
+QmCatalogImport *
+qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
+                                             const char         *data,
+                                             gsize               length,
+                                             const char         *source,
+                                             int                 default_kind,
+                                             const QmCsvDialect *dialect,
+                                             GError            **error)
+{
   g_autoptr(QmCatalogImport) import = g_new0 (QmCatalogImport, 1);
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GPtrArray) header = g_ptr_array_new_with_free_func (g_free);
@@ -580,8 +621,15 @@ qm_catalog_store_import_csv_preview (QmStore     *store,
   import->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) row_preview_free);
   import->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) row_error_free);
   import->warnings = g_ptr_array_new_with_free_func (g_free);
+  if (dialect != NULL)
+    {
+      import->dialect.separator = dialect->separator;
+      import->dialect.decimal_mark = dialect->decimal_mark;
+    }
 
-  records = qm_csv_parse (data, length, &csv_error);
+  /* The separator, the decimal mark and the encoding as spreadsheets in
+   * the user's locale write them, unless the caller set them. */
+  records = qm_csv_read (data, length, &import->dialect, &csv_error);
   if (records == NULL)
     {
       /* One error domain for the caller: the file is unusable as input. */
@@ -589,7 +637,7 @@ qm_catalog_store_import_csv_preview (QmStore     *store,
                    import->source, csv_error->message);
       return NULL;
     }
-  if (!read_header (import, records->pdata[0], header, &id_col, &kind_col, error))
+  if (!read_header (import, records->pdata[0], default_kind, header, &id_col, &kind_col, error))
     return NULL;
 
   for (guint r = 1; r < records->len; r++)
@@ -607,9 +655,10 @@ qm_catalog_store_import_csv_preview (QmStore     *store,
       if (record->fields->len > header->len)
         {
           add_row_error (import, record, row, NULL, NULL,
-                         "has %u fields but the header has %u (an unquoted comma in a name? "
+                         "has %u fields but the header has %u (an unquoted %s in a name? "
                          "put the name in double quotes)",
-                         record->fields->len, header->len);
+                         record->fields->len, header->len,
+                         qm_csv_separator_name (import->dialect.separator));
           continue;
         }
       if (!row_kind (import, record, row, cell_at (record, kind_col), default_kind, &kind))
@@ -704,15 +753,8 @@ fail:
 /* CSV export.                                                         */
 
 static char *
-format_number (double v)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.15g", v));
-}
-
-static char *
-node_to_cell (JsonNode *node)
+node_to_cell (JsonNode *node,
+              char      decimal_mark)
 {
   GType t;
 
@@ -725,24 +767,7 @@ node_to_cell (JsonNode *node)
     return g_strdup (json_node_get_boolean (node) ? "true" : "false");
   if (t == G_TYPE_INT64)
     return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
-  return format_number (json_node_get_double (node));
-}
-
-static JsonNode *
-get_key (JsonObject *o,
-         const char *key)
-{
-  const char *dot = strchr (key, '.');
-  g_autofree char *outer = NULL;
-  JsonNode *inner;
-
-  if (dot == NULL)
-    return json_object_get_member (o, key);
-  outer = g_strndup (key, dot - key);
-  inner = json_object_get_member (o, outer);
-  if (inner == NULL || !JSON_NODE_HOLDS_OBJECT (inner))
-    return NULL;
-  return json_object_get_member (json_node_get_object (inner), dot + 1);
+  return qm_csv_format_number (json_node_get_double (node), decimal_mark);
 }
 
 /* In a mixed export, a column shared by several kinds (rack_units, gpus,
@@ -764,6 +789,21 @@ qm_catalog_store_export_csv (QmStore             *store,
                              gsize               *length,
                              GError             **error)
 {
+  QmCsvDialect c = QM_CSV_DIALECT_C;
+
+  return qm_catalog_store_export_csv_dialect (store, kind, search, flags, &c, length, error);
+}
+
+char *
+qm_catalog_store_export_csv_dialect (QmStore             *store,
+                                     int                  kind,
+                                     const char          *search,
+                                     QmCatalogListFlags   flags,
+                                     const QmCsvDialect  *dialect,
+                                     gsize               *length,
+                                     GError             **error)
+{
+  char dm = dialect->decimal_mark;
   g_autoptr(GPtrArray) entries = qm_catalog_store_list (store, kind, search, flags, error);
   g_autoptr(GPtrArray) columns = g_ptr_array_new ();   /* of const ColumnDef * */
   g_autoptr(GPtrArray) header = g_ptr_array_new ();
@@ -803,7 +843,8 @@ qm_catalog_store_export_csv (QmStore             *store,
     }
 
   out = g_string_new (NULL);
-  qm_csv_append_row (out, (const char * const *) header->pdata, header->len, ',');
+  qm_csv_append_dialect_line (out, dialect);
+  qm_csv_append_row (out, (const char * const *) header->pdata, header->len, dialect->separator);
 
   for (guint i = 0; i < entries->len; i++)
     {
@@ -821,22 +862,22 @@ qm_catalog_store_export_csv (QmStore             *store,
           char *cell;
 
           if (strcmp (def->column, "price_usd") == 0)
-            cell = format_number (e->price_usd);
+            cell = qm_csv_format_number (e->price_usd, dm);
           else if (c >= info_n && !column_of_kind (e->kind, def))
             cell = g_strdup ("");   /* another kind's column */
           else
-            cell = node_to_cell (get_key (o, def->key));
+            cell = node_to_cell (qm_catalog_json_lookup (o, def->key), dm);
           g_ptr_array_add (cells, cell);
 
           if (c == info_n - 1)
             {
-              g_ptr_array_add (cells, format_number (e->list_price_usd));
-              g_ptr_array_add (cells, e->has_override ? format_number (e->override_usd) : g_strdup (""));
+              g_ptr_array_add (cells, qm_csv_format_number (e->list_price_usd, dm));
+              g_ptr_array_add (cells, e->has_override ? qm_csv_format_number (e->override_usd, dm) : g_strdup (""));
               g_ptr_array_add (cells, g_strdup (e->builtin ? "true" : "false"));
               g_ptr_array_add (cells, g_strdup (e->hidden ? "true" : "false"));
             }
         }
-      qm_csv_append_row (out, (const char * const *) cells->pdata, cells->len, ',');
+      qm_csv_append_row (out, (const char * const *) cells->pdata, cells->len, dialect->separator);
     }
 
   if (length != NULL)

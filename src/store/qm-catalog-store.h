@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "qm-catalog-json.h"
+#include "qm-csv.h"
 #include "qm-store.h"
 
 G_BEGIN_DECLS
@@ -146,11 +147,12 @@ typedef struct
 
 typedef struct
 {
-  char      *source;   /* the file name, for messages */
-  guint      n_rows;   /* data rows, header excluded */
-  GPtrArray *rows;     /* QmCsvRowPreview: the valid rows */
-  GPtrArray *errors;   /* QmCsvRowError: every problem of every bad row */
-  GPtrArray *warnings; /* char *: e.g. an unknown column that was ignored */
+  char        *source;   /* the file name, for messages */
+  QmCsvDialect dialect;  /* as read: detected, or as the caller chose */
+  guint        n_rows;   /* data rows, header excluded */
+  GPtrArray   *rows;     /* QmCsvRowPreview: the valid rows */
+  GPtrArray   *errors;   /* QmCsvRowError: every problem of every bad row */
+  GPtrArray   *warnings; /* char *: e.g. an unknown column that was ignored */
 } QmCatalogImport;
 
 void             qm_catalog_import_free        (QmCatalogImport *import);
@@ -172,6 +174,18 @@ QmCatalogImport *qm_catalog_store_import_csv_preview (QmStore      *store,
                                                       const char   *source,
                                                       int           default_kind,
                                                       GError      **error);
+/* The same, with the separator and decimal mark of @dialect where they
+ * are not 0 (the user corrected what was detected); NULL detects both.
+ * Headers may be the keys or the labels the app shows (see
+ * qm_catalog_key_for_header()). The errors name @source once:
+ * "de.csv, row 1: ...". */
+QmCatalogImport *qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
+                                                              const char         *data,
+                                                              gsize               length,
+                                                              const char         *source,
+                                                              int                 default_kind,
+                                                              const QmCsvDialect *dialect,
+                                                              GError            **error);
 /* Writes the valid rows in one transaction. Without @skip_invalid, any bad
  * row fails the whole import with QM_STORE_ERROR_INVALID listing every bad
  * row, and nothing is written (cli.md). */
@@ -189,6 +203,15 @@ char            *qm_catalog_store_export_csv (QmStore             *store,
                                               QmCatalogListFlags   flags,
                                               gsize               *length,
                                               GError             **error);
+/* The same in @dialect: its separator and decimal mark, and Excel's
+ * "sep=" line first when it asks for one. */
+char            *qm_catalog_store_export_csv_dialect (QmStore             *store,
+                                                      int                  kind,
+                                                      const char          *search,
+                                                      QmCatalogListFlags   flags,
+                                                      const QmCsvDialect  *dialect,
+                                                      gsize               *length,
+                                                      GError             **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmCatalogEntry, qm_catalog_entry_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmCatalogImport, qm_catalog_import_free)

@@ -218,13 +218,13 @@ read_rate_header (const QmCsvRecord  *header,
 static gboolean
 read_rate_row (const QmCsvRecord *row,
                const int          where[N_COLS],
+               char               decimal_mark,
                QmExchangeRate    *rate,
                GString           *problems,
                const char        *name)
 {
   const char *value[N_COLS] = { NULL, };
   const char *column = NULL, *problem;
-  char *end = NULL;
 
   for (int c = 0; c < N_COLS; c++)
     if (where[c] >= 0 && (guint) where[c] < row->fields->len)
@@ -239,8 +239,7 @@ read_rate_row (const QmCsvRecord *row,
   g_strlcpy (rate->currency, value[COL_CURRENCY], sizeof rate->currency);
   if (strlen (value[COL_CURRENCY]) != 3)
     rate->currency[0] = '\0';
-  rate->rate_per_usd = g_ascii_strtod (value[COL_RATE], &end);
-  if (end == value[COL_RATE] || *end != '\0')
+  if (!qm_csv_parse_number (value[COL_RATE], decimal_mark, &rate->rate_per_usd))
     rate->rate_per_usd = NAN;
   g_date_clear (&rate->date, 1);
   qm_quote_date_parse (value[COL_DATE], &rate->date);
@@ -270,9 +269,11 @@ qm_quote_store_import_rates_data (QmStore     *store,
   g_autoptr(GString) problems = g_string_new (NULL);
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GError) local = NULL;
+  QmCsvDialect dialect = { 0 };
   int where[N_COLS];
 
-  records = qm_csv_parse (data, length, &local);
+  /* As spreadsheets write it: ';' and "0,92" from a German Excel. */
+  records = qm_csv_read (data, length, &dialect, &local);
   if (records == NULL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s", name, local->message);
@@ -283,7 +284,7 @@ qm_quote_store_import_rates_data (QmStore     *store,
       {
         g_autoptr(QmExchangeRate) rate = g_new0 (QmExchangeRate, 1);
 
-        if (read_rate_row (records->pdata[i], where, rate, problems, name))
+        if (read_rate_row (records->pdata[i], where, dialect.decimal_mark, rate, problems, name))
           g_ptr_array_add (rates, g_steal_pointer (&rate));
       }
   if (problems->len > 0)

@@ -1,0 +1,212 @@
+/* test-quote-xlsx.c: the quote workbook read back (unzip): the cash-flow
+ * sheet's payments are formulas of the Quote sheet's gross, as the quote
+ * computes them (docs/quotes.md), each carrying the quote's own figure,
+ * so a buyer who changes a discount sees the deposit, the deliveries'
+ * payments and the cumulative cash flow follow (issue #22).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "qm-quote-xlsx.h"
+
+/* Four servers at $300,000, two switches at $30,000, 5 % installation. */
+static void
+cost_init (QmCost *cost)
+{
+  memset (cost, 0, sizeof *cost);
+  cost->bom[0] = (QmBomLine) { .item = "Servers", .catalog_id = "dgx-h100", .qty = 4,
+                               .unit_usd = 300000, .total_usd = 1200000 };
+  cost->bom[1] = (QmBomLine) { .item = "Compute fabric switches", .catalog_id = "ib-ndr-400",
+                               .qty = 2, .unit_usd = 30000, .total_usd = 60000 };
+  cost->bom[2] = (QmBomLine) { .item = "Installation", .qty = 0.05,
+                               .unit_usd = 1260000, .total_usd = 63000 };
+  cost->n_bom = 3;
+  cost->horizon_months = 12;
+  cost->power_monthly = 10000;
+  cost->colo_monthly = 2000;
+  cost->rent_monthly = 80000;
+}
+
+static char *
+xlsx_member (const char *xlsx,
+             const char *member)
+{
+  const char *argv[] = { "unzip", "-p", xlsx, member, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+/* The formula and cached value of cell @ref, or NULL when it holds none. */
+static char *
+cell (const char *sheet,
+      const char *ref,
+      double     *value)
+{
+  g_autofree char *pattern = g_strdup_printf ("<c r=\"%s\"[^>]*><f>([^<]*)</f><v>([^<]*)</v>", ref);
+  g_autoptr(GRegex) re = g_regex_new (pattern, 0, 0, NULL);
+  g_autoptr(GMatchInfo) m = NULL;
+  g_autofree char *v = NULL;
+
+  if (!g_regex_match (re, sheet, 0, &m))
+    return NULL;
+  v = g_match_info_fetch (m, 2);
+  *value = g_ascii_strtod (v, NULL);
+  return g_match_info_fetch (m, 1);
+}
+
+/* Whether cell @ref holds the plain number @expected, no formula. */
+static gboolean
+has_value (const char *sheet,
+           const char *ref,
+           double      expected)
+{
+  g_autofree char *pattern = g_strdup_printf ("<c r=\"%s\"[^>]*><v>([^<]*)</v>", ref);
+  g_autoptr(GRegex) re = g_regex_new (pattern, 0, 0, NULL);
+  g_autoptr(GMatchInfo) m = NULL;
+  g_autofree char *v = NULL;
+
+  if (!g_regex_match (re, sheet, 0, &m))
+    return FALSE;
+  v = g_match_info_fetch (m, 1);
+  return fabs (g_ascii_strtod (v, NULL) - expected) < 1e-9;
+}
+
+static char *
+write_book (const QmQuote *q)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (g_get_user_data_dir (), "Q.xlsx", NULL);
+  QmQuoteHeader h = { .number = "Q-2026-0001", .revision = "A", .customer = "Acme" };
+
+  g_mkdir_with_parents (g_get_user_data_dir (), 0700);
+  g_date_clear (&h.issued, 1);
+  g_date_set_dmy (&h.issued, 25, 11, 2026);
+  h.valid_days = 30;
+  g_assert_true (qm_quote_write_xlsx (&h, q, path, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* Buy: 30 % deposit in month 0, four deliveries in months 3-6 paid a
+ * month later; 12 weeks' lead time, net 30, EUR at 0.92. */
+static void
+test_buy_payments (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+  g_autofree char *path = NULL, *quote = NULL, *flow = NULL;
+  g_autofree char *gross_f = NULL, *deposit = NULL, *m0 = NULL, *m4 = NULL, *m7 = NULL, *m5 = NULL;
+  g_autofree char *d1 = NULL, *d4 = NULL, *cum = NULL;
+  double gross, v;
+
+  cost_init (&cost);
+  qm_quote_terms_init (&t, NULL);
+  g_strlcpy (t.currency, "EUR", sizeof t.currency);
+  t.exchange_rate = 0.92;
+  t.tax_rate = 0.19;
+  t.support_years = 0;
+  t.n_phases = 4;
+  for (guint k = 0; k < 4; k++)
+    t.phases[k] = 0.25;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.issues.n, ==, 0);
+  g_assert_cmpuint (q.payment_month[0], ==, 4);
+  g_assert_cmpuint (q.payment_month[3], ==, 7);
+
+  path = write_book (&q);
+  quote = xlsx_member (path, "xl/worksheets/sheet1.xml");
+  flow = xlsx_member (path, "xl/worksheets/sheet2.xml");
+
+  /* Three lines: rows 9-11, totals from row 13, the gross in H16. */
+  gross_f = cell (quote, "H16", &gross);
+  g_assert_cmpstr (gross_f, ==, "H13+H15");
+  g_assert_cmpint (llround (gross * 100), ==, q.gross);
+
+  /* The deposit: 30 % of the gross, rounded to the cent. */
+  deposit = cell (flow, "L2", &v);
+  g_assert_cmpstr (deposit, ==, "ROUND('Quote'!$H$16*K2,2)");
+  g_assert_cmpint (llround (v * 100), ==, q.deposit);
+  g_assert_true (has_value (flow, "K2", 0.3));
+
+  /* The deliveries share what is left; the last takes the remainder. */
+  d1 = cell (flow, "L3", &v);
+  g_assert_cmpstr (d1, ==, "ROUND(('Quote'!$H$16-L2)*K3,2)");
+  g_assert_cmpint (llround (v * 100), ==, q.phase_payment[0]);
+  d4 = cell (flow, "L6", &v);
+  g_assert_cmpstr (d4, ==, "'Quote'!$H$16-SUM(L2:L5)");
+  g_assert_cmpint (llround (v * 100), ==, q.phase_payment[3]);
+  g_assert_true (has_value (flow, "J6", 7));
+  g_assert_true (has_value (flow, "K6", 0.25));
+
+  /* Each month's payments name the cells due in it. */
+  m0 = cell (flow, "B2", &v);
+  g_assert_cmpstr (m0, ==, "L2");
+  g_assert_cmpint (llround (v * 100), ==, q.months[0].payments);
+  m4 = cell (flow, "B6", &v);
+  g_assert_cmpstr (m4, ==, "L3");
+  m7 = cell (flow, "B9", &v);
+  g_assert_cmpstr (m7, ==, "L6");
+  g_assert_cmpint (llround (v * 100), ==, q.months[7].payments);
+  /* A month without payments keeps its plain 0. */
+  g_assert_null (cell (flow, "B3", &v));
+  g_assert_true (has_value (flow, "B3", 0));
+
+  /* And the cumulative cash flow follows them. */
+  m5 = cell (flow, "D7", &v);
+  g_assert_cmpstr (m5, ==, "B7+C7");
+  cum = cell (flow, "F13", &v);
+  g_assert_cmpstr (cum, ==, "F12+D13");
+  g_assert_cmpint (llround (v * 100), ==, q.spend_total);
+
+  g_unlink (path);
+}
+
+/* Rent: the gross in equal monthly parts, the last month the remainder. */
+static void
+test_rent_payments (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+  g_autofree char *path = NULL, *flow = NULL, *first = NULL, *last = NULL;
+  double v;
+
+  memset (&cost, 0, sizeof cost);
+  cost.bom[0] = (QmBomLine) { .item = "GPU-hours", .qty = 100000, .unit_usd = 2.5, .total_usd = 250000 };
+  cost.n_bom = 1;
+  qm_quote_terms_init (&t, NULL);
+  qm_quote_compute (&cost, QM_PRICING_RENT_ON_DEMAND, 3, &t, &q);
+  g_assert_cmpuint (q.n_months, ==, 3);
+
+  path = write_book (&q);
+  flow = xlsx_member (path, "xl/worksheets/sheet2.xml");
+  first = cell (flow, "B2", &v);
+  g_assert_cmpstr (first, ==, "ROUND('Quote'!$H$14/3,2)");
+  g_assert_cmpint (llround (v * 100), ==, q.months[0].payments);
+  last = cell (flow, "B4", &v);
+  g_assert_cmpstr (last, ==, "'Quote'!$H$14-SUM(B2:B3)");
+  g_assert_cmpint (llround (v * 100), ==, q.months[2].payments);
+  /* No deposit or deliveries. */
+  g_assert_null (strstr (flow, "<c r=\"L2\""));
+  g_unlink (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/quote-xlsx/buy-payments", test_buy_payments);
+  g_test_add_func ("/quote-xlsx/rent-payments", test_rent_payments);
+  return g_test_run ();
+}

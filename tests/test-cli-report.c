@@ -1,5 +1,5 @@
 /* test-cli-report.c: quartermaster-cli report, chart and compare as a user
- * runs them (shared/design/cli.md): exit status, one-line errors, and the
+ * runs them (docs/cli.md): exit status, one-line errors, and the
  * files they write, read back (poppler, PNG header, SVG).
  *
  * The CLI's path comes from QM_CLI (tests/meson.build).

@@ -1,4 +1,4 @@
-/* test-cli.c: quartermaster-cli as a user runs it (shared/design/cli.md):
+/* test-cli.c: quartermaster-cli as a user runs it (docs/cli.md):
  * exit status, --help, estimate and search on every example plan, and the
  * catalog and plans commands on a temporary database (--db).
  *
@@ -37,13 +37,13 @@ test_version (void)
   g_assert_true (g_str_has_prefix (r.out, "quartermaster-cli "));
 }
 
-/* --help lists every command of cli.md. */
+/* --help lists every command of docs/cli.md. */
 static void
 test_help (void)
 {
   static const char *commands[] = {
-    "estimate PLAN.json", "search PLAN.json", "report PLAN.json", "chart PLAN.json",
-    "compare A.json", "catalog list", "catalog import", "plans list", "advise PLAN.json",
+    "estimate PLAN.qmplan", "search PLAN.qmplan", "report PLAN.qmplan", "chart PLAN.qmplan",
+    "compare A.qmplan", "catalog list", "catalog import", "plans list", "advise PLAN.qmplan",
     "--db PATH", "--version", "--help",
   };
   g_auto(Run) r = { 0, };

@@ -14,6 +14,7 @@
 
 #include "qm-advisor.h"
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-text.h"
 
 static void
@@ -159,8 +160,8 @@ qm_cli_advise (int    argc,
     }
   if (path == NULL)
     {
-      qm_cli_error (_("%s: missing %s; usage: %s"), "advise", "PLAN.json",
-                    "advise PLAN.json [--optimise time|cost|energy|gpus] [--json]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "advise", "PLAN.qmplan",
+                    qm_cli_synopsis ("advise"));
       return QM_CLI_USAGE;
     }
 

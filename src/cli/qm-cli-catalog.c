@@ -1,6 +1,6 @@
 /* qm-cli-catalog.c: quartermaster-cli catalog list [--kind K] [--json]
- *                   quartermaster-cli catalog import FILE.csv [--skip-invalid] [--csv-locale c|user]
- *                   quartermaster-cli catalog export [FILE.csv] [--kind K] [--csv-locale c|user]
+ *                   quartermaster-cli catalog import CATALOG.csv [--skip-invalid] [--csv-locale c|user]
+ *                   quartermaster-cli catalog export [CATALOG.csv] [--kind K] [--csv-locale c|user]
  *
  * The catalog as the database holds it: the built-in entries (synced from
  * the shipped data when the database opens), the user's own entries, and
@@ -17,6 +17,7 @@
 
 #include "qm-catalog-store.h"
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-text.h"
 
 /* Room for an entry of any kind, as qm_catalog_entry_parse () fills it. */
@@ -379,7 +380,7 @@ catalog_list (int    argc,
       else
         {
           qm_cli_error (_("%s: unexpected '%s'; usage: %s"), "catalog list", argv[i],
-                        "catalog list [--kind K] [--json]");
+                        qm_cli_synopsis ("catalog list"));
           return QM_CLI_USAGE;
         }
     }
@@ -533,8 +534,8 @@ catalog_import (int    argc,
     }
   if (path == NULL)
     {
-      qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "FILE.csv",
-                    "catalog import FILE.csv [--skip-invalid] [--kind K] [--csv-locale c|user]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "CATALOG.csv",
+                    qm_cli_synopsis ("catalog import"));
       return QM_CLI_USAGE;
     }
   if (!g_file_get_contents (path, &data, &len, &error))
@@ -554,9 +555,9 @@ catalog_import (int    argc,
       return QM_CLI_INPUT;
     }
   for (guint i = 0; i < import->warnings->len; i++)
-    qm_cli_error (_("%s: warning: %s"), path, (const char *) g_ptr_array_index (import->warnings, i));
+    qm_cli_warn (path, g_ptr_array_index (import->warnings, i));
 
-  /* Every bad row, then nothing written (cli.md), unless asked to skip. */
+  /* Every bad row, then nothing written (docs/cli.md), unless asked to skip. */
   if (import->errors->len > 0 && !skip_invalid)
     {
       for (guint i = 0; i < import->errors->len; i++)
@@ -599,8 +600,6 @@ qm_cli_catalog (int    argc,
   if (argc >= 2 && strcmp (argv[1], "export") == 0)
     return catalog_export (argc, argv);
   qm_cli_error (_("%s: expected 'list', 'import' or 'export' (got '%s'); usage: %s"), "catalog",
-                argc >= 2 ? argv[1] : "",
-                "catalog list [--kind K] [--json] | catalog import FILE.csv [--skip-invalid] | "
-                "catalog export [FILE.csv] [--csv-locale c|user]");
+                argc >= 2 ? argv[1] : "", qm_cli_synopsis ("catalog"));
   return QM_CLI_USAGE;
 }

@@ -1,4 +1,4 @@
-/* qm-cli-chart.c: quartermaster-cli chart PLAN.json
+/* qm-cli-chart.c: quartermaster-cli chart PLAN.qmplan
  *                 --kind gpus-time|latency|throughput|vram|power|racks|cashflow
  *                 [--width W --height H] -o OUT.png|.svg|.pdf
  *
@@ -9,11 +9,10 @@
 
 #include "qm-chart-style.h"
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-cli-report.h"
 #include "qm-estimate.h"
 #include "qm-plan-charts.h"
-
-#define USAGE "chart PLAN.json --kind gpus-time|latency|throughput|vram|power|racks|cashflow [--width W --height H] -o OUT.png|.svg|.pdf"
 
 typedef struct
 {
@@ -62,48 +61,35 @@ qm_cli_chart (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree QmPlan *plan = NULL;
   g_autofree QmEstimate *estimate = NULL;
-  const char *path = NULL, *out = NULL, *kind = NULL;
+  static const char * const formats[] = { "png", "svg", "pdf", NULL };
+  const char *path = NULL, *out_arg = NULL, *kind = NULL, *format = NULL, *width = NULL, *height = NULL;
+  g_autofree char *out = NULL;
   ChartJob job = { .width = 1200, .height = 800 };
+  const QmCliValueOption options[] = {
+    { "-o", &out_arg }, { "--output", &out_arg }, { "--kind", &kind }, { "--width", &width },
+    { "--height", &height }, { "--format", &format }, { NULL },
+  };
 
   for (int i = 1; i < argc; i++)
     {
-      const char *opt = argv[i];
+      int taken = qm_cli_value_option (argc, argv, &i, "chart", options);
 
-      if (strcmp (opt, "-o") == 0 || strcmp (opt, "--output") == 0 || strcmp (opt, "--kind") == 0 ||
-          strcmp (opt, "--width") == 0 || strcmp (opt, "--height") == 0)
-        {
-          const char *value;
-
-          if (i + 1 >= argc)
-            {
-              qm_cli_error (_("%s: %s needs a value; usage: %s"), "chart", opt, USAGE);
-              return QM_CLI_USAGE;
-            }
-          value = argv[++i];
-          if (strcmp (opt, "--kind") == 0)
-            kind = value;
-          else if (strcmp (opt, "--width") == 0)
-            {
-              if (!parse_size (opt, value, &job.width))
-                return QM_CLI_USAGE;
-            }
-          else if (strcmp (opt, "--height") == 0)
-            {
-              if (!parse_size (opt, value, &job.height))
-                return QM_CLI_USAGE;
-            }
-          else
-            out = value;
-        }
-      else if (!qm_cli_take_argument ("chart", opt, QM_CLI_ARG_PLAN, &path))
+      if (taken < 0)
+        return QM_CLI_USAGE;
+      if (taken == 0 && !qm_cli_take_argument ("chart", argv[i], QM_CLI_ARG_PLAN, &path))
         return QM_CLI_USAGE;
     }
-  if (path == NULL || kind == NULL || out == NULL)
+  if (path == NULL || kind == NULL || out_arg == NULL)
     {
       qm_cli_error (_("%s: missing %s; usage: %s"), "chart",
-                    path == NULL ? "PLAN.json" : kind == NULL ? "--kind" : "-o OUT", USAGE);
+                    path == NULL ? "PLAN.qmplan" : kind == NULL ? "--kind" : "-o OUT", qm_cli_synopsis ("chart"));
       return QM_CLI_USAGE;
     }
+  if ((width != NULL && !parse_size ("--width", width, &job.width)) ||
+      (height != NULL && !parse_size ("--height", height, &job.height)))
+    return QM_CLI_USAGE;
+  if (!qm_cli_output_resolve ("chart", out_arg, format, formats, &out))
+    return QM_CLI_USAGE;
   if (!qm_plan_chart_kind_from_string (kind, &job.kind))
     {
       qm_cli_error (_("%s: --kind: must be gpus-time, latency, throughput, vram, power, racks or cashflow (got '%s')"), "chart", kind);

@@ -1,4 +1,4 @@
-/* qm-cli-compare.c: quartermaster-cli compare A.json B.json [...] [-o OUT.pdf] [--json]
+/* qm-cli-compare.c: quartermaster-cli compare A.qmplan B.qmplan [...] [-o COMPARISON.pdf] [--json]
  *
  * Two to four plans side by side: a text table (the better value of each
  * row marked with a check mark), or a JSON object whose "plans" array holds
@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-cli-report.h"
 #include "qm-estimate-json.h"
 #include "qm-plan-report.h"
 
-#define USAGE "compare A.json B.json [C.json D.json] [-o OUT.pdf] [--json]"
 #define CELL_CHARS 30
 
 static gboolean
@@ -128,7 +128,9 @@ qm_cli_compare (int    argc,
   g_autofree QmPlan *plans = NULL;
   g_autofree QmEstimate *estimates = NULL;
   const char *paths[QM_COMPARE_MAX_PLANS];
+  static const char * const formats[] = { "pdf", NULL };
   const char *out = NULL;
+  g_autofree char *resolved = NULL;
   gboolean json = FALSE;
   guint n = 0;
 
@@ -140,7 +142,7 @@ qm_cli_compare (int    argc,
         {
           if (i + 1 >= argc)
             {
-              qm_cli_error (_("%s: %s needs a value; usage: %s"), "compare", argv[i], USAGE);
+              qm_cli_error (_("%s: %s needs a value; usage: %s"), "compare", argv[i], qm_cli_synopsis ("compare"));
               return QM_CLI_USAGE;
             }
           out = argv[++i];
@@ -160,9 +162,17 @@ qm_cli_compare (int    argc,
     }
   if (n < 2)
     {
-      qm_cli_error (_("%s: needs 2 to %d plans (got %u); usage: %s"), "compare", QM_COMPARE_MAX_PLANS, n, USAGE);
+      qm_cli_error (_("%s: needs 2 to %d plans (got %u); usage: %s"), "compare", QM_COMPARE_MAX_PLANS, n, qm_cli_synopsis ("compare"));
       return QM_CLI_USAGE;
     }
+  if (out != NULL && g_str_equal (out, "-") && json)
+    {
+      qm_cli_fail (NULL, QM_CLI_CODE_USAGE, _("%s: -o - and --json would both write to standard output"), "compare");
+      return QM_CLI_USAGE;
+    }
+  if (out != NULL && !qm_cli_output_resolve ("compare", out, NULL, formats, &resolved))
+    return QM_CLI_USAGE;
+  out = resolved;
   if (out != NULL && !g_str_has_suffix (out, ".pdf") && !g_str_has_suffix (out, ".PDF"))
     {
       qm_cli_error (_("%s: -o: the output must end in .pdf (got '%s')"), "compare", out);

@@ -1,4 +1,4 @@
-/* qm-cli-estimate.c: quartermaster-cli estimate PLAN.json [--json]
+/* qm-cli-estimate.c: quartermaster-cli estimate PLAN.qmplan [--json]
  *
  * The plan is a file (or a saved plan's name; see qm_cli_load_plan ()).
  * Without --db a file is read against the built-in catalog only, so the
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-estimate-json.h"
 #include "qm-format.h"
 #include "qm-plan.h"
@@ -376,7 +377,7 @@ qm_cli_estimate (int    argc,
     }
   if (path == NULL)
     {
-      qm_cli_error (_("%s: missing %s; usage: %s"), "estimate", "PLAN.json", "estimate PLAN.json [--json]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "estimate", "PLAN.qmplan", qm_cli_synopsis ("estimate"));
       return QM_CLI_USAGE;
     }
 
@@ -391,12 +392,9 @@ qm_cli_estimate (int    argc,
   qm_estimate (plan, estimate);
   if (json)
     {
-      gsize len = 0;
-      g_autofree char *text = qm_estimate_to_json (plan, estimate, &len);
+      g_autoptr(JsonNode) root = qm_estimate_to_json_node (plan, estimate);
 
-      /* Raw UTF-8: g_print would transliterate to the locale's charset. */
-      fwrite (text, 1, len, stdout);
-      fputc ('\n', stdout);
+      qm_cli_print_json_node (root);
     }
   else
     print_text (plan, estimate);

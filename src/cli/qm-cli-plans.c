@@ -14,6 +14,8 @@
 #include <json-glib/json-glib.h>
 
 #include "qm-cli.h"
+#include "qm-cli-report.h"
+#include "qm-cli-commands.h"
 #include "qm-estimate-json.h"
 #include "qm-plan-store.h"
 
@@ -229,6 +231,22 @@ plans_show (QmStore    *store,
   return QM_CLI_OK;
 }
 
+typedef struct
+{
+  QmStore *store;
+  gint64   id;
+} ExportJob;
+
+static gboolean
+write_export (const char  *path,
+              gpointer     user_data,
+              GError     **error)
+{
+  ExportJob *job = user_data;
+
+  return qm_plan_store_export_file (job->store, job->id, path, error);
+}
+
 static int
 plans_export (QmStore    *store,
               const char *name,
@@ -239,6 +257,18 @@ plans_export (QmStore    *store,
 
   if (id <= 0)
     return QM_CLI_INPUT;
+  /* "-o -": the plan file on standard output, and nothing else there. */
+  if (g_str_equal (out, "-"))
+    {
+      ExportJob job = { store, id };
+
+      if (!qm_cli_write_atomic (QM_CLI_STDOUT "qmplan", write_export, &job, &error))
+        {
+          qm_cli_fail_error (NULL, error);
+          return QM_CLI_INPUT;
+        }
+      return QM_CLI_OK;
+    }
   if (!qm_plan_store_export_file (store, id, out, &error))
     {
       qm_cli_error ("%s: %s", out, error->message);
@@ -259,9 +289,26 @@ plans_import (QmStore    *store,
   g_autofree QmEstimate *e = g_new (QmEstimate, 1);
   gint64 id;
 
+  const char *label = qm_cli_arg_label (path);
+  const char *data = NULL;
+  gsize len = 0;
+  gboolean read;
+
+  /* "-": the plan file on standard input. */
+  if (g_str_equal (path, "-"))
+    {
+      data = qm_cli_read_stdin (&len, &error);
+      if (data == NULL)
+        {
+          qm_cli_fail_error (path, error);
+          return QM_CLI_INPUT;
+        }
+    }
   /* Estimate first for the list's columns and the snapshot. A file the
    * reader refuses is refused by the import too, with the key path. */
-  if (qm_plan_load_from_file (plan, path, NULL, NULL))
+  read = data != NULL ? qm_plan_load_from_data (plan, data, len, NULL, NULL)
+                      : qm_plan_load_from_file (plan, path, NULL, NULL);
+  if (read)
     {
       qm_estimate (plan, e);
       if (e->valid)
@@ -273,16 +320,17 @@ plans_import (QmStore    *store,
           extra->total_cost = e->has_cost ? e->cost.total : 0;
         }
     }
-  id = qm_plan_store_import_file (store, path, extra, &warnings, &error);
+  id = data != NULL ? qm_plan_store_import_data (store, data, len, label, extra, &warnings, &error)
+                    : qm_plan_store_import_file (store, path, extra, &warnings, &error);
   if (id <= 0)
     {
       qm_cli_error ("%s", error ? error->message : _("import failed"));
       return QM_CLI_INPUT;
     }
   for (guint i = 0; warnings && i < warnings->len; i++)
-    qm_cli_error (_("%s: warning: %s"), path, (const char *) g_ptr_array_index (warnings, i));
-  qm_cli_print (_("imported %s as '%s' (id %s)\n"), path,
-          plan->name[0] ? plan->name : path, qm_cli_id (id));
+    qm_cli_warn (path, g_ptr_array_index (warnings, i));
+  qm_cli_print (_("imported %s as '%s' (id %s)\n"), label,
+                read && plan->name[0] ? plan->name : label, qm_cli_id (id));
   return QM_CLI_OK;
 }
 
@@ -304,10 +352,6 @@ plans_delete (QmStore    *store,
   return QM_CLI_OK;
 }
 
-/* The syntax stays as typed; the word "usage" is translated with the rest. */
-#define PLANS_USAGE "plans list [--json] | show NAME [--json] | export NAME -o F.qmplan | " \
-                    "import F.qmplan | delete NAME"
-
 int
 qm_cli_plans (int    argc,
               char **argv)
@@ -324,9 +368,9 @@ qm_cli_plans (int    argc,
     {
       if (sub != NULL)
         qm_cli_error (_("plans: expected list, show, export, import or delete (got '%s'); usage: %s"), sub,
-                      PLANS_USAGE);
+                      qm_cli_synopsis ("plans"));
       else
-        qm_cli_error (_("plans: expected list, show, export, import or delete; usage: %s"), PLANS_USAGE);
+        qm_cli_error (_("plans: expected list, show, export, import or delete; usage: %s"), qm_cli_synopsis ("plans"));
       return QM_CLI_USAGE;
     }
   wants_arg = !g_str_equal (sub, "list");
@@ -346,26 +390,26 @@ qm_cli_plans (int    argc,
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error (_("plans %s: unknown option '%s'; usage: %s"), sub, argv[i], PLANS_USAGE);
+          qm_cli_error (_("plans %s: unknown option '%s'; usage: %s"), sub, argv[i], qm_cli_synopsis ("plans"));
           return QM_CLI_USAGE;
         }
       else if (wants_arg && arg == NULL)
         arg = argv[i];
       else
         {
-          qm_cli_error (_("plans %s: unexpected '%s'; usage: %s"), sub, argv[i], PLANS_USAGE);
+          qm_cli_error (_("plans %s: unexpected '%s'; usage: %s"), sub, argv[i], qm_cli_synopsis ("plans"));
           return QM_CLI_USAGE;
         }
     }
   if (wants_arg && arg == NULL)
     {
       qm_cli_error (_("plans %s: missing %s; usage: %s"), sub,
-                    g_str_equal (sub, "import") ? "F.qmplan" : "NAME", PLANS_USAGE);
+                    g_str_equal (sub, "import") ? "F.qmplan" : "NAME", qm_cli_synopsis ("plans"));
       return QM_CLI_USAGE;
     }
   if (wants_out && out == NULL)
     {
-      qm_cli_error (_("plans export: missing -o F.qmplan; usage: %s"), PLANS_USAGE);
+      qm_cli_error (_("plans export: missing -o F.qmplan; usage: %s"), qm_cli_synopsis ("plans"));
       return QM_CLI_USAGE;
     }
 

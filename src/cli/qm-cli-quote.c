@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "qm-cli.h"
+#include "qm-cli-report.h"
+#include "qm-cli-commands.h"
 #include "qm-estimate.h"
 #include "qm-plan-store.h"
 #include "qm-quote-json.h"
@@ -23,11 +25,6 @@
 #include "qm-quote-report.h"
 #include "qm-quote-csv.h"
 #include "qm-quote-xlsx.h"
-
-#define USAGE "quote PLAN [--date YYYY-MM-DD] [-o Q.pdf|Q.xlsx|Q.csv] [--json] [--save [--note TEXT] " \
-              "[--customer C] [--project P] [--prepared-by NAME] [--payment-terms T] [--terms T]] | quote show NUMBER [--revision B] " \
-              "[-o Q.pdf|Q.xlsx|Q.csv] [--json] | quote list [--customer C] [--state S] [--json] | " \
-              "quote state NUMBER draft|sent|accepted|declined"
 
 static void
 print_lines (const QmQuote *q)
@@ -114,6 +111,8 @@ typedef struct
   const char *terms;
   const char *revision;
   const char *state;
+  const char *format;
+  char       *resolved_out;   /* -o as qm_cli_output_resolve () gives it */
 } QuoteArgs;
 
 /* The options with a value, and the forms that take them. */
@@ -134,6 +133,7 @@ static const struct
   { "--terms",       G_STRUCT_OFFSET (QuoteArgs, terms),       SUB_SAVE },
   { "--revision",    G_STRUCT_OFFSET (QuoteArgs, revision),    SUB_SHOW },
   { "--state",       G_STRUCT_OFFSET (QuoteArgs, state),       SUB_LIST },
+  { "--format",      G_STRUCT_OFFSET (QuoteArgs, format),      SUB_DRAFT | SUB_SAVE | SUB_SHOW },
 };
 
 static void
@@ -167,7 +167,7 @@ sub_for (int    argc,
 static gboolean
 usage_error (const char *message)
 {
-  qm_cli_error (_("quote: %s; usage: %s"), message, USAGE);
+  qm_cli_error (_("quote: %s; usage: %s"), message, qm_cli_synopsis ("quote"));
   return FALSE;
 }
 
@@ -220,6 +220,18 @@ parse_args (int        argc,
   if (a->n_args < max_args)
     return usage_error (a->sub == SUB_SHOW || a->sub == SUB_STATE ? _("missing NUMBER")
                                                                   : _("missing PLAN"));
+  if (a->out != NULL && g_str_equal (a->out, "-") && a->json)
+    return usage_error (_("-o - and --json would both write to standard output"));
+  if (a->out != NULL)
+    {
+      static const char * const formats[] = { "pdf", "xlsx", "csv", NULL };
+
+      if (!qm_cli_output_resolve ("quote", a->out, a->format, formats, &a->resolved_out))
+        return FALSE;
+      a->out = a->resolved_out;
+    }
+  else if (a->format != NULL)
+    return usage_error (_("--format is for -o - (standard output)"));
   if (a->out != NULL && !g_str_has_suffix (a->out, ".xlsx") && !g_str_has_suffix (a->out, ".pdf") &&
       !g_str_has_suffix (a->out, ".csv"))
     {
@@ -245,32 +257,52 @@ typedef struct
   const QmQuoteRevision *rev;
 } Printed;
 
+typedef struct
+{
+  const Printed *p;
+  const GDate   *today;
+} QuoteJob;
+
+/* The format follows the extension of @path (a temporary file's keeps
+ * the target's). */
+static gboolean
+write_quote (const char  *path,
+             gpointer     user_data,
+             GError     **error)
+{
+  const QuoteJob *job = user_data;
+  const Printed *p = job->p;
+
+  if (g_str_has_suffix (path, ".pdf"))
+    {
+      g_autoptr(QmDocument) doc = qm_quote_report_new (p->plan, p->estimate, &p->header, p->quote, job->today,
+                                                       qm_paper_for_locale ());
+
+      return qm_document_write_pdf (doc, path, error);
+    }
+  if (g_str_has_suffix (path, ".csv"))
+    {
+      g_autofree char *csv = qm_quote_to_csv (&p->header, p->quote);
+
+      return g_file_set_contents (path, csv, -1, error);
+    }
+  return qm_quote_write_xlsx (&p->header, p->quote, path, error);
+}
+
 static gboolean
 write_output (const Printed *p,
               const GDate   *today,
               const char    *out)
 {
   g_autoptr(GError) error = NULL;
-  gboolean written;
+  QuoteJob job = { p, today };
 
-  if (g_str_has_suffix (out, ".pdf"))
+  if (!qm_cli_write_atomic (out, write_quote, &job, &error))
     {
-      g_autoptr(QmDocument) doc = qm_quote_report_new (p->plan, p->estimate, &p->header, p->quote, today,
-                                                       qm_paper_for_locale ());
-
-      written = qm_document_write_pdf (doc, out, &error);
+      qm_cli_error ("%s", error->message);
+      return FALSE;
     }
-  else if (g_str_has_suffix (out, ".csv"))
-    {
-      g_autofree char *csv = qm_quote_to_csv (&p->header, p->quote);
-
-      written = g_file_set_contents (out, csv, -1, &error);
-    }
-  else
-    written = qm_quote_write_xlsx (&p->header, p->quote, out, &error);
-  if (!written)
-    qm_cli_error ("%s", error->message);
-  return written;
+  return TRUE;
 }
 
 /* A stored revision's JSON also says what it froze: the rate with its
@@ -308,16 +340,10 @@ emit (const Printed   *p,
   if (a->json)
     {
       g_autoptr(JsonNode) node = qm_quote_to_json_node (header, quote, &a->today);
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
-      g_autofree char *text = NULL;
 
       if (p->rev != NULL)
         add_revision_json (node, p->rev);
-      json_generator_set_root (gen, node);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      fputs (text, stdout);
-      fputc ('\n', stdout);
+      qm_cli_print_json_node (node);
       return QM_CLI_OK;
     }
   if (a->out != NULL)
@@ -559,10 +585,14 @@ qm_cli_quote (int    argc,
 {
   g_autoptr(QmStore) store = NULL;
   QuoteArgs a = { .sub = sub_for (argc, argv) };
+  g_autofree char *resolved_out = NULL;
+  gboolean parsed;
 
   set_today (&a.today);
   a.issued = a.today;
-  if (!parse_args (argc, argv, &a))
+  parsed = parse_args (argc, argv, &a);
+  resolved_out = a.resolved_out;
+  if (!parsed)
     return QM_CLI_USAGE;
   if (a.sub == SUB_DRAFT)
     return quote_draft (&a);

@@ -12,10 +12,8 @@
 #include <string.h>
 
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-quote-store.h"
-
-#define RATES_USAGE "rates list [--currency C] [--json] | rates import FILE.csv | " \
-                    "rates add CURRENCY RATE YYYY-MM-DD [SOURCE]"
 
 static int
 rates_list (QmStore    *store,
@@ -133,7 +131,7 @@ qm_cli_rates (int    argc,
     min_args = 3, max_args = 4;
   else
     {
-      qm_cli_error (_("rates: missing or unknown subcommand; usage: %s"), RATES_USAGE);
+      qm_cli_error (_("rates: missing or unknown subcommand; usage: %s"), qm_cli_synopsis ("rates"));
       return QM_CLI_USAGE;
     }
   for (int i = 2; i < argc; i++)
@@ -153,20 +151,20 @@ qm_cli_rates (int    argc,
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         {
-          qm_cli_error (_("rates %s: unknown option '%s'; usage: %s"), sub, argv[i], RATES_USAGE);
+          qm_cli_error (_("rates %s: unknown option '%s'; usage: %s"), sub, argv[i], qm_cli_synopsis ("rates"));
           return QM_CLI_USAGE;
         }
       else if (n_args < max_args)
         args[n_args++] = argv[i];
       else
         {
-          qm_cli_error (_("rates %s: unexpected '%s'; usage: %s"), sub, argv[i], RATES_USAGE);
+          qm_cli_error (_("rates %s: unexpected '%s'; usage: %s"), sub, argv[i], qm_cli_synopsis ("rates"));
           return QM_CLI_USAGE;
         }
     }
   if (n_args < min_args)
     {
-      qm_cli_error (_("rates %s: missing arguments; usage: %s"), sub, RATES_USAGE);
+      qm_cli_error (_("rates %s: missing arguments; usage: %s"), sub, qm_cli_synopsis ("rates"));
       return QM_CLI_USAGE;
     }
 

@@ -1,17 +1,91 @@
-/* qm-cli-report.c: quartermaster-cli report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]
+/* qm-cli-report.c: quartermaster-cli report PLAN.qmplan -o SUMMARY.pdf|BOM.csv [--paper a4|letter]
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-cli-report.h"
 #include "qm-estimate.h"
 #include "qm-plan-report.h"
+
+gboolean
+qm_cli_output_resolve (const char         *command,
+                       const char         *out,
+                       const char         *format,
+                       const char * const *formats,
+                       char              **resolved)
+{
+  if (out != NULL && g_str_equal (out, "-"))
+    {
+      if (format == NULL)
+        format = formats[0];
+      if (!g_strv_contains (formats, format))
+        {
+          g_autofree char *list = g_strjoinv ("|", (char **) formats);
+
+          qm_cli_fail (NULL, QM_CLI_CODE_USAGE, _("%s: --format: must be %s (got '%s')"), command, list, format);
+          return FALSE;
+        }
+      *resolved = g_strconcat (QM_CLI_STDOUT, format, NULL);
+      return TRUE;
+    }
+  if (format != NULL)
+    {
+      qm_cli_fail (NULL, QM_CLI_CODE_USAGE, _("%s: --format is for -o - (standard output); a file's format "
+                                              "follows its extension"), command);
+      return FALSE;
+    }
+  *resolved = g_strdup (out);
+  return TRUE;
+}
+
+/* Standard output: the writer writes a private temporary file, which is
+ * then copied out whole, so that nothing is written on failure and a
+ * writer that needs a seekable file (a PDF, a workbook) works. */
+static gboolean
+write_stdout (const char      *target,
+              QmCliWriteFunc   write,
+              gpointer         user_data,
+              GError         **error)
+{
+  g_autofree char *tmpl = g_strdup_printf ("quartermaster-XXXXXX.%s", target + strlen (QM_CLI_STDOUT));
+  g_autofree char *path = NULL;
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  GError *local = NULL;
+  gboolean ok;
+  int fd;
+
+  fd = g_file_open_tmp (tmpl, &path, error);
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  ok = write (path, user_data, &local) && g_file_get_contents (path, &data, &len, &local);
+  g_unlink (path);
+  if (!ok)
+    {
+      g_set_error (error, local->domain, local->code, _("%s: cannot write: %s"), _("standard output"),
+                   local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  if (fwrite (data, 1, len, stdout) != len || fflush (stdout) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), _("%s: cannot write: %s"),
+                   _("standard output"), g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
 
 gboolean
 qm_cli_write_atomic (const char      *target,
@@ -19,13 +93,16 @@ qm_cli_write_atomic (const char      *target,
                      gpointer         user_data,
                      GError         **error)
 {
-  g_autofree char *dir = g_path_get_dirname (target);
+  g_autofree char *dir = NULL;
   g_autofree char *base = g_path_get_basename (target);
   const char *ext = strrchr (base, '.');
   g_autofree char *tmpl = NULL;
   GError *local = NULL;
   int fd;
 
+  if (g_str_has_prefix (target, QM_CLI_STDOUT))
+    return write_stdout (target, write, user_data, error);
+  dir = g_path_get_dirname (target);
   /* Beside the target, so the rename stays on one file system. */
   tmpl = g_strdup_printf ("%s%c.%s.XXXXXX%s", dir, G_DIR_SEPARATOR, base, ext != NULL ? ext : "");
   fd = g_mkstemp (tmpl);
@@ -89,32 +166,30 @@ qm_cli_report (int    argc,
   g_autoptr(QmDocument) doc = NULL;
   g_autofree QmPlan *plan = NULL;
   g_autofree QmEstimate *estimate = NULL;
-  const char *path = NULL, *out = NULL, *paper = NULL;
+  static const char * const formats[] = { "pdf", "csv", NULL };
+  const char *path = NULL, *out_arg = NULL, *paper = NULL, *format = NULL;
+  g_autofree char *out = NULL;
   QmPlanReportInfo info;
   gboolean csv;
+  const QmCliValueOption options[] = {
+    { "-o", &out_arg }, { "--output", &out_arg }, { "--paper", &paper }, { "--format", &format }, { NULL },
+  };
 
   for (int i = 1; i < argc; i++)
     {
-      if (strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0 ||
-          strcmp (argv[i], "--paper") == 0)
-        {
-          if (i + 1 >= argc)
-            {
-              qm_cli_error (_("%s: %s needs a value"), "report", argv[i]);
-              return QM_CLI_USAGE;
-            }
-          if (argv[i][1] == 'p' || argv[i][2] == 'p')
-            paper = argv[++i];
-          else
-            out = argv[++i];
-        }
-      else if (!qm_cli_take_argument ("report", argv[i], QM_CLI_ARG_PLAN, &path))
+      int taken = qm_cli_value_option (argc, argv, &i, "report", options);
+
+      if (taken < 0)
+        return QM_CLI_USAGE;
+      if (taken > 0)
+        continue;
+      if (!qm_cli_take_argument ("report", argv[i], QM_CLI_ARG_PLAN, &path))
         return QM_CLI_USAGE;
     }
-  if (path == NULL || out == NULL)
+  if (path == NULL || out_arg == NULL)
     {
-      qm_cli_error (_("%s: missing %s; usage: %s"), "report", path == NULL ? "PLAN.json" : "-o OUT.pdf",
-                    "report PLAN.json -o OUT.pdf|OUT.csv [--paper a4|letter]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "report", path == NULL ? "PLAN.qmplan" : "-o SUMMARY.pdf",
+                    qm_cli_synopsis ("report"));
       return QM_CLI_USAGE;
     }
 
@@ -131,6 +206,8 @@ qm_cli_report (int    argc,
           return QM_CLI_USAGE;
         }
     }
+  if (!qm_cli_output_resolve ("report", out_arg, format, formats, &out))
+    return QM_CLI_USAGE;
   /* The format follows the extension, as in chart: the PDF summary, or
    * the bill of materials as CSV (the app's "Export BOM as CSV"). */
   csv = g_str_has_suffix (out, ".csv") || g_str_has_suffix (out, ".CSV");

@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-estimate.h"
 #include "qm-model.h"
 #include "qm-parallel.h"
@@ -198,7 +199,7 @@ qm_cli_search (int    argc,
     }
   if (path == NULL)
     {
-      qm_cli_error (_("%s: missing %s; usage: %s"), "search", "PLAN.json", "search PLAN.json [--top N] [--json]");
+      qm_cli_error (_("%s: missing %s; usage: %s"), "search", "PLAN.qmplan", qm_cli_synopsis ("search"));
       return QM_CLI_USAGE;
     }
   if (!qm_cli_load_plan (path, plan))

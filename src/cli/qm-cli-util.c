@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "qm-cli.h"
+#include "qm-cli-commands.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
 #include "qm-text.h"
@@ -42,6 +43,8 @@ qm_cli_print (const char *format,
   va_end (args);
 }
 
+static GPtrArray *json_errors;
+
 void
 qm_cli_error (const char *format,
               ...)
@@ -49,8 +52,30 @@ qm_cli_error (const char *format,
   va_list args;
 
   va_start (args, format);
-  put_escaped (stderr, "quartermaster-cli: ", TRUE, format, args);
+  if (qm_cli_json_output)
+    {
+      if (json_errors == NULL)
+        json_errors = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (json_errors, g_strdup_vprintf (format, args));
+    }
+  else
+    put_escaped (stderr, "quartermaster-cli: ", TRUE, format, args);
   va_end (args);
+}
+
+void
+qm_cli_flush_errors (int status)
+{
+  for (guint i = 0; json_errors != NULL && i < json_errors->len; i++)
+    qm_cli_fail_json (NULL, status == QM_CLI_USAGE ? QM_CLI_CODE_USAGE : QM_CLI_CODE_FAILED,
+                      g_ptr_array_index (json_errors, i), NULL);
+  g_clear_pointer (&json_errors, g_ptr_array_unref);
+}
+
+const char *
+qm_cli_arg_label (const char *arg)
+{
+  return g_strcmp0 (arg, "-") == 0 ? _("standard input") : arg;
 }
 
 QmStore *
@@ -75,8 +100,7 @@ qm_cli_open_store (void)
     {
       g_autofree char *msg = qm_store_recovery_message (store);
 
-      /* Translators: "FILE: warning: MESSAGE" on the terminal. */
-      qm_cli_error (_("%s: warning: %s"), path, msg);
+      qm_cli_warn (path, msg);
     }
   return store;
 }
@@ -86,7 +110,71 @@ print_warnings (const char *label,
                 GPtrArray  *warnings)
 {
   for (guint i = 0; warnings && i < warnings->len; i++)
-    qm_cli_error (_("%s: warning: %s"), label, (const char *) g_ptr_array_index (warnings, i));
+    qm_cli_warn (label, g_ptr_array_index (warnings, i));
+}
+
+/* A plan on standard input ("-"): read whole, once; a second "-" in one
+ * command line (compare - -) reads the same plan. */
+const char *
+qm_cli_read_stdin (gsize   *len,
+                   GError **error)
+{
+  static GString *data;
+  char buf[65536];
+  size_t n;
+
+  if (data != NULL)
+    {
+      *len = data->len;
+      return data->str;
+    }
+  data = g_string_new (NULL);
+  while ((n = fread (buf, 1, sizeof buf, stdin)) > 0)
+    g_string_append_len (data, buf, n);
+  if (ferror (stdin))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, _("cannot read standard input"));
+      g_string_free (g_steal_pointer (&data), TRUE);
+      return NULL;
+    }
+  *len = data->len;
+  return data->str;
+}
+
+static gboolean
+load_stdin (QmPlan *plan)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autoptr(QmStore) store = NULL;
+  const char *data;
+  gsize len;
+
+  data = qm_cli_read_stdin (&len, &error);
+  if (data == NULL)
+    {
+      qm_cli_plan_error ("-", error);
+      return FALSE;
+    }
+  /* With --db, through the database as a file would be. */
+  if (qm_cli_db_path != NULL)
+    {
+      store = qm_cli_open_store ();
+      if (store == NULL)
+        return FALSE;
+      if (!qm_plan_store_read_plan (store, data, plan, &warnings, &error))
+        {
+          qm_cli_plan_error ("-", error);
+          return FALSE;
+        }
+    }
+  else if (!qm_plan_load_from_data (plan, data, len, &warnings, &error))
+    {
+      qm_cli_plan_error ("-", error);
+      return FALSE;
+    }
+  print_warnings ("-", warnings);
+  return TRUE;
 }
 
 gboolean
@@ -101,6 +189,8 @@ qm_cli_load_plan (const char *arg,
   gboolean is_file = g_file_test (arg, G_FILE_TEST_EXISTS);
   gint64 id;
 
+  if (g_str_equal (arg, "-"))
+    return load_stdin (plan);
   /* Without --db a file is read on its own, and a path that looks like a
    * file gets the reader's "no such file" rather than a database lookup. */
   if (is_file && qm_cli_db_path == NULL)
@@ -118,12 +208,12 @@ qm_cli_load_plan (const char *arg,
 
       if (!g_file_get_contents (arg, &data, &len, &error))
         {
-          qm_cli_error ("%s", error->message);
+          qm_cli_fail (arg, qm_cli_error_code (error), "%s", error->message);
           return FALSE;
         }
       if (!qm_plan_store_read_plan (store, data, plan, &warnings, &error))
         {
-          qm_cli_error ("%s: %s", arg, error->message);
+          qm_cli_plan_error (arg, error);
           return FALSE;
         }
       print_warnings (arg, warnings);
@@ -133,8 +223,8 @@ qm_cli_load_plan (const char *arg,
   id = qm_plan_store_find (store, arg, &error);
   if (id <= 0)
     {
-      qm_cli_error (_("%s: no such file, and no saved plan of that name or id in %s"),
-                    arg, qm_store_path (store));
+      qm_cli_fail (NULL, QM_CLI_CODE_NOT_FOUND, _("%s: no such file, and no saved plan of that name or id in %s"),
+                   arg, qm_store_path (store));
       return FALSE;
     }
   saved = qm_plan_store_load (store, id, &error);
@@ -150,7 +240,7 @@ qm_cli_load_plan (const char *arg,
 file_only:
   if (!qm_plan_load_from_file (plan, arg, &warnings, &error))
     {
-      qm_cli_error ("%s: %s", arg, error->message);
+      qm_cli_plan_error (arg, error);
       return FALSE;
     }
   print_warnings (arg, warnings);
@@ -167,7 +257,7 @@ qm_cli_print_errors (const char       *arg,
     return FALSE;
   for (guint i = 0; i < estimate->n_warnings; i++)
     if (estimate->warnings[i].id == QM_NOTE_INPUT_ERROR || !estimate->valid)
-      qm_cli_error ("%s: %s", arg, qm_note_format (&estimate->warnings[i], buf, sizeof buf));
+      qm_cli_fail (arg, QM_CLI_CODE_INVALID, "%s", qm_note_format (&estimate->warnings[i], buf, sizeof buf));
   return TRUE;
 }
 
@@ -203,6 +293,136 @@ qm_cli_option_value (int          argc,
   return TRUE;
 }
 
+/* The table rows the command line's form is: for a command with
+ * subcommands, those of argv[1]; none when argv[1] names no subcommand,
+ * and the command reports that itself. */
+static gboolean
+option_for_form (const char  *command,
+                 const char  *sub,
+                 const char  *name,
+                 gboolean    *found_form,
+                 const QmCliOption **option)
+{
+  guint n;
+  const QmCliCommandInfo *commands = qm_cli_commands (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const QmCliCommandInfo *c = &commands[i];
+
+      if (!g_str_equal (c->command, command) || (c->sub != NULL && g_strcmp0 (c->sub, sub) != 0))
+        continue;
+      *found_form = TRUE;
+      for (const QmCliOption *o = c->options; o->name != NULL; o++)
+        if (g_str_equal (o->name, name) || g_strcmp0 (o->alias, name) == 0)
+          {
+            *option = o;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+/* "plans list" for a command with subcommands, else "estimate". */
+static char *
+form_name (const char *command,
+           const char *sub)
+{
+  guint n;
+  const QmCliCommandInfo *commands = qm_cli_commands (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (commands[i].command, command) && g_strcmp0 (commands[i].sub, sub) == 0)
+      return g_strdup_printf ("%s %s", command, sub);
+  return g_strdup (command);
+}
+
+gboolean
+qm_cli_check_options (int    argc,
+                      char **argv)
+{
+  const char *command = argv[0];
+  const char *sub = argc > 1 ? argv[1] : NULL;
+
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      const QmCliOption *option = NULL;
+      g_autofree char *name = NULL;
+      gboolean found_form = FALSE;
+      g_autofree char *form = NULL;
+      const char *eq;
+
+      if (arg[0] != '-' || arg[1] == '\0')
+        continue;
+      if (g_str_equal (arg, "--"))
+        break;
+      eq = g_str_has_prefix (arg, "--") ? strchr (arg, '=') : NULL;
+      name = eq != NULL ? g_strndup (arg, eq - arg) : g_strdup (arg);
+      /* A flag takes no "=VALUE". */
+      if (option_for_form (command, sub, name, &found_form, &option) && (option->arg != NULL || eq == NULL))
+        {
+          /* Its value is the next argument, whatever it looks like. */
+          if (option->arg != NULL && eq == NULL)
+            i++;
+          continue;
+        }
+      if (!found_form)
+        return TRUE;
+      form = form_name (command, sub);
+      qm_cli_fail (NULL, QM_CLI_CODE_USAGE, _("%s: unexpected '%s'; usage: %s"), form, arg,
+                   qm_cli_synopsis (form));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+qm_cli_wants_help (int    argc,
+                   char **argv)
+{
+  const char *sub = argc > 1 ? argv[1] : NULL;
+
+  for (int i = 1; i < argc; i++)
+    {
+      const QmCliOption *option = NULL;
+      gboolean found_form = FALSE;
+
+      if (g_str_equal (argv[i], "--"))
+        break;
+      if (g_str_equal (argv[i], "--help") || g_str_equal (argv[i], "-h"))
+        return TRUE;
+      /* "--note -h" is a note. */
+      if (option_for_form (argv[0], sub, argv[i], &found_form, &option) && option->arg != NULL)
+        i++;
+    }
+  return FALSE;
+}
+
+int
+qm_cli_value_option (int                      argc,
+                     char                   **argv,
+                     int                     *i,
+                     const char              *command,
+                     const QmCliValueOption  *options)
+{
+  for (const QmCliValueOption *o = options; o->name != NULL; o++)
+    {
+      const char *v = NULL;
+
+      if (!qm_cli_option_value (argc, argv, i, o->name, &v))
+        continue;
+      if (v == NULL)
+        {
+          qm_cli_error (_("%s: %s needs a value; usage: %s"), command, o->name, qm_cli_synopsis (command));
+          return -1;
+        }
+      *o->value = v;
+      return 1;
+    }
+  return 0;
+}
+
 gboolean
 qm_cli_take_argument (const char    *command,
                       const char    *arg,
@@ -226,11 +446,33 @@ qm_cli_take_argument (const char    *command,
 void
 qm_cli_print_json (JsonBuilder *builder)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  qm_cli_print_json_node (root);
+}
+
+void
+qm_cli_print_json_node (JsonNode *root)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) versioned = NULL;
   g_autofree char *text = NULL;
   gsize len;
 
+  /* format_version first, then the document's own members in order. */
+  if (JSON_NODE_HOLDS_OBJECT (root))
+    {
+      JsonObject *o = json_node_get_object (root);
+      JsonObject *v = json_object_new ();
+      g_autoptr(GList) members = json_object_get_members (o);
+
+      json_object_set_int_member (v, "format_version", QM_CLI_FORMAT_VERSION);
+      for (GList *l = members; l != NULL; l = l->next)
+        json_object_set_member (v, l->data, json_object_dup_member (o, l->data));
+      versioned = json_node_init_object (json_node_alloc (), v);
+      json_object_unref (v);
+      root = versioned;
+    }
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
   json_generator_set_indent (gen, 2);

@@ -394,14 +394,21 @@ qm_application_class_init (QmApplicationClass *klass)
   app_class->open = qm_application_open;
 }
 
+/* Also printed into the man page, quartermaster.1 (build-aux/qm-cli-doc.c). */
+static const GOptionEntry options[] = {
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+  { NULL }
+};
+
+const GOptionEntry *
+qm_application_option_entries (void)
+{
+  return options;
+}
+
 static void
 qm_application_init (QmApplication *self)
 {
-  static const GOptionEntry options[] = {
-    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
-    { NULL }
-  };
-
   qm_gtk_ensure_resources ();
   g_application_add_main_option_entries (G_APPLICATION (self), options);
 }

@@ -17,6 +17,8 @@ QmApplication *qm_application_new       (void);
 /* The database of saved plans and the catalog; never NULL after startup
  * (a temporary in-memory one when the user's file cannot be opened). */
 QmStore       *qm_application_get_store (QmApplication *self);
+/* The app's own command-line options (the man page prints them too). */
+const GOptionEntry *qm_application_option_entries (void);
 
 /* What the app shows instead of its window when its GSettings schema is
  * not installed: the cause and the fix, and Quit. */

@@ -31,4 +31,21 @@ qm_test_source_path (const char *relative)
   return g_build_filename (root ? root : ".", relative, NULL);
 }
 
+/* One member of a zip file (an XLSX workbook), as text, through unzip. */
+static inline char *
+qm_test_zip_member (const char *zip,
+                    const char *member)
+{
+  const char *argv[] = { "unzip", "-p", zip, member, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
 G_END_DECLS

@@ -458,6 +458,24 @@ test_kinds (Fixture       *f,
   wait_ms (100);
   g_assert_nonnull (qm_test_find_label (GTK_WIDGET (qm_catalog_page_get_column_view (f->page, QM_CATALOG_KIND_SERVER)), "8 U"));
   qm_test_screenshot (GTK_WIDGET (f->window), "catalog-servers-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  /* A bought item's lead time and support rate are detail rows (issue #22). */
+  g_assert_true (qm_catalog_page_select (f->page, "hgx-h100-8"));
+  wait_ms (100);
+  {
+    GtkWidget *lead = qm_test_find_label (GTK_WIDGET (f->page), "Lead Time (Weeks)");
+    GtkWidget *scroller = lead ? gtk_widget_get_ancestor (lead, GTK_TYPE_SCROLLED_WINDOW) : NULL;
+    double x, y;
+
+    g_assert_nonnull (lead);
+    g_assert_nonnull (qm_test_find_label (GTK_WIDGET (f->page), "Yearly Support (Fraction of List)"));
+    /* Scroll the row into the screenshot. */
+    g_assert_true (gtk_widget_translate_coordinates (lead, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
+                                                     0, 0, &x, &y));
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), y - 300);
+    wait_ms (100);
+  }
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-server-lead-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (f->window), "catalog-server-lead-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   qm_catalog_page_set_kind (f->page, QM_CATALOG_KIND_CLOUD);
   qm_test_screenshot (GTK_WIDGET (f->window), "catalog-cloud-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
 }

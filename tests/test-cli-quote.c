@@ -134,23 +134,6 @@ test_expired (void)
   g_assert_true (json_object_get_boolean_member (quote, "expired"));
 }
 
-/* One member of the workbook's zip, as text. */
-static char *
-xlsx_member (const char *xlsx,
-             const char *member)
-{
-  const char *argv[] = { "unzip", "-p", xlsx, member, NULL };
-  g_autoptr(GError) error = NULL;
-  char *out = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  return out;
-}
-
 /* The workbook keeps its formulas, and each carries the figure the quote
  * computed, so the totals follow a changed discount and a viewer that does
  * not recalculate still shows the quote's gross. */
@@ -171,11 +154,11 @@ test_xlsx (void)
   run_cli (&j, "quote", plan, "--date", "2026-11-25", "--json", NULL);
   totals = json_object_get_object_member (parse (j.out, parser), "totals");
 
-  book = xlsx_member (xlsx, "xl/workbook.xml");
+  book = qm_test_zip_member (xlsx, "xl/workbook.xml");
   g_assert_nonnull (strstr (book, "name=\"Quote\""));
   g_assert_nonnull (strstr (book, "name=\"Cash flow\""));
 
-  sheet = xlsx_member (xlsx, "xl/worksheets/sheet1.xml");
+  sheet = qm_test_zip_member (xlsx, "xl/worksheets/sheet1.xml");
   /* The servers' row: 12 % off 368,000.00 is 323,840.00, × 256. */
   g_assert_nonnull (strstr (sheet, "<f>ROUND(E9*(1-F9),2)</f><v>323840</v>"));
   g_assert_nonnull (strstr (sheet, "<c r=\"F9\" s=\"4\"><v>0.12</v>"));

@@ -233,6 +233,39 @@ test_report_csv (void)
   }
 }
 
+/* report --csv-locale: "user" states its separator in Excel's "sep="
+ * line (the suite runs in C.UTF-8: a comma); "c" is plain RFC 4180. */
+static void
+test_report_csv_locale (void)
+{
+  g_autofree char *plan = example ("mistral-7b-lora-a100.qmplan");
+  g_autofree char *user = out_path ("cli-report-user.csv");
+  g_autofree char *c = out_path ("cli-report-c.csv");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_auto(Run) r = { 0, };
+
+  run_cli (&r, "report", plan, "-o", user, "--csv-locale", "user", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_file_get_contents (user, &csv, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (csv, "sep=,\r\nPlan,"));
+  g_clear_pointer (&csv, g_free);
+  run_clear (&r);
+
+  run_cli (&r, "report", plan, "-o", c, "--csv-locale", "c", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_file_get_contents (c, &csv, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (csv, "Plan,"));
+  run_clear (&r);
+
+  run_cli (&r, "report", plan, "-o", c, "--csv-locale", "de", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_one_line (r.err);
+  g_assert_nonnull (strstr (r.err, "--csv-locale"));
+}
+
 static void
 test_chart (void)
 {
@@ -503,6 +536,7 @@ main (int    argc,
   g_test_add_func ("/cli/report/errors", test_report_errors);
   g_test_add_func ("/cli/report/atomic", test_report_atomic);
   g_test_add_func ("/cli/report/csv", test_report_csv);
+  g_test_add_func ("/cli/report/csv-locale", test_report_csv_locale);
   g_test_add_func ("/cli/chart", test_chart);
   g_test_add_func ("/cli/chart/cashflow", test_chart_cashflow);
   g_test_add_func ("/cli/chart/errors", test_chart_errors);

@@ -450,6 +450,49 @@ test_catalog_import (void)
   g_assert_cmpuint (count_lines (r.err), ==, 1);
 }
 
+/* catalog import of a German Excel file (';', decimal commas,
+ * Windows-1252); a header without an id names the file once and the
+ * cause; catalog export in either convention. */
+static void
+test_catalog_import_locale (void)
+{
+  g_autofree char *de = qm_test_source_path ("tests/data/catalog-de-excel-1252.csv");
+  g_autofree char *noid = NULL;
+  g_auto(TempDb) t = { 0, };
+  g_auto(Run) r = { 0, };
+  const char *first;
+
+  temp_db_init (&t);
+  run_cli (&r, "--db", t.db, "catalog", "import", de, "--kind", "gpu", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, ": 3 (added 2, updated 0, price overrides 1)"));
+  run_clear (&r);
+
+  noid = g_build_filename (t.dir, "de.csv", NULL);
+  g_assert_true (g_file_set_contents (noid, "Name;Hersteller;Preis\r\nX;Acme;1,5\r\n", -1, NULL));
+  run_cli (&r, "--db", t.db, "catalog", "import", noid, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+  first = strstr (r.err, "de.csv");
+  g_assert_nonnull (first);
+  g_assert_null (strstr (first + 1, "de.csv"));
+  g_assert_nonnull (strstr (r.err, "de.csv, row 1: no column is the id column"));
+  g_assert_nonnull (strstr (r.err, "Name;Hersteller;Preis"));
+  g_assert_nonnull (strstr (r.err, "semicolon"));
+  run_clear (&r);
+
+  run_cli (&r, "--db", t.db, "catalog", "export", "--kind", "gpu", "--csv-locale", "c", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "kind,id,vendor,name,price_usd,"));
+  g_assert_nonnull (strstr (r.out, "\r\ngpu,acme-de1,M\xc3\xbcller Rechentechnik,"));
+  run_clear (&r);
+  /* The suite's C.UTF-8 has a decimal point: the user's convention is
+   * commas, stated. */
+  run_cli (&r, "--db", t.db, "catalog", "export", "--kind", "gpu", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "sep=,\r\nkind,id,"));
+}
+
 /* plans import, list, show, export, re-import and delete. */
 static void
 test_plans_round_trip (void)
@@ -949,6 +992,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/search", test_search);
   g_test_add_func ("/cli/catalog-list", test_catalog_list);
   g_test_add_func ("/cli/catalog-import", test_catalog_import);
+  g_test_add_func ("/cli/catalog-import-locale", test_catalog_import_locale);
   g_test_add_func ("/cli/plans", test_plans_round_trip);
   g_test_add_func ("/cli/advise", test_advise);
   g_test_add_func ("/cli/concurrent-open", test_concurrent_open);

@@ -200,6 +200,8 @@ test_detect_decimal (void)
   g_assert_cmpint (decimal_of ("id;as_of;v\nx;2025-06-01;1.2.3\ny;h100;3.35\n"), ==, '.');
   g_assert_cmpint (decimal_of ("id\tprice\nx\t12\n"), ==, '.');
   g_assert_cmpint (decimal_of ("id;price\nx;$ 14.500,00\ny;30.000 \xe2\x82\xac\n"), ==, ',');
+  /* Currency signs aside, the numbers decide, not the separator. */
+  g_assert_cmpint (decimal_of ("id;price\nx;$ 14,500.00\ny;30.000 \xe2\x82\xac\n"), ==, '.');
 }
 
 /* German Excel's plain "CSV": Windows-1252, CRLF, ';', and Excel's
@@ -241,6 +243,33 @@ test_read_excel (void)
   }
 }
 
+/* Excel's "Unicode Text": UTF-16LE after its byte order mark, tabs. */
+static void
+test_read_utf16 (void)
+{
+  const char *text = "ID\tPreis\r\nm\xc3\xbc\t12,5\r\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *utf16 = NULL;
+  g_autofree char *data = NULL;
+  QmCsvDialect d = { 0 };
+  gsize n = 0;
+
+  utf16 = g_convert (text, -1, "UTF-16LE", "UTF-8", NULL, &n, &error);
+  g_assert_no_error (error);
+  data = g_malloc (n + 2);
+  data[0] = (char) 0xff;
+  data[1] = (char) 0xfe;
+  memcpy (data + 2, utf16, n);
+  records = qm_csv_read (data, n + 2, &d, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (d.encoding, ==, "UTF-16LE");
+  g_assert_cmpint (d.separator, ==, '\t');
+  g_assert_cmpuint (records->len, ==, 2);
+  g_assert_cmpstr (field (records, 1, 0), ==, "mü");
+  g_assert_cmpstr (field (records, 1, 1), ==, "12,5");
+}
+
 static void
 test_numbers (void)
 {
@@ -256,6 +285,7 @@ test_numbers (void)
     { "1.234,56", ',', TRUE, 1234.56 },
     { "14.500", ',', TRUE, 14500 },
     { "30.000 \xe2\x82\xac", ',', TRUE, 30000 },
+    { "$ 14.500,25", ',', TRUE, 14500.25 },
     { "1 234,5", ',', TRUE, 1234.5 },
     { "1\xc2\xa0" "234,5", ',', TRUE, 1234.5 },
     { "-0,5", ',', TRUE, -0.5 },
@@ -383,6 +413,7 @@ main (int argc, char **argv)
   g_test_add_func ("/csv/detect-separator", test_detect_separator);
   g_test_add_func ("/csv/detect-decimal", test_detect_decimal);
   g_test_add_func ("/csv/read-excel", test_read_excel);
+  g_test_add_func ("/csv/read-utf16", test_read_utf16);
   g_test_add_func ("/csv/numbers", test_numbers);
   g_test_add_func ("/csv/header-names", test_header_names);
   g_test_add_func ("/csv/header-names-german", test_header_names_german);

@@ -611,6 +611,48 @@ test_csv (void)
   g_assert_cmpuint (lines, ==, STRESS_LINES);
 }
 
+/* The bill of materials in a decimal-comma convention, stated in a
+ * "sep=;" line, reads back through the importer's detection with the
+ * same totals. */
+static void
+test_bom_csv_dialect (void)
+{
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  const QmCsvDialect de = { ';', ',', TRUE, "UTF-8" };
+  QmCsvDialect read = { 0 };
+  g_autofree char *csv = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean upfront = FALSE;
+
+  load_example ("llama-3.1-70b-pretrain-h100.qmplan", plan, e);
+  csv = qm_bom_to_csv_dialect (e, plan, FALSE, &de);
+  g_assert_true (g_str_has_prefix (csv, "sep=;\r\n"));
+  records = qm_csv_read (csv, strlen (csv), &read, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read.separator, ==, ';');
+  g_assert_cmpint (read.decimal_mark, ==, ',');
+  g_assert_true (read.sep_line);
+  for (guint i = 0; i < records->len; i++)
+    {
+      QmCsvRecord *rec = g_ptr_array_index (records, i);
+      double v = 0;
+
+      if (!g_str_equal (g_ptr_array_index (rec->fields, 0), "Upfront"))
+        continue;
+      g_assert_true (qm_csv_parse_number (g_ptr_array_index (rec->fields, 4), read.decimal_mark, &v));
+      g_assert_cmpfloat (fabs (v - e->cost.upfront), <, 0.01);
+      upfront = TRUE;
+    }
+  g_assert_true (upfront);
+
+  /* With a byte order mark first, no "sep=" line: it must be the first. */
+  g_clear_pointer (&csv, g_free);
+  csv = qm_bom_to_csv_dialect (e, plan, TRUE, &de);
+  g_assert_true (g_str_has_prefix (csv, "\xEF\xBB\xBF" "Plan;"));
+}
+
 /* A language the way a user picks one on a machine with only the C.UTF-8
  * locale (as test-translation.c does): LANGUAGE, with LANG=C.UTF-8 and no
  * LC_ALL. NULL goes back to English and @lc_all (the suite's C.UTF-8).
@@ -753,6 +795,7 @@ main (int    argc,
   g_test_add_func ("/plan-report/stress", test_stress);
   g_test_add_func ("/plan-report/compare", test_compare);
   g_test_add_func ("/plan-report/csv", test_csv);
+  g_test_add_func ("/plan-report/bom-csv-dialect", test_bom_csv_dialect);
   /* Switches the process's language, and back to English: GLib runs the
    * /plan-report/example/ suite after it, and those tests read English. */
   g_test_add_func ("/plan-report/german", test_german);

@@ -11,40 +11,8 @@
 #include <glib/gstdio.h>
 
 #include "qm-quote-xlsx.h"
-
-/* Four servers at $300,000, two switches at $30,000, 5 % installation. */
-static void
-cost_init (QmCost *cost)
-{
-  memset (cost, 0, sizeof *cost);
-  cost->bom[0] = (QmBomLine) { .item = "Servers", .catalog_id = "dgx-h100", .qty = 4,
-                               .unit_usd = 300000, .total_usd = 1200000 };
-  cost->bom[1] = (QmBomLine) { .item = "Compute fabric switches", .catalog_id = "ib-ndr-400",
-                               .qty = 2, .unit_usd = 30000, .total_usd = 60000 };
-  cost->bom[2] = (QmBomLine) { .item = "Installation", .qty = 0.05,
-                               .unit_usd = 1260000, .total_usd = 63000 };
-  cost->n_bom = 3;
-  cost->horizon_months = 12;
-  cost->power_monthly = 10000;
-  cost->colo_monthly = 2000;
-  cost->rent_monthly = 80000;
-}
-
-static char *
-xlsx_member (const char *xlsx,
-             const char *member)
-{
-  const char *argv[] = { "unzip", "-p", xlsx, member, NULL };
-  g_autoptr(GError) error = NULL;
-  char *out = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  return out;
-}
+#include "qm-test-quote.h"
+#include "qm-test-util.h"
 
 /* The formula and cached value of cell @ref, or NULL when it holds none. */
 static char *
@@ -110,7 +78,8 @@ test_buy_payments (void)
   g_autofree char *d1 = NULL, *d4 = NULL, *cum = NULL;
   double gross, v;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
+  cost.horizon_months = 12;
   qm_quote_terms_init (&t, NULL);
   g_strlcpy (t.currency, "EUR", sizeof t.currency);
   t.exchange_rate = 0.92;
@@ -125,8 +94,8 @@ test_buy_payments (void)
   g_assert_cmpuint (q.payment_month[3], ==, 7);
 
   path = write_book (&q);
-  quote = xlsx_member (path, "xl/worksheets/sheet1.xml");
-  flow = xlsx_member (path, "xl/worksheets/sheet2.xml");
+  quote = qm_test_zip_member (path, "xl/worksheets/sheet1.xml");
+  flow = qm_test_zip_member (path, "xl/worksheets/sheet2.xml");
 
   /* Three lines: rows 9-11, totals from row 13, the gross in H16. */
   gross_f = cell (quote, "H16", &gross);
@@ -190,7 +159,7 @@ test_rent_payments (void)
   g_assert_cmpuint (q.n_months, ==, 3);
 
   path = write_book (&q);
-  flow = xlsx_member (path, "xl/worksheets/sheet2.xml");
+  flow = qm_test_zip_member (path, "xl/worksheets/sheet2.xml");
   first = cell (flow, "B2", &v);
   g_assert_cmpstr (first, ==, "ROUND('Quote'!$H$14/3,2)");
   g_assert_cmpint (llround (v * 100), ==, q.months[0].payments);

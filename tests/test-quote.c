@@ -12,28 +12,8 @@
 #include <string.h>
 
 #include "qm-quote.h"
-
-/* A cost with two priced lines, as qm_cost_compute () leaves it for a
- * 4-node buy: servers at $300,000 and switches at $30,000, plus 5 %
- * installation. */
-static void
-cost_init (QmCost *cost)
-{
-  memset (cost, 0, sizeof *cost);
-  cost->bom[0] = (QmBomLine) { .item = "Servers", .catalog_id = "dgx-h100", .qty = 4,
-                               .unit_usd = 300000, .total_usd = 1200000 };
-  cost->bom[1] = (QmBomLine) { .item = "Compute fabric switches", .catalog_id = "ib-ndr-400",
-                               .qty = 2, .unit_usd = 30000, .total_usd = 60000 };
-  cost->bom[2] = (QmBomLine) { .item = "Installation", .qty = 0.05,
-                               .unit_usd = 1260000, .total_usd = 63000 };
-  cost->n_bom = 3;
-  cost->hardware_usd = 1260000;
-  cost->install_usd = 63000;
-  cost->horizon_months = 36;
-  cost->power_monthly = 10000;
-  cost->colo_monthly = 2000;
-  cost->rent_monthly = 80000;
-}
+#include "qm-quote-json.h"
+#include "qm-test-quote.h"
 
 static void
 terms_plain (QmQuoteTerms *t)
@@ -97,7 +77,7 @@ test_negotiated_eur (void)
   QmQuoteTerms t;
   QmQuote q;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   terms_plain (&t);
   g_strlcpy (t.currency, "EUR", sizeof t.currency);
   t.exchange_rate = 0.92;
@@ -145,7 +125,7 @@ test_whole_yen (void)
   QmQuoteTerms t;
   QmQuote q;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   cost.bom[1].unit_usd = 0.5;
   terms_plain (&t);
   g_strlcpy (t.currency, "JPY", sizeof t.currency);
@@ -174,7 +154,7 @@ test_spares_support_shipping (void)
   guint n_support = 0;
   QmMinor sum = 0;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   terms_plain (&t);
   t.spares_fraction = 0.1;
   t.support_years = 3;
@@ -234,7 +214,7 @@ test_phased_cash_flow (void)
   QmQuote q;
   QmMinor payments = 0, operations = 0;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   qm_quote_terms_init (&t, NULL);
   t.support_years = 0;
   t.n_phases = 4;
@@ -283,7 +263,7 @@ test_catalog_lead_and_support (void)
   QmQuote q;
   const QmQuoteLine *servers = NULL, *switches = NULL, *install = NULL;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   cost.bom[0].lead_weeks = 8;
   cost.bom[1].lead_weeks = 20;
   cost.bom[0].support_rate = 0.1;
@@ -309,6 +289,19 @@ test_catalog_lead_and_support (void)
   g_assert_cmpfloat (servers->lead_weeks, ==, 8);
   g_assert_cmpfloat (switches->lead_weeks, ==, 20);
   g_assert_cmpfloat (install->lead_weeks, ==, 12);
+  /* The JSON gives each line's lead time. */
+  {
+    QmQuoteHeader h = { 0 };
+    g_autoptr(JsonNode) node = NULL;
+    JsonArray *lines;
+
+    g_date_clear (&h.issued, 1);
+    g_date_set_dmy (&h.issued, 25, 11, 2026);
+    node = qm_quote_to_json_node (&h, &q, &h.issued);
+    lines = json_object_get_array_member (json_node_get_object (node), "lines");
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (lines, 0), "lead_weeks"), ==, 8);
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (lines, 1), "lead_weeks"), ==, 20);
+  }
 
   /* Phases: 5, then max (2 + 2k, the one ahead): 5, 5, 6. */
   g_assert_cmpuint (q.n_phases, ==, 4);
@@ -349,7 +342,7 @@ test_break_even (void)
   QmQuoteTerms t;
   QmQuote q;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   cost.n_bom = 1;
   cost.bom[0].qty = 1;
   cost.bom[0].unit_usd = 1000000;
@@ -397,7 +390,7 @@ test_bad_terms (void)
   QmQuoteTerms t;
   QmQuote q;
 
-  cost_init (&cost);
+  qm_test_quote_cost (&cost);
   terms_plain (&t);
   g_strlcpy (t.currency, "eu", sizeof t.currency);
   t.tax_rate = -0.2;

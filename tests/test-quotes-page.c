@@ -235,6 +235,15 @@ test_filters (Quotes        *q,
   set_drop (page, "quotes-state", QM_QUOTES_STATE_EXPIRED);
   g_assert_cmpuint (n_shown (page), ==, 0);
   close_window (window);
+
+  /* Narrow, the filters stay usable and the columns scroll. */
+  page = qm_quotes_page_new (q->f.store);
+  window = show_view (page, 400, 500);
+  iterate (200);
+  g_assert_cmpint (gtk_widget_get_width (qm_test_find_named (page, "quotes-state")), >, 0);
+  g_assert_cmpint (gtk_widget_get_width (qm_test_find_named (page, "quotes-search")), >, 100);
+  qm_test_screenshot (GTK_WIDGET (window), "quotes-page-narrow-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  close_window (window);
 }
 
 static void

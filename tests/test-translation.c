@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include "qm-plan-editor.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-test-ui.h"
@@ -29,11 +30,14 @@ typedef struct
   const char *catalog_title;    /* "_Catalog" */
   const char *wizard_question;  /* the wizard's first step, "What do you want to do?" */
   const char *plan_view_title;  /* a section of the plan view, "Bill of Materials" */
+  const char *refused_gpus;     /* 2047 GPUs where tp·pp·cp = 32 (issue #24) */
 } Expected;
 
 static const Expected expectations[] = {
-  { "de", "_Pläne", "_Katalog", "Was soll getan werden?", "Stückliste" },
-  { "zh_CN", "计划(_P)", "目录(_C)", "您想做什么？", "物料清单" },
+  { "de", "_Pläne", "_Katalog", "Was soll getan werden?", "Stückliste",
+    "Muss ein Vielfaches von tp·pp·cp = 32 sein (Wert: 2047)" },
+  { "zh_CN", "计划(_P)", "目录(_C)", "您想做什么？", "物料清单",
+    "必须是 tp·pp·cp = 32 的倍数（当前值：2047）" },
 };
 
 static const Expected *expected;
@@ -166,6 +170,59 @@ test_wizard (void)
   gtk_window_destroy (GTK_WINDOW (wizard));
 }
 
+/* Issue #24: a GPU count the plan refuses, typed into the plan view, is
+ * refused in the user's language on the GPU row itself; the tensor-parallel
+ * row the rule also names stays as it was. */
+static void
+test_refused_value (void)
+{
+  g_autofree char *example = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
+                                               "llama-3.1-70b-pretrain-h100.qmplan", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmPlanEditor) editor = NULL;
+  GtkWidget *view, *gpus, *row, *flap, *scroll;
+  GtkWindow *window;
+  graphene_point_t at;
+  QmPlan plan;
+
+  g_assert_true (qm_plan_load_from_file (&plan, example, NULL, &error));
+  g_assert_no_error (error);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 1280, 900);
+  gtk_window_set_child (window, view);
+  gtk_window_present (window);
+  qm_plan_view_set_inputs_visible (QM_PLAN_VIEW (view), TRUE);
+  settle (300);
+
+  gpus = qm_plan_view_get_input (QM_PLAN_VIEW (view), "gpus");
+  row = qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "gpus");
+  g_assert_true (GTK_IS_SPIN_BUTTON (gpus));
+  gtk_editable_set_text (GTK_EDITABLE (gpus), "2047");
+  gtk_spin_button_update (GTK_SPIN_BUTTON (gpus));
+
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, expected->refused_gpus);
+  g_assert_false (gtk_widget_has_css_class (qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "tp"), "error"));
+  g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.target_gpus, ==, 2048);
+
+  /* The side panel scrolled to the refused row, for a person to look at. */
+  flap = qm_test_find_type (view, ADW_TYPE_FLAP);
+  scroll = adw_flap_get_flap (ADW_FLAP (flap));
+  settle (100);
+  g_assert_true (gtk_widget_compute_point (row, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroll)),
+                                           &GRAPHENE_POINT_INIT (0, 0), &at));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroll)), at.y - 200);
+  shoot (GTK_WIDGET (window), "refused-value");
+  {
+    g_autofree char *name = g_strdup_printf ("i18n-%s-refused-value-dark.png", expected->language);
+
+    qm_test_screenshot (GTK_WIDGET (window), name, ADW_COLOR_SCHEME_FORCE_DARK);
+  }
+  gtk_window_destroy (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -199,5 +256,6 @@ main (int argc, char **argv)
   g_test_add_func ("/translation/catalog", test_catalog);
   g_test_add_func ("/translation/window", test_window);
   g_test_add_func ("/translation/wizard", test_wizard);
+  g_test_add_func ("/translation/refused-value", test_refused_value);
   return g_test_run ();
 }

@@ -33,6 +33,7 @@ static const QmCliOption report_options[] = {
   { "-o", "--output", "FILE", N_("where to write: a .pdf summary or a .csv bill of materials; - for standard output") },
   { "--format", NULL, "pdf|csv", N_("the format when FILE is - (default pdf)") },
   { "--paper", NULL, "a4|letter", N_("the paper size of the PDF") },
+  OPT_CSV_LOCALE,
   OPT_END
 };
 
@@ -149,7 +150,8 @@ static const QmCliCommandInfo commands[] = {
     N_("estimate one plan (text table, or JSON)"), estimate_options },
   { "search", NULL, "search PLAN.qmplan [--top N] [--json]",
     N_("fastest parallel layouts that fit"), search_options },
-  { "report", NULL, "report PLAN.qmplan -o SUMMARY.pdf|BOM.csv [--format pdf|csv] [--paper a4|letter]",
+  { "report", NULL, "report PLAN.qmplan -o SUMMARY.pdf|BOM.csv [--format pdf|csv] [--paper a4|letter] "
+    "[--csv-locale c|user]",
     N_("PDF plan summary, or the bill of materials as CSV"), report_options },
   { "chart", NULL, "chart PLAN.qmplan --kind gpus-time|latency|throughput|vram|power|racks|cashflow "
     "[--width W] [--height H] -o CHART.png|CHART.svg|CHART.pdf [--format png|svg|pdf]",

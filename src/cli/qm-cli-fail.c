@@ -14,6 +14,7 @@
 #include "qm-cli.h"
 #include "qm-csv.h"
 #include "qm-plan.h"
+#include "qm-problem.h"
 
 gboolean qm_cli_json_output = FALSE;
 
@@ -154,5 +155,16 @@ void
 qm_cli_plan_error (const char   *arg,
                    const GError *error)
 {
+  const QmProblem *problem = qm_plan_error_get_problem (error);
+
+  /* A refused value (issue #24): its code and values, the key path among
+   * them, for scripts; the message as people read it, translated. */
+  if (problem != NULL && qm_cli_json_output)
+    {
+      g_autoptr(JsonNode) values = qm_problem_values_json (problem);
+
+      qm_cli_fail_json (arg, qm_problem_code_id (problem->code), error->message, values);
+      return;
+    }
   qm_cli_fail_error (arg, error);
 }

@@ -167,12 +167,14 @@ qm_cli_report (int    argc,
   g_autofree QmPlan *plan = NULL;
   g_autofree QmEstimate *estimate = NULL;
   static const char * const formats[] = { "pdf", "csv", NULL };
-  const char *path = NULL, *out_arg = NULL, *paper = NULL, *format = NULL;
+  const char *path = NULL, *out_arg = NULL, *paper = NULL, *format = NULL, *csv_locale = NULL;
   g_autofree char *out = NULL;
   QmPlanReportInfo info;
+  QmCsvDialect dialect;
   gboolean csv;
   const QmCliValueOption options[] = {
-    { "-o", &out_arg }, { "--output", &out_arg }, { "--paper", &paper }, { "--format", &format }, { NULL },
+    { "-o", &out_arg }, { "--output", &out_arg }, { "--paper", &paper }, { "--format", &format },
+    { "--csv-locale", &csv_locale }, { NULL },
   };
 
   for (int i = 1; i < argc; i++)
@@ -206,6 +208,11 @@ qm_cli_report (int    argc,
           return QM_CLI_USAGE;
         }
     }
+  if (csv_locale != NULL && !qm_csv_dialect_from_string (csv_locale, &dialect))
+    {
+      qm_cli_error (_("%s: --csv-locale: expected c or user (got '%s')"), "report", csv_locale);
+      return QM_CLI_USAGE;
+    }
   if (!qm_cli_output_resolve ("report", out_arg, format, formats, &out))
     return QM_CLI_USAGE;
   /* The format follows the extension, as in chart: the PDF summary, or
@@ -225,7 +232,9 @@ qm_cli_report (int    argc,
 
   if (csv)
     {
-      g_autofree char *text = qm_bom_to_csv (estimate, plan, FALSE);
+      /* Without --csv-locale, the locale's separator as before, unstated. */
+      g_autofree char *text = csv_locale != NULL ? qm_bom_to_csv_dialect (estimate, plan, FALSE, &dialect)
+                                                 : qm_bom_to_csv (estimate, plan, FALSE);
 
       if (!qm_cli_write_atomic (out, write_text, text, &error))
         {

@@ -230,8 +230,11 @@ qm_cli_load_plan (const char *arg,
   saved = qm_plan_store_load (store, id, &error);
   if (saved == NULL || !qm_plan_store_read_plan (store, saved->inputs, plan, &warnings, &error))
     {
-      qm_cli_error (_("%s (saved plan %s): %s"), arg, qm_cli_id (id),
-                    error ? error->message : _("cannot be read"));
+      if (error != NULL && qm_cli_json_output)
+        qm_cli_plan_error (arg, error);
+      else
+        qm_cli_error (_("%s (saved plan %s): %s"), arg, qm_cli_id (id),
+                      error ? error->message : _("cannot be read"));
       return FALSE;
     }
   print_warnings (arg, warnings);

@@ -21,6 +21,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -140,10 +141,10 @@ size_storage (const QmClusterInput *in,
 
   if (!isfinite (in->dataset_bytes) || in->dataset_bytes < 0)
     qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.dataset_bytes",
-                   "must be >= 0", in->dataset_bytes);
+                   N_("must be >= 0"), in->dataset_bytes);
   if (!isfinite (in->checkpoint_bytes) || in->checkpoint_bytes < 0)
     qm_issues_add (&out->issues, QM_ISSUE_ERROR, "reliability.checkpoint_bytes",
-                   "must be >= 0", in->checkpoint_bytes);
+                   N_("must be >= 0"), in->checkpoint_bytes);
 
   /* Capacity: the dataset plus the kept checkpoints. */
   out->storage_bytes = dataset + ckpt * kept;
@@ -180,7 +181,7 @@ size_networks (const QmClusterInput *in,
   if (net != NULL && net->ports < 2)
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.network.ports",
-                     "a switch needs at least 2 ports", net->ports);
+                     N_("a switch needs at least 2 ports"), net->ports);
       net = NULL;
     }
 
@@ -194,7 +195,7 @@ size_networks (const QmClusterInput *in,
 
       if (out->nodes > 1 && rails == 0)
         qm_issues_add (&out->issues, QM_ISSUE_WARNING, "hardware.server.nics",
-                       "no compute NICs: nodes cannot train together", 0);
+                       N_("no compute NICs: nodes cannot train together"), 0);
 
       /* A single node talks over NVLink; it needs no compute fabric. */
       if (out->nodes > 1)
@@ -243,13 +244,13 @@ pack_racks (const QmClusterInput *in,
   if (server_u == 0)
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.server.rack_units",
-                     "must be > 0", 0);
+                     N_("must be > 0"), 0);
       server_u = 1;
     }
   if (rack_u == 0)
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.rack_units",
-                     "must be > 0", 0);
+                     N_("must be > 0"), 0);
       rack_u = server_u;
     }
 
@@ -258,7 +259,7 @@ pack_racks (const QmClusterInput *in,
   if (out->nodes_per_rack_by_units == 0)
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.rack_units",
-                     "rack is smaller than one server", rack_u);
+                     N_("rack is smaller than one server"), rack_u);
       out->nodes_per_rack_by_units = 1;
     }
 
@@ -271,7 +272,7 @@ pack_racks (const QmClusterInput *in,
       if (out->nodes_per_rack_by_kw == 0)
         {
           qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.rack_kw",
-                         "below the power of one node", fac->rack_kw);
+                         N_("below the power of one node"), fac->rack_kw);
           out->nodes_per_rack_by_kw = 1;
         }
     }
@@ -279,7 +280,7 @@ pack_racks (const QmClusterInput *in,
     {
       if (!(isfinite (fac->rack_kw) && fac->rack_kw >= 0.0))
         qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.rack_kw",
-                       "must be >= 0 (0 = no limit)", fac->rack_kw);
+                       N_("must be >= 0 (0 = no limit)"), fac->rack_kw);
       out->nodes_per_rack_by_kw = out->nodes_per_rack_by_units;
     }
 
@@ -336,14 +337,14 @@ qm_cluster_compute (const QmClusterInput *in,
   if (per_node == 0)
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.server.gpus",
-                     "must be > 0", 0);
+                     N_("must be > 0"), 0);
       per_node = 1;
     }
   out->gpus = in->gpus;
   out->nodes = ceil_div (in->gpus, per_node);
   if (in->gpus % per_node != 0)
     qm_issues_add (&out->issues, QM_ISSUE_WARNING, "target.gpus",
-                   "not a multiple of the GPUs per node; the last node is partly used",
+                   N_("not a multiple of the GPUs per node; the last node is partly used"),
                    in->gpus);
 
   out->node_power_w = qm_power_node_watts (in->server, in->gpu, &watts);

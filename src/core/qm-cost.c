@@ -24,11 +24,11 @@ checked_price (QmCost     *out,
 {
   if (!isfinite (v) || v < 0.0)
     {
-      qm_issues_add (&out->issues, QM_ISSUE_ERROR, field, "price must be >= 0", v);
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, field, N_("price must be >= 0"), v);
       return 0.0;
     }
   if (v == 0.0 && qty > 0.0)
-    qm_issues_add (&out->issues, QM_ISSUE_WARNING, field, "no price; the line costs 0", 0);
+    qm_issues_add (&out->issues, QM_ISSUE_WARNING, field, N_("no price; the line costs 0"), 0);
   return v;
 }
 
@@ -178,7 +178,7 @@ nonnegative (QmCost     *out,
 {
   if (isfinite (v) && v >= 0.0)
     return v;
-  qm_issues_add (&out->issues, QM_ISSUE_ERROR, path, "must be >= 0", v);
+  qm_issues_add (&out->issues, QM_ISSUE_ERROR, path, N_("must be >= 0"), v);
   return 0.0;
 }
 
@@ -241,7 +241,7 @@ qm_cost_compute (const QmCostInput *in,
     {
       if (pr->mode == QM_PRICING_BUY)
         qm_issues_add (&out->issues, QM_ISSUE_ERROR, "pricing.amortization_years",
-                       "must be > 0; amortising over the run alone", years);
+                       N_("must be > 0; amortising over the run alone"), years);
       months = MAX (run_months, 1.0);
     }
   else

@@ -4,13 +4,15 @@
  * CRLF, LibreOffice writes LF, and names like `HGX H100 8-GPU, 2U "Delta"`
  * arrive quoted with doubled quotes. The parser is a small state machine over
  * the whole buffer, so a quoted field may hold commas and line breaks.
+ * Where the decimal mark is a comma, spreadsheets write ';' between cells
+ * and "1.234,5" for numbers, and Excel's plain "CSV" is Windows-1252:
+ * qm_csv_read() detects all three, and the numbers parse either way.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "qm-csv.h"
 
 #include <glib/gi18n-lib.h>
-#include <locale.h>
 #include <string.h>
 
 #include "qm-format.h"
@@ -406,6 +408,8 @@ number_evidence (const char *cell)
     p++;
   if (*p == '$')
     p++;
+  while (*p == ' ')
+    p++;
   for (; g_ascii_isdigit (*p) || *p == '.' || *p == ','; p++)
     g_string_append_c (body, *p);
   while (*p == ' ')
@@ -479,7 +483,8 @@ qm_csv_detect_decimal_mark (GPtrArray *records,
 
 /* @data as UTF-8 (a copy), and the encoding it was in. Excel's plain "CSV"
  * saves in the Windows code page, Windows-1252 in Western Europe; the
- * bytes it leaves undefined make the file Latin-1. */
+ * bytes it leaves undefined make the file Latin-1. Its "Unicode Text" is
+ * UTF-16 after a byte order mark, tab-separated. */
 static char *
 to_utf8 (const char  *data,
          gsize        length,
@@ -487,6 +492,19 @@ to_utf8 (const char  *data,
          const char **encoding)
 {
   static const char * const encodings[] = { "WINDOWS-1252", "ISO-8859-1" };
+
+  if (length >= 2 && ((guchar) data[0] == 0xff || (guchar) data[0] == 0xfe) &&
+      (guchar) data[1] == ((guchar) data[0] ^ 0x01))
+    {
+      const char *utf16 = (guchar) data[0] == 0xff ? "UTF-16LE" : "UTF-16BE";
+      char *text = g_convert (data + 2, length - 2, "UTF-8", utf16, NULL, out_length, NULL);
+
+      if (text != NULL)
+        {
+          *encoding = utf16;
+          return text;
+        }
+    }
 
   if (g_utf8_validate (data, length, NULL))
     {
@@ -592,6 +610,8 @@ qm_csv_parse_number (const char *cell,
   if (*p == '-' || *p == '+')
     g_string_append_c (s, *p++);
   if (*p == '$')
+    p++;
+  while (*p == ' ')   /* "$ 14.500,00" */
     p++;
   for (; *p; p++)
     {

@@ -61,7 +61,7 @@ typedef struct
   char        separator;     /* ',', ';' or '\t'; 0: detect when reading */
   char        decimal_mark;  /* '.' or ','; 0: detect when reading */
   gboolean    sep_line;      /* the file starts with Excel's "sep=;" line */
-  const char *encoding;      /* after reading: "UTF-8", "WINDOWS-1252" or "ISO-8859-1" */
+  const char *encoding;      /* after reading: "UTF-8", "UTF-16LE", "WINDOWS-1252" ... */
 } QmCsvDialect;
 
 /* RFC 4180 as programs write it: comma, decimal point. */
@@ -89,7 +89,8 @@ char        qm_csv_detect_decimal_mark  (GPtrArray          *records,
 
 /* Reads a file as spreadsheets write it: a UTF-8 BOM is skipped; bytes
  * that are not UTF-8 are read as Windows-1252 (what Excel's "CSV" saves
- * on Windows), or Latin-1; an Excel "sep=X" first line is honoured and
+ * on Windows), or Latin-1; UTF-16 after its byte order mark (Excel's
+ * "Unicode Text"); an Excel "sep=X" first line is honoured and
  * skipped. The fields of @dialect that are 0 are detected; all are set on
  * return, encoding included. Records are as from qm_csv_parse(). */
 GPtrArray  *qm_csv_read                 (const char         *data,

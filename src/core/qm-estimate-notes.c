@@ -278,6 +278,10 @@ qm_note_format (const QmNote *note,
       s0 = s0[0] != '\0' ? _(s0) : s0;
       s1 = s1[0] != '\0' ? _(s1) : s1;
     }
+  /* An input issue: s0 is its key path (never translated), s1 its
+   * message, marked with N_ where qm_issues_add is called. */
+  if (note->id == QM_NOTE_INPUT_ERROR || note->id == QM_NOTE_INPUT_WARNING)
+    s1 = s1[0] != '\0' ? _(s1) : s1;
   switch (notes[note->id].n_str)
     {
     case 2:

@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "qm-estimate-private.h"
@@ -66,8 +67,8 @@ size_inference (const QmPlan *plan,
   qm_inference_compute (&in, &e->inference);
   if (is->lengths_csv[0] && lengths == NULL)
     qm_issues_add (&e->inference.issues, QM_ISSUE_ERROR, "workload.inference.lengths_csv",
-                   bad_line == 0 ? "cannot read the file"
-                                 : "each line needs input,output token counts (got a bad line)",
+                   bad_line == 0 ? N_("cannot read the file")
+                                 : N_("each line needs input,output token counts (got a bad line)"),
                    bad_line);
   e->has_inference = TRUE;
   qm_estimate_add_issues (e, &e->inference.issues);

@@ -12,6 +12,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -172,20 +173,20 @@ check_inputs (const QmInferenceInput *in,
   const QmGpuSpec *gpu = in->gpu;
 
   if (!(isfinite (in->params) && in->params > 0.0))
-    qm_issues_add (issues, QM_ISSUE_ERROR, "workload.model.params_b", "must be > 0",
+    qm_issues_add (issues, QM_ISSUE_ERROR, "workload.model.params_b", N_("must be > 0"),
                    in->params / 1e9);
   if (!(isfinite (in->output_tokens) && in->output_tokens > 0.0))
     qm_issues_add (issues, QM_ISSUE_ERROR, "workload.inference.output_tokens",
-                   "must be > 0", in->output_tokens);
+                   N_("must be > 0"), in->output_tokens);
   if (!(isfinite (in->input_tokens) && in->input_tokens >= 0.0))
     qm_issues_add (issues, QM_ISSUE_ERROR, "workload.inference.input_tokens",
-                   "must be >= 0", in->input_tokens);
+                   N_("must be >= 0"), in->input_tokens);
   if (!(isfinite (in->requests_per_minute) && in->requests_per_minute >= 0.0))
     qm_issues_add (issues, QM_ISSUE_ERROR, "workload.inference.requests_per_minute",
-                   "must be >= 0", in->requests_per_minute);
+                   N_("must be >= 0"), in->requests_per_minute);
   if (!(pos (gpu->memory_gb) > 0.0 && pos (gpu->bandwidth_tbs) > 0.0))
     qm_issues_add (issues, QM_ISSUE_ERROR, "hardware.gpu",
-                   "needs memory_gb and bandwidth_tbs > 0", gpu->memory_gb);
+                   N_("needs memory_gb and bandwidth_tbs > 0"), gpu->memory_gb);
 }
 
 /* Replica size: the given one, or the smallest that fits and whose lone
@@ -363,7 +364,7 @@ sequences_per_replica (const QmInferenceInput *in,
       if (in->concurrency > out->max_batch)
         {
           qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.concurrency",
-                         "KV cache for this many sequences does not fit", in->concurrency);
+                         N_("KV cache for this many sequences does not fit"), in->concurrency);
           out->fits = FALSE;
         }
       cap = in->concurrency;
@@ -404,7 +405,7 @@ qm_inference_compute (const QmInferenceInput *in,
       && pos (gpu->tflops[in->weight_precision]) == 0.0)
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "hardware.gpu.tflops",
-                     "no dense throughput at this precision", 0);
+                     N_("no dense throughput at this precision"), 0);
       return;
     }
 
@@ -423,7 +424,7 @@ qm_inference_compute (const QmInferenceInput *in,
   if (!out->fits)
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "workload.inference",
-                     "weights and one sequence's KV cache do not fit on the largest replica (GB needed)",
+                     N_("weights and one sequence's KV cache do not fit on the largest replica (GB needed)"),
                      (e.weights_bytes + e.workspace_bytes + e.reserve_bytes) * e.tp * e.pp / 1e9
                      + out->kv_bytes_per_seq / 1e9);
       per_gpu_memory (&e, e.kv_bytes_per_token_gpu * context, out);
@@ -479,10 +480,10 @@ qm_inference_compute (const QmInferenceInput *in,
   out->meets_tpot = tpot_s == 0.0 || out->tpot_p99_ms <= in->tpot_ms * (1.0 + 1e-9);
   if (!out->meets_ttft)
     qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.ttft_ms",
-                   "p99 target not met at this rate", in->ttft_ms);
+                   N_("p99 target not met at this rate"), in->ttft_ms);
   if (!out->meets_tpot)
     qm_issues_add (&out->issues, QM_ISSUE_WARNING, "workload.inference.tpot_ms",
-                   "p99 target not met at this rate", in->tpot_ms);
+                   N_("p99 target not met at this rate"), in->tpot_ms);
 
   /* Little's law: sequences in flight per replica = arrival rate x time in
    * the system. */

@@ -4,6 +4,8 @@
  */
 #include <math.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "qm-issue.h"
 
 void
@@ -53,5 +55,6 @@ qm_issues_find (const QmIssues *issues,
 char *
 qm_issue_to_string (const QmIssue *issue)
 {
-  return g_strdup_printf ("%s: %s (got %g)", issue->field, issue->message, issue->value);
+  /* Translators: an input field name (such as workload.tp), a message, and the value given. */
+  return g_strdup_printf (_("%s: %s (got %g)"), issue->field, _(issue->message), issue->value);
 }

@@ -23,7 +23,7 @@ typedef struct
 {
   QmIssueLevel level;
   const char  *field;    /* static key path, e.g. "facility.pue" */
-  const char  *message;  /* static, e.g. "must be >= 1" */
+  const char  *message;  /* static and marked N_(), e.g. "must be >= 1" */
   double       value;    /* the offending value (NaN is reported as 0) */
 } QmIssue;
 

@@ -7,6 +7,7 @@
 
 #include "qm-plan.h"
 #include "qm-plan-schema.h"
+#include "qm-problem.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +28,14 @@ gboolean    qm_plan_reader_present (QmPlanReader *r,
 void        qm_plan_reader_warn    (QmPlanReader *r,
                                     const char   *format,
                                     ...) G_GNUC_PRINTF (2, 3);
+/* A warning as a problem, with up to three strings for its template,
+ * rendered in the current locale. */
+void        qm_plan_reader_warn_problem (QmPlanReader  *r,
+                                         QmProblemCode  code,
+                                         const char    *path,
+                                         const char    *s0,
+                                         const char    *s1,
+                                         const char    *s2);
 gboolean    qm_plan_reader_string  (QmPlanReader *r,
                                     JsonObject   *o,
                                     const char   *prefix,
@@ -40,16 +49,31 @@ gboolean    qm_plan_reader_object  (QmPlanReader *r,
                                     const char   *key,
                                     JsonObject  **out,
                                     GError      **error);
+/* Sets @error to the problem @problem at @path, with the value @got found
+ * when @has_got (NULL is "null"), a string and two numbers for its
+ * template (qm-problem.c). Returns FALSE. */
+gboolean    qm_plan_fail_problem   (GError       **error,
+                                    QmPlanError    code,
+                                    QmProblemCode  problem,
+                                    const char    *path,
+                                    gboolean       has_got,
+                                    JsonNode      *got,
+                                    const char    *s0,
+                                    double         n0,
+                                    double         n1);
+/* A MISSING error: @problem at @path, with its one string. */
+gboolean    qm_plan_fail_missing   (GError       **error,
+                                    const char    *path,
+                                    QmProblemCode  problem,
+                                    const char    *s0);
+/* A message of the caller's own, in English (QM_PROBLEM_OTHER): for rules
+ * that have no code yet (qm-plan-quote.c). Prefer qm_plan_fail_problem. */
 gboolean    qm_plan_fail_node      (GError     **error,
                                     QmPlanError  code,
                                     const char  *path,
                                     JsonNode    *node,
                                     const char  *format,
                                     ...) G_GNUC_PRINTF (5, 6);
-gboolean    qm_plan_fail_missing   (GError     **error,
-                                    const char  *path,
-                                    const char  *format,
-                                    ...) G_GNUC_PRINTF (3, 4);
 
 /* The quote section (qm-plan-quote.c). */
 gboolean    qm_plan_quote_has             (const QmPlan    *p);

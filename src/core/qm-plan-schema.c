@@ -127,9 +127,8 @@ resolve_preset (QmPlanReader    *r,
     return TRUE;
   preset = qm_catalog_model (p->workload.preset);
   if (preset == NULL)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, key->path,
-                              json_object_get_member (o, "preset"),
-                              "unknown model preset; give the shape fields instead");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_UNKNOWN_ID, QM_PROBLEM_UNKNOWN_PRESET, key->path,
+                                 TRUE, json_object_get_member (o, "preset"), NULL, 0, 0);
   /* The shape fields that follow override the preset's. */
   p->workload.model = preset->shape;
   return TRUE;
@@ -145,9 +144,8 @@ check_params_b (QmPlanReader    *r,
   double params_b = p->workload.model.params_hint / 1e9;
 
   if (qm_plan_reader_present (r, key->path) && (!(params_b > 0) || params_b > 1e5))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, key->path,
-                              json_object_get_member (o, "params_b"),
-                              "must be > 0 and at most 100000 (billions)");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_PARAMS_RANGE, key->path,
+                                 TRUE, json_object_get_member (o, "params_b"), NULL, 0, 1e5);
   return TRUE;
 }
 
@@ -171,12 +169,11 @@ check_model (QmPlanReader    *r,
     any |= qm_plan_reader_present (r, qm_plan_reader_path (r, key->path, shape[i]));
   if (!any)
     return qm_plan_reader_present (r, "workload.model.params_b")
-           ? TRUE : qm_plan_fail_missing (error, key->path,
-                                          "needs a preset, the shape fields or params_b");
+           ? TRUE : qm_plan_fail_missing (error, key->path, QM_PROBLEM_MISSING_MODEL, NULL);
   for (guint i = 0; i < n_core; i++)
     if (!qm_plan_reader_present (r, qm_plan_reader_path (r, key->path, shape[i])))
       return qm_plan_fail_missing (error, qm_plan_reader_path (r, key->path, shape[i]),
-                                   "required with the other shape fields when no preset is given");
+                                   QM_PROBLEM_MISSING_SHAPE, NULL);
   return TRUE;
 }
 
@@ -208,13 +205,14 @@ check_target (QmPlanReader    *r,
   if (o == NULL)
     return TRUE;
   if (have_gpus == have_deadline)
-    return qm_plan_fail_missing (error, "target", "give exactly one of gpus or deadline_days");
+    return qm_plan_fail_missing (error, "target", QM_PROBLEM_TARGET_ONE_OF, NULL);
   if (have_gpus && p->workload.target_gpus < 1)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, "target.gpus",
-                              json_object_get_member (o, "gpus"), "must be >= 1");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_AT_LEAST, "target.gpus",
+                                 TRUE, json_object_get_member (o, "gpus"), NULL, 1, 0);
   if (have_deadline && !(p->workload.deadline_days > 0))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, "target.deadline_days",
-                              json_object_get_member (o, "deadline_days"), "must be > 0");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_POSITIVE,
+                                 "target.deadline_days", TRUE,
+                                 json_object_get_member (o, "deadline_days"), NULL, 0, 0);
   return TRUE;
 }
 
@@ -286,9 +284,11 @@ read_hardware_item (QmPlanReader    *r,
 
       if (!qm_catalog_parse_object (key->kind, spec, 0, spec_out, &local))
         {
-          g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID, "hardware.%s.%s",
-                       spec_key, local->message);
-          return FALSE;
+          g_autofree char *path = g_strconcat ("hardware.", spec_key, NULL);
+
+          /* The catalog reader's own message names the field in the entry. */
+          return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_BAD_SPEC, path,
+                                       FALSE, NULL, local->message, 0, 0);
         }
       *embedded = TRUE;
       if (id_out[0] == '\0')
@@ -299,15 +299,14 @@ read_hardware_item (QmPlanReader    *r,
 
   if (id_out[0] == '\0')
     return (key->flags & QM_PLAN_KEY_REQUIRED)
-           ? qm_plan_fail_missing (error, key->path, "required (a catalog id, or %s)", spec_key)
+           ? qm_plan_fail_missing (error, key->path, QM_PROBLEM_MISSING_HARDWARE, spec_key)
            : TRUE;
   {
     gconstpointer found = hardware_lookup (key->kind, id_out);
 
     if (found == NULL)
-      return qm_plan_fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, key->path,
-                                json_object_get_member (o, kind),
-                                "unknown catalog id; embed the entry as hardware.%s", spec_key);
+      return qm_plan_fail_problem (error, QM_PLAN_ERROR_UNKNOWN_ID, QM_PROBLEM_UNKNOWN_HARDWARE,
+                                   key->path, TRUE, json_object_get_member (o, kind), spec_key, 0, 0);
     memcpy (spec_out, found, spec_size);
   }
   return TRUE;
@@ -353,8 +352,8 @@ check_server_gpu (QmPlanReader    *r,
 {
   if (p->hardware.server.gpu_id && p->gpu_id[0] &&
       strcmp (p->hardware.server.gpu_id, p->gpu_id) != 0)
-    qm_plan_reader_warn (r, "hardware.server: %s holds %s, not %s; using %s",
-                         p->server_id, p->hardware.server.gpu_id, p->gpu_id, p->gpu_id);
+    qm_plan_reader_warn_problem (r, QM_PROBLEM_SERVER_HOLDS_OTHER_GPU, "hardware.server",
+                                 p->server_id, p->hardware.server.gpu_id, p->gpu_id);
   return TRUE;
 }
 
@@ -373,14 +372,13 @@ resolve_offer (QmPlanReader    *r,
     return TRUE;
   offer = qm_catalog_cloud_offer (p->offer_id);
   if (offer == NULL)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, key->path,
-                              json_object_get_member (o, "offer"),
-                              "unknown cloud offer; see the catalog's cloud offers");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_UNKNOWN_ID, QM_PROBLEM_UNKNOWN_OFFER, key->path,
+                                 TRUE, json_object_get_member (o, "offer"), NULL, 0, 0);
   if (!qm_plan_reader_present (r, "pricing.usd_per_gpu_hour"))
     p->pricing.usd_per_gpu_hour = 0;
   if (offer->gpu_id && p->gpu_id[0] && strcmp (offer->gpu_id, p->gpu_id) != 0)
-    qm_plan_reader_warn (r, "pricing.offer: %s rents %s, not %s",
-                         p->offer_id, offer->gpu_id, p->gpu_id);
+    qm_plan_reader_warn_problem (r, QM_PROBLEM_OFFER_RENTS_OTHER_GPU, "pricing.offer",
+                                 p->offer_id, offer->gpu_id, p->gpu_id);
   return TRUE;
 }
 
@@ -399,8 +397,8 @@ check_failure_preset (QmPlanReader    *r,
   for (guint i = 0; i < QM_N_FAILURE_PRESETS; i++)
     g_string_append_printf (ids, "%s%s", i ? " or " : "",
                             qm_failure_preset_info ((QmFailurePreset) i)->id);
-  return qm_plan_fail_node (error, QM_PLAN_ERROR_UNKNOWN_ID, key->path,
-                            json_object_get_member (o, "preset"), "must be %s", ids->str);
+  return qm_plan_fail_problem (error, QM_PLAN_ERROR_UNKNOWN_ID, QM_PROBLEM_UNKNOWN_FAILURE_PRESET,
+                               key->path, TRUE, json_object_get_member (o, "preset"), ids->str, 0, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -446,29 +444,29 @@ static const QmPlanKey keys[] = {
   SECTION ("workload.model", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_model),
   ID ("workload.model.preset", workload.preset, MODEL, .flags = OPT, .after_read = resolve_preset,
       .label = N_("Model")),
-  SHAPE_INT (layers, 0, RANGE (1, 1000, "must be from 1 to 1000"), .label = N_("Layers"),
+  SHAPE_INT (layers, 0, RANGE (1, 1000, N_("must be from 1 to 1000")), .label = N_("Layers"),
              .help = N_("Transformer blocks stacked on top of each other")),
-  SHAPE_INT (hidden, 0, RANGE (1, 1000000, "must be from 1 to 1000000"), .label = N_("Hidden Size"),
+  SHAPE_INT (hidden, 0, RANGE (1, 1000000, N_("must be from 1 to 1000000")), .label = N_("Hidden Size"),
              .help = N_("Width of each layer")),
   SHAPE_INT (heads, 0, .label = N_("Attention Heads"), .help = N_("Must divide the hidden size")),
   SHAPE_INT (kv_heads, 0, .write = write_kv_heads, .auto_rule = "0: as many as the heads",
              .label = N_("Key-Value Heads"), .help = N_("0 = as many as the heads")),
-  SHAPE_INT (head_dim, OPT, RANGE (0, 65536, "must be at most 65536"),
+  SHAPE_INT (head_dim, OPT, RANGE (0, 65536, N_("must be at most 65536")),
              .auto_rule = "0: hidden / heads"),
-  SHAPE_INT (ffn_hidden, 0, RANGE (0, 10000000, "must be at most 10000000"),
+  SHAPE_INT (ffn_hidden, 0, RANGE (0, 10000000, N_("must be at most 10000000")),
              .label = N_("Feed-Forward Size"), .help = N_("Width of the MLP inside each layer")),
-  SHAPE_INT (vocab, 0, RANGE (2, 10000000, "must be from 2 to 10000000"), .label = N_("Vocabulary"),
+  SHAPE_INT (vocab, 0, RANGE (2, 10000000, N_("must be from 2 to 10000000")), .label = N_("Vocabulary"),
              .help = N_("Distinct tokens the model knows")),
   BOOL ("workload.model.gated_mlp", workload.model.gated_mlp, .flags = QM_PLAN_KEY_SHAPE),
   BOOL ("workload.model.tied_embeddings", workload.model.tied_embeddings,
         .flags = QM_PLAN_KEY_SHAPE),
-  SHAPE_INT (experts, QM_PLAN_KEY_AT_LEAST_ONE, RANGE (0, 65536, "must be at most 65536"),
+  SHAPE_INT (experts, QM_PLAN_KEY_AT_LEAST_ONE, RANGE (0, 65536, N_("must be at most 65536")),
              .auto_rule = "0 or 1: a dense model",
              .label = N_("Experts"), .help = N_("0 or 1 = a dense model")),
   SHAPE_INT (experts_per_token, QM_PLAN_KEY_AT_LEAST_ONE, .label = N_("Experts per Token"),
              .help = N_("Experts each token is routed to")),
-  SHAPE_INT (shared_experts, 0, RANGE (0, 1024, "must be at most 1024")),
-  SHAPE_INT (moe_ffn_hidden, 0, RANGE (0, 10000000, "must be at most 10000000"),
+  SHAPE_INT (shared_experts, 0, RANGE (0, 1024, N_("must be at most 1024"))),
+  SHAPE_INT (moe_ffn_hidden, 0, RANGE (0, 10000000, N_("must be at most 10000000")),
              .label = N_("Expert Feed-Forward Size")),
   SHAPE_INT (dense_layers, OPT),
   SHAPE_INT (q_lora_rank, 0, .written = has_mla),
@@ -479,13 +477,13 @@ static const QmPlanKey keys[] = {
   NUM ("workload.tokens_b", workload.tokens, .flags = QM_PLAN_KEY_REQUIRED, BILLION, TRAINING,
        .unit = NC_("unit", "billions"), .written = is_training, .label = N_("Training Tokens"),
        .help = N_("Per epoch, more than 0")),
-  NUM ("workload.epochs", workload.epochs, RANGE (0, 10000, "must be > 0 and at most 10000"),
+  NUM ("workload.epochs", workload.epochs, RANGE (0, 10000, N_("must be > 0 and at most 10000")),
        .flags = EXCL, TRAINING, .label = N_("Passes over the Data"),
        .help = N_("Epochs; 1 for pretraining, a few for fine-tuning")),
-  INT ("workload.seq_len", workload.seq_len, RANGE (1, 100000000, "must be from 1 to 100000000"),
+  INT ("workload.seq_len", workload.seq_len, RANGE (1, 100000000, N_("must be from 1 to 100000000")),
        .unit = NC_("unit", "tokens"), .label = N_("Sequence Length"), .help = N_("Tokens per sequence")),
   INT ("workload.global_batch", workload.global_batch,
-       RANGE (1, 100000000, "must be from 1 to 100000000"), .unit = NC_("unit", "sequences"),
+       RANGE (1, 100000000, N_("must be from 1 to 100000000")), .unit = NC_("unit", "sequences"),
        .label = N_("Global Batch"), .help = N_("Sequences per training step, over all GPUs")),
   INT ("workload.micro_batch", workload.micro_batch, .unit = NC_("unit", "sequences"),
        .label = N_("Micro-Batch"), .help = N_("Sequences each GPU works on at once")),
@@ -495,7 +493,7 @@ static const QmPlanKey keys[] = {
   ENUM ("workload.optimizer", workload.optimizer, TO_S (qm_optimizer_to_string),
         FROM_S (qm_optimizer_from_string), .choices = "adamw, adamw-8bit, sgd, adafactor",
         .label = N_("Optimizer")),
-  INT ("workload.zero_stage", workload.zero_stage, RANGE (0, 3, "must be 0, 1, 2 or 3"),
+  INT ("workload.zero_stage", workload.zero_stage, RANGE (0, 3, N_("must be 0, 1, 2 or 3")),
        .label = N_("Memory Sharding (ZeRO/FSDP)")),
   ENUM ("workload.recompute", workload.recompute, TO_S (qm_recompute_to_string),
         FROM_S (qm_recompute_from_string), .choices = "none, selective, full",
@@ -509,21 +507,21 @@ static const QmPlanKey keys[] = {
   INT ("workload.pp", workload.pp, .flags = QM_PLAN_KEY_AUTO, .label = N_("Pipeline Parallel"),
        .help = N_("Groups of layers placed on successive GPUs")),
   INT ("workload.cp", workload.cp, .flags = QM_PLAN_KEY_AUTO,
-       RANGE (0, 1000000, "must be \"auto\" or 1 to 1000000"), .label = N_("Context Parallel"),
+       RANGE (0, 1000000, N_("must be \"auto\" or 1 to 1000000")), .label = N_("Context Parallel"),
        .help = N_("GPUs that share one long sequence")),
   INT ("workload.ep", workload.ep, .flags = QM_PLAN_KEY_AUTO, .label = N_("Expert Parallel"),
        .help = N_("GPUs the experts of a mixture-of-experts model are spread over")),
   INT ("workload.virtual_stages", workload.virtual_stages, .flags = QM_PLAN_KEY_AUTO | OPT),
   NUM ("workload.mfu", workload.mfu, .flags = QM_PLAN_KEY_AUTO | EXCL,
-       RANGE (0, 1, "must be > 0 and <= 1"), .auto_rule = "predicted by the throughput model",
+       RANGE (0, 1, N_("must be > 0 and <= 1")), .auto_rule = "predicted by the throughput model",
        .label = N_("Model FLOPs Utilisation"), .help = N_("More than 0%, at most 100%")),
-  INT ("workload.lora_rank", workload.lora_rank, RANGE (0, 65536, "must be at most 65536"),
+  INT ("workload.lora_rank", workload.lora_rank, RANGE (0, 65536, N_("must be at most 65536")),
        .after_read = default_lora_rank, .auto_rule = "absent: 16 for LoRA and QLoRA",
        .label = N_("LoRA Rank"), .help = N_("Size of the add-on weights; 8 to 64 is typical")),
 
   SECTION ("workload.inference", .flags = QM_PLAN_KEY_REQUIRED, SERVING),
   NUM ("workload.inference.requests_per_minute", workload.inference.requests_per_minute,
-       RANGE (0, 1e9, "must be >= 0 and at most 1e9"), SERVING, .label = N_("Requests per Minute"),
+       RANGE (0, 1e9, N_("must be >= 0 and at most 1e9")), SERVING, .label = N_("Requests per Minute"),
        .help = N_("At the busiest time of day")),
   INT ("workload.inference.input_tokens", workload.inference.input_tokens, SERVING,
        .unit = NC_("unit", "tokens"), .label = N_("Prompt Length"), .help = N_("Tokens sent with each request")),
@@ -531,29 +529,29 @@ static const QmPlanKey keys[] = {
        .unit = NC_("unit", "tokens"), .label = N_("Answer Length"),
        .help = N_("Tokens generated for each request")),
   INT ("workload.inference.concurrency", workload.inference.concurrency, .flags = OPT, SERVING,
-       RANGE (0, 1000000, "must be at most 1000000"),
+       RANGE (0, 1000000, N_("must be at most 1000000")),
        .auto_rule = "absent: from the request rate and the latency targets",
        .label = N_("Requests in Flight"), .help = N_("Sequences in flight per replica; 0 = derive")),
   ENUM ("workload.inference.weight_precision", workload.inference.weight_precision, PRECISION,
         SERVING, .label = N_("Weight Format")),
   ENUM ("workload.inference.kv_precision", workload.inference.kv_precision, PRECISION, SERVING,
         .label = N_("Attention Cache Format")),
-  NUM ("workload.inference.ttft_ms", workload.inference.ttft_ms, RANGE (0, ANY_MORE, "must be >= 0"),
+  NUM ("workload.inference.ttft_ms", workload.inference.ttft_ms, RANGE (0, ANY_MORE, N_("must be >= 0")),
        SERVING, .unit = NC_("unit", "ms"), .label = N_("Time to First Token"),
        .help = N_("How soon an answer starts to appear")),
-  NUM ("workload.inference.tpot_ms", workload.inference.tpot_ms, RANGE (0, ANY_MORE, "must be >= 0"),
+  NUM ("workload.inference.tpot_ms", workload.inference.tpot_ms, RANGE (0, ANY_MORE, N_("must be >= 0")),
        SERVING, .unit = NC_("unit", "ms"), .label = N_("Time per Token"),
        .help = N_("How fast the answer is written after that")),
   ENUM ("workload.inference.arrival", workload.inference.arrival, .flags = OPT, SERVING,
         .to_string = arrival_to_string, .from_string = arrival_from_string,
         .choices = "poisson, offline"),
   NUM ("workload.inference.input_tokens_sd", workload.inference.input_tokens_sd, .flags = OPT,
-       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = NC_("unit", "tokens")),
+       RANGE (0, 1e8, N_("must be from 0 to 1e8")), SERVING, .unit = NC_("unit", "tokens")),
   NUM ("workload.inference.output_tokens_sd", workload.inference.output_tokens_sd, .flags = OPT,
-       RANGE (0, 1e8, "must be from 0 to 1e8"), SERVING, .unit = NC_("unit", "tokens")),
+       RANGE (0, 1e8, N_("must be from 0 to 1e8")), SERVING, .unit = NC_("unit", "tokens")),
   STR ("workload.inference.lengths_csv", workload.inference.lengths_csv, .flags = OPT, SERVING),
   INT ("workload.inference.max_sequences", workload.inference.max_sequences, .flags = OPT,
-       RANGE (0, 1000000, "must be at most 1000000"), SERVING),
+       RANGE (0, 1000000, N_("must be at most 1000000")), SERVING),
 
   SECTION ("target", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_target),
   INT ("target.gpus", workload.target_gpus, .flags = OPT, .label = N_("Number of GPUs"),
@@ -576,36 +574,36 @@ static const QmPlanKey keys[] = {
   SPEC ("hardware.storage_spec", STORAGE),
 
   SECTION ("facility"),
-  NUM ("facility.pue", facility.pue, RANGE (1, 3, "must be from 1 to 3"),
+  NUM ("facility.pue", facility.pue, RANGE (1, 3, N_("must be from 1 to 3")),
        .label = N_("Power Usage Effectiveness"),
        .help = N_("Facility power divided by IT power; 1.1 to 1.5 is typical")),
-  NUM ("facility.usd_per_kwh", facility.usd_per_kwh, RANGE (0, 10, "must be from 0 to 10"),
+  NUM ("facility.usd_per_kwh", facility.usd_per_kwh, RANGE (0, 10, N_("must be from 0 to 10")),
        .unit = NC_("unit", "USD/kWh"), .label = N_("Electricity Price"), .help = N_("Per kilowatt-hour")),
   NUM ("facility.rack_kw", facility.rack_kw, .flags = EXCL,
-       RANGE (0, 2000, "must be > 0 and at most 2000"), .unit = NC_("unit", "kW"), .label = N_("Power per Rack"),
+       RANGE (0, 2000, N_("must be > 0 and at most 2000")), .unit = NC_("unit", "kW"), .label = N_("Power per Rack"),
        .help = N_("Kilowatts each rack can be supplied and cooled with")),
-  INT ("facility.rack_units", facility.rack_units, RANGE (1, 100, "must be from 1 to 100"),
+  INT ("facility.rack_units", facility.rack_units, RANGE (1, 100, N_("must be from 1 to 100")),
        .unit = NC_("unit", "U"), .label = N_("Rack Height"), .help = N_("Usable rack units (U) in each rack")),
-  NUM ("facility.gco2_per_kwh", facility.gco2_per_kwh, RANGE (0, 2000, "must be from 0 to 2000"),
+  NUM ("facility.gco2_per_kwh", facility.gco2_per_kwh, RANGE (0, 2000, N_("must be from 0 to 2000")),
        .unit = NC_("unit", "gCO2e/kWh"), .label = N_("Grid Carbon Intensity"),
        .help = N_("Grams of CO₂e per kilowatt-hour of the local grid")),
   NUM ("facility.air_cooling_kw", facility.air_cooling_kw, .flags = OPT,
-       RANGE (0, ANY_MORE, "must be >= 0"), .unit = NC_("unit", "kW")),
+       RANGE (0, ANY_MORE, N_("must be >= 0")), .unit = NC_("unit", "kW")),
   NUM ("facility.colo_usd_per_kw_month", facility.colo_usd_per_kw_month, .flags = OPT,
-       RANGE (0, ANY_MORE, "must be >= 0"), .unit = NC_("unit", "USD/kW/month")),
+       RANGE (0, ANY_MORE, N_("must be >= 0")), .unit = NC_("unit", "USD/kW/month")),
 
   SECTION ("pricing"),
   ENUM ("pricing.mode", pricing.mode, TO_S (qm_pricing_mode_to_string),
         FROM_S (qm_pricing_mode_from_string), .choices = "buy, rent, rent-reserved",
         .label = N_("Buy or Rent")),
   NUM ("pricing.usd_per_gpu_hour", pricing.usd_per_gpu_hour,
-       RANGE (0, 1000, "must be from 0 to 1000"), .unit = NC_("unit", "USD"), .label = N_("Price per GPU-Hour"),
+       RANGE (0, 1000, N_("must be from 0 to 1000")), .unit = NC_("unit", "USD"), .label = N_("Price per GPU-Hour"),
        .help = N_("Renting; when buying, for the break-even. 0 to 1,000")),
   NUM ("pricing.amortization_years", pricing.amortization_years, .flags = EXCL,
-       RANGE (0, 30, "must be > 0 and at most 30"), .unit = NC_("unit", "years"), .label = N_("Write Off Over"),
+       RANGE (0, 30, N_("must be > 0 and at most 30")), .unit = NC_("unit", "years"), .label = N_("Write Off Over"),
        .help = N_("Years over which bought hardware is paid off")),
   NUM ("pricing.support_fraction", pricing.support_fraction, .flags = OPT,
-       RANGE (0, 1, "must be from 0 to 1")),
+       RANGE (0, 1, N_("must be from 0 to 1"))),
   STR ("pricing.currency", pricing.currency, .label = N_("Currency")),
   ID ("pricing.offer", offer_id, CLOUD, .flags = OPT, .after_read = resolve_offer,
       .label = N_("Cloud Offer")),
@@ -614,7 +612,7 @@ static const QmPlanKey keys[] = {
   STR ("reliability.preset", reliability_preset, .after_read = check_failure_preset,
        .label = N_("Failure Rates")),
   NUM ("reliability.restart_minutes", restart_minutes,
-       RANGE (0, 100000, "must be from 0 to 100000"), .unit = NC_("unit", "minutes"), .label = N_("Restart Time"),
+       RANGE (0, 100000, N_("must be from 0 to 100000")), .unit = NC_("unit", "minutes"), .label = N_("Restart Time"),
        .help = N_("Detect, reschedule and reload after a failure")),
 
   /* The terms a quote is made on (docs/quotes.md); written only when the
@@ -623,37 +621,37 @@ static const QmPlanKey keys[] = {
   STR ("quote.currency", quote.currency, .label = N_("Currency"),
        .help = N_("ISO 4217 code of the quote’s currency, such as EUR")),
   NUM ("quote.exchange_rate", quote.exchange_rate, .flags = OPT,
-       RANGE (0, 1e6, "must be from 0 to 1000000"), .unit = NC_("unit", "per USD"),
+       RANGE (0, 1e6, N_("must be from 0 to 1000000")), .unit = NC_("unit", "per USD"),
        .auto_rule = "absent or 0: the store's rate at the quote date (1 for USD)",
        .label = N_("Exchange Rate"), .help = N_("Units of the quote’s currency per US dollar")),
-  NUM ("quote.tax_rate", quote.tax_rate, .flags = OPT, RANGE (0, 1, "must be from 0 to 1"),
+  NUM ("quote.tax_rate", quote.tax_rate, .flags = OPT, RANGE (0, 1, N_("must be from 0 to 1")),
        .label = N_("Tax Rate"), .help = N_("VAT or sales tax, as a fraction of the net total")),
   { .path = "quote.discounts", .type = QM_PLAN_KEY_OBJECT, .offset = -1,
     .read = qm_plan_quote_read_discounts, .write = qm_plan_quote_write_discounts,
     .auto_rule = "catalog id: fraction off the list price, from 0 to 1" },
   NUM ("quote.spares_fraction", quote.spares_fraction, .flags = OPT,
-       RANGE (0, 1, "must be from 0 to 1"), .label = N_("Spares"),
+       RANGE (0, 1, N_("must be from 0 to 1")), .label = N_("Spares"),
        .help = N_("Spare servers as a fraction of the servers, rounded up")),
   NUM ("quote.support_years", quote.support_years, .flags = OPT,
-       RANGE (0, 20, "must be from 0 to 20"), .unit = NC_("unit", "years"), .label = N_("Support Contract")),
+       RANGE (0, 20, N_("must be from 0 to 20")), .unit = NC_("unit", "years"), .label = N_("Support Contract")),
   NUM ("quote.support_rate", quote.support_rate, .flags = OPT,
-       RANGE (0, 1, "must be from 0 to 1"), .auto_rule = "absent: pricing.support_fraction",
+       RANGE (0, 1, N_("must be from 0 to 1")), .auto_rule = "absent: pricing.support_fraction",
        .label = N_("Support Rate"), .help = N_("Yearly support as a fraction of the list price")),
   NUM ("quote.shipping_fraction", quote.shipping_fraction, .flags = OPT,
-       RANGE (0, 1, "must be from 0 to 1"), .label = N_("Shipping"),
+       RANGE (0, 1, N_("must be from 0 to 1")), .label = N_("Shipping"),
        .help = N_("Shipping as a fraction of the hardware")),
-  NUM ("quote.deposit_fraction", quote.deposit_fraction, RANGE (0, 1, "must be from 0 to 1"),
+  NUM ("quote.deposit_fraction", quote.deposit_fraction, RANGE (0, 1, N_("must be from 0 to 1")),
        .label = N_("Deposit"), .help = N_("Paid at order, as a fraction of the gross total")),
-  NUM ("quote.payment_days", quote.payment_days, RANGE (0, 365, "must be from 0 to 365"),
+  NUM ("quote.payment_days", quote.payment_days, RANGE (0, 365, N_("must be from 0 to 365")),
        .unit = NC_("unit", "days"), .label = N_("Payment Terms"), .help = N_("Days after each delivery")),
-  NUM ("quote.lead_weeks", quote.lead_weeks, RANGE (0, 520, "must be from 0 to 520"),
+  NUM ("quote.lead_weeks", quote.lead_weeks, RANGE (0, 520, N_("must be from 0 to 520")),
        .unit = NC_("unit", "weeks"), .label = N_("Lead Time")),
   { .path = "quote.phases", .type = QM_PLAN_KEY_NUMBER, .offset = -1,
     .read = qm_plan_quote_read_phases, .write = qm_plan_quote_write_phases,
     .auto_rule = "a list of fractions of the nodes, adding up to 1; absent: one delivery" },
   INT ("quote.phase_interval_months", quote.phase_interval_months,
-       RANGE (1, 24, "must be from 1 to 24"), .unit = NC_("unit", "months"), .label = N_("Months between Deliveries")),
-  INT ("quote.valid_days", quote.valid_days, RANGE (1, 3650, "must be from 1 to 3650"),
+       RANGE (1, 24, N_("must be from 1 to 24")), .unit = NC_("unit", "months"), .label = N_("Months between Deliveries")),
+  INT ("quote.valid_days", quote.valid_days, RANGE (1, 3650, N_("must be from 1 to 3650")),
        .unit = NC_("unit", "days"), .label = N_("Valid For")),
 };
 
@@ -885,14 +883,19 @@ const QmPlanKey *
 qm_plan_schema_error_key (const GError *error,
                           const char  **detail)
 {
+  const QmProblem *problem = qm_plan_error_get_problem (error);
   const QmPlanKey *best = NULL;
   gsize best_len = 0;
 
-  /* The longest path wins: "target.gpus: …" names target.gpus, not target. */
+  /* A problem names its key; an error set without one (an old caller) is
+   * read as "path: message", the longest path winning: "target.gpus: …"
+   * names target.gpus, not target. */
   for (guint i = 0; error != NULL && i < G_N_ELEMENTS (keys); i++)
     {
       gsize len = strlen (keys[i].path);
 
+      if (problem != NULL && strcmp (problem->path, keys[i].path) != 0)
+        continue;
       if (len > best_len && strncmp (error->message, keys[i].path, len) == 0 &&
           strncmp (error->message + len, ": ", 2) == 0)
         best = &keys[i], best_len = len;

@@ -77,7 +77,7 @@ struct _QmPlanKey
   const char        *choices;    /* ENUM: "a, b, c", in messages and docs */
   double             scale;      /* stored = written × scale; 0 means 1 */
   double             min, max;   /* checked when range is set */
-  const char        *range;      /* the check's message: "must be from 1 to 1000" */
+  const char        *range;      /* N_(), the check's message: "must be from 1 to 1000" */
   const char        *unit;
   const char        *auto_rule;  /* what "auto" or absence means (docs) */
   guint              modes;      /* QM_PLAN_MODE bits the key applies in */
@@ -134,10 +134,10 @@ gboolean         qm_plan_key_set_string (const QmPlanKey *key,
 gpointer         qm_plan_key_spec       (const QmPlanKey *key,
                                          QmPlan          *plan,
                                          gboolean       **embedded);
-/* The row a qm_plan_validate() error names (its message starts with the
- * row's path and ": "), with @detail set to the rest; NULL when it names
- * none. The one place that reads a path out of a message, until problems
- * carry their key (issue #24). */
+/* The row a qm_plan_validate() error names (its problem's path, or for an
+ * error set without a problem the path its message starts with, before
+ * ": "), with @detail set to the rest of the message; NULL when it names
+ * none. New code reads qm_plan_error_get_problem () instead. */
 const QmPlanKey *qm_plan_schema_error_key (const GError *error,
                                            const char  **detail);
 /* The key's unit as a person reads it: translated, and amounts in the

@@ -12,39 +12,29 @@
 #include "qm-plan-private.h"
 #include "qm-text.h"
 
-G_DEFINE_QUARK (qm-plan-error-quark, qm_plan_error)
-
 /* ------------------------------------------------------------------ */
-/* Errors                                                             */
+/* Errors: each a problem (qm-problem.h), rendered into the GError     */
 
-static char *
-describe_node (JsonNode *node)
+gboolean
+qm_plan_fail_problem (GError       **error,
+                      QmPlanError    code,
+                      QmProblemCode  problem,
+                      const char    *path,
+                      gboolean       has_got,
+                      JsonNode      *got,
+                      const char    *s0,
+                      double         n0,
+                      double         n1)
 {
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return g_strdup ("null");
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    return g_strdup ("an object");
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    return g_strdup ("an array");
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
-    case G_TYPE_DOUBLE:
-      return g_strdup_printf ("%g", json_node_get_double (node));
-    case G_TYPE_BOOLEAN:
-      return g_strdup (json_node_get_boolean (node) ? "true" : "false");
-    case G_TYPE_STRING:
-      {
-        const char *s = json_node_get_string (node);
-        g_autofree char *cut = g_utf8_make_valid (s, MIN (strlen (s), 60));
-        g_autofree char *safe = qm_text_escape (cut);
+  QmProblem p;
 
-        return g_strdup_printf ("\"%s%s\"", safe, strlen (s) > 60 ? "…" : "");
-      }
-    default:
-      return g_strdup ("?");
-    }
+  qm_problem_init (&p, problem, path);
+  qm_problem_set_string (&p, 0, s0);
+  qm_problem_set_number (&p, 0, n0);
+  qm_problem_set_number (&p, 1, n1);
+  if (has_got)
+    qm_problem_set_got_node (&p, got);
+  return qm_problem_set_error (error, code, &p);
 }
 
 gboolean
@@ -56,49 +46,43 @@ qm_plan_fail_node (GError    **error,
                    ...)
 {
   g_autofree char *what = NULL;
-  g_autofree char *got = describe_node (node);
   va_list args;
 
   va_start (args, format);
   what = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, QM_PLAN_ERROR, code, "%s: %s (got %s)", path, what, got);
-  return FALSE;
+  return qm_plan_fail_problem (error, code, QM_PROBLEM_OTHER, path, TRUE, node, what, 0, 0);
 }
 
 gboolean
-qm_plan_fail_missing (GError    **error,
-                      const char *path,
-                      const char *format,
-                      ...)
+qm_plan_fail_missing (GError       **error,
+                      const char    *path,
+                      QmProblemCode  problem,
+                      const char    *s0)
 {
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_MISSING, "%s: %s", path, what);
-  return FALSE;
+  return qm_plan_fail_problem (error, QM_PLAN_ERROR_MISSING, problem, path, FALSE, NULL, s0, 0, 0);
 }
 
-G_GNUC_PRINTF (4, 5)
+/* A value qm_plan_validate() refuses: @got as the plan holds it. */
 static gboolean
-fail_value (GError    **error,
-            const char *path,
-            double      got,
-            const char *format,
-            ...)
+fail_value (GError       **error,
+            QmProblemCode  problem,
+            const char    *path,
+            double         got,
+            const char    *s0,
+            double         n0,
+            double         n1)
 {
-  g_autofree char *what = NULL;
-  va_list args;
+  QmProblem p;
 
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID, "%s: %s (got %g)", path, what, got);
-  return FALSE;
+  qm_problem_init (&p, problem, path);
+  qm_problem_set_string (&p, 0, s0);
+  qm_problem_set_number (&p, 0, n0);
+  qm_problem_set_number (&p, 1, n1);
+  qm_problem_set_got_number (&p, got);
+  return qm_problem_set_error (error, QM_PLAN_ERROR_INVALID, &p);
 }
+
 /* ------------------------------------------------------------------ */
 /* Typed getters. Each takes the object, the path of the object and the  */
 /* key; absent keys leave *out alone and set *present = FALSE.          */
@@ -126,27 +110,24 @@ absent (QmPlanReader *r,
         gboolean      required,
         GError      **error)
 {
-  return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), "required") : TRUE;
+  return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), QM_PROBLEM_MISSING, NULL)
+                  : TRUE;
 }
 
 /* An INVALID error naming prefix.key and showing the value @n found. */
-G_GNUC_PRINTF (6, 7)
 static gboolean
-invalid (QmPlanReader *r,
-         const char   *prefix,
-         const char   *key,
-         JsonNode     *n,
-         GError      **error,
-         const char   *format,
-         ...)
+invalid (QmPlanReader  *r,
+         const char    *prefix,
+         const char    *key,
+         JsonNode      *n,
+         GError       **error,
+         QmProblemCode  problem,
+         const char    *s0,
+         double         n0,
+         double         n1)
 {
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-  return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, path_of (r, prefix, key), n, "%s", what);
+  return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, problem, path_of (r, prefix, key),
+                               TRUE, n, s0, n0, n1);
 }
 
 static gboolean
@@ -178,12 +159,13 @@ get_number (QmPlanReader *r,
   if (n == NULL)
     return absent (r, prefix, key, required, error);
   if (!is_number (n))
-    return invalid (r, prefix, key, n, error, whole ? "must be a whole number" : "must be a number");
+    return invalid (r, prefix, key, n, error, whole ? QM_PROBLEM_NOT_WHOLE : QM_PROBLEM_NOT_NUMBER,
+                    NULL, 0, 0);
   v = json_node_get_double (n);
   if (whole && (!isfinite (v) || v != floor (v) || v < 0 || v > 1e9))
-    return invalid (r, prefix, key, n, error, "must be a whole number from 0 to 1e9");
+    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_WHOLE_IN_RANGE, NULL, 0, 1e9);
   if (!isfinite (v))
-    return invalid (r, prefix, key, n, error, "must be a finite number");
+    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_FINITE, NULL, 0, 0);
   *out = v;
   return TRUE;
 }
@@ -209,7 +191,7 @@ get_auto_uint (QmPlanReader *r,
     }
   if (!is_number (n) || json_node_get_double (n) != floor (json_node_get_double (n)) ||
       json_node_get_double (n) < 1 || json_node_get_double (n) > 1e6)
-    return invalid (r, prefix, key, n, error, "must be a whole number >= 1 or \"auto\"");
+    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_COUNT_OR_AUTO, NULL, 0, 0);
   *out = (guint) json_node_get_double (n);
   return TRUE;
 }
@@ -227,7 +209,7 @@ get_bool (QmPlanReader *r,
   if (n == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
-    return invalid (r, prefix, key, n, error, "must be true or false");
+    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_BOOL, NULL, 0, 0);
   *out = json_node_get_boolean (n);
   return TRUE;
 }
@@ -245,11 +227,13 @@ check_text (QmPlanReader *r,
 
   if (bad == NULL)
     return TRUE;
-  g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_INVALID,
-               "%s: must not contain control characters or bidirectional overrides"
-               " (got U+%04X at character %ld)",
-               path_of (r, prefix, key), g_utf8_get_char (bad), at);
-  return FALSE;
+  {
+    char character[16];
+
+    g_snprintf (character, sizeof character, "U+%04X", g_utf8_get_char (bad));
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_UNSAFE_TEXT,
+                                 path_of (r, prefix, key), FALSE, NULL, character, (double) at, 0);
+  }
 }
 
 static gboolean
@@ -269,10 +253,10 @@ get_string (QmPlanReader *r,
   if (n == NULL)
     return absent (r, prefix, key, required, error);
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return invalid (r, prefix, key, n, error, "must be a string");
+    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_STRING, NULL, 0, 0);
   s = json_node_get_string (n);
   if (strlen (s) >= size)
-    return invalid (r, prefix, key, n, error, "must be shorter than %" G_GSIZE_FORMAT " bytes", size);
+    return invalid (r, prefix, key, n, error, QM_PROBLEM_TOO_LONG, NULL, (double) size, 0);
   /* A stranger's file: no terminal escapes or bidi overrides, which would
    * reach a terminal, a PDF or a spreadsheet; notes may break lines. */
   if (!check_text (r, prefix, key, s, multiline, error))
@@ -296,11 +280,12 @@ get_enum (QmPlanReader   *r,
   JsonNode *n = json_object_get_member (o, key);
 
   if (n == NULL)
-    return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), "required, one of %s", choices)
-                                            : TRUE;
+    return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), QM_PROBLEM_MISSING_ENUM,
+                                            choices)
+                    : TRUE;
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING ||
       !from_string (json_node_get_string (n), out))
-    return invalid (r, prefix, key, n, error, "must be one of %s", choices);
+    return invalid (r, prefix, key, n, error, QM_PROBLEM_BAD_ENUM, choices, 0, 0);
   return TRUE;
 }
 
@@ -319,7 +304,7 @@ get_object (QmPlanReader *r,
   if (n == NULL)
     return absent (r, prefix, key, required, error);
   if (!JSON_NODE_HOLDS_OBJECT (n))
-    return invalid (r, prefix, key, n, error, "must be an object");
+    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_SECTION, NULL, 0, 0);
   *out = json_node_get_object (n);
   return TRUE;
 }
@@ -375,6 +360,25 @@ qm_plan_reader_warn (QmPlanReader *r,
   va_end (args);
 }
 
+void
+qm_plan_reader_warn_problem (QmPlanReader  *r,
+                             QmProblemCode  code,
+                             const char    *path,
+                             const char    *s0,
+                             const char    *s1,
+                             const char    *s2)
+{
+  QmProblem problem;
+
+  if (r->warnings == NULL)
+    return;
+  qm_problem_init (&problem, code, path);
+  qm_problem_set_string (&problem, 0, s0);
+  qm_problem_set_string (&problem, 1, s1);
+  qm_problem_set_string (&problem, 2, s2);
+  g_ptr_array_add (r->warnings, qm_problem_to_string (&problem));
+}
+
 /* Rows directly below the section at row @section (-1 for the top). */
 static gboolean
 is_child (const QmPlanKey *key,
@@ -423,7 +427,8 @@ check_unknown (QmPlanReader *r,
       for (guint i = 0; i < n_keys && !known; i++)
         known = is_child (&keys[i], section) && strcmp (qm_plan_key_name (&keys[i]), l->data) == 0;
       if (!known)
-        qm_plan_reader_warn (r, "%s: unknown key, ignored", qm_plan_reader_path (r, path, l->data));
+        qm_plan_reader_warn_problem (r, QM_PROBLEM_UNKNOWN_KEY, qm_plan_reader_path (r, path, l->data),
+                                     NULL, NULL, NULL);
     }
 }
 
@@ -454,7 +459,7 @@ read_key (QmPlanReader    *r,
   *present = n != NULL;
   /* A value needed only in some modes says which, when it is missing. */
   if (n == NULL && required && key->modes != 0 && key->type != QM_PLAN_KEY_OBJECT)
-    return qm_plan_fail_missing (error, key->path, "required for mode %s",
+    return qm_plan_fail_missing (error, key->path, QM_PROBLEM_MISSING_FOR_MODE,
                                  qm_mode_to_string (p->workload.mode));
   if (key->flags & QM_PLAN_KEY_AUTO && n != NULL && JSON_NODE_HOLDS_VALUE (n) &&
       g_strcmp0 (json_node_get_string (n), "auto") == 0)
@@ -478,8 +483,8 @@ read_key (QmPlanReader    *r,
           return TRUE;
         /* "auto" stands for 0, so an auto number is checked as it is read. */
         if (key->flags & QM_PLAN_KEY_AUTO && !in_range (key, v))
-          return qm_plan_fail_node (error, QM_PLAN_ERROR_INVALID, key->path, n,
-                                    "%s, or \"auto\"", key->range);
+          return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_OUT_OF_RANGE_OR_AUTO,
+                                       key->path, TRUE, n, key->range, key->min, key->max);
         *(double *) out = v * scale;
         return TRUE;
       }
@@ -552,10 +557,12 @@ read_section (QmPlanReader *r,
 /* ------------------------------------------------------------------ */
 /* Validation of values (shared by the reader and by code-built plans) */
 
-#define CHECK(cond, path, got, ...)                                     \
+/* @cond, or the problem @code at @path, the plan holding @got; a string
+ * and two numbers fill the problem's template. */
+#define CHECK(cond, path, got, code, s0, n0, n1)                        \
   G_STMT_START {                                                        \
     if (!(cond))                                                        \
-      return fail_value (error, path, (double) (got), __VA_ARGS__);     \
+      return fail_value (error, code, path, (double) (got), s0, (double) (n0), (double) (n1)); \
   } G_STMT_END
 
 static double
@@ -603,9 +610,23 @@ validate_ranges (const QmPlan *p,
       v = key_value (key, p) / (key->scale != 0 ? key->scale : 1);
       if (key->flags & QM_PLAN_KEY_AUTO && v == 0)
         continue;
-      CHECK (in_range (key, v), key->path, v, "%s", key->range);
+      CHECK (in_range (key, v), key->path, v, QM_PROBLEM_OUT_OF_RANGE, key->range, key->min, key->max);
     }
   return TRUE;
+}
+
+/* The precision has no dense peak on the plan's GPU: two strings. */
+static gboolean
+fail_no_peak (const QmPlan *p,
+              GError      **error)
+{
+  QmProblem problem;
+
+  qm_problem_init (&problem, QM_PROBLEM_NO_PEAK, "workload.precision");
+  qm_problem_set_string (&problem, 0, p->gpu_id);
+  qm_problem_set_string (&problem, 1, qm_precision_to_string (p->workload.precision));
+  qm_problem_set_got_number (&problem, (double) p->workload.precision);
+  return qm_problem_set_error (error, QM_PLAN_ERROR_INVALID, &problem);
 }
 
 gboolean
@@ -624,72 +645,71 @@ qm_plan_validate (const QmPlan *p,
   if (qm_model_has_shape (s))
     {
       CHECK (s->heads >= 1 && s->heads <= s->hidden, "workload.model.heads", s->heads,
-             "must be from 1 to hidden (%u)", s->hidden);
+             QM_PROBLEM_HEADS_RANGE, NULL, s->hidden, 0);
       CHECK (s->head_dim > 0 || s->hidden % s->heads == 0, "workload.model.heads", s->heads,
-             "must divide hidden (%u) unless head_dim is given", s->hidden);
+             QM_PROBLEM_HEADS_DIVIDE, NULL, s->hidden, 0);
       CHECK (s->kv_heads <= s->heads && (s->kv_heads == 0 || s->heads % s->kv_heads == 0),
-             "workload.model.kv_heads", s->kv_heads, "must divide heads (%u)", s->heads);
+             "workload.model.kv_heads", s->kv_heads, QM_PROBLEM_KV_HEADS_DIVIDE, NULL, s->heads, 0);
       CHECK (s->ffn_hidden >= 1 || (s->experts > 1 && s->moe_ffn_hidden >= 1),
-             "workload.model.ffn_hidden", s->ffn_hidden, "must be > 0");
+             "workload.model.ffn_hidden", s->ffn_hidden, QM_PROBLEM_POSITIVE, NULL, 0, 0);
       CHECK (s->experts_per_token <= MAX (s->experts, 1u), "workload.model.experts_per_token",
-             s->experts_per_token, "must not exceed experts (%u)", s->experts);
+             s->experts_per_token, QM_PROBLEM_EXPERTS_PER_TOKEN, NULL, s->experts, 0);
       CHECK (s->dense_layers <= s->layers, "workload.model.dense_layers", s->dense_layers,
-             "must not exceed layers (%u)", s->layers);
+             QM_PROBLEM_DENSE_LAYERS, NULL, s->layers, 0);
       CHECK (s->q_lora_rank <= 1000000 && s->kv_lora_rank <= 1000000 && s->rope_head_dim <= 65536,
-             "workload.model.kv_lora_rank", s->kv_lora_rank, "is absurd");
+             "workload.model.kv_lora_rank", s->kv_lora_rank, QM_PROBLEM_MLA_ABSURD, NULL, 0, 0);
     }
   else
     CHECK (s->params_hint > 0 && s->params_hint <= 1e14, "workload.model.params_b",
-           s->params_hint / 1e9, "must be > 0 and at most 100000 (billions)");
+           s->params_hint / 1e9, QM_PROBLEM_PARAMS_RANGE, NULL, 0, 1e5);
 
   if (training)
     {
-      CHECK (w->tokens > 0, "workload.tokens_b", w->tokens / 1e9, "must be > 0");
+      CHECK (w->tokens > 0, "workload.tokens_b", w->tokens / 1e9, QM_PROBLEM_POSITIVE, NULL, 0, 0);
       CHECK (w->tokens <= 1e16, "workload.tokens_b", w->tokens / 1e9,
-             "must be at most 10000000 (billions)");
+             QM_PROBLEM_TOKENS_MAX, NULL, 0, 1e7);
     }
   CHECK (w->micro_batch >= 1 && w->micro_batch <= w->global_batch, "workload.micro_batch",
-         w->micro_batch, "must be from 1 to global_batch (%u)", w->global_batch);
+         w->micro_batch, QM_PROBLEM_MICRO_BATCH, NULL, w->global_batch, 0);
   CHECK (!(w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA) || w->lora_rank >= 1,
-         "workload.lora_rank", w->lora_rank, "must be > 0 for LoRA and QLoRA");
+         "workload.lora_rank", w->lora_rank, QM_PROBLEM_LORA_RANK, NULL, 0, 0);
 
   /* Parallelism against the hardware and the model. */
-  CHECK (gpn >= 1 && gpn <= 1024, "hardware.server", gpn, "the server must hold 1 to 1024 GPUs");
+  CHECK (gpn >= 1 && gpn <= 1024, "hardware.server", gpn, QM_PROBLEM_SERVER_GPUS, NULL, 1, 1024);
   if (w->tp > 0)
     {
       CHECK (w->tp <= gpn && gpn % w->tp == 0, "workload.tp", w->tp,
-             "must divide the %u GPUs of a node", gpn);
+             QM_PROBLEM_TP_NODE, NULL, gpn, 0);
       CHECK (!qm_model_has_shape (s) || s->heads % w->tp == 0, "workload.tp", w->tp,
-             "must divide the attention heads (%u)", s->heads);
+             QM_PROBLEM_TP_HEADS, NULL, s->heads, 0);
     }
   if (w->pp > 0)
     CHECK (!qm_model_has_shape (s) || w->pp <= s->layers, "workload.pp", w->pp,
-           "must not exceed the layers (%u)", s->layers);
+           QM_PROBLEM_PP_LAYERS, NULL, s->layers, 0);
   if (w->ep > 0)
     CHECK (w->ep == 1 || (s->experts > 1 && s->experts % w->ep == 0), "workload.ep", w->ep,
-           "must divide the experts (%u)", s->experts);
+           QM_PROBLEM_EP_EXPERTS, NULL, s->experts, 0);
   if (w->target_gpus > 0)
     {
       guint mp = MAX (w->tp, 1u) * MAX (w->pp, 1u) * MAX (w->cp, 1u);
 
-      CHECK (w->target_gpus <= 10000000, "target.gpus", w->target_gpus, "must be at most 10000000");
+      CHECK (w->target_gpus <= 10000000, "target.gpus", w->target_gpus,
+             QM_PROBLEM_AT_MOST, NULL, 10000000, 0);
       CHECK (w->target_gpus % mp == 0, "target.gpus", w->target_gpus,
-             "must be a multiple of tp·pp·cp = %u", mp);
+             QM_PROBLEM_NOT_A_MULTIPLE, NULL, mp, 0);
     }
   else
     CHECK (w->deadline_days > 0 && w->deadline_days <= 36500, "target.deadline_days",
-           w->deadline_days, "must be > 0 and at most 36500");
-  if (training)
-    CHECK (qm_compute_peak_flops (&p->hardware.gpu, w->precision) > 0, "workload.precision",
-           (double) w->precision, "the GPU %s has no dense peak for %s",
-           p->gpu_id, qm_precision_to_string (w->precision));
-  else
+           w->deadline_days, QM_PROBLEM_DEADLINE_RANGE, NULL, 0, 36500);
+  if (training && !(qm_compute_peak_flops (&p->hardware.gpu, w->precision) > 0))
+    return fail_no_peak (p, error);
+  if (!training)
     CHECK (w->inference.input_tokens + (double) w->inference.output_tokens >= 1 &&
            w->inference.input_tokens + (double) w->inference.output_tokens <= 100000000,
            "workload.inference.input_tokens", w->inference.input_tokens,
-           "input + output tokens must be from 1 to 100000000");
+           QM_PROBLEM_SERVING_TOKENS, NULL, 1, 100000000);
   CHECK (p->hardware.gpu.memory_gb > 0, "hardware.gpu", p->hardware.gpu.memory_gb,
-         "the GPU's memory_gb must be > 0");
+         QM_PROBLEM_GPU_MEMORY, NULL, 0, 0);
   return TRUE;
 }
 /* ------------------------------------------------------------------ */
@@ -718,13 +738,13 @@ qm_plan_load_from_data (QmPlan      *plan,
 
   if (!json_parser_load_from_data (parser, data, length, &local))
     {
-      g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_PARSE, "not valid JSON: %s",
-                   local->message);
-      return FALSE;
+      return qm_plan_fail_problem (error, QM_PLAN_ERROR_PARSE, QM_PROBLEM_NOT_JSON, "", FALSE, NULL,
+                                   local->message, 0, 0);
     }
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_PARSE, "(top level)", root, "must be a JSON object");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_PARSE, QM_PROBLEM_NOT_OBJECT, "", TRUE, root,
+                                 NULL, 0, 0);
   o = json_node_get_object (root);
 
   /* Format and version come first: a newer file is refused, not guessed at. */
@@ -735,16 +755,16 @@ qm_plan_load_from_data (QmPlan      *plan,
       return FALSE;
     }
   if (strcmp (format, QM_PLAN_FORMAT) != 0)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_FORMAT, "format", json_object_get_member (o, "format"),
-                              "not a Quartermaster plan (expected \"" QM_PLAN_FORMAT "\")");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_FORMAT, QM_PROBLEM_NOT_A_PLAN, "format", TRUE,
+                                 json_object_get_member (o, "format"), QM_PLAN_FORMAT, 0, 0);
   if (!get_number (&r, o, "", "version", TRUE, FALSE, &version, error))
     return FALSE;
   if (version != floor (version) || version < 1)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_FORMAT, "version", json_object_get_member (o, "version"),
-                              "must be a whole number >= 1");
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_FORMAT, QM_PROBLEM_BAD_VERSION, "version", TRUE,
+                                 json_object_get_member (o, "version"), NULL, 0, 0);
   if (version > QM_PLAN_VERSION)
-    return qm_plan_fail_node (error, QM_PLAN_ERROR_FORMAT, "version", json_object_get_member (o, "version"),
-                              "written by a newer Quartermaster; this one reads version %d", QM_PLAN_VERSION);
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_FORMAT, QM_PROBLEM_NEWER_VERSION, "version", TRUE,
+                                 json_object_get_member (o, "version"), NULL, QM_PLAN_VERSION, 0);
 
   /* Parse into a temporary; copy out only on success. */
   tmp = g_new (QmPlan, 1);
@@ -773,9 +793,8 @@ qm_plan_load_from_file (QmPlan      *plan,
     return FALSE;
   if (length > 16 * 1024 * 1024)
     {
-      g_set_error (error, QM_PLAN_ERROR, QM_PLAN_ERROR_PARSE,
-                   "larger than 16 MB; not a plan file");
-      return FALSE;
+      return qm_plan_fail_problem (error, QM_PLAN_ERROR_PARSE, QM_PROBLEM_TOO_LARGE, "", FALSE, NULL,
+                                   NULL, 0, 0);
     }
   return qm_plan_load_from_data (plan, data, (gssize) length, warnings, error);
 }

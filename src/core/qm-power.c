@@ -12,6 +12,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -71,10 +72,10 @@ qm_power_compute (const QmPowerInput *in,
   qm_power_node_watts (in->server, in->gpu, &out->node);
   if (out->node.total <= 0.0)
     qm_issues_add (&out->issues, QM_ISSUE_WARNING, "hardware.server.power_max_w",
-                   "no power figure for the server", in->server->power_max_w);
+                   N_("no power figure for the server"), in->server->power_max_w);
   else if (in->server->power_max_w > 0.0 && out->node.components > in->server->power_max_w * 1.0001)
     qm_issues_add (&out->issues, QM_ISSUE_WARNING, "hardware.server.power_max_w",
-                   "below the sum of the component maxima; using the sum",
+                   N_("below the sum of the component maxima; using the sum"),
                    in->server->power_max_w);
 
   /* Average fraction: given, or the spec's typical/max, or the default. */
@@ -84,7 +85,7 @@ qm_power_compute (const QmPowerInput *in,
       out->avg_basis = QM_POWER_AVG_GIVEN;
       if (in->avg_fraction > 1.0)
         qm_issues_add (&out->issues, QM_ISSUE_WARNING, "facility.avg_fraction",
-                       "above 1; clamped to the nameplate", in->avg_fraction);
+                       N_("above 1; clamped to the nameplate"), in->avg_fraction);
     }
   else if (nonneg (in->server->power_typical_w) > 0.0 && out->node.total > 0.0)
     {
@@ -121,12 +122,12 @@ qm_power_compute (const QmPowerInput *in,
   pue = fac->pue;
   if (!isfinite (pue) || pue < 1.0)
     {
-      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.pue", "must be >= 1", fac->pue);
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.pue", N_("must be >= 1"), fac->pue);
       pue = 1.0;
     }
   else if (pue > 3.0)
     qm_issues_add (&out->issues, QM_ISSUE_WARNING, "facility.pue",
-                   "unusually high (industry average 1.58, Uptime 2023)", pue);
+                   N_("unusually high (industry average 1.58, Uptime 2023)"), pue);
   out->pue = pue;
   out->facility_peak_kw = out->it_peak_kw * pue;
   out->facility_avg_kw = out->it_avg_kw * pue;
@@ -139,7 +140,7 @@ qm_power_compute (const QmPowerInput *in,
   run_s = in->run_s;
   if (!isfinite (run_s) || run_s < 0.0)
     {
-      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "train_days", "must be >= 0", run_s);
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "train_days", N_("must be >= 0"), run_s);
       run_s = 0.0;
     }
   hours = run_s / 3600.0;
@@ -147,15 +148,15 @@ qm_power_compute (const QmPowerInput *in,
   out->energy_mwh = kwh / 1000.0;
 
   if (!isfinite (fac->usd_per_kwh) || fac->usd_per_kwh < 0.0)
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.usd_per_kwh", "must be >= 0",
+    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.usd_per_kwh", N_("must be >= 0"),
                    fac->usd_per_kwh);
   else if (fac->usd_per_kwh == 0.0)
     qm_issues_add (&out->issues, QM_ISSUE_WARNING, "facility.usd_per_kwh",
-                   "zero: electricity is not costed", 0);
+                   N_("zero: electricity is not costed"), 0);
   out->electricity_usd = kwh * nonneg (fac->usd_per_kwh);
 
   if (!isfinite (fac->gco2_per_kwh) || fac->gco2_per_kwh < 0.0)
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.gco2_per_kwh", "must be >= 0",
+    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.gco2_per_kwh", N_("must be >= 0"),
                    fac->gco2_per_kwh);
   /* g/kWh x kWh = g; 1e6 g per tonne. */
   out->co2_tonnes = kwh * nonneg (fac->gco2_per_kwh) / 1e6;

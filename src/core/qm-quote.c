@@ -58,7 +58,7 @@ fraction_ok (QmQuote    *out,
 {
   if (isfinite (v) && v >= 0.0 && v <= max)
     return TRUE;
-  qm_issues_add (&out->issues, QM_ISSUE_ERROR, field, "out of range; taken as 0", v);
+  qm_issues_add (&out->issues, QM_ISSUE_ERROR, field, N_("out of range; taken as 0"), v);
   return FALSE;
 }
 
@@ -115,7 +115,7 @@ net_unit_price (QmQuote                *out,
       if (!(isfinite (it->discount) && it->discount >= 0.0))
         {
           qm_issues_add (&out->issues, QM_ISSUE_ERROR, "quote.discounts",
-                         "unit price must be >= 0", it->discount);
+                         N_("unit price must be >= 0"), it->discount);
           return list_unit;
         }
       return qm_money_round (it->discount, out->exponent);
@@ -255,11 +255,10 @@ add_spares (QmQuote            *out,
         continue;
       spare = add_line (out, QM_QUOTE_LINE_SPARES, label, hw->catalog_id,
                         ceil (hw->qty * fraction - 1e-9), hw->list_unit, hw->net_unit);
+      /* Support at the item's rate. Its lead time stays unset (0), as
+       * revisions stored before per-item lead times print it. */
       if (spare != NULL)
-        {
-          spare->lead_weeks = hw->lead_weeks;
-          spare->catalog_support_rate = hw->catalog_support_rate;
-        }
+        spare->catalog_support_rate = hw->catalog_support_rate;
       mark_optional (out, spare, terms);
     }
 }
@@ -510,7 +509,7 @@ qm_quote_compute (const QmCost       *cost,
   if (!qm_currency_code_valid (terms->currency))
     {
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "quote.currency",
-                     "must be an ISO 4217 code such as EUR; using USD", 0);
+                     N_("must be an ISO 4217 code such as EUR; using USD"), 0);
       g_strlcpy (out->currency, "USD", sizeof out->currency);
     }
   else
@@ -522,7 +521,7 @@ qm_quote_compute (const QmCost       *cost,
     fx = 1.0;
   if (!(isfinite (fx) && fx > 0.0))
     {
-      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "quote.exchange_rate", "must be > 0", fx);
+      qm_issues_add (&out->issues, QM_ISSUE_ERROR, "quote.exchange_rate", N_("must be > 0"), fx);
       fx = strcmp (out->currency, "USD") == 0 ? 1.0 : 0.0;
     }
   tax_rate = checked (out, terms->tax_rate, "quote.tax_rate", 1.0);
@@ -555,7 +554,7 @@ qm_quote_compute (const QmCost       *cost,
   if (n_months > QM_QUOTE_MAX_MONTHS)
     {
       qm_issues_add (&out->issues, QM_ISSUE_WARNING, "quote.horizon_months",
-                     "cash flow cut at 180 months", n_months);
+                     N_("cash flow cut at 180 months"), n_months);
       n_months = QM_QUOTE_MAX_MONTHS;
     }
   out->n_months = MAX (n_months, 1u);

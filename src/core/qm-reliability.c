@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -218,10 +219,10 @@ qm_reliability_compute (const QmReliabilityInput *in,
   out->gpu_hours_per_failure = presets[preset].gpu_hours_per_failure;
 
   if (in->gpus == 0)
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "target.gpus", "must be > 0", 0);
+    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "target.gpus", N_("must be > 0"), 0);
   out->ideal_s = (isfinite (in->ideal_s) && in->ideal_s > 0.0) ? in->ideal_s : 0.0;
   if (!(isfinite (in->ideal_s) && in->ideal_s >= 0.0))
-    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "ideal_days", "must be >= 0", in->ideal_s);
+    qm_issues_add (&out->issues, QM_ISSUE_ERROR, "ideal_days", N_("must be >= 0"), in->ideal_s);
 
   m = out->mtbf_s = job_mtbf_s (preset, in->gpus);
 
@@ -234,7 +235,7 @@ qm_reliability_compute (const QmReliabilityInput *in,
         out->checkpoint_write_s = out->checkpoint_bytes / in->write_bytes_per_s;
       else
         qm_issues_add (&out->issues, QM_ISSUE_WARNING, "hardware.storage",
-                       "no write bandwidth; checkpoint time taken as 0",
+                       N_("no write bandwidth; checkpoint time taken as 0"),
                        in->write_bytes_per_s);
     }
   c = out->checkpoint_write_s;
@@ -242,7 +243,7 @@ qm_reliability_compute (const QmReliabilityInput *in,
   r = out->restart_s = (isfinite (in->restart_s) && in->restart_s > 0.0) ? in->restart_s : 0.0;
   if (!(isfinite (in->restart_s) && in->restart_s >= 0.0))
     qm_issues_add (&out->issues, QM_ISSUE_ERROR, "reliability.restart_minutes",
-                   "must be >= 0", in->restart_s / 60.0);
+                   N_("must be >= 0"), in->restart_s / 60.0);
 
   /* T: the checkpoint interval. */
   switch (in->rule)
@@ -252,7 +253,7 @@ qm_reliability_compute (const QmReliabilityInput *in,
       if (!(isfinite (t) && t > 0.0))
         {
           qm_issues_add (&out->issues, QM_ISSUE_ERROR, "reliability.checkpoint_interval_s",
-                         "must be > 0", t);
+                         N_("must be > 0"), t);
           t = qm_checkpoint_interval_daly (c, m);
         }
       break;
@@ -290,7 +291,7 @@ qm_reliability_compute (const QmReliabilityInput *in,
   if (!isfinite (g) || g < QM_RELIABILITY_MIN_GOODPUT)
     {
       qm_issues_add (&out->issues, QM_ISSUE_WARNING, "reliability.preset",
-                     "the job fails about as often as it can restart; goodput floored",
+                     N_("the job fails about as often as it can restart; goodput floored"),
                      isfinite (g) ? g : 0.0);
       g = QM_RELIABILITY_MIN_GOODPUT;
     }

@@ -18,6 +18,7 @@
 
 #include "qm-plan.h"
 #include "qm-plan-view-rows.h"
+#include "qm-problem.h"
 
 /* What a spin button accepts as typed: wide, so that qm_plan_validate()
  * refuses an out-of-range value with its rule rather than the spin
@@ -96,23 +97,32 @@ input_clear_error (QmPlanViewInput *in)
   gtk_accessible_reset_state (GTK_ACCESSIBLE (in->control), GTK_ACCESSIBLE_STATE_INVALID);
 }
 
-/* "workload.tp: must divide the 8 GPUs of a node (got 3)" → "Must divide
- * the 8 GPUs of a node (got 3)" on the tp row itself; another key's
- * complaint names that key by its row title. */
+/* A refused value's problem (qm-problem.h), in the user's language: on
+ * the row of its key, "Must divide the 8 GPUs of a node (got 3)"; another
+ * key's complaint names that key by its row title. */
 static char *
 explain_error (QmPlanView      *self,
                QmPlanViewInput *in,
                const GError    *error)
 {
-  const char *detail = NULL;
-  const QmPlanKey *key = qm_plan_schema_error_key (error, &detail);
+  const QmProblem *problem = qm_plan_error_get_problem (error);
+  const QmPlanKey *key = problem != NULL ? qm_plan_schema_lookup (problem->path) : NULL;
+  g_autofree char *message = NULL;
   g_autofree char *rest = NULL;
 
   if (key == NULL)
     return g_strdup (error->message);
-  rest = g_strdup (detail);
-  if (rest[0] != '\0')
-    rest[0] = g_ascii_toupper (rest[0]);
+  message = qm_problem_message (problem);
+  /* Sentence case for a row's subtitle: "must …" → "Must …". */
+  if (message[0] != '\0')
+    {
+      char first[8];
+
+      first[g_unichar_to_utf8 (g_unichar_totitle (g_utf8_get_char (message)), first)] = '\0';
+      rest = g_strconcat (first, g_utf8_next_char (message), NULL);
+    }
+  else
+    rest = g_strdup (message);
   if (key == in->key)
     return g_steal_pointer (&rest);
 

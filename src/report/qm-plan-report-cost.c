@@ -343,3 +343,23 @@ qm_bom_to_csv (const QmEstimate *estimate,
   return qm_bom_to_csv_full (estimate, plan, estimate->cost.bom, MIN (estimate->cost.n_bom, QM_BOM_MAX),
                              excel_bom, comma ? ';' : ',', comma ? "," : ".");
 }
+
+char *
+qm_bom_to_csv_dialect (const QmEstimate   *estimate,
+                       const QmPlan       *plan,
+                       gboolean            excel_bom,
+                       const QmCsvDialect *dialect)
+{
+  const char dp[2] = { dialect->decimal_mark, '\0' };
+  g_autofree char *body = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (estimate != NULL && plan != NULL && dialect != NULL, NULL);
+
+  body = qm_bom_to_csv_full (estimate, plan, estimate->cost.bom, MIN (estimate->cost.n_bom, QM_BOM_MAX),
+                             excel_bom, dialect->separator, dp);
+  if (!excel_bom)
+    qm_csv_append_dialect_line (out, dialect);
+  g_string_append (out, body);
+  return g_string_free (out, FALSE);
+}

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "qm-chart-compare.h"
+#include "qm-csv.h"
 #include "qm-document.h"
 #include "qm-estimate.h"
 #include "qm-format.h"
@@ -82,5 +83,12 @@ const char *qm_recompute_word        (QmRecompute             recompute);
 char       *qm_bom_to_csv            (const QmEstimate       *estimate,
                                       const QmPlan           *plan,
                                       gboolean                excel_bom);
+/* The same in @dialect's separator and decimal mark (qm-csv.h), stated in
+ * a first "sep=" line when @dialect asks for one and there is no
+ * @excel_bom (the line must come first for Excel to honour it). */
+char       *qm_bom_to_csv_dialect    (const QmEstimate       *estimate,
+                                      const QmPlan           *plan,
+                                      gboolean                excel_bom,
+                                      const QmCsvDialect     *dialect);
 
 G_END_DECLS

@@ -1,0 +1,156 @@
+/* test-cli-problem.c: quartermaster-cli saying why a plan cannot be read
+ * (issue #24). As text: one line in the user's language. With --json: one
+ * line on stderr, {"format_version": 1, "error": {"path": FILE, "code",
+ * "message", "values": {"key": KEY PATH, …}}} (docs/cli.md), the code and
+ * values of the plan's problem, the same in every language.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "qm-test-cli.h"
+#include "qm-test-util.h"
+
+/* A copy of an example with one member replaced, in a temporary file. */
+static char *
+write_plan (const char *dir,
+            const char *name,
+            const char *was,
+            const char *now)
+{
+  g_autofree char *example = qm_test_source_path ("data/examples/llama-3.1-70b-pretrain-h100.qmplan");
+  g_autofree char *data = NULL;
+  g_autoptr(GString) s = NULL;
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_get_contents (example, &data, NULL, &error));
+  g_assert_no_error (error);
+  s = g_string_new (data);
+  if (was != NULL)
+    {
+      g_assert_nonnull (strstr (data, was));
+      g_string_replace (s, was, now, 1);
+    }
+  else
+    g_string_assign (s, now);
+  g_assert_true (g_file_set_contents (path, s->str, -1, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* stderr as the "error" object; stdout must be empty and the status 1. */
+static JsonObject *
+error_object (Run        *r,
+              JsonParser *parser)
+{
+  JsonNode *root;
+
+  g_assert_cmpint (r->status, ==, 1);
+  g_assert_cmpstr (r->out, ==, "");
+  /* One line, as every error of the CLI. */
+  g_assert_true (g_str_has_suffix (r->err, "\n"));
+  g_assert_true (strchr (r->err, '\n') == r->err + strlen (r->err) - 1);
+  if (!json_parser_load_from_data (parser, r->err, -1, NULL))
+    g_error ("stderr is not JSON:\n%s", r->err);
+  root = json_parser_get_root (parser);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (root)), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "format_version"), ==, 1);
+  return json_object_get_object_member (json_node_get_object (root), "error");
+}
+
+static void
+test_json_shape (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-cli-problem-XXXXXX", NULL);
+  g_autofree char *bad = write_plan (dir, "bad.qmplan", "\"gpus\": 2048", "\"gpus\": 2047");
+  g_autofree char *array = write_plan (dir, "array.qmplan", NULL, "[1, 2]");
+  g_autofree char *missing = g_build_filename (dir, "missing.qmplan", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0, };
+  JsonObject *e, *values;
+
+  run_cli (&r, "estimate", bad, "--json", NULL);
+  e = error_object (&r, parser);
+  g_assert_cmpstr (json_object_get_string_member (e, "path"), ==, bad);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-a-multiple");
+  g_assert_cmpstr (json_object_get_string_member (e, "message"), ==,
+                   "target.gpus: must be a multiple of tp·pp·cp = 32 (got 2047)");
+  values = json_object_get_object_member (e, "values");
+  g_assert_cmpstr (json_object_get_string_member (values, "key"), ==, "target.gpus");
+  g_assert_cmpint (json_object_get_int_member (values, "multiple_of"), ==, 32);
+  g_assert_cmpint (json_object_get_int_member (values, "got"), ==, 2047);
+  g_assert_cmpuint (json_object_get_size (values), ==, 3);
+  run_clear (&r);
+
+  /* The file as a whole: no key path, and what it held by its JSON type. */
+  run_cli (&r, "estimate", array, "--json", NULL);
+  e = error_object (&r, parser);
+  g_assert_cmpstr (json_object_get_string_member (e, "path"), ==, array);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-an-object");
+  values = json_object_get_object_member (e, "values");
+  g_assert_false (json_object_has_member (values, "key"));
+  g_assert_cmpstr (json_object_get_string_member (values, "got"), ==, "array");
+  run_clear (&r);
+
+  /* Not a plan problem at all: still JSON, with a code to switch on. */
+  run_cli (&r, "estimate", missing, "--json", NULL);
+  e = error_object (&r, parser);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-found");
+  run_clear (&r);
+
+  /* Without --json, the one line it always was. */
+  run_cli (&r, "estimate", bad, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_suffix (r.err, ": target.gpus: must be a multiple of tp·pp·cp = 32 (got 2047)\n"));
+  g_assert_cmpint (strchr (r.err, '\n') - r.err, ==, (int) strlen (r.err) - 1);
+
+  g_remove (bad);
+  g_remove (array);
+  g_rmdir (dir);
+}
+
+/* In German the line is German; the JSON's code and values are not prose
+ * and stay as they are, only its message is translated. */
+static void
+test_german (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-cli-problem-XXXXXX", NULL);
+  g_autofree char *bad = write_plan (dir, "bad.qmplan", "\"gpus\": 2048", "\"gpus\": 2047");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0, };
+  JsonObject *e, *values;
+
+  g_setenv ("LANGUAGE", "de", TRUE);
+  run_cli (&r, "estimate", bad, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_suffix (r.err, ": target.gpus: muss ein Vielfaches von tp·pp·cp = 32 sein (Wert: 2047)\n"));
+  run_clear (&r);
+
+  run_cli (&r, "estimate", bad, "--json", NULL);
+  e = error_object (&r, parser);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-a-multiple");
+  g_assert_cmpstr (json_object_get_string_member (e, "message"), ==,
+                   "target.gpus: muss ein Vielfaches von tp·pp·cp = 32 sein (Wert: 2047)");
+  values = json_object_get_object_member (e, "values");
+  g_assert_cmpstr (json_object_get_string_member (values, "key"), ==, "target.gpus");
+  g_assert_cmpint (json_object_get_int_member (values, "multiple_of"), ==, 32);
+  g_assert_cmpint (json_object_get_int_member (values, "got"), ==, 2047);
+  g_unsetenv ("LANGUAGE");
+
+  g_remove (bad);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/cli-problem/json-shape", test_json_shape);
+  g_test_add_func ("/cli-problem/german", test_german);
+  return g_test_run ();
+}

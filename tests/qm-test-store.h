@@ -30,7 +30,7 @@ qm_test_open_store (void)
   return store;
 }
 
-/* A valid plan file (plan-format.md) with @name on @gpu. */
+/* A valid plan file (docs/plan-file.md) with @name on @gpu. */
 static inline char *
 qm_test_plan_json (const char *name,
                    const char *gpu)

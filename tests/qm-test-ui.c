@@ -12,7 +12,7 @@ qm_test_ui_init (int    *argc,
                  char ***argv)
 {
   /* Not G_TEST_OPTION_ISOLATE_DIRS: it hides the system GSettings schemas
-   * from GTK (toolchain.md pitfall 6); meson points HOME and the XDG dirs
+   * from GTK (docs/toolchain.md, "Isolated test dirs"); meson points HOME and the XDG dirs
    * at a temporary folder instead. */
   g_test_init (argc, argv, NULL);
 

@@ -10,7 +10,7 @@
 
 #include "qm-catalog-json.h"
 
-/* The smallest entry of each kind the parser takes (plan-format.md). */
+/* The smallest entry of each kind the parser takes (docs/plan-file.md). */
 static const char *minimal[QM_N_CATALOG_KINDS] = {
   [QM_CATALOG_KIND_GPU] =
     "{\"id\": \"x1\", \"name\": \"X1\", \"tflops\": {\"bf16\": 100}, \"memory_gb\": 80,"

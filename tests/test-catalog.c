@@ -1,6 +1,6 @@
 /* test-catalog.c: the built-in catalog and its JSON parser.
  *
- * Checks the ids plan-format.md promises, provenance on every entry, and
+ * Checks the ids docs/plan-file.md promises, provenance on every entry, and
  * the headline figures of the main GPUs and DGX systems against their
  * datasheets (issue #6).
  *
@@ -9,7 +9,7 @@
 #include "qm-catalog.h"
 #include "qm-catalog-json.h"
 
-/* plan-format.md, "Ids". */
+/* docs/plan-file.md, "Ids". */
 static const char * const required_gpus[] = {
   "v100-sxm-32gb", "a100-sxm-40gb", "a100-sxm-80gb", "a100-pcie-80gb",
   "a800-sxm-80gb", "h100-sxm-80gb", "h100-pcie-80gb", "h800-sxm-80gb",
@@ -244,7 +244,7 @@ test_provenance (void)
     check_info (&models[i].info, seen);
 }
 
-/* Datasheet figures (issue #6; estimation-anchors.md sections 5 and 6). */
+/* Datasheet figures (issue #6; docs/estimation-anchors.md sections 5 and 6). */
 static void
 test_gpu_datasheets (void)
 {

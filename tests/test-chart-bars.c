@@ -24,7 +24,7 @@ pixel_is (guint32        argb,
 {
   int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
 
-  /* cairo rounds channel values, so allow ±2 (toolchain.md pitfall 15). */
+  /* cairo rounds channel values, so allow ±2 (docs/toolchain.md, "cairo rounding"). */
   return ABS (r - (int) round (c->red * 255)) <= 2 &&
          ABS (g - (int) round (c->green * 255)) <= 2 &&
          ABS (b - (int) round (c->blue * 255)) <= 2;

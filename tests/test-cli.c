@@ -297,7 +297,7 @@ find_id (JsonArray  *a,
   return NULL;
 }
 
-/* catalog list --json: the keys of plan-format.md "Catalog output" and the
+/* catalog list --json: the keys of docs/plan-file.md "Catalog output" and the
  * ids it requires. */
 static void
 test_catalog_list (void)

@@ -411,7 +411,7 @@ assert_no_null (JsonNode   *node,
     g_assert_true (isfinite (json_node_get_double (node)));
 }
 
-/* The contract keys (plan-format.md "Estimate output"). */
+/* The contract keys (docs/plan-file.md "Estimate output"). */
 static const char *contract_keys[] = {
   "plan", "mode", "params", "active_params", "training_flops", "hardware_flops", "gpus",
   "nodes", "racks", "parallelism", "mfu", "mfu_source", "ideal_days", "train_days",

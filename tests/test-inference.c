@@ -44,7 +44,7 @@ shape (guint layers,
   return s;
 }
 
-/* Scaling book (inference.md): LLaMA-2-13B at 8192 tokens is
+/* Scaling book (jax-ml/scaling-book inference.md): LLaMA-2-13B at 8192 tokens is
  * 8192 x 40 x 128 x 40 x 2 B x 2 = 6.7 GB per sequence. */
 static void
 test_kv_cache (void)
@@ -156,9 +156,9 @@ preset_input (const char *model,
 }
 
 /* Decode is bandwidth-bound at small batch: a step can never beat reading
- * the weights at the datasheet bandwidth (scaling-book inference.md), and
+ * the weights at the datasheet bandwidth (jax-ml/scaling-book inference.md), and
  * it turns compute-bound at large batch (B >~ FLOP/s / bytes/s per weight
- * byte: 295 for bf16 on H100, estimation-anchors.md §3). */
+ * byte: 295 for bf16 on H100, docs/estimation-anchors.md §3). */
 static void
 test_decode_roofline (void)
 {

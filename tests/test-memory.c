@@ -140,7 +140,7 @@ test_first_stage_rule (void)
   qm_assert_rel (m1.activations, per_layer * 96 + s * h / 8 * (1 + 4 * (1 + 51200 / h)), 1e-12);
 }
 
-/* scaling-book inference.md: LLaMA-2-13B at 8192 tokens needs
+/* jax-ml/scaling-book inference.md: LLaMA-2-13B at 8192 tokens needs
  * 8192 × 40 × 128 × 40 × 2 B × 2 = 6.7 GB of KV cache per sequence. */
 static void
 test_kv_cache (void)

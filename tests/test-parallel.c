@@ -1,7 +1,7 @@
 /* test-parallel.c: the throughput model against published runs, and the
  * layout search (pruned == exhaustive, no-fit explanation, the curve).
  *
- * Published rows: ../shared/reference/published-runs.tsv (Korthikanti 2022
+ * Published rows: docs/published-runs.tsv (Korthikanti 2022
  * Table 3/5, Narayanan 2021 Table 1, mosaicml/llm-foundry benchmarking
  * README). Layouts are the published ones; the model predicts the rest.
  *
@@ -160,7 +160,7 @@ typedef struct
 #define FP16 QM_PRECISION_FP16
 
 /* Published training runs, each at its published layout; the model predicts
- * the step. Sources are ../shared/reference/published-runs.tsv and:
+ * the step. Sources are docs/published-runs.tsv and:
  *   Korthikanti et al. 2022 (arXiv 2205.05198) Table 3 + 5 (Selene, DGX
  *     A100, 8×200G HDR IB), SP + selective and the full-recompute baseline;
  *     175B/530B interleaved with 3 chunks per stage.
@@ -171,7 +171,7 @@ typedef struct
  *   mosaicml/llm-foundry scripts/train/benchmarking/README.md, A100 80GB
  *     and 40GB tables with 1600 Gbps RoCE: FSDP FULL_SHARD (ZeRO-3),
  *     activation checkpointing = full recompute, MFU as ours.
- *   NVIDIA NeMo docs/source/performance/performance_summary.md, NeMo
+ *   NVIDIA/NeMo docs/source/performance/performance_summary.md, NeMo
  *     24.07, DGX-H100, FP8, "Model TFLOP / sec / GPU" (NeMo's FLOPs
  *     formula has the same 6N + 12·L·h·s basis as ours). Recompute is not
  *     in the table: none (the rows fit without it).
@@ -240,7 +240,7 @@ static const Row rows[] = {
   { "nemo-llama2-70b-fp8",            PRESET ("llama-2-70b"),   H100_IB, 64, 4, 4, 1, 20, 1, 128, 4096, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 759, NULL },
   { "nemo-llama3-8b-fp8",             PRESET ("llama-3.1-8b"),  H100_IB,  8, 1, 1, 2, 1, 1, 128, 8192, NONE, FALSE, 1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 697, NULL },
   { "nemo-llama3-70b-fp8",            PRESET ("llama-3.1-70b"), H100_IB, 64, 4, 4, 2, 5, 1, 128, 8192, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 738, NULL },
-  /* Megatron-Bridge docs/performance-summary.md, 25.11 NeMo container,
+  /* NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 25.11 NeMo container,
    * DGX-H100, FP8 current scaling (Model TFLOP/s per GPU); FSDP = 1 is
    * Megatron-FSDP (ZeRO-3). */
   { "nemo2511-llama3-8b-fp8",         PRESET ("llama-3.1-8b"),   H100_IB,    8, 1, 1, 1, 1, 1, 128, 8192, NONE, FALSE, 3, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 744, NULL },

@@ -1,5 +1,5 @@
 /* test-power.c: per-component watts and facility power against NVIDIA DGX
- * datasheet figures (estimation-anchors.md §5).
+ * datasheet figures (docs/estimation-anchors.md §5).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -46,7 +46,7 @@ facility (void)
 
 /* DGX A100 6.5 kW max, 6U, 8 x 400 W; DGX H100 10.2 kW, 8U, 8 x 700 W;
  * DGX B200 ~14.3 kW, 10U, 8 x 1000 W (NVIDIA user guides / datasheets).
- * System max / GPU TDP = 2.03, 1.82, 1.79 (estimation-anchors.md §5). */
+ * System max / GPU TDP = 2.03, 1.82, 1.79 (docs/estimation-anchors.md §5). */
 static void
 test_dgx_nameplates (void)
 {

@@ -23,7 +23,7 @@ test_presets (void)
   g_assert_cmpstr (qm_failure_preset_info (QM_FAILURE_RESEARCH_CLUSTER)->id, ==, "research-cluster");
   g_assert_nonnull (strstr (qm_failure_preset_info (QM_FAILURE_LLAMA3_PRODUCTION)->source,
                             "2407.21783"));
-  /* ~5.1e4 GPU-hours per interruption (estimation-anchors.md §4). */
+  /* ~5.1e4 GPU-hours per interruption (docs/estimation-anchors.md §4). */
   g_assert_cmpfloat_with_epsilon (qm_failure_preset_info (QM_FAILURE_LLAMA3_PRODUCTION)->gpu_hours_per_failure,
                                   5.07e4, 0.01e4);
 }
@@ -86,14 +86,14 @@ test_research_cluster (void)
   qm_reliability_compute (&in, &r);
   g_assert_cmpfloat (fabs (r.mtbf_s / DAY - 47.7) / 47.7, <, 0.15);
 
-  /* About 6x worse per GPU than Llama 3 (estimation-anchors.md §4). */
+  /* About 6x worse per GPU than Llama 3 (docs/estimation-anchors.md §4). */
   g_assert_cmpfloat_with_epsilon (qm_failure_preset_info (QM_FAILURE_LLAMA3_PRODUCTION)->gpu_hours_per_failure
                                   / qm_failure_preset_info (QM_FAILURE_RESEARCH_CLUSTER)->gpu_hours_per_failure,
                                   6.3, 0.1);
 }
 
 /* Young 1974: C = 120 s, M = 3 h gives T ~ 27 min and ~15% waste
- * (estimation-anchors.md §4). */
+ * (docs/estimation-anchors.md §4). */
 static void
 test_young_daly (void)
 {

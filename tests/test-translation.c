@@ -240,7 +240,7 @@ main (int argc, char **argv)
     g_error ("usage: test-translation [--tap] de|zh_CN");
 
   /* As a user picks a language on a machine with only the C.UTF-8 locale
-   * (toolchain.md pitfall 11): LC_ALL would override LANGUAGE. */
+   * (docs/toolchain.md, "LC_ALL and LANGUAGE"): LC_ALL would override LANGUAGE. */
   g_unsetenv ("LC_ALL");
   g_unsetenv ("LC_MESSAGES");
   g_setenv ("LANG", "C.UTF-8", TRUE);

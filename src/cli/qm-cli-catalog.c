@@ -5,7 +5,7 @@
  * The catalog as the database holds it: the built-in entries (synced from
  * the shipped data when the database opens), the user's own entries, and
  * price overrides (price_usd is what estimates use; list_price_usd and
- * override_usd show both). JSON keys: plan-format.md "Catalog output".
+ * override_usd show both). JSON keys: docs/plan-file.md "Catalog output".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -77,7 +77,7 @@ add_bool (JsonBuilder *b,
   json_builder_add_boolean_value (b, v);
 }
 
-/* The per-kind keys of plan-format.md, always present (null when the
+/* The per-kind keys of docs/plan-file.md, always present (null when the
  * entry has none), then every other key of the entry's own JSON. */
 static void
 kind_members (JsonBuilder          *b,

@@ -1,5 +1,5 @@
 /* qm-axis.h: chart axis maths: domains, nice ticks, linear and log scales,
- * and mapping between data and pixels. No drawing here (style.md, Charts).
+ * and mapping between data and pixels. No drawing here (docs/style.md, Charts).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -321,7 +321,7 @@ get_string (JsonObject   *o,
   return TRUE;
 }
 
-/* Ids: lower case with dashes (plan-format.md); dots for versions
+/* Ids: lower case with dashes (docs/plan-file.md); dots for versions
  * ("llama-3.1-8b", "p5.48xlarge"). */
 gboolean
 qm_catalog_id_is_valid (const char *id)

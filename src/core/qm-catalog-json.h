@@ -32,7 +32,7 @@ typedef enum
 } QmCatalogError;
 
 /* The kinds of catalog entry; the strings are the `kind` key of
- * `quartermaster-cli catalog list --json` (plan-format.md). */
+ * `quartermaster-cli catalog list --json` (docs/plan-file.md). */
 typedef enum
 {
   QM_CATALOG_KIND_GPU,
@@ -58,7 +58,7 @@ typedef enum
 GQuark       qm_catalog_error_quark      (void);
 
 /* "gpu", "server", "network", "storage", "facility", "cloud", "model".
- * from_string also accepts "rack" for facility (cli.md). */
+ * from_string also accepts "rack" for facility (docs/cli.md). */
 const char  *qm_catalog_kind_to_string   (QmCatalogKind kind);
 gboolean     qm_catalog_kind_from_string (const char    *s,
                                           QmCatalogKind *out);

@@ -28,7 +28,7 @@ G_BEGIN_DECLS
  * one fallback in case the latest is corrupt (assumption, not sourced). */
 #define QM_CLUSTER_CHECKPOINTS_KEPT_DEFAULT 2
 /* Air-cooling limit per rack when the facility does not give one. AI racks
- * need liquid cooling above about 40-50 kW (estimation-anchors.md §5, [M]). */
+ * need liquid cooling above about 40-50 kW (docs/estimation-anchors.md §5, [M]). */
 #define QM_CLUSTER_AIR_COOLING_KW_DEFAULT 40.0
 
 typedef struct
@@ -48,7 +48,7 @@ typedef struct
                                   * bandwidth target beyond what capacity brings */
 } QmClusterInput;
 
-/* One fat-tree fabric. Field names match the plan-format.md `network` keys. */
+/* One fat-tree fabric. Field names match the docs/plan-file.md `network` keys. */
 typedef struct
 {
   guint tiers;             /* 0 = no fabric, 1 = one switch, 2 = leaf/spine,
@@ -83,7 +83,7 @@ typedef struct
   double   rack_kw_peak;             /* provisioned kW of the fullest compute rack */
   gboolean liquid_cooling;           /* rack_kw_peak > the air-cooling limit */
 
-  /* Networks. `network` is the compute fabric (plan-format.md `network`). */
+  /* Networks. `network` is the compute fabric (docs/plan-file.md `network`). */
   QmFabric network;
   QmFabric storage_network;
   guint    mgmt_switches;

@@ -9,7 +9,7 @@
 
 /* Default MFU per GPU family (model FLOPs basis). A later issue predicts MFU
  * from a throughput model; until then these stand in, and the estimate says
- * mfu_source = "default". Observed values: published-runs.tsv.
+ * mfu_source = "default". Observed values: docs/published-runs.tsv.
  *   V100: GPT-3 21.3% (PaLM Table 3).
  *   A100: 40%, the seed rule's figure; inside the published 22–56% range,
  *         between MPT-7B 35.7% and LLaMA-65B 47.7% (LLaMA §2.4).

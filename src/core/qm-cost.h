@@ -70,7 +70,7 @@ typedef struct
   double hardware_usd;                /* BOM before installation */
   double install_usd;
 
-  /* plan-format.md cost_usd. Buy: upfront = the BOM; monthly = amortisation
+  /* docs/plan-file.md cost_usd. Buy: upfront = the BOM; monthly = amortisation
    * + power + colocation + support; run = monthly x run months; total =
    * monthly x amortisation months (TCO). Rent: upfront = 0; monthly = GPUs
    * around the clock + storage; run = GPU-hours x price + storage + egress;

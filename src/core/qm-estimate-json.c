@@ -102,7 +102,7 @@ static void
 cluster_members (JsonBuilder     *b,
                  const QmCluster *c)
 {
-  /* plan-format.md `network` is the compute fabric; the totals over the
+  /* docs/plan-file.md `network` is the compute fabric; the totals over the
    * compute, storage and management networks are extra keys. */
   json_builder_set_member_name (b, "network");
   json_builder_begin_object (b);
@@ -364,7 +364,7 @@ notes_array (JsonBuilder  *b,
              guint         n)
 {
   char buf[512];
-  /* The JSON is the same in every language (plan-format.md): the notes
+  /* The JSON is the same in every language (docs/plan-file.md): the notes
    * in the C locale's words and numbers, whatever the user's locale. */
   locale_t old = qm_text_begin_c_locale ();
 

@@ -1,4 +1,4 @@
-/* qm-estimate-json.h: the estimate as the contract JSON (plan-format.md,
+/* qm-estimate-json.h: the estimate as the contract JSON (docs/plan-file.md,
  * "Estimate output"). Keys that do not apply to the mode, or that an invalid
  * estimate cannot fill, are null: never missing, never NaN. Extra keys
  * beyond the contract: training_flops_6nd, cluster {...}, the network

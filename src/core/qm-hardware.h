@@ -2,7 +2,7 @@
  *
  * These are plain value structs. Their strings are interned with
  * g_intern_string(), so a struct can be copied by value and kept for ever.
- * Units are SI inside the core (see architecture.md), except where a field
+ * Units are SI inside the core (see docs/architecture.md), except where a field
  * name says otherwise (the catalog's own units: _tflops, _gb, _tbs, _w ...).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,4 @@
-/* qm-issue.h: bad or doubtful input, named by its plan-format.md key path.
+/* qm-issue.h: bad or doubtful input, named by its docs/plan-file.md key path.
  *
  * A fixed-size list that the cluster, power, cost, reliability and
  * inference results carry, so that a whole estimate stays allocation-free.

@@ -429,7 +429,7 @@ qm_memory_estimate (const QmModelShape   *shape,
                                                        qm_precision_bytes (c->kv_precision))
                       * MAX (c->batch, 1u) / (kv_split * pp);
       /* Serving activations are negligible next to weights and KV
-       * (scaling-book inference.md: 80 MB for an 8K prefill at h = 5120). */
+       * (jax-ml/scaling-book inference.md: 80 MB for an 8K prefill at h = 5120). */
       out->activations = 0;
       rest = out->weights + out->kv_cache;
       out->overhead = QM_MEMORY_CUDA_CONTEXT_BYTES + QM_MEMORY_FRAGMENTATION * rest;

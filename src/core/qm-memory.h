@@ -21,7 +21,7 @@
 G_BEGIN_DECLS
 
 /* CUDA context and kernels, measured: 1,343 MB (MiB, nvidia-smi) on a V100
- * (huggingface/transformers docs, model_memory_anatomy.md; "1-2 GB"). */
+ * (huggingface/transformers docs/source/en/model_memory_anatomy.md; "1-2 GB"). */
 #define QM_MEMORY_CUDA_CONTEXT_BYTES (1343.0 * 1024 * 1024)
 /* Allocator reserve over allocated memory: 1-2% in steady state in nanotron
  * benchmark logs (44,034 vs 44,472 MiB); we take the top of that range. */
@@ -144,7 +144,7 @@ double   qm_memory_deepspeed_zero3       (double   total_params,
                                           gboolean offload_optimizer,
                                           gboolean offload_params);
 
-/* KV cache of one sequence of `tokens` (scaling-book inference.md):
+/* KV cache of one sequence of `tokens` (jax-ml/scaling-book inference.md):
  * 2 · bytes · kv_heads · head_dim · layers · tokens; MLA caches the latent
  * (kv_lora_rank + rope_head_dim) per layer instead (DeepSeek-V2 §2.1.2). */
 double   qm_memory_kv_cache_per_sequence (const QmModelShape *shape,

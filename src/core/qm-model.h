@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /* A decoder-only transformer. Zero in an optional field means "not used".
- * Field names follow plan-format.md (workload.model). */
+ * Field names follow docs/plan-file.md (workload.model). */
 struct _QmModelShape
 {
   guint    layers;

@@ -36,7 +36,7 @@ qm_parallel_tier_for (const QmParallelCtx *c,
 }
 
 /* α–β cost of one collective: base latency + steps·α + volume·bytes/busbw.
- * NCCL ring algorithms (nccl-tests doc/PERFORMANCE.md): all-reduce moves
+ * NCCL ring algorithms (NVIDIA/nccl-tests doc/PERFORMANCE.md): all-reduce moves
  * 2(n−1)/n of the buffer per rank in 2(n−1) steps; all-gather and
  * reduce-scatter (n−1)/n in n−1 steps. All-to-all (MoE dispatch/combine):
  * each rank keeps 1/n and sends the rest, (n−1)/n of its buffer, pairwise

@@ -60,7 +60,7 @@ G_BEGIN_DECLS
 #define QM_PARALLEL_MAMF_DEFAULT 0.816
 
 /* Achieved NCCL bus bandwidth over the link's one-direction peak. nccl-tests
- * (doc/PERFORMANCE.md defines busbw) reach about 80% of NVLink and of an IB
+ * (NVIDIA/nccl-tests doc/PERFORMANCE.md defines busbw) reach about 80% of NVLink and of an IB
  * port on large messages (e.g. ~230-240 GB/s all-reduce busbw on 300 GB/s
  * A100 NVLink; ~20 of 25 GB/s per HDR port). [M: typical published runs] */
 #define QM_PARALLEL_NCCL_BUSBW_FRACTION 0.80

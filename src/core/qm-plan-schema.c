@@ -1,4 +1,4 @@
-/* qm-plan-schema.c: every plan key, declared once (shared/design/plan-format.md).
+/* qm-plan-schema.c: every plan key, declared once (docs/plan-file.md).
  *
  * The rows are in the order the writer writes them; the reader reads them
  * in the same order. Ranges that relate two keys (heads against hidden, tp

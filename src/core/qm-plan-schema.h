@@ -1,4 +1,4 @@
-/* qm-plan-schema.h: every plan key, declared once (shared/design/plan-format.md).
+/* qm-plan-schema.h: every plan key, declared once (docs/plan-file.md).
  *
  * One static table holds each key of a plan file: its path, type, unit,
  * range, what "auto" or absence means, label and help, and the modes it

@@ -1,4 +1,4 @@
-/* qm-plan.c: read and write plan files (shared/design/plan-format.md).
+/* qm-plan.c: read and write plan files (docs/plan-file.md).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,4 @@
-/* qm-plan.h: read and write plan files (shared/design/plan-format.md).
+/* qm-plan.h: read and write plan files (docs/plan-file.md).
  *
  * Reading is all or nothing: the file is parsed into a temporary plan and
  * copied out only when every key is valid. Errors name the key path and the

@@ -1,7 +1,7 @@
 /* qm-power.c: per-component watts, IT and facility kW, cooling, energy,
  * electricity cost and carbon.
  *
- * Sources (estimation-anchors.md §5):
+ * Sources (docs/estimation-anchors.md §5):
  * - System nameplate maxima: DGX A100 6.5 kW, DGX H100 10.2 kW, DGX B200
  *   ~14.3 kW (NVIDIA user guides / datasheets). Provisioning uses these.
  * - Average power: QM_POWER_AVG_FRACTION, derived from Patterson et al. 2021

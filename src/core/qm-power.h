@@ -1,7 +1,7 @@
 /* qm-power.h: per-component watts, IT and facility kW, cooling, energy,
  * electricity cost and carbon.
  *
- * Two figures throughout (estimation-anchors.md §7.8): *provisioned* power,
+ * Two figures throughout (docs/estimation-anchors.md §7.8): *provisioned* power,
  * the nameplate maximum that racks, PDUs and cooling are sized for, and
  * *average* power, what the meter sees over a training run.
  *
@@ -70,7 +70,7 @@ typedef struct
   double          avg_fraction;       /* applied to the servers */
   QmPowerAvgBasis avg_basis;
 
-  /* plan-format.md power_kw. gpus + servers + network + storage = it_peak;
+  /* docs/plan-file.md power_kw. gpus + servers + network + storage = it_peak;
    * `servers` is the rest of the servers (CPUs, memory, NICs, fans, ...). */
   double gpus_kw;
   double servers_kw;

@@ -10,8 +10,8 @@
 #include "qm-quote.h"
 
 /* Typical terms of hardware purchase orders for GPU servers: a deposit
- * at order, net 30 on delivery, 8-16 weeks lead time (shared/seeds: the
- * buyer's articles; vendors state their own in each quote). Assumptions
+ * at order, net 30 on delivery, 8-16 weeks lead time (common purchase
+ * terms; vendors state their own in each quote). Assumptions
  * the user sees and changes in the quote, not sourced figures. */
 #define DEFAULT_DEPOSIT_FRACTION 0.3
 #define DEFAULT_PAYMENT_DAYS     30.0

@@ -11,7 +11,7 @@
 /* Per-GPU failure rates. The two count different things (unexpected
  * interruptions of one production job vs all job failures on a multi-tenant
  * research cluster), so they are offered side by side, never mixed
- * (estimation-anchors.md §4). */
+ * (docs/estimation-anchors.md §4). */
 static const QmFailurePresetInfo presets[QM_N_FAILURE_PRESETS] = {
   /* Llama 3 405B (Dubey et al. 2024, arXiv 2407.21783 §3.3.4, Table 5):
    * 419 unexpected interruptions in a 54-day snapshot on 16,384 H100.
@@ -52,7 +52,7 @@ qm_failure_preset_from_string (const char      *s,
 
 /* Full checkpoint = model weights in the training precision + fp32 master
  * weights + optimizer states. Mixed precision with AdamW: 2 + 4 + 4 + 4 =
- * 14 B/param (estimation-anchors.md §2.7; ZeRO paper §5 state layout).
+ * 14 B/param (docs/estimation-anchors.md §2.7; ZeRO paper §5 state layout).
  * FP8 training keeps bf16 weights and fp32 masters (DeepSeek-V3 §3.3.3), so
  * it checkpoints like bf16. fp32 training has no separate master copy. */
 double
@@ -108,7 +108,7 @@ qm_checkpoint_interval_young (double c,
 
 /* Daly 2006 (FGCS 22(3) 303-312), higher-order estimate: for C < 2M,
  * T = sqrt(2CM) [1 + (1/3) sqrt(C/(2M)) + (1/9) (C/(2M))] - C; else T = M.
- * The coefficients are marked [M] in estimation-anchors.md §4. */
+ * The coefficients are marked [M] in docs/estimation-anchors.md §4. */
 double
 qm_checkpoint_interval_daly (double c,
                              double m)
@@ -273,7 +273,7 @@ qm_reliability_compute (const QmReliabilityInput *in,
     {
       /* Young's first-order model: goodput (ETTR) = 1 - C/T - (T/2 + R)/M:
        * time writing checkpoints, plus on each failure half an interval
-       * of lost work and the restart (Young 1974; estimation-anchors.md
+       * of lost work and the restart (Young 1974; docs/estimation-anchors.md
        * §4 ETTR model). */
       out->checkpoint_overhead = t > 0.0 ? c / t : 0.0;
       out->failure_overhead = (t / 2.0 + r) / m;

@@ -9,7 +9,7 @@
 
 G_BEGIN_DECLS
 
-/* Failure-rate presets (plan-format.md `reliability.preset`). */
+/* Failure-rate presets (docs/plan-file.md `reliability.preset`). */
 typedef enum
 {
   QM_FAILURE_LLAMA3_PRODUCTION,

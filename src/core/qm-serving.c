@@ -16,7 +16,7 @@
 #include "qm-serving.h"
 
 /* CUDA context and kernels per GPU process: 1,343 MB measured on a V100
- * (HF transformers docs, model_memory_anatomy.md). */
+ * (huggingface/transformers docs/source/en/model_memory_anatomy.md). */
 #define QM_SERVING_CONTEXT_BYTES 1.343e9
 
 /* GEMM shape loss: a GEMM whose narrowest dimension is d runs at
@@ -39,7 +39,7 @@
 #define QM_SERVING_ATTENTION_FP8  0.61
 
 /* Achieved NCCL bus bandwidth over the link's one-direction peak: about
- * 80 % on large messages (nccl-tests doc/PERFORMANCE.md; qm-parallel.c
+ * 80 % on large messages (NVIDIA/nccl-tests doc/PERFORMANCE.md; qm-parallel.c
  * uses the same figure). */
 #define QM_SERVING_BUSBW_FRACTION 0.80
 /* One all-reduce call: NCCL's base latency plus one NVLink hop
@@ -288,7 +288,7 @@ qm_serving_step_s (const QmServingEngine *e,
   if (sampled > 0.0)
     stage += MAX (sampled * e->lm_flops_tok / (e->lm_rate * eta (sampled, n_local)), e->lm_bytes / e->hbm);
   /* Two all-reduces per layer of t x hidden 16-bit activations: the ring
-   * moves 2 (n-1)/n of the buffer per GPU (nccl-tests PERFORMANCE.md). */
+   * moves 2 (n-1)/n of the buffer per GPU (NVIDIA/nccl-tests doc/PERFORMANCE.md). */
   if (e->tp > 1)
     {
       x = t * e->hidden * 2.0 * 2.0 * (e->tp - 1.0) / e->tp;

@@ -17,7 +17,7 @@ typedef struct _QmHardware     QmHardware;
 typedef struct _QmFacility     QmFacility;
 typedef struct _QmPricing      QmPricing;
 
-/* What the plan is for (plan-format.md, workload.mode). */
+/* What the plan is for (docs/plan-file.md, workload.mode). */
 typedef enum
 {
   QM_MODE_PRETRAIN,

@@ -33,7 +33,7 @@ qm_plan_init (QmPlan *p)
 {
   memset (p, 0, sizeof *p);
   qm_workload_init (&p->workload);
-  /* Facility defaults: the plan-format.md example. The industry average PUE
+  /* Facility defaults: the docs/plan-file.md example. The industry average PUE
    * is higher (Uptime Institute 2023: 1.58); AI halls quote 1.1-1.3. */
   p->facility.pue = 1.25;
   p->facility.usd_per_kwh = 0.08;

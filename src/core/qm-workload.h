@@ -25,7 +25,7 @@ typedef enum
   QM_ARRIVAL_OFFLINE,
 } QmArrival;
 
-/* workload.inference (plan-format.md). */
+/* workload.inference (docs/plan-file.md). */
 typedef struct
 {
   double      requests_per_minute;
@@ -94,7 +94,7 @@ typedef struct
   QmHardware  hardware;
   QmFacility  facility;
   QmPricing   pricing;
-  /* pricing.offer (an extension of plan-format.md): a catalog cloud offer
+  /* pricing.offer (an extension of docs/plan-file.md): a catalog cloud offer
    * whose on-demand or reserved $/GPU-hour is used when
    * pricing.usd_per_gpu_hour is not given. "" = none. */
   char        offer_id[QM_ID_LEN];
@@ -106,7 +106,7 @@ typedef struct
   QmQuoteTerms quote;
 } QmPlan;
 
-/* Defaults for every optional key of plan-format.md. */
+/* Defaults for every optional key of docs/plan-format.md. */
 void qm_workload_init (QmWorkload *workload);
 void qm_plan_init     (QmPlan     *plan);
 

@@ -1,5 +1,5 @@
 /* qm-application.c: a single-instance AdwApplication with the app.* actions
- * (quit, about, preferences).
+ * (quit, about, preferences, help).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -262,19 +262,63 @@ about_action (GSimpleAction *action,
 {
   static const char *developers[] = { "The Quartermaster developers", NULL };
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  /* Translators: your names, one per line ("Name <email>" or "Name
+   * https://…"), as GNOME apps list them; they appear under Credits. */
+  const char *translators = _("translator-credits");
+  AdwAboutWindow *about;
 
-  adw_show_about_window (window,
-                         "application-name", _("Quartermaster"),
-                         "application-icon", APP_ICON_NAME,
-                         "developer-name", _("The Quartermaster developers"),
-                         "version", PACKAGE_VERSION,
-                         "comments", _("Size, cost and quote GPU clusters for training large language models. Every figure comes from a formula with a cited source."),
-                         "website", "https://github.com/quartermaster/quartermaster",
-                         "issue-url", "https://github.com/quartermaster/quartermaster/issues",
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "developers", developers,
-                         "copyright", "© 2026 The Quartermaster developers",
-                         NULL);
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", window,
+                        "application-name", _("Quartermaster"),
+                        "application-icon", APP_ICON_NAME,
+                        "developer-name", _("The Quartermaster developers"),
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Size, cost and quote GPU clusters for training large language models. Every figure comes from a formula with a cited source."),
+                        "website", "https://github.com/quartermaster/quartermaster",
+                        "issue-url", "https://github.com/quartermaster/quartermaster/issues",
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "developers", developers,
+                        "copyright", "© 2026 The Quartermaster developers",
+                        NULL);
+  /* An untranslated (English) build has no translators to credit: the
+   * msgid comes back as is. */
+  if (g_strcmp0 (translators, "translator-credits") != 0)
+    adw_about_window_set_translator_credits (about, translators);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+help_shown (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GtkWindow) window = user_data;
+
+  if (gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error))
+    return;
+
+  /* Almost always because no help viewer (Yelp) is installed: say so in
+   * words rather than fail silently. */
+  g_debug ("Could not open help:%s: %s", APPLICATION_ID, error->message);
+  if (QM_IS_WINDOW (window))
+    qm_window_show_toast (QM_WINDOW (window),
+                          _("The user guide could not be opened: no help viewer (Yelp) is installed"));
+}
+
+/* F1: the Mallard user guide (help/C/index.page), installed under the app
+ * id by gnome.yelp() and opened by whichever app handles help: URIs, as
+ * GNOME apps do. The id follows the build profile, so a Devel build
+ * opens its own copy of the guide. */
+static void
+help_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_show_uri_full (window, "help:" APPLICATION_ID, GDK_CURRENT_TIME, NULL,
+                     help_shown, window != NULL ? g_object_ref (window) : NULL);
 }
 
 static void
@@ -294,6 +338,7 @@ static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_action },
   { .name = "about", .activate = about_action },
   { .name = "preferences", .activate = preferences_action },
+  { .name = "help", .activate = help_action },
 };
 
 static void
@@ -301,7 +346,8 @@ qm_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
-  static const char *help_accels[] = { "<Control>question", NULL };
+  static const char *help_accels[] = { "F1", NULL };
+  static const char *overlay_accels[] = { "<Control>question", NULL };
   static const char *close_accels[] = { "<Control>w", NULL };
   static const char *import_accels[] = { "<Control>o", NULL };
   static const char *search_accels[] = { "<Control>f", NULL };
@@ -314,7 +360,8 @@ qm_application_startup (GApplication *app)
                                    G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", help_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", overlay_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.help", help_accels);
   /* Ctrl+N (win.new-plan) is a binding of the window, not an accelerator
    * here: accelerators run before the focused page sees the key, and in
    * the catalog Ctrl+N adds an entry (qm-window.c). */

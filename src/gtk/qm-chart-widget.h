@@ -1,6 +1,6 @@
 /* qm-chart-widget.h: a thin widget that draws one chart with a report
  * renderer, in theme colours, with hover tooltips and an accessible
- * description (style.md, Charts, layer 3).
+ * description (docs/style.md, Charts, layer 3).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -121,5 +121,6 @@ void
 qm_formulas_window_install_action (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.show-formulas", NULL, show_formulas_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F1, 0, "win.show-formulas", NULL);
+  /* F1 is the user guide (app.help); the guide links here. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F1, GDK_SHIFT_MASK, "win.show-formulas", NULL);
 }

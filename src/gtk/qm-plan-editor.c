@@ -1,7 +1,7 @@
 /* qm-plan-editor.c: the plan being edited in the UI.
  *
  * qm_estimate() is pure and takes microseconds, so every edit simply
- * re-estimates the whole plan (architecture.md, Data flow).
+ * re-estimates the whole plan (docs/architecture.md, Data flow).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

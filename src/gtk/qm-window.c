@@ -368,7 +368,7 @@ qm_window_class_init (QmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
-  /* Help: win.show-formulas (F1), the Assumptions and Formulas window. */
+  /* Help: win.show-formulas (Shift+F1), the Assumptions and Formulas window. */
   qm_formulas_window_install_action (widget_class);
 
   /* A binding, not an application accelerator, so that a page nearer the

@@ -188,7 +188,7 @@ QmCatalogImport *qm_catalog_store_import_csv_preview_dialect (QmStore           
                                                               GError            **error);
 /* Writes the valid rows in one transaction. Without @skip_invalid, any bad
  * row fails the whole import with QM_STORE_ERROR_INVALID listing every bad
- * row, and nothing is written (cli.md). */
+ * row, and nothing is written (docs/cli.md). */
 gboolean         qm_catalog_store_import_csv_commit  (QmStore          *store,
                                                       QmCatalogImport  *import,
                                                       gboolean          skip_invalid,

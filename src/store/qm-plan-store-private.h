@@ -11,7 +11,7 @@
 
 G_BEGIN_DECLS
 
-/* The hardware keys of plan-format.md and their catalog kinds. */
+/* The hardware keys of docs/plan-file.md and their catalog kinds. */
 typedef struct
 {
   const char    *key;

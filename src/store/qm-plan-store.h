@@ -21,7 +21,7 @@ typedef struct
   char   *quote_ref;
   char   *tags;             /* free text, e.g. "acme, q3, rent" */
   char   *notes;            /* NULL = the plan JSON's "notes" */
-  char   *inputs;           /* the plan file JSON (plan-format.md) */
+  char   *inputs;           /* the plan file JSON (docs/plan-file.md) */
   char   *snapshot;         /* the estimate JSON the plan showed, or NULL */
   /* Summary columns for the plan list, taken from the estimate by the
    * caller (the store does not estimate). */

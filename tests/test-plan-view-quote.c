@@ -368,6 +368,39 @@ show_saved (Fixture       *f,
   return QM_PLAN_VIEW (view);
 }
 
+/* The customer typed in the plan view is the one saved: in the plans
+ * list's row and in the stored plan file, not the row's old value. */
+static void
+test_customer_saved (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  QmPlan plan;
+  QmPlanView *view;
+  GtkWindow *window;
+  GtkWidget *row;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  view = show_saved (f, &plan, &editor, &window);
+  row = qm_plan_view_get_input_row (view, "customer");
+  gtk_editable_set_text (GTK_EDITABLE (row), "Neue Kundin GmbH");
+  g_assert_cmpstr (qm_plan_editor_get_plan (editor)->customer, ==, "Neue Kundin GmbH");
+  g_assert_true (qm_plan_view_save (view, &error));
+  g_assert_no_error (error);
+
+  saved = qm_plan_store_load (f->store, qm_plan_editor_get_saved_id (editor), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (saved->customer, ==, "Neue Kundin GmbH");
+  g_assert_true (json_parser_load_from_data (parser, saved->inputs, -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)),
+                                                  "customer"), ==, "Neue Kundin GmbH");
+  close_window (window);
+}
+
 /* Save Quote numbers the quote, the plan's quote_ref takes the number
  * (also in the plans list), and Save Revision gives B with its note. */
 static void
@@ -576,6 +609,7 @@ main (int argc, char **argv)
   ADD ("/plan-view-quote/add-quote", test_add_quote);
   ADD ("/plan-view-quote/currency", test_currency);
   ADD ("/plan-view-quote/chart-and-exports", test_chart_and_exports);
+  ADD ("/plan-view-quote/customer-saved", test_customer_saved);
   ADD ("/plan-view-quote/save-and-revise", test_save_and_revise);
   ADD ("/plan-view-quote/store-rate", test_store_rate);
   ADD ("/plan-view-quote/read-only", test_read_only);

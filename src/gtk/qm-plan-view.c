@@ -210,7 +210,11 @@ save_now (QmPlanView *self,
   g_free (sp->name);
   sp->name = g_strdup (p->name);
   g_clear_pointer (&sp->notes, g_free);
-  /* The row's quote reference is the plan's: Save Quote sets it. */
+  /* The row's customer and quote reference are the plan's: the Quote
+   * section edits the one, Save Quote sets the other, and the store writes
+   * the row's values into the file. */
+  g_free (sp->customer);
+  sp->customer = g_strdup (p->customer);
   g_free (sp->quote_ref);
   sp->quote_ref = g_strdup (p->quote_ref);
   g_free (sp->inputs);

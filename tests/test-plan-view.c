@@ -512,6 +512,8 @@ test_export (Fixture       *f,
   g_assert_true (qm_plan_view_export_csv (QM_PLAN_VIEW (view), csv, &error));
   g_assert_true (g_file_get_contents (csv, &text, NULL, &error));
   g_assert_nonnull (strstr (text, "dgx-h100"));
+  /* In the user's convention (C here: commas), which the file states. */
+  g_assert_true (g_str_has_prefix (text, "sep=,"));
 
   g_assert_true (qm_plan_view_export_plan_file (QM_PLAN_VIEW (view), file, &error));
   g_assert_no_error (error);

@@ -326,11 +326,15 @@ qm_plan_view_export_csv (QmPlanView  *self,
                          GError     **error)
 {
   g_autofree char *csv = NULL;
+  QmCsvDialect dialect;
 
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
-  csv = qm_bom_to_csv (qm_plan_editor_get_estimate (self->editor),
-                       qm_plan_editor_get_plan (self->editor), FALSE);
+  /* The user's spreadsheet convention, as the catalog's export writes by
+   * default, stated in a "sep=" line so that any locale reads it back. */
+  qm_csv_dialect_for_locale (&dialect);
+  csv = qm_bom_to_csv_dialect (qm_plan_editor_get_estimate (self->editor),
+                               qm_plan_editor_get_plan (self->editor), FALSE, &dialect);
   return g_file_set_contents (path, csv, -1, error);
 }
 

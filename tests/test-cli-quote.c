@@ -395,8 +395,28 @@ test_save_list_show (void)
   g_assert_cmpstr (json_object_get_string_member (row, "state"), ==, "draft");
   g_assert_false (json_object_get_boolean_member (row, "expired"));
 
+  /* B says what changed since A: the same plan and terms, so nothing but
+   * the note, in words and as data. */
+  {
+    g_auto(Run) b = { 0 }, bj = { 0 };
+    g_autoptr(JsonParser) pb = json_parser_new ();
+    JsonObject *o;
+
+    run_cli (&b, "--db", t.db, "quote", "show", "Q-2026-0001", NULL);
+    g_assert_cmpint (b.status, ==, 0);
+    g_assert_nonnull (strstr (b.out, "Changes since revision A:\nNo change in the lines or the total\n"));
+    run_cli (&bj, "--db", t.db, "quote", "show", "Q-2026-0001", "--json", NULL);
+    g_assert_cmpint (bj.status, ==, 0);
+    g_assert_true (json_parser_load_from_data (pb, bj.out, -1, NULL));
+    o = json_node_get_object (json_parser_get_root (pb));
+    g_assert_cmpstr (json_object_get_string_member (o, "changes_since"), ==, "A");
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "changes")), ==, 0);
+  }
+
   run_cli (&show, "--db", t.db, "quote", "show", "Q-2026-0001", "--revision", "A", "--json", NULL);
   g_assert_cmpint (show.status, ==, 0);
+  /* The first revision has nothing to compare with. */
+  g_assert_null (strstr (show.out, "\"changes\""));
   run_cli (&draft, "quote", plan, "--date", "2026-11-25", "--json", NULL);
   quote = json_object_get_object_member (parse (show.out, p2), "quote");
   g_assert_cmpstr (json_object_get_string_member (quote, "number"), ==, "Q-2026-0001");

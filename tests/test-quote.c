@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "qm-quote.h"
+#include "qm-quote-diff.h"
 #include "qm-quote-json.h"
 #include "qm-test-quote.h"
 
@@ -202,6 +203,89 @@ test_spares_support_shipping (void)
         g_assert_cmpint (q.lines[i].total, ==, 4 * 7200000);
         break;
       }
+}
+
+/* Revision B against A: a new discount moves a unit price and the gross,
+ * more spares move a quantity, a declined option and a new line are
+ * named; the same terms give no change; another currency compares
+ * quantities only. */
+static void
+test_revision_diff (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote a, b;
+  QmQuoteChange changes[2 * QM_QUOTE_MAX_LINES + 2];
+  g_autofree char *text = NULL, *none = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  gboolean price = FALSE, qty = FALSE, added = FALSE, declined = FALSE;
+  guint n;
+
+  qm_test_quote_cost (&cost);
+  terms_plain (&t);
+  t.spares_fraction = 0.1;
+  t.support_years = 3;
+  t.support_rate = 0.08;
+  t.optional_lines = QM_QUOTE_LINE_BIT (QM_QUOTE_LINE_SUPPORT);
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &a);
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &b);
+  g_assert_cmpuint (qm_quote_diff (&a, &b, changes, G_N_ELEMENTS (changes)), ==, 0);
+  none = qm_quote_diff_describe (&a, &b);
+  g_assert_cmpstr (none, ==, "No change in the lines or the total");
+
+  /* B: 10 % off the first line's item, half the servers spare, support
+   * declined, shipping added. */
+  g_strlcpy (t.items[0].catalog_id, a.lines[0].catalog_id, sizeof t.items[0].catalog_id);
+  t.items[0].discount_kind = QM_DISCOUNT_FRACTION;
+  t.items[0].discount = 0.1;
+  t.n_items = 1;
+  t.spares_fraction = 0.5;
+  t.declined_lines = QM_QUOTE_LINE_BIT (QM_QUOTE_LINE_SUPPORT);
+  t.shipping_fraction = 0.01;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &b);
+  n = qm_quote_diff (&a, &b, changes, G_N_ELEMENTS (changes));
+  for (guint i = 0; i < n; i++)
+    {
+      const QmQuoteChange *c = &changes[i];
+
+      if (c->kind == QM_QUOTE_CHANGE_PRICE && c->line->kind == a.lines[0].kind
+          && g_strcmp0 (c->line->catalog_id, a.lines[0].catalog_id) == 0)
+        {
+          price = TRUE;
+          g_assert_cmpint (c->old_minor, ==, a.lines[0].net_unit);
+          /* 10 % off the list price, rounded once to the cent. */
+          g_assert_cmpint (ABS (c->new_minor - qm_money_scale (a.lines[0].list_unit, 0.9)), <=, 1);
+        }
+      if (c->kind == QM_QUOTE_CHANGE_QTY && c->line->kind == QM_QUOTE_LINE_SPARES)
+        qty |= c->old_qty == 1.0 && c->new_qty == 2.0;
+      added |= c->kind == QM_QUOTE_CHANGE_ADDED;
+      declined |= c->kind == QM_QUOTE_CHANGE_ACCEPTED && !c->accepted && c->line->kind == QM_QUOTE_LINE_SUPPORT;
+    }
+  g_assert_true (price);
+  /* ceil (4 × 0.1) = 1 spare server, then ceil (4 × 0.5) = 2. */
+  g_assert_true (qty);
+  g_assert_true (added);
+  g_assert_true (declined);
+  g_assert_cmpint (changes[n - 1].kind, ==, QM_QUOTE_CHANGE_GROSS);
+  g_assert_cmpint (changes[n - 1].old_minor, ==, a.gross);
+  g_assert_cmpint (changes[n - 1].new_minor, ==, b.gross);
+  text = qm_quote_diff_describe (&a, &b);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, ": unit price "));
+  g_assert_nonnull (strstr (text, ": quantity 1 → 2"));
+  g_assert_nonnull (strstr (text, "Support: Servers (dgx-h100) declined"));
+  g_assert_nonnull (strstr (text, "Gross "));
+  json = qm_quote_diff_to_json (&a, &b);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (json)), ==, n);
+
+  /* In yen, the quantities still compare; the prices do not. */
+  g_strlcpy (t.currency, "JPY", sizeof t.currency);
+  t.exchange_rate = 150;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &b);
+  n = qm_quote_diff (&a, &b, changes, G_N_ELEMENTS (changes));
+  g_assert_cmpint (changes[0].kind, ==, QM_QUOTE_CHANGE_CURRENCY);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (changes[i].kind, !=, QM_QUOTE_CHANGE_PRICE);
 }
 
 /* A quarter of the nodes a month after 12 weeks' lead time, 30 % deposit,
@@ -418,6 +502,7 @@ main (int   argc,
   g_test_add_func ("/quote/negotiated-eur", test_negotiated_eur);
   g_test_add_func ("/quote/whole-yen", test_whole_yen);
   g_test_add_func ("/quote/spares-support-shipping", test_spares_support_shipping);
+  g_test_add_func ("/quote/revision-diff", test_revision_diff);
   g_test_add_func ("/quote/phased-cash-flow", test_phased_cash_flow);
   g_test_add_func ("/quote/catalog-lead-and-support", test_catalog_lead_and_support);
   g_test_add_func ("/quote/break-even", test_break_even);

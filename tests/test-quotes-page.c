@@ -312,6 +312,13 @@ test_revisions_and_export (Quotes        *q,
   g_assert_nonnull (row);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Support extended to five years");
   g_assert_nonnull (qm_test_find_named (dialog, "quote-revision-A"));
+  /* Under B, what its frozen figures changed since A: the server's price
+   * went up between the two. */
+  row = qm_test_find_named (dialog, "quote-revision-changes-B");
+  g_assert_nonnull (row);
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Servers (dgx-h100): unit price "));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Gross "));
+  g_assert_null (qm_test_find_named (dialog, "quote-revision-changes-A"));
   g_assert_null (qm_test_find_named (dialog, "quote-expired"));
   qm_test_screenshot (dialog, "quote-dialog-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
   qm_test_screenshot (dialog, "quote-dialog-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);

@@ -20,6 +20,7 @@
 #include "qm-cli-commands.h"
 #include "qm-estimate.h"
 #include "qm-plan-store.h"
+#include "qm-quote-diff.h"
 #include "qm-quote-json.h"
 #include "qm-quote-store.h"
 #include "qm-quote-report.h"
@@ -255,6 +256,7 @@ typedef struct
   QmQuoteHeader          header;
   const QmQuote         *quote;
   const QmQuoteRevision *rev;
+  const QmQuoteRevision *previous;  /* the revision before @rev, or NULL */
 } Printed;
 
 typedef struct
@@ -343,6 +345,13 @@ emit (const Printed   *p,
 
       if (p->rev != NULL)
         add_revision_json (node, p->rev);
+      if (p->previous != NULL)
+        {
+          JsonObject *o = json_node_get_object (node);
+
+          json_object_set_string_member (o, "changes_since", p->previous->revision);
+          json_object_set_member (o, "changes", qm_quote_diff_to_json (p->previous->quote, quote));
+        }
       qm_cli_print_json_node (node);
       return QM_CLI_OK;
     }
@@ -369,6 +378,14 @@ emit (const Printed   *p,
   print_totals (quote, quote->tax_rate);
   qm_cli_print ("\n");
   print_schedule (quote);
+  if (p->previous != NULL)
+    {
+      g_autofree char *changes = qm_quote_diff_describe (p->previous->quote, quote);
+      /* Translators: %s is the letter of the revision before this one. */
+      g_autofree char *heading = g_strdup_printf (_("Changes since revision %s:"), p->previous->revision);
+
+      qm_cli_print ("\n%s\n%s\n", heading, changes);
+    }
   return QM_CLI_OK;
 }
 
@@ -404,9 +421,11 @@ quote_draft (const QuoteArgs *a)
 
 static int
 emit_revision (const QmQuoteRevision *rev,
+               const QmQuoteRevision *previous,
                const QuoteArgs       *a)
 {
-  Printed p = { .plan = rev->plan, .estimate = rev->estimate, .quote = rev->quote, .rev = rev };
+  Printed p = { .plan = rev->plan, .estimate = rev->estimate, .quote = rev->quote, .rev = rev,
+                .previous = previous };
 
   qm_quote_revision_header (rev, &p.header);
   return emit (&p, a);
@@ -448,7 +467,23 @@ quote_save (QmStore         *store,
        * letter and the gross total. */
       qm_cli_print (_("Saved quote %s revision %s: %s gross.\n\n"), rev->number, rev->revision, gross);
     }
-  return emit_revision (rev, a);
+  return emit_revision (rev, NULL, a);
+}
+
+/* The revision before @rev (seq - 1), or NULL for the first. */
+static QmQuoteRevision *
+load_previous (QmStore               *store,
+               const QmQuoteRevision *rev,
+               GError               **error)
+{
+  g_autoptr(GPtrArray) letters = NULL;
+
+  if (rev->seq <= 1)
+    return NULL;
+  letters = qm_quote_store_list_revisions (store, rev->number, error);
+  if (letters == NULL || rev->seq - 2 >= letters->len)
+    return NULL;
+  return qm_quote_store_load_revision (store, rev->number, g_ptr_array_index (letters, rev->seq - 2), error);
 }
 
 static int
@@ -457,13 +492,20 @@ quote_show (QmStore         *store,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(QmQuoteRevision) rev = qm_quote_store_load_revision (store, a->args[0], a->revision, &error);
+  g_autoptr(QmQuoteRevision) previous = NULL;
 
   if (rev == NULL)
     {
       qm_cli_error ("%s", error->message);
       return QM_CLI_INPUT;
     }
-  return emit_revision (rev, a);
+  previous = load_previous (store, rev, &error);
+  if (previous == NULL && error != NULL)
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  return emit_revision (rev, previous, a);
 }
 
 static void

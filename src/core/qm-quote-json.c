@@ -62,8 +62,8 @@ add_amount (JsonBuilder   *b,
   json_builder_add_double_value (b, qm_money_major (minor, q->exponent));
 }
 
-static const char *
-kind_name (QmQuoteLineKind kind)
+const char *
+qm_quote_line_kind_to_string (QmQuoteLineKind kind)
 {
   static const char *const names[] = {
     [QM_QUOTE_LINE_HARDWARE] = "hardware", [QM_QUOTE_LINE_INSTALL] = "installation",
@@ -87,7 +87,7 @@ add_lines (JsonBuilder   *b,
       json_builder_begin_object (b);
       add_string_or_null (b, "id", l->catalog_id);
       json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, kind_name (l->kind));
+      json_builder_add_string_value (b, qm_quote_line_kind_to_string (l->kind));
       json_builder_set_member_name (b, "item");
       json_builder_add_string_value (b, l->item);
       add_string_or_null (b, "vendor", l->vendor);

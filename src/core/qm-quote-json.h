@@ -38,4 +38,8 @@ JsonNode *qm_quote_to_json_node  (const QmQuoteHeader *header,
                                   const QmQuote       *quote,
                                   const GDate         *today);
 
+/* "hardware", "installation", "spares", "support", "shipping": as the
+ * JSON's lines[].kind says it. */
+const char *qm_quote_line_kind_to_string (QmQuoteLineKind kind);
+
 G_END_DECLS

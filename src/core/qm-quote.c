@@ -565,3 +565,14 @@ qm_quote_compute (const QmCost       *cost,
     rent_cash_flow (out, out->n_months);
   accumulate (out);
 }
+
+char *
+qm_quote_line_label (const QmQuoteLine *l)
+{
+  const char *item = g_dgettext (GETTEXT_PACKAGE, l->item);
+
+  if (l->kind == QM_QUOTE_LINE_SUPPORT)
+    /* Translators: a quote's support line; %s is the item, e.g. "Servers". */
+    return g_strdup_printf (_("Support: %s"), item);
+  return g_strdup (item);
+}

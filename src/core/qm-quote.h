@@ -181,4 +181,7 @@ void qm_quote_compute (const QmCost       *cost,
                        const QmQuoteTerms *terms,
                        QmQuote            *out);
 
+/* "Support: Servers", "Spare servers": a line's label for people. */
+char       *qm_quote_line_label (const QmQuoteLine   *line);
+
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "qm-list-page.h"
 #include "qm-print.h"
 #include "qm-quote-csv.h"
+#include "qm-quote-diff.h"
 #include "qm-quote-dialog.h"
 #include "qm-quote-report.h"
 #include "qm-quote-xlsx.h"
@@ -356,6 +357,24 @@ revision_menu (const QmQuoteRevision *r)
   return button;
 }
 
+/* "Changes since revision A", one change a line, under revision B. */
+static GtkWidget *
+changes_row (const QmQuoteRevision *previous,
+             const QmQuoteRevision *r)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *changes = qm_quote_diff_describe (previous->quote, r->quote);
+  g_autofree char *escaped = g_markup_escape_text (changes, -1);
+  /* Translators: %s is the letter of the revision before this one. */
+  g_autofree char *title = g_strdup_printf (_("Changes since revision %s"), previous->revision);
+  g_autofree char *name = g_strdup_printf ("quote-revision-changes-%s", r->revision);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
+  gtk_widget_set_name (row, name);
+  return row;
+}
+
 static GtkWidget *
 revisions_group (QmQuoteDialog *self)
 {
@@ -370,7 +389,7 @@ revisions_group (QmQuoteDialog *self)
       const QmQuoteRevision *r = g_ptr_array_index (self->revisions, i);
       GtkWidget *row = adw_action_row_new ();
       GtkWidget *gross = gtk_label_new (NULL);
-      g_autofree char *title = NULL;
+      g_autofree char *title = NULL, *escaped = NULL;
       g_autofree char *name = g_strdup_printf ("quote-revision-%s", r->revision);
       char date[11], money[64];
 
@@ -378,8 +397,9 @@ revisions_group (QmQuoteDialog *self)
       /* Translators: a revision's letter, then its issue date. */
       title = g_strdup_printf (_("Revision %s · %s"), r->revision, date);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
-                                   r->note != NULL && *r->note ? r->note : _("First issue"));
+      /* The subtitle is markup; a note may say "R&D". */
+      escaped = g_markup_escape_text (r->note != NULL && *r->note ? r->note : _("First issue"), -1);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
       gtk_widget_set_name (row, name);
       gtk_label_set_label (GTK_LABEL (gross), qm_money_format (money, sizeof money, r->quote->gross,
                                                                r->quote->exponent, r->quote->currency));
@@ -387,6 +407,10 @@ revisions_group (QmQuoteDialog *self)
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), gross);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), revision_menu (r));
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+      /* The note says why; the frozen figures say what changed. */
+      if (i > 0)
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
+                                   changes_row (g_ptr_array_index (self->revisions, i - 1), r));
     }
   return group;
 }

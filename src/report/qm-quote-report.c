@@ -14,17 +14,6 @@
 #define CHART_HEIGHT 260.0     /* points */
 #define SIGNATURE_HEIGHT 120.0
 
-char *
-qm_quote_line_label (const QmQuoteLine *l)
-{
-  const char *item = g_dgettext (GETTEXT_PACKAGE, l->item);
-
-  if (l->kind == QM_QUOTE_LINE_SUPPORT)
-    /* Translators: a quote's support line; %s is the item, e.g. "Servers". */
-    return g_strdup_printf (_("Support: %s"), item);
-  return g_strdup (item);
-}
-
 static char *
 date_text (const GDate *d)
 {

@@ -26,7 +26,5 @@ QmDocument *qm_quote_report_new (const QmPlan        *plan,
                                  const GDate         *today,
                                  QmPaper              paper);
 
-/* "Support: Servers", "Spare servers": a line's label for people. */
-char       *qm_quote_line_label (const QmQuoteLine   *line);
 
 G_END_DECLS

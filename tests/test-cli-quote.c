@@ -180,25 +180,6 @@ test_xlsx (void)
   g_rmdir (dir);
 }
 
-static char *
-pdf_text (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *uri = g_filename_to_uri (path, NULL, &error);
-  g_autoptr(PopplerDocument) pdf = poppler_document_new_from_file (uri, NULL, &error);
-  GString *s = g_string_new (NULL);
-
-  g_assert_no_error (error);
-  for (int i = 0; i < poppler_document_get_n_pages (pdf); i++)
-    {
-      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
-      g_autofree char *t = poppler_page_get_text (page);
-
-      g_string_append (s, t);
-    }
-  return g_string_free (s, FALSE);
-}
-
 /* The PDF a customer signs: number, customer, validity, the lines, the
  * gross as the JSON gives it, the payments and a signature block; printed
  * again with the same date it reads the same, word for word. */
@@ -222,8 +203,8 @@ test_pdf (void)
   run_cli (&j, "quote", plan, "--date", "2026-11-25", "--json", NULL);
   totals = json_object_get_object_member (parse (j.out, parser), "totals");
 
-  text = pdf_text (a);
-  again = pdf_text (b);
+  text = qm_test_pdf_text (a, NULL);
+  again = qm_test_pdf_text (b, NULL);
   g_assert_cmpstr (text, ==, again);
   g_assert_nonnull (strstr (text, "Quote Q-2026-0042"));
   g_assert_nonnull (strstr (text, "Beispiel Forschung GmbH"));
@@ -461,8 +442,8 @@ test_reprint (void)
   g_assert_cmpint (pdf2.status, ==, 0);
   run_cli (&j2, "--db", t.db, "quote", "show", "Q-2026-0001", "--revision", "A", "--json", NULL);
   g_assert_cmpint (cents (json_object_get_object_member (parse (j2.out, p3), "totals"), "gross"), ==, gross_a);
-  text1 = pdf_text (a1);
-  text2 = pdf_text (a2);
+  text1 = qm_test_pdf_text (a1, NULL);
+  text2 = qm_test_pdf_text (a2, NULL);
   g_assert_cmpstr (text1, ==, text2);
   g_assert_nonnull (strstr (text1, "Q-2026-0001"));
 
@@ -577,7 +558,7 @@ test_stored_terms_printed (void)
   run_cli (&show, "--db", t.db, "quote", "show", "Q-2026-0001", "-o", pdf, NULL);
   g_assert_cmpstr (show.err, ==, "");
   g_assert_cmpint (show.status, ==, 0);
-  text = pdf_text (pdf);
+  text = qm_test_pdf_text (pdf, NULL);
   flat = g_strdelimit (g_strdup (text), "\n", ' ');
   g_assert_nonnull (strstr (flat, "Project: Pretraining 2027"));
   g_assert_nonnull (strstr (flat, "Prepared by: Ada Lovelace"));

@@ -36,27 +36,6 @@ assert_one_line (const char *err)
   g_assert_cmpstr (strchr (err, '\n') + 1, ==, "");
 }
 
-static char *
-pdf_text (const char *path,
-          int        *n_pages)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *uri = g_filename_to_uri (path, NULL, &error);
-  g_autoptr(PopplerDocument) pdf = poppler_document_new_from_file (uri, NULL, &error);
-  GString *s = g_string_new (NULL);
-
-  g_assert_no_error (error);
-  *n_pages = poppler_document_get_n_pages (pdf);
-  for (int i = 0; i < *n_pages; i++)
-    {
-      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
-      g_autofree char *t = poppler_page_get_text (page);
-
-      g_string_append (s, t);
-    }
-  return g_string_free (s, FALSE);
-}
-
 /* The plan's name, as the reader sees it. */
 static char *
 plan_name (const char *path)
@@ -97,7 +76,7 @@ test_report_examples (void)
       run_cli (&r, "report", plan, "-o", out, "--paper", "letter", NULL);
       g_assert_cmpstr (r.err, ==, "");
       g_assert_cmpint (r.status, ==, 0);
-      text = pdf_text (out, &pages);
+      text = qm_test_pdf_text (out, &pages);
       g_assert_cmpint (pages, >=, 5);
       title = plan_name (plan);
       g_assert_nonnull (strstr (text, title));
@@ -316,7 +295,7 @@ test_chart (void)
 
     run_cli (&r, "chart", plan, "--kind", "power", "-o", out, NULL);
     g_assert_cmpint (r.status, ==, 0);
-    text = pdf_text (out, &pages);
+    text = qm_test_pdf_text (out, &pages);
     g_assert_cmpint (pages, ==, 1);
     g_assert_nonnull (strstr (text, "Provisioned"));
   }
@@ -329,7 +308,7 @@ test_chart (void)
 
     run_cli (&r, "chart", serving, "--kind", "latency", "-o", out, NULL);
     g_assert_cmpint (r.status, ==, 0);
-    text = pdf_text (out, &pages);
+    text = qm_test_pdf_text (out, &pages);
     g_assert_cmpint (pages, ==, 1);
     g_assert_nonnull (strstr (text, "Time to first token"));
     g_assert_nonnull (strstr (text, "Requests per minute"));
@@ -361,7 +340,7 @@ test_chart_cashflow (void)
 
     run_cli (&r, "chart", plan, "--kind", "cashflow", "-o", out, NULL);
     g_assert_cmpint (r.status, ==, 0);
-    text = pdf_text (out, &pages);
+    text = qm_test_pdf_text (out, &pages);
     g_assert_cmpint (pages, ==, 1);
     g_assert_nonnull (strstr (text, "EUR"));
     g_assert_nonnull (strstr (text, "Buying is cheaper from month"));
@@ -376,7 +355,7 @@ test_chart_cashflow (void)
 
     run_cli (&r, "chart", plan, "--kind", "cashflow", "-o", out, NULL);
     g_assert_cmpint (r.status, ==, 0);
-    text = pdf_text (out, &pages);
+    text = qm_test_pdf_text (out, &pages);
     g_assert_cmpint (pages, ==, 1);
     g_assert_nonnull (strstr (text, "USD"));
     g_assert_nonnull (strstr (text, "Cluster in place: month"));
@@ -502,7 +481,7 @@ test_compare (void)
 
     run_cli (&r, "compare", a, b, c, "-o", out, NULL);
     g_assert_cmpint (r.status, ==, 0);
-    text = pdf_text (out, &pages);
+    text = qm_test_pdf_text (out, &pages);
     g_assert_cmpint (pages, >=, 3);
     for (guint i = 0; i < 3; i++)
       {

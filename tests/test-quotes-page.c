@@ -123,25 +123,6 @@ position_of (GtkWidget  *page,
   g_assert_not_reached ();
 }
 
-static char *
-pdf_text (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *uri = g_filename_to_uri (path, NULL, &error);
-  g_autoptr(PopplerDocument) pdf = poppler_document_new_from_file (uri, NULL, &error);
-  GString *s = g_string_new (NULL);
-
-  g_assert_no_error (error);
-  for (int i = 0; i < poppler_document_get_n_pages (pdf); i++)
-    {
-      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
-      g_autofree char *t = poppler_page_get_text (page);
-
-      g_string_append (s, t);
-    }
-  return g_string_free (s, FALSE);
-}
-
 typedef struct
 {
   Fixture  f;
@@ -329,8 +310,8 @@ test_revisions_and_export (Quotes        *q,
   run_cli (&show, "--db", db, "quote", "show", q->recent, "--revision", "A", "-o", cli, NULL);
   g_assert_cmpstr (show.err, ==, "");
   g_assert_cmpint (show.status, ==, 0);
-  text_ours = pdf_text (ours);
-  text_cli = pdf_text (cli);
+  text_ours = qm_test_pdf_text (ours, NULL);
+  text_cli = qm_test_pdf_text (cli, NULL);
   g_assert_nonnull (strstr (text_ours, q->recent));
   g_assert_cmpstr (text_ours, ==, text_cli);
   /* ... at the prices it froze (servers at list), not today's. */

@@ -190,6 +190,9 @@ static const QmCliCommandInfo commands[] = {
   { "rates", "add", "rates add CURRENCY RATE YYYY-MM-DD [SOURCE]", N_("add one exchange rate"), no_options },
   { "db", "copy", "db copy FROM TO",
     N_("copy the saved plans between databases (files or postgresql:// servers) and check them"), no_options },
+  { "db", "setup-roles", "db setup-roles",
+    N_("create the team roles (viewer, editor, catalog manager) and their grants on --db postgresql://..."),
+    no_options },
 };
 
 const QmCliCommandInfo *

@@ -122,6 +122,8 @@ qm_cli_db (int    argc,
   g_autoptr(GArray) done = g_array_new (FALSE, FALSE, sizeof (gint64));
   QmCopyCounts n = { 0 };
 
+  if (argc >= 2 && strcmp (argv[1], "setup-roles") == 0)
+    return qm_cli_db_setup_roles (argc, argv);
   if (argc != 4 || strcmp (argv[1], "copy") != 0)
     {
       qm_cli_error (_("db: expected copy FROM TO; usage: %s"), qm_cli_synopsis ("db"));

@@ -30,6 +30,8 @@ int  qm_cli_advise   (int argc, char **argv);
 int  qm_cli_quote    (int argc, char **argv);
 int  qm_cli_rates    (int argc, char **argv);
 int  qm_cli_db       (int argc, char **argv);
+/* db setup-roles (qm-cli-db-roles.c), reached through qm_cli_db. */
+int  qm_cli_db_setup_roles (int argc, char **argv);
 
 /* One-line error on stderr: "quartermaster-cli: <message>". With --json
  * it is kept and printed as a JSON error by qm_cli_flush_errors (), its

@@ -604,3 +604,97 @@ const QmDbClass qm_db_pg_class = {
   .column_int64 = pg_column_int64,
   .column_double = pg_column_double,
 };
+
+/* ------------------------------------------------------------------ */
+/* Notifications (LISTEN/NOTIFY) and the connection's socket.          */
+
+int
+qm_db_socket (QmDb *db)
+{
+  if (db->klass->engine != QM_DB_POSTGRESQL)
+    return -1;
+  return PQsocket (CONN (db));
+}
+
+int
+qm_db_backend_pid (QmDb *db)
+{
+  if (db->klass->engine != QM_DB_POSTGRESQL)
+    return 0;
+  return PQbackendPID (CONN (db));
+}
+
+QmDb *
+qm_db_reconnect (QmDb    *db,
+                 GError **error)
+{
+  PQconninfoOption *options;
+  g_autoptr(GPtrArray) keywords = g_ptr_array_new ();
+  g_autoptr(GPtrArray) values = g_ptr_array_new ();
+  PGconn *conn;
+  QmDbPg *copy;
+
+  if (db->klass->engine != QM_DB_POSTGRESQL)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
+                   "%s is a file, not a database server", db->location);
+      return NULL;
+    }
+  /* The parameters the first connection was made with, password and
+   * all, so a second one needs nothing the user typed again. */
+  options = PQconninfo (CONN (db));
+  for (PQconninfoOption *o = options; o != NULL && o->keyword != NULL; o++)
+    if (o->val != NULL)
+      {
+        g_ptr_array_add (keywords, o->keyword);
+        g_ptr_array_add (values, o->val);
+      }
+  g_ptr_array_add (keywords, NULL);
+  g_ptr_array_add (values, NULL);
+  conn = PQconnectdbParams ((const char * const *) keywords->pdata,
+                            (const char * const *) values->pdata, 0);
+  PQconninfoFree (options);
+  if (conn == NULL || PQstatus (conn) != CONNECTION_OK)
+    {
+      g_autofree char *detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
+
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
+                   "Could not connect to %s again: %s (%s)", db->location,
+                   explain_connect (conn, detail), detail);
+      PQfinish (conn);
+      return NULL;
+    }
+  PQsetNoticeProcessor (conn, drop_notice, NULL);
+  copy = g_new0 (QmDbPg, 1);
+  copy->parent.klass = &qm_db_pg_class;
+  copy->parent.location = g_strdup (db->location);
+  copy->parent.last_code = QM_STORE_ERROR_FAILED;
+  copy->conn = conn;
+  return (QmDb *) copy;
+}
+
+GPtrArray *
+qm_db_take_notifications (QmDb       *db,
+                          const char *channel,
+                          int         skip_pid)
+{
+  GPtrArray *payloads;
+  PGnotify *n;
+
+  g_return_val_if_fail (db->klass->engine == QM_DB_POSTGRESQL, NULL);
+
+  /* Never blocks: it reads only what the socket already holds. */
+  if (!PQconsumeInput (CONN (db)) || PQstatus (CONN (db)) != CONNECTION_OK)
+    {
+      remember (db, NULL);
+      return NULL;
+    }
+  payloads = g_ptr_array_new_with_free_func (g_free);
+  while ((n = PQnotifies (CONN (db))) != NULL)
+    {
+      if (strcmp (n->relname, channel) == 0 && n->be_pid != skip_pid)
+        g_ptr_array_add (payloads, g_strdup (n->extra));
+      PQfreemem (n);
+    }
+  return payloads;
+}

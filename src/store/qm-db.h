@@ -162,6 +162,25 @@ gint64      qm_db_column_int64      (QmDbStmt       *stmt,
 double      qm_db_column_double     (QmDbStmt       *stmt,
                                      int             column);
 
+/* Notifications (PostgreSQL's LISTEN/NOTIFY; qm-store-watch.c). */
+
+/* The connection's socket, readable when the server sent something; -1
+ * on SQLite. */
+int         qm_db_socket            (QmDb           *db);
+/* The server process serving this connection; 0 on SQLite. */
+int         qm_db_backend_pid       (QmDb           *db);
+/* A second connection to the same server, database and user as @db
+ * (PostgreSQL only). */
+QmDb       *qm_db_reconnect         (QmDb           *db,
+                                     GError        **error);
+/* Reads what the server sent, without waiting, and returns the payloads
+ * of the notifications on @channel that no session with the process id
+ * @skip_pid sent, oldest first; NULL with the failure kept (qm_db_fail)
+ * when the connection is lost. PostgreSQL only. */
+GPtrArray  *qm_db_take_notifications (QmDb          *db,
+                                      const char    *channel,
+                                      int            skip_pid);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDb, qm_db_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDbStmt, qm_db_stmt_free)
 

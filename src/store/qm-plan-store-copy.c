@@ -159,9 +159,11 @@ qm_plan_store_put (QmStore            *store,
                    "%s: plan %" G_GINT64_FORMAT " has no name or no inputs", what, plan->id);
       return FALSE;
     }
-  if (!qm_store_begin (store, what, error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, what, error) ||
+      !qm_store_begin (store, what, error))
     return FALSE;
-  if (!put_locked (store, plan, what, error))
+  if (!put_locked (store, plan, what, error) ||
+      !qm_store_notify (store, QM_STORE_CHANGE_PLANS, error))
     {
       qm_store_rollback (store);
       return FALSE;

@@ -308,9 +308,11 @@ qm_plan_store_import_data (QmStore            *store,
   /* The catalog entries the file carries and the plan go in together,
    * in one transaction. */
   what = g_strdup_printf ("Could not import %s", source);
-  if (!qm_store_begin (store, what, error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, what, error) ||
+      !qm_store_begin (store, what, error))
     return 0;
-  if (!add_embedded_entries (store, o, error) || !qm_plan_store_save_locked (store, plan, &res, error))
+  if (!add_embedded_entries (store, o, error) || !qm_plan_store_save_locked (store, plan, &res, error) ||
+      !qm_store_notify (store, QM_STORE_CHANGE_PLANS, error))
     {
       g_prefix_error (error, "%s: ", source);
       qm_store_rollback (store);

@@ -545,9 +545,11 @@ qm_plan_store_save (QmStore      *store,
 
   g_return_val_if_fail (plan != NULL, FALSE);
 
-  if (!qm_store_begin (store, what, error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, what, error) ||
+      !qm_store_begin (store, what, error))
     return FALSE;
-  if (!qm_plan_store_save_locked (store, plan, &res, error))
+  if (!qm_plan_store_save_locked (store, plan, &res, error) ||
+      !qm_store_notify (store, QM_STORE_CHANGE_PLANS, error))
     {
       qm_store_rollback (store);
       return FALSE;
@@ -644,7 +646,8 @@ qm_plan_store_duplicate (QmStore     *store,
   inputs = qm_store_object_to_text (o, FALSE);
   search_key = qm_plan_search_key (new_name, plan->customer, plan->tags, plan->model, plan->quote_ref);
 
-  if (!qm_store_begin (store, "Could not duplicate the plan", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, "Could not duplicate the plan", error) ||
+      !qm_store_begin (store, "Could not duplicate the plan", error))
     return 0;
   /* The copy keeps the snapshot and the prices it was quoted with. */
   stmt = qm_store_query (store,
@@ -677,7 +680,8 @@ qm_plan_store_duplicate (QmStore     *store,
   qm_db_bind_int64 (stmt, 1, new_id);
   qm_db_bind_text (stmt, 2, inputs);
   qm_db_bind_int64 (stmt, 3, id);
-  if (!qm_store_query_done (store, stmt, error, "Could not duplicate the plan \"%s\"", plan->name))
+  if (!qm_store_query_done (store, stmt, error, "Could not duplicate the plan \"%s\"", plan->name) ||
+      !qm_store_notify (store, QM_STORE_CHANGE_PLANS, error))
     goto fail;
   if (!qm_store_commit (store, "Could not duplicate the plan", error))
     return 0;
@@ -721,10 +725,11 @@ exec_id (QmStore     *store,
 {
   g_autoptr(QmDbStmt) stmt = NULL;
 
-  if (!qm_store_check_writable (store, what, error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, what, error) ||
+      !qm_store_begin (store, what, error))
     return FALSE;
   if ((stmt = qm_store_query (store, sql, error)) == NULL)
-    return FALSE;
+    goto fail;
   qm_db_bind_int64 (stmt, 1, id);
   if (bind_session)
     {
@@ -732,14 +737,21 @@ exec_id (QmStore     *store,
       qm_db_bind_int64 (stmt, 3, g_get_real_time ());
     }
   if (!qm_store_query_done (store, stmt, error, "%s", what))
-    return FALSE;
+    goto fail;
   if (qm_db_changes (qm_store_connection (store)) == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                    "%s: there is no such plan (%" G_GINT64_FORMAT ")", what, id);
-      return FALSE;
+      goto fail;
     }
-  return TRUE;
+  /* Other windows on a team database hear of it when this commits. */
+  if (!qm_store_notify (store, QM_STORE_CHANGE_PLANS, error))
+    goto fail;
+  return qm_store_commit (store, what, error);
+
+fail:
+  qm_store_rollback (store);
+  return FALSE;
 }
 
 gboolean
@@ -779,7 +791,7 @@ qm_plan_store_purge_trash (QmStore  *store,
 {
   g_autoptr(QmDbStmt) stmt = NULL;
 
-  if (!qm_store_check_writable (store, "Could not empty the trash", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, "Could not empty the trash", error))
     return FALSE;
   if ((stmt = qm_store_query (store, "DELETE FROM plan WHERE trashed_session = ?1", error)) == NULL)
     return FALSE;

@@ -8,6 +8,8 @@
 
 #include "qm-db.h"
 #include "qm-store.h"
+#include "qm-store-roles.h"
+#include "qm-store-watch.h"
 
 G_BEGIN_DECLS
 
@@ -96,6 +98,41 @@ gboolean qm_catalog_store_sync_builtins (QmStore   *store,
                                          gboolean   force,
                                          gboolean  *synced,
                                          GError   **error);
+
+/* qm-store-roles.c: what the connected role may do, read once at open on
+ * a server and kept in the store (qm_store_role_info). */
+typedef struct
+{
+  gboolean  known;   /* read from a server */
+  guint     rights;  /* QmStoreRights */
+  char     *user;    /* current_user */
+  char     *groups;  /* its quartermaster_* roles, "a, b"; NULL for none */
+} QmStoreRoleInfo;
+
+gboolean  qm_store_read_role_info  (QmDb            *db,
+                                    QmStoreRoleInfo *info,
+                                    GError         **error);
+void      qm_store_role_info_clear (QmStoreRoleInfo *info);
+/* qm-store.c: the store's own copy. */
+QmStoreRoleInfo *qm_store_role_info (QmStore        *store);
+/* FALSE with QM_STORE_ERROR_READ_ONLY and the reason in words ("WHAT:
+ * Your role ... may read plans but not save them") when the store lacks
+ * @rights (QmStoreRights). */
+gboolean  qm_store_check_right     (QmStore         *store,
+                                    guint            rights,
+                                    const char      *what,
+                                    GError         **error);
+
+/* qm-store-watch.c: tells other clients of the server what changed
+ * (QmStoreChange), delivered when the caller's transaction commits. Call
+ * it inside the save's transaction; does nothing on a file. */
+gboolean  qm_store_notify          (QmStore         *store,
+                                    guint            changes,
+                                    GError         **error);
+/* The watch connection the store keeps for qm_store_watch_fd(). */
+typedef struct _QmStoreWatch QmStoreWatch;
+void      qm_store_watch_free      (QmStoreWatch    *watch);
+QmStoreWatch **qm_store_watch_slot (QmStore         *store);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 

@@ -15,6 +15,7 @@
 
 #include "qm-db-private.h"
 #include "qm-store-private.h"
+#include "qm-store-roles.h"
 
 struct _QmStore
 {
@@ -26,6 +27,8 @@ struct _QmStore
   char    *session_id;
   char    *recovered_from;
   char    *backup_problem;
+  QmStoreRoleInfo role;   /* a server's: what the connected role may do */
+  QmStoreWatch   *watch;  /* qm-store-watch.c, once asked for */
 };
 
 G_DEFINE_QUARK (qm-store-error-quark, qm_store_error)
@@ -207,6 +210,9 @@ qm_store_check_writable (QmStore     *store,
 {
   if (!store->read_only)
     return TRUE;
+  /* A role that may write nothing: say so, and who can change it. */
+  if (store->role.known)
+    return qm_store_check_right (store, QM_STORE_RIGHTS_EDIT, what, error);
   g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
                "%s in %s: %s", what, store->path, qm_db_explain (QM_STORE_ERROR_READ_ONLY));
   return FALSE;
@@ -718,7 +724,14 @@ open_server (QmStore           *store_in,
         return NULL;
       store->version = latest;
     }
-  purge_stale_trash (store);
+  /* A viewer opens it too: a role that may write nothing makes the store
+   * read-only, with its reason (qm_store_rights_reason). */
+  if (!qm_store_read_role_info (store->qdb, &store->role, error))
+    return NULL;
+  if (!(store->role.rights & QM_STORE_RIGHTS_EDIT))
+    store->read_only = TRUE;
+  if (store->role.rights & QM_STORE_RIGHT_EDIT_PLANS)
+    purge_stale_trash (store);
   return g_steal_pointer (&store);
 }
 
@@ -845,7 +858,8 @@ qm_store_free (QmStore *store)
   if (store == NULL)
     return;
 
-  if (store->qdb != NULL && !store->read_only && store->version >= 3)
+  if (store->qdb != NULL && !store->read_only && store->version >= 3 &&
+      (!store->role.known || (store->role.rights & QM_STORE_RIGHT_EDIT_PLANS)))
     {
       g_autoptr(QmDbStmt) stmt = NULL;
 
@@ -858,6 +872,8 @@ qm_store_free (QmStore *store)
           qm_db_step (stmt);
         }
     }
+  g_clear_pointer (&store->watch, qm_store_watch_free);
+  qm_store_role_info_clear (&store->role);
   close_db (store);
   g_free (store->path);
   g_free (store->session_id);
@@ -902,4 +918,16 @@ qm_store_set_busy_timeout (QmStore *store,
 {
   if (store->db != NULL)
     sqlite3_busy_timeout (store->db, ms);
+}
+
+QmStoreRoleInfo *
+qm_store_role_info (QmStore *store)
+{
+  return &store->role;
+}
+
+QmStoreWatch **
+qm_store_watch_slot (QmStore *store)
+{
+  return &store->watch;
 }

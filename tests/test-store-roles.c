@@ -1,0 +1,332 @@
+/* test-store-roles.c: the team roles on a private PostgreSQL cluster
+ * (issue #23): `db setup-roles` creates them and their grants (again
+ * and again, before and after catalog_price_history exists), and for each
+ * role the server itself refuses what it may not do, the store says so in
+ * words, and qm_store_rights() reports it. A viewer opens the store
+ * read-only rather than failing.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "qm-db.h"
+#include "qm-store-roles.h"
+#include "qm-test-cli.h"
+#include "qm-test-pg.h"
+#include "qm-test-store.h"
+
+static QmTestPg *cluster;
+static char *owner_uri;   /* the team database, as its owner */
+static char *dbname;
+static gint64 plan_id;    /* a plan the owner saved */
+
+/* The team database as @user (the harness lets them in by trust). */
+static char *
+uri_as (const char *user)
+{
+  return g_strdup_printf ("postgresql:///%s?host=%s&user=%s", dbname,
+                          qm_test_pg_socket_dir (cluster), user);
+}
+
+static QmStore *
+open_as (const char *user)
+{
+  g_autofree char *uri = uri_as (user);
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (uri, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+/* Runs @sql as @user straight on the server, past the store's own
+ * checks: TRUE when the server took it; else the cause is in *message. */
+static gboolean
+server_allows (const char  *user,
+               const char  *sql,
+               char       **message)
+{
+  g_autofree char *uri = uri_as (user);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmDb) db = qm_db_open (uri, QM_DB_OPEN_NONE, &error);
+  gboolean ok;
+
+  g_assert_no_error (error);
+  ok = qm_db_exec (db, sql, &error);
+  if (!ok)
+    {
+      /* A refused grant is a read-only store error, in words. */
+      g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+      g_assert_nonnull (strstr (error->message, "permission denied"));
+      g_assert_nonnull (strstr (error->message, "your database role may not change this"));
+      if (message != NULL)
+        *message = g_strdup (error->message);
+    }
+  return ok;
+}
+
+static const char insert_plan_sql[] =
+  "INSERT INTO plan (name, created, modified) VALUES ('direct', 1, 1)";
+static const char insert_override_sql[] =
+  "INSERT INTO catalog_override (kind, id, price_usd, modified) VALUES ('gpu', 'h100-sxm-80gb', 20000, 1)"
+  " ON CONFLICT (kind, id) DO UPDATE SET price_usd = excluded.price_usd";
+static const char insert_rate_sql[] =
+  "INSERT INTO exchange_rate (currency, date, rate_per_usd) VALUES ('EUR', '2026-11-26', 0.92)"
+  " ON CONFLICT DO NOTHING";
+static const char insert_quote_sql[] =
+  "INSERT INTO quote (number, created, modified) VALUES ('Q-' || clock_timestamp (), 1, 1)";
+
+/* The command as the administrator runs it, twice: the second run finds
+ * the roles and changes nothing. */
+static void
+test_setup_command (void)
+{
+  g_auto(Run) r = { 0 };
+  g_auto(Run) again = { 0 };
+  g_auto(Run) file = { 0 };
+  g_autofree char *path = qm_test_db_path ();
+
+  run_cli (&r, "--db", owner_uri, "db", "setup-roles", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Created the role quartermaster_viewer."));
+  g_assert_nonnull (strstr (r.out, "Created the role quartermaster_catalog_manager."));
+  g_assert_null (strstr (r.out, "history"));
+
+  /* The people: a login role each, given one group role. */
+  qm_test_pg_exec (cluster, dbname,
+                   "CREATE ROLE qm_vera LOGIN IN ROLE quartermaster_viewer;"
+                   "CREATE ROLE qm_eddie LOGIN IN ROLE quartermaster_editor;"
+                   "CREATE ROLE qm_erin LOGIN IN ROLE quartermaster_editor;"
+                   "CREATE ROLE qm_cara LOGIN IN ROLE quartermaster_catalog_manager");
+
+  run_cli (&again, "--db", owner_uri, "db", "setup-roles", NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  g_assert_nonnull (strstr (again.out, "quartermaster_editor was there already."));
+  g_assert_null (strstr (again.out, "Created"));
+
+  /* A file has no roles: said so, and nothing is written. */
+  run_cli (&file, "--db", path, "db", "setup-roles", NULL);
+  g_assert_cmpint (file.status, ==, 2);
+  g_assert_nonnull (strstr (file.err, "postgresql://"));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_viewer (void)
+{
+  g_autoptr(QmStore) store = open_as ("qm_vera");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) plan = NULL;
+  g_autoptr(QmSavedPlan) fresh = qm_test_saved_plan ("Viewer's try", "Acme", 1.0);
+  g_autofree char *why = NULL;
+  g_autofree char *message = NULL;
+
+  /* Opened, read-only, with every plan readable. */
+  g_assert_true (qm_store_is_read_only (store));
+  g_assert_cmpint (qm_store_rights (store), ==, QM_STORE_RIGHT_READ);
+  g_assert_cmpstr (qm_store_role (store), ==, QM_STORE_ROLE_VIEWER);
+  g_assert_cmpuint (qm_plan_store_count (store), ==, 1);
+  plan = qm_plan_store_load (store, plan_id, &error);
+  g_assert_no_error (error);
+
+  why = qm_store_rights_reason (store, QM_STORE_RIGHT_EDIT_PLANS);
+  g_assert_cmpstr (why, ==, "Your role on the team database, quartermaster_viewer, may read "
+                   "plans but not save them; ask whoever runs the database to grant you "
+                   "quartermaster_editor");
+  g_assert_null (qm_store_rights_reason (store, QM_STORE_RIGHT_READ));
+
+  /* The store says why before the server is asked ... */
+  g_free (plan->name);
+  plan->name = g_strdup ("Renamed by a viewer");
+  g_assert_false (qm_plan_store_save (store, plan, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_assert_nonnull (strstr (error->message, "may read plans but not save them"));
+  g_clear_error (&error);
+  g_assert_false (qm_plan_store_save (store, fresh, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_clear_error (&error);
+  g_assert_false (qm_plan_store_delete (store, plan_id, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_assert_cmpint (fresh->id, ==, 0);
+
+  /* ... and the server refuses it anyway. */
+  g_assert_false (server_allows ("qm_vera", insert_plan_sql, &message));
+  g_assert_nonnull (strstr (message, "plan"));
+  g_assert_false (server_allows ("qm_vera", "DELETE FROM plan", NULL));
+  g_assert_false (server_allows ("qm_vera", insert_override_sql, NULL));
+  g_assert_false (server_allows ("qm_vera", insert_quote_sql, NULL));
+  g_assert_false (server_allows ("qm_vera", insert_rate_sql, NULL));
+  g_assert_false (server_allows ("qm_vera", "UPDATE meta SET value = value", NULL));
+}
+
+static void
+test_editor (void)
+{
+  g_autoptr(QmStore) store = open_as ("qm_eddie");
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Editor's plan", "Globex", 99.0);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *why = NULL;
+
+  g_assert_false (qm_store_is_read_only (store));
+  g_assert_cmpint (qm_store_rights (store), ==,
+                   QM_STORE_RIGHT_READ | QM_STORE_RIGHT_EDIT_PLANS | QM_STORE_RIGHT_EDIT_QUOTES);
+  g_assert_cmpstr (qm_store_role (store), ==, QM_STORE_ROLE_EDITOR);
+
+  /* Plans: new, changed, duplicated, trashed, deleted. */
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  plan->total_cost = 120.0;
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_cmpint (plan->revision, ==, 2);
+  g_assert_cmpint (qm_plan_store_duplicate (store, plan->id, NULL, &error), >, 0);
+  g_assert_no_error (error);
+  g_assert_true (qm_plan_store_trash (store, plan->id, &error));
+  g_assert_true (qm_plan_store_delete (store, plan->id, &error));
+  g_assert_no_error (error);
+  g_assert_true (server_allows ("qm_eddie", insert_quote_sql, NULL));
+
+  /* Not the catalog. */
+  why = qm_store_rights_reason (store, QM_STORE_RIGHT_EDIT_CATALOG);
+  g_assert_cmpstr (why, ==, "Your role on the team database, quartermaster_editor, may read "
+                   "the catalog and its prices but not change them; ask whoever runs the "
+                   "database to grant you quartermaster_catalog_manager");
+  g_assert_false (server_allows ("qm_eddie", insert_override_sql, NULL));
+  g_assert_false (server_allows ("qm_eddie", insert_rate_sql, NULL));
+  g_assert_false (server_allows ("qm_eddie", "DELETE FROM catalog_builtin", NULL));
+}
+
+static void
+test_catalog_manager (void)
+{
+  g_autoptr(QmStore) store = open_as ("qm_cara");
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Manager's plan", "Initech", 5.0);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (qm_store_is_read_only (store));
+  g_assert_cmpint (qm_store_rights (store), ==, QM_STORE_RIGHT_READ | QM_STORE_RIGHT_EDIT_CATALOG);
+  g_assert_cmpstr (qm_store_role (store), ==, QM_STORE_ROLE_CATALOG_MANAGER);
+
+  g_assert_true (server_allows ("qm_cara", insert_override_sql, NULL));
+  g_assert_true (server_allows ("qm_cara", insert_rate_sql, NULL));
+  g_assert_true (server_allows ("qm_cara", "UPDATE catalog_builtin SET hidden = hidden", NULL));
+
+  g_assert_false (qm_plan_store_save (store, plan, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_assert_nonnull (strstr (error->message, "quartermaster_catalog_manager, may read plans but "
+                            "not save them; ask whoever runs the database to grant you "
+                            "quartermaster_editor"));
+  g_assert_false (server_allows ("qm_cara", insert_plan_sql, NULL));
+  g_assert_false (server_allows ("qm_cara", insert_quote_sql, NULL));
+}
+
+/* The store's check is only a courtesy: with the editor's grant taken
+ * away (the person is made a viewer) after the store read it, the save through the store API reaches the server,
+ * which refuses it, in words, and nothing is written. */
+static void
+test_server_enforces (void)
+{
+  g_autoptr(QmStore) store = open_as ("qm_erin");
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Late revoke", "Hooli", 7.0);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (qm_store_rights (store) & QM_STORE_RIGHT_EDIT_PLANS);
+  qm_test_pg_exec (cluster, dbname, "REVOKE quartermaster_editor FROM qm_erin;"
+                   "GRANT quartermaster_viewer TO qm_erin");
+  g_assert_false (qm_plan_store_save (store, plan, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_assert_nonnull (strstr (error->message, "your database role may not change this"));
+  g_assert_nonnull (strstr (error->message, "permission denied"));
+  g_assert_cmpint (plan->id, ==, 0);
+  g_clear_error (&error);
+  g_assert_false (qm_plan_store_delete (store, plan_id, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  qm_test_pg_exec (cluster, dbname, "REVOKE quartermaster_viewer FROM qm_erin;"
+                   "GRANT quartermaster_editor TO qm_erin");
+}
+
+/* catalog_price_history comes with another step of the schema: the
+ * command grants on it once it is there. */
+static void
+test_price_history_later (void)
+{
+  g_auto(Run) r = { 0 };
+
+  qm_test_pg_exec (cluster, dbname,
+                   "CREATE TABLE catalog_price_history (id BIGINT GENERATED BY DEFAULT AS IDENTITY"
+                   " PRIMARY KEY, kind TEXT NOT NULL, old_usd DOUBLE PRECISION)");
+  /* Readable at once, by the default privileges set up before. */
+  g_assert_true (server_allows ("qm_vera", "SELECT count (*) FROM catalog_price_history", NULL));
+  g_assert_false (server_allows ("qm_cara", "INSERT INTO catalog_price_history (kind) VALUES ('gpu')", NULL));
+
+  run_cli (&r, "--db", owner_uri, "db", "setup-roles", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "(and their history)"));
+  g_assert_true (server_allows ("qm_cara", "INSERT INTO catalog_price_history (kind) VALUES ('gpu')", NULL));
+  g_assert_false (server_allows ("qm_eddie", "INSERT INTO catalog_price_history (kind) VALUES ('gpu')", NULL));
+  g_assert_false (server_allows ("qm_vera", "DELETE FROM catalog_price_history", NULL));
+}
+
+/* A file has every right, unless it is read-only. */
+static void
+test_file (void)
+{
+  g_autofree char *path = qm_test_db_path ();
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *why = NULL;
+
+  store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qm_store_rights (store), ==, QM_STORE_RIGHTS_ALL);
+  g_assert_null (qm_store_role (store));
+  g_assert_null (qm_store_rights_reason (store, QM_STORE_RIGHTS_ALL));
+  g_assert_null (qm_store_setup_roles (store, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID);
+  g_clear_error (&error);
+  g_clear_pointer (&store, qm_store_free);
+
+  store = qm_store_open_with_flags (path, QM_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qm_store_rights (store), ==, QM_STORE_RIGHT_READ);
+  why = qm_store_rights_reason (store, QM_STORE_RIGHT_EDIT_PLANS);
+  g_assert_nonnull (strstr (why, "is read-only"));
+  g_assert_nonnull (strstr (why, path));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(QmStore) owner = NULL;
+  g_autoptr(QmSavedPlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  cluster = qm_test_pg_start ();
+  owner_uri = qm_test_pg_new_database (cluster);
+  dbname = g_strndup (owner_uri + strlen ("postgresql:///"),
+                      strcspn (owner_uri + strlen ("postgresql:///"), "?"));
+
+  /* The owner creates the schema and a plan, before any role exists. */
+  owner = qm_store_open_with_flags (owner_uri, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qm_store_rights (owner), ==, QM_STORE_RIGHTS_ALL);
+  plan = qm_test_saved_plan ("Team plan", "Acme", 42.0);
+  g_assert_true (qm_plan_store_save (owner, plan, &error));
+  plan_id = plan->id;
+
+  g_test_add_func ("/store-roles/setup-command", test_setup_command);
+  g_test_add_func ("/store-roles/viewer", test_viewer);
+  g_test_add_func ("/store-roles/editor", test_editor);
+  g_test_add_func ("/store-roles/catalog-manager", test_catalog_manager);
+  g_test_add_func ("/store-roles/server-enforces", test_server_enforces);
+  g_test_add_func ("/store-roles/price-history-later", test_price_history_later);
+  g_test_add_func ("/store-roles/file", test_file);
+
+  /* In order: the first test runs the command and creates the people. */
+  status = g_test_run ();
+  qm_test_pg_stop (cluster);
+  return status;
+}

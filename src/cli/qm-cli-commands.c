@@ -191,7 +191,7 @@ static const QmCliCommandInfo commands[] = {
   { "db", "copy", "db copy FROM TO",
     N_("copy the saved plans between databases (files or postgresql:// servers) and check them"), no_options },
   { "db", "setup-roles", "db setup-roles",
-    N_("create the team roles (viewer, editor, catalog manager) and their grants on --db postgresql://..."),
+    N_("create the team roles (viewer, editor and catalog manager) and their grants on the --db server"),
     no_options },
 };
 

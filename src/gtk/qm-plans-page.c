@@ -22,6 +22,7 @@
 #include "qm-gtk.h"
 #include "qm-list-page.h"
 #include "qm-plan-item.h"
+#include "qm-store-roles.h"
 #include "qm-plan-store.h"
 #include "qm-plans-page.h"
 #include "qm-plans-page-private.h"
@@ -345,7 +346,8 @@ qm_plans_page_get_single_selected_id (QmPlansPage *self)
 static gboolean
 store_writable (QmPlansPage *self)
 {
-  return self->store != NULL && !qm_store_is_read_only (self->store);
+  /* On a team database, as the connected role's grants allow. */
+  return self->store != NULL && (qm_store_rights (self->store) & QM_STORE_RIGHT_EDIT_PLANS);
 }
 
 void

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "qm-application.h"
 #include "qm-catalog-page.h"
@@ -17,6 +18,8 @@
 #include "qm-plan-view.h"
 #include "qm-plans-page.h"
 #include "qm-quotes-page.h"
+#include "qm-store-roles.h"
+#include "qm-store-watch.h"
 #include "qm-wizard.h"
 #include "qm-window.h"
 
@@ -43,11 +46,105 @@ struct _QmWindow
   AdwBin               *quotes_bin;
   QmQuotesPage         *quotes_page;
   gboolean              pages_ready;  /* the store is known: pages may be built */
+  guint                 watch_source;    /* a team database's notifications */
+  guint                 rewatch_source;  /* watching again after losing the server */
 };
 
 G_DEFINE_FINAL_TYPE (QmWindow, qm_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static QmPlansPage   *get_plans_page   (QmWindow *self);
+static void           watch_store      (QmWindow *self);
+
+/* ------------------------------------------------------------------ */
+/* Live refresh: another client of a team database saved something.    */
+
+/* Reloads the pages that show what changed; the plans page keeps its
+ * selection and search through a reload. */
+static void
+refresh_pages (QmWindow      *self,
+               QmStoreChange  changes)
+{
+  if ((changes & QM_STORE_CHANGE_PLANS) && self->plans_page != NULL)
+    qm_plans_page_reload (self->plans_page);
+  if ((changes & QM_STORE_CHANGE_QUOTES) && self->quotes_page != NULL)
+    qm_quotes_page_reload (self->quotes_page);
+  if ((changes & QM_STORE_CHANGE_CATALOG) && self->catalog_page != NULL)
+    qm_catalog_page_reload (QM_CATALOG_PAGE (self->catalog_page));
+}
+
+/* Windows share the application's store, and one of them takes the
+ * notifications off its connection: it refreshes them all. */
+static void
+store_changed_cb (QmStore       *store,
+                  QmStoreChange  changes,
+                  gpointer       user_data)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (user_data));
+  GList *windows = app != NULL ? gtk_application_get_windows (app) : NULL;
+
+  /* Lost: the server is away, and a reload now would empty the lists;
+   * they reload once the watch is back (rewatch_cb). */
+  if (changes & QM_STORE_CHANGE_LOST)
+    return;
+  if (windows == NULL)
+    refresh_pages (QM_WINDOW (user_data), changes);
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (QM_IS_WINDOW (l->data) && QM_WINDOW (l->data)->store == store)
+      refresh_pages (QM_WINDOW (l->data), changes);
+}
+
+static gboolean
+rewatch_cb (gpointer user_data)
+{
+  QmWindow *self = QM_WINDOW (user_data);
+
+  self->rewatch_source = 0;
+  watch_store (self);
+  /* Whatever changed while the server was away. */
+  if (self->watch_source != 0)
+    refresh_pages (self, QM_STORE_CHANGE_ALL);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+store_readable_cb (int           fd,
+                   GIOCondition  condition,
+                   gpointer      user_data)
+{
+  QmWindow *self = QM_WINDOW (user_data);
+  QmStoreChange changes = QM_STORE_CHANGE_NONE;
+
+  /* Another window may have lost (and closed) the watch already. */
+  if (!(condition & G_IO_NVAL))
+    changes = qm_store_watch_dispatch (self->store, store_changed_cb, self);
+  if (!(changes & QM_STORE_CHANGE_LOST) && !(condition & (G_IO_NVAL | G_IO_HUP | G_IO_ERR)))
+    return G_SOURCE_CONTINUE;
+  self->watch_source = 0;
+  if (self->rewatch_source == 0)
+    self->rewatch_source = g_timeout_add_seconds (10, rewatch_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Nothing to do on a file (the fd is -1); a server that cannot be
+ * reached now is tried again later. */
+static void
+watch_store (QmWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  if (self->store == NULL || self->watch_source != 0)
+    return;
+  fd = qm_store_watch_fd (self->store, &error);
+  if (fd >= 0)
+    self->watch_source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR, store_readable_cb, self);
+  else if (error != NULL)
+    {
+      g_debug ("Not watching %s for changes yet: %s", qm_store_path (self->store), error->message);
+      if (self->rewatch_source == 0)
+        self->rewatch_source = g_timeout_add_seconds (10, rewatch_cb, self);
+    }
+}
 static QmComparePage *get_compare_page (QmWindow *self);
 
 static void
@@ -208,6 +305,8 @@ qm_window_dispose (GObject *object)
 {
   QmWindow *self = QM_WINDOW (object);
 
+  g_clear_handle_id (&self->watch_source, g_source_remove);
+  g_clear_handle_id (&self->rewatch_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_WINDOW);
   g_clear_object (&self->settings);
 
@@ -446,6 +545,16 @@ qm_window_new_with_store (AdwApplication *application,
   self->store = store;
   self->pages_ready = TRUE;
   visible_page_changed (self);
+  watch_store (self);
+  /* A role on a team database that may not save plans: the plans page
+   * shows them read-only, and this says why. */
+  if (store != NULL && qm_store_role (store) != NULL)
+    {
+      g_autofree char *why = qm_store_rights_reason (store, QM_STORE_RIGHT_EDIT_PLANS);
+
+      if (why != NULL)
+        qm_window_show_toast (self, why);
+    }
   return self;
 }
 

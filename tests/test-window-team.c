@@ -1,0 +1,173 @@
+/* test-window-team.c: the window on a team database (issue #23), on a
+ * private PostgreSQL cluster: plans another client saves, renames and
+ * deletes appear in the plans list without a click, with the selection
+ * kept; a viewer's window says why plans cannot be saved.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+#include <adwaita.h>
+
+#include "qm-plan-item.h"
+#include "qm-plan-store.h"
+#include "qm-plans-page.h"
+#include "qm-store-roles.h"
+#include "qm-test-pg.h"
+#include "qm-test-store.h"
+#include "qm-test-ui.h"
+#include "qm-window.h"
+
+static QmTestPg *cluster;
+
+static QmStore *
+open_store (const char *location)
+{
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  return store;
+}
+
+static gint64
+save_plan (QmStore    *store,
+           const char *name)
+{
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan (name, "Acme", 10.0);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  return plan->id;
+}
+
+/* Runs the main loop until the page lists @n plans (5 s at most); the
+ * milliseconds it took. */
+static double
+wait_for_plans (QmPlansPage *page,
+                guint        n)
+{
+  gint64 start = g_get_monotonic_time ();
+  gint64 deadline = start + 5 * G_USEC_PER_SEC;
+
+  while (qm_plans_page_get_n_plans (page) != n && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (qm_plans_page_get_n_plans (page), ==, n);
+  return (g_get_monotonic_time () - start) / 1000.0;
+}
+
+/* Selects the row showing plan @id, as a click would. */
+static void
+select_plan (QmPlansPage *page,
+             gint64       id)
+{
+  GListModel *rows = qm_plans_page_get_rows (page);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(QmPlanItem) item = g_list_model_get_item (rows, i);
+
+      if (qm_plan_item_get_id (item) == id)
+        {
+          gtk_selection_model_select_item (qm_plans_page_get_model (page), i, TRUE);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static gint64
+single_selected (QmPlansPage *page)
+{
+  g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (page);
+
+  g_assert_cmpuint (ids->len, ==, 1);
+  return g_array_index (ids, gint64, 0);
+}
+
+static void
+test_live_refresh (void)
+{
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_autoptr(QmStore) mine = open_store (uri);
+  g_autoptr(QmStore) theirs = open_store (uri);
+  g_autoptr(GError) error = NULL;
+  gint64 alpha = save_plan (mine, "Alpha");
+  gint64 beta = save_plan (mine, "Beta");
+  QmWindow *window = qm_window_new_with_store (NULL, mine);
+  QmPlansPage *page;
+  double ms;
+
+  gtk_window_present (GTK_WINDOW (window));
+  qm_window_set_page (window, "plans");
+  page = QM_PLANS_PAGE (qm_test_find_type (GTK_WIDGET (window), QM_TYPE_PLANS_PAGE));
+  g_assert_cmpuint (qm_plans_page_get_n_plans (page), ==, 2);
+  select_plan (page, alpha);
+
+  save_plan (theirs, "Gamma from a colleague");
+  ms = wait_for_plans (page, 3);
+  g_test_message ("another client's save reached the plans list in %.1f ms", ms);
+  g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (page), "Gamma from a colleague"));
+  g_assert_cmpint (single_selected (page), ==, alpha);
+
+  g_assert_true (qm_plan_store_rename (theirs, alpha, "Alpha, renamed elsewhere", &error));
+  g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (page), "Alpha, renamed elsewhere"));
+  g_assert_cmpint (single_selected (page), ==, alpha);
+
+  g_assert_true (qm_plan_store_delete (theirs, beta, &error));
+  g_assert_no_error (error);
+  wait_for_plans (page, 2);
+  g_assert_cmpint (single_selected (page), ==, alpha);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_viewer (void)
+{
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_autofree char *dbname = g_strndup (uri + strlen ("postgresql:///"),
+                                       strcspn (uri + strlen ("postgresql:///"), "?"));
+  g_autofree char *viewer_uri = NULL;
+  g_autoptr(QmStore) owner = open_store (uri);
+  g_autoptr(QmStore) viewer = NULL;
+  g_autoptr(GPtrArray) done = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *why = NULL;
+  QmWindow *window;
+
+  done = qm_store_setup_roles (owner, &error);
+  g_assert_no_error (error);
+  qm_test_pg_exec (cluster, dbname, "CREATE ROLE qm_window_viewer LOGIN IN ROLE quartermaster_viewer");
+  save_plan (owner, "Read me");
+  viewer_uri = g_strdup_printf ("postgresql:///%s?host=%s&user=qm_window_viewer", dbname,
+                                qm_test_pg_socket_dir (cluster));
+  viewer = open_store (viewer_uri);
+  why = qm_store_rights_reason (viewer, QM_STORE_RIGHT_EDIT_PLANS);
+  g_assert_nonnull (why);
+
+  window = qm_window_new_with_store (NULL, viewer);
+  gtk_window_present (GTK_WINDOW (window));
+  qm_window_set_page (window, "plans");
+  g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (window), "Read me"));
+  g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (window), why));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  if (!qm_test_ui_init (&argc, &argv))
+    return 0;
+  cluster = qm_test_pg_start ();
+  g_test_add_func ("/window-team/live-refresh", test_live_refresh);
+  g_test_add_func ("/window-team/viewer", test_viewer);
+  status = g_test_run ();
+  qm_test_pg_stop (cluster);
+  return status;
+}

@@ -267,6 +267,28 @@ test_price_history_later (void)
   g_assert_false (server_allows ("qm_vera", "DELETE FROM catalog_price_history", NULL));
 }
 
+/* A newer Quartermaster meets an older team database: only its owner may
+ * upgrade it; anyone else is told so, and nothing is changed. */
+static void
+test_upgrade_needs_owner (void)
+{
+  g_autofree char *uri = uri_as ("qm_eddie");
+  g_autofree char *old = g_strdup_printf ("UPDATE qm_schema SET version = %d",
+                                          qm_store_latest_version () - 1);
+  g_autofree char *back = g_strdup_printf ("UPDATE qm_schema SET version = %d",
+                                           qm_store_latest_version ());
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  qm_test_pg_exec (cluster, dbname, old);
+  store = qm_store_open_with_flags (uri, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_null (store);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_assert_nonnull (strstr (error->message, "which only its owner, postgres, may make"));
+  g_assert_nonnull (strstr (error->message, "Nothing was changed."));
+  qm_test_pg_exec (cluster, dbname, back);
+}
+
 /* A file has every right, unless it is read-only. */
 static void
 test_file (void)
@@ -323,6 +345,7 @@ main (int    argc,
   g_test_add_func ("/store-roles/catalog-manager", test_catalog_manager);
   g_test_add_func ("/store-roles/server-enforces", test_server_enforces);
   g_test_add_func ("/store-roles/price-history-later", test_price_history_later);
+  g_test_add_func ("/store-roles/upgrade-needs-owner", test_upgrade_needs_owner);
   g_test_add_func ("/store-roles/file", test_file);
 
   /* In order: the first test runs the command and creates the people. */

@@ -113,6 +113,12 @@ gboolean  qm_store_read_role_info  (QmDb            *db,
                                     QmStoreRoleInfo *info,
                                     GError         **error);
 void      qm_store_role_info_clear (QmStoreRoleInfo *info);
+/* On a server: FALSE with QM_STORE_ERROR_READ_ONLY, naming the owner,
+ * when the connected role may not upgrade the schema @from -> @to. */
+gboolean  qm_store_check_may_upgrade (QmDb          *db,
+                                      int            from,
+                                      int            to,
+                                      GError       **error);
 /* qm-store.c: the store's own copy. */
 QmStoreRoleInfo *qm_store_role_info (QmStore        *store);
 /* FALSE with QM_STORE_ERROR_READ_ONLY and the reason in words ("WHAT:

@@ -65,6 +65,48 @@ fail:
   return FALSE;
 }
 
+gboolean
+qm_store_check_may_upgrade (QmDb        *db,
+                            int          from,
+                            int          to,
+                            GError     **error)
+{
+  g_autoptr(QmDbStmt) stmt = NULL;
+
+  /* A new database: whoever may create tables in it sets it up. */
+  if (from == 0)
+    return TRUE;
+  /* Changing a table takes its owner (or a member of the owner's role). */
+  stmt = qm_db_prepare (db, "SELECT pg_has_role (current_user, c.relowner, 'USAGE'),"
+                        " pg_get_userbyid (c.relowner)::text"
+                        " FROM pg_class c WHERE c.oid = to_regclass (?1)", NULL);
+  if (stmt == NULL)
+    goto fail;
+  qm_db_bind_text (stmt, 1, "plan");
+  switch (qm_db_step (stmt))
+    {
+    case QM_DB_STEP_ROW:
+      if (qm_db_column_int64 (stmt, 0))
+        return TRUE;
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
+                   "The team database %s needs an upgrade from schema %d to %d, which only "
+                   "its owner, %s, may make. Ask whoever runs it to open it once with this "
+                   "version of Quartermaster (for example with quartermaster-cli db "
+                   "setup-roles). Nothing was changed.",
+                   qm_db_location (db), from, to, qm_db_column_text (stmt, 1));
+      return FALSE;
+    case QM_DB_STEP_DONE:
+      return TRUE;
+    case QM_DB_STEP_ERROR:
+    default:
+      break;
+    }
+
+fail:
+  qm_db_fail (db, error, "Could not read who owns %s", qm_db_location (db));
+  return FALSE;
+}
+
 void
 qm_store_role_info_clear (QmStoreRoleInfo *info)
 {

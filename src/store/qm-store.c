@@ -720,7 +720,8 @@ open_server (QmStore           *store_in,
                        "connection is read-only.", store->path, store->version, latest);
           return NULL;
         }
-      if (!qm_store_migrate (store->qdb, store->version, latest, error))
+      if (!qm_store_check_may_upgrade (store->qdb, store->version, latest, error) ||
+          !qm_store_migrate (store->qdb, store->version, latest, error))
         return NULL;
       store->version = latest;
     }

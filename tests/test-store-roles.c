@@ -289,6 +289,23 @@ test_upgrade_needs_owner (void)
   qm_test_pg_exec (cluster, dbname, back);
 }
 
+/* A login role given no team role yet: opening says which to ask for. */
+static void
+test_no_role (void)
+{
+  g_autofree char *uri = uri_as ("qm_newcomer");
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  qm_test_pg_exec (cluster, dbname, "CREATE ROLE qm_newcomer LOGIN");
+  store = qm_store_open_with_flags (uri, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_null (store);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN);
+  g_assert_nonnull (strstr (error->message, "your role on it, qm_newcomer, may not read "
+                            "Quartermaster's data; ask whoever runs the database to grant "
+                            "you quartermaster_viewer"));
+}
+
 /* A file has every right, unless it is read-only. */
 static void
 test_file (void)
@@ -346,6 +363,7 @@ main (int    argc,
   g_test_add_func ("/store-roles/server-enforces", test_server_enforces);
   g_test_add_func ("/store-roles/price-history-later", test_price_history_later);
   g_test_add_func ("/store-roles/upgrade-needs-owner", test_upgrade_needs_owner);
+  g_test_add_func ("/store-roles/no-role", test_no_role);
   g_test_add_func ("/store-roles/file", test_file);
 
   /* In order: the first test runs the command and creates the people. */

@@ -113,6 +113,10 @@ gboolean  qm_store_read_role_info  (QmDb            *db,
                                     QmStoreRoleInfo *info,
                                     GError         **error);
 void      qm_store_role_info_clear (QmStoreRoleInfo *info);
+/* Sets @error (QM_STORE_ERROR_OPEN) for a role that may not read the
+ * store's tables: who is connected and which role to ask for. */
+void      qm_store_fail_no_read    (QmDb            *db,
+                                    GError         **error);
 /* On a server: FALSE with QM_STORE_ERROR_READ_ONLY, naming the owner,
  * when the connected role may not upgrade the schema @from -> @to. */
 gboolean  qm_store_check_may_upgrade (QmDb          *db,

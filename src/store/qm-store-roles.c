@@ -65,6 +65,21 @@ fail:
   return FALSE;
 }
 
+void
+qm_store_fail_no_read (QmDb    *db,
+                       GError **error)
+{
+  g_autoptr(QmDbStmt) stmt = qm_db_prepare (db, "SELECT current_user::text", NULL);
+  const char *user = stmt != NULL && qm_db_step (stmt) == QM_DB_STEP_ROW
+                     ? qm_db_column_text (stmt, 0) : NULL;
+
+  g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
+               "Could not open the team database %s: your role%s%s%s may not read "
+               "Quartermaster's data; ask whoever runs the database to grant you %s",
+               qm_db_location (db), user != NULL ? " on it, " : "", user != NULL ? user : "",
+               user != NULL ? "," : "", QM_STORE_ROLE_VIEWER);
+}
+
 gboolean
 qm_store_check_may_upgrade (QmDb        *db,
                             int          from,

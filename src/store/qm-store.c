@@ -699,7 +699,11 @@ open_server (QmStore           *store_in,
     return NULL;
   if ((store->version = qm_db_schema_version (store->qdb, NULL)) < 0)
     {
-      qm_store_db_fail (store, error, "Could not read the schema version");
+      /* A login role given none of the team roles yet. */
+      if (qm_db_last_code (store->qdb) == QM_STORE_ERROR_READ_ONLY)
+        qm_store_fail_no_read (store->qdb, error);
+      else
+        qm_store_db_fail (store, error, "Could not read the schema version");
       return NULL;
     }
   /* Before anything else: a newer schema is refused untouched. */

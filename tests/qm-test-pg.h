@@ -45,4 +45,12 @@ void         qm_test_pg_exec       (QmTestPg   *pg,
                                     const char *dbname,
                                     const char *sql);
 
+/* Stops the server at once, as a crash or a pulled plug would (pg_ctl
+ * stop -m immediate: every connection is cut, nothing is flushed); the
+ * data stay for qm_test_pg_resume(). */
+void         qm_test_pg_kill       (QmTestPg   *pg);
+/* Starts the server again after qm_test_pg_kill(), waiting until it
+ * accepts connections. */
+void         qm_test_pg_resume     (QmTestPg   *pg);
+
 G_END_DECLS

@@ -265,10 +265,20 @@ qm_db_pg_open (const char     *uri,
   return (QmDb *) db;
 }
 
+/* No round trip: between queries, reads what the socket holds, which is
+ * where a server that shut down or restarted left its goodbye (libpq then
+ * calls the connection bad). A silent network is caught by the keepalives
+ * set at open. */
 static gboolean
 pg_connected (QmDb *db)
 {
-  return !((QmDbPg *) db)->lost && PQstatus (CONN (db)) == CONNECTION_OK;
+  QmDbPg *pg = (QmDbPg *) db;
+
+  if (pg->lost || PQstatus (pg->conn) != CONNECTION_OK)
+    return FALSE;
+  if (PQtransactionStatus (pg->conn) == PQTRANS_IDLE && !PQconsumeInput (pg->conn))
+    pg->lost = TRUE;
+  return !pg->lost && PQstatus (pg->conn) == CONNECTION_OK;
 }
 
 /* Drives a non-blocking connect until it is up, fails, or @deadline (on

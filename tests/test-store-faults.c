@@ -10,6 +10,8 @@
  */
 #include <string.h>
 #include <libpq-fe.h>
+#include <gio/gio.h>
+#include <gio/gunixsocketaddress.h>
 
 #include "qm-db.h"
 #include "qm-store-recovery.h"
@@ -228,7 +230,10 @@ test_idle_restart (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_true (qm_store_is_connected (store));
   qm_test_pg_kill (cluster);
+  /* Noticed without a query: what the window's banner polls. */
+  g_assert_false (qm_store_is_connected (store));
   qm_test_pg_resume (cluster);
 
   g_free (plan->customer);
@@ -339,6 +344,62 @@ test_newer_schema_after_outage (void)
   g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_DONE);
 }
 
+/* A server that takes the connection and never answers (hung, or a
+ * network that swallows packets): a retry gives up within the bound, so
+ * the window waits no longer than that. */
+static void
+test_hung_server (void)
+{
+  g_autofree char *uri = new_database (NULL);
+  g_autofree char *path = g_build_filename (qm_test_pg_socket_dir (cluster), ".s.PGSQL.5432", NULL);
+  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GSocket) hung = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *copy = NULL;
+  double ms;
+  gint64 start;
+
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  qm_test_pg_kill (cluster);
+  /* Listens where the server did, and never accepts. */
+  hung = g_socket_new (G_SOCKET_FAMILY_UNIX, G_SOCKET_TYPE_STREAM, 0, &error);
+  g_assert_no_error (error);
+  address = g_unix_socket_address_new (path);
+  g_assert_true (g_socket_bind (hung, address, TRUE, &error));
+  g_assert_true (g_socket_listen (hung, &error));
+
+  g_free (plan->customer);
+  plan->customer = g_strdup ("Mine");
+  start = g_get_monotonic_time ();
+  copy = save_while_down (store, plan);
+  ms = (g_get_monotonic_time () - start) / 1000.0;
+  g_test_message ("a save against a hung server gave up after %.0f ms", ms);
+  g_assert_cmpfloat (ms, <, QM_STORE_SAVE_RECONNECT_TIMEOUT_MS + 1000);
+
+  start = g_get_monotonic_time ();
+  results = qm_store_recovery_flush (store, &error);
+  ms = (g_get_monotonic_time () - start) / 1000.0;
+  g_test_message ("a retry against a hung server gave up after %.0f ms: %s", ms,
+                  error != NULL ? error->message : "");
+  g_assert_null (results);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN);
+  g_assert_nonnull (strstr (error->message, "did not answer within 3.0 s"));
+  g_assert_cmpfloat (ms, >=, QM_STORE_RECONNECT_TIMEOUT_MS - 100);
+  g_assert_cmpfloat (ms, <, QM_STORE_RECONNECT_TIMEOUT_MS + 1000);
+  g_clear_error (&error);
+
+  g_socket_close (hung, NULL);
+  g_unlink (path);
+  qm_test_pg_resume (cluster);
+  results = qm_store_recovery_flush (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpint (((QmRecoveryResult *) results->pdata[0])->outcome, ==, QM_RECOVERY_SAVED);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -353,6 +414,7 @@ main (int argc, char **argv)
   g_test_add_func ("/store-faults/idle-restart", test_idle_restart);
   g_test_add_func ("/store-faults/conflict-after-outage", test_conflict_after_outage);
   g_test_add_func ("/store-faults/newer-schema-after-outage", test_newer_schema_after_outage);
+  g_test_add_func ("/store-faults/hung-server", test_hung_server);
 
   status = g_test_run ();
   g_clear_pointer (&cluster, qm_test_pg_stop);

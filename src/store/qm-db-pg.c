@@ -276,8 +276,14 @@ pg_connected (QmDb *db)
 
   if (pg->lost || PQstatus (pg->conn) != CONNECTION_OK)
     return FALSE;
-  if (PQtransactionStatus (pg->conn) == PQTRANS_IDLE && !PQconsumeInput (pg->conn))
-    pg->lost = TRUE;
+  /* A dying server says goodbye first ("terminating connection"): one
+   * read takes that, the next finds the end of the stream. */
+  for (int i = 0; i < 3 && PQtransactionStatus (pg->conn) == PQTRANS_IDLE; i++)
+    if (!PQconsumeInput (pg->conn))
+      {
+        pg->lost = TRUE;
+        break;
+      }
   return !pg->lost && PQstatus (pg->conn) == CONNECTION_OK;
 }
 
@@ -324,14 +330,15 @@ pg_reconnect (QmDb *db,
                                (const char * const *) pg->values, 0);
   if (conn == NULL || PQstatus (conn) == CONNECTION_BAD || !connect_until (conn, deadline))
     {
-      g_autofree char *detail = NULL;
-
       if (conn != NULL && PQstatus (conn) != CONNECTION_BAD)
-        detail = g_strdup_printf ("no answer within %.1f s", timeout_ms / 1000.0);
+        qm_db_set_failure (db, QM_STORE_ERROR_OPEN, "the server did not answer within %.1f s",
+                           timeout_ms / 1000.0);
       else
-        detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
-      qm_db_set_failure (db, QM_STORE_ERROR_OPEN, "%s (%s)",
-                         explain_connect (conn, detail), detail);
+        {
+          g_autofree char *detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
+
+          qm_db_set_failure (db, QM_STORE_ERROR_OPEN, "%s (%s)", explain_connect (conn, detail), detail);
+        }
       PQfinish (conn);
       return FALSE;
     }

@@ -576,7 +576,8 @@ qm_plan_store_save_full (QmStore      *store,
   /* A connection that died while idle (the server restarted overnight)
    * fails at BEGIN, before anything was written: connect again and try
    * once more. */
-  if (!ok && !begun && qm_store_connection_lost (store) && qm_store_reconnect (store, NULL))
+  if (!ok && !begun && qm_store_connection_lost (store) &&
+      qm_store_reconnect_within (store, QM_STORE_SAVE_RECONNECT_TIMEOUT_MS, NULL))
     {
       g_clear_error (&local);
       qm_plan_save_result_clear (&res);

@@ -60,17 +60,24 @@ gboolean
 qm_store_reconnect (QmStore  *store,
                     GError  **error)
 {
+  return qm_store_reconnect_within (store, QM_STORE_RECONNECT_TIMEOUT_MS, error);
+}
+
+gboolean
+qm_store_reconnect_within (QmStore  *store,
+                           int       timeout_ms,
+                           GError  **error)
+{
   QmDb *db = qm_store_connection (store);
-  g_autoptr(GError) local = NULL;
   int version;
 
   if (qm_db_is_connected (db))
     return TRUE;
-  if (!qm_db_reconnect (db, QM_STORE_RECONNECT_TIMEOUT_MS, &local))
+  if (!qm_db_reconnect (db, timeout_ms, NULL))
     {
-      g_set_error (error, QM_STORE_ERROR, local->code,
+      g_set_error (error, QM_STORE_ERROR, qm_db_last_code (db),
                    "The team server %s could not be reached: %s", qm_store_path (store),
-                   local->message);
+                   qm_db_last_message (db));
       return FALSE;
     }
   /* Someone may have upgraded the server while we were away: this build

@@ -71,6 +71,13 @@ GPtrArray  *qm_store_recovery_flush   (QmStore   *store,
 
 /* For qm_plan_store_save(). */
 
+/* A save tries once to connect again (the server restarted while the
+ * app sat idle), waiting less than Retry does: a save while the network
+ * is gone must not hold the window up for long. */
+#define QM_STORE_SAVE_RECONNECT_TIMEOUT_MS 1000
+gboolean    qm_store_reconnect_within (QmStore   *store,
+                                       int        timeout_ms,
+                                       GError   **error);
 /* TRUE when the last failure on @store was its server going away. */
 gboolean    qm_store_connection_lost  (QmStore   *store);
 /* Keeps @plan (the caller's copy, as it was to be saved) in a recovery

@@ -27,6 +27,7 @@ struct _QmConnectionBanner
   QmStore     *store;       /* not owned */
   guint        tick_id;
   gint64       last_retry;  /* monotonic µs */
+  char        *last_error;  /* why the last retry failed, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (QmConnectionBanner, qm_connection_banner, GTK_TYPE_WIDGET)
@@ -135,10 +136,17 @@ retry (QmConnectionBanner *self,
 
   if (results != NULL)
     report_results (self, results, asked);
+  g_clear_pointer (&self->last_error, g_free);
   if (error != NULL)
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->label), error->message);
+    {
+      /* The URI holds '&': text, not markup. */
+      g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+
+      self->last_error = g_strdup (error->message);
+      gtk_widget_set_tooltip_markup (GTK_WIDGET (self->label), escaped);
+    }
   else
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->label), NULL);
+    gtk_widget_set_tooltip_markup (GTK_WIDGET (self->label), NULL);
   qm_connection_banner_update (self);
   return qm_store_is_connected (self->store);
 }
@@ -154,9 +162,8 @@ qm_connection_banner_retry (QmConnectionBanner *self)
 static void
 retry_clicked (QmConnectionBanner *self)
 {
-  if (!retry (self, TRUE))
-    g_signal_emit (self, signals[SIGNAL_REPORT], 0,
-                   gtk_widget_get_tooltip_text (GTK_WIDGET (self->label)));
+  if (!retry (self, TRUE) && self->last_error != NULL)
+    g_signal_emit (self, signals[SIGNAL_REPORT], 0, self->last_error);
 }
 
 /* While disconnected, try again now and then; once connected, save what
@@ -187,6 +194,7 @@ qm_connection_banner_dispose (GObject *object)
   QmConnectionBanner *self = QM_CONNECTION_BANNER (object);
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_pointer (&self->last_error, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_CONNECTION_BANNER);
   G_OBJECT_CLASS (qm_connection_banner_parent_class)->dispose (object);
 }

@@ -437,6 +437,16 @@ qm_window_new (AdwApplication *application)
   return qm_window_new_with_store (application, store);
 }
 
+/* A toast's title is markup; the message names the server's URI ('&'). */
+static void
+connection_report (QmWindow   *self,
+                   const char *message)
+{
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+
+  qm_window_show_toast (self, escaped);
+}
+
 static void
 connection_recovered (QmWindow *self)
 {
@@ -458,7 +468,7 @@ add_connection_banner (QmWindow *self)
   gtk_box_append (GTK_BOX (box), banner);
   adw_toast_overlay_set_child (self->toast_overlay, box);
   g_object_unref (leaflet);
-  g_signal_connect_swapped (banner, "report", G_CALLBACK (qm_window_show_toast), self);
+  g_signal_connect_swapped (banner, "report", G_CALLBACK (connection_report), self);
   g_signal_connect_swapped (banner, "recovered", G_CALLBACK (connection_recovered), self);
 }
 

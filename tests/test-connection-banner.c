@@ -110,8 +110,15 @@ main (int argc, char **argv)
 {
   int status;
 
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
   if (!qm_test_ui_init (&argc, &argv))
     return 0;
+  /* The application loads style.css; the screenshots show the banner as
+   * the user sees it. */
+  gtk_css_provider_load_from_resource (css, "/io/github/quartermaster/Quartermaster/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   cluster = qm_test_pg_start ();
   g_test_add_func ("/connection-banner/banner", test_banner);
   status = g_test_run ();

@@ -212,6 +212,14 @@ test_killed_mid_save (void)
   g_assert_cmpuint (qm_plan_store_count (store), ==, 3);
   g_assert_cmpint (qm_plan_store_find (store, "Qwen inference", &error), >, 0);
 
+  /* The window still holds the plan as revision 1: its next save is the
+   * same user going on, not a conflict with their own saved copy. */
+  g_free (plan->customer);
+  plan->customer = g_strdup ("Acme, later the same day");
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (plan->revision, ==, 3);
+
   /* Flushing again does nothing: each copy was saved once. */
   g_clear_pointer (&results, g_ptr_array_unref);
   results = qm_store_recovery_flush (store, &error);

@@ -567,12 +567,17 @@ qm_plan_store_save_full (QmStore      *store,
 {
   g_auto(QmPlanSaveResult) res = { 0 };
   g_autoptr(GError) local = NULL;
+  QmSavedPlan checked;
   gboolean begun = FALSE;
   gboolean ok;
 
   g_return_val_if_fail (plan != NULL, FALSE);
 
-  ok = save_once (store, plan, &res, &begun, &local);
+  /* The caller's plan, checked against the revision its recovery copy
+   * was saved as (the same user's edit, saved while the window held it). */
+  checked = *plan;
+  checked.revision = qm_store_recovery_rebase (store, plan);
+  ok = save_once (store, &checked, &res, &begun, &local);
   /* A connection that died while idle (the server restarted overnight)
    * fails at BEGIN, before anything was written: connect again and try
    * once more. */
@@ -582,17 +587,17 @@ qm_plan_store_save_full (QmStore      *store,
       g_clear_error (&local);
       qm_plan_save_result_clear (&res);
       res = (QmPlanSaveResult) { 0 };
-      ok = save_once (store, plan, &res, &begun, &local);
+      ok = save_once (store, &checked, &res, &begun, &local);
     }
   if (!ok)
     {
       /* Nothing the user typed is lost: the edit waits on this computer. */
       if (keep_recovery && qm_store_connection_lost (store))
-        qm_store_recovery_keep (store, plan, res.inputs != NULL ? res.modified : 0, &local);
+        qm_store_recovery_keep (store, &checked, res.inputs != NULL ? res.modified : 0, &local);
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
-  qm_store_recovery_forget (store, plan);
+  qm_store_recovery_forget (store, &checked);
   save_result_apply (&res, plan);
   return TRUE;
 }

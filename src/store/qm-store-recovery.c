@@ -265,6 +265,9 @@ copy_revision (QmStore    *store,
   return json_object_get_int_member_with_default (r, "revision", -1);
 }
 
+static GHashTable *session_rebases (QmStore  *store,
+                                    gboolean  create);
+
 void
 qm_store_recovery_forget (QmStore            *store,
                           const QmSavedPlan  *plan)
@@ -272,6 +275,10 @@ qm_store_recovery_forget (QmStore            *store,
   g_autoptr(JsonObject) inputs = NULL;
   g_autofree char *path = NULL;
 
+  GHashTable *plans = session_rebases (store, FALSE);
+
+  if (plans != NULL)
+    g_hash_table_remove (plans, &plan->id);
   if (!on_server (store) || plan->inputs == NULL)
     return;
   inputs = qm_plan_store_parse_json (plan->inputs, -1, "", NULL);
@@ -280,6 +287,62 @@ qm_store_recovery_forget (QmStore            *store,
    * session, is another edit. */
   if (g_file_test (path, G_FILE_TEST_EXISTS) && copy_revision (store, path) == plan->revision)
     g_unlink (path);
+}
+
+/* ------------------------------------------------------------------ */
+/* This session's copies, once saved.                                  */
+
+/* A window still holds the plan at the revision the copy started from;
+ * its next save is the same user going on, not someone else: it is
+ * checked against the revision the copy was saved as. Per session id,
+ * plan id -> Rebase. */
+typedef struct
+{
+  gint64 base;
+  gint64 saved;
+} Rebase;
+
+static GHashTable *rebases;
+
+static GHashTable *
+session_rebases (QmStore  *store,
+                 gboolean  create)
+{
+  GHashTable *plans;
+
+  if (rebases == NULL && create)
+    rebases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                     (GDestroyNotify) g_hash_table_unref);
+  plans = rebases != NULL ? g_hash_table_lookup (rebases, qm_store_session_id (store)) : NULL;
+  if (plans == NULL && create)
+    {
+      plans = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+      g_hash_table_insert (rebases, g_strdup (qm_store_session_id (store)), plans);
+    }
+  return plans;
+}
+
+static void
+remember_rebase (QmStore *store,
+                 gint64   id,
+                 gint64   base,
+                 gint64   saved)
+{
+  Rebase *r = g_new (Rebase, 1);
+
+  r->base = base;
+  r->saved = saved;
+  g_hash_table_insert (session_rebases (store, TRUE), g_memdup2 (&id, sizeof id), r);
+}
+
+gint64
+qm_store_recovery_rebase (QmStore            *store,
+                          const QmSavedPlan  *plan)
+{
+  GHashTable *plans = session_rebases (store, FALSE);
+  Rebase *r = plans != NULL ? g_hash_table_lookup (plans, &plan->id) : NULL;
+
+  return r != NULL && plan->revision == r->base ? r->saved : plan->revision;
 }
 
 /* ------------------------------------------------------------------ */
@@ -325,6 +388,7 @@ static QmSavedPlan *
 read_copy (QmStore     *store,
            const char  *path,
            gint64      *modified,
+           gboolean    *ours,
            GError     **error)
 {
   g_autofree char *text = NULL;
@@ -345,6 +409,7 @@ read_copy (QmStore     *store,
   plan->id = json_object_get_int_member_with_default (r, "plan_id", 0);
   plan->revision = json_object_get_int_member_with_default (r, "revision", 0);
   *modified = json_object_get_int_member_with_default (r, "attempt_modified", 0);
+  *ours = g_strcmp0 (qm_plan_store_get_string (r, "session"), qm_store_session_id (store)) == 0;
   plan->name = g_strdup (qm_plan_store_get_string (r, "name"));
   plan->notes = g_strdup (qm_plan_store_get_string (r, "notes"));
   plan->customer = g_strdup (qm_plan_store_get_string (r, "customer"));
@@ -409,10 +474,11 @@ flush_one (QmStore    *store,
   g_autoptr(QmSavedPlan) plan = NULL;
   g_autoptr(GError) error = NULL;
   gint64 modified = 0;
+  gboolean ours = FALSE;
 
   r->path = g_strdup (path);
   r->outcome = QM_RECOVERY_PENDING;
-  if ((plan = read_copy (store, path, &modified, &error)) == NULL)
+  if ((plan = read_copy (store, path, &modified, &ours, &error)) == NULL)
     {
       r->message = g_strdup_printf ("The recovery copy %s could not be read; it was left "
                                     "there: %s", path, error->message);
@@ -431,11 +497,16 @@ flush_one (QmStore    *store,
       r->outcome = QM_RECOVERY_SAVED;
       r->message = g_strdup_printf ("\"%s\" had reached the server before the connection "
                                     "dropped.", r->name);
+      /* That save was ours, from the copy's revision to the next. */
+      if (r->plan_id != 0 && ours)
+        remember_rebase (store, r->plan_id, r->revision, r->revision + 1);
     }
   else if (qm_plan_store_save_full (store, plan, FALSE, &error))
     {
       r->outcome = QM_RECOVERY_SAVED;
       r->saved_id = plan->id;
+      if (r->plan_id != 0 && ours)
+        remember_rebase (store, r->plan_id, r->revision, plan->revision);
       r->message = g_strdup_printf ("Your changes to \"%s\" kept on this computer are now "
                                     "saved on the server (revision %" G_GINT64_FORMAT ").",
                                     r->name, plan->revision);

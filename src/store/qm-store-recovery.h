@@ -95,6 +95,12 @@ void        qm_store_recovery_keep    (QmStore            *store,
 void        qm_store_recovery_forget  (QmStore            *store,
                                        const QmSavedPlan  *plan);
 
+/* The revision a save of @plan is checked against: the one its recovery
+ * copy was saved as, when this session saved it from @plan's revision
+ * (the window still holds the plan as it was), else @plan's. */
+gint64      qm_store_recovery_rebase  (QmStore            *store,
+                                       const QmSavedPlan  *plan);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmRecoveryResult, qm_recovery_result_free)
 
 G_END_DECLS

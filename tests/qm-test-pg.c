@@ -291,6 +291,15 @@ qm_test_pg_kill (QmTestPg *pg)
 }
 
 void
+qm_test_pg_shut_down (QmTestPg *pg)
+{
+  g_autofree char *pg_ctl = tool ("pg_ctl");
+  const char *argv[] = { pg_ctl, "-D", pg->data, "-m", "fast", "-w", "stop", NULL };
+
+  run_tool (argv);
+}
+
+void
 qm_test_pg_resume (QmTestPg *pg)
 {
   g_autofree char *pg_ctl = tool ("pg_ctl");

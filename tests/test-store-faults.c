@@ -2,7 +2,8 @@
  * private PostgreSQL cluster that the tests kill (pg_ctl stop -m
  * immediate) and start again: a save that fails keeps the edit in a
  * recovery copy, the copies are saved once the server is back and removed
- * only then, a plan changed meanwhile ends as a conflict with both kept,
+ * only then (after a crash or an administrator's shutdown), a plan
+ * changed meanwhile ends as a conflict with both kept,
  * a connection that died while idle heals by itself, and a server
  * upgraded meanwhile is refused without a write.
  *
@@ -252,6 +253,37 @@ test_idle_restart (void)
   g_assert_cmpuint (n_pending (store), ==, 0);
 }
 
+/* An administrator shuts the server down (pg_ctl stop -m fast): noticed
+ * between queries, the edit kept, saved once the server is back. */
+static void
+test_admin_shutdown (void)
+{
+  g_autofree char *uri = new_database (NULL);
+  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
+  g_autoptr(QmSavedPlan) loaded = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *copy = NULL;
+
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  qm_test_pg_shut_down (cluster);
+  g_assert_false (qm_store_is_connected (store));
+  g_free (plan->customer);
+  plan->customer = g_strdup ("Edited during maintenance");
+  copy = save_while_down (store, plan);
+  qm_test_pg_resume (cluster);
+
+  results = qm_store_recovery_flush (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpint (((QmRecoveryResult *) results->pdata[0])->outcome, ==, QM_RECOVERY_SAVED);
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+  loaded = qm_plan_store_load (store, plan->id, &error);
+  g_assert_cmpstr (loaded->customer, ==, "Edited during maintenance");
+  g_assert_cmpuint (qm_plan_store_count (store), ==, 1);
+}
+
 /* Someone else saved the plan while ours waited on this computer: a
  * conflict, never an overwrite; both are kept. */
 static void
@@ -420,6 +452,7 @@ main (int argc, char **argv)
   cluster = qm_test_pg_start ();
   g_test_add_func ("/store-faults/killed-mid-save", test_killed_mid_save);
   g_test_add_func ("/store-faults/idle-restart", test_idle_restart);
+  g_test_add_func ("/store-faults/admin-shutdown", test_admin_shutdown);
   g_test_add_func ("/store-faults/conflict-after-outage", test_conflict_after_outage);
   g_test_add_func ("/store-faults/newer-schema-after-outage", test_newer_schema_after_outage);
   g_test_add_func ("/store-faults/hung-server", test_hung_server);

@@ -1,10 +1,10 @@
 /* test-store-faults.c: the team server goes away (issue #23, faults), on a
  * private PostgreSQL cluster that the tests kill (pg_ctl stop -m
- * immediate) and start again: a save that fails keeps the edit in a
- * recovery copy, the copies are saved once the server is back and removed
- * only then (after a crash or an administrator's shutdown), a plan
- * changed meanwhile ends as a conflict with both kept,
- * a connection that died while idle heals by itself, and a server
+ * immediate) or shut down (-m fast) and start again: a save that fails
+ * keeps the edit in a recovery copy, the copies are saved once the server
+ * is back and removed only then, a plan changed meanwhile ends as a
+ * conflict with both kept, a connection that died while idle heals by
+ * itself, a hung server holds a save up for at most a second, and a server
  * upgraded meanwhile is refused without a write.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -280,3 +280,31 @@ qm_test_pg_new_database (QmTestPg *pg)
   qm_test_pg_exec (pg, "postgres", sql);
   return qm_test_pg_uri (pg, name);
 }
+
+void
+qm_test_pg_kill (QmTestPg *pg)
+{
+  g_autofree char *pg_ctl = tool ("pg_ctl");
+  const char *argv[] = { pg_ctl, "-D", pg->data, "-m", "immediate", "-w", "stop", NULL };
+
+  run_tool (argv);
+}
+
+void
+qm_test_pg_shut_down (QmTestPg *pg)
+{
+  g_autofree char *pg_ctl = tool ("pg_ctl");
+  const char *argv[] = { pg_ctl, "-D", pg->data, "-m", "fast", "-w", "stop", NULL };
+
+  run_tool (argv);
+}
+
+void
+qm_test_pg_resume (QmTestPg *pg)
+{
+  g_autofree char *pg_ctl = tool ("pg_ctl");
+  g_autofree char *log = g_build_filename (pg->dir, "server.log", NULL);
+  const char *argv[] = { pg_ctl, "-D", pg->data, "-l", log, "-w", "-t", "60", "start", NULL };
+
+  run_tool (argv);
+}

@@ -45,4 +45,16 @@ void         qm_test_pg_exec       (QmTestPg   *pg,
                                     const char *dbname,
                                     const char *sql);
 
+/* Stops the server at once, as a crash or a pulled plug would (pg_ctl
+ * stop -m immediate: every connection is cut, nothing is flushed); the
+ * data stay for qm_test_pg_resume(). */
+void         qm_test_pg_kill       (QmTestPg   *pg);
+/* Stops the server as an administrator would (pg_ctl stop -m fast: each
+ * session is told "terminating connection due to administrator command"
+ * and closed); qm_test_pg_resume() starts it again. */
+void         qm_test_pg_shut_down  (QmTestPg   *pg);
+/* Starts the server again after qm_test_pg_kill() or
+ * qm_test_pg_shut_down(), waiting until it accepts connections. */
+void         qm_test_pg_resume     (QmTestPg   *pg);
+
 G_END_DECLS

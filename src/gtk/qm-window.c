@@ -11,6 +11,7 @@
 #include "qm-application.h"
 #include "qm-catalog-page.h"
 #include "qm-compare-page.h"
+#include "qm-connection-banner.h"
 #include "qm-formulas-window.h"
 #include "qm-gtk.h"
 #include "qm-plan-editor.h"
@@ -535,6 +536,41 @@ qm_window_new (AdwApplication *application)
   return qm_window_new_with_store (application, store);
 }
 
+/* A toast's title is markup; the message names the server's URI ('&'). */
+static void
+connection_report (QmWindow   *self,
+                   const char *message)
+{
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+
+  qm_window_show_toast (self, escaped);
+}
+
+static void
+connection_recovered (QmWindow *self)
+{
+  if (self->plans_page != NULL)
+    qm_plans_page_reload (self->plans_page);
+}
+
+/* The team server's banner (issue #23), along the bottom of the window so
+ * that it shows over every page, a plan open in detail included. */
+static void
+add_connection_banner (QmWindow *self)
+{
+  GtkWidget *banner = qm_connection_banner_new (self->store);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *leaflet = g_object_ref (GTK_WIDGET (self->leaflet));
+
+  adw_toast_overlay_set_child (self->toast_overlay, NULL);
+  gtk_box_append (GTK_BOX (box), leaflet);
+  gtk_box_append (GTK_BOX (box), banner);
+  adw_toast_overlay_set_child (self->toast_overlay, box);
+  g_object_unref (leaflet);
+  g_signal_connect_swapped (banner, "report", G_CALLBACK (connection_report), self);
+  g_signal_connect_swapped (banner, "recovered", G_CALLBACK (connection_recovered), self);
+}
+
 QmWindow *
 qm_window_new_with_store (AdwApplication *application,
                           QmStore        *store)
@@ -543,6 +579,7 @@ qm_window_new_with_store (AdwApplication *application,
 
   /* A plain field rather than a property: it is only ever passed in here. */
   self->store = store;
+  add_connection_banner (self);
   self->pages_ready = TRUE;
   visible_page_changed (self);
   watch_store (self);

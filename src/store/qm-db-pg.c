@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
@@ -20,9 +22,16 @@
 
 typedef struct
 {
-  QmDb    parent;
-  PGconn *conn;
-  gint64  changes;
+  QmDb      parent;
+  PGconn   *conn;      /* NULL once disconnected on purpose */
+  gboolean  lost;      /* a failure said the server went away */
+  gint64    changes;
+  /* The settings the first connection ended up with (password included,
+   * in memory only), to connect again after the server or network went
+   * away. */
+  char    **keywords;
+  char    **values;
+  gboolean  read_only;
 } QmDbPg;
 
 typedef struct
@@ -118,6 +127,31 @@ static const QmPgFailure failures[] = {
   { "53", QM_STORE_ERROR_FULL, "the server ran out of resources, so nothing was saved" },
 };
 
+/* Whether a failure means the server went away: libpq may still call
+ * the connection OK when it read the server's last words ("terminating
+ * connection...") or failed to send before it noticed the socket close. */
+static gboolean
+connection_lost (PGconn     *conn,
+                 const char *state,
+                 const char *message)
+{
+  static const char * const words[] = {
+    "server closed the connection", "no connection to the server",
+    "could not send data", "could not receive data", "terminating connection",
+    "connection pointer is NULL",
+  };
+
+  if (PQstatus (conn) == CONNECTION_BAD)
+    return TRUE;
+  if (state != NULL)
+    return g_str_has_prefix (state, "08") || strcmp (state, "57P01") == 0 ||
+           strcmp (state, "57P02") == 0 || strcmp (state, "57P03") == 0;
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    if (message != NULL && strstr (message, words[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 /* Remembers why @result (or the connection) failed. */
 static void
 remember (QmDb     *db,
@@ -128,8 +162,12 @@ remember (QmDb     *db,
   g_autofree char *detail = first_line (primary != NULL ? primary : PQerrorMessage (CONN (db)));
 
   /* No SQLSTATE and a dead connection: the server went away mid-query. */
-  if (state == NULL && PQstatus (CONN (db)) == CONNECTION_BAD)
-    state = "08006";
+  if (connection_lost (CONN (db), state, detail))
+    {
+      ((QmDbPg *) db)->lost = TRUE;
+      if (state == NULL)
+        state = "08006";
+    }
   for (guint i = 0; state != NULL && i < G_N_ELEMENTS (failures); i++)
     if (strncmp (state, failures[i].state, strlen (failures[i].state)) == 0)
       {
@@ -149,15 +187,54 @@ drop_notice (void       *data,
 {
 }
 
+/* What every session of ours starts with. */
+static gboolean
+set_up_session (QmDbPg  *db,
+                GError **error)
+{
+  PQsetNoticeProcessor (db->conn, drop_notice, NULL);
+  return !db->read_only ||
+         qm_db_exec ((QmDb *) db, "SET default_transaction_read_only = on", error);
+}
+
+/* The connection's settings as libpq resolved them, for a reconnect. */
+static void
+keep_settings (QmDbPg *db)
+{
+  PQconninfoOption *options = PQconninfo (db->conn);
+  g_autoptr(GPtrArray) keywords = g_ptr_array_new ();
+  g_autoptr(GPtrArray) values = g_ptr_array_new ();
+
+  for (PQconninfoOption *o = options; o != NULL && o->keyword != NULL; o++)
+    if (o->val != NULL && strcmp (o->keyword, "connect_timeout") != 0)
+      {
+        g_ptr_array_add (keywords, g_strdup (o->keyword));
+        g_ptr_array_add (values, g_strdup (o->val));
+      }
+  /* Filled in by the reconnect: its own, shorter wait. */
+  g_ptr_array_add (keywords, g_strdup ("connect_timeout"));
+  g_ptr_array_add (values, NULL);
+  g_ptr_array_add (keywords, NULL);
+  g_ptr_array_add (values, NULL);
+  db->keywords = (char **) g_ptr_array_free (g_steal_pointer (&keywords), FALSE);
+  db->values = (char **) g_ptr_array_free (g_steal_pointer (&values), FALSE);
+  PQconninfoFree (options);
+}
+
 QmDb *
 qm_db_pg_open (const char     *uri,
                QmDbOpenFlags   flags,
                GError        **error)
 {
-  /* Later keywords win: the URI may change the first two, never the
-   * encoding the store reads and writes in. */
-  const char *keywords[] = { "application_name", "connect_timeout", "dbname", "client_encoding", NULL };
-  const char *values[] = { "Quartermaster", "10", uri, "UTF8", NULL };
+  /* Later keywords win: the URI may change those before dbname, never the
+   * encoding the store reads and writes in. Over TCP, unacknowledged data
+   * gives up after 15 s and a silent peer is noticed within a minute,
+   * rather than the kernel's quarter of an hour, so a dropped network
+   * ends a save with an error the user can act on. */
+  const char *keywords[] = { "application_name", "connect_timeout", "tcp_user_timeout",
+                             "keepalives_idle", "keepalives_interval", "keepalives_count",
+                             "dbname", "client_encoding", NULL };
+  const char *values[] = { "Quartermaster", "10", "15000", "30", "10", "3", uri, "UTF8", NULL };
   g_autofree char *redacted = qm_db_location_redact (uri);
   PGconn *conn = PQconnectdbParams (keywords, values, 1);
   QmDbPg *db;
@@ -172,15 +249,15 @@ qm_db_pg_open (const char     *uri,
       PQfinish (conn);
       return NULL;
     }
-  PQsetNoticeProcessor (conn, drop_notice, NULL);
 
   db = g_new0 (QmDbPg, 1);
   db->parent.klass = &qm_db_pg_class;
   db->parent.location = g_steal_pointer (&redacted);
   db->parent.last_code = QM_STORE_ERROR_FAILED;
   db->conn = conn;
-  if (flags & QM_DB_OPEN_READ_ONLY &&
-      !qm_db_exec ((QmDb *) db, "SET default_transaction_read_only = on", error))
+  db->read_only = (flags & QM_DB_OPEN_READ_ONLY) != 0;
+  keep_settings (db);
+  if (!set_up_session (db, error))
     {
       qm_db_free ((QmDb *) db);
       return NULL;
@@ -188,10 +265,108 @@ qm_db_pg_open (const char     *uri,
   return (QmDb *) db;
 }
 
+/* No round trip: between queries, reads what the socket holds, which is
+ * where a server that shut down or restarted left its goodbye (libpq then
+ * calls the connection bad). A silent network is caught by the keepalives
+ * set at open. */
+static gboolean
+pg_connected (QmDb *db)
+{
+  QmDbPg *pg = (QmDbPg *) db;
+
+  if (pg->lost || PQstatus (pg->conn) != CONNECTION_OK)
+    return FALSE;
+  /* A dying server says goodbye first ("terminating connection"): one
+   * read takes that, the next finds the end of the stream. */
+  for (int i = 0; i < 3 && PQtransactionStatus (pg->conn) == PQTRANS_IDLE; i++)
+    if (!PQconsumeInput (pg->conn))
+      {
+        pg->lost = TRUE;
+        break;
+      }
+  return !pg->lost && PQstatus (pg->conn) == CONNECTION_OK;
+}
+
+/* Drives a non-blocking connect until it is up, fails, or @deadline (on
+ * the monotonic clock) passes: libpq's connect_timeout counts per address
+ * and in whole seconds, this bounds the whole attempt. */
+static gboolean
+connect_until (PGconn *conn,
+               gint64  deadline)
+{
+  PostgresPollingStatusType state = PGRES_POLLING_WRITING;
+
+  while (state != PGRES_POLLING_OK)
+    {
+      struct pollfd fd = { PQsocket (conn), 0, 0 };
+      gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
+      int n;
+
+      if (state == PGRES_POLLING_FAILED || fd.fd < 0 || left <= 0)
+        return FALSE;
+      fd.events = state == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+      n = poll (&fd, 1, (int) MIN (left, G_MAXINT));
+      if (n < 0 && errno != EINTR)
+        return FALSE;
+      if (n > 0)
+        state = PQconnectPoll (conn);
+    }
+  return TRUE;
+}
+
+static gboolean
+pg_reconnect (QmDb *db,
+              int   timeout_ms)
+{
+  QmDbPg *pg = (QmDbPg *) db;
+  g_autofree char *seconds = g_strdup_printf ("%d", MAX (2, (timeout_ms + 999) / 1000));
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  guint last = g_strv_length (pg->keywords) - 1;
+  PGconn *conn;
+
+  g_free (pg->values[last]);
+  pg->values[last] = g_steal_pointer (&seconds);
+  conn = PQconnectStartParams ((const char * const *) pg->keywords,
+                               (const char * const *) pg->values, 0);
+  if (conn == NULL || PQstatus (conn) == CONNECTION_BAD || !connect_until (conn, deadline))
+    {
+      if (conn != NULL && PQstatus (conn) != CONNECTION_BAD)
+        qm_db_set_failure (db, QM_STORE_ERROR_OPEN, "the server did not answer within %.1f s",
+                           timeout_ms / 1000.0);
+      else
+        {
+          g_autofree char *detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
+
+          qm_db_set_failure (db, QM_STORE_ERROR_OPEN, "%s (%s)", explain_connect (conn, detail), detail);
+        }
+      PQfinish (conn);
+      return FALSE;
+    }
+  PQfinish (pg->conn);
+  pg->conn = conn;
+  pg->lost = FALSE;
+  return set_up_session (pg, NULL);
+}
+
+static void
+pg_disconnect (QmDb *db)
+{
+  g_clear_pointer (&((QmDbPg *) db)->conn, PQfinish);
+}
+
 static void
 pg_close (QmDb *db)
 {
-  PQfinish (CONN (db));
+  QmDbPg *pg = (QmDbPg *) db;
+
+  PQfinish (pg->conn);
+  /* The password is wiped before it is freed. */
+  for (guint i = 0; pg->keywords != NULL && pg->keywords[i] != NULL; i++)
+    if (strcmp (pg->keywords[i], "password") == 0 && pg->values[i] != NULL)
+      memset (pg->values[i], 0, strlen (pg->values[i]));
+  g_strfreev (pg->keywords);
+  /* Only the last value (connect_timeout) may still be NULL. */
+  g_strfreev (pg->values);
   g_free (db);
 }
 
@@ -603,6 +778,9 @@ const QmDbClass qm_db_pg_class = {
   .column_text = pg_column_text,
   .column_int64 = pg_column_int64,
   .column_double = pg_column_double,
+  .connected = pg_connected,
+  .reconnect = pg_reconnect,
+  .disconnect = pg_disconnect,
 };
 
 /* ------------------------------------------------------------------ */
@@ -625,8 +803,8 @@ qm_db_backend_pid (QmDb *db)
 }
 
 QmDb *
-qm_db_reconnect (QmDb    *db,
-                 GError **error)
+qm_db_open_another (QmDb    *db,
+                    GError **error)
 {
   PQconninfoOption *options;
   g_autoptr(GPtrArray) keywords = g_ptr_array_new ();

@@ -37,6 +37,11 @@ typedef struct
   const char  *(*column_text)    (QmDbStmt *stmt, int column);
   gint64       (*column_int64)   (QmDbStmt *stmt, int column);
   double       (*column_double)  (QmDbStmt *stmt, int column);
+
+  /* A server connection (NULL on SQLite: a file is always there). */
+  gboolean     (*connected)      (QmDb *db);
+  gboolean     (*reconnect)      (QmDb *db, int timeout_ms);
+  void         (*disconnect)     (QmDb *db);
 } QmDbClass;
 
 /* Every connection starts with this; the engine's own fields follow. */

@@ -475,3 +475,35 @@ qm_db_rewrite_placeholders (const char *sql,
   *n_params = highest;
   return g_string_free (out, FALSE);
 }
+
+/* ------------------------------------------------------------------ */
+/* Connection.                                                         */
+
+gboolean
+qm_db_is_connected (QmDb *db)
+{
+  return db->klass->connected == NULL || db->klass->connected (db);
+}
+
+gboolean
+qm_db_reconnect (QmDb    *db,
+                 int      timeout_ms,
+                 GError **error)
+{
+  if (qm_db_is_connected (db))
+    return TRUE;
+  if (db->klass->reconnect (db, timeout_ms))
+    {
+      qm_db_clear_failure (db);
+      return TRUE;
+    }
+  qm_db_fail (db, error, "Could not connect again to %s", db->location);
+  return FALSE;
+}
+
+void
+qm_db_disconnect (QmDb *db)
+{
+  if (db->klass->disconnect != NULL)
+    db->klass->disconnect (db);
+}

@@ -171,7 +171,7 @@ int         qm_db_socket            (QmDb           *db);
 int         qm_db_backend_pid       (QmDb           *db);
 /* A second connection to the same server, database and user as @db
  * (PostgreSQL only). */
-QmDb       *qm_db_reconnect         (QmDb           *db,
+QmDb       *qm_db_open_another      (QmDb           *db,
                                      GError        **error);
 /* Reads what the server sent, without waiting, and returns the payloads
  * of the notifications on @channel that no session with the process id
@@ -180,6 +180,20 @@ QmDb       *qm_db_reconnect         (QmDb           *db,
 GPtrArray  *qm_db_take_notifications (QmDb          *db,
                                       const char    *channel,
                                       int            skip_pid);
+
+/* A server connection can drop (the server stops, the network goes);
+ * a file cannot. TRUE while the connection is up as far as the client
+ * knows: no round trip, cheap to poll. */
+gboolean    qm_db_is_connected      (QmDb           *db);
+/* Connects again with the same settings, giving up after @timeout_ms
+ * (whatever the network does). TRUE at once when connected or on SQLite.
+ * A new session: open transactions and LISTENs of the old one are gone. */
+gboolean    qm_db_reconnect         (QmDb           *db,
+                                     int             timeout_ms,
+                                     GError        **error);
+/* Drops the server connection on purpose (a server this build must not
+ * write to); qm_db_reconnect() may take it up again. */
+void        qm_db_disconnect        (QmDb           *db);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDb, qm_db_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDbStmt, qm_db_stmt_free)

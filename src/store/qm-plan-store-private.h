@@ -77,4 +77,11 @@ gboolean    qm_plan_store_save_locked (QmStore            *store,
                                        QmPlanSaveResult   *res,
                                        GError            **error);
 
+/* qm_plan_store_save(); @keep_recovery FALSE when saving a recovery copy
+ * (qm-store-recovery.c), which must not make another. */
+gboolean    qm_plan_store_save_full   (QmStore            *store,
+                                       QmSavedPlan        *plan,
+                                       gboolean            keep_recovery,
+                                       GError            **error);
+
 G_END_DECLS

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "qm-plan-store-private.h"
+#include "qm-store-recovery.h"
 
 const QmPlanHardwareKey qm_plan_hardware_keys[QM_PLAN_N_HARDWARE_KEYS] = {
   { "gpu", QM_CATALOG_KIND_GPU },
@@ -535,29 +536,83 @@ save_result_apply (QmPlanSaveResult *res,
   plan->prices = g_steal_pointer (&res->prices);
 }
 
-gboolean
-qm_plan_store_save (QmStore      *store,
-                    QmSavedPlan  *plan,
-                    GError      **error)
+/* One try: BEGIN, write, COMMIT. *begun says whether anything reached
+ * the server beyond a failed BEGIN. */
+static gboolean
+save_once (QmStore           *store,
+           const QmSavedPlan *plan,
+           QmPlanSaveResult  *res,
+           gboolean          *begun,
+           GError           **error)
 {
-  g_auto(QmPlanSaveResult) res = { 0 };
   const char *what = "Could not save the plan";
 
-  g_return_val_if_fail (plan != NULL, FALSE);
-
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, what, error) ||
-      !qm_store_begin (store, what, error))
+  *begun = FALSE;
+  if (!qm_store_begin (store, what, error))
     return FALSE;
-  if (!qm_plan_store_save_locked (store, plan, &res, error) ||
+  *begun = TRUE;
+  if (!qm_plan_store_save_locked (store, plan, res, error) ||
       !qm_store_notify (store, QM_STORE_CHANGE_PLANS, error))
     {
       qm_store_rollback (store);
       return FALSE;
     }
-  if (!qm_store_commit (store, what, error))
+  return qm_store_commit (store, what, error);
+}
+
+gboolean
+qm_plan_store_save_full (QmStore      *store,
+                         QmSavedPlan  *plan,
+                         gboolean      keep_recovery,
+                         GError      **error)
+{
+  g_auto(QmPlanSaveResult) res = { 0 };
+  g_autoptr(GError) local = NULL;
+  QmSavedPlan checked;
+  gboolean begun = FALSE;
+  gboolean ok;
+
+  g_return_val_if_fail (plan != NULL, FALSE);
+
+  /* A role that may not save plans is told so; no recovery copy of what
+   * it may never save. */
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, "Could not save the plan", error))
     return FALSE;
+  /* The caller's plan, checked against the revision its recovery copy
+   * was saved as (the same user's edit, saved while the window held it). */
+  checked = *plan;
+  checked.revision = qm_store_recovery_rebase (store, plan);
+  ok = save_once (store, &checked, &res, &begun, &local);
+  /* A connection that died while idle (the server restarted overnight)
+   * fails at BEGIN, before anything was written: connect again and try
+   * once more. */
+  if (!ok && !begun && qm_store_connection_lost (store) &&
+      qm_store_reconnect_within (store, QM_STORE_SAVE_RECONNECT_TIMEOUT_MS, NULL))
+    {
+      g_clear_error (&local);
+      qm_plan_save_result_clear (&res);
+      res = (QmPlanSaveResult) { 0 };
+      ok = save_once (store, &checked, &res, &begun, &local);
+    }
+  if (!ok)
+    {
+      /* Nothing the user typed is lost: the edit waits on this computer. */
+      if (keep_recovery && qm_store_connection_lost (store))
+        qm_store_recovery_keep (store, &checked, res.inputs != NULL ? res.modified : 0, &local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  qm_store_recovery_forget (store, &checked);
   save_result_apply (&res, plan);
   return TRUE;
+}
+
+gboolean
+qm_plan_store_save (QmStore      *store,
+                    QmSavedPlan  *plan,
+                    GError      **error)
+{
+  return qm_plan_store_save_full (store, plan, TRUE, error);
 }
 
 void

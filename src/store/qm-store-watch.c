@@ -99,7 +99,7 @@ qm_store_watch_fd (QmStore  *store,
     return -1;
   if (*slot != NULL)
     return qm_db_socket ((*slot)->listener);
-  if ((listener = qm_db_reconnect (db, error)) == NULL)
+  if ((listener = qm_db_open_another (db, error)) == NULL)
     return -1;
   /* The channel is our constant: LISTEN takes no parameter. */
   if (!qm_db_exec (listener, "LISTEN " QM_STORE_WATCH_CHANNEL, error))

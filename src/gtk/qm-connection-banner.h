@@ -1,0 +1,36 @@
+/* qm-connection-banner.h: the window's banner while the team server is
+ * unreachable: "Not connected to the team server. Changes are kept on
+ * this computer." with a Retry button. It watches the store (no round
+ * trip), tries again every QM_CONNECTION_BANNER_RETRY_SECONDS while
+ * disconnected, and saves the recovery copies once the server is back
+ * (qm-store-recovery.h).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qm-store.h"
+
+G_BEGIN_DECLS
+
+#define QM_CONNECTION_BANNER_RETRY_SECONDS 10
+
+#define QM_TYPE_CONNECTION_BANNER (qm_connection_banner_get_type ())
+G_DECLARE_FINAL_TYPE (QmConnectionBanner, qm_connection_banner, QM, CONNECTION_BANNER, GtkWidget)
+
+/* @store is not owned and may be NULL or a file: the banner then never
+ * shows. Signals: "report" (const char *message), one per recovery copy
+ * saved or refused and for a failed retry, for a toast; "recovered"
+ * (guint n_saved) after plans were saved, for the plan list to reload. */
+GtkWidget  *qm_connection_banner_new       (QmStore            *store);
+/* Shows or hides the banner from what the store knows now. */
+void        qm_connection_banner_update    (QmConnectionBanner *self);
+/* What Retry does: connects again if need be (at most
+ * QM_STORE_RECONNECT_TIMEOUT_MS) and saves the pending recovery copies.
+ * TRUE when connected afterwards. */
+gboolean    qm_connection_banner_retry     (QmConnectionBanner *self);
+gboolean    qm_connection_banner_is_shown  (QmConnectionBanner *self);
+
+G_END_DECLS

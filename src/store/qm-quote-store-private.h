@@ -10,13 +10,13 @@
 G_BEGIN_DECLS
 
 /* One row of a list query as a new item, or NULL to leave the row out. */
-typedef gpointer (*QmQuoteRowFunc) (sqlite3_stmt *stmt,
-                                    gpointer      user_data);
+typedef gpointer (*QmQuoteRowFunc) (QmDbStmt *stmt,
+                                    gpointer  user_data);
 
 /* Steps the prepared, bound @stmt to its end into a new array of what
  * @row gives; NULL with the error "WHAT in PATH: cause" when a step fails. */
 GPtrArray *qm_quote_store_collect (QmStore        *store,
-                                   sqlite3_stmt   *stmt,
+                                   QmDbStmt       *stmt,
                                    QmQuoteRowFunc  row,
                                    GDestroyNotify  free_func,
                                    gpointer        user_data,

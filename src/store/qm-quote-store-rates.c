@@ -141,9 +141,10 @@ qm_quote_store_list_rates (QmStore     *store,
 {
   g_autoptr(QmDbStmt) stmt = NULL;
 
+  /* The cast gives PostgreSQL the type of a NULL ?1. */
   stmt = qm_store_query (store, "SELECT currency, rate_per_usd, date, source FROM exchange_rate"
-                                " WHERE ?1 IS NULL OR currency = ?1 ORDER BY currency, date DESC",
-                         error);
+                                " WHERE CAST (?1 AS TEXT) IS NULL OR currency = ?1"
+                                " ORDER BY currency, date DESC", error);
   if (stmt == NULL)
     return NULL;
   qm_db_bind_text (stmt, 1, currency);

@@ -769,7 +769,7 @@ qm_quote_store_load_revision (QmStore     *store,
                          " r.exchange_rate, r.rate_date, r.rate_source, r.catalog_version, r.terms,"
                          " r.plan, r.quote"
                          " FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
-                         " WHERE q.number = ?1 AND (?2 IS NULL OR r.letter = ?2)"
+                         " WHERE q.number = ?1 AND (CAST (?2 AS TEXT) IS NULL OR r.letter = ?2)"
                          " ORDER BY r.seq DESC LIMIT 1", error);
   if (stmt == NULL)
     return NULL;
@@ -882,7 +882,7 @@ qm_quote_store_list (QmStore             *store,
                          " r.exponent, r.gross"
                          " FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
                          " AND r.seq = (SELECT max (seq) FROM quote_revision WHERE quote_id = q.id)"
-                         " WHERE ?1 IS NULL OR q.state = ?1 ORDER BY q.id DESC", error);
+                         " WHERE CAST (?1 AS TEXT) IS NULL OR q.state = ?1 ORDER BY q.id DESC", error);
   if (stmt == NULL)
     return NULL;
   qm_db_bind_text (stmt, 1, state != NULL ? qm_quote_state_to_string (*state) : NULL);

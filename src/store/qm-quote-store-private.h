@@ -23,4 +23,10 @@ GPtrArray *qm_quote_store_collect (QmStore        *store,
                                    const char     *what,
                                    GError        **error);
 
+/* Inside a writer's transaction: holds the quote numbering until it ends,
+ * so two clients never take the same quote number or revision letter. */
+gboolean   qm_quote_store_lock_numbering (QmStore     *store,
+                                          const char  *what,
+                                          GError     **error);
+
 G_END_DECLS

@@ -193,15 +193,13 @@ meta_set (QmStore     *store,
   return qm_store_query_done (store, stmt, error, "%s", what);
 }
 
-/* Inside a writer's transaction: holds the numbering until it ends, so
- * two clients never take the same quote number or revision letter.
- * SQLite's BEGIN IMMEDIATE has serialised writers already; PostgreSQL
+/* SQLite's BEGIN IMMEDIATE has serialised writers already; PostgreSQL
  * reads committed data per statement, so there the sequence's row is
  * locked (made first if the store has none yet) before anything is read. */
-static gboolean
-lock_numbering (QmStore     *store,
-                const char  *what,
-                GError     **error)
+gboolean
+qm_quote_store_lock_numbering (QmStore     *store,
+                               const char  *what,
+                               GError     **error)
 {
   g_autoptr(QmDbStmt) make = NULL;
   g_autoptr(QmDbStmt) lock = NULL;
@@ -271,7 +269,7 @@ qm_quote_store_set_sequence (QmStore     *store,
 
   if (!qm_store_begin (store, what, error))
     return FALSE;
-  if (!lock_numbering (store, what, error))
+  if (!qm_quote_store_lock_numbering (store, what, error))
     {
       qm_store_rollback (store);
       return FALSE;
@@ -706,7 +704,9 @@ qm_quote_store_save_revision (QmStore               *store,
 
   if (!qm_store_begin (store, what, error))
     return NULL;
-  quote_id = lock_numbering (store, what, error) ? upsert_quote (store, saved, req, &number, error) : 0;
+  quote_id = 0;
+  if (qm_quote_store_lock_numbering (store, what, error))
+    quote_id = upsert_quote (store, saved, req, &number, error);
   if (quote_id != 0)
     letter = insert_revision (store, quote_id, number, req, &f, error);
   if (letter == NULL)

@@ -331,7 +331,8 @@ copy_revisions (Copy       *c,
                                                      " WHERE quote_id = ?1 ORDER BY seq", NULL);
   g_autoptr(QmDbStmt) find = qm_store_query (c->to, "SELECT " REVISION_COLUMNS " FROM quote_revision"
                                                     " WHERE quote_id = ?1 AND seq = ?2", NULL);
-  g_autoptr(QmDbStmt) put = qm_store_query (c->to, "INSERT INTO quote_revision (quote_id, " REVISION_COLUMNS ")"
+  g_autoptr(QmDbStmt) put = qm_store_query (c->to, "INSERT INTO quote_revision"
+                                                   " (quote_id, " REVISION_COLUMNS ")"
                                                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
                                                    " ?12, ?13, ?14, ?15, ?16, ?17, ?18)", NULL);
   QmDbStep step;

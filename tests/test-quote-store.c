@@ -498,7 +498,7 @@ test_immutable_pg (void)
  * then the same shared plan. Every quote gets a number, no two the same,
  * with no gap in the sequence; the shared quote's revisions are lettered
  * A, B, C ... without a letter twice or missing. */
-#define N_QUOTES 40
+#define N_QUOTES 100
 
 typedef struct
 {

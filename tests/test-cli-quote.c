@@ -1,7 +1,8 @@
 /* test-cli-quote.c: quartermaster-cli quote, as a script uses it: the JSON
  * of issue #22 (quote.number, revision, currency, valid_until, lines[],
  * totals, cash_flow[]) from a plan file's quote section, its totals adding
- * up to the cent, expiry, and the text table.
+ * up to the cent, expiry, and the text table. The stored quotes' cases
+ * run on a database file and on a private PostgreSQL cluster (issue #23).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +13,7 @@
 
 #include "qm-test-cli.h"
 #include "qm-test-pdf.h"
+#include "qm-test-pg.h"
 #include "qm-test-util.h"
 
 static char *
@@ -269,8 +271,14 @@ replace_norate (const GMatchInfo *info,
   return FALSE;
 }
 
-/* A database of its own in a temporary folder, with the example plan
- * saved in it (quoted in euros at 0.92 per dollar). */
+/* The engine a stored-quote case runs on (its test data). */
+enum { ON_SQLITE, ON_POSTGRESQL };
+
+static QmTestPg *cluster;
+
+/* A database of its own, a file in a temporary folder or a fresh one on
+ * the cluster, with the example plan saved in it (quoted in euros at 0.92
+ * per dollar). */
 typedef struct
 {
   char *dir;
@@ -309,13 +317,17 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Store, store_clear)
 #define PLAN_NAME "Llama 3.1 70B, quoted in euros"
 
 static void
-store_init (Store *t)
+store_init (Store         *t,
+            gconstpointer  engine)
 {
   g_autofree char *plan = quote_plan ();
   g_auto(Run) r = { 0 };
 
   t->dir = g_dir_make_tmp ("qm-quote-store-XXXXXX", NULL);
-  t->db = g_build_filename (t->dir, "q.db", NULL);
+  if (GPOINTER_TO_INT (engine) == ON_POSTGRESQL)
+    t->db = qm_test_pg_new_database (cluster);
+  else
+    t->db = g_build_filename (t->dir, "q.db", NULL);
   run_cli (&r, "--db", t->db, "plans", "import", plan, NULL);
   g_assert_cmpint (r.status, ==, 0);
 }
@@ -335,7 +347,7 @@ store_file (Store      *t,
 /* quote --save numbers the saved plan's quote from the store; list shows
  * it; show gives the same figures as the draft of the same plan and day. */
 static void
-test_save_list_show (void)
+test_save_list_show (gconstpointer engine)
 {
   g_autofree char *plan = quote_plan ();
   g_auto(Store) t = { 0 };
@@ -344,7 +356,7 @@ test_save_list_show (void)
   JsonObject *quote, *row;
   JsonArray *rows;
 
-  store_init (&t);
+  store_init (&t, engine);
   run_cli (&save, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2026-11-25", NULL);
   g_assert_cmpstr (save.err, ==, "");
   g_assert_cmpint (save.status, ==, 0);
@@ -421,7 +433,7 @@ test_reprint (void)
   g_autoptr(JsonParser) p1 = json_parser_new (), p2 = json_parser_new (), p3 = json_parser_new ();
   gint64 gross_a;
 
-  store_init (&t);
+  store_init (&t, GINT_TO_POINTER (ON_SQLITE));  /* catalog import: SQLite only yet */
   a1 = store_file (&t, "A1.pdf", NULL);
   a2 = store_file (&t, "A2.pdf", NULL);
   csv = store_file (&t, "prices.csv", "kind,id,name,price_usd\nserver,dgx-h100,DGX H100,500000\n");
@@ -463,14 +475,14 @@ test_reprint (void)
 /* A quote issued on 1 January 2025 for 45 days ran out on 15 February
  * 2025: the list, its JSON and show all say so. */
 static void
-test_expired_stored (void)
+test_expired_stored (gconstpointer engine)
 {
   g_auto(Store) t = { 0 };
   g_auto(Run) save = { 0 }, list = { 0 }, lj = { 0 }, show = { 0 }, sj = { 0 };
   g_autoptr(JsonParser) p1 = json_parser_new (), p2 = json_parser_new ();
   JsonObject *row;
 
-  store_init (&t);
+  store_init (&t, engine);
   run_cli (&save, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2025-01-01", NULL);
   g_assert_cmpint (save.status, ==, 0);
   g_assert_nonnull (strstr (save.out, "Q-2025-0001"));
@@ -492,7 +504,7 @@ test_expired_stored (void)
 /* A plan without its own exchange rate takes the store's on or before
  * the quote date; rates import names the file's line and column. */
 static void
-test_rates (void)
+test_rates (gconstpointer engine)
 {
   g_autofree char *plan = quote_plan ();
   g_autofree char *data = NULL, *norate = NULL, *bad = NULL, *good = NULL;
@@ -502,7 +514,7 @@ test_rates (void)
   g_autoptr(GRegex) re = g_regex_new ("\"exchange_rate\": 0\\.92, |Llama 3\\.1 70B, quoted in euros", 0, 0, NULL);
   g_autofree char *changed = NULL;
 
-  store_init (&t);
+  store_init (&t, engine);
   g_assert_true (g_file_get_contents (plan, &data, NULL, NULL));
   changed = g_regex_replace_eval (re, data, -1, 0, 0, replace_norate, NULL, NULL);
   norate = store_file (&t, "norate.qmplan", changed);
@@ -542,13 +554,13 @@ test_rates (void)
 /* What a stored quote says of itself (project, who prepared it, the
  * payment terms and the free-text terms) is printed on its PDF. */
 static void
-test_stored_terms_printed (void)
+test_stored_terms_printed (gconstpointer engine)
 {
   g_auto(Store) t = { 0 };
   g_auto(Run) save = { 0 }, show = { 0 };
   g_autofree char *pdf = NULL, *text = NULL, *flat = NULL;
 
-  store_init (&t);
+  store_init (&t, engine);
   run_cli (&save, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2026-11-25",
            "--project", "Pretraining 2027", "--prepared-by", "Ada Lovelace",
            "--payment-terms", "Net 45 days", "--terms", "Delivery ex works Leipzig.", NULL);
@@ -566,20 +578,43 @@ test_stored_terms_printed (void)
   g_assert_nonnull (strstr (flat, "Delivery ex works Leipzig."));
 }
 
+/* The SQLite case keeps its old name. */
+static void
+add_both (const char    *name,
+          GTestDataFunc  func)
+{
+  g_autofree char *lite = g_strdup_printf ("/cli/quote/%s", name);
+  g_autofree char *pg = g_strdup_printf ("/cli/quote/postgresql/%s", name);
+
+  g_test_add_data_func (lite, GINT_TO_POINTER (ON_SQLITE), func);
+  if (cluster != NULL)
+    g_test_add_data_func (pg, GINT_TO_POINTER (ON_POSTGRESQL), func);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
+  /* build-aux/dev installs postgresql-15; only a machine without it skips. */
+  if (qm_test_pg_available ())
+    cluster = qm_test_pg_start ();
+  else
+    g_test_message ("PostgreSQL is not installed in %s: its cases are skipped", QM_TEST_PG_BINDIR);
   g_test_add_func ("/cli/quote/json", test_json);
   g_test_add_func ("/cli/quote/expired", test_expired);
   g_test_add_func ("/cli/quote/xlsx", test_xlsx);
   g_test_add_func ("/cli/quote/pdf", test_pdf);
   g_test_add_func ("/cli/quote/text-and-usage", test_text_and_usage);
-  g_test_add_func ("/cli/quote/save-list-show", test_save_list_show);
+  add_both ("save-list-show", test_save_list_show);
   g_test_add_func ("/cli/quote/reprint", test_reprint);
-  g_test_add_func ("/cli/quote/expired-stored", test_expired_stored);
-  g_test_add_func ("/cli/quote/rates", test_rates);
-  g_test_add_func ("/cli/quote/stored-terms-printed", test_stored_terms_printed);
-  return g_test_run ();
+  add_both ("expired-stored", test_expired_stored);
+  add_both ("rates", test_rates);
+  add_both ("stored-terms-printed", test_stored_terms_printed);
+
+  status = g_test_run ();
+  g_clear_pointer (&cluster, qm_test_pg_stop);
+  return status;
 }

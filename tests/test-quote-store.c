@@ -8,8 +8,41 @@
 #include <string.h>
 
 #include "qm-catalog-store.h"
+#include "qm-db.h"
 #include "qm-quote-store.h"
+#include "qm-test-pg.h"
 #include "qm-test-store.h"
+
+static QmTestPg *cluster;
+
+/* A fresh database on the test's engine: a URI or a file path. */
+static char *
+fresh_location (gconstpointer engine)
+{
+  if (GPOINTER_TO_INT (engine) == QM_DB_POSTGRESQL)
+    return qm_test_pg_new_database (cluster);
+  return qm_test_db_path ();
+}
+
+static QmStore *
+open_at (const char *location)
+{
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+/* The test's store, fresh, on its engine. */
+static QmStore *
+open_fresh (gconstpointer engine)
+{
+  g_autofree char *location = fresh_location (engine);
+
+  return open_at (location);
+}
 
 /* A saved plan quoted in euros, with no exchange rate of its own. */
 static gint64
@@ -99,9 +132,9 @@ test_number_pattern (void)
 }
 
 static void
-test_sequence (void)
+test_sequence (gconstpointer engine)
 {
-  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(QmStore) store = open_fresh (engine);
   g_autoptr(GError) error = NULL;
   g_autoptr(QmQuoteRevision) a = NULL, b = NULL, other = NULL, acme = NULL, jump = NULL;
   g_autoptr(GPtrArray) letters = NULL;
@@ -182,9 +215,9 @@ test_immutable (void)
 }
 
 static void
-test_rate_lookup (void)
+test_rate_lookup (gconstpointer engine)
 {
-  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(QmStore) store = open_fresh (engine);
   g_autoptr(GError) error = NULL;
   g_autoptr(QmExchangeRate) may = NULL, june = NULL, none = NULL;
   g_autoptr(QmQuoteRevision) rev = NULL, failed = NULL;
@@ -260,9 +293,9 @@ static const char bad_csv[] =
   "CHF,0.88\n";
 
 static void
-test_import (void)
+test_import (gconstpointer engine)
 {
-  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(QmStore) store = open_fresh (engine);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) rates = NULL;
   static const char good[] = "Currency,Date,Rate_per_USD\nEUR,2026-01-02,0.92\nJPY,2026-01-02,151.2\n";
@@ -301,12 +334,12 @@ test_import (void)
 /* Rates as German Excel saves them: ';', decimal commas, CRLF and a
  * Windows-1252 "ü". */
 static void
-test_import_german_excel (void)
+test_import_german_excel (gconstpointer engine)
 {
   static const char de[] = "currency;rate_per_usd;date;source\r\n"
                            "CHF;0,88;2026-01-02;SNB Z\xfcrich\r\n"
                            "JPY;151,2;2026-01-02;BoJ\r\n";
-  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(QmStore) store = open_fresh (engine);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) rates = NULL;
   QmExchangeRate *chf;
@@ -408,17 +441,196 @@ test_locked (void)
   g_assert_cmpuint (qm_quote_store_get_sequence (store), ==, 0);
 }
 
+/* On the server the schema's triggers refuse a changed or removed
+ * revision too, to any client that bypasses the store; a revision reads
+ * the same over a new connection, and a quote's state still changes. */
+static void
+test_immutable_pg (void)
+{
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_autoptr(QmQuoteRevision) a = NULL, again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmDb) db = NULL;
+
+  {
+    g_autoptr(QmStore) store = open_at (uri);
+    gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
+
+    set_rate (store, "EUR", 0.92, "2026-01-01");
+    a = save_revision (store, plan, "2026-11-25", NULL);
+    g_assert_true (qm_quote_store_set_state (store, a->number, QM_QUOTE_STATE_SENT, &error));
+    g_assert_no_error (error);
+  }
+
+  db = qm_db_open (uri, QM_DB_OPEN_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_false (qm_db_exec (db, "UPDATE quote_revision SET gross = 1", &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "never changed"));
+  g_clear_error (&error);
+  g_assert_false (qm_db_exec (db, "UPDATE quote_revision SET quote = '{}', plan = '{}'", &error));
+  g_assert_nonnull (strstr (error->message, "never changed"));
+  g_clear_error (&error);
+  g_assert_false (qm_db_exec (db, "DELETE FROM quote_revision", &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "never removed"));
+  g_clear_error (&error);
+  /* Nor does removing the quote take its revisions with it. */
+  g_assert_false (qm_db_exec (db, "DELETE FROM quote", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  {
+    g_autoptr(QmStore) store = open_at (uri);
+
+    again = qm_quote_store_load_revision (store, a->number, "A", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (again->state, ==, QM_QUOTE_STATE_SENT);
+    g_assert_cmpstr (again->quote_json, ==, a->quote_json);
+    g_assert_cmpstr (again->plan_json, ==, a->plan_json);
+    g_assert_cmpstr (again->terms_json, ==, a->terms_json);
+    g_assert_cmpint (again->quote->gross, ==, a->quote->gross);
+  }
+}
+
+/* Two clients quote at once on one store, each its own plans and now and
+ * then the same shared plan. Every quote gets a number, no two the same,
+ * with no gap in the sequence; the shared quote's revisions are lettered
+ * A, B, C ... without a letter twice or missing. */
+#define N_QUOTES 100
+
+typedef struct
+{
+  const char *location;
+  gint64      plans[N_QUOTES];
+  gint64      shared;
+  guint       revisions;
+} QmQuoter;
+
+static gpointer
+quoter_run (gpointer data)
+{
+  QmQuoter *q = data;
+  g_autoptr(QmStore) store = open_at (q->location);
+
+  for (guint i = 0; i < N_QUOTES; i++)
+    {
+      g_autoptr(QmQuoteRevision) rev = save_revision (store, q->plans[i], "2026-11-25", NULL);
+      g_autoptr(QmQuoteRevision) shared = NULL;
+
+      g_assert_cmpstr (rev->revision, ==, "A");
+      if (i % 4 != 0)
+        continue;
+      shared = save_revision (store, q->shared, "2026-11-26", "again");
+      q->revisions++;
+    }
+  return NULL;
+}
+
+static void
+test_concurrent_numbers (gconstpointer engine)
+{
+  g_autofree char *location = fresh_location (engine);
+  g_autoptr(QmStore) store = open_at (location);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GPtrArray) letters = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *shared_number = NULL;
+  QmQuoter quoters[2] = { { .location = location }, { .location = location } };
+  GThread *threads[2];
+  gint64 started;
+
+  set_rate (store, "EUR", 0.92, "2026-01-01");
+  quoters[0].shared = quoters[1].shared = save_plan (store, "Shared 70B", "Both");
+  for (guint t = 0; t < 2; t++)
+    for (guint i = 0; i < N_QUOTES; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("%c plan %u", 'A' + t, i);
+
+        quoters[t].plans[i] = save_plan (store, name, "Acme");
+      }
+
+  started = g_get_monotonic_time ();
+  for (guint t = 0; t < 2; t++)
+    threads[t] = g_thread_new ("quoter", quoter_run, &quoters[t]);
+  for (guint t = 0; t < 2; t++)
+    g_thread_join (threads[t]);
+  g_test_message ("%s: %u quotes and %u revisions from 2 clients in %.0f ms",
+                  GPOINTER_TO_INT (engine) == QM_DB_POSTGRESQL ? "PostgreSQL" : "SQLite",
+                  2 * N_QUOTES, quoters[0].revisions + quoters[1].revisions,
+                  (g_get_monotonic_time () - started) / 1000.0);
+
+  list = qm_quote_store_list (store, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (list->len, ==, 2 * N_QUOTES + 1);
+  for (guint i = 0; i < list->len; i++)
+    {
+      QmQuoteSummary *s = list->pdata[i];
+
+      g_assert_false (g_hash_table_contains (seen, s->number));
+      g_hash_table_add (seen, s->number);
+    }
+  /* No number lost: exactly Q-2026-0001 ... in the sequence. */
+  for (guint n = 1; n <= list->len; n++)
+    {
+      g_autofree char *number = g_strdup_printf ("Q-2026-%04u", n);
+
+      g_assert_true (g_hash_table_contains (seen, number));
+    }
+  g_assert_cmpuint (qm_quote_store_get_sequence (store), ==, list->len);
+
+  shared_number = qm_quote_store_find_for_plan (store, quoters[0].shared, &error);
+  g_assert_no_error (error);
+  letters = qm_quote_store_list_revisions (store, shared_number, &error);
+  g_assert_cmpuint (letters->len, ==, quoters[0].revisions + quoters[1].revisions);
+  for (guint i = 0; i < letters->len; i++)
+    {
+      g_autofree char *letter = qm_quote_revision_letter (i + 1);
+
+      g_assert_cmpstr (letters->pdata[i], ==, letter);
+    }
+}
+
+static void
+add_both (const char    *name,
+          GTestDataFunc  func)
+{
+  g_autofree char *lite = g_strdup_printf ("/quote-store/sqlite/%s", name);
+  g_autofree char *pg = g_strdup_printf ("/quote-store/postgresql/%s", name);
+
+  g_test_add_data_func (lite, GINT_TO_POINTER (QM_DB_SQLITE), func);
+  if (cluster != NULL)
+    g_test_add_data_func (pg, GINT_TO_POINTER (QM_DB_POSTGRESQL), func);
+}
+
 int
 main (int argc, char **argv)
 {
+  int status;
+
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  /* build-aux/dev installs postgresql-15; only a machine without it skips. */
+  if (qm_test_pg_available ())
+    cluster = qm_test_pg_start ();
+  else
+    g_test_message ("PostgreSQL is not installed in %s: its tests are skipped", QM_TEST_PG_BINDIR);
+
   g_test_add_func ("/quote-store/number-pattern", test_number_pattern);
-  g_test_add_func ("/quote-store/sequence", test_sequence);
+  add_both ("sequence", test_sequence);
   g_test_add_func ("/quote-store/immutable", test_immutable);
-  g_test_add_func ("/quote-store/rate-lookup", test_rate_lookup);
-  g_test_add_func ("/quote-store/import", test_import);
-  g_test_add_func ("/quote-store/import-german-excel", test_import_german_excel);
+  add_both ("rate-lookup", test_rate_lookup);
+  add_both ("import", test_import);
+  add_both ("import-german-excel", test_import_german_excel);
   g_test_add_func ("/quote-store/reopen", test_reopen);
   g_test_add_func ("/quote-store/locked", test_locked);
-  return g_test_run ();
+  add_both ("concurrent-numbers", test_concurrent_numbers);
+  if (cluster != NULL)
+    g_test_add_func ("/quote-store/postgresql/immutable", test_immutable_pg);
+
+  status = g_test_run ();
+  g_clear_pointer (&cluster, qm_test_pg_stop);
+  return status;
 }

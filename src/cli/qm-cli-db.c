@@ -6,8 +6,10 @@
  * is read back from TO and its content hash compared with FROM's. Safe to
  * run again: a plan already there unchanged is left alone, a changed one
  * is replaced, and TO's own plans are never touched (one under the same
- * id as a plan of FROM is reported, not overwritten). The catalog, price
- * overrides and quotes are not copied yet.
+ * id as a plan of FROM is reported, not overwritten). Quotes with their
+ * revisions, the quote numbering and the exchange rates follow
+ * (qm_quote_store_copy). The catalog and price overrides are not copied
+ * yet.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +18,7 @@
 #include "qm-cli.h"
 #include "qm-cli-commands.h"
 #include "qm-plan-store.h"
+#include "qm-quote-store.h"
 
 typedef struct
 {
@@ -111,6 +114,40 @@ verify_plan (QmStore      *from,
     }
 }
 
+/* After the plans: quotes refer to them by the ids in @plans. */
+static int
+copy_quotes (QmStore *from,
+             QmStore *to,
+             GArray  *plans)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  QmQuoteCopyCounts n = { 0 };
+  gboolean ok = qm_quote_store_copy (from, to, plans, &n, problems, &error);
+
+  for (guint i = 0; i < problems->len; i++)
+    qm_cli_error ("db copy: %s", (const char *) problems->pdata[i]);
+  if (!ok)
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  qm_cli_print (_("%u quotes with %u revisions: %u copied, %u replaced, %u already there; "
+                  "%u new revisions.\n"), n.quotes, n.revisions, n.added, n.replaced, n.unchanged,
+                n.revisions_added);
+  qm_cli_print (_("%u exchange rates: %u copied, %u replaced.\n"), n.rates, n.rates_added,
+                n.rates_replaced);
+  if (n.failed > 0 || n.mismatched > 0)
+    {
+      qm_cli_error (_("db copy: %u quotes failed to copy and %u quotes or rates differ after the copy"),
+                    n.failed, n.mismatched);
+      return QM_CLI_INPUT;
+    }
+  qm_cli_print (_("All %u quotes, their revisions and the rates match their original by content "
+                  "hash (SHA-256).\n"), n.quotes);
+  return QM_CLI_OK;
+}
+
 int
 qm_cli_db (int    argc,
            char **argv)
@@ -158,11 +195,12 @@ qm_cli_db (int    argc,
   qm_cli_print (_("%u plans from %s to %s: %u copied, %u replaced, %u already there.\n"),
                 list->len, qm_store_path (from), qm_store_path (to), n.added, n.replaced, n.unchanged);
   if (n.failed > 0 || n.mismatched > 0)
-    {
-      qm_cli_error (_("db copy: %u plans failed to copy and %u differ after the copy"),
-                    n.failed, n.mismatched);
-      return QM_CLI_INPUT;
-    }
-  qm_cli_print (_("All %u match their original by content hash (SHA-256).\n"), list->len);
+    qm_cli_error (_("db copy: %u plans failed to copy and %u differ after the copy"),
+                  n.failed, n.mismatched);
+  else
+    qm_cli_print (_("All %u match their original by content hash (SHA-256).\n"), list->len);
+  /* A quote of a plan that was not copied keeps its plan's name only. */
+  if (copy_quotes (from, to, done) != QM_CLI_OK || n.failed > 0 || n.mismatched > 0)
+    return QM_CLI_INPUT;
   return QM_CLI_OK;
 }

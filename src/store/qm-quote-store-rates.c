@@ -44,32 +44,32 @@ check_rate (const QmExchangeRate  *rate,
 
 static gboolean
 insert_rate (QmStore              *store,
-             sqlite3_stmt         *stmt,
+             QmDbStmt             *stmt,
              const QmExchangeRate *rate,
              GError              **error)
 {
   char date[11];
 
   qm_quote_date_format (&rate->date, date);
-  sqlite3_reset (stmt);
-  sqlite3_bind_text (stmt, 1, rate->currency, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (stmt, 2, date, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_double (stmt, 3, rate->rate_per_usd);
-  sqlite3_bind_text (stmt, 4, rate->source != NULL ? rate->source : "", -1, SQLITE_TRANSIENT);
-  if (!qm_store_step_done (store, stmt, error, "Could not save the %s rate of %s", rate->currency, date))
+  qm_db_reset (stmt);
+  qm_db_bind_text (stmt, 1, rate->currency);
+  qm_db_bind_text (stmt, 2, date);
+  qm_db_bind_double (stmt, 3, rate->rate_per_usd);
+  qm_db_bind_text (stmt, 4, rate->source != NULL ? rate->source : "");
+  if (!qm_store_query_done (store, stmt, error, "Could not save the %s rate of %s", rate->currency, date))
     return FALSE;
   return TRUE;
 }
 
-static sqlite3_stmt *
+static QmDbStmt *
 prepare_insert_rate (QmStore  *store,
                      GError  **error)
 {
-  return qm_store_prepare (store,
-                           "INSERT INTO exchange_rate (currency, date, rate_per_usd, source)"
-                           " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (currency, date) DO UPDATE"
-                           " SET rate_per_usd = excluded.rate_per_usd, source = excluded.source",
-                           error);
+  return qm_store_query (store,
+                         "INSERT INTO exchange_rate (currency, date, rate_per_usd, source)"
+                         " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (currency, date) DO UPDATE"
+                         " SET rate_per_usd = excluded.rate_per_usd, source = excluded.source",
+                         error);
 }
 
 gboolean
@@ -77,7 +77,7 @@ qm_quote_store_set_rate (QmStore               *store,
                          const QmExchangeRate  *rate,
                          GError               **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   const char *column = NULL;
   const char *problem = check_rate (rate, &column);
 
@@ -87,10 +87,11 @@ qm_quote_store_set_rate (QmStore               *store,
                    "Could not save the exchange rate: %s %s", column, problem);
       return FALSE;
     }
-  if (!qm_store_check_writable (store, "Could not save the exchange rate", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, "Could not save the exchange rate", error))
     return FALSE;
   stmt = prepare_insert_rate (store, error);
-  return stmt != NULL && insert_rate (store, stmt, rate, error);
+  return stmt != NULL && insert_rate (store, stmt, rate, error) &&
+         qm_store_notify (store, QM_STORE_CHANGE_QUOTES, error);
 }
 
 gboolean
@@ -99,38 +100,38 @@ qm_quote_store_delete_rate (QmStore      *store,
                             const GDate  *date,
                             GError      **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   char iso[11];
 
-  if (!qm_store_check_writable (store, "Could not delete the exchange rate", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, "Could not delete the exchange rate", error))
     return FALSE;
-  stmt = qm_store_prepare (store, "DELETE FROM exchange_rate WHERE currency = ?1 AND date = ?2", error);
+  stmt = qm_store_query (store, "DELETE FROM exchange_rate WHERE currency = ?1 AND date = ?2", error);
   if (stmt == NULL)
     return FALSE;
   qm_quote_date_format (date, iso);
-  sqlite3_bind_text (stmt, 1, currency, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (stmt, 2, iso, -1, SQLITE_TRANSIENT);
-  if (!qm_store_step_done (store, stmt, error, "Could not delete the %s rate of %s", currency, iso))
+  qm_db_bind_text (stmt, 1, currency);
+  qm_db_bind_text (stmt, 2, iso);
+  if (!qm_store_query_done (store, stmt, error, "Could not delete the %s rate of %s", currency, iso))
     return FALSE;
-  if (sqlite3_changes (qm_store_db (store)) == 0)
+  if (qm_db_changes (qm_store_connection (store)) == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                    "No %s rate of %s in %s", currency, iso, qm_store_path (store));
       return FALSE;
     }
-  return TRUE;
+  return qm_store_notify (store, QM_STORE_CHANGE_QUOTES, error);
 }
 
 static gpointer
-rate_from_row (sqlite3_stmt *stmt,
-               gpointer      user_data)
+rate_from_row (QmDbStmt *stmt,
+                gpointer  user_data)
 {
   QmExchangeRate *rate = g_new0 (QmExchangeRate, 1);
 
-  g_strlcpy (rate->currency, (const char *) sqlite3_column_text (stmt, 0), sizeof rate->currency);
-  rate->rate_per_usd = sqlite3_column_double (stmt, 1);
-  qm_quote_date_parse ((const char *) sqlite3_column_text (stmt, 2), &rate->date);
-  rate->source = qm_store_column_dup (stmt, 3);
+  g_strlcpy (rate->currency, qm_db_column_text (stmt, 0), sizeof rate->currency);
+  rate->rate_per_usd = qm_db_column_double (stmt, 1);
+  qm_quote_date_parse (qm_db_column_text (stmt, 2), &rate->date);
+  rate->source = qm_db_column_dup (stmt, 3);
   return rate;
 }
 
@@ -139,14 +140,15 @@ qm_quote_store_list_rates (QmStore     *store,
                            const char  *currency,
                            GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
 
-  stmt = qm_store_prepare (store, "SELECT currency, rate_per_usd, date, source FROM exchange_rate"
-                                  " WHERE ?1 IS NULL OR currency = ?1 ORDER BY currency, date DESC",
-                           error);
+  /* The cast gives PostgreSQL the type of a NULL ?1. */
+  stmt = qm_store_query (store, "SELECT currency, rate_per_usd, date, source FROM exchange_rate"
+                                " WHERE CAST (?1 AS TEXT) IS NULL OR currency = ?1"
+                                " ORDER BY currency, date DESC", error);
   if (stmt == NULL)
     return NULL;
-  qm_store_bind_text (stmt, 1, currency);
+  qm_db_bind_text (stmt, 1, currency);
   return qm_quote_store_collect (store, stmt, rate_from_row, (GDestroyNotify) qm_exchange_rate_free, NULL,
                                  "Could not list the exchange rates", error);
 }
@@ -157,27 +159,27 @@ qm_quote_store_find_rate (QmStore      *store,
                           const GDate  *date,
                           GError      **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   char iso[11];
-  int rc;
+  QmDbStep step;
 
   qm_quote_date_format (date, iso);
-  stmt = qm_store_prepare (store, "SELECT currency, rate_per_usd, date, source FROM exchange_rate"
-                                  " WHERE currency = ?1 AND date <= ?2 ORDER BY date DESC LIMIT 1",
-                           error);
+  stmt = qm_store_query (store, "SELECT currency, rate_per_usd, date, source FROM exchange_rate"
+                                " WHERE currency = ?1 AND date <= ?2 ORDER BY date DESC LIMIT 1",
+                         error);
   if (stmt == NULL)
     return NULL;
-  sqlite3_bind_text (stmt, 1, currency, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (stmt, 2, iso, -1, SQLITE_TRANSIENT);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
+  qm_db_bind_text (stmt, 1, currency);
+  qm_db_bind_text (stmt, 2, iso);
+  step = qm_db_step (stmt);
+  if (step == QM_DB_STEP_ROW)
     return rate_from_row (stmt, NULL);
-  if (rc == SQLITE_DONE)
+  if (step == QM_DB_STEP_DONE)
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                  "No exchange rate for %s on or before %s in %s; add one to the rate table",
                  currency, iso, qm_store_path (store));
   else
-    qm_store_fail (store, error, rc, "Could not look up the %s rate of %s", currency, iso);
+    qm_store_db_fail (store, error, "Could not look up the %s rate of %s", currency, iso);
   return NULL;
 }
 
@@ -267,7 +269,7 @@ qm_quote_store_import_rates_data (QmStore     *store,
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GPtrArray) rates = g_ptr_array_new_with_free_func ((GDestroyNotify) qm_exchange_rate_free);
   g_autoptr(GString) problems = g_string_new (NULL);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   g_autoptr(GError) local = NULL;
   QmCsvDialect dialect = { 0 };
   int where[N_COLS];
@@ -295,12 +297,15 @@ qm_quote_store_import_rates_data (QmStore     *store,
       return -1;
     }
 
-  if (!qm_store_begin (store, what, error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, what, error) ||
+      !qm_store_begin (store, what, error))
     return -1;
   stmt = prepare_insert_rate (store, error);
   for (guint i = 0; stmt != NULL && i < rates->len; i++)
     if (!insert_rate (store, stmt, rates->pdata[i], error))
-      g_clear_pointer (&stmt, sqlite3_finalize);
+      g_clear_pointer (&stmt, qm_db_stmt_free);
+  if (stmt != NULL && !qm_store_notify (store, QM_STORE_CHANGE_QUOTES, error))
+    g_clear_pointer (&stmt, qm_db_stmt_free);
   if (stmt == NULL)
     {
       qm_store_rollback (store);

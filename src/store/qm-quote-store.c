@@ -47,7 +47,7 @@ qm_quote_state_from_string (const char   *text,
 
 GPtrArray *
 qm_quote_store_collect (QmStore         *store,
-                        sqlite3_stmt    *stmt,
+                        QmDbStmt        *stmt,
                         QmQuoteRowFunc   row,
                         GDestroyNotify   free_func,
                         gpointer         user_data,
@@ -55,18 +55,18 @@ qm_quote_store_collect (QmStore         *store,
                         GError         **error)
 {
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (free_func);
-  int rc;
+  QmDbStep step;
 
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while ((step = qm_db_step (stmt)) == QM_DB_STEP_ROW)
     {
       gpointer item = row (stmt, user_data);
 
       if (item != NULL)
         g_ptr_array_add (items, item);
     }
-  if (rc != SQLITE_DONE)
+  if (step != QM_DB_STEP_DONE)
     {
-      qm_store_fail (store, error, rc, "%s", what);
+      qm_store_db_fail (store, error, "%s", what);
       return NULL;
     }
   return g_steal_pointer (&items);
@@ -167,12 +167,12 @@ static char *
 meta_get (QmStore    *store,
           const char *key)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_store_prepare (store, "SELECT value FROM meta WHERE key = ?1", NULL);
+  g_autoptr(QmDbStmt) stmt = qm_store_query (store, "SELECT value FROM meta WHERE key = ?1", NULL);
 
   if (stmt == NULL)
     return NULL;
-  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  return sqlite3_step (stmt) == SQLITE_ROW ? qm_store_column_dup (stmt, 0) : NULL;
+  qm_db_bind_text (stmt, 1, key);
+  return qm_db_step (stmt) == QM_DB_STEP_ROW ? qm_db_column_dup (stmt, 0) : NULL;
 }
 
 static gboolean
@@ -182,16 +182,46 @@ meta_set (QmStore     *store,
           const char  *what,
           GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
 
-  stmt = qm_store_prepare (store, "INSERT INTO meta (key, value) VALUES (?1, ?2)"
-                                  " ON CONFLICT (key) DO UPDATE SET value = excluded.value", error);
+  stmt = qm_store_query (store, "INSERT INTO meta (key, value) VALUES (?1, ?2)"
+                                " ON CONFLICT (key) DO UPDATE SET value = excluded.value", error);
   if (stmt == NULL)
     return FALSE;
-  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  sqlite3_bind_text (stmt, 2, value, -1, SQLITE_TRANSIENT);
-  if (!qm_store_step_done (store, stmt, error, "%s", what))
+  qm_db_bind_text (stmt, 1, key);
+  qm_db_bind_text (stmt, 2, value);
+  return qm_store_query_done (store, stmt, error, "%s", what);
+}
+
+/* SQLite's BEGIN IMMEDIATE has serialised writers already; PostgreSQL
+ * reads committed data per statement, so there the sequence's row is
+ * locked (made first if the store has none yet) before anything is read. */
+gboolean
+qm_quote_store_lock_numbering (QmStore     *store,
+                               const char  *what,
+                               GError     **error)
+{
+  g_autoptr(QmDbStmt) make = NULL;
+  g_autoptr(QmDbStmt) lock = NULL;
+
+  if (qm_db_engine (qm_store_connection (store)) != QM_DB_POSTGRESQL)
+    return TRUE;
+  make = qm_store_query (store, "INSERT INTO meta (key, value) VALUES (?1, '0')"
+                                " ON CONFLICT (key) DO NOTHING", error);
+  if (make == NULL)
     return FALSE;
+  qm_db_bind_text (make, 1, META_SEQUENCE);
+  if (!qm_store_query_done (store, make, error, "%s", what))
+    return FALSE;
+  lock = qm_store_query (store, "SELECT value FROM meta WHERE key = ?1 FOR UPDATE", error);
+  if (lock == NULL)
+    return FALSE;
+  qm_db_bind_text (lock, 1, META_SEQUENCE);
+  if (qm_db_step (lock) != QM_DB_STEP_ROW)
+    {
+      qm_store_db_fail (store, error, "%s", what);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -239,6 +269,11 @@ qm_quote_store_set_sequence (QmStore     *store,
 
   if (!qm_store_begin (store, what, error))
     return FALSE;
+  if (!qm_quote_store_lock_numbering (store, what, error))
+    {
+      qm_store_rollback (store);
+      return FALSE;
+    }
   last = qm_quote_store_get_sequence (store);
   if (next <= last)
     {
@@ -265,7 +300,7 @@ take_number (QmStore      *store,
              GError      **error)
 {
   g_autofree char *pattern = qm_quote_store_get_pattern (store);
-  g_autoptr(sqlite3_stmt) taken = qm_store_prepare (store, "SELECT 1 FROM quote WHERE number = ?1", error);
+  g_autoptr(QmDbStmt) taken = qm_store_query (store, "SELECT 1 FROM quote WHERE number = ?1", error);
   guint64 seq = qm_quote_store_get_sequence (store);
 
   if (taken == NULL)
@@ -274,13 +309,19 @@ take_number (QmStore      *store,
     {
       g_autofree char *number = qm_quote_format_number (pattern, issued, ++seq, error);
       g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, seq);
+      QmDbStep step;
 
       if (number == NULL)
         return NULL;
-      sqlite3_reset (taken);
-      sqlite3_bind_text (taken, 1, number, -1, SQLITE_STATIC);
-      if (sqlite3_step (taken) == SQLITE_ROW)
+      qm_db_reset (taken);
+      qm_db_bind_text (taken, 1, number);
+      if ((step = qm_db_step (taken)) == QM_DB_STEP_ROW)
         continue;
+      if (step == QM_DB_STEP_ERROR)
+        {
+          qm_store_db_fail (store, error, "Could not number the quote");
+          return NULL;
+        }
       if (!meta_set (store, META_SEQUENCE, text, "Could not number the quote", error))
         return NULL;
       return g_steal_pointer (&number);
@@ -490,12 +531,12 @@ freeze (QmStore            *store,
 }
 
 static void
-bind_or_default (sqlite3_stmt *stmt,
-                 int           index,
-                 const char   *value,
-                 const char   *fallback)
+bind_or_default (QmDbStmt   *stmt,
+                 int         index,
+                 const char *value,
+                 const char *fallback)
 {
-  qm_store_bind_text (stmt, index, value != NULL ? value : fallback != NULL ? fallback : "");
+  qm_db_bind_text (stmt, index, value != NULL ? value : fallback != NULL ? fallback : "");
 }
 
 /* Inside the transaction: the plan's newest quote, or a new numbered one;
@@ -507,57 +548,68 @@ upsert_quote (QmStore               *store,
               char                 **number,
               GError               **error)
 {
-  g_autoptr(sqlite3_stmt) find = NULL;
-  g_autoptr(sqlite3_stmt) write = NULL;
+  g_autoptr(QmDbStmt) find = NULL;
+  g_autoptr(QmDbStmt) write = NULL;
   gint64 id = 0;
+  QmDbStep step;
 
-  find = qm_store_prepare (store, "SELECT id, number FROM quote WHERE plan_id = ?1 ORDER BY id DESC LIMIT 1",
-                           error);
+  find = qm_store_query (store, "SELECT id, number FROM quote WHERE plan_id = ?1 ORDER BY id DESC LIMIT 1",
+                         error);
   if (find == NULL)
     return 0;
-  sqlite3_bind_int64 (find, 1, saved->id);
-  if (sqlite3_step (find) == SQLITE_ROW)
+  qm_db_bind_int64 (find, 1, saved->id);
+  step = qm_db_step (find);
+  if (step == QM_DB_STEP_ERROR)
     {
-      id = sqlite3_column_int64 (find, 0);
-      *number = qm_store_column_dup (find, 1);
-      write = qm_store_prepare (store,
-                                "UPDATE quote SET customer = coalesce (?2, customer),"
-                                " project = coalesce (?3, project), prepared_by = coalesce (?4, prepared_by),"
-                                " payment_terms = coalesce (?5, payment_terms), terms = coalesce (?6, terms),"
-                                " plan_name = ?7, modified = ?8 WHERE id = ?1", error);
+      qm_store_db_fail (store, error, "Could not look up the quote of the plan '%s'", saved->name);
+      return 0;
+    }
+  if (step == QM_DB_STEP_ROW)
+    {
+      id = qm_db_column_int64 (find, 0);
+      *number = qm_db_column_dup (find, 1);
+      write = qm_store_query (store,
+                              "UPDATE quote SET customer = coalesce (?2, customer),"
+                              " project = coalesce (?3, project), prepared_by = coalesce (?4, prepared_by),"
+                              " payment_terms = coalesce (?5, payment_terms), terms = coalesce (?6, terms),"
+                              " plan_name = ?7, modified = ?8 WHERE id = ?1", error);
       if (write == NULL)
         return 0;
-      sqlite3_bind_int64 (write, 1, id);
-      qm_store_bind_text (write, 2, req->customer);
-      qm_store_bind_text (write, 3, req->project);
-      qm_store_bind_text (write, 4, req->prepared_by);
-      qm_store_bind_text (write, 5, req->payment_terms);
-      qm_store_bind_text (write, 6, req->terms);
+      qm_db_bind_int64 (write, 1, id);
+      qm_db_bind_text (write, 2, req->customer);
+      qm_db_bind_text (write, 3, req->project);
+      qm_db_bind_text (write, 4, req->prepared_by);
+      qm_db_bind_text (write, 5, req->payment_terms);
+      qm_db_bind_text (write, 6, req->terms);
     }
   else
     {
       *number = take_number (store, &req->issued, error);
       if (*number == NULL)
         return 0;
-      write = qm_store_prepare (store,
-                                "INSERT INTO quote (number, customer, project, prepared_by, payment_terms,"
-                                " terms, plan_name, modified, created, plan_id)"
-                                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)", error);
+      write = qm_store_query (store,
+                              "INSERT INTO quote (number, customer, project, prepared_by, payment_terms,"
+                              " terms, plan_name, modified, created, plan_id)"
+                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)", error);
       if (write == NULL)
         return 0;
-      sqlite3_bind_text (write, 1, *number, -1, SQLITE_TRANSIENT);
+      qm_db_bind_text (write, 1, *number);
       bind_or_default (write, 2, req->customer, saved->customer);
       bind_or_default (write, 3, req->project, saved->name);
       bind_or_default (write, 4, req->prepared_by, g_get_real_name ());
       bind_or_default (write, 5, req->payment_terms, NULL);
       bind_or_default (write, 6, req->terms, NULL);
-      sqlite3_bind_int64 (write, 9, saved->id);
+      qm_db_bind_int64 (write, 9, saved->id);
     }
-  qm_store_bind_text (write, 7, saved->name);
-  sqlite3_bind_int64 (write, 8, g_get_real_time ());
-  if (!qm_store_step_done (store, write, error, "Could not save the quote %s", *number))
+  qm_db_bind_text (write, 7, saved->name);
+  qm_db_bind_int64 (write, 8, g_get_real_time ());
+  if (!qm_store_query_done (store, write, error, "Could not save the quote %s", *number))
     return 0;
-  return id != 0 ? id : sqlite3_last_insert_rowid (qm_store_db (store));
+  if (id != 0)
+    return id;
+  if ((id = qm_db_last_insert_id (qm_store_connection (store))) <= 0)
+    qm_store_db_fail (store, error, "Could not save the quote %s", *number);
+  return MAX (id, 0);
 }
 
 /* Inside the transaction: the revision row. Returns its letter. */
@@ -569,26 +621,25 @@ insert_revision (QmStore               *store,
                  const Frozen          *f,
                  GError               **error)
 {
-  g_autoptr(sqlite3_stmt) next = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) next = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   g_autofree char *letter = NULL, *terms = NULL, *json = NULL, *customer = NULL;
   QmQuoteHeader header = { 0 };
   char issued[11], rate_date[11];
   guint seq;
-  int rc;
 
-  next = qm_store_prepare (store, "SELECT coalesce (max (seq), 0) + 1, (SELECT customer FROM quote"
-                                  " WHERE id = ?1) FROM quote_revision WHERE quote_id = ?1", error);
+  next = qm_store_query (store, "SELECT coalesce (max (seq), 0) + 1, (SELECT customer FROM quote"
+                                " WHERE id = ?1) FROM quote_revision WHERE quote_id = ?1", error);
   if (next == NULL)
     return NULL;
-  sqlite3_bind_int64 (next, 1, quote_id);
-  if ((rc = sqlite3_step (next)) != SQLITE_ROW)
+  qm_db_bind_int64 (next, 1, quote_id);
+  if (qm_db_step (next) != QM_DB_STEP_ROW)
     {
-      qm_store_fail (store, error, rc, "Could not read the revisions of %s", number);
+      qm_store_db_fail (store, error, "Could not read the revisions of %s", number);
       return NULL;
     }
-  seq = (guint) sqlite3_column_int (next, 0);
-  customer = qm_store_column_dup (next, 1);
+  seq = (guint) qm_db_column_int64 (next, 0);
+  customer = qm_db_column_dup (next, 1);
   letter = qm_quote_revision_letter (seq);
 
   header.number = number;
@@ -601,33 +652,33 @@ insert_revision (QmStore               *store,
   qm_quote_date_format (&req->issued, issued);
   qm_quote_date_format (&f->rate_date, rate_date);
 
-  stmt = qm_store_prepare (store,
-                           "INSERT INTO quote_revision (quote_id, seq, letter, issued, valid_days, note,"
-                           " customer, currency, exchange_rate, rate_date, rate_source, catalog_version,"
-                           " terms, plan, quote, exponent, gross, created)"
-                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-                           " ?16, ?17, ?18)", error);
+  stmt = qm_store_query (store,
+                         "INSERT INTO quote_revision (quote_id, seq, letter, issued, valid_days, note,"
+                         " customer, currency, exchange_rate, rate_date, rate_source, catalog_version,"
+                         " terms, plan, quote, exponent, gross, created)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+                         " ?16, ?17, ?18)", error);
   if (stmt == NULL)
     return NULL;
-  sqlite3_bind_int64 (stmt, 1, quote_id);
-  sqlite3_bind_int (stmt, 2, (int) seq);
-  qm_store_bind_text (stmt, 3, letter);
-  qm_store_bind_text (stmt, 4, issued);
-  sqlite3_bind_int (stmt, 5, (int) header.valid_days);
+  qm_db_bind_int64 (stmt, 1, quote_id);
+  qm_db_bind_int64 (stmt, 2, seq);
+  qm_db_bind_text (stmt, 3, letter);
+  qm_db_bind_text (stmt, 4, issued);
+  qm_db_bind_int64 (stmt, 5, header.valid_days);
   bind_or_default (stmt, 6, req->note, NULL);
-  qm_store_bind_text (stmt, 7, customer);
-  qm_store_bind_text (stmt, 8, f->quote->currency);
-  sqlite3_bind_double (stmt, 9, f->quote->exchange_rate);
-  qm_store_bind_text (stmt, 10, rate_date);
-  qm_store_bind_text (stmt, 11, f->rate_source);
-  qm_store_bind_text (stmt, 12, qm_catalog_version ());
-  qm_store_bind_text (stmt, 13, terms);
-  qm_store_bind_text (stmt, 14, f->plan_json);
-  qm_store_bind_text (stmt, 15, json);
-  sqlite3_bind_int (stmt, 16, f->quote->exponent);
-  sqlite3_bind_int64 (stmt, 17, f->quote->gross);
-  sqlite3_bind_int64 (stmt, 18, g_get_real_time ());
-  if (!qm_store_step_done (store, stmt, error, "Could not save revision %s of the quote %s", letter, number))
+  qm_db_bind_text (stmt, 7, customer);
+  qm_db_bind_text (stmt, 8, f->quote->currency);
+  qm_db_bind_double (stmt, 9, f->quote->exchange_rate);
+  qm_db_bind_text (stmt, 10, rate_date);
+  qm_db_bind_text (stmt, 11, f->rate_source);
+  qm_db_bind_text (stmt, 12, qm_catalog_version ());
+  qm_db_bind_text (stmt, 13, terms);
+  qm_db_bind_text (stmt, 14, f->plan_json);
+  qm_db_bind_text (stmt, 15, json);
+  qm_db_bind_int64 (stmt, 16, f->quote->exponent);
+  qm_db_bind_int64 (stmt, 17, f->quote->gross);
+  qm_db_bind_int64 (stmt, 18, g_get_real_time ());
+  if (!qm_store_query_done (store, stmt, error, "Could not save revision %s of the quote %s", letter, number))
     return NULL;
   return g_steal_pointer (&letter);
 }
@@ -645,7 +696,7 @@ qm_quote_store_save_revision (QmStore               *store,
 
   g_return_val_if_fail (g_date_valid (&req->issued), NULL);
 
-  if (!qm_store_check_writable (store, what, error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_QUOTES, what, error))
     return NULL;
   saved = qm_plan_store_load (store, req->plan_id, error);
   if (saved == NULL || !freeze (store, saved, &req->issued, &f, error))
@@ -653,9 +704,13 @@ qm_quote_store_save_revision (QmStore               *store,
 
   if (!qm_store_begin (store, what, error))
     return NULL;
-  quote_id = upsert_quote (store, saved, req, &number, error);
+  quote_id = 0;
+  if (qm_quote_store_lock_numbering (store, what, error))
+    quote_id = upsert_quote (store, saved, req, &number, error);
   if (quote_id != 0)
     letter = insert_revision (store, quote_id, number, req, &f, error);
+  if (letter != NULL && !qm_store_notify (store, QM_STORE_CHANGE_QUOTES, error))
+    g_clear_pointer (&letter, g_free);
   if (letter == NULL)
     {
       qm_store_rollback (store);
@@ -707,23 +762,23 @@ qm_quote_store_load_revision (QmStore     *store,
                               GError     **error)
 {
   g_autoptr(QmQuoteRevision) r = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  int rc;
+  g_autoptr(QmDbStmt) stmt = NULL;
+  QmDbStep step;
 
-  stmt = qm_store_prepare (store,
-                           "SELECT q.number, r.letter, r.seq, r.customer, q.project, q.prepared_by,"
-                           " q.payment_terms, q.terms, q.state, r.issued, r.valid_days, r.note,"
-                           " r.exchange_rate, r.rate_date, r.rate_source, r.catalog_version, r.terms,"
-                           " r.plan, r.quote"
-                           " FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
-                           " WHERE q.number = ?1 AND (?2 IS NULL OR r.letter = ?2)"
-                           " ORDER BY r.seq DESC LIMIT 1", error);
+  stmt = qm_store_query (store,
+                         "SELECT q.number, r.letter, r.seq, r.customer, q.project, q.prepared_by,"
+                         " q.payment_terms, q.terms, q.state, r.issued, r.valid_days, r.note,"
+                         " r.exchange_rate, r.rate_date, r.rate_source, r.catalog_version, r.terms,"
+                         " r.plan, r.quote"
+                         " FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
+                         " WHERE q.number = ?1 AND (CAST (?2 AS TEXT) IS NULL OR r.letter = ?2)"
+                         " ORDER BY r.seq DESC LIMIT 1", error);
   if (stmt == NULL)
     return NULL;
-  qm_store_bind_text (stmt, 1, number);
-  qm_store_bind_text (stmt, 2, revision);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_DONE)
+  qm_db_bind_text (stmt, 1, number);
+  qm_db_bind_text (stmt, 2, revision);
+  step = qm_db_step (stmt);
+  if (step == QM_DB_STEP_DONE)
     {
       if (revision != NULL)
         g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
@@ -733,42 +788,42 @@ qm_quote_store_load_revision (QmStore     *store,
                      "No quote %s in %s", number, qm_store_path (store));
       return NULL;
     }
-  if (rc != SQLITE_ROW)
+  if (step != QM_DB_STEP_ROW)
     {
-      qm_store_fail (store, error, rc, "Could not read the quote %s", number);
+      qm_store_db_fail (store, error, "Could not read the quote %s", number);
       return NULL;
     }
 
   r = g_new0 (QmQuoteRevision, 1);
-  r->number = qm_store_column_dup (stmt, 0);
-  r->revision = qm_store_column_dup (stmt, 1);
-  r->seq = (guint) sqlite3_column_int (stmt, 2);
-  r->customer = qm_store_column_dup (stmt, 3);
-  r->project = qm_store_column_dup (stmt, 4);
-  r->prepared_by = qm_store_column_dup (stmt, 5);
-  r->payment_terms = qm_store_column_dup (stmt, 6);
-  r->terms = qm_store_column_dup (stmt, 7);
-  qm_quote_state_from_string ((const char *) sqlite3_column_text (stmt, 8), &r->state);
-  qm_quote_date_parse ((const char *) sqlite3_column_text (stmt, 9), &r->issued);
-  r->valid_days = (guint) sqlite3_column_int (stmt, 10);
-  r->note = qm_store_column_dup (stmt, 11);
-  r->exchange_rate = sqlite3_column_double (stmt, 12);
-  qm_quote_date_parse ((const char *) sqlite3_column_text (stmt, 13), &r->rate_date);
-  r->rate_source = qm_store_column_dup (stmt, 14);
-  r->catalog_version = qm_store_column_dup (stmt, 15);
-  r->terms_json = qm_store_column_dup (stmt, 16);
-  r->plan_json = qm_store_column_dup (stmt, 17);
-  r->quote_json = qm_store_column_dup (stmt, 18);
+  r->number = qm_db_column_dup (stmt, 0);
+  r->revision = qm_db_column_dup (stmt, 1);
+  r->seq = (guint) qm_db_column_int64 (stmt, 2);
+  r->customer = qm_db_column_dup (stmt, 3);
+  r->project = qm_db_column_dup (stmt, 4);
+  r->prepared_by = qm_db_column_dup (stmt, 5);
+  r->payment_terms = qm_db_column_dup (stmt, 6);
+  r->terms = qm_db_column_dup (stmt, 7);
+  qm_quote_state_from_string (qm_db_column_text (stmt, 8), &r->state);
+  qm_quote_date_parse (qm_db_column_text (stmt, 9), &r->issued);
+  r->valid_days = (guint) qm_db_column_int64 (stmt, 10);
+  r->note = qm_db_column_dup (stmt, 11);
+  r->exchange_rate = qm_db_column_double (stmt, 12);
+  qm_quote_date_parse (qm_db_column_text (stmt, 13), &r->rate_date);
+  r->rate_source = qm_db_column_dup (stmt, 14);
+  r->catalog_version = qm_db_column_dup (stmt, 15);
+  r->terms_json = qm_db_column_dup (stmt, 16);
+  r->plan_json = qm_db_column_dup (stmt, 17);
+  r->quote_json = qm_db_column_dup (stmt, 18);
   if (!rebuild (r, error))
     return NULL;
   return g_steal_pointer (&r);
 }
 
 static gpointer
-letter_from_row (sqlite3_stmt *stmt,
-                 gpointer      user_data)
+letter_from_row (QmDbStmt *stmt,
+                  gpointer  user_data)
 {
-  return qm_store_column_dup (stmt, 0);
+  return qm_db_column_dup (stmt, 0);
 }
 
 GPtrArray *
@@ -776,41 +831,41 @@ qm_quote_store_list_revisions (QmStore     *store,
                                const char  *number,
                                GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   g_autofree char *what = g_strdup_printf ("Could not list the revisions of %s", number);
 
-  stmt = qm_store_prepare (store, "SELECT r.letter FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
-                                  " WHERE q.number = ?1 ORDER BY r.seq", error);
+  stmt = qm_store_query (store, "SELECT r.letter FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
+                                " WHERE q.number = ?1 ORDER BY r.seq", error);
   if (stmt == NULL)
     return NULL;
-  qm_store_bind_text (stmt, 1, number);
+  qm_db_bind_text (stmt, 1, number);
   return qm_quote_store_collect (store, stmt, letter_from_row, g_free, NULL, what, error);
 }
 
 /* A row of the list, unless its customer lacks the casefolded @needle. */
 static gpointer
-summary_from_row (sqlite3_stmt *stmt,
-                  gpointer      needle)
+summary_from_row (QmDbStmt *stmt,
+                   gpointer  needle)
 {
   g_autoptr(QmQuoteSummary) s = NULL;
-  g_autofree char *folded = g_utf8_casefold ((const char *) sqlite3_column_text (stmt, 5), -1);
+  g_autofree char *folded = g_utf8_casefold (qm_db_column_text (stmt, 5), -1);
 
   if (needle != NULL && strstr (folded, needle) == NULL)
     return NULL;
   s = g_new0 (QmQuoteSummary, 1);
-  s->id = sqlite3_column_int64 (stmt, 0);
-  s->number = qm_store_column_dup (stmt, 1);
-  s->revision = qm_store_column_dup (stmt, 2);
-  s->plan_id = sqlite3_column_int64 (stmt, 3);
-  s->plan_name = qm_store_column_dup (stmt, 4);
-  s->customer = qm_store_column_dup (stmt, 5);
-  s->project = qm_store_column_dup (stmt, 6);
-  qm_quote_state_from_string ((const char *) sqlite3_column_text (stmt, 7), &s->state);
-  qm_quote_date_parse ((const char *) sqlite3_column_text (stmt, 8), &s->issued);
-  s->valid_days = (guint) sqlite3_column_int (stmt, 9);
-  g_strlcpy (s->currency, (const char *) sqlite3_column_text (stmt, 10), sizeof s->currency);
-  s->exponent = sqlite3_column_int (stmt, 11);
-  s->gross = sqlite3_column_int64 (stmt, 12);
+  s->id = qm_db_column_int64 (stmt, 0);
+  s->number = qm_db_column_dup (stmt, 1);
+  s->revision = qm_db_column_dup (stmt, 2);
+  s->plan_id = qm_db_column_int64 (stmt, 3);
+  s->plan_name = qm_db_column_dup (stmt, 4);
+  s->customer = qm_db_column_dup (stmt, 5);
+  s->project = qm_db_column_dup (stmt, 6);
+  qm_quote_state_from_string (qm_db_column_text (stmt, 7), &s->state);
+  qm_quote_date_parse (qm_db_column_text (stmt, 8), &s->issued);
+  s->valid_days = (guint) qm_db_column_int64 (stmt, 9);
+  g_strlcpy (s->currency, qm_db_column_text (stmt, 10), sizeof s->currency);
+  s->exponent = qm_db_column_int64 (stmt, 11);
+  s->gross = qm_db_column_int64 (stmt, 12);
   return g_steal_pointer (&s);
 }
 
@@ -820,19 +875,19 @@ qm_quote_store_list (QmStore             *store,
                      const QmQuoteState  *state,
                      GError             **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   g_autofree char *needle = customer != NULL && customer[0] ? g_utf8_casefold (customer, -1) : NULL;
 
-  stmt = qm_store_prepare (store,
-                           "SELECT q.id, q.number, r.letter, coalesce (q.plan_id, 0), q.plan_name,"
-                           " q.customer, q.project, q.state, r.issued, r.valid_days, r.currency,"
-                           " r.exponent, r.gross"
-                           " FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
-                           " AND r.seq = (SELECT max (seq) FROM quote_revision WHERE quote_id = q.id)"
-                           " WHERE ?1 IS NULL OR q.state = ?1 ORDER BY q.id DESC", error);
+  stmt = qm_store_query (store,
+                         "SELECT q.id, q.number, r.letter, coalesce (q.plan_id, 0), q.plan_name,"
+                         " q.customer, q.project, q.state, r.issued, r.valid_days, r.currency,"
+                         " r.exponent, r.gross"
+                         " FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
+                         " AND r.seq = (SELECT max (seq) FROM quote_revision WHERE quote_id = q.id)"
+                         " WHERE CAST (?1 AS TEXT) IS NULL OR q.state = ?1 ORDER BY q.id DESC", error);
   if (stmt == NULL)
     return NULL;
-  qm_store_bind_text (stmt, 1, state != NULL ? qm_quote_state_to_string (*state) : NULL);
+  qm_db_bind_text (stmt, 1, state != NULL ? qm_quote_state_to_string (*state) : NULL);
   return qm_quote_store_collect (store, stmt, summary_from_row, (GDestroyNotify) qm_quote_summary_free,
                                  needle, "Could not list the quotes", error);
 }
@@ -842,19 +897,19 @@ qm_quote_store_find_for_plan (QmStore  *store,
                               gint64    plan_id,
                               GError  **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  int rc;
+  g_autoptr(QmDbStmt) stmt = NULL;
+  QmDbStep step;
 
-  stmt = qm_store_prepare (store, "SELECT number FROM quote WHERE plan_id = ?1 ORDER BY id DESC LIMIT 1",
-                           error);
+  stmt = qm_store_query (store, "SELECT number FROM quote WHERE plan_id = ?1 ORDER BY id DESC LIMIT 1",
+                         error);
   if (stmt == NULL)
     return NULL;
-  sqlite3_bind_int64 (stmt, 1, plan_id);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    return qm_store_column_dup (stmt, 0);
-  if (rc != SQLITE_DONE)
-    qm_store_fail (store, error, rc, "Could not look up the quote of plan %" G_GINT64_FORMAT, plan_id);
+  qm_db_bind_int64 (stmt, 1, plan_id);
+  step = qm_db_step (stmt);
+  if (step == QM_DB_STEP_ROW)
+    return qm_db_column_dup (stmt, 0);
+  if (step != QM_DB_STEP_DONE)
+    qm_store_db_fail (store, error, "Could not look up the quote of plan %" G_GINT64_FORMAT, plan_id);
   return NULL;
 }
 
@@ -864,23 +919,24 @@ qm_quote_store_set_state (QmStore       *store,
                           QmQuoteState   state,
                           GError       **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
 
-  if (!qm_store_check_writable (store, "Could not change the quote's state", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_QUOTES, "Could not change the quote's state", error))
     return FALSE;
-  stmt = qm_store_prepare (store, "UPDATE quote SET state = ?2, modified = ?3 WHERE number = ?1", error);
+  stmt = qm_store_query (store, "UPDATE quote SET state = ?2, modified = ?3 WHERE number = ?1", error);
   if (stmt == NULL)
     return FALSE;
-  qm_store_bind_text (stmt, 1, number);
-  qm_store_bind_text (stmt, 2, qm_quote_state_to_string (state));
-  sqlite3_bind_int64 (stmt, 3, g_get_real_time ());
-  if (!qm_store_step_done (store, stmt, error, "Could not change the state of the quote %s", number))
+  qm_db_bind_text (stmt, 1, number);
+  qm_db_bind_text (stmt, 2, qm_quote_state_to_string (state));
+  qm_db_bind_int64 (stmt, 3, g_get_real_time ());
+  if (!qm_store_query_done (store, stmt, error, "Could not change the state of the quote %s", number))
     return FALSE;
-  if (sqlite3_changes (qm_store_db (store)) == 0)
+  if (qm_db_changes (qm_store_connection (store)) == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                    "No quote %s in %s", number, qm_store_path (store));
       return FALSE;
     }
-  return TRUE;
+  /* One statement, committed already: the notice goes on its own. */
+  return qm_store_notify (store, QM_STORE_CHANGE_QUOTES, error);
 }

@@ -212,6 +212,42 @@ gboolean    qm_quote_store_set_state   (QmStore      *store,
                                         QmQuoteState  state,
                                         GError      **error);
 
+/* ------------------------------------------------------------------ */
+/* Copying between databases (quartermaster-cli db copy, issue #23).   */
+
+typedef struct
+{
+  guint quotes;             /* in FROM */
+  guint added;              /* quotes new in TO */
+  guint replaced;           /* quotes TO had, changed or with new revisions */
+  guint unchanged;
+  guint revisions;          /* in FROM */
+  guint revisions_added;
+  guint rates;              /* in FROM */
+  guint rates_added;
+  guint rates_replaced;
+  guint failed;             /* quotes not copied: each named in problems */
+  guint mismatched;         /* quotes or rates that differ after the copy */
+} QmQuoteCopyCounts;
+
+/* Copies every quote of @from with its revisions byte for byte, the
+ * numbering pattern and sequence, and the exchange rates into @to, then
+ * reads them back and compares content hashes (SHA-256). The plans must
+ * have been copied first: @plans holds the ids (gint64) of the plans @to
+ * now holds as @from does, and a quote of any other plan keeps its plan's
+ * name but no link. Safe to run again: what @to has already is left
+ * alone. A quote @to has under the same number but another creation
+ * time, or a revision that differs from @from's, is never overwritten
+ * (revisions are immutable): each such quote is left out and named in
+ * @problems (strings). FALSE only when @from cannot be read or @to not
+ * written at all. */
+gboolean    qm_quote_store_copy        (QmStore            *from,
+                                        QmStore            *to,
+                                        GArray             *plans,
+                                        QmQuoteCopyCounts  *counts,
+                                        GPtrArray          *problems,
+                                        GError            **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmExchangeRate, qm_exchange_rate_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmQuoteSummary, qm_quote_summary_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmQuoteRevision, qm_quote_revision_free)

@@ -247,6 +247,8 @@ static const char grants_sql[] =
   " END $$;"
   "GRANT INSERT, UPDATE, DELETE ON plan, plan_data, quote, quote_revision TO "
   QM_STORE_ROLE_EDITOR ";"
+  /* The quote number sequence lives in meta: a quote takes the next one. */
+  "GRANT INSERT, UPDATE ON meta TO " QM_STORE_ROLE_EDITOR ";"
   /* The built-in rows and the catalog version in meta are rewritten when
    * a newer Quartermaster brings a newer catalog. */
   "GRANT INSERT, UPDATE, DELETE ON catalog_user, catalog_override, exchange_rate,"

@@ -723,7 +723,8 @@ qm_catalog_store_import_csv_commit (QmStore          *store,
 
       if (r->action == QM_CSV_ROW_PRICE)
         {
-          if (!qm_catalog_store_set_override (store, r->kind, r->id, r->price_usd, error))
+          if (!qm_catalog_store_set_override (store, r->kind, r->id, r->price_usd,
+                                              QM_CATALOG_ANY_REVISION, NULL, error))
             goto fail;
         }
       else

@@ -677,7 +677,7 @@ purge_stale_trash (QmStore *store)
 }
 
 /* A PostgreSQL server: no file to guard (WAL, backups, integrity and
- * recovery are the server's), and no built-in catalog sync yet. */
+ * recovery are the server's). */
 static QmStore *
 open_server (QmStore           *store_in,
              const char        *uri,
@@ -718,6 +718,9 @@ open_server (QmStore           *store_in,
         return NULL;
       store->version = latest;
     }
+  if (!store->read_only && !(flags & QM_STORE_OPEN_NO_SYNC) &&
+      !qm_catalog_store_sync_builtins (store, FALSE, NULL, error))
+    return NULL;
   purge_stale_trash (store);
   return g_steal_pointer (&store);
 }

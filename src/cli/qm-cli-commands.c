@@ -164,6 +164,8 @@ static const QmCliCommandInfo commands[] = {
     N_("vendor price list / custom hardware"), catalog_import_options },
   { "catalog", "export", "catalog export [CATALOG.csv] [--kind KIND] [--csv-locale c|user]",
     N_("the catalog as CSV, in your spreadsheet's convention by default"), catalog_export_options },
+  { "catalog", "history", "catalog history KIND ID [--json]",
+    N_("every change of an entry's price: when, who, old and new"), json_options },
   { "plans", "list", "plans list [--json]", N_("saved plans"), json_options },
   { "plans", "show", "plans show NAME [--json]", N_("one saved plan and its last estimate"), json_options },
   { "plans", "export", "plans export NAME -o PLAN.qmplan", N_("write a saved plan to a file"),
@@ -189,7 +191,7 @@ static const QmCliCommandInfo commands[] = {
   { "rates", "import", "rates import RATES.csv", N_("add the exchange rates of a CSV file"), no_options },
   { "rates", "add", "rates add CURRENCY RATE YYYY-MM-DD [SOURCE]", N_("add one exchange rate"), no_options },
   { "db", "copy", "db copy FROM TO",
-    N_("copy the saved plans between databases (files or postgresql:// servers) and check them"), no_options },
+    N_("copy the saved plans and your catalog between databases (files or postgresql:// servers) and check them"), no_options },
 };
 
 const QmCliCommandInfo *

@@ -6,8 +6,10 @@
  * is read back from TO and its content hash compared with FROM's. Safe to
  * run again: a plan already there unchanged is left alone, a changed one
  * is replaced, and TO's own plans are never touched (one under the same
- * id as a plan of FROM is reported, not overwritten). The catalog, price
- * overrides and quotes are not copied yet.
+ * id as a plan of FROM is reported, not overwritten). Then the user's
+ * catalog: their entries, price overrides and price history
+ * (qm-catalog-store-copy.c), checked the same way. Quotes are not copied
+ * yet.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +17,7 @@
 
 #include "qm-cli.h"
 #include "qm-cli-commands.h"
+#include "qm-catalog-store.h"
 #include "qm-plan-store.h"
 
 typedef struct
@@ -111,6 +114,27 @@ verify_plan (QmStore      *from,
     }
 }
 
+/* The user's catalog, after the plans; FALSE with the error printed. */
+static gboolean
+copy_catalog (QmStore *from,
+              QmStore *to)
+{
+  g_autoptr(GError) error = NULL;
+  QmCatalogCopyResult res;
+
+  if (!qm_catalog_store_copy (from, to, &res, &error))
+    {
+      qm_cli_error ("db copy: %s", error->message);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (res.parts); i++)
+    /* Translators: %s is "user entries", "price overrides" or "price changes". */
+    qm_cli_print (_("%u %s: %u copied, %u already there; SHA-256 %.12s… matches.\n"),
+                  res.parts[i].n_rows, res.parts[i].label, res.parts[i].written,
+                  res.parts[i].unchanged, res.parts[i].hash);
+  return TRUE;
+}
+
 int
 qm_cli_db (int    argc,
            char **argv)
@@ -162,5 +186,7 @@ qm_cli_db (int    argc,
       return QM_CLI_INPUT;
     }
   qm_cli_print (_("All %u match their original by content hash (SHA-256).\n"), list->len);
+  if (!copy_catalog (from, to))
+    return QM_CLI_INPUT;
   return QM_CLI_OK;
 }

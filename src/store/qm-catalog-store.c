@@ -341,12 +341,14 @@ like_pattern (const char *text)
   return g_string_free (s, FALSE);
 }
 
-/* SQLite's LIKE ignores ASCII case; PostgreSQL's ILIKE does. */
+/* SQLite's LIKE ignores ASCII case; PostgreSQL's ILIKE does. Each
+ * parameter is compared with a column before "IS NULL": PostgreSQL takes
+ * its type from the first place it appears. */
 #define LIST_SQL(LIKE) \
   "SELECT " ENTRY_COLUMNS " FROM catalog_entry" \
-  " WHERE (?1 IS NULL OR kind = ?1) AND (?2 <> 0 OR hidden = 0)" \
-  "   AND (?3 IS NULL OR id " LIKE " ?3 ESCAPE '\\'" \
-  "        OR name " LIKE " ?3 ESCAPE '\\' OR vendor " LIKE " ?3 ESCAPE '\\')" \
+  " WHERE (kind = ?1 OR ?1 IS NULL) AND (?2 <> 0 OR hidden = 0)" \
+  "   AND (id " LIKE " ?3 ESCAPE '\\' OR name " LIKE " ?3 ESCAPE '\\'" \
+  "        OR vendor " LIKE " ?3 ESCAPE '\\' OR ?3 IS NULL)" \
   " ORDER BY " KIND_ORDER ", builtin DESC, position"
 
 GPtrArray *

@@ -349,7 +349,7 @@ like_pattern (const char *text)
   " WHERE (kind = ?1 OR ?1 IS NULL) AND (?2 <> 0 OR hidden = 0)" \
   "   AND (id " LIKE " ?3 ESCAPE '\\' OR name " LIKE " ?3 ESCAPE '\\'" \
   "        OR vendor " LIKE " ?3 ESCAPE '\\' OR ?3 IS NULL)" \
-  " ORDER BY " KIND_ORDER ", builtin DESC, position"
+  " ORDER BY " KIND_ORDER ", builtin DESC, position, id"
 
 GPtrArray *
 qm_catalog_store_list (QmStore             *store,

@@ -209,7 +209,10 @@ static const QmSchemaFix pg_fixes[] = {
   /* User entries sort after the built-ins in the order they were added:
    * SQLite's rowid, PostgreSQL's creation time. */
   { 1, "1000000 + u.rowid", "1000000 + row_number () OVER (ORDER BY u.created, u.kind, u.id)" },
-  { 5, "1000000 + u.rowid", "1000000 + row_number () OVER (ORDER BY u.created, u.kind, u.id)" },
+  /* From step 5 on, the creation time itself: a window function over
+   * every user entry made each catalog query (each search keystroke)
+   * number them all first. Ties are broken by id (qm-catalog-store.c). */
+  { 5, "1000000 + u.rowid", "1000000 + u.created" },
 };
 
 int

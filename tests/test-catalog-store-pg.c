@@ -305,6 +305,115 @@ test_stale_revision (gconstpointer data)
   g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT);
 }
 
+/* Two clients raise one price by 1, N_RAISES times each, every raise
+ * from the revision it read, reading again after a conflict: no raise is
+ * lost, and every one is in the history. */
+#define N_RAISES 60
+
+typedef struct
+{
+  const char *location;
+  guint       conflicts;
+} Raiser;
+
+static gpointer
+raise_price (gpointer data)
+{
+  Raiser *r = data;
+  g_autoptr(QmStore) store = open_store (r->location);
+
+  for (guint done = 0; done < N_RAISES;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(QmCatalogEntry) e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, H100, &error);
+
+      g_assert_no_error (error);
+      if (qm_catalog_store_set_price_override_at (store, QM_CATALOG_KIND_GPU, H100, e->price_usd + 1,
+                                                  e->override_revision, NULL, &error))
+        done++;
+      else
+        {
+          g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT);
+          r->conflicts++;
+        }
+    }
+  return NULL;
+}
+
+static void
+test_concurrent_raises (gconstpointer data)
+{
+  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmCatalogEntry) e = NULL;
+  g_autoptr(GPtrArray) history = NULL;
+  g_autoptr(GError) error = NULL;
+  Raiser raisers[2] = { { location, 0 }, { location, 0 } };
+  GThread *threads[2];
+
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, H100, 1000, &error));
+  for (guint t = 0; t < 2; t++)
+    threads[t] = g_thread_new ("raiser", raise_price, &raisers[t]);
+  for (guint t = 0; t < 2; t++)
+    g_thread_join (threads[t]);
+  g_test_message ("conflicts: %u and %u", raisers[0].conflicts, raisers[1].conflicts);
+
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, H100, &error);
+  g_assert_cmpfloat (e->override_usd, ==, 1000 + 2 * N_RAISES);
+  g_assert_cmpint (e->override_revision, ==, 1 + 2 * N_RAISES);
+  history = qm_catalog_store_price_history (store, QM_CATALOG_KIND_GPU, H100, &error);
+  g_assert_cmpuint (history->len, ==, 1 + 2 * N_RAISES);
+  for (guint i = 0; i + 1 < history->len; i++)
+    {
+      const QmCatalogPriceChange *c = history->pdata[i];
+
+      g_assert_cmpfloat (c->new_price_usd, ==, c->old_price_usd + 1);
+    }
+}
+
+/* Saves that name no revision (the CLI's CSV import, a plan file's
+ * entries) from two clients at once: the last one wins, none fails, and
+ * the history has every one. */
+static gpointer
+set_prices (gpointer data)
+{
+  Raiser *r = data;
+  g_autoptr(QmStore) store = open_store (r->location);
+
+  for (guint i = 0; i < N_RAISES; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, H100,
+                                                          r->conflicts * 10000 + i, &error));
+      g_assert_no_error (error);
+    }
+  return NULL;
+}
+
+static void
+test_concurrent_any (gconstpointer data)
+{
+  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmCatalogEntry) e = NULL;
+  g_autoptr(GPtrArray) history = NULL;
+  g_autoptr(GError) error = NULL;
+  /* conflicts holds each client's price range here. */
+  Raiser clients[2] = { { location, 1 }, { location, 2 } };
+  GThread *threads[2];
+
+  for (guint t = 0; t < 2; t++)
+    threads[t] = g_thread_new ("setter", set_prices, &clients[t]);
+  for (guint t = 0; t < 2; t++)
+    g_thread_join (threads[t]);
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, H100, &error);
+  g_assert_cmpint (e->override_revision, ==, 2 * N_RAISES);
+  history = qm_catalog_store_price_history (store, QM_CATALOG_KIND_GPU, H100, &error);
+  g_assert_cmpuint (history->len, ==, 2 * N_RAISES);
+  g_assert_cmpfloat (((QmCatalogPriceChange *) history->pdata[0])->new_price_usd, ==, e->override_usd);
+}
+
 static void
 assert_change (const QmCatalogPriceChange *c,
                gboolean                    is_override,
@@ -569,6 +678,8 @@ main (int argc, char **argv)
   add_both ("csv-import", test_csv_import);
   add_both ("stale-revision", test_stale_revision);
   add_both ("history", test_history);
+  add_both ("concurrent-raises", test_concurrent_raises);
+  add_both ("concurrent-any", test_concurrent_any);
   if (cluster != NULL)
     {
       g_test_add_func ("/catalog-store-pg/copy-round-trip", test_copy_round_trip);

@@ -5,8 +5,9 @@
  *
  * Who is the database user on a server (current_user, evaluated there,
  * so a client cannot claim another name) and the OS user on a file.
- * When is UTC, ISO 8601 with microseconds, so the text sorts in time order
- * on both engines and survives a copy between them unchanged.
+ * When is UTC, ISO 8601 with microseconds (the server's clock on a
+ * server), so the text sorts in time order on both engines and survives a
+ * copy between them unchanged.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,10 +30,13 @@ static const char record_sqlite_sql[] =
   "INSERT INTO catalog_price_history"
   " (kind, id, is_override, old_price, new_price, changed_at, revision, who)"
   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+/* On a server its clock, not each client's, orders the team's changes. */
 static const char record_pg_sql[] =
   "INSERT INTO catalog_price_history"
   " (kind, id, is_override, old_price, new_price, changed_at, revision, who)"
-  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, current_user)";
+  " VALUES (?1, ?2, ?3, ?4, ?5,"
+  "  to_char (clock_timestamp () AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),"
+  "  ?7, current_user)";
 
 /* Now, as the history writes it. */
 static char *
@@ -56,7 +60,7 @@ qm_catalog_store_record_price (QmStore        *store,
   gboolean pg = qm_db_engine (qm_store_connection (store)) == QM_DB_POSTGRESQL;
   g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, pg ? record_pg_sql : record_sqlite_sql,
                                                                kind, id, error);
-  g_autofree char *when = now_utc ();
+  g_autofree char *when = pg ? NULL : now_utc ();
 
   if (stmt == NULL)
     return FALSE;
@@ -69,7 +73,8 @@ qm_catalog_store_record_price (QmStore        *store,
     qm_db_bind_double (stmt, 5, *new_price);
   else
     qm_db_bind_null (stmt, 5);
-  qm_db_bind_text (stmt, 6, when);
+  if (!pg)
+    qm_db_bind_text (stmt, 6, when);
   qm_db_bind_int64 (stmt, 7, revision);
   if (!pg)
     qm_db_bind_text (stmt, 8, g_get_user_name ());

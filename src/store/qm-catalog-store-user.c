@@ -123,6 +123,11 @@ read_revision (QmStore        *store,
     }
 }
 
+/* How often a save that names no revision reads again after another
+ * client's change slipped in between its read and its write (PostgreSQL
+ * only: SQLite's write lock is taken before the read). */
+#define MAX_ATTEMPTS 5
+
 #define USER_REVISION     "SELECT revision, price_usd FROM catalog_user WHERE kind = ?1 AND id = ?2"
 #define OVERRIDE_REVISION "SELECT revision, price_usd FROM catalog_override WHERE kind = ?1 AND id = ?2"
 
@@ -171,7 +176,10 @@ write_user_at (QmStore              *store,
   g_autoptr(QmDbStmt) stmt = NULL;
   gint64 revision = 0;
   double old_price = 0.0;
+  guint attempts = 0;
 
+again:
+  g_clear_pointer (&stmt, qm_db_stmt_free);
   if (old_id != NULL)
     {
       if (!read_revision (store, USER_REVISION, kind, old_id, &revision, &old_price, error))
@@ -197,11 +205,14 @@ write_user_at (QmStore              *store,
   qm_db_bind_int64 (stmt, 11, old_id != NULL ? revision : 1);
   if (!qm_store_query_done (store, stmt, error, "%s", what))
     return FALSE;
-  /* Another client of the server changed it between the read and now. */
+  /* Another client of the server changed it between the read and now:
+   * a save that names no revision tries again from what is there now. */
   if (qm_db_changes (qm_store_connection (store)) == 0)
     {
       gint64 theirs = 0;
 
+      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
+        goto again;
       if (read_revision (store, USER_REVISION, kind, old_id, &theirs, &old_price, error))
         set_conflict (store, error, what, "this entry", revision, theirs);
       return FALSE;
@@ -474,7 +485,10 @@ qm_catalog_store_set_override (QmStore        *store,
   g_autoptr(QmDbStmt) stmt = NULL;
   gint64 revision = 0, next = 0;
   double old_price = 0.0;
+  guint attempts = 0;
 
+again:
+  g_clear_pointer (&stmt, qm_db_stmt_free);
   if (!read_revision (store, OVERRIDE_REVISION, kind, id, &revision, &old_price, error))
     return FALSE;
   if (expected != QM_CATALOG_ANY_REVISION && expected != revision)
@@ -502,6 +516,8 @@ qm_catalog_store_set_override (QmStore        *store,
       gint64 theirs = 0;
       double price = 0.0;
 
+      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
+        goto again;
       if (read_revision (store, OVERRIDE_REVISION, kind, id, &theirs, &price, error))
         set_conflict (store, error, what, "its price", revision, theirs);
       return FALSE;
@@ -577,7 +593,10 @@ clear_override_locked (QmStore        *store,
   g_autoptr(QmDbStmt) stmt = NULL;
   gint64 revision = 0;
   double old_price = 0.0;
+  guint attempts = 0;
 
+again:
+  g_clear_pointer (&stmt, qm_db_stmt_free);
   if (!read_revision (store, OVERRIDE_REVISION, kind, id, &revision, &old_price, error))
     return FALSE;
   if (expected != QM_CATALOG_ANY_REVISION && expected != revision)
@@ -600,6 +619,8 @@ clear_override_locked (QmStore        *store,
     {
       gint64 theirs = 0;
 
+      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
+        goto again;
       if (read_revision (store, OVERRIDE_REVISION, kind, id, &theirs, &old_price, error))
         set_conflict (store, error, what, "its price", revision, theirs);
       return FALSE;

@@ -10,8 +10,11 @@
  */
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "qm-catalog-store.h"
 #include "qm-db.h"
+#include "qm-store-private.h"
 #include "qm-test-cli.h"
 #include "qm-test-pg.h"
 
@@ -495,6 +498,86 @@ test_history (gconstpointer data)
   g_assert_cmpuint (h->len, ==, 0);
 }
 
+/* A database of schema 5 (before revisions and history) keeps its
+ * entries and overrides through the upgrade, each at revision 1. */
+static void
+test_upgrade_from_5 (void)
+{
+  g_autofree char *path = fresh_location (QM_DB_SQLITE);
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(QmCatalogEntry) e = NULL;
+  g_autoptr(GPtrArray) h = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 revision = 0;
+  sqlite3 *db = NULL;
+
+  g_assert_true (qm_store_create_at_version (path, 5, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, entry, created, modified)"
+                                 " VALUES ('gpu', 'old-gpu', 'Acme', 'Old GPU', 5000,"
+                                 "  '{\"id\":\"old-gpu\",\"name\":\"Old GPU\",\"price_usd\":5000,"
+                                 "\"tflops\":{\"bf16\":100},\"memory_gb\":40,\"bandwidth_tbs\":1}', 1, 1);"
+                                 "INSERT INTO catalog_override (kind, id, price_usd, modified)"
+                                 " VALUES ('gpu', '" H100 "', 22000, 1);",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  store = open_store (path);
+  g_assert_cmpint (qm_store_schema_version (store), ==, qm_store_latest_version ());
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "old-gpu", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (e->revision, ==, 1);
+  g_assert_cmpfloat (e->price_usd, ==, 5000);
+  g_clear_pointer (&e, qm_catalog_entry_free);
+  e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, H100, &error);
+  g_assert_cmpfloat (e->override_usd, ==, 22000);
+  g_assert_cmpint (e->override_revision, ==, 1);
+  h = qm_catalog_store_price_history (store, QM_CATALOG_KIND_GPU, H100, &error);
+  g_assert_cmpuint (h->len, ==, 0);
+  g_clear_pointer (&h, g_ptr_array_unref);
+
+  /* The first change after the upgrade is recorded from the old price. */
+  g_assert_true (qm_catalog_store_set_price_override_at (store, QM_CATALOG_KIND_GPU, H100, 21000, 1,
+                                                         &revision, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (revision, ==, 2);
+  h = qm_catalog_store_price_history (store, QM_CATALOG_KIND_GPU, H100, &error);
+  g_assert_cmpuint (h->len, ==, 1);
+  g_assert_cmpfloat (((QmCatalogPriceChange *) h->pdata[0])->old_price_usd, ==, 22000);
+}
+
+/* A role that may only read opens a server whose built-ins are behind
+ * this program's catalog: it reads them as they are, and a write is
+ * refused by the server, in words. */
+static void
+test_reader_role (void)
+{
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_autofree char *dbname = g_strndup (uri + strlen ("postgresql:///"),
+                                       strcspn (uri + strlen ("postgresql:///"), "?"));
+  g_autofree char *reader_uri = NULL;
+  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(GError) error = NULL;
+  guint n_gpus = 0;
+
+  g_clear_pointer (&store, qm_store_free);
+  qm_test_pg_exec (cluster, dbname,
+                   "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'qm_catalog_reader')"
+                   " THEN CREATE ROLE qm_catalog_reader LOGIN; END IF; END $$;"
+                   "GRANT SELECT ON ALL TABLES IN SCHEMA public TO qm_catalog_reader;"
+                   "UPDATE meta SET value = '2000.01.1' WHERE key = 'catalog_version'");
+  reader_uri = g_strdup_printf ("postgresql:///%s?host=%s&user=qm_catalog_reader", dbname,
+                                qm_test_pg_socket_dir (cluster));
+  store = open_store (reader_uri);
+  qm_catalog_gpus (&n_gpus);
+  g_assert_cmpuint (count (store, QM_CATALOG_KIND_GPU, NULL), ==, n_gpus);
+  g_assert_false (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, H100, 1, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_test_message ("%s", error->message);
+}
+
 /* ------------------------------------------------------------------ */
 /* db copy                                                             */
 
@@ -680,8 +763,10 @@ main (int argc, char **argv)
   add_both ("history", test_history);
   add_both ("concurrent-raises", test_concurrent_raises);
   add_both ("concurrent-any", test_concurrent_any);
+  g_test_add_func ("/catalog-store-pg/sqlite/upgrade-from-5", test_upgrade_from_5);
   if (cluster != NULL)
     {
+      g_test_add_func ("/catalog-store-pg/postgresql/reader-role", test_reader_role);
       g_test_add_func ("/catalog-store-pg/copy-round-trip", test_copy_round_trip);
       g_test_add_func ("/catalog-store-pg/cli-history", test_cli_history);
     }

@@ -685,6 +685,7 @@ open_server (QmStore           *store_in,
              GError           **error)
 {
   g_autoptr(QmStore) store = store_in;
+  g_autoptr(GError) local_error = NULL;
   int latest = qm_store_latest_version ();
 
   store->read_only = (flags & QM_STORE_OPEN_READ_ONLY) != 0;
@@ -718,9 +719,15 @@ open_server (QmStore           *store_in,
         return NULL;
       store->version = latest;
     }
+  /* A role that may not write the catalog reads the built-ins as the
+   * last sync left them; the next catalog manager to connect syncs. */
   if (!store->read_only && !(flags & QM_STORE_OPEN_NO_SYNC) &&
-      !qm_catalog_store_sync_builtins (store, FALSE, NULL, error))
-    return NULL;
+      !qm_catalog_store_sync_builtins (store, FALSE, NULL, &local_error) &&
+      !g_error_matches (local_error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
   purge_stale_trash (store);
   return g_steal_pointer (&store);
 }

@@ -2,6 +2,13 @@
  * delete), hiding built-in ones and price overrides. Every write checks
  * the entry with the core's catalog parser first.
  *
+ * Entries and overrides carry a revision, as plans do (issue #23): a save
+ * names the revision it was read at, and the write only happens where the
+ * row still has it ("WHERE revision = ?"), so that of two team members the
+ * second is refused with a conflict rather than overwriting the first.
+ * Every change of a price is recorded in the history in the same
+ * transaction (qm-catalog-store-history.c).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"

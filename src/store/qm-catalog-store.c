@@ -1,7 +1,9 @@
-/* qm-catalog-store.c: the catalog tables (schema in qm-store.c, step 1 → 2):
- * entries, the sync of the built-in rows and reading. The user's own
- * entries and price overrides are in qm-catalog-store-user.c, CSV import
- * and export in qm-catalog-store-csv.c.
+/* qm-catalog-store.c: the catalog tables (schema in qm-store-schema.c,
+ * steps 1 → 2 and 5 → 6): entries, the sync of the built-in rows and
+ * reading, on SQLite or PostgreSQL through the engine layer (qm-db.h). The
+ * user's own entries and price overrides, with their revisions, are in
+ * qm-catalog-store-user.c, the price history in -history.c, CSV import and
+ * export in -csv.c, the copy between databases in -copy.c.
  *
  * Every entry is stored as catalog JSON (the keys of data/catalog/) and
  * parsed back with the core's own parser (qm-catalog-json.h), so a user's

@@ -609,6 +609,32 @@ test_add_and_edit (Fixture       *f,
   g_assert_cmpuint (n_shown (f->page), ==, n_before + 2);
 }
 
+/* The details pane lists the price history, newest first (issue #23). */
+static void
+test_price_history (Fixture       *f,
+                    gconstpointer  data)
+{
+  QmCatalogEditor *editor;
+  GtkWidget *groups = child (f->page, "details_groups");
+  g_autofree char *set = NULL;
+  g_autofree char *cleared = NULL;
+
+  g_assert_true (qm_catalog_page_select (f->page, "h100-sxm-80gb"));
+  g_assert_null (qm_test_find_label (groups, "Price History"));
+  editor = open_editor (f, "catalog.edit");
+  qm_catalog_editor_set_text (editor, "override", "27,500");
+  g_assert_true (qm_catalog_editor_save (editor, NULL));
+  g_assert_nonnull (qm_test_wait_for_label (groups, "Price History"));
+  set = g_strdup_printf ("none → %s", "$27,500");
+  g_assert_nonnull (qm_test_find_label (groups, set));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.reset-price", NULL));
+  cleared = g_strdup_printf ("%s → none", "$27,500");
+  g_assert_nonnull (qm_test_wait_for_label (groups, cleared));
+  /* Both changes, and the one before is still there. */
+  g_assert_nonnull (qm_test_find_label (groups, set));
+}
+
 static void
 test_override_and_hide (Fixture       *f,
                         gconstpointer  data)
@@ -993,6 +1019,7 @@ main (int    argc,
   g_test_add ("/catalog-page/kinds", Fixture, NULL, fixture_setup, test_kinds, fixture_teardown);
   g_test_add ("/catalog-page/add-and-edit", Fixture, NULL, fixture_setup, test_add_and_edit, fixture_teardown);
   g_test_add ("/catalog-page/override-and-hide", Fixture, NULL, fixture_setup, test_override_and_hide, fixture_teardown);
+  g_test_add ("/catalog-page/price-history", Fixture, NULL, fixture_setup, test_price_history, fixture_teardown);
   g_test_add ("/catalog-page/delete-undo", Fixture, NULL, fixture_setup, test_delete_undo, fixture_teardown);
   g_test_add ("/catalog-page/import-export", Fixture, NULL, fixture_setup, test_import_export, fixture_teardown);
   g_test_add ("/catalog-page/import-locale", Fixture, NULL, fixture_setup, test_import_locale, fixture_teardown);

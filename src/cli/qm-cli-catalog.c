@@ -1,6 +1,7 @@
 /* qm-cli-catalog.c: quartermaster-cli catalog list [--kind K] [--json]
  *                   quartermaster-cli catalog import CATALOG.csv [--skip-invalid] [--csv-locale c|user]
  *                   quartermaster-cli catalog export [CATALOG.csv] [--kind K] [--csv-locale c|user]
+ *                   quartermaster-cli catalog history KIND ID [--json]
  *
  * The catalog as the database holds it: the built-in entries (synced from
  * the shipped data when the database opens), the user's own entries, and
@@ -589,17 +590,168 @@ catalog_import (int    argc,
   return QM_CLI_OK;
 }
 
+/* ---- history ------------------------------------------------------------- */
+
+static void
+history_json (JsonBuilder                *b,
+              const QmCatalogPriceChange *c)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "changed_at");
+  json_builder_add_string_value (b, c->changed_at);
+  json_builder_set_member_name (b, "who");
+  json_builder_add_string_value (b, c->who);
+  json_builder_set_member_name (b, "price");
+  json_builder_add_string_value (b, c->is_override ? "override" : "entry");
+  json_builder_set_member_name (b, "old_price_usd");
+  if (c->has_old)
+    json_builder_add_double_value (b, c->old_price_usd);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "new_price_usd");
+  if (c->has_new)
+    json_builder_add_double_value (b, c->new_price_usd);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "revision");
+  json_builder_add_int_value (b, c->revision);
+  json_builder_end_object (b);
+}
+
+/* "2026-11-26T21:40:05.123456Z" as "2026-11-26 21:40:05 UTC". */
+static char *
+history_time (const char *iso)
+{
+  g_autoptr(GDateTime) t = g_date_time_new_from_iso8601 (iso, NULL);
+
+  return t != NULL ? g_date_time_format (t, "%Y-%m-%d %H:%M:%S UTC") : g_strdup (iso);
+}
+
+static void
+history_text (const QmCatalogEntry *entry,
+              GPtrArray            *changes)
+{
+  qm_cli_print (_("Price history of %s %s (%s), newest first:\n"),
+                qm_catalog_kind_to_string (entry->kind), entry->id, entry->name);
+  if (changes->len == 0)
+    {
+      qm_cli_print ("%s\n", _("  No price change recorded."));
+      return;
+    }
+  for (guint i = 0; i < changes->len; i++)
+    {
+      const QmCatalogPriceChange *c = changes->pdata[i];
+      g_autofree char *when = history_time (c->changed_at);
+      g_autofree char *old = g_strdup (c->has_old ? qm_cli_money (c->old_price_usd, "USD") : "–");
+      g_autofree char *new = g_strdup (c->has_new ? qm_cli_money (c->new_price_usd, "USD") : "–");
+
+      /* Translators: which price of a catalog entry changed. */
+      qm_cli_print ("  %s  %s  %s  %s → %s\n", when, qm_cli_cell (c->who, -16),
+                    qm_cli_cell (c->is_override ? C_("price history", "override")
+                                                : C_("price history", "entry"), -8),
+                    old, new);
+    }
+}
+
+static int
+catalog_history (int    argc,
+                 char **argv)
+{
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(QmCatalogEntry) entry = NULL;
+  g_autoptr(GPtrArray) changes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *args[2] = { NULL, NULL };
+  gboolean json = FALSE;
+  guint n = 0;
+  int kind = -1;
+
+  for (int i = 2; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--json") == 0)
+        json = TRUE;
+      else if (argv[i][0] != '-' && n < 2)
+        args[n++] = argv[i];
+      else
+        {
+          qm_cli_error (_("%s: unexpected '%s'; usage: %s"), "catalog history", argv[i],
+                        qm_cli_synopsis ("catalog history"));
+          return QM_CLI_USAGE;
+        }
+    }
+  if (n != 2)
+    {
+      qm_cli_error (_("%s: expected KIND and ID; usage: %s"), "catalog history",
+                    qm_cli_synopsis ("catalog history"));
+      return QM_CLI_USAGE;
+    }
+  if (!parse_kind ("catalog history", args[0], &kind))
+    return QM_CLI_USAGE;
+
+  if ((store = qm_cli_open_store ()) == NULL)
+    return QM_CLI_INPUT;
+  /* The history of an entry deleted since still answers; an id never
+   * seen is a mistake worth saying. */
+  entry = qm_catalog_store_get (store, kind, args[1], &error);
+  if (entry == NULL && g_error_matches (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND))
+    {
+      entry = g_new0 (QmCatalogEntry, 1);
+      entry->kind = kind;
+      entry->id = g_strdup (args[1]);
+      entry->name = g_strdup (_("no longer in the catalog"));
+    }
+  else if (entry == NULL)
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  g_clear_error (&error);
+  if ((changes = qm_catalog_store_price_history (store, kind, args[1], &error)) == NULL)
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
+  if (changes->len == 0 && entry->json == NULL)
+    {
+      qm_cli_error (_("catalog history: no %s with the id \"%s\" in the catalog, and no price "
+                      "history for one"), qm_catalog_kind_to_string (kind), args[1]);
+      return QM_CLI_INPUT;
+    }
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, qm_catalog_kind_to_string (kind));
+      json_builder_set_member_name (b, "id");
+      json_builder_add_string_value (b, args[1]);
+      json_builder_set_member_name (b, "changes");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < changes->len; i++)
+        history_json (b, changes->pdata[i]);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      qm_cli_print_json (b);
+    }
+  else
+    history_text (entry, changes);
+  return QM_CLI_OK;
+}
+
 int
 qm_cli_catalog (int    argc,
                 char **argv)
 {
+  if (argc >= 2 && strcmp (argv[1], "history") == 0)
+    return catalog_history (argc, argv);
   if (argc >= 2 && strcmp (argv[1], "list") == 0)
     return catalog_list (argc, argv);
   if (argc >= 2 && strcmp (argv[1], "import") == 0)
     return catalog_import (argc, argv);
   if (argc >= 2 && strcmp (argv[1], "export") == 0)
     return catalog_export (argc, argv);
-  qm_cli_error (_("%s: expected 'list', 'import' or 'export' (got '%s'); usage: %s"), "catalog",
+  qm_cli_error (_("%s: expected 'list', 'import', 'export' or 'history' (got '%s'); usage: %s"), "catalog",
                 argc >= 2 ? argv[1] : "", qm_cli_synopsis ("catalog"));
   return QM_CLI_USAGE;
 }

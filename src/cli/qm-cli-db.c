@@ -8,8 +8,9 @@
  * is replaced, and TO's own plans are never touched (one under the same
  * id as a plan of FROM is reported, not overwritten). Quotes with their
  * revisions, the quote numbering and the exchange rates follow
- * (qm_quote_store_copy). The catalog and price overrides are not copied
- * yet.
+ * (qm_quote_store_copy), then the user's catalog: their entries, price
+ * overrides and price history (qm-catalog-store-copy.c), checked the same
+ * way.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,6 +18,7 @@
 
 #include "qm-cli.h"
 #include "qm-cli-commands.h"
+#include "qm-catalog-store.h"
 #include "qm-plan-store.h"
 #include "qm-quote-store.h"
 
@@ -148,6 +150,27 @@ copy_quotes (QmStore *from,
   return QM_CLI_OK;
 }
 
+/* The user's catalog, after the plans; FALSE with the error printed. */
+static gboolean
+copy_catalog (QmStore *from,
+              QmStore *to)
+{
+  g_autoptr(GError) error = NULL;
+  QmCatalogCopyResult res;
+
+  if (!qm_catalog_store_copy (from, to, &res, &error))
+    {
+      qm_cli_error ("db copy: %s", error->message);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (res.parts); i++)
+    /* Translators: %s is "user entries", "price overrides" or "price changes". */
+    qm_cli_print (_("%u %s: %u copied, %u already there; SHA-256 %.12s… matches.\n"),
+                  res.parts[i].n_rows, res.parts[i].label, res.parts[i].written,
+                  res.parts[i].unchanged, res.parts[i].hash);
+  return TRUE;
+}
+
 int
 qm_cli_db (int    argc,
            char **argv)
@@ -158,6 +181,7 @@ qm_cli_db (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) done = g_array_new (FALSE, FALSE, sizeof (gint64));
   QmCopyCounts n = { 0 };
+  gboolean ok;
 
   if (argc >= 2 && strcmp (argv[1], "setup-roles") == 0)
     return qm_cli_db_setup_roles (argc, argv);
@@ -200,7 +224,9 @@ qm_cli_db (int    argc,
   else
     qm_cli_print (_("All %u match their original by content hash (SHA-256).\n"), list->len);
   /* A quote of a plan that was not copied keeps its plan's name only. */
-  if (copy_quotes (from, to, done) != QM_CLI_OK || n.failed > 0 || n.mismatched > 0)
+  ok = copy_quotes (from, to, done) == QM_CLI_OK;
+  ok = copy_catalog (from, to) && ok;
+  if (!ok || n.failed > 0 || n.mismatched > 0)
     return QM_CLI_INPUT;
   return QM_CLI_OK;
 }

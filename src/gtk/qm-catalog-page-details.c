@@ -1,5 +1,6 @@
 /* qm-catalog-page-details.c: the Catalog page's details pane: the
- * selected entry's figures, source and date, and which actions apply.
+ * selected entry's figures, source and date, its price history, and which
+ * actions apply.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -133,6 +134,79 @@ add_details_group (DetailsFill *fill,
   fill->group = ADW_PREFERENCES_GROUP (group);
 }
 
+/* ------------------------------------------------------------------ */
+/* Price history                                                       */
+
+/* How many changes the pane lists; the CLI's catalog history has all. */
+#define HISTORY_ROWS 10
+
+static char *
+history_price (gboolean has,
+               double   price)
+{
+  /* Translators: a price history row's side with no price (an override
+   * set for the first time, or cleared). */
+  return has ? qm_catalog_format_price (price) : g_strdup (C_("price history", "none"));
+}
+
+static GtkWidget *
+history_row (const QmCatalogPriceChange *c)
+{
+  g_autoptr(GDateTime) utc = g_date_time_new_from_iso8601 (c->changed_at, NULL);
+  g_autoptr(GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
+  g_autofree char *when = local != NULL ? g_date_time_format (local, "%Y-%m-%d %H:%M")
+                                        : g_strdup (c->changed_at);
+  g_autofree char *old = history_price (c->has_old, c->old_price_usd);
+  g_autofree char *new = history_price (c->has_new, c->new_price_usd);
+  /* Translators: a price change: old price → new price. */
+  g_autofree char *change = g_strdup_printf (_("%s → %s"), old, new);
+  /* Translators: when, who, and which price: "2026-11-26 21:40 · alice · Your Price". */
+  g_autofree char *subtitle = g_strdup_printf (_("%s · %s · %s"), when,
+                                               c->who != NULL && *c->who ? c->who : _("unknown"),
+                                               c->is_override ? _("Your Price") : _("Price"));
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), change);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_widget_add_css_class (row, "property");
+  return row;
+}
+
+/* The "Price History" group comes last and is rebuilt for every entry
+ * (its rows differ from one entry to the next): one indexed query. */
+static void
+update_history (QmCatalogPage        *self,
+                const QmCatalogEntry *e)
+{
+  GtkWidget *last = gtk_widget_get_last_child (GTK_WIDGET (self->details_groups));
+  g_autoptr(GPtrArray) changes = NULL;
+  GtkWidget *group;
+
+  if (last != NULL && g_object_get_data (G_OBJECT (last), "qm-price-history") != NULL)
+    gtk_box_remove (self->details_groups, last);
+  if (self->store == NULL)
+    return;
+  /* A failed read leaves the group out; the entry itself is shown. */
+  changes = qm_catalog_store_price_history (self->store, e->kind, e->id, NULL);
+  if (changes == NULL || changes->len == 0)
+    return;
+  group = adw_preferences_group_new ();
+  g_object_set_data (G_OBJECT (group), "qm-price-history", GINT_TO_POINTER (TRUE));
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Price History"));
+  if (changes->len > HISTORY_ROWS)
+    {
+      g_autofree char *more = g_strdup_printf (ngettext ("The latest %u of %u changes",
+                                                         "The latest %u of %u changes", changes->len),
+                                               HISTORY_ROWS, changes->len);
+
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), more);
+    }
+  for (guint i = 0; i < MIN (changes->len, HISTORY_ROWS); i++)
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), history_row (changes->pdata[i]));
+  gtk_box_append (self->details_groups, group);
+}
+
 void
 qm_catalog_page_update_actions (QmCatalogPage *self)
 {
@@ -230,4 +304,5 @@ qm_catalog_page_update_details (QmCatalogPage *self)
   add_text_row (&fill, _("Source"), e->source && *e->source ? e->source : _("Not given"));
   add_value_row (&fill, _("As Of"), date ? date : _("Not given"), e->as_of);
   add_value_row (&fill, _("ID"), e->id, NULL);
+  update_history (self, e);
 }

@@ -715,7 +715,7 @@ qm_catalog_store_import_csv_commit (QmStore          *store,
       return FALSE;
     }
 
-  if (!qm_store_begin (store, what, error))
+  if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
   for (guint i = 0; i < import->rows->len; i++)
     {
@@ -723,7 +723,8 @@ qm_catalog_store_import_csv_commit (QmStore          *store,
 
       if (r->action == QM_CSV_ROW_PRICE)
         {
-          if (!qm_catalog_store_set_override (store, r->kind, r->id, r->price_usd, error))
+          if (!qm_catalog_store_set_override (store, r->kind, r->id, r->price_usd,
+                                              QM_CATALOG_ANY_REVISION, NULL, error))
             goto fail;
         }
       else
@@ -737,7 +738,7 @@ qm_catalog_store_import_csv_commit (QmStore          *store,
             goto fail;
         }
     }
-  if (!qm_store_commit (store, what, error))
+  if (!qm_catalog_store_commit (store, what, error))
     return FALSE;
   if (n_written != NULL)
     *n_written = import->rows->len;

@@ -17,7 +17,7 @@ JsonObject   *qm_catalog_store_parse_json      (const char           *json,
 
 /* Prepares @sql with ?1 bound to the kind's name and ?2 to @id, as every
  * "WHERE kind = ?1 AND id = ?2" statement wants. */
-sqlite3_stmt *qm_catalog_store_prepare_kind_id (QmStore              *store,
+QmDbStmt     *qm_catalog_store_prepare_kind_id (QmStore              *store,
                                                 const char           *sql,
                                                 QmCatalogKind         kind,
                                                 const char           *id,
@@ -33,11 +33,35 @@ gboolean      qm_catalog_store_write_user      (QmStore              *store,
                                                 const char           *text,
                                                 GError              **error);
 
-/* Sets the user's price of an entry, without checking that it exists. */
+/* Sets the user's price of an entry, without checking that it exists,
+ * inside the caller's transaction, and records the change. @revision as
+ * for qm_catalog_store_set_price_override_at(). */
 gboolean      qm_catalog_store_set_override    (QmStore              *store,
                                                 QmCatalogKind         kind,
                                                 const char           *id,
                                                 double                price_usd,
+                                                gint64                revision,
+                                                gint64               *new_revision,
                                                 GError              **error);
+
+/* qm-catalog-store-history.c: records one price change inside the
+ * caller's transaction. @old_price / @new_price NULL: no price. */
+gboolean      qm_catalog_store_record_price    (QmStore              *store,
+                                                QmCatalogKind         kind,
+                                                const char           *id,
+                                                gboolean              is_override,
+                                                const double         *old_price,
+                                                const double         *new_price,
+                                                gint64                revision,
+                                                GError              **error);
+
+/* qm_store_begin() and qm_store_commit() for a change to the catalog:
+ * checks the role's right, and tells the other clients on commit. */
+gboolean  qm_catalog_store_begin     (QmStore     *store,
+                                      const char  *what,
+                                      GError     **error);
+gboolean  qm_catalog_store_commit    (QmStore     *store,
+                                      const char  *what,
+                                      GError     **error);
 
 G_END_DECLS

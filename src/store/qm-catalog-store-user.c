@@ -2,6 +2,13 @@
  * delete), hiding built-in ones and price overrides. Every write checks
  * the entry with the core's catalog parser first.
  *
+ * Entries and overrides carry a revision, as plans do (issue #23): a save
+ * names the revision it was read at, and the write only happens where the
+ * row still has it ("WHERE revision = ?"), so that of two team members the
+ * second is refused with a conflict rather than overwriting the first.
+ * Every change of a price is recorded in the history in the same
+ * transaction (qm-catalog-store-history.c).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -21,18 +28,18 @@ row_exists (QmStore        *store,
             gboolean       *exists,
             GError        **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_catalog_store_prepare_kind_id (store, table_sql, kind, id, error);
-  int rc;
+  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, table_sql, kind, id, error);
+  QmDbStep step;
 
   if (stmt == NULL)
     return FALSE;
-  rc = sqlite3_step (stmt);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+  step = qm_db_step (stmt);
+  if (step == QM_DB_STEP_ERROR)
     {
-      qm_store_fail (store, error, rc, "Could not read the catalog");
+      qm_store_db_fail (store, error, "Could not read the catalog");
       return FALSE;
     }
-  *exists = rc == SQLITE_ROW;
+  *exists = step == QM_DB_STEP_ROW;
   return TRUE;
 }
 
@@ -91,6 +98,155 @@ id_taken (QmStore        *store,
   return *taken || row_exists (store, USER_EXISTS, kind, id, taken, error);
 }
 
+/* The revision and price of a row of catalog_user or catalog_override
+ * (@table_sql selects them); *revision 0 when there is no such row. */
+static gboolean
+read_revision (QmStore        *store,
+               const char     *table_sql,
+               QmCatalogKind   kind,
+               const char     *id,
+               gint64         *revision,
+               double         *price,
+               GError        **error)
+{
+  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, table_sql, kind, id, error);
+
+  *revision = 0;
+  *price = 0.0;
+  if (stmt == NULL)
+    return FALSE;
+  switch (qm_db_step (stmt))
+    {
+    case QM_DB_STEP_ROW:
+      *revision = qm_db_column_int64 (stmt, 0);
+      *price = qm_db_column_double (stmt, 1);
+      return TRUE;
+    case QM_DB_STEP_DONE:
+      return TRUE;
+    case QM_DB_STEP_ERROR:
+    default:
+      qm_store_db_fail (store, error, "Could not read the catalog");
+      return FALSE;
+    }
+}
+
+/* How often a save that names no revision reads again after another
+ * client's change slipped in between its read and its write (PostgreSQL
+ * only: SQLite's write lock is taken before the read). */
+#define MAX_ATTEMPTS 5
+
+#define USER_REVISION     "SELECT revision, price_usd FROM catalog_user WHERE kind = ?1 AND id = ?2"
+#define OVERRIDE_REVISION "SELECT revision, price_usd FROM catalog_override WHERE kind = ?1 AND id = ?2"
+
+/* Someone else changed the row since the caller read it at @mine. */
+static void
+set_conflict (QmStore     *store,
+              GError     **error,
+              const char  *what,
+              const char  *thing,
+              gint64       mine,
+              gint64       theirs)
+{
+  g_autofree char *now = theirs > 0
+                         ? g_strdup_printf ("%s has revision %" G_GINT64_FORMAT,
+                                            qm_store_path (store), theirs)
+                         : g_strdup_printf ("%s has none any more", qm_store_path (store));
+
+  g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT,
+               "%s: someone else changed %s meanwhile (this copy is revision %"
+               G_GINT64_FORMAT ", %s). Nothing was overwritten; reload it and "
+               "make the change again.", what, thing, mine, now);
+}
+
+/* Inserts a new user entry (@old_id NULL) or rewrites @old_id from
+ * revision @expected (or any); records a change of its price. */
+static gboolean
+write_user_at (QmStore              *store,
+               QmCatalogKind         kind,
+               const char           *old_id,
+               const QmCatalogInfo  *info,
+               const char           *text,
+               gint64                expected,
+               gint64               *new_revision,
+               GError              **error)
+{
+  const char *sql = old_id == NULL
+                    ? "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source,"
+                      " as_of, entry, created, modified, revision)"
+                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)"
+                    : "UPDATE catalog_user SET id = ?2, vendor = ?3, name = ?4,"
+                      " price_usd = ?5, source = ?6, as_of = ?7, entry = ?8, modified = ?9,"
+                      " revision = ?11 + 1"
+                      " WHERE kind = ?1 AND id = ?10 AND revision = ?11";
+  g_autofree char *what = g_strdup_printf ("Could not save the %s \"%s\"",
+                                           qm_catalog_kind_to_string (kind), info->id);
+  g_autoptr(QmDbStmt) stmt = NULL;
+  gint64 revision = 0;
+  double old_price = 0.0;
+  guint attempts = 0;
+
+again:
+  g_clear_pointer (&stmt, qm_db_stmt_free);
+  if (old_id != NULL)
+    {
+      if (!read_revision (store, USER_REVISION, kind, old_id, &revision, &old_price, error))
+        return FALSE;
+      if (revision == 0 || (expected != QM_CATALOG_ANY_REVISION && expected != revision))
+        {
+          set_conflict (store, error, what, "this entry",
+                        expected != QM_CATALOG_ANY_REVISION ? expected : revision, revision);
+          return FALSE;
+        }
+    }
+  if ((stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, info->id, error)) == NULL)
+    return FALSE;
+  qm_db_bind_text (stmt, 3, info->vendor ? info->vendor : "");
+  qm_db_bind_text (stmt, 4, info->name);
+  qm_db_bind_double (stmt, 5, info->price_usd);
+  qm_db_bind_text (stmt, 6, info->source ? info->source : "");
+  qm_db_bind_text (stmt, 7, info->as_of ? info->as_of : "");
+  qm_db_bind_text (stmt, 8, text);
+  qm_db_bind_int64 (stmt, 9, g_get_real_time ());
+  if (old_id != NULL)
+    qm_db_bind_text (stmt, 10, old_id);
+  qm_db_bind_int64 (stmt, 11, old_id != NULL ? revision : 1);
+  if (!qm_store_query_done (store, stmt, error, "%s", what))
+    return FALSE;
+  /* Another client of the server changed it between the read and now:
+   * a save that names no revision tries again from what is there now. */
+  if (qm_db_changes (qm_store_connection (store)) == 0)
+    {
+      gint64 theirs = 0;
+
+      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
+        goto again;
+      if (read_revision (store, USER_REVISION, kind, old_id, &theirs, &old_price, error))
+        set_conflict (store, error, what, "this entry", revision, theirs);
+      return FALSE;
+    }
+  revision = old_id != NULL ? revision + 1 : 1;
+  if (new_revision != NULL)
+    *new_revision = revision;
+
+  if (old_id != NULL && g_strcmp0 (old_id, info->id) != 0)
+    {
+      /* The history follows the entry to its new id. */
+      g_clear_pointer (&stmt, qm_db_stmt_free);
+      stmt = qm_catalog_store_prepare_kind_id (store, "UPDATE catalog_price_history SET id = ?3"
+                                                      " WHERE kind = ?1 AND id = ?2", kind, old_id, error);
+      if (stmt == NULL)
+        return FALSE;
+      qm_db_bind_text (stmt, 3, info->id);
+      if (!qm_store_query_done (store, stmt, error, "%s", what))
+        return FALSE;
+    }
+  if (old_id == NULL || old_price != info->price_usd)
+    return qm_catalog_store_record_price (store, kind, info->id, FALSE,
+                                          old_id != NULL ? &old_price : NULL, &info->price_usd,
+                                          revision, error);
+  return TRUE;
+}
+
 gboolean
 qm_catalog_store_write_user (QmStore              *store,
                              QmCatalogKind         kind,
@@ -99,29 +255,7 @@ qm_catalog_store_write_user (QmStore              *store,
                              const char           *text,
                              GError              **error)
 {
-  const char *sql = old_id == NULL
-                    ? "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source,"
-                      " as_of, entry, created, modified)"
-                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)"
-                    : "UPDATE catalog_user SET id = ?2, vendor = ?3, name = ?4,"
-                      " price_usd = ?5, source = ?6, as_of = ?7, entry = ?8, modified = ?9"
-                      " WHERE kind = ?1 AND id = ?10";
-  g_autoptr(sqlite3_stmt) stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, info->id, error);
-  gint64 now = g_get_real_time ();
-
-  if (stmt == NULL)
-    return FALSE;
-  qm_store_bind_text (stmt, 3, info->vendor ? info->vendor : "");
-  qm_store_bind_text (stmt, 4, info->name);
-  sqlite3_bind_double (stmt, 5, info->price_usd);
-  qm_store_bind_text (stmt, 6, info->source ? info->source : "");
-  qm_store_bind_text (stmt, 7, info->as_of ? info->as_of : "");
-  qm_store_bind_text (stmt, 8, text);
-  sqlite3_bind_int64 (stmt, 9, now);
-  if (old_id != NULL)
-    qm_store_bind_text (stmt, 10, old_id);
-  return qm_store_step_done (store, stmt, error, "Could not save the %s \"%s\"",
-                             qm_catalog_kind_to_string (kind), info->id);
+  return write_user_at (store, kind, old_id, info, text, QM_CATALOG_ANY_REVISION, NULL, error);
 }
 
 gboolean
@@ -139,7 +273,7 @@ qm_catalog_store_add (QmStore        *store,
 
   if ((text = canonical_entry_text (kind, json, &info, what, error)) == NULL)
     return FALSE;
-  if (!qm_store_begin (store, what, error))
+  if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
   if (!id_taken (store, kind, info.id, &exists, error))
     goto fail;
@@ -152,7 +286,7 @@ qm_catalog_store_add (QmStore        *store,
     }
   if (!qm_catalog_store_write_user (store, kind, NULL, &info, text, error))
     goto fail;
-  return qm_store_commit (store, what, error);
+  return qm_catalog_store_commit (store, what, error);
 
 fail:
   qm_store_rollback (store);
@@ -166,6 +300,18 @@ qm_catalog_store_update (QmStore        *store,
                          const char     *json,
                          GError        **error)
 {
+  return qm_catalog_store_update_at (store, kind, id, json, QM_CATALOG_ANY_REVISION, NULL, error);
+}
+
+gboolean
+qm_catalog_store_update_at (QmStore        *store,
+                            QmCatalogKind   kind,
+                            const char     *id,
+                            const char     *json,
+                            gint64          revision,
+                            gint64         *new_revision,
+                            GError        **error)
+{
   g_autofree char *text = NULL;
   g_autofree char *what = g_strdup_printf ("Could not change the %s \"%s\"",
                                            qm_catalog_kind_to_string (kind), id);
@@ -176,7 +322,7 @@ qm_catalog_store_update (QmStore        *store,
 
   if ((text = canonical_entry_text (kind, json, &info, what, error)) == NULL)
     return FALSE;
-  if (!qm_store_begin (store, what, error))
+  if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
   if (!row_exists (store, USER_EXISTS, kind, id, &exists, error))
     goto fail;
@@ -202,9 +348,9 @@ qm_catalog_store_update (QmStore        *store,
           goto fail;
         }
     }
-  if (!qm_catalog_store_write_user (store, kind, id, &info, text, error))
+  if (!write_user_at (store, kind, id, &info, text, revision, new_revision, error))
     goto fail;
-  return qm_store_commit (store, what, error);
+  return qm_catalog_store_commit (store, what, error);
 
 fail:
   qm_store_rollback (store);
@@ -216,17 +362,37 @@ exec_kind_id (QmStore        *store,
               const char     *sql,
               QmCatalogKind   kind,
               const char     *id,
-              int            *changes,
+              gint64         *changes,
               GError        **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, id, error);
+  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, id, error);
 
-  if (stmt == NULL || !qm_store_step_done (store, stmt, error, "Could not change the %s \"%s\"",
-                           qm_catalog_kind_to_string (kind), id))
+  if (stmt == NULL || !qm_store_query_done (store, stmt, error, "Could not change the %s \"%s\"",
+                                            qm_catalog_kind_to_string (kind), id))
     return FALSE;
   if (changes != NULL)
-    *changes = sqlite3_changes (qm_store_db (store));
+    *changes = qm_db_changes (qm_store_connection (store));
   return TRUE;
+}
+
+/* Deletes the user's entry and records that its price went. */
+static gboolean
+delete_user_locked (QmStore        *store,
+                    QmCatalogKind   kind,
+                    const char     *id,
+                    gint64         *changes,
+                    GError        **error)
+{
+  gint64 revision = 0;
+  double price = 0.0;
+
+  if (!read_revision (store, USER_REVISION, kind, id, &revision, &price, error) ||
+      !exec_kind_id (store, "DELETE FROM catalog_user WHERE kind = ?1 AND id = ?2",
+                     kind, id, changes, error))
+    return FALSE;
+  if (*changes == 0)
+    return TRUE;
+  return qm_catalog_store_record_price (store, kind, id, FALSE, &price, NULL, revision + 1, error);
 }
 
 gboolean
@@ -235,16 +401,20 @@ qm_catalog_store_delete (QmStore        *store,
                          const char     *id,
                          GError        **error)
 {
+  const char *what = "Could not delete the catalog entry";
   gboolean builtin = FALSE;
-  int changes = 0;
+  gint64 changes = 0;
 
-  if (!qm_store_check_writable (store, "Could not delete the catalog entry", error))
+  if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
-  if (!exec_kind_id (store, "DELETE FROM catalog_user WHERE kind = ?1 AND id = ?2",
-                     kind, id, &changes, error))
-    return FALSE;
+  if (!delete_user_locked (store, kind, id, &changes, error))
+    {
+      qm_store_rollback (store);
+      return FALSE;
+    }
   if (changes > 0)
-    return TRUE;
+    return qm_catalog_store_commit (store, what, error);
+  qm_store_rollback (store);
   if (!row_exists (store, BUILTIN_EXISTS, kind, id, &builtin, error))
     return FALSE;
   if (builtin)
@@ -264,9 +434,9 @@ qm_catalog_store_set_hidden (QmStore        *store,
                              gboolean        hidden,
                              GError        **error)
 {
-  int changes = 0;
+  gint64 changes = 0;
 
-  if (!qm_store_check_writable (store, "Could not hide the catalog entry", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, "Could not hide the catalog entry", error))
     return FALSE;
   if (!exec_kind_id (store,
                      hidden ? "UPDATE catalog_builtin SET hidden = 1 WHERE kind = ?1 AND id = ?2"
@@ -280,6 +450,32 @@ qm_catalog_store_set_hidden (QmStore        *store,
                    "delete your own)", qm_catalog_kind_to_string (kind), id);
       return FALSE;
     }
+  /* One statement, committed already: the notice goes on its own. */
+  return qm_store_notify (store, QM_STORE_CHANGE_CATALOG, error);
+}
+
+/* The revision a new override starts at: past every one the entry's
+ * override had before, so a copy read before a clear and a set again
+ * never matches the new one. */
+static gboolean
+next_override_revision (QmStore        *store,
+                        QmCatalogKind   kind,
+                        const char     *id,
+                        gint64         *revision,
+                        GError        **error)
+{
+  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store,
+      "SELECT coalesce (max (revision), 0) + 1 FROM catalog_price_history"
+      " WHERE kind = ?1 AND id = ?2 AND is_override = 1", kind, id, error);
+
+  if (stmt == NULL)
+    return FALSE;
+  if (qm_db_step (stmt) != QM_DB_STEP_ROW)
+    {
+      qm_store_db_fail (store, error, "Could not read the price history");
+      return FALSE;
+    }
+  *revision = qm_db_column_int64 (stmt, 0);
   return TRUE;
 }
 
@@ -288,22 +484,58 @@ qm_catalog_store_set_override (QmStore        *store,
                                QmCatalogKind   kind,
                                const char     *id,
                                double          price_usd,
+                               gint64          expected,
+                               gint64         *new_revision,
                                GError        **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autofree char *what = g_strdup_printf ("Could not set the price of the %s \"%s\"",
+                                           qm_catalog_kind_to_string (kind), id);
+  g_autoptr(QmDbStmt) stmt = NULL;
+  gint64 revision = 0, next = 0;
+  double old_price = 0.0;
+  guint attempts = 0;
 
-  stmt = qm_catalog_store_prepare_kind_id (store,
-                                           "INSERT INTO catalog_override (kind, id, price_usd, modified)"
-                                           " VALUES (?1, ?2, ?3, ?4)"
-                                           " ON CONFLICT (kind, id) DO UPDATE SET"
-                                           "  price_usd = excluded.price_usd, modified = excluded.modified",
-                                           kind, id, error);
+again:
+  g_clear_pointer (&stmt, qm_db_stmt_free);
+  if (!read_revision (store, OVERRIDE_REVISION, kind, id, &revision, &old_price, error))
+    return FALSE;
+  if (expected != QM_CATALOG_ANY_REVISION && expected != revision)
+    {
+      set_conflict (store, error, what, "its price", expected, revision);
+      return FALSE;
+    }
+  if (revision == 0 && !next_override_revision (store, kind, id, &next, error))
+    return FALSE;
+  stmt = qm_catalog_store_prepare_kind_id (store, revision == 0
+      ? "INSERT INTO catalog_override (kind, id, price_usd, modified, revision)"
+        " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (kind, id) DO NOTHING"
+      : "UPDATE catalog_override SET price_usd = ?3, modified = ?4, revision = ?5"
+        " WHERE kind = ?1 AND id = ?2 AND revision = ?5 - 1", kind, id, error);
   if (stmt == NULL)
     return FALSE;
-  sqlite3_bind_double (stmt, 3, price_usd);
-  sqlite3_bind_int64 (stmt, 4, g_get_real_time ());
-  return qm_store_step_done (store, stmt, error, "Could not set the price of the %s \"%s\"",
-                             qm_catalog_kind_to_string (kind), id);
+  next = revision == 0 ? next : revision + 1;
+  qm_db_bind_double (stmt, 3, price_usd);
+  qm_db_bind_int64 (stmt, 4, g_get_real_time ());
+  qm_db_bind_int64 (stmt, 5, next);
+  if (!qm_store_query_done (store, stmt, error, "%s", what))
+    return FALSE;
+  if (qm_db_changes (qm_store_connection (store)) == 0)
+    {
+      gint64 theirs = 0;
+      double price = 0.0;
+
+      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
+        goto again;
+      if (read_revision (store, OVERRIDE_REVISION, kind, id, &theirs, &price, error))
+        set_conflict (store, error, what, "its price", revision, theirs);
+      return FALSE;
+    }
+  if (new_revision != NULL)
+    *new_revision = next;
+  if (revision != 0 && old_price == price_usd)
+    return TRUE;
+  return qm_catalog_store_record_price (store, kind, id, TRUE, revision != 0 ? &old_price : NULL,
+                                        &price_usd, next, error);
 }
 
 gboolean
@@ -313,7 +545,21 @@ qm_catalog_store_set_price_override (QmStore        *store,
                                      double          price_usd,
                                      GError        **error)
 {
+  return qm_catalog_store_set_price_override_at (store, kind, id, price_usd,
+                                                 QM_CATALOG_ANY_REVISION, NULL, error);
+}
+
+gboolean
+qm_catalog_store_set_price_override_at (QmStore        *store,
+                                        QmCatalogKind   kind,
+                                        const char     *id,
+                                        double          price_usd,
+                                        gint64          revision,
+                                        gint64         *new_revision,
+                                        GError        **error)
+{
   g_autoptr(QmCatalogEntry) entry = NULL;
+  const char *what = "Could not set the price";
 
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, FALSE);
 
@@ -323,11 +569,15 @@ qm_catalog_store_set_price_override (QmStore        *store,
                    "price_usd: must be a number >= 0 (got %g)", price_usd);
       return FALSE;
     }
-  if (!qm_store_check_writable (store, "Could not set the price", error))
+  if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
-  if ((entry = qm_catalog_store_get (store, kind, id, error)) == NULL)
-    return FALSE;
-  return qm_catalog_store_set_override (store, kind, id, price_usd, error);
+  if ((entry = qm_catalog_store_get (store, kind, id, error)) == NULL ||
+      !qm_catalog_store_set_override (store, kind, id, price_usd, revision, new_revision, error))
+    {
+      qm_store_rollback (store);
+      return FALSE;
+    }
+  return qm_catalog_store_commit (store, what, error);
 }
 
 gboolean
@@ -336,9 +586,72 @@ qm_catalog_store_clear_price_override (QmStore        *store,
                                        const char     *id,
                                        GError        **error)
 {
-  if (!qm_store_check_writable (store, "Could not clear the price", error))
-    return FALSE;
-  return exec_kind_id (store, "DELETE FROM catalog_override WHERE kind = ?1 AND id = ?2",
-                       kind, id, NULL, error);
+  return qm_catalog_store_clear_price_override_at (store, kind, id, QM_CATALOG_ANY_REVISION, error);
 }
 
+/* Inside the caller's transaction. */
+static gboolean
+clear_override_locked (QmStore        *store,
+                       QmCatalogKind   kind,
+                       const char     *id,
+                       gint64          expected,
+                       const char     *what,
+                       GError        **error)
+{
+  g_autoptr(QmDbStmt) stmt = NULL;
+  gint64 revision = 0;
+  double old_price = 0.0;
+  guint attempts = 0;
+
+again:
+  g_clear_pointer (&stmt, qm_db_stmt_free);
+  if (!read_revision (store, OVERRIDE_REVISION, kind, id, &revision, &old_price, error))
+    return FALSE;
+  if (expected != QM_CATALOG_ANY_REVISION && expected != revision)
+    {
+      set_conflict (store, error, what, "its price", expected, revision);
+      return FALSE;
+    }
+  /* Nothing to clear. */
+  if (revision == 0)
+    return TRUE;
+  stmt = qm_catalog_store_prepare_kind_id (store, "DELETE FROM catalog_override"
+                                                  " WHERE kind = ?1 AND id = ?2 AND revision = ?3",
+                                           kind, id, error);
+  if (stmt == NULL)
+    return FALSE;
+  qm_db_bind_int64 (stmt, 3, revision);
+  if (!qm_store_query_done (store, stmt, error, "%s", what))
+    return FALSE;
+  if (qm_db_changes (qm_store_connection (store)) == 0)
+    {
+      gint64 theirs = 0;
+
+      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
+        goto again;
+      if (read_revision (store, OVERRIDE_REVISION, kind, id, &theirs, &old_price, error))
+        set_conflict (store, error, what, "its price", revision, theirs);
+      return FALSE;
+    }
+  return qm_catalog_store_record_price (store, kind, id, TRUE, &old_price, NULL, revision + 1, error);
+}
+
+gboolean
+qm_catalog_store_clear_price_override_at (QmStore        *store,
+                                          QmCatalogKind   kind,
+                                          const char     *id,
+                                          gint64          revision,
+                                          GError        **error)
+{
+  g_autofree char *what = g_strdup_printf ("Could not clear the price of the %s \"%s\"",
+                                           qm_catalog_kind_to_string (kind), id);
+
+  if (!qm_catalog_store_begin (store, what, error))
+    return FALSE;
+  if (!clear_override_locked (store, kind, id, revision, what, error))
+    {
+      qm_store_rollback (store);
+      return FALSE;
+    }
+  return qm_catalog_store_commit (store, what, error);
+}

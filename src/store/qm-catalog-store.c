@@ -1,7 +1,9 @@
-/* qm-catalog-store.c: the catalog tables (schema in qm-store.c, step 1 → 2):
- * entries, the sync of the built-in rows and reading. The user's own
- * entries and price overrides are in qm-catalog-store-user.c, CSV import
- * and export in qm-catalog-store-csv.c.
+/* qm-catalog-store.c: the catalog tables (schema in qm-store-schema.c,
+ * steps 1 → 2 and 5 → 6): entries, the sync of the built-in rows and
+ * reading, on SQLite or PostgreSQL through the engine layer (qm-db.h). The
+ * user's own entries and price overrides, with their revisions, are in
+ * qm-catalog-store-user.c, the price history in -history.c, CSV import and
+ * export in -csv.c, the copy between databases in -copy.c.
  *
  * Every entry is stored as catalog JSON (the keys of data/catalog/) and
  * parsed back with the core's own parser (qm-catalog-json.h), so a user's
@@ -114,19 +116,19 @@ qm_catalog_entry_parse (const QmCatalogEntry  *entry,
   return TRUE;
 }
 
-sqlite3_stmt *
+QmDbStmt *
 qm_catalog_store_prepare_kind_id (QmStore        *store,
                                   const char     *sql,
                                   QmCatalogKind   kind,
                                   const char     *id,
                                   GError        **error)
 {
-  sqlite3_stmt *stmt = qm_store_prepare (store, sql, error);
+  QmDbStmt *stmt = qm_store_query (store, sql, error);
 
   if (stmt != NULL)
     {
-      sqlite3_bind_text (stmt, 1, qm_catalog_kind_to_string (kind), -1, SQLITE_STATIC);
-      qm_store_bind_text (stmt, 2, id);
+      qm_db_bind_text (stmt, 1, qm_catalog_kind_to_string (kind));
+      qm_db_bind_text (stmt, 2, id);
     }
   return stmt;
 }
@@ -174,63 +176,20 @@ qm_catalog_store_version (QmStore *store)
   return meta_get (store, "catalog_version");
 }
 
-gboolean
-qm_catalog_store_sync_builtins (QmStore   *store,
-                                gboolean   force,
-                                gboolean  *synced,
-                                GError   **error)
+static const char upsert_builtin_sql[] =
+  "INSERT INTO catalog_builtin"
+  " (kind, id, vendor, name, price_usd, source, as_of, position, entry)"
+  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+  " ON CONFLICT (kind, id) DO UPDATE SET"
+  "  vendor = excluded.vendor, name = excluded.name,"
+  "  price_usd = excluded.price_usd, source = excluded.source,"
+  "  as_of = excluded.as_of, position = excluded.position,"
+  "  entry = excluded.entry";
+
+/* Writes every built-in row of every kind with @upsert. */
+static gboolean
+write_builtins (QmDbStmt *upsert)
 {
-  const char *what = "Could not update the built-in catalog";
-  g_autofree char *recorded = meta_get (store, "catalog_version");
-  g_autoptr(sqlite3_stmt) upsert = NULL;
-  g_autoptr(sqlite3_stmt) meta = NULL;
-  sqlite3 *db = qm_store_db (store);
-  int rc;
-
-  if (synced != NULL)
-    *synced = FALSE;
-  /* The catalog is not kept on a PostgreSQL server yet (issue #23). */
-  if (db == NULL)
-    {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
-                   "%s: %s does not keep the catalog on a server yet", what, qm_store_path (store));
-      return FALSE;
-    }
-  if (!force && g_strcmp0 (recorded, qm_catalog_version ()) == 0)
-    return TRUE;
-
-  if (!qm_store_begin (store, what, error))
-    return FALSE;
-  /* Another process opening the same new file may have synced while this
-   * one waited for the write lock: read the version again inside the
-   * transaction, so that only the first one rewrites the rows and the
-   * others do not hold the lock (and time out each other) doing it again. */
-  if (!force)
-    {
-      g_autofree char *now = meta_get (store, "catalog_version");
-
-      if (g_strcmp0 (now, qm_catalog_version ()) == 0)
-        return qm_store_commit (store, what, error);
-    }
-
-  /* Rows the new catalog no longer ships keep position -1 and go. */
-  rc = sqlite3_exec (db, "UPDATE catalog_builtin SET position = -1", NULL, NULL, NULL);
-  if (rc != SQLITE_OK)
-    goto fail;
-
-  rc = sqlite3_prepare_v2 (db,
-                           "INSERT INTO catalog_builtin"
-                           " (kind, id, vendor, name, price_usd, source, as_of, position, entry)"
-                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-                           " ON CONFLICT (kind, id) DO UPDATE SET"
-                           "  vendor = excluded.vendor, name = excluded.name,"
-                           "  price_usd = excluded.price_usd, source = excluded.source,"
-                           "  as_of = excluded.as_of, position = excluded.position,"
-                           "  entry = excluded.entry",
-                           -1, &upsert, NULL);
-  if (rc != SQLITE_OK)
-    goto fail;
-
   for (guint k = 0; k < QM_N_CATALOG_KINDS; k++)
     {
       gsize size = qm_catalog_kind_struct_size (k);
@@ -243,35 +202,72 @@ qm_catalog_store_sync_builtins (QmStore   *store,
           g_autoptr(JsonObject) o = qm_catalog_spec_to_json (k, info);
           g_autofree char *text = qm_store_object_to_text (o, FALSE);
 
-          sqlite3_reset (upsert);
-          sqlite3_bind_text (upsert, 1, qm_catalog_kind_to_string (k), -1, SQLITE_STATIC);
-          sqlite3_bind_text (upsert, 2, info->id, -1, SQLITE_STATIC);
-          sqlite3_bind_text (upsert, 3, info->vendor ? info->vendor : "", -1, SQLITE_STATIC);
-          sqlite3_bind_text (upsert, 4, info->name ? info->name : info->id, -1, SQLITE_STATIC);
-          sqlite3_bind_double (upsert, 5, info->price_usd);
-          sqlite3_bind_text (upsert, 6, info->source ? info->source : "", -1, SQLITE_STATIC);
-          sqlite3_bind_text (upsert, 7, info->as_of ? info->as_of : "", -1, SQLITE_STATIC);
-          sqlite3_bind_int (upsert, 8, i);
-          sqlite3_bind_text (upsert, 9, text, -1, SQLITE_TRANSIENT);
-          rc = sqlite3_step (upsert);
-          if (rc != SQLITE_DONE)
-            goto fail;
+          qm_db_reset (upsert);
+          qm_db_bind_text (upsert, 1, qm_catalog_kind_to_string (k));
+          qm_db_bind_text (upsert, 2, info->id);
+          qm_db_bind_text (upsert, 3, info->vendor ? info->vendor : "");
+          qm_db_bind_text (upsert, 4, info->name ? info->name : info->id);
+          qm_db_bind_double (upsert, 5, info->price_usd);
+          qm_db_bind_text (upsert, 6, info->source ? info->source : "");
+          qm_db_bind_text (upsert, 7, info->as_of ? info->as_of : "");
+          qm_db_bind_int64 (upsert, 8, i);
+          qm_db_bind_text (upsert, 9, text);
+          if (qm_db_step (upsert) != QM_DB_STEP_DONE)
+            return FALSE;
         }
     }
+  return TRUE;
+}
 
-  rc = sqlite3_exec (db, "DELETE FROM catalog_builtin WHERE position = -1", NULL, NULL, NULL);
-  if (rc != SQLITE_OK)
+gboolean
+qm_catalog_store_sync_builtins (QmStore   *store,
+                                gboolean   force,
+                                gboolean  *synced,
+                                GError   **error)
+{
+  const char *what = "Could not update the built-in catalog";
+  g_autofree char *recorded = meta_get (store, "catalog_version");
+  g_autoptr(QmDbStmt) upsert = NULL;
+  g_autoptr(QmDbStmt) meta = NULL;
+  QmDb *db = qm_store_connection (store);
+
+  if (synced != NULL)
+    *synced = FALSE;
+  if (!force && g_strcmp0 (recorded, qm_catalog_version ()) == 0)
+    return TRUE;
+
+  if (!qm_store_begin (store, what, error))
+    return FALSE;
+  /* Clients of one server sync one at a time (SQLite's BEGIN IMMEDIATE
+   * has serialised them already), so two never rewrite the rows at once. */
+  if (qm_db_engine (db) == QM_DB_POSTGRESQL &&
+      !qm_db_exec (db, "LOCK TABLE catalog_builtin IN SHARE ROW EXCLUSIVE MODE", NULL))
+    goto fail;
+  /* Another process opening the same new database may have synced while
+   * this one waited for the write lock: read the version again inside the
+   * transaction, so that only the first one rewrites the rows and the
+   * others do not hold the lock (and time out each other) doing it again. */
+  if (!force)
+    {
+      g_autofree char *now = meta_get (store, "catalog_version");
+
+      if (g_strcmp0 (now, qm_catalog_version ()) == 0)
+        return qm_store_commit (store, what, error);
+    }
+
+  /* Rows the new catalog no longer ships keep position -1 and go. */
+  if (!qm_db_exec (db, "UPDATE catalog_builtin SET position = -1", NULL) ||
+      (upsert = qm_db_prepare (db, upsert_builtin_sql, NULL)) == NULL ||
+      !write_builtins (upsert) ||
+      !qm_db_exec (db, "DELETE FROM catalog_builtin WHERE position = -1", NULL))
     goto fail;
 
-  rc = sqlite3_prepare_v2 (db,
-                           "INSERT INTO meta (key, value) VALUES ('catalog_version', ?1)"
-                           " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                           -1, &meta, NULL);
-  if (rc != SQLITE_OK)
+  meta = qm_db_prepare (db, "INSERT INTO meta (key, value) VALUES ('catalog_version', ?1)"
+                            " ON CONFLICT (key) DO UPDATE SET value = excluded.value", NULL);
+  if (meta == NULL)
     goto fail;
-  sqlite3_bind_text (meta, 1, qm_catalog_version (), -1, SQLITE_STATIC);
-  rc = sqlite3_step (meta);
-  if (rc != SQLITE_DONE)
+  qm_db_bind_text (meta, 1, qm_catalog_version ());
+  if (qm_db_step (meta) != QM_DB_STEP_DONE)
     goto fail;
 
   if (!qm_store_commit (store, what, error))
@@ -281,7 +277,7 @@ qm_catalog_store_sync_builtins (QmStore   *store,
   return TRUE;
 
 fail:
-  qm_store_fail (store, error, rc, "%s", what);
+  qm_store_db_fail (store, error, "%s", what);
   qm_store_rollback (store);
   return FALSE;
 }
@@ -300,7 +296,7 @@ qm_catalog_store_sync (QmStore   *store,
 
 #define ENTRY_COLUMNS \
   "kind, id, vendor, name, source, as_of, builtin, hidden, " \
-  "list_price_usd, override_usd, price_usd, entry"
+  "list_price_usd, override_usd, price_usd, entry, revision, override_revision"
 
 /* Kinds in the order of the catalog view's pages. */
 #define KIND_ORDER \
@@ -308,24 +304,26 @@ qm_catalog_store_sync (QmStore   *store,
   " WHEN 'storage' THEN 3 WHEN 'facility' THEN 4 WHEN 'cloud' THEN 5 ELSE 6 END"
 
 static QmCatalogEntry *
-entry_from_row (sqlite3_stmt *stmt)
+entry_from_row (QmDbStmt *stmt)
 {
   QmCatalogEntry *e = g_new0 (QmCatalogEntry, 1);
 
-  if (!qm_catalog_kind_from_string ((const char *) sqlite3_column_text (stmt, 0), &e->kind))
+  if (!qm_catalog_kind_from_string (qm_db_column_text (stmt, 0), &e->kind))
     e->kind = QM_CATALOG_KIND_GPU;
-  e->id = qm_store_column_dup (stmt, 1);
-  e->vendor = qm_store_column_dup (stmt, 2);
-  e->name = qm_store_column_dup (stmt, 3);
-  e->source = qm_store_column_dup (stmt, 4);
-  e->as_of = qm_store_column_dup (stmt, 5);
-  e->builtin = sqlite3_column_int (stmt, 6) != 0;
-  e->hidden = sqlite3_column_int (stmt, 7) != 0;
-  e->list_price_usd = sqlite3_column_double (stmt, 8);
-  e->has_override = sqlite3_column_type (stmt, 9) != SQLITE_NULL;
-  e->override_usd = e->has_override ? sqlite3_column_double (stmt, 9) : 0.0;
-  e->price_usd = sqlite3_column_double (stmt, 10);
-  e->json = qm_store_column_dup (stmt, 11);
+  e->id = qm_db_column_dup (stmt, 1);
+  e->vendor = qm_db_column_dup (stmt, 2);
+  e->name = qm_db_column_dup (stmt, 3);
+  e->source = qm_db_column_dup (stmt, 4);
+  e->as_of = qm_db_column_dup (stmt, 5);
+  e->builtin = qm_db_column_int64 (stmt, 6) != 0;
+  e->hidden = qm_db_column_int64 (stmt, 7) != 0;
+  e->list_price_usd = qm_db_column_double (stmt, 8);
+  e->has_override = !qm_db_column_is_null (stmt, 9);
+  e->override_usd = e->has_override ? qm_db_column_double (stmt, 9) : 0.0;
+  e->price_usd = qm_db_column_double (stmt, 10);
+  e->json = qm_db_column_dup (stmt, 11);
+  e->revision = qm_db_column_int64 (stmt, 12);
+  e->override_revision = qm_db_column_int64 (stmt, 13);
   return e;
 }
 
@@ -345,6 +343,25 @@ like_pattern (const char *text)
   return g_string_free (s, FALSE);
 }
 
+#define LIKE_ANY(LIKE) \
+  "id " LIKE " ?3 ESCAPE '\\' OR name " LIKE " ?3 ESCAPE '\\' OR vendor " LIKE " ?3 ESCAPE '\\'"
+
+/* SQLite's LIKE ignores ASCII case, and "?3 IS NULL" first spares it
+ * three LIKEs a row when there is no search (the whole list loads in a
+ * third less time). PostgreSQL's ILIKE ignores case; it takes each
+ * parameter's type from the first place it appears, so there a column
+ * comes first, and user entries sharing a creation time sort by id. */
+static const char list_sqlite_sql[] =
+  "SELECT " ENTRY_COLUMNS " FROM catalog_entry"
+  " WHERE (?1 IS NULL OR kind = ?1) AND (?2 <> 0 OR hidden = 0)"
+  "   AND (?3 IS NULL OR " LIKE_ANY ("LIKE") ")"
+  " ORDER BY " KIND_ORDER ", builtin DESC, position";
+static const char list_pg_sql[] =
+  "SELECT " ENTRY_COLUMNS " FROM catalog_entry"
+  " WHERE (kind = ?1 OR ?1 IS NULL) AND (?2 <> 0 OR hidden = 0)"
+  "   AND (" LIKE_ANY ("ILIKE") " OR ?3 IS NULL)"
+  " ORDER BY " KIND_ORDER ", builtin DESC, position, id";
+
 GPtrArray *
 qm_catalog_store_list (QmStore             *store,
                        int                  kind,
@@ -353,33 +370,26 @@ qm_catalog_store_list (QmStore             *store,
                        GError             **error)
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) qm_catalog_entry_free);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
   g_autofree char *pattern = NULL;
-  int rc;
+  gboolean pg = qm_db_engine (qm_store_connection (store)) == QM_DB_POSTGRESQL;
+  QmDbStep step;
 
-  stmt = qm_store_prepare (store,
-                           "SELECT " ENTRY_COLUMNS " FROM catalog_entry"
-                           " WHERE (?1 IS NULL OR kind = ?1) AND (?2 OR hidden = 0)"
-                           "   AND (?3 IS NULL OR id LIKE ?3 ESCAPE '\\'"
-                           "        OR name LIKE ?3 ESCAPE '\\' OR vendor LIKE ?3 ESCAPE '\\')"
-                           " ORDER BY " KIND_ORDER ", builtin DESC, position",
-                           error);
+  stmt = qm_store_query (store, pg ? list_pg_sql : list_sqlite_sql, error);
   if (stmt == NULL)
     return NULL;
-  if (kind >= 0 && kind < QM_N_CATALOG_KINDS)
-    sqlite3_bind_text (stmt, 1, qm_catalog_kind_to_string (kind), -1, SQLITE_STATIC);
-  sqlite3_bind_int (stmt, 2, (flags & QM_CATALOG_LIST_INCLUDE_HIDDEN) != 0);
+  qm_db_bind_text (stmt, 1, kind >= 0 && kind < QM_N_CATALOG_KINDS
+                            ? qm_catalog_kind_to_string (kind) : NULL);
+  qm_db_bind_int64 (stmt, 2, (flags & QM_CATALOG_LIST_INCLUDE_HIDDEN) != 0);
   if (search != NULL && *search != '\0')
-    {
-      pattern = like_pattern (search);
-      sqlite3_bind_text (stmt, 3, pattern, -1, SQLITE_STATIC);
-    }
+    pattern = like_pattern (search);
+  qm_db_bind_text (stmt, 3, pattern);
 
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while ((step = qm_db_step (stmt)) == QM_DB_STEP_ROW)
     g_ptr_array_add (out, entry_from_row (stmt));
-  if (rc != SQLITE_DONE)
+  if (step != QM_DB_STEP_DONE)
     {
-      qm_store_fail (store, error, rc, "Could not read the catalog");
+      qm_store_db_fail (store, error, "Could not read the catalog");
       return NULL;
     }
   return g_steal_pointer (&out);
@@ -391,8 +401,8 @@ qm_catalog_store_get (QmStore        *store,
                       const char     *id,
                       GError        **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  int rc;
+  g_autoptr(QmDbStmt) stmt = NULL;
+  QmDbStep step;
 
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, NULL);
 
@@ -402,15 +412,15 @@ qm_catalog_store_get (QmStore        *store,
                                            kind, id, error);
   if (stmt == NULL)
     return NULL;
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
+  step = qm_db_step (stmt);
+  if (step == QM_DB_STEP_ROW)
     return entry_from_row (stmt);
-  if (rc == SQLITE_DONE)
+  if (step == QM_DB_STEP_DONE)
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                  "No %s with the id \"%s\" in the catalog", qm_catalog_kind_to_string (kind),
                  id ? id : "");
   else
-    qm_store_fail (store, error, rc, "Could not read the catalog");
+    qm_store_db_fail (store, error, "Could not read the catalog");
   return NULL;
 }
 
@@ -426,3 +436,26 @@ qm_catalog_store_resolve (QmStore        *store,
   return entry != NULL && qm_catalog_entry_parse (entry, out, error);
 }
 
+/* Every change to the user's catalog: the catalog manager's right first,
+ * and the other clients told when it commits (qm-store-watch.c). */
+gboolean
+qm_catalog_store_begin (QmStore     *store,
+                        const char  *what,
+                        GError     **error)
+{
+  return qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, what, error) &&
+         qm_store_begin (store, what, error);
+}
+
+gboolean
+qm_catalog_store_commit (QmStore     *store,
+                         const char  *what,
+                         GError     **error)
+{
+  if (!qm_store_notify (store, QM_STORE_CHANGE_CATALOG, error))
+    {
+      qm_store_rollback (store);
+      return FALSE;
+    }
+  return qm_store_commit (store, what, error);
+}

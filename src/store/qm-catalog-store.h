@@ -30,7 +30,29 @@ typedef struct
   double        override_usd;    /* the user's price, when has_override */
   double        price_usd;       /* what estimates use: the override, else the list price */
   char         *json;            /* the whole entry as catalog JSON (list price inside) */
+  gint64        revision;        /* a user's entry: its revision (from 1); a built-in: 0 */
+  gint64        override_revision; /* the price override's revision, 0 when there is none */
 } QmCatalogEntry;
+
+/* A save that names no revision to check: last writer wins. */
+#define QM_CATALOG_ANY_REVISION ((gint64) -1)
+
+/* One change of an entry's price, as the history keeps it. */
+typedef struct
+{
+  QmCatalogKind kind;
+  char         *id;
+  gboolean      is_override;   /* the user's price override, else a user entry's own price */
+  gboolean      has_old;       /* FALSE: there was no price (a new override or entry) */
+  double        old_price_usd;
+  gboolean      has_new;       /* FALSE: the price went (override cleared, entry deleted) */
+  double        new_price_usd;
+  char         *who;           /* the database user on a server, the OS user on a file */
+  char         *changed_at;    /* UTC, ISO 8601: 2026-11-26T21:40:05.123456Z */
+  gint64        revision;      /* the revision the change made */
+} QmCatalogPriceChange;
+
+void            qm_catalog_price_change_free (QmCatalogPriceChange *change);
 
 void            qm_catalog_entry_free    (QmCatalogEntry *entry);
 QmCatalogEntry *qm_catalog_entry_copy    (const QmCatalogEntry *entry);
@@ -114,6 +136,68 @@ gboolean        qm_catalog_store_clear_price_override (QmStore       *store,
                                                        QmCatalogKind  kind,
                                                        const char    *id,
                                                        GError       **error);
+
+/* The same three writes from a copy read at @revision (the entry's
+ * revision, or its override_revision; 0 for "no override yet"), or
+ * QM_CATALOG_ANY_REVISION. When someone else changed it meanwhile,
+ * nothing is written and the error is QM_STORE_ERROR_CONFLICT, naming the
+ * entry and both revisions. @new_revision (may be NULL) gets the revision
+ * saved. */
+gboolean        qm_catalog_store_update_at (QmStore        *store,
+                                            QmCatalogKind   kind,
+                                            const char     *id,
+                                            const char     *json,
+                                            gint64          revision,
+                                            gint64         *new_revision,
+                                            GError        **error);
+gboolean        qm_catalog_store_set_price_override_at   (QmStore       *store,
+                                                          QmCatalogKind  kind,
+                                                          const char    *id,
+                                                          double         price_usd,
+                                                          gint64         revision,
+                                                          gint64        *new_revision,
+                                                          GError       **error);
+gboolean        qm_catalog_store_clear_price_override_at (QmStore       *store,
+                                                          QmCatalogKind  kind,
+                                                          const char    *id,
+                                                          gint64         revision,
+                                                          GError       **error);
+
+/* Every recorded change of the price of the entry @kind @id (its
+ * override and, for a user's entry, its own price), newest first. A
+ * GPtrArray of QmCatalogPriceChange; empty when the price never changed. */
+GPtrArray      *qm_catalog_store_price_history (QmStore        *store,
+                                                QmCatalogKind   kind,
+                                                const char     *id,
+                                                GError        **error);
+
+/* ------------------------------------------------------------------ */
+/* Copying the user's catalog to another database (db copy).           */
+
+typedef struct
+{
+  const char *label;      /* "user entries", "price overrides", "price changes" */
+  guint       n_rows;     /* rows in FROM */
+  guint       written;    /* rows TO lacked or had otherwise */
+  guint       unchanged;  /* rows TO had already as FROM has them */
+  char        hash[65];   /* SHA-256 (hex) of FROM's rows, which TO's now match */
+} QmCatalogCopyPart;
+
+typedef struct
+{
+  QmCatalogCopyPart parts[3];
+} QmCatalogCopyResult;
+
+/* Copies the user's entries, price overrides and price history from
+ * @from to @to (revisions and times as they are) in one transaction of
+ * @to, and before committing checks that @to holds every row of @from
+ * with equal content (count and SHA-256). Safe to run again; @to's own
+ * rows that @from lacks are kept. Built-in rows are not copied: each
+ * database syncs its own. */
+gboolean         qm_catalog_store_copy (QmStore              *from,
+                                        QmStore              *to,
+                                        QmCatalogCopyResult  *result,
+                                        GError              **error);
 
 /* ------------------------------------------------------------------ */
 /* CSV import: a preview first, then a commit.                         */
@@ -214,6 +298,7 @@ char            *qm_catalog_store_export_csv_dialect (QmStore             *store
                                                       GError             **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmCatalogEntry, qm_catalog_entry_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmCatalogPriceChange, qm_catalog_price_change_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmCatalogImport, qm_catalog_import_free)
 
 G_END_DECLS

@@ -162,6 +162,39 @@ static const char *migrations[] = {
    * started from; one against a stale revision is a conflict, never an
    * overwrite. */
   "ALTER TABLE plan ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;",
+
+  /* 5 → 6: the catalog on a team server (issue #23). A revision per user
+   * entry and per price override, as plans have; every price change kept
+   * with who made it and when (UTC, ISO 8601), newest by changed_at. The
+   * history has no foreign key: it outlives a deleted entry or a cleared
+   * override. The view shows both revisions. */
+  "ALTER TABLE catalog_user ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;"
+  "ALTER TABLE catalog_override ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;"
+  "CREATE TABLE catalog_price_history ("
+  "  seq         INTEGER PRIMARY KEY,"
+  "  kind        TEXT NOT NULL CHECK (kind IN ('gpu','server','network','storage','facility','cloud','model')),"
+  "  id          TEXT NOT NULL CHECK (id <> ''),"
+  "  is_override INTEGER NOT NULL CHECK (is_override IN (0, 1)),"
+  "  old_price   REAL CHECK (old_price IS NULL OR old_price >= 0),"
+  "  new_price   REAL CHECK (new_price IS NULL OR new_price >= 0),"
+  "  who         TEXT NOT NULL DEFAULT '',"
+  "  changed_at  TEXT NOT NULL CHECK (changed_at <> ''),"
+  "  revision    INTEGER NOT NULL CHECK (revision >= 1)"
+  ") STRICT;"
+  "CREATE UNIQUE INDEX catalog_price_history_entry"
+  "  ON catalog_price_history (kind, id, changed_at, is_override, revision);"
+  "DROP VIEW catalog_entry;"
+  "CREATE VIEW catalog_entry AS"
+  "  SELECT b.kind, b.id, b.vendor, b.name, b.source, b.as_of, 1 AS builtin, b.hidden,"
+  "         b.price_usd AS list_price_usd, o.price_usd AS override_usd,"
+  "         coalesce (o.price_usd, b.price_usd) AS price_usd, b.entry, b.position,"
+  "         0 AS revision, coalesce (o.revision, 0) AS override_revision"
+  "    FROM catalog_builtin b LEFT JOIN catalog_override o USING (kind, id)"
+  "  UNION ALL"
+  "  SELECT u.kind, u.id, u.vendor, u.name, u.source, u.as_of, 0, 0,"
+  "         u.price_usd, o.price_usd, coalesce (o.price_usd, u.price_usd), u.entry,"
+  "         1000000 + u.rowid, u.revision, coalesce (o.revision, 0)"
+  "    FROM catalog_user u LEFT JOIN catalog_override o USING (kind, id);",
 };
 
 /* Phrases of a step that PostgreSQL says differently. */
@@ -176,6 +209,10 @@ static const QmSchemaFix pg_fixes[] = {
   /* User entries sort after the built-ins in the order they were added:
    * SQLite's rowid, PostgreSQL's creation time. */
   { 1, "1000000 + u.rowid", "1000000 + row_number () OVER (ORDER BY u.created, u.kind, u.id)" },
+  /* From step 5 on, the creation time itself: a window function over
+   * every user entry made each catalog query (each search keystroke)
+   * number them all first. Ties are broken by id (qm-catalog-store.c). */
+  { 5, "1000000 + u.rowid", "1000000 + u.created" },
 };
 
 int

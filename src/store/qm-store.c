@@ -683,7 +683,7 @@ purge_stale_trash (QmStore *store)
 }
 
 /* A PostgreSQL server: no file to guard (WAL, backups, integrity and
- * recovery are the server's), and no built-in catalog sync yet. */
+ * recovery are the server's). */
 static QmStore *
 open_server (QmStore           *store_in,
              const char        *uri,
@@ -691,6 +691,7 @@ open_server (QmStore           *store_in,
              GError           **error)
 {
   g_autoptr(QmStore) store = store_in;
+  g_autoptr(GError) local_error = NULL;
   int latest = qm_store_latest_version ();
 
   store->read_only = (flags & QM_STORE_OPEN_READ_ONLY) != 0;
@@ -735,6 +736,15 @@ open_server (QmStore           *store_in,
     return NULL;
   if (!(store->role.rights & QM_STORE_RIGHTS_EDIT))
     store->read_only = TRUE;
+  /* A role that may not write the catalog reads the built-ins as the
+   * last sync left them; the next catalog manager to connect syncs. */
+  if ((store->role.rights & QM_STORE_RIGHT_EDIT_CATALOG) && !(flags & QM_STORE_OPEN_NO_SYNC) &&
+      !qm_catalog_store_sync_builtins (store, FALSE, NULL, &local_error) &&
+      !g_error_matches (local_error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
   if (store->role.rights & QM_STORE_RIGHT_EDIT_PLANS)
     purge_stale_trash (store);
   return g_steal_pointer (&store);

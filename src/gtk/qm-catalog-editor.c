@@ -605,14 +605,18 @@ write_entry (QmCatalogEditor  *self,
 
       parse_number (text, &v);
       *id_out = g_strdup (self->entry->id);
-      return qm_catalog_store_set_price_override (self->store, self->kind, self->entry->id, v, error);
+      /* From the revision this form was opened at: a price someone else
+       * set meanwhile is a conflict, never overwritten (issue #23). */
+      return qm_catalog_store_set_price_override_at (self->store, self->kind, self->entry->id, v,
+                                                     self->entry->override_revision, NULL, error);
     }
 
   o = build_json (self);
   node = json_node_init_object (json_node_alloc (), o);
   json = json_to_string (node, FALSE);
   if (self->mode == QM_CATALOG_EDITOR_EDIT)
-    ok = qm_catalog_store_update (self->store, self->kind, self->entry->id, json, error);
+    ok = qm_catalog_store_update_at (self->store, self->kind, self->entry->id, json,
+                                     self->entry->revision, NULL, error);
   else
     ok = qm_catalog_store_add (self->store, self->kind, json, error);
   if (ok)

@@ -478,7 +478,12 @@ test_conflict_keep_mine (void)
   gint64 copy;
 
   conflict_set_up (&c);
-  qm_test_screenshot (GTK_WIDGET (c.window), "plan-view-conflict-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  {
+    GtkWidget *dialog = g_object_get_data (G_OBJECT (c.window), "qm-dialog");
+
+    qm_test_screenshot (dialog, "plan-view-conflict-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+    qm_test_screenshot (dialog, "plan-view-conflict-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  }
   editor = qm_plan_view_get_editor (QM_PLAN_VIEW (c.view));
   conflict_answer (&c, "keep");
 

@@ -280,35 +280,21 @@ report_missing_schema (QmApplication *self)
   exit_after_first_frame (GTK_WINDOW (dialog));
 }
 
-static GtkWidget *
-find_switcher_title (GtkWidget *widget)
-{
-  if (ADW_IS_VIEW_SWITCHER_TITLE (widget))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_switcher_title (c);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* The header bar's subtitle says which database the window works on, so
- * a team member always sees whether the plans are shared. */
 static void
 show_store_state (QmApplication *self,
                   GtkWindow     *window)
 {
-  GtkWidget *title = find_switcher_title (GTK_WIDGET (window));
-  const char *state = self->store_state;
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *uri = g_settings_get_string (settings, "server-uri");
+  g_autofree char *place = qm_team_server_label (uri);
 
-  if (title == NULL)
-    return;
-  if (state == NULL && self->server_error != NULL)
-    state = _("This computer: the team server could not be reached");
-  adw_view_switcher_title_set_subtitle (ADW_VIEW_SWITCHER_TITLE (title), state != NULL ? state : "");
+  if (self->store_state != NULL)
+    qm_team_show_state (window, self->store_state, place, FALSE);
+  else if (self->server_error != NULL)
+    qm_team_show_state (window, _("This computer: the team server could not be reached"),
+                        _("This Computer"), TRUE);
+  else
+    qm_team_show_state (window, NULL, NULL, FALSE);
 }
 
 static void

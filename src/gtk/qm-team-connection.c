@@ -7,6 +7,7 @@
 
 #include <string.h>
 #include <glib/gi18n.h>
+#include <adwaita.h>
 #include <libsecret/secret.h>
 
 #include "qm-db.h"
@@ -104,8 +105,12 @@ qm_team_server_label (const char *uri)
     {
       g_free (host);
       host = query_param (uri, "host");
-      if (host == NULL)
-        host = g_strdup ("localhost");
+      /* No host, or a Unix socket's folder: a server on this machine. */
+      if (host == NULL || host[0] == '/' || host[0] == '\0')
+        {
+          g_free (host);
+          host = g_strdup ("localhost");
+        }
     }
   if (path != NULL && (path = strchr (path + 3, '/')) != NULL)
     dbname = g_uri_unescape_segment (path + 1, path + 1 + strcspn (path + 1, "?"), NULL);
@@ -329,4 +334,59 @@ qm_team_connect_finish (GAsyncResult  *result,
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------ */
+/* The window                                                          */
+
+static GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_type (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+qm_team_show_state (GtkWindow  *window,
+                    const char *state,
+                    const char *place,
+                    gboolean    offline)
+{
+  GtkWidget *title = find_type (GTK_WIDGET (window), ADW_TYPE_VIEW_SWITCHER_TITLE);
+  GtkWidget *header = find_type (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR);
+  GtkWidget *button = g_object_get_data (G_OBJECT (window), "qm-team-state");
+  GtkWidget *content;
+
+  /* A narrow window shows the subtitle instead of the view switcher. */
+  if (title != NULL)
+    adw_view_switcher_title_set_subtitle (ADW_VIEW_SWITCHER_TITLE (title), state != NULL ? state : "");
+  if (header == NULL)
+    return;
+  if (button == NULL)
+    {
+      button = gtk_button_new ();
+      gtk_widget_add_css_class (button, "flat");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "app.preferences");
+      gtk_button_set_child (GTK_BUTTON (button), adw_button_content_new ());
+      adw_header_bar_pack_start (ADW_HEADER_BAR (header), button);
+      g_object_set_data (G_OBJECT (window), "qm-team-state", button);
+    }
+  /* Nothing on this computer's file: that is the usual case. */
+  gtk_widget_set_visible (button, state != NULL);
+  if (state == NULL)
+    return;
+  content = gtk_button_get_child (GTK_BUTTON (button));
+  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (content),
+                                    offline ? "network-offline-symbolic" : "network-server-symbolic");
+  adw_button_content_set_label (ADW_BUTTON_CONTENT (content), place);
+  gtk_widget_set_tooltip_text (button, state);
 }

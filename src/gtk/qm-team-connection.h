@@ -11,7 +11,7 @@
  */
 #pragma once
 
-#include <gio/gio.h>
+#include <gtk/gtk.h>
 
 #include "qm-store.h"
 
@@ -28,7 +28,7 @@ gboolean  qm_team_check_uri          (const char  *uri,
                                       GError     **error);
 
 /* "host/database" for the window's subtitle and messages: the host, or
- * the socket folder of a host= parameter, or "localhost". */
+ * "localhost" for none or a Unix socket (a host= folder). */
 char     *qm_team_server_label       (const char  *uri);
 
 /* The location the store opens: @uri with user= and password= added as
@@ -70,5 +70,15 @@ void      qm_team_connect_async      (const char          *uri,
                                       gpointer             user_data);
 QmStore  *qm_team_connect_finish     (GAsyncResult        *result,
                                       GError             **error);
+
+/* Says in @window's header which database it works on: @state in words
+ * ("Team server: host/db") as the title's subtitle (shown when narrow) and
+ * the tooltip of a button showing @place ("host/db", or "This Computer"
+ * when @offline) that opens the Preferences. NULL @state: the file on
+ * this computer, nothing shown. */
+void      qm_team_show_state         (GtkWindow           *window,
+                                      const char          *state,
+                                      const char          *place,
+                                      gboolean             offline);
 
 G_END_DECLS

@@ -33,6 +33,9 @@ static QmTestPg *cluster;
 /* A real keyring                                                      */
 
 static char *keyring_dir;
+/* g_test_dbus_up() unsets DISPLAY (against X11 D-Bus autolaunch); the app
+ * started by run_app() needs it back. */
+static char *display;
 
 /* gnome-keyring-daemon in the foreground, unlocked with a password on its
  * stdin, serving org.freedesktop.secrets on a private session bus. */
@@ -68,6 +71,7 @@ start_keyring (void)
 
   if (daemon == NULL)
     g_error ("gnome-keyring-daemon is not installed (build-aux/debian-packages.txt lists it)");
+  display = g_strdup (g_getenv ("DISPLAY"));
   g_test_dbus_up (bus);
   keyring_dir = g_dir_make_tmp ("qm-keyring-XXXXXX", &error);
   g_assert_no_error (error);
@@ -365,6 +369,75 @@ test_connect (void)
   g_assert_no_error (error);
 }
 
+/* The app itself, started as a person would with the settings in a key
+ * file (the memory backend is per process) until its first frame: what
+ * it printed, all debug messages included. */
+static char *
+run_app (const char *uri,
+         const char *user)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("qm-team-app-XXXXXX", &error);
+  g_autofree char *settings_dir = g_build_filename (dir, "glib-2.0", "settings", NULL);
+  g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+  g_autofree char *group = g_strdelimit (g_strdup (APPLICATION_ID), ".", '/');
+  g_autofree char *text = NULL;
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autofree char *binary = g_build_filename (g_getenv ("QM_BUILD_DIR"), "src", "gtk", "quartermaster", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_no_error (error);
+  text = g_strdup_printf ("[%s]\ndatabase='server'\nserver-uri='%s'\nserver-user='%s'\n", group, uri, user);
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (keyfile, text, -1, NULL));
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "DISPLAY", display, TRUE);
+  g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", "keyfile", TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "QM_DB", db, TRUE);
+  g_subprocess_launcher_setenv (launcher, "QM_EXIT_AFTER_FIRST_FRAME", "1", TRUE);
+  g_subprocess_launcher_setenv (launcher, "G_MESSAGES_DEBUG", "all", TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "G_DEBUG");
+  process = g_subprocess_launcher_spawn (launcher, &error, binary, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  if (!g_subprocess_get_successful (process))
+    g_error ("quartermaster failed: %s", err);
+  /* It painted its window either way. */
+  assert_contains (out, "first-frame QmWindow");
+  remove_tree (dir);
+  return g_strconcat (out, err, NULL);
+}
+
+/* At start the app opens the server with the password from the keyring,
+ * and never prints it; a server that is gone leaves it on this
+ * computer's file, saying why. */
+static void
+test_app_start (void)
+{
+  g_autofree char *uri = password_database ();
+  g_autofree char *nowhere = g_strdup_printf ("postgresql:///postgres?host=%s/nowhere",
+                                              qm_test_pg_socket_dir (cluster));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+
+  qm_team_password_store (uri, QM_TEST_PG_PASSWORD_ROLE, PASSWORD, &error);
+  g_assert_no_error (error);
+  output = run_app (uri, QM_TEST_PG_PASSWORD_ROLE);
+  assert_contains (output, "Plans are kept on the team database postgresql:///");
+  g_assert_null (strstr (output, "Right-1"));
+  g_free (output);
+
+  output = run_app (nowhere, "postgres");
+  assert_contains (output, "Team database: Could not connect");
+  assert_contains (output, "no database server is listening there");
+}
+
 typedef struct
 {
   char     *uri;
@@ -558,6 +631,7 @@ main (int argc, char **argv)
   g_test_add_func ("/team-ui/uri", test_uri);
   g_test_add_func ("/team-ui/keyring", test_keyring);
   g_test_add_func ("/team-ui/connect", test_connect);
+  g_test_add_func ("/team-ui/app-start", test_app_start);
   g_test_add_func ("/team-ui/conflict/keep-mine", test_conflict_keep_mine);
   g_test_add_func ("/team-ui/conflict/take-theirs", test_conflict_take_theirs);
   g_test_add_func ("/team-ui/conflict/compare", test_conflict_compare);

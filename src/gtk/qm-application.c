@@ -234,7 +234,9 @@ open_store (QmApplication *self)
       g_clear_error (&self->server_error);
       self->store = qm_team_open_configured (settings, &self->server_error);
       if (self->server_error != NULL)
-        g_warning ("Team database: %s", self->server_error->message);
+        g_message ("Team database: %s", self->server_error->message);
+      else if (self->store != NULL)
+        g_debug ("Plans are kept on the team database %s", qm_store_path (self->store));
     }
   if (self->store == NULL)
     open_local_store (self);

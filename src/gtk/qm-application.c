@@ -207,13 +207,16 @@ open_local_store (QmApplication *self)
 static void
 set_store_state (QmApplication *self)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autofree char *uri = g_settings_get_string (settings, "server-uri");
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *uri = NULL;
   g_autofree char *label = NULL;
 
   g_clear_pointer (&self->store_state, g_free);
+  /* Only a server has no SQLite handle, and only settings name one. */
   if (self->store == NULL || qm_store_db (self->store) != NULL)
     return;
+  settings = g_settings_new (APPLICATION_ID);
+  uri = g_settings_get_string (settings, "server-uri");
   label = qm_team_server_label (uri);
   /* Translators: a server and database, "db.example.com/quartermaster". */
   self->store_state = g_strdup_printf (_("Team server: %s"), label);

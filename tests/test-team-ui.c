@@ -17,6 +17,7 @@
 #include <adwaita.h>
 #include <libsecret/secret.h>
 
+#include "qm-application.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-preferences-window.h"
@@ -438,6 +439,73 @@ test_app_start (void)
   assert_contains (output, "no database server is listening there");
 }
 
+/* Connect in Preferences moves the app's windows to the server, and On
+ * This Computer moves them back, each window on the store it shows. */
+static void
+test_switch_store (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *uri = password_database ();
+  g_autofree char *dir = g_dir_make_tmp ("qm-team-switch-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autoptr(GError) error = NULL;
+  QmApplication *app;
+  QmPreferencesWindow *prefs;
+  GtkWindow *window;
+  GList *windows;
+  const char *status;
+
+  g_setenv ("QM_DB", db, TRUE);
+  g_settings_reset (settings, "database");
+  app = qm_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_application_set_default (G_APPLICATION (app));
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (qm_store_db (qm_application_get_store (app)));
+  g_assert_null (qm_application_get_store_state (app));
+  window = GTK_WINDOW (qm_window_new (ADW_APPLICATION (app)));
+  gtk_window_present (window);
+
+  prefs = qm_preferences_window_new (window);
+  adw_preferences_window_set_visible_page_name (ADW_PREFERENCES_WINDOW (prefs), "team");
+  gtk_window_present (GTK_WINDOW (prefs));
+  status = connect_with (prefs, uri, QM_TEST_PG_PASSWORD_ROLE, PASSWORD);
+  assert_contains (status, "Connected to localhost/");
+  iterate (50);
+
+  /* One main window, on the server, and the Preferences over it. */
+  g_assert_null (qm_store_db (qm_application_get_store (app)));
+  assert_contains (qm_application_get_store_state (app), "Team server: localhost/");
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_cmpuint (g_list_length (windows), ==, 1);
+  g_assert_true (QM_IS_WINDOW (windows->data));
+  g_assert_true (qm_window_get_store (windows->data) == qm_application_get_store (app));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (prefs)) == windows->data);
+  qm_test_screenshot (GTK_WIDGET (windows->data), "team-window-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* And back to this computer's file. */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (find_row (GTK_WIDGET (prefs), "Plans Are Kept")), 0);
+  iterate (50);
+  g_assert_nonnull (qm_store_db (qm_application_get_store (app)));
+  g_assert_null (qm_application_get_store_state (app));
+  {
+    g_autofree char *mode = g_settings_get_string (settings, "database");
+    g_assert_cmpstr (mode, ==, "local");
+  }
+
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+  iterate (50);
+  g_application_set_default (NULL);
+  g_object_unref (app);
+  g_unsetenv ("QM_DB");
+  remove_tree (dir);
+}
+
 typedef struct
 {
   char     *uri;
@@ -635,6 +703,9 @@ main (int argc, char **argv)
   g_test_add_func ("/team-ui/conflict/keep-mine", test_conflict_keep_mine);
   g_test_add_func ("/team-ui/conflict/take-theirs", test_conflict_take_theirs);
   g_test_add_func ("/team-ui/conflict/compare", test_conflict_compare);
+  /* Last: after it registers and drops a QmApplication, a dialog made
+   * later renders no node for qm_test_screenshot (not understood yet). */
+  g_test_add_func ("/team-ui/switch-store", test_switch_store);
 
   start_keyring ();
   cluster = qm_test_pg_start ();

@@ -199,9 +199,13 @@ use_store (QmPreferencesWindow *self,
       g_clear_pointer (&store, qm_store_free);
       return;
     }
+  /* The window this one is over goes: stay, and move over the new one. */
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (self), FALSE);
+  g_object_ref (self);
   window = qm_application_use_store (QM_APPLICATION (app), store);
   if (window != NULL)
     gtk_window_set_transient_for (GTK_WINDOW (self), window);
+  g_object_unref (self);
 }
 
 static void

@@ -182,6 +182,7 @@ show_server_rows (QmPreferencesWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->server_uri_row), server);
   gtk_widget_set_visible (GTK_WIDGET (self->server_user_row), server);
   gtk_widget_set_visible (GTK_WIDGET (self->server_password_row), server);
+  gtk_widget_set_visible (self->connect_button, server);
 }
 
 /* The app's windows move to @store (NULL: the file on this computer),

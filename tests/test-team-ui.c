@@ -320,6 +320,19 @@ test_connect (void)
   g_assert_no_error (error);
   g_assert_null (kept);
 
+  /* A database a newer Quartermaster wrote is refused, untouched. */
+  {
+    g_autofree char *newer = qm_test_pg_new_database (cluster);
+    g_autofree char *dbname = g_strndup (newer + strlen ("postgresql:///"),
+                                         strcspn (newer + strlen ("postgresql:///"), "?"));
+
+    qm_test_pg_exec (cluster, dbname,
+                     "CREATE TABLE qm_schema (version INTEGER NOT NULL);"
+                     "INSERT INTO qm_schema VALUES (99)");
+    status = connect_with (prefs, newer, "postgres", "");
+    assert_contains (status, "schema 99");
+  }
+
   /* The right one connects: the URI and user go to the settings, the
    * password to the keyring only, and the field is emptied. */
   status = connect_with (prefs, uri, QM_TEST_PG_PASSWORD_ROLE, PASSWORD);

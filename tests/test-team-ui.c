@@ -708,6 +708,61 @@ test_conflict_compare (void)
   conflict_tear_down (&c);
 }
 
+/* Leaving the plan with an edit that conflicts (the window closes before
+ * its autosave) cannot ask: the edit is kept as a copy, theirs stays. */
+static void
+test_conflict_on_close (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) sp = NULL;
+  g_autoptr(GPtrArray) plans = NULL;
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_autofree char *name = NULL;
+  QmStore *mine = qm_store_open_with_flags (uri, QM_STORE_OPEN_NO_BACKUP, &error);
+  QmStore *theirs = qm_store_open_with_flags (uri, QM_STORE_OPEN_NO_BACKUP, &error);
+  QmWindow *window;
+  GtkWidget *view;
+  QmPlanEditor *editor;
+  QmPlan plan;
+  gint64 id, copy = 0;
+
+  g_assert_no_error (error);
+  load_example ("llama-3.1-70b-pretrain-h100.qmplan", &plan);
+  sp = qm_saved_plan_new ();
+  sp->inputs = qm_plan_to_data (&plan, NULL);
+  g_assert_true (qm_plan_store_save (mine, sp, &error));
+  id = sp->id;
+  window = qm_window_new_with_store (NULL, mine);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (qm_window_open_plan (window, id));
+  view = qm_window_get_detail (window);
+  editor = qm_plan_view_get_editor (QM_PLAN_VIEW (view));
+
+  g_clear_pointer (&sp, qm_saved_plan_free);
+  sp = qm_plan_store_load (theirs, id, &error);
+  plan.workload.target_gpus = 4096;
+  g_free (sp->inputs);
+  sp->inputs = qm_plan_to_data (&plan, NULL);
+  g_assert_true (qm_plan_store_save (theirs, sp, &error));
+
+  plan = *qm_plan_editor_get_plan (editor);
+  plan.workload.target_gpus = 1536;
+  qm_plan_editor_set_plan (editor, &plan, NULL);
+  close_window (GTK_WINDOW (window));
+
+  plans = qm_plan_store_list (theirs, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (plans->len, ==, 2);
+  for (guint i = 0; i < plans->len; i++)
+    if (((QmPlanSummary *) g_ptr_array_index (plans, i))->id != id)
+      copy = ((QmPlanSummary *) g_ptr_array_index (plans, i))->id;
+  g_assert_cmpuint (stored_gpus (theirs, id, NULL), ==, 4096);
+  g_assert_cmpuint (stored_gpus (theirs, copy, &name), ==, 1536);
+  assert_contains (name, "(my version)");
+  qm_store_free (mine);
+  qm_store_free (theirs);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -723,6 +778,7 @@ main (int argc, char **argv)
   g_test_add_func ("/team-ui/conflict/keep-mine", test_conflict_keep_mine);
   g_test_add_func ("/team-ui/conflict/take-theirs", test_conflict_take_theirs);
   g_test_add_func ("/team-ui/conflict/compare", test_conflict_compare);
+  g_test_add_func ("/team-ui/conflict/on-close", test_conflict_on_close);
   g_test_add_func ("/team-ui/app/switch-store", test_switch_store);
 
   start_keyring ();

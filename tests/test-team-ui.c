@@ -471,6 +471,9 @@ test_switch_store (void)
   g_setenv ("QM_DB", db, TRUE);
   g_settings_reset (settings, "database");
   app = qm_application_new ();
+  /* Each test's app its own id: one that was registered stays exported
+   * on the private bus until the process ends. */
+  g_application_set_application_id (G_APPLICATION (app), "io.github.quartermaster.Quartermaster.TestSwitch");
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_application_set_default (G_APPLICATION (app));
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
@@ -515,6 +518,92 @@ test_switch_store (void)
   iterate (50);
   g_application_set_default (NULL);
   g_object_unref (app);
+  g_unsetenv ("QM_DB");
+  remove_tree (dir);
+}
+
+static void
+destroy_app (QmApplication *app)
+{
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+  iterate (50);
+  g_application_set_default (NULL);
+  g_object_unref (app);
+}
+
+/* The server is gone at start: the app opens this computer's file, says
+ * why in a dialog, and its header says where the plans are. */
+static void
+test_fallback (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *nowhere = g_strdup_printf ("postgresql:///postgres?host=%s/nowhere",
+                                              qm_test_pg_socket_dir (cluster));
+  g_autofree char *dir = g_dir_make_tmp ("qm-team-fallback-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autoptr(GError) error = NULL;
+  AdwMessageDialog *dialog = NULL;
+  QmApplication *app;
+  GtkWidget *state;
+  gint64 end;
+
+  g_setenv ("QM_DB", db, TRUE);
+  g_settings_set_string (settings, "database", "server");
+  g_settings_set_string (settings, "server-uri", nowhere);
+  g_settings_set_string (settings, "server-user", "postgres");
+  app = qm_application_new ();
+  /* Each test's app its own id: one that was registered stays exported
+   * on the private bus until the process ends. */
+  g_application_set_application_id (G_APPLICATION (app), "io.github.quartermaster.Quartermaster.TestFallback");
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_application_set_default (G_APPLICATION (app));
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (qm_store_db (qm_application_get_store (app)));
+  g_assert_null (qm_application_get_store_state (app));
+  g_application_activate (G_APPLICATION (app));
+
+  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (dialog == NULL && g_get_monotonic_time () < end)
+    {
+      GListModel *toplevels = gtk_window_get_toplevels ();
+
+      iterate (20);
+      for (guint i = 0; dialog == NULL && i < g_list_model_get_n_items (toplevels); i++)
+        {
+          g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+          if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
+            dialog = ADW_MESSAGE_DIALOG (w);
+        }
+    }
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "The Team Database Could Not Be Opened");
+  assert_contains (adw_message_dialog_get_body (dialog), "no database server is listening there");
+  assert_contains (adw_message_dialog_get_body (dialog), "opened the plans on this computer instead");
+  iterate (500);
+  qm_test_screenshot (GTK_WIDGET (dialog), "team-fallback-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* The header says where the plans are now. */
+  state = qm_test_find_label (GTK_WIDGET (gtk_application_get_windows (GTK_APPLICATION (app))->data),
+                              "This Computer");
+  if (state == NULL)
+    {
+      GList *l = gtk_application_get_windows (GTK_APPLICATION (app));
+
+      for (; state == NULL && l != NULL; l = l->next)
+        state = qm_test_find_label (l->data, "This Computer");
+    }
+  g_assert_nonnull (state);
+
+  destroy_app (app);
+  g_settings_reset (settings, "database");
+  g_settings_reset (settings, "server-uri");
+  g_settings_reset (settings, "server-user");
   g_unsetenv ("QM_DB");
   remove_tree (dir);
 }
@@ -780,6 +869,7 @@ main (int argc, char **argv)
   g_test_add_func ("/team-ui/conflict/compare", test_conflict_compare);
   g_test_add_func ("/team-ui/conflict/on-close", test_conflict_on_close);
   g_test_add_func ("/team-ui/app/switch-store", test_switch_store);
+  g_test_add_func ("/team-ui/app/fallback", test_fallback);
 
   start_keyring ();
   cluster = qm_test_pg_start ();

@@ -3,7 +3,9 @@
 # Makes the software-centre screenshots in data/screenshots/: builds
 # Quartermaster, then renders the main window under Xvfb on the example
 # plans (tests/make-screenshots.c): the Plans page, a plan, the Compare
-# page, the Catalog page and the Quotes page, 1200×800, light style.
+# page, the Catalog page and the Quotes page, 1200×800, light style; and
+# team.png, the Plans page on a team server (a private PostgreSQL 15
+# cluster, as the tests start one).
 #
 #   build-aux/screenshots.sh [BUILDDIR]
 set -eu

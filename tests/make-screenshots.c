@@ -1,7 +1,8 @@
 /* make-screenshots.c: renders the software-centre screenshots into a
  * folder: the main window at 1200×800 in the light style, on a temporary
  * store holding the example plans (Plans, a plan, Compare, Catalog, and
- * Quotes with the quoted example's two revisions).
+ * Quotes with the quoted example's two revisions), and team.png: the
+ * Plans page on a team server (a private PostgreSQL cluster).
  *
  * Built by meson but not a test; build-aux/screenshots.sh runs it under
  * Xvfb: make-screenshots OUTDIR
@@ -11,12 +12,15 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "qm-estimate-json.h"
 #include "qm-gtk.h"
 #include "qm-plan-store.h"
 #include "qm-quote-store.h"
+#include "qm-team-connection.h"
+#include "qm-test-pg.h"
 #include "qm-window.h"
 
 static void
@@ -110,6 +114,57 @@ save_quote (QmStore *store,
     }
 }
 
+/* team.png: the Plans page on a team server, a private PostgreSQL
+ * cluster (qm-test-pg.h), with the header saying so. */
+static void
+save_team (const char *source_dir,
+           const char *out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *uri = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *state = NULL;
+  g_autoptr(GSimpleActionGroup) app_actions = g_simple_action_group_new ();
+  g_autoptr(GSimpleAction) preferences = g_simple_action_new ("preferences", NULL);
+  QmTestPg *pg;
+  QmStore *store;
+  QmWindow *window;
+
+  g_action_map_add_action (G_ACTION_MAP (app_actions), G_ACTION (preferences));
+  if (!qm_test_pg_available ())
+    {
+      g_printerr ("PostgreSQL 15 is not installed (%s): team.png is left as it was\n", QM_TEST_PG_BINDIR);
+      return;
+    }
+  pg = qm_test_pg_start ();
+  qm_test_pg_exec (pg, "postgres", "CREATE DATABASE quartermaster");
+  uri = qm_test_pg_uri (pg, "quartermaster");
+  store = qm_store_open_with_flags (uri, QM_STORE_OPEN_NO_BACKUP, &error);
+  if (store == NULL)
+    g_error ("The team database: %s", error->message);
+  import_example (store, source_dir, "mistral-7b-lora-a100.qmplan");
+  import_example (store, source_dir, "llama-3.1-70b-serving-h100.qmplan");
+  import_example (store, source_dir, "7b-pretrain-30-day-deadline.qmplan");
+  import_example (store, source_dir, "llama-3.1-70b-pretrain-h100.qmplan");
+
+  window = qm_window_new_with_store (NULL, store);
+  /* The app's Preferences action, which the header's server button opens
+   * (there is no application here to provide it). */
+  gtk_widget_insert_action_group (GTK_WIDGET (window), "app", G_ACTION_GROUP (app_actions));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  qm_window_set_page (window, "plans");
+  /* As the app says it (qm-application.c). */
+  label = qm_team_server_label (uri);
+  state = g_strdup_printf (_("Team server: %s"), label);
+  qm_team_show_state (GTK_WINDOW (window), state, label, FALSE);
+  save (GTK_WIDGET (window), out, "team.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_store_free (store);
+  qm_test_pg_stop (pg);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -174,8 +229,10 @@ main (int   argc,
   if (!qm_window_open_plan (window, serving))
     g_error ("Could not open the serving example");
   save (GTK_WIDGET (window), argv[1], "plan-serving.png");
-
   gtk_window_destroy (GTK_WINDOW (window));
+
+  save_team (source_dir, argv[1]);
+
   qm_store_free (store);
   g_remove (db);
   g_rmdir (tmp);

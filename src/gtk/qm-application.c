@@ -1,5 +1,6 @@
 /* qm-application.c: a single-instance AdwApplication with the app.* actions
- * (quit, about, preferences, help).
+ * (quit, about, preferences, help), and the store its windows share: the
+ * file on this computer or the team server the settings name.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,6 +11,7 @@
 #include "qm-application.h"
 #include "qm-gtk.h"
 #include "qm-preferences-window.h"
+#include "qm-team-connection.h"
 #include "qm-welcome-window.h"
 #include "qm-window.h"
 
@@ -22,6 +24,11 @@ struct _QmApplication
    * window is up. */
   GError         *store_error;
   gboolean        store_reported;
+  /* "Team server: host/db", or NULL on this computer's file. */
+  char           *store_state;
+  /* Why the team server could not be used at start (the local file was
+   * opened instead), to tell them once the window is up. */
+  GError         *server_error;
 };
 
 G_DEFINE_FINAL_TYPE (QmApplication, qm_application, ADW_TYPE_APPLICATION)
@@ -38,23 +45,6 @@ qm_application_handle_local_options (GApplication *app,
     }
 
   return -1;
-}
-
-static void
-open_store (QmApplication *self)
-{
-  g_autofree char *path = qm_store_default_path ();
-  g_autoptr(GError) error = NULL;
-
-  self->store = qm_store_open (path, &error);
-  if (self->store != NULL)
-    return;
-
-  /* Never touch a file we cannot safely use (newer, locked, unreadable):
-   * keep working in memory and say so. */
-  g_warning ("Could not open %s: %s", path, error->message);
-  self->store_error = g_steal_pointer (&error);
-  self->store = qm_store_open_with_flags (":memory:", QM_STORE_OPEN_NO_BACKUP, NULL);
 }
 
 static void
@@ -81,6 +71,38 @@ salvage_response (AdwMessageDialog *dialog,
 }
 
 static void
+server_error_response (AdwMessageDialog *dialog,
+                       const char       *response,
+                       QmApplication    *self)
+{
+  if (g_strcmp0 (response, "preferences") == 0)
+    g_action_group_activate_action (G_ACTION_GROUP (self), "preferences", NULL);
+}
+
+/* The team server could not be used: say why, that the plans on this
+ * computer are open instead, and where to connect again. */
+static void
+report_server_error (QmApplication *self,
+                     GtkWindow     *window)
+{
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  body = g_strdup_printf (_("%s\n\nQuartermaster opened the plans on this computer instead; "
+                            "what you save now is kept here. Connect again in Preferences, Team."),
+                          self->server_error->message);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (window, _("The Team Database Could Not Be Opened"),
+                                                       body));
+  adw_message_dialog_add_responses (dialog,
+                                    "close", _("_Work on This Computer"),
+                                    "preferences", _("_Preferences"),
+                                    NULL);
+  adw_message_dialog_set_default_response (dialog, "close");
+  g_signal_connect (dialog, "response", G_CALLBACK (server_error_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 report_store_problems (QmApplication *self,
                        GtkWindow     *window)
 {
@@ -90,6 +112,12 @@ report_store_problems (QmApplication *self,
   if (self->store_reported)
     return;
   self->store_reported = TRUE;
+
+  if (self->server_error != NULL && self->store_error == NULL)
+    {
+      report_server_error (self, window);
+      return;
+    }
 
   if (self->store_error != NULL)
     {
@@ -159,6 +187,67 @@ schema_installed (void)
 }
 
 static void
+open_local_store (QmApplication *self)
+{
+  g_autofree char *path = qm_store_default_path ();
+  g_autoptr(GError) error = NULL;
+
+  g_clear_error (&self->store_error);
+  self->store = qm_store_open (path, &error);
+  if (self->store != NULL)
+    return;
+
+  /* Never touch a file we cannot safely use (newer, locked, unreadable):
+   * keep working in memory and say so. */
+  g_warning ("Could not open %s: %s", path, error->message);
+  self->store_error = g_steal_pointer (&error);
+  self->store = qm_store_open_with_flags (":memory:", QM_STORE_OPEN_NO_BACKUP, NULL);
+}
+
+static void
+set_store_state (QmApplication *self)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *uri = NULL;
+  g_autofree char *label = NULL;
+
+  g_clear_pointer (&self->store_state, g_free);
+  /* Only a server has no SQLite handle, and only settings name one. */
+  if (self->store == NULL || qm_store_db (self->store) != NULL)
+    return;
+  settings = g_settings_new (APPLICATION_ID);
+  uri = g_settings_get_string (settings, "server-uri");
+  label = qm_team_server_label (uri);
+  /* Translators: a server and database, "db.example.com/quartermaster". */
+  self->store_state = g_strdup_printf (_("Team server: %s"), label);
+}
+
+/* The team server when the settings name one; the file on this computer
+ * when they do not, or when the server cannot be used (said once the
+ * window is up: the user's plans on this computer stay usable). */
+static void
+open_store (QmApplication *self)
+{
+  g_autoptr(GSettings) settings = NULL;
+
+  /* Without the schema the app only says so (report_missing_schema). */
+  if (schema_installed ())
+    {
+      settings = g_settings_new (APPLICATION_ID);
+      g_clear_error (&self->server_error);
+      self->store = qm_team_open_configured (settings, &self->server_error);
+      if (self->server_error != NULL)
+        g_message ("Team database: %s", self->server_error->message);
+      else if (self->store != NULL)
+        g_debug ("Plans are kept on the team database %s", qm_store_path (self->store));
+    }
+  if (self->store == NULL)
+    open_local_store (self);
+  set_store_state (self);
+}
+
+
+static void
 missing_schema_response (AdwMessageDialog *dialog,
                          const char       *response,
                          GApplication     *app)
@@ -197,6 +286,23 @@ report_missing_schema (QmApplication *self)
 }
 
 static void
+show_store_state (QmApplication *self,
+                  GtkWindow     *window)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *uri = g_settings_get_string (settings, "server-uri");
+  g_autofree char *place = qm_team_server_label (uri);
+
+  if (self->store_state != NULL)
+    qm_team_show_state (window, self->store_state, place, FALSE);
+  else if (self->server_error != NULL)
+    qm_team_show_state (window, _("This computer: the team server could not be reached"),
+                        _("This Computer"), TRUE);
+  else
+    qm_team_show_state (window, NULL, NULL, FALSE);
+}
+
+static void
 qm_application_activate (GApplication *app)
 {
   QmApplication *self = QM_APPLICATION (app);
@@ -211,7 +317,10 @@ qm_application_activate (GApplication *app)
     }
 
   if (first_window)
-    window = GTK_WINDOW (qm_window_new (ADW_APPLICATION (app)));
+    {
+      window = GTK_WINDOW (qm_window_new (ADW_APPLICATION (app)));
+      show_store_state (self, window);
+    }
 
   gtk_window_present (window);
   if (first_window)
@@ -380,6 +489,8 @@ qm_application_shutdown (GApplication *app)
   /* Closing the store empties this session's trash. */
   g_clear_pointer (&self->store, qm_store_free);
   g_clear_error (&self->store_error);
+  g_clear_error (&self->server_error);
+  g_clear_pointer (&self->store_state, g_free);
 }
 
 static void
@@ -433,4 +544,45 @@ qm_application_get_store (QmApplication *self)
   g_return_val_if_fail (QM_IS_APPLICATION (self), NULL);
 
   return self->store;
+}
+
+const char *
+qm_application_get_store_state (QmApplication *self)
+{
+  g_return_val_if_fail (QM_IS_APPLICATION (self), NULL);
+
+  return self->store_state;
+}
+
+GtkWindow *
+qm_application_use_store (QmApplication *self,
+                          QmStore       *store)
+{
+  GList *old;
+  QmStore *old_store;
+  GtkWindow *window;
+
+  g_return_val_if_fail (QM_IS_APPLICATION (self), NULL);
+
+  old = g_list_copy_deep (gtk_application_get_windows (GTK_APPLICATION (self)),
+                          (GCopyFunc) (void (*) (void)) g_object_ref, NULL);
+  old_store = g_steal_pointer (&self->store);
+  g_clear_error (&self->server_error);
+  self->store = store;
+  if (self->store == NULL)
+    open_local_store (self);
+  set_store_state (self);
+
+  window = GTK_WINDOW (qm_window_new (ADW_APPLICATION (self)));
+  show_store_state (self, window);
+  gtk_window_present (window);
+  /* Each old window saves its state and its plan's pending edit into
+   * the old store as it goes; only then is that store closed. Other
+   * windows (the Preferences) stay and are moved by their owner. */
+  for (GList *l = old; l != NULL; l = l->next)
+    if (QM_IS_WINDOW (l->data))
+      gtk_window_destroy (l->data);
+  g_list_free_full (old, g_object_unref);
+  g_clear_pointer (&old_store, qm_store_free);
+  return window;
 }

@@ -82,6 +82,10 @@ struct _QmPlanView
   QmSavedPlan       *saved;
   guint              autosave_source;
   char              *save_error;       /* the last failed save, for the subtitle */
+  /* The open "someone else saved this plan" question (weak), and whether
+   * the view is going away (its last save cannot ask). */
+  GtkWidget         *conflict_dialog;
+  gboolean           disposing;
 
   /* A saved quote whose prices changed: its estimate JSON, shown until
    * the user recomputes. NULL when showing today's estimate. */
@@ -199,5 +203,15 @@ void  qm_plan_view_export_with_chooser (QmPlanView           *self,
 /* qm-plan-view-bom.c */
 void qm_plan_view_build_bom (QmPlanView *self);
 void qm_plan_view_update_bom (QmPlanView *self);
+
+/* qm-plan-view.c: the header's title and subtitle (the last failed save). */
+void qm_plan_view_update_title (QmPlanView *self);
+
+/* qm-plan-view-conflict.c: saving @mine failed with @error,
+ * QM_STORE_ERROR_CONFLICT: asks whether to keep it as a copy, take the
+ * saved version or compare the two. */
+void qm_plan_view_conflict_show (QmPlanView        *self,
+                                 const QmSavedPlan *mine,
+                                 const GError      *error);
 
 G_END_DECLS

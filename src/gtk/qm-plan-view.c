@@ -111,8 +111,8 @@ mode_label (QmMode mode)
     }
 }
 
-static void
-update_title (QmPlanView *self)
+void
+qm_plan_view_update_title (QmPlanView *self)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
   const QmEstimate *e = qm_plan_editor_get_estimate (self->editor);
@@ -172,7 +172,7 @@ refresh (QmPlanView *self)
   qm_plan_view_update_bom (self);
   qm_plan_view_quote_update (self);
   update_notes (self);
-  update_title (self);
+  qm_plan_view_update_title (self);
   update_actions (self);
 
   gtk_widget_set_visible (GTK_WIDGET (self->charts_box), self->snapshot == NULL);
@@ -194,6 +194,7 @@ save_now (QmPlanView *self,
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
   const QmEstimate *e = qm_plan_editor_get_estimate (self->editor);
   g_autoptr(QmSavedPlan) sp = NULL;
+  g_autoptr(GError) local_error = NULL;
   gint64 id = qm_plan_editor_get_saved_id (self->editor);
 
   g_clear_handle_id (&self->autosave_source, g_source_remove);
@@ -227,11 +228,15 @@ save_now (QmPlanView *self,
   sp->days = e->train_days > 0 ? e->train_days : e->ideal_days;
   sp->total_cost = e->has_cost ? e->cost.total : 0;
 
-  if (!qm_plan_store_save (self->store, sp, error))
+  if (!qm_plan_store_save (self->store, sp, &local_error))
     {
       g_free (self->save_error);
-      self->save_error = g_strdup (error && *error ? (*error)->message : "");
-      update_title (self);
+      self->save_error = g_strdup (local_error->message);
+      qm_plan_view_update_title (self);
+      /* Someone else saved it since: never overwrite, ask. */
+      if (g_error_matches (local_error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT))
+        qm_plan_view_conflict_show (self, sp, local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
 
@@ -239,7 +244,7 @@ save_now (QmPlanView *self,
   g_clear_pointer (&self->saved, qm_saved_plan_free);
   self->saved = g_steal_pointer (&sp);
   qm_plan_editor_mark_saved (self->editor, self->saved->id);
-  update_title (self);
+  qm_plan_view_update_title (self);
   g_signal_emit (self, signals[SAVED], 0, self->saved->id);
   return TRUE;
 }
@@ -261,7 +266,8 @@ autosave_cb (gpointer user_data)
   g_autoptr(GError) error = NULL;
 
   self->autosave_source = 0;
-  if (!save_now (self, FALSE, &error))
+  /* A conflict asks in its own dialog. */
+  if (!save_now (self, FALSE, &error) && !g_error_matches (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT))
     {
       g_autofree char *text = g_strdup_printf (_("Could not save: %s. The edit is kept here and saving is tried again on the next edit."),
                                                error->message);
@@ -296,7 +302,7 @@ on_editor_state (QmPlanEditor *editor,
                  QmPlanView   *self)
 {
   update_actions (self);
-  update_title (self);
+  qm_plan_view_update_title (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -734,7 +740,14 @@ qm_plan_view_dispose (GObject *object)
 {
   QmPlanView *self = QM_PLAN_VIEW (object);
 
-  /* Leaving the view must not lose an edit waiting for its autosave. */
+  /* Leaving the view must not lose an edit waiting for its autosave
+   * (nor one that conflicts: it is kept as a copy). */
+  self->disposing = TRUE;
+  if (self->conflict_dialog != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->conflict_dialog), (gpointer *) &self->conflict_dialog);
+      self->conflict_dialog = NULL;
+    }
   if (self->autosave_source != 0 && self->editor != NULL)
     save_now (self, FALSE, NULL);
   g_clear_handle_id (&self->autosave_source, g_source_remove);

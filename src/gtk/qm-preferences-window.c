@@ -1,5 +1,6 @@
 /* qm-preferences-window.c: defaults for new plans and display units, kept
- * in GSettings.
+ * in GSettings, and where plans are kept: this computer or a team server
+ * (its password in the keyring, qm-team-connection.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,8 +9,10 @@
 #include <glib/gi18n.h>
 
 #include "qm-a11y.h"
+#include "qm-application.h"
 #include "qm-gtk.h"
 #include "qm-preferences-window.h"
+#include "qm-team-connection.h"
 
 /* Every row of the window is bound to one GSettings key, declared once
  * in bindings[]: the template child, its key and how it is bound. */
@@ -53,6 +56,16 @@ struct _QmPreferencesWindow
 
   GSettings            *settings;
   GtkWidget            *bound[G_N_ELEMENTS (bindings)];
+
+  /* Team Database */
+  AdwComboRow          *database_row;
+  AdwEntryRow          *server_uri_row;
+  AdwEntryRow          *server_user_row;
+  AdwPasswordEntryRow  *server_password_row;
+  AdwActionRow         *server_status_row;
+  GtkWidget            *connect_button;
+  GtkSpinner           *connect_spinner;
+  GCancellable         *connecting;
 };
 
 G_DEFINE_FINAL_TYPE (QmPreferencesWindow, qm_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -136,11 +149,206 @@ bind (QmPreferencesWindow *self,
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Team Database                                                       */
+
+enum { DATABASE_LOCAL, DATABASE_SERVER };
+
+static gboolean
+database_is_server (QmPreferencesWindow *self)
+{
+  g_autofree char *mode = g_settings_get_string (self->settings, "database");
+
+  return g_str_equal (mode, "server");
+}
+
+static void
+set_status (QmPreferencesWindow *self,
+            const char          *text,
+            gboolean             failed)
+{
+  adw_action_row_set_subtitle (self->server_status_row, text);
+  if (failed)
+    gtk_widget_add_css_class (GTK_WIDGET (self->server_status_row), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->server_status_row), "error");
+}
+
+static void
+show_server_rows (QmPreferencesWindow *self)
+{
+  gboolean server = adw_combo_row_get_selected (self->database_row) == DATABASE_SERVER;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->server_uri_row), server);
+  gtk_widget_set_visible (GTK_WIDGET (self->server_user_row), server);
+  gtk_widget_set_visible (GTK_WIDGET (self->server_password_row), server);
+  gtk_widget_set_visible (self->connect_button, server);
+}
+
+/* The app's windows move to @store (NULL: the file on this computer),
+ * and this window stays over the new one. Without a QmApplication (the
+ * tests) only the settings change. */
+static void
+use_store (QmPreferencesWindow *self,
+           QmStore             *store)
+{
+  GApplication *app = g_application_get_default ();
+  GtkWindow *window;
+
+  if (!QM_IS_APPLICATION (app))
+    {
+      g_clear_pointer (&store, qm_store_free);
+      return;
+    }
+  /* The window this one is over goes: stay, and move over the new one. */
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (self), FALSE);
+  g_object_ref (self);
+  window = qm_application_use_store (QM_APPLICATION (app), store);
+  if (window != NULL)
+    gtk_window_set_transient_for (GTK_WINDOW (self), window);
+  g_object_unref (self);
+}
+
+static void
+connect_busy (QmPreferencesWindow *self,
+              gboolean             busy)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->connect_spinner), busy);
+  gtk_spinner_set_spinning (self->connect_spinner, busy);
+  gtk_widget_set_sensitive (self->connect_button, !busy);
+}
+
+static void
+connected (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_team_connect_finish (result, &error);
+  QmPreferencesWindow *self;
+  g_autofree char *uri = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *text = NULL;
+  const char *password;
+
+  /* The window closed while libpq was waiting. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = QM_PREFERENCES_WINDOW (user_data);
+  connect_busy (self, FALSE);
+  if (store == NULL)
+    {
+      set_status (self, error->message, TRUE);
+      return;
+    }
+
+  uri = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->server_uri_row))));
+  user = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->server_user_row))));
+  password = gtk_editable_get_text (GTK_EDITABLE (self->server_password_row));
+  /* An empty field used the password already kept (or none). */
+  if (password[0] != '\0' && !qm_team_password_store (uri, user, password, &error))
+    {
+      qm_store_free (store);
+      set_status (self, error->message, TRUE);
+      return;
+    }
+  gtk_editable_set_text (GTK_EDITABLE (self->server_password_row), "");
+  g_settings_set_string (self->settings, "server-uri", uri);
+  g_settings_set_string (self->settings, "server-user", user);
+  g_settings_set_string (self->settings, "database", "server");
+
+  label = qm_team_server_label (uri);
+  /* Translators: a server and database ("db.example.com/quartermaster"),
+   * a user name, and the schema version number. */
+  text = g_strdup_printf (_("Connected to %s as %s (schema version %d). Plans are kept there now."),
+                          label, user[0] != '\0' ? user : g_get_user_name (),
+                          qm_store_schema_version (store));
+  set_status (self, text, FALSE);
+  use_store (self, store);
+}
+
+static void
+connect_clicked (QmPreferencesWindow *self)
+{
+  g_autofree char *uri = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->server_uri_row))));
+  g_autofree char *user = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->server_user_row))));
+  const char *typed = gtk_editable_get_text (GTK_EDITABLE (self->server_password_row));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *text = NULL;
+  char *kept = NULL;
+
+  if (!qm_team_check_uri (uri, &error))
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->server_uri_row), "error");
+      set_status (self, error->message, TRUE);
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (self->server_uri_row), "error");
+  if (typed[0] == '\0')
+    {
+      kept = qm_team_password_lookup (uri, user, &error);
+      if (error != NULL)
+        {
+          set_status (self, error->message, TRUE);
+          return;
+        }
+    }
+
+  label = qm_team_server_label (uri);
+  /* Translators: a server and database, "db.example.com/quartermaster". */
+  text = g_strdup_printf (_("Connecting to %s…"), label);
+  set_status (self, text, FALSE);
+  connect_busy (self, TRUE);
+  qm_team_connect_async (uri, user, typed[0] != '\0' ? typed : kept, self->connecting, connected, self);
+  qm_team_password_free (kept);
+}
+
+static void
+database_selected (QmPreferencesWindow *self)
+{
+  show_server_rows (self);
+  if (adw_combo_row_get_selected (self->database_row) == DATABASE_SERVER)
+    {
+      set_status (self, _("Type the server's address, your user name and password, then Connect."), FALSE);
+      return;
+    }
+  if (!database_is_server (self))
+    return;
+  g_settings_set_string (self->settings, "database", "local");
+  set_status (self, _("Plans are kept on this computer."), FALSE);
+  use_store (self, NULL);
+}
+
+static void
+team_init (QmPreferencesWindow *self)
+{
+  g_autofree char *uri = g_settings_get_string (self->settings, "server-uri");
+  g_autofree char *user = g_settings_get_string (self->settings, "server-user");
+  GApplication *app = g_application_get_default ();
+  const char *state = QM_IS_APPLICATION (app)
+                      ? qm_application_get_store_state (QM_APPLICATION (app)) : NULL;
+
+  self->connecting = g_cancellable_new ();
+  gtk_editable_set_text (GTK_EDITABLE (self->server_uri_row), uri);
+  gtk_editable_set_text (GTK_EDITABLE (self->server_user_row), user);
+  adw_combo_row_set_selected (self->database_row, database_is_server (self) ? DATABASE_SERVER : DATABASE_LOCAL);
+  show_server_rows (self);
+  set_status (self, state != NULL ? state : _("Plans are kept on this computer."), FALSE);
+  g_signal_connect_swapped (self->database_row, "notify::selected", G_CALLBACK (database_selected), self);
+  g_signal_connect_swapped (self->connect_button, "clicked", G_CALLBACK (connect_clicked), self);
+}
+
 static void
 qm_preferences_window_dispose (GObject *object)
 {
   QmPreferencesWindow *self = QM_PREFERENCES_WINDOW (object);
 
+  /* A connection still being tried reports to nobody. */
+  if (self->connecting != NULL)
+    g_cancellable_cancel (self->connecting);
+  g_clear_object (&self->connecting);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_PREFERENCES_WINDOW);
   g_clear_object (&self->settings);
 
@@ -162,6 +370,13 @@ qm_preferences_window_class_init (QmPreferencesWindowClass *klass)
     gtk_widget_class_bind_template_child_full (widget_class, bindings[i].id, FALSE,
                                                G_STRUCT_OFFSET (QmPreferencesWindow, bound) +
                                                i * sizeof (GtkWidget *));
+  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, database_row);
+  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, server_uri_row);
+  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, server_user_row);
+  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, server_password_row);
+  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, server_status_row);
+  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, connect_button);
+  gtk_widget_class_bind_template_child (widget_class, QmPreferencesWindow, connect_spinner);
 }
 
 static void
@@ -172,6 +387,7 @@ qm_preferences_window_init (QmPreferencesWindow *self)
   self->settings = g_settings_new (APPLICATION_ID);
   for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
     bind (self, i);
+  team_init (self);
 }
 
 QmPreferencesWindow *

@@ -1,7 +1,8 @@
 /* test-window-team.c: the window on a team database (issue #23), on a
  * private PostgreSQL cluster: plans another client saves, renames and
  * deletes appear in the plans list without a click, with the selection
- * kept; a viewer's window says why plans cannot be saved.
+ * kept; a viewer's window says why plans cannot be saved, and shows the
+ * catalog without its editing actions.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -124,6 +125,14 @@ test_live_refresh (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+has_action (GtkWidget     *widget,
+            gconstpointer  data)
+{
+  return GTK_IS_ACTIONABLE (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), data) == 0;
+}
+
 static void
 test_viewer (void)
 {
@@ -136,6 +145,7 @@ test_viewer (void)
   g_autoptr(GPtrArray) done = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *why = NULL;
+  GtkWidget *add;
   QmWindow *window;
 
   done = qm_store_setup_roles (owner, &error);
@@ -153,6 +163,13 @@ test_viewer (void)
   qm_window_set_page (window, "plans");
   g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (window), "Read me"));
   g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (window), why));
+
+  /* The catalog is readable, and what the role may not change is shown
+   * insensitive rather than refused on save. */
+  qm_window_set_page (window, "catalog");
+  add = qm_test_find (GTK_WIDGET (window), has_action, "catalog.add");
+  g_assert_nonnull (add);
+  g_assert_false (gtk_widget_get_sensitive (add));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

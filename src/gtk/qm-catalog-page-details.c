@@ -14,6 +14,7 @@
 #include "qm-catalog-page.h"
 #include "qm-catalog-page-private.h"
 #include "qm-row-slots.h"
+#include "qm-store-roles.h"
 #include "qm-csv.h"
 #include "qm-gtk.h"
 #include "qm-list-page.h"
@@ -213,12 +214,17 @@ qm_catalog_page_update_actions (QmCatalogPage *self)
   QmCatalogItem *item = qm_catalog_page_get_selected (self);
   const QmCatalogEntry *e = item ? qm_catalog_item_get_entry (item) : NULL;
   GtkWidget *widget = GTK_WIDGET (self);
+  /* On a team database, as the connected role's grants allow: the rest
+   * stays readable, and the window says why at open (issue #23). */
+  gboolean w = self->store != NULL && (qm_store_rights (self->store) & QM_STORE_RIGHT_EDIT_CATALOG);
 
-  gtk_widget_action_set_enabled (widget, "catalog.edit", e != NULL && (!e->builtin || qm_catalog_kind_has_price (e->kind)));
-  gtk_widget_action_set_enabled (widget, "catalog.duplicate", e != NULL);
-  gtk_widget_action_set_enabled (widget, "catalog.delete", e != NULL && !e->builtin);
-  gtk_widget_action_set_enabled (widget, "catalog.toggle-hidden", e != NULL && e->builtin);
-  gtk_widget_action_set_enabled (widget, "catalog.reset-price", e != NULL && e->has_override);
+  gtk_widget_action_set_enabled (widget, "catalog.add", w);
+  gtk_widget_action_set_enabled (widget, "catalog.import", w);
+  gtk_widget_action_set_enabled (widget, "catalog.edit", w && e != NULL && (!e->builtin || qm_catalog_kind_has_price (e->kind)));
+  gtk_widget_action_set_enabled (widget, "catalog.duplicate", w && e != NULL);
+  gtk_widget_action_set_enabled (widget, "catalog.delete", w && e != NULL && !e->builtin);
+  gtk_widget_action_set_enabled (widget, "catalog.toggle-hidden", w && e != NULL && e->builtin);
+  gtk_widget_action_set_enabled (widget, "catalog.reset-price", w && e != NULL && e->has_override);
   gtk_widget_action_set_enabled (widget, "catalog.export",
                                  g_list_model_get_n_items (G_LIST_MODEL (qm_catalog_page_current (self)->filtered)) > 0);
 }

@@ -136,6 +136,30 @@ iterate (int ms)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* A dialog on a window-manager-less Xvfb is mapped, and even drawn once,
+ * a moment before it has anything to show (seen under the sanitizers on
+ * a loaded machine): wait until a snapshot of it holds something, up to
+ * 10 s, before taking its screenshot. */
+static void
+wait_for_content (GtkWidget *widget)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+      g_autoptr(GskRenderNode) node = NULL;
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget),
+                              gtk_widget_get_height (widget));
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL)
+        return;
+      iterate (50);
+    }
+}
+
 static GtkWidget *
 find_row (GtkWidget  *widget,
           const char *title)
@@ -586,6 +610,7 @@ test_fallback (void)
   assert_contains (adw_message_dialog_get_body (dialog), "no database server is listening there");
   assert_contains (adw_message_dialog_get_body (dialog), "opened the plans on this computer instead");
   iterate (500);
+  wait_for_content (GTK_WIDGET (dialog));
   qm_test_screenshot (GTK_WIDGET (dialog), "team-fallback-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
 
   /* The header says where the plans are now. */
@@ -731,6 +756,7 @@ test_conflict_keep_mine (void)
     g_assert_true (gtk_widget_get_mapped (dialog));
     /* Mapped is not drawn yet: give it its first frames. */
     iterate (500);
+    wait_for_content (dialog);
     qm_test_screenshot (dialog, "plan-view-conflict-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
     qm_test_screenshot (dialog, "plan-view-conflict-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   }

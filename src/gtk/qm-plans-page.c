@@ -25,6 +25,7 @@
 #include "qm-store-roles.h"
 #include "qm-plan-store.h"
 #include "qm-plans-page.h"
+#include "qm-store-recovery.h"
 #include "qm-plans-page-private.h"
 #include "qm-row-slots.h"
 
@@ -594,8 +595,14 @@ qm_plans_page_reload (QmPlansPage *self)
   if (self->store != NULL)
     {
       list = qm_plan_store_list (self->store, NULL, &error);
+      /* Keep the rows shown rather than empty the list: a team server
+       * that went away is the window's banner to say, and comes back. */
       if (list == NULL)
-        g_warning ("Could not list the plans: %s", error->message);
+        {
+          if (!qm_store_connection_lost (self->store))
+            g_warning ("Could not list the plans: %s", error->message);
+          return;
+        }
     }
 
   items = g_ptr_array_new_full (list != NULL ? list->len : 0, g_object_unref);

@@ -209,6 +209,15 @@ qm_test_pg_start (void)
   return pg;
 }
 
+QmTestPg *
+qm_test_pg_start_if_available (void)
+{
+  if (qm_test_pg_available ())
+    return qm_test_pg_start ();
+  g_test_message ("PostgreSQL is not installed in %s: its tests are skipped", QM_TEST_PG_BINDIR);
+  return NULL;
+}
+
 void
 qm_test_pg_stop (QmTestPg *pg)
 {

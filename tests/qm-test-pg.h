@@ -29,6 +29,9 @@ gboolean     qm_test_pg_available  (void);
 
 /* Starts the cluster, or fails the test with what went wrong. */
 QmTestPg    *qm_test_pg_start      (void);
+/* qm_test_pg_start() where PostgreSQL is installed (build-aux/dev installs
+ * it, so CI always runs the server's cases); else NULL, said in the log. */
+QmTestPg    *qm_test_pg_start_if_available (void);
 /* Stops the server and removes its folder. */
 void         qm_test_pg_stop       (QmTestPg   *pg);
 

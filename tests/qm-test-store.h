@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "qm-db.h"
 #include "qm-plan-store.h"
 
 G_BEGIN_DECLS
@@ -18,16 +19,43 @@ qm_test_db_path (void)
   return g_build_filename (g_get_user_data_dir (), "quartermaster", "test.db", NULL);
 }
 
+/* The database at @location (a file, or a postgresql:// URI), opened
+ * without the daily backup. */
+static inline QmStore *
+qm_test_open_store_at (const char *location)
+{
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
 /* The test's database, opened without the daily backup. */
 static inline QmStore *
 qm_test_open_store (void)
 {
   g_autofree char *path = qm_test_db_path ();
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
 
-  g_assert_no_error (error);
-  return store;
+  return qm_test_open_store_at (path);
+}
+
+/* Registers @func as /SUITE/sqlite/NAME and, when @on_server (a private
+ * cluster is running), as /SUITE/postgresql/NAME; its data is the
+ * QmDbEngine it runs on. */
+static inline void
+qm_test_add_both_engines (const char    *suite,
+                          const char    *name,
+                          gboolean       on_server,
+                          GTestDataFunc  func)
+{
+  g_autofree char *lite = g_strdup_printf ("/%s/sqlite/%s", suite, name);
+  g_autofree char *pg = g_strdup_printf ("/%s/postgresql/%s", suite, name);
+
+  g_test_add_data_func (lite, GINT_TO_POINTER (QM_DB_SQLITE), func);
+  if (on_server)
+    g_test_add_data_func (pg, GINT_TO_POINTER (QM_DB_POSTGRESQL), func);
 }
 
 /* A valid plan file (docs/plan-file.md) with @name on @gpu. */

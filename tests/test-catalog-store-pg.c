@@ -17,6 +17,7 @@
 #include "qm-store-private.h"
 #include "qm-test-cli.h"
 #include "qm-test-pg.h"
+#include "qm-test-store.h"
 
 static QmTestPg *cluster;
 
@@ -47,17 +48,6 @@ fresh_location (QmDbEngine engine)
     return qm_test_pg_new_database (cluster);
   g_mkdir_with_parents (g_get_user_data_dir (), 0700);
   return g_strdup_printf ("%s/catalog-%u.db", g_get_user_data_dir (), ++n);
-}
-
-static QmStore *
-open_store (const char *location)
-{
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
-  return store;
 }
 
 static guint
@@ -97,7 +87,7 @@ static void
 test_sync_list (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *version = qm_catalog_store_version (store);
@@ -146,7 +136,7 @@ static void
 test_user_entries (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *cheaper = my_gpu_at (11000);
@@ -206,7 +196,7 @@ static void
 test_csv_import (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogImport) import = NULL;
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GPtrArray) history = NULL;
@@ -238,8 +228,8 @@ static void
 test_stale_revision (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) mine = open_store (location);
-  g_autoptr(QmStore) theirs = open_store (location);
+  g_autoptr(QmStore) mine = qm_test_open_store_at (location);
+  g_autoptr(QmStore) theirs = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *their_json = my_gpu_at (10500);
@@ -323,7 +313,7 @@ static gpointer
 raise_price (gpointer data)
 {
   Raiser *r = data;
-  g_autoptr(QmStore) store = open_store (r->location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (r->location);
 
   for (guint done = 0; done < N_RAISES;)
     {
@@ -347,7 +337,7 @@ static void
 test_concurrent_raises (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GPtrArray) history = NULL;
   g_autoptr(GError) error = NULL;
@@ -381,7 +371,7 @@ static gpointer
 set_prices (gpointer data)
 {
   Raiser *r = data;
-  g_autoptr(QmStore) store = open_store (r->location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (r->location);
 
   for (guint i = 0; i < N_RAISES; i++)
     {
@@ -398,7 +388,7 @@ static void
 test_concurrent_any (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GPtrArray) history = NULL;
   g_autoptr(GError) error = NULL;
@@ -445,7 +435,7 @@ static void
 test_history (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autofree char *who = expected_who (location);
   g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
   g_autofree char *after = g_date_time_format (start, "%Y-%m-%dT%H:%M:%S");
@@ -524,7 +514,7 @@ test_upgrade_from_5 (void)
                                  NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
 
-  store = open_store (path);
+  store = qm_test_open_store_at (path);
   g_assert_cmpint (qm_store_schema_version (store), ==, qm_store_latest_version ());
   e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "old-gpu", &error);
   g_assert_no_error (error);
@@ -558,7 +548,7 @@ test_reader_role (void)
   g_autofree char *dbname = g_strndup (uri + strlen ("postgresql:///"),
                                        strcspn (uri + strlen ("postgresql:///"), "?"));
   g_autofree char *reader_uri = NULL;
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(GError) error = NULL;
   guint n_gpus = 0;
 
@@ -570,7 +560,7 @@ test_reader_role (void)
                    "UPDATE meta SET value = '2000.01.1' WHERE key = 'catalog_version'");
   reader_uri = g_strdup_printf ("postgresql:///%s?host=%s&user=qm_catalog_reader", dbname,
                                 qm_test_pg_socket_dir (cluster));
-  store = open_store (reader_uri);
+  store = qm_test_open_store_at (reader_uri);
   qm_catalog_gpus (&n_gpus);
   g_assert_cmpuint (count (store, QM_CATALOG_KIND_GPU, NULL), ==, n_gpus);
   g_assert_false (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, H100, 1, &error));
@@ -586,7 +576,7 @@ test_reader_role (void)
 static char *
 catalog_content (const char *location)
 {
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) list = qm_catalog_store_list (store, -1, NULL, QM_CATALOG_LIST_INCLUDE_HIDDEN, &error);
   GString *s = g_string_new (NULL);
@@ -620,7 +610,7 @@ catalog_content (const char *location)
 static void
 fill_catalog (const char *location)
 {
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(GError) error = NULL;
   g_autofree char *cheaper = my_gpu_at (11000.75);
 
@@ -649,8 +639,8 @@ test_copy_round_trip (void)
 
   /* The store call: then a second run writes nothing. */
   {
-    g_autoptr(QmStore) from = open_store (first);
-    g_autoptr(QmStore) to = open_store (uri);
+    g_autoptr(QmStore) from = qm_test_open_store_at (first);
+    g_autoptr(QmStore) to = qm_test_open_store_at (uri);
     g_autoptr(GError) error = NULL;
     QmCatalogCopyResult res;
 
@@ -735,12 +725,7 @@ static void
 add_both (const char    *name,
           GTestDataFunc  func)
 {
-  g_autofree char *lite = g_strdup_printf ("/catalog-store-pg/sqlite/%s", name);
-  g_autofree char *pg = g_strdup_printf ("/catalog-store-pg/postgresql/%s", name);
-
-  g_test_add_data_func (lite, GINT_TO_POINTER (QM_DB_SQLITE), func);
-  if (cluster != NULL)
-    g_test_add_data_func (pg, GINT_TO_POINTER (QM_DB_POSTGRESQL), func);
+  qm_test_add_both_engines ("catalog-store-pg", name, cluster != NULL, func);
 }
 
 int
@@ -750,11 +735,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  /* build-aux/dev installs postgresql-15; only a machine without it skips. */
-  if (qm_test_pg_available ())
-    cluster = qm_test_pg_start ();
-  else
-    g_test_message ("PostgreSQL is not installed in %s: its tests are skipped", QM_TEST_PG_BINDIR);
+  cluster = qm_test_pg_start_if_available ();
 
   add_both ("sync-list", test_sync_list);
   add_both ("user-entries", test_user_entries);

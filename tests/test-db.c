@@ -8,6 +8,7 @@
 
 #include "qm-db-private.h"
 #include "qm-test-pg.h"
+#include "qm-test-store.h"
 
 static QmTestPg *cluster;
 
@@ -454,12 +455,7 @@ static void
 add_both (const char    *name,
           GTestDataFunc  func)
 {
-  g_autofree char *lite = g_strdup_printf ("/db/sqlite/%s", name);
-  g_autofree char *pg = g_strdup_printf ("/db/postgresql/%s", name);
-
-  g_test_add_data_func (lite, GINT_TO_POINTER (QM_DB_SQLITE), func);
-  if (cluster != NULL)
-    g_test_add_data_func (pg, GINT_TO_POINTER (QM_DB_POSTGRESQL), func);
+  qm_test_add_both_engines ("db", name, cluster != NULL, func);
 }
 
 int
@@ -469,11 +465,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  /* build-aux/dev installs postgresql-15; only a machine without it skips. */
-  if (qm_test_pg_available ())
-    cluster = qm_test_pg_start ();
-  else
-    g_test_message ("PostgreSQL is not installed in %s: its tests are skipped", QM_TEST_PG_BINDIR);
+  cluster = qm_test_pg_start_if_available ();
 
   g_test_add_func ("/db/placeholders", test_placeholders);
   g_test_add_func ("/db/redact", test_redact);

@@ -16,17 +16,6 @@
 
 static QmTestPg *cluster;
 
-static QmStore *
-open_at (const char *location)
-{
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
-  return store;
-}
-
 /* A saved plan quoted in euros, with no exchange rate of its own. */
 static gint64
 save_plan (QmStore    *store,
@@ -95,8 +84,8 @@ static guint
 assert_same_quotes (const char *a,
                     const char *b)
 {
-  g_autoptr(QmStore) sa = open_at (a);
-  g_autoptr(QmStore) sb = open_at (b);
+  g_autoptr(QmStore) sa = qm_test_open_store_at (a);
+  g_autoptr(QmStore) sb = qm_test_open_store_at (b);
   g_autoptr(GPtrArray) qa = qm_quote_store_list (sa, NULL, NULL, NULL);
   g_autoptr(GPtrArray) ra = qm_quote_store_list_rates (sa, NULL, NULL);
   g_autoptr(GPtrArray) rb = qm_quote_store_list_rates (sb, NULL, NULL);
@@ -169,7 +158,7 @@ test_round_trip (void)
 
   g_mkdir_with_parents (dir, 0700);
   {
-    g_autoptr(QmStore) store = open_at (first);
+    g_autoptr(QmStore) store = qm_test_open_store_at (first);
     g_autoptr(GError) error = NULL;
     g_autofree char *b = NULL;
     gint64 p1 = save_plan (store, "Acme 70B «ü»", "Acme Grüße");
@@ -223,7 +212,7 @@ test_round_trip (void)
   /* On the server: a new revision and a new quote, numbered after the
    * copied sequence; the next copy brings just those. */
   {
-    g_autoptr(QmStore) store = open_at (uri);
+    g_autoptr(QmStore) store = qm_test_open_store_at (uri);
     gint64 p1 = qm_plan_store_find (store, "Acme 70B «ü»", NULL);
     gint64 p4 = save_plan (store, "Made on the server", "Beta");
     g_autofree char *again = quote (store, p1, "2026-12-01", "Revision C");
@@ -240,7 +229,7 @@ test_round_trip (void)
   run_clear (&r);
   g_assert_cmpuint (assert_same_quotes (uri, back), ==, 6);
   {
-    g_autoptr(QmStore) store = open_at (back);
+    g_autoptr(QmStore) store = qm_test_open_store_at (back);
     g_autoptr(GPtrArray) list = qm_quote_store_list (store, NULL, NULL, NULL);
 
     /* The quote of the deleted plan has its plan's name and no link. */
@@ -268,7 +257,7 @@ test_conflicts (void)
 
   g_mkdir_with_parents (dir, 0700);
   {
-    g_autoptr(QmStore) store = open_at (uri);
+    g_autoptr(QmStore) store = qm_test_open_store_at (uri);
     gint64 p1 = save_plan (store, "Server plan 1", "Acme");
     gint64 p2 = save_plan (store, "Server plan 2", "Initech");
 
@@ -278,7 +267,7 @@ test_conflicts (void)
     g_assert_cmpstr (q1, ==, "Q-2026-0001");
   }
   {
-    g_autoptr(QmStore) store = open_at (other);
+    g_autoptr(QmStore) store = qm_test_open_store_at (other);
     gint64 mine = save_plan (store, "Mine alone", "Gamma");
     g_autoptr(QmQuoteRevision) rev = NULL;
     g_autofree char *number = NULL;
@@ -299,7 +288,7 @@ test_conflicts (void)
                                    "different quote under that number"));
   g_assert_nonnull (strstr (r.out, "2 quotes with 2 revisions: 1 copied"));
   {
-    g_autoptr(QmStore) store = open_at (other);
+    g_autoptr(QmStore) store = qm_test_open_store_at (other);
     g_autoptr(QmQuoteRevision) still = qm_quote_store_load_revision (store, "Q-2026-0001", "A", NULL);
     g_autoptr(QmQuoteRevision) copied = qm_quote_store_load_revision (store, q2, "A", NULL);
     g_autoptr(GPtrArray) list = qm_quote_store_list (store, NULL, NULL, NULL);

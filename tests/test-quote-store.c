@@ -24,24 +24,13 @@ fresh_location (gconstpointer engine)
   return qm_test_db_path ();
 }
 
-static QmStore *
-open_at (const char *location)
-{
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
-  return store;
-}
-
 /* The test's store, fresh, on its engine. */
 static QmStore *
 open_fresh (gconstpointer engine)
 {
   g_autofree char *location = fresh_location (engine);
 
-  return open_at (location);
+  return qm_test_open_store_at (location);
 }
 
 /* A saved plan quoted in euros, with no exchange rate of its own. */
@@ -453,7 +442,7 @@ test_immutable_pg (void)
   g_autoptr(QmDb) db = NULL;
 
   {
-    g_autoptr(QmStore) store = open_at (uri);
+    g_autoptr(QmStore) store = qm_test_open_store_at (uri);
     gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
 
     set_rate (store, "EUR", 0.92, "2026-01-01");
@@ -482,7 +471,7 @@ test_immutable_pg (void)
   g_clear_error (&error);
 
   {
-    g_autoptr(QmStore) store = open_at (uri);
+    g_autoptr(QmStore) store = qm_test_open_store_at (uri);
 
     again = qm_quote_store_load_revision (store, a->number, "A", &error);
     g_assert_no_error (error);
@@ -512,7 +501,7 @@ static gpointer
 quoter_run (gpointer data)
 {
   QmQuoter *q = data;
-  g_autoptr(QmStore) store = open_at (q->location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (q->location);
 
   for (guint i = 0; i < N_QUOTES; i++)
     {
@@ -532,7 +521,7 @@ static void
 test_concurrent_numbers (gconstpointer engine)
 {
   g_autofree char *location = fresh_location (engine);
-  g_autoptr(QmStore) store = open_at (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) list = NULL;
   g_autoptr(GPtrArray) letters = NULL;
@@ -597,12 +586,7 @@ static void
 add_both (const char    *name,
           GTestDataFunc  func)
 {
-  g_autofree char *lite = g_strdup_printf ("/quote-store/sqlite/%s", name);
-  g_autofree char *pg = g_strdup_printf ("/quote-store/postgresql/%s", name);
-
-  g_test_add_data_func (lite, GINT_TO_POINTER (QM_DB_SQLITE), func);
-  if (cluster != NULL)
-    g_test_add_data_func (pg, GINT_TO_POINTER (QM_DB_POSTGRESQL), func);
+  qm_test_add_both_engines ("quote-store", name, cluster != NULL, func);
 }
 
 int
@@ -612,11 +596,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  /* build-aux/dev installs postgresql-15; only a machine without it skips. */
-  if (qm_test_pg_available ())
-    cluster = qm_test_pg_start ();
-  else
-    g_test_message ("PostgreSQL is not installed in %s: its tests are skipped", QM_TEST_PG_BINDIR);
+  cluster = qm_test_pg_start_if_available ();
 
   g_test_add_func ("/quote-store/number-pattern", test_number_pattern);
   add_both ("sequence", test_sequence);

@@ -38,17 +38,6 @@ new_database (char **dbname)
   return uri;
 }
 
-static QmStore *
-open_store (const char *location)
-{
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
-  return store;
-}
-
 static guint
 n_pending (QmStore *store)
 {
@@ -135,7 +124,7 @@ static void
 test_killed_mid_save (void)
 {
   g_autofree char *uri = new_database (NULL);
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
   g_autoptr(QmSavedPlan) other = qm_test_saved_plan ("Mistral finetune", "Beta", 2000.0);
   g_autoptr(QmSavedPlan) fresh = qm_test_saved_plan ("Qwen inference", "Gamma", 3000.0);
@@ -234,7 +223,7 @@ static void
 test_idle_restart (void)
 {
   g_autofree char *uri = new_database (NULL);
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
   g_autoptr(GError) error = NULL;
 
@@ -259,7 +248,7 @@ static void
 test_admin_shutdown (void)
 {
   g_autofree char *uri = new_database (NULL);
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
   g_autoptr(QmSavedPlan) loaded = NULL;
   g_autoptr(GPtrArray) results = NULL;
@@ -290,7 +279,7 @@ static void
 test_conflict_after_outage (void)
 {
   g_autofree char *uri = new_database (NULL);
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(QmStore) theirs = NULL;
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
   g_autoptr(QmSavedPlan) their_plan = NULL;
@@ -308,7 +297,7 @@ test_conflict_after_outage (void)
   copy = save_while_down (store, plan);
   qm_test_pg_resume (cluster);
 
-  theirs = open_store (uri);
+  theirs = qm_test_open_store_at (uri);
   their_plan = qm_plan_store_load (theirs, plan->id, &error);
   g_free (their_plan->customer);
   their_plan->customer = g_strdup ("Theirs");
@@ -345,7 +334,7 @@ test_newer_schema_after_outage (void)
 {
   g_autofree char *dbname = NULL;
   g_autofree char *uri = new_database (&dbname);
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(QmStore) reader = NULL;
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
   g_autoptr(QmDb) db = NULL;
@@ -392,7 +381,7 @@ test_hung_server (void)
 {
   g_autofree char *uri = new_database (NULL);
   g_autofree char *path = g_build_filename (qm_test_pg_socket_dir (cluster), ".s.PGSQL.5432", NULL);
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
   g_autoptr(GSocketAddress) address = NULL;
   g_autoptr(GSocket) hung = NULL;

@@ -23,22 +23,11 @@ fresh_location (QmDbEngine engine)
   return qm_test_db_path ();
 }
 
-static QmStore *
-open_store (const char *location)
-{
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
-  return store;
-}
-
 static void
 test_open_migrate (void)
 {
   g_autofree char *uri = qm_test_pg_new_database (cluster);
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpint (qm_store_schema_version (store), ==, qm_store_latest_version ());
@@ -52,7 +41,7 @@ test_open_migrate (void)
   g_clear_pointer (&store, qm_store_free);
 
   /* Opening again finds the schema there and changes nothing. */
-  store = open_store (uri);
+  store = qm_test_open_store_at (uri);
   g_assert_cmpint (qm_store_schema_version (store), ==, qm_store_latest_version ());
 }
 
@@ -60,7 +49,7 @@ static void
 test_round_trip (void)
 {
   g_autofree char *uri = qm_test_pg_new_database (cluster);
-  g_autoptr(QmStore) store = open_store (uri);
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme Grüße", 1234567.89);
   g_autoptr(QmSavedPlan) loaded = NULL;
   g_autoptr(GPtrArray) list = NULL;
@@ -141,8 +130,8 @@ static void
 test_stale_save (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) a = open_store (location);
-  g_autoptr(QmStore) b = open_store (location);
+  g_autoptr(QmStore) a = qm_test_open_store_at (location);
+  g_autoptr(QmStore) b = qm_test_open_store_at (location);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Shared quote", "Acme", 100);
   g_autoptr(QmSavedPlan) mine = NULL;
   g_autoptr(QmSavedPlan) theirs = NULL;
@@ -202,7 +191,7 @@ static gpointer
 client_run (gpointer data)
 {
   QmClient *c = data;
-  g_autoptr(QmStore) store = open_store (c->location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (c->location);
 
   for (guint k = 0; k < N_SAVES; k++)
     {
@@ -239,7 +228,7 @@ static void
 test_concurrent_saves (gconstpointer data)
 {
   g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
-  g_autoptr(QmStore) store = open_store (location);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
   QmClient clients[2] = { { .location = location, .name = 'A' }, { .location = location, .name = 'B' } };
   GThread *threads[2];
   guint added = 0;
@@ -314,8 +303,8 @@ static guint
 assert_same_plans (const char *a,
                    const char *b)
 {
-  g_autoptr(QmStore) sa = open_store (a);
-  g_autoptr(QmStore) sb = open_store (b);
+  g_autoptr(QmStore) sa = qm_test_open_store_at (a);
+  g_autoptr(QmStore) sb = qm_test_open_store_at (b);
   g_autoptr(GPtrArray) list = qm_plan_store_list (sa, NULL, NULL);
 
   for (guint i = 0; i < list->len; i++)
@@ -349,7 +338,7 @@ test_db_copy (void)
 
   g_mkdir_with_parents (dir, 0700);
   {
-    g_autoptr(QmStore) store = open_store (first);
+    g_autoptr(QmStore) store = qm_test_open_store_at (first);
 
     for (guint i = 0; i < 3; i++)
       {
@@ -385,7 +374,7 @@ test_db_copy (void)
 
   /* A new plan on the server after the copy takes a fresh id. */
   {
-    g_autoptr(QmStore) store = open_store (uri);
+    g_autoptr(QmStore) store = qm_test_open_store_at (uri);
     g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Made on the server", "Beta", 5);
     g_autoptr(GError) error = NULL;
 
@@ -396,7 +385,7 @@ test_db_copy (void)
 
   /* A file with a plan of its own under id 1: reported, not overwritten. */
   {
-    g_autoptr(QmStore) store = open_store (other);
+    g_autoptr(QmStore) store = qm_test_open_store_at (other);
     g_autoptr(QmSavedPlan) mine = qm_test_saved_plan ("Mine alone", "Gamma", 7);
     g_autoptr(GError) error = NULL;
 
@@ -408,7 +397,7 @@ test_db_copy (void)
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "different plan under that id"));
   {
-    g_autoptr(QmStore) store = open_store (other);
+    g_autoptr(QmStore) store = qm_test_open_store_at (other);
     g_autoptr(QmSavedPlan) still = qm_plan_store_load (store, 1, NULL);
 
     g_assert_cmpstr (still->name, ==, "Mine alone");

@@ -17,17 +17,6 @@
 
 static QmTestPg *cluster;
 
-static QmStore *
-open_store (const char *location)
-{
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (store);
-  return store;
-}
-
 /* Waits up to @ms for @fd to be readable (a closed one is not). */
 static gboolean
 readable (int fd,
@@ -114,8 +103,8 @@ static void
 test_two_clients (void)
 {
   g_autofree char *uri = qm_test_pg_new_database (cluster);
-  g_autoptr(QmStore) a = open_store (uri);
-  g_autoptr(QmStore) b = open_store (uri);
+  g_autoptr(QmStore) a = qm_test_open_store_at (uri);
+  g_autoptr(QmStore) b = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Shared plan", "Acme", 10.0);
   g_autoptr(QmSavedPlan) stale = NULL;
   g_autoptr(GError) error = NULL;
@@ -187,8 +176,8 @@ static void
 test_busy_client (void)
 {
   g_autofree char *uri = qm_test_pg_new_database (cluster);
-  g_autoptr(QmStore) a = open_store (uri);
-  g_autoptr(QmStore) b = open_store (uri);
+  g_autoptr(QmStore) a = qm_test_open_store_at (uri);
+  g_autoptr(QmStore) b = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Busy", "Acme", 10.0);
   g_autoptr(GError) error = NULL;
   int fd_b = qm_store_watch_fd (b, &error);
@@ -213,8 +202,8 @@ test_lost (void)
   g_autofree char *uri = qm_test_pg_new_database (cluster);
   g_autofree char *dbname = g_strndup (uri + strlen ("postgresql:///"),
                                        strcspn (uri + strlen ("postgresql:///"), "?"));
-  g_autoptr(QmStore) a = open_store (uri);
-  g_autoptr(QmStore) b = open_store (uri);
+  g_autoptr(QmStore) a = qm_test_open_store_at (uri);
+  g_autoptr(QmStore) b = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("After the drop", "Acme", 1.0);
   g_autoptr(GError) error = NULL;
   int fd_b = qm_store_watch_fd (b, &error);

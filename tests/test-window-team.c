@@ -22,16 +22,6 @@
 
 static QmTestPg *cluster;
 
-static QmStore *
-open_store (const char *location)
-{
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (location, QM_STORE_OPEN_NO_BACKUP, &error);
-
-  g_assert_no_error (error);
-  return store;
-}
-
 static gint64
 save_plan (QmStore    *store,
            const char *name)
@@ -92,8 +82,8 @@ static void
 test_live_refresh (void)
 {
   g_autofree char *uri = qm_test_pg_new_database (cluster);
-  g_autoptr(QmStore) mine = open_store (uri);
-  g_autoptr(QmStore) theirs = open_store (uri);
+  g_autoptr(QmStore) mine = qm_test_open_store_at (uri);
+  g_autoptr(QmStore) theirs = qm_test_open_store_at (uri);
   g_autoptr(GError) error = NULL;
   gint64 alpha = save_plan (mine, "Alpha");
   gint64 beta = save_plan (mine, "Beta");
@@ -140,7 +130,7 @@ test_viewer (void)
   g_autofree char *dbname = g_strndup (uri + strlen ("postgresql:///"),
                                        strcspn (uri + strlen ("postgresql:///"), "?"));
   g_autofree char *viewer_uri = NULL;
-  g_autoptr(QmStore) owner = open_store (uri);
+  g_autoptr(QmStore) owner = qm_test_open_store_at (uri);
   g_autoptr(QmStore) viewer = NULL;
   g_autoptr(GPtrArray) done = NULL;
   g_autoptr(GError) error = NULL;
@@ -154,7 +144,7 @@ test_viewer (void)
   save_plan (owner, "Read me");
   viewer_uri = g_strdup_printf ("postgresql:///%s?host=%s&user=qm_window_viewer", dbname,
                                 qm_test_pg_socket_dir (cluster));
-  viewer = open_store (viewer_uri);
+  viewer = qm_test_open_store_at (viewer_uri);
   why = qm_store_rights_reason (viewer, QM_STORE_RIGHT_EDIT_PLANS);
   g_assert_nonnull (why);
 

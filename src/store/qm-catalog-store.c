@@ -155,25 +155,10 @@ builtin_array (QmCatalogKind  kind,
     }
 }
 
-static char *
-meta_get (QmStore    *store,
-          const char *key)
-{
-  g_autoptr(QmDbStmt) stmt = qm_db_prepare (qm_store_connection (store),
-                                            "SELECT value FROM meta WHERE key = ?1", NULL);
-
-  if (stmt == NULL)
-    return NULL;
-  qm_db_bind_text (stmt, 1, key);
-  if (qm_db_step (stmt) != QM_DB_STEP_ROW)
-    return NULL;
-  return qm_db_column_dup (stmt, 0);
-}
-
 char *
 qm_catalog_store_version (QmStore *store)
 {
-  return meta_get (store, "catalog_version");
+  return qm_store_meta_get (store, "catalog_version");
 }
 
 static const char upsert_builtin_sql[] =
@@ -226,7 +211,7 @@ qm_catalog_store_sync_builtins (QmStore   *store,
                                 GError   **error)
 {
   const char *what = "Could not update the built-in catalog";
-  g_autofree char *recorded = meta_get (store, "catalog_version");
+  g_autofree char *recorded = qm_store_meta_get (store, "catalog_version");
   g_autoptr(QmDbStmt) upsert = NULL;
   g_autoptr(QmDbStmt) meta = NULL;
   QmDb *db = qm_store_connection (store);
@@ -249,7 +234,7 @@ qm_catalog_store_sync_builtins (QmStore   *store,
    * others do not hold the lock (and time out each other) doing it again. */
   if (!force)
     {
-      g_autofree char *now = meta_get (store, "catalog_version");
+      g_autofree char *now = qm_store_meta_get (store, "catalog_version");
 
       if (g_strcmp0 (now, qm_catalog_version ()) == 0)
         return qm_store_commit (store, what, error);

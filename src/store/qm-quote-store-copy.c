@@ -208,18 +208,6 @@ fail:
   return FALSE;
 }
 
-static char *
-meta_value (QmStore    *store,
-            const char *key)
-{
-  g_autoptr(QmDbStmt) stmt = qm_store_query (store, "SELECT value FROM meta WHERE key = ?1", NULL);
-
-  if (stmt == NULL)
-    return NULL;
-  qm_db_bind_text (stmt, 1, key);
-  return qm_db_step (stmt) == QM_DB_STEP_ROW ? qm_db_column_dup (stmt, 0) : NULL;
-}
-
 static gboolean
 meta_put (QmStore    *store,
           const char *key,
@@ -244,7 +232,7 @@ copy_numbering (Copy    *c,
                 GError **error)
 {
   const char *what = "Could not copy the quote numbering";
-  g_autofree char *pattern = meta_value (c->from, META_PATTERN);
+  g_autofree char *pattern = qm_store_meta_get (c->from, META_PATTERN);
   g_autofree char *theirs = NULL, *next = NULL;
   guint64 from_seq = qm_quote_store_get_sequence (c->from);
 
@@ -255,7 +243,7 @@ copy_numbering (Copy    *c,
       qm_store_rollback (c->to);
       return FALSE;
     }
-  theirs = meta_value (c->to, META_PATTERN);
+  theirs = qm_store_meta_get (c->to, META_PATTERN);
   next = g_strdup_printf ("%" G_GUINT64_FORMAT, MAX (from_seq, qm_quote_store_get_sequence (c->to)));
   if ((pattern != NULL && theirs == NULL && !meta_put (c->to, META_PATTERN, pattern)) ||
       !meta_put (c->to, META_SEQUENCE, next))

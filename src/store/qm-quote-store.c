@@ -163,18 +163,6 @@ qm_quote_revision_letter (guint seq)
   return g_strdup (buf + n);
 }
 
-static char *
-meta_get (QmStore    *store,
-          const char *key)
-{
-  g_autoptr(QmDbStmt) stmt = qm_store_query (store, "SELECT value FROM meta WHERE key = ?1", NULL);
-
-  if (stmt == NULL)
-    return NULL;
-  qm_db_bind_text (stmt, 1, key);
-  return qm_db_step (stmt) == QM_DB_STEP_ROW ? qm_db_column_dup (stmt, 0) : NULL;
-}
-
 static gboolean
 meta_set (QmStore     *store,
           const char  *key,
@@ -228,7 +216,7 @@ qm_quote_store_lock_numbering (QmStore     *store,
 char *
 qm_quote_store_get_pattern (QmStore *store)
 {
-  char *pattern = meta_get (store, META_PATTERN);
+  char *pattern = qm_store_meta_get (store, META_PATTERN);
 
   return pattern != NULL ? pattern : g_strdup (QM_QUOTE_DEFAULT_PATTERN);
 }
@@ -253,7 +241,7 @@ qm_quote_store_set_pattern (QmStore     *store,
 guint64
 qm_quote_store_get_sequence (QmStore *store)
 {
-  g_autofree char *text = meta_get (store, META_SEQUENCE);
+  g_autofree char *text = qm_store_meta_get (store, META_SEQUENCE);
 
   return text != NULL ? g_ascii_strtoull (text, NULL, 10) : 0;
 }

@@ -60,6 +60,10 @@ gboolean  qm_store_query_done     (QmStore     *store,
                                    GError     **error,
                                    const char  *format,
                                    ...) G_GNUC_PRINTF (4, 5);
+/* The value the meta table keeps under @key, or NULL when there is none
+ * (or it cannot be read). */
+char     *qm_store_meta_get       (QmStore     *store,
+                                   const char  *key);
 
 /* qm-store-schema.c: runs migration steps @from to @to, each in its own
  * transaction, on either engine. */

@@ -279,6 +279,18 @@ qm_store_query (QmStore     *store,
   return stmt;
 }
 
+char *
+qm_store_meta_get (QmStore    *store,
+                   const char *key)
+{
+  g_autoptr(QmDbStmt) stmt = qm_store_query (store, "SELECT value FROM meta WHERE key = ?1", NULL);
+
+  if (stmt == NULL)
+    return NULL;
+  qm_db_bind_text (stmt, 1, key);
+  return qm_db_step (stmt) == QM_DB_STEP_ROW ? qm_db_column_dup (stmt, 0) : NULL;
+}
+
 gboolean
 qm_store_query_done (QmStore     *store,
                      QmDbStmt    *stmt,

@@ -158,6 +158,112 @@ set_conflict (QmStore     *store,
                "make the change again.", what, thing, mine, now);
 }
 
+/* A write guarded by the revision its row was read at: the row is read,
+ * checked against the revision the caller names, and written only where
+ * it still has that revision. */
+typedef struct
+{
+  QmStore        *store;
+  QmCatalogKind   kind;
+  const char     *id;            /* the row; NULL: a new one, nothing to read */
+  const char     *revision_sql;  /* USER_REVISION or OVERRIDE_REVISION */
+  const char     *what;
+  const char     *thing;         /* what set_conflict() says changed */
+  gint64          expected;      /* or QM_CATALOG_ANY_REVISION */
+  gboolean        must_exist;    /* no row is a conflict too */
+  gint64          revision;      /* the revision read; 0: no row */
+  double          old_price;     /* the price read */
+} GuardedWrite;
+
+/* Prepares and binds the write once @w's row is read; *stmt NULL when
+ * there is nothing to write. */
+typedef gboolean (*PrepareWrite) (GuardedWrite  *w,
+                                  gpointer       data,
+                                  QmDbStmt     **stmt,
+                                  GError       **error);
+
+static gboolean
+guarded_write (GuardedWrite  *w,
+               PrepareWrite   prepare,
+               gpointer       data,
+               GError       **error)
+{
+  for (guint attempts = 1; ; attempts++)
+    {
+      g_autoptr(QmDbStmt) stmt = NULL;
+      gint64 theirs = 0;
+      double price = 0.0;
+
+      if (w->id != NULL)
+        {
+          if (!read_revision (w->store, w->revision_sql, w->kind, w->id, &w->revision, &w->old_price, error))
+            return FALSE;
+          if ((w->must_exist && w->revision == 0) ||
+              (w->expected != QM_CATALOG_ANY_REVISION && w->expected != w->revision))
+            {
+              set_conflict (w->store, error, w->what, w->thing,
+                            w->expected != QM_CATALOG_ANY_REVISION ? w->expected : w->revision,
+                            w->revision);
+              return FALSE;
+            }
+        }
+      if (!prepare (w, data, &stmt, error))
+        return FALSE;
+      if (stmt == NULL)
+        return TRUE;
+      if (!qm_store_query_done (w->store, stmt, error, "%s", w->what))
+        return FALSE;
+      if (qm_db_changes (qm_store_connection (w->store)) > 0)
+        return TRUE;
+      /* Another client of the server changed it between the read and now:
+       * a save that names no revision tries again from what is there now. */
+      if (w->expected == QM_CATALOG_ANY_REVISION && attempts < MAX_ATTEMPTS)
+        continue;
+      if (read_revision (w->store, w->revision_sql, w->kind, w->id, &theirs, &price, error))
+        set_conflict (w->store, error, w->what, w->thing, w->revision, theirs);
+      return FALSE;
+    }
+}
+
+/* The parsed entry and its canonical JSON, for prepare_user(). */
+typedef struct
+{
+  const QmCatalogInfo  *info;
+  const char           *text;
+} UserEntry;
+
+static gboolean
+prepare_user (GuardedWrite  *w,
+              gpointer       data,
+              QmDbStmt     **stmt,
+              GError       **error)
+{
+  const UserEntry *entry = data;
+  const QmCatalogInfo *info = entry->info;
+  const char *sql = w->id == NULL
+                    ? "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source,"
+                      " as_of, entry, created, modified, revision)"
+                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)"
+                    : "UPDATE catalog_user SET id = ?2, vendor = ?3, name = ?4,"
+                      " price_usd = ?5, source = ?6, as_of = ?7, entry = ?8, modified = ?9,"
+                      " revision = ?11 + 1"
+                      " WHERE kind = ?1 AND id = ?10 AND revision = ?11";
+
+  if ((*stmt = qm_catalog_store_prepare_kind_id (w->store, sql, w->kind, info->id, error)) == NULL)
+    return FALSE;
+  qm_db_bind_text (*stmt, 3, info->vendor ? info->vendor : "");
+  qm_db_bind_text (*stmt, 4, info->name);
+  qm_db_bind_double (*stmt, 5, info->price_usd);
+  qm_db_bind_text (*stmt, 6, info->source ? info->source : "");
+  qm_db_bind_text (*stmt, 7, info->as_of ? info->as_of : "");
+  qm_db_bind_text (*stmt, 8, entry->text);
+  qm_db_bind_int64 (*stmt, 9, g_get_real_time ());
+  if (w->id != NULL)
+    qm_db_bind_text (*stmt, 10, w->id);
+  qm_db_bind_int64 (*stmt, 11, w->id != NULL ? w->revision : 1);
+  return TRUE;
+}
+
 /* Inserts a new user entry (@old_id NULL) or rewrites @old_id from
  * revision @expected (or any); records a change of its price. */
 static gboolean
@@ -170,79 +276,33 @@ write_user_at (QmStore              *store,
                gint64               *new_revision,
                GError              **error)
 {
-  const char *sql = old_id == NULL
-                    ? "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source,"
-                      " as_of, entry, created, modified, revision)"
-                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)"
-                    : "UPDATE catalog_user SET id = ?2, vendor = ?3, name = ?4,"
-                      " price_usd = ?5, source = ?6, as_of = ?7, entry = ?8, modified = ?9,"
-                      " revision = ?11 + 1"
-                      " WHERE kind = ?1 AND id = ?10 AND revision = ?11";
   g_autofree char *what = g_strdup_printf ("Could not save the %s \"%s\"",
                                            qm_catalog_kind_to_string (kind), info->id);
-  g_autoptr(QmDbStmt) stmt = NULL;
-  gint64 revision = 0;
-  double old_price = 0.0;
-  guint attempts = 0;
+  GuardedWrite w = { store, kind, old_id, USER_REVISION, what, "this entry", expected, TRUE, 0, 0.0 };
+  UserEntry entry = { info, text };
+  gint64 revision;
 
-again:
-  g_clear_pointer (&stmt, qm_db_stmt_free);
-  if (old_id != NULL)
-    {
-      if (!read_revision (store, USER_REVISION, kind, old_id, &revision, &old_price, error))
-        return FALSE;
-      if (revision == 0 || (expected != QM_CATALOG_ANY_REVISION && expected != revision))
-        {
-          set_conflict (store, error, what, "this entry",
-                        expected != QM_CATALOG_ANY_REVISION ? expected : revision, revision);
-          return FALSE;
-        }
-    }
-  if ((stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, info->id, error)) == NULL)
+  if (!guarded_write (&w, prepare_user, &entry, error))
     return FALSE;
-  qm_db_bind_text (stmt, 3, info->vendor ? info->vendor : "");
-  qm_db_bind_text (stmt, 4, info->name);
-  qm_db_bind_double (stmt, 5, info->price_usd);
-  qm_db_bind_text (stmt, 6, info->source ? info->source : "");
-  qm_db_bind_text (stmt, 7, info->as_of ? info->as_of : "");
-  qm_db_bind_text (stmt, 8, text);
-  qm_db_bind_int64 (stmt, 9, g_get_real_time ());
-  if (old_id != NULL)
-    qm_db_bind_text (stmt, 10, old_id);
-  qm_db_bind_int64 (stmt, 11, old_id != NULL ? revision : 1);
-  if (!qm_store_query_done (store, stmt, error, "%s", what))
-    return FALSE;
-  /* Another client of the server changed it between the read and now:
-   * a save that names no revision tries again from what is there now. */
-  if (qm_db_changes (qm_store_connection (store)) == 0)
-    {
-      gint64 theirs = 0;
-
-      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
-        goto again;
-      if (read_revision (store, USER_REVISION, kind, old_id, &theirs, &old_price, error))
-        set_conflict (store, error, what, "this entry", revision, theirs);
-      return FALSE;
-    }
-  revision = old_id != NULL ? revision + 1 : 1;
+  revision = old_id != NULL ? w.revision + 1 : 1;
   if (new_revision != NULL)
     *new_revision = revision;
 
   if (old_id != NULL && g_strcmp0 (old_id, info->id) != 0)
     {
       /* The history follows the entry to its new id. */
-      g_clear_pointer (&stmt, qm_db_stmt_free);
-      stmt = qm_catalog_store_prepare_kind_id (store, "UPDATE catalog_price_history SET id = ?3"
-                                                      " WHERE kind = ?1 AND id = ?2", kind, old_id, error);
+      g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, "UPDATE catalog_price_history SET id = ?3"
+                                                                          " WHERE kind = ?1 AND id = ?2",
+                                                                   kind, old_id, error);
       if (stmt == NULL)
         return FALSE;
       qm_db_bind_text (stmt, 3, info->id);
       if (!qm_store_query_done (store, stmt, error, "%s", what))
         return FALSE;
     }
-  if (old_id == NULL || old_price != info->price_usd)
+  if (old_id == NULL || w.old_price != info->price_usd)
     return qm_catalog_store_record_price (store, kind, info->id, FALSE,
-                                          old_id != NULL ? &old_price : NULL, &info->price_usd,
+                                          old_id != NULL ? &w.old_price : NULL, &info->price_usd,
                                           revision, error);
   return TRUE;
 }
@@ -479,6 +539,37 @@ next_override_revision (QmStore        *store,
   return TRUE;
 }
 
+/* The price to set, and the revision it is set at, for prepare_override(). */
+typedef struct
+{
+  double  price_usd;
+  gint64  next;
+} OverrideWrite;
+
+static gboolean
+prepare_override (GuardedWrite  *w,
+                  gpointer       data,
+                  QmDbStmt     **stmt,
+                  GError       **error)
+{
+  OverrideWrite *o = data;
+
+  if (w->revision == 0 && !next_override_revision (w->store, w->kind, w->id, &o->next, error))
+    return FALSE;
+  *stmt = qm_catalog_store_prepare_kind_id (w->store, w->revision == 0
+      ? "INSERT INTO catalog_override (kind, id, price_usd, modified, revision)"
+        " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (kind, id) DO NOTHING"
+      : "UPDATE catalog_override SET price_usd = ?3, modified = ?4, revision = ?5"
+        " WHERE kind = ?1 AND id = ?2 AND revision = ?5 - 1", w->kind, w->id, error);
+  if (*stmt == NULL)
+    return FALSE;
+  o->next = w->revision == 0 ? o->next : w->revision + 1;
+  qm_db_bind_double (*stmt, 3, o->price_usd);
+  qm_db_bind_int64 (*stmt, 4, g_get_real_time ());
+  qm_db_bind_int64 (*stmt, 5, o->next);
+  return TRUE;
+}
+
 gboolean
 qm_catalog_store_set_override (QmStore        *store,
                                QmCatalogKind   kind,
@@ -490,52 +581,17 @@ qm_catalog_store_set_override (QmStore        *store,
 {
   g_autofree char *what = g_strdup_printf ("Could not set the price of the %s \"%s\"",
                                            qm_catalog_kind_to_string (kind), id);
-  g_autoptr(QmDbStmt) stmt = NULL;
-  gint64 revision = 0, next = 0;
-  double old_price = 0.0;
-  guint attempts = 0;
+  GuardedWrite w = { store, kind, id, OVERRIDE_REVISION, what, "its price", expected, FALSE, 0, 0.0 };
+  OverrideWrite o = { price_usd, 0 };
 
-again:
-  g_clear_pointer (&stmt, qm_db_stmt_free);
-  if (!read_revision (store, OVERRIDE_REVISION, kind, id, &revision, &old_price, error))
+  if (!guarded_write (&w, prepare_override, &o, error))
     return FALSE;
-  if (expected != QM_CATALOG_ANY_REVISION && expected != revision)
-    {
-      set_conflict (store, error, what, "its price", expected, revision);
-      return FALSE;
-    }
-  if (revision == 0 && !next_override_revision (store, kind, id, &next, error))
-    return FALSE;
-  stmt = qm_catalog_store_prepare_kind_id (store, revision == 0
-      ? "INSERT INTO catalog_override (kind, id, price_usd, modified, revision)"
-        " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (kind, id) DO NOTHING"
-      : "UPDATE catalog_override SET price_usd = ?3, modified = ?4, revision = ?5"
-        " WHERE kind = ?1 AND id = ?2 AND revision = ?5 - 1", kind, id, error);
-  if (stmt == NULL)
-    return FALSE;
-  next = revision == 0 ? next : revision + 1;
-  qm_db_bind_double (stmt, 3, price_usd);
-  qm_db_bind_int64 (stmt, 4, g_get_real_time ());
-  qm_db_bind_int64 (stmt, 5, next);
-  if (!qm_store_query_done (store, stmt, error, "%s", what))
-    return FALSE;
-  if (qm_db_changes (qm_store_connection (store)) == 0)
-    {
-      gint64 theirs = 0;
-      double price = 0.0;
-
-      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
-        goto again;
-      if (read_revision (store, OVERRIDE_REVISION, kind, id, &theirs, &price, error))
-        set_conflict (store, error, what, "its price", revision, theirs);
-      return FALSE;
-    }
   if (new_revision != NULL)
-    *new_revision = next;
-  if (revision != 0 && old_price == price_usd)
+    *new_revision = o.next;
+  if (w.revision != 0 && w.old_price == price_usd)
     return TRUE;
-  return qm_catalog_store_record_price (store, kind, id, TRUE, revision != 0 ? &old_price : NULL,
-                                        &price_usd, next, error);
+  return qm_catalog_store_record_price (store, kind, id, TRUE, w.revision != 0 ? &w.old_price : NULL,
+                                        &price_usd, o.next, error);
 }
 
 gboolean
@@ -589,6 +645,24 @@ qm_catalog_store_clear_price_override (QmStore        *store,
   return qm_catalog_store_clear_price_override_at (store, kind, id, QM_CATALOG_ANY_REVISION, error);
 }
 
+static gboolean
+prepare_clear (GuardedWrite  *w,
+               gpointer       data,
+               QmDbStmt     **stmt,
+               GError       **error)
+{
+  /* Nothing to clear. */
+  if (w->revision == 0)
+    return TRUE;
+  *stmt = qm_catalog_store_prepare_kind_id (w->store, "DELETE FROM catalog_override"
+                                                      " WHERE kind = ?1 AND id = ?2 AND revision = ?3",
+                                            w->kind, w->id, error);
+  if (*stmt == NULL)
+    return FALSE;
+  qm_db_bind_int64 (*stmt, 3, w->revision);
+  return TRUE;
+}
+
 /* Inside the caller's transaction. */
 static gboolean
 clear_override_locked (QmStore        *store,
@@ -598,42 +672,13 @@ clear_override_locked (QmStore        *store,
                        const char     *what,
                        GError        **error)
 {
-  g_autoptr(QmDbStmt) stmt = NULL;
-  gint64 revision = 0;
-  double old_price = 0.0;
-  guint attempts = 0;
+  GuardedWrite w = { store, kind, id, OVERRIDE_REVISION, what, "its price", expected, FALSE, 0, 0.0 };
 
-again:
-  g_clear_pointer (&stmt, qm_db_stmt_free);
-  if (!read_revision (store, OVERRIDE_REVISION, kind, id, &revision, &old_price, error))
+  if (!guarded_write (&w, prepare_clear, NULL, error))
     return FALSE;
-  if (expected != QM_CATALOG_ANY_REVISION && expected != revision)
-    {
-      set_conflict (store, error, what, "its price", expected, revision);
-      return FALSE;
-    }
-  /* Nothing to clear. */
-  if (revision == 0)
+  if (w.revision == 0)
     return TRUE;
-  stmt = qm_catalog_store_prepare_kind_id (store, "DELETE FROM catalog_override"
-                                                  " WHERE kind = ?1 AND id = ?2 AND revision = ?3",
-                                           kind, id, error);
-  if (stmt == NULL)
-    return FALSE;
-  qm_db_bind_int64 (stmt, 3, revision);
-  if (!qm_store_query_done (store, stmt, error, "%s", what))
-    return FALSE;
-  if (qm_db_changes (qm_store_connection (store)) == 0)
-    {
-      gint64 theirs = 0;
-
-      if (expected == QM_CATALOG_ANY_REVISION && ++attempts < MAX_ATTEMPTS)
-        goto again;
-      if (read_revision (store, OVERRIDE_REVISION, kind, id, &theirs, &old_price, error))
-        set_conflict (store, error, what, "its price", revision, theirs);
-      return FALSE;
-    }
-  return qm_catalog_store_record_price (store, kind, id, TRUE, &old_price, NULL, revision + 1, error);
+  return qm_catalog_store_record_price (store, kind, id, TRUE, &w.old_price, NULL, w.revision + 1, error);
 }
 
 gboolean

@@ -6,25 +6,7 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "qm-plan-store-private.h"
-
-/* Each field with its length first, so no two plans hash alike by
- * moving text from one field into the next. */
-static void
-hash_text (GChecksum  *sum,
-           const char *text)
-{
-  guint64 len = text != NULL ? strlen (text) : G_MAXUINT64;  /* NULL differs from "" */
-  guint8 bytes[8];
-
-  for (guint i = 0; i < 8; i++)
-    bytes[i] = (len >> (8 * i)) & 0xff;
-  g_checksum_update (sum, bytes, sizeof bytes);
-  if (text != NULL)
-    g_checksum_update (sum, (const guchar *) text, len);
-}
 
 static void
 hash_int (GChecksum *sum,
@@ -32,7 +14,7 @@ hash_int (GChecksum *sum,
 {
   g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, v);
 
-  hash_text (sum, text);
+  qm_store_hash_text (sum, text);
 }
 
 static void
@@ -41,7 +23,7 @@ hash_double (GChecksum *sum,
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  hash_text (sum, g_ascii_dtostr (buf, sizeof buf, v));
+  qm_store_hash_text (sum, g_ascii_dtostr (buf, sizeof buf, v));
 }
 
 char *
@@ -50,19 +32,19 @@ qm_saved_plan_hash (const QmSavedPlan *plan)
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
 
   hash_int (sum, plan->id);
-  hash_text (sum, plan->name);
-  hash_text (sum, plan->customer);
-  hash_text (sum, plan->quote_ref);
-  hash_text (sum, plan->tags);
-  hash_text (sum, plan->notes);
-  hash_text (sum, plan->inputs);
-  hash_text (sum, plan->snapshot);
-  hash_text (sum, plan->model);
+  qm_store_hash_text (sum, plan->name);
+  qm_store_hash_text (sum, plan->customer);
+  qm_store_hash_text (sum, plan->quote_ref);
+  qm_store_hash_text (sum, plan->tags);
+  qm_store_hash_text (sum, plan->notes);
+  qm_store_hash_text (sum, plan->inputs);
+  qm_store_hash_text (sum, plan->snapshot);
+  qm_store_hash_text (sum, plan->model);
   hash_int (sum, plan->gpus);
   hash_double (sum, plan->days);
   hash_double (sum, plan->total_cost);
-  hash_text (sum, plan->catalog_version);
-  hash_text (sum, plan->prices);
+  qm_store_hash_text (sum, plan->catalog_version);
+  qm_store_hash_text (sum, plan->prices);
   hash_int (sum, plan->created);
   hash_int (sum, plan->modified);
   hash_int (sum, plan->revision);

@@ -43,22 +43,6 @@ typedef struct
   gboolean           write;     /* FALSE: only compare (the check after) */
 } Copy;
 
-/* Each value with its length first, so no two rows hash alike by moving
- * text from one field into the next; NULL differs from "". */
-static void
-hash_text (GChecksum  *sum,
-           const char *text)
-{
-  guint64 len = text != NULL ? strlen (text) : G_MAXUINT64;
-  guint8 bytes[8];
-
-  for (guint i = 0; i < 8; i++)
-    bytes[i] = (len >> (8 * i)) & 0xff;
-  g_checksum_update (sum, bytes, sizeof bytes);
-  if (text != NULL)
-    g_checksum_update (sum, (const guchar *) text, len);
-}
-
 static void
 hash_columns (GChecksum  *sum,
               QmDbStmt   *stmt,
@@ -71,16 +55,16 @@ hash_columns (GChecksum  *sum,
       int c = first + i;
 
       if (qm_db_column_is_null (stmt, c))
-        hash_text (sum, NULL);
+        qm_store_hash_text (sum, NULL);
       else if (kinds[i] == 'i')
         {
           g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, qm_db_column_int64 (stmt, c));
-          hash_text (sum, buf);
+          qm_store_hash_text (sum, buf);
         }
       else if (kinds[i] == 'd')
-        hash_text (sum, g_ascii_dtostr (buf, sizeof buf, qm_db_column_double (stmt, c)));
+        qm_store_hash_text (sum, g_ascii_dtostr (buf, sizeof buf, qm_db_column_double (stmt, c)));
       else
-        hash_text (sum, qm_db_column_text (stmt, c));
+        qm_store_hash_text (sum, qm_db_column_text (stmt, c));
     }
 }
 
@@ -94,7 +78,7 @@ row_hash (QmDbStmt   *stmt,
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree char *plan = g_strdup_printf ("%" G_GINT64_FORMAT, plan_id);
 
-  hash_text (sum, plan_id != 0 ? plan : NULL);
+  qm_store_hash_text (sum, plan_id != 0 ? plan : NULL);
   hash_columns (sum, stmt, first, kinds);
   return g_strdup (g_checksum_get_string (sum));
 }

@@ -94,6 +94,26 @@ qm_quote_store_set_rate (QmStore               *store,
          qm_store_notify (store, QM_STORE_CHANGE_QUOTES, error);
 }
 
+/* Prepares @sql with ?1 bound to @currency and ?2 to @date, written into
+ * @iso as well for the caller's messages. */
+static QmDbStmt *
+query_currency_date (QmStore      *store,
+                     const char   *sql,
+                     const char   *currency,
+                     const GDate  *date,
+                     char          iso[11],
+                     GError      **error)
+{
+  QmDbStmt *stmt;
+
+  qm_quote_date_format (date, iso);
+  if ((stmt = qm_store_query (store, sql, error)) == NULL)
+    return NULL;
+  qm_db_bind_text (stmt, 1, currency);
+  qm_db_bind_text (stmt, 2, iso);
+  return stmt;
+}
+
 gboolean
 qm_quote_store_delete_rate (QmStore      *store,
                             const char   *currency,
@@ -105,12 +125,10 @@ qm_quote_store_delete_rate (QmStore      *store,
 
   if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, "Could not delete the exchange rate", error))
     return FALSE;
-  stmt = qm_store_query (store, "DELETE FROM exchange_rate WHERE currency = ?1 AND date = ?2", error);
+  stmt = query_currency_date (store, "DELETE FROM exchange_rate WHERE currency = ?1 AND date = ?2",
+                              currency, date, iso, error);
   if (stmt == NULL)
     return FALSE;
-  qm_quote_date_format (date, iso);
-  qm_db_bind_text (stmt, 1, currency);
-  qm_db_bind_text (stmt, 2, iso);
   if (!qm_store_query_done (store, stmt, error, "Could not delete the %s rate of %s", currency, iso))
     return FALSE;
   if (qm_db_changes (qm_store_connection (store)) == 0)
@@ -163,14 +181,11 @@ qm_quote_store_find_rate (QmStore      *store,
   char iso[11];
   QmDbStep step;
 
-  qm_quote_date_format (date, iso);
-  stmt = qm_store_query (store, "SELECT currency, rate_per_usd, date, source FROM exchange_rate"
-                                " WHERE currency = ?1 AND date <= ?2 ORDER BY date DESC LIMIT 1",
-                         error);
+  stmt = query_currency_date (store, "SELECT currency, rate_per_usd, date, source FROM exchange_rate"
+                                     " WHERE currency = ?1 AND date <= ?2 ORDER BY date DESC LIMIT 1",
+                              currency, date, iso, error);
   if (stmt == NULL)
     return NULL;
-  qm_db_bind_text (stmt, 1, currency);
-  qm_db_bind_text (stmt, 2, iso);
   step = qm_db_step (stmt);
   if (step == QM_DB_STEP_ROW)
     return rate_from_row (stmt, NULL);

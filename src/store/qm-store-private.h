@@ -30,14 +30,6 @@ gboolean qm_store_commit          (QmStore     *store,
                                    GError     **error);
 void     qm_store_rollback        (QmStore     *store);
 
-/* Steps a statement that returns no rows; anything but SQLITE_DONE is
- * reported like qm_store_fail with the message built from @format. */
-gboolean qm_store_step_done       (QmStore       *store,
-                                   sqlite3_stmt  *stmt,
-                                   GError       **error,
-                                   const char    *format,
-                                   ...) G_GNUC_PRINTF (4, 5);
-
 /* Prepares @sql, reporting failures like qm_store_fail. SQLite only: on
  * a server it fails, saying so. */
 sqlite3_stmt *qm_store_prepare    (QmStore     *store,
@@ -78,17 +70,15 @@ gboolean qm_store_check_writable  (QmStore     *store,
                                    const char  *what,
                                    GError     **error);
 
-/* Binds a string, NULL as SQL NULL. */
-void     qm_store_bind_text       (sqlite3_stmt *stmt,
-                                   int           index,
-                                   const char   *text);
-/* A column as a new string; NULL stays NULL. */
-char    *qm_store_column_dup      (sqlite3_stmt *stmt,
-                                   int           column);
-
 /* An object as JSON text: compact, or @pretty for files people read. */
 char    *qm_store_object_to_text  (JsonObject   *o,
                                    gboolean      pretty);
+
+/* Adds @text to a content hash (qm_saved_plan_hash, the quote copy's):
+ * its length first, so no two rows hash alike by moving text from one
+ * field into the next; NULL differs from "". */
+void     qm_store_hash_text       (GChecksum    *sum,
+                                   const char   *text);
 
 /* For the migration tests: creates (or extends) a database at @path by
  * running only the first @version migration steps. */

@@ -75,19 +75,6 @@ qm_store_set_error (GError     **error,
   set_error_valist (error, db, rc, what);
 }
 
-static void
-fail_valist (QmStore     *store,
-             GError     **error,
-             int          rc,
-             const char  *format,
-             va_list      args)
-{
-  g_autofree char *what = g_strdup_vprintf (format, args);
-  g_autofree char *full = g_strdup_printf ("%s in %s", what, store->path);
-
-  set_error_valist (error, store->db, rc, full);
-}
-
 void
 qm_store_fail (QmStore     *store,
                GError     **error,
@@ -95,29 +82,15 @@ qm_store_fail (QmStore     *store,
                const char  *format,
                ...)
 {
+  g_autofree char *what = NULL;
+  g_autofree char *full = NULL;
   va_list args;
 
   va_start (args, format);
-  fail_valist (store, error, rc, format, args);
+  what = g_strdup_vprintf (format, args);
   va_end (args);
-}
-
-gboolean
-qm_store_step_done (QmStore       *store,
-                    sqlite3_stmt  *stmt,
-                    GError       **error,
-                    const char    *format,
-                    ...)
-{
-  int rc = sqlite3_step (stmt);
-  va_list args;
-
-  if (rc == SQLITE_DONE)
-    return TRUE;
-  va_start (args, format);
-  fail_valist (store, error, rc, format, args);
-  va_end (args);
-  return FALSE;
+  full = g_strdup_printf ("%s in %s", what, store->path);
+  set_error_valist (error, store->db, rc, full);
 }
 
 char *
@@ -173,17 +146,6 @@ qm_store_prepare (QmStore     *store,
   return stmt;
 }
 
-void
-qm_store_bind_text (sqlite3_stmt *stmt,
-                    int           index,
-                    const char   *text)
-{
-  if (text == NULL)
-    sqlite3_bind_null (stmt, index);
-  else
-    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
-}
-
 char *
 qm_store_object_to_text (JsonObject *o,
                          gboolean    pretty)
@@ -194,13 +156,20 @@ qm_store_object_to_text (JsonObject *o,
   return json_to_string (node, pretty);
 }
 
-char *
-qm_store_column_dup (sqlite3_stmt *stmt,
-                     int           column)
+/* Each value with its length first, so no two rows hash alike by moving
+ * text from one field into the next; NULL differs from "". */
+void
+qm_store_hash_text (GChecksum  *sum,
+                    const char *text)
 {
-  const char *text = (const char *) sqlite3_column_text (stmt, column);
+  guint64 len = text != NULL ? strlen (text) : G_MAXUINT64;
+  guint8 bytes[8];
 
-  return g_strdup (text);
+  for (guint i = 0; i < 8; i++)
+    bytes[i] = (len >> (8 * i)) & 0xff;
+  g_checksum_update (sum, bytes, sizeof bytes);
+  if (text != NULL)
+    g_checksum_update (sum, (const guchar *) text, len);
 }
 
 gboolean

@@ -14,32 +14,56 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "qm-catalog-store-private.h"
 
 /* ------------------------------------------------------------------ */
 /* The user's entries.                                                 */
 
-static gboolean
-row_exists (QmStore        *store,
-            const char     *table_sql,
-            QmCatalogKind   kind,
-            const char     *id,
-            gboolean       *exists,
-            GError        **error)
+/* What run_kind_id() found. */
+typedef struct
 {
-  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, table_sql, kind, id, error);
+  gboolean  exists;    /* a SELECT gave a row */
+  gint64    revision;  /* its first two columns as revision and price */
+  double    price;     /* (USER_REVISION, OVERRIDE_REVISION); 0 without a row */
+  gint64    changes;   /* the rows any other statement changed */
+} KindIdRow;
+
+/* Runs @sql, a statement on the row @kind @id, to its first row. */
+static gboolean
+run_kind_id (QmStore        *store,
+             const char     *sql,
+             QmCatalogKind   kind,
+             const char     *id,
+             KindIdRow      *row,
+             GError        **error)
+{
+  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, id, error);
+  gboolean select = g_str_has_prefix (sql, "SELECT");
   QmDbStep step;
 
+  memset (row, 0, sizeof *row);
   if (stmt == NULL)
     return FALSE;
   step = qm_db_step (stmt);
-  if (step == QM_DB_STEP_ERROR)
+  if (step == QM_DB_STEP_ERROR || (!select && step != QM_DB_STEP_DONE))
     {
-      qm_store_db_fail (store, error, "Could not read the catalog");
+      if (select)
+        qm_store_db_fail (store, error, "Could not read the catalog");
+      else
+        qm_store_db_fail (store, error, "Could not change the %s \"%s\"",
+                          qm_catalog_kind_to_string (kind), id);
       return FALSE;
     }
-  *exists = step == QM_DB_STEP_ROW;
+  row->exists = step == QM_DB_STEP_ROW;
+  if (row->exists && qm_db_column_count (stmt) >= 2)
+    {
+      row->revision = qm_db_column_int64 (stmt, 0);
+      row->price = qm_db_column_double (stmt, 1);
+    }
+  if (!select)
+    row->changes = qm_db_changes (qm_store_connection (store));
   return TRUE;
 }
 
@@ -93,41 +117,13 @@ id_taken (QmStore        *store,
           gboolean       *taken,
           GError        **error)
 {
-  if (!row_exists (store, BUILTIN_EXISTS, kind, id, taken, error))
-    return FALSE;
-  return *taken || row_exists (store, USER_EXISTS, kind, id, taken, error);
-}
+  KindIdRow row;
 
-/* The revision and price of a row of catalog_user or catalog_override
- * (@table_sql selects them); *revision 0 when there is no such row. */
-static gboolean
-read_revision (QmStore        *store,
-               const char     *table_sql,
-               QmCatalogKind   kind,
-               const char     *id,
-               gint64         *revision,
-               double         *price,
-               GError        **error)
-{
-  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, table_sql, kind, id, error);
-
-  *revision = 0;
-  *price = 0.0;
-  if (stmt == NULL)
+  if (!run_kind_id (store, BUILTIN_EXISTS, kind, id, &row, error) ||
+      (!row.exists && !run_kind_id (store, USER_EXISTS, kind, id, &row, error)))
     return FALSE;
-  switch (qm_db_step (stmt))
-    {
-    case QM_DB_STEP_ROW:
-      *revision = qm_db_column_int64 (stmt, 0);
-      *price = qm_db_column_double (stmt, 1);
-      return TRUE;
-    case QM_DB_STEP_DONE:
-      return TRUE;
-    case QM_DB_STEP_ERROR:
-    default:
-      qm_store_db_fail (store, error, "Could not read the catalog");
-      return FALSE;
-    }
+  *taken = row.exists;
+  return TRUE;
 }
 
 /* How often a save that names no revision reads again after another
@@ -191,13 +187,14 @@ guarded_write (GuardedWrite  *w,
   for (guint attempts = 1; ; attempts++)
     {
       g_autoptr(QmDbStmt) stmt = NULL;
-      gint64 theirs = 0;
-      double price = 0.0;
+      KindIdRow row;
 
       if (w->id != NULL)
         {
-          if (!read_revision (w->store, w->revision_sql, w->kind, w->id, &w->revision, &w->old_price, error))
+          if (!run_kind_id (w->store, w->revision_sql, w->kind, w->id, &row, error))
             return FALSE;
+          w->revision = row.revision;
+          w->old_price = row.price;
           if ((w->must_exist && w->revision == 0) ||
               (w->expected != QM_CATALOG_ANY_REVISION && w->expected != w->revision))
             {
@@ -219,8 +216,8 @@ guarded_write (GuardedWrite  *w,
        * a save that names no revision tries again from what is there now. */
       if (w->expected == QM_CATALOG_ANY_REVISION && attempts < MAX_ATTEMPTS)
         continue;
-      if (read_revision (w->store, w->revision_sql, w->kind, w->id, &theirs, &price, error))
-        set_conflict (w->store, error, w->what, w->thing, w->revision, theirs);
+      if (run_kind_id (w->store, w->revision_sql, w->kind, w->id, &row, error))
+        set_conflict (w->store, error, w->what, w->thing, w->revision, row.revision);
       return FALSE;
     }
 }
@@ -376,6 +373,7 @@ qm_catalog_store_update_at (QmStore        *store,
   g_autofree char *what = g_strdup_printf ("Could not change the %s \"%s\"",
                                            qm_catalog_kind_to_string (kind), id);
   QmCatalogInfo info;
+  KindIdRow row;
   gboolean exists = FALSE;
 
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, FALSE);
@@ -384,17 +382,15 @@ qm_catalog_store_update_at (QmStore        *store,
     return FALSE;
   if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
-  if (!row_exists (store, USER_EXISTS, kind, id, &exists, error))
+  if (!run_kind_id (store, USER_EXISTS, kind, id, &row, error))
     goto fail;
-  if (!exists)
+  if (!row.exists)
     {
-      gboolean builtin = FALSE;
-
-      if (!row_exists (store, BUILTIN_EXISTS, kind, id, &builtin, error))
+      if (!run_kind_id (store, BUILTIN_EXISTS, kind, id, &row, error))
         goto fail;
-      g_set_error (error, QM_STORE_ERROR, builtin ? QM_STORE_ERROR_INVALID : QM_STORE_ERROR_NOT_FOUND,
-                   builtin ? "%s: it is a built-in entry; override its price, or duplicate it and edit the copy"
-                           : "%s: there is no such entry of your own", what);
+      g_set_error (error, QM_STORE_ERROR, row.exists ? QM_STORE_ERROR_INVALID : QM_STORE_ERROR_NOT_FOUND,
+                   row.exists ? "%s: it is a built-in entry; override its price, or duplicate it and edit the copy"
+                              : "%s: there is no such entry of your own", what);
       goto fail;
     }
   if (g_strcmp0 (id, info.id) != 0)
@@ -417,42 +413,47 @@ fail:
   return FALSE;
 }
 
+/* Deletes the row @w read, with the DELETE @data ("... AND revision =
+ * ?3"); nothing when there is none. */
 static gboolean
-exec_kind_id (QmStore        *store,
-              const char     *sql,
-              QmCatalogKind   kind,
-              const char     *id,
-              gint64         *changes,
-              GError        **error)
+prepare_delete (GuardedWrite  *w,
+                gpointer       data,
+                QmDbStmt     **stmt,
+                GError       **error)
 {
-  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, id, error);
-
-  if (stmt == NULL || !qm_store_query_done (store, stmt, error, "Could not change the %s \"%s\"",
-                                            qm_catalog_kind_to_string (kind), id))
+  if (w->revision == 0)
+    return TRUE;
+  if ((*stmt = qm_catalog_store_prepare_kind_id (w->store, data, w->kind, w->id, error)) == NULL)
     return FALSE;
-  if (changes != NULL)
-    *changes = qm_db_changes (qm_store_connection (store));
+  qm_db_bind_int64 (*stmt, 3, w->revision);
   return TRUE;
 }
 
-/* Deletes the user's entry and records that its price went. */
+/* Deletes the user's entry (or, @is_override, its price override) read at
+ * @expected, and records that its price went, inside the caller's
+ * transaction; *deleted FALSE when there was none. */
 static gboolean
-delete_user_locked (QmStore        *store,
-                    QmCatalogKind   kind,
-                    const char     *id,
-                    gint64         *changes,
-                    GError        **error)
+delete_locked (QmStore        *store,
+               QmCatalogKind   kind,
+               const char     *id,
+               gboolean        is_override,
+               gint64          expected,
+               const char     *what,
+               gboolean       *deleted,
+               GError        **error)
 {
-  gint64 revision = 0;
-  double price = 0.0;
+  GuardedWrite w = { store, kind, id, is_override ? OVERRIDE_REVISION : USER_REVISION, what,
+                     is_override ? "its price" : "this entry", expected, FALSE, 0, 0.0 };
 
-  if (!read_revision (store, USER_REVISION, kind, id, &revision, &price, error) ||
-      !exec_kind_id (store, "DELETE FROM catalog_user WHERE kind = ?1 AND id = ?2",
-                     kind, id, changes, error))
+  if (!guarded_write (&w, prepare_delete,
+                      is_override ? "DELETE FROM catalog_override WHERE kind = ?1 AND id = ?2 AND revision = ?3"
+                                  : "DELETE FROM catalog_user WHERE kind = ?1 AND id = ?2 AND revision = ?3",
+                      error))
     return FALSE;
-  if (*changes == 0)
+  *deleted = w.revision != 0;
+  if (w.revision == 0)
     return TRUE;
-  return qm_catalog_store_record_price (store, kind, id, FALSE, &price, NULL, revision + 1, error);
+  return qm_catalog_store_record_price (store, kind, id, is_override, &w.old_price, NULL, w.revision + 1, error);
 }
 
 gboolean
@@ -462,22 +463,24 @@ qm_catalog_store_delete (QmStore        *store,
                          GError        **error)
 {
   const char *what = "Could not delete the catalog entry";
-  gboolean builtin = FALSE;
-  gint64 changes = 0;
+  g_autofree char *change = g_strdup_printf ("Could not change the %s \"%s\"",
+                                             qm_catalog_kind_to_string (kind), id);
+  KindIdRow builtin;
+  gboolean deleted = FALSE;
 
   if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
-  if (!delete_user_locked (store, kind, id, &changes, error))
+  if (!delete_locked (store, kind, id, FALSE, QM_CATALOG_ANY_REVISION, change, &deleted, error))
     {
       qm_store_rollback (store);
       return FALSE;
     }
-  if (changes > 0)
+  if (deleted)
     return qm_catalog_store_commit (store, what, error);
   qm_store_rollback (store);
-  if (!row_exists (store, BUILTIN_EXISTS, kind, id, &builtin, error))
+  if (!run_kind_id (store, BUILTIN_EXISTS, kind, id, &builtin, error))
     return FALSE;
-  if (builtin)
+  if (builtin.exists)
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
                  "The %s \"%s\" is built in and cannot be deleted; hide it instead",
                  qm_catalog_kind_to_string (kind), id);
@@ -494,16 +497,16 @@ qm_catalog_store_set_hidden (QmStore        *store,
                              gboolean        hidden,
                              GError        **error)
 {
-  gint64 changes = 0;
+  KindIdRow row;
 
   if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, "Could not hide the catalog entry", error))
     return FALSE;
-  if (!exec_kind_id (store,
-                     hidden ? "UPDATE catalog_builtin SET hidden = 1 WHERE kind = ?1 AND id = ?2"
-                            : "UPDATE catalog_builtin SET hidden = 0 WHERE kind = ?1 AND id = ?2",
-                     kind, id, &changes, error))
+  if (!run_kind_id (store,
+                    hidden ? "UPDATE catalog_builtin SET hidden = 1 WHERE kind = ?1 AND id = ?2"
+                           : "UPDATE catalog_builtin SET hidden = 0 WHERE kind = ?1 AND id = ?2",
+                    kind, id, &row, error))
     return FALSE;
-  if (changes == 0)
+  if (row.changes == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
                    "No built-in %s with the id \"%s\" (only built-in entries are hidden; "
@@ -645,42 +648,6 @@ qm_catalog_store_clear_price_override (QmStore        *store,
   return qm_catalog_store_clear_price_override_at (store, kind, id, QM_CATALOG_ANY_REVISION, error);
 }
 
-static gboolean
-prepare_clear (GuardedWrite  *w,
-               gpointer       data,
-               QmDbStmt     **stmt,
-               GError       **error)
-{
-  /* Nothing to clear. */
-  if (w->revision == 0)
-    return TRUE;
-  *stmt = qm_catalog_store_prepare_kind_id (w->store, "DELETE FROM catalog_override"
-                                                      " WHERE kind = ?1 AND id = ?2 AND revision = ?3",
-                                            w->kind, w->id, error);
-  if (*stmt == NULL)
-    return FALSE;
-  qm_db_bind_int64 (*stmt, 3, w->revision);
-  return TRUE;
-}
-
-/* Inside the caller's transaction. */
-static gboolean
-clear_override_locked (QmStore        *store,
-                       QmCatalogKind   kind,
-                       const char     *id,
-                       gint64          expected,
-                       const char     *what,
-                       GError        **error)
-{
-  GuardedWrite w = { store, kind, id, OVERRIDE_REVISION, what, "its price", expected, FALSE, 0, 0.0 };
-
-  if (!guarded_write (&w, prepare_clear, NULL, error))
-    return FALSE;
-  if (w.revision == 0)
-    return TRUE;
-  return qm_catalog_store_record_price (store, kind, id, TRUE, &w.old_price, NULL, w.revision + 1, error);
-}
-
 gboolean
 qm_catalog_store_clear_price_override_at (QmStore        *store,
                                           QmCatalogKind   kind,
@@ -690,10 +657,11 @@ qm_catalog_store_clear_price_override_at (QmStore        *store,
 {
   g_autofree char *what = g_strdup_printf ("Could not clear the price of the %s \"%s\"",
                                            qm_catalog_kind_to_string (kind), id);
+  gboolean deleted = FALSE;
 
   if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
-  if (!clear_override_locked (store, kind, id, revision, what, error))
+  if (!delete_locked (store, kind, id, TRUE, revision, what, &deleted, error))
     {
       qm_store_rollback (store);
       return FALSE;

@@ -40,16 +40,16 @@ run_kind_id (QmStore        *store,
              GError        **error)
 {
   g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, sql, kind, id, error);
-  gboolean select = g_str_has_prefix (sql, "SELECT");
+  gboolean reads = g_str_has_prefix (sql, "SELECT");
   QmDbStep step;
 
   memset (row, 0, sizeof *row);
   if (stmt == NULL)
     return FALSE;
   step = qm_db_step (stmt);
-  if (step == QM_DB_STEP_ERROR || (!select && step != QM_DB_STEP_DONE))
+  if (step == QM_DB_STEP_ERROR || (!reads && step != QM_DB_STEP_DONE))
     {
-      if (select)
+      if (reads)
         qm_store_db_fail (store, error, "Could not read the catalog");
       else
         qm_store_db_fail (store, error, "Could not change the %s \"%s\"",
@@ -62,7 +62,7 @@ run_kind_id (QmStore        *store,
       row->revision = qm_db_column_int64 (stmt, 0);
       row->price = qm_db_column_double (stmt, 1);
     }
-  if (!select)
+  if (!reads)
     row->changes = qm_db_changes (qm_store_connection (store));
   return TRUE;
 }

@@ -271,8 +271,8 @@ qm_chart_render_power_scaled (cairo_t            *cr,
   qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, top + plot_h, top);
   label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, format_watts, NULL);
   layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, width * 0.34 - label_w - 6.0 - pad), plot_h };
-  qm_chart_draw_y_axis (cr, style, &layout.node_axis, &layout.node_plot, _("One node (W, provisioned)"),
-                        format_watts, NULL);
+  qm_chart_draw_axis (cr, style, &layout.node_axis, &layout.node_plot, QM_AXIS_LEFT,
+                      _("One node (W, provisioned)"), format_watts, NULL);
   draw_node_panel (cr, style, node_values, node_top, text_h, &layout);
 
   /* Cluster panel: the rest. */
@@ -282,8 +282,8 @@ qm_chart_render_power_scaled (cairo_t            *cr,
     qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, top + plot_h, top);
     label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, format_kw, NULL);
     layout.cluster_plot = (QmRect) { left + label_w + 6.0, top, MAX (10.0, width - left - label_w - 6.0 - pad), plot_h };
-    qm_chart_draw_y_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot,
-                          _("Whole cluster (kW at the facility meter)"), format_kw, NULL);
+    qm_chart_draw_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot, QM_AXIS_LEFT,
+                        _("Whole cluster (kW at the facility meter)"), format_kw, NULL);
     for (guint k = 0; k < 2; k++)
       {
         double slot = layout.cluster_plot.width / 2.0;

@@ -97,14 +97,13 @@ add_bom_lines (QmDocument      *doc,
   qm_document_end_table (doc);
 }
 
-/* What it costs over time: the table of totals. */
+/* What it costs over time: the table of totals, in @cur. */
 static void
-add_totals (QmDocument             *doc,
-            const QmPlan           *plan,
-            const QmEstimate       *e,
-            const QmPlanReportInfo *info)
+add_totals (QmDocument       *doc,
+            const QmPlan     *plan,
+            const QmEstimate *e,
+            const char       *cur)
 {
-  const char *cur = qm_report_currency_of (plan, info);
   const QmCost *c = &e->cost;
   const char *h2[] = {
     _("Cost"),
@@ -201,7 +200,7 @@ qm_plan_report_add_bom (QmDocument             *doc,
                  qm_report_is_buy (plan) ? _("Upfront total") : e->has_training ? _("Rental for this run")
                                                                                  : _("Rental for one month"),
                  cur);
-  add_totals (doc, plan, e, info);
+  add_totals (doc, plan, e, cur);
   if (c->break_even_valid)
     {
       /* Translators: the months until buying pays off, always with one

@@ -55,12 +55,8 @@ source_row (QmDocument *doc,
 }
 
 void
-qm_plan_report_add_assumptions (QmDocument             *doc,
-                                const QmPlan           *plan,
-                                const QmEstimate       *e,
-                                const QmBomLine        *bom,
-                                guint                   n_bom,
-                                const QmPlanReportInfo *info)
+qm_plan_report_add_assumptions (QmDocument                *doc,
+                                const QmPlanReportSubject *subject)
 {
   const char *headers[] = {
     /* Translators: a column header of the table of catalog sources: the
@@ -72,6 +68,9 @@ qm_plan_report_add_assumptions (QmDocument             *doc,
     _("As of"),
   };
   static const double widths[] = { 0.15, 0.19, 0.53, 0.13 };
+  const QmPlan *plan = subject->plan;
+  const QmEstimate *e = subject->e;
+  const QmBomLine *bom = subject->bom;
   g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
   const QmHardware *hw = &plan->hardware;
   char buf[2048];
@@ -108,7 +107,7 @@ qm_plan_report_add_assumptions (QmDocument             *doc,
   {
     /* Translators: %s is the version of the catalog's prices. */
     g_autofree char *t = g_strdup_printf (_("Catalog prices version %s. Every entry used, with its source and "
-                                            "the date its figures were read."), info->catalog_version);
+                                            "the date its figures were read."), subject->info.catalog_version);
     qm_document_add_paragraph (doc, t);
   }
   qm_document_begin_table (doc, 4, headers, widths, NULL);
@@ -127,7 +126,7 @@ qm_plan_report_add_assumptions (QmDocument             *doc,
     source_row (doc, seen, _("Storage"), hw->storage.info.id, hw->storage.info.source, hw->storage.info.as_of);
   if (e->offer != NULL)
     source_row (doc, seen, _("Cloud offer"), e->offer->info.id, e->offer->info.source, e->offer->info.as_of);
-  for (guint i = 0; i < n_bom; i++)
+  for (guint i = 0; i < subject->n_bom; i++)
     source_row (doc, seen, qm_report_bom_item_label (bom[i].item), bom[i].catalog_id, bom[i].source,
                 bom[i].as_of);
   if (e->has_reliability)

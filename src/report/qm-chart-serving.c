@@ -52,7 +52,8 @@ hline (cairo_t       *cr,
   return y;
 }
 
-/* One of the two latency panels: its curves, target and look. */
+/* One of the two latency panels: its curves, target and look, and where
+ * in the layout its plot and y axis go. */
 typedef struct
 {
   const double  *p50;
@@ -60,6 +61,8 @@ typedef struct
   double         target;
   const QmColor *color;
   const char    *title;
+  const QmRect  *plot;
+  const QmAxis  *y_axis;
 } Panel;
 
 /* The latency domain of one panel: from the lowest median to the highest
@@ -96,18 +99,17 @@ latency_domain (const QmServingCurve *c,
   *hi *= 1.5;
 }
 
-/* Draws @panel in @plot over @y_axis; returns the pixel row of its
- * target, or -1. */
+/* Draws @panel; returns the pixel row of its target, or -1. */
 static double
 draw_panel (cairo_t              *cr,
             const QmChartStyle   *style,
             const QmServingCurve *c,
             const QmAxis         *x_axis,
-            const Panel          *panel,
-            const QmRect         *plot,
-            const QmAxis         *y_axis)
+            const Panel          *panel)
 {
   guint n = MIN (c->n, QM_SERVING_CURVE_MAX);
+  const QmRect *plot = panel->plot;
+  const QmAxis *y_axis = panel->y_axis;
   const QmColor *color = panel->color;
   double target_y;
 
@@ -183,21 +185,21 @@ draw_plan_load (cairo_t               *cr,
   return x;
 }
 
+/* The label of @panel's target, whose line draw_panel() put at row @y. */
 static void
 target_label (cairo_t            *cr,
               const QmChartStyle *style,
-              const QmRect       *plot,
-              double              y,
-              double              target_ms)
+              const Panel        *panel,
+              double              y)
 {
   char ms[QM_FORMAT_BUF], text[96];
 
   if (y < 0)
     return;
   /* Translators: a latency target; %s is a number of milliseconds. */
-  g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, target_ms, 0));
-  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->warning, plot->x + plot->width - 4.0, y - 2.0,
-                          0.0, 1.0, 1.0, NULL);
+  g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, panel->target, 0));
+  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->warning,
+                          panel->plot->x + panel->plot->width - 4.0, y - 2.0, 0.0, 1.0, 1.0, NULL);
 }
 
 void
@@ -216,9 +218,11 @@ qm_chart_render_serving (cairo_t              *cr,
   double x_lo = G_MAXDOUBLE, x_hi = 0, t_lo, t_hi, p_lo, p_hi;
   const Panel ttft = {
     c->ttft_p50_ms, c->ttft_p99_ms, c->ttft_target_ms, &style->series[0], _("Time to first token (ms)"),
+    &layout.ttft_plot, &layout.ttft_axis,
   };
   const Panel tpot = {
     c->tpot_p50_ms, c->tpot_p99_ms, c->tpot_target_ms, &style->series[2], _("Time per output token (ms)"),
+    &layout.tpot_plot, &layout.tpot_axis,
   };
 
   for (guint i = 0; i < n; i++)
@@ -276,16 +280,14 @@ qm_chart_render_serving (cairo_t              *cr,
       cairo_line_to (cr, x, layout.ttft_plot.y + layout.ttft_plot.height);
       cairo_stroke (cr);
     }
-  layout.ttft_target_y = draw_panel (cr, style, c, &layout.x_axis, &ttft,
-                                     &layout.ttft_plot, &layout.ttft_axis);
+  layout.ttft_target_y = draw_panel (cr, style, c, &layout.x_axis, &ttft);
   qm_chart_draw_axis (cr, style, &layout.x_axis, &layout.tpot_plot, QM_AXIS_BOTTOM,
                       _("Requests per minute"), format_number, NULL);
-  layout.tpot_target_y = draw_panel (cr, style, c, &layout.x_axis, &tpot,
-                                     &layout.tpot_plot, &layout.tpot_axis);
+  layout.tpot_target_y = draw_panel (cr, style, c, &layout.x_axis, &tpot);
 
   /* Labels outside the clip so they are never cut. */
-  target_label (cr, style, &layout.ttft_plot, layout.ttft_target_y, c->ttft_target_ms);
-  target_label (cr, style, &layout.tpot_plot, layout.tpot_target_y, c->tpot_target_ms);
+  target_label (cr, style, &ttft, layout.ttft_target_y);
+  target_label (cr, style, &tpot, layout.tpot_target_y);
   layout.saturated_x = c->saturated_rpm > 0 && c->saturated_rpm < layout.x_axis.max
                        ? qm_axis_to_pixel (&layout.x_axis, c->saturated_rpm) : -1;
   layout.plan_x = draw_plan_load (cr, style, c, &layout);

@@ -53,7 +53,7 @@ hline (cairo_t       *cr,
 }
 
 /* One of the two latency panels: its curves, target and look, and where
- * in the layout its plot and y axis go. */
+ * in the layout its plot and axes go (the x axis is both panels'). */
 typedef struct
 {
   const double  *p50;
@@ -62,6 +62,7 @@ typedef struct
   const QmColor *color;
   const char    *title;
   const QmRect  *plot;
+  const QmAxis  *x_axis;
   const QmAxis  *y_axis;
 } Panel;
 
@@ -104,12 +105,11 @@ static double
 draw_panel (cairo_t              *cr,
             const QmChartStyle   *style,
             const QmServingCurve *c,
-            const QmAxis         *x_axis,
             const Panel          *panel)
 {
   guint n = MIN (c->n, QM_SERVING_CURVE_MAX);
   const QmRect *plot = panel->plot;
-  const QmAxis *y_axis = panel->y_axis;
+  const QmAxis *x_axis = panel->x_axis, *y_axis = panel->y_axis;
   const QmColor *color = panel->color;
   double target_y;
 
@@ -218,11 +218,11 @@ qm_chart_render_serving (cairo_t              *cr,
   double x_lo = G_MAXDOUBLE, x_hi = 0, t_lo, t_hi, p_lo, p_hi;
   const Panel ttft = {
     c->ttft_p50_ms, c->ttft_p99_ms, c->ttft_target_ms, &style->series[0], _("Time to first token (ms)"),
-    &layout.ttft_plot, &layout.ttft_axis,
+    &layout.ttft_plot, &layout.x_axis, &layout.ttft_axis,
   };
   const Panel tpot = {
     c->tpot_p50_ms, c->tpot_p99_ms, c->tpot_target_ms, &style->series[2], _("Time per output token (ms)"),
-    &layout.tpot_plot, &layout.tpot_axis,
+    &layout.tpot_plot, &layout.x_axis, &layout.tpot_axis,
   };
 
   for (guint i = 0; i < n; i++)
@@ -280,10 +280,10 @@ qm_chart_render_serving (cairo_t              *cr,
       cairo_line_to (cr, x, layout.ttft_plot.y + layout.ttft_plot.height);
       cairo_stroke (cr);
     }
-  layout.ttft_target_y = draw_panel (cr, style, c, &layout.x_axis, &ttft);
+  layout.ttft_target_y = draw_panel (cr, style, c, &ttft);
   qm_chart_draw_axis (cr, style, &layout.x_axis, &layout.tpot_plot, QM_AXIS_BOTTOM,
                       _("Requests per minute"), format_number, NULL);
-  layout.tpot_target_y = draw_panel (cr, style, c, &layout.x_axis, &tpot);
+  layout.tpot_target_y = draw_panel (cr, style, c, &tpot);
 
   /* Labels outside the clip so they are never cut. */
   target_label (cr, style, &ttft, layout.ttft_target_y);

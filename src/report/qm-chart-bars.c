@@ -3,16 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "qm-chart-bars.h"
+#include "qm-chart-draw.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>
-
-static void
-set_color (cairo_t       *cr,
-           const QmColor *c)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
-}
 
 static void
 show_text (cairo_t            *cr,
@@ -67,20 +61,16 @@ qm_chart_render_bars (cairo_t            *cr,
   layout.height = MAX (0.0, height - 2 * pad - title_h - label_h);
   layout.max_value = max_value;
 
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, width, height);
-  cairo_clip (cr);
-  set_color (cr, &style->background);
-  cairo_paint (cr);
+  qm_chart_begin (cr, style, width, height);
 
   if (title != NULL)
     {
-      set_color (cr, &style->foreground);
+      qm_chart_set_color (cr, &style->foreground);
       show_text (cr, style, title, width / 2.0, pad, 0.5, TRUE);
     }
 
   /* Baseline. */
-  set_color (cr, &style->grid);
+  qm_chart_set_color (cr, &style->grid);
   cairo_set_line_width (cr, 1.0);
   cairo_move_to (cr, layout.x, layout.y + layout.height + 0.5);
   cairo_line_to (cr, layout.x + layout.width, layout.y + layout.height + 0.5);
@@ -94,14 +84,14 @@ qm_chart_render_bars (cairo_t            *cr,
       double v = isfinite (bars[i].value) && bars[i].value > 0 ? bars[i].value : 0.0;
       double h = layout.height * v / max_value;
 
-      set_color (cr, &style->series[i % QM_CHART_N_SERIES]);
+      qm_chart_set_color (cr, &style->series[i % QM_CHART_N_SERIES]);
       cairo_rectangle (cr, round (x), round (layout.y + layout.height - h),
                        round (bar_w), round (h));
       cairo_fill (cr);
 
       if (bars[i].label != NULL)
         {
-          set_color (cr, &style->foreground);
+          qm_chart_set_color (cr, &style->foreground);
           show_text (cr, style, bars[i].label, x + bar_w / 2.0,
                      layout.y + layout.height + 4.0, 0.5, FALSE);
         }

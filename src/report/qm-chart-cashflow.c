@@ -30,22 +30,22 @@ format_amount (double   value,
   qm_format_money (buf, size, value, user_data);
 }
 
-/* The cumulative line of one column of the cash flow. Not
- * qm_chart_polyline (): a running sum may be 0 in its first months, and
- * that helper leaves out points that are not positive (for log axes). */
+/* The cumulative line of one column of the cash flow, drawn as its legend
+ * entry @key shows it. Not qm_chart_polyline (): a running sum may be 0 in
+ * its first months, and that helper leaves out points that are not
+ * positive (for log axes). */
 static void
-draw_line (cairo_t          *cr,
+draw_line (cairo_t                *cr,
            const QmCashFlowLayout *l,
-           const QmQuote    *q,
-           gboolean          rent,
-           const QmColor    *color,
-           gboolean          dashed)
+           const QmQuote          *q,
+           gboolean                rent,
+           const QmLegendEntry    *key)
 {
   cairo_save (cr);
-  qm_chart_set_color (cr, color);
+  qm_chart_set_color (cr, &key->color);
   cairo_set_line_width (cr, 2.5);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  if (dashed)
+  if (key->dashed)
     cairo_set_dash (cr, dash_mark, 2, 0);
   for (guint m = 0; m < q->n_months; m++)
     {
@@ -129,15 +129,16 @@ qm_chart_render_cashflow (cairo_t            *cr,
   l.plot.x = pad + label_w + 6.0;
   l.plot.width = MAX (10.0, width - l.plot.x - pad - 8.0);
   qm_axis_init (&l.x_axis, QM_SCALE_LINEAR, 0.0, x_hi, 8, l.plot.x, l.plot.x + l.plot.width);
-  qm_chart_draw_y_axis (cr, style, &l.y_axis, &l.plot, currency, format_amount, currency);
-  qm_chart_draw_x_axis (cr, style, &l.x_axis, &l.plot, _("Months after the order"), format_month, NULL);
+  qm_chart_draw_axis (cr, style, &l.y_axis, &l.plot, QM_AXIS_LEFT, currency, format_amount, currency);
+  qm_chart_draw_axis (cr, style, &l.x_axis, &l.plot, QM_AXIS_BOTTOM,
+                      _("Months after the order"), format_month, NULL);
 
   cairo_save (cr);
   cairo_rectangle (cr, l.plot.x, l.plot.y, l.plot.width, l.plot.height);
   cairo_clip (cr);
   if (has_rent)
-    draw_line (cr, &l, q, TRUE, &style->series[1], TRUE);
-  draw_line (cr, &l, q, FALSE, &style->series[0], FALSE);
+    draw_line (cr, &l, q, TRUE, &legend[1]);
+  draw_line (cr, &l, q, FALSE, &legend[0]);
   cairo_restore (cr);
 
   if (q->n_months > 1 && q->training_start_month < q->n_months)

@@ -105,9 +105,10 @@ draw_scatter (cairo_t             *cr,
   layout->scatter_plot.width = MAX (10.0, area->x + area->width - layout->scatter_plot.x);
   qm_axis_init (&layout->scatter_x, QM_SCALE_LINEAR, 0.0, max_d * 1.15, 4,
                 layout->scatter_plot.x, layout->scatter_plot.x + layout->scatter_plot.width);
-  qm_chart_draw_y_axis (cr, style, &layout->scatter_y, &layout->scatter_plot, _("Cost against time"),
-                        format_cost, (gpointer) currency);
-  qm_chart_draw_x_axis (cr, style, &layout->scatter_x, &layout->scatter_plot, _("Days"), format_days, NULL);
+  qm_chart_draw_axis (cr, style, &layout->scatter_y, &layout->scatter_plot, QM_AXIS_LEFT,
+                      _("Cost against time"), format_cost, (gpointer) currency);
+  qm_chart_draw_axis (cr, style, &layout->scatter_x, &layout->scatter_plot, QM_AXIS_BOTTOM,
+                      _("Days"), format_days, NULL);
 
   for (guint p = 0; p < n; p++)
     {

@@ -174,92 +174,72 @@ qm_chart_axis_label_width (cairo_t            *cr,
 }
 
 void
-qm_chart_draw_y_axis (cairo_t            *cr,
-                      const QmChartStyle *style,
-                      const QmAxis       *axis,
-                      const QmRect       *plot,
-                      const char         *title,
-                      QmTickFormat        format,
-                      gpointer            user_data)
+qm_chart_draw_axis (cairo_t            *cr,
+                    const QmChartStyle *style,
+                    const QmAxis       *axis,
+                    const QmRect       *plot,
+                    QmAxisSide          side,
+                    const char         *title,
+                    QmTickFormat        format,
+                    gpointer            user_data)
 {
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.0);
-
-  for (guint i = 0; i < axis->n_ticks; i++)
-    {
-      double y = round (qm_axis_to_pixel (axis, axis->ticks[i])) + 0.5;
-      char label[64];
-
-      if (y < plot->y - 0.5 || y > plot->y + plot->height + 1.0)
-        continue;
-
-      qm_chart_set_color_alpha (cr, &style->grid, axis->major[i] ? 1.0 : 0.5);
-      cairo_move_to (cr, plot->x, y);
-      cairo_line_to (cr, plot->x + plot->width, y);
-      cairo_stroke (cr);
-
-      if (!axis->major[i])
-        continue;
-      format (axis->ticks[i], label, sizeof label, user_data);
-      qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, label, plot->x - LABEL_GAP, y, 1.0, 0.5);
-    }
-
-  if (title != NULL)
-    {
-      double w, h;
-
-      qm_chart_text_size (cr, style, QM_TEXT_SMALL, title, &w, &h);
-      qm_chart_set_color (cr, &style->foreground);
-      /* Above the top tick label, which is centred on the plot's top edge. */
-      qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x, plot->y - h * 0.5 - 2.0, 0.0, 1.0);
-    }
-  cairo_restore (cr);
-}
-
-void
-qm_chart_draw_x_axis (cairo_t            *cr,
-                      const QmChartStyle *style,
-                      const QmAxis       *axis,
-                      const QmRect       *plot,
-                      const char         *title,
-                      QmTickFormat        format,
-                      gpointer            user_data)
-{
+  gboolean left = side == QM_AXIS_LEFT;
+  double start = left ? plot->y : plot->x;
+  double extent = left ? plot->height : plot->width;
   double bottom = plot->y + plot->height;
-  double label_h = 0.0;
+  double label_h = 0.0, h;
 
   cairo_save (cr);
   cairo_set_line_width (cr, 1.0);
 
   for (guint i = 0; i < axis->n_ticks; i++)
     {
-      double x = round (qm_axis_to_pixel (axis, axis->ticks[i])) + 0.5;
+      double at = round (qm_axis_to_pixel (axis, axis->ticks[i])) + 0.5;
       char label[64];
-      double h;
 
-      if (x < plot->x - 0.5 || x > plot->x + plot->width + 1.0)
+      if (at < start - 0.5 || at > start + extent + 1.0)
         continue;
 
+      /* The grid line across the plot; an x axis' runs on as a tick. */
       qm_chart_set_color_alpha (cr, &style->grid, axis->major[i] ? 1.0 : 0.5);
-      cairo_move_to (cr, x, plot->y);
-      cairo_line_to (cr, x, bottom + TICK_LENGTH);
+      if (left)
+        {
+          cairo_move_to (cr, plot->x, at);
+          cairo_line_to (cr, plot->x + plot->width, at);
+        }
+      else
+        {
+          cairo_move_to (cr, at, plot->y);
+          cairo_line_to (cr, at, bottom + TICK_LENGTH);
+        }
       cairo_stroke (cr);
 
       if (!axis->major[i])
         continue;
       format (axis->ticks[i], label, sizeof label, user_data);
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, NULL, &h);
-      label_h = MAX (label_h, h);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, label, x, bottom + TICK_LENGTH + 1.0, 0.5, 0.0);
+      if (left)
+        qm_chart_text (cr, style, QM_TEXT_SMALL, label, plot->x - LABEL_GAP, at, 1.0, 0.5);
+      else
+        {
+          qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, NULL, &h);
+          label_h = MAX (label_h, h);
+          qm_chart_text (cr, style, QM_TEXT_SMALL, label, at, bottom + TICK_LENGTH + 1.0, 0.5, 0.0);
+        }
     }
 
   if (title != NULL)
     {
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x + plot->width / 2.0,
-                     bottom + TICK_LENGTH + label_h + 4.0, 0.5, 0.0);
+      if (left)
+        {
+          qm_chart_text_size (cr, style, QM_TEXT_SMALL, title, NULL, &h);
+          /* Above the top tick label, which is centred on the plot's top edge. */
+          qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x, plot->y - h * 0.5 - 2.0, 0.0, 1.0);
+        }
+      else
+        qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x + plot->width / 2.0,
+                       bottom + TICK_LENGTH + label_h + 4.0, 0.5, 0.0);
     }
   cairo_restore (cr);
 }

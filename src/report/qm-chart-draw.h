@@ -82,20 +82,19 @@ double qm_chart_axis_label_width (cairo_t            *cr,
                                   QmTickFormat        format,
                                   gpointer            user_data);
 
-/* A y axis along @plot's left edge, with grid lines across the plot. */
-void   qm_chart_draw_y_axis (cairo_t            *cr,
-                             const QmChartStyle *style,
-                             const QmAxis       *axis,
-                             const QmRect       *plot,
-                             const char         *title,
-                             QmTickFormat        format,
-                             gpointer            user_data);
+typedef enum
+{
+  QM_AXIS_LEFT,     /* a y axis, with grid lines across the plot */
+  QM_AXIS_BOTTOM,   /* an x axis, with grid lines up the plot */
+} QmAxisSide;
 
-/* An x axis along @plot's bottom edge, with grid lines up the plot. */
-void   qm_chart_draw_x_axis (cairo_t            *cr,
+/* @axis along @plot's @side, its major ticks labelled by @format and its
+ * @title (or NULL) above it (left) or below the labels (bottom). */
+void   qm_chart_draw_axis   (cairo_t            *cr,
                              const QmChartStyle *style,
                              const QmAxis       *axis,
                              const QmRect       *plot,
+                             QmAxisSide          side,
                              const char         *title,
                              QmTickFormat        format,
                              gpointer            user_data);

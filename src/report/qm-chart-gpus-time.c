@@ -36,11 +36,19 @@ typedef struct
   gboolean has_days;
 } Domain;
 
+/* How many of the curve's points to draw: at most its arrays' length. */
+static guint
+n_points (const QmGpusTimeCurve *c)
+{
+  return MIN (c->n, QM_CURVE_MAX_POINTS);
+}
+
 static void
 curve_domain (const QmGpusTimeCurve *c,
-              guint                  n,
               Domain                *d)
 {
+  guint n = n_points (c);
+
   *d = (Domain) { G_MAXDOUBLE, 0, G_MAXDOUBLE, 0, 0, FALSE };
   for (guint i = 0; i < n; i++)
     {
@@ -116,8 +124,10 @@ layout_axes (cairo_t               *cr,
   qm_axis_init (&layout->x_axis, QM_SCALE_LOG10, d->min_g / 1.5, d->max_g * 1.5, 6,
                 layout->plot.x, layout->plot.x + layout->plot.width);
 
-  qm_chart_draw_y_axis (cr, style, &layout->y_axis, &layout->plot, _("Days to train"), format_days, NULL);
-  qm_chart_draw_x_axis (cr, style, &layout->x_axis, &layout->plot, _("GPUs"), format_count, NULL);
+  qm_chart_draw_axis (cr, style, &layout->y_axis, &layout->plot, QM_AXIS_LEFT,
+                      _("Days to train"), format_days, NULL);
+  qm_chart_draw_axis (cr, style, &layout->x_axis, &layout->plot, QM_AXIS_BOTTOM,
+                      _("GPUs"), format_count, NULL);
 
   /* Secondary axis: cost, labelled on the right. */
   if (layout->has_cost)
@@ -143,9 +153,10 @@ static void
 draw_marks (cairo_t               *cr,
             const QmGpusTimeCurve *c,
             const QmChartStyle    *style,
-            guint                  n,
             QmGpusTimeLayout      *layout)
 {
+  guint n = n_points (c);
+
   /* Deadline. */
   layout->deadline_y = -1;
   if (c->deadline_days > 0)
@@ -195,10 +206,11 @@ static void
 draw_curves (cairo_t                *cr,
              const QmGpusTimeCurve  *c,
              const QmChartStyle     *style,
-             guint                   n,
              gboolean                has_days,
              const QmGpusTimeLayout *layout)
 {
+  guint n = n_points (c);
+
   /* Cost, then ideal (dashed), then with failures (solid) on top. */
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   if (layout->has_cost)
@@ -344,9 +356,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   double legend_h;
   QmLegendEntry legend[5];
   guint n_legend = 0;
-  guint n = MIN (c->n, QM_CURVE_MAX_POINTS);
 
-  curve_domain (c, n, &d);
+  curve_domain (c, &d);
   layout.has_cost = d.max_cost > 0;
 
   qm_chart_begin (cr, style, width, height);
@@ -362,8 +373,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
   cairo_clip (cr);
-  draw_marks (cr, c, style, n, &layout);
-  draw_curves (cr, c, style, n, d.has_days, &layout);
+  draw_marks (cr, c, style, &layout);
+  draw_curves (cr, c, style, d.has_days, &layout);
   cairo_restore (cr);
 
   /* Labels outside the clip so they are never cut. */
@@ -390,6 +401,5 @@ qm_chart_gpus_time_hit (const QmGpusTimeLayout *layout,
     has_days |= c->days[i] > 0;
   if (!has_days)
     ys = c->ideal_days;
-  return qm_axis_hit_test (&layout->x_axis, &layout->y_axis, c->gpus, ys, MIN (c->n, QM_CURVE_MAX_POINTS),
-                           x, y, 10.0);
+  return qm_axis_hit_test (&layout->x_axis, &layout->y_axis, c->gpus, ys, n_points (c), x, y, 10.0);
 }

@@ -157,15 +157,16 @@ draw_node_panel (cairo_t            *cr,
                  const QmChartStyle *style,
                  const double       *node_values,
                  double              node_top,
-                 double              text_h,
                  QmPowerLayout      *layout)
 {
   double top = layout->node_plot.y, plot_h = layout->node_plot.height;
+  double text_h;
   double w = MIN (layout->node_plot.width * 0.3, 60.0);
   double x = round (layout->node_plot.x + 8.0);
   double last_label_top = G_MAXDOUBLE;
   char total[QM_FORMAT_BUF];
 
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   stack (cr, style, &layout->node_axis, x, w, node_values, node_series, QM_POWER_NODE_PARTS,
          layout->node_parts);
 
@@ -271,9 +272,9 @@ qm_chart_render_power_scaled (cairo_t            *cr,
   qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, top + plot_h, top);
   label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, format_watts, NULL);
   layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, width * 0.34 - label_w - 6.0 - pad), plot_h };
-  qm_chart_draw_y_axis (cr, style, &layout.node_axis, &layout.node_plot, _("One node (W, provisioned)"),
-                        format_watts, NULL);
-  draw_node_panel (cr, style, node_values, node_top, text_h, &layout);
+  qm_chart_draw_axis (cr, style, &layout.node_axis, &layout.node_plot, QM_AXIS_LEFT,
+                      _("One node (W, provisioned)"), format_watts, NULL);
+  draw_node_panel (cr, style, node_values, node_top, &layout);
 
   /* Cluster panel: the rest. */
   {
@@ -282,8 +283,8 @@ qm_chart_render_power_scaled (cairo_t            *cr,
     qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, top + plot_h, top);
     label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, format_kw, NULL);
     layout.cluster_plot = (QmRect) { left + label_w + 6.0, top, MAX (10.0, width - left - label_w - 6.0 - pad), plot_h };
-    qm_chart_draw_y_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot,
-                          _("Whole cluster (kW at the facility meter)"), format_kw, NULL);
+    qm_chart_draw_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot, QM_AXIS_LEFT,
+                        _("Whole cluster (kW at the facility meter)"), format_kw, NULL);
     for (guint k = 0; k < 2; k++)
       {
         double slot = layout.cluster_plot.width / 2.0;

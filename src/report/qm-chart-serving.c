@@ -52,17 +52,32 @@ hline (cairo_t       *cr,
   return y;
 }
 
+/* One of the two latency panels: its curves, target and look, and where
+ * in the layout its plot and axes go (the x axis is both panels'). */
+typedef struct
+{
+  const double  *p50;
+  const double  *p99;
+  double         target;
+  const QmColor *color;
+  const char    *title;
+  const QmRect  *plot;
+  const QmAxis  *x_axis;
+  const QmAxis  *y_axis;
+} Panel;
+
 /* The latency domain of one panel: from the lowest median to the highest
  * p99 the fleet reaches before it saturates (past that the queue grows
  * without bound and the curve leaves the top of the panel), and the target. */
 static void
 latency_domain (const QmServingCurve *c,
-                const double         *p50,
-                const double         *p99,
-                double                target,
+                const Panel          *panel,
                 double               *lo,
                 double               *hi)
 {
+  const double *p50 = panel->p50, *p99 = panel->p99;
+  double target = panel->target;
+
   *lo = G_MAXDOUBLE;
   *hi = 0;
   for (guint i = 0; i < MIN (c->n, QM_SERVING_CURVE_MAX); i++)
@@ -85,23 +100,20 @@ latency_domain (const QmServingCurve *c,
   *hi *= 1.5;
 }
 
-static void
+/* Draws @panel; returns the pixel row of its target, or -1. */
+static double
 draw_panel (cairo_t              *cr,
             const QmChartStyle   *style,
             const QmServingCurve *c,
-            const QmRect         *plot,
-            const QmAxis         *x_axis,
-            const QmAxis         *y_axis,
-            const double         *p50,
-            const double         *p99,
-            double                target,
-            const QmColor        *color,
-            const char           *title,
-            double               *target_y)
+            const Panel          *panel)
 {
   guint n = MIN (c->n, QM_SERVING_CURVE_MAX);
+  const QmRect *plot = panel->plot;
+  const QmAxis *x_axis = panel->x_axis, *y_axis = panel->y_axis;
+  const QmColor *color = panel->color;
+  double target_y;
 
-  qm_chart_draw_y_axis (cr, style, y_axis, plot, title, format_number, NULL);
+  qm_chart_draw_axis (cr, style, y_axis, plot, QM_AXIS_LEFT, panel->title, format_number, NULL);
 
   cairo_save (cr);
   cairo_rectangle (cr, plot->x, plot->y, plot->width, plot->height);
@@ -117,45 +129,44 @@ draw_panel (cairo_t              *cr,
       cairo_fill (cr);
     }
 
-  *target_y = hline (cr, y_axis, plot, target, &style->warning);
+  target_y = hline (cr, y_axis, plot, panel->target, &style->warning);
 
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   cairo_save (cr);
   qm_chart_set_color (cr, color);
   cairo_set_line_width (cr, 1.5);
   cairo_set_dash (cr, dash_p99, 2, 0);
-  qm_chart_polyline (cr, x_axis, y_axis, c->rpm, p99, n);
+  qm_chart_polyline (cr, x_axis, y_axis, c->rpm, panel->p99, n);
   cairo_stroke (cr);
   cairo_restore (cr);
 
   qm_chart_set_color (cr, color);
   cairo_set_line_width (cr, 2.5);
-  qm_chart_polyline (cr, x_axis, y_axis, c->rpm, p50, n);
+  qm_chart_polyline (cr, x_axis, y_axis, c->rpm, panel->p50, n);
   cairo_stroke (cr);
   cairo_restore (cr);
+  return target_y;
 }
 
 /* The plan's load: a vertical line through both panels and its label,
  * placed where it fits. */
 static double
-draw_plan_load (cairo_t              *cr,
-                const QmChartStyle   *style,
-                const QmServingCurve *c,
-                const QmAxis         *x_axis,
-                const QmRect         *top,
-                const QmRect         *bottom)
+draw_plan_load (cairo_t               *cr,
+                const QmChartStyle    *style,
+                const QmServingCurve  *c,
+                const QmServingLayout *layout)
 {
   char rate[QM_FORMAT_BUF], text[160];
   double x, tw, lx;
 
   if (!(c->plan_rpm > 0))
     return -1;
-  x = round (qm_axis_to_pixel (x_axis, c->plan_rpm)) + 0.5;
+  x = round (qm_axis_to_pixel (&layout->x_axis, c->plan_rpm)) + 0.5;
   cairo_save (cr);
   qm_chart_set_color (cr, &style->accent);
   cairo_set_line_width (cr, 2.0);
-  cairo_move_to (cr, x, top->y);
-  cairo_line_to (cr, x, bottom->y + bottom->height);
+  cairo_move_to (cr, x, layout->ttft_plot.y);
+  cairo_line_to (cr, x, layout->tpot_plot.y + layout->tpot_plot.height);
   cairo_stroke (cr);
   cairo_restore (cr);
 
@@ -167,27 +178,28 @@ draw_plan_load (cairo_t              *cr,
               qm_format_number (rate, sizeof rate, c->plan_rpm, c->plan_rpm < 10 ? 1 : 0),
               c->replicas);
   qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
-  lx = x + 6.0 + tw < top->x + top->width ? x + 6.0 : x - 6.0 - tw;
-  lx = MAX (lx, top->x + 2.0);
-  qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, top->y + 2.0, 0.0, 0.0, 0.0, NULL);
+  lx = x + 6.0 + tw < layout->ttft_plot.x + layout->ttft_plot.width ? x + 6.0 : x - 6.0 - tw;
+  lx = MAX (lx, layout->ttft_plot.x + 2.0);
+  qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout->ttft_plot.y + 2.0,
+                          0.0, 0.0, 0.0, NULL);
   return x;
 }
 
+/* The label of @panel's target, whose line draw_panel() put at row @y. */
 static void
 target_label (cairo_t            *cr,
               const QmChartStyle *style,
-              const QmRect       *plot,
-              double              y,
-              double              target_ms)
+              const Panel        *panel,
+              double              y)
 {
   char ms[QM_FORMAT_BUF], text[96];
 
   if (y < 0)
     return;
   /* Translators: a latency target; %s is a number of milliseconds. */
-  g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, target_ms, 0));
-  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->warning, plot->x + plot->width - 4.0, y - 2.0,
-                          0.0, 1.0, 1.0, NULL);
+  g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, panel->target, 0));
+  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->warning,
+                          panel->plot->x + panel->plot->width - 4.0, y - 2.0, 0.0, 1.0, 1.0, NULL);
 }
 
 void
@@ -204,6 +216,14 @@ qm_chart_render_serving (cairo_t              *cr,
   guint n_legend = 0, n = MIN (c->n, QM_SERVING_CURVE_MAX);
   double text_h, legend_h, x_title_h, label_w, panels_h;
   double x_lo = G_MAXDOUBLE, x_hi = 0, t_lo, t_hi, p_lo, p_hi;
+  const Panel ttft = {
+    c->ttft_p50_ms, c->ttft_p99_ms, c->ttft_target_ms, &style->series[0], _("Time to first token (ms)"),
+    &layout.ttft_plot, &layout.x_axis, &layout.ttft_axis,
+  };
+  const Panel tpot = {
+    c->tpot_p50_ms, c->tpot_p99_ms, c->tpot_target_ms, &style->series[2], _("Time per output token (ms)"),
+    &layout.tpot_plot, &layout.x_axis, &layout.tpot_axis,
+  };
 
   for (guint i = 0; i < n; i++)
     if (c->rpm[i] > 0 && isfinite (c->rpm[i]))
@@ -215,8 +235,8 @@ qm_chart_render_serving (cairo_t              *cr,
     x_hi = MAX (x_hi, c->plan_rpm);
   if (x_hi <= 0)
     x_lo = 0, x_hi = 60;
-  latency_domain (c, c->ttft_p50_ms, c->ttft_p99_ms, c->ttft_target_ms, &t_lo, &t_hi);
-  latency_domain (c, c->tpot_p50_ms, c->tpot_p99_ms, c->tpot_target_ms, &p_lo, &p_hi);
+  latency_domain (c, &ttft, &t_lo, &t_hi);
+  latency_domain (c, &tpot, &p_lo, &p_hi);
 
   qm_chart_begin (cr, style, width, height);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
@@ -260,21 +280,17 @@ qm_chart_render_serving (cairo_t              *cr,
       cairo_line_to (cr, x, layout.ttft_plot.y + layout.ttft_plot.height);
       cairo_stroke (cr);
     }
-  draw_panel (cr, style, c, &layout.ttft_plot, &layout.x_axis, &layout.ttft_axis,
-              c->ttft_p50_ms, c->ttft_p99_ms, c->ttft_target_ms, &style->series[0],
-              _("Time to first token (ms)"), &layout.ttft_target_y);
-  qm_chart_draw_x_axis (cr, style, &layout.x_axis, &layout.tpot_plot, _("Requests per minute"),
-                        format_number, NULL);
-  draw_panel (cr, style, c, &layout.tpot_plot, &layout.x_axis, &layout.tpot_axis,
-              c->tpot_p50_ms, c->tpot_p99_ms, c->tpot_target_ms, &style->series[2],
-              _("Time per output token (ms)"), &layout.tpot_target_y);
+  layout.ttft_target_y = draw_panel (cr, style, c, &ttft);
+  qm_chart_draw_axis (cr, style, &layout.x_axis, &layout.tpot_plot, QM_AXIS_BOTTOM,
+                      _("Requests per minute"), format_number, NULL);
+  layout.tpot_target_y = draw_panel (cr, style, c, &tpot);
 
   /* Labels outside the clip so they are never cut. */
-  target_label (cr, style, &layout.ttft_plot, layout.ttft_target_y, c->ttft_target_ms);
-  target_label (cr, style, &layout.tpot_plot, layout.tpot_target_y, c->tpot_target_ms);
+  target_label (cr, style, &ttft, layout.ttft_target_y);
+  target_label (cr, style, &tpot, layout.tpot_target_y);
   layout.saturated_x = c->saturated_rpm > 0 && c->saturated_rpm < layout.x_axis.max
                        ? qm_axis_to_pixel (&layout.x_axis, c->saturated_rpm) : -1;
-  layout.plan_x = draw_plan_load (cr, style, c, &layout.x_axis, &layout.ttft_plot, &layout.tpot_plot);
+  layout.plan_x = draw_plan_load (cr, style, c, &layout);
 
   qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
   cairo_restore (cr);
@@ -337,10 +353,10 @@ qm_chart_render_throughput (cairo_t                 *cr,
                                  - MAX (pad, x_label_overhang (cr, style, layout.x_axis.max) + 2.0));
   qm_axis_init (&layout.x_axis, QM_SCALE_LOG10, MAX (1.0, x_lo / 1.5), x_hi * 1.5, 6,
                 layout.plot.x, layout.plot.x + layout.plot.width);
-  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, _("Output tokens/s per GPU"),
-                        format_number, NULL);
-  qm_chart_draw_x_axis (cr, style, &layout.x_axis, &layout.plot, _("Sequences per replica"),
-                        format_number, NULL);
+  qm_chart_draw_axis (cr, style, &layout.y_axis, &layout.plot, QM_AXIS_LEFT,
+                      _("Output tokens/s per GPU"), format_number, NULL);
+  qm_chart_draw_axis (cr, style, &layout.x_axis, &layout.plot, QM_AXIS_BOTTOM,
+                      _("Sequences per replica"), format_number, NULL);
 
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);

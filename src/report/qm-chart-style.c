@@ -29,12 +29,36 @@ qm_color_parse (const char *hex,
   return TRUE;
 }
 
-static void
-set_common (QmChartStyle *style,
-            const char   *const *series)
+/* A style's colours as "#rrggbb", in QmChartStyle's order. */
+typedef struct
 {
+  const char *background, *foreground, *grid, *accent, *warning, *error;
+  const char *series[QM_CHART_N_SERIES];
+} Palette;
+
+static const Palette light = {
+  "#ffffff", "#1e1e1e", "#deddda", "#1c71d8", "#9c6e03", "#c01c28",
+  { "#3584e4", "#ff7800", "#9141ac", "#2190a4", "#f5c211", "#b5835a", "#9a9996", "#2ec27e" },
+};
+
+static const Palette dark = {
+  "#242424", "#ffffff", "#464646", "#78aeed", "#f8e45c", "#ff7b63",
+  { "#62a0ea", "#ffa348", "#c061cb", "#5bc8d8", "#f8e45c", "#cdab8f", "#c0bfbc", "#57e389" },
+};
+
+static void
+style_init (QmChartStyle  *style,
+            const Palette *palette)
+{
+  memset (style, 0, sizeof *style);
+  qm_color_parse (palette->background, &style->background);
+  qm_color_parse (palette->foreground, &style->foreground);
+  qm_color_parse (palette->grid, &style->grid);
+  qm_color_parse (palette->accent, &style->accent);
+  qm_color_parse (palette->warning, &style->warning);
+  qm_color_parse (palette->error, &style->error);
   for (guint i = 0; i < QM_CHART_N_SERIES; i++)
-    qm_color_parse (series[i], &style->series[i]);
+    qm_color_parse (palette->series[i], &style->series[i]);
   g_strlcpy (style->font_family, "Cantarell, DejaVu Sans, sans-serif", sizeof style->font_family);
   style->font_size = 9.0;
 }
@@ -42,33 +66,11 @@ set_common (QmChartStyle *style,
 void
 qm_chart_style_init_light (QmChartStyle *style)
 {
-  static const char *const series[QM_CHART_N_SERIES] = {
-    "#3584e4", "#ff7800", "#9141ac", "#2190a4", "#f5c211", "#b5835a", "#9a9996", "#2ec27e",
-  };
-
-  memset (style, 0, sizeof *style);
-  qm_color_parse ("#ffffff", &style->background);
-  qm_color_parse ("#1e1e1e", &style->foreground);
-  qm_color_parse ("#deddda", &style->grid);
-  qm_color_parse ("#1c71d8", &style->accent);
-  qm_color_parse ("#9c6e03", &style->warning);
-  qm_color_parse ("#c01c28", &style->error);
-  set_common (style, series);
+  style_init (style, &light);
 }
 
 void
 qm_chart_style_init_dark (QmChartStyle *style)
 {
-  static const char *const series[QM_CHART_N_SERIES] = {
-    "#62a0ea", "#ffa348", "#c061cb", "#5bc8d8", "#f8e45c", "#cdab8f", "#c0bfbc", "#57e389",
-  };
-
-  memset (style, 0, sizeof *style);
-  qm_color_parse ("#242424", &style->background);
-  qm_color_parse ("#ffffff", &style->foreground);
-  qm_color_parse ("#464646", &style->grid);
-  qm_color_parse ("#78aeed", &style->accent);
-  qm_color_parse ("#f8e45c", &style->warning);
-  qm_color_parse ("#ff7b63", &style->error);
-  set_common (style, series);
+  style_init (style, &dark);
 }

@@ -323,7 +323,7 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
     }
   note_w = MIN (note_w, MAX (10.0, layout.plot.width / MAX (n, 1) - 6.0));
 
-  qm_chart_draw_y_axis (cr, style, &layout.y_axis, &layout.plot, NULL, format_tick, NULL);
+  qm_chart_draw_axis (cr, style, &layout.y_axis, &layout.plot, QM_AXIS_LEFT, NULL, format_tick, NULL);
   /* The title at the top, above the notes' band. */
   qm_chart_set_color (cr, &style->foreground);
   qm_chart_text (cr, style, QM_TEXT_SMALL, y_title, layout.plot.x, pad, 0.0, 0.0);

@@ -262,19 +262,16 @@ qm_plan_curve (const QmPlan     *plan,
       qm_note_format (&e->warnings[i], out->no_fit_reason, sizeof out->no_fit_reason);
 }
 
-static void
-draw_vram (cairo_t            *cr,
-           const QmPlan       *plan,
-           const QmEstimate   *e,
-           QmBytesUnit         unit,
-           const QmChartStyle *style,
-           double              width,
-           double              height,
-           QmPlanChartLayout  *layout_out)
+/* The bars of the VRAM chart and their labels (pointing into @names or
+ * at a translation): the plan's layout, then the same layout under each
+ * other ZeRO stage. Returns how many. */
+static guint
+vram_bars (const QmPlan      *plan,
+           const QmEstimate  *e,
+           QmMemoryBreakdown  bars[QM_VRAM_MAX_BARS],
+           const char        *labels[QM_VRAM_MAX_BARS],
+           char               names[QM_VRAM_MAX_BARS][32])
 {
-  QmMemoryBreakdown bars[5];
-  const char *labels[5];
-  char names[5][32];
   guint n = 0;
 
   if (e->has_training && e->parallelism.tp > 0)
@@ -318,18 +315,7 @@ draw_vram (cairo_t            *cr,
       labels[n] = _("Per GPU");
       n++;
     }
-
-  qm_chart_render_vram (cr, bars, labels, n, unit, style, width, height,
-                        layout_out ? &layout_out->vram : NULL);
-  if (layout_out != NULL)
-    {
-      layout_out->n_vram_bars = n;
-      for (guint i = 0; i < n; i++)
-        {
-          layout_out->vram_bars[i] = bars[i];
-          g_strlcpy (layout_out->vram_labels[i], labels[i], sizeof layout_out->vram_labels[i]);
-        }
-    }
+  return n;
 }
 
 /* Points of the latency sweep, and how far past the fleet's throughput
@@ -469,7 +455,24 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
       }
       break;
     case QM_PLAN_CHART_VRAM:
-      draw_vram (cr, plan, e, unit, style, width, height, layout_out);
+      {
+        QmMemoryBreakdown bars[QM_VRAM_MAX_BARS];
+        const char *labels[QM_VRAM_MAX_BARS];
+        char names[QM_VRAM_MAX_BARS][32];
+        guint n = vram_bars (plan, e, bars, labels, names);
+
+        qm_chart_render_vram (cr, bars, labels, n, unit, style, width, height,
+                              layout_out ? &layout_out->vram : NULL);
+        if (layout_out != NULL)
+          {
+            layout_out->n_vram_bars = n;
+            for (guint i = 0; i < n; i++)
+              {
+                layout_out->vram_bars[i] = bars[i];
+                g_strlcpy (layout_out->vram_labels[i], labels[i], sizeof layout_out->vram_labels[i]);
+              }
+          }
+      }
       break;
     case QM_PLAN_CHART_POWER:
       qm_chart_render_power (cr, &e->power, style, width, height,

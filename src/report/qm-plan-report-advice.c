@@ -49,10 +49,8 @@ report_goal (const QmPlanReportInfo *info)
 }
 
 void
-qm_plan_report_add_advice (QmDocument             *doc,
-                           const QmPlan           *plan,
-                           const QmEstimate       *e,
-                           const QmPlanReportInfo *info)
+qm_plan_report_add_advice (QmDocument                *doc,
+                           const QmPlanReportSubject *subject)
 {
   /* What the suggestions are ranked by. */
   static const char *goal_words[] = {
@@ -80,12 +78,12 @@ qm_plan_report_add_advice (QmDocument             *doc,
   static const double widths[] = { 0.46, 0.12, 0.12, 0.12, 0.18 };
   static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
   g_autofree QmAdvisorResult *r = g_new0 (QmAdvisorResult, 1);
-  const char *currency = qm_report_currency_of (plan, info);
-  QmAdvisorGoal goal = report_goal (info);
+  const char *currency = qm_report_currency_of (subject->plan, &subject->info);
+  QmAdvisorGoal goal = report_goal (&subject->info);
 
-  if (!e->valid || e->n_errors > 0)
+  if (!subject->e->valid || subject->e->n_errors > 0)
     return;
-  qm_advise (plan, goal, r);
+  qm_advise (subject->plan, goal, r);
 
   qm_document_add_page_break (doc);
   qm_document_add_heading (doc, _("How to improve this plan"), 1);

@@ -76,10 +76,8 @@ draw_plan_figure (cairo_t  *cr,
 }
 
 void
-qm_plan_report_add_charts (QmDocument             *doc,
-                           const QmPlan           *plan,
-                           const QmEstimate       *e,
-                           const QmPlanReportInfo *info)
+qm_plan_report_add_charts (QmDocument                *doc,
+                           const QmPlanReportSubject *subject)
 {
   static const QmPlanChartKind order[] = {
     QM_PLAN_CHART_GPUS_TIME, QM_PLAN_CHART_LATENCY, QM_PLAN_CHART_THROUGHPUT,
@@ -88,9 +86,9 @@ qm_plan_report_add_charts (QmDocument             *doc,
   PlanCopy *copy = g_rc_box_new0 (PlanCopy);
   guint placed = 0;
 
-  copy->plan = *plan;
-  copy->estimate = *e;
-  copy->unit = info->memory_unit;
+  copy->plan = *subject->plan;
+  copy->estimate = *subject->e;
+  copy->unit = subject->info.memory_unit;
   qm_report_paper_style (&copy->style);
 
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
@@ -99,7 +97,7 @@ qm_plan_report_add_charts (QmDocument             *doc,
       g_autofree char *caption = NULL;
 
       /* Time to train is for training, latency and throughput for serving. */
-      if (!qm_plan_chart_applies (order[i], e))
+      if (!qm_plan_chart_applies (order[i], subject->e))
         continue;
       /* Two charts a page. */
       if (placed % 2 == 0)
@@ -111,7 +109,7 @@ qm_plan_report_add_charts (QmDocument             *doc,
       f->copy = g_rc_box_acquire (copy);
       f->kind = order[i];
       qm_document_add_figure (doc, CHART_HEIGHT, draw_plan_figure, f, plan_figure_free);
-      caption = qm_plan_chart_describe (order[i], plan, e);
+      caption = qm_plan_chart_describe (order[i], subject->plan, subject->e);
       qm_document_add_paragraph (doc, caption);
       placed++;
     }

@@ -66,15 +66,14 @@ compare_figure_free (gpointer data)
 
 static const char letters[] = "ABCD";
 
+/* A plan's name over its chart, at the top left of the figure. */
 static void
 sub_title (cairo_t            *cr,
            const QmChartStyle *style,
-           const char         *text,
-           double              x,
-           double              y)
+           const char         *text)
 {
   qm_chart_set_color (cr, &style->foreground);
-  qm_chart_text (cr, style, QM_TEXT_BOLD, text, x, y, 0.0, 0.0);
+  qm_chart_text (cr, style, QM_TEXT_BOLD, text, 4.0, 0.0, 0.0, 0.0);
 }
 
 static void
@@ -126,7 +125,7 @@ draw_compare_figure (cairo_t  *cr,
             cairo_translate (cr, (i % cols) * cw, (i / cols) * ch);
             cairo_rectangle (cr, 0, 0, cw - 6, ch - 6);
             cairo_clip (cr);
-            sub_title (cr, &c->style, c->short_labels[i], 4.0, 0.0);
+            sub_title (cr, &c->style, c->short_labels[i]);
             cairo_translate (cr, 0, title_h);
             qm_chart_render_vram_scaled (cr, &c->estimates[i].memory, &label, 1, c->unit, c->vram_max,
                                          &c->style, cw - 6, ch - 6 - title_h, NULL);
@@ -136,7 +135,7 @@ draw_compare_figure (cairo_t  *cr,
       break;
 
     case COMPARE_FIGURE_POWER:
-      sub_title (cr, &c->style, c->labels[f->plan], 4.0, 0.0);
+      sub_title (cr, &c->style, c->labels[f->plan]);
       cairo_translate (cr, 0, title_h);
       qm_chart_render_power_scaled (cr, &c->estimates[f->plan].power, c->node_max_w, c->cluster_max_kw,
                                     &c->style, width, height - title_h, NULL);

@@ -97,14 +97,13 @@ add_bom_lines (QmDocument      *doc,
   qm_document_end_table (doc);
 }
 
-/* What it costs over time: the table of totals. */
+/* What it costs over time: the table of totals, in @cur. */
 static void
-add_totals (QmDocument             *doc,
-            const QmPlan           *plan,
-            const QmEstimate       *e,
-            const QmPlanReportInfo *info)
+add_totals (QmDocument       *doc,
+            const QmPlan     *plan,
+            const QmEstimate *e,
+            const char       *cur)
 {
-  const char *cur = qm_report_currency_of (plan, info);
   const QmCost *c = &e->cost;
   const char *h2[] = {
     _("Cost"),
@@ -183,25 +182,23 @@ add_totals (QmDocument             *doc,
 }
 
 void
-qm_plan_report_add_bom (QmDocument             *doc,
-                        const QmPlan           *plan,
-                        const QmEstimate       *e,
-                        const QmBomLine        *bom,
-                        guint                   n_bom,
-                        const QmPlanReportInfo *info)
+qm_plan_report_add_bom (QmDocument                *doc,
+                        const QmPlanReportSubject *subject)
 {
-  const char *cur = qm_report_currency_of (plan, info);
+  const QmPlan *plan = subject->plan;
+  const QmEstimate *e = subject->e;
+  const char *cur = qm_report_currency_of (plan, &subject->info);
   const QmCost *c = &e->cost;
 
   qm_document_add_page_break (doc);
   qm_document_add_heading (doc, _("Bill of materials"), 1);
-  add_bom_intro (doc, plan, e, info);
-  add_bom_lines (doc, bom, n_bom,
+  add_bom_intro (doc, plan, e, &subject->info);
+  add_bom_lines (doc, subject->bom, subject->n_bom,
                  /* Translators: the last row of the bill of materials, its sum. */
                  qm_report_is_buy (plan) ? _("Upfront total") : e->has_training ? _("Rental for this run")
                                                                                  : _("Rental for one month"),
                  cur);
-  add_totals (doc, plan, e, info);
+  add_totals (doc, plan, e, cur);
   if (c->break_even_valid)
     {
       /* Translators: the months until buying pays off, always with one

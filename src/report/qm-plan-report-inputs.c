@@ -189,10 +189,8 @@ add_resolved (QmDocument       *doc,
 }
 
 void
-qm_plan_report_add_inputs (QmDocument             *doc,
-                           const QmPlan           *plan,
-                           const QmEstimate       *e,
-                           const QmPlanReportInfo *info)
+qm_plan_report_add_inputs (QmDocument                *doc,
+                           const QmPlanReportSubject *subject)
 {
   const char *headers[] = {
     /* Translators: the headers of the table of a plan's inputs: what the
@@ -208,12 +206,12 @@ qm_plan_report_add_inputs (QmDocument             *doc,
   qm_document_begin_table (doc, 2, headers, widths, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (sections); i++)
     {
-      g_autofree char *text = section_text (sections[i].path, sections[i].title, plan, e);
+      g_autofree char *text = section_text (sections[i].path, sections[i].title, subject->plan, subject->e);
 
       if (text != NULL)
         add_row (doc, _(sections[i].title), text);
     }
-  if (e->has_training)
-    add_resolved (doc, e);
+  if (subject->e->has_training)
+    add_resolved (doc, subject->e);
   qm_document_end_table (doc);
 }

@@ -75,34 +75,24 @@ char *qm_report_footer_text (const char *name, const char *date);
 /* "Catalog prices: version 2026.11 · amounts in USD" (qm-plan-report-summary.c). */
 void qm_report_append_catalog_line (GString *s, const char *version, const char *currency);
 
+/* What every section of the plan report draws from: the plan, its
+ * estimate, the bill of materials (the estimate's, or a test's) and the
+ * caller's info with its gaps filled (qm_report_resolve_info). */
+typedef struct
+{
+  const QmPlan     *plan;
+  const QmEstimate *e;
+  const QmBomLine  *bom;
+  guint             n_bom;
+  QmPlanReportInfo  info;
+} QmPlanReportSubject;
+
 /* The plan report's sections, in the order of the document. */
-void qm_plan_report_add_cover       (QmDocument             *doc,
-                                     const QmPlan           *plan,
-                                     const QmEstimate       *e,
-                                     const QmPlanReportInfo *info);
-void qm_plan_report_add_inputs     (QmDocument             *doc,
-                                     const QmPlan           *plan,
-                                     const QmEstimate       *e,
-                                     const QmPlanReportInfo *info);
-void qm_plan_report_add_bom         (QmDocument             *doc,
-                                     const QmPlan           *plan,
-                                     const QmEstimate       *e,
-                                     const QmBomLine        *bom,
-                                     guint                   n_bom,
-                                     const QmPlanReportInfo *info);
-void qm_plan_report_add_charts      (QmDocument             *doc,
-                                     const QmPlan           *plan,
-                                     const QmEstimate       *e,
-                                     const QmPlanReportInfo *info);
-void qm_plan_report_add_advice      (QmDocument             *doc,
-                                     const QmPlan           *plan,
-                                     const QmEstimate       *e,
-                                     const QmPlanReportInfo *info);
-void qm_plan_report_add_assumptions (QmDocument             *doc,
-                                     const QmPlan           *plan,
-                                     const QmEstimate       *e,
-                                     const QmBomLine        *bom,
-                                     guint                   n_bom,
-                                     const QmPlanReportInfo *info);
+void qm_plan_report_add_cover       (QmDocument *doc, const QmPlanReportSubject *subject);
+void qm_plan_report_add_inputs      (QmDocument *doc, const QmPlanReportSubject *subject);
+void qm_plan_report_add_bom         (QmDocument *doc, const QmPlanReportSubject *subject);
+void qm_plan_report_add_charts      (QmDocument *doc, const QmPlanReportSubject *subject);
+void qm_plan_report_add_advice      (QmDocument *doc, const QmPlanReportSubject *subject);
+void qm_plan_report_add_assumptions (QmDocument *doc, const QmPlanReportSubject *subject);
 
 G_END_DECLS

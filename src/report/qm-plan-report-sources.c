@@ -21,31 +21,19 @@
 #include "qm-reliability.h"
 
 
-static gboolean
-seen_source (GPtrArray  *seen,
-             const char *id,
-             const char *source)
-{
-  g_autofree char *key = g_strdup_printf ("%s\x1f%s", id != NULL ? id : "", source != NULL ? source : "");
-
-  for (guint i = 0; i < seen->len; i++)
-    if (g_str_equal (g_ptr_array_index (seen, i), key))
-      return TRUE;
-  g_ptr_array_add (seen, g_steal_pointer (&key));
-  return FALSE;
-}
-
+/* A row of the table of sources for the entry @info, once per id and
+ * source: @seen holds the pairs already listed. */
 static void
-source_row (QmDocument *doc,
-            GPtrArray  *seen,
-            const char *what,
-            const char *id,
-            const char *source,
-            const char *as_of)
+source_row (QmDocument          *doc,
+            GHashTable          *seen,
+            const char          *what,
+            const QmCatalogInfo *info)
 {
+  const char *id = info->id, *source = info->source, *as_of = info->as_of;
   const char *cells[4];
 
-  if (source == NULL || source[0] == '\0' || seen_source (seen, id, source))
+  if (source == NULL || source[0] == '\0' ||
+      !g_hash_table_add (seen, g_strdup_printf ("%s\x1f%s", id != NULL ? id : "", source)))
     return;
   cells[0] = what;
   cells[1] = id != NULL && id[0] ? id : "—";
@@ -55,12 +43,8 @@ source_row (QmDocument *doc,
 }
 
 void
-qm_plan_report_add_assumptions (QmDocument             *doc,
-                                const QmPlan           *plan,
-                                const QmEstimate       *e,
-                                const QmBomLine        *bom,
-                                guint                   n_bom,
-                                const QmPlanReportInfo *info)
+qm_plan_report_add_assumptions (QmDocument                *doc,
+                                const QmPlanReportSubject *subject)
 {
   const char *headers[] = {
     /* Translators: a column header of the table of catalog sources: the
@@ -72,7 +56,9 @@ qm_plan_report_add_assumptions (QmDocument             *doc,
     _("As of"),
   };
   static const double widths[] = { 0.15, 0.19, 0.53, 0.13 };
-  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  const QmPlan *plan = subject->plan;
+  const QmEstimate *e = subject->e;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   const QmHardware *hw = &plan->hardware;
   char buf[2048];
 
@@ -108,7 +94,7 @@ qm_plan_report_add_assumptions (QmDocument             *doc,
   {
     /* Translators: %s is the version of the catalog's prices. */
     g_autofree char *t = g_strdup_printf (_("Catalog prices version %s. Every entry used, with its source and "
-                                            "the date its figures were read."), info->catalog_version);
+                                            "the date its figures were read."), subject->info.catalog_version);
     qm_document_add_paragraph (doc, t);
   }
   qm_document_begin_table (doc, 4, headers, widths, NULL);
@@ -117,19 +103,23 @@ qm_plan_report_add_assumptions (QmDocument             *doc,
       const QmModelPreset *m = qm_catalog_model (plan->workload.preset);
 
       if (m != NULL)
-        source_row (doc, seen, _("Model"), m->info.id, m->info.source, m->info.as_of);
+        source_row (doc, seen, _("Model"), &m->info);
     }
-  source_row (doc, seen, _("GPU"), hw->gpu.info.id, hw->gpu.info.source, hw->gpu.info.as_of);
-  source_row (doc, seen, _("Server"), hw->server.info.id, hw->server.info.source, hw->server.info.as_of);
+  source_row (doc, seen, _("GPU"), &hw->gpu.info);
+  source_row (doc, seen, _("Server"), &hw->server.info);
   if (plan->network_id[0])
-    source_row (doc, seen, _("Network"), hw->network.info.id, hw->network.info.source, hw->network.info.as_of);
+    source_row (doc, seen, _("Network"), &hw->network.info);
   if (plan->storage_id[0])
-    source_row (doc, seen, _("Storage"), hw->storage.info.id, hw->storage.info.source, hw->storage.info.as_of);
+    source_row (doc, seen, _("Storage"), &hw->storage.info);
   if (e->offer != NULL)
-    source_row (doc, seen, _("Cloud offer"), e->offer->info.id, e->offer->info.source, e->offer->info.as_of);
-  for (guint i = 0; i < n_bom; i++)
-    source_row (doc, seen, qm_report_bom_item_label (bom[i].item), bom[i].catalog_id, bom[i].source,
-                bom[i].as_of);
+    source_row (doc, seen, _("Cloud offer"), &e->offer->info);
+  for (guint i = 0; i < subject->n_bom; i++)
+    {
+      const QmBomLine *line = &subject->bom[i];
+      const QmCatalogInfo info = { .id = line->catalog_id, .source = line->source, .as_of = line->as_of };
+
+      source_row (doc, seen, qm_report_bom_item_label (line->item), &info);
+    }
   if (e->has_reliability)
     {
       QmFailurePreset preset;
@@ -137,11 +127,12 @@ qm_plan_report_add_assumptions (QmDocument             *doc,
       if (qm_failure_preset_from_string (plan->reliability_preset, &preset))
         {
           const QmFailurePresetInfo *fi = qm_failure_preset_info (preset);
+          const QmCatalogInfo info = { .id = fi->id, .source = fi->source };
 
-          source_row (doc, seen, _("Failure rate"), fi->id, fi->source, NULL);
+          source_row (doc, seen, _("Failure rate"), &info);
         }
     }
-  if (seen->len == 0)
+  if (g_hash_table_size (seen) == 0)
     {
       const char *cells[] = { "—", "—", _("No catalog entries."), "—" };
       qm_document_add_row (doc, cells, FALSE);

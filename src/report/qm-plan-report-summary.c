@@ -449,11 +449,12 @@ add_summary_sentences (QmDocument             *doc,
 }
 
 void
-qm_plan_report_add_cover (QmDocument             *doc,
-                          const QmPlan           *plan,
-                          const QmEstimate       *e,
-                          const QmPlanReportInfo *info)
+qm_plan_report_add_cover (QmDocument                *doc,
+                          const QmPlanReportSubject *subject)
 {
+  const QmPlan *plan = subject->plan;
+  const QmEstimate *e = subject->e;
+  const QmPlanReportInfo *info = &subject->info;
   const char *cur = qm_report_currency_of (plan, info);
   g_autoptr(GString) meta = g_string_new (NULL);
 
@@ -483,7 +484,7 @@ qm_plan_report_add_cover (QmDocument             *doc,
   add_cluster_figures (doc, plan, e, info->memory_unit);
   add_running_figures (doc, plan, e, cur);
   add_summary_sentences (doc, plan, e, info);
-  qm_plan_report_add_inputs (doc, plan, e, info);
+  qm_plan_report_add_inputs (doc, subject);
 
   if (plan->notes[0])
     {

@@ -355,22 +355,22 @@ qm_plan_report_new_with_bom (const QmPlan           *plan,
                              guint                   n_bom,
                              const QmPlanReportInfo *in)
 {
-  QmPlanReportInfo info;
+  QmPlanReportSubject subject = { plan, e, bom, n_bom };
   g_autofree char *date = NULL;
   g_autofree char *footer = NULL;
   QmDocument *doc;
 
   g_return_val_if_fail (plan != NULL && e != NULL, NULL);
-  qm_report_resolve_info (in, &info, &date);
-  footer = qm_report_footer_text (qm_report_plan_name (plan), info.date);
-  doc = qm_document_new (info.paper, qm_report_plan_name (plan), footer);
+  qm_report_resolve_info (in, &subject.info, &date);
+  footer = qm_report_footer_text (qm_report_plan_name (plan), subject.info.date);
+  doc = qm_document_new (subject.info.paper, qm_report_plan_name (plan), footer);
 
-  qm_plan_report_add_cover (doc, plan, e, &info);
+  qm_plan_report_add_cover (doc, &subject);
   if (e->has_cost)
-    qm_plan_report_add_bom (doc, plan, e, bom, n_bom, &info);
-  qm_plan_report_add_charts (doc, plan, e, &info);
-  qm_plan_report_add_advice (doc, plan, e, &info);
-  qm_plan_report_add_assumptions (doc, plan, e, bom, n_bom, &info);
+    qm_plan_report_add_bom (doc, &subject);
+  qm_plan_report_add_charts (doc, &subject);
+  qm_plan_report_add_advice (doc, &subject);
+  qm_plan_report_add_assumptions (doc, &subject);
   return doc;
 }
 

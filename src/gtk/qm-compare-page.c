@@ -714,9 +714,7 @@ qm_compare_page_class_init (QmComparePageClass *klass)
   object_class->dispose = qm_compare_page_dispose;
 
   g_type_ensure (QM_TYPE_CHART_WIDGET);
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-compare-page.ui");
+  qm_gtk_class_set_template (widget_class, "qm-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, QmComparePage, stack);
   gtk_widget_class_bind_template_child (widget_class, QmComparePage, add_button);
   gtk_widget_class_bind_template_child (widget_class, QmComparePage, empty_add_button);

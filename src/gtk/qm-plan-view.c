@@ -20,10 +20,12 @@
 #include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
 #include "qm-format.h"
+#include "qm-gtk.h"
 #include "qm-plan-report.h"
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
 #include "qm-print.h"
+#include "qm-rename-dialog.h"
 #include "qm-text.h"
 
 enum {
@@ -308,6 +310,19 @@ on_editor_state (QmPlanEditor *editor,
 /* ------------------------------------------------------------------ */
 /* Export and print                                                    */
 
+/* The plan's report, for the PDF and for printing, with @info (filled
+ * here) as it was made. */
+static QmDocument *
+new_report (QmPlanView       *self,
+            QmPlanReportInfo *info)
+{
+  qm_plan_report_info_init (info);
+  /* The report ranks its advice by the goal chosen on screen. */
+  info->advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
+  return qm_plan_report_new (qm_plan_editor_get_plan (self->editor),
+                             qm_plan_editor_get_estimate (self->editor), info);
+}
+
 gboolean
 qm_plan_view_export_pdf (QmPlanView  *self,
                          const char  *path,
@@ -318,11 +333,7 @@ qm_plan_view_export_pdf (QmPlanView  *self,
 
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
-  qm_plan_report_info_init (&info);
-  /* The PDF ranks its advice by the goal chosen on screen. */
-  info.advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
-  doc = qm_plan_report_new (qm_plan_editor_get_plan (self->editor),
-                            qm_plan_editor_get_estimate (self->editor), &info);
+  doc = new_report (self, &info);
   return qm_document_write_pdf (doc, path, error);
 }
 
@@ -447,15 +458,14 @@ qm_plan_view_print (QmPlanView  *self,
 {
   const QmPlan *p;
   QmPlanReportInfo info;
+  QmDocument *doc;
 
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
   p = qm_plan_editor_get_plan (self->editor);
-  qm_plan_report_info_init (&info);
-  info.advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
-  return qm_print_document (GTK_WIDGET (self),
-                            qm_plan_report_new (p, qm_plan_editor_get_estimate (self->editor), &info),
-                            info.paper, p->name[0] ? p->name : _("Plan"), export_path, error);
+  doc = new_report (self, &info);
+  return qm_print_document (GTK_WIDGET (self), doc, info.paper, p->name[0] ? p->name : _("Plan"),
+                            export_path, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -517,7 +527,7 @@ on_rename_response (AdwMessageDialog *dialog,
                     const char       *response,
                     QmPlanView       *self)
 {
-  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  GtkEditable *entry = qm_rename_dialog_get_entry (dialog);
   /* A pasted tab or control character would make the saved plan unreadable. */
   g_autofree char *text = g_strstrip (qm_text_sanitize (gtk_editable_get_text (entry), FALSE));
   QmPlan candidate;
@@ -535,26 +545,9 @@ action_rename (GtkWidget  *widget,
                GVariant   *param)
 {
   QmPlanView *self = QM_PLAN_VIEW (widget);
-  GtkNative *native = gtk_widget_get_native (widget);
-  GtkWidget *dialog;
-  GtkWidget *entry = gtk_entry_new ();
+  AdwMessageDialog *dialog = qm_rename_dialog_new (widget, qm_plan_editor_get_plan (self->editor)->name);
 
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
-                                   _("Rename Plan"), NULL);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  gtk_editable_set_text (GTK_EDITABLE (entry), qm_plan_editor_get_plan (self->editor)->name);
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Plan name"), -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  g_signal_connect (entry, "changed", G_CALLBACK (on_rename_entry_changed), dialog);
+  g_signal_connect (qm_rename_dialog_get_entry (dialog), "changed", G_CALLBACK (on_rename_entry_changed), dialog);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_rename_response), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -866,8 +859,7 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
   g_type_ensure (QM_TYPE_ADVISOR_PANEL);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-plan-view.ui");
+  qm_gtk_class_set_template (widget_class, "qm-plan-view.ui");
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, header_bar);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, window_title);

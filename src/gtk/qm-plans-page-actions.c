@@ -17,6 +17,7 @@
 #include "qm-plan-store.h"
 #include "qm-plans-page.h"
 #include "qm-plans-page-private.h"
+#include "qm-rename-dialog.h"
 #include "qm-row-slots.h"
 
 /* ------------------------------------------------------------------ */
@@ -510,9 +511,8 @@ rename_action (GtkWidget  *widget,
 {
   QmPlansPage *self = QM_PLANS_PAGE (widget);
   gint64 id = qm_plans_page_get_single_selected_id (self);
-  GtkRoot *root = gtk_widget_get_root (widget);
   g_autoptr(QmPlanItem) item = NULL;
-  GtkWidget *dialog, *entry;
+  AdwMessageDialog *dialog;
   RenameData *rd;
   int pos;
 
@@ -520,33 +520,16 @@ rename_action (GtkWidget  *widget,
     return;
   item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
 
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Rename Plan"), NULL);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-
-  entry = gtk_entry_new ();
-  gtk_editable_set_text (GTK_EDITABLE (entry), qm_plan_item_get_name (item));
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Plan name"), -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  g_signal_connect (entry, "changed", G_CALLBACK (rename_entry_changed_cb), dialog);
-
+  dialog = qm_rename_dialog_new (widget, qm_plan_item_get_name (item));
   rd = g_new0 (RenameData, 1);
   g_set_weak_pointer (&rd->page, self);
   rd->id = id;
-  rd->entry = GTK_EDITABLE (entry);
+  rd->entry = qm_rename_dialog_get_entry (dialog);
+  g_signal_connect (rd->entry, "changed", G_CALLBACK (rename_entry_changed_cb), dialog);
   g_signal_connect_data (dialog, "response", G_CALLBACK (rename_response_cb), rd,
                          (GClosureNotify) (void (*) (void)) rename_data_free, 0);
   gtk_window_present (GTK_WINDOW (dialog));
-  gtk_widget_grab_focus (entry);
+  gtk_widget_grab_focus (GTK_WIDGET (rd->entry));
 }
 
 /* ------------------------------------------------------------------ */

@@ -200,13 +200,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 {
   Column column = GPOINTER_TO_INT (user_data);
   gboolean numeric = column == COLUMN_GPUS || column == COLUMN_DAYS || column == COLUMN_COST;
-  GtkWidget *label = gtk_inscription_new (NULL);
+  GtkWidget *label = qm_list_page_cell_new (numeric, numeric ? 4 : 8, 0);
 
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), numeric ? 1.0 : 0.0);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), numeric ? 4 : 8);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
   g_object_set_data (G_OBJECT (label), "qm-column", GINT_TO_POINTER (column));
   gtk_widget_set_has_tooltip (label, column != COLUMN_GPUS && column != COLUMN_DAYS);
   /* The list item owns the label, so it outlives this handler. */
@@ -850,9 +845,7 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
     g_signal_new ("new-plan", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-plans-page.ui");
+  qm_gtk_class_set_template (widget_class, "qm-plans-page.ui");
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, stack);
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, list_stack);

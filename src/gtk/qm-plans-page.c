@@ -225,6 +225,35 @@ fill_cell_cb (GtkListItem *list_item,
 
 #define CMP(a, b) ((a) < (b) ? GTK_ORDERING_SMALLER : (a) > (b) ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL)
 
+/* The columns' ids in the template. */
+static const char *const column_ids[N_COLUMNS] = {
+  "name_column", "customer_column", "model_column", "gpus_column", "days_column", "cost_column",
+  "modified_column",
+};
+
+/* A figure column's value in @s. */
+static double
+figure (const QmPlanSummary *s,
+        Column               column)
+{
+  switch (column)
+    {
+    case COLUMN_GPUS:
+      return s->gpus;
+    case COLUMN_DAYS:
+      return s->days;
+    case COLUMN_COST:
+      return s->total_cost;
+    case COLUMN_NAME:
+    case COLUMN_CUSTOMER:
+    case COLUMN_MODEL:
+    case COLUMN_MODIFIED:
+    case N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 static int
 compare_cb (gconstpointer a,
             gconstpointer b,
@@ -236,36 +265,19 @@ compare_cb (gconstpointer a,
   const QmPlanSummary *sb = qm_plan_item_get_summary (ib);
   int r;
 
-  switch (column)
+  if (column == COLUMN_NAME || column == COLUMN_CUSTOMER || column == COLUMN_MODEL)
     {
-    case COLUMN_NAME:
-    case COLUMN_CUSTOMER:
-    case COLUMN_MODEL:
-      {
-        QmPlanItemKey key = column == COLUMN_NAME ? QM_PLAN_ITEM_KEY_NAME
-                            : column == COLUMN_CUSTOMER ? QM_PLAN_ITEM_KEY_CUSTOMER
-                            : QM_PLAN_ITEM_KEY_MODEL;
+      QmPlanItemKey key = column == COLUMN_NAME ? QM_PLAN_ITEM_KEY_NAME
+                          : column == COLUMN_CUSTOMER ? QM_PLAN_ITEM_KEY_CUSTOMER
+                          : QM_PLAN_ITEM_KEY_MODEL;
 
-        r = strcmp (qm_plan_item_get_sort_key (ia, key), qm_plan_item_get_sort_key (ib, key));
-        r = CMP (r, 0);
-      }
-      break;
-    case COLUMN_GPUS:
-      r = CMP (sa->gpus, sb->gpus);
-      break;
-    case COLUMN_DAYS:
-      r = CMP (sa->days, sb->days);
-      break;
-    case COLUMN_COST:
-      r = CMP (sa->total_cost, sb->total_cost);
-      break;
-    case COLUMN_MODIFIED:
-      r = CMP (sa->modified, sb->modified);
-      break;
-    case N_COLUMNS:
-    default:
-      g_assert_not_reached ();
+      r = strcmp (qm_plan_item_get_sort_key (ia, key), qm_plan_item_get_sort_key (ib, key));
+      r = CMP (r, 0);
     }
+  else if (column == COLUMN_MODIFIED)
+    r = CMP (sa->modified, sb->modified);
+  else
+    r = CMP (figure (sa, column), figure (sb, column));
   /* Ties keep a stable, meaningful order: newest first. */
   if (r == GTK_ORDERING_EQUAL && column != COLUMN_MODIFIED)
     r = CMP (sb->modified, sa->modified);
@@ -854,20 +866,10 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, column_view);
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, action_bar);
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, selection_label);
-  gtk_widget_class_bind_template_child_full (widget_class, "name_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_NAME]));
-  gtk_widget_class_bind_template_child_full (widget_class, "customer_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_CUSTOMER]));
-  gtk_widget_class_bind_template_child_full (widget_class, "model_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_MODEL]));
-  gtk_widget_class_bind_template_child_full (widget_class, "gpus_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_GPUS]));
-  gtk_widget_class_bind_template_child_full (widget_class, "days_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_DAYS]));
-  gtk_widget_class_bind_template_child_full (widget_class, "cost_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_COST]));
-  gtk_widget_class_bind_template_child_full (widget_class, "modified_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_MODIFIED]));
+  for (guint c = 0; c < N_COLUMNS; c++)
+    gtk_widget_class_bind_template_child_full (widget_class, column_ids[c], FALSE,
+                                               G_STRUCT_OFFSET (QmPlansPage, columns) +
+                                               c * sizeof (GtkColumnViewColumn *));
   gtk_widget_class_bind_template_callback (widget_class, new_plan_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);

@@ -186,19 +186,13 @@ char *qm_plan_view_quote_tooltip    (QmPlanView     *self,
                                      double          x,
                                      double          y);
 
-/* qm-plan-view.c: a toast, and a save dialog that calls @func with the
- * chosen path. */
+/* qm-plan-view.c: a toast; and what an export action's save dialog calls
+ * with the chosen path (the table exports[] there). */
 typedef gboolean (*QmPlanViewExportFunc) (QmPlanView  *self,
                                           const char  *path,
                                           GError     **error);
 void  qm_plan_view_toast            (QmPlanView     *self,
                                      const char     *text);
-void  qm_plan_view_export_with_chooser (QmPlanView           *self,
-                                        const char           *title,
-                                        const char           *extension,
-                                        const char           *filter_name,
-                                        const char           *mime_type,
-                                        QmPlanViewExportFunc  func);
 
 /* qm-plan-view-bom.c */
 void qm_plan_view_build_bom (QmPlanView *self);

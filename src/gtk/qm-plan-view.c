@@ -414,13 +414,34 @@ on_export_response (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
-void
-qm_plan_view_export_with_chooser (QmPlanView           *self,
-                                  const char           *title,
-                                  const char           *extension,
-                                  const char           *filter_name,
-                                  const char           *mime_type,
-                                  QmPlanViewExportFunc  func)
+/* What each export action writes: the chooser's title, the file's
+ * extension and type, and the function that writes it. */
+typedef struct
+{
+  const char           *action;
+  const char           *title;
+  const char           *extension;
+  const char           *filter_name;
+  const char           *mime_type;
+  QmPlanViewExportFunc  func;
+} Export;
+
+static const Export exports[] = {
+  { "plan.export-pdf", N_("Export PDF"), "pdf", N_("PDF documents"), "application/pdf",
+    qm_plan_view_export_pdf },
+  { "plan.export-csv", N_("Export Bill of Materials"), "csv", N_("CSV spreadsheets"), "text/csv",
+    qm_plan_view_export_csv },
+  { "plan.export-plan", N_("Export Plan File"), "qmplan", N_("Quartermaster plans"),
+    "application/x-quartermaster-plan", qm_plan_view_export_plan_file },
+  { "plan.export-quote-pdf", N_("Export Quote PDF"), "pdf", N_("PDF documents"), "application/pdf",
+    qm_plan_view_export_quote_pdf },
+  { "plan.export-quote-xlsx", N_("Export Quote Workbook"), "xlsx", N_("Excel workbooks"),
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", qm_plan_view_export_quote_xlsx },
+};
+
+static void
+export_with_chooser (QmPlanView   *self,
+                     const Export *export)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
   GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
@@ -432,23 +453,33 @@ qm_plan_view_export_with_chooser (QmPlanView           *self,
 
   /* A file name without path separators. */
   g_strdelimit (base, "/\\:", '-');
-  name = g_strconcat (base, ".", extension, NULL);
-  chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
+  name = g_strconcat (base, ".", export->extension, NULL);
+  chooser = gtk_file_chooser_native_new (_(export->title), GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  gtk_file_filter_set_name (filter, filter_name);
-  gtk_file_filter_add_mime_type (filter, mime_type);
+  gtk_file_filter_set_name (filter, _(export->filter_name));
+  gtk_file_filter_add_mime_type (filter, export->mime_type);
   {
-    g_autofree char *pattern = g_strconcat ("*.", extension, NULL);
+    g_autofree char *pattern = g_strconcat ("*.", export->extension, NULL);
     gtk_file_filter_add_pattern (filter, pattern);
   }
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
 
   data->self = g_object_ref (self);
-  data->func = func;
+  data->func = export->func;
   g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), data);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+action_export (GtkWidget  *widget,
+               const char *name,
+               GVariant   *param)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    if (g_str_equal (exports[i].action, name))
+      export_with_chooser (QM_PLAN_VIEW (widget), &exports[i]);
 }
 
 gboolean
@@ -575,34 +606,6 @@ action_duplicate (GtkWidget  *widget,
   text = g_strdup_printf (_("Saved a copy of “%s”"), qm_plan_editor_get_plan (self->editor)->name);
   qm_plan_view_toast (self, text);
   g_signal_emit (self, signals[DUPLICATED], 0, id);
-}
-
-static void
-action_export_pdf (GtkWidget  *widget,
-                   const char *name,
-                   GVariant   *param)
-{
-  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export PDF"), "pdf", _("PDF documents"),
-                                    "application/pdf", qm_plan_view_export_pdf);
-}
-
-static void
-action_export_csv (GtkWidget  *widget,
-                   const char *name,
-                   GVariant   *param)
-{
-  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export Bill of Materials"), "csv",
-                                    _("CSV spreadsheets"), "text/csv", qm_plan_view_export_csv);
-}
-
-static void
-action_export_plan (GtkWidget  *widget,
-                    const char *name,
-                    GVariant   *param)
-{
-  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export Plan File"), "qmplan",
-                                    _("Quartermaster plans"), "application/x-quartermaster-plan",
-                                    qm_plan_view_export_plan_file);
 }
 
 static void
@@ -895,12 +898,11 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   gtk_widget_class_install_action (widget_class, "plan.toggle-inputs", NULL, action_toggle_inputs);
   gtk_widget_class_install_action (widget_class, "plan.rename", NULL, action_rename);
   gtk_widget_class_install_action (widget_class, "plan.duplicate", NULL, action_duplicate);
-  gtk_widget_class_install_action (widget_class, "plan.export-pdf", NULL, action_export_pdf);
   gtk_widget_class_install_action (widget_class, "plan.print", NULL, action_print);
-  gtk_widget_class_install_action (widget_class, "plan.export-csv", NULL, action_export_csv);
-  gtk_widget_class_install_action (widget_class, "plan.export-plan", NULL, action_export_plan);
   gtk_widget_class_install_action (widget_class, "plan.add-to-compare", NULL, action_add_to_compare);
   gtk_widget_class_install_action (widget_class, "plan.recompute", NULL, action_recompute);
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    gtk_widget_class_install_action (widget_class, exports[i].action, NULL, action_export);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "plan.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "plan.back", NULL);

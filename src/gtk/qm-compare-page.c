@@ -182,53 +182,59 @@ entry_clear (gpointer data)
   g_free (e->estimate);
 }
 
-/* Charts: the comparison and the memory of every plan on one axis. */
+/* Charts: the comparison and the memory of every plan on one axis, drawn
+ * by one function from the same entries; ChartData says which. */
+
+G_STATIC_ASSERT (QM_COMPARE_PAGE_MAX_PLANS <= QM_COMPARE_MAX_PLANS);
+
+typedef struct
+{
+  QmComparePage *page;   /* not owned: the chart is the page's child */
+  gboolean       vram;
+} ChartData;
+
+static ChartData *
+chart_data_new (QmComparePage *page,
+                gboolean       vram)
+{
+  ChartData *d = g_new0 (ChartData, 1);
+
+  d->page = page;
+  d->vram = vram;
+  return d;
+}
 
 static void
-draw_compare (cairo_t            *cr,
-              const QmChartStyle *style,
-              double              width,
-              double              height,
-              gpointer            user_data)
+draw_chart (cairo_t            *cr,
+            const QmChartStyle *style,
+            double              width,
+            double              height,
+            gpointer            user_data)
 {
-  QmComparePage *self = user_data;
-  QmCompareItem items[QM_COMPARE_MAX_PLANS];
-  guint n = MIN (self->entries->len, QM_COMPARE_MAX_PLANS);
+  const ChartData *d = user_data;
+  GArray *entries = d->page->entries;
+  QmCompareItem items[QM_COMPARE_PAGE_MAX_PLANS];
+  QmMemoryBreakdown bars[QM_COMPARE_PAGE_MAX_PLANS];
+  const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
+  guint n = MIN (entries->len, QM_COMPARE_PAGE_MAX_PLANS);
   const char *currency = "USD";
 
   for (guint i = 0; i < n; i++)
     {
-      const Entry *e = &g_array_index (self->entries, Entry, i);
+      const Entry *e = &g_array_index (entries, Entry, i);
 
       items[i] = (QmCompareItem) {
         e->name, e->estimate->gpus, e->estimate->train_days, e->estimate->cost.total,
         e->estimate->power.facility_peak_kw, e->estimate->power.co2_tonnes,
       };
       currency = e->plan.pricing.currency;
-    }
-  qm_chart_render_compare (cr, items, n, currency, style, width, height, NULL);
-}
-
-static void
-draw_vram (cairo_t            *cr,
-           const QmChartStyle *style,
-           double              width,
-           double              height,
-           gpointer            user_data)
-{
-  QmComparePage *self = user_data;
-  QmMemoryBreakdown bars[QM_COMPARE_PAGE_MAX_PLANS];
-  const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
-  guint n = MIN (self->entries->len, QM_COMPARE_PAGE_MAX_PLANS);
-
-  for (guint i = 0; i < n; i++)
-    {
-      const Entry *e = &g_array_index (self->entries, Entry, i);
-
       bars[i] = e->estimate->memory;
       labels[i] = e->name;
     }
-  qm_chart_render_vram (cr, bars, labels, n, QM_BYTES_GB, style, width, height, NULL);
+  if (d->vram)
+    qm_chart_render_vram (cr, bars, labels, n, QM_BYTES_GB, style, width, height, NULL);
+  else
+    qm_chart_render_compare (cr, items, n, currency, style, width, height, NULL);
 }
 
 /* The table. */
@@ -745,8 +751,8 @@ qm_compare_page_init (QmComparePage *self)
   gtk_menu_button_set_create_popup_func (self->add_button, create_add_popup, self, NULL);
   gtk_menu_button_set_create_popup_func (self->empty_add_button, create_add_popup, self, NULL);
   g_signal_connect_swapped (self->differences_switch, "notify::active", G_CALLBACK (rebuild_table), self);
-  qm_chart_widget_set_draw_func (self->compare_chart, draw_compare, NULL, self, NULL);
-  qm_chart_widget_set_draw_func (self->vram_chart, draw_vram, NULL, self, NULL);
+  qm_chart_widget_set_draw_func (self->compare_chart, draw_chart, NULL, chart_data_new (self, FALSE), g_free);
+  qm_chart_widget_set_draw_func (self->vram_chart, draw_chart, NULL, chart_data_new (self, TRUE), g_free);
   rebuild (self);
 }
 

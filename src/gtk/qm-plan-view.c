@@ -472,16 +472,6 @@ export_with_chooser (QmPlanView   *self,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static void
-action_export (GtkWidget  *widget,
-               const char *name,
-               GVariant   *param)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
-    if (g_str_equal (exports[i].action, name))
-      export_with_chooser (QM_PLAN_VIEW (widget), &exports[i]);
-}
-
 gboolean
 qm_plan_view_print (QmPlanView  *self,
                     const char  *export_path,
@@ -503,12 +493,8 @@ qm_plan_view_print (QmPlanView  *self,
 /* Actions                                                             */
 
 static void
-action_back (GtkWidget  *widget,
-             const char *name,
-             GVariant   *param)
+go_back (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
-
   /* Escape first closes the side panel drawn over the content. */
   if (adw_flap_get_folded (self->flap) && adw_flap_get_reveal_flap (self->flap))
     {
@@ -519,28 +505,20 @@ action_back (GtkWidget  *widget,
 }
 
 static void
-action_undo (GtkWidget  *widget,
-             const char *name,
-             GVariant   *param)
+undo (QmPlanView *self)
 {
-  qm_plan_editor_undo (QM_PLAN_VIEW (widget)->editor);
+  qm_plan_editor_undo (self->editor);
 }
 
 static void
-action_redo (GtkWidget  *widget,
-             const char *name,
-             GVariant   *param)
+redo (QmPlanView *self)
 {
-  qm_plan_editor_redo (QM_PLAN_VIEW (widget)->editor);
+  qm_plan_editor_redo (self->editor);
 }
 
 static void
-action_toggle_inputs (GtkWidget  *widget,
-                      const char *name,
-                      GVariant   *param)
+toggle_inputs (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
-
   adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
@@ -571,12 +549,9 @@ on_rename_response (AdwMessageDialog *dialog,
 }
 
 static void
-action_rename (GtkWidget  *widget,
-               const char *name,
-               GVariant   *param)
+rename_plan (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
-  AdwMessageDialog *dialog = qm_rename_dialog_new (widget, qm_plan_editor_get_plan (self->editor)->name);
+  AdwMessageDialog *dialog = qm_rename_dialog_new (GTK_WIDGET (self), qm_plan_editor_get_plan (self->editor)->name);
 
   g_signal_connect (qm_rename_dialog_get_entry (dialog), "changed", G_CALLBACK (on_rename_entry_changed), dialog);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_rename_response), self, 0);
@@ -584,11 +559,8 @@ action_rename (GtkWidget  *widget,
 }
 
 static void
-action_duplicate (GtkWidget  *widget,
-                  const char *name,
-                  GVariant   *param)
+duplicate_plan (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   gint64 id;
@@ -609,11 +581,8 @@ action_duplicate (GtkWidget  *widget,
 }
 
 static void
-action_print (GtkWidget  *widget,
-              const char *name,
-              GVariant   *param)
+print_plan (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
   g_autoptr(GError) error = NULL;
 
   if (!qm_plan_view_print (self, NULL, &error))
@@ -624,11 +593,8 @@ action_print (GtkWidget  *widget,
 }
 
 static void
-action_add_to_compare (GtkWidget  *widget,
-                       const char *name,
-                       GVariant   *param)
+add_to_compare (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
   g_autoptr(GError) error = NULL;
 
   /* Compare reads saved plans: save pending edits first. */
@@ -642,11 +608,8 @@ action_add_to_compare (GtkWidget  *widget,
 }
 
 static void
-action_recompute (GtkWidget  *widget,
-                  const char *name,
-                  GVariant   *param)
+recompute (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
   g_autoptr(GError) error = NULL;
 
   if (self->snapshot == NULL)
@@ -662,6 +625,40 @@ action_recompute (GtkWidget  *widget,
     }
   else
     qm_plan_view_toast (self, _("Recomputed with today’s catalog"));
+}
+
+/* The actions above, called by activate() from this table. */
+static const struct
+{
+  const char *name;
+  void      (*run) (QmPlanView *self);
+} actions[] = {
+  { "plan.back", go_back },
+  { "plan.undo", undo },
+  { "plan.redo", redo },
+  { "plan.toggle-inputs", toggle_inputs },
+  { "plan.rename", rename_plan },
+  { "plan.duplicate", duplicate_plan },
+  { "plan.print", print_plan },
+  { "plan.add-to-compare", add_to_compare },
+  { "plan.recompute", recompute },
+};
+
+/* Every action of the view's own: an export of exports[] or one of
+ * actions[]. */
+static void
+activate (GtkWidget  *widget,
+          const char *action_name,
+          GVariant   *param)
+{
+  QmPlanView *self = QM_PLAN_VIEW (widget);
+
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    if (g_str_equal (exports[i].action, action_name))
+      export_with_chooser (self, &exports[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    if (g_str_equal (actions[i].name, action_name))
+      actions[i].run (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -892,17 +889,10 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_actions);
   qm_plan_view_quote_class_init (widget_class);
 
-  gtk_widget_class_install_action (widget_class, "plan.back", NULL, action_back);
-  gtk_widget_class_install_action (widget_class, "plan.undo", NULL, action_undo);
-  gtk_widget_class_install_action (widget_class, "plan.redo", NULL, action_redo);
-  gtk_widget_class_install_action (widget_class, "plan.toggle-inputs", NULL, action_toggle_inputs);
-  gtk_widget_class_install_action (widget_class, "plan.rename", NULL, action_rename);
-  gtk_widget_class_install_action (widget_class, "plan.duplicate", NULL, action_duplicate);
-  gtk_widget_class_install_action (widget_class, "plan.print", NULL, action_print);
-  gtk_widget_class_install_action (widget_class, "plan.add-to-compare", NULL, action_add_to_compare);
-  gtk_widget_class_install_action (widget_class, "plan.recompute", NULL, action_recompute);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i].name, NULL, activate);
   for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
-    gtk_widget_class_install_action (widget_class, exports[i].action, NULL, action_export);
+    gtk_widget_class_install_action (widget_class, exports[i].action, NULL, activate);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "plan.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "plan.back", NULL);

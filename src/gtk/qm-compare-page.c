@@ -647,25 +647,18 @@ qm_compare_page_print (QmComparePage  *self,
 }
 
 static void
-export_response (GtkNativeDialog *chooser,
-                 int              response,
-                 QmComparePage   *self)
+export_to_file (GtkWidget *page,
+                GFile     *file)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GError) error = NULL;
 
-      if (path == NULL || !qm_compare_page_export_pdf (self, path, &error))
-        {
-          if (error == NULL)
-            g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Choose a local file"));
-          qm_list_page_show_error (GTK_WIDGET (self), _("Could Not Export the Comparison"), error->message);
-        }
+  if (path == NULL || !qm_compare_page_export_pdf (QM_COMPARE_PAGE (page), path, &error))
+    {
+      if (error == NULL)
+        g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Choose a local file"));
+      qm_list_page_show_error (page, _("Could Not Export the Comparison"), error->message);
     }
-  g_object_unref (chooser);
-  g_object_unref (self);
 }
 
 static void
@@ -673,15 +666,10 @@ export_pdf_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *param)
 {
-  QmComparePage *self = QM_COMPARE_PAGE (widget);
   g_autoptr(GtkFileFilter) filter = qm_list_page_file_filter_new (_("PDF documents"), NULL, "pdf");
-  GtkFileChooserNative *chooser;
 
-  chooser = qm_list_page_file_chooser_new (widget, _("Export Comparison"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                           _("_Export"), _("_Cancel"), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("Plan comparison.pdf"));
-  g_signal_connect (chooser, "response", G_CALLBACK (export_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  qm_list_page_choose_file (widget, _("Export Comparison"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                            filter, _("Plan comparison.pdf"), export_to_file);
 }
 
 static void

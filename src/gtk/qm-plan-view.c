@@ -21,6 +21,7 @@
 #include "qm-estimate-json.h"
 #include "qm-format.h"
 #include "qm-gtk.h"
+#include "qm-list-page.h"
 #include "qm-plan-report.h"
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
@@ -379,39 +380,23 @@ qm_plan_view_export_plan_file (QmPlanView  *self,
   return g_file_set_contents (path, data, -1, error);
 }
 
-typedef struct
-{
-  QmPlanView *self;
-  QmPlanViewExportFunc func;
-} ExportData;
-
+/* The chosen file of the export that asked for it (self->pending_export). */
 static void
-on_export_response (GtkNativeDialog *dialog,
-                    int              response,
-                    gpointer         user_data)
+export_to_file (GtkWidget *widget,
+                GFile     *file)
 {
-  ExportData *data = user_data;
-  g_autoptr(GFile) file = NULL;
+  QmPlanView *self = QM_PLAN_VIEW (widget);
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *base = g_file_get_basename (file);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (file != NULL)
-    {
-      g_autofree char *path = g_file_get_path (file);
-      g_autofree char *base = g_file_get_basename (file);
-      g_autoptr(GError) error = NULL;
-      g_autofree char *text = NULL;
-
-      if (path != NULL && data->func (data->self, path, &error))
-        text = g_strdup_printf (_("Exported “%s”"), base);
-      else
-        text = g_strdup_printf (_("Could not export “%s”: %s"), base,
-                                error ? error->message : _("not a local file"));
-      qm_plan_view_toast (data->self, text);
-    }
-  g_object_unref (data->self);
-  g_free (data);
-  g_object_unref (dialog);
+  if (path != NULL && self->pending_export (self, path, &error))
+    text = g_strdup_printf (_("Exported “%s”"), base);
+  else
+    text = g_strdup_printf (_("Could not export “%s”: %s"), base,
+                            error ? error->message : _("not a local file"));
+  qm_plan_view_toast (self, text);
 }
 
 /* What each export action writes: the chooser's title, the file's
@@ -444,32 +429,20 @@ export_with_chooser (QmPlanView   *self,
                      const Export *export)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
-  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *pattern = g_strconcat ("*.", export->extension, NULL);
   g_autofree char *base = g_strdup (p->name[0] ? p->name : _("Plan"));
   g_autofree char *name = NULL;
-  ExportData *data = g_new0 (ExportData, 1);
 
   /* A file name without path separators. */
   g_strdelimit (base, "/\\:", '-');
   name = g_strconcat (base, ".", export->extension, NULL);
-  chooser = gtk_file_chooser_native_new (_(export->title), GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   gtk_file_filter_set_name (filter, _(export->filter_name));
   gtk_file_filter_add_mime_type (filter, export->mime_type);
-  {
-    g_autofree char *pattern = g_strconcat ("*.", export->extension, NULL);
-    gtk_file_filter_add_pattern (filter, pattern);
-  }
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-
-  data->self = g_object_ref (self);
-  data->func = export->func;
-  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), data);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  gtk_file_filter_add_pattern (filter, pattern);
+  self->pending_export = export->func;
+  qm_list_page_choose_file (GTK_WIDGET (self), _(export->title), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                            filter, name, export_to_file);
 }
 
 gboolean

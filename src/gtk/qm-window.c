@@ -253,8 +253,7 @@ show_help_overlay_action (GtkWidget  *widget,
 
   if (gtk_application_window_get_help_overlay (window) == NULL)
     {
-      g_autoptr(GtkBuilder) builder =
-        gtk_builder_new_from_resource ("/io/github/quartermaster/Quartermaster/help-overlay.ui");
+      g_autoptr(GtkBuilder) builder = qm_gtk_builder_new ("help-overlay.ui");
 
       gtk_application_window_set_help_overlay (window,
                                                 GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder,

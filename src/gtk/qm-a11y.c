@@ -8,17 +8,26 @@
 #define LABELLED_BY_KEY "qm-a11y-labelled-by"
 #define DESCRIPTION_KEY "qm-a11y-description"
 
+/* Sets @widget's accessible @property to @text, and keeps a copy under
+ * @key for the getters below (GTK 4.8 cannot read it back). */
+static void
+set_text (GtkWidget             *widget,
+          const char            *key,
+          GtkAccessibleProperty  property,
+          const char            *text)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (text != NULL);
+
+  g_object_set_data_full (G_OBJECT (widget), key, g_strdup (text), g_free);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), property, text, -1);
+}
+
 void
 qm_a11y_label (GtkWidget  *widget,
                const char *label)
 {
-  g_return_if_fail (GTK_IS_WIDGET (widget));
-  g_return_if_fail (label != NULL);
-
-  g_object_set_data_full (G_OBJECT (widget), LABEL_KEY, g_strdup (label), g_free);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label,
-                                  -1);
+  set_text (widget, LABEL_KEY, GTK_ACCESSIBLE_PROPERTY_LABEL, label);
 }
 
 void
@@ -52,13 +61,7 @@ void
 qm_a11y_describe (GtkWidget  *widget,
                   const char *description)
 {
-  g_return_if_fail (GTK_IS_WIDGET (widget));
-  g_return_if_fail (description != NULL);
-
-  g_object_set_data_full (G_OBJECT (widget), DESCRIPTION_KEY, g_strdup (description), g_free);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
-                                  -1);
+  set_text (widget, DESCRIPTION_KEY, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description);
 }
 
 const char *

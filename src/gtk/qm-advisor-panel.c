@@ -24,6 +24,7 @@
 #include "qm-advisor-panel.h"
 #include "qm-estimate-json.h"
 #include "qm-format.h"
+#include "qm-gtk.h"
 #include "qm-plan-store.h"
 #include "qm-plan.h"
 
@@ -803,8 +804,7 @@ qm_advisor_panel_class_init (QmAdvisorPanelClass *klass)
   signals[PLAN_SAVED] = g_signal_new ("plan-saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-advisor-panel.ui");
+  qm_gtk_class_set_template (widget_class, "qm-advisor-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, QmAdvisorPanel, box);
   gtk_widget_class_bind_template_child (widget_class, QmAdvisorPanel, goal_box);
   gtk_widget_class_bind_template_child (widget_class, QmAdvisorPanel, time_button);

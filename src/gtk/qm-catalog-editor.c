@@ -16,6 +16,7 @@
 
 #include "qm-catalog-editor.h"
 #include "qm-catalog-item.h"
+#include "qm-gtk.h"
 
 typedef struct
 {
@@ -716,8 +717,7 @@ qm_catalog_editor_class_init (QmCatalogEditorClass *klass)
   signals[SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-catalog-editor.ui");
+  qm_gtk_class_set_template (widget_class, "qm-catalog-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, QmCatalogEditor, window_title);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogEditor, page);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogEditor, save_button);

@@ -8,6 +8,7 @@
 
 #include "qm-catalog-import-dialog.h"
 #include "qm-catalog-item.h"
+#include "qm-gtk.h"
 
 /* A list of boxed rows gets slow to build past a few thousand; the file
  * can be fixed and imported again to see the rest. */
@@ -298,8 +299,7 @@ qm_catalog_import_dialog_class_init (QmCatalogImportDialogClass *klass)
   signals[IMPORTED] = g_signal_new ("imported", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-catalog-import-dialog.ui");
+  qm_gtk_class_set_template (widget_class, "qm-catalog-import-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, QmCatalogImportDialog, window_title);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogImportDialog, page);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogImportDialog, import_button);

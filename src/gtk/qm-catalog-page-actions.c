@@ -111,36 +111,28 @@ open_editor (QmCatalogPage       *self,
   present_over (self, GTK_WINDOW (editor));
 }
 
+/* The actions: those on the selected entry take it (never NULL; without
+ * one they do nothing), the others the page alone; activate() below calls
+ * them from the table actions[]. */
+
 static void
-add_action (GtkWidget  *widget,
-            const char *action_name,
-            GVariant   *param)
+add_entry (QmCatalogPage *self)
 {
-  open_editor (QM_CATALOG_PAGE (widget), QM_CATALOG_EDITOR_ADD, NULL);
+  open_editor (self, QM_CATALOG_EDITOR_ADD, NULL);
 }
 
 static void
-duplicate_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *param)
+duplicate_entry (QmCatalogPage        *self,
+                 const QmCatalogEntry *e)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  const QmCatalogEntry *e = selected_entry (self);
-
-  if (e != NULL)
-    open_editor (self, QM_CATALOG_EDITOR_ADD, e);
+  open_editor (self, QM_CATALOG_EDITOR_ADD, e);
 }
 
 static void
-edit_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *param)
+edit_entry (QmCatalogPage        *self,
+            const QmCatalogEntry *e)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  const QmCatalogEntry *e = selected_entry (self);
-
-  if (e != NULL)
-    open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
+  open_editor (self, e->builtin ? QM_CATALOG_EDITOR_PRICE : QM_CATALOG_EDITOR_EDIT, e);
 }
 
 typedef struct
@@ -200,19 +192,16 @@ on_undo_delete (AdwToast *t,
 }
 
 static void
-delete_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
+delete_entry (QmCatalogPage        *self,
+              const QmCatalogEntry *e)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
   g_autofree char *message = NULL;
   AdwToast *t;
   Undo *undo;
 
-  if (e == NULL || e->builtin)
+  if (e->builtin)
     return;
   undo = g_new0 (Undo, 1);
   g_weak_ref_init (&undo->page, self);
@@ -240,21 +229,14 @@ delete_action (GtkWidget  *widget,
 }
 
 static void
-toggle_hidden_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *param)
+toggle_hidden_entry (QmCatalogPage        *self,
+                     const QmCatalogEntry *e)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
-  g_autofree char *id = NULL;
+  g_autofree char *id = g_strdup (e->id);
   g_autofree char *message = NULL;
-  gboolean hide;
+  gboolean hide = !e->hidden;
 
-  if (e == NULL)
-    return;
-  hide = !e->hidden;
-  id = g_strdup (e->id);
   message = g_strdup_printf (hide ? _("“%s” hidden") : _("“%s” shown again"), e->name);
   if (after_change (self, qm_catalog_store_set_hidden (self->store, e->kind, id, hide, &error), &error,
                     hide ? _("Could Not Hide the Entry") : _("Could Not Show the Entry"), id))
@@ -262,30 +244,20 @@ toggle_hidden_action (GtkWidget  *widget,
 }
 
 static void
-reset_price_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *param)
+reset_price_entry (QmCatalogPage        *self,
+                   const QmCatalogEntry *e)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-  const QmCatalogEntry *e = selected_entry (self);
   g_autoptr(GError) error = NULL;
-  g_autofree char *id = NULL;
+  g_autofree char *id = g_strdup (e->id);
 
-  if (e == NULL)
-    return;
-  id = g_strdup (e->id);
   if (after_change (self, qm_catalog_store_clear_price_override (self->store, e->kind, id, &error), &error,
                     _("Could Not Reset the Price"), id))
     qm_catalog_page_toast (self, _("Back to the list price"));
 }
 
 static void
-clear_filters_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *param)
+clear_filters (QmCatalogPage *self)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-
   self->vendor = NULL;
   self->type_value = NULL;
   qm_catalog_page_fill_filters (self);
@@ -294,21 +266,9 @@ clear_filters_action (GtkWidget  *widget,
 }
 
 static void
-show_list_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *param)
+show_list (QmCatalogPage *self)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
-
   adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
-}
-
-static void
-focus_search_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *param)
-{
-  qm_catalog_page_focus_search (QM_CATALOG_PAGE (widget));
 }
 
 gboolean
@@ -374,13 +334,11 @@ csv_filter (void)
 }
 
 static void
-import_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
+import_csv (QmCatalogPage *self)
 {
   g_autoptr(GtkFileFilter) filter = csv_filter ();
 
-  qm_list_page_choose_file (widget, _("Import CSV"), GTK_FILE_CHOOSER_ACTION_OPEN,
+  qm_list_page_choose_file (GTK_WIDGET (self), _("Import CSV"), GTK_FILE_CHOOSER_ACTION_OPEN,
                             _("_Preview"), filter, NULL, import_file);
 }
 
@@ -437,11 +395,8 @@ on_export_chosen (GtkNativeDialog *chooser,
 }
 
 static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
+export_csv (QmCatalogPage *self)
 {
-  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
   g_autoptr(GtkFileFilter) filter = csv_filter ();
   g_autofree char *suggested = g_strdup_printf ("catalog-%s.csv", qm_catalog_kind_to_string (self->kind));
   const char *options[] = { "user", "c", NULL };
@@ -449,7 +404,7 @@ export_action (GtkWidget  *widget,
                            _("Standard CSV (comma, decimal point)"), NULL };
   GtkFileChooserNative *chooser;
 
-  chooser = qm_list_page_file_chooser_new (widget, _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
+  chooser = qm_list_page_file_chooser_new (GTK_WIDGET (self), _("Export View as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
                                            _("_Export"), _("_Cancel"), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
   gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), CSV_LOCALE_CHOICE, _("Format"), options, labels);
@@ -458,19 +413,51 @@ export_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static const struct
+{
+  const char *name;
+  void      (*on_page)  (QmCatalogPage        *self);
+  void      (*on_entry) (QmCatalogPage        *self,
+                         const QmCatalogEntry *e);
+} actions[] = {
+  { "catalog.add", add_entry, NULL },
+  { "catalog.duplicate", NULL, duplicate_entry },
+  { "catalog.edit", NULL, edit_entry },
+  { "catalog.delete", NULL, delete_entry },
+  { "catalog.toggle-hidden", NULL, toggle_hidden_entry },
+  { "catalog.reset-price", NULL, reset_price_entry },
+  { "catalog.import", import_csv, NULL },
+  { "catalog.export", export_csv, NULL },
+  { "catalog.clear-filters", clear_filters, NULL },
+  { "catalog.show-list", show_list, NULL },
+  { "catalog.focus-search", qm_catalog_page_focus_search, NULL },
+};
+
+static void
+activate (GtkWidget  *widget,
+          const char *action_name,
+          GVariant   *param)
+{
+  QmCatalogPage *self = QM_CATALOG_PAGE (widget);
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      const QmCatalogEntry *e;
+
+      if (!g_str_equal (actions[i].name, action_name))
+        continue;
+      if (actions[i].on_page != NULL)
+        actions[i].on_page (self);
+      else if ((e = selected_entry (self)) != NULL)
+        actions[i].on_entry (self, e);
+      return;
+    }
+}
+
 /* Installs the actions above on the page's class (from class_init). */
 void
 qm_catalog_page_class_actions_init (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_install_action (widget_class, "catalog.add", NULL, add_action);
-  gtk_widget_class_install_action (widget_class, "catalog.duplicate", NULL, duplicate_action);
-  gtk_widget_class_install_action (widget_class, "catalog.edit", NULL, edit_action);
-  gtk_widget_class_install_action (widget_class, "catalog.delete", NULL, delete_action);
-  gtk_widget_class_install_action (widget_class, "catalog.toggle-hidden", NULL, toggle_hidden_action);
-  gtk_widget_class_install_action (widget_class, "catalog.reset-price", NULL, reset_price_action);
-  gtk_widget_class_install_action (widget_class, "catalog.import", NULL, import_action);
-  gtk_widget_class_install_action (widget_class, "catalog.export", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "catalog.clear-filters", NULL, clear_filters_action);
-  gtk_widget_class_install_action (widget_class, "catalog.show-list", NULL, show_list_action);
-  gtk_widget_class_install_action (widget_class, "catalog.focus-search", NULL, focus_search_action);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i].name, NULL, activate);
 }

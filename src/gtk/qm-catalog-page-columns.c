@@ -99,18 +99,12 @@ setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             const ColumnDef          *def)
 {
-  GtkWidget *cell = gtk_inscription_new (NULL);
-  GtkInscription *inscription = GTK_INSCRIPTION (cell);
+  GtkWidget *cell = qm_list_page_cell_new (def->numeric, def->type == COLUMN_NAME ? 8 : def->nat_chars,
+                                           def->nat_chars);
 
-  gtk_inscription_set_xalign (inscription, def->numeric ? 1.0 : 0.0);
-  gtk_inscription_set_text_overflow (inscription, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_nat_chars (inscription, def->nat_chars);
   /* One line, centred in rows that a two-line price makes taller. */
   gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
-  gtk_inscription_set_nat_lines (inscription, 1);
-  gtk_inscription_set_min_chars (inscription, def->type == COLUMN_NAME ? 8 : def->nat_chars);
-  if (def->numeric)
-    gtk_widget_add_css_class (cell, "numeric");
+  gtk_inscription_set_nat_lines (GTK_INSCRIPTION (cell), 1);
   gtk_list_item_set_child (list_item, cell);
 }
 

@@ -741,9 +741,7 @@ qm_catalog_page_class_init (QmCatalogPageClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-catalog-page.ui");
+  qm_gtk_class_set_template (widget_class, "qm-catalog-page.ui");
   gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, leaflet);
   gtk_widget_class_bind_template_child (widget_class, QmCatalogPage, list_pane);

@@ -182,53 +182,59 @@ entry_clear (gpointer data)
   g_free (e->estimate);
 }
 
-/* Charts: the comparison and the memory of every plan on one axis. */
+/* Charts: the comparison and the memory of every plan on one axis, drawn
+ * by one function from the same entries; ChartData says which. */
+
+G_STATIC_ASSERT (QM_COMPARE_PAGE_MAX_PLANS <= QM_COMPARE_MAX_PLANS);
+
+typedef struct
+{
+  QmComparePage *page;   /* not owned: the chart is the page's child */
+  gboolean       vram;
+} ChartData;
+
+static ChartData *
+chart_data_new (QmComparePage *page,
+                gboolean       vram)
+{
+  ChartData *d = g_new0 (ChartData, 1);
+
+  d->page = page;
+  d->vram = vram;
+  return d;
+}
 
 static void
-draw_compare (cairo_t            *cr,
-              const QmChartStyle *style,
-              double              width,
-              double              height,
-              gpointer            user_data)
+draw_chart (cairo_t            *cr,
+            const QmChartStyle *style,
+            double              width,
+            double              height,
+            gpointer            user_data)
 {
-  QmComparePage *self = user_data;
-  QmCompareItem items[QM_COMPARE_MAX_PLANS];
-  guint n = MIN (self->entries->len, QM_COMPARE_MAX_PLANS);
+  const ChartData *d = user_data;
+  GArray *entries = d->page->entries;
+  QmCompareItem items[QM_COMPARE_PAGE_MAX_PLANS];
+  QmMemoryBreakdown bars[QM_COMPARE_PAGE_MAX_PLANS];
+  const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
+  guint n = MIN (entries->len, QM_COMPARE_PAGE_MAX_PLANS);
   const char *currency = "USD";
 
   for (guint i = 0; i < n; i++)
     {
-      const Entry *e = &g_array_index (self->entries, Entry, i);
+      const Entry *e = &g_array_index (entries, Entry, i);
 
       items[i] = (QmCompareItem) {
         e->name, e->estimate->gpus, e->estimate->train_days, e->estimate->cost.total,
         e->estimate->power.facility_peak_kw, e->estimate->power.co2_tonnes,
       };
       currency = e->plan.pricing.currency;
-    }
-  qm_chart_render_compare (cr, items, n, currency, style, width, height, NULL);
-}
-
-static void
-draw_vram (cairo_t            *cr,
-           const QmChartStyle *style,
-           double              width,
-           double              height,
-           gpointer            user_data)
-{
-  QmComparePage *self = user_data;
-  QmMemoryBreakdown bars[QM_COMPARE_PAGE_MAX_PLANS];
-  const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
-  guint n = MIN (self->entries->len, QM_COMPARE_PAGE_MAX_PLANS);
-
-  for (guint i = 0; i < n; i++)
-    {
-      const Entry *e = &g_array_index (self->entries, Entry, i);
-
       bars[i] = e->estimate->memory;
       labels[i] = e->name;
     }
-  qm_chart_render_vram (cr, bars, labels, n, QM_BYTES_GB, style, width, height, NULL);
+  if (d->vram)
+    qm_chart_render_vram (cr, bars, labels, n, QM_BYTES_GB, style, width, height, NULL);
+  else
+    qm_chart_render_compare (cr, items, n, currency, style, width, height, NULL);
 }
 
 /* The table. */
@@ -641,25 +647,18 @@ qm_compare_page_print (QmComparePage  *self,
 }
 
 static void
-export_response (GtkNativeDialog *chooser,
-                 int              response,
-                 QmComparePage   *self)
+export_to_file (GtkWidget *page,
+                GFile     *file)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GError) error = NULL;
 
-      if (path == NULL || !qm_compare_page_export_pdf (self, path, &error))
-        {
-          if (error == NULL)
-            g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Choose a local file"));
-          qm_list_page_show_error (GTK_WIDGET (self), _("Could Not Export the Comparison"), error->message);
-        }
+  if (path == NULL || !qm_compare_page_export_pdf (QM_COMPARE_PAGE (page), path, &error))
+    {
+      if (error == NULL)
+        g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Choose a local file"));
+      qm_list_page_show_error (page, _("Could Not Export the Comparison"), error->message);
     }
-  g_object_unref (chooser);
-  g_object_unref (self);
 }
 
 static void
@@ -667,15 +666,10 @@ export_pdf_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *param)
 {
-  QmComparePage *self = QM_COMPARE_PAGE (widget);
   g_autoptr(GtkFileFilter) filter = qm_list_page_file_filter_new (_("PDF documents"), NULL, "pdf");
-  GtkFileChooserNative *chooser;
 
-  chooser = qm_list_page_file_chooser_new (widget, _("Export Comparison"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                           _("_Export"), _("_Cancel"), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("Plan comparison.pdf"));
-  g_signal_connect (chooser, "response", G_CALLBACK (export_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  qm_list_page_choose_file (widget, _("Export Comparison"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                            filter, _("Plan comparison.pdf"), export_to_file);
 }
 
 static void
@@ -714,9 +708,7 @@ qm_compare_page_class_init (QmComparePageClass *klass)
   object_class->dispose = qm_compare_page_dispose;
 
   g_type_ensure (QM_TYPE_CHART_WIDGET);
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-compare-page.ui");
+  qm_gtk_class_set_template (widget_class, "qm-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, QmComparePage, stack);
   gtk_widget_class_bind_template_child (widget_class, QmComparePage, add_button);
   gtk_widget_class_bind_template_child (widget_class, QmComparePage, empty_add_button);
@@ -747,8 +739,8 @@ qm_compare_page_init (QmComparePage *self)
   gtk_menu_button_set_create_popup_func (self->add_button, create_add_popup, self, NULL);
   gtk_menu_button_set_create_popup_func (self->empty_add_button, create_add_popup, self, NULL);
   g_signal_connect_swapped (self->differences_switch, "notify::active", G_CALLBACK (rebuild_table), self);
-  qm_chart_widget_set_draw_func (self->compare_chart, draw_compare, NULL, self, NULL);
-  qm_chart_widget_set_draw_func (self->vram_chart, draw_vram, NULL, self, NULL);
+  qm_chart_widget_set_draw_func (self->compare_chart, draw_chart, NULL, chart_data_new (self, FALSE), g_free);
+  qm_chart_widget_set_draw_func (self->vram_chart, draw_chart, NULL, chart_data_new (self, TRUE), g_free);
   rebuild (self);
 }
 

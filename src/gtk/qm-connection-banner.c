@@ -206,15 +206,13 @@ qm_connection_banner_class_init (QmConnectionBannerClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = qm_connection_banner_dispose;
-  qm_gtk_ensure_resources ();
 
   signals[SIGNAL_REPORT] = g_signal_new ("report", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[SIGNAL_RECOVERED] = g_signal_new ("recovered", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                             0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-connection-banner.ui");
+  qm_gtk_class_set_template (widget_class, "qm-connection-banner.ui");
   gtk_widget_class_bind_template_child (widget_class, QmConnectionBanner, revealer);
   gtk_widget_class_bind_template_child (widget_class, QmConnectionBanner, label);
   gtk_widget_class_bind_template_child (widget_class, QmConnectionBanner, retry_button);

@@ -79,9 +79,7 @@ qm_formulas_window_class_init (QmFormulasWindowClass *klass)
 
   object_class->dispose = qm_formulas_window_dispose;
 
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-formulas-window.ui");
+  qm_gtk_class_set_template (widget_class, "qm-formulas-window.ui");
   gtk_widget_class_bind_template_child (widget_class, QmFormulasWindow, page);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }

@@ -4,13 +4,22 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
 /* Registers the app's GResource once. The resource is linked from a static
  * library, so it is registered by hand rather than by a constructor that the
  * linker could drop. */
-void qm_gtk_ensure_resources (void);
+void qm_gtk_ensure_resources   (void);
+
+/* From a widget's class_init: its template, the app's resource @name
+ * (ui/@name in the source tree). */
+void qm_gtk_class_set_template (GtkWidgetClass *widget_class,
+                                const char     *name);
+
+/* A builder of the app's resource @name: a piece of a widget made more
+ * than once, where a template makes it once. */
+GtkBuilder *qm_gtk_builder_new (const char *name);
 
 G_END_DECLS

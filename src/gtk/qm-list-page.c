@@ -123,6 +123,23 @@ qm_list_page_show_state (GtkStack   *stack,
   gtk_stack_set_visible_child_name (stack, n_shown > 0 ? shown_child : empty_child);
 }
 
+GtkWidget *
+qm_list_page_cell_new (gboolean numeric,
+                       int      min_chars,
+                       int      nat_chars)
+{
+  GtkWidget *cell = gtk_inscription_new (NULL);
+  GtkInscription *inscription = GTK_INSCRIPTION (cell);
+
+  gtk_inscription_set_text_overflow (inscription, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_xalign (inscription, numeric ? 1.0 : 0.0);
+  gtk_inscription_set_min_chars (inscription, min_chars);
+  gtk_inscription_set_nat_chars (inscription, nat_chars);
+  if (numeric)
+    gtk_widget_add_css_class (cell, "numeric");
+  return cell;
+}
+
 void
 qm_list_page_show_error (GtkWidget  *page,
                          const char *heading,

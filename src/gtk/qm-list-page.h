@@ -43,6 +43,13 @@ GtkListItemFactory *qm_list_page_cell_factory_new   (QmRowSlots   **slots,
                                                      gpointer       data,
                                                      GDestroyNotify destroy);
 
+/* A list page's cell: one ellipsized line at least @min_chars and by
+ * preference @nat_chars wide (0: no preference); a @numeric one aligned
+ * right, in tabular figures. */
+GtkWidget          *qm_list_page_cell_new           (gboolean       numeric,
+                                                     int            min_chars,
+                                                     int            nat_chars);
+
 /* Shows @shown_child of @stack when @n_shown > 0, else @empty_child. */
 void                qm_list_page_show_state         (GtkStack      *stack,
                                                      guint          n_shown,

@@ -11,6 +11,7 @@
 #include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
 #include "qm-format.h"
+#include "qm-gtk.h"
 #include "qm-plan-report.h"
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
@@ -227,56 +228,23 @@ qm_plan_view_capped_new (GtkWidget *child,
   return cap;
 }
 
+/* A figure's card (its look in qm-plan-view-figure.ui), capped in width. */
 static GtkWidget *
 figure_card_new (QmPlanView       *self,
                  const FigureInfo *info)
 {
-  GtkWidget *frame = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (_(info->title));
-  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-  GtkWidget *value = gtk_label_new (NULL);
-  GtkWidget *detail = gtk_label_new (NULL);
+  g_autoptr(GtkBuilder) builder = qm_gtk_builder_new ("qm-plan-view-figure.ui");
+  GtkWidget *frame = GTK_WIDGET (gtk_builder_get_object (builder, "frame"));
 
-  gtk_widget_add_css_class (frame, "card");
-  gtk_widget_set_margin_top (card, 12);
-  gtk_widget_set_margin_bottom (card, 12);
-  gtk_widget_set_margin_start (card, 12);
-  gtk_widget_set_margin_end (card, 12);
-  gtk_box_append (GTK_BOX (frame), card);
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_widget_add_css_class (title, "caption-heading");
-  gtk_widget_add_css_class (title, "dim-label");
-  gtk_widget_set_visible (icon, FALSE);
-  gtk_widget_add_css_class (icon, "error");
-  gtk_widget_set_name (icon, "warning-icon");
-  gtk_box_append (GTK_BOX (title_box), title);
-  gtk_box_append (GTK_BOX (title_box), icon);
-
-  gtk_label_set_xalign (GTK_LABEL (value), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (value), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (value, "title-2");
-  gtk_widget_add_css_class (value, "numeric");
-
-  gtk_label_set_xalign (GTK_LABEL (detail), 0);
-  gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
-  gtk_label_set_width_chars (GTK_LABEL (detail), 16);
-  gtk_label_set_max_width_chars (GTK_LABEL (detail), 24);
-  gtk_widget_add_css_class (detail, "caption");
-  gtk_widget_add_css_class (detail, "dim-label");
-  gtk_widget_add_css_class (detail, "numeric");
-
-  gtk_box_append (GTK_BOX (card), title_box);
-  gtk_box_append (GTK_BOX (card), value);
-  gtk_box_append (GTK_BOX (card), detail);
+  gtk_label_set_label (GTK_LABEL (gtk_builder_get_object (builder, "title")), _(info->title));
   gtk_accessible_update_property (GTK_ACCESSIBLE (frame), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _(info->title), -1);
 
-  g_hash_table_insert (self->figure_values, (gpointer) info->id, value);
-  g_hash_table_insert (self->figure_details, (gpointer) info->id, detail);
-  g_hash_table_insert (self->figure_cards, (gpointer) info->id, card);
-  return frame;
+  g_hash_table_insert (self->figure_values, (gpointer) info->id, gtk_builder_get_object (builder, "value"));
+  g_hash_table_insert (self->figure_details, (gpointer) info->id, gtk_builder_get_object (builder, "detail"));
+  g_hash_table_insert (self->figure_cards, (gpointer) info->id, gtk_builder_get_object (builder, "card"));
+  /* Wrapped while the builder still holds the frame. */
+  return qm_plan_view_capped_new (frame, FIGURE_CARD_NATURAL);
 }
 
 static void
@@ -535,5 +503,5 @@ qm_plan_view_add_figure_cards (QmPlanView *self)
 {
   for (guint i = 0; i < G_N_ELEMENTS (figure_infos); i++)
     gtk_flow_box_append (self->figures_box,
-                         qm_plan_view_capped_new (figure_card_new (self, &figure_infos[i]), FIGURE_CARD_NATURAL));
+                         figure_card_new (self, &figure_infos[i]));
 }

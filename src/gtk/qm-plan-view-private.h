@@ -67,6 +67,12 @@ typedef enum
   QM_PLAN_VIEW_N_LISTS
 } QmPlanViewList;
 
+/* What an export action's save dialog calls with the chosen path (the
+ * table exports[] in qm-plan-view.c). */
+typedef gboolean (*QmPlanViewExportFunc) (QmPlanView  *self,
+                                          const char  *path,
+                                          GError     **error);
+
 struct _QmPlanView
 {
   GtkWidget          parent_instance;
@@ -90,6 +96,9 @@ struct _QmPlanView
   /* A saved quote whose prices changed: its estimate JSON, shown until
    * the user recomputes. NULL when showing today's estimate. */
   JsonNode          *snapshot;
+
+  /* The export whose file chooser is open, or was last. */
+  QmPlanViewExportFunc pending_export;
 
   /* Charts: the curve is computed once per plan change, never per draw. */
   QmPlanCurves      *curves;
@@ -186,19 +195,9 @@ char *qm_plan_view_quote_tooltip    (QmPlanView     *self,
                                      double          x,
                                      double          y);
 
-/* qm-plan-view.c: a toast, and a save dialog that calls @func with the
- * chosen path. */
-typedef gboolean (*QmPlanViewExportFunc) (QmPlanView  *self,
-                                          const char  *path,
-                                          GError     **error);
+/* qm-plan-view.c */
 void  qm_plan_view_toast            (QmPlanView     *self,
                                      const char     *text);
-void  qm_plan_view_export_with_chooser (QmPlanView           *self,
-                                        const char           *title,
-                                        const char           *extension,
-                                        const char           *filter_name,
-                                        const char           *mime_type,
-                                        QmPlanViewExportFunc  func);
 
 /* qm-plan-view-bom.c */
 void qm_plan_view_build_bom (QmPlanView *self);

@@ -503,27 +503,6 @@ action_add_quote (GtkWidget  *widget,
 }
 
 static void
-action_export_quote_pdf (GtkWidget  *widget,
-                         const char *name,
-                         GVariant   *param)
-{
-  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export Quote PDF"), "pdf",
-                                    _("PDF documents"), "application/pdf",
-                                    qm_plan_view_export_quote_pdf);
-}
-
-static void
-action_export_quote_xlsx (GtkWidget  *widget,
-                          const char *name,
-                          GVariant   *param)
-{
-  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export Quote Workbook"), "xlsx",
-                                    _("Excel workbooks"),
-                                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                                    qm_plan_view_export_quote_xlsx);
-}
-
-static void
 action_print_quote (GtkWidget  *widget,
                     const char *name,
                     GVariant   *param)
@@ -543,8 +522,6 @@ void
 qm_plan_view_quote_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "plan.add-quote", NULL, action_add_quote);
-  gtk_widget_class_install_action (widget_class, "plan.export-quote-pdf", NULL, action_export_quote_pdf);
-  gtk_widget_class_install_action (widget_class, "plan.export-quote-xlsx", NULL, action_export_quote_xlsx);
   gtk_widget_class_install_action (widget_class, "plan.print-quote", NULL, action_print_quote);
   gtk_widget_class_install_action (widget_class, "plan.save-quote", NULL, action_save_quote);
 }

@@ -20,10 +20,13 @@
 #include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
 #include "qm-format.h"
+#include "qm-gtk.h"
+#include "qm-list-page.h"
 #include "qm-plan-report.h"
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
 #include "qm-print.h"
+#include "qm-rename-dialog.h"
 #include "qm-text.h"
 
 enum {
@@ -308,6 +311,19 @@ on_editor_state (QmPlanEditor *editor,
 /* ------------------------------------------------------------------ */
 /* Export and print                                                    */
 
+/* The plan's report, for the PDF and for printing, with @info (filled
+ * here) as it was made. */
+static QmDocument *
+new_report (QmPlanView       *self,
+            QmPlanReportInfo *info)
+{
+  qm_plan_report_info_init (info);
+  /* The report ranks its advice by the goal chosen on screen. */
+  info->advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
+  return qm_plan_report_new (qm_plan_editor_get_plan (self->editor),
+                             qm_plan_editor_get_estimate (self->editor), info);
+}
+
 gboolean
 qm_plan_view_export_pdf (QmPlanView  *self,
                          const char  *path,
@@ -318,11 +334,7 @@ qm_plan_view_export_pdf (QmPlanView  *self,
 
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
-  qm_plan_report_info_init (&info);
-  /* The PDF ranks its advice by the goal chosen on screen. */
-  info.advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
-  doc = qm_plan_report_new (qm_plan_editor_get_plan (self->editor),
-                            qm_plan_editor_get_estimate (self->editor), &info);
+  doc = new_report (self, &info);
   return qm_document_write_pdf (doc, path, error);
 }
 
@@ -368,76 +380,69 @@ qm_plan_view_export_plan_file (QmPlanView  *self,
   return g_file_set_contents (path, data, -1, error);
 }
 
-typedef struct
-{
-  QmPlanView *self;
-  QmPlanViewExportFunc func;
-} ExportData;
-
+/* The chosen file of the export that asked for it (self->pending_export). */
 static void
-on_export_response (GtkNativeDialog *dialog,
-                    int              response,
-                    gpointer         user_data)
+export_to_file (GtkWidget *widget,
+                GFile     *file)
 {
-  ExportData *data = user_data;
-  g_autoptr(GFile) file = NULL;
+  QmPlanView *self = QM_PLAN_VIEW (widget);
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *base = g_file_get_basename (file);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  if (file != NULL)
-    {
-      g_autofree char *path = g_file_get_path (file);
-      g_autofree char *base = g_file_get_basename (file);
-      g_autoptr(GError) error = NULL;
-      g_autofree char *text = NULL;
-
-      if (path != NULL && data->func (data->self, path, &error))
-        text = g_strdup_printf (_("Exported “%s”"), base);
-      else
-        text = g_strdup_printf (_("Could not export “%s”: %s"), base,
-                                error ? error->message : _("not a local file"));
-      qm_plan_view_toast (data->self, text);
-    }
-  g_object_unref (data->self);
-  g_free (data);
-  g_object_unref (dialog);
+  if (path != NULL && self->pending_export (self, path, &error))
+    text = g_strdup_printf (_("Exported “%s”"), base);
+  else
+    text = g_strdup_printf (_("Could not export “%s”: %s"), base,
+                            error ? error->message : _("not a local file"));
+  qm_plan_view_toast (self, text);
 }
 
-void
-qm_plan_view_export_with_chooser (QmPlanView           *self,
-                                  const char           *title,
-                                  const char           *extension,
-                                  const char           *filter_name,
-                                  const char           *mime_type,
-                                  QmPlanViewExportFunc  func)
+/* What each export action writes: the chooser's title, the file's
+ * extension and type, and the function that writes it. */
+typedef struct
+{
+  const char           *action;
+  const char           *title;
+  const char           *extension;
+  const char           *filter_name;
+  const char           *mime_type;
+  QmPlanViewExportFunc  func;
+} Export;
+
+static const Export exports[] = {
+  { "plan.export-pdf", N_("Export PDF"), "pdf", N_("PDF documents"), "application/pdf",
+    qm_plan_view_export_pdf },
+  { "plan.export-csv", N_("Export Bill of Materials"), "csv", N_("CSV spreadsheets"), "text/csv",
+    qm_plan_view_export_csv },
+  { "plan.export-plan", N_("Export Plan File"), "qmplan", N_("Quartermaster plans"),
+    "application/x-quartermaster-plan", qm_plan_view_export_plan_file },
+  { "plan.export-quote-pdf", N_("Export Quote PDF"), "pdf", N_("PDF documents"), "application/pdf",
+    qm_plan_view_export_quote_pdf },
+  { "plan.export-quote-xlsx", N_("Export Quote Workbook"), "xlsx", N_("Excel workbooks"),
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", qm_plan_view_export_quote_xlsx },
+};
+
+static void
+export_with_chooser (QmPlanView   *self,
+                     const Export *export)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
-  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *pattern = g_strconcat ("*.", export->extension, NULL);
   g_autofree char *base = g_strdup (p->name[0] ? p->name : _("Plan"));
   g_autofree char *name = NULL;
-  ExportData *data = g_new0 (ExportData, 1);
 
   /* A file name without path separators. */
   g_strdelimit (base, "/\\:", '-');
-  name = g_strconcat (base, ".", extension, NULL);
-  chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  gtk_file_filter_set_name (filter, filter_name);
-  gtk_file_filter_add_mime_type (filter, mime_type);
-  {
-    g_autofree char *pattern = g_strconcat ("*.", extension, NULL);
-    gtk_file_filter_add_pattern (filter, pattern);
-  }
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-
-  data->self = g_object_ref (self);
-  data->func = func;
-  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), data);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  name = g_strconcat (base, ".", export->extension, NULL);
+  gtk_file_filter_set_name (filter, _(export->filter_name));
+  gtk_file_filter_add_mime_type (filter, export->mime_type);
+  gtk_file_filter_add_pattern (filter, pattern);
+  self->pending_export = export->func;
+  qm_list_page_choose_file (GTK_WIDGET (self), _(export->title), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                            filter, name, export_to_file);
 }
 
 gboolean
@@ -447,27 +452,22 @@ qm_plan_view_print (QmPlanView  *self,
 {
   const QmPlan *p;
   QmPlanReportInfo info;
+  QmDocument *doc;
 
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
   p = qm_plan_editor_get_plan (self->editor);
-  qm_plan_report_info_init (&info);
-  info.advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
-  return qm_print_document (GTK_WIDGET (self),
-                            qm_plan_report_new (p, qm_plan_editor_get_estimate (self->editor), &info),
-                            info.paper, p->name[0] ? p->name : _("Plan"), export_path, error);
+  doc = new_report (self, &info);
+  return qm_print_document (GTK_WIDGET (self), doc, info.paper, p->name[0] ? p->name : _("Plan"),
+                            export_path, error);
 }
 
 /* ------------------------------------------------------------------ */
 /* Actions                                                             */
 
 static void
-action_back (GtkWidget  *widget,
-             const char *name,
-             GVariant   *param)
+go_back (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
-
   /* Escape first closes the side panel drawn over the content. */
   if (adw_flap_get_folded (self->flap) && adw_flap_get_reveal_flap (self->flap))
     {
@@ -478,28 +478,20 @@ action_back (GtkWidget  *widget,
 }
 
 static void
-action_undo (GtkWidget  *widget,
-             const char *name,
-             GVariant   *param)
+undo (QmPlanView *self)
 {
-  qm_plan_editor_undo (QM_PLAN_VIEW (widget)->editor);
+  qm_plan_editor_undo (self->editor);
 }
 
 static void
-action_redo (GtkWidget  *widget,
-             const char *name,
-             GVariant   *param)
+redo (QmPlanView *self)
 {
-  qm_plan_editor_redo (QM_PLAN_VIEW (widget)->editor);
+  qm_plan_editor_redo (self->editor);
 }
 
 static void
-action_toggle_inputs (GtkWidget  *widget,
-                      const char *name,
-                      GVariant   *param)
+toggle_inputs (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
-
   adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
@@ -517,7 +509,7 @@ on_rename_response (AdwMessageDialog *dialog,
                     const char       *response,
                     QmPlanView       *self)
 {
-  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  GtkEditable *entry = qm_rename_dialog_get_entry (dialog);
   /* A pasted tab or control character would make the saved plan unreadable. */
   g_autofree char *text = g_strstrip (qm_text_sanitize (gtk_editable_get_text (entry), FALSE));
   QmPlan candidate;
@@ -530,41 +522,18 @@ on_rename_response (AdwMessageDialog *dialog,
 }
 
 static void
-action_rename (GtkWidget  *widget,
-               const char *name,
-               GVariant   *param)
+rename_plan (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
-  GtkNative *native = gtk_widget_get_native (widget);
-  GtkWidget *dialog;
-  GtkWidget *entry = gtk_entry_new ();
+  AdwMessageDialog *dialog = qm_rename_dialog_new (GTK_WIDGET (self), qm_plan_editor_get_plan (self->editor)->name);
 
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (native) ? GTK_WINDOW (native) : NULL,
-                                   _("Rename Plan"), NULL);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  gtk_editable_set_text (GTK_EDITABLE (entry), qm_plan_editor_get_plan (self->editor)->name);
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Plan name"), -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  g_signal_connect (entry, "changed", G_CALLBACK (on_rename_entry_changed), dialog);
+  g_signal_connect (qm_rename_dialog_get_entry (dialog), "changed", G_CALLBACK (on_rename_entry_changed), dialog);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_rename_response), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
-action_duplicate (GtkWidget  *widget,
-                  const char *name,
-                  GVariant   *param)
+duplicate_plan (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   gint64 id;
@@ -585,39 +554,8 @@ action_duplicate (GtkWidget  *widget,
 }
 
 static void
-action_export_pdf (GtkWidget  *widget,
-                   const char *name,
-                   GVariant   *param)
+print_plan (QmPlanView *self)
 {
-  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export PDF"), "pdf", _("PDF documents"),
-                                    "application/pdf", qm_plan_view_export_pdf);
-}
-
-static void
-action_export_csv (GtkWidget  *widget,
-                   const char *name,
-                   GVariant   *param)
-{
-  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export Bill of Materials"), "csv",
-                                    _("CSV spreadsheets"), "text/csv", qm_plan_view_export_csv);
-}
-
-static void
-action_export_plan (GtkWidget  *widget,
-                    const char *name,
-                    GVariant   *param)
-{
-  qm_plan_view_export_with_chooser (QM_PLAN_VIEW (widget), _("Export Plan File"), "qmplan",
-                                    _("Quartermaster plans"), "application/x-quartermaster-plan",
-                                    qm_plan_view_export_plan_file);
-}
-
-static void
-action_print (GtkWidget  *widget,
-              const char *name,
-              GVariant   *param)
-{
-  QmPlanView *self = QM_PLAN_VIEW (widget);
   g_autoptr(GError) error = NULL;
 
   if (!qm_plan_view_print (self, NULL, &error))
@@ -628,11 +566,8 @@ action_print (GtkWidget  *widget,
 }
 
 static void
-action_add_to_compare (GtkWidget  *widget,
-                       const char *name,
-                       GVariant   *param)
+add_to_compare (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
   g_autoptr(GError) error = NULL;
 
   /* Compare reads saved plans: save pending edits first. */
@@ -646,11 +581,8 @@ action_add_to_compare (GtkWidget  *widget,
 }
 
 static void
-action_recompute (GtkWidget  *widget,
-                  const char *name,
-                  GVariant   *param)
+recompute (QmPlanView *self)
 {
-  QmPlanView *self = QM_PLAN_VIEW (widget);
   g_autoptr(GError) error = NULL;
 
   if (self->snapshot == NULL)
@@ -666,6 +598,40 @@ action_recompute (GtkWidget  *widget,
     }
   else
     qm_plan_view_toast (self, _("Recomputed with today’s catalog"));
+}
+
+/* The actions above, called by activate() from this table. */
+static const struct
+{
+  const char *name;
+  void      (*run) (QmPlanView *self);
+} actions[] = {
+  { "plan.back", go_back },
+  { "plan.undo", undo },
+  { "plan.redo", redo },
+  { "plan.toggle-inputs", toggle_inputs },
+  { "plan.rename", rename_plan },
+  { "plan.duplicate", duplicate_plan },
+  { "plan.print", print_plan },
+  { "plan.add-to-compare", add_to_compare },
+  { "plan.recompute", recompute },
+};
+
+/* Every action of the view's own: an export of exports[] or one of
+ * actions[]. */
+static void
+activate (GtkWidget  *widget,
+          const char *action_name,
+          GVariant   *param)
+{
+  QmPlanView *self = QM_PLAN_VIEW (widget);
+
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    if (g_str_equal (exports[i].action, action_name))
+      export_with_chooser (self, &exports[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    if (g_str_equal (actions[i].name, action_name))
+      actions[i].run (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -866,8 +832,7 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
   g_type_ensure (QM_TYPE_ADVISOR_PANEL);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-plan-view.ui");
+  qm_gtk_class_set_template (widget_class, "qm-plan-view.ui");
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, header_bar);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, window_title);
@@ -897,18 +862,10 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_actions);
   qm_plan_view_quote_class_init (widget_class);
 
-  gtk_widget_class_install_action (widget_class, "plan.back", NULL, action_back);
-  gtk_widget_class_install_action (widget_class, "plan.undo", NULL, action_undo);
-  gtk_widget_class_install_action (widget_class, "plan.redo", NULL, action_redo);
-  gtk_widget_class_install_action (widget_class, "plan.toggle-inputs", NULL, action_toggle_inputs);
-  gtk_widget_class_install_action (widget_class, "plan.rename", NULL, action_rename);
-  gtk_widget_class_install_action (widget_class, "plan.duplicate", NULL, action_duplicate);
-  gtk_widget_class_install_action (widget_class, "plan.export-pdf", NULL, action_export_pdf);
-  gtk_widget_class_install_action (widget_class, "plan.print", NULL, action_print);
-  gtk_widget_class_install_action (widget_class, "plan.export-csv", NULL, action_export_csv);
-  gtk_widget_class_install_action (widget_class, "plan.export-plan", NULL, action_export_plan);
-  gtk_widget_class_install_action (widget_class, "plan.add-to-compare", NULL, action_add_to_compare);
-  gtk_widget_class_install_action (widget_class, "plan.recompute", NULL, action_recompute);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i].name, NULL, activate);
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    gtk_widget_class_install_action (widget_class, exports[i].action, NULL, activate);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "plan.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "plan.back", NULL);

@@ -17,6 +17,7 @@
 #include "qm-plan-store.h"
 #include "qm-plans-page.h"
 #include "qm-plans-page-private.h"
+#include "qm-rename-dialog.h"
 #include "qm-row-slots.h"
 
 /* ------------------------------------------------------------------ */
@@ -250,11 +251,8 @@ new_chooser (QmPlansPage          *self,
 }
 
 static void
-import_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
+import_plans (QmPlansPage *self)
 {
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
   GtkFileChooserNative *chooser = new_chooser (self, _("Import Plan"),
                                                GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"));
 
@@ -302,11 +300,8 @@ qm_plans_page_build_examples_menu (void)
 /* Selection actions                                                   */
 
 static void
-compare_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *param)
+compare_plans (QmPlansPage *self)
 {
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
   g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
   GVariant *variant;
 
@@ -333,11 +328,8 @@ undo_toast_dismissed_cb (AdwToast    *toast,
 }
 
 static void
-delete_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
+delete_plans (QmPlansPage *self)
 {
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
   g_autoptr(GArray) ids = qm_plans_page_get_selected_ids (self);
   g_autoptr(GArray) trashed = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
@@ -401,11 +393,8 @@ delete_action (GtkWidget  *widget,
 }
 
 static void
-undo_delete_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *param)
+undo_delete (QmPlansPage *self)
 {
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
   g_autoptr(GArray) ids = g_steal_pointer (&self->undo_ids);
   g_autoptr(GArray) restored = g_array_new (FALSE, FALSE, sizeof (gint64));
   AdwToast *toast = self->undo_toast;
@@ -435,16 +424,14 @@ undo_delete_action (GtkWidget  *widget,
 }
 
 static void
-duplicate_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *param)
+duplicate_plan (QmPlansPage *self,
+                gint64       id,
+                QmPlanItem  *item)
 {
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  gint64 id = qm_plans_page_get_single_selected_id (self);
   g_autoptr(GError) error = NULL;
   gint64 copy;
 
-  if (id == 0 || self->store == NULL)
+  if (self->store == NULL)
     return;
   if ((copy = qm_plan_store_duplicate (self->store, id, NULL, &error)) == 0)
     {
@@ -504,49 +491,22 @@ rename_response_cb (AdwMessageDialog *dialog,
 }
 
 static void
-rename_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
+rename_plan (QmPlansPage *self,
+             gint64       id,
+             QmPlanItem  *item)
 {
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  gint64 id = qm_plans_page_get_single_selected_id (self);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  g_autoptr(QmPlanItem) item = NULL;
-  GtkWidget *dialog, *entry;
+  AdwMessageDialog *dialog = qm_rename_dialog_new (GTK_WIDGET (self), qm_plan_item_get_name (item));
   RenameData *rd;
-  int pos;
-
-  if (id == 0 || (pos = qm_plans_page_find_position (self, id)) < 0)
-    return;
-  item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
-
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Rename Plan"), NULL);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "rename", _("_Rename"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-
-  entry = gtk_entry_new ();
-  gtk_editable_set_text (GTK_EDITABLE (entry), qm_plan_item_get_name (item));
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Plan name"), -1);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  g_signal_connect (entry, "changed", G_CALLBACK (rename_entry_changed_cb), dialog);
 
   rd = g_new0 (RenameData, 1);
   g_set_weak_pointer (&rd->page, self);
   rd->id = id;
-  rd->entry = GTK_EDITABLE (entry);
+  rd->entry = qm_rename_dialog_get_entry (dialog);
+  g_signal_connect (rd->entry, "changed", G_CALLBACK (rename_entry_changed_cb), dialog);
   g_signal_connect_data (dialog, "response", G_CALLBACK (rename_response_cb), rd,
                          (GClosureNotify) (void (*) (void)) rename_data_free, 0);
   gtk_window_present (GTK_WINDOW (dialog));
-  gtk_widget_grab_focus (entry);
+  gtk_widget_grab_focus (GTK_WIDGET (rd->entry));
 }
 
 /* ------------------------------------------------------------------ */
@@ -616,20 +576,12 @@ export_response_cb (GtkNativeDialog *chooser,
 }
 
 static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
+export_plan (QmPlansPage *self,
+             gint64       id,
+             QmPlanItem  *item)
 {
-  QmPlansPage *self = QM_PLANS_PAGE (widget);
-  gint64 id = qm_plans_page_get_single_selected_id (self);
-  g_autoptr(QmPlanItem) item = NULL;
   g_autofree char *file_name = NULL;
   GtkFileChooserNative *chooser;
-  int pos;
-
-  if (id == 0 || (pos = qm_plans_page_find_position (self, id)) < 0)
-    return;
-  item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
 
   chooser = new_chooser (self, _("Export Plan"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"));
   /* File names cannot hold a slash. */
@@ -640,16 +592,56 @@ export_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* The actions above: those on the one selected plan take its id and item
+ * (without one they do nothing), the others the page alone. */
+static const struct
+{
+  const char *name;
+  void      (*on_page) (QmPlansPage *self);
+  void      (*on_plan) (QmPlansPage *self,
+                        gint64       id,
+                        QmPlanItem  *item);
+} actions[] = {
+  { "plans.import", import_plans, NULL },
+  { "plans.compare", compare_plans, NULL },
+  { "plans.delete", delete_plans, NULL },
+  { "plans.undo-delete", undo_delete, NULL },
+  { "plans.duplicate", NULL, duplicate_plan },
+  { "plans.rename", NULL, rename_plan },
+  { "plans.export", NULL, export_plan },
+};
+
+static void
+activate (GtkWidget  *widget,
+          const char *action_name,
+          GVariant   *param)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+  gint64 id = qm_plans_page_get_single_selected_id (self);
+  int pos = id != 0 ? qm_plans_page_find_position (self, id) : -1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      g_autoptr(QmPlanItem) item = NULL;
+
+      if (!g_str_equal (actions[i].name, action_name))
+        continue;
+      if (actions[i].on_page != NULL)
+        actions[i].on_page (self);
+      else if (pos >= 0)
+        {
+          item = g_list_model_get_item (G_LIST_MODEL (self->plans), pos);
+          actions[i].on_plan (self, id, item);
+        }
+      return;
+    }
+}
+
 /* Installs the actions above on the page's class (from class_init). */
 void
 qm_plans_page_class_actions_init (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_install_action (widget_class, "plans.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "plans.open-example", "s", open_example_action);
-  gtk_widget_class_install_action (widget_class, "plans.compare", NULL, compare_action);
-  gtk_widget_class_install_action (widget_class, "plans.delete", NULL, delete_action);
-  gtk_widget_class_install_action (widget_class, "plans.undo-delete", NULL, undo_delete_action);
-  gtk_widget_class_install_action (widget_class, "plans.duplicate", NULL, duplicate_action);
-  gtk_widget_class_install_action (widget_class, "plans.rename", NULL, rename_action);
-  gtk_widget_class_install_action (widget_class, "plans.export", NULL, export_action);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i].name, NULL, activate);
 }

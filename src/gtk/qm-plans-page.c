@@ -200,13 +200,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 {
   Column column = GPOINTER_TO_INT (user_data);
   gboolean numeric = column == COLUMN_GPUS || column == COLUMN_DAYS || column == COLUMN_COST;
-  GtkWidget *label = gtk_inscription_new (NULL);
+  GtkWidget *label = qm_list_page_cell_new (numeric, numeric ? 4 : 8, 0);
 
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), numeric ? 1.0 : 0.0);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), numeric ? 4 : 8);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
   g_object_set_data (G_OBJECT (label), "qm-column", GINT_TO_POINTER (column));
   gtk_widget_set_has_tooltip (label, column != COLUMN_GPUS && column != COLUMN_DAYS);
   /* The list item owns the label, so it outlives this handler. */
@@ -230,6 +225,35 @@ fill_cell_cb (GtkListItem *list_item,
 
 #define CMP(a, b) ((a) < (b) ? GTK_ORDERING_SMALLER : (a) > (b) ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL)
 
+/* The columns' ids in the template. */
+static const char *const column_ids[N_COLUMNS] = {
+  "name_column", "customer_column", "model_column", "gpus_column", "days_column", "cost_column",
+  "modified_column",
+};
+
+/* A figure column's value in @s. */
+static double
+figure (const QmPlanSummary *s,
+        Column               column)
+{
+  switch (column)
+    {
+    case COLUMN_GPUS:
+      return s->gpus;
+    case COLUMN_DAYS:
+      return s->days;
+    case COLUMN_COST:
+      return s->total_cost;
+    case COLUMN_NAME:
+    case COLUMN_CUSTOMER:
+    case COLUMN_MODEL:
+    case COLUMN_MODIFIED:
+    case N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 static int
 compare_cb (gconstpointer a,
             gconstpointer b,
@@ -241,36 +265,19 @@ compare_cb (gconstpointer a,
   const QmPlanSummary *sb = qm_plan_item_get_summary (ib);
   int r;
 
-  switch (column)
+  if (column == COLUMN_NAME || column == COLUMN_CUSTOMER || column == COLUMN_MODEL)
     {
-    case COLUMN_NAME:
-    case COLUMN_CUSTOMER:
-    case COLUMN_MODEL:
-      {
-        QmPlanItemKey key = column == COLUMN_NAME ? QM_PLAN_ITEM_KEY_NAME
-                            : column == COLUMN_CUSTOMER ? QM_PLAN_ITEM_KEY_CUSTOMER
-                            : QM_PLAN_ITEM_KEY_MODEL;
+      QmPlanItemKey key = column == COLUMN_NAME ? QM_PLAN_ITEM_KEY_NAME
+                          : column == COLUMN_CUSTOMER ? QM_PLAN_ITEM_KEY_CUSTOMER
+                          : QM_PLAN_ITEM_KEY_MODEL;
 
-        r = strcmp (qm_plan_item_get_sort_key (ia, key), qm_plan_item_get_sort_key (ib, key));
-        r = CMP (r, 0);
-      }
-      break;
-    case COLUMN_GPUS:
-      r = CMP (sa->gpus, sb->gpus);
-      break;
-    case COLUMN_DAYS:
-      r = CMP (sa->days, sb->days);
-      break;
-    case COLUMN_COST:
-      r = CMP (sa->total_cost, sb->total_cost);
-      break;
-    case COLUMN_MODIFIED:
-      r = CMP (sa->modified, sb->modified);
-      break;
-    case N_COLUMNS:
-    default:
-      g_assert_not_reached ();
+      r = strcmp (qm_plan_item_get_sort_key (ia, key), qm_plan_item_get_sort_key (ib, key));
+      r = CMP (r, 0);
     }
+  else if (column == COLUMN_MODIFIED)
+    r = CMP (sa->modified, sb->modified);
+  else
+    r = CMP (figure (sa, column), figure (sb, column));
   /* Ties keep a stable, meaningful order: newest first. */
   if (r == GTK_ORDERING_EQUAL && column != COLUMN_MODIFIED)
     r = CMP (sb->modified, sa->modified);
@@ -850,9 +857,7 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
     g_signal_new ("new-plan", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-plans-page.ui");
+  qm_gtk_class_set_template (widget_class, "qm-plans-page.ui");
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, stack);
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, list_stack);
@@ -861,20 +866,10 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, column_view);
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, action_bar);
   gtk_widget_class_bind_template_child (widget_class, QmPlansPage, selection_label);
-  gtk_widget_class_bind_template_child_full (widget_class, "name_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_NAME]));
-  gtk_widget_class_bind_template_child_full (widget_class, "customer_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_CUSTOMER]));
-  gtk_widget_class_bind_template_child_full (widget_class, "model_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_MODEL]));
-  gtk_widget_class_bind_template_child_full (widget_class, "gpus_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_GPUS]));
-  gtk_widget_class_bind_template_child_full (widget_class, "days_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_DAYS]));
-  gtk_widget_class_bind_template_child_full (widget_class, "cost_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_COST]));
-  gtk_widget_class_bind_template_child_full (widget_class, "modified_column", FALSE,
-                                             G_STRUCT_OFFSET (QmPlansPage, columns[COLUMN_MODIFIED]));
+  for (guint c = 0; c < N_COLUMNS; c++)
+    gtk_widget_class_bind_template_child_full (widget_class, column_ids[c], FALSE,
+                                               G_STRUCT_OFFSET (QmPlansPage, columns) +
+                                               c * sizeof (GtkColumnViewColumn *));
   gtk_widget_class_bind_template_callback (widget_class, new_plan_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);

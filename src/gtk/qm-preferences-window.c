@@ -363,9 +363,7 @@ qm_preferences_window_class_init (QmPreferencesWindowClass *klass)
 
   object_class->dispose = qm_preferences_window_dispose;
 
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-preferences-window.ui");
+  qm_gtk_class_set_template (widget_class, "qm-preferences-window.ui");
   for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
     gtk_widget_class_bind_template_child_full (widget_class, bindings[i].id, FALSE,
                                                G_STRUCT_OFFSET (QmPreferencesWindow, bound) +

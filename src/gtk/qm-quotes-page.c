@@ -245,16 +245,9 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
                gpointer                  user_data)
 {
   Column column = GPOINTER_TO_INT (user_data);
-  GtkWidget *label = gtk_inscription_new (NULL);
+  int min_chars = column == COLUMN_CUSTOMER || column == COLUMN_PROJECT ? 8 : column_chars[column];
 
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), column == COLUMN_GROSS ? 1.0 : 0.0);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), column == COLUMN_CUSTOMER || column == COLUMN_PROJECT
-                                                          ? 8 : column_chars[column]);
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), column_chars[column]);
-  if (column == COLUMN_GROSS)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
+  gtk_list_item_set_child (list_item, qm_list_page_cell_new (column == COLUMN_GROSS, min_chars, column_chars[column]));
 }
 
 static void

@@ -171,9 +171,7 @@ qm_welcome_window_class_init (QmWelcomeWindowClass *klass)
   object_class->dispose = qm_welcome_window_dispose;
   window_class->close_request = qm_welcome_window_close_request;
 
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-welcome-window.ui");
+  qm_gtk_class_set_template (widget_class, "qm-welcome-window.ui");
   gtk_widget_class_bind_template_child (widget_class, QmWelcomeWindow, carousel);
   gtk_widget_class_bind_template_child (widget_class, QmWelcomeWindow, end_stack);
   gtk_widget_class_bind_template_callback (widget_class, page_changed);

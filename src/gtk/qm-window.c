@@ -253,8 +253,7 @@ show_help_overlay_action (GtkWidget  *widget,
 
   if (gtk_application_window_get_help_overlay (window) == NULL)
     {
-      g_autoptr(GtkBuilder) builder =
-        gtk_builder_new_from_resource ("/io/github/quartermaster/Quartermaster/help-overlay.ui");
+      g_autoptr(GtkBuilder) builder = qm_gtk_builder_new ("help-overlay.ui");
 
       gtk_application_window_set_help_overlay (window,
                                                 GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder,
@@ -450,9 +449,7 @@ qm_window_class_init (QmWindowClass *klass)
   object_class->dispose = qm_window_dispose;
   window_class->close_request = qm_window_close_request;
 
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-window.ui");
+  qm_gtk_class_set_template (widget_class, "qm-window.ui");
   gtk_widget_class_bind_template_child (widget_class, QmWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, leaflet);
   gtk_widget_class_bind_template_child (widget_class, QmWindow, main_box);

@@ -903,9 +903,7 @@ qm_wizard_class_init (QmWizardClass *klass)
 
   g_type_ensure (QM_TYPE_WIZARD_HARDWARE);
   g_type_ensure (QM_TYPE_WIZARD_REVIEW);
-  qm_gtk_ensure_resources ();
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/quartermaster/Quartermaster/qm-wizard.ui");
+  qm_gtk_class_set_template (widget_class, "qm-wizard.ui");
   gtk_widget_class_bind_template_child (widget_class, QmWizard, window_title);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, next_button);
   gtk_widget_class_bind_template_child (widget_class, QmWizard, back_button);

@@ -20,22 +20,105 @@
 #include "qm-parallel.h"
 #include "qm-plan-report.h"
 
-static void
-add_num (JsonBuilder *b,
-         const char  *key,
-         double       v)
+/* The members of a layout's JSON object (docs/cli.md), each read from the
+ * QmParallelResult at its offset; an OBJECT row opens an object that the
+ * next END row closes. */
+typedef enum
 {
-  json_builder_set_member_name (b, key);
-  json_builder_add_double_value (b, v);
-}
+  MEMBER_UINT,
+  MEMBER_NUM,
+  MEMBER_BOOL,
+  MEMBER_RECOMPUTE,
+  MEMBER_OBJECT,
+  MEMBER_END,
+} MemberType;
+
+typedef struct
+{
+  const char *key;
+  MemberType  type;
+  gsize       offset;
+} Member;
+
+#define AT(member) G_STRUCT_OFFSET (QmParallelResult, member)
+
+static const Member result_members[] = {
+  { "parallelism", MEMBER_OBJECT, 0 },
+  { "tp", MEMBER_UINT, AT (layout.tp) },
+  { "pp", MEMBER_UINT, AT (layout.pp) },
+  { "dp", MEMBER_UINT, AT (layout.dp) },
+  { "cp", MEMBER_UINT, AT (layout.cp) },
+  { "ep", MEMBER_UINT, AT (layout.ep) },
+  { "micro_batch", MEMBER_UINT, AT (layout.micro_batch) },
+  { "micro_batches", MEMBER_UINT, AT (layout.n_micro) },
+  { "virtual_stages", MEMBER_UINT, AT (layout.virtual_stages) },
+  { "zero_stage", MEMBER_UINT, AT (layout.zero_stage) },
+  { "recompute", MEMBER_RECOMPUTE, AT (layout.recompute) },
+  { "sequence_parallel", MEMBER_BOOL, AT (layout.sequence_parallel) },
+  { NULL, MEMBER_END, 0 },
+  { "mfu", MEMBER_NUM, AT (time.mfu) },
+  { "hfu", MEMBER_NUM, AT (time.hfu) },
+  { "tokens_per_s", MEMBER_NUM, AT (time.tokens_per_s) },
+  { "step_time_s", MEMBER_OBJECT, 0 },
+  { "step", MEMBER_NUM, AT (time.step) },
+  { "compute", MEMBER_NUM, AT (time.compute) },
+  { "recompute", MEMBER_NUM, AT (time.recompute) },
+  { "tp_comm", MEMBER_NUM, AT (time.tp_comm) },
+  { "pp_comm", MEMBER_NUM, AT (time.pp_comm) },
+  { "dp_comm", MEMBER_NUM, AT (time.dp_comm) },
+  { "zero_comm", MEMBER_NUM, AT (time.zero_comm) },
+  { "cp_comm", MEMBER_NUM, AT (time.cp_comm) },
+  { "ep_comm", MEMBER_NUM, AT (time.ep_comm) },
+  { "bubble", MEMBER_NUM, AT (time.bubble) },
+  { "optimizer", MEMBER_NUM, AT (time.optimizer) },
+  { NULL, MEMBER_END, 0 },
+  { "memory_bytes", MEMBER_OBJECT, 0 },
+  { "weights", MEMBER_NUM, AT (memory.weights) },
+  { "gradients", MEMBER_NUM, AT (memory.gradients) },
+  { "optimizer", MEMBER_NUM, AT (memory.optimizer) },
+  { "activations", MEMBER_NUM, AT (memory.activations) },
+  { "overhead", MEMBER_NUM, AT (memory.overhead) },
+  { "total", MEMBER_NUM, AT (memory.total) },
+  { "capacity", MEMBER_NUM, AT (memory.capacity) },
+  { "margin", MEMBER_NUM, AT (memory.margin) },
+  { NULL, MEMBER_END, 0 },
+  { "cost_usd_per_step", MEMBER_NUM, AT (cost_usd_per_step) },
+};
 
 static void
-add_int (JsonBuilder *b,
-         const char  *key,
-         gint64       v)
+add_result_members (JsonBuilder            *b,
+                    const QmParallelResult *r)
 {
-  json_builder_set_member_name (b, key);
-  json_builder_add_int_value (b, v);
+  for (guint i = 0; i < G_N_ELEMENTS (result_members); i++)
+    {
+      const Member *m = &result_members[i];
+      gconstpointer at = (const char *) r + m->offset;
+
+      if (m->key != NULL)
+        json_builder_set_member_name (b, m->key);
+      switch (m->type)
+        {
+        case MEMBER_UINT:
+          json_builder_add_int_value (b, *(const guint *) at);
+          break;
+        case MEMBER_NUM:
+          json_builder_add_double_value (b, *(const double *) at);
+          break;
+        case MEMBER_BOOL:
+          json_builder_add_boolean_value (b, *(const gboolean *) at);
+          break;
+        case MEMBER_RECOMPUTE:
+          json_builder_add_string_value (b, qm_recompute_to_string (*(const QmRecompute *) at));
+          break;
+        case MEMBER_OBJECT:
+          json_builder_begin_object (b);
+          break;
+        case MEMBER_END:
+        default:
+          json_builder_end_object (b);
+          break;
+        }
+    }
 }
 
 static void
@@ -46,60 +129,13 @@ print_json (const QmParallelSearch *res)
   qm_cli_json_begin_list (b, "layouts");
   for (guint i = 0; i < res->n; i++)
     {
-      const QmParallelResult *r = &res->top[i];
-      const QmParallelLayout *l = &r->layout;
-      const QmParallelTime *t = &r->time;
-      const QmMemoryBreakdown *m = &r->memory;
-
       json_builder_begin_object (b);
-      add_int (b, "rank", i + 1);
-      json_builder_set_member_name (b, "parallelism");
-      json_builder_begin_object (b);
-      add_int (b, "tp", l->tp);
-      add_int (b, "pp", l->pp);
-      add_int (b, "dp", l->dp);
-      add_int (b, "cp", l->cp);
-      add_int (b, "ep", l->ep);
-      add_int (b, "micro_batch", l->micro_batch);
-      add_int (b, "micro_batches", l->n_micro);
-      add_int (b, "virtual_stages", l->virtual_stages);
-      add_int (b, "zero_stage", l->zero_stage);
-      json_builder_set_member_name (b, "recompute");
-      json_builder_add_string_value (b, qm_recompute_to_string (l->recompute));
-      json_builder_set_member_name (b, "sequence_parallel");
-      json_builder_add_boolean_value (b, l->sequence_parallel);
-      json_builder_end_object (b);
-      add_num (b, "mfu", t->mfu);
-      add_num (b, "hfu", t->hfu);
-      add_num (b, "tokens_per_s", t->tokens_per_s);
-      json_builder_set_member_name (b, "step_time_s");
-      json_builder_begin_object (b);
-      add_num (b, "step", t->step);
-      add_num (b, "compute", t->compute);
-      add_num (b, "recompute", t->recompute);
-      add_num (b, "tp_comm", t->tp_comm);
-      add_num (b, "pp_comm", t->pp_comm);
-      add_num (b, "dp_comm", t->dp_comm);
-      add_num (b, "zero_comm", t->zero_comm);
-      add_num (b, "cp_comm", t->cp_comm);
-      add_num (b, "ep_comm", t->ep_comm);
-      add_num (b, "bubble", t->bubble);
-      add_num (b, "optimizer", t->optimizer);
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "memory_bytes");
-      json_builder_begin_object (b);
-      add_num (b, "weights", m->weights);
-      add_num (b, "gradients", m->gradients);
-      add_num (b, "optimizer", m->optimizer);
-      add_num (b, "activations", m->activations);
-      add_num (b, "overhead", m->overhead);
-      add_num (b, "total", m->total);
-      add_num (b, "capacity", m->capacity);
-      add_num (b, "margin", m->margin);
-      json_builder_end_object (b);
-      add_num (b, "cost_usd_per_step", r->cost_usd_per_step);
+      json_builder_set_member_name (b, "rank");
+      json_builder_add_int_value (b, i + 1);
+      add_result_members (b, &res->top[i]);
       /* The same for every element: the array is the contract. */
-      add_int (b, "layouts_evaluated", (gint64) res->evaluated);
+      json_builder_set_member_name (b, "layouts_evaluated");
+      json_builder_add_int_value (b, (gint64) res->evaluated);
       json_builder_end_object (b);
     }
   qm_cli_json_end_list (b);

@@ -52,13 +52,7 @@ gboolean
 qm_advisor_goal_from_string (const char    *s,
                              QmAdvisorGoal *out)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (goals); i++)
-    if (g_strcmp0 (s, goals[i].id) == 0)
-      {
-        *out = (QmAdvisorGoal) i;
-        return TRUE;
-      }
-  return FALSE;
+  return qm_name_table_find (s, QM_NAME_TABLE (goals, id), (guint *) out);
 }
 
 typedef struct
@@ -143,6 +137,21 @@ describe_effects (QmAdvice *a,
 }
 
 /* Estimates @candidate and keeps it when feasible and better somewhere. */
+/* A cleared item with its words; the caller fills in the figures. */
+static void
+advice_init (QmAdvice   *a,
+             const char *id,
+             const char *title,
+             const char *tradeoff,
+             const char *assumption)
+{
+  memset (a, 0, sizeof *a);
+  g_strlcpy (a->id, id, sizeof a->id);
+  g_strlcpy (a->title, title, sizeof a->title);
+  g_strlcpy (a->tradeoff, tradeoff, sizeof a->tradeoff);
+  g_strlcpy (a->assumption, assumption, sizeof a->assumption);
+}
+
 static void
 consider (Advisor      *ad,
           const QmPlan *candidate,
@@ -167,11 +176,7 @@ consider (Advisor      *ad,
     return;
 
   a = &out->items[out->n];
-  memset (a, 0, sizeof *a);
-  g_strlcpy (a->id, id, sizeof a->id);
-  g_strlcpy (a->title, title, sizeof a->title);
-  g_strlcpy (a->tradeoff, tradeoff, sizeof a->tradeoff);
-  g_strlcpy (a->assumption, assumption, sizeof a->assumption);
+  advice_init (a, id, title, tradeoff, assumption);
   a->quantified = TRUE;
   a->days = metric_days (e);
   a->gpus = e->gpus;
@@ -210,12 +215,7 @@ guidance (QmAdvisorResult *out,
   if (out->n_guidance >= QM_ADVISOR_GUIDANCE)
     return;
   a = &out->guidance[out->n_guidance++];
-  memset (a, 0, sizeof *a);
-  g_strlcpy (a->id, id, sizeof a->id);
-  g_strlcpy (a->title, title, sizeof a->title);
-  g_strlcpy (a->tradeoff, text, sizeof a->tradeoff);
-  g_strlcpy (a->assumption, source, sizeof a->assumption);
-  a->quantified = FALSE;
+  advice_init (a, id, title, text, source);
 }
 
 static gboolean

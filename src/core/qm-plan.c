@@ -15,17 +15,13 @@
 /* ------------------------------------------------------------------ */
 /* Errors: each a problem (qm-problem.h), rendered into the GError     */
 
-/* The problem @code at @path, a string and two numbers filling its
- * template. */
+/* A string and two numbers for the problem's template. */
 static void
-problem_init (QmProblem     *p,
-              QmProblemCode  code,
-              const char    *path,
-              const char    *s0,
-              double         n0,
-              double         n1)
+problem_fill (QmProblem  *p,
+              const char *s0,
+              double      n0,
+              double      n1)
 {
-  qm_problem_init (p, code, path);
   qm_problem_set_string (p, 0, s0);
   qm_problem_set_number (p, 0, n0);
   qm_problem_set_number (p, 1, n1);
@@ -44,7 +40,8 @@ qm_plan_fail_problem (GError       **error,
 {
   QmProblem p;
 
-  problem_init (&p, problem, path, s0, n0, n1);
+  qm_problem_init (&p, problem, path);
+  problem_fill (&p, s0, n0, n1);
   if (has_got)
     qm_problem_set_got_node (&p, got);
   return qm_problem_set_error (error, code, &p);
@@ -71,7 +68,8 @@ fail_value (GError       **error,
 {
   QmProblem p;
 
-  problem_init (&p, problem, path, s0, n0, n1);
+  qm_problem_init (&p, problem, path);
+  problem_fill (&p, s0, n0, n1);
   qm_problem_set_got_number (&p, got);
   return qm_problem_set_error (error, QM_PLAN_ERROR_INVALID, &p);
 }

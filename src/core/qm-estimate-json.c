@@ -126,6 +126,16 @@ table_object (JsonBuilder   *b,
   json_builder_end_object (b);
 }
 
+static const Member fabric_members[] = {
+  UINT (QmFabric, "leaf_switches", leaf_switches),
+  UINT (QmFabric, "spine_switches", spine_switches),
+  UINT (QmFabric, "core_switches", core_switches),
+  UINT (QmFabric, "cables", cables),
+  UINT (QmFabric, "transceivers", transceivers),
+  UINT (QmFabric, "tiers", tiers),
+  UINT (QmFabric, "rails", rails),
+};
+
 static void
 cluster_members (JsonBuilder     *b,
                  const QmCluster *c)
@@ -134,13 +144,7 @@ cluster_members (JsonBuilder     *b,
    * compute, storage and management networks are extra keys. */
   json_builder_set_member_name (b, "network");
   json_builder_begin_object (b);
-  member_int (b, "leaf_switches", TRUE, c->network.leaf_switches);
-  member_int (b, "spine_switches", TRUE, c->network.spine_switches);
-  member_int (b, "core_switches", TRUE, c->network.core_switches);
-  member_int (b, "cables", TRUE, c->network.cables);
-  member_int (b, "transceivers", TRUE, c->network.transceivers);
-  member_int (b, "tiers", TRUE, c->network.tiers);
-  member_int (b, "rails", TRUE, c->network.rails);
+  table_members (b, &c->network, fabric_members, G_N_ELEMENTS (fabric_members));
   member_int (b, "storage_switches", TRUE,
               c->storage_network.leaf_switches + c->storage_network.spine_switches
               + c->storage_network.core_switches);
@@ -187,6 +191,17 @@ static const Member power_members[] = {
   NUM (QmPower, "electricity_usd", electricity_usd),
 };
 
+static const Member cost_members_usd[] = {
+  NUM (QmCost, "upfront", upfront),
+  NUM (QmCost, "monthly", monthly),
+  NUM (QmCost, "run", run),
+  NUM (QmCost, "total", total),
+  NUM (QmCost, "hardware", hardware_usd),
+  NUM (QmCost, "installation", install_usd),
+  NUM (QmCost, "rent_monthly", rent_monthly),
+  NUM (QmCost, "horizon_months", horizon_months),
+};
+
 static void
 cost_members (JsonBuilder  *b,
               const QmPlan *plan,
@@ -196,14 +211,7 @@ cost_members (JsonBuilder  *b,
 
   json_builder_set_member_name (b, "cost_usd");
   json_builder_begin_object (b);
-  member_num (b, "upfront", TRUE, c->upfront);
-  member_num (b, "monthly", TRUE, c->monthly);
-  member_num (b, "run", TRUE, c->run);
-  member_num (b, "total", TRUE, c->total);
-  member_num (b, "hardware", TRUE, c->hardware_usd);
-  member_num (b, "installation", TRUE, c->install_usd);
-  member_num (b, "rent_monthly", TRUE, c->rent_monthly);
-  member_num (b, "horizon_months", TRUE, c->horizon_months);
+  table_members (b, c, cost_members_usd, G_N_ELEMENTS (cost_members_usd));
   member_num (b, "break_even_months", c->break_even_valid, c->break_even_months);
   member_str (b, "pricing", qm_pricing_mode_to_string (plan->pricing.mode));
   member_str (b, "currency", plan->pricing.currency);

@@ -16,110 +16,60 @@
 #include "qm-cli.h"
 #include "qm-cli-commands.h"
 #include "qm-estimate.h"
+#include "qm-json-members.h"
 #include "qm-model.h"
 #include "qm-parallel.h"
 #include "qm-plan-report.h"
 
 /* The members of a layout's JSON object (docs/cli.md), each read from the
- * QmParallelResult at its offset; an OBJECT row opens an object that the
- * next END row closes. */
-typedef enum
-{
-  MEMBER_UINT,
-  MEMBER_NUM,
-  MEMBER_BOOL,
-  MEMBER_RECOMPUTE,
-  MEMBER_OBJECT,
-  MEMBER_END,
-} MemberType;
+ * QmParallelResult. */
+#define NUM(key, member)  QM_JSON_MEMBER (key, QM_JSON_NUMBER, QmParallelResult, member, double)
+#define UINT(key, member) QM_JSON_MEMBER (key, QM_JSON_UINT, QmParallelResult, member, guint)
+#define BOOL(key, member) QM_JSON_MEMBER (key, QM_JSON_BOOL, QmParallelResult, member, gboolean)
+#define RECOMPUTE_TO_S    (const char *(*) (int)) (void (*) (void)) qm_recompute_to_string
 
-typedef struct
-{
-  const char *key;
-  MemberType  type;
-  gsize       offset;
-} Member;
-
-#define AT(member) G_STRUCT_OFFSET (QmParallelResult, member)
-
-static const Member result_members[] = {
-  { "parallelism", MEMBER_OBJECT, 0 },
-  { "tp", MEMBER_UINT, AT (layout.tp) },
-  { "pp", MEMBER_UINT, AT (layout.pp) },
-  { "dp", MEMBER_UINT, AT (layout.dp) },
-  { "cp", MEMBER_UINT, AT (layout.cp) },
-  { "ep", MEMBER_UINT, AT (layout.ep) },
-  { "micro_batch", MEMBER_UINT, AT (layout.micro_batch) },
-  { "micro_batches", MEMBER_UINT, AT (layout.n_micro) },
-  { "virtual_stages", MEMBER_UINT, AT (layout.virtual_stages) },
-  { "zero_stage", MEMBER_UINT, AT (layout.zero_stage) },
-  { "recompute", MEMBER_RECOMPUTE, AT (layout.recompute) },
-  { "sequence_parallel", MEMBER_BOOL, AT (layout.sequence_parallel) },
-  { NULL, MEMBER_END, 0 },
-  { "mfu", MEMBER_NUM, AT (time.mfu) },
-  { "hfu", MEMBER_NUM, AT (time.hfu) },
-  { "tokens_per_s", MEMBER_NUM, AT (time.tokens_per_s) },
-  { "step_time_s", MEMBER_OBJECT, 0 },
-  { "step", MEMBER_NUM, AT (time.step) },
-  { "compute", MEMBER_NUM, AT (time.compute) },
-  { "recompute", MEMBER_NUM, AT (time.recompute) },
-  { "tp_comm", MEMBER_NUM, AT (time.tp_comm) },
-  { "pp_comm", MEMBER_NUM, AT (time.pp_comm) },
-  { "dp_comm", MEMBER_NUM, AT (time.dp_comm) },
-  { "zero_comm", MEMBER_NUM, AT (time.zero_comm) },
-  { "cp_comm", MEMBER_NUM, AT (time.cp_comm) },
-  { "ep_comm", MEMBER_NUM, AT (time.ep_comm) },
-  { "bubble", MEMBER_NUM, AT (time.bubble) },
-  { "optimizer", MEMBER_NUM, AT (time.optimizer) },
-  { NULL, MEMBER_END, 0 },
-  { "memory_bytes", MEMBER_OBJECT, 0 },
-  { "weights", MEMBER_NUM, AT (memory.weights) },
-  { "gradients", MEMBER_NUM, AT (memory.gradients) },
-  { "optimizer", MEMBER_NUM, AT (memory.optimizer) },
-  { "activations", MEMBER_NUM, AT (memory.activations) },
-  { "overhead", MEMBER_NUM, AT (memory.overhead) },
-  { "total", MEMBER_NUM, AT (memory.total) },
-  { "capacity", MEMBER_NUM, AT (memory.capacity) },
-  { "margin", MEMBER_NUM, AT (memory.margin) },
-  { NULL, MEMBER_END, 0 },
-  { "cost_usd_per_step", MEMBER_NUM, AT (cost_usd_per_step) },
+static const QmJsonMember result_members[] = {
+  { "parallelism", QM_JSON_OBJECT, 0, NULL },
+  UINT ("tp", layout.tp),
+  UINT ("pp", layout.pp),
+  UINT ("dp", layout.dp),
+  UINT ("cp", layout.cp),
+  UINT ("ep", layout.ep),
+  UINT ("micro_batch", layout.micro_batch),
+  UINT ("micro_batches", layout.n_micro),
+  UINT ("virtual_stages", layout.virtual_stages),
+  UINT ("zero_stage", layout.zero_stage),
+  { "recompute", QM_JSON_ENUM, G_STRUCT_OFFSET (QmParallelResult, layout.recompute), RECOMPUTE_TO_S },
+  BOOL ("sequence_parallel", layout.sequence_parallel),
+  { NULL, QM_JSON_END, 0, NULL },
+  NUM ("mfu", time.mfu),
+  NUM ("hfu", time.hfu),
+  NUM ("tokens_per_s", time.tokens_per_s),
+  { "step_time_s", QM_JSON_OBJECT, 0, NULL },
+  NUM ("step", time.step),
+  NUM ("compute", time.compute),
+  NUM ("recompute", time.recompute),
+  NUM ("tp_comm", time.tp_comm),
+  NUM ("pp_comm", time.pp_comm),
+  NUM ("dp_comm", time.dp_comm),
+  NUM ("zero_comm", time.zero_comm),
+  NUM ("cp_comm", time.cp_comm),
+  NUM ("ep_comm", time.ep_comm),
+  NUM ("bubble", time.bubble),
+  NUM ("optimizer", time.optimizer),
+  { NULL, QM_JSON_END, 0, NULL },
+  { "memory_bytes", QM_JSON_OBJECT, 0, NULL },
+  NUM ("weights", memory.weights),
+  NUM ("gradients", memory.gradients),
+  NUM ("optimizer", memory.optimizer),
+  NUM ("activations", memory.activations),
+  NUM ("overhead", memory.overhead),
+  NUM ("total", memory.total),
+  NUM ("capacity", memory.capacity),
+  NUM ("margin", memory.margin),
+  { NULL, QM_JSON_END, 0, NULL },
+  NUM ("cost_usd_per_step", cost_usd_per_step),
 };
-
-static void
-add_result_members (JsonBuilder            *b,
-                    const QmParallelResult *r)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (result_members); i++)
-    {
-      const Member *m = &result_members[i];
-      gconstpointer at = (const char *) r + m->offset;
-
-      if (m->key != NULL)
-        json_builder_set_member_name (b, m->key);
-      switch (m->type)
-        {
-        case MEMBER_UINT:
-          json_builder_add_int_value (b, *(const guint *) at);
-          break;
-        case MEMBER_NUM:
-          json_builder_add_double_value (b, *(const double *) at);
-          break;
-        case MEMBER_BOOL:
-          json_builder_add_boolean_value (b, *(const gboolean *) at);
-          break;
-        case MEMBER_RECOMPUTE:
-          json_builder_add_string_value (b, qm_recompute_to_string (*(const QmRecompute *) at));
-          break;
-        case MEMBER_OBJECT:
-          json_builder_begin_object (b);
-          break;
-        case MEMBER_END:
-        default:
-          json_builder_end_object (b);
-          break;
-        }
-    }
-}
 
 static void
 print_json (const QmParallelSearch *res)
@@ -132,7 +82,7 @@ print_json (const QmParallelSearch *res)
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "rank");
       json_builder_add_int_value (b, i + 1);
-      add_result_members (b, &res->top[i]);
+      qm_json_add_members (b, &res->top[i], result_members, G_N_ELEMENTS (result_members));
       /* The same for every element: the array is the contract. */
       json_builder_set_member_name (b, "layouts_evaluated");
       json_builder_add_int_value (b, (gint64) res->evaluated);

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "qm-estimate-json.h"
+#include "qm-json-members.h"
 #include "qm-text.h"
 
 static void
@@ -63,70 +64,26 @@ member_bool (JsonBuilder *b,
   json_builder_add_boolean_value (b, v);
 }
 
-/* A table of members: key, type and offset. NUM(), UINT() and BOOL()
- * refuse, at compile time, a member that is not a double, a guint or a
- * gboolean. A number is null when it is not finite. */
-typedef enum
-{
-  MEMBER_NUM,
-  MEMBER_UINT,
-  MEMBER_BOOL,
-} MemberType;
-
-typedef struct
-{
-  const char *key;
-  MemberType  type;
-  gsize       offset;
-} Member;
-
-#define MEMBER_OF(Type, member, CType) \
-  G_STRUCT_OFFSET (Type, member) + 0 * sizeof (_Generic (((Type *) 0)->member, CType: 1))
-#define NUM(Type, key, member)  { key, MEMBER_NUM, MEMBER_OF (Type, member, double) }
-#define UINT(Type, key, member) { key, MEMBER_UINT, MEMBER_OF (Type, member, guint) }
-#define BOOL(Type, key, member) { key, MEMBER_BOOL, MEMBER_OF (Type, member, gboolean) }
-
-static void
-table_members (JsonBuilder   *b,
-               gconstpointer  base,
-               const Member  *members,
-               guint          n)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      gconstpointer at = (const char *) base + members[i].offset;
-
-      switch (members[i].type)
-        {
-        case MEMBER_UINT:
-          member_int (b, members[i].key, TRUE, *(const guint *) at);
-          break;
-        case MEMBER_BOOL:
-          member_bool (b, members[i].key, *(const gboolean *) at);
-          break;
-        case MEMBER_NUM:
-        default:
-          member_num (b, members[i].key, TRUE, *(const double *) at);
-          break;
-        }
-    }
-}
+/* Rows of member tables (qm-json-members.h). */
+#define NUM(Type, key, member)  QM_JSON_MEMBER (key, QM_JSON_NUMBER, Type, member, double)
+#define UINT(Type, key, member) QM_JSON_MEMBER (key, QM_JSON_UINT, Type, member, guint)
+#define BOOL(Type, key, member) QM_JSON_MEMBER (key, QM_JSON_BOOL, Type, member, gboolean)
 
 /* An object member @key holding the table's members. */
 static void
-table_object (JsonBuilder   *b,
-              const char    *key,
-              gconstpointer  base,
-              const Member  *members,
-              guint          n)
+table_object (JsonBuilder        *b,
+              const char         *key,
+              gconstpointer       base,
+              const QmJsonMember *members,
+              guint               n)
 {
   json_builder_set_member_name (b, key);
   json_builder_begin_object (b);
-  table_members (b, base, members, n);
+  qm_json_add_members (b, base, members, n);
   json_builder_end_object (b);
 }
 
-static const Member fabric_members[] = {
+static const QmJsonMember fabric_members[] = {
   UINT (QmFabric, "leaf_switches", leaf_switches),
   UINT (QmFabric, "spine_switches", spine_switches),
   UINT (QmFabric, "core_switches", core_switches),
@@ -144,7 +101,7 @@ cluster_members (JsonBuilder     *b,
    * compute, storage and management networks are extra keys. */
   json_builder_set_member_name (b, "network");
   json_builder_begin_object (b);
-  table_members (b, &c->network, fabric_members, G_N_ELEMENTS (fabric_members));
+  qm_json_add_members (b, &c->network, fabric_members, G_N_ELEMENTS (fabric_members));
   member_int (b, "storage_switches", TRUE,
               c->storage_network.leaf_switches + c->storage_network.spine_switches
               + c->storage_network.core_switches);
@@ -171,7 +128,7 @@ cluster_members (JsonBuilder     *b,
   json_builder_end_object (b);
 }
 
-static const Member power_kw_members[] = {
+static const QmJsonMember power_kw_members[] = {
   NUM (QmPower, "gpus", gpus_kw),
   NUM (QmPower, "servers", servers_kw),
   NUM (QmPower, "network", network_kw),
@@ -184,14 +141,14 @@ static const Member power_kw_members[] = {
   NUM (QmPower, "pue", pue),
 };
 
-static const Member power_members[] = {
+static const QmJsonMember power_members[] = {
   NUM (QmPower, "energy_mwh", energy_mwh),
   NUM (QmPower, "co2_tonnes", co2_tonnes),
   NUM (QmPower, "cooling_btu_h", cooling_btu_h),
   NUM (QmPower, "electricity_usd", electricity_usd),
 };
 
-static const Member cost_members_usd[] = {
+static const QmJsonMember cost_members_usd[] = {
   NUM (QmCost, "upfront", upfront),
   NUM (QmCost, "monthly", monthly),
   NUM (QmCost, "run", run),
@@ -211,7 +168,7 @@ cost_members (JsonBuilder  *b,
 
   json_builder_set_member_name (b, "cost_usd");
   json_builder_begin_object (b);
-  table_members (b, c, cost_members_usd, G_N_ELEMENTS (cost_members_usd));
+  qm_json_add_members (b, c, cost_members_usd, G_N_ELEMENTS (cost_members_usd));
   member_num (b, "break_even_months", c->break_even_valid, c->break_even_months);
   member_str (b, "pricing", qm_pricing_mode_to_string (plan->pricing.mode));
   member_str (b, "currency", plan->pricing.currency);
@@ -240,7 +197,7 @@ cost_members (JsonBuilder  *b,
   member_str (b, "bom_as_of", as_of);
 }
 
-static const Member reliability_members[] = {
+static const QmJsonMember reliability_members[] = {
   NUM (QmReliability, "interruptions", interruptions),
   NUM (QmReliability, "checkpoint_bytes", checkpoint_bytes),
   NUM (QmReliability, "checkpoint_write_s", checkpoint_write_s),
@@ -260,11 +217,11 @@ reliability_member (JsonBuilder         *b,
   json_builder_set_member_name (b, "reliability");
   json_builder_begin_object (b);
   member_str (b, "preset", r->preset);
-  table_members (b, r, reliability_members, G_N_ELEMENTS (reliability_members));
+  qm_json_add_members (b, r, reliability_members, G_N_ELEMENTS (reliability_members));
   json_builder_end_object (b);
 }
 
-static const Member inference_members[] = {
+static const QmJsonMember inference_members[] = {
   UINT (QmInference, "gpus", gpus),
   UINT (QmInference, "replicas", replicas),
   NUM (QmInference, "tokens_per_s_per_gpu", tokens_per_s_per_gpu),
@@ -296,7 +253,7 @@ static const Member inference_members[] = {
 };
 
 /* The throughput model's step (qm-parallel), seconds, exposed parts. */
-static const Member step_time_members[] = {
+static const QmJsonMember step_time_members[] = {
   NUM (QmParallelTime, "step", step),
   NUM (QmParallelTime, "compute", compute),
   NUM (QmParallelTime, "recompute", recompute),
@@ -311,7 +268,7 @@ static const Member step_time_members[] = {
   NUM (QmParallelTime, "tokens_per_s", tokens_per_s),
 };
 
-static const Member memory_members[] = {
+static const QmJsonMember memory_members[] = {
   NUM (QmMemoryBreakdown, "weights", weights),
   NUM (QmMemoryBreakdown, "gradients", gradients),
   NUM (QmMemoryBreakdown, "optimizer", optimizer),
@@ -323,7 +280,7 @@ static const Member memory_members[] = {
   NUM (QmMemoryBreakdown, "margin", margin),
 };
 
-static const Member parallelism_members[] = {
+static const QmJsonMember parallelism_members[] = {
   UINT (QmParallelism, "tp", tp),
   UINT (QmParallelism, "pp", pp),
   UINT (QmParallelism, "dp", dp),
@@ -339,7 +296,7 @@ parallelism_member (JsonBuilder         *b,
 {
   json_builder_set_member_name (b, "parallelism");
   json_builder_begin_object (b);
-  table_members (b, p, parallelism_members, G_N_ELEMENTS (parallelism_members));
+  qm_json_add_members (b, p, parallelism_members, G_N_ELEMENTS (parallelism_members));
   member_str (b, "recompute", qm_recompute_to_string (p->recompute));
   member_bool (b, "sequence_parallel", p->sequence_parallel);
   member_int (b, "virtual_stages", TRUE, MAX (p->virtual_stages, 1u));
@@ -358,7 +315,7 @@ module_members (JsonBuilder      *b,
   if (ok && e->has_power)
     {
       table_object (b, "power_kw", &e->power, power_kw_members, G_N_ELEMENTS (power_kw_members));
-      table_members (b, &e->power, power_members, G_N_ELEMENTS (power_members));
+      qm_json_add_members (b, &e->power, power_members, G_N_ELEMENTS (power_members));
     }
   else
     {

@@ -15,16 +15,20 @@
 /* ------------------------------------------------------------------ */
 /* Errors: each a problem (qm-problem.h), rendered into the GError     */
 
-/* A string and two numbers for the problem's template. */
-static void
-problem_fill (QmProblem  *p,
-              const char *s0,
-              double      n0,
-              double      n1)
+/* The problem @p, a string and two numbers filling its template, as the
+ * GError @code. */
+static gboolean
+fail_with (GError      **error,
+           QmPlanError   code,
+           QmProblem    *p,
+           const char   *s0,
+           double        n0,
+           double        n1)
 {
   qm_problem_set_string (p, 0, s0);
   qm_problem_set_number (p, 0, n0);
   qm_problem_set_number (p, 1, n1);
+  return qm_problem_set_error (error, code, p);
 }
 
 gboolean
@@ -41,10 +45,9 @@ qm_plan_fail_problem (GError       **error,
   QmProblem p;
 
   qm_problem_init (&p, problem, path);
-  problem_fill (&p, s0, n0, n1);
   if (has_got)
     qm_problem_set_got_node (&p, got);
-  return qm_problem_set_error (error, code, &p);
+  return fail_with (error, code, &p, s0, n0, n1);
 }
 
 gboolean
@@ -69,9 +72,8 @@ fail_value (GError       **error,
   QmProblem p;
 
   qm_problem_init (&p, problem, path);
-  problem_fill (&p, s0, n0, n1);
   qm_problem_set_got_number (&p, got);
-  return qm_problem_set_error (error, QM_PLAN_ERROR_INVALID, &p);
+  return fail_with (error, QM_PLAN_ERROR_INVALID, &p, s0, n0, n1);
 }
 
 /* ------------------------------------------------------------------ */

@@ -61,6 +61,20 @@ test_sanitize (void)
   g_assert_cmpstr (b, ==, "one\n\ttwo ");
 }
 
+/* A table cell of 5 characters: 4 and an ellipsis, counted in characters,
+ * not bytes. */
+static void
+test_ellipsize (void)
+{
+  g_autofree char *a = qm_text_ellipsize ("short", 5);
+  g_autofree char *b = qm_text_ellipsize ("longer", 5);
+  g_autofree char *c = qm_text_ellipsize ("ÄÖÜßéè", 5);
+
+  g_assert_cmpstr (a, ==, "short");
+  g_assert_cmpstr (b, ==, "long…");
+  g_assert_cmpstr (c, ==, "ÄÖÜß…");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -68,5 +82,6 @@ main (int argc, char **argv)
   g_test_add_func ("/text/unsafe", test_unsafe);
   g_test_add_func ("/text/escape", test_escape);
   g_test_add_func ("/text/sanitize", test_sanitize);
+  g_test_add_func ("/text/ellipsize", test_ellipsize);
   return g_test_run ();
 }

@@ -18,10 +18,29 @@ test_precision_bytes (void)
   g_assert_cmpstr (qm_precision_to_string (QM_PRECISION_FP32), ==, "fp32");
 }
 
+/* A table whose name is not its first member, as the helper allows. */
+static void
+test_name_table (void)
+{
+  static const struct { int n; const char *name; } rows[] = {
+    { 10, "ten" }, { 20, "twenty" }, { 30, NULL },
+  };
+  guint i = 99;
+
+  g_assert_true (qm_name_table_find ("twenty", QM_NAME_TABLE (rows, name), &i));
+  g_assert_cmpuint (i, ==, 1);
+  g_assert_false (qm_name_table_find ("Twenty", QM_NAME_TABLE (rows, name), &i));
+  g_assert_false (qm_name_table_find ("", QM_NAME_TABLE (rows, name), &i));
+  g_assert_cmpuint (i, ==, 1);
+  g_assert_true (qm_name_table_find (NULL, QM_NAME_TABLE (rows, name), &i));
+  g_assert_cmpuint (i, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/types/precision-bytes", test_precision_bytes);
+  g_test_add_func ("/types/name-table", test_name_table);
   return g_test_run ();
 }

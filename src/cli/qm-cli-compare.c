@@ -15,6 +15,7 @@
 #include "qm-cli-report.h"
 #include "qm-estimate-json.h"
 #include "qm-plan-report.h"
+#include "qm-text.h"
 
 #define CELL_CHARS 30
 
@@ -32,18 +33,6 @@ print_cell (const char *s,
             glong       width)
 {
   qm_cli_print ("%s", qm_cli_cell (s, -(int) MAX (width, qm_cli_columns (s))));
-}
-
-static char *
-cut (const char *s,
-     glong       max)
-{
-  g_autofree char *head = NULL;
-
-  if (g_utf8_strlen (s, -1) <= max)
-    return g_strdup (s);
-  head = g_utf8_substring (s, 0, max - 1);
-  return g_strconcat (head, "…", NULL);
 }
 
 static void
@@ -92,7 +81,7 @@ print_table (const QmPlan     *plans,
       print_cell (row->label, label_w);
       for (guint i = 0; i < n; i++)
         {
-          g_autofree char *text = cut (row->cells[i], CELL_CHARS - (row->best[i] ? 2 : 0));
+          g_autofree char *text = qm_text_ellipsize (row->cells[i], CELL_CHARS - (row->best[i] ? 2 : 0));
           g_autofree char *cell = row->best[i] ? g_strconcat (text, " ✓", NULL) : g_strdup (text);
 
           fputs ("  ", stdout);

@@ -16,27 +16,60 @@
 #include "qm-cli.h"
 #include "qm-cli-commands.h"
 #include "qm-estimate.h"
+#include "qm-json-members.h"
 #include "qm-model.h"
 #include "qm-parallel.h"
 #include "qm-plan-report.h"
 
-static void
-add_num (JsonBuilder *b,
-         const char  *key,
-         double       v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_double_value (b, v);
-}
+/* The members of a layout's JSON object (docs/cli.md), each read from the
+ * QmParallelResult. */
+#define NUM(key, member)  QM_JSON_MEMBER (key, QM_JSON_NUMBER, QmParallelResult, member, double)
+#define UINT(key, member) QM_JSON_MEMBER (key, QM_JSON_UINT, QmParallelResult, member, guint)
+#define BOOL(key, member) QM_JSON_MEMBER (key, QM_JSON_BOOL, QmParallelResult, member, gboolean)
+#define RECOMPUTE_TO_S    (const char *(*) (int)) (void (*) (void)) qm_recompute_to_string
 
-static void
-add_int (JsonBuilder *b,
-         const char  *key,
-         gint64       v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_int_value (b, v);
-}
+static const QmJsonMember result_members[] = {
+  { "parallelism", QM_JSON_OBJECT, 0, NULL },
+  UINT ("tp", layout.tp),
+  UINT ("pp", layout.pp),
+  UINT ("dp", layout.dp),
+  UINT ("cp", layout.cp),
+  UINT ("ep", layout.ep),
+  UINT ("micro_batch", layout.micro_batch),
+  UINT ("micro_batches", layout.n_micro),
+  UINT ("virtual_stages", layout.virtual_stages),
+  UINT ("zero_stage", layout.zero_stage),
+  { "recompute", QM_JSON_ENUM, G_STRUCT_OFFSET (QmParallelResult, layout.recompute), RECOMPUTE_TO_S },
+  BOOL ("sequence_parallel", layout.sequence_parallel),
+  { NULL, QM_JSON_END, 0, NULL },
+  NUM ("mfu", time.mfu),
+  NUM ("hfu", time.hfu),
+  NUM ("tokens_per_s", time.tokens_per_s),
+  { "step_time_s", QM_JSON_OBJECT, 0, NULL },
+  NUM ("step", time.step),
+  NUM ("compute", time.compute),
+  NUM ("recompute", time.recompute),
+  NUM ("tp_comm", time.tp_comm),
+  NUM ("pp_comm", time.pp_comm),
+  NUM ("dp_comm", time.dp_comm),
+  NUM ("zero_comm", time.zero_comm),
+  NUM ("cp_comm", time.cp_comm),
+  NUM ("ep_comm", time.ep_comm),
+  NUM ("bubble", time.bubble),
+  NUM ("optimizer", time.optimizer),
+  { NULL, QM_JSON_END, 0, NULL },
+  { "memory_bytes", QM_JSON_OBJECT, 0, NULL },
+  NUM ("weights", memory.weights),
+  NUM ("gradients", memory.gradients),
+  NUM ("optimizer", memory.optimizer),
+  NUM ("activations", memory.activations),
+  NUM ("overhead", memory.overhead),
+  NUM ("total", memory.total),
+  NUM ("capacity", memory.capacity),
+  NUM ("margin", memory.margin),
+  { NULL, QM_JSON_END, 0, NULL },
+  NUM ("cost_usd_per_step", cost_usd_per_step),
+};
 
 static void
 print_json (const QmParallelSearch *res)
@@ -46,60 +79,13 @@ print_json (const QmParallelSearch *res)
   qm_cli_json_begin_list (b, "layouts");
   for (guint i = 0; i < res->n; i++)
     {
-      const QmParallelResult *r = &res->top[i];
-      const QmParallelLayout *l = &r->layout;
-      const QmParallelTime *t = &r->time;
-      const QmMemoryBreakdown *m = &r->memory;
-
       json_builder_begin_object (b);
-      add_int (b, "rank", i + 1);
-      json_builder_set_member_name (b, "parallelism");
-      json_builder_begin_object (b);
-      add_int (b, "tp", l->tp);
-      add_int (b, "pp", l->pp);
-      add_int (b, "dp", l->dp);
-      add_int (b, "cp", l->cp);
-      add_int (b, "ep", l->ep);
-      add_int (b, "micro_batch", l->micro_batch);
-      add_int (b, "micro_batches", l->n_micro);
-      add_int (b, "virtual_stages", l->virtual_stages);
-      add_int (b, "zero_stage", l->zero_stage);
-      json_builder_set_member_name (b, "recompute");
-      json_builder_add_string_value (b, qm_recompute_to_string (l->recompute));
-      json_builder_set_member_name (b, "sequence_parallel");
-      json_builder_add_boolean_value (b, l->sequence_parallel);
-      json_builder_end_object (b);
-      add_num (b, "mfu", t->mfu);
-      add_num (b, "hfu", t->hfu);
-      add_num (b, "tokens_per_s", t->tokens_per_s);
-      json_builder_set_member_name (b, "step_time_s");
-      json_builder_begin_object (b);
-      add_num (b, "step", t->step);
-      add_num (b, "compute", t->compute);
-      add_num (b, "recompute", t->recompute);
-      add_num (b, "tp_comm", t->tp_comm);
-      add_num (b, "pp_comm", t->pp_comm);
-      add_num (b, "dp_comm", t->dp_comm);
-      add_num (b, "zero_comm", t->zero_comm);
-      add_num (b, "cp_comm", t->cp_comm);
-      add_num (b, "ep_comm", t->ep_comm);
-      add_num (b, "bubble", t->bubble);
-      add_num (b, "optimizer", t->optimizer);
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "memory_bytes");
-      json_builder_begin_object (b);
-      add_num (b, "weights", m->weights);
-      add_num (b, "gradients", m->gradients);
-      add_num (b, "optimizer", m->optimizer);
-      add_num (b, "activations", m->activations);
-      add_num (b, "overhead", m->overhead);
-      add_num (b, "total", m->total);
-      add_num (b, "capacity", m->capacity);
-      add_num (b, "margin", m->margin);
-      json_builder_end_object (b);
-      add_num (b, "cost_usd_per_step", r->cost_usd_per_step);
+      json_builder_set_member_name (b, "rank");
+      json_builder_add_int_value (b, i + 1);
+      qm_json_add_members (b, &res->top[i], result_members, G_N_ELEMENTS (result_members));
       /* The same for every element: the array is the contract. */
-      add_int (b, "layouts_evaluated", (gint64) res->evaluated);
+      json_builder_set_member_name (b, "layouts_evaluated");
+      json_builder_add_int_value (b, (gint64) res->evaluated);
       json_builder_end_object (b);
     }
   qm_cli_json_end_list (b);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "qm-catalog.h"
+#include "qm-plan-schema.h"
 
 /* A change shows when it improves some figure by at least this much. */
 #define MIN_GAIN 0.005
@@ -52,13 +53,7 @@ gboolean
 qm_advisor_goal_from_string (const char    *s,
                              QmAdvisorGoal *out)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (goals); i++)
-    if (g_strcmp0 (s, goals[i].id) == 0)
-      {
-        *out = (QmAdvisorGoal) i;
-        return TRUE;
-      }
-  return FALSE;
+  return qm_name_table_find (s, QM_NAME_TABLE (goals, id), (guint *) out);
 }
 
 typedef struct
@@ -143,6 +138,21 @@ describe_effects (QmAdvice *a,
 }
 
 /* Estimates @candidate and keeps it when feasible and better somewhere. */
+/* A cleared item with its words; the caller fills in the figures. */
+static void
+advice_init (QmAdvice   *a,
+             const char *id,
+             const char *title,
+             const char *tradeoff,
+             const char *assumption)
+{
+  memset (a, 0, sizeof *a);
+  g_strlcpy (a->id, id, sizeof a->id);
+  g_strlcpy (a->title, title, sizeof a->title);
+  g_strlcpy (a->tradeoff, tradeoff, sizeof a->tradeoff);
+  g_strlcpy (a->assumption, assumption, sizeof a->assumption);
+}
+
 static void
 consider (Advisor      *ad,
           const QmPlan *candidate,
@@ -167,11 +177,7 @@ consider (Advisor      *ad,
     return;
 
   a = &out->items[out->n];
-  memset (a, 0, sizeof *a);
-  g_strlcpy (a->id, id, sizeof a->id);
-  g_strlcpy (a->title, title, sizeof a->title);
-  g_strlcpy (a->tradeoff, tradeoff, sizeof a->tradeoff);
-  g_strlcpy (a->assumption, assumption, sizeof a->assumption);
+  advice_init (a, id, title, tradeoff, assumption);
   a->quantified = TRUE;
   a->days = metric_days (e);
   a->gpus = e->gpus;
@@ -196,26 +202,6 @@ consider (Advisor      *ad,
 
   describe_effects (a, !ad->plan_fits);
   out->n++;
-}
-
-static void
-guidance (QmAdvisorResult *out,
-          const char      *id,
-          const char      *title,
-          const char      *text,
-          const char      *source)
-{
-  QmAdvice *a;
-
-  if (out->n_guidance >= QM_ADVISOR_GUIDANCE)
-    return;
-  a = &out->guidance[out->n_guidance++];
-  memset (a, 0, sizeof *a);
-  g_strlcpy (a->id, id, sizeof a->id);
-  g_strlcpy (a->title, title, sizeof a->title);
-  g_strlcpy (a->tradeoff, text, sizeof a->tradeoff);
-  g_strlcpy (a->assumption, source, sizeof a->assumption);
-  a->quantified = FALSE;
 }
 
 static gboolean
@@ -569,27 +555,41 @@ try_fine_tuning (Advisor *ad)
                    _("Dettmers et al. 2023 (QLoRA, NF4 weights)."));
 }
 
+/* What the advisor cannot put a number on, and the modes it applies in. */
+static const struct
+{
+  const char *id;
+  const char *title;
+  const char *text;
+  const char *source;
+  guint       modes;
+} guidance[] = {
+  { "deduplicate", N_("Deduplicate the training data"),
+    N_("Removing near-duplicate documents can reach the same quality with fewer training "
+       "steps. The gain depends on your corpus, so Quartermaster does not put a number on it."),
+    N_("Lee et al. 2022, \"Deduplicating Training Data Makes Language Models Better\" (ACL)."),
+    QM_PLAN_MODES_TRAINING },
+  { "fine-tune-instead", N_("Fine-tune an existing model instead"),
+    N_("Starting from an open pretrained model and fine-tuning it often meets the need "
+       "for a small fraction of the compute of pretraining."),
+    N_("Seed article 002 (transfer learning); Howard and Ruder 2018 (ULMFiT)."),
+    QM_PLAN_MODE (QM_MODE_PRETRAIN) },
+  { "distill", N_("Distil a smaller model for serving"),
+    N_("A smaller student trained on a large model's outputs serves at a fraction of the "
+       "cost; it needs the large model first."),
+    /* xgettext:no-c-format */
+    N_("Hinton et al. 2015; Sanh et al. 2019 (DistilBERT: 40% smaller, 97% of the quality)."),
+    QM_PLAN_MODES_TRAINING },
+};
+
 static void
 add_guidance (QmAdvisorResult *out,
               const QmPlan    *plan)
 {
-  if (plan->workload.mode == QM_MODE_INFERENCE)
-    return;
-
-  guidance (out, "deduplicate", _("Deduplicate the training data"),
-            _("Removing near-duplicate documents can reach the same quality with fewer training "
-              "steps. The gain depends on your corpus, so Quartermaster does not put a number on it."),
-            _("Lee et al. 2022, \"Deduplicating Training Data Makes Language Models Better\" (ACL)."));
-  if (plan->workload.mode == QM_MODE_PRETRAIN)
-    guidance (out, "fine-tune-instead", _("Fine-tune an existing model instead"),
-              _("Starting from an open pretrained model and fine-tuning it often meets the need "
-                "for a small fraction of the compute of pretraining."),
-              _("Seed article 002 (transfer learning); Howard and Ruder 2018 (ULMFiT)."));
-  guidance (out, "distill", _("Distil a smaller model for serving"),
-            _("A smaller student trained on a large model's outputs serves at a fraction of the "
-              "cost; it needs the large model first."),
-            /* xgettext:no-c-format */
-            _("Hinton et al. 2015; Sanh et al. 2019 (DistilBERT: 40% smaller, 97% of the quality)."));
+  for (guint i = 0; i < G_N_ELEMENTS (guidance) && out->n_guidance < QM_ADVISOR_GUIDANCE; i++)
+    if (guidance[i].modes & QM_PLAN_MODE (plan->workload.mode))
+      advice_init (&out->guidance[out->n_guidance++], guidance[i].id, _(guidance[i].title),
+                   _(guidance[i].text), _(guidance[i].source));
 }
 
 static int

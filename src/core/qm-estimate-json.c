@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "qm-estimate-json.h"
+#include "qm-json-members.h"
 #include "qm-text.h"
 
 static void
@@ -63,40 +64,34 @@ member_bool (JsonBuilder *b,
   json_builder_add_boolean_value (b, v);
 }
 
-/* A table of double members: key and offset. NUM() refuses, at compile
- * time, a member that is not a double. */
-typedef struct
-{
-  const char *key;
-  gsize       offset;
-} NumMember;
+/* Rows of member tables (qm-json-members.h). */
+#define NUM(Type, key, member)  QM_JSON_MEMBER (key, QM_JSON_NUMBER, Type, member, double)
+#define UINT(Type, key, member) QM_JSON_MEMBER (key, QM_JSON_UINT, Type, member, guint)
+#define BOOL(Type, key, member) QM_JSON_MEMBER (key, QM_JSON_BOOL, Type, member, gboolean)
 
-#define NUM(Type, key, member) \
-  { key, G_STRUCT_OFFSET (Type, member) + 0 * sizeof (_Generic (((Type *) 0)->member, double: 1)) }
-
+/* An object member @key holding the table's members. */
 static void
-num_members (JsonBuilder     *b,
-             gconstpointer    base,
-             const NumMember *members,
-             guint            n)
-{
-  for (guint i = 0; i < n; i++)
-    member_num (b, members[i].key, TRUE, G_STRUCT_MEMBER (double, base, members[i].offset));
-}
-
-/* An object member @key holding the table's numbers. */
-static void
-num_object (JsonBuilder     *b,
-            const char      *key,
-            gconstpointer    base,
-            const NumMember *members,
-            guint            n)
+table_object (JsonBuilder        *b,
+              const char         *key,
+              gconstpointer       base,
+              const QmJsonMember *members,
+              guint               n)
 {
   json_builder_set_member_name (b, key);
   json_builder_begin_object (b);
-  num_members (b, base, members, n);
+  qm_json_add_members (b, base, members, n);
   json_builder_end_object (b);
 }
+
+static const QmJsonMember fabric_members[] = {
+  UINT (QmFabric, "leaf_switches", leaf_switches),
+  UINT (QmFabric, "spine_switches", spine_switches),
+  UINT (QmFabric, "core_switches", core_switches),
+  UINT (QmFabric, "cables", cables),
+  UINT (QmFabric, "transceivers", transceivers),
+  UINT (QmFabric, "tiers", tiers),
+  UINT (QmFabric, "rails", rails),
+};
 
 static void
 cluster_members (JsonBuilder     *b,
@@ -106,13 +101,7 @@ cluster_members (JsonBuilder     *b,
    * compute, storage and management networks are extra keys. */
   json_builder_set_member_name (b, "network");
   json_builder_begin_object (b);
-  member_int (b, "leaf_switches", TRUE, c->network.leaf_switches);
-  member_int (b, "spine_switches", TRUE, c->network.spine_switches);
-  member_int (b, "core_switches", TRUE, c->network.core_switches);
-  member_int (b, "cables", TRUE, c->network.cables);
-  member_int (b, "transceivers", TRUE, c->network.transceivers);
-  member_int (b, "tiers", TRUE, c->network.tiers);
-  member_int (b, "rails", TRUE, c->network.rails);
+  qm_json_add_members (b, &c->network, fabric_members, G_N_ELEMENTS (fabric_members));
   member_int (b, "storage_switches", TRUE,
               c->storage_network.leaf_switches + c->storage_network.spine_switches
               + c->storage_network.core_switches);
@@ -139,7 +128,7 @@ cluster_members (JsonBuilder     *b,
   json_builder_end_object (b);
 }
 
-static const NumMember power_kw_members[] = {
+static const QmJsonMember power_kw_members[] = {
   NUM (QmPower, "gpus", gpus_kw),
   NUM (QmPower, "servers", servers_kw),
   NUM (QmPower, "network", network_kw),
@@ -152,11 +141,22 @@ static const NumMember power_kw_members[] = {
   NUM (QmPower, "pue", pue),
 };
 
-static const NumMember power_members[] = {
+static const QmJsonMember power_members[] = {
   NUM (QmPower, "energy_mwh", energy_mwh),
   NUM (QmPower, "co2_tonnes", co2_tonnes),
   NUM (QmPower, "cooling_btu_h", cooling_btu_h),
   NUM (QmPower, "electricity_usd", electricity_usd),
+};
+
+static const QmJsonMember cost_members_usd[] = {
+  NUM (QmCost, "upfront", upfront),
+  NUM (QmCost, "monthly", monthly),
+  NUM (QmCost, "run", run),
+  NUM (QmCost, "total", total),
+  NUM (QmCost, "hardware", hardware_usd),
+  NUM (QmCost, "installation", install_usd),
+  NUM (QmCost, "rent_monthly", rent_monthly),
+  NUM (QmCost, "horizon_months", horizon_months),
 };
 
 static void
@@ -168,14 +168,7 @@ cost_members (JsonBuilder  *b,
 
   json_builder_set_member_name (b, "cost_usd");
   json_builder_begin_object (b);
-  member_num (b, "upfront", TRUE, c->upfront);
-  member_num (b, "monthly", TRUE, c->monthly);
-  member_num (b, "run", TRUE, c->run);
-  member_num (b, "total", TRUE, c->total);
-  member_num (b, "hardware", TRUE, c->hardware_usd);
-  member_num (b, "installation", TRUE, c->install_usd);
-  member_num (b, "rent_monthly", TRUE, c->rent_monthly);
-  member_num (b, "horizon_months", TRUE, c->horizon_months);
+  qm_json_add_members (b, c, cost_members_usd, G_N_ELEMENTS (cost_members_usd));
   member_num (b, "break_even_months", c->break_even_valid, c->break_even_months);
   member_str (b, "pricing", qm_pricing_mode_to_string (plan->pricing.mode));
   member_str (b, "currency", plan->pricing.currency);
@@ -204,7 +197,7 @@ cost_members (JsonBuilder  *b,
   member_str (b, "bom_as_of", as_of);
 }
 
-static const NumMember reliability_members[] = {
+static const QmJsonMember reliability_members[] = {
   NUM (QmReliability, "interruptions", interruptions),
   NUM (QmReliability, "checkpoint_bytes", checkpoint_bytes),
   NUM (QmReliability, "checkpoint_write_s", checkpoint_write_s),
@@ -224,49 +217,43 @@ reliability_member (JsonBuilder         *b,
   json_builder_set_member_name (b, "reliability");
   json_builder_begin_object (b);
   member_str (b, "preset", r->preset);
-  num_members (b, r, reliability_members, G_N_ELEMENTS (reliability_members));
+  qm_json_add_members (b, r, reliability_members, G_N_ELEMENTS (reliability_members));
   json_builder_end_object (b);
 }
 
-static void
-inference_member (JsonBuilder       *b,
-                  const QmInference *inf)
-{
-  json_builder_set_member_name (b, "inference");
-  json_builder_begin_object (b);
-  member_int (b, "gpus", TRUE, inf->gpus);
-  member_int (b, "replicas", TRUE, inf->replicas);
-  member_num (b, "tokens_per_s_per_gpu", TRUE, inf->tokens_per_s_per_gpu);
-  member_num (b, "tokens_per_s_total", TRUE, inf->tokens_per_s_total);
-  member_num (b, "ttft_ms", TRUE, inf->ttft_ms);
-  member_num (b, "tpot_ms", TRUE, inf->tpot_ms);
+static const QmJsonMember inference_members[] = {
+  UINT (QmInference, "gpus", gpus),
+  UINT (QmInference, "replicas", replicas),
+  NUM (QmInference, "tokens_per_s_per_gpu", tokens_per_s_per_gpu),
+  NUM (QmInference, "tokens_per_s_total", tokens_per_s_total),
+  NUM (QmInference, "ttft_ms", ttft_ms),
+  NUM (QmInference, "tpot_ms", tpot_ms),
   /* Issue 18: percentiles of the request simulation at the plan's rate. */
-  member_num (b, "ttft_p50_ms", TRUE, inf->ttft_p50_ms);
-  member_num (b, "ttft_p90_ms", TRUE, inf->ttft_p90_ms);
-  member_num (b, "ttft_p99_ms", TRUE, inf->ttft_p99_ms);
-  member_num (b, "tpot_p50_ms", TRUE, inf->tpot_p50_ms);
-  member_num (b, "tpot_p90_ms", TRUE, inf->tpot_p90_ms);
-  member_num (b, "tpot_p99_ms", TRUE, inf->tpot_p99_ms);
-  member_num (b, "queue_p50_ms", TRUE, inf->queue_p50_ms);
-  member_num (b, "queue_p99_ms", TRUE, inf->queue_p99_ms);
-  member_num (b, "requests_per_s", TRUE, inf->requests_per_s);
-  member_num (b, "replica_tokens_per_s", TRUE, inf->replica_tokens_per_s);
-  member_int (b, "max_batch", TRUE, inf->max_batch);
-  member_int (b, "gpus_per_replica", TRUE, inf->gpus_per_replica);
-  member_int (b, "concurrency", TRUE, inf->concurrency);
-  member_num (b, "tokens_per_s_needed", TRUE, inf->tokens_per_s_needed);
-  member_num (b, "gpus_exact", TRUE, inf->gpus_exact);
-  member_num (b, "weights_bytes", TRUE, inf->weights_bytes);
-  member_num (b, "kv_bytes_per_seq", TRUE, inf->kv_bytes_per_seq);
-  member_num (b, "memory_per_gpu_bytes", TRUE, inf->memory_per_gpu_bytes);
-  member_bool (b, "fits", inf->fits);
-  member_bool (b, "meets_ttft", inf->meets_ttft);
-  member_bool (b, "meets_tpot", inf->meets_tpot);
-  json_builder_end_object (b);
-}
+  NUM (QmInference, "ttft_p50_ms", ttft_p50_ms),
+  NUM (QmInference, "ttft_p90_ms", ttft_p90_ms),
+  NUM (QmInference, "ttft_p99_ms", ttft_p99_ms),
+  NUM (QmInference, "tpot_p50_ms", tpot_p50_ms),
+  NUM (QmInference, "tpot_p90_ms", tpot_p90_ms),
+  NUM (QmInference, "tpot_p99_ms", tpot_p99_ms),
+  NUM (QmInference, "queue_p50_ms", queue_p50_ms),
+  NUM (QmInference, "queue_p99_ms", queue_p99_ms),
+  NUM (QmInference, "requests_per_s", requests_per_s),
+  NUM (QmInference, "replica_tokens_per_s", replica_tokens_per_s),
+  UINT (QmInference, "max_batch", max_batch),
+  UINT (QmInference, "gpus_per_replica", gpus_per_replica),
+  UINT (QmInference, "concurrency", concurrency),
+  NUM (QmInference, "tokens_per_s_needed", tokens_per_s_needed),
+  NUM (QmInference, "gpus_exact", gpus_exact),
+  NUM (QmInference, "weights_bytes", weights_bytes),
+  NUM (QmInference, "kv_bytes_per_seq", kv_bytes_per_seq),
+  NUM (QmInference, "memory_per_gpu_bytes", memory_per_gpu_bytes),
+  BOOL (QmInference, "fits", fits),
+  BOOL (QmInference, "meets_ttft", meets_ttft),
+  BOOL (QmInference, "meets_tpot", meets_tpot),
+};
 
 /* The throughput model's step (qm-parallel), seconds, exposed parts. */
-static const NumMember step_time_members[] = {
+static const QmJsonMember step_time_members[] = {
   NUM (QmParallelTime, "step", step),
   NUM (QmParallelTime, "compute", compute),
   NUM (QmParallelTime, "recompute", recompute),
@@ -281,7 +268,7 @@ static const NumMember step_time_members[] = {
   NUM (QmParallelTime, "tokens_per_s", tokens_per_s),
 };
 
-static const NumMember memory_members[] = {
+static const QmJsonMember memory_members[] = {
   NUM (QmMemoryBreakdown, "weights", weights),
   NUM (QmMemoryBreakdown, "gradients", gradients),
   NUM (QmMemoryBreakdown, "optimizer", optimizer),
@@ -293,19 +280,23 @@ static const NumMember memory_members[] = {
   NUM (QmMemoryBreakdown, "margin", margin),
 };
 
+static const QmJsonMember parallelism_members[] = {
+  UINT (QmParallelism, "tp", tp),
+  UINT (QmParallelism, "pp", pp),
+  UINT (QmParallelism, "dp", dp),
+  UINT (QmParallelism, "cp", cp),
+  UINT (QmParallelism, "ep", ep),
+  UINT (QmParallelism, "micro_batch", micro_batch),
+  UINT (QmParallelism, "zero_stage", zero_stage),
+};
+
 static void
 parallelism_member (JsonBuilder         *b,
                     const QmParallelism *p)
 {
   json_builder_set_member_name (b, "parallelism");
   json_builder_begin_object (b);
-  member_int (b, "tp", TRUE, p->tp);
-  member_int (b, "pp", TRUE, p->pp);
-  member_int (b, "dp", TRUE, p->dp);
-  member_int (b, "cp", TRUE, p->cp);
-  member_int (b, "ep", TRUE, p->ep);
-  member_int (b, "micro_batch", TRUE, p->micro_batch);
-  member_int (b, "zero_stage", TRUE, p->zero_stage);
+  qm_json_add_members (b, p, parallelism_members, G_N_ELEMENTS (parallelism_members));
   member_str (b, "recompute", qm_recompute_to_string (p->recompute));
   member_bool (b, "sequence_parallel", p->sequence_parallel);
   member_int (b, "virtual_stages", TRUE, MAX (p->virtual_stages, 1u));
@@ -323,8 +314,8 @@ module_members (JsonBuilder      *b,
 
   if (ok && e->has_power)
     {
-      num_object (b, "power_kw", &e->power, power_kw_members, G_N_ELEMENTS (power_kw_members));
-      num_members (b, &e->power, power_members, G_N_ELEMENTS (power_members));
+      table_object (b, "power_kw", &e->power, power_kw_members, G_N_ELEMENTS (power_kw_members));
+      qm_json_add_members (b, &e->power, power_members, G_N_ELEMENTS (power_members));
     }
   else
     {
@@ -352,7 +343,7 @@ module_members (JsonBuilder      *b,
   else
     member_null (b, "reliability");
   if (ok && e->has_inference)
-    inference_member (b, &e->inference);
+    table_object (b, "inference", &e->inference, inference_members, G_N_ELEMENTS (inference_members));
   else
     member_null (b, "inference");
 }
@@ -406,7 +397,7 @@ qm_estimate_to_json_node (const QmPlan     *plan,
   member_str (b, "mfu_source", tr ? qm_mfu_source_to_string (e->mfu_source) : NULL);
   member_num (b, "hfu", tr && e->has_step_time, e->step_time.hfu);
   if (tr && e->has_step_time)
-    num_object (b, "step_time_s", &e->step_time, step_time_members,
+    table_object (b, "step_time_s", &e->step_time, step_time_members,
                 G_N_ELEMENTS (step_time_members));
   else
     member_null (b, "step_time_s");
@@ -420,7 +411,7 @@ qm_estimate_to_json_node (const QmPlan     *plan,
 
   if (ok)
     {
-      num_object (b, "memory_bytes", &e->memory, memory_members, G_N_ELEMENTS (memory_members));
+      table_object (b, "memory_bytes", &e->memory, memory_members, G_N_ELEMENTS (memory_members));
       member_bool (b, "fits", e->fits);
     }
   else

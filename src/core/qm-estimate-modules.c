@@ -59,39 +59,24 @@ closer_fit (double it,
   return (it >= need && (best < need || it < best)) || (best < need && it > best);
 }
 
-/* The air-cooled rack with the facility's rack units, else the smallest
- * that holds them, else the tallest. */
+/* Of @n racks, the one that fits @need best (closer_fit ()): by its rack
+ * units (the facility's, else the smallest that holds them, else the
+ * tallest) or, with @by_kw, by its kW limit (the least that carries @need,
+ * else the most). */
 static const QmFacilityItem *
-pick_rack (guint rack_units)
+pick_rack (const QmFacilityItem *const *racks,
+           guint                        n,
+           gboolean                     by_kw,
+           double                       need)
 {
-  const FacilityKinds *k = facility_kinds ();
   const QmFacilityItem *best = NULL;
 
-  for (guint i = 0; i < k->n_rack; i++)
+  for (guint i = 0; i < n; i++)
     {
-      const QmFacilityItem *it = k->rack[i];
+      const QmFacilityItem *it = racks[i];
 
-      if (it->rack_units == rack_units)
-        return it;
-      if (best == NULL || closer_fit (it->rack_units, best->rack_units, rack_units))
-        best = it;
-    }
-  return best;
-}
-
-/* The liquid-cooled rack with the least kW limit that carries @kw, else the
- * one with the most. */
-static const QmFacilityItem *
-pick_liquid_rack (double kw)
-{
-  const FacilityKinds *k = facility_kinds ();
-  const QmFacilityItem *best = NULL;
-
-  for (guint i = 0; i < k->n_liquid; i++)
-    {
-      const QmFacilityItem *it = k->liquid[i];
-
-      if (best == NULL || closer_fit (it->kw_limit, best->kw_limit, kw))
+      if (best == NULL || (by_kw ? closer_fit (it->kw_limit, best->kw_limit, need)
+                                 : closer_fit (it->rack_units, best->rack_units, need)))
         best = it;
     }
   return best;
@@ -317,6 +302,7 @@ qm_estimate_stage_cost (const QmPlan      *plan,
   gboolean rent = plan->pricing.mode != QM_PRICING_BUY;
   gboolean reserved = plan->pricing.mode == QM_PRICING_RENT_RESERVED;
   QmCostInput ki = { 0, };
+  const FacilityKinds *kinds = facility_kinds ();
 
   if (plan->pricing.usd_per_gpu_hour == 0 || plan->offer_id[0])
     e->offer = pick_offer (plan, reserved);
@@ -330,8 +316,10 @@ qm_estimate_stage_cost (const QmPlan      *plan,
       issue.value = qm_estimate_finite_or_zero (plan->pricing.usd_per_gpu_hour);
       qm_estimate_add_issue (e, &issue);
     }
-  e->rack = pick_rack (plan->facility.rack_units);
-  e->liquid_rack = e->cluster.liquid_cooling ? pick_liquid_rack (e->cluster.rack_kw_peak) : NULL;
+  e->rack = pick_rack (kinds->rack, kinds->n_rack, FALSE, plan->facility.rack_units);
+  e->liquid_rack = e->cluster.liquid_cooling
+                   ? pick_rack (kinds->liquid, kinds->n_liquid, TRUE, e->cluster.rack_kw_peak)
+                   : NULL;
   e->pdu = pick_pdu (e->cluster.rack_kw_peak);
 
   ki.cluster = &e->cluster;

@@ -15,6 +15,22 @@
 /* ------------------------------------------------------------------ */
 /* Errors: each a problem (qm-problem.h), rendered into the GError     */
 
+/* The problem @p, a string and two numbers filling its template, as the
+ * GError @code. */
+static gboolean
+fail_with (GError      **error,
+           QmPlanError   code,
+           QmProblem    *p,
+           const char   *s0,
+           double        n0,
+           double        n1)
+{
+  qm_problem_set_string (p, 0, s0);
+  qm_problem_set_number (p, 0, n0);
+  qm_problem_set_number (p, 1, n1);
+  return qm_problem_set_error (error, code, p);
+}
+
 gboolean
 qm_plan_fail_problem (GError       **error,
                       QmPlanError    code,
@@ -29,12 +45,9 @@ qm_plan_fail_problem (GError       **error,
   QmProblem p;
 
   qm_problem_init (&p, problem, path);
-  qm_problem_set_string (&p, 0, s0);
-  qm_problem_set_number (&p, 0, n0);
-  qm_problem_set_number (&p, 1, n1);
   if (has_got)
     qm_problem_set_got_node (&p, got);
-  return qm_problem_set_error (error, code, &p);
+  return fail_with (error, code, &p, s0, n0, n1);
 }
 
 gboolean
@@ -59,16 +72,13 @@ fail_value (GError       **error,
   QmProblem p;
 
   qm_problem_init (&p, problem, path);
-  qm_problem_set_string (&p, 0, s0);
-  qm_problem_set_number (&p, 0, n0);
-  qm_problem_set_number (&p, 1, n1);
   qm_problem_set_got_number (&p, got);
-  return qm_problem_set_error (error, QM_PLAN_ERROR_INVALID, &p);
+  return fail_with (error, QM_PLAN_ERROR_INVALID, &p, s0, n0, n1);
 }
 
 /* ------------------------------------------------------------------ */
-/* Typed getters. Each takes the object, the path of the object and the  */
-/* key; absent keys leave *out alone and set *present = FALSE.          */
+/* Typed getters. Each reads the value @n a key has (absent keys are the  */
+/* caller's) and names the key by @path when it refuses the value.      */
 
 const char *
 qm_plan_reader_path (QmPlanReader *r,
@@ -82,35 +92,40 @@ qm_plan_reader_path (QmPlanReader *r,
   return r->path;
 }
 
-/* The getters below name the key they fail on by this short name. */
-#define path_of qm_plan_reader_path
-
-/* What a getter returns for an absent key: fine, unless @required. */
+/* An absent key: fine, unless @required. */
 static gboolean
-absent (QmPlanReader *r,
-        const char   *prefix,
-        const char   *key,
-        gboolean      required,
-        GError      **error)
+absent (const char  *path,
+        gboolean     required,
+        GError     **error)
 {
-  return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), QM_PROBLEM_MISSING, NULL)
-                  : TRUE;
+  return required ? qm_plan_fail_missing (error, path, QM_PROBLEM_MISSING, NULL) : TRUE;
 }
 
-/* An INVALID error naming prefix.key and showing the value @n found. */
+/* An INVALID error naming @path and showing the value @n found. */
 static gboolean
-invalid (QmPlanReader  *r,
-         const char    *prefix,
-         const char    *key,
-         JsonNode      *n,
+invalid (JsonNode      *n,
+         const char    *path,
          GError       **error,
          QmProblemCode  problem,
          const char    *s0,
          double         n0,
          double         n1)
 {
-  return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, problem, path_of (r, prefix, key),
-                               TRUE, n, s0, n0, n1);
+  return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, problem, path, TRUE, n, s0, n0, n1);
+}
+
+/* The value of @key, which the file must have; else NULL and a MISSING
+ * error. */
+static JsonNode *
+required_member (JsonObject  *o,
+                 const char  *key,
+                 GError     **error)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL)
+    absent (key, TRUE, error);
+  return n;
 }
 
 static gboolean
@@ -124,86 +139,39 @@ is_number (JsonNode *n)
   return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
 }
 
-/* A number, or with @whole a whole number from 0 to 1e9; absent keys
- * leave *out alone. */
 static gboolean
-get_number (QmPlanReader *r,
-            JsonObject   *o,
-            const char   *prefix,
-            const char   *key,
-            gboolean      required,
-            gboolean      whole,
-            double       *out,
-            GError      **error)
+holds (JsonNode *n,
+       GType     type)
 {
-  JsonNode *n = json_object_get_member (o, key);
+  return JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == type;
+}
+
+/* A number, or with @whole a whole number from 0 to 1e9. */
+static gboolean
+get_number (JsonNode    *n,
+            const char  *path,
+            gboolean     whole,
+            double      *out,
+            GError     **error)
+{
   double v;
 
-  if (n == NULL)
-    return absent (r, prefix, key, required, error);
   if (!is_number (n))
-    return invalid (r, prefix, key, n, error, whole ? QM_PROBLEM_NOT_WHOLE : QM_PROBLEM_NOT_NUMBER,
-                    NULL, 0, 0);
+    return invalid (n, path, error, whole ? QM_PROBLEM_NOT_WHOLE : QM_PROBLEM_NOT_NUMBER, NULL, 0, 0);
   v = json_node_get_double (n);
   if (whole && (!isfinite (v) || v != floor (v) || v < 0 || v > 1e9))
-    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_WHOLE_IN_RANGE, NULL, 0, 1e9);
+    return invalid (n, path, error, QM_PROBLEM_NOT_WHOLE_IN_RANGE, NULL, 0, 1e9);
   if (!isfinite (v))
-    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_FINITE, NULL, 0, 0);
+    return invalid (n, path, error, QM_PROBLEM_NOT_FINITE, NULL, 0, 0);
   *out = v;
   return TRUE;
 }
 
-/* tp/pp/cp/ep: a whole number >= 1, or "auto" (or absent) for 0. */
 static gboolean
-get_auto_uint (QmPlanReader *r,
-               JsonObject   *o,
-               const char   *prefix,
-               const char   *key,
-               guint        *out,
-               GError      **error)
-{
-  JsonNode *n = json_object_get_member (o, key);
-
-  if (n == NULL)
-    return TRUE;
-  if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING &&
-      strcmp (json_node_get_string (n), "auto") == 0)
-    {
-      *out = 0;
-      return TRUE;
-    }
-  if (!is_number (n) || json_node_get_double (n) != floor (json_node_get_double (n)) ||
-      json_node_get_double (n) < 1 || json_node_get_double (n) > 1e6)
-    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_COUNT_OR_AUTO, NULL, 0, 0);
-  *out = (guint) json_node_get_double (n);
-  return TRUE;
-}
-
-static gboolean
-get_bool (QmPlanReader *r,
-          JsonObject   *o,
-          const char   *prefix,
-          const char   *key,
-          gboolean     *out,
-          GError      **error)
-{
-  JsonNode *n = json_object_get_member (o, key);
-
-  if (n == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
-    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_BOOL, NULL, 0, 0);
-  *out = json_node_get_boolean (n);
-  return TRUE;
-}
-
-static gboolean
-check_text (QmPlanReader *r,
-            const char   *prefix,
-            const char   *key,
-            const char   *s,
-            gboolean      multiline,
-            GError      **error)
+check_text (const char  *s,
+            const char  *path,
+            gboolean     multiline,
+            GError     **error)
 {
   glong at = 0;
   const char *bad = qm_text_find_unsafe (s, multiline, &at);
@@ -214,80 +182,42 @@ check_text (QmPlanReader *r,
     char character[16];
 
     g_snprintf (character, sizeof character, "U+%04X", g_utf8_get_char (bad));
-    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_UNSAFE_TEXT,
-                                 path_of (r, prefix, key), FALSE, NULL, character, (double) at, 0);
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_UNSAFE_TEXT, path, FALSE,
+                                 NULL, character, (double) at, 0);
   }
 }
 
 static gboolean
-get_string (QmPlanReader *r,
-            JsonObject   *o,
-            const char   *prefix,
-            const char   *key,
-            gboolean      required,
-            gboolean      multiline,
-            char         *out,
-            gsize         size,
-            GError      **error)
+get_string (JsonNode    *n,
+            const char  *path,
+            gboolean     multiline,
+            char        *out,
+            gsize        size,
+            GError     **error)
 {
-  JsonNode *n = json_object_get_member (o, key);
   const char *s;
 
-  if (n == NULL)
-    return absent (r, prefix, key, required, error);
-  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_STRING, NULL, 0, 0);
+  if (!holds (n, G_TYPE_STRING))
+    return invalid (n, path, error, QM_PROBLEM_NOT_STRING, NULL, 0, 0);
   s = json_node_get_string (n);
   if (strlen (s) >= size)
-    return invalid (r, prefix, key, n, error, QM_PROBLEM_TOO_LONG, NULL, (double) size, 0);
+    return invalid (n, path, error, QM_PROBLEM_TOO_LONG, NULL, (double) size, 0);
   /* A stranger's file: no terminal escapes or bidi overrides, which would
    * reach a terminal, a PDF or a spreadsheet; notes may break lines. */
-  if (!check_text (r, prefix, key, s, multiline, error))
+  if (!check_text (s, path, multiline, error))
     return FALSE;
   g_strlcpy (out, s, size);
   return TRUE;
 }
 
-/* An enum given as a string; from_string maps it. */
 static gboolean
-get_enum (QmPlanReader   *r,
-          JsonObject     *o,
-          const char     *prefix,
-          const char     *key,
-          gboolean        required,
-          QmEnumFromString from_string,
-          int            *out,
-          const char     *choices,
-          GError        **error)
+get_object (JsonNode    *n,
+            const char  *path,
+            JsonObject **out,
+            GError     **error)
 {
-  JsonNode *n = json_object_get_member (o, key);
-
-  if (n == NULL)
-    return required ? qm_plan_fail_missing (error, path_of (r, prefix, key), QM_PROBLEM_MISSING_ENUM,
-                                            choices)
-                    : TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING ||
-      !from_string (json_node_get_string (n), out))
-    return invalid (r, prefix, key, n, error, QM_PROBLEM_BAD_ENUM, choices, 0, 0);
-  return TRUE;
-}
-
-static gboolean
-get_object (QmPlanReader *r,
-            JsonObject   *o,
-            const char   *prefix,
-            const char   *key,
-            gboolean      required,
-            JsonObject  **out,
-            GError      **error)
-{
-  JsonNode *n = json_object_get_member (o, key);
-
-  *out = NULL;
-  if (n == NULL)
-    return absent (r, prefix, key, required, error);
   if (!JSON_NODE_HOLDS_OBJECT (n))
-    return invalid (r, prefix, key, n, error, QM_PROBLEM_NOT_SECTION, NULL, 0, 0);
+    return invalid (n, path, error, QM_PROBLEM_NOT_SECTION, NULL, 0, 0);
   *out = json_node_get_object (n);
   return TRUE;
 }
@@ -304,7 +234,9 @@ qm_plan_reader_string (QmPlanReader *r,
                        gsize         size,
                        GError      **error)
 {
-  return get_string (r, o, prefix, key, FALSE, FALSE, out, size, error);
+  JsonNode *n = json_object_get_member (o, key);
+
+  return n == NULL || get_string (n, qm_plan_reader_path (r, prefix, key), FALSE, out, size, error);
 }
 
 gboolean
@@ -315,7 +247,10 @@ qm_plan_reader_object (QmPlanReader *r,
                        JsonObject  **out,
                        GError      **error)
 {
-  return get_object (r, o, prefix, key, FALSE, out, error);
+  JsonNode *n = json_object_get_member (o, key);
+
+  *out = NULL;
+  return n == NULL || get_object (n, qm_plan_reader_path (r, prefix, key), out, error);
 }
 
 gboolean
@@ -421,30 +356,59 @@ static gboolean read_section (QmPlanReader *r,
                               QmPlan       *p,
                               GError      **error);
 
+/* An absent row: an error when the plan needs it, else the plan's value
+ * stays. A bool, an "auto" count or an embedded spec is never missing. */
+static gboolean
+read_absent (const QmPlanKey *key,
+             const QmPlan    *p,
+             GError         **error)
+{
+  gboolean required = (key->flags & QM_PLAN_KEY_REQUIRED) && applies (key, p);
+
+  if (!required)
+    return TRUE;
+  /* A value needed only in some modes says which, when it is missing. */
+  if (key->modes != 0 && key->type != QM_PLAN_KEY_OBJECT)
+    return qm_plan_fail_missing (error, key->path, QM_PROBLEM_MISSING_FOR_MODE,
+                                 qm_mode_to_string (p->workload.mode));
+  switch (key->type)
+    {
+    case QM_PLAN_KEY_ENUM:
+      return qm_plan_fail_missing (error, key->path, QM_PROBLEM_MISSING_ENUM, key->choices);
+    case QM_PLAN_KEY_BOOL:
+    case QM_PLAN_KEY_SPEC:
+      return TRUE;
+    case QM_PLAN_KEY_INTEGER:
+      return (key->flags & QM_PLAN_KEY_AUTO) || absent (key->path, TRUE, error);
+    case QM_PLAN_KEY_NUMBER:
+    case QM_PLAN_KEY_STRING:
+    case QM_PLAN_KEY_ID:
+    case QM_PLAN_KEY_OBJECT:
+    default:
+      return absent (key->path, TRUE, error);
+    }
+}
+
 /* One row by its type: absent keys leave the plan's value alone. */
 static gboolean
 read_key (QmPlanReader    *r,
           const QmPlanKey *key,
-          const char      *parent,
           JsonObject      *o,
           QmPlan          *p,
           gboolean        *present,
           GError         **error)
 {
-  const char *name = qm_plan_key_name (key);
-  gboolean required = (key->flags & QM_PLAN_KEY_REQUIRED) && applies (key, p);
-  JsonNode *n = json_object_get_member (o, name);
+  JsonNode *n = json_object_get_member (o, qm_plan_key_name (key));
   gpointer out = (char *) p + key->offset;
   double scale = key->scale != 0 ? key->scale : 1;
-  JsonObject *sub;
+  double v = 0;
+  JsonObject *sub = NULL;
   guint n_keys;
 
   *present = n != NULL;
-  /* A value needed only in some modes says which, when it is missing. */
-  if (n == NULL && required && key->modes != 0 && key->type != QM_PLAN_KEY_OBJECT)
-    return qm_plan_fail_missing (error, key->path, QM_PROBLEM_MISSING_FOR_MODE,
-                                 qm_mode_to_string (p->workload.mode));
-  if (key->flags & QM_PLAN_KEY_AUTO && n != NULL && JSON_NODE_HOLDS_VALUE (n) &&
+  if (n == NULL)
+    return read_absent (key, p, error);
+  if (key->flags & QM_PLAN_KEY_AUTO && JSON_NODE_HOLDS_VALUE (n) &&
       g_strcmp0 (json_node_get_string (n), "auto") == 0)
     {
       if (key->type == QM_PLAN_KEY_NUMBER)
@@ -457,44 +421,43 @@ read_key (QmPlanReader    *r,
   switch (key->type)
     {
     case QM_PLAN_KEY_NUMBER:
-      {
-        double v = 0;
-
-        if (!get_number (r, o, parent, name, required, FALSE, &v, error))
-          return FALSE;
-        if (n == NULL)
-          return TRUE;
-        /* "auto" stands for 0, so an auto number is checked as it is read. */
-        if (key->flags & QM_PLAN_KEY_AUTO && !in_range (key, v))
-          return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_OUT_OF_RANGE_OR_AUTO,
-                                       key->path, TRUE, n, key->range, key->min, key->max);
-        *(double *) out = v * scale;
-        return TRUE;
-      }
+      if (!get_number (n, key->path, FALSE, &v, error))
+        return FALSE;
+      /* "auto" stands for 0, so an auto number is checked as it is read. */
+      if (key->flags & QM_PLAN_KEY_AUTO && !in_range (key, v))
+        return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_OUT_OF_RANGE_OR_AUTO,
+                                     key->path, TRUE, n, key->range, key->min, key->max);
+      *(double *) out = v * scale;
+      return TRUE;
     case QM_PLAN_KEY_INTEGER:
+      /* tp/pp/cp/ep: a whole number >= 1 ("auto" is read above). */
       if (key->flags & QM_PLAN_KEY_AUTO)
-        return get_auto_uint (r, o, parent, name, out, error);
-      {
-        double v = 0;
-
-        if (!get_number (r, o, parent, name, required, TRUE, &v, error))
-          return FALSE;
-        if (n != NULL)
-          *(guint *) out = (guint) v;
-        return TRUE;
-      }
+        {
+          v = is_number (n) ? json_node_get_double (n) : 0;
+          if (v != floor (v) || v < 1 || v > 1e6)
+            return invalid (n, key->path, error, QM_PROBLEM_NOT_COUNT_OR_AUTO, NULL, 0, 0);
+        }
+      else if (!get_number (n, key->path, TRUE, &v, error))
+        return FALSE;
+      *(guint *) out = (guint) v;
+      return TRUE;
     case QM_PLAN_KEY_ENUM:
-      return get_enum (r, o, parent, name, required, key->from_string, out, key->choices, error);
+      /* A string, which the row's from_string maps. */
+      if (!holds (n, G_TYPE_STRING) || !key->from_string (json_node_get_string (n), out))
+        return invalid (n, key->path, error, QM_PROBLEM_BAD_ENUM, key->choices, 0, 0);
+      return TRUE;
     case QM_PLAN_KEY_BOOL:
-      return get_bool (r, o, parent, name, out, error);
+      if (!holds (n, G_TYPE_BOOLEAN))
+        return invalid (n, key->path, error, QM_PROBLEM_NOT_BOOL, NULL, 0, 0);
+      *(gboolean *) out = json_node_get_boolean (n);
+      return TRUE;
     case QM_PLAN_KEY_STRING:
     case QM_PLAN_KEY_ID:
-      return get_string (r, o, parent, name, required, (key->flags & QM_PLAN_KEY_MULTILINE) != 0,
-                         out, key->size, error);
+      return get_string (n, key->path, (key->flags & QM_PLAN_KEY_MULTILINE) != 0, out, key->size,
+                         error);
     case QM_PLAN_KEY_OBJECT:
-      if (!get_object (r, o, parent, name, required, &sub, error))
-        return FALSE;
-      return sub == NULL || read_section (r, key - qm_plan_schema_keys (&n_keys), sub, p, error);
+      return get_object (n, key->path, &sub, error) &&
+             read_section (r, key - qm_plan_schema_keys (&n_keys), sub, p, error);
     case QM_PLAN_KEY_SPEC:
     default:
       return TRUE;
@@ -526,7 +489,7 @@ read_section (QmPlanReader *r,
           if (!key->read (r, key, o, p, error))
             return FALSE;
         }
-      else if (!read_key (r, key, path, o, p, &r->present[i], error))
+      else if (!read_key (r, key, o, p, &r->present[i], error))
         return FALSE;
       /* A section's own rule runs on the section, and also when it is absent. */
       if (key->type == QM_PLAN_KEY_OBJECT)
@@ -710,7 +673,7 @@ qm_plan_load_from_data (QmPlan      *plan,
   g_autoptr(GError) local = NULL;
   QmPlan *tmp;
   QmPlanReader r = { .warnings = warns };
-  JsonNode *root;
+  JsonNode *root, *n;
   JsonObject *o;
   char format[64] = "";
   double version = 0;
@@ -731,7 +694,8 @@ qm_plan_load_from_data (QmPlan      *plan,
   o = json_node_get_object (root);
 
   /* Format and version come first: a newer file is refused, not guessed at. */
-  if (!get_string (&r, o, "", "format", TRUE, FALSE, format, sizeof format, error))
+  n = required_member (o, "format", error);
+  if (n == NULL || !get_string (n, "format", FALSE, format, sizeof format, error))
     {
       if (error && *error)
         (*error)->code = QM_PLAN_ERROR_FORMAT;
@@ -740,7 +704,8 @@ qm_plan_load_from_data (QmPlan      *plan,
   if (strcmp (format, QM_PLAN_FORMAT) != 0)
     return qm_plan_fail_problem (error, QM_PLAN_ERROR_FORMAT, QM_PROBLEM_NOT_A_PLAN, "format", TRUE,
                                  json_object_get_member (o, "format"), QM_PLAN_FORMAT, 0, 0);
-  if (!get_number (&r, o, "", "version", TRUE, FALSE, &version, error))
+  n = required_member (o, "version", error);
+  if (n == NULL || !get_number (n, "version", FALSE, &version, error))
     return FALSE;
   if (version != floor (version) || version < 1)
     return qm_plan_fail_problem (error, QM_PLAN_ERROR_FORMAT, QM_PROBLEM_BAD_VERSION, "version", TRUE,

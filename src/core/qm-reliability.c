@@ -41,13 +41,7 @@ gboolean
 qm_failure_preset_from_string (const char      *s,
                                QmFailurePreset *out)
 {
-  for (guint i = 0; i < QM_N_FAILURE_PRESETS; i++)
-    if (g_strcmp0 (s, presets[i].id) == 0)
-      {
-        *out = (QmFailurePreset) i;
-        return TRUE;
-      }
-  return FALSE;
+  return qm_name_table_find (s, QM_NAME_TABLE (presets, id), (guint *) out);
 }
 
 /* Full checkpoint = model weights in the training precision + fp32 master

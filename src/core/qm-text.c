@@ -116,3 +116,15 @@ qm_text_end_c_locale (locale_t previous)
   if (previous != (locale_t) 0)
     uselocale (previous);
 }
+
+char *
+qm_text_ellipsize (const char *text,
+                   glong       max)
+{
+  g_autofree char *head = NULL;
+
+  if (g_utf8_strlen (text, -1) <= max)
+    return g_strdup (text);
+  head = g_utf8_substring (text, 0, max - 1);
+  return g_strconcat (head, "…", NULL);
+}

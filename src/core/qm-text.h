@@ -41,6 +41,11 @@ char       *qm_text_escape         (const char  *text);
  * of output that already hold their own line breaks. */
 char       *qm_text_escape_lines   (const char  *text);
 
+/* A copy of @text of at most @max characters, its last one an ellipsis
+ * when it was cut: for a table cell of a fixed width. */
+char       *qm_text_ellipsize      (const char  *text,
+                                    glong        max);
+
 /* Text for programs (JSON) is the same in every language: between these
  * two calls, the calling thread translates nothing and formats numbers
  * as C does. Returns what qm_text_end_c_locale() restores. */

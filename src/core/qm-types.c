@@ -33,11 +33,27 @@ gboolean
 qm_precision_from_string (const char  *s,
                           QmPrecision *out)
 {
-  for (guint i = 0; i < QM_N_PRECISIONS; i++)
-    if (g_strcmp0 (s, precisions[i].name) == 0)
-      {
-        *out = (QmPrecision) i;
-        return TRUE;
-      }
+  return qm_name_table_find (s, QM_NAME_TABLE (precisions, name), (guint *) out);
+}
+
+gboolean
+qm_name_table_find (const char    *s,
+                    gconstpointer  rows,
+                    guint          n_rows,
+                    gsize          row_size,
+                    gsize          name_offset,
+                    guint         *index)
+{
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const char *name = G_STRUCT_MEMBER (const char *, (const char *) rows + i * row_size,
+                                          name_offset);
+
+      if (g_strcmp0 (s, name) == 0)
+        {
+          *index = i;
+          return TRUE;
+        }
+    }
   return FALSE;
 }

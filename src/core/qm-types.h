@@ -68,4 +68,18 @@ double       qm_precision_bytes     (QmPrecision p);
 const char  *qm_precision_to_string (QmPrecision p);
 gboolean     qm_precision_from_string (const char *s, QmPrecision *out);
 
+/* The enum ↔ name tables: an array of rows indexed by the enum, each row
+ * holding its name at @name_offset. Sets *@index to the row whose name is
+ * @s and returns TRUE, or returns FALSE and leaves *@index alone.
+ * QM_NAME_TABLE (rows, member) gives the middle four arguments. */
+gboolean     qm_name_table_find       (const char    *s,
+                                       gconstpointer  rows,
+                                       guint          n_rows,
+                                       gsize          row_size,
+                                       gsize          name_offset,
+                                       guint         *index);
+
+#define QM_NAME_TABLE(rows, member) \
+  (rows), G_N_ELEMENTS (rows), sizeof (rows)[0], G_STRUCT_OFFSET (__typeof__ ((rows)[0]), member)
+
 G_END_DECLS

@@ -86,7 +86,8 @@ draw_mark (cairo_t            *cr,
   if (avoid != NULL && avoid->width > 0 &&
       lx < avoid->x + avoid->width && lx + tw > avoid->x)
     ly = avoid->y + avoid->height + 4.0;
-  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, color, lx, ly, 0, 0.0, 0.0, box);
+  *box = qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, lx, ly, 0.0, 0.0, 0, color },
+                                 text);
   return x;
 }
 

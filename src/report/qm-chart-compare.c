@@ -207,13 +207,14 @@ qm_chart_render_compare (cairo_t             *cr,
                 qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
               }
             if (tw <= bw + 6)
-              qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + (bw - 2.0) / 2.0,
-                             plot_bottom - h - 2.0, 0.5, 1.0);
+              qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + (bw - 2.0) / 2.0,
+                                                          plot_bottom - h - 2.0, 0.5, 1.0 }, label);
           }
         }
       qm_chart_set_color (cr, &style->foreground);
       /* Small type: five group names must share the width. */
-      qm_chart_text (cr, style, QM_TEXT_SMALL, _(metric_names[m]), gx + gw / 2.0, bottom, 0.5, 1.0);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, gx + gw / 2.0, bottom, 0.5, 1.0 },
+                     _(metric_names[m]));
     }
 
   {

@@ -34,7 +34,23 @@ void   qm_chart_set_color_alpha (cairo_t       *cr,
                                  const QmColor *color,
                                  double         alpha);
 
-/* Size of @text in pixels. */
+/* How and where a label is drawn: in @kind's font, its box anchored at
+ * (@x, @y), where @ax and @ay are 0 for the left/top edge, 0.5 for the
+ * centre and 1 for the right/bottom edge; broken into centred lines no
+ * wider than @max_width (at words, or inside a word longer than a line)
+ * when that is positive; in @color, or in the current source when NULL.
+ * These travel together from the chart that places a label to the pango
+ * layout that draws it. */
+typedef struct
+{
+  QmTextKind     kind;
+  double         x, y;
+  double         ax, ay;
+  double         max_width;
+  const QmColor *color;
+} QmChartLabel;
+
+/* Size of @text in pixels, on one line. */
 void   qm_chart_text_size  (cairo_t            *cr,
                             const QmChartStyle *style,
                             QmTextKind          kind,
@@ -42,38 +58,18 @@ void   qm_chart_text_size  (cairo_t            *cr,
                             double             *width,
                             double             *height);
 
-/* Draws @text with its box anchored at (@x, @y): @ax and @ay are 0 for the
- * left/top edge, 0.5 for the centre and 1 for the right/bottom edge. */
-void   qm_chart_text       (cairo_t            *cr,
+/* The pixels @text would cover drawn as @label says. */
+QmRect qm_chart_text_box   (cairo_t            *cr,
                             const QmChartStyle *style,
-                            QmTextKind          kind,
-                            const char         *text,
-                            double              x,
-                            double              y,
-                            double              ax,
-                            double              ay);
+                            const QmChartLabel *label,
+                            const char         *text);
 
-/* The same for @text broken into centred lines no wider than @max_width
- * (at words, or inside a word longer than a line); @box, when not NULL,
- * gets the pixels the text covers, for tests that check labels neither
- * overlap nor leave the chart. */
-void   qm_chart_text_wrapped_size (cairo_t            *cr,
-                                   const QmChartStyle *style,
-                                   QmTextKind          kind,
-                                   const char         *text,
-                                   double              max_width,
-                                   double             *width,
-                                   double             *height);
-void   qm_chart_text_wrapped (cairo_t            *cr,
-                              const QmChartStyle *style,
-                              QmTextKind          kind,
-                              const char         *text,
-                              double              x,
-                              double              y,
-                              double              max_width,
-                              double              ax,
-                              double              ay,
-                              QmRect             *box);
+/* Draws @text as @label says; returns the pixels it covers, for tests
+ * that check labels neither overlap nor leave the chart. */
+QmRect qm_chart_text       (cairo_t            *cr,
+                            const QmChartStyle *style,
+                            const QmChartLabel *label,
+                            const char         *text);
 
 /* The widest tick label an axis will draw, to reserve room for it. */
 double qm_chart_axis_label_width (cairo_t            *cr,
@@ -147,20 +143,13 @@ void   qm_chart_plan_marker (cairo_t            *cr,
                              double              x,
                              double              y);
 
-/* qm_chart_text_wrapped() in @color on a patch of the background colour,
- * 2 px wider than the text each side and 1 px taller, so that a curve or a
- * bar behind the label does not hide it. @max_width 0 does not wrap. */
-void   qm_chart_text_on_patch (cairo_t            *cr,
+/* qm_chart_text() on a patch of the background colour, 2 px wider than
+ * the text each side and 1 px taller, so that a curve or a bar behind the
+ * label does not hide it. */
+QmRect qm_chart_text_on_patch (cairo_t            *cr,
                                const QmChartStyle *style,
-                               QmTextKind          kind,
-                               const char         *text,
-                               const QmColor      *color,
-                               double              x,
-                               double              y,
-                               double              max_width,
-                               double              ax,
-                               double              ay,
-                               QmRect             *box);
+                               const QmChartLabel *label,
+                               const char         *text);
 
 /* Fills the background and clips to the chart's bounds. Pair with
  * cairo_restore(). */

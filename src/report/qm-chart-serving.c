@@ -180,8 +180,8 @@ draw_plan_load (cairo_t               *cr,
   qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
   lx = x + 6.0 + tw < layout->ttft_plot.x + layout->ttft_plot.width ? x + 6.0 : x - 6.0 - tw;
   lx = MAX (lx, layout->ttft_plot.x + 2.0);
-  qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout->ttft_plot.y + 2.0,
-                          0.0, 0.0, 0.0, NULL);
+  qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, lx, layout->ttft_plot.y + 2.0, 0.0, 0.0,
+                                                       0.0, &style->foreground }, text);
   return x;
 }
 
@@ -198,8 +198,9 @@ target_label (cairo_t            *cr,
     return;
   /* Translators: a latency target; %s is a number of milliseconds. */
   g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, panel->target, 0));
-  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->warning,
-                          panel->plot->x + panel->plot->width - 4.0, y - 2.0, 0.0, 1.0, 1.0, NULL);
+  qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_SMALL,
+                                                       panel->plot->x + panel->plot->width - 4.0, y - 2.0,
+                                                       1.0, 1.0, 0.0, &style->warning }, text);
 }
 
 void
@@ -394,8 +395,8 @@ qm_chart_render_throughput (cairo_t                 *cr,
       lx = layout.plan_x - 10.0 - tw > layout.plot.x ? layout.plan_x - 10.0 - tw : layout.plan_x + 10.0;
       lx = MIN (lx, layout.plot.x + layout.plot.width - tw - 2.0);
       lx = MAX (lx, layout.plot.x + 2.0);
-      qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout.plan_y + 8.0,
-                              0.0, 0.0, 0.0, NULL);
+      qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, lx, layout.plan_y + 8.0, 0.0, 0.0,
+                                                           0.0, &style->foreground }, text);
     }
 
   qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);

@@ -235,16 +235,17 @@ qm_chart_draw_axis (cairo_t            *cr,
   cairo_restore (cr);
 }
 
-double
-qm_chart_legend (cairo_t             *cr,
-                 const QmChartStyle  *style,
-                 const QmLegendEntry *entries,
-                 guint                n,
-                 double               x,
-                 double               y,
-                 double               max_width,
-                 gboolean             draw)
+/* Lays the entries out in rows within @area's width from its top left
+ * corner; returns the height used. With @draw FALSE it only measures. */
+static double
+legend_rows (cairo_t             *cr,
+             const QmChartStyle  *style,
+             const QmLegendEntry *entries,
+             guint                n,
+             const QmRect        *area,
+             gboolean             draw)
 {
+  double x = area->x, y = area->y, max_width = area->width;
   double cx = x, cy = y, row_h = 0.0;
 
   for (guint i = 0; i < n; i++)
@@ -286,6 +287,26 @@ qm_chart_legend (cairo_t             *cr,
       cx += item_w;
     }
   return n > 0 ? cy + row_h - y : 0.0;
+}
+
+double
+qm_chart_legend_height (cairo_t             *cr,
+                        const QmChartStyle  *style,
+                        const QmLegendEntry *entries,
+                        guint                n,
+                        double               max_width)
+{
+  return legend_rows (cr, style, entries, n, &(QmRect) { 0.0, 0.0, max_width, 0.0 }, FALSE);
+}
+
+void
+qm_chart_legend (cairo_t             *cr,
+                 const QmChartStyle  *style,
+                 const QmLegendEntry *entries,
+                 guint                n,
+                 const QmRect        *area)
+{
+  legend_rows (cr, style, entries, n, area, TRUE);
 }
 
 void

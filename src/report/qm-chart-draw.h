@@ -102,16 +102,19 @@ typedef struct
   gboolean    dashed;   /* drawn as a line sample rather than a swatch */
 } QmLegendEntry;
 
-/* Lays the entries out in rows within @max_width starting at (@x, @y);
- * returns the height used. With @draw FALSE it only measures. */
-double qm_chart_legend      (cairo_t             *cr,
+/* The legend lays its entries out in rows within a width: the height
+ * those rows take within @max_width, to reserve room for them, and the
+ * rows drawn within @area (its x, y and width). */
+double qm_chart_legend_height (cairo_t             *cr,
+                               const QmChartStyle  *style,
+                               const QmLegendEntry *entries,
+                               guint                n,
+                               double               max_width);
+void   qm_chart_legend      (cairo_t             *cr,
                              const QmChartStyle  *style,
                              const QmLegendEntry *entries,
                              guint                n,
-                             double               x,
-                             double               y,
-                             double               max_width,
-                             gboolean             draw);
+                             const QmRect        *area);
 
 /* Adds the path through the points (@xs, @ys) to @cr, skipping points
  * that are not positive and finite (a log axis cannot place them). Values

@@ -375,7 +375,7 @@ qm_chart_render_gpus_time (cairo_t               *cr,
     legend[n_legend++] = (QmLegendEntry) { _("Cost of the run"), style->series[1], FALSE };
   if (c->deadline_days > 0)
     legend[n_legend++] = (QmLegendEntry) { _("Deadline"), style->warning, TRUE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
   layout_axes (cr, c, style, &d, width, height, legend_h, &layout);
 
   cairo_save (cr);
@@ -389,7 +389,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   draw_labels (cr, c, style, width, &layout);
   draw_no_fit_label (cr, c, style, &layout);
 
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

@@ -255,7 +255,7 @@ qm_chart_render_power_scaled (cairo_t            *cr,
    * their bar instead. */
   for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
     legend[n_legend++] = (QmLegendEntry) { _(cluster_names[i]), style->series[cluster_series[i]], FALSE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
 
   /* Translators: %s are numbers: energy in MWh, emissions in tonnes, cooling load in BTU/h. */
   g_snprintf (caption, sizeof caption, _("Energy for the run: %s MWh · %s t CO₂e · cooling %s BTU/h"),
@@ -305,7 +305,8 @@ qm_chart_render_power_scaled (cairo_t            *cr,
   qm_chart_set_color (cr, &style->foreground);
   qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, pad, height - pad - legend_h - 4.0, 0.0, 1.0 },
                  caption);
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

@@ -198,7 +198,7 @@ qm_chart_render_racks (cairo_t             *cr,
   qm_chart_begin (cr, style, width, height);
 
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
-  legend_h = qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, G_N_ELEMENTS (legend), width - 2 * pad);
 
   /* Per group: "×N" and a title above, the kW bar and its figures below. */
   top = pad + text_h * 2 + 6.0;
@@ -266,8 +266,8 @@ qm_chart_render_racks (cairo_t             *cr,
                      _("No racks"));
     }
 
-  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, height - pad - legend_h,
-                   width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend),
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

@@ -248,7 +248,7 @@ qm_chart_render_serving (cairo_t              *cr,
     legend[n_legend++] = (QmLegendEntry) { _("Latency target"), style->warning, TRUE };
   if (c->saturated_rpm > 0 && c->saturated_rpm < x_hi)
     legend[n_legend++] = (QmLegendEntry) { _("Overloaded: the queue keeps growing"), style->error, FALSE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
   x_title_h = text_h * 2 + 10.0;
 
   /* Two panels over one x axis; each panel's title sits above it. */
@@ -293,7 +293,8 @@ qm_chart_render_serving (cairo_t              *cr,
                        ? qm_axis_to_pixel (&layout.x_axis, c->saturated_rpm) : -1;
   layout.plan_x = draw_plan_load (cr, style, c, &layout);
 
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)
@@ -340,7 +341,7 @@ qm_chart_render_throughput (cairo_t                 *cr,
   legend[n_legend++] = (QmLegendEntry) { _("Output tokens/s per GPU"), style->series[0], FALSE };
   if (c->memory_limit > 0)
     legend[n_legend++] = (QmLegendEntry) { _("Most sequences a replica holds"), style->error, TRUE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
   x_title_h = text_h * 2 + 10.0;
 
   layout.plot.y = pad + text_h * 1.5 + 8.0;
@@ -399,7 +400,8 @@ qm_chart_render_throughput (cairo_t                 *cr,
                                                            0.0, &style->foreground }, text);
     }
 
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

@@ -280,7 +280,7 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
     legend[p] = (QmLegendEntry) { _(part_names[p]), style->series[p], FALSE };
   legend[QM_VRAM_N_PARTS] = (QmLegendEntry) { _("Capacity"), style->foreground, TRUE };
-  legend_h = qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, G_N_ELEMENTS (legend), width - 2 * pad);
 
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, y_title, &title_w, NULL);
@@ -336,8 +336,8 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   if (capacity > 0)
     draw_capacity (cr, style, capacity, unit, &layout);
 
-  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad,
-                   height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend),
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

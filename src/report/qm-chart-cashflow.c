@@ -90,7 +90,7 @@ draw_mark (cairo_t                *cr,
   double tw, th, lx, ly = l->plot.y + 4.0;
   double right = l->plot.x + l->plot.width;
 
-  qm_chart_dashed_line (cr, color, 1.5, dash_mark, x, l->plot.y, x, l->plot.y + l->plot.height);
+  qm_chart_dashed_line (cr, &(QmChartDash) { color, 1.5, dash_mark }, &l->plot, QM_AXIS_BOTTOM, x);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
   lx = x + 4.0 + tw <= right ? x + 4.0 : x - 4.0 - tw;
   lx = MAX (lx, l->plot.x + 2.0);

@@ -349,21 +349,26 @@ qm_chart_begin (cairo_t            *cr,
 }
 
 void
-qm_chart_dashed_line (cairo_t       *cr,
-                      const QmColor *color,
-                      double         line_width,
-                      const double   dash[2],
-                      double         x0,
-                      double         y0,
-                      double         x1,
-                      double         y1)
+qm_chart_dashed_line (cairo_t           *cr,
+                      const QmChartDash *line,
+                      const QmRect      *plot,
+                      QmAxisSide         side,
+                      double             at)
 {
   cairo_save (cr);
-  qm_chart_set_color (cr, color);
-  cairo_set_line_width (cr, line_width);
-  cairo_set_dash (cr, dash, 2, 0);
-  cairo_move_to (cr, x0, y0);
-  cairo_line_to (cr, x1, y1);
+  qm_chart_set_color (cr, line->color);
+  cairo_set_line_width (cr, line->width);
+  cairo_set_dash (cr, line->dash, 2, 0);
+  if (side == QM_AXIS_LEFT)
+    {
+      cairo_move_to (cr, plot->x, at);
+      cairo_line_to (cr, plot->x + plot->width, at);
+    }
+  else
+    {
+      cairo_move_to (cr, at, plot->y);
+      cairo_line_to (cr, at, plot->y + plot->height);
+    }
   cairo_stroke (cr);
   cairo_restore (cr);
 }

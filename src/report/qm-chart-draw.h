@@ -128,16 +128,23 @@ void   qm_chart_polyline    (cairo_t            *cr,
                              const double       *ys,
                              guint               n);
 
-/* A dashed line from (@x0, @y0) to (@x1, @y1) in @color, @line_width wide;
- * @dash is the on and off lengths, as cairo_set_dash() takes them. */
+/* How a dashed line is stroked: in @color, @width wide, @dash the on and
+ * off lengths as cairo_set_dash() takes them. */
+typedef struct
+{
+  const QmColor *color;
+  double         width;
+  const double  *dash;
+} QmChartDash;
+
+/* A dashed line right across @plot at the pixel @at along @side's axis:
+ * a y for QM_AXIS_LEFT (a level, drawn left to right), an x for
+ * QM_AXIS_BOTTOM (a moment or a limit, drawn top to bottom). */
 void   qm_chart_dashed_line (cairo_t            *cr,
-                             const QmColor      *color,
-                             double              line_width,
-                             const double        dash[2],
-                             double              x0,
-                             double              y0,
-                             double              x1,
-                             double              y1);
+                             const QmChartDash  *line,
+                             const QmRect       *plot,
+                             QmAxisSide          side,
+                             double              at);
 
 /* The plan's point on a curve: an accent dot ringed in the background
  * colour, so that it stands out from the lines it sits on. */

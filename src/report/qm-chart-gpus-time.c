@@ -165,8 +165,8 @@ draw_marks (cairo_t               *cr,
       static const double dash[] = { 6.0, 4.0 };
 
       layout->deadline_y = round (qm_axis_to_pixel (&layout->y_axis, c->deadline_days)) + 0.5;
-      qm_chart_dashed_line (cr, &style->warning, 1.5, dash, layout->plot.x, layout->deadline_y,
-                            layout->plot.x + layout->plot.width, layout->deadline_y);
+      qm_chart_dashed_line (cr, &(QmChartDash) { &style->warning, 1.5, dash }, &layout->plot, QM_AXIS_LEFT,
+                            layout->deadline_y);
     }
 
   /* Knee: where doubling the GPUs stops paying. */
@@ -176,8 +176,8 @@ draw_marks (cairo_t               *cr,
       static const double dash[] = { 2.0, 3.0 };
 
       layout->knee_x = round (qm_axis_to_pixel (&layout->x_axis, c->gpus[c->knee])) + 0.5;
-      qm_chart_dashed_line (cr, &style->foreground, 1.0, dash, layout->knee_x, layout->plot.y,
-                            layout->knee_x, layout->plot.y + layout->plot.height);
+      qm_chart_dashed_line (cr, &(QmChartDash) { &style->foreground, 1.0, dash }, &layout->plot, QM_AXIS_BOTTOM,
+                            layout->knee_x);
     }
 
   /* Where the model does not fit in memory: a tinted band behind the

@@ -48,7 +48,7 @@ hline (cairo_t       *cr,
   if (!(value > 0))
     return -1;
   y = round (qm_axis_to_pixel (axis, value)) + 0.5;
-  qm_chart_dashed_line (cr, color, 1.5, dash_mark, plot->x, y, plot->x + plot->width, y);
+  qm_chart_dashed_line (cr, &(QmChartDash) { color, 1.5, dash_mark }, plot, QM_AXIS_LEFT, y);
   return y;
 }
 
@@ -370,8 +370,8 @@ qm_chart_render_throughput (cairo_t                 *cr,
       cairo_rectangle (cr, layout.limit_x, layout.plot.y,
                        layout.plot.x + layout.plot.width - layout.limit_x, layout.plot.height);
       cairo_fill (cr);
-      qm_chart_dashed_line (cr, &style->error, 1.5, dash_mark, layout.limit_x, layout.plot.y,
-                            layout.limit_x, layout.plot.y + layout.plot.height);
+      qm_chart_dashed_line (cr, &(QmChartDash) { &style->error, 1.5, dash_mark }, &layout.plot, QM_AXIS_BOTTOM,
+                            layout.limit_x);
     }
   qm_chart_set_color (cr, &style->series[0]);
   cairo_set_line_width (cr, 2.5);

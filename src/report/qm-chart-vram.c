@@ -227,8 +227,8 @@ draw_capacity (cairo_t            *cr,
   QmChartLabel at;
 
   layout->capacity_y = round (qm_axis_to_pixel (&layout->y_axis, capacity / scale)) + 0.5;
-  qm_chart_dashed_line (cr, &style->foreground, 1.5, dash, layout->plot.x, layout->capacity_y,
-                        layout->plot.x + layout->plot.width, layout->capacity_y);
+  qm_chart_dashed_line (cr, &(QmChartDash) { &style->foreground, 1.5, dash }, &layout->plot, QM_AXIS_LEFT,
+                        layout->capacity_y);
   qm_format_bytes (amount, sizeof amount, capacity, unit);
   /* Translators: %s is an amount of memory such as "80 GB". */
   g_snprintf (text, sizeof text, _("Capacity %s"), amount);

@@ -62,31 +62,43 @@ draw_line (cairo_t                *cr,
   cairo_restore (cr);
 }
 
-/* A dashed vertical line at @month with its label at the top of the plot,
- * on the side of the line that has room; @avoid is a label it must not
- * cover (it moves a row down instead). Returns the pixel column. */
-static double
-draw_mark (cairo_t            *cr,
-           const QmChartStyle *style,
-           const QmCashFlowLayout *l,
-           double              month,
-           const QmColor      *color,
-           const char         *text,
-           const QmRect       *avoid,
-           QmRect             *box)
+/* A mark on the months: a dashed vertical line in @color at @month, with
+ * @text as its label; @avoid, when not NULL, is a label it must not cover
+ * (it moves a row down instead). */
+typedef struct
 {
-  double x = round (qm_axis_to_pixel (&l->x_axis, month)) + 0.5;
+  double         month;
+  const QmColor *color;
+  const char    *text;
+  const QmRect  *avoid;
+} Mark;
+
+/* Draws @mark with its label at the top of the plot, on the side of the
+ * line that has room; @box gets the label's pixels. Returns the pixel
+ * column. */
+static double
+draw_mark (cairo_t                *cr,
+           const QmChartStyle     *style,
+           const QmCashFlowLayout *l,
+           const Mark             *mark,
+           QmRect                 *box)
+{
+  const QmColor *color = mark->color;
+  const char *text = mark->text;
+  const QmRect *avoid = mark->avoid;
+  double x = round (qm_axis_to_pixel (&l->x_axis, mark->month)) + 0.5;
   double tw, th, lx, ly = l->plot.y + 4.0;
   double right = l->plot.x + l->plot.width;
 
-  qm_chart_dashed_line (cr, color, 1.5, dash_mark, x, l->plot.y, x, l->plot.y + l->plot.height);
+  qm_chart_dashed_line (cr, &(QmChartDash) { color, 1.5, dash_mark }, &l->plot, QM_AXIS_BOTTOM, x);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
   lx = x + 4.0 + tw <= right ? x + 4.0 : x - 4.0 - tw;
   lx = MAX (lx, l->plot.x + 2.0);
   if (avoid != NULL && avoid->width > 0 &&
       lx < avoid->x + avoid->width && lx + tw > avoid->x)
     ly = avoid->y + avoid->height + 4.0;
-  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, color, lx, ly, 0, 0.0, 0.0, box);
+  *box = qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, lx, ly, 0.0, 0.0, 0, color },
+                                 text);
   return x;
 }
 
@@ -119,7 +131,7 @@ qm_chart_render_cashflow (cairo_t            *cr,
   legend[n_legend++] = (QmLegendEntry) { _("Buying, cumulative"), style->series[0], FALSE };
   if (has_rent)
     legend[n_legend++] = (QmLegendEntry) { _("Renting the same GPUs, cumulative"), style->series[1], TRUE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
   x_title_h = text_h * 2 + 10.0;
 
   l.plot.y = pad + text_h * 1.5 + 8.0;
@@ -147,8 +159,8 @@ qm_chart_render_cashflow (cairo_t            *cr,
 
       /* Translators: a mark on the cash-flow chart; %u is a month number. */
       g_snprintf (text, sizeof text, _("Cluster in place: month %u"), q->training_start_month);
-      l.start_x = draw_mark (cr, style, &l, q->training_start_month, &style->foreground, text,
-                             NULL, &l.start_label);
+      l.start_x = draw_mark (cr, style, &l, &(Mark) { q->training_start_month, &style->foreground, text },
+                             &l.start_label);
     }
   if (q->break_even_valid)
     {
@@ -156,11 +168,13 @@ qm_chart_render_cashflow (cairo_t            *cr,
 
       /* Translators: a mark on the cash-flow chart; %u is a month number. */
       g_snprintf (text, sizeof text, _("Buying is cheaper from month %u"), q->break_even_month);
-      l.break_even_x = draw_mark (cr, style, &l, q->break_even_month, &style->accent, text,
-                                  &l.start_label, &l.break_even_label);
+      l.break_even_x = draw_mark (cr, style, &l,
+                                  &(Mark) { q->break_even_month, &style->accent, text, &l.start_label },
+                                  &l.break_even_label);
     }
 
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
   if (layout_out)
     *layout_out = l;

@@ -150,7 +150,7 @@ qm_chart_render_compare (cairo_t             *cr,
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   for (guint p = 0; p < n; p++)
     legend[p] = (QmLegendEntry) { items[p].label != NULL ? items[p].label : "", style->series[p], FALSE };
-  legend_h = qm_chart_legend (cr, style, legend, n, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n, width - 2 * pad);
 
   top = pad + text_h + 6.0;
   bottom = height - pad - legend_h - 8.0;
@@ -207,13 +207,14 @@ qm_chart_render_compare (cairo_t             *cr,
                 qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
               }
             if (tw <= bw + 6)
-              qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + (bw - 2.0) / 2.0,
-                             plot_bottom - h - 2.0, 0.5, 1.0);
+              qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + (bw - 2.0) / 2.0,
+                                                          plot_bottom - h - 2.0, 0.5, 1.0 }, label);
           }
         }
       qm_chart_set_color (cr, &style->foreground);
       /* Small type: five group names must share the width. */
-      qm_chart_text (cr, style, QM_TEXT_SMALL, _(metric_names[m]), gx + gw / 2.0, bottom, 0.5, 1.0);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, gx + gw / 2.0, bottom, 0.5, 1.0 },
+                     _(metric_names[m]));
     }
 
   {
@@ -222,7 +223,8 @@ qm_chart_render_compare (cairo_t             *cr,
     draw_scatter (cr, items, n, currency, style, &area, text_h, &layout);
   }
 
-  qm_chart_legend (cr, style, legend, n, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

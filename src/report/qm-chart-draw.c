@@ -61,21 +61,19 @@ make_layout (cairo_t            *cr,
   return layout;
 }
 
-/* @text broken into lines no wider than @max_width (at words, or inside a
- * word too long for a line), each line centred. */
+/* The layout for @text as @label says, and its logical extents. */
 static PangoLayout *
-make_wrapped_layout (cairo_t            *cr,
-                     const QmChartStyle *style,
-                     QmTextKind          kind,
-                     const char         *text,
-                     double              max_width,
-                     PangoRectangle     *logical)
+make_label_layout (cairo_t            *cr,
+                   const QmChartStyle *style,
+                   const QmChartLabel *label,
+                   const char         *text,
+                   PangoRectangle     *logical)
 {
-  PangoLayout *layout = make_layout (cr, style, kind, text);
+  PangoLayout *layout = make_layout (cr, style, label->kind, text);
 
-  if (max_width > 0)
+  if (label->max_width > 0)
     {
-      pango_layout_set_width (layout, (int) floor (max_width) * PANGO_SCALE);
+      pango_layout_set_width (layout, (int) floor (label->max_width) * PANGO_SCALE);
       pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
       pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
     }
@@ -83,47 +81,46 @@ make_wrapped_layout (cairo_t            *cr,
   return layout;
 }
 
-void
-qm_chart_text_wrapped_size (cairo_t            *cr,
-                            const QmChartStyle *style,
-                            QmTextKind          kind,
-                            const char         *text,
-                            double              max_width,
-                            double             *width,
-                            double             *height)
+/* Where @label puts a box of @logical's size: on whole pixels, so that
+ * the text is crisp. */
+static QmRect
+label_box (const QmChartLabel   *label,
+           const PangoRectangle *logical)
 {
-  PangoRectangle logical;
-  PangoLayout *layout = make_wrapped_layout (cr, style, kind, text, max_width, &logical);
-
-  if (width != NULL)
-    *width = logical.width;
-  if (height != NULL)
-    *height = logical.height;
-  g_object_unref (layout);
+  return (QmRect) { round (label->x - label->ax * logical->width),
+                    round (label->y - label->ay * logical->height),
+                    logical->width, logical->height };
 }
 
-void
-qm_chart_text_wrapped (cairo_t            *cr,
-                       const QmChartStyle *style,
-                       QmTextKind          kind,
-                       const char         *text,
-                       double              x,
-                       double              y,
-                       double              max_width,
-                       double              ax,
-                       double              ay,
-                       QmRect             *box)
+QmRect
+qm_chart_text_box (cairo_t            *cr,
+                   const QmChartStyle *style,
+                   const QmChartLabel *label,
+                   const char         *text)
 {
   PangoRectangle logical;
-  PangoLayout *layout = make_wrapped_layout (cr, style, kind, text, max_width, &logical);
-  double left = round (x - ax * logical.width);
-  double top = round (y - ay * logical.height);
+  PangoLayout *layout = make_label_layout (cr, style, label, text, &logical);
 
-  cairo_move_to (cr, left - logical.x, top - logical.y);
-  pango_cairo_show_layout (cr, layout);
-  if (box != NULL)
-    *box = (QmRect) { left, top, logical.width, logical.height };
   g_object_unref (layout);
+  return label_box (label, &logical);
+}
+
+QmRect
+qm_chart_text (cairo_t            *cr,
+               const QmChartStyle *style,
+               const QmChartLabel *label,
+               const char         *text)
+{
+  PangoRectangle logical;
+  PangoLayout *layout = make_label_layout (cr, style, label, text, &logical);
+  QmRect box = label_box (label, &logical);
+
+  if (label->color != NULL)
+    qm_chart_set_color (cr, label->color);
+  cairo_move_to (cr, box.x - logical.x, box.y - logical.y);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+  return box;
 }
 
 void
@@ -134,20 +131,12 @@ qm_chart_text_size (cairo_t            *cr,
                     double             *width,
                     double             *height)
 {
-  qm_chart_text_wrapped_size (cr, style, kind, text, 0.0, width, height);
-}
+  QmRect box = qm_chart_text_box (cr, style, &(QmChartLabel) { kind }, text);
 
-void
-qm_chart_text (cairo_t            *cr,
-               const QmChartStyle *style,
-               QmTextKind          kind,
-               const char         *text,
-               double              x,
-               double              y,
-               double              ax,
-               double              ay)
-{
-  qm_chart_text_wrapped (cr, style, kind, text, x, y, 0.0, ax, ay, NULL);
+  if (width != NULL)
+    *width = box.width;
+  if (height != NULL)
+    *height = box.height;
 }
 
 double
@@ -219,12 +208,13 @@ qm_chart_draw_axis (cairo_t            *cr,
       format (axis->ticks[i], label, sizeof label, user_data);
       qm_chart_set_color (cr, &style->foreground);
       if (left)
-        qm_chart_text (cr, style, QM_TEXT_SMALL, label, plot->x - LABEL_GAP, at, 1.0, 0.5);
+        qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, plot->x - LABEL_GAP, at, 1.0, 0.5 }, label);
       else
         {
           qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, NULL, &h);
           label_h = MAX (label_h, h);
-          qm_chart_text (cr, style, QM_TEXT_SMALL, label, at, bottom + TICK_LENGTH + 1.0, 0.5, 0.0);
+          qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, at, bottom + TICK_LENGTH + 1.0, 0.5,
+                                                      0.0 }, label);
         }
     }
 
@@ -235,25 +225,27 @@ qm_chart_draw_axis (cairo_t            *cr,
         {
           qm_chart_text_size (cr, style, QM_TEXT_SMALL, title, NULL, &h);
           /* Above the top tick label, which is centred on the plot's top edge. */
-          qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x, plot->y - h * 0.5 - 2.0, 0.0, 1.0);
+          qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, plot->x, plot->y - h * 0.5 - 2.0, 0.0,
+                                                      1.0 }, title);
         }
       else
-        qm_chart_text (cr, style, QM_TEXT_SMALL, title, plot->x + plot->width / 2.0,
-                       bottom + TICK_LENGTH + label_h + 4.0, 0.5, 0.0);
+        qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, plot->x + plot->width / 2.0,
+                                                    bottom + TICK_LENGTH + label_h + 4.0, 0.5, 0.0 }, title);
     }
   cairo_restore (cr);
 }
 
-double
-qm_chart_legend (cairo_t             *cr,
-                 const QmChartStyle  *style,
-                 const QmLegendEntry *entries,
-                 guint                n,
-                 double               x,
-                 double               y,
-                 double               max_width,
-                 gboolean             draw)
+/* Lays the entries out in rows within @area's width from its top left
+ * corner; returns the height used. With @draw FALSE it only measures. */
+static double
+legend_rows (cairo_t             *cr,
+             const QmChartStyle  *style,
+             const QmLegendEntry *entries,
+             guint                n,
+             const QmRect        *area,
+             gboolean             draw)
 {
+  double x = area->x, y = area->y, max_width = area->width;
   double cx = x, cy = y, row_h = 0.0;
 
   for (guint i = 0; i < n; i++)
@@ -289,11 +281,32 @@ qm_chart_legend (cairo_t             *cr,
               cairo_fill (cr);
             }
           qm_chart_set_color (cr, &style->foreground);
-          qm_chart_text (cr, style, QM_TEXT_SMALL, entries[i].label, cx + SWATCH + 4.0, cy, 0.0, 0.0);
+          qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, cx + SWATCH + 4.0, cy, 0.0, 0.0 },
+                         entries[i].label);
         }
       cx += item_w;
     }
   return n > 0 ? cy + row_h - y : 0.0;
+}
+
+double
+qm_chart_legend_height (cairo_t             *cr,
+                        const QmChartStyle  *style,
+                        const QmLegendEntry *entries,
+                        guint                n,
+                        double               max_width)
+{
+  return legend_rows (cr, style, entries, n, &(QmRect) { 0.0, 0.0, max_width, 0.0 }, FALSE);
+}
+
+void
+qm_chart_legend (cairo_t             *cr,
+                 const QmChartStyle  *style,
+                 const QmLegendEntry *entries,
+                 guint                n,
+                 const QmRect        *area)
+{
+  legend_rows (cr, style, entries, n, area, TRUE);
 }
 
 void
@@ -336,21 +349,26 @@ qm_chart_begin (cairo_t            *cr,
 }
 
 void
-qm_chart_dashed_line (cairo_t       *cr,
-                      const QmColor *color,
-                      double         line_width,
-                      const double   dash[2],
-                      double         x0,
-                      double         y0,
-                      double         x1,
-                      double         y1)
+qm_chart_dashed_line (cairo_t           *cr,
+                      const QmChartDash *line,
+                      const QmRect      *plot,
+                      QmAxisSide         side,
+                      double             at)
 {
   cairo_save (cr);
-  qm_chart_set_color (cr, color);
-  cairo_set_line_width (cr, line_width);
-  cairo_set_dash (cr, dash, 2, 0);
-  cairo_move_to (cr, x0, y0);
-  cairo_line_to (cr, x1, y1);
+  qm_chart_set_color (cr, line->color);
+  cairo_set_line_width (cr, line->width);
+  cairo_set_dash (cr, line->dash, 2, 0);
+  if (side == QM_AXIS_LEFT)
+    {
+      cairo_move_to (cr, plot->x, at);
+      cairo_line_to (cr, plot->x + plot->width, at);
+    }
+  else
+    {
+      cairo_move_to (cr, at, plot->y);
+      cairo_line_to (cr, at, plot->y + plot->height);
+    }
   cairo_stroke (cr);
   cairo_restore (cr);
 }
@@ -369,28 +387,16 @@ qm_chart_plan_marker (cairo_t            *cr,
   cairo_fill (cr);
 }
 
-void
+QmRect
 qm_chart_text_on_patch (cairo_t            *cr,
                         const QmChartStyle *style,
-                        QmTextKind          kind,
-                        const char         *text,
-                        const QmColor      *color,
-                        double              x,
-                        double              y,
-                        double              max_width,
-                        double              ax,
-                        double              ay,
-                        QmRect             *box)
+                        const QmChartLabel *label,
+                        const char         *text)
 {
-  double w, h, left, top;
+  QmRect box = qm_chart_text_box (cr, style, label, text);
 
-  qm_chart_text_wrapped_size (cr, style, kind, text, max_width, &w, &h);
-  /* Where qm_chart_text_wrapped() puts the text's box. */
-  left = round (x - ax * w);
-  top = round (y - ay * h);
   qm_chart_set_color_alpha (cr, &style->background, 0.85);
-  cairo_rectangle (cr, left - 2.0, top - 1.0, w + 4.0, h + 2.0);
+  cairo_rectangle (cr, box.x - 2.0, box.y - 1.0, box.width + 4.0, box.height + 2.0);
   cairo_fill (cr);
-  qm_chart_set_color (cr, color);
-  qm_chart_text_wrapped (cr, style, kind, text, x, y, max_width, ax, ay, box);
+  return qm_chart_text (cr, style, label, text);
 }

@@ -34,7 +34,23 @@ void   qm_chart_set_color_alpha (cairo_t       *cr,
                                  const QmColor *color,
                                  double         alpha);
 
-/* Size of @text in pixels. */
+/* How and where a label is drawn: in @kind's font, its box anchored at
+ * (@x, @y), where @ax and @ay are 0 for the left/top edge, 0.5 for the
+ * centre and 1 for the right/bottom edge; broken into centred lines no
+ * wider than @max_width (at words, or inside a word longer than a line)
+ * when that is positive; in @color, or in the current source when NULL.
+ * These travel together from the chart that places a label to the pango
+ * layout that draws it. */
+typedef struct
+{
+  QmTextKind     kind;
+  double         x, y;
+  double         ax, ay;
+  double         max_width;
+  const QmColor *color;
+} QmChartLabel;
+
+/* Size of @text in pixels, on one line. */
 void   qm_chart_text_size  (cairo_t            *cr,
                             const QmChartStyle *style,
                             QmTextKind          kind,
@@ -42,38 +58,18 @@ void   qm_chart_text_size  (cairo_t            *cr,
                             double             *width,
                             double             *height);
 
-/* Draws @text with its box anchored at (@x, @y): @ax and @ay are 0 for the
- * left/top edge, 0.5 for the centre and 1 for the right/bottom edge. */
-void   qm_chart_text       (cairo_t            *cr,
+/* The pixels @text would cover drawn as @label says. */
+QmRect qm_chart_text_box   (cairo_t            *cr,
                             const QmChartStyle *style,
-                            QmTextKind          kind,
-                            const char         *text,
-                            double              x,
-                            double              y,
-                            double              ax,
-                            double              ay);
+                            const QmChartLabel *label,
+                            const char         *text);
 
-/* The same for @text broken into centred lines no wider than @max_width
- * (at words, or inside a word longer than a line); @box, when not NULL,
- * gets the pixels the text covers, for tests that check labels neither
- * overlap nor leave the chart. */
-void   qm_chart_text_wrapped_size (cairo_t            *cr,
-                                   const QmChartStyle *style,
-                                   QmTextKind          kind,
-                                   const char         *text,
-                                   double              max_width,
-                                   double             *width,
-                                   double             *height);
-void   qm_chart_text_wrapped (cairo_t            *cr,
-                              const QmChartStyle *style,
-                              QmTextKind          kind,
-                              const char         *text,
-                              double              x,
-                              double              y,
-                              double              max_width,
-                              double              ax,
-                              double              ay,
-                              QmRect             *box);
+/* Draws @text as @label says; returns the pixels it covers, for tests
+ * that check labels neither overlap nor leave the chart. */
+QmRect qm_chart_text       (cairo_t            *cr,
+                            const QmChartStyle *style,
+                            const QmChartLabel *label,
+                            const char         *text);
 
 /* The widest tick label an axis will draw, to reserve room for it. */
 double qm_chart_axis_label_width (cairo_t            *cr,
@@ -106,16 +102,19 @@ typedef struct
   gboolean    dashed;   /* drawn as a line sample rather than a swatch */
 } QmLegendEntry;
 
-/* Lays the entries out in rows within @max_width starting at (@x, @y);
- * returns the height used. With @draw FALSE it only measures. */
-double qm_chart_legend      (cairo_t             *cr,
+/* The legend lays its entries out in rows within a width: the height
+ * those rows take within @max_width, to reserve room for them, and the
+ * rows drawn within @area (its x, y and width). */
+double qm_chart_legend_height (cairo_t             *cr,
+                               const QmChartStyle  *style,
+                               const QmLegendEntry *entries,
+                               guint                n,
+                               double               max_width);
+void   qm_chart_legend      (cairo_t             *cr,
                              const QmChartStyle  *style,
                              const QmLegendEntry *entries,
                              guint                n,
-                             double               x,
-                             double               y,
-                             double               max_width,
-                             gboolean             draw);
+                             const QmRect        *area);
 
 /* Adds the path through the points (@xs, @ys) to @cr, skipping points
  * that are not positive and finite (a log axis cannot place them). Values
@@ -129,16 +128,23 @@ void   qm_chart_polyline    (cairo_t            *cr,
                              const double       *ys,
                              guint               n);
 
-/* A dashed line from (@x0, @y0) to (@x1, @y1) in @color, @line_width wide;
- * @dash is the on and off lengths, as cairo_set_dash() takes them. */
+/* How a dashed line is stroked: in @color, @width wide, @dash the on and
+ * off lengths as cairo_set_dash() takes them. */
+typedef struct
+{
+  const QmColor *color;
+  double         width;
+  const double  *dash;
+} QmChartDash;
+
+/* A dashed line right across @plot at the pixel @at along @side's axis:
+ * a y for QM_AXIS_LEFT (a level, drawn left to right), an x for
+ * QM_AXIS_BOTTOM (a moment or a limit, drawn top to bottom). */
 void   qm_chart_dashed_line (cairo_t            *cr,
-                             const QmColor      *color,
-                             double              line_width,
-                             const double        dash[2],
-                             double              x0,
-                             double              y0,
-                             double              x1,
-                             double              y1);
+                             const QmChartDash  *line,
+                             const QmRect       *plot,
+                             QmAxisSide          side,
+                             double              at);
 
 /* The plan's point on a curve: an accent dot ringed in the background
  * colour, so that it stands out from the lines it sits on. */
@@ -147,20 +153,13 @@ void   qm_chart_plan_marker (cairo_t            *cr,
                              double              x,
                              double              y);
 
-/* qm_chart_text_wrapped() in @color on a patch of the background colour,
- * 2 px wider than the text each side and 1 px taller, so that a curve or a
- * bar behind the label does not hide it. @max_width 0 does not wrap. */
-void   qm_chart_text_on_patch (cairo_t            *cr,
+/* qm_chart_text() on a patch of the background colour, 2 px wider than
+ * the text each side and 1 px taller, so that a curve or a bar behind the
+ * label does not hide it. */
+QmRect qm_chart_text_on_patch (cairo_t            *cr,
                                const QmChartStyle *style,
-                               QmTextKind          kind,
-                               const char         *text,
-                               const QmColor      *color,
-                               double              x,
-                               double              y,
-                               double              max_width,
-                               double              ax,
-                               double              ay,
-                               QmRect             *box);
+                               const QmChartLabel *label,
+                               const char         *text);
 
 /* Fills the background and clips to the chart's bounds. Pair with
  * cairo_restore(). */

@@ -139,11 +139,12 @@ layout_axes (cairo_t               *cr,
           double y = qm_axis_to_pixel (&layout->cost_axis, layout->cost_axis.ticks[i]);
 
           format_cost (layout->cost_axis.ticks[i], label, sizeof label, (gpointer) c->currency);
-          qm_chart_text (cr, style, QM_TEXT_SMALL, label, layout->plot.x + layout->plot.width + 4.0,
-                         y, 0.0, 0.5);
+          qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL,
+                                                      layout->plot.x + layout->plot.width + 4.0, y, 0.0, 0.5 },
+                         label);
         }
-      qm_chart_text (cr, style, QM_TEXT_SMALL, _("Cost"), layout->plot.x + layout->plot.width + 4.0,
-                     layout->plot.y - text_h * 0.5 - 2.0, 0.0, 1.0);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout->plot.x + layout->plot.width + 4.0,
+                                                  layout->plot.y - text_h * 0.5 - 2.0, 0.0, 1.0 }, _("Cost"));
     }
 }
 
@@ -164,8 +165,8 @@ draw_marks (cairo_t               *cr,
       static const double dash[] = { 6.0, 4.0 };
 
       layout->deadline_y = round (qm_axis_to_pixel (&layout->y_axis, c->deadline_days)) + 0.5;
-      qm_chart_dashed_line (cr, &style->warning, 1.5, dash, layout->plot.x, layout->deadline_y,
-                            layout->plot.x + layout->plot.width, layout->deadline_y);
+      qm_chart_dashed_line (cr, &(QmChartDash) { &style->warning, 1.5, dash }, &layout->plot, QM_AXIS_LEFT,
+                            layout->deadline_y);
     }
 
   /* Knee: where doubling the GPUs stops paying. */
@@ -175,8 +176,8 @@ draw_marks (cairo_t               *cr,
       static const double dash[] = { 2.0, 3.0 };
 
       layout->knee_x = round (qm_axis_to_pixel (&layout->x_axis, c->gpus[c->knee])) + 0.5;
-      qm_chart_dashed_line (cr, &style->foreground, 1.0, dash, layout->knee_x, layout->plot.y,
-                            layout->knee_x, layout->plot.y + layout->plot.height);
+      qm_chart_dashed_line (cr, &(QmChartDash) { &style->foreground, 1.0, dash }, &layout->plot, QM_AXIS_BOTTOM,
+                            layout->knee_x);
     }
 
   /* Where the model does not fit in memory: a tinted band behind the
@@ -269,8 +270,8 @@ draw_labels (cairo_t               *cr,
       /* Translators: %s is a duration such as "110 days". */
       g_snprintf (text, sizeof text, _("Deadline %s"), qm_format_days (days, sizeof days, c->deadline_days));
       qm_chart_set_color (cr, &style->warning);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout->plot.x + layout->plot.width - 4.0,
-                     layout->deadline_y - 2.0, 1.0, 1.0);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout->plot.x + layout->plot.width - 4.0,
+                                                  layout->deadline_y - 2.0, 1.0, 1.0 }, text);
     }
   if (layout->knee_x >= 0)
     {
@@ -279,11 +280,13 @@ draw_labels (cairo_t               *cr,
       /* Translators: the point of the curve after which more GPUs gain little; %s is a GPU count. */
       g_snprintf (text, sizeof text, _("Knee: %s GPUs"), qm_format_number (gpus, sizeof gpus, c->gpus[c->knee], 0));
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, text, layout->knee_x + 4.0, layout->plot.y + 2.0, 0.0, 0.0);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout->knee_x + 4.0, layout->plot.y + 2.0,
+                                                  0.0, 0.0 }, text);
     }
   if (c->plan_gpus > 0 && c->plan_days > 0)
     {
       char gpus[QM_FORMAT_BUF], days[QM_FORMAT_BUF], text[128];
+      QmChartLabel at;
       double tw, lx;
 
       layout->plan_x = qm_axis_to_pixel (&layout->x_axis, c->plan_gpus);
@@ -300,8 +303,8 @@ draw_labels (cairo_t               *cr,
            ? layout->plan_x + 10.0 : layout->plan_x - 10.0 - tw;
       /* In a narrow chart neither side has room: keep it in the chart. */
       lx = MAX (pad, MIN (lx, width - pad - tw));
-      qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout->plan_y,
-                              0.0, 0.0, 1.0, &layout->plan_label);
+      at = (QmChartLabel) { QM_TEXT_BOLD, lx, layout->plan_y, 0.0, 1.0, 0.0, &style->foreground };
+      layout->plan_label = qm_chart_text_on_patch (cr, style, &at, text);
     }
 }
 
@@ -317,6 +320,8 @@ draw_no_fit_label (cairo_t               *cr,
   g_autofree char *text = NULL;
   double band_w = layout->no_fit_x1 - layout->no_fit_x0;
   double wrap = MAX (MIN (layout->plot.width - 8.0, 420.0), MIN (band_w - 8.0, layout->plot.width - 8.0));
+  QmChartLabel label = { QM_TEXT_SMALL, 0.0, 0.0, 0.5, 0.0, wrap, &style->error };
+  QmRect size;
   double tw, th, lx, ly;
 
   if (layout->no_fit_x0 < 0)
@@ -328,7 +333,9 @@ draw_no_fit_label (cairo_t               *cr,
                             c->no_fit_reason);
   else
     text = g_strdup (_("Shaded: the model does not fit in memory at these GPU counts with the plan's layout"));
-  qm_chart_text_wrapped_size (cr, style, QM_TEXT_SMALL, text, wrap, &tw, &th);
+  size = qm_chart_text_box (cr, style, &label, text);
+  tw = size.width;
+  th = size.height;
   /* Within the band when it is wide enough, else within the plot. */
   lx = band_w >= tw + 8.0 ? layout->no_fit_x0 + 4.0 : layout->plot.x + 4.0;
   lx = MIN (lx, layout->plot.x + layout->plot.width - tw - 4.0);
@@ -338,8 +345,9 @@ draw_no_fit_label (cairo_t               *cr,
     ly = layout->plot.y + 4.0;
   if (layout->knee_x >= 0 && ly < layout->plot.y + 2.0 * th && lx <= layout->knee_x + 4.0)
     ly = MAX (ly, layout->plot.y + 4.0 + th + 4.0);
-  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->error, lx + tw / 2.0, ly, wrap, 0.5, 0.0,
-                          &layout->no_fit_label);
+  label.x = lx + tw / 2.0;
+  label.y = ly;
+  layout->no_fit_label = qm_chart_text_on_patch (cr, style, &label, text);
 }
 
 void
@@ -367,7 +375,7 @@ qm_chart_render_gpus_time (cairo_t               *cr,
     legend[n_legend++] = (QmLegendEntry) { _("Cost of the run"), style->series[1], FALSE };
   if (c->deadline_days > 0)
     legend[n_legend++] = (QmLegendEntry) { _("Deadline"), style->warning, TRUE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
   layout_axes (cr, c, style, &d, width, height, legend_h, &layout);
 
   cairo_save (cr);
@@ -381,7 +389,8 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   draw_labels (cr, c, style, width, &layout);
   draw_no_fit_label (cr, c, style, &layout);
 
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

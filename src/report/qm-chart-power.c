@@ -203,12 +203,12 @@ draw_node_panel (cairo_t            *cr,
       cairo_rectangle (cr, x + w + 6.0, y - text_h + 3.0, 6.0, text_h - 6.0);
       cairo_fill (cr);
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + w + 15.0, y, 0.0, 1.0);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w + 15.0, y, 0.0, 1.0 }, label);
       last_label_top = y - text_h;
     }
   qm_chart_set_color (cr, &style->foreground);
-  qm_chart_text (cr, style, QM_TEXT_SMALL, qm_format_si (total, sizeof total, node_top, "W"),
-                 x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0);
+  qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0 },
+                 qm_format_si (total, sizeof total, node_top, "W"));
 }
 
 void
@@ -255,7 +255,7 @@ qm_chart_render_power_scaled (cairo_t            *cr,
    * their bar instead. */
   for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
     legend[n_legend++] = (QmLegendEntry) { _(cluster_names[i]), style->series[cluster_series[i]], FALSE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
 
   /* Translators: %s are numbers: energy in MWh, emissions in tonnes, cooling load in BTU/h. */
   g_snprintf (caption, sizeof caption, _("Energy for the run: %s MWh · %s t CO₂e · cooling %s BTU/h"),
@@ -294,16 +294,19 @@ qm_chart_render_power_scaled (cairo_t            *cr,
                               QM_POWER_CLUSTER_PARTS, layout.cluster_parts[k]);
 
         qm_chart_set_color (cr, &style->foreground);
-        qm_chart_text (cr, style, QM_TEXT_SMALL, k == 0 ? _("Provisioned (peak)") : _("Average (for energy)"),
-                       x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0);
-        qm_chart_text (cr, style, QM_TEXT_BOLD, qm_format_si (a, sizeof a, total * 1000.0, "W"),
-                       x + w / 2.0, top + plot_h + 4.0 + text_h, 0.5, 0.0);
+        qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0 },
+                       k == 0 ? _("Provisioned (peak)") : _("Average (for energy)"));
+        qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, x + w / 2.0, top + plot_h + 4.0 + text_h,
+                                                    0.5, 0.0 },
+                       qm_format_si (a, sizeof a, total * 1000.0, "W"));
       }
   }
 
   qm_chart_set_color (cr, &style->foreground);
-  qm_chart_text (cr, style, QM_TEXT_SMALL, caption, pad, height - pad - legend_h - 4.0, 0.0, 1.0);
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, pad, height - pad - legend_h - 4.0, 0.0, 1.0 },
+                 caption);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

@@ -91,7 +91,8 @@ draw_units (cairo_t            *cr,
         {
           /* White text on the series colours reads in light and dark. */
           cairo_set_source_rgb (cr, 1, 1, 1);
-          qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + w / 2.0, y + h / 2.0, 0.5, 0.5);
+          qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w / 2.0, y + h / 2.0, 0.5, 0.5 },
+                         label);
         }
     }
 }
@@ -152,7 +153,7 @@ draw_kw_bar (cairo_t            *cr,
   qm_format_number (lim, sizeof lim, limit_kw, 0);
   g_snprintf (line, sizeof line, "%s / %s kW", kw, lim);
   qm_chart_set_color (cr, over ? &style->error : &style->foreground);
-  qm_chart_text (cr, style, QM_TEXT_SMALL, line, x + rack_w / 2.0, bar_y + 8.0, 0.5, 0.0);
+  qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + rack_w / 2.0, bar_y + 8.0, 0.5, 0.0 }, line);
   if (g->liquid)
     {
       double tw, cx, cy = bar_y + 8.0 + text_h * 1.5;
@@ -166,7 +167,7 @@ draw_kw_bar (cairo_t            *cr,
       cairo_curve_to (cr, cx + 4.5, cy, cx + 4.5, cy + 4.0, cx, cy + 4.0);
       cairo_curve_to (cr, cx - 4.5, cy + 4.0, cx - 4.5, cy, cx, cy - 5.0);
       cairo_fill (cr);
-      qm_chart_text (cr, style, QM_TEXT_BOLD, _("Liquid-cooled"), cx + 7.0, cy, 0.0, 0.5);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, cx + 7.0, cy, 0.0, 0.5 }, _("Liquid-cooled"));
     }
 }
 
@@ -197,7 +198,7 @@ qm_chart_render_racks (cairo_t             *cr,
   qm_chart_begin (cr, style, width, height);
 
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
-  legend_h = qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, G_N_ELEMENTS (legend), width - 2 * pad);
 
   /* Per group: "×N" and a title above, the kW bar and its figures below. */
   top = pad + text_h * 2 + 6.0;
@@ -250,8 +251,9 @@ qm_chart_render_racks (cairo_t             *cr,
       group_title (g, server_name, title, sizeof title);
       g_snprintf (count, sizeof count, "×%u", g->count);
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_BOLD, count, x + rack_w / 2.0, pad, 0.5, 0.0);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, title, x + rack_w / 2.0, pad + text_h + 2.0, 0.5, 0.0);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, x + rack_w / 2.0, pad, 0.5, 0.0 }, count);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + rack_w / 2.0, pad + text_h + 2.0, 0.5,
+                                                  0.0 }, title);
 
       /* Below: kW against the rack's limit. */
       draw_kw_bar (cr, style, limit_kw, text_h, i, &layout);
@@ -260,11 +262,12 @@ qm_chart_render_racks (cairo_t             *cr,
   if (layout.n_groups == 0)
     {
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, QM_TEXT_NORMAL, _("No racks"), width / 2.0, height / 2.0, 0.5, 0.5);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_NORMAL, width / 2.0, height / 2.0, 0.5, 0.5 },
+                     _("No racks"));
     }
 
-  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, height - pad - legend_h,
-                   width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend),
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

@@ -48,7 +48,7 @@ hline (cairo_t       *cr,
   if (!(value > 0))
     return -1;
   y = round (qm_axis_to_pixel (axis, value)) + 0.5;
-  qm_chart_dashed_line (cr, color, 1.5, dash_mark, plot->x, y, plot->x + plot->width, y);
+  qm_chart_dashed_line (cr, &(QmChartDash) { color, 1.5, dash_mark }, plot, QM_AXIS_LEFT, y);
   return y;
 }
 
@@ -180,8 +180,8 @@ draw_plan_load (cairo_t               *cr,
   qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
   lx = x + 6.0 + tw < layout->ttft_plot.x + layout->ttft_plot.width ? x + 6.0 : x - 6.0 - tw;
   lx = MAX (lx, layout->ttft_plot.x + 2.0);
-  qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout->ttft_plot.y + 2.0,
-                          0.0, 0.0, 0.0, NULL);
+  qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, lx, layout->ttft_plot.y + 2.0, 0.0, 0.0,
+                                                       0.0, &style->foreground }, text);
   return x;
 }
 
@@ -198,8 +198,9 @@ target_label (cairo_t            *cr,
     return;
   /* Translators: a latency target; %s is a number of milliseconds. */
   g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, panel->target, 0));
-  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->warning,
-                          panel->plot->x + panel->plot->width - 4.0, y - 2.0, 0.0, 1.0, 1.0, NULL);
+  qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_SMALL,
+                                                       panel->plot->x + panel->plot->width - 4.0, y - 2.0,
+                                                       1.0, 1.0, 0.0, &style->warning }, text);
 }
 
 void
@@ -247,7 +248,7 @@ qm_chart_render_serving (cairo_t              *cr,
     legend[n_legend++] = (QmLegendEntry) { _("Latency target"), style->warning, TRUE };
   if (c->saturated_rpm > 0 && c->saturated_rpm < x_hi)
     legend[n_legend++] = (QmLegendEntry) { _("Overloaded: the queue keeps growing"), style->error, FALSE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
   x_title_h = text_h * 2 + 10.0;
 
   /* Two panels over one x axis; each panel's title sits above it. */
@@ -292,7 +293,8 @@ qm_chart_render_serving (cairo_t              *cr,
                        ? qm_axis_to_pixel (&layout.x_axis, c->saturated_rpm) : -1;
   layout.plan_x = draw_plan_load (cr, style, c, &layout);
 
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)
@@ -339,7 +341,7 @@ qm_chart_render_throughput (cairo_t                 *cr,
   legend[n_legend++] = (QmLegendEntry) { _("Output tokens/s per GPU"), style->series[0], FALSE };
   if (c->memory_limit > 0)
     legend[n_legend++] = (QmLegendEntry) { _("Most sequences a replica holds"), style->error, TRUE };
-  legend_h = qm_chart_legend (cr, style, legend, n_legend, pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
   x_title_h = text_h * 2 + 10.0;
 
   layout.plot.y = pad + text_h * 1.5 + 8.0;
@@ -368,8 +370,8 @@ qm_chart_render_throughput (cairo_t                 *cr,
       cairo_rectangle (cr, layout.limit_x, layout.plot.y,
                        layout.plot.x + layout.plot.width - layout.limit_x, layout.plot.height);
       cairo_fill (cr);
-      qm_chart_dashed_line (cr, &style->error, 1.5, dash_mark, layout.limit_x, layout.plot.y,
-                            layout.limit_x, layout.plot.y + layout.plot.height);
+      qm_chart_dashed_line (cr, &(QmChartDash) { &style->error, 1.5, dash_mark }, &layout.plot, QM_AXIS_BOTTOM,
+                            layout.limit_x);
     }
   qm_chart_set_color (cr, &style->series[0]);
   cairo_set_line_width (cr, 2.5);
@@ -394,11 +396,12 @@ qm_chart_render_throughput (cairo_t                 *cr,
       lx = layout.plan_x - 10.0 - tw > layout.plot.x ? layout.plan_x - 10.0 - tw : layout.plan_x + 10.0;
       lx = MIN (lx, layout.plot.x + layout.plot.width - tw - 2.0);
       lx = MAX (lx, layout.plot.x + 2.0);
-      qm_chart_text_on_patch (cr, style, QM_TEXT_BOLD, text, &style->foreground, lx, layout.plan_y + 8.0,
-                              0.0, 0.0, 0.0, NULL);
+      qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, lx, layout.plan_y + 8.0, 0.0, 0.0,
+                                                           0.0, &style->foreground }, text);
     }
 
-  qm_chart_legend (cr, style, legend, n_legend, pad, height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, n_legend,
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

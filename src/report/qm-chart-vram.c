@@ -162,6 +162,9 @@ draw_bar (const Bars              *bars,
   double acc = 0.0, bar_top;
   double total = 0.0;
   char amount[QM_FORMAT_BUF];
+  QmChartLabel note_at = { QM_TEXT_SMALL, x + bar_w / 2.0, layout->plot.y - 4.0, 0.5, 1.0, bars->note_w,
+                           &style->foreground };
+  QmChartLabel under = { QM_TEXT_SMALL, x + bar_w / 2.0, layout->plot.y + layout->plot.height + 4.0, 0.5, 0.0 };
 
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
     {
@@ -184,37 +187,29 @@ draw_bar (const Bars              *bars,
   layout->bars[i] = (QmRect) { x, round (bar_top), round (bar_w), round (base) - round (bar_top) };
 
   /* What does not fit: hatched, with the shortfall in words in the
-   * notes' band above the bar's column. */
+   * notes' band above the bar's column; any other note in plain text. */
   if (bars->has_capacity && total > b->capacity && b->capacity > 0)
     {
       double cap_y = round (qm_axis_to_pixel (&layout->y_axis, b->capacity / scale));
       QmRect over = { x, round (bar_top), round (bar_w), cap_y - round (bar_top) };
 
       draw_hatch (cr, &over, &style->background);
-      qm_chart_set_color (cr, &style->error);
-      qm_chart_text_wrapped (cr, style, QM_TEXT_BOLD, note, x + bar_w / 2.0, layout->plot.y - 4.0,
-                             bars->note_w, 0.5, 1.0, &layout->notes[i]);
+      note_at.kind = QM_TEXT_BOLD;
+      note_at.color = &style->error;
+      layout->notes[i] = qm_chart_text (cr, style, &note_at, note);
     }
   else if (note[0] != '\0')
-    {
-      qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text_wrapped (cr, style, QM_TEXT_SMALL, note, x + bar_w / 2.0, layout->plot.y - 4.0,
-                             bars->note_w, 0.5, 1.0, &layout->notes[i]);
-    }
+    layout->notes[i] = qm_chart_text (cr, style, &note_at, note);
 
   /* Label and total under the bar. */
   qm_format_bytes (amount, sizeof amount, total, bars->unit);
   qm_chart_set_color (cr, &style->foreground);
   if (label != NULL)
     {
-      qm_chart_text (cr, style, QM_TEXT_SMALL, label, x + bar_w / 2.0,
-                     layout->plot.y + layout->plot.height + 4.0, 0.5, 0.0);
-      qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
-                     layout->plot.y + layout->plot.height + 4.0 + bars->text_h, 0.5, 0.0);
+      qm_chart_text (cr, style, &under, label);
+      under.y += bars->text_h;
     }
-  else
-    qm_chart_text (cr, style, QM_TEXT_SMALL, amount, x + bar_w / 2.0,
-                   layout->plot.y + layout->plot.height + 4.0, 0.5, 0.0);
+  qm_chart_text (cr, style, &under, amount);
 }
 
 /* The capacity line across all bars, and its label. */
@@ -229,10 +224,11 @@ draw_capacity (cairo_t            *cr,
   static const double dash[] = { 6.0, 3.0 };
   char amount[QM_FORMAT_BUF], text[96];
   double tw, th, ty;
+  QmChartLabel at;
 
   layout->capacity_y = round (qm_axis_to_pixel (&layout->y_axis, capacity / scale)) + 0.5;
-  qm_chart_dashed_line (cr, &style->foreground, 1.5, dash, layout->plot.x, layout->capacity_y,
-                        layout->plot.x + layout->plot.width, layout->capacity_y);
+  qm_chart_dashed_line (cr, &(QmChartDash) { &style->foreground, 1.5, dash }, &layout->plot, QM_AXIS_LEFT,
+                        layout->capacity_y);
   qm_format_bytes (amount, sizeof amount, capacity, unit);
   /* Translators: %s is an amount of memory such as "80 GB". */
   g_snprintf (text, sizeof text, _("Capacity %s"), amount);
@@ -242,8 +238,9 @@ draw_capacity (cairo_t            *cr,
   ty = layout->capacity_y - th - 2.0;
   if (ty - 1.0 < layout->plot.y)
     ty = layout->capacity_y + 2.0;
-  qm_chart_text_on_patch (cr, style, QM_TEXT_SMALL, text, &style->foreground,
-                          layout->plot.x + layout->plot.width - 2, ty, 0.0, 1.0, 0.0, &layout->capacity_label);
+  at = (QmChartLabel) { QM_TEXT_SMALL, layout->plot.x + layout->plot.width - 2, ty, 1.0, 0.0, 0.0,
+                        &style->foreground };
+  layout->capacity_label = qm_chart_text_on_patch (cr, style, &at, text);
 }
 
 void
@@ -283,7 +280,7 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
     legend[p] = (QmLegendEntry) { _(part_names[p]), style->series[p], FALSE };
   legend[QM_VRAM_N_PARTS] = (QmLegendEntry) { _("Capacity"), style->foreground, TRUE };
-  legend_h = qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad, 0, width - 2 * pad, FALSE);
+  legend_h = qm_chart_legend_height (cr, style, legend, G_N_ELEMENTS (legend), width - 2 * pad);
 
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, y_title, &title_w, NULL);
@@ -308,10 +305,9 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
       for (guint i = 0; i < n; i++)
         if (notes[i][0] != '\0')
           {
-            double h;
+            QmChartLabel label = { QM_TEXT_BOLD, .max_width = note_w };
 
-            qm_chart_text_wrapped_size (cr, style, QM_TEXT_BOLD, notes[i], note_w, NULL, &h);
-            note_h = MAX (note_h, h);
+            note_h = MAX (note_h, qm_chart_text_box (cr, style, &label, notes[i]).height);
           }
       layout.plot.y = pad + text_h + 6.0 + (note_h > 0 ? note_h + 4.0 : 0.0);
       layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 8.0 - x_label_h - 6.0);
@@ -326,7 +322,7 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   qm_chart_draw_axis (cr, style, &layout.y_axis, &layout.plot, QM_AXIS_LEFT, NULL, format_tick, NULL);
   /* The title at the top, above the notes' band. */
   qm_chart_set_color (cr, &style->foreground);
-  qm_chart_text (cr, style, QM_TEXT_SMALL, y_title, layout.plot.x, pad, 0.0, 0.0);
+  qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout.plot.x, pad, 0.0, 0.0 }, y_title);
   layout.title = (QmRect) { layout.plot.x, pad, title_w, text_h };
 
   layout.n_bars = n;
@@ -340,8 +336,8 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
   if (capacity > 0)
     draw_capacity (cr, style, capacity, unit, &layout);
 
-  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend), pad,
-                   height - pad - legend_h, width - 2 * pad, TRUE);
+  qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend),
+                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
 
   if (layout_out != NULL)

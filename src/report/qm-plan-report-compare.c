@@ -73,7 +73,7 @@ sub_title (cairo_t            *cr,
            const char         *text)
 {
   qm_chart_set_color (cr, &style->foreground);
-  qm_chart_text (cr, style, QM_TEXT_BOLD, text, 4.0, 0.0, 0.0, 0.0);
+  qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, 4.0, 0.0, 0.0, 0.0 }, text);
 }
 
 static void

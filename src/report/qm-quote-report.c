@@ -230,7 +230,7 @@ draw_signatures (cairo_t  *cr,
     {
       double x = i * (col + 24.0);
 
-      qm_chart_text (cr, &style, QM_TEXT_BOLD, parties[i], x, 0, 0, 0);
+      qm_chart_text (cr, &style, &(QmChartLabel) { QM_TEXT_BOLD, x, 0, 0, 0 }, parties[i]);
       for (guint k = 0; k < 3; k++)
         {
           const char *what[] = { _("Name"), _("Date"), _("Signature") };
@@ -239,7 +239,7 @@ draw_signatures (cairo_t  *cr,
           cairo_move_to (cr, x, y);
           cairo_line_to (cr, x + col, y);
           cairo_stroke (cr);
-          qm_chart_text (cr, &style, QM_TEXT_SMALL, what[k], x, y + 2.0, 0, 0);
+          qm_chart_text (cr, &style, &(QmChartLabel) { QM_TEXT_SMALL, x, y + 2.0, 0, 0 }, what[k]);
         }
     }
   cairo_restore (cr);

@@ -992,15 +992,7 @@ qm_plans_page_set_search (QmPlansPage *self,
 
   if (text == NULL)
     text = "";
-  /* Setting the text deletes the old first, and the entry reports the
-   * empty text at once: that would show every row for a moment. Its
-   * delayed report of the new text finds the search applied already. */
-  if (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text))
-    {
-      g_signal_handlers_block_by_func (self->search_entry, search_changed_cb, self);
-      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-      g_signal_handlers_unblock_by_func (self->search_entry, search_changed_cb, self);
-    }
+  qm_list_page_set_search_text (GTK_EDITABLE (self->search_entry), text, search_changed_cb, self);
   apply_search (self, text, FALSE);
 }
 

@@ -144,8 +144,6 @@ qm_plan_view_update_title (QmPlanView *self)
     state = _("Not saved");
   else if (self->snapshot != NULL)
     state = _("Saved quote");
-  else if (self->store != NULL && !qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS))
-    state = _("Read-only");
   else if (self->store != NULL && qm_plan_editor_get_dirty (self->editor))
     state = _("Unsaved changes");
   else if (self->store != NULL && qm_plan_editor_get_saved_id (self->editor) > 0)
@@ -624,9 +622,7 @@ recompute (QmPlanView *self)
   refresh (self);
   /* The new figures replace the quote in the store, by the user's
    * choice, where the role may save; else they are shown here only. */
-  if (self->store != NULL && !qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS))
-    qm_plan_view_toast (self, _("Recomputed with today’s catalog, here only: your role may not save it"));
-  else if (!save_now (self, TRUE, &error))
+  if (qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS) && !save_now (self, TRUE, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not save: %s"), error->message);
       qm_plan_view_toast (self, text);
@@ -704,7 +700,7 @@ load_saved (QmPlanView *self)
 }
 
 /* A role that may not save plans: the view says why, once, above its
- * figures, as the title says "Read-only". */
+ * figures, and its edits stay here as a what-if. */
 static void
 show_read_only (QmPlanView *self)
 {

@@ -2,7 +2,8 @@
  * private PostgreSQL cluster: plans another client saves, renames and
  * deletes appear in the plans list without a click, with the selection
  * kept; a viewer's window says why plans cannot be saved, and shows the
- * catalog without its editing actions.
+ * catalog and a plan without their editing actions, which an editor's
+ * plan view keeps.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -123,6 +124,111 @@ has_action (GtkWidget     *widget,
          g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), data) == 0;
 }
 
+static gboolean
+is_plan_menu (GtkWidget     *widget,
+              gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), "Plan Menu") == 0;
+}
+
+/* The label of @model's item for @action, in its sections too; NULL
+ * when it has none. */
+static char *
+menu_label (GMenuModel *model,
+            const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      g_autofree char *name = NULL;
+      char *label = NULL;
+
+      if (section != NULL && (label = menu_label (section, action)) != NULL)
+        return label;
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &name) &&
+          g_strcmp0 (name, action) == 0 &&
+          g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label))
+        return label;
+    }
+  return NULL;
+}
+
+/* The label of a menu's item (a GtkModelButton, not a GtkActionable)
+ * showing @data. */
+static gboolean
+has_text (GtkWidget     *widget,
+          gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), data) == 0;
+}
+
+/* Whether the plan view's action @name is enabled, as the widget that
+ * activates it (a button, or an item of the plan menu) shows it. */
+static gboolean
+action_sensitive (GtkWidget  *view,
+                  const char *name)
+{
+  GtkWidget *widget = qm_test_find (view, has_action, name);
+
+  if (widget == NULL)
+    {
+      GtkMenuButton *menu = GTK_MENU_BUTTON (qm_test_find (view, is_plan_menu, NULL));
+      g_autofree char *label = menu_label (gtk_menu_button_get_menu_model (menu), name);
+
+      g_assert_nonnull (label);
+      widget = qm_test_find (GTK_WIDGET (gtk_menu_button_get_popover (menu)), has_text, label);
+      g_assert_nonnull (widget);
+      widget = gtk_widget_get_parent (widget);
+    }
+  g_assert_nonnull (widget);
+  return gtk_widget_get_sensitive (widget);
+}
+
+/* The plan view of plan @id in @window, with its quote section shown
+ * by a local edit, which every role may make. */
+static GtkWidget *
+open_plan_with_quote (QmWindow *window,
+                      gint64    id)
+{
+  GtkMenuButton *menu;
+  GtkWidget *view;
+
+  g_assert_true (qm_window_open_plan (window, id));
+  view = qm_window_get_detail (window);
+  g_assert_nonnull (view);
+  /* The plan menu makes its items when first shown. */
+  menu = GTK_MENU_BUTTON (qm_test_find (view, is_plan_menu, NULL));
+  g_assert_nonnull (menu);
+  gtk_menu_button_popup (menu);
+  gtk_menu_button_popdown (menu);
+  g_assert_true (action_sensitive (view, "plan.add-quote"));
+  g_assert_true (gtk_widget_activate_action (view, "plan.add-quote", NULL));
+  return view;
+}
+
+/* The plan view's actions that write to the store, enabled as
+ * @writable says, and those that only read or edit locally, enabled
+ * for every role. */
+static void
+assert_plan_actions (GtkWidget  *view,
+                     gboolean    writable)
+{
+  static const char *const writes[] = { "plan.rename", "plan.duplicate", "plan.save-quote" };
+  static const char *const reads[] = { "plan.export-pdf", "plan.print", "plan.export-csv",
+                                       "plan.export-plan", "plan.add-to-compare", "plan.undo" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (writes); i++)
+    {
+      g_test_message ("%s", writes[i]);
+      g_assert_true (action_sensitive (view, writes[i]) == writable);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (reads); i++)
+    {
+      g_test_message ("%s", reads[i]);
+      g_assert_true (action_sensitive (view, reads[i]));
+    }
+}
+
 static void
 test_viewer (void)
 {
@@ -135,13 +241,18 @@ test_viewer (void)
   g_autoptr(GPtrArray) done = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *why = NULL;
+  g_autofree char *editor_uri = NULL;
+  g_autoptr(QmStore) editor = NULL;
   GtkWidget *add;
+  GtkWidget *view;
   QmWindow *window;
+  gint64 id;
 
   done = qm_store_setup_roles (owner, &error);
   g_assert_no_error (error);
   qm_test_pg_exec (cluster, dbname, "CREATE ROLE qm_window_viewer LOGIN IN ROLE quartermaster_viewer");
-  save_plan (owner, "Read me");
+  qm_test_pg_exec (cluster, dbname, "CREATE ROLE qm_window_editor LOGIN IN ROLE quartermaster_editor");
+  id = save_plan (owner, "Read me");
   viewer_uri = g_strdup_printf ("postgresql:///%s?host=%s&user=qm_window_viewer", dbname,
                                 qm_test_pg_socket_dir (cluster));
   viewer = qm_test_open_store_at (viewer_uri);
@@ -160,6 +271,29 @@ test_viewer (void)
   add = qm_test_find (GTK_WIDGET (window), has_action, "catalog.add");
   g_assert_nonnull (add);
   g_assert_false (gtk_widget_get_sensitive (add));
+
+  /* So is a plan: what would save it is insensitive, the view says why
+   * above its figures and on the Save Quote button, and exporting,
+   * printing, comparing and what-if edits stay. */
+  view = open_plan_with_quote (window, id);
+  assert_plan_actions (view, FALSE);
+  g_assert_nonnull (qm_test_wait_for_label (view, why));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (qm_test_find_named (view, "quote-save")), !=, NULL);
+  g_assert_true (strstr (gtk_widget_get_tooltip_text (qm_test_find_named (view, "quote-save")),
+                         QM_STORE_ROLE_VIEWER) != NULL);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-viewer-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* An editor's plan view keeps them, and says nothing of a role. */
+  editor_uri = g_strdup_printf ("postgresql:///%s?host=%s&user=qm_window_editor", dbname,
+                                qm_test_pg_socket_dir (cluster));
+  editor = qm_test_open_store_at (editor_uri);
+  g_assert_null (qm_store_rights_reason (editor, QM_STORE_RIGHT_EDIT_PLANS));
+  window = qm_window_new_with_store (NULL, editor);
+  gtk_window_present (GTK_WINDOW (window));
+  view = open_plan_with_quote (window, id);
+  assert_plan_actions (view, TRUE);
+  g_assert_null (qm_test_find_label (view, why));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -27,6 +27,7 @@
 #include "qm-gtk.h"
 #include "qm-plan-store.h"
 #include "qm-plan.h"
+#include "qm-store-roles.h"
 
 /* A figure whose change rounds below this is not mentioned (the core's
  * own threshold for "better somewhere"). */
@@ -404,6 +405,15 @@ suggestion_row (QmAdvisorPanel *self,
 
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (button, _("Save a copy of this plan with this change, and open it"));
+  /* A team role that may not save plans cannot save the copy: say why. */
+  if (self->store != NULL && qm_store_role (self->store) != NULL &&
+      !(qm_store_rights (self->store) & QM_STORE_RIGHT_EDIT_PLANS))
+    {
+      g_autofree char *why = qm_store_rights_reason (self->store, QM_STORE_RIGHT_EDIT_PLANS);
+
+      gtk_widget_set_sensitive (button, FALSE);
+      gtk_widget_set_tooltip_text (button, why);
+    }
   g_object_set_data_full (G_OBJECT (button), "qm-advice-id", g_strdup (a->id), g_free);
   g_signal_connect (button, "clicked", G_CALLBACK (on_try_clicked), self);
   adw_expander_row_add_action (ADW_EXPANDER_ROW (row), button);

@@ -83,7 +83,7 @@ struct _QmCatalogPage
   QmStore             *store;  /* not owned */
   KindView             views[QM_N_CATALOG_KINDS];
   QmCatalogKind        kind;
-  char                *needle;        /* casefolded search text */
+  char                *needle;        /* casefolded search text; NULL: none */
   const char          *vendor;        /* interned; NULL = all */
   const char          *type_value;    /* interned; NULL = all */
   GPtrArray           *vendor_values; /* interned, [0] = NULL for "all" */

@@ -108,13 +108,8 @@ apply_search (QmCatalogPage *self,
   g_autofree char *needle = g_utf8_casefold (text ? text : "", -1);
   GtkFilterChange change;
 
-  g_strstrip (needle);
-  if (g_strcmp0 (needle, self->needle) == 0)
-    return;
-  change = qm_list_page_search_change (self->needle, needle, QM_LIST_SEARCH_SUBSTRING);
-  g_free (self->needle);
-  self->needle = g_steal_pointer (&needle);
-  qm_catalog_page_refilter (self, change);
+  if (qm_list_page_take_search (&self->needle, g_strstrip (needle), QM_LIST_SEARCH_SUBSTRING, &change))
+    qm_catalog_page_refilter (self, change);
 }
 
 static void
@@ -784,7 +779,6 @@ qm_catalog_page_init (QmCatalogPage *self)
   GtkEventController *shortcuts;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->needle = g_strdup ("");
   self->vendor_values = g_ptr_array_new ();
   self->type_values = g_ptr_array_new ();
   self->detail_values = g_ptr_array_new ();  /* the labels live in details_groups */

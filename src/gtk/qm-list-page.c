@@ -37,6 +37,74 @@ qm_list_page_search_change (const char   *old,
   return GTK_FILTER_CHANGE_DIFFERENT;
 }
 
+gboolean
+qm_list_page_take_search (char            **search,
+                          const char       *now,
+                          QmListSearch      kind,
+                          GtkFilterChange  *change)
+{
+  const char *old = *search != NULL ? *search : "";
+
+  now = now != NULL ? now : "";
+  if (g_str_equal (old, now))
+    return FALSE;
+  *change = qm_list_page_search_change (old, now, kind);
+  g_free (*search);
+  *search = *now != '\0' ? g_strdup (now) : NULL;
+  return TRUE;
+}
+
+void
+qm_list_page_state_init (QmListPageState     *state,
+                         GListModel          *model,
+                         GtkCustomFilterFunc  match,
+                         gpointer             page,
+                         GCallback            rows_changing)
+{
+  state->filter = gtk_custom_filter_new (match, page, NULL);
+  state->filtered = gtk_filter_list_model_new (g_object_ref (model), g_object_ref (GTK_FILTER (state->filter)));
+  /* Before the slots see the change (handlers run in order). */
+  if (rows_changing != NULL)
+    g_signal_connect_object (state->filtered, "items-changed", rows_changing, page, G_CONNECT_SWAPPED);
+  state->slots = qm_row_slots_new (G_LIST_MODEL (state->filtered));
+}
+
+gboolean
+qm_list_page_state_search (QmListPageState *state,
+                           const char      *now,
+                           QmListSearch     kind,
+                           gboolean         force)
+{
+  GtkFilterChange change = GTK_FILTER_CHANGE_DIFFERENT;
+
+  if (!qm_list_page_take_search (&state->search, now, kind, &change) && !force)
+    return FALSE;
+  gtk_filter_changed (GTK_FILTER (state->filter), force ? GTK_FILTER_CHANGE_DIFFERENT : change);
+  return TRUE;
+}
+
+guint
+qm_list_page_state_n_shown (QmListPageState *state)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (state->filtered));
+}
+
+gpointer
+qm_list_page_state_get_item (QmListPageState *state,
+                             guint            position)
+{
+  return g_list_model_get_item (G_LIST_MODEL (state->filtered), position);
+}
+
+void
+qm_list_page_state_clear (QmListPageState *state)
+{
+  g_clear_object (&state->slots);
+  g_clear_object (&state->filtered);
+  g_clear_object (&state->filter);
+  g_clear_pointer (&state->search, g_free);
+}
+
 void
 qm_list_page_set_search_text (GtkEditable *entry,
                               const char  *text,

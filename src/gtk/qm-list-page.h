@@ -1,5 +1,5 @@
-/* qm-list-page.h: what the catalog and plans pages share as list pages:
- * the search's filter change, cells bound through row slots, the
+/* qm-list-page.h: what the catalog, plans and quotes pages share as list
+ * pages: the search's filter change, the filtered rows and their slots, cells bound through row slots, the
  * empty state and the file chooser for import and export.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -25,6 +25,48 @@ typedef enum
 GtkFilterChange     qm_list_page_search_change      (const char    *old,
                                                      const char    *now,
                                                      QmListSearch   search);
+
+/* Takes @now (the search as the page matches it: stripped, casefolded
+ * where it should be) as *@search, NULL for none: FALSE when that is the
+ * search already, else TRUE with the change for gtk_filter_changed() in
+ * *@change. */
+gboolean            qm_list_page_take_search        (char           **search,
+                                                     const char      *now,
+                                                     QmListSearch     kind,
+                                                     GtkFilterChange *change);
+
+/* What the plans and quotes pages keep alike, embedded in each: their
+ * rows filtered by @filter (the page's search and filters), the row
+ * slots that show them, and the search as applied to the filter. */
+typedef struct
+{
+  GtkCustomFilter    *filter;
+  GtkFilterListModel *filtered;
+  QmRowSlots         *slots;
+  char               *search;   /* as applied to the filter; NULL: none */
+} QmListPageState;
+
+/* Filters @model (not taken) with @match, called with @page; where
+ * @rows_changing is not NULL, it hears the filtered rows' items-changed
+ * (swapped, with @page) before the slots do. */
+void                qm_list_page_state_init         (QmListPageState     *state,
+                                                     GListModel          *model,
+                                                     GtkCustomFilterFunc  match,
+                                                     gpointer             page,
+                                                     GCallback            rows_changing);
+/* Applies the search @now as qm_list_page_take_search() takes it, and
+ * refilters; with @force, refilters even when it is the same (the rows'
+ * keys changed). FALSE when nothing was done. */
+gboolean            qm_list_page_state_search       (QmListPageState     *state,
+                                                     const char          *now,
+                                                     QmListSearch         kind,
+                                                     gboolean             force);
+/* The rows the filter lets through. */
+guint               qm_list_page_state_n_shown      (QmListPageState     *state);
+/* The item at @position of the filtered rows (a new reference), or NULL. */
+gpointer            qm_list_page_state_get_item     (QmListPageState     *state,
+                                                     guint                position);
+void                qm_list_page_state_clear        (QmListPageState     *state);
 
 /* Puts @text in a page's search @entry without its handler @changed
  * (connected with @data) hearing of it: the caller applies @text itself. */

@@ -13,6 +13,7 @@
 #include "qm-advisor-panel.h"
 #include "qm-plan-charts.h"
 #include "qm-plan-store.h"
+#include "qm-store-roles.h"
 #include "qm-plan-view.h"
 
 G_BEGIN_DECLS
@@ -129,6 +130,8 @@ struct _QmPlanView
   GtkToggleButton   *inputs_button;
   GtkRevealer       *catalog_revealer;
   GtkLabel          *catalog_label;
+  GtkRevealer       *read_only_revealer;
+  GtkLabel          *read_only_label;
   AdwFlap           *flap;
   GtkBox            *inputs_box;
   GtkLabel          *plan_title;
@@ -205,6 +208,8 @@ void qm_plan_view_update_bom (QmPlanView *self);
 
 /* qm-plan-view.c: the header's title and subtitle (the last failed save). */
 void qm_plan_view_update_title (QmPlanView *self);
+gboolean qm_plan_view_may (QmPlanView    *self,
+                           QmStoreRights  rights);
 
 /* qm-plan-view-conflict.c: saving @mine failed with @error,
  * QM_STORE_ERROR_CONFLICT: asks whether to keep it as a copy, take the

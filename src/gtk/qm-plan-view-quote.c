@@ -32,6 +32,8 @@
 #include "qm-quote-xlsx.h"
 
 #define MONEY_BUF 64
+/* What Save Quote writes: the plan, then the quote revision. */
+#define SAVE_QUOTE_RIGHTS (QM_STORE_RIGHT_EDIT_PLANS | QM_STORE_RIGHT_EDIT_QUOTES)
 
 enum { COL_ITEM, COL_QTY, COL_LIST, COL_DISCOUNT, COL_NET, COL_TOTAL, N_COLS };
 
@@ -817,6 +819,13 @@ update_state (QmPlanView *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self->quote_state), "error");
   gtk_button_set_label (GTK_BUTTON (save), s != NULL ? _("_Save Revision…") : _("_Save Quote…"));
   gtk_widget_set_visible (save, self->store != NULL && qm_plan_editor_get_plan (self->editor)->has_quote);
+  /* Insensitive for a role that may not save it, and the button says why. */
+  if (self->store != NULL && !qm_plan_view_may (self, SAVE_QUOTE_RIGHTS))
+    {
+      g_autofree char *why = qm_store_rights_reason (self->store, SAVE_QUOTE_RIGHTS);
+
+      gtk_widget_set_tooltip_text (save, why);
+    }
 
   /* Without a rate the draft cannot be priced: the store says for which
    * currency and day, better than "exchange_rate must be > 0". */
@@ -863,7 +872,9 @@ qm_plan_view_quote_update (QmPlanView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-quote-pdf", ok);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-quote-xlsx", ok);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.print-quote", ok);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.save-quote", has && live && self->store != NULL);
+  /* Saving a quote saves the plan first: a role needs both rights. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.save-quote",
+                                 has && live && qm_plan_view_may (self, SAVE_QUOTE_RIGHTS));
   update_state (self, rate_said, rate_said != NULL && priced == p);
   if (!has)
     return;

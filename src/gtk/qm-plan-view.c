@@ -114,6 +114,20 @@ mode_label (QmMode mode)
     }
 }
 
+/* Whether the store lets the connected role do what @rights name (all of
+ * them): on a team database a viewer may read plans but not save them,
+ * and the view keeps its edits local, as a what-if (issue #23). A file
+ * store has no role: it may, and a save it refuses (a read-only file)
+ * says why then. */
+gboolean
+qm_plan_view_may (QmPlanView    *self,
+                  QmStoreRights  rights)
+{
+  if (self->store == NULL)
+    return FALSE;
+  return qm_store_role (self->store) == NULL || (qm_store_rights (self->store) & rights) == rights;
+}
+
 void
 qm_plan_view_update_title (QmPlanView *self)
 {
@@ -149,10 +163,17 @@ static void
 update_actions (QmPlanView *self)
 {
   gboolean live = self->snapshot == NULL;
+  gboolean writable = qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.undo", qm_plan_editor_can_undo (self->editor));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.redo", qm_plan_editor_can_redo (self->editor));
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.duplicate", self->store != NULL);
+  /* What writes to the store follows the role; edits stay local. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.duplicate", writable);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.rename", self->store == NULL || writable);
+  /* Compare reads the saved plan: a role that may not save compares it
+   * as it was saved. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.add-to-compare",
+                                 self->store == NULL || writable || qm_plan_editor_get_saved_id (self->editor) > 0);
   /* Exports follow today's estimate: not while a saved quote is shown. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.export-pdf", live);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "plan.print", live);
@@ -205,6 +226,13 @@ save_now (QmPlanView *self,
     return TRUE;
   if (!force && id > 0 && !qm_plan_editor_get_dirty (self->editor))
     return TRUE;
+  if (!qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS))
+    {
+      g_autofree char *why = qm_store_rights_reason (self->store, QM_STORE_RIGHT_EDIT_PLANS);
+
+      g_set_error_literal (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY, why);
+      return FALSE;
+    }
   /* Never overwrite a shown snapshot: recompute is the user's choice. */
   if (self->snapshot != NULL)
     return TRUE;
@@ -292,7 +320,7 @@ on_editor_changed (QmPlanEditor *editor,
   refresh (self);
   qm_plan_view_inputs_sync (self, !self->editing);
 
-  if (self->store != NULL && qm_plan_editor_get_dirty (editor))
+  if (qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS) && qm_plan_editor_get_dirty (editor))
     {
       g_clear_handle_id (&self->autosave_source, g_source_remove);
       self->autosave_source = g_timeout_add (QM_PLAN_VIEW_AUTOSAVE_MS, autosave_cb, self);
@@ -570,8 +598,10 @@ add_to_compare (QmPlanView *self)
 {
   g_autoptr(GError) error = NULL;
 
-  /* Compare reads saved plans: save pending edits first. */
-  if (!save_now (self, self->store != NULL && qm_plan_editor_get_saved_id (self->editor) == 0, &error))
+  /* Compare reads saved plans: save pending edits first, where the
+   * role may. */
+  if (qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS) &&
+      !save_now (self, qm_plan_editor_get_saved_id (self->editor) == 0, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not save: %s"), error->message);
       qm_plan_view_toast (self, text);
@@ -590,8 +620,9 @@ recompute (QmPlanView *self)
   g_clear_pointer (&self->snapshot, json_node_unref);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOWING_SNAPSHOT]);
   refresh (self);
-  /* The new figures replace the quote in the store, by the user's choice. */
-  if (!save_now (self, TRUE, &error))
+  /* The new figures replace the quote in the store, by the user's
+   * choice, where the role may save; else they are shown here only. */
+  if (qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS) && !save_now (self, TRUE, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not save: %s"), error->message);
       qm_plan_view_toast (self, text);
@@ -668,6 +699,20 @@ load_saved (QmPlanView *self)
     }
 }
 
+/* A role that may not save plans: the view says why, once, above its
+ * figures, and its edits stay here as a what-if. */
+static void
+show_read_only (QmPlanView *self)
+{
+  g_autofree char *why = NULL;
+
+  if (self->store != NULL && !qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS))
+    why = qm_store_rights_reason (self->store, QM_STORE_RIGHT_EDIT_PLANS);
+  if (why != NULL)
+    gtk_label_set_label (self->read_only_label, why);
+  gtk_revealer_set_reveal_child (self->read_only_revealer, why != NULL);
+}
+
 /* Try It saved a changed copy: the window opens it like a duplicate. */
 static void
 on_advisor_plan_saved (QmAdvisorPanel *panel,
@@ -687,6 +732,7 @@ qm_plan_view_constructed (GObject *object)
   if (self->editor == NULL)
     self->editor = qm_plan_editor_new (NULL);
   load_saved (self);
+  show_read_only (self);
   qm_plan_view_inputs_build (self);
   qm_advisor_panel_set_store (self->advisor_panel, self->store);
   qm_advisor_panel_set_editor (self->advisor_panel, self->editor);
@@ -839,6 +885,8 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, inputs_button);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, catalog_revealer);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, catalog_label);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, read_only_revealer);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, read_only_label);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, flap);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, inputs_box);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, plan_title);

@@ -8,9 +8,9 @@
 
 #include <adwaita.h>
 
+#include "qm-list-page.h"
 #include "qm-plan-item.h"
 #include "qm-plans-page.h"
-#include "qm-row-slots.h"
 
 G_BEGIN_DECLS
 
@@ -36,13 +36,10 @@ struct _QmPlansPage
 
   GListStore           *plans;          /* QmPlanItem, newest first */
   GtkSortListModel     *sorted;
-  GtkFilterListModel   *filtered;
-  GtkCustomFilter      *filter;
-  QmRowSlots           *slots;
+  QmListPageState       list;           /* filters @sorted by the search */
   GtkMultiSelection    *selection;
   GArray               *kept_ids;       /* selected while the rows change */
 
-  char                 *search;         /* as applied to the filter */
   GStrv                 words;          /* of the search; NULL = no search */
 
   GArray               *undo_ids;       /* the last deletion, for Undo */

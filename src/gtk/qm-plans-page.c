@@ -294,13 +294,13 @@ static QmPlanItem *
 get_item (QmPlansPage *self,
           guint        position)
 {
-  return g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  return qm_list_page_state_get_item (&self->list, position);
 }
 
 guint
 qm_plans_page_n_shown (QmPlansPage *self)
 {
-  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  return qm_list_page_state_n_shown (&self->list);
 }
 
 /* How many real rows are selected (select-all takes padding too, until
@@ -331,7 +331,7 @@ qm_plans_page_get_selected_ids (QmPlansPage *self)
     {
       /* The slot's plan: during a change the filtered list is already
        * new, while the rows (and the selection) still show the old. */
-      g_autoptr(QmRowSlot) slot = g_list_model_get_item (G_LIST_MODEL (self->slots), position);
+      g_autoptr(QmRowSlot) slot = g_list_model_get_item (G_LIST_MODEL (self->list.slots), position);
       QmPlanItem *item = slot != NULL ? qm_row_slot_get_item (slot) : NULL;
       gint64 id;
 
@@ -397,7 +397,7 @@ static void
 selection_changed_cb (QmPlansPage *self)
 {
   guint n = qm_plans_page_n_shown (self);
-  guint n_slots = g_list_model_get_n_items (G_LIST_MODEL (self->slots));
+  guint n_slots = g_list_model_get_n_items (G_LIST_MODEL (self->list.slots));
   g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
 
   /* Padding rows are hidden: never leave them selected. The arrow keys
@@ -457,21 +457,12 @@ apply_search (QmPlansPage *self,
               gboolean     force)
 {
   g_autofree char *stripped = g_strstrip (g_strdup (text != NULL ? text : ""));
-  GtkFilterChange change = GTK_FILTER_CHANGE_DIFFERENT;
-  const char *old = self->search != NULL ? self->search : "";
 
-  if (!force && g_str_equal (old, stripped))
-    return;
-  if (!force)
-    change = qm_list_page_search_change (old, stripped, QM_LIST_SEARCH_PREFIX);
-
+  /* The filter reads the words: they go first. */
   g_clear_pointer (&self->words, g_strfreev);
   if (*stripped != '\0')
     self->words = qm_plan_search_words (stripped);
-
-  g_free (self->search);
-  self->search = g_steal_pointer (&stripped);
-  gtk_filter_changed (GTK_FILTER (self->filter), change);
+  qm_list_page_state_search (&self->list, stripped, QM_LIST_SEARCH_PREFIX, force);
 }
 
 static void
@@ -513,7 +504,7 @@ qm_plans_page_select_ids (QmPlansPage  *self,
           found++;
         }
     }
-  mask = gtk_bitset_new_range (0, g_list_model_get_n_items (G_LIST_MODEL (self->slots)));
+  mask = gtk_bitset_new_range (0, g_list_model_get_n_items (G_LIST_MODEL (self->list.slots)));
   gtk_selection_model_set_selection (GTK_SELECTION_MODEL (self->selection), selected, mask);
 }
 
@@ -625,7 +616,7 @@ qm_plans_page_reload (QmPlansPage *self)
 
   /* The selection keeps its plans through both changes
    * (rows_changing_cb). */
-  apply_search (self, self->search, TRUE);
+  apply_search (self, self->list.search, TRUE);
   qm_plans_page_update_view (self);
   qm_plans_page_update_actions (self);
 }
@@ -816,22 +807,19 @@ qm_plans_page_dispose (GObject *object)
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_pointer (&self->kept_ids, g_array_unref);
-  if (self->filtered != NULL)
-    g_signal_handlers_disconnect_by_data (self->filtered, self);
+  if (self->list.filtered != NULL)
+    g_signal_handlers_disconnect_by_data (self->list.filtered, self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_PLANS_PAGE);
   for (guint c = 0; c < N_COLUMNS; c++)
     g_clear_object (&self->columns[c]);
 
   g_clear_object (&self->selection);
-  g_clear_object (&self->slots);
-  g_clear_object (&self->filtered);
+  qm_list_page_state_clear (&self->list);
   g_clear_object (&self->sorted);
-  g_clear_object (&self->filter);
   g_clear_object (&self->plans);
   g_clear_pointer (&self->words, g_strfreev);
   g_clear_pointer (&self->undo_ids, g_array_unref);
-  g_clear_pointer (&self->search, g_free);
 
   G_OBJECT_CLASS (qm_plans_page_parent_class)->dispose (object);
 }
@@ -889,9 +877,9 @@ static GtkListItemFactory *
 column_factory (QmPlansPage *self,
                 Column       column)
 {
-  /* The page owns the columns, which own the factory: &self->slots
+  /* The page owns the columns, which own the factory: &self->list.slots
    * outlives it (and is NULL from dispose on). */
-  return qm_list_page_cell_factory_new (&self->slots, G_CALLBACK (setup_cell_cb), fill_cell_cb,
+  return qm_list_page_cell_factory_new (&self->list.slots, G_CALLBACK (setup_cell_cb), fill_cell_cb,
                                         GINT_TO_POINTER (column), NULL);
 }
 
@@ -923,16 +911,12 @@ qm_plans_page_init (QmPlansPage *self)
   sorter = gtk_column_view_get_sorter (self->column_view);
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->plans)),
                                           sorter != NULL ? g_object_ref (sorter) : NULL);
-  self->filter = gtk_custom_filter_new (filter_cb, self, NULL);
-  self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->sorted)),
-                                              g_object_ref (GTK_FILTER (self->filter)));
-  /* Before the slots see the change, and after (handlers run in order). */
-  g_signal_connect_object (self->filtered, "items-changed",
-                           G_CALLBACK (rows_changing_cb), self, G_CONNECT_SWAPPED);
-  self->slots = qm_row_slots_new (G_LIST_MODEL (self->filtered));
-  g_signal_connect_object (self->filtered, "items-changed",
+  /* Before the slots see the change, and after. */
+  qm_list_page_state_init (&self->list, G_LIST_MODEL (self->sorted), filter_cb, self,
+                           G_CALLBACK (rows_changing_cb));
+  g_signal_connect_object (self->list.filtered, "items-changed",
                            G_CALLBACK (filtered_items_changed_cb), self, G_CONNECT_SWAPPED);
-  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->slots)));
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->list.slots)));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   gtk_column_view_sort_by_column (self->column_view, self->columns[COLUMN_MODIFIED], GTK_SORT_DESCENDING);
 
@@ -997,7 +981,7 @@ qm_plans_page_get_search (QmPlansPage *self)
 {
   g_return_val_if_fail (QM_IS_PLANS_PAGE (self), NULL);
 
-  return self->search != NULL ? self->search : "";
+  return self->list.search != NULL ? self->list.search : "";
 }
 
 void
@@ -1008,15 +992,7 @@ qm_plans_page_set_search (QmPlansPage *self,
 
   if (text == NULL)
     text = "";
-  /* Setting the text deletes the old first, and the entry reports the
-   * empty text at once: that would show every row for a moment. Its
-   * delayed report of the new text finds the search applied already. */
-  if (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text))
-    {
-      g_signal_handlers_block_by_func (self->search_entry, search_changed_cb, self);
-      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-      g_signal_handlers_unblock_by_func (self->search_entry, search_changed_cb, self);
-    }
+  qm_list_page_set_search_text (GTK_EDITABLE (self->search_entry), text, search_changed_cb, self);
   apply_search (self, text, FALSE);
 }
 
@@ -1033,7 +1009,7 @@ qm_plans_page_get_rows (QmPlansPage *self)
 {
   g_return_val_if_fail (QM_IS_PLANS_PAGE (self), NULL);
 
-  return G_LIST_MODEL (self->filtered);
+  return G_LIST_MODEL (self->list.filtered);
 }
 
 guint

@@ -106,15 +106,12 @@ struct _QmQuotesPage
 
   QmStore            *store;     /* not owned */
   GListStore         *quotes;    /* QmQuoteItem, newest first */
-  GtkCustomFilter    *filter;
-  GtkFilterListModel *filtered;
-  QmRowSlots         *slots;
+  QmListPageState     list;      /* its search casefolded */
   GtkColumnView      *column_view;
   GtkSearchEntry     *search_entry;
   GtkDropDown        *state_drop;
   GtkDropDown        *period_drop;
   GtkStack           *list_stack;
-  char               *search;    /* casefolded */
   GDate               today;
 };
 
@@ -151,7 +148,7 @@ filter_cb (gpointer item,
   guint state = gtk_drop_down_get_selected (self->state_drop);
   GDate from;
 
-  if (self->search != NULL && strstr (q->customer_key, self->search) == NULL)
+  if (self->list.search != NULL && strstr (q->customer_key, self->list.search) == NULL)
     return FALSE;
   if (state == QM_QUOTES_STATE_EXPIRED && !q->expired)
     return FALSE;
@@ -167,7 +164,7 @@ filter_cb (gpointer item,
 static void
 update_state (QmQuotesPage *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  guint n = qm_list_page_state_n_shown (&self->list);
 
   if (self->store == NULL)
     gtk_stack_set_visible_child_name (self->list_stack, "no-store");
@@ -182,20 +179,15 @@ search_changed_cb (QmQuotesPage *self)
 {
   g_autofree char *stripped = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))));
   g_autofree char *now = g_utf8_casefold (stripped, -1);
-  GtkFilterChange change = qm_list_page_search_change (self->search, now, QM_LIST_SEARCH_SUBSTRING);
 
-  if (g_strcmp0 (self->search != NULL ? self->search : "", now) == 0)
-    return;
-  g_free (self->search);
-  self->search = *now != '\0' ? g_steal_pointer (&now) : NULL;
-  gtk_filter_changed (GTK_FILTER (self->filter), change);
-  update_state (self);
+  if (qm_list_page_state_search (&self->list, now, QM_LIST_SEARCH_SUBSTRING, FALSE))
+    update_state (self);
 }
 
 static void
 filters_changed_cb (QmQuotesPage *self)
 {
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  gtk_filter_changed (GTK_FILTER (self->list.filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_state (self);
 }
 
@@ -276,7 +268,7 @@ static QmQuoteItem *
 get_item (QmQuotesPage *self,
           guint         position)
 {
-  return g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  return qm_list_page_state_get_item (&self->list, position);
 }
 
 static void
@@ -395,7 +387,7 @@ static GtkWidget *
 column_view_new (QmQuotesPage *self)
 {
   GtkWidget *scroll = gtk_scrolled_window_new ();
-  GtkNoSelection *selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->slots)));
+  GtkNoSelection *selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->list.slots)));
 
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (selection)));
   gtk_widget_set_name (GTK_WIDGET (self->column_view), "quotes-list");
@@ -404,7 +396,7 @@ column_view_new (QmQuotesPage *self)
   qm_a11y_label (GTK_WIDGET (self->column_view), _("Saved quotes"));
   for (guint c = 0; c < N_COLUMNS; c++)
     {
-      GtkListItemFactory *factory = qm_list_page_cell_factory_new (&self->slots, G_CALLBACK (setup_cell_cb),
+      GtkListItemFactory *factory = qm_list_page_cell_factory_new (&self->list.slots, G_CALLBACK (setup_cell_cb),
                                                                    fill_cell_cb, GINT_TO_POINTER (c), NULL);
       g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new (_(column_titles[c]), factory);
 
@@ -424,11 +416,8 @@ qm_quotes_page_dispose (GObject *object)
   QmQuotesPage *self = QM_QUOTES_PAGE (object);
 
   adw_bin_set_child (ADW_BIN (self), NULL);
-  g_clear_object (&self->slots);
-  g_clear_object (&self->filtered);
-  g_clear_object (&self->filter);
+  qm_list_page_state_clear (&self->list);
   g_clear_object (&self->quotes);
-  g_clear_pointer (&self->search, g_free);
   G_OBJECT_CLASS (qm_quotes_page_parent_class)->dispose (object);
 }
 
@@ -450,10 +439,7 @@ qm_quotes_page_init (QmQuotesPage *self)
 
   qm_quote_today (&self->today);
   self->quotes = g_list_store_new (QM_TYPE_QUOTE_ITEM);
-  self->filter = gtk_custom_filter_new (filter_cb, self, NULL);
-  self->filtered = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->quotes)),
-                                              g_object_ref (GTK_FILTER (self->filter)));
-  self->slots = qm_row_slots_new (G_LIST_MODEL (self->filtered));
+  qm_list_page_state_init (&self->list, G_LIST_MODEL (self->quotes), filter_cb, self, NULL);
 
   self->list_stack = GTK_STACK (gtk_stack_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->list_stack), TRUE);
@@ -513,7 +499,7 @@ qm_quotes_page_n_shown (QmQuotesPage *self)
 {
   g_return_val_if_fail (QM_IS_QUOTES_PAGE (self), 0);
 
-  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  return qm_list_page_state_n_shown (&self->list);
 }
 
 char *

@@ -16,6 +16,7 @@
 #include "qm-chart-vram.h"
 #include "qm-parallel.h"
 #include "qm-reliability.h"
+#include "qm-types.h"
 
 /* How far around the plan's GPU count the curve reaches. */
 #define CURVE_SPAN 16.0
@@ -71,13 +72,7 @@ gboolean
 qm_plan_chart_kind_from_string (const char      *s,
                                 QmPlanChartKind *out)
 {
-  for (guint i = 0; i < QM_N_PLAN_CHARTS; i++)
-    if (g_strcmp0 (s, kinds[i].id) == 0)
-      {
-        *out = (QmPlanChartKind) i;
-        return TRUE;
-      }
-  return FALSE;
+  return qm_name_table_find (s, QM_NAME_TABLE (kinds, id), (guint *) out);
 }
 
 /* Adds the plan's own count to the sorted @counts, so that the curve

@@ -422,8 +422,8 @@ compare_copy_new (const QmPlan           *plans,
   g_strlcpy (copy->currency, qm_report_currency_of (&plans[0], info), sizeof copy->currency);
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 40);
-      g_autofree char *shorter = qm_report_ellipsize (qm_report_plan_name (&plans[i]), 30);
+      g_autofree char *cut = qm_text_ellipsize (qm_report_plan_name (&plans[i]), 40);
+      g_autofree char *shorter = qm_text_ellipsize (qm_report_plan_name (&plans[i]), 30);
       double node_w, cluster_kw;
 
       copy->plans[i] = plans[i];
@@ -494,7 +494,7 @@ add_compare_table (QmDocument     *doc,
   aligns[0] = QM_ALIGN_START;
   for (guint i = 0; i < set->n; i++)
     {
-      g_autofree char *cut = qm_report_ellipsize (qm_report_plan_name (&set->plans[i]), 60);
+      g_autofree char *cut = qm_text_ellipsize (qm_report_plan_name (&set->plans[i]), 60);
 
       header_text[i] = g_strdup_printf ("%c. %s", letters[i], cut);
       headers[1 + i] = header_text[i];

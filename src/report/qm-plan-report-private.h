@@ -9,6 +9,7 @@
 
 #include "qm-plan-report.h"
 #include "qm-chart-style.h"
+#include "qm-text.h"
 
 G_BEGIN_DECLS
 
@@ -55,7 +56,6 @@ const char *qm_report_money_exact (double v, const char *currency);
 const char *qm_report_qty (double v);
 const char *qm_report_short_count (double v);
 gulong qm_report_plural_n (double v);
-char *qm_report_ellipsize (const char *s, glong max);
 const char *qm_report_currency_of (const QmPlan *plan, const QmPlanReportInfo *info);
 const char *qm_report_plan_name (const QmPlan *plan);
 char *qm_report_model_name (const QmPlan *plan, const QmEstimate *e);

@@ -86,8 +86,8 @@ add_cluster_figures (QmDocument       *doc,
   g_autofree char *node_label = NULL;
 
   /* The key figures, large: each label is one line of about 34 characters. */
-  gpu_label = qm_report_ellipsize (qm_report_gpu_name (plan), KEY_LABEL_CHARS - 5);
-  node_label = qm_report_ellipsize (qm_report_server_name (plan), KEY_LABEL_CHARS - 6);
+  gpu_label = qm_text_ellipsize (qm_report_gpu_name (plan), KEY_LABEL_CHARS - 5);
+  node_label = qm_text_ellipsize (qm_report_server_name (plan), KEY_LABEL_CHARS - 6);
   {
     /* Translators: a key figure's label, under the GPU count; %s is the GPU
      * model. The labels of the key figures must fit one short line (about

@@ -142,19 +142,6 @@ qm_report_plural_n (double v)
   return r > 1e9 ? 1000000000ul + (gulong) fmod (r, 1e6) : (gulong) r;
 }
 
-/* At most @max characters, with an ellipsis when cut. */
-char *
-qm_report_ellipsize (const char *s,
-                     glong       max)
-{
-  g_autofree char *head = NULL;
-
-  if (g_utf8_strlen (s, -1) <= max)
-    return g_strdup (s);
-  head = g_utf8_substring (s, 0, max - 1);
-  return g_strconcat (head, "…", NULL);
-}
-
 const char *
 qm_report_currency_of (const QmPlan           *plan,
                        const QmPlanReportInfo *info)
@@ -343,7 +330,7 @@ char *
 qm_report_footer_text (const char *name,
                        const char *date)
 {
-  g_autofree char *cut = qm_report_ellipsize (name, FOOTER_NAME_CHARS);
+  g_autofree char *cut = qm_text_ellipsize (name, FOOTER_NAME_CHARS);
 
   return g_strdup_printf ("%s — %s", cut, date);
 }

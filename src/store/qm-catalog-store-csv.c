@@ -538,6 +538,8 @@ read_entries_chunk (QmStore    *store,
       e->builtin = qm_db_column_int64 (stmt, 1) != 0;
       e->name = qm_db_column_dup (stmt, 2);
       e->json = qm_db_column_dup (stmt, 3);
+      /* The user's entry comes last and wins, as in qm_catalog_store_get(). */
+      g_clear_pointer (&g_ptr_array_index (entries, r), qm_catalog_entry_free);
       g_ptr_array_index (entries, r) = e;
     }
   return step == QM_DB_STEP_DONE;

@@ -484,11 +484,16 @@ row_kind (QmCatalogImport *import,
 #define READ_ROWS 300
 
 /* What qm_catalog_store_get() gives for each (kind, id), the user's entry
- * first where both exist; ?3 is the record's index. */
+ * last where both exist; ?3 is the record's index. The tables rather
+ * than the view catalog_entry: SQLite would scan the view's union for
+ * every row. */
 static const char read_entries_sql[] =
-  "SELECT v.column3, e.builtin, e.name, e.entry FROM (VALUES %s) AS v"
-  " JOIN catalog_entry e ON e.kind = v.column1 AND e.id = v.column2"
-  " ORDER BY e.builtin DESC";
+  "SELECT v.column3, 1, b.name, b.entry FROM (VALUES %s) AS v"
+  " JOIN catalog_builtin b ON b.kind = v.column1 AND b.id = v.column2"
+  " UNION ALL"
+  " SELECT v.column3, 0, u.name, u.entry FROM (VALUES %s) AS v"
+  " JOIN catalog_user u ON u.kind = v.column1 AND u.id = v.column2"
+  " ORDER BY 2 DESC";
 
 typedef struct
 {
@@ -512,7 +517,7 @@ read_entries_chunk (QmStore    *store,
                     GPtrArray  *entries)
 {
   g_autofree char *values = qm_catalog_store_values_sql ("(?1, ?2, ?3)", 3, n);
-  g_autofree char *sql = g_strdup_printf (read_entries_sql, values);
+  g_autofree char *sql = g_strdup_printf (read_entries_sql, values, values);
   QmDbStmt *stmt = qm_catalog_store_query_cached (store, cache, sql, NULL);
   QmDbStep step;
 

@@ -92,7 +92,7 @@ QmDbStmt     *qm_catalog_store_query_cached    (QmStore              *store,
                                                 GError              **error);
 
 /* Writes the valid rows of a CSV import (QmCsvRowPreview) inside the
- * caller's transaction: a few statements per hundred rows, with the same
+ * caller's transaction: a few statements per 300 rows, with the same
  * rows, revisions, price history and errors as writing them one by one. */
 gboolean      qm_catalog_store_write_rows      (QmStore              *store,
                                                 GPtrArray            *rows,

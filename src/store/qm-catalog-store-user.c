@@ -235,13 +235,14 @@ typedef struct
 #define USER_INSERT_ROW "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)"
 
 /* Binds ?1 ... ?9 past @base as USER_INSERT_ROW wants them: kind, id,
- * vendor, name, price_usd, source, as_of, entry, modified. */
+ * vendor, name, price_usd, source, as_of, entry, and @now as modified. */
 static void
 bind_user (QmDbStmt             *stmt,
            int                   base,
            QmCatalogKind         kind,
            const QmCatalogInfo  *info,
-           const char           *text)
+           const char           *text,
+           gint64                now)
 {
   qm_db_bind_text (stmt, base + 1, qm_catalog_kind_to_string (kind));
   qm_db_bind_text (stmt, base + 2, info->id);
@@ -251,7 +252,7 @@ bind_user (QmDbStmt             *stmt,
   qm_db_bind_text (stmt, base + 6, info->source ? info->source : "");
   qm_db_bind_text (stmt, base + 7, info->as_of ? info->as_of : "");
   qm_db_bind_text (stmt, base + 8, text);
-  qm_db_bind_int64 (stmt, base + 9, g_get_real_time ());
+  qm_db_bind_int64 (stmt, base + 9, now);
 }
 
 static gboolean
@@ -270,7 +271,7 @@ prepare_user (GuardedWrite  *w,
 
   if ((*stmt = qm_store_query (w->store, sql, error)) == NULL)
     return FALSE;
-  bind_user (*stmt, 0, w->kind, entry->info, entry->text);
+  bind_user (*stmt, 0, w->kind, entry->info, entry->text, g_get_real_time ());
   if (w->id != NULL)
     qm_db_bind_text (*stmt, 10, w->id);
   qm_db_bind_int64 (*stmt, 11, w->id != NULL ? w->revision : 1);
@@ -738,8 +739,9 @@ qm_catalog_store_query_cached (QmStore     *store,
   return stmt;
 }
 
-/* Rows per statement: a few statements per hundred rows, each with at
- * most about a thousand parameters. */
+/* Rows per statement: each has at most 3,000 parameters (SQLite takes
+ * 32,766, PostgreSQL 65,535), and a server parses it in a few ms; more
+ * rows a statement gained little in the bench. */
 #define BATCH_ROWS 300
 
 /* One row of an import, with what was read of its entry or override. */
@@ -752,6 +754,7 @@ typedef struct
   gint64                  revision;  /* its revision, 0 without one */
   double                  old_price;
   gint64                  next;      /* the revision written */
+  gint64                  time;      /* modified (and created): the row's own */
 } BatchRow;
 
 /* Binds the row @b of a statement past @base. */
@@ -787,7 +790,7 @@ bind_insert_user (QmDbStmt *stmt,
                   int       base,
                   BatchRow *b)
 {
-  bind_user (stmt, base, b->preview->kind, &b->info, b->preview->json);
+  bind_user (stmt, base, b->preview->kind, &b->info, b->preview->json, b->time);
 }
 
 /* The row an UPDATE_USER_ROW rewrites. */
@@ -796,7 +799,7 @@ bind_update_user (QmDbStmt *stmt,
                   int       base,
                   BatchRow *b)
 {
-  bind_user (stmt, base, b->preview->kind, &b->info, b->preview->json);
+  bind_user (stmt, base, b->preview->kind, &b->info, b->preview->json, b->time);
   qm_db_bind_int64 (stmt, base + 10, b->revision);
 }
 
@@ -807,7 +810,7 @@ bind_override (QmDbStmt *stmt,
 {
   bind_entry (stmt, base, b);
   qm_db_bind_double (stmt, base + 3, b->preview->price_usd);
-  qm_db_bind_int64 (stmt, base + 4, g_get_real_time ());
+  qm_db_bind_int64 (stmt, base + 4, b->time);
   qm_db_bind_int64 (stmt, base + 5, b->next);
 }
 
@@ -1021,6 +1024,10 @@ qm_catalog_store_write_rows (QmStore    *store,
     {
       batch[i].preview = rows->pdata[i];
       batch[i].index = i % BATCH_ROWS;
+      /* Past the row before, as when each row took its own statement:
+       * PostgreSQL lists user entries by creation time, so they keep
+       * the file's order. */
+      batch[i].time = MAX (g_get_real_time (), i > 0 ? batch[i - 1].time + 1 : 0);
       /* A row that does not parse, or renames its entry: one by one. */
       if (!parse_row (batch[i].preview, &batch[i].info, NULL) ||
           (batch[i].preview->action != QM_CSV_ROW_PRICE &&

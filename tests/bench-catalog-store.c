@@ -3,15 +3,15 @@
  * --postgresql on a private PostgreSQL cluster over a Unix socket (issue
  * #23), and importing them from CSV. Prints figures only.
  *
- * The CSV import (preview + commit), measured on the 2-core build machine
- * under a load average of about 8, before and after the import read and
- * wrote its rows a few hundred to a statement (same binary, same load):
+ * The CSV import (preview + commit) on the 2-core build machine (load
+ * average about 2), before and after the import read and wrote its rows
+ * 300 to a statement, same binary otherwise:
  *
- *                                   before              after
- *   SQLite, 5,000 new entries       4,539 ms            704 - 1,187 ms
- *   SQLite, 5,027 updates/prices    5,943 ms            723 - 885 ms
- *   PostgreSQL, 5,000 new entries   40,240 ms           2,810 - 3,593 ms
- *   PostgreSQL, 5,027 updates/prices 20,244 ms          2,796 - 3,292 ms
+ *                                     before       after
+ *   SQLite, 5,000 new entries           526 ms      188 ms
+ *   SQLite, 5,027 updates and prices    644 ms      210 ms
+ *   PostgreSQL, 5,000 new entries     6,654 ms      538 ms
+ *   PostgreSQL, 5,027 updates/prices  3,620 ms      532 ms
  *
  * Each statement to the server is a round trip (qm-db-pg.c sends every
  * one with PQexecParams): one per row and kind of write before, one per

@@ -551,7 +551,7 @@ read_entries_chunk (QmStore    *store,
 }
 
 /* The existing entry each record names, by record (NULL: none, or no
- * kind and id to look for), read a hundred rows a statement rather than
+ * kind and id to look for), read READ_ROWS rows a statement rather than
  * one entry a round trip; NULL when the read fails, for the caller to
  * look them up one by one. */
 static GPtrArray *

@@ -435,6 +435,26 @@ add_preview (QmCatalogImport *import,
   g_ptr_array_add (import->rows, preview);
 }
 
+/* The kind a row names: its kind cell, else @default_kind. */
+static gboolean
+cell_kind (const char    *kind_cell,
+           int            default_kind,
+           QmCatalogKind *kind)
+{
+  if (kind_cell != NULL && *kind_cell != '\0')
+    {
+      g_autofree char *k = g_strstrip (g_strdup (kind_cell));
+
+      return qm_catalog_kind_from_string (k, kind);
+    }
+  if (default_kind >= 0 && default_kind < QM_N_CATALOG_KINDS)
+    {
+      *kind = default_kind;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* The row's kind: its kind cell, else @default_kind. FALSE (with a row
  * error) when neither gives one. */
 static gboolean
@@ -445,25 +465,124 @@ row_kind (QmCatalogImport *import,
           int              default_kind,
           QmCatalogKind   *kind)
 {
+  if (cell_kind (kind_cell, default_kind, kind))
+    return TRUE;
   if (kind_cell != NULL && *kind_cell != '\0')
-    {
-      g_autofree char *k = g_strstrip (g_strdup (kind_cell));
-
-      if (qm_catalog_kind_from_string (k, kind))
-        return TRUE;
-      add_row_error (import, record, row, "kind", kind_cell,
-                     "unknown kind (expected gpu, server, network, storage, facility, "
-                     "cloud or model)");
-      return FALSE;
-    }
-  if (default_kind >= 0 && default_kind < QM_N_CATALOG_KINDS)
-    {
-      *kind = default_kind;
-      return TRUE;
-    }
-  add_row_error (import, record, row, "kind", NULL,
-                 "missing; give a kind column (gpu, server, network, ...) or choose the kind");
+    add_row_error (import, record, row, "kind", kind_cell,
+                   "unknown kind (expected gpu, server, network, storage, facility, "
+                   "cloud or model)");
+  else
+    add_row_error (import, record, row, "kind", NULL,
+                   "missing; give a kind column (gpu, server, network, ...) or choose the kind");
   return FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The entries an import names, read together.                        */
+
+/* Rows per statement, as qm_catalog_store_write_rows() writes them. */
+#define READ_ROWS 300
+
+/* What qm_catalog_store_get() gives for each (kind, id), the user's entry
+ * last where both exist; ?3 is the record's index. The tables rather
+ * than the view catalog_entry: SQLite would scan the view's union for
+ * every row. */
+static const char read_entries_sql[] =
+  "SELECT v.column3, 1, b.name, b.entry FROM (VALUES %s) AS v"
+  " JOIN catalog_builtin b ON b.kind = v.column1 AND b.id = v.column2"
+  " UNION ALL"
+  " SELECT v.column3, 0, u.name, u.entry FROM (VALUES %s) AS v"
+  " JOIN catalog_user u ON u.kind = v.column1 AND u.id = v.column2"
+  " ORDER BY 2 DESC";
+
+typedef struct
+{
+  QmCatalogKind  kind;
+  char          *id;
+  guint          record;
+} EntryKey;
+
+static void
+entry_key_clear (EntryKey *key)
+{
+  g_free (key->id);
+}
+
+/* Reads the entries of @keys[0 .. n - 1] into @entries (by record). */
+static gboolean
+read_entries_chunk (QmStore    *store,
+                    GHashTable *cache,
+                    EntryKey   *keys,
+                    guint       n,
+                    GPtrArray  *entries)
+{
+  g_autofree char *values = qm_catalog_store_values_sql ("(?1, ?2, ?3)", 3, n);
+  g_autofree char *sql = g_strdup_printf (read_entries_sql, values, values);
+  QmDbStmt *stmt = qm_catalog_store_query_cached (store, cache, sql, NULL);
+  QmDbStep step;
+
+  if (stmt == NULL)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      qm_db_bind_text (stmt, 3 * i + 1, qm_catalog_kind_to_string (keys[i].kind));
+      qm_db_bind_text (stmt, 3 * i + 2, keys[i].id);
+      qm_db_bind_int64 (stmt, 3 * i + 3, keys[i].record);
+    }
+  while ((step = qm_db_step (stmt)) == QM_DB_STEP_ROW)
+    {
+      guint r = qm_db_column_int64 (stmt, 0);
+      QmCatalogEntry *e = g_new0 (QmCatalogEntry, 1);
+
+      for (guint i = 0; i < n; i++)
+        if (keys[i].record == r)
+          {
+            e->kind = keys[i].kind;
+            e->id = g_strdup (keys[i].id);
+          }
+      e->builtin = qm_db_column_int64 (stmt, 1) != 0;
+      e->name = qm_db_column_dup (stmt, 2);
+      e->json = qm_db_column_dup (stmt, 3);
+      /* The user's entry comes last and wins, as in qm_catalog_store_get(). */
+      g_clear_pointer (&g_ptr_array_index (entries, r), qm_catalog_entry_free);
+      g_ptr_array_index (entries, r) = e;
+    }
+  return step == QM_DB_STEP_DONE;
+}
+
+/* The existing entry each record names, by record (NULL: none, or no
+ * kind and id to look for), read READ_ROWS rows a statement rather than
+ * one entry a round trip; NULL when the read fails, for the caller to
+ * look them up one by one. */
+static GPtrArray *
+read_entries (QmStore   *store,
+              GPtrArray *records,
+              int        id_col,
+              int        kind_col,
+              int        default_kind)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_full (records->len, (GDestroyNotify) qm_catalog_entry_free);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (EntryKey));
+  g_autoptr(GHashTable) cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                      (GDestroyNotify) qm_db_stmt_free);
+
+  g_array_set_clear_func (keys, (GDestroyNotify) entry_key_clear);
+  g_ptr_array_set_size (entries, records->len);
+  for (guint r = 1; r < records->len; r++)
+    {
+      const char *id = cell_at (records->pdata[r], id_col);
+      EntryKey key = { 0, g_strstrip (g_strdup (id ? id : "")), r };
+
+      if (*key.id != '\0' && cell_kind (cell_at (records->pdata[r], kind_col), default_kind, &key.kind))
+        g_array_append_val (keys, key);
+      else
+        g_free (key.id);
+    }
+  for (guint i = 0; i < keys->len; i += READ_ROWS)
+    if (!read_entries_chunk (store, cache, &g_array_index (keys, EntryKey, i),
+                             MIN (READ_ROWS, keys->len - i), entries))
+      return NULL;
+  return g_steal_pointer (&entries);
 }
 
 /* When @cell is a number in the other convention ("1.5" in a file read
@@ -613,6 +732,7 @@ qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
   g_autoptr(QmCatalogImport) import = g_new0 (QmCatalogImport, 1);
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GPtrArray) header = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GError) csv_error = NULL;
   int id_col = -1, kind_col = -1;
@@ -639,6 +759,7 @@ qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
     }
   if (!read_header (import, records->pdata[0], default_kind, header, &id_col, &kind_col, error))
     return NULL;
+  entries = read_entries (store, records, id_col, kind_col, default_kind);
 
   for (guint r = 1; r < records->len; r++)
     {
@@ -679,7 +800,10 @@ qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
         }
       g_hash_table_insert (seen, g_steal_pointer (&key_seen), GUINT_TO_POINTER (row));
 
-      existing = qm_catalog_store_get (store, kind, id_trimmed, NULL);
+      if (entries == NULL)
+        existing = qm_catalog_store_get (store, kind, id_trimmed, NULL);
+      else
+        existing = g_steal_pointer (&g_ptr_array_index (entries, r));
       if (existing != NULL && existing->builtin)
         preview_price_row (import, record, header, row, kind, id_trimmed, existing);
       else
@@ -717,27 +841,8 @@ qm_catalog_store_import_csv_commit (QmStore          *store,
 
   if (!qm_catalog_store_begin (store, what, error))
     return FALSE;
-  for (guint i = 0; i < import->rows->len; i++)
-    {
-      QmCsvRowPreview *r = import->rows->pdata[i];
-
-      if (r->action == QM_CSV_ROW_PRICE)
-        {
-          if (!qm_catalog_store_set_override (store, r->kind, r->id, r->price_usd,
-                                              QM_CATALOG_ANY_REVISION, NULL, error))
-            goto fail;
-        }
-      else
-        {
-          g_autoptr(JsonObject) o = qm_catalog_store_parse_json (r->json, error);
-          g_autofree guint8 *spec = g_malloc0 (qm_catalog_kind_struct_size (r->kind));
-
-          if (o == NULL || !qm_catalog_parse_object (r->kind, o, QM_CATALOG_PARSE_NONE, spec, error) ||
-              !qm_catalog_store_write_user (store, r->kind, r->action == QM_CSV_ROW_UPDATE ? r->id : NULL,
-                                 (QmCatalogInfo *) spec, r->json, error))
-            goto fail;
-        }
-    }
+  if (!qm_catalog_store_write_rows (store, import->rows, error))
+    goto fail;
   if (!qm_catalog_store_commit (store, what, error))
     return FALSE;
   if (n_written != NULL)

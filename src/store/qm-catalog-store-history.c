@@ -26,15 +26,16 @@ qm_catalog_price_change_free (QmCatalogPriceChange *change)
   g_free (change);
 }
 
-static const char record_sqlite_sql[] =
+static const char record_sql[] =
   "INSERT INTO catalog_price_history"
   " (kind, id, is_override, old_price, new_price, changed_at, revision, who)"
-  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
-/* On a server its clock, not each client's, orders the team's changes. */
-static const char record_pg_sql[] =
-  "INSERT INTO catalog_price_history"
-  " (kind, id, is_override, old_price, new_price, changed_at, revision, who)"
-  " VALUES (?1, ?2, ?3, ?4, ?5,"
+  " VALUES ";
+static const char record_sqlite_row[] = "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+/* On a server its clock, not each client's, orders the team's changes;
+ * clock_timestamp() gives each row of a batch its own moment, as one
+ * statement per change would. */
+static const char record_pg_row[] =
+  "(?1, ?2, ?3, ?4, ?5,"
   "  to_char (clock_timestamp () AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),"
   "  ?7, current_user)";
 
@@ -47,6 +48,57 @@ now_utc (void)
   return g_date_time_format (now, "%Y-%m-%dT%H:%M:%S.%fZ");
 }
 
+/* Binds @price, or NULL for no price. */
+static void
+bind_price (QmDbStmt      *stmt,
+            int            index,
+            const double  *price)
+{
+  if (price != NULL)
+    qm_db_bind_double (stmt, index, *price);
+  else
+    qm_db_bind_null (stmt, index);
+}
+
+gboolean
+qm_catalog_store_record_prices (QmStore                     *store,
+                                GHashTable                  *cache,
+                                const QmCatalogPriceRecord  *records,
+                                guint                        n,
+                                GError                     **error)
+{
+  gboolean pg = qm_db_engine (qm_store_connection (store)) == QM_DB_POSTGRESQL;
+  g_autofree char *rows = qm_catalog_store_values_sql (pg ? record_pg_row : record_sqlite_row, 8, n);
+  g_autofree char *sql = g_strconcat (record_sql, rows, NULL);
+  g_autoptr(QmDbStmt) owned = NULL;
+  QmDbStmt *stmt = cache != NULL ? qm_catalog_store_query_cached (store, cache, sql, error)
+                                 : (owned = qm_store_query (store, sql, error));
+
+  if (stmt == NULL)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      const QmCatalogPriceRecord *r = &records[i];
+      int base = i * 8;
+
+      qm_db_bind_text (stmt, base + 1, qm_catalog_kind_to_string (r->kind));
+      qm_db_bind_text (stmt, base + 2, r->id);
+      qm_db_bind_int64 (stmt, base + 3, r->is_override ? 1 : 0);
+      bind_price (stmt, base + 4, r->old_price);
+      bind_price (stmt, base + 5, r->new_price);
+      qm_db_bind_int64 (stmt, base + 7, r->revision);
+      if (!pg)
+        {
+          g_autofree char *when = now_utc ();
+
+          qm_db_bind_text (stmt, base + 6, when);
+          qm_db_bind_text (stmt, base + 8, g_get_user_name ());
+        }
+    }
+  return qm_store_query_done (store, stmt, error, "Could not record the price change of the %s \"%s\"",
+                              qm_catalog_kind_to_string (records[0].kind), records[0].id);
+}
+
 gboolean
 qm_catalog_store_record_price (QmStore        *store,
                                QmCatalogKind   kind,
@@ -57,29 +109,9 @@ qm_catalog_store_record_price (QmStore        *store,
                                gint64          revision,
                                GError        **error)
 {
-  gboolean pg = qm_db_engine (qm_store_connection (store)) == QM_DB_POSTGRESQL;
-  g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, pg ? record_pg_sql : record_sqlite_sql,
-                                                               kind, id, error);
-  g_autofree char *when = pg ? NULL : now_utc ();
+  QmCatalogPriceRecord record = { kind, id, is_override, old_price, new_price, revision };
 
-  if (stmt == NULL)
-    return FALSE;
-  qm_db_bind_int64 (stmt, 3, is_override ? 1 : 0);
-  if (old_price != NULL)
-    qm_db_bind_double (stmt, 4, *old_price);
-  else
-    qm_db_bind_null (stmt, 4);
-  if (new_price != NULL)
-    qm_db_bind_double (stmt, 5, *new_price);
-  else
-    qm_db_bind_null (stmt, 5);
-  if (!pg)
-    qm_db_bind_text (stmt, 6, when);
-  qm_db_bind_int64 (stmt, 7, revision);
-  if (!pg)
-    qm_db_bind_text (stmt, 8, g_get_user_name ());
-  return qm_store_query_done (store, stmt, error, "Could not record the price change of the %s \"%s\"",
-                              qm_catalog_kind_to_string (kind), id);
+  return qm_catalog_store_record_prices (store, NULL, &record, 1, error);
 }
 
 GPtrArray *

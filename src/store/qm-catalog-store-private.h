@@ -55,6 +55,49 @@ gboolean      qm_catalog_store_record_price    (QmStore              *store,
                                                 gint64                revision,
                                                 GError              **error);
 
+/* One price change, as qm_catalog_store_record_price() takes it. */
+typedef struct
+{
+  QmCatalogKind  kind;
+  const char    *id;
+  gboolean       is_override;
+  const double  *old_price;
+  const double  *new_price;
+  gint64         revision;
+} QmCatalogPriceRecord;
+
+/* Records @n price changes with one statement, in that order; the
+ * statement is kept in @cache (qm_catalog_store_query_cached()) unless
+ * that is NULL. */
+gboolean      qm_catalog_store_record_prices   (QmStore                     *store,
+                                                GHashTable                  *cache,
+                                                const QmCatalogPriceRecord  *records,
+                                                guint                        n,
+                                                GError                     **error);
+
+/* @n copies of @row (a VALUES row with ?1 ... ?@per_row), the k-th (from
+ * 0) with its placeholders numbered on by k * @per_row: "(?1, ?2), (?3,
+ * ?4)". One statement then writes or reads many rows, one round trip to
+ * a server instead of one per row. */
+char         *qm_catalog_store_values_sql      (const char           *row,
+                                                guint                 per_row,
+                                                guint                 n);
+
+/* The statement for @sql from @cache (SQL text -> QmDbStmt), reset for
+ * new bindings, or prepared and kept there: a batch of rows prepares
+ * each of its statements once. */
+QmDbStmt     *qm_catalog_store_query_cached    (QmStore              *store,
+                                                GHashTable           *cache,
+                                                const char           *sql,
+                                                GError              **error);
+
+/* Writes the valid rows of a CSV import (QmCsvRowPreview) inside the
+ * caller's transaction: a few statements per 300 rows, with the same
+ * rows, revisions, price history and errors as writing them one by one. */
+gboolean      qm_catalog_store_write_rows      (QmStore              *store,
+                                                GPtrArray            *rows,
+                                                GError              **error);
+
 /* qm_store_begin() and qm_store_commit() for a change to the catalog:
  * checks the role's right, and tells the other clients on commit. */
 gboolean  qm_catalog_store_begin     (QmStore     *store,

@@ -229,6 +229,32 @@ typedef struct
   const char           *text;
 } UserEntry;
 
+#define USER_INSERT \
+  "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source," \
+  " as_of, entry, created, modified, revision) VALUES "
+#define USER_INSERT_ROW "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)"
+
+/* Binds ?1 ... ?9 past @base as USER_INSERT_ROW wants them: kind, id,
+ * vendor, name, price_usd, source, as_of, entry, and @now as modified. */
+static void
+bind_user (QmDbStmt             *stmt,
+           int                   base,
+           QmCatalogKind         kind,
+           const QmCatalogInfo  *info,
+           const char           *text,
+           gint64                now)
+{
+  qm_db_bind_text (stmt, base + 1, qm_catalog_kind_to_string (kind));
+  qm_db_bind_text (stmt, base + 2, info->id);
+  qm_db_bind_text (stmt, base + 3, info->vendor ? info->vendor : "");
+  qm_db_bind_text (stmt, base + 4, info->name);
+  qm_db_bind_double (stmt, base + 5, info->price_usd);
+  qm_db_bind_text (stmt, base + 6, info->source ? info->source : "");
+  qm_db_bind_text (stmt, base + 7, info->as_of ? info->as_of : "");
+  qm_db_bind_text (stmt, base + 8, text);
+  qm_db_bind_int64 (stmt, base + 9, now);
+}
+
 static gboolean
 prepare_user (GuardedWrite  *w,
               gpointer       data,
@@ -236,25 +262,16 @@ prepare_user (GuardedWrite  *w,
               GError       **error)
 {
   const UserEntry *entry = data;
-  const QmCatalogInfo *info = entry->info;
   const char *sql = w->id == NULL
-                    ? "INSERT INTO catalog_user (kind, id, vendor, name, price_usd, source,"
-                      " as_of, entry, created, modified, revision)"
-                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)"
+                    ? USER_INSERT USER_INSERT_ROW
                     : "UPDATE catalog_user SET id = ?2, vendor = ?3, name = ?4,"
                       " price_usd = ?5, source = ?6, as_of = ?7, entry = ?8, modified = ?9,"
                       " revision = ?11 + 1"
                       " WHERE kind = ?1 AND id = ?10 AND revision = ?11";
 
-  if ((*stmt = qm_catalog_store_prepare_kind_id (w->store, sql, w->kind, info->id, error)) == NULL)
+  if ((*stmt = qm_store_query (w->store, sql, error)) == NULL)
     return FALSE;
-  qm_db_bind_text (*stmt, 3, info->vendor ? info->vendor : "");
-  qm_db_bind_text (*stmt, 4, info->name);
-  qm_db_bind_double (*stmt, 5, info->price_usd);
-  qm_db_bind_text (*stmt, 6, info->source ? info->source : "");
-  qm_db_bind_text (*stmt, 7, info->as_of ? info->as_of : "");
-  qm_db_bind_text (*stmt, 8, entry->text);
-  qm_db_bind_int64 (*stmt, 9, g_get_real_time ());
+  bind_user (*stmt, 0, w->kind, entry->info, entry->text, g_get_real_time ());
   if (w->id != NULL)
     qm_db_bind_text (*stmt, 10, w->id);
   qm_db_bind_int64 (*stmt, 11, w->id != NULL ? w->revision : 1);
@@ -542,6 +559,11 @@ next_override_revision (QmStore        *store,
   return TRUE;
 }
 
+#define OVERRIDE_INSERT \
+  "INSERT INTO catalog_override (kind, id, price_usd, modified, revision) VALUES "
+#define OVERRIDE_ROW        "(?1, ?2, ?3, ?4, ?5)"
+#define OVERRIDE_INSERT_END " ON CONFLICT (kind, id) DO NOTHING"
+
 /* The price to set, and the revision it is set at, for prepare_override(). */
 typedef struct
 {
@@ -560,8 +582,7 @@ prepare_override (GuardedWrite  *w,
   if (w->revision == 0 && !next_override_revision (w->store, w->kind, w->id, &o->next, error))
     return FALSE;
   *stmt = qm_catalog_store_prepare_kind_id (w->store, w->revision == 0
-      ? "INSERT INTO catalog_override (kind, id, price_usd, modified, revision)"
-        " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (kind, id) DO NOTHING"
+      ? OVERRIDE_INSERT OVERRIDE_ROW OVERRIDE_INSERT_END
       : "UPDATE catalog_override SET price_usd = ?3, modified = ?4, revision = ?5"
         " WHERE kind = ?1 AND id = ?2 AND revision = ?5 - 1", w->kind, w->id, error);
   if (*stmt == NULL)
@@ -667,4 +688,361 @@ qm_catalog_store_clear_price_override_at (QmStore        *store,
       return FALSE;
     }
   return qm_catalog_store_commit (store, what, error);
+}
+
+/* ------------------------------------------------------------------ */
+/* Many rows at once (a CSV import).                                   */
+
+char *
+qm_catalog_store_values_sql (const char *row,
+                             guint       per_row,
+                             guint       n)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint k = 0; k < n; k++)
+    {
+      if (k > 0)
+        g_string_append (s, ", ");
+      for (const char *p = row; *p != '\0'; p++)
+        {
+          char *end;
+
+          if (*p != '?' || !g_ascii_isdigit (p[1]))
+            {
+              g_string_append_c (s, *p);
+              continue;
+            }
+          g_string_append_printf (s, "?%" G_GUINT64_FORMAT,
+                                  g_ascii_strtoull (p + 1, &end, 10) + (guint64) k * per_row);
+          p = end - 1;
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+QmDbStmt *
+qm_catalog_store_query_cached (QmStore     *store,
+                               GHashTable  *cache,
+                               const char  *sql,
+                               GError     **error)
+{
+  QmDbStmt *stmt = g_hash_table_lookup (cache, sql);
+
+  if (stmt != NULL)
+    {
+      qm_db_reset (stmt);
+      return stmt;
+    }
+  if ((stmt = qm_store_query (store, sql, error)) != NULL)
+    g_hash_table_insert (cache, g_strdup (sql), stmt);
+  return stmt;
+}
+
+/* Rows per statement: each has at most 3,000 parameters (SQLite takes
+ * 32,766, PostgreSQL 65,535), and a server parses it in a few ms; more
+ * rows a statement gained little in the bench. */
+#define BATCH_ROWS 300
+
+/* One row of an import, with what was read of its entry or override. */
+typedef struct
+{
+  const QmCsvRowPreview  *preview;
+  QmCatalogInfo           info;      /* ADD, UPDATE: the parsed entry */
+  guint                   index;     /* in the batch */
+  gboolean                exists;    /* a user entry, or for PRICE an override */
+  gint64                  revision;  /* its revision, 0 without one */
+  double                  old_price;
+  gint64                  next;      /* the revision written */
+  gint64                  time;      /* modified (and created): the row's own */
+} BatchRow;
+
+/* Binds the row @b of a statement past @base. */
+typedef void (*BindRow) (QmDbStmt *stmt,
+                         int       base,
+                         BatchRow *b);
+
+/* ?1 kind, ?2 id: the row's entry. */
+static void
+bind_entry (QmDbStmt *stmt,
+            int       base,
+            BatchRow *b)
+{
+  qm_db_bind_text (stmt, base + 1, qm_catalog_kind_to_string (b->preview->kind));
+  qm_db_bind_text (stmt, base + 2, b->preview->id);
+}
+
+/* ... and ?3 the row's index in the batch, to find it in what a read
+ * gives back. */
+#define KEY_ROW "(?1, ?2, ?3)"
+
+static void
+bind_key (QmDbStmt *stmt,
+          int       base,
+          BatchRow *b)
+{
+  bind_entry (stmt, base, b);
+  qm_db_bind_int64 (stmt, base + 3, b->index);
+}
+
+static void
+bind_insert_user (QmDbStmt *stmt,
+                  int       base,
+                  BatchRow *b)
+{
+  bind_user (stmt, base, b->preview->kind, &b->info, b->preview->json, b->time);
+}
+
+/* The row an UPDATE_USER_ROW rewrites. */
+static void
+bind_update_user (QmDbStmt *stmt,
+                  int       base,
+                  BatchRow *b)
+{
+  bind_user (stmt, base, b->preview->kind, &b->info, b->preview->json, b->time);
+  qm_db_bind_int64 (stmt, base + 10, b->revision);
+}
+
+static void
+bind_override (QmDbStmt *stmt,
+               int       base,
+               BatchRow *b)
+{
+  bind_entry (stmt, base, b);
+  qm_db_bind_double (stmt, base + 3, b->preview->price_usd);
+  qm_db_bind_int64 (stmt, base + 4, b->time);
+  qm_db_bind_int64 (stmt, base + 5, b->next);
+}
+
+/* What the import reads of its rows' user entries and overrides; the
+ * first column is the row's index, then revision, price (NULL without a
+ * row) and, for overrides, the revision a new one starts at (as
+ * next_override_revision()). */
+static const char read_user_sql[] =
+  "SELECT v.column3, u.revision, u.price_usd FROM (VALUES %s) AS v"
+  " JOIN catalog_user u ON u.kind = v.column1 AND u.id = v.column2";
+static const char read_override_sql[] =
+  "SELECT v.column3, o.revision, o.price_usd,"
+  " (SELECT coalesce (max (h.revision), 0) + 1 FROM catalog_price_history h"
+  "   WHERE h.kind = v.column1 AND h.id = v.column2 AND h.is_override = 1)"
+  " FROM (VALUES %s) AS v LEFT JOIN catalog_override o ON o.kind = v.column1 AND o.id = v.column2";
+
+/* The writes, each guarded by the revision read as the single-row ones
+ * are, so that a count short of the rows means someone else changed one. */
+static const char insert_user_sql[] = USER_INSERT "%s";
+static const char update_user_sql[] =
+  "UPDATE catalog_user SET vendor = v.column3, name = v.column4, price_usd = v.column5,"
+  " source = v.column6, as_of = v.column7, entry = v.column8, modified = v.column9,"
+  " revision = v.column10 + 1 FROM (VALUES %s) AS v"
+  " WHERE catalog_user.kind = v.column1 AND catalog_user.id = v.column2"
+  " AND catalog_user.revision = v.column10";
+#define UPDATE_USER_ROW "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+static const char insert_override_sql[] = OVERRIDE_INSERT "%s" OVERRIDE_INSERT_END;
+static const char update_override_sql[] =
+  "UPDATE catalog_override SET price_usd = v.column3, modified = v.column4, revision = v.column5"
+  " FROM (VALUES %s) AS v"
+  " WHERE catalog_override.kind = v.column1 AND catalog_override.id = v.column2"
+  " AND catalog_override.revision = v.column5 - 1";
+
+/* A statement of a batch: its SQL (%s the VALUES rows), one VALUES row
+ * with its placeholders, and what binds them. */
+typedef struct
+{
+  const char  *sql;
+  const char  *row;
+  guint        per_row;
+  BindRow      bind;
+} BatchSql;
+
+static const BatchSql read_user = { read_user_sql, KEY_ROW, 3, bind_key };
+static const BatchSql read_override = { read_override_sql, KEY_ROW, 3, bind_key };
+static const BatchSql insert_user = { insert_user_sql, USER_INSERT_ROW, 9, bind_insert_user };
+static const BatchSql update_user = { update_user_sql, UPDATE_USER_ROW, 10, bind_update_user };
+static const BatchSql insert_override = { insert_override_sql, OVERRIDE_ROW, 5, bind_override };
+static const BatchSql update_override = { update_override_sql, OVERRIDE_ROW, 5, bind_override };
+
+/* Runs @what for @rows (BatchRow *, of @batch); a read fills in what it
+ * found, a write must change every one of them. FALSE on any failure or
+ * short count, with no error: the caller goes row by row. */
+static gboolean
+run_batch (QmStore        *store,
+           GHashTable     *cache,
+           const BatchSql *what,
+           GPtrArray      *rows,
+           BatchRow       *batch)
+{
+  g_autofree char *values = NULL;
+  g_autofree char *sql = NULL;
+  QmDbStmt *stmt;
+  gboolean reads = g_str_has_prefix (what->sql, "SELECT");
+  QmDbStep step;
+
+  if (rows->len == 0)
+    return TRUE;
+  values = qm_catalog_store_values_sql (what->row, what->per_row, rows->len);
+  sql = g_strdup_printf (what->sql, values);
+  if ((stmt = qm_catalog_store_query_cached (store, cache, sql, NULL)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < rows->len; i++)
+    what->bind (stmt, i * what->per_row, rows->pdata[i]);
+  while ((step = qm_db_step (stmt)) == QM_DB_STEP_ROW)
+    {
+      BatchRow *b = &batch[qm_db_column_int64 (stmt, 0)];
+
+      b->exists = !qm_db_column_is_null (stmt, 1);
+      b->revision = qm_db_column_int64 (stmt, 1);
+      b->old_price = qm_db_column_double (stmt, 2);
+      if (qm_db_column_count (stmt) > 3)
+        b->next = b->exists ? b->revision + 1 : qm_db_column_int64 (stmt, 3);
+    }
+  return step == QM_DB_STEP_DONE &&
+         (reads || qm_db_changes (qm_store_connection (store)) == rows->len);
+}
+
+/* The history row of @b, if its price changed; as write_user_at() and
+ * qm_catalog_store_set_override() record it. */
+static void
+add_record (GArray   *records,
+            BatchRow *b)
+{
+  gboolean is_override = b->preview->action == QM_CSV_ROW_PRICE;
+  const double *new_price = is_override ? &b->preview->price_usd : &b->info.price_usd;
+  QmCatalogPriceRecord r = { b->preview->kind, b->preview->id, is_override,
+                             b->exists ? &b->old_price : NULL, new_price, b->next };
+
+  if (!b->exists || b->old_price != *new_price)
+    g_array_append_val (records, r);
+}
+
+/* Writes @n rows with a few statements; FALSE (no error) when anything
+ * is not as the rows expect, for the caller to go row by row. */
+static gboolean
+write_batch (QmStore    *store,
+             GHashTable *cache,
+             BatchRow   *batch,
+             guint     n)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+  g_autoptr(GPtrArray) prices = g_ptr_array_new ();
+  g_autoptr(GPtrArray) adds = g_ptr_array_new ();
+  g_autoptr(GPtrArray) updates = g_ptr_array_new ();
+  g_autoptr(GPtrArray) new_overrides = g_ptr_array_new ();
+  g_autoptr(GPtrArray) overrides = g_ptr_array_new ();
+  g_autoptr(GArray) records = g_array_new (FALSE, FALSE, sizeof (QmCatalogPriceRecord));
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (batch[i].preview->action == QM_CSV_ROW_PRICE ? prices : entries, &batch[i]);
+  if (!run_batch (store, cache, &read_user, entries, batch) ||
+      !run_batch (store, cache, &read_override, prices, batch))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      BatchRow *b = &batch[i];
+      GPtrArray *to = updates;
+
+      if (b->preview->action == QM_CSV_ROW_PRICE)
+        to = b->exists ? overrides : new_overrides;
+      else if (b->preview->action == QM_CSV_ROW_ADD)
+        to = adds;
+      /* An entry added or gone since the preview: the single-row write
+       * says so in its own words. */
+      if (b->preview->action != QM_CSV_ROW_PRICE && b->exists != (to == updates))
+        return FALSE;
+      if (b->preview->action == QM_CSV_ROW_ADD)
+        b->next = 1;
+      else if (b->preview->action == QM_CSV_ROW_UPDATE)
+        b->next = b->revision + 1;
+      g_ptr_array_add (to, b);
+      add_record (records, b);
+    }
+  return run_batch (store, cache, &insert_user, adds, batch) &&
+         run_batch (store, cache, &update_user, updates, batch) &&
+         run_batch (store, cache, &insert_override, new_overrides, batch) &&
+         run_batch (store, cache, &update_override, overrides, batch) &&
+         (records->len == 0 ||
+          qm_catalog_store_record_prices (store, cache, (QmCatalogPriceRecord *) records->data,
+                                          records->len, NULL));
+}
+
+/* The parsed entry of an ADD or UPDATE row, as it is written. */
+static gboolean
+parse_row (const QmCsvRowPreview  *r,
+           QmCatalogInfo          *info,
+           GError                **error)
+{
+  g_autoptr(JsonObject) o = NULL;
+  g_autofree guint8 *spec = NULL;
+
+  if (r->action == QM_CSV_ROW_PRICE)
+    return TRUE;
+  if ((o = qm_catalog_store_parse_json (r->json, error)) == NULL)
+    return FALSE;
+  spec = g_malloc0 (qm_catalog_kind_struct_size (r->kind));
+  if (!qm_catalog_parse_object (r->kind, o, QM_CATALOG_PARSE_NONE, spec, error))
+    return FALSE;
+  /* The strings are interned: the info outlives the spec. */
+  *info = *(QmCatalogInfo *) spec;
+  return TRUE;
+}
+
+/* Row by row, as the editor writes one entry: the path that names the
+ * row that fails, and the one taken when another client changed a row
+ * between the batch's read and its write. */
+static gboolean
+write_rows_one_by_one (QmStore    *store,
+                       GPtrArray  *rows,
+                       GError    **error)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      QmCsvRowPreview *r = rows->pdata[i];
+      QmCatalogInfo info;
+
+      if (r->action == QM_CSV_ROW_PRICE
+          ? !qm_catalog_store_set_override (store, r->kind, r->id, r->price_usd,
+                                            QM_CATALOG_ANY_REVISION, NULL, error)
+          : !parse_row (r, &info, error) ||
+            !qm_catalog_store_write_user (store, r->kind, r->action == QM_CSV_ROW_UPDATE ? r->id : NULL,
+                                          &info, r->json, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+qm_catalog_store_write_rows (QmStore    *store,
+                             GPtrArray  *rows,
+                             GError    **error)
+{
+  QmDb *db = qm_store_connection (store);
+  g_autofree BatchRow *batch = g_new0 (BatchRow, rows->len);
+  gboolean written = TRUE;
+  g_autoptr(GHashTable) cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                      (GDestroyNotify) qm_db_stmt_free);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      batch[i].preview = rows->pdata[i];
+      batch[i].index = i % BATCH_ROWS;
+      /* Past the row before, as when each row took its own statement:
+       * PostgreSQL lists user entries by creation time, so they keep
+       * the file's order. */
+      batch[i].time = MAX (g_get_real_time (), i > 0 ? batch[i - 1].time + 1 : 0);
+      /* A row that does not parse, or renames its entry: one by one. */
+      if (!parse_row (batch[i].preview, &batch[i].info, NULL) ||
+          (batch[i].preview->action != QM_CSV_ROW_PRICE &&
+           g_strcmp0 (batch[i].info.id, batch[i].preview->id) != 0))
+        return write_rows_one_by_one (store, rows, error);
+    }
+  if (!qm_db_exec (db, "SAVEPOINT catalog_rows", error))
+    return FALSE;
+  for (guint i = 0; i < rows->len && written; i += BATCH_ROWS)
+    written = write_batch (store, cache, &batch[i], MIN (BATCH_ROWS, rows->len - i));
+  g_hash_table_remove_all (cache);
+  if (!written &&
+      !qm_db_exec (db, "ROLLBACK TO SAVEPOINT catalog_rows", error))
+    return FALSE;
+  if (!qm_db_exec (db, "RELEASE SAVEPOINT catalog_rows", error))
+    return FALSE;
+  return written || write_rows_one_by_one (store, rows, error);
 }

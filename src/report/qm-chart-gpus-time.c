@@ -276,18 +276,24 @@ draw_labels (cairo_t               *cr,
   if (layout->knee_x >= 0)
     {
       char gpus[QM_FORMAT_BUF], text[96];
+      double tw;
+      gboolean right;
 
       /* Translators: the point of the curve after which more GPUs gain little; %s is a GPU count. */
       g_snprintf (text, sizeof text, _("Knee: %s GPUs"), qm_format_number (gpus, sizeof gpus, c->gpus[c->knee], 0));
+      qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, NULL);
+      /* Right of the line, or left of it when the knee is near the plot's
+       * right edge, so the label never runs into the cost axis. */
+      right = layout->knee_x + 4.0 + tw <= layout->plot.x + layout->plot.width;
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout->knee_x + 4.0, layout->plot.y + 2.0,
-                                                  0.0, 0.0 }, text);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout->knee_x + (right ? 4.0 : -4.0),
+                                                  layout->plot.y + 2.0, right ? 0.0 : 1.0, 0.0 }, text);
     }
   if (c->plan_gpus > 0 && c->plan_days > 0)
     {
       char gpus[QM_FORMAT_BUF], days[QM_FORMAT_BUF], text[128];
       QmChartLabel at;
-      double tw, lx;
+      double tw, th, lx, ly;
 
       layout->plan_x = qm_axis_to_pixel (&layout->x_axis, c->plan_gpus);
       layout->plan_y = qm_axis_to_pixel (&layout->y_axis, c->plan_days);
@@ -296,14 +302,33 @@ draw_labels (cairo_t               *cr,
       g_snprintf (text, sizeof text, _("This plan: %s GPUs, %s"),
                   qm_format_number (gpus, sizeof gpus, c->plan_gpus, 0),
                   qm_format_days (days, sizeof days, c->plan_days));
-      qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
+      qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
       /* Label to the right of the point, or to its left near the edge,
        * on a background patch so the curves do not run through it. */
-      lx = layout->plan_x + 10.0 + tw < layout->plot.x + layout->plot.width
-           ? layout->plan_x + 10.0 : layout->plan_x - 10.0 - tw;
-      /* In a narrow chart neither side has room: keep it in the chart. */
+      ly = layout->plan_y;
+      if (layout->plan_x + 10.0 + tw < layout->plot.x + layout->plot.width)
+        lx = layout->plan_x + 10.0;
+      else if (layout->plan_x - 10.0 - tw > layout->plot.x)
+        lx = layout->plan_x - 10.0 - tw;
+      else
+        {
+          /* Neither side has room: above the point (below it near the
+           * top), inside the plot, so it covers neither the point nor
+           * the axis' tick labels. */
+          lx = MIN (layout->plan_x - tw / 2.0, layout->plot.x + layout->plot.width - 4.0 - tw);
+          lx = MAX (lx, layout->plot.x + 4.0);
+          gboolean above = layout->plan_y - 10.0 - th >= layout->plot.y;
+
+          /* The deadline's label sits just above its line at the right:
+           * below the point when above it would cover that label. */
+          if (above && layout->deadline_y >= 0 &&
+              fabs ((layout->plan_y - 10.0) - (layout->deadline_y - 2.0)) < th + 4.0)
+            above = FALSE;
+          ly = above ? layout->plan_y - 10.0 : layout->plan_y + 10.0 + th;
+        }
+      /* In a narrow chart even the plot is too small: keep it in the chart. */
       lx = MAX (pad, MIN (lx, width - pad - tw));
-      at = (QmChartLabel) { QM_TEXT_BOLD, lx, layout->plan_y, 0.0, 1.0, 0.0, &style->foreground };
+      at = (QmChartLabel) { QM_TEXT_BOLD, lx, ly, 0.0, 1.0, 0.0, &style->foreground };
       layout->plan_label = qm_chart_text_on_patch (cr, style, &at, text);
     }
 }

@@ -1008,6 +1008,15 @@ test_properties (void)
   assert_ordered (&r2);
 }
 
+static const QmNote *
+first_input_error (const QmEstimate *e)
+{
+  for (guint i = 0; i < e->n_warnings; i++)
+    if (e->warnings[i].id == QM_NOTE_INPUT_ERROR)
+      return &e->warnings[i];
+  g_assert_not_reached ();
+}
+
 /* Plan keys (issue 18 item 4) through the estimate: offline with a given
  * concurrency is the replica's max throughput per GPU; a lengths CSV. */
 static void
@@ -1089,6 +1098,26 @@ test_plan_keys (void)
   qm_estimate (&plan, est);
   g_assert_nonnull (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
   g_assert_cmpfloat (qm_issues_find (&inf->issues, "workload.inference.lengths_csv")->value, ==, 3);
+  {
+    g_autofree char *said = qm_issue_to_string (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
+    char note[512];
+
+    g_assert_cmpstr (said, ==, "workload.inference.lengths_csv: line 3 does not hold two whole token counts, input,output");
+    qm_note_format (first_input_error (est), note, sizeof note);
+    g_assert_cmpstr (note, ==, "error: workload.inference.lengths_csv: line 3 does not hold two whole token counts, input,output");
+  }
+
+  /* A file that cannot be read is an error with no value to show. */
+  g_strlcat (plan.workload.inference.lengths_csv, ".missing", sizeof plan.workload.inference.lengths_csv);
+  qm_estimate (&plan, est);
+  {
+    g_autofree char *said = qm_issue_to_string (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
+    char note[512];
+
+    g_assert_cmpstr (said, ==, "workload.inference.lengths_csv: cannot read the file");
+    qm_note_format (first_input_error (est), note, sizeof note);
+    g_assert_cmpstr (note, ==, "error: workload.inference.lengths_csv: cannot read the file");
+  }
 
   g_unlink (csv);
   g_unlink (bad);

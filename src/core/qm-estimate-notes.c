@@ -281,7 +281,17 @@ qm_note_format (const QmNote *note,
   /* An input issue: s0 is its key path (never translated), s1 its
    * message, marked with N_ where qm_issues_add is called. */
   if (note->id == QM_NOTE_INPUT_ERROR || note->id == QM_NOTE_INPUT_WARNING)
-    s1 = s1[0] != '\0' ? _(s1) : s1;
+    {
+      char message[256];
+
+      if (s1[0] != '\0' && qm_issue_message_complete (s1, v[1] != 0.0 ? NAN : v[0], message, sizeof message))
+        {
+          /* Translators: an input field name (such as workload.tp) and a message. */
+          g_snprintf (buf, size, note->id == QM_NOTE_INPUT_ERROR ? _("error: %s: %s") : _("%s: %s"), s0, message);
+          return buf;
+        }
+      s1 = s1[0] != '\0' ? _(s1) : s1;
+    }
   switch (notes[note->id].n_str)
     {
     case 2:
@@ -414,7 +424,9 @@ qm_estimate_add_issue (QmEstimate    *e,
       return;
   if (issue->level == QM_ISSUE_ERROR)
     e->n_errors++;
-  add_note_s (e->warnings, &e->n_warnings, id, issue->field, issue->message, issue->value, 0, 0);
+  /* Note values are finite: v[1] says the issue has no value to show. */
+  add_note_s (e->warnings, &e->n_warnings, id, issue->field, issue->message, issue->value,
+              isnan (issue->value) ? 1.0 : 0.0, 0);
 }
 
 void

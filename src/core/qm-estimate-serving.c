@@ -65,11 +65,13 @@ size_inference (const QmPlan *plan,
 
   qm_estimate_inference_input (plan, e, &in, &lengths, &bad_line);
   qm_inference_compute (&in, &e->inference);
-  if (is->lengths_csv[0] && lengths == NULL)
+  if (is->lengths_csv[0] && lengths == NULL && bad_line == 0)
+    qm_issues_add_bare (&e->inference.issues, QM_ISSUE_ERROR, "workload.inference.lengths_csv",
+                        N_("cannot read the file"));
+  else if (is->lengths_csv[0] && lengths == NULL)
     qm_issues_add (&e->inference.issues, QM_ISSUE_ERROR, "workload.inference.lengths_csv",
-                   bad_line == 0 ? N_("cannot read the file")
-                                 : N_("each line needs input,output token counts (got a bad line)"),
-                   bad_line);
+                   /* Translators: %.0f is a line number of the user's CSV file. */
+                   N_("line %.0f does not hold two whole token counts, input,output"), bad_line);
   e->has_inference = TRUE;
   qm_estimate_add_issues (e, &e->inference.issues);
 }

@@ -96,7 +96,8 @@ typedef enum
   QM_NOTE_NO_MODEL,
   QM_NOTE_NOT_ENOUGH_GPUS,
   QM_NOTE_INFERENCE_MORE_GPUS,
-  QM_NOTE_INPUT_ERROR,       /* a module's QmIssue: field, message, value */
+  QM_NOTE_INPUT_ERROR,       /* a module's QmIssue: field, message, value, and
+                              * v[1] = 1 when it has no value to show */
   QM_NOTE_INPUT_WARNING,
   QM_NOTE_LIST_FULL,
   QM_N_NOTES

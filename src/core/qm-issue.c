@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -33,6 +34,19 @@ qm_issues_add (QmIssues     *issues,
   issue->value = isfinite (value) ? value : 0.0;
 }
 
+void
+qm_issues_add_bare (QmIssues     *issues,
+                    QmIssueLevel  level,
+                    const char   *field,
+                    const char   *message)
+{
+  guint before = issues->n;
+
+  qm_issues_add (issues, level, field, message, 0.0);
+  if (issues->n > before)
+    issues->items[before].value = NAN;
+}
+
 gboolean
 qm_issues_has_error (const QmIssues *issues)
 {
@@ -55,6 +69,29 @@ qm_issues_find (const QmIssues *issues,
 char *
 qm_issue_to_string (const QmIssue *issue)
 {
+  char message[256];
+
+  if (qm_issue_message_complete (issue->message, issue->value, message, sizeof message))
+    return g_strdup_printf (_("%s: %s"), issue->field, message);
   /* Translators: an input field name (such as workload.tp), a message, and the value given. */
   return g_strdup_printf (_("%s: %s (got %g)"), issue->field, _(issue->message), issue->value);
+}
+
+gboolean
+qm_issue_message_complete (const char *message,
+                           double      value,
+                           char       *buf,
+                           gsize       size)
+{
+  const char *text = _(message);
+
+  if (isnan (value))
+    g_strlcpy (buf, text, size);
+  else if (strchr (message, '%') != NULL)
+    /* The message is a static N_() template with one conversion for the
+     * value (its translations are checked as c-format by msgfmt). */
+    g_snprintf (buf, size, text, value);
+  else
+    return FALSE;
+  return TRUE;
 }

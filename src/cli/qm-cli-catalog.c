@@ -356,6 +356,80 @@ parse_kind (const char *command,
   return TRUE;
 }
 
+/* --csv-locale: "c" is RFC 4180 as programs read it (comma, decimal
+ * point); "user" is what the user's spreadsheet reads (';' and a decimal
+ * comma where the locale writes "1,5"), stated in a "sep=" line. */
+static gboolean
+parse_csv_locale (const char   *command,
+                  const char   *value,
+                  QmCsvDialect *dialect)
+{
+  if (qm_csv_dialect_from_string (value, dialect))
+    return TRUE;
+  qm_cli_error (_("%s: --csv-locale: expected c or user (got '%s')"), command, value);
+  return FALSE;
+}
+
+/* The options a catalog command takes. */
+typedef enum
+{
+  TAKES_JSON         = 1 << 0,
+  TAKES_SKIP_INVALID = 1 << 1,
+  TAKES_CSV_LOCALE   = 1 << 2,
+  TAKES_FILE         = 1 << 3,   /* else anything unknown is a usage error */
+} Takes;
+
+typedef struct
+{
+  gboolean      json;
+  gboolean      skip_invalid;
+  int           kind;       /* -1: every kind */
+  QmCsvDialect  dialect;    /* as the caller set it when there is no --csv-locale */
+  const char   *path;
+} CatalogArgs;
+
+/* argv[2...] of "catalog list", "import" or "export" into @a, which
+ * holds the defaults; a usage error printed when FALSE. */
+static gboolean
+parse_catalog_args (const char  *command,
+                    int          argc,
+                    char       **argv,
+                    Takes        takes,
+                    CatalogArgs *a)
+{
+  const char *v = NULL;
+
+  for (int i = 2; i < argc; i++)
+    {
+      if ((takes & TAKES_JSON) && strcmp (argv[i], "--json") == 0)
+        a->json = TRUE;
+      else if ((takes & TAKES_SKIP_INVALID) && strcmp (argv[i], "--skip-invalid") == 0)
+        a->skip_invalid = TRUE;
+      else if ((takes & TAKES_CSV_LOCALE) && qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
+        {
+          if (!parse_csv_locale (command, v, &a->dialect))
+            return FALSE;
+        }
+      else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
+        {
+          if (!parse_kind (command, v, &a->kind))
+            return FALSE;
+        }
+      else if (takes & TAKES_FILE)
+        {
+          if (!qm_cli_take_argument (command, argv[i], QM_CLI_ARG_FILE, &a->path))
+            return FALSE;
+        }
+      else
+        {
+          qm_cli_error (_("%s: unexpected '%s'; usage: %s"), command, argv[i],
+                        qm_cli_synopsis (command));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static int
 catalog_list (int    argc,
               char **argv)
@@ -363,37 +437,21 @@ catalog_list (int    argc,
   g_autoptr(QmStore) store = NULL;
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) error = NULL;
-  const char *v = NULL;
-  gboolean json = FALSE;
-  int kind = -1;
+  CatalogArgs a = { .kind = -1 };
 
-  for (int i = 2; i < argc; i++)
-    {
-      if (strcmp (argv[i], "--json") == 0)
-        json = TRUE;
-      else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
-        {
-          if (!parse_kind ("catalog list", v, &kind))
-            return QM_CLI_USAGE;
-        }
-      else
-        {
-          qm_cli_error (_("%s: unexpected '%s'; usage: %s"), "catalog list", argv[i],
-                        qm_cli_synopsis ("catalog list"));
-          return QM_CLI_USAGE;
-        }
-    }
+  if (!parse_catalog_args ("catalog list", argc, argv, TAKES_JSON, &a))
+    return QM_CLI_USAGE;
 
   store = qm_cli_open_store ();
   if (store == NULL)
     return QM_CLI_INPUT;
-  entries = qm_catalog_store_list (store, kind, NULL, QM_CATALOG_LIST_NONE, &error);
+  entries = qm_catalog_store_list (store, a.kind, NULL, QM_CATALOG_LIST_NONE, &error);
   if (entries == NULL)
     {
       qm_cli_error ("%s: %s", qm_store_path (store), error->message);
       return QM_CLI_INPUT;
     }
-  if (json)
+  if (a.json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
 
@@ -432,20 +490,6 @@ print_row_error (const char          *file,
   }
 }
 
-/* --csv-locale: "c" is RFC 4180 as programs read it (comma, decimal
- * point); "user" is what the user's spreadsheet reads (';' and a decimal
- * comma where the locale writes "1,5"), stated in a "sep=" line. */
-static gboolean
-parse_csv_locale (const char   *command,
-                  const char   *value,
-                  QmCsvDialect *dialect)
-{
-  if (qm_csv_dialect_from_string (value, dialect))
-    return TRUE;
-  qm_cli_error (_("%s: --csv-locale: expected c or user (got '%s')"), command, value);
-  return FALSE;
-}
-
 static int
 catalog_export (int    argc,
                 char **argv)
@@ -453,33 +497,19 @@ catalog_export (int    argc,
   g_autoptr(QmStore) store = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *csv = NULL;
-  const char *path = NULL;
-  const char *v = NULL;
-  QmCsvDialect dialect;
+  CatalogArgs a = { .kind = -1 };
+  const char *path;
   gsize len = 0;
-  int kind = -1;
 
-  qm_csv_dialect_for_locale (&dialect);
-  for (int i = 2; i < argc; i++)
-    {
-      if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
-        {
-          if (!parse_kind ("catalog export", v, &kind))
-            return QM_CLI_USAGE;
-        }
-      else if (qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
-        {
-          if (!parse_csv_locale ("catalog export", v, &dialect))
-            return QM_CLI_USAGE;
-        }
-      else if (!qm_cli_take_argument ("catalog export", argv[i], QM_CLI_ARG_FILE, &path))
-        return QM_CLI_USAGE;
-    }
+  qm_csv_dialect_for_locale (&a.dialect);
+  if (!parse_catalog_args ("catalog export", argc, argv, TAKES_CSV_LOCALE | TAKES_FILE, &a))
+    return QM_CLI_USAGE;
+  path = a.path;
 
   store = qm_cli_open_store ();
   if (store == NULL)
     return QM_CLI_INPUT;
-  csv = qm_catalog_store_export_csv_dialect (store, kind, NULL, QM_CATALOG_LIST_NONE, &dialect, &len, &error);
+  csv = qm_catalog_store_export_csv_dialect (store, a.kind, NULL, QM_CATALOG_LIST_NONE, &a.dialect, &len, &error);
   if (csv == NULL)
     {
       qm_cli_error ("%s: %s", qm_store_path (store), error->message);
@@ -506,31 +536,17 @@ catalog_import (int    argc,
   g_autoptr(QmCatalogImport) import = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *data = NULL;
-  const char *path = NULL;
-  gboolean skip_invalid = FALSE;
   guint written = 0, added = 0, updated = 0, prices = 0;
-  const char *v = NULL;
+  CatalogArgs a = { .kind = -1 };   /* no --csv-locale: the dialect is detected */
+  const char *path;
+  gboolean skip_invalid;
   gsize len = 0;
-  int kind = -1;
-  QmCsvDialect dialect = { 0 };   /* detected */
 
-  for (int i = 2; i < argc; i++)
-    {
-      if (strcmp (argv[i], "--skip-invalid") == 0)
-        skip_invalid = TRUE;
-      else if (qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
-        {
-          if (!parse_csv_locale ("catalog import", v, &dialect))
-            return QM_CLI_USAGE;
-        }
-      else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
-        {
-          if (!parse_kind ("catalog import", v, &kind))
-            return QM_CLI_USAGE;
-        }
-      else if (!qm_cli_take_argument ("catalog import", argv[i], QM_CLI_ARG_FILE, &path))
-        return QM_CLI_USAGE;
-    }
+  if (!parse_catalog_args ("catalog import", argc, argv,
+                           TAKES_SKIP_INVALID | TAKES_CSV_LOCALE | TAKES_FILE, &a))
+    return QM_CLI_USAGE;
+  path = a.path;
+  skip_invalid = a.skip_invalid;
   if (path == NULL)
     {
       qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "CATALOG.csv",
@@ -546,7 +562,7 @@ catalog_import (int    argc,
   store = qm_cli_open_store ();
   if (store == NULL)
     return QM_CLI_INPUT;
-  import = qm_catalog_store_import_csv_preview_dialect (store, data, len, path, kind, &dialect, &error);
+  import = qm_catalog_store_import_csv_preview_dialect (store, data, len, path, a.kind, &a.dialect, &error);
   if (import == NULL)
     {
       /* The message names the file. */

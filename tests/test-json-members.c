@@ -14,6 +14,8 @@ typedef struct
   gboolean    on;
   QmRecompute recompute;
   double      inner;
+  double      opt;
+  const char *name;
 } Sample;
 
 #define TO_S (const char *(*) (int)) (void (*) (void)) qm_recompute_to_string
@@ -26,6 +28,8 @@ static const QmJsonMember members[] = {
   { "sub", QM_JSON_OBJECT, 0, NULL },
   QM_JSON_MEMBER ("inner", QM_JSON_NUMBER, Sample, inner, double),
   { NULL, QM_JSON_END, 0, NULL },
+  QM_JSON_MEMBER ("opt", QM_JSON_OPTIONAL, Sample, opt, double),
+  QM_JSON_MEMBER ("name", QM_JSON_STRING, Sample, name, const char *),
 };
 
 static char *
@@ -44,17 +48,24 @@ to_json (const Sample *s)
 }
 
 /* Every type, a nested object, and null for a number that is not finite
- * (JSON has no NaN or infinity). */
+ * (JSON has no NaN or infinity), an optional number of 0 and a string
+ * that is NULL or empty. */
 static void
 test_members (void)
 {
-  Sample a = { 1.5, 7, TRUE, QM_RECOMPUTE_FULL, 2 };
-  Sample b = { NAN, 0, FALSE, QM_RECOMPUTE_NONE, INFINITY };
+  Sample a = { 1.5, 7, TRUE, QM_RECOMPUTE_FULL, 2, 3, "h100" };
+  Sample b = { NAN, 0, FALSE, QM_RECOMPUTE_NONE, INFINITY, 0, NULL };
+  Sample c = { 0, 0, FALSE, QM_RECOMPUTE_NONE, 0, NAN, "" };
   g_autofree char *ja = to_json (&a);
   g_autofree char *jb = to_json (&b);
+  g_autofree char *jc = to_json (&c);
 
-  g_assert_cmpstr (ja, ==, "{\"x\":1.5,\"n\":7,\"on\":true,\"recompute\":\"full\",\"sub\":{\"inner\":2.0}}");
-  g_assert_cmpstr (jb, ==, "{\"x\":null,\"n\":0,\"on\":false,\"recompute\":\"none\",\"sub\":{\"inner\":null}}");
+  g_assert_cmpstr (ja, ==, "{\"x\":1.5,\"n\":7,\"on\":true,\"recompute\":\"full\",\"sub\":{\"inner\":2.0},"
+                           "\"opt\":3.0,\"name\":\"h100\"}");
+  g_assert_cmpstr (jb, ==, "{\"x\":null,\"n\":0,\"on\":false,\"recompute\":\"none\",\"sub\":{\"inner\":null},"
+                           "\"opt\":null,\"name\":null}");
+  g_assert_cmpstr (jc, ==, "{\"x\":0.0,\"n\":0,\"on\":false,\"recompute\":\"none\",\"sub\":{\"inner\":0.0},"
+                           "\"opt\":null,\"name\":null}");
 }
 
 int

@@ -10,7 +10,6 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +18,7 @@
 #include "qm-catalog-store.h"
 #include "qm-cli.h"
 #include "qm-cli-commands.h"
+#include "qm-json-members.h"
 #include "qm-text.h"
 
 /* Room for an entry of any kind, as qm_catalog_entry_parse () fills it. */
@@ -35,47 +35,120 @@ typedef union
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void
-add_num (JsonBuilder *b,
-         const char  *key,
-         double       v)
+/* The per-kind keys of docs/plan-file.md, read from the AnySpec that
+ * qm_catalog_entry_parse () filled (each spec of the union is at its
+ * start); numbers a catalog may not have (0) are null, not zero. */
+static const QmJsonMember gpu_members[] = {
+  { "tflops", QM_JSON_OBJECT, 0, NULL },
+  QM_JSON_MEMBER ("fp32", QM_JSON_OPTIONAL, QmGpuSpec, tflops[QM_PRECISION_FP32], double),
+  QM_JSON_MEMBER ("tf32", QM_JSON_OPTIONAL, QmGpuSpec, tflops[QM_PRECISION_TF32], double),
+  QM_JSON_MEMBER ("bf16", QM_JSON_OPTIONAL, QmGpuSpec, tflops[QM_PRECISION_BF16], double),
+  QM_JSON_MEMBER ("fp16", QM_JSON_OPTIONAL, QmGpuSpec, tflops[QM_PRECISION_FP16], double),
+  QM_JSON_MEMBER ("fp8", QM_JSON_OPTIONAL, QmGpuSpec, tflops[QM_PRECISION_FP8], double),
+  QM_JSON_MEMBER ("fp4", QM_JSON_OPTIONAL, QmGpuSpec, tflops[QM_PRECISION_FP4], double),
+  QM_JSON_MEMBER ("int8", QM_JSON_OPTIONAL, QmGpuSpec, tflops[QM_PRECISION_INT8], double),
+  QM_JSON_MEMBER ("int4", QM_JSON_OPTIONAL, QmGpuSpec, tflops[QM_PRECISION_INT4], double),
+  { NULL, QM_JSON_END, 0, NULL },
+  QM_JSON_MEMBER ("memory_gb", QM_JSON_NUMBER, QmGpuSpec, memory_gb, double),
+  QM_JSON_MEMBER ("bandwidth_tbs", QM_JSON_NUMBER, QmGpuSpec, bandwidth_tbs, double),
+  QM_JSON_MEMBER ("tdp_w", QM_JSON_OPTIONAL, QmGpuSpec, tdp_w, double),
+  QM_JSON_MEMBER ("link_gbs", QM_JSON_OPTIONAL, QmGpuSpec, link_gbs, double),
+  QM_JSON_MEMBER ("form_factor", QM_JSON_STRING, QmGpuSpec, form_factor, const char *),
+};
+
+static const QmJsonMember server_members[] = {
+  QM_JSON_MEMBER ("gpu_id", QM_JSON_STRING, QmServerSpec, gpu_id, const char *),
+  QM_JSON_MEMBER ("gpus", QM_JSON_UINT, QmServerSpec, gpus, guint),
+  QM_JSON_MEMBER ("cpus", QM_JSON_UINT, QmServerSpec, cpus, guint),
+  QM_JSON_MEMBER ("ram_gb", QM_JSON_OPTIONAL, QmServerSpec, ram_gb, double),
+  QM_JSON_MEMBER ("rack_units", QM_JSON_UINT, QmServerSpec, rack_units, guint),
+  QM_JSON_MEMBER ("power_max_w", QM_JSON_NUMBER, QmServerSpec, power_max_w, double),
+  QM_JSON_MEMBER ("power_typical_w", QM_JSON_OPTIONAL, QmServerSpec, power_typical_w, double),
+  QM_JSON_MEMBER ("weight_kg", QM_JSON_OPTIONAL, QmServerSpec, weight_kg, double),
+  QM_JSON_MEMBER ("nics", QM_JSON_UINT, QmServerSpec, nics, guint),
+};
+
+static const QmJsonMember network_members[] = {
+  QM_JSON_MEMBER ("ports", QM_JSON_UINT, QmNetworkSpec, ports, guint),
+  QM_JSON_MEMBER ("port_gbps", QM_JSON_NUMBER, QmNetworkSpec, port_gbps, double),
+  QM_JSON_MEMBER ("power_w", QM_JSON_OPTIONAL, QmNetworkSpec, power_w, double),
+};
+
+/* After model_defaults (): the counts as a model card would state them. */
+static const QmJsonMember model_members[] = {
+  QM_JSON_MEMBER ("params", QM_JSON_NUMBER, QmModelPreset, published_params, double),
+  QM_JSON_MEMBER ("active_params", QM_JSON_NUMBER, QmModelPreset, published_active_params, double),
+  QM_JSON_MEMBER ("layers", QM_JSON_UINT, QmModelPreset, shape.layers, guint),
+  QM_JSON_MEMBER ("hidden", QM_JSON_UINT, QmModelPreset, shape.hidden, guint),
+  QM_JSON_MEMBER ("heads", QM_JSON_UINT, QmModelPreset, shape.heads, guint),
+  QM_JSON_MEMBER ("kv_heads", QM_JSON_UINT, QmModelPreset, shape.kv_heads, guint),
+  QM_JSON_MEMBER ("ffn_hidden", QM_JSON_UINT, QmModelPreset, shape.ffn_hidden, guint),
+  QM_JSON_MEMBER ("vocab", QM_JSON_UINT, QmModelPreset, shape.vocab, guint),
+  QM_JSON_MEMBER ("gated_mlp", QM_JSON_BOOL, QmModelPreset, shape.gated_mlp, gboolean),
+  QM_JSON_MEMBER ("tied_embeddings", QM_JSON_BOOL, QmModelPreset, shape.tied_embeddings, gboolean),
+  QM_JSON_MEMBER ("experts", QM_JSON_UINT, QmModelPreset, shape.experts, guint),
+  QM_JSON_MEMBER ("experts_per_token", QM_JSON_UINT, QmModelPreset, shape.experts_per_token, guint),
+  QM_JSON_MEMBER ("shared_experts", QM_JSON_UINT, QmModelPreset, shape.shared_experts, guint),
+  QM_JSON_MEMBER ("moe_ffn_hidden", QM_JSON_UINT, QmModelPreset, shape.moe_ffn_hidden, guint),
+};
+
+/* The keys every entry has; "kind" is the catalog kind, not the facility
+ * or storage sub-kind that the entry's own JSON may carry. */
+static const QmJsonMember common_members[] = {
+  QM_JSON_MEMBER ("id", QM_JSON_STRING, QmCatalogEntry, id, char *),
+  { "kind", QM_JSON_ENUM, G_STRUCT_OFFSET (QmCatalogEntry, kind),
+    (const char *(*) (int)) (void (*) (void)) qm_catalog_kind_to_string },
+  QM_JSON_MEMBER ("vendor", QM_JSON_STRING, QmCatalogEntry, vendor, char *),
+  QM_JSON_MEMBER ("name", QM_JSON_STRING, QmCatalogEntry, name, char *),
+  QM_JSON_MEMBER ("source", QM_JSON_STRING, QmCatalogEntry, source, char *),
+  QM_JSON_MEMBER ("as_of", QM_JSON_STRING, QmCatalogEntry, as_of, char *),
+  QM_JSON_MEMBER ("price_usd", QM_JSON_NUMBER, QmCatalogEntry, price_usd, double),
+  QM_JSON_MEMBER ("builtin", QM_JSON_BOOL, QmCatalogEntry, builtin, gboolean),
+  QM_JSON_MEMBER ("list_price_usd", QM_JSON_NUMBER, QmCatalogEntry, list_price_usd, double),
+};
+
+static const struct
 {
-  json_builder_set_member_name (b, key);
-  if (isfinite (v))
-    json_builder_add_double_value (b, v);
-  else
-    json_builder_add_null_value (b);
+  QmCatalogKind       kind;
+  const QmJsonMember *members;
+  guint               n;
+} kind_tables[] = {
+  { QM_CATALOG_KIND_GPU, gpu_members, G_N_ELEMENTS (gpu_members) },
+  { QM_CATALOG_KIND_SERVER, server_members, G_N_ELEMENTS (server_members) },
+  { QM_CATALOG_KIND_NETWORK, network_members, G_N_ELEMENTS (network_members) },
+  { QM_CATALOG_KIND_MODEL, model_members, G_N_ELEMENTS (model_members) },
+};
+
+/* A model card states one count for a dense model and plain multi-head
+ * attention; the shape leaves those at 0 (or 1 expert). */
+static void
+model_defaults (QmModelPreset *m)
+{
+  QmModelShape *s = &m->shape;
+
+  if (m->published_active_params <= 0)
+    m->published_active_params = m->published_params;
+  if (s->kv_heads == 0)
+    s->kv_heads = s->heads;
+  s->experts = MAX (s->experts, 1u);
+  s->experts_per_token = MAX (s->experts_per_token, 1u);
 }
 
-/* A number the catalog may not have: absent (0) is null, not zero. */
+/* The keys of @members outside any object into @written. */
 static void
-add_opt (JsonBuilder *b,
-         const char  *key,
-         double       v)
+mark_written (GHashTable         *written,
+              const QmJsonMember *members,
+              guint               n)
 {
-  json_builder_set_member_name (b, key);
-  if (v != 0 && isfinite (v))
-    json_builder_add_double_value (b, v);
-  else
-    json_builder_add_null_value (b);
-}
+  int depth = 0;
 
-static void
-add_uint (JsonBuilder *b,
-          const char  *key,
-          guint        v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_int_value (b, v);
-}
-
-static void
-add_bool (JsonBuilder *b,
-          const char  *key,
-          gboolean     v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_boolean_value (b, v);
+  for (guint i = 0; i < n; i++)
+    {
+      if (depth == 0 && members[i].key != NULL)
+        g_hash_table_add (written, (gpointer) members[i].key);
+      depth += members[i].type == QM_JSON_OBJECT;
+      depth -= members[i].type == QM_JSON_END;
+    }
 }
 
 /* The per-kind keys of docs/plan-file.md, always present (null when the
@@ -93,81 +166,14 @@ kind_members (JsonBuilder          *b,
   if (!qm_catalog_entry_parse (entry, &u, &error))
     return;   /* the store only keeps entries that parse */
 
-#define MARK(key) g_hash_table_add (written, (gpointer) key)
-  switch (entry->kind)
-    {
-    case QM_CATALOG_KIND_GPU:
+  if (entry->kind == QM_CATALOG_KIND_MODEL)
+    model_defaults (&u.model);
+  for (guint i = 0; i < G_N_ELEMENTS (kind_tables); i++)
+    if (kind_tables[i].kind == entry->kind)
       {
-        static const struct { const char *key; QmPrecision p; } tf[] = {
-          { "fp32", QM_PRECISION_FP32 }, { "tf32", QM_PRECISION_TF32 },
-          { "bf16", QM_PRECISION_BF16 }, { "fp16", QM_PRECISION_FP16 },
-          { "fp8", QM_PRECISION_FP8 }, { "fp4", QM_PRECISION_FP4 },
-          { "int8", QM_PRECISION_INT8 }, { "int4", QM_PRECISION_INT4 },
-        };
-
-        json_builder_set_member_name (b, "tflops");
-        json_builder_begin_object (b);
-        for (guint i = 0; i < G_N_ELEMENTS (tf); i++)
-          add_opt (b, tf[i].key, u.gpu.tflops[tf[i].p]);
-        json_builder_end_object (b);
-        add_num (b, "memory_gb", u.gpu.memory_gb);
-        add_num (b, "bandwidth_tbs", u.gpu.bandwidth_tbs);
-        add_opt (b, "tdp_w", u.gpu.tdp_w);
-        add_opt (b, "link_gbs", u.gpu.link_gbs);
-        qm_cli_json_string (b, "form_factor", u.gpu.form_factor);
-        MARK ("tflops"); MARK ("memory_gb"); MARK ("bandwidth_tbs"); MARK ("tdp_w");
-        MARK ("link_gbs"); MARK ("form_factor");
+        qm_json_add_members (b, &u, kind_tables[i].members, kind_tables[i].n);
+        mark_written (written, kind_tables[i].members, kind_tables[i].n);
       }
-      break;
-    case QM_CATALOG_KIND_SERVER:
-      qm_cli_json_string (b, "gpu_id", u.server.gpu_id);
-      add_uint (b, "gpus", u.server.gpus);
-      add_uint (b, "cpus", u.server.cpus);
-      add_opt (b, "ram_gb", u.server.ram_gb);
-      add_uint (b, "rack_units", u.server.rack_units);
-      add_num (b, "power_max_w", u.server.power_max_w);
-      add_opt (b, "power_typical_w", u.server.power_typical_w);
-      add_opt (b, "weight_kg", u.server.weight_kg);
-      add_uint (b, "nics", u.server.nics);
-      MARK ("gpu_id"); MARK ("gpus"); MARK ("cpus"); MARK ("ram_gb"); MARK ("rack_units");
-      MARK ("power_max_w"); MARK ("power_typical_w"); MARK ("weight_kg"); MARK ("nics");
-      break;
-    case QM_CATALOG_KIND_NETWORK:
-      add_uint (b, "ports", u.network.ports);
-      add_num (b, "port_gbps", u.network.port_gbps);
-      add_opt (b, "power_w", u.network.power_w);
-      MARK ("ports"); MARK ("port_gbps"); MARK ("power_w");
-      break;
-    case QM_CATALOG_KIND_MODEL:
-      {
-        const QmModelShape *s = &u.model.shape;
-
-        add_num (b, "params", u.model.published_params);
-        add_num (b, "active_params", u.model.published_active_params > 0
-                                     ? u.model.published_active_params
-                                     : u.model.published_params);
-        add_uint (b, "layers", s->layers);
-        add_uint (b, "hidden", s->hidden);
-        add_uint (b, "heads", s->heads);
-        add_uint (b, "kv_heads", s->kv_heads > 0 ? s->kv_heads : s->heads);
-        add_uint (b, "ffn_hidden", s->ffn_hidden);
-        add_uint (b, "vocab", s->vocab);
-        add_bool (b, "gated_mlp", s->gated_mlp);
-        add_bool (b, "tied_embeddings", s->tied_embeddings);
-        add_uint (b, "experts", MAX (s->experts, 1u));
-        add_uint (b, "experts_per_token", MAX (s->experts_per_token, 1u));
-        add_uint (b, "shared_experts", s->shared_experts);
-        add_uint (b, "moe_ffn_hidden", s->moe_ffn_hidden);
-        MARK ("params"); MARK ("active_params"); MARK ("layers"); MARK ("hidden");
-        MARK ("heads"); MARK ("kv_heads"); MARK ("ffn_hidden"); MARK ("vocab");
-        MARK ("gated_mlp"); MARK ("tied_embeddings"); MARK ("experts");
-        MARK ("experts_per_token"); MARK ("shared_experts"); MARK ("moe_ffn_hidden");
-      }
-      break;
-    default:
-      break;
-    }
-#undef MARK
 
   /* Everything else the entry carries; a storage or facility entry's own
    * "kind" (rack, pdu, parallel-fs ...) becomes "type", as in the CSV. */
@@ -195,7 +201,7 @@ entry_json (JsonBuilder          *b,
   g_autoptr(GHashTable) written = g_hash_table_new (g_str_hash, g_str_equal);
   JsonObject *src = NULL;
   static const char *common[] = {
-    "id", "kind", "vendor", "name", "source", "as_of", "price_usd", "builtin",
+    "id", "vendor", "name", "source", "as_of", "price_usd", "builtin",
   };
 
   if (entry->json && json_parser_load_from_data (parser, entry->json, -1, NULL) &&
@@ -203,24 +209,16 @@ entry_json (JsonBuilder          *b,
     src = json_node_get_object (json_parser_get_root (parser));
 
   json_builder_begin_object (b);
-  qm_cli_json_string (b, "id", entry->id);
-  qm_cli_json_string (b, "kind", qm_catalog_kind_to_string (entry->kind));
-  qm_cli_json_string (b, "vendor", entry->vendor);
-  qm_cli_json_string (b, "name", entry->name);
-  qm_cli_json_string (b, "source", entry->source);
-  qm_cli_json_string (b, "as_of", entry->as_of);
-  add_num (b, "price_usd", entry->price_usd);
-  add_bool (b, "builtin", entry->builtin);
-  add_num (b, "list_price_usd", entry->list_price_usd);
+  qm_json_add_members (b, entry, common_members, G_N_ELEMENTS (common_members));
   json_builder_set_member_name (b, "override_usd");
   if (entry->has_override)
     json_builder_add_double_value (b, entry->override_usd);
   else
     json_builder_add_null_value (b);
+  /* The entry's own list_price_usd and override_usd, if any, still follow
+   * (as they always have); "kind" is the facility/storage sub-kind. */
   for (guint i = 0; i < G_N_ELEMENTS (common); i++)
     g_hash_table_add (written, (gpointer) common[i]);
-  /* The facility/storage sub-kind is not the catalog kind. */
-  g_hash_table_remove (written, "kind");
   kind_members (b, entry, src, written);
   json_builder_end_object (b);
 }
@@ -358,6 +356,80 @@ parse_kind (const char *command,
   return TRUE;
 }
 
+/* --csv-locale: "c" is RFC 4180 as programs read it (comma, decimal
+ * point); "user" is what the user's spreadsheet reads (';' and a decimal
+ * comma where the locale writes "1,5"), stated in a "sep=" line. */
+static gboolean
+parse_csv_locale (const char   *command,
+                  const char   *value,
+                  QmCsvDialect *dialect)
+{
+  if (qm_csv_dialect_from_string (value, dialect))
+    return TRUE;
+  qm_cli_error (_("%s: --csv-locale: expected c or user (got '%s')"), command, value);
+  return FALSE;
+}
+
+/* The options a catalog command takes. */
+typedef enum
+{
+  TAKES_JSON         = 1 << 0,
+  TAKES_SKIP_INVALID = 1 << 1,
+  TAKES_CSV_LOCALE   = 1 << 2,
+  TAKES_FILE         = 1 << 3,   /* else anything unknown is a usage error */
+} Takes;
+
+typedef struct
+{
+  gboolean      json;
+  gboolean      skip_invalid;
+  int           kind;       /* -1: every kind */
+  QmCsvDialect  dialect;    /* as the caller set it when there is no --csv-locale */
+  const char   *path;
+} CatalogArgs;
+
+/* argv[2...] of "catalog list", "import" or "export" into @a, which
+ * holds the defaults; a usage error printed when FALSE. */
+static gboolean
+parse_catalog_args (const char  *command,
+                    int          argc,
+                    char       **argv,
+                    Takes        takes,
+                    CatalogArgs *a)
+{
+  const char *v = NULL;
+
+  for (int i = 2; i < argc; i++)
+    {
+      if ((takes & TAKES_JSON) && strcmp (argv[i], "--json") == 0)
+        a->json = TRUE;
+      else if ((takes & TAKES_SKIP_INVALID) && strcmp (argv[i], "--skip-invalid") == 0)
+        a->skip_invalid = TRUE;
+      else if ((takes & TAKES_CSV_LOCALE) && qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
+        {
+          if (!parse_csv_locale (command, v, &a->dialect))
+            return FALSE;
+        }
+      else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
+        {
+          if (!parse_kind (command, v, &a->kind))
+            return FALSE;
+        }
+      else if (takes & TAKES_FILE)
+        {
+          if (!qm_cli_take_argument (command, argv[i], QM_CLI_ARG_FILE, &a->path))
+            return FALSE;
+        }
+      else
+        {
+          qm_cli_error (_("%s: unexpected '%s'; usage: %s"), command, argv[i],
+                        qm_cli_synopsis (command));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static int
 catalog_list (int    argc,
               char **argv)
@@ -365,37 +437,21 @@ catalog_list (int    argc,
   g_autoptr(QmStore) store = NULL;
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) error = NULL;
-  const char *v = NULL;
-  gboolean json = FALSE;
-  int kind = -1;
+  CatalogArgs a = { .kind = -1 };
 
-  for (int i = 2; i < argc; i++)
-    {
-      if (strcmp (argv[i], "--json") == 0)
-        json = TRUE;
-      else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
-        {
-          if (!parse_kind ("catalog list", v, &kind))
-            return QM_CLI_USAGE;
-        }
-      else
-        {
-          qm_cli_error (_("%s: unexpected '%s'; usage: %s"), "catalog list", argv[i],
-                        qm_cli_synopsis ("catalog list"));
-          return QM_CLI_USAGE;
-        }
-    }
+  if (!parse_catalog_args ("catalog list", argc, argv, TAKES_JSON, &a))
+    return QM_CLI_USAGE;
 
   store = qm_cli_open_store ();
   if (store == NULL)
     return QM_CLI_INPUT;
-  entries = qm_catalog_store_list (store, kind, NULL, QM_CATALOG_LIST_NONE, &error);
+  entries = qm_catalog_store_list (store, a.kind, NULL, QM_CATALOG_LIST_NONE, &error);
   if (entries == NULL)
     {
       qm_cli_error ("%s: %s", qm_store_path (store), error->message);
       return QM_CLI_INPUT;
     }
-  if (json)
+  if (a.json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
 
@@ -434,20 +490,6 @@ print_row_error (const char          *file,
   }
 }
 
-/* --csv-locale: "c" is RFC 4180 as programs read it (comma, decimal
- * point); "user" is what the user's spreadsheet reads (';' and a decimal
- * comma where the locale writes "1,5"), stated in a "sep=" line. */
-static gboolean
-parse_csv_locale (const char   *command,
-                  const char   *value,
-                  QmCsvDialect *dialect)
-{
-  if (qm_csv_dialect_from_string (value, dialect))
-    return TRUE;
-  qm_cli_error (_("%s: --csv-locale: expected c or user (got '%s')"), command, value);
-  return FALSE;
-}
-
 static int
 catalog_export (int    argc,
                 char **argv)
@@ -455,33 +497,19 @@ catalog_export (int    argc,
   g_autoptr(QmStore) store = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *csv = NULL;
-  const char *path = NULL;
-  const char *v = NULL;
-  QmCsvDialect dialect;
+  CatalogArgs a = { .kind = -1 };
+  const char *path;
   gsize len = 0;
-  int kind = -1;
 
-  qm_csv_dialect_for_locale (&dialect);
-  for (int i = 2; i < argc; i++)
-    {
-      if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
-        {
-          if (!parse_kind ("catalog export", v, &kind))
-            return QM_CLI_USAGE;
-        }
-      else if (qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
-        {
-          if (!parse_csv_locale ("catalog export", v, &dialect))
-            return QM_CLI_USAGE;
-        }
-      else if (!qm_cli_take_argument ("catalog export", argv[i], QM_CLI_ARG_FILE, &path))
-        return QM_CLI_USAGE;
-    }
+  qm_csv_dialect_for_locale (&a.dialect);
+  if (!parse_catalog_args ("catalog export", argc, argv, TAKES_CSV_LOCALE | TAKES_FILE, &a))
+    return QM_CLI_USAGE;
+  path = a.path;
 
   store = qm_cli_open_store ();
   if (store == NULL)
     return QM_CLI_INPUT;
-  csv = qm_catalog_store_export_csv_dialect (store, kind, NULL, QM_CATALOG_LIST_NONE, &dialect, &len, &error);
+  csv = qm_catalog_store_export_csv_dialect (store, a.kind, NULL, QM_CATALOG_LIST_NONE, &a.dialect, &len, &error);
   if (csv == NULL)
     {
       qm_cli_error ("%s: %s", qm_store_path (store), error->message);
@@ -508,31 +536,17 @@ catalog_import (int    argc,
   g_autoptr(QmCatalogImport) import = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *data = NULL;
-  const char *path = NULL;
-  gboolean skip_invalid = FALSE;
   guint written = 0, added = 0, updated = 0, prices = 0;
-  const char *v = NULL;
+  CatalogArgs a = { .kind = -1 };   /* no --csv-locale: the dialect is detected */
+  const char *path;
+  gboolean skip_invalid;
   gsize len = 0;
-  int kind = -1;
-  QmCsvDialect dialect = { 0 };   /* detected */
 
-  for (int i = 2; i < argc; i++)
-    {
-      if (strcmp (argv[i], "--skip-invalid") == 0)
-        skip_invalid = TRUE;
-      else if (qm_cli_option_value (argc, argv, &i, "--csv-locale", &v))
-        {
-          if (!parse_csv_locale ("catalog import", v, &dialect))
-            return QM_CLI_USAGE;
-        }
-      else if (qm_cli_option_value (argc, argv, &i, "--kind", &v))
-        {
-          if (!parse_kind ("catalog import", v, &kind))
-            return QM_CLI_USAGE;
-        }
-      else if (!qm_cli_take_argument ("catalog import", argv[i], QM_CLI_ARG_FILE, &path))
-        return QM_CLI_USAGE;
-    }
+  if (!parse_catalog_args ("catalog import", argc, argv,
+                           TAKES_SKIP_INVALID | TAKES_CSV_LOCALE | TAKES_FILE, &a))
+    return QM_CLI_USAGE;
+  path = a.path;
+  skip_invalid = a.skip_invalid;
   if (path == NULL)
     {
       qm_cli_error (_("%s: missing %s; usage: %s"), "catalog import", "CATALOG.csv",
@@ -548,7 +562,7 @@ catalog_import (int    argc,
   store = qm_cli_open_store ();
   if (store == NULL)
     return QM_CLI_INPUT;
-  import = qm_catalog_store_import_csv_preview_dialect (store, data, len, path, kind, &dialect, &error);
+  import = qm_catalog_store_import_csv_preview_dialect (store, data, len, path, a.kind, &a.dialect, &error);
   if (import == NULL)
     {
       /* The message names the file. */

@@ -99,13 +99,10 @@ print_json (const QmPlan     *plans,
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "plans");
-  json_builder_begin_array (builder);
+  qm_cli_json_begin_list (builder, "plans");
   for (guint i = 0; i < n; i++)
     json_builder_add_value (builder, qm_estimate_to_json_node (&plans[i], &estimates[i]));
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
+  qm_cli_json_end_list (builder);
   qm_cli_print_json (builder);
 }
 

@@ -22,10 +22,15 @@ qm_json_add_members (JsonBuilder        *b,
       switch (m->type)
         {
         case QM_JSON_NUMBER:
-          if (isfinite (*(const double *) at))
-            json_builder_add_double_value (b, *(const double *) at);
-          else
-            json_builder_add_null_value (b);
+        case QM_JSON_OPTIONAL:
+          {
+            double v = *(const double *) at;
+
+            if (isfinite (v) && (v != 0 || m->type == QM_JSON_NUMBER))
+              json_builder_add_double_value (b, v);
+            else
+              json_builder_add_null_value (b);
+          }
           break;
         case QM_JSON_UINT:
           json_builder_add_int_value (b, *(const guint *) at);
@@ -35,6 +40,16 @@ qm_json_add_members (JsonBuilder        *b,
           break;
         case QM_JSON_ENUM:
           json_builder_add_string_value (b, m->to_string (*(const int *) at));
+          break;
+        case QM_JSON_STRING:
+          {
+            const char *v = *(const char *const *) at;
+
+            if (v != NULL && *v != '\0')
+              json_builder_add_string_value (b, v);
+            else
+              json_builder_add_null_value (b);
+          }
           break;
         case QM_JSON_OBJECT:
           json_builder_begin_object (b);

@@ -1,5 +1,6 @@
 /* qm-json-members.h: JSON members written from a table of struct members
- * (the estimate's contract JSON, the CLI's search results).
+ * (the estimate's contract JSON, the CLI's search results and catalog
+ * entries).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,9 +13,11 @@ G_BEGIN_DECLS
 typedef enum
 {
   QM_JSON_NUMBER,   /* a double; null when it is not finite */
+  QM_JSON_OPTIONAL, /* a double that 0 means absent: null when 0 or not finite */
   QM_JSON_UINT,     /* a guint */
   QM_JSON_BOOL,     /* a gboolean */
   QM_JSON_ENUM,     /* an enum, as the row's to_string names it */
+  QM_JSON_STRING,   /* a const char *; null when NULL or empty */
   QM_JSON_OBJECT,   /* opens the object @key, which the next END row closes */
   QM_JSON_END,
 } QmJsonMemberType;

@@ -51,8 +51,8 @@ draw_plan_chart (cairo_t *cr, gpointer data)
 {
   PlanChart *pc = data;
 
-  qm_plan_chart_draw_with_layout (pc->kind, cr, pc->plan, pc->estimate, pc->curves, QM_BYTES_GB, &pc->style, 1200, 800,
-                                  NULL);
+  qm_plan_chart_draw_with_layout (pc->kind, &(QmChartFrame) { cr, &pc->style, 1200, 800 }, pc->plan,
+                                  pc->estimate, pc->curves, QM_BYTES_GB, NULL);
 }
 
 typedef struct
@@ -67,8 +67,9 @@ draw_racks (cairo_t *cr, gpointer data)
 {
   Racks *r = data;
 
-  qm_chart_render_racks (cr, &r->cluster, qm_catalog_server ("dgx-h100"), qm_catalog_network ("ib-ndr-400"),
-                         &r->facility, &r->style, 1200, 800, NULL);
+  qm_chart_render_racks (&(QmChartFrame) { cr, &r->style, 1200, 800 }, &r->cluster,
+                         qm_catalog_server ("dgx-h100"), qm_catalog_network ("ib-ndr-400"),
+                         &r->facility, NULL);
 }
 
 static void
@@ -80,7 +81,8 @@ draw_compare (cairo_t *cr, gpointer data)
     { "Cloud reservation", 768, 70.0, 24.0e6, 700, 500 },
   };
 
-  qm_chart_render_compare (cr, items, G_N_ELEMENTS (items), "USD", data, 1200, 800, NULL);
+  qm_chart_render_compare (&(QmChartFrame) { cr, data, 1200, 800 }, items, G_N_ELEMENTS (items),
+                           "USD", NULL);
 }
 
 int

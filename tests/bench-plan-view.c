@@ -49,14 +49,16 @@ one_edit (QmPlanEditor    *editor,
   qm_plan_curves (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor), curves);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     {
+      QmChartFrame frame = { cr, &style, full_size ? 1200 : 600, full_size ? 800 : 400 };
+
       cairo_save (cr);
       if (!full_size)
         cairo_translate (cr, (k % 2) * 600.0, (k / 2) * 400.0);
-      cairo_rectangle (cr, 0, 0, full_size ? 1200 : 600, full_size ? 800 : 400);
+      cairo_rectangle (cr, 0, 0, frame.width, frame.height);
       cairo_clip (cr);
-      qm_plan_chart_draw_with_layout ((QmPlanChartKind) k, cr, qm_plan_editor_get_plan (editor),
+      qm_plan_chart_draw_with_layout ((QmPlanChartKind) k, &frame, qm_plan_editor_get_plan (editor),
                                       qm_plan_editor_get_estimate (editor), curves, QM_BYTES_GB,
-                                      &style, full_size ? 1200 : 600, full_size ? 800 : 400, layout);
+                                      layout);
       cairo_restore (cr);
     }
   cairo_surface_flush (cairo_get_target (cr));

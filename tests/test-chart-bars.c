@@ -55,7 +55,8 @@ render (const QmChartStyle *style,
   int bottom;
   int tops[3];
 
-  qm_chart_render_bars (cr, bars, G_N_ELEMENTS (bars), "Throughput", style, 300, 200, &layout);
+  qm_chart_render_bars (&(QmChartFrame) { cr, style, 300, 200 }, bars, G_N_ELEMENTS (bars),
+                        "Throughput", &layout);
   cairo_surface_flush (surface);
 
   g_assert_cmpfloat (layout.max_value, ==, 100.0);

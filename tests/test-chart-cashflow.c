@@ -44,7 +44,7 @@ check_chart (const QmChartStyle *style,
   cairo_surface_t *s = qm_test_chart_surface ((int) width, (int) height, &cr);
 
   make_quote (q);
-  qm_chart_render_cashflow (cr, q, style, width, height, &l);
+  qm_chart_render_cashflow (&(QmChartFrame) { cr, style, width, height }, q, &l);
   cairo_destroy (cr);
   if (png)
     qm_test_save_png (s, png);

@@ -21,7 +21,8 @@ check (const QmChartStyle *style,
   cairo_t *cr;
   cairo_surface_t *s = qm_test_chart_surface (900, 400, &cr);
 
-  qm_chart_render_compare (cr, items, G_N_ELEMENTS (items), "USD", style, 900, 400, &layout);
+  qm_chart_render_compare (&(QmChartFrame) { cr, style, 900, 400 }, items, G_N_ELEMENTS (items),
+                           "USD", &layout);
   qm_test_save_png (s, png);
   qm_test_assert_border_untouched (s);
   g_assert_cmpuint (layout.n_plans, ==, 3);

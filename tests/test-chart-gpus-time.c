@@ -40,7 +40,7 @@ check (const QmChartStyle *style,
   cairo_surface_t *s = qm_test_chart_surface (800, 480, &cr);
 
   make_curve (&c);
-  qm_chart_render_gpus_time (cr, &c, style, 800, 480, &layout);
+  qm_chart_render_gpus_time (&(QmChartFrame) { cr, style, 800, 480 }, &c, &layout);
   qm_test_save_png (s, png);
   qm_test_assert_border_untouched (s);
 
@@ -108,7 +108,7 @@ test_empty (void)
 
   c.knee = -1;
   qm_chart_style_init_light (&style);
-  qm_chart_render_gpus_time (cr, &c, &style, 200, 100, NULL);
+  qm_chart_render_gpus_time (&(QmChartFrame) { cr, &style, 200, 100 }, &c, NULL);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   qm_test_assert_border_untouched (s);
   cairo_destroy (cr);

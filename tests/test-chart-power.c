@@ -50,7 +50,7 @@ check (const QmChartStyle *style,
   cairo_surface_t *s = qm_test_chart_surface (800, 420, &cr);
 
   make_power (&cluster, &power);
-  qm_chart_render_power (cr, &power, style, 800, 420, &layout);
+  qm_chart_render_power (&(QmChartFrame) { cr, style, 800, 420 }, &power, &layout);
   qm_test_save_png (s, png);
   qm_test_assert_border_untouched (s);
 
@@ -118,7 +118,7 @@ test_empty (void)
 
   power.energy_mwh = NAN;
   qm_chart_style_init_light (&style);
-  qm_chart_render_power (cr, &power, &style, 120, 80, NULL);
+  qm_chart_render_power (&(QmChartFrame) { cr, &style, 120, 80 }, &power, NULL);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   qm_test_assert_border_untouched (s);
   cairo_destroy (cr);

@@ -43,8 +43,9 @@ render (guint               gpus,
   cairo_surface_t *s = qm_test_chart_surface (900, 480, &cr);
 
   make_cluster (gpus, rack_kw, &facility, cluster);
-  qm_chart_render_racks (cr, cluster, qm_catalog_server ("dgx-h100"), qm_catalog_network ("ib-ndr-400"),
-                         &facility, style, 900, 480, layout);
+  qm_chart_render_racks (&(QmChartFrame) { cr, style, 900, 480 }, cluster,
+                         qm_catalog_server ("dgx-h100"), qm_catalog_network ("ib-ndr-400"),
+                         &facility, layout);
   qm_test_save_png (s, png);
   qm_test_assert_border_untouched (s);
 

@@ -60,7 +60,7 @@ check_serving (const QmChartStyle *style,
   cairo_surface_t *s = qm_test_chart_surface ((int) width, (int) height, &cr);
 
   make_curve (&c);
-  qm_chart_render_serving (cr, &c, style, width, height, &layout);
+  qm_chart_render_serving (&(QmChartFrame) { cr, style, width, height }, &c, &layout);
   qm_test_save_png (s, png);
   qm_test_assert_border_untouched (s);
 
@@ -125,7 +125,7 @@ check_throughput (const QmChartStyle *style,
   c.memory_limit = 384;
   c.plan_concurrency = 256;
   c.plan_tokens_per_s_per_gpu = 3000.0 * 256 / (256 + 64.0);
-  qm_chart_render_throughput (cr, &c, style, 800, 420, &layout);
+  qm_chart_render_throughput (&(QmChartFrame) { cr, style, 800, 420 }, &c, &layout);
   qm_test_save_png (s, png);
   qm_test_assert_border_untouched (s);
 
@@ -162,8 +162,8 @@ test_empty (void)
   cairo_surface_t *s = qm_test_chart_surface (200, 100, &cr);
 
   qm_chart_style_init_light (&style);
-  qm_chart_render_serving (cr, &c, &style, 200, 100, NULL);
-  qm_chart_render_throughput (cr, &t, &style, 200, 100, NULL);
+  qm_chart_render_serving (&(QmChartFrame) { cr, &style, 200, 100 }, &c, NULL);
+  qm_chart_render_throughput (&(QmChartFrame) { cr, &style, 200, 100 }, &t, NULL);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   qm_test_assert_border_untouched (s);
   cairo_destroy (cr);

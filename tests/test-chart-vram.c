@@ -72,7 +72,7 @@ check_render (const QmChartStyle *style,
   cairo_set_source_rgb (cr, 1.0, 0.0, 1.0);
   cairo_paint (cr);
   cairo_translate (cr, MARGIN, MARGIN);
-  qm_chart_render_vram (cr, b, labels, 2, QM_BYTES_GB, style, W, H, &layout);
+  qm_chart_render_vram (&(QmChartFrame) { cr, style, W, H }, b, labels, 2, QM_BYTES_GB, &layout);
   cairo_surface_flush (s);
   save_png (s, png);
 
@@ -172,8 +172,8 @@ test_degenerate (void)
 
   /* Tiny, empty or nonsense input draws without crashing or NaN. */
   qm_chart_style_init_light (&style);
-  qm_chart_render_vram (cr, &b, NULL, 1, QM_BYTES_GIB, &style, 50, 40, &layout);
-  qm_chart_render_vram (cr, NULL, NULL, 0, QM_BYTES_GB, &style, 50, 40, &layout);
+  qm_chart_render_vram (&(QmChartFrame) { cr, &style, 50, 40 }, &b, NULL, 1, QM_BYTES_GIB, &layout);
+  qm_chart_render_vram (&(QmChartFrame) { cr, &style, 50, 40 }, NULL, NULL, 0, QM_BYTES_GB, &layout);
   g_assert_true (isfinite (layout.plot.height));
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
@@ -215,7 +215,8 @@ test_labels_fit (void)
           qm_chart_style_init_light (&style);
         else
           qm_chart_style_init_dark (&style);
-        qm_chart_render_vram (cr, b, labels, 4, QM_BYTES_GB, &style, sizes[z][0], sizes[z][1], &layout);
+        qm_chart_render_vram (&(QmChartFrame) { cr, &style, sizes[z][0], sizes[z][1] }, b, labels,
+                              4, QM_BYTES_GB, &layout);
         qm_test_assert_border_untouched (s);
 
         for (guint i = 0; i < 4; i++)

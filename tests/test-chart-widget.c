@@ -10,16 +10,13 @@
 static int draws;
 
 static void
-draw_bars (cairo_t            *cr,
-           const QmChartStyle *style,
-           double              width,
-           double              height,
+draw_bars (const QmChartFrame *frame,
            gpointer            user_data)
 {
   static const QmBar bars[] = { { "H100", 989 }, { "A100", 312 }, { "MI300X", 1307 } };
 
   draws++;
-  qm_chart_render_bars (cr, bars, G_N_ELEMENTS (bars), "Dense BF16 TFLOPS", style, width, height, NULL);
+  qm_chart_render_bars (frame, bars, G_N_ELEMENTS (bars), "Dense BF16 TFLOPS", NULL);
 }
 
 static char *

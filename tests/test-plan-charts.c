@@ -132,7 +132,8 @@ test_curve_does_not_fit (void)
           qm_chart_style_init_light (&style);
         else
           qm_chart_style_init_dark (&style);
-        qm_chart_render_gpus_time (cr, &curve, &style, sizes[z][0], sizes[z][1], &layout);
+        qm_chart_render_gpus_time (&(QmChartFrame) { cr, &style, sizes[z][0], sizes[z][1] }, &curve,
+                                   &layout);
         qm_test_assert_border_untouched (surface);
         qm_test_save_png (surface, name);
 
@@ -172,7 +173,8 @@ test_draw_all (void)
         cairo_surface_t *s = qm_test_chart_surface (1200, 800, &cr);
 
         load (examples[i], &plan, e);
-        qm_plan_chart_draw_with_layout (k, cr, &plan, e, NULL, QM_BYTES_GB, &style, 1200, 800, NULL);
+        qm_plan_chart_draw_with_layout (k, &(QmChartFrame) { cr, &style, 1200, 800 }, &plan, e,
+                                        NULL, QM_BYTES_GB, NULL);
         g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
         qm_test_assert_border_untouched (s);
         png = g_strdup_printf ("plan-chart-%u-%s.png", i, qm_plan_chart_kind_to_string (k));

@@ -71,15 +71,15 @@ qm_chart_widget_snapshot (GtkWidget   *widget,
   QmChartWidget *self = QM_CHART_WIDGET (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  cairo_t *cr;
+  QmChartFrame frame = { NULL, &self->style, width, height };
 
   if (self->draw == NULL || width <= 0 || height <= 0)
     return;
 
   /* GTK scales the cairo node for HiDPI, so the chart stays crisp. */
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  self->draw (cr, &self->style, width, height, self->user_data);
-  cairo_destroy (cr);
+  frame.cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  self->draw (&frame, self->user_data);
+  cairo_destroy (frame.cr);
 }
 
 static gboolean

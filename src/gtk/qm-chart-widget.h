@@ -8,15 +8,12 @@
 
 #include <gtk/gtk.h>
 
-#include "qm-chart-style.h"
+#include "qm-chart-draw.h"
 
 G_BEGIN_DECLS
 
-/* Draws the chart into (0, 0, width, height). */
-typedef void   (*QmChartDrawFunc)    (cairo_t            *cr,
-                                      const QmChartStyle *style,
-                                      double              width,
-                                      double              height,
+/* Draws the chart into the frame: the widget's size, in theme colours. */
+typedef void   (*QmChartDrawFunc)    (const QmChartFrame *frame,
                                       gpointer            user_data);
 /* Text for the point under (x, y) after the last draw, or NULL. */
 typedef char * (*QmChartTooltipFunc) (double    x,

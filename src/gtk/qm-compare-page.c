@@ -205,10 +205,7 @@ chart_data_new (QmComparePage *page,
 }
 
 static void
-draw_chart (cairo_t            *cr,
-            const QmChartStyle *style,
-            double              width,
-            double              height,
+draw_chart (const QmChartFrame *frame,
             gpointer            user_data)
 {
   const ChartData *d = user_data;
@@ -232,9 +229,9 @@ draw_chart (cairo_t            *cr,
       labels[i] = e->name;
     }
   if (d->vram)
-    qm_chart_render_vram (cr, bars, labels, n, QM_BYTES_GB, style, width, height, NULL);
+    qm_chart_render_vram (frame, bars, labels, n, QM_BYTES_GB, NULL);
   else
-    qm_chart_render_compare (cr, items, n, currency, style, width, height, NULL);
+    qm_chart_render_compare (frame, items, n, currency, NULL);
 }
 
 /* The table. */

@@ -27,10 +27,7 @@ typedef struct
 } ChartData;
 
 static void
-draw_chart (cairo_t            *cr,
-            const QmChartStyle *style,
-            double              width,
-            double              height,
+draw_chart (const QmChartFrame *frame,
             gpointer            user_data)
 {
   ChartData *d = user_data;
@@ -44,12 +41,12 @@ draw_chart (cairo_t            *cr,
     {
       memset (self->layouts[d->kind], 0, sizeof *self->layouts[d->kind]);
       self->layouts[d->kind]->kind = d->kind;
-      qm_chart_render_cashflow (cr, self->quote, style, width, height, &self->layouts[d->kind]->cashflow);
+      qm_chart_render_cashflow (frame, self->quote, &self->layouts[d->kind]->cashflow);
       return;
     }
-  qm_plan_chart_draw_with_layout (d->kind, cr, qm_plan_editor_get_plan (self->editor),
+  qm_plan_chart_draw_with_layout (d->kind, frame, qm_plan_editor_get_plan (self->editor),
                                   qm_plan_editor_get_estimate (self->editor), self->curves,
-                                  QM_BYTES_GB, style, width, height, self->layouts[d->kind]);
+                                  QM_BYTES_GB, self->layouts[d->kind]);
 }
 
 static gboolean

@@ -34,15 +34,15 @@ show_text (cairo_t            *cr,
 }
 
 void
-qm_chart_render_bars (cairo_t            *cr,
+qm_chart_render_bars (const QmChartFrame *frame,
                       const QmBar        *bars,
                       guint               n_bars,
                       const char         *title,
-                      const QmChartStyle *style,
-                      double              width,
-                      double              height,
                       QmBarLayout        *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   const double title_h = title != NULL ? 24.0 : 0.0;
   const double label_h = 20.0;
@@ -61,7 +61,7 @@ qm_chart_render_bars (cairo_t            *cr,
   layout.height = MAX (0.0, height - 2 * pad - title_h - label_h);
   layout.max_value = max_value;
 
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
 
   if (title != NULL)
     {

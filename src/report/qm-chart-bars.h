@@ -7,7 +7,7 @@
 
 #include <cairo.h>
 
-#include "qm-chart-style.h"
+#include "qm-chart-draw.h"
 
 G_BEGIN_DECLS
 
@@ -24,13 +24,10 @@ typedef struct
   double max_value;    /* the value at the top of the plot area */
 } QmBarLayout;
 
-void qm_chart_render_bars (cairo_t            *cr,
+void qm_chart_render_bars (const QmChartFrame *frame,
                            const QmBar        *bars,
                            guint               n_bars,
                            const char         *title,
-                           const QmChartStyle *style,
-                           double              width,
-                           double              height,
                            QmBarLayout        *layout_out);
 
 G_END_DECLS

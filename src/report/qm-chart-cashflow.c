@@ -103,13 +103,13 @@ draw_mark (cairo_t                *cr,
 }
 
 void
-qm_chart_render_cashflow (cairo_t            *cr,
+qm_chart_render_cashflow (const QmChartFrame *frame,
                           const QmQuote      *q,
-                          const QmChartStyle *style,
-                          double              width,
-                          double              height,
                           QmCashFlowLayout   *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   QmCashFlowLayout l = { .break_even_x = -1, .start_x = -1 };
   QmLegendEntry legend[2];
@@ -126,7 +126,7 @@ qm_chart_render_cashflow (cairo_t            *cr,
     y_hi = 1.0;
   x_hi = MAX (q->n_months, 2u) - 1.0;
 
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   legend[n_legend++] = (QmLegendEntry) { _("Buying, cumulative"), style->series[0], FALSE };
   if (has_rent)

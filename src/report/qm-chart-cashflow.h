@@ -24,11 +24,8 @@ typedef struct
   QmRect start_label;
 } QmCashFlowLayout;
 
-void qm_chart_render_cashflow (cairo_t            *cr,
+void qm_chart_render_cashflow (const QmChartFrame *frame,
                                const QmQuote      *quote,
-                               const QmChartStyle *style,
-                               double              width,
-                               double              height,
                                QmCashFlowLayout   *layout_out);
 
 G_END_DECLS

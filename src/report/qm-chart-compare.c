@@ -129,15 +129,15 @@ draw_scatter (cairo_t             *cr,
 }
 
 void
-qm_chart_render_compare (cairo_t             *cr,
+qm_chart_render_compare (const QmChartFrame  *frame,
                          const QmCompareItem *items,
                          guint                n,
                          const char          *currency,
-                         const QmChartStyle  *style,
-                         double               width,
-                         double               height,
                          QmCompareLayout     *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   QmCompareLayout layout = { 0 };
   QmLegendEntry legend[QM_COMPARE_MAX_PLANS];
@@ -146,7 +146,7 @@ qm_chart_render_compare (cairo_t             *cr,
   n = MIN (n, QM_COMPARE_MAX_PLANS);
   layout.n_plans = n;
 
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   for (guint p = 0; p < n; p++)
     legend[p] = (QmLegendEntry) { items[p].label != NULL ? items[p].label : "", style->series[p], FALSE };

@@ -40,13 +40,10 @@ double      qm_chart_compare_metric_value (const QmCompareItem *item,
                                            guint                metric);
 
 /* Grouped bars on the left two thirds, the cost/time scatter on the right. */
-void qm_chart_render_compare (cairo_t             *cr,
+void qm_chart_render_compare (const QmChartFrame  *frame,
                               const QmCompareItem *items,
                               guint                n,
                               const char          *currency,
-                              const QmChartStyle  *style,
-                              double               width,
-                              double               height,
                               QmCompareLayout     *layout_out);
 
 G_END_DECLS

@@ -336,15 +336,14 @@ qm_chart_polyline (cairo_t      *cr,
 }
 
 void
-qm_chart_begin (cairo_t            *cr,
-                const QmChartStyle *style,
-                double              width,
-                double              height)
+qm_chart_begin (const QmChartFrame *frame)
 {
+  cairo_t *cr = frame->cr;
+
   cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_rectangle (cr, 0, 0, frame->width, frame->height);
   cairo_clip (cr);
-  qm_chart_set_color (cr, &style->background);
+  qm_chart_set_color (cr, &frame->style->background);
   cairo_paint (cr);
 }
 

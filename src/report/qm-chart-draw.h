@@ -17,6 +17,16 @@ typedef struct
   double x, y, width, height;
 } QmRect;
 
+/* What a renderer draws into: the context, the style it draws with and the
+ * chart's size; the chart covers (0, 0, width, height). */
+typedef struct
+{
+  cairo_t            *cr;
+  const QmChartStyle *style;
+  double              width;
+  double              height;
+} QmChartFrame;
+
 typedef enum
 {
   QM_TEXT_NORMAL,
@@ -163,9 +173,6 @@ QmRect qm_chart_text_on_patch (cairo_t            *cr,
 
 /* Fills the background and clips to the chart's bounds. Pair with
  * cairo_restore(). */
-void   qm_chart_begin       (cairo_t            *cr,
-                             const QmChartStyle *style,
-                             double              width,
-                             double              height);
+void   qm_chart_begin       (const QmChartFrame *frame);
 
 G_END_DECLS

@@ -376,13 +376,13 @@ draw_no_fit_label (cairo_t               *cr,
 }
 
 void
-qm_chart_render_gpus_time (cairo_t               *cr,
+qm_chart_render_gpus_time (const QmChartFrame    *frame,
                            const QmGpusTimeCurve *c,
-                           const QmChartStyle    *style,
-                           double                 width,
-                           double                 height,
                            QmGpusTimeLayout      *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   QmGpusTimeLayout layout = { 0 };
   Domain d;
@@ -393,7 +393,7 @@ qm_chart_render_gpus_time (cairo_t               *cr,
   curve_domain (c, &d);
   layout.has_cost = d.max_cost > 0;
 
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
   legend[n_legend++] = (QmLegendEntry) { _("With failures and restarts"), style->series[0], FALSE };
   legend[n_legend++] = (QmLegendEntry) { _("Ideal (no failures)"), style->series[0], TRUE };
   if (layout.has_cost)

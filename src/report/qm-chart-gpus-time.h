@@ -48,11 +48,8 @@ typedef struct
   QmRect plan_label;                       /* "This plan: …" */
 } QmGpusTimeLayout;
 
-void qm_chart_render_gpus_time (cairo_t               *cr,
+void qm_chart_render_gpus_time (const QmChartFrame    *frame,
                                 const QmGpusTimeCurve *curve,
-                                const QmChartStyle    *style,
-                                double                 width,
-                                double                 height,
                                 QmGpusTimeLayout      *layout_out);
 
 /* The curve point nearest the pixel, or -1. */

@@ -141,14 +141,11 @@ qm_chart_power_top (const QmPower *p,
 }
 
 void
-qm_chart_render_power (cairo_t            *cr,
+qm_chart_render_power (const QmChartFrame *frame,
                        const QmPower      *p,
-                       const QmChartStyle *style,
-                       double              width,
-                       double              height,
                        QmPowerLayout      *layout_out)
 {
-  qm_chart_render_power_scaled (cr, p, 0.0, 0.0, style, width, height, layout_out);
+  qm_chart_render_power_scaled (frame, p, 0.0, 0.0, layout_out);
 }
 
 /* The node's bar, each part named beside it, and its total under it. */
@@ -212,15 +209,15 @@ draw_node_panel (cairo_t            *cr,
 }
 
 void
-qm_chart_render_power_scaled (cairo_t            *cr,
+qm_chart_render_power_scaled (const QmChartFrame *frame,
                               const QmPower      *p,
                               double              node_max_w,
                               double              cluster_max_kw,
-                              const QmChartStyle *style,
-                              double              width,
-                              double              height,
                               QmPowerLayout      *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   QmPowerLayout layout = { 0 };
   QmLegendEntry legend[QM_POWER_NODE_PARTS + 2];
@@ -249,7 +246,7 @@ qm_chart_render_power_scaled (cairo_t            *cr,
   if (isfinite (cluster_max_kw) && cluster_max_kw > cluster_top)
     cluster_top = cluster_max_kw;
 
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
 
   /* Legend: the cluster's parts. The node's parts are labelled beside
    * their bar instead. */

@@ -33,23 +33,17 @@ double      qm_chart_power_cluster_part_kw   (const QmPower *power,
                                               guint          i,
                                               gboolean       average);
 
-void qm_chart_render_power (cairo_t            *cr,
+void qm_chart_render_power (const QmChartFrame *frame,
                             const QmPower      *power,
-                            const QmChartStyle *style,
-                            double              width,
-                            double              height,
                             QmPowerLayout      *layout_out);
 
 /* The same, with the axes reaching at least @node_max_w (one node, W) and
  * @cluster_max_kw (the cluster, kW); 0 = fit the bars. Charts of several
  * plans drawn with the largest of each then share one scale. */
-void qm_chart_render_power_scaled (cairo_t            *cr,
+void qm_chart_render_power_scaled (const QmChartFrame *frame,
                                    const QmPower      *power,
                                    double              node_max_w,
                                    double              cluster_max_kw,
-                                   const QmChartStyle *style,
-                                   double              width,
-                                   double              height,
                                    QmPowerLayout      *layout_out);
 
 /* What the axes must show for @power: the node's stacked watts and the

@@ -172,16 +172,16 @@ draw_kw_bar (cairo_t            *cr,
 }
 
 void
-qm_chart_render_racks (cairo_t             *cr,
+qm_chart_render_racks (const QmChartFrame  *frame,
                        const QmCluster     *c,
                        const QmServerSpec  *server,
                        const QmNetworkSpec *network,
                        const QmFacility    *facility,
-                       const QmChartStyle  *style,
-                       double               width,
-                       double               height,
                        QmRackLayout        *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   QmRackLayout layout;
   guint rack_units = facility != NULL && facility->rack_units > 0 ? facility->rack_units : 42;
@@ -195,7 +195,7 @@ qm_chart_render_racks (cairo_t             *cr,
   };
 
   qm_rack_groups (c, server, network, facility, &layout);
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
 
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   legend_h = qm_chart_legend_height (cr, style, legend, G_N_ELEMENTS (legend), width - 2 * pad);

@@ -55,14 +55,11 @@ void     qm_rack_groups        (const QmCluster     *cluster,
                                 const QmFacility    *facility,
                                 QmRackLayout        *layout);
 
-void     qm_chart_render_racks (cairo_t             *cr,
+void     qm_chart_render_racks (const QmChartFrame  *frame,
                                 const QmCluster     *cluster,
                                 const QmServerSpec  *server,
                                 const QmNetworkSpec *network,
                                 const QmFacility    *facility,
-                                const QmChartStyle  *style,
-                                double               width,
-                                double               height,
                                 QmRackLayout        *layout_out);
 
 /* The group under the pixel, or -1. */

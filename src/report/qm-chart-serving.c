@@ -204,13 +204,13 @@ target_label (cairo_t            *cr,
 }
 
 void
-qm_chart_render_serving (cairo_t              *cr,
+qm_chart_render_serving (const QmChartFrame   *frame,
                          const QmServingCurve *c,
-                         const QmChartStyle   *style,
-                         double                width,
-                         double                height,
                          QmServingLayout      *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0, gap = 14.0;
   QmServingLayout layout = { 0 };
   QmLegendEntry legend[4];
@@ -239,7 +239,7 @@ qm_chart_render_serving (cairo_t              *cr,
   latency_domain (c, &ttft, &t_lo, &t_hi);
   latency_domain (c, &tpot, &p_lo, &p_hi);
 
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
 
   legend[n_legend++] = (QmLegendEntry) { _("Median (p50)"), style->foreground, FALSE };
@@ -302,13 +302,13 @@ qm_chart_render_serving (cairo_t              *cr,
 }
 
 void
-qm_chart_render_throughput (cairo_t                 *cr,
+qm_chart_render_throughput (const QmChartFrame      *frame,
                             const QmThroughputCurve *c,
-                            const QmChartStyle      *style,
-                            double                   width,
-                            double                   height,
                             QmThroughputLayout      *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   QmThroughputLayout layout = { .plan_x = -1, .plan_y = -1, .limit_x = -1 };
   QmLegendEntry legend[2];
@@ -336,7 +336,7 @@ qm_chart_render_throughput (cairo_t                 *cr,
   if (y_hi <= 0)
     y_hi = 1000;
 
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   legend[n_legend++] = (QmLegendEntry) { _("Output tokens/s per GPU"), style->series[0], FALSE };
   if (c->memory_limit > 0)

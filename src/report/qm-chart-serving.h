@@ -46,11 +46,8 @@ typedef struct
   double tpot_target_y;
 } QmServingLayout;
 
-void qm_chart_render_serving (cairo_t              *cr,
+void qm_chart_render_serving (const QmChartFrame   *frame,
                               const QmServingCurve *curve,
-                              const QmChartStyle   *style,
-                              double                width,
-                              double                height,
                               QmServingLayout      *layout_out);
 
 /* Output tokens/s per GPU of one replica against the sequences it runs. */
@@ -74,11 +71,8 @@ typedef struct
   double limit_x;         /* pixel column of the memory limit, or -1 */
 } QmThroughputLayout;
 
-void qm_chart_render_throughput (cairo_t                 *cr,
+void qm_chart_render_throughput (const QmChartFrame      *frame,
                                  const QmThroughputCurve *curve,
-                                 const QmChartStyle      *style,
-                                 double                   width,
-                                 double                   height,
                                  QmThroughputLayout      *layout_out);
 
 G_END_DECLS

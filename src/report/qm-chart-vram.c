@@ -89,18 +89,14 @@ qm_chart_vram_top (const QmMemoryBreakdown *breakdowns,
 }
 
 void
-qm_chart_render_vram (cairo_t                 *cr,
+qm_chart_render_vram (const QmChartFrame      *frame,
                       const QmMemoryBreakdown *breakdowns,
                       const char *const       *labels,
                       guint                    n,
                       QmBytesUnit              unit,
-                      const QmChartStyle      *style,
-                      double                   width,
-                      double                   height,
                       QmVramLayout            *layout_out)
 {
-  qm_chart_render_vram_scaled (cr, breakdowns, labels, n, unit, 0.0, style, width, height,
-                               layout_out);
+  qm_chart_render_vram_scaled (frame, breakdowns, labels, n, unit, 0.0, layout_out);
 }
 
 /* Whether the bar fits, in words: "Fits: 12 GB spare". Empty without a
@@ -244,17 +240,17 @@ draw_capacity (cairo_t            *cr,
 }
 
 void
-qm_chart_render_vram_scaled (cairo_t                 *cr,
+qm_chart_render_vram_scaled (const QmChartFrame      *frame,
                              const QmMemoryBreakdown *breakdowns,
                              const char *const       *labels,
                              guint                    n,
                              QmBytesUnit              unit,
                              double                   axis_max,
-                             const QmChartStyle      *style,
-                             double                   width,
-                             double                   height,
                              QmVramLayout            *layout_out)
 {
+  cairo_t *cr = frame->cr;
+  const QmChartStyle *style = frame->style;
+  const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   const double scale = unit_scale (unit);
   const char *unit_name = unit == QM_BYTES_GIB ? "GiB" : "GB";
@@ -275,7 +271,7 @@ qm_chart_render_vram_scaled (cairo_t                 *cr,
     top = axis_max;
   top = top * 1.08 / scale;
 
-  qm_chart_begin (cr, style, width, height);
+  qm_chart_begin (frame);
 
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
     legend[p] = (QmLegendEntry) { _(part_names[p]), style->series[p], FALSE };

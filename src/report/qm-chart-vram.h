@@ -34,28 +34,22 @@ const char *qm_chart_vram_part_name (guint i);
 
 /* One bar per breakdown, labelled below; the capacity line is the largest
  * capacity among them (bars for one GPU model share it). */
-void qm_chart_render_vram (cairo_t                 *cr,
+void qm_chart_render_vram (const QmChartFrame      *frame,
                            const QmMemoryBreakdown *breakdowns,
                            const char *const       *labels,
                            guint                    n,
                            QmBytesUnit              unit,
-                           const QmChartStyle      *style,
-                           double                   width,
-                           double                   height,
                            QmVramLayout            *layout_out);
 
 /* The same, with the y axis reaching at least @axis_max bytes (0 = fit
  * the bars), so charts drawn side by side share one scale and compare
  * honestly. qm_chart_vram_top() gives each chart's own need. */
-void qm_chart_render_vram_scaled (cairo_t                 *cr,
+void qm_chart_render_vram_scaled (const QmChartFrame      *frame,
                                   const QmMemoryBreakdown *breakdowns,
                                   const char *const       *labels,
                                   guint                    n,
                                   QmBytesUnit              unit,
                                   double                   axis_max,
-                                  const QmChartStyle      *style,
-                                  double                   width,
-                                  double                   height,
                                   QmVramLayout            *layout_out);
 
 /* The bytes the y axis must show for these bars: the tallest stack or the

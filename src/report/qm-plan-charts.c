@@ -415,16 +415,13 @@ qm_plan_chart_quote (const QmPlan     *plan,
 }
 
 void
-qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
-                                cairo_t               *cr,
-                                const QmPlan          *plan,
-                                const QmEstimate      *e,
-                                const QmPlanCurves    *curves,
-                                QmBytesUnit            unit,
-                                const QmChartStyle    *style,
-                                double                 width,
-                                double                 height,
-                                QmPlanChartLayout     *layout_out)
+qm_plan_chart_draw_with_layout (QmPlanChartKind     kind,
+                                const QmChartFrame *frame,
+                                const QmPlan       *plan,
+                                const QmEstimate   *e,
+                                const QmPlanCurves *curves,
+                                QmBytesUnit         unit,
+                                QmPlanChartLayout  *layout_out)
 {
   if (layout_out != NULL)
     {
@@ -445,8 +442,7 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
             qm_plan_curve (plan, e, own);
             curve = own;
           }
-        qm_chart_render_gpus_time (cr, curve, style, width, height,
-                                   layout_out ? &layout_out->gpus_time : NULL);
+        qm_chart_render_gpus_time (frame, curve, layout_out ? &layout_out->gpus_time : NULL);
       }
       break;
     case QM_PLAN_CHART_VRAM:
@@ -456,8 +452,7 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
         char names[QM_VRAM_MAX_BARS][32];
         guint n = vram_bars (plan, e, bars, labels, names);
 
-        qm_chart_render_vram (cr, bars, labels, n, unit, style, width, height,
-                              layout_out ? &layout_out->vram : NULL);
+        qm_chart_render_vram (frame, bars, labels, n, unit, layout_out ? &layout_out->vram : NULL);
         if (layout_out != NULL)
           {
             layout_out->n_vram_bars = n;
@@ -470,13 +465,11 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
       }
       break;
     case QM_PLAN_CHART_POWER:
-      qm_chart_render_power (cr, &e->power, style, width, height,
-                             layout_out ? &layout_out->power : NULL);
+      qm_chart_render_power (frame, &e->power, layout_out ? &layout_out->power : NULL);
       break;
     case QM_PLAN_CHART_RACKS:
-      qm_chart_render_racks (cr, &e->cluster, &plan->hardware.server, &plan->hardware.network,
-                             &plan->facility, style, width, height,
-                             layout_out ? &layout_out->racks : NULL);
+      qm_chart_render_racks (frame, &e->cluster, &plan->hardware.server, &plan->hardware.network,
+                             &plan->facility, layout_out ? &layout_out->racks : NULL);
       break;
     case QM_PLAN_CHART_LATENCY:
     case QM_PLAN_CHART_THROUGHPUT:
@@ -490,10 +483,10 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
             curves = own;
           }
         if (kind == QM_PLAN_CHART_LATENCY)
-          qm_chart_render_serving (cr, &curves->latency, style, width, height,
+          qm_chart_render_serving (frame, &curves->latency,
                                    layout_out ? &layout_out->latency : NULL);
         else
-          qm_chart_render_throughput (cr, &curves->throughput, style, width, height,
+          qm_chart_render_throughput (frame, &curves->throughput,
                                       layout_out ? &layout_out->throughput : NULL);
       }
       break;
@@ -502,8 +495,7 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
         g_autofree QmQuote *quote = g_new0 (QmQuote, 1);
 
         qm_plan_chart_quote (plan, e, quote);
-        qm_chart_render_cashflow (cr, quote, style, width, height,
-                                  layout_out ? &layout_out->cashflow : NULL);
+        qm_chart_render_cashflow (frame, quote, layout_out ? &layout_out->cashflow : NULL);
       }
       break;
     case QM_N_PLAN_CHARTS:
@@ -596,7 +588,7 @@ qm_plan_chart_export (QmPlanChartKind     kind,
 {
   cairo_surface_t *surface;
   cairo_status_t status;
-  cairo_t *cr;
+  QmChartFrame frame = { NULL, style, width, height };
   gboolean png = g_str_has_suffix (path, ".png");
 
   if (!(width >= 50 && width <= 10000 && height >= 50 && height <= 10000))
@@ -620,9 +612,9 @@ qm_plan_chart_export (QmPlanChartKind     kind,
       return FALSE;
     }
 
-  cr = cairo_create (surface);
-  qm_plan_chart_draw_with_layout (kind, cr, plan, e, NULL, QM_BYTES_GB, style, width, height, NULL);
-  cairo_destroy (cr);
+  frame.cr = cairo_create (surface);
+  qm_plan_chart_draw_with_layout (kind, &frame, plan, e, NULL, QM_BYTES_GB, NULL);
+  cairo_destroy (frame.cr);
   if (png)
     status = cairo_surface_write_to_png (surface, path);
   else

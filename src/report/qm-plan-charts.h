@@ -96,16 +96,13 @@ typedef struct
 
 /* Draws @kind into (0, 0, width, height). @curves NULL computes what
  * @kind needs. Fills @layout_out when it is not NULL. */
-void        qm_plan_chart_draw_with_layout (QmPlanChartKind        kind,
-                                            cairo_t               *cr,
-                                            const QmPlan          *plan,
-                                            const QmEstimate      *estimate,
-                                            const QmPlanCurves    *curves,
-                                            QmBytesUnit            unit,
-                                            const QmChartStyle    *style,
-                                            double                 width,
-                                            double                 height,
-                                            QmPlanChartLayout     *layout_out);
+void        qm_plan_chart_draw_with_layout (QmPlanChartKind     kind,
+                                            const QmChartFrame *frame,
+                                            const QmPlan       *plan,
+                                            const QmEstimate   *estimate,
+                                            const QmPlanCurves *curves,
+                                            QmBytesUnit         unit,
+                                            QmPlanChartLayout  *layout_out);
 
 /* The quote the cash-flow chart draws: the plan's terms, or the default
  * terms (qm_quote_terms_init) for a plan without a quote section, so that

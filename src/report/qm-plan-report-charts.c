@@ -71,8 +71,8 @@ draw_plan_figure (cairo_t  *cr,
       c->curves = g_new0 (QmPlanCurves, 1);
       qm_plan_curves (&c->plan, &c->estimate, c->curves);
     }
-  qm_plan_chart_draw_with_layout (f->kind, cr, &c->plan, &c->estimate, c->curves, c->unit, &c->style,
-                                  width, height, NULL);
+  qm_plan_chart_draw_with_layout (f->kind, &(QmChartFrame) { cr, &c->style, width, height },
+                                  &c->plan, &c->estimate, c->curves, c->unit, NULL);
 }
 
 void

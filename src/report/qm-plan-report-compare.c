@@ -108,7 +108,8 @@ draw_compare_figure (cairo_t  *cr,
               .co2_tonnes = e->power.co2_tonnes,
             };
           }
-        qm_chart_render_compare (cr, items, c->n, c->currency, &c->style, width, height, NULL);
+        qm_chart_render_compare (&(QmChartFrame) { cr, &c->style, width, height },
+                                 items, c->n, c->currency, NULL);
       }
       break;
 
@@ -127,8 +128,8 @@ draw_compare_figure (cairo_t  *cr,
             cairo_clip (cr);
             sub_title (cr, &c->style, c->short_labels[i]);
             cairo_translate (cr, 0, title_h);
-            qm_chart_render_vram_scaled (cr, &c->estimates[i].memory, &label, 1, c->unit, c->vram_max,
-                                         &c->style, cw - 6, ch - 6 - title_h, NULL);
+            qm_chart_render_vram_scaled (&(QmChartFrame) { cr, &c->style, cw - 6, ch - 6 - title_h },
+                                         &c->estimates[i].memory, &label, 1, c->unit, c->vram_max, NULL);
             cairo_restore (cr);
           }
       }
@@ -137,8 +138,8 @@ draw_compare_figure (cairo_t  *cr,
     case COMPARE_FIGURE_POWER:
       sub_title (cr, &c->style, c->labels[f->plan]);
       cairo_translate (cr, 0, title_h);
-      qm_chart_render_power_scaled (cr, &c->estimates[f->plan].power, c->node_max_w, c->cluster_max_kw,
-                                    &c->style, width, height - title_h, NULL);
+      qm_chart_render_power_scaled (&(QmChartFrame) { cr, &c->style, width, height - title_h },
+                                    &c->estimates[f->plan].power, c->node_max_w, c->cluster_max_kw, NULL);
       break;
 
     default:

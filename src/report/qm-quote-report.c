@@ -156,7 +156,7 @@ draw_cashflow (cairo_t  *cr,
   QmChartStyle style;
 
   qm_chart_style_init_light (&style);
-  qm_chart_render_cashflow (cr, user_data, &style, width, height, NULL);
+  qm_chart_render_cashflow (&(QmChartFrame) { cr, &style, width, height }, user_data, NULL);
 }
 
 static void

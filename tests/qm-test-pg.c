@@ -290,6 +290,18 @@ qm_test_pg_new_database (QmTestPg *pg)
   return qm_test_pg_uri (pg, name);
 }
 
+char *
+qm_test_fresh_location (QmTestPg *pg,
+                        gboolean  on_server)
+{
+  static guint n;
+
+  if (on_server)
+    return qm_test_pg_new_database (pg);
+  g_mkdir_with_parents (g_get_user_data_dir (), 0700);
+  return g_strdup_printf ("%s/fresh-%u.db", g_get_user_data_dir (), ++n);
+}
+
 void
 qm_test_pg_kill (QmTestPg *pg)
 {

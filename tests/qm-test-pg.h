@@ -42,6 +42,10 @@ char        *qm_test_pg_uri        (QmTestPg   *pg,
                                     const char *dbname);
 /* Creates a fresh, empty database and returns its URI. */
 char        *qm_test_pg_new_database (QmTestPg *pg);
+/* A fresh, empty database: its URI on @pg when @on_server, else a new
+ * SQLite file in the test's data dir; several in one test differ. */
+char        *qm_test_fresh_location (QmTestPg *pg,
+                                     gboolean  on_server);
 /* Runs SQL (no parameters: test set-up only) as the superuser on
  * @dbname, failing the test on error. */
 void         qm_test_pg_exec       (QmTestPg   *pg,

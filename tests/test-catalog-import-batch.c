@@ -19,17 +19,6 @@ static QmTestPg *cluster;
 #define N_USER     340
 #define N_BUILTINS 5
 
-static char *
-fresh_location (QmDbEngine engine)
-{
-  static guint n;
-
-  if (engine == QM_DB_POSTGRESQL)
-    return qm_test_pg_new_database (cluster);
-  g_mkdir_with_parents (g_get_user_data_dir (), 0700);
-  return g_strdup_printf ("%s/batch-%u.db", g_get_user_data_dir (), ++n);
-}
-
 /* The first @n built-in GPUs' ids. */
 static GPtrArray *
 builtin_ids (QmStore *store,
@@ -177,8 +166,8 @@ static void
 test_same_as_one_by_one (gconstpointer data)
 {
   QmDbEngine engine = GPOINTER_TO_INT (data);
-  g_autofree char *batch_location = fresh_location (engine);
-  g_autofree char *single_location = fresh_location (engine);
+  g_autofree char *batch_location = qm_test_fresh_location (cluster, engine == QM_DB_POSTGRESQL);
+  g_autofree char *single_location = qm_test_fresh_location (cluster, engine == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) batch = qm_test_open_store_at (batch_location);
   g_autoptr(QmStore) single = qm_test_open_store_at (single_location);
   g_autoptr(GPtrArray) builtins = builtin_ids (batch, N_BUILTINS);
@@ -238,7 +227,7 @@ test_same_as_one_by_one (gconstpointer data)
 static void
 test_failing_row (gconstpointer data)
 {
-  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autofree char *location = qm_test_fresh_location (cluster, GPOINTER_TO_INT (data) == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(GPtrArray) builtins = builtin_ids (store, N_BUILTINS);
   g_autofree char *csv = changes_csv (builtins);

@@ -38,18 +38,6 @@ my_gpu_at (double price)
                           " \"bandwidth_tbs\": 2.4}", g_ascii_dtostr (buf, sizeof buf, price));
 }
 
-/* A fresh database on @engine: its location (a URI or a file path). */
-static char *
-fresh_location (QmDbEngine engine)
-{
-  static guint n;
-
-  if (engine == QM_DB_POSTGRESQL)
-    return qm_test_pg_new_database (cluster);
-  g_mkdir_with_parents (g_get_user_data_dir (), 0700);
-  return g_strdup_printf ("%s/catalog-%u.db", g_get_user_data_dir (), ++n);
-}
-
 static guint
 count (QmStore    *store,
        int         kind,
@@ -86,7 +74,7 @@ expected_who (const char *location)
 static void
 test_sync_list (gconstpointer data)
 {
-  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autofree char *location = qm_test_fresh_location (cluster, GPOINTER_TO_INT (data) == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GError) error = NULL;
@@ -135,7 +123,7 @@ test_sync_list (gconstpointer data)
 static void
 test_user_entries (gconstpointer data)
 {
-  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autofree char *location = qm_test_fresh_location (cluster, GPOINTER_TO_INT (data) == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GError) error = NULL;
@@ -195,7 +183,7 @@ static const char prices_csv[] =
 static void
 test_csv_import (gconstpointer data)
 {
-  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autofree char *location = qm_test_fresh_location (cluster, GPOINTER_TO_INT (data) == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogImport) import = NULL;
   g_autoptr(QmCatalogEntry) e = NULL;
@@ -227,7 +215,7 @@ test_csv_import (gconstpointer data)
 static void
 test_stale_revision (gconstpointer data)
 {
-  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autofree char *location = qm_test_fresh_location (cluster, GPOINTER_TO_INT (data) == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) mine = qm_test_open_store_at (location);
   g_autoptr(QmStore) theirs = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
@@ -336,7 +324,7 @@ raise_price (gpointer data)
 static void
 test_concurrent_raises (gconstpointer data)
 {
-  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autofree char *location = qm_test_fresh_location (cluster, GPOINTER_TO_INT (data) == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GPtrArray) history = NULL;
@@ -387,7 +375,7 @@ set_prices (gpointer data)
 static void
 test_concurrent_any (gconstpointer data)
 {
-  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autofree char *location = qm_test_fresh_location (cluster, GPOINTER_TO_INT (data) == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GPtrArray) history = NULL;
@@ -434,7 +422,7 @@ assert_change (const QmCatalogPriceChange *c,
 static void
 test_history (gconstpointer data)
 {
-  g_autofree char *location = fresh_location (GPOINTER_TO_INT (data));
+  g_autofree char *location = qm_test_fresh_location (cluster, GPOINTER_TO_INT (data) == QM_DB_POSTGRESQL);
   g_autoptr(QmStore) store = qm_test_open_store_at (location);
   g_autofree char *who = expected_who (location);
   g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
@@ -493,7 +481,7 @@ test_history (gconstpointer data)
 static void
 test_upgrade_from_5 (void)
 {
-  g_autofree char *path = fresh_location (QM_DB_SQLITE);
+  g_autofree char *path = qm_test_fresh_location (cluster, QM_DB_SQLITE);
   g_autoptr(QmStore) store = NULL;
   g_autoptr(QmCatalogEntry) e = NULL;
   g_autoptr(GPtrArray) h = NULL;
@@ -625,9 +613,9 @@ fill_catalog (const char *location)
 static void
 test_copy_round_trip (void)
 {
-  g_autofree char *first = fresh_location (QM_DB_SQLITE);
-  g_autofree char *uri = fresh_location (QM_DB_POSTGRESQL);
-  g_autofree char *back = fresh_location (QM_DB_SQLITE);
+  g_autofree char *first = qm_test_fresh_location (cluster, QM_DB_SQLITE);
+  g_autofree char *uri = qm_test_fresh_location (cluster, QM_DB_POSTGRESQL);
+  g_autofree char *back = qm_test_fresh_location (cluster, QM_DB_SQLITE);
   g_autofree char *want = NULL;
   g_autofree char *there = NULL;
   g_autofree char *again = NULL;
@@ -679,7 +667,7 @@ test_copy_round_trip (void)
 static void
 test_cli_history (void)
 {
-  g_autofree char *uri = fresh_location (QM_DB_POSTGRESQL);
+  g_autofree char *uri = qm_test_fresh_location (cluster, QM_DB_POSTGRESQL);
   g_autofree char *who = expected_who (uri);
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;

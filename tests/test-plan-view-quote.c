@@ -18,6 +18,7 @@
 #include "qm-plan.h"
 #include "qm-plan-store.h"
 #include "qm-quote-store.h"
+#include "qm-store-roles.h"
 #include "qm-test-fixture.h"
 #include "qm-test-ui.h"
 
@@ -544,8 +545,9 @@ test_store_rate (Fixture       *f,
   close_window (window);
 }
 
-/* A store that cannot be written: the refusal in words, the input kept,
- * and the plan's quote_ref untouched. */
+/* A file opened read-only: saving the quote is insensitive before the
+ * user types anything, the view says why above its figures and on the
+ * button, and the plan's quote_ref is untouched. */
 static void
 test_read_only (Fixture       *f,
                 gconstpointer  data)
@@ -554,11 +556,12 @@ test_read_only (Fixture       *f,
   g_autoptr(QmPlanEditor) again = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *db = g_build_filename (f->dir, "test.db", NULL);
+  g_autofree char *why = NULL;
   QmStore *read_only;
+  GtkWidget *save;
   QmPlan plan;
   QmPlanView *view;
   GtkWindow *window;
-  AdwMessageDialog *dialog;
   gint64 id;
 
   load_example (QUOTE_EXAMPLE, &plan);
@@ -568,24 +571,22 @@ test_read_only (Fixture       *f,
 
   read_only = qm_store_open_with_flags (db, QM_STORE_OPEN_READ_ONLY | QM_STORE_OPEN_NO_BACKUP, &error);
   g_assert_no_error (error);
+  why = qm_store_rights_reason (read_only, QM_STORE_RIGHT_EDIT_PLANS | QM_STORE_RIGHT_EDIT_QUOTES);
+  g_assert_nonnull (why);
+  g_assert_nonnull (strstr (why, "read-only"));
   again = qm_plan_editor_new (qm_plan_editor_get_plan (editor));
   qm_plan_editor_mark_saved (again, id);
   view = QM_PLAN_VIEW (qm_plan_view_new (read_only, again));
   window = show_view (GTK_WIDGET (view), 1200, 900);
   iterate (100);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
-  dialog = find_save_dialog (NULL);
-  gtk_editable_set_text (dialog_field (dialog, "quote-save-terms"), "Prices ex works Hamburg");
-  dialog = press_save (dialog, TRUE);
-  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (dialog),
-                                                                                "quote-save-problem"))),
-                            "read-only"));
-  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-terms")), ==, "Prices ex works Hamburg");
+  save = qm_test_find_named (GTK_WIDGET (view), "quote-save");
+  g_assert_false (gtk_widget_is_sensitive (save));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (save), ==, why);
+  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (view), why));
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-read-only-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
   g_assert_cmpstr (qm_plan_editor_get_plan (again)->quote_ref, ==, plan.quote_ref);
   g_assert_null (qm_quote_store_find_for_plan (f->store, id, &error));
   g_assert_no_error (error);
-  adw_message_dialog_response (dialog, "cancel");
-  gtk_window_close (GTK_WINDOW (dialog));
   close_window (window);
   qm_store_free (read_only);
 }

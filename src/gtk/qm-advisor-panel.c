@@ -405,9 +405,9 @@ suggestion_row (QmAdvisorPanel *self,
 
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (button, _("Save a copy of this plan with this change, and open it"));
-  /* A team role that may not save plans cannot save the copy: say why. */
-  if (self->store != NULL && qm_store_role (self->store) != NULL &&
-      !(qm_store_rights (self->store) & QM_STORE_RIGHT_EDIT_PLANS))
+  /* A team role that may not save plans, or a read-only file, cannot
+   * save the copy: say why. */
+  if (self->store != NULL && !(qm_store_rights (self->store) & QM_STORE_RIGHT_EDIT_PLANS))
     {
       g_autofree char *why = qm_store_rights_reason (self->store, QM_STORE_RIGHT_EDIT_PLANS);
 

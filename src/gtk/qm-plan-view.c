@@ -117,15 +117,15 @@ mode_label (QmMode mode)
 /* Whether the store lets the connected role do what @rights name (all of
  * them): on a team database a viewer may read plans but not save them,
  * and the view keeps its edits local, as a what-if (issue #23). A file
- * store has no role: it may, and a save it refuses (a read-only file)
- * says why then. */
+ * opened read-only (its permissions) may not either, and the banner says
+ * so before the user types anything into a save dialog. */
 gboolean
 qm_plan_view_may (QmPlanView    *self,
                   QmStoreRights  rights)
 {
   if (self->store == NULL)
     return FALSE;
-  return qm_store_role (self->store) == NULL || (qm_store_rights (self->store) & rights) == rights;
+  return (qm_store_rights (self->store) & rights) == rights;
 }
 
 void
@@ -699,8 +699,9 @@ load_saved (QmPlanView *self)
     }
 }
 
-/* A role that may not save plans: the view says why, once, above its
- * figures, and its edits stay here as a what-if. */
+/* A role that may not save plans, or a file opened read-only: the view
+ * says why, once, above its figures, and its edits stay here as a
+ * what-if. */
 static void
 show_read_only (QmPlanView *self)
 {

@@ -580,9 +580,9 @@ qm_window_new_with_store (AdwApplication *application,
   self->pages_ready = TRUE;
   visible_page_changed (self);
   watch_store (self);
-  /* A role on a team database that may not save plans: the plans page
-   * shows them read-only, and this says why. */
-  if (store != NULL && qm_store_role (store) != NULL)
+  /* A role on a team database that may not save plans, or a file opened
+   * read-only: the plans page shows them read-only, and this says why. */
+  if (store != NULL)
     {
       g_autofree char *why = qm_store_rights_reason (store, QM_STORE_RIGHT_EDIT_PLANS);
 

@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qm-catalog.h"
 #include "qm-estimate.h"
@@ -1107,17 +1108,36 @@ test_plan_keys (void)
     g_assert_cmpstr (note, ==, "error: workload.inference.lengths_csv: line 3 does not hold two whole token counts, input,output");
   }
 
-  /* A file that cannot be read is an error with no value to show. */
+  /* A file that cannot be read is an error with no value to show, which
+   * says why: no such file, a folder, or (for a user the permissions
+   * bind: not root) no permission. */
   g_strlcat (plan.workload.inference.lengths_csv, ".missing", sizeof plan.workload.inference.lengths_csv);
   qm_estimate (&plan, est);
   {
     g_autofree char *said = qm_issue_to_string (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
     char note[512];
 
-    g_assert_cmpstr (said, ==, "workload.inference.lengths_csv: cannot read the file");
+    g_assert_cmpstr (said, ==, "workload.inference.lengths_csv: there is no such file");
     qm_note_format (first_input_error (est), note, sizeof note);
-    g_assert_cmpstr (note, ==, "error: workload.inference.lengths_csv: cannot read the file");
+    g_assert_cmpstr (note, ==, "error: workload.inference.lengths_csv: there is no such file");
   }
+  g_strlcpy (plan.workload.inference.lengths_csv, dir, sizeof plan.workload.inference.lengths_csv);
+  qm_estimate (&plan, est);
+  {
+    g_autofree char *said = qm_issue_to_string (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
+
+    g_assert_cmpstr (said, ==, "workload.inference.lengths_csv: names a folder, not a file");
+  }
+  if (geteuid () != 0)
+    {
+      g_autofree char *said = NULL;
+
+      g_assert_cmpint (g_chmod (csv, 0), ==, 0);
+      g_strlcpy (plan.workload.inference.lengths_csv, csv, sizeof plan.workload.inference.lengths_csv);
+      qm_estimate (&plan, est);
+      said = qm_issue_to_string (qm_issues_find (&inf->issues, "workload.inference.lengths_csv"));
+      g_assert_cmpstr (said, ==, "workload.inference.lengths_csv: the file may not be read: check its permissions");
+    }
 
   g_unlink (csv);
   g_unlink (bad);

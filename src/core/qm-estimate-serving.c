@@ -14,14 +14,15 @@ qm_estimate_inference_input (const QmPlan     *plan,
                              const QmEstimate *e,
                              QmInferenceInput *in,
                              GArray          **lengths,
-                             guint            *bad_line)
+                             QmLengthsProblem *problem)
 {
   const QmWorkload *w = &plan->workload;
   const QmInferenceSpec *is = &w->inference;
 
   memset (in, 0, sizeof *in);
   *lengths = NULL;
-  *bad_line = 0;
+  problem->line = 0;
+  problem->file_error = G_FILE_ERROR_FAILED;
   in->shape = &w->model;
   in->params = e->params;
   in->active_params = e->active_params;
@@ -43,12 +44,32 @@ qm_estimate_inference_input (const QmPlan     *plan,
   in->max_sequences = is->max_sequences;
   if (is->lengths_csv[0])
     {
-      *lengths = qm_inference_read_lengths (is->lengths_csv, bad_line);
+      *lengths = qm_inference_read_lengths (is->lengths_csv, problem);
       if (*lengths != NULL)
         {
           in->lengths = (const double *) (*lengths)->data;
           in->n_lengths = (*lengths)->len / 2;
         }
+    }
+}
+
+/* Why a lengths CSV could not be read, in words a user can act on: the
+ * path itself is shown with the plan's inputs. */
+static const char *
+unreadable_message (GFileError code)
+{
+  switch (code)
+    {
+    case G_FILE_ERROR_NOENT:
+    case G_FILE_ERROR_NOTDIR:
+      return N_("there is no such file");
+    case G_FILE_ERROR_ACCES:
+    case G_FILE_ERROR_PERM:
+      return N_("the file may not be read: check its permissions");
+    case G_FILE_ERROR_ISDIR:
+      return N_("names a folder, not a file");
+    default:
+      return N_("cannot read the file");
     }
 }
 
@@ -61,17 +82,17 @@ size_inference (const QmPlan *plan,
   const QmInferenceSpec *is = &plan->workload.inference;
   QmInferenceInput in;
   g_autoptr (GArray) lengths = NULL;
-  guint bad_line = 0;
+  QmLengthsProblem problem;
 
-  qm_estimate_inference_input (plan, e, &in, &lengths, &bad_line);
+  qm_estimate_inference_input (plan, e, &in, &lengths, &problem);
   qm_inference_compute (&in, &e->inference);
-  if (is->lengths_csv[0] && lengths == NULL && bad_line == 0)
+  if (is->lengths_csv[0] && lengths == NULL && problem.line == 0)
     qm_issues_add_bare (&e->inference.issues, QM_ISSUE_ERROR, "workload.inference.lengths_csv",
-                        N_("cannot read the file"));
+                        unreadable_message (problem.file_error));
   else if (is->lengths_csv[0] && lengths == NULL)
     qm_issues_add (&e->inference.issues, QM_ISSUE_ERROR, "workload.inference.lengths_csv",
                    /* Translators: %.0f is a line number of the user's CSV file. */
-                   N_("line %.0f does not hold two whole token counts, input,output"), bad_line);
+                   N_("line %.0f does not hold two whole token counts, input,output"), problem.line);
   e->has_inference = TRUE;
   qm_estimate_add_issues (e, &e->inference.issues);
 }

@@ -206,12 +206,12 @@ void        qm_estimate          (const QmPlan *plan,
  * @estimate, so that the serving charts run the same model at other rates
  * and batches. in->shape and in->gpu point into @plan; when the plan names
  * a lengths CSV, *lengths holds its pairs (g_array_unref() it) or is NULL
- * with *bad_line set as qm_inference_read_lengths() does. */
+ * with *problem set as qm_inference_read_lengths() does. */
 void        qm_estimate_inference_input (const QmPlan     *plan,
                                          const QmEstimate *estimate,
                                          QmInferenceInput *in,
                                          GArray          **lengths,
-                                         guint            *bad_line);
+                                         QmLengthsProblem *problem);
 
 /* The quote for @plan's terms (plan->quote) on @estimate's cost: support
  * at pricing.support_fraction unless the terms give a rate, and the rate

@@ -510,16 +510,22 @@ qm_inference_latency_at_rate (const QmInferenceInput *in,
 }
 
 GArray *
-qm_inference_read_lengths (const char *path,
-                           guint      *bad_line)
+qm_inference_read_lengths (const char       *path,
+                           QmLengthsProblem *problem)
 {
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
   g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GError) error = NULL;
 
-  *bad_line = 0;
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return NULL;
+  problem->line = 0;
+  problem->file_error = G_FILE_ERROR_FAILED;
+  if (!g_file_get_contents (path, &text, NULL, &error))
+    {
+      if (error->domain == G_FILE_ERROR)
+        problem->file_error = error->code;
+      return NULL;
+    }
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     {
@@ -542,12 +548,12 @@ qm_inference_read_lengths (const char *path,
       g_array_append_vals (out, v, 2);
       continue;
     bad:
-      *bad_line = i + 1;
+      problem->line = i + 1;
       return NULL;
     }
   if (out->len == 0)
     {
-      *bad_line = 1;
+      problem->line = 1;
       return NULL;
     }
   return g_steal_pointer (&out);

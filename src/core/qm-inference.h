@@ -105,12 +105,20 @@ double qm_inference_kv_bytes_per_token (const QmModelShape *shape,
 void   qm_inference_compute            (const QmInferenceInput *in,
                                         QmInference            *out);
 
+/* What is wrong with a lengths CSV. */
+typedef struct
+{
+  guint      line;        /* the first bad line; 0 when the file could not be read */
+  GFileError file_error;  /* why it could not be read, when line is 0 */
+} QmLengthsProblem;
+
 /* Reads a CSV of request lengths, one "input_tokens,output_tokens" line
  * per request (a header line and blank lines are skipped), as pairs of
- * doubles. NULL when the file cannot be read (*bad_line = 0) or a line is
- * not two whole numbers with output >= 1 (*bad_line = its number). */
+ * doubles. NULL when the file cannot be read (problem->line = 0, and
+ * problem->file_error says why) or a line is not two whole numbers with
+ * output >= 1 (problem->line = its number). */
 GArray  *qm_inference_read_lengths     (const char             *path,
-                                        guint                  *bad_line);
+                                        QmLengthsProblem       *problem);
 
 /* Latency of a sized fleet (@sized from qm_inference_compute on @in) at
  * another request rate: for the latency-vs-load chart. FALSE if the

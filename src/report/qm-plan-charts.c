@@ -328,14 +328,14 @@ qm_plan_serving_curves (const QmPlan      *plan,
   g_autoptr (GArray) lengths = NULL;
   QmInferenceInput in;
   double output, capacity_rpm, top;
-  guint bad_line;
+  QmLengthsProblem problem;
 
   memset (lat, 0, sizeof *lat);
   memset (thr, 0, sizeof *thr);
   if (!e->valid || !e->has_inference || !inf->fits || inf->gpus_per_replica == 0 ||
       inf->max_batch == 0)
     return;
-  qm_estimate_inference_input (plan, e, &in, &lengths, &bad_line);
+  qm_estimate_inference_input (plan, e, &in, &lengths, &problem);
   output = MAX (1.0, in.output_tokens);
 
   /* Latency against load is about requests arriving over time, whatever

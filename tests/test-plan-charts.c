@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "qm-chart-racks.h"
+#include "qm-parallel.h"
 #include "qm-plan.h"
 #include "qm-plan-charts.h"
 #include "qm-test-chart.h"
@@ -31,6 +32,17 @@ load (const char *name,
   g_assert_no_error (error);
   qm_estimate (plan, e);
   g_assert_true (e->valid);
+}
+
+/* Whether going from point @k of @curve to the larger count @j speeds the
+ * ideal run up by the knee's factor per doubling of the GPUs. */
+static gboolean
+pays (const QmGpusTimeCurve *curve,
+      guint                  k,
+      guint                  j)
+{
+  return pow (curve->ideal_days[k] / curve->ideal_days[j],
+              1.0 / log2 ((double) curve->gpus[j] / curve->gpus[k])) >= QM_PARALLEL_KNEE_SPEEDUP;
 }
 
 static void
@@ -65,10 +77,45 @@ test_curve_passes_through_plan (void)
           plan.workload.global_batch % (e->gpus / (e->parallelism.tp * MAX (e->parallelism.pp, 1))) == 0)
         g_assert_true (found);
 
-      /* More GPUs never make the ideal run longer before the knee. */
-      for (guint k = 1; k < curve.n && (curve.knee < 0 || k < (guint) curve.knee); k++)
-        g_assert_cmpfloat (curve.ideal_days[k], <=, curve.ideal_days[k - 1] * 1.001);
+      /* Before the knee a larger count still pays; past it none does.
+       * The curve may be jagged on the way (counts that do not divide
+       * the global batch): a bump is not the knee. */
+      for (guint k = 0; k < curve.n; k++)
+        {
+          gboolean later_pays = FALSE, later = FALSE;
+
+          if (curve.no_fit[k] || (curve.knee >= 0 && k > (guint) curve.knee))
+            continue;
+          for (guint j = k + 1; j < curve.n; j++)
+            if (!curve.no_fit[j])
+              {
+                later = TRUE;
+                later_pays |= pays (&curve, k, j);
+              }
+          if (later)
+            g_assert_true (later_pays == (curve.knee < 0 || k < (guint) curve.knee));
+        }
     }
+}
+
+/* The 30-day 7B plan's curve rises from 128 to 160 GPUs (160 does not
+ * divide its batch) and falls again, nearly linearly, to 512: the knee
+ * is past that bump, not at it. */
+static void
+test_knee_past_bump (void)
+{
+  QmPlan plan;
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  QmGpusTimeCurve curve;
+  gboolean bump = FALSE;
+
+  load ("7b-pretrain-30-day-deadline.qmplan", &plan, e);
+  qm_plan_curve (&plan, e, &curve);
+  g_assert_cmpint (curve.knee, >, 0);
+  for (guint k = 1; k < (guint) curve.knee; k++)
+    bump |= curve.ideal_days[k] > curve.ideal_days[k - 1] * 1.01;
+  g_assert_true (bump);
+  g_test_message ("knee at %.0f GPUs, %.1f days", curve.gpus[curve.knee], curve.ideal_days[curve.knee]);
 }
 
 /* Llama 3.1 405B on 16,384 H100 with tp 8 and pp 4 fixed does not fit
@@ -318,6 +365,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/plan-charts/curve-passes-through-plan", test_curve_passes_through_plan);
+  g_test_add_func ("/plan-charts/knee-past-bump", test_knee_past_bump);
   g_test_add_func ("/plan-charts/draw-all", test_draw_all);
   g_test_add_func ("/plan-charts/curve-does-not-fit", test_curve_does_not_fit);
   g_test_add_func ("/plan-charts/racks-match-estimate", test_racks_match_estimate);

@@ -513,6 +513,46 @@ qm_parallel_curve_counts (guint  min_gpus,
   return k;
 }
 
+/* Whether going from @from to the larger count @to speeds the run up by
+ * QM_PARALLEL_KNEE_SPEEDUP per doubling of the GPUs. */
+static gboolean
+doubling_pays (const QmParallelCurvePoint *from,
+               const QmParallelCurvePoint *to)
+{
+  double doublings = log2 ((double) to->gpus / from->gpus);
+
+  return doublings > 0 && pow (from->train_s / to->train_s, 1.0 / doublings) >= QM_PARALLEL_KNEE_SPEEDUP;
+}
+
+/* The first point past the knee: the one after the first fitting count
+ * from which no larger count pays (doubling_pays). A fixed global batch
+ * makes the curve jagged, since a count that does not divide the batch
+ * wastes GPUs or forces a slower layout, so one poor step is not the
+ * knee while a larger count still pays. n when every fitting count but
+ * the last still pays. */
+static guint
+find_knee (const QmParallelCurvePoint *points,
+           guint                       n)
+{
+  for (guint e = 0; e < n; e++)
+    {
+      gboolean pays = FALSE;
+      guint next = n;
+
+      if (!points[e].fits)
+        continue;
+      for (guint j = e + 1; j < n && !pays; j++)
+        if (points[j].fits)
+          {
+            next = MIN (next, j);
+            pays = doubling_pays (&points[e], &points[j]);
+          }
+      if (!pays)
+        return next;
+    }
+  return n;
+}
+
 void
 qm_parallel_curve (const QmParallelProblem *pb,
                    double                   tokens,
@@ -528,7 +568,6 @@ qm_parallel_curve (const QmParallelProblem *pb,
   guint last_g = 0;
 
   memset (out, 0, sizeof *out);
-  out->knee = n;
   out->monotone = TRUE;
   for (guint i = 0; i < n; i++)
     {
@@ -554,12 +593,11 @@ qm_parallel_curve (const QmParallelProblem *pb,
           pt->speedup = doublings > 0 ? pow (last_t / pt->train_s, 1.0 / doublings) : 1.0;
           if (pt->train_s > last_t * (1.0 + 1e-9))
             out->monotone = FALSE;
-          if (out->knee == n && pt->speedup < QM_PARALLEL_KNEE_SPEEDUP)
-            out->knee = i;
         }
       last_t = pt->train_s;
       last_g = pt->gpus;
     }
   out->n = n;
+  out->knee = find_knee (points, n);
 }
 

@@ -50,8 +50,8 @@ G_BEGIN_DECLS
 /* Largest top-N a search keeps. */
 #define QM_PARALLEL_MAX_TOP 16
 
-/* A curve point is "past the knee" when doubling the GPUs speeds the run up
- * by less than this factor. 1.25× per doubling means each doubling raises
+/* A curve point is "past the knee" when no larger count on the curve
+ * speeds the run up, per doubling of the GPUs, by this factor. 1.25× per doubling means each doubling raises
  * the GPU-hours (cost) of the run by 2/1.25 = 1.6×, i.e. parallel
  * efficiency has fallen to 62.5% per doubling; past that a buyer pays more
  * than half again for every step of speed-up. */
@@ -198,7 +198,8 @@ typedef struct
 typedef struct
 {
   guint    n;
-  guint    knee;             /* index of the first point past the knee; n = none */
+  guint    knee;             /* index of the first point past the knee; n = none.
+                              * The knee itself is the fitting point before it. */
   gboolean monotone;         /* train time never rises with more GPUs */
   guint64  evaluated;
 } QmParallelCurve;

@@ -25,7 +25,7 @@ typedef struct
   gboolean no_fit[QM_CURVE_MAX_POINTS];    /* the model does not fit in memory there:
                                             * the time is the plan's layout's, priced anyway */
   double cost[QM_CURVE_MAX_POINTS];        /* 0 = not shown */
-  int    knee;                             /* index, or -1 */
+  int    knee;                             /* index of the knee: past it no count pays, or -1 */
   double plan_gpus;                        /* the plan's point; 0 = none */
   double plan_days;
   double deadline_days;                    /* 0 = none */

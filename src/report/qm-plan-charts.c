@@ -184,6 +184,7 @@ qm_plan_curve (const QmPlan     *plan,
   double anchor;
   QmFailurePreset preset;
   gboolean with_failures;
+  int last_fit = -1;
 
   memset (out, 0, sizeof *out);
   out->knee = -1;
@@ -246,8 +247,12 @@ qm_plan_curve (const QmPlan     *plan,
           out->cost[out->n] = e->cost.run * (points[i].gpus * days * 24.0) / e->gpu_hours;
         }
 
-      if ((guint) i == curve.knee && out->knee < 0)
-        out->knee = (int) out->n;
+      /* curve.knee is the first count past the knee: the knee a buyer
+       * stops at is the fitting count before it. */
+      if ((guint) i == curve.knee)
+        out->knee = last_fit;
+      if (points[i].fits)
+        last_fit = (int) out->n;
       out->n++;
     }
 

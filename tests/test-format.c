@@ -56,6 +56,44 @@ test_bytes_money_days (void)
   g_assert_cmpstr (qm_format_days (buf, sizeof buf, 800.0), ==, "2.2 years");
 }
 
+/* Axis ticks show exactly the nice value; one axis's money ticks agree
+ * on cents. */
+static void
+test_ticks (void)
+{
+  char buf[QM_FORMAT_BUF];
+
+  g_assert_cmpstr (qm_format_tick (buf, sizeof buf, 0.01), ==, "0.01");
+  g_assert_cmpstr (qm_format_tick (buf, sizeof buf, 0.05), ==, "0.05");
+  g_assert_cmpstr (qm_format_tick (buf, sizeof buf, 0.2), ==, "0.2");
+  g_assert_cmpstr (qm_format_tick (buf, sizeof buf, 2.5), ==, "2.5");
+  g_assert_cmpstr (qm_format_tick (buf, sizeof buf, 1500.0), ==, "1,500");
+  g_assert_cmpstr (qm_format_tick (buf, sizeof buf, 1.0 / 3.0), ==, "0.333");
+  g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 0.0, "USD"), ==, "$0");
+  g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 50.0, "USD"), ==, "$50");
+  g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 2.5, "USD"), ==, "$2.50");
+  g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 150.0, "EUR"), ==, "EUR 150");
+  g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 1.5e6, "USD"), ==, "$1.5 M");
+}
+
+/* A small run's energy and emissions stay readable: kWh and kg below one
+ * MWh and one tonne, not "0 MWh" and "0.0 t". */
+static void
+test_energy_tonnes (void)
+{
+  char buf[QM_FORMAT_BUF];
+
+  g_assert_cmpstr (qm_format_energy (buf, sizeof buf, 7361.2), ==, "7,361 MWh");
+  g_assert_cmpstr (qm_format_energy (buf, sizeof buf, 76.31), ==, "76.3 MWh");
+  g_assert_cmpstr (qm_format_energy (buf, sizeof buf, 1.0), ==, "1.00 MWh");
+  g_assert_cmpstr (qm_format_energy (buf, sizeof buf, 0.0342), ==, "34.2 kWh");
+  g_assert_cmpstr (qm_format_energy (buf, sizeof buf, 0.0), ==, "0 MWh");
+  g_assert_cmpstr (qm_format_energy (buf, sizeof buf, NAN), ==, "– MWh");
+  g_assert_cmpstr (qm_format_tonnes (buf, sizeof buf, 2797.4), ==, "2,797 t");
+  g_assert_cmpstr (qm_format_tonnes (buf, sizeof buf, 6.08), ==, "6.08 t");
+  g_assert_cmpstr (qm_format_tonnes (buf, sizeof buf, 0.013), ==, "13.0 kg");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -63,5 +101,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format/number", test_number);
   g_test_add_func ("/format/si", test_si);
   g_test_add_func ("/format/bytes-money-days", test_bytes_money_days);
+  g_test_add_func ("/format/ticks", test_ticks);
+  g_test_add_func ("/format/energy-tonnes", test_energy_tonnes);
   return g_test_run ();
 }

@@ -327,7 +327,7 @@ test_end_to_end (void)
   assert_label_has (wizard, "review-facility-power", qm_format_number (buf, sizeof buf, e->power.facility_peak_kw, 0));
   assert_label_has (wizard, "review-upfront", qm_format_money (buf, sizeof buf, e->cost.upfront, "USD"));
   assert_label_has (wizard, "review-run-cost", qm_format_money (buf, sizeof buf, e->cost.run, "USD"));
-  assert_label_has (wizard, "review-co2", qm_format_number (buf, sizeof buf, e->power.co2_tonnes, 1));
+  assert_label_has (wizard, "review-co2", qm_format_tonnes (buf, sizeof buf, e->power.co2_tonnes));
   /* A deadline of 60 days is met without failures. */
   g_assert_cmpfloat (e->ideal_days, <=, 60.0 + 1e-9);
   shoot (wizard, "7-review");

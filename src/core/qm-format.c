@@ -146,11 +146,33 @@ qm_format_bytes (char        *buf,
   return buf;
 }
 
+/* The fewest decimals (at most 3) that show @value exactly: 0.05 → 2,
+ * 0.2 → 1, 1500 → 0. */
+static int
+exact_decimals (double value)
+{
+  int decimals = 0;
+
+  for (double scaled = fabs (value); decimals < 3 && isfinite (scaled); decimals++, scaled *= 10)
+    if (fabs (scaled - round (scaled)) <= 1e-6 * MAX (1.0, scaled))
+      break;
+  return decimals;
+}
+
 char *
-qm_format_money (char       *buf,
-                 gsize       size,
-                 double      amount,
-                 const char *currency)
+qm_format_tick (char   *buf,
+                gsize   size,
+                double  value)
+{
+  return qm_format_number (buf, size, value, exact_decimals (value));
+}
+
+static char *
+format_money (char       *buf,
+              gsize       size,
+              double      amount,
+              const char *currency,
+              gboolean    tick)
 {
   char number[QM_FORMAT_BUF];
   gboolean dollars = currency == NULL || currency[0] == '\0' || g_str_equal (currency, "USD");
@@ -167,11 +189,73 @@ qm_format_money (char       *buf,
       return buf;
     }
 
-  qm_format_number (number, sizeof number, amount, fabs (amount) < 100 ? 2 : 0);
+  qm_format_number (number, sizeof number, amount,
+                    fabs (amount) >= 100 || (tick && exact_decimals (amount) == 0) ? 0 : 2);
   if (dollars)
     g_snprintf (buf, size, "$%s", number);
   else
     g_snprintf (buf, size, "%s %s", currency, number);
+  return buf;
+}
+
+char *
+qm_format_money (char       *buf,
+                 gsize       size,
+                 double      amount,
+                 const char *currency)
+{
+  return format_money (buf, size, amount, currency, FALSE);
+}
+
+char *
+qm_format_money_tick (char       *buf,
+                      gsize       size,
+                      double      amount,
+                      const char *currency)
+{
+  return format_money (buf, size, amount, currency, TRUE);
+}
+
+/* Three significant digits at most, whole numbers from 100 up. */
+static int
+figure_decimals (double value)
+{
+  return fabs (value) >= 100 || value == 0.0 ? 0 : fabs (value) >= 10 ? 1 : 2;
+}
+
+char *
+qm_format_energy (char   *buf,
+                  gsize   size,
+                  double  mwh)
+{
+  char number[QM_FORMAT_BUF];
+
+  if (!isfinite (mwh))
+    /* Translators: an energy; %s is a number such as "7,361". */
+    g_snprintf (buf, size, _("%s MWh"), "–");
+  else if (fabs (mwh) >= 1.0 || mwh == 0.0)
+    g_snprintf (buf, size, _("%s MWh"), qm_format_number (number, sizeof number, mwh, figure_decimals (mwh)));
+  else
+    /* Translators: an energy; %s is a number such as "34.2". */
+    g_snprintf (buf, size, _("%s kWh"), qm_format_number (number, sizeof number, mwh * 1e3, figure_decimals (mwh * 1e3)));
+  return buf;
+}
+
+char *
+qm_format_tonnes (char   *buf,
+                  gsize   size,
+                  double  tonnes)
+{
+  char number[QM_FORMAT_BUF];
+
+  if (!isfinite (tonnes))
+    /* Translators: a mass in tonnes; %s is a number such as "2,797". */
+    g_snprintf (buf, size, _("%s t"), "–");
+  else if (fabs (tonnes) >= 1.0 || tonnes == 0.0)
+    g_snprintf (buf, size, _("%s t"), qm_format_number (number, sizeof number, tonnes, figure_decimals (tonnes)));
+  else
+    /* Translators: a mass in kilograms; %s is a number such as "13.0". */
+    g_snprintf (buf, size, _("%s kg"), qm_format_number (number, sizeof number, tonnes * 1e3, figure_decimals (tonnes * 1e3)));
   return buf;
 }
 

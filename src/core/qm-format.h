@@ -48,6 +48,29 @@ char *qm_format_money  (char       *buf,
                         double      amount,
                         const char *currency);
 
+/* The same for an axis tick: whole amounts without cents ("$50", not
+ * "$50.00"), so the labels of one axis match. */
+char *qm_format_money_tick (char       *buf,
+                            gsize       size,
+                            double      amount,
+                            const char *currency);
+
+/* An axis tick with the fewest decimals (at most 3) that show it
+ * exactly: 0.05 → "0.05", 0.2 → "0.2", 1500 → "1,500". */
+char *qm_format_tick   (char   *buf,
+                        gsize   size,
+                        double  value);
+
+/* Energy and mass, three significant digits at most, in the unit that
+ * keeps a small run readable: 7361 → "7,361 MWh", 0.0342 → "34.2 kWh";
+ * tonnes: 2797 → "2,797 t", 0.013 → "13.0 kg". */
+char *qm_format_energy (char   *buf,
+                        gsize   size,
+                        double  mwh);
+char *qm_format_tonnes (char   *buf,
+                        gsize   size,
+                        double  tonnes);
+
 /* 0.4 → "9.6 hours", 41.3 → "41.3 days", 800 → "2.2 years". */
 char *qm_format_days   (char   *buf,
                         gsize   size,

@@ -186,8 +186,7 @@ format_figure (Figure        figure,
     case FIGURE_GPUS:
       return g_strdup (qm_format_number (buf, sizeof buf, value, 0));
     case FIGURE_ENERGY:
-      /* TRANSLATORS: energy in megawatt-hours */
-      return g_strdup_printf (_("%s MWh"), qm_format_number (buf, sizeof buf, value, value < 10 ? 2 : 0));
+      return g_strdup (qm_format_energy (buf, sizeof buf, value));
     case FIGURE_COST:
     case FIGURE_UPFRONT:
     default:

@@ -112,19 +112,9 @@ static double get_memory (const Entry *e, char *buf, gsize size)
 static double get_facility_kw (const Entry *e, char *buf, gsize size)
 { qm_format_si (buf, size, e->estimate->power.facility_peak_kw * 1e3, "W"); return e->estimate->power.facility_peak_kw; }
 static double get_energy (const Entry *e, char *buf, gsize size)
-{
-  char a[QM_FORMAT_BUF];
-  double v = e->estimate->power.energy_mwh;
-  g_snprintf (buf, size, "%s MWh", qm_format_number (a, sizeof a, v, v < 10 ? 2 : 0));
-  return v;
-}
+{ qm_format_energy (buf, size, e->estimate->power.energy_mwh); return e->estimate->power.energy_mwh; }
 static double get_co2 (const Entry *e, char *buf, gsize size)
-{
-  char a[QM_FORMAT_BUF];
-  double v = e->estimate->power.co2_tonnes;
-  g_snprintf (buf, size, "%s t", qm_format_number (a, sizeof a, v, v < 10 ? 2 : 0));
-  return v;
-}
+{ qm_format_tonnes (buf, size, e->estimate->power.co2_tonnes); return e->estimate->power.co2_tonnes; }
 static double get_upfront (const Entry *e, char *buf, gsize size)
 { qm_format_money (buf, size, e->estimate->cost.upfront, e->plan.pricing.currency); return e->estimate->cost.upfront; }
 static double get_monthly (const Entry *e, char *buf, gsize size)

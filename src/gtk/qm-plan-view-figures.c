@@ -421,12 +421,12 @@ update_power (QmPlanView              *self,
   if (isfinite (f->electricity_usd))
     electricity = g_strdup_printf (f->training ? _("Electricity for the run: %s") : _("Electricity per month: %s"),
                                    FMT (b, qm_format_money, f->electricity_usd, p->pricing.currency));
-  energy = g_strdup_printf (_("%s MWh"), num_or_dash (a, sizeof a, f->energy_mwh, 0));
+  energy = g_strdup (qm_format_energy (a, sizeof a, f->energy_mwh));
   set_figure (self, "energy", NULL, energy, electricity, FALSE);
 
   grid = g_strdup_printf (_("At %s g/kWh from the grid"),
                           qm_format_number (b, sizeof b, p->facility.gco2_per_kwh, 0));
-  co2 = g_strdup_printf (_("%s t"), num_or_dash (a, sizeof a, f->co2_tonnes, f->co2_tonnes < 10 ? 1 : 0));
+  co2 = g_strdup (qm_format_tonnes (a, sizeof a, f->co2_tonnes));
   set_figure (self, "co2", NULL, co2, grid, FALSE);
 }
 

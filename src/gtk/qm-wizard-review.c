@@ -190,7 +190,8 @@ qm_wizard_review_show (QmWizardReview   *self,
                 buy ? _("Write-off, power, colocation and support") : _("Renting the GPUs around the clock"));
   }
   {
-    g_autofree char *v = g_strdup_printf (_("%s t CO₂e"), qm_format_number (a, sizeof a, e->power.co2_tonnes, 1));
+    /* Translators: a mass such as "29.0 t". */
+    g_autofree char *v = g_strdup_printf (_("%s CO₂e"), qm_format_tonnes (a, sizeof a, e->power.co2_tonnes));
     set_review (self, "co2", e->has_power, v,
                 training ? _("Emissions of the electricity over the run")
                          : _("Emissions of the electricity per month"));

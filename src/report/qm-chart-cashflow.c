@@ -27,7 +27,7 @@ format_amount (double   value,
                gsize    size,
                gpointer user_data)
 {
-  qm_format_money (buf, size, value, user_data);
+  qm_format_money_tick (buf, size, value, user_data);
 }
 
 /* The cumulative line of one column of the cash flow, drawn as its legend

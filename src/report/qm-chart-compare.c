@@ -62,13 +62,13 @@ format_metric (char       *buf,
 static void
 format_days (double value, char *buf, gsize size, gpointer user_data)
 {
-  qm_format_number (buf, size, value, value < 10 && value != floor (value) ? 1 : 0);
+  qm_format_tick (buf, size, value);
 }
 
 static void
 format_cost (double value, char *buf, gsize size, gpointer user_data)
 {
-  qm_format_money (buf, size, value, user_data);
+  qm_format_money_tick (buf, size, value, user_data);
 }
 
 /* Cost against days, one marker per plan: lower left is better on both. */

@@ -18,13 +18,13 @@ format_count (double value, char *buf, gsize size, gpointer user_data)
 static void
 format_days (double value, char *buf, gsize size, gpointer user_data)
 {
-  qm_format_number (buf, size, value, value < 1 ? 1 : 0);
+  qm_format_tick (buf, size, value);
 }
 
 static void
 format_cost (double value, char *buf, gsize size, gpointer user_data)
 {
-  qm_format_money (buf, size, value, user_data);
+  qm_format_money_tick (buf, size, value, user_data);
 }
 
 /* The curve's extent: the GPU counts, the days (ideal and with failures,
@@ -121,7 +121,8 @@ layout_axes (cairo_t               *cr,
     }
   layout->plot.x = pad + y_label_w + 6.0;
   layout->plot.width = MAX (10.0, width - layout->plot.x - pad - cost_label_w);
-  qm_axis_init (&layout->x_axis, QM_SCALE_LOG10, d->min_g / 1.5, d->max_g * 1.5, 6,
+  /* No fraction of a GPU: the axis starts at one at the least. */
+  qm_axis_init (&layout->x_axis, QM_SCALE_LOG10, MAX (1.0, d->min_g / 1.5), d->max_g * 1.5, 6,
                 layout->plot.x, layout->plot.x + layout->plot.width);
 
   qm_chart_draw_axis (cr, style, &layout->y_axis, &layout->plot, QM_AXIS_LEFT,

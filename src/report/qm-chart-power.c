@@ -254,10 +254,11 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
     legend[n_legend++] = (QmLegendEntry) { _(cluster_names[i]), style->series[cluster_series[i]], FALSE };
   legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
 
-  /* Translators: %s are numbers: energy in MWh, emissions in tonnes, cooling load in BTU/h. */
-  g_snprintf (caption, sizeof caption, _("Energy for the run: %s MWh · %s t CO₂e · cooling %s BTU/h"),
-              qm_format_number (a, sizeof a, positive (p->energy_mwh), p->energy_mwh < 100 ? 1 : 0),
-              qm_format_number (b, sizeof b, positive (p->co2_tonnes), p->co2_tonnes < 100 ? 1 : 0),
+  /* Translators: an energy such as "76.3 MWh", a mass such as "29.0 t",
+   * and a number: the cooling load in BTU/h. */
+  g_snprintf (caption, sizeof caption, _("Energy for the run: %s · %s CO₂e · cooling %s BTU/h"),
+              qm_format_energy (a, sizeof a, positive (p->energy_mwh)),
+              qm_format_tonnes (b, sizeof b, positive (p->co2_tonnes)),
               qm_format_number (c, sizeof c, positive (p->cooling_btu_h), 0));
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   caption_h = text_h + 4.0;

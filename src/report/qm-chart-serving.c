@@ -16,7 +16,7 @@ static const double dash_mark[] = { 6.0, 4.0 };
 static void
 format_number (double value, char *buf, gsize size, gpointer user_data)
 {
-  qm_format_number (buf, size, value, value < 10 && value != floor (value) ? 1 : 0);
+  qm_format_tick (buf, size, value);
 }
 
 /* Half the width of the label of the axis' last tick: the room the x axis

@@ -531,11 +531,12 @@ qm_plan_chart_describe (QmPlanChartKind   kind,
                               qm_format_bytes (b, sizeof b, e->memory.capacity, QM_BYTES_GB),
                               e->memory.fits ? _("fits") : _("does not fit"));
     case QM_PLAN_CHART_POWER:
-      /* Translators: %s are two powers such as "1.2 MW", then a number of MWh. */
-      return g_strdup_printf (_("Power: %s provisioned and %s average at the facility meter; %s MWh for the run."),
+      /* Translators: %s are two powers such as "1.2 MW", then an energy
+       * such as "76.3 MWh". */
+      return g_strdup_printf (_("Power: %s provisioned and %s average at the facility meter; %s for the run."),
                               qm_format_si (a, sizeof a, e->power.facility_peak_kw * 1e3, "W"),
                               qm_format_si (b, sizeof b, e->power.facility_avg_kw * 1e3, "W"),
-                              qm_format_number (c, sizeof c, e->power.energy_mwh, 0));
+                              qm_format_energy (c, sizeof c, e->power.energy_mwh));
     case QM_PLAN_CHART_RACKS:
       /* Translators: the last %s is empty or ", liquid-cooled". */
       return g_strdup_printf (_("Rack layout: %u racks for %u nodes, %u per rack%s."),

@@ -244,6 +244,16 @@ typedef struct
   } G_STMT_END
 #define NA "–"
 
+/* A cell for @e: @figure for a run, or for a month of serving. */
+static char *
+per_month (const QmEstimate *e,
+           const char       *figure)
+{
+  /* Translators: a cell of the comparison: an energy, a mass of CO₂e or a
+   * cost for a month of serving, such as "16.0 MWh". */
+  return e->has_training ? g_strdup (figure) : g_strdup_printf (_("%s a month"), figure);
+}
+
 /* The figures, each marked where it is best. */
 static void
 add_figure_rows (GPtrArray      *rows,
@@ -252,6 +262,7 @@ add_figure_rows (GPtrArray      *rows,
 {
   double v[QM_COMPARE_MAX_PLANS];
   char *t[QM_COMPARE_MAX_PLANS];
+  char a[QM_FORMAT_BUF];
 
   /* The rows' labels and cells, as the comparison report, the CLI's table
    * and the Compare page show them. */
@@ -291,27 +302,15 @@ add_figure_rows (GPtrArray      *rows,
   metric_row (rows, set->n, _("Memory per GPU"), v, t, BETTER_HIGHER);
   EACH (e->power.facility_peak_kw, g_strdup_printf ("%s kW", qm_report_num (e->power.facility_peak_kw, 0)));
   metric_row (rows, set->n, _("Facility power"), v, t, BETTER_LOWER);
-  EACH (e->power.energy_mwh,
-        /* Translators: a cell of the comparison: the energy a serving plan
-         * uses a month. */
-        g_strdup_printf (e->has_training ? "%s MWh" : _("%s MWh a month"),
-                         qm_report_num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0)));
+  EACH (e->power.energy_mwh, per_month (e, qm_format_energy (a, sizeof a, e->power.energy_mwh)));
   metric_row (rows, set->n, _("Energy"), v, t, BETTER_LOWER);
-  EACH (e->power.co2_tonnes,
-        /* Translators: cells of the comparison: tonnes of CO₂e for a run,
-         * and for a month of serving. */
-        g_strdup_printf (e->has_training ? _("%s t") : _("%s t a month"),
-                         qm_report_num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0)));
+  EACH (e->power.co2_tonnes, per_month (e, qm_format_tonnes (a, sizeof a, e->power.co2_tonnes)));
   metric_row (rows, set->n, _("CO₂e"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.upfront : NAN, g_strdup (qm_report_money (e->cost.upfront, cur)));
   metric_row (rows, set->n, _("Upfront"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.monthly : NAN, g_strdup (qm_report_money (e->cost.monthly, cur)));
   metric_row (rows, set->n, _("Monthly"), v, t, BETTER_LOWER);
-  EACH (same_currency ? e->cost.run : NAN,
-        e->has_training ? g_strdup (qm_report_money (e->cost.run, cur))
-                        /* Translators: a cell of the comparison: the cost of a
-                         * month of serving. */
-                        : g_strdup_printf (_("%s a month"), qm_report_money (e->cost.run, cur)));
+  EACH (same_currency ? e->cost.run : NAN, per_month (e, qm_report_money (e->cost.run, cur)));
   metric_row (rows, set->n, _("This run"), v, t, BETTER_LOWER);
   EACH (same_currency ? e->cost.total : NAN,
         /* Translators: a cell of the comparison: the total cost, then the

@@ -153,7 +153,9 @@ add_running_figures (QmDocument       *doc,
     qm_document_add_key_figure (doc, l, v);
   }
   {
-    g_autofree char *v = g_strdup_printf ("%s MWh", qm_report_num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0));
+    char v[QM_FORMAT_BUF];
+
+    qm_format_energy (v, sizeof v, e->power.energy_mwh);
 
     qm_document_add_key_figure (doc,
                                 /* Translators: key figures' labels, under an energy in MWh. */
@@ -162,8 +164,9 @@ add_running_figures (QmDocument       *doc,
                                 : _("energy per month"), v);
   }
   {
-    /* Translators: tonnes (of CO₂e). */
-    g_autofree char *v = g_strdup_printf (_("%s t"), qm_report_num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
+    char v[QM_FORMAT_BUF];
+
+    qm_format_tonnes (v, sizeof v, e->power.co2_tonnes);
 
     qm_document_add_key_figure (doc,
                                 /* Translators: a key figure's label, under tonnes of CO₂e. */
@@ -394,19 +397,23 @@ static void
 append_power_sentence (GString          *para,
                        const QmEstimate *e)
 {
+  char energy[QM_FORMAT_BUF], co2[QM_FORMAT_BUF];
+
   g_string_append_printf (para,
                           e->has_training
                           /* Translators: the facility's peak power in kW, the energy
-                           * for the run in MWh and the tonnes of CO₂e. */
-                          ? _("The cluster draws up to %s kW at the facility and uses %s MWh for the run "
-                              "(%s t CO₂e).")
+                           * for the run (such as "76.3 MWh") and the mass of CO₂e
+                           * (such as "29.0 t"). */
+                          ? _("The cluster draws up to %s kW at the facility and uses %s for the run "
+                              "(%s CO₂e).")
                           /* Translators: the facility's peak power in kW, the energy
-                           * a month in MWh and the tonnes of CO₂e. */
-                          : _("The cluster draws up to %s kW at the facility and uses %s MWh a month "
-                              "(%s t CO₂e)."),
+                           * a month (such as "16.0 MWh") and the mass of CO₂e (such
+                           * as "6.08 t"). */
+                          : _("The cluster draws up to %s kW at the facility and uses %s a month "
+                              "(%s CO₂e)."),
                           qm_report_num (e->power.facility_peak_kw, 0),
-                          qm_report_num (e->power.energy_mwh, e->power.energy_mwh < 100 ? 1 : 0),
-                          qm_report_num (e->power.co2_tonnes, e->power.co2_tonnes < 100 ? 1 : 0));
+                          qm_format_energy (energy, sizeof energy, e->power.energy_mwh),
+                          qm_format_tonnes (co2, sizeof co2, e->power.co2_tonnes));
 }
 
 /* The key figures again in a few plain sentences, and the count of

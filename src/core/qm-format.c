@@ -223,22 +223,33 @@ figure_decimals (double value)
   return fabs (value) >= 100 || value == 0.0 ? 0 : fabs (value) >= 10 ? 1 : 2;
 }
 
+/* @value in @big units, or in @small (a thousandth of @big) below one:
+ * @big and @small are formats such as "%s MWh" and "%s kWh". */
+static char *
+format_scaled (char       *buf,
+               gsize       size,
+               double      value,
+               const char *big,
+               const char *small)
+{
+  char number[QM_FORMAT_BUF];
+
+  if (!isfinite (value))
+    g_snprintf (buf, size, big, "–");
+  else if (fabs (value) >= 1.0 || value == 0.0)
+    g_snprintf (buf, size, big, qm_format_number (number, sizeof number, value, figure_decimals (value)));
+  else
+    g_snprintf (buf, size, small, qm_format_number (number, sizeof number, value * 1e3, figure_decimals (value * 1e3)));
+  return buf;
+}
+
 char *
 qm_format_energy (char   *buf,
                   gsize   size,
                   double  mwh)
 {
-  char number[QM_FORMAT_BUF];
-
-  if (!isfinite (mwh))
-    /* Translators: an energy; %s is a number such as "7,361". */
-    g_snprintf (buf, size, _("%s MWh"), "–");
-  else if (fabs (mwh) >= 1.0 || mwh == 0.0)
-    g_snprintf (buf, size, _("%s MWh"), qm_format_number (number, sizeof number, mwh, figure_decimals (mwh)));
-  else
-    /* Translators: an energy; %s is a number such as "34.2". */
-    g_snprintf (buf, size, _("%s kWh"), qm_format_number (number, sizeof number, mwh * 1e3, figure_decimals (mwh * 1e3)));
-  return buf;
+  /* Translators: energies; %s is a number such as "7,361" or "34.2". */
+  return format_scaled (buf, size, mwh, _("%s MWh"), _("%s kWh"));
 }
 
 char *
@@ -246,17 +257,9 @@ qm_format_tonnes (char   *buf,
                   gsize   size,
                   double  tonnes)
 {
-  char number[QM_FORMAT_BUF];
-
-  if (!isfinite (tonnes))
-    /* Translators: a mass in tonnes; %s is a number such as "2,797". */
-    g_snprintf (buf, size, _("%s t"), "–");
-  else if (fabs (tonnes) >= 1.0 || tonnes == 0.0)
-    g_snprintf (buf, size, _("%s t"), qm_format_number (number, sizeof number, tonnes, figure_decimals (tonnes)));
-  else
-    /* Translators: a mass in kilograms; %s is a number such as "13.0". */
-    g_snprintf (buf, size, _("%s kg"), qm_format_number (number, sizeof number, tonnes * 1e3, figure_decimals (tonnes * 1e3)));
-  return buf;
+  /* Translators: masses in tonnes and kilograms; %s is a number such as
+   * "2,797" or "13.0". */
+  return format_scaled (buf, size, tonnes, _("%s t"), _("%s kg"));
 }
 
 char *

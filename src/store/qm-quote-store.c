@@ -518,10 +518,10 @@ freeze (QmStore            *store,
   f->quote = g_new0 (QmQuote, 1);
   if (!qm_plan_load_from_data (f->plan, f->plan_json, -1, NULL, &local))
     {
-      /* Translators: what failed ("Could not quote the saved plan 'NAME'"),
-       * then the plan reader's message. */
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED, _("%s: the frozen plan does not read back: %s"),
-                   what, local->message);
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
+                   /* Translators: what failed ("Could not quote the saved plan 'NAME'"),
+                    * then the plan reader's message. */
+                   _("%s: the frozen plan does not read back: %s"), what, local->message);
       return FALSE;
     }
   return compute (f->plan, f->estimate, f->quote, what, error);
@@ -928,7 +928,8 @@ qm_quote_store_set_state (QmStore       *store,
 {
   g_autoptr(QmDbStmt) stmt = NULL;
 
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_QUOTES, _("Could not change the quote's state"), error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_QUOTES, _("Could not change the quote's state"),
+                             error))
     return FALSE;
   stmt = qm_store_query (store, "UPDATE quote SET state = ?2, modified = ?3 WHERE number = ?1", error);
   if (stmt == NULL)

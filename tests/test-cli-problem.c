@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <sqlite3.h>
 
 #include "qm-test-cli.h"
 #include "qm-test-util.h"
@@ -146,11 +147,88 @@ test_german (void)
   g_rmdir (dir);
 }
 
+/* A SQLite file whose schema is newer than any this program knows: the
+ * store refuses it untouched, whatever the file's permissions (the tests
+ * may run as root, who writes any file). */
+static char *
+write_too_new_db (const char *dir)
+{
+  char *path = g_build_filename (dir, "newer.db", NULL);
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE t (x); PRAGMA user_version = 999", NULL, NULL, NULL),
+                   ==, SQLITE_OK);
+  sqlite3_close (db);
+  return path;
+}
+
+static int
+user_version (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  int version;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return version;
+}
+
+/* The store's own message reaches a German or Chinese user in that
+ * language, amid the CLI's translated text; the file name and the schema
+ * numbers are as they were. */
+static void
+test_store_message (gconstpointer data)
+{
+  const char *language = data;
+  g_autofree char *dir = g_dir_make_tmp ("qm-cli-problem-XXXXXX", NULL);
+  g_autofree char *db = write_too_new_db (dir);
+  g_auto(Run) r = { 0, };
+
+  g_setenv ("LANGUAGE", language, TRUE);
+  run_cli (&r, "--db", db, "catalog", "list", NULL);
+  g_unsetenv ("LANGUAGE");
+  g_assert_cmpint (r.status, !=, 0);
+  g_assert_cmpstr (r.out, ==, "");
+  if (g_str_equal (language, "de"))
+    {
+      g_autofree char *expected = g_strdup_printf ("Die Datenbank %s wurde von einem neueren "
+                                                   "Quartermaster geschrieben (Schema 999; "
+                                                   "diese Version kennt bis ", db);
+
+      g_assert_nonnull (strstr (r.err, expected));
+      g_assert_true (g_str_has_suffix (r.err, "). Sie wurde nicht verändert.\n"));
+    }
+  else
+    {
+      g_autofree char *expected = g_strdup_printf ("数据库 %s 由较新版本的 Quartermaster 写入"
+                                                   "（架构 999；此版本最高支持 ", db);
+
+      g_assert_nonnull (strstr (r.err, expected));
+      g_assert_true (g_str_has_suffix (r.err, "）。未对其做任何改动。\n"));
+    }
+  g_assert_null (strstr (r.err, "written by a newer"));
+  run_clear (&r);
+
+  /* Untouched: still the schema it had. */
+  g_assert_cmpint (user_version (db), ==, 999);
+
+  g_remove (db);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/cli-problem/json-shape", test_json_shape);
   g_test_add_func ("/cli-problem/german", test_german);
+  g_test_add_data_func ("/cli-problem/store-message/de", "de", test_store_message);
+  g_test_add_data_func ("/cli-problem/store-message/zh_CN", "zh_CN", test_store_message);
   return g_test_run ();
 }

@@ -14,11 +14,13 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <locale.h>
 
 #include "qm-plan-editor.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
+#include "qm-store-roles.h"
 #include "qm-test-ui.h"
 #include "qm-window.h"
 #include "qm-wizard.h"
@@ -31,13 +33,16 @@ typedef struct
   const char *wizard_question;  /* the wizard's first step, "What do you want to do?" */
   const char *plan_view_title;  /* a section of the plan view, "Bill of Materials" */
   const char *refused_gpus;     /* 2047 GPUs where tp·pp·cp = 32 (issue #24) */
+  const char *read_only_file;   /* the store's reason for a read-only file; %s the file */
 } Expected;
 
 static const Expected expectations[] = {
   { "de", "_Pläne", "_Katalog", "Was soll getan werden?", "Stückliste",
-    "Muss ein Vielfaches von tp·pp·cp = 32 sein (Wert: 2047)" },
+    "Muss ein Vielfaches von tp·pp·cp = 32 sein (Wert: 2047)",
+    "Die Datenbank %s ist schreibgeschützt, Speichern ist nicht möglich; Dateirechte prüfen" },
   { "zh_CN", "计划(_P)", "目录(_C)", "您想做什么？", "物料清单",
-    "必须是 tp·pp·cp = 32 的倍数（当前值：2047）" },
+    "必须是 tp·pp·cp = 32 的倍数（当前值：2047）",
+    "数据库 %s 为只读，因此无法保存任何内容；请检查该文件的权限" },
 };
 
 static const Expected *expected;
@@ -223,6 +228,54 @@ test_refused_value (void)
   gtk_window_destroy (window);
 }
 
+/* A database file the user may not write: the store's reason, in the
+ * user's language, is the plan view's banner and the window's toast. The
+ * file is opened read-only as well as write-protected, since the tests may
+ * run as root, who writes any file. */
+static void
+test_read_only_store (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-translation-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autofree char *example = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
+                                               "llama-3.1-70b-pretrain-h100.qmplan", NULL);
+  g_autofree char *why = NULL;
+  g_autofree char *reason = NULL;
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  QmWindow *window;
+  GtkWidget *view;
+  gint64 id;
+
+  g_assert_no_error (error);
+  id = qm_plan_store_import_file (store, example, NULL, NULL, &error);
+  g_assert_no_error (error);
+  qm_store_free (store);
+  g_assert_cmpint (g_chmod (db, 0444), ==, 0);
+  store = qm_store_open_with_flags (db, QM_STORE_OPEN_READ_ONLY | QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+
+  why = qm_store_rights_reason (store, QM_STORE_RIGHT_EDIT_PLANS);
+  reason = g_strdup_printf (expected->read_only_file, db);
+  g_assert_cmpstr (why, ==, reason);
+
+  window = qm_window_new_with_store (NULL, store);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (qm_window_open_plan (window, id));
+  view = qm_window_get_detail (window);
+  g_assert_true (QM_IS_PLAN_VIEW (view));
+  settle (600);
+  g_assert_nonnull (qm_test_wait_for_label (view, reason));
+  shoot (GTK_WIDGET (window), "read-only");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_store_free (store);
+  g_chmod (db, 0644);
+  g_remove (db);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -257,5 +310,6 @@ main (int argc, char **argv)
   g_test_add_func ("/translation/window", test_window);
   g_test_add_func ("/translation/wizard", test_wizard);
   g_test_add_func ("/translation/refused-value", test_refused_value);
+  g_test_add_func ("/translation/read-only-store", test_read_only_store);
   return g_test_run ();
 }

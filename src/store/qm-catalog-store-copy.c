@@ -14,15 +14,21 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-catalog-store-private.h"
 
 /* One table as the copy sees it: the columns, their types ('t' text,
  * 'i' integer, 'd' double; any may be NULL), how many of the first ones
- * make the key, and the statement that writes one row into TO. */
+ * make the key, and the statement that writes one row into TO. Its
+ * messages are whole sentences, so a translation need not fit a label
+ * into a sentence made for another language. */
 typedef struct
 {
   const char *label;
+  const char *read_failed;
+  const char *copy_failed;
+  const char *differ;
   const char *select_sql;
   const char *types;
   guint       n_key;
@@ -30,7 +36,13 @@ typedef struct
 } CopyTable;
 
 static const CopyTable copy_tables[] = {
-  { "user entries",
+  { N_("user entries"),
+    N_("Could not read the user entries"),
+    N_("Could not copy the user entries"),
+    /* Translators: the database copied to, the rows found there, the rows
+     * copied, and the first 12 digits of the two content hashes. */
+    N_("The user entries differ after the copy to %s: %u of %u rows there, "
+       "content hash %.12s… against %.12s…; nothing was written"),
     "SELECT kind, id, vendor, name, price_usd, source, as_of, entry, created, modified, revision"
     " FROM catalog_user ORDER BY created, kind, id",
     "ttttdtttiii", 2,
@@ -40,14 +52,26 @@ static const CopyTable copy_tables[] = {
     "  price_usd = excluded.price_usd, source = excluded.source, as_of = excluded.as_of,"
     "  entry = excluded.entry, created = excluded.created, modified = excluded.modified,"
     "  revision = excluded.revision" },
-  { "price overrides",
+  { N_("price overrides"),
+    N_("Could not read the price overrides"),
+    N_("Could not copy the price overrides"),
+    /* Translators: the database copied to, the rows found there, the rows
+     * copied, and the first 12 digits of the two content hashes. */
+    N_("The price overrides differ after the copy to %s: %u of %u rows there, "
+       "content hash %.12s… against %.12s…; nothing was written"),
     "SELECT kind, id, price_usd, modified, revision FROM catalog_override ORDER BY kind, id",
     "ttdii", 2,
     "INSERT INTO catalog_override (kind, id, price_usd, modified, revision)"
     " VALUES (?1, ?2, ?3, ?4, ?5)"
     " ON CONFLICT (kind, id) DO UPDATE SET price_usd = excluded.price_usd,"
     "  modified = excluded.modified, revision = excluded.revision" },
-  { "price changes",
+  { N_("price changes"),
+    N_("Could not read the price changes"),
+    N_("Could not copy the price changes"),
+    /* Translators: the database copied to, the rows found there, the rows
+     * copied, and the first 12 digits of the two content hashes. */
+    N_("The price changes differ after the copy to %s: %u of %u rows there, "
+       "content hash %.12s… against %.12s…; nothing was written"),
     "SELECT kind, id, changed_at, is_override, revision, old_price, new_price, who"
     " FROM catalog_price_history ORDER BY changed_at, seq",
     "tttiiddt", 5,
@@ -127,7 +151,7 @@ read_rows (QmStore          *store,
     }
   if (step != QM_DB_STEP_DONE)
     {
-      qm_store_db_fail (store, error, "Could not read the %s", table->label);
+      qm_store_db_fail (store, error, "%s", _(table->read_failed));
       table_rows_clear (out);
       return FALSE;
     }
@@ -170,13 +194,13 @@ put_rows (QmStore          *from,
           else
             qm_db_bind_text (put, c + 1, qm_db_column_text (get, c));
         }
-      if (!qm_store_query_done (to, put, error, "Could not copy the %s", table->label))
+      if (!qm_store_query_done (to, put, error, "%s", _(table->copy_failed)))
         return FALSE;
       (*written)++;
     }
   if (step != QM_DB_STEP_DONE)
     {
-      qm_store_db_fail (from, error, "Could not read the %s", table->label);
+      qm_store_db_fail (from, error, "%s", _(table->read_failed));
       return FALSE;
     }
   return TRUE;
@@ -227,7 +251,7 @@ copy_table (QmStore              *from,
   gboolean ok = FALSE;
   guint found = 0;
 
-  part->label = table->label;
+  part->label = _(table->label);
   if (!read_rows (from, table, &from_rows, error) || !read_rows (to, table, &to_rows, error))
     goto out;
   part->n_rows = from_rows.keys->len;
@@ -242,10 +266,8 @@ copy_table (QmStore              *from,
   g_strlcpy (part->hash, from_hash, sizeof part->hash);
   if (found != part->n_rows || g_strcmp0 (from_hash, to_hash) != 0)
     {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
-                   "The %s differ after the copy to %s: %u of %u rows there, "
-                   "content hash %.12s… against %.12s…; nothing was written",
-                   table->label, qm_store_path (to), found, part->n_rows, to_hash, from_hash);
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED, _(table->differ),
+                   qm_store_path (to), found, part->n_rows, to_hash, from_hash);
       goto out;
     }
   ok = TRUE;
@@ -262,7 +284,9 @@ qm_catalog_store_copy (QmStore              *from,
                        QmCatalogCopyResult  *result,
                        GError              **error)
 {
-  g_autofree char *what = g_strdup_printf ("Could not copy the catalog to %s", qm_store_path (to));
+  /* Translators: %s is the database the catalog is copied to. */
+  g_autofree char *what = g_strdup_printf (_("Could not copy the catalog to %s"),
+                                           qm_store_path (to));
 
   memset (result, 0, sizeof *result);
   if (!qm_store_begin (to, what, error))
@@ -271,7 +295,7 @@ qm_catalog_store_copy (QmStore              *from,
     if (!copy_table (from, to, &copy_tables[i], &result->parts[i], error))
       {
         qm_store_rollback (to);
-        g_prefix_error (error, "%s: ", what);
+        g_prefix_error (error, _("%s: "), what);
         return FALSE;
       }
   return qm_store_commit (to, what, error);

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-catalog-store-private.h"
 #include "qm-csv.h"
@@ -277,12 +278,26 @@ qm_catalog_import_describe (QmCatalogImport *import)
     {
       QmCsvRowError *e = import->errors->pdata[i];
 
-      g_string_append_printf (s, "%s: row %u", import->source, e->row);
-      if (e->column != NULL)
-        g_string_append_printf (s, ", column %s", e->column);
-      g_string_append_printf (s, ": %s", e->problem);
-      if (e->value != NULL)
-        g_string_append_printf (s, " (got \"%s\")", e->value);
+      /* Whole lines, so a translation can order the parts its own way. */
+      if (e->column != NULL && e->value != NULL)
+        /* Translators: the file, the row number, the column's name, the
+         * problem (a translated phrase) and the cell as the file has it. */
+        g_string_append_printf (s, _("%s: row %u, column %s: %s (got \"%s\")"),
+                                import->source, e->row, e->column, e->problem, e->value);
+      else if (e->column != NULL)
+        /* Translators: the file, the row number, the column's name and
+         * the problem (a translated phrase). */
+        g_string_append_printf (s, _("%s: row %u, column %s: %s"),
+                                import->source, e->row, e->column, e->problem);
+      else if (e->value != NULL)
+        /* Translators: the file, the row number, the problem (a translated
+         * phrase) and the cell as the file has it. */
+        g_string_append_printf (s, _("%s: row %u: %s (got \"%s\")"),
+                                import->source, e->row, e->problem, e->value);
+      else
+        /* Translators: the file, the row number and the problem (a
+         * translated phrase). */
+        g_string_append_printf (s, _("%s: row %u: %s"), import->source, e->row, e->problem);
       g_string_append_c (s, '\n');
     }
   return g_string_free (s, FALSE);
@@ -378,7 +393,9 @@ read_header (QmCatalogImport  *import,
         *kind_col = c;
       if (!is_column (name) && *name != '\0')
         g_ptr_array_add (import->warnings,
-                         g_strdup_printf ("column %s is not a catalog field and was ignored", trimmed));
+                         /* Translators: %s is a column's name as the CSV file's header has it. */
+                         g_strdup_printf (_("column %s is not a catalog field and was ignored"),
+                                          trimmed));
       g_ptr_array_add (header, name);
     }
   if (*id_col < 0)
@@ -391,8 +408,11 @@ read_header (QmCatalogImport  *import,
       cells = g_strjoinv (sep, (char **) head->fields->pdata);
       g_ptr_array_remove_index (head->fields, head->fields->len - 1);
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s, row 1: no column is the id column: the header reads %s (split at each %s); "
-                   "expected a column named one of %s", import->source, cells,
+                   /* Translators: the file, its header row as it reads, the separator's
+                    * name ("comma", "semicolon", "tab"), and the names an id column may
+                    * have. */
+                   _("%s, row 1: no column is the id column: the header reads %s (split at "
+                     "each %s); expected a column named one of %s"), import->source, cells,
                    qm_csv_separator_name (import->dialect.separator), names);
       return FALSE;
     }
@@ -469,11 +489,14 @@ row_kind (QmCatalogImport *import,
     return TRUE;
   if (kind_cell != NULL && *kind_cell != '\0')
     add_row_error (import, record, row, "kind", kind_cell,
-                   "unknown kind (expected gpu, server, network, storage, facility, "
-                   "cloud or model)");
+                   /* Translators: the kinds are the words a file uses; keep them as they are. */
+                   _("unknown kind (expected gpu, server, network, storage, facility, "
+                     "cloud or model)"));
   else
     add_row_error (import, record, row, "kind", NULL,
-                   "missing; give a kind column (gpu, server, network, ...) or choose the kind");
+                   /* Translators: the kinds are the words a file uses; keep them as they are. */
+                   _("missing; give a kind column (gpu, server, network, ...) or choose the "
+                     "kind"));
   return FALSE;
 }
 
@@ -598,8 +621,10 @@ decimal_hint (QmCatalogImport *import,
   if (cell == NULL || qm_csv_parse_number (cell, mark, &v) ||
       !qm_csv_parse_number (cell, mark == ',' ? '.' : ',', &v))
     return "";
-  return mark == ',' ? "; the file was read with decimal commas (\"12,5\")"
-                     : "; the file was read with decimal points (\"12.5\")";
+  /* Translators: these end a problem with a cell ("must be a number >= 0"),
+   * so they start with a semicolon. */
+  return mark == ',' ? _("; the file was read with decimal commas (\"12,5\")")
+                     : _("; the file was read with decimal points (\"12.5\")");
 }
 
 /* A built-in entry only takes a price: its figures come from the
@@ -620,13 +645,16 @@ preview_price_row (QmCatalogImport      *import,
   if (price_cell == NULL || *price_cell == '\0')
     {
       add_row_error (import, record, row, "price_usd", NULL,
-                     "required: %s is a built-in entry, so a row for it sets its price", id);
+                     /* Translators: %s is the id of a built-in catalog entry. */
+                     _("required: %s is a built-in entry, so a row for it sets its price"), id);
       return;
     }
   p = g_strstrip (g_strdup (price_cell));
   if (!qm_csv_parse_number (p, import->dialect.decimal_mark, &price) || !isfinite (price) || price < 0.0)
     {
-      add_row_error (import, record, row, "price_usd", price_cell, "must be a number >= 0%s",
+      /* Translators: %s is nothing, or a hint such as "; the file was read
+       * with decimal commas (\"12,5\")". */
+      add_row_error (import, record, row, "price_usd", price_cell, _("must be a number >= 0%s"),
                      decimal_hint (import, p));
       return;
     }
@@ -674,7 +702,9 @@ preview_entry_row (QmCatalogImport      *import,
             other_kind |= find_column (k, name) != NULL;
           if (other_kind)
             add_row_error (import, record, row, name, cell,
-                           "not a field of a %s entry", qm_catalog_kind_to_string (kind));
+                           /* Translators: %s is a catalog kind as the files name it (gpu,
+                            * server, network, storage, facility, cloud, model). */
+                           _("not a field of a %s entry"), qm_catalog_kind_to_string (kind));
           continue;
         }
       set_key (o, def->key, cell_to_node (def, cell, import->dialect.decimal_mark));
@@ -753,7 +783,7 @@ qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
   if (records == NULL)
     {
       /* One error domain for the caller: the file is unusable as input. */
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s",
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, _("%s: %s"),
                    import->source, csv_error->message);
       return NULL;
     }
@@ -776,8 +806,10 @@ qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
       if (record->fields->len > header->len)
         {
           add_row_error (import, record, row, NULL, NULL,
-                         "has %u fields but the header has %u (an unquoted %s in a name? "
-                         "put the name in double quotes)",
+                         /* Translators: the row's number of fields, the header's, and the
+                          * separator's name ("comma", "semicolon", "tab"). */
+                         _("has %u fields but the header has %u (an unquoted %s in a name? "
+                           "put the name in double quotes)"),
                          record->fields->len, header->len,
                          qm_csv_separator_name (import->dialect.separator));
           continue;
@@ -786,7 +818,7 @@ qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
         continue;
       if (*id_trimmed == '\0')
         {
-          add_row_error (import, record, row, "id", NULL, "required; every row needs an id");
+          add_row_error (import, record, row, "id", NULL, _("required; every row needs an id"));
           continue;
         }
 
@@ -794,7 +826,7 @@ qm_catalog_store_import_csv_preview_dialect (QmStore            *store,
       if (g_hash_table_contains (seen, key_seen))
         {
           add_row_error (import, record, row, "id", id_trimmed,
-                         "appears twice in the file (first in row %u)",
+                         _("appears twice in the file (first in row %u)"),
                          GPOINTER_TO_UINT (g_hash_table_lookup (seen, key_seen)));
           continue;
         }
@@ -820,7 +852,8 @@ qm_catalog_store_import_csv_commit (QmStore          *store,
                                     guint            *n_written,
                                     GError          **error)
 {
-  g_autofree char *what = g_strdup_printf ("Could not import %s", import->source);
+  /* Translators: %s is the CSV file's name. */
+  g_autofree char *what = g_strdup_printf (_("Could not import %s"), import->source);
 
   if (n_written != NULL)
     *n_written = 0;
@@ -834,7 +867,12 @@ qm_catalog_store_import_csv_commit (QmStore          *store,
         g_hash_table_add (bad, GUINT_TO_POINTER (((QmCsvRowError *) import->errors->pdata[i])->row));
       g_strchomp (list);
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s: %u of %u rows are invalid, so nothing was written:\n%s",
+                   /* Translators: the CSV file's name, the number of invalid rows, all
+                    * rows, and then a list of the problems, one a line. */
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%s: %u of %u rows is invalid, so nothing was written:\n%s",
+                                "%s: %u of %u rows are invalid, so nothing was written:\n%s",
+                                g_hash_table_size (bad)),
                    import->source, g_hash_table_size (bad), import->n_rows, list);
       return FALSE;
     }
@@ -850,7 +888,8 @@ qm_catalog_store_import_csv_commit (QmStore          *store,
   return TRUE;
 
 fail:
-  g_prefix_error (error, "%s: nothing was written: ", import->source);
+  /* Translators: %s is the CSV file's name. */
+  g_prefix_error (error, _("%s: nothing was written: "), import->source);
   qm_store_rollback (store);
   return FALSE;
 }

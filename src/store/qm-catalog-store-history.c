@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "qm-catalog-store-private.h"
 
 void
@@ -95,7 +97,10 @@ qm_catalog_store_record_prices (QmStore                     *store,
           qm_db_bind_text (stmt, base + 8, g_get_user_name ());
         }
     }
-  return qm_store_query_done (store, stmt, error, "Could not record the price change of the %s \"%s\"",
+  return qm_store_query_done (store, stmt, error,
+                              /* Translators: a catalog kind as the files name it (gpu, server,
+                               * network, storage, facility, cloud, model), then the entry's id. */
+                              _("Could not record the price change of the %s \"%s\""),
                               qm_catalog_kind_to_string (records[0].kind), records[0].id);
 }
 
@@ -152,7 +157,9 @@ qm_catalog_store_price_history (QmStore        *store,
     }
   if (step != QM_DB_STEP_DONE)
     {
-      qm_store_db_fail (store, error, "Could not read the price history of the %s \"%s\"",
+      /* Translators: a catalog kind as the files name it (gpu, server,
+       * network, storage, facility, cloud, model), then the entry's id. */
+      qm_store_db_fail (store, error, _("Could not read the price history of the %s \"%s\""),
                         qm_catalog_kind_to_string (kind), id);
       return NULL;
     }

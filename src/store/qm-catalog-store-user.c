@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-catalog-store-private.h"
 
@@ -50,9 +51,11 @@ run_kind_id (QmStore        *store,
   if (step == QM_DB_STEP_ERROR || (!reads && step != QM_DB_STEP_DONE))
     {
       if (reads)
-        qm_store_db_fail (store, error, "Could not read the catalog");
+        qm_store_db_fail (store, error, _("Could not read the catalog"));
       else
-        qm_store_db_fail (store, error, "Could not change the %s \"%s\"",
+        /* Translators: a catalog kind as the files name it (gpu, server,
+         * network, storage, facility, cloud, model), then the entry's id. */
+        qm_store_db_fail (store, error, _("Could not change the %s \"%s\""),
                           qm_catalog_kind_to_string (kind), id);
       return FALSE;
     }
@@ -105,7 +108,7 @@ canonical_entry_text (QmCatalogKind   kind,
   char *text = o != NULL ? canonical_entry (kind, o, info_out, error) : NULL;
 
   if (text == NULL)
-    g_prefix_error (error, "%s: ", what);
+    g_prefix_error (error, _("%s: "), what);
   return text;
 }
 
@@ -139,19 +142,35 @@ static void
 set_conflict (QmStore     *store,
               GError     **error,
               const char  *what,
-              const char  *thing,
+              gboolean     price,
               gint64       mine,
               gint64       theirs)
 {
   g_autofree char *now = theirs > 0
-                         ? g_strdup_printf ("%s has revision %" G_GINT64_FORMAT,
-                                            qm_store_path (store), theirs)
-                         : g_strdup_printf ("%s has none any more", qm_store_path (store));
+                         /* Translators: %s is the database file or server, then a revision
+                          * number; this goes into the "someone else changed" message. */
+                         ? g_strdup_printf (_("%s has revision %lld"),
+                                            qm_store_path (store), (long long) theirs)
+                         /* Translators: %s is the database file or server; the
+                          * entry (or its price) is gone there. */
+                         : g_strdup_printf (_("%s has none any more"), qm_store_path (store));
 
-  g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT,
-               "%s: someone else changed %s meanwhile (this copy is revision %"
-               G_GINT64_FORMAT ", %s). Nothing was overwritten; reload it and "
-               "make the change again.", what, thing, mine, now);
+  if (price)
+    g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT,
+                 /* Translators: what failed ("Could not set the price of the gpu
+                  * \"h100\""), the revision this copy was read at, and what the
+                  * database has now ("DATABASE has revision 4"). */
+                 _("%s: someone else changed its price meanwhile (this copy is revision "
+                   "%lld, %s). Nothing was overwritten; reload it and make the change again."),
+                 what, (long long) mine, now);
+  else
+    g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT,
+                 /* Translators: what failed ("Could not save the gpu \"h100\""), the
+                  * revision this copy was read at, and what the database has now
+                  * ("DATABASE has revision 4"). */
+                 _("%s: someone else changed this entry meanwhile (this copy is revision "
+                   "%lld, %s). Nothing was overwritten; reload it and make the change again."),
+                 what, (long long) mine, now);
 }
 
 /* A write guarded by the revision its row was read at: the row is read,
@@ -164,7 +183,7 @@ typedef struct
   const char     *id;            /* the row; NULL: a new one, nothing to read */
   const char     *revision_sql;  /* USER_REVISION or OVERRIDE_REVISION */
   const char     *what;
-  const char     *thing;         /* what set_conflict() says changed */
+  gboolean        price;         /* set_conflict() says the price changed, not the entry */
   gint64          expected;      /* or QM_CATALOG_ANY_REVISION */
   gboolean        must_exist;    /* no row is a conflict too */
   gint64          revision;      /* the revision read; 0: no row */
@@ -198,7 +217,7 @@ guarded_write (GuardedWrite  *w,
           if ((w->must_exist && w->revision == 0) ||
               (w->expected != QM_CATALOG_ANY_REVISION && w->expected != w->revision))
             {
-              set_conflict (w->store, error, w->what, w->thing,
+              set_conflict (w->store, error, w->what, w->price,
                             w->expected != QM_CATALOG_ANY_REVISION ? w->expected : w->revision,
                             w->revision);
               return FALSE;
@@ -217,7 +236,7 @@ guarded_write (GuardedWrite  *w,
       if (w->expected == QM_CATALOG_ANY_REVISION && attempts < MAX_ATTEMPTS)
         continue;
       if (run_kind_id (w->store, w->revision_sql, w->kind, w->id, &row, error))
-        set_conflict (w->store, error, w->what, w->thing, w->revision, row.revision);
+        set_conflict (w->store, error, w->what, w->price, w->revision, row.revision);
       return FALSE;
     }
 }
@@ -290,9 +309,11 @@ write_user_at (QmStore              *store,
                gint64               *new_revision,
                GError              **error)
 {
-  g_autofree char *what = g_strdup_printf ("Could not save the %s \"%s\"",
+  /* Translators: a catalog kind as the files name it (gpu, server,
+   * network, storage, facility, cloud, model), then the entry's id. */
+  g_autofree char *what = g_strdup_printf (_("Could not save the %s \"%s\""),
                                            qm_catalog_kind_to_string (kind), info->id);
-  GuardedWrite w = { store, kind, old_id, USER_REVISION, what, "this entry", expected, TRUE, 0, 0.0 };
+  GuardedWrite w = { store, kind, old_id, USER_REVISION, what, FALSE, expected, TRUE, 0, 0.0 };
   UserEntry entry = { info, text };
   gint64 revision;
 
@@ -341,7 +362,7 @@ qm_catalog_store_add (QmStore        *store,
   g_autofree char *text = NULL;
   QmCatalogInfo info;
   gboolean exists = FALSE;
-  const char *what = "Could not add the catalog entry";
+  const char *what = _("Could not add the catalog entry");
 
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, FALSE);
 
@@ -354,7 +375,10 @@ qm_catalog_store_add (QmStore        *store,
   if (exists)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s: id: a %s with the id \"%s\" exists already; choose another id",
+                   /* Translators: what failed ("Could not add the catalog entry"), a
+                    * catalog kind as the files name it (gpu, server, ...), and the id;
+                    * "id" is the field's key and stays as it is. */
+                   _("%s: id: a %s with the id \"%s\" exists already; choose another id"),
                    what, qm_catalog_kind_to_string (kind), info.id);
       goto fail;
     }
@@ -387,7 +411,9 @@ qm_catalog_store_update_at (QmStore        *store,
                             GError        **error)
 {
   g_autofree char *text = NULL;
-  g_autofree char *what = g_strdup_printf ("Could not change the %s \"%s\"",
+  /* Translators: a catalog kind as the files name it (gpu, server,
+   * network, storage, facility, cloud, model), then the entry's id. */
+  g_autofree char *what = g_strdup_printf (_("Could not change the %s \"%s\""),
                                            qm_catalog_kind_to_string (kind), id);
   QmCatalogInfo info;
   KindIdRow row;
@@ -405,9 +431,15 @@ qm_catalog_store_update_at (QmStore        *store,
     {
       if (!run_kind_id (store, BUILTIN_EXISTS, kind, id, &row, error))
         goto fail;
-      g_set_error (error, QM_STORE_ERROR, row.exists ? QM_STORE_ERROR_INVALID : QM_STORE_ERROR_NOT_FOUND,
-                   row.exists ? "%s: it is a built-in entry; override its price, or duplicate it and edit the copy"
-                              : "%s: there is no such entry of your own", what);
+      if (row.exists)
+        g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
+                     /* Translators: %s says what failed ("Could not change the gpu \"h100\""). */
+                     _("%s: it is a built-in entry; override its price, or duplicate it and "
+                       "edit the copy"), what);
+      else
+        g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
+                     /* Translators: %s says what failed ("Could not change the gpu \"h100\""). */
+                     _("%s: there is no such entry of your own"), what);
       goto fail;
     }
   if (g_strcmp0 (id, info.id) != 0)
@@ -417,7 +449,9 @@ qm_catalog_store_update_at (QmStore        *store,
       if (exists)
         {
           g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                       "%s: id: \"%s\" is taken by another entry", what, info.id);
+                       /* Translators: what failed ("Could not change the gpu \"h100\""),
+                        * then the new id; "id" is the field's key and stays as it is. */
+                       _("%s: id: \"%s\" is taken by another entry"), what, info.id);
           goto fail;
         }
     }
@@ -460,7 +494,7 @@ delete_locked (QmStore        *store,
                GError        **error)
 {
   GuardedWrite w = { store, kind, id, is_override ? OVERRIDE_REVISION : USER_REVISION, what,
-                     is_override ? "its price" : "this entry", expected, FALSE, 0, 0.0 };
+                     is_override, expected, FALSE, 0, 0.0 };
 
   if (!guarded_write (&w, prepare_delete,
                       is_override ? "DELETE FROM catalog_override WHERE kind = ?1 AND id = ?2 AND revision = ?3"
@@ -479,8 +513,10 @@ qm_catalog_store_delete (QmStore        *store,
                          const char     *id,
                          GError        **error)
 {
-  const char *what = "Could not delete the catalog entry";
-  g_autofree char *change = g_strdup_printf ("Could not change the %s \"%s\"",
+  const char *what = _("Could not delete the catalog entry");
+  /* Translators: a catalog kind as the files name it (gpu, server,
+   * network, storage, facility, cloud, model), then the entry's id. */
+  g_autofree char *change = g_strdup_printf (_("Could not change the %s \"%s\""),
                                              qm_catalog_kind_to_string (kind), id);
   KindIdRow builtin;
   gboolean deleted = FALSE;
@@ -499,11 +535,15 @@ qm_catalog_store_delete (QmStore        *store,
     return FALSE;
   if (builtin.exists)
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                 "The %s \"%s\" is built in and cannot be deleted; hide it instead",
+                 /* Translators: a catalog kind as the files name it (gpu, server,
+                  * network, storage, facility, cloud, model), then the entry's id. */
+                 _("The %s \"%s\" is built in and cannot be deleted; hide it instead"),
                  qm_catalog_kind_to_string (kind), id);
   else
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                 "No %s of your own with the id \"%s\"", qm_catalog_kind_to_string (kind), id);
+                 /* Translators: a catalog kind as the files name it (gpu, server,
+                  * network, storage, facility, cloud, model), then the entry's id. */
+                 _("No %s of your own with the id \"%s\""), qm_catalog_kind_to_string (kind), id);
   return FALSE;
 }
 
@@ -516,7 +556,8 @@ qm_catalog_store_set_hidden (QmStore        *store,
 {
   KindIdRow row;
 
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, "Could not hide the catalog entry", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, _("Could not hide the catalog entry"),
+                             error))
     return FALSE;
   if (!run_kind_id (store,
                     hidden ? "UPDATE catalog_builtin SET hidden = 1 WHERE kind = ?1 AND id = ?2"
@@ -526,8 +567,10 @@ qm_catalog_store_set_hidden (QmStore        *store,
   if (row.changes == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                   "No built-in %s with the id \"%s\" (only built-in entries are hidden; "
-                   "delete your own)", qm_catalog_kind_to_string (kind), id);
+                   /* Translators: a catalog kind as the files name it (gpu, server,
+                    * network, storage, facility, cloud, model), then the entry's id. */
+                   _("No built-in %s with the id \"%s\" (only built-in entries are hidden; "
+                     "delete your own)"), qm_catalog_kind_to_string (kind), id);
       return FALSE;
     }
   /* One statement, committed already: the notice goes on its own. */
@@ -552,7 +595,7 @@ next_override_revision (QmStore        *store,
     return FALSE;
   if (qm_db_step (stmt) != QM_DB_STEP_ROW)
     {
-      qm_store_db_fail (store, error, "Could not read the price history");
+      qm_store_db_fail (store, error, _("Could not read the price history"));
       return FALSE;
     }
   *revision = qm_db_column_int64 (stmt, 0);
@@ -603,9 +646,11 @@ qm_catalog_store_set_override (QmStore        *store,
                                gint64         *new_revision,
                                GError        **error)
 {
-  g_autofree char *what = g_strdup_printf ("Could not set the price of the %s \"%s\"",
+  /* Translators: a catalog kind as the files name it (gpu, server,
+   * network, storage, facility, cloud, model), then the entry's id. */
+  g_autofree char *what = g_strdup_printf (_("Could not set the price of the %s \"%s\""),
                                            qm_catalog_kind_to_string (kind), id);
-  GuardedWrite w = { store, kind, id, OVERRIDE_REVISION, what, "its price", expected, FALSE, 0, 0.0 };
+  GuardedWrite w = { store, kind, id, OVERRIDE_REVISION, what, TRUE, expected, FALSE, 0, 0.0 };
   OverrideWrite o = { price_usd, 0 };
 
   if (!guarded_write (&w, prepare_override, &o, error))
@@ -639,14 +684,15 @@ qm_catalog_store_set_price_override_at (QmStore        *store,
                                         GError        **error)
 {
   g_autoptr(QmCatalogEntry) entry = NULL;
-  const char *what = "Could not set the price";
+  const char *what = _("Could not set the price");
 
   g_return_val_if_fail (kind < QM_N_CATALOG_KINDS, FALSE);
 
   if (!isfinite (price_usd) || price_usd < 0.0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "price_usd: must be a number >= 0 (got %g)", price_usd);
+                   /* Translators: "price_usd" is the field's key and stays as it is. */
+                   _("price_usd: must be a number >= 0 (got %g)"), price_usd);
       return FALSE;
     }
   if (!qm_catalog_store_begin (store, what, error))
@@ -676,7 +722,9 @@ qm_catalog_store_clear_price_override_at (QmStore        *store,
                                           gint64          revision,
                                           GError        **error)
 {
-  g_autofree char *what = g_strdup_printf ("Could not clear the price of the %s \"%s\"",
+  /* Translators: a catalog kind as the files name it (gpu, server,
+   * network, storage, facility, cloud, model), then the entry's id. */
+  g_autofree char *what = g_strdup_printf (_("Could not clear the price of the %s \"%s\""),
                                            qm_catalog_kind_to_string (kind), id);
   gboolean deleted = FALSE;
 

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-catalog-store-private.h"
 
@@ -89,7 +90,7 @@ qm_catalog_store_parse_json (const char  *json,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "expected one JSON object for a catalog entry");
+                   _("expected one JSON object for a catalog entry"));
       return NULL;
     }
   return json_object_ref (json_node_get_object (root));
@@ -210,7 +211,7 @@ qm_catalog_store_sync_builtins (QmStore   *store,
                                 gboolean  *synced,
                                 GError   **error)
 {
-  const char *what = "Could not update the built-in catalog";
+  const char *what = _("Could not update the built-in catalog");
   g_autofree char *recorded = qm_store_meta_get (store, "catalog_version");
   g_autoptr(QmDbStmt) upsert = NULL;
   g_autoptr(QmDbStmt) meta = NULL;
@@ -374,7 +375,7 @@ qm_catalog_store_list (QmStore             *store,
     g_ptr_array_add (out, entry_from_row (stmt));
   if (step != QM_DB_STEP_DONE)
     {
-      qm_store_db_fail (store, error, "Could not read the catalog");
+      qm_store_db_fail (store, error, _("Could not read the catalog"));
       return NULL;
     }
   return g_steal_pointer (&out);
@@ -402,10 +403,12 @@ qm_catalog_store_get (QmStore        *store,
     return entry_from_row (stmt);
   if (step == QM_DB_STEP_DONE)
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                 "No %s with the id \"%s\" in the catalog", qm_catalog_kind_to_string (kind),
+                 /* Translators: a catalog kind as the files name it (gpu, server,
+                  * network, storage, facility, cloud, model), then the entry's id. */
+                 _("No %s with the id \"%s\" in the catalog"), qm_catalog_kind_to_string (kind),
                  id ? id : "");
   else
-    qm_store_db_fail (store, error, "Could not read the catalog");
+    qm_store_db_fail (store, error, _("Could not read the catalog"));
   return NULL;
 }
 

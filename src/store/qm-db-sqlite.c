@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "qm-db-private.h"
 
 typedef struct
@@ -59,7 +61,8 @@ remember (QmDb *db,
   if ((sqlite3_errcode (HANDLE (db)) & 0xff) != (rc & 0xff))
     detail = sqlite3_errstr (rc);
   if (why != NULL)
-    qm_db_set_failure (db, code, "%s (%s)", why, detail);
+    /* Translators: the cause in words, then SQLite's own message. */
+    qm_db_set_failure (db, code, _("%s (%s)"), why, detail);
   else
     qm_db_set_failure (db, code, "%s", detail);
 }
@@ -96,7 +99,7 @@ qm_db_sqlite_open (const char     *path,
       g_autoptr(QmDb) db = qm_db_new_sqlite (handle, path);
 
       remember (db, rc);
-      qm_db_fail (db, error, "Could not open the database %s", path);
+      qm_db_fail (db, error, _("Could not open the database %s"), path);
       return NULL;
     }
   return qm_db_new_sqlite (handle, path);

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-db-private.h"
 
@@ -133,17 +134,17 @@ qm_db_explain (QmStoreError code)
   switch (code)
     {
     case QM_STORE_ERROR_LOCKED:
-      return "another program is using the database; close it (or the other "
-             "Quartermaster window) and try again";
+      return _("another program is using the database; close it (or the other "
+               "Quartermaster window) and try again");
     case QM_STORE_ERROR_READ_ONLY:
-      return "the database is read-only, so nothing was saved; "
-             "check the file's permissions or save the plan to a file instead";
+      return _("the database is read-only, so nothing was saved; "
+               "check the file's permissions or save the plan to a file instead");
     case QM_STORE_ERROR_FULL:
-      return "the disk is full, so nothing was saved; free some space and try again";
+      return _("the disk is full, so nothing was saved; free some space and try again");
     case QM_STORE_ERROR_CORRUPT:
-      return "the database is damaged";
+      return _("the database is damaged");
     case QM_STORE_ERROR_OPEN:
-      return "the file cannot be opened";
+      return _("the file cannot be opened");
     default:
       return NULL;
     }
@@ -169,12 +170,14 @@ qm_db_failv (QmDb        *db,
              va_list      args)
 {
   g_autofree char *what = g_strdup_vprintf (format, args);
-  const char *cause = db->last_message != NULL ? db->last_message : "unknown database error";
+  const char *cause = db->last_message != NULL ? db->last_message : _("unknown database error");
 
   if (place != NULL)
-    g_set_error (error, QM_STORE_ERROR, db->last_code, "%s in %s: %s", what, place, cause);
+    /* Translators: the first %s says what failed ("Could not save the plan"),
+     * the second is the database file or server, the third the cause. */
+    g_set_error (error, QM_STORE_ERROR, db->last_code, _("%s in %s: %s"), what, place, cause);
   else
-    g_set_error (error, QM_STORE_ERROR, db->last_code, "%s: %s", what, cause);
+    g_set_error (error, QM_STORE_ERROR, db->last_code, _("%s: %s"), what, cause);
 }
 
 void
@@ -200,7 +203,8 @@ qm_db_exec (QmDb        *db,
 {
   if (db->klass->exec (db, sql))
     return TRUE;
-  qm_db_fail (db, error, "Could not change %s", db->location);
+  /* Translators: %s is the database file or server. */
+  qm_db_fail (db, error, _("Could not change %s"), db->location);
   return FALSE;
 }
 
@@ -210,7 +214,7 @@ qm_db_begin (QmDb    *db,
 {
   if (db->klass->exec (db, db->klass->begin_sql))
     return TRUE;
-  qm_db_fail (db, error, "Could not start a transaction in %s", db->location);
+  qm_db_fail (db, error, _("Could not start a transaction in %s"), db->location);
   return FALSE;
 }
 
@@ -220,7 +224,7 @@ qm_db_commit (QmDb    *db,
 {
   if (db->klass->exec (db, "COMMIT"))
     return TRUE;
-  qm_db_fail (db, error, "Could not commit to %s", db->location);
+  qm_db_fail (db, error, _("Could not commit to %s"), db->location);
   qm_db_rollback (db);
   return FALSE;
 }
@@ -266,7 +270,7 @@ qm_db_schema_version (QmDb    *db,
   int version = db->klass->schema_version (db);
 
   if (version < 0)
-    qm_db_fail (db, error, "Could not read the schema version of %s", db->location);
+    qm_db_fail (db, error, _("Could not read the schema version of %s"), db->location);
   return version;
 }
 
@@ -283,7 +287,7 @@ qm_db_set_schema_version (QmDb    *db,
 {
   if (db->klass->set_schema_version (db, version))
     return TRUE;
-  qm_db_fail (db, error, "Could not record schema version %d in %s", version, db->location);
+  qm_db_fail (db, error, _("Could not record schema version %d in %s"), version, db->location);
   return FALSE;
 }
 
@@ -305,7 +309,7 @@ qm_db_prepare (QmDb        *db,
   QmDbStmt *stmt = db->klass->prepare (db, sql);
 
   if (stmt == NULL)
-    qm_db_fail (db, error, "Could not prepare a query on %s", db->location);
+    qm_db_fail (db, error, _("Could not prepare a query on %s"), db->location);
   return stmt;
 }
 
@@ -497,7 +501,7 @@ qm_db_reconnect (QmDb    *db,
       qm_db_clear_failure (db);
       return TRUE;
     }
-  qm_db_fail (db, error, "Could not connect again to %s", db->location);
+  qm_db_fail (db, error, _("Could not connect again to %s"), db->location);
   return FALSE;
 }
 

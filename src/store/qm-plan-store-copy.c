@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "qm-plan-store-private.h"
 
 static void
@@ -130,7 +132,7 @@ qm_plan_store_put (QmStore            *store,
                    const QmSavedPlan  *plan,
                    GError            **error)
 {
-  g_autofree char *what = g_strdup_printf ("Could not copy the plan \"%s\"",
+  g_autofree char *what = g_strdup_printf (_("Could not copy the plan \"%s\""),
                                            plan->name != NULL ? plan->name : "");
 
   g_return_val_if_fail (plan->id > 0, FALSE);
@@ -138,7 +140,9 @@ qm_plan_store_put (QmStore            *store,
   if (plan->name == NULL || *plan->name == '\0' || plan->inputs == NULL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s: plan %" G_GINT64_FORMAT " has no name or no inputs", what, plan->id);
+                   /* Translators: what failed ("Could not copy the plan \"NAME\""), then
+                    * the saved plan's number. */
+                   _("%s: plan %lld has no name or no inputs"), what, (long long) plan->id);
       return FALSE;
     }
   if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, what, error) ||

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-catalog-store-private.h"
 #include "qm-plan-store-private.h"
@@ -67,13 +68,17 @@ qm_plan_store_catalog_changed (QmStore     *store,
       if (!json_object_has_member (then, "spec"))
         {
           if (found)
-            g_ptr_array_add (out, g_strdup_printf ("%s %s: was not in the catalog when quoted; it is now",
-                                                   key, id_now));
+            /* Translators: a hardware slot of the plan (gpu, server, network,
+             * storage), then a catalog entry's id. */
+            g_ptr_array_add (out, g_strdup_printf (_("%s %s: was not in the catalog when quoted; "
+                                                     "it is now"), key, id_now));
           continue;
         }
       if (!found)
         {
-          g_ptr_array_add (out, g_strdup_printf ("%s %s: no longer in the catalog", key,
+          /* Translators: a hardware slot of the plan (gpu, server, network,
+           * storage), then a catalog entry's id. */
+          g_ptr_array_add (out, g_strdup_printf (_("%s %s: no longer in the catalog"), key,
                                                  qm_plan_store_get_string (then, "id")));
           continue;
         }
@@ -82,12 +87,18 @@ qm_plan_store_catalog_changed (QmStore     *store,
           g_autofree char *a = format_usd (json_object_get_double_member (then, "price_usd"));
           g_autofree char *b = format_usd (price_now);
 
-          g_ptr_array_add (out, g_strdup_printf ("%s %s: price %s when quoted, %s today",
+          /* Translators: a hardware slot of the plan (gpu, server, network,
+           * storage), then a catalog entry's id, then the
+           * price when quoted and today (such as $30,000). */
+          g_ptr_array_add (out, g_strdup_printf (_("%s %s: price %s when quoted, %s today"),
                                                  key, id_now, a, b));
         }
       if (g_strcmp0 (qm_plan_store_get_string (then, "spec"), fingerprint) != 0)
-        g_ptr_array_add (out, g_strdup_printf ("%s %s: its catalog figures changed since the quote "
-                                               "(catalog %s then, %s now)",
+        /* Translators: a hardware slot of the plan (gpu, server, network,
+         * storage), then a catalog entry's id, then the
+         * catalog versions then and now. */
+        g_ptr_array_add (out, g_strdup_printf (_("%s %s: its catalog figures changed since the "
+                                                 "quote (catalog %s then, %s now)"),
                                                key, id_now, plan->catalog_version,
                                                qm_catalog_version ()));
     }
@@ -194,7 +205,8 @@ check_plan_file (QmStore     *store,
   if (!g_utf8_validate (text, -1, NULL))
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s: the file is not UTF-8 text", source);
+                   /* Translators: %s is the file's name. */
+                   _("%s: the file is not UTF-8 text"), source);
       return NULL;
     }
   plan = g_new0 (QmPlan, 1);
@@ -202,7 +214,7 @@ check_plan_file (QmStore     *store,
   g_free (plan);
   if (!ok)
     {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s", source, local->message);
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, _("%s: %s"), source, local->message);
       return NULL;
     }
   o = qm_plan_store_parse_json (text, -1, source, error);
@@ -307,14 +319,15 @@ qm_plan_store_import_data (QmStore            *store,
 
   /* The catalog entries the file carries and the plan go in together,
    * in one transaction. */
-  what = g_strdup_printf ("Could not import %s", source);
+  /* Translators: %s is the plan file's name. */
+  what = g_strdup_printf (_("Could not import %s"), source);
   if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, what, error) ||
       !qm_store_begin (store, what, error))
     return 0;
   if (!add_embedded_entries (store, o, error) || !qm_plan_store_save_locked (store, plan, &res, error) ||
       !qm_store_notify (store, QM_STORE_CHANGE_PLANS, error))
     {
-      g_prefix_error (error, "%s: ", source);
+      g_prefix_error (error, _("%s: "), source);
       qm_store_rollback (store);
       return 0;
     }
@@ -380,7 +393,7 @@ qm_plan_store_export_file (QmStore     *store,
                    g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ACCES) ||
                    g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_ROFS) ? QM_STORE_ERROR_READ_ONLY :
                    QM_STORE_ERROR_FAILED,
-                   "Could not export the plan to %s: %s", path, local->message);
+                   _("Could not export the plan to %s: %s"), path, local->message);
       return FALSE;
     }
   return TRUE;

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-plan-store-private.h"
 
@@ -126,7 +127,7 @@ list_where (QmStore     *store,
     }
   if (rc != QM_DB_STEP_DONE)
     {
-      qm_store_db_fail (store, error, "Could not list the saved plans");
+      qm_store_db_fail (store, error, _("Could not list the saved plans"));
       return NULL;
     }
   return ids_only ? (gpointer) g_steal_pointer (&ids) : (gpointer) g_steal_pointer (&out);
@@ -194,7 +195,9 @@ qm_plan_store_find (QmStore     *store,
   if (qm_db_step (stmt) == QM_DB_STEP_ROW)
     return qm_db_column_int64 (stmt, 0);
   g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-               "There is no saved plan named \"%s\" in %s", name_or_id, qm_store_path (store));
+               /* Translators: the plan's name (or number), then the database file or
+                * server. */
+               _("There is no saved plan named \"%s\" in %s"), name_or_id, qm_store_path (store));
   return 0;
 }
 

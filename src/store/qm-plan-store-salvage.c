@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "qm-plan-store-private.h"
 #include "qm-quote-store.h"
 
@@ -270,13 +272,15 @@ qm_store_salvage (QmStore     *store,
   int copied = 0;
   int rc;
 
-  if (!qm_store_check_writable (store, "Could not import from the damaged database", error))
+  if (!qm_store_check_writable (store, _("Could not import from the damaged database"), error))
     return -1;
 
   rc = sqlite3_open_v2 (damaged_path, &old, SQLITE_OPEN_READONLY, NULL);
   if (rc != SQLITE_OK)
     {
-      g_autofree char *what = g_strdup_printf ("Could not open the damaged database %s", damaged_path);
+      /* Translators: %s is the damaged database file. */
+      g_autofree char *what = g_strdup_printf (_("Could not open the damaged database %s"),
+                                               damaged_path);
       qm_store_set_error (error, old, rc, what);
       sqlite3_close_v2 (old);
       return -1;
@@ -293,7 +297,8 @@ qm_store_salvage (QmStore     *store,
   if (read == NULL)
     {
       /* No plan tables at all (an old schema, or page 1 is gone). */
-      qm_db_fail (old_db, error, "Could not read any plans from %s", damaged_path);
+      /* Translators: %s is the damaged database file. */
+      qm_db_fail (old_db, error, _("Could not read any plans from %s"), damaged_path);
       return -1;
     }
 

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-plan-store-private.h"
 #include "qm-store-recovery.h"
@@ -101,14 +102,18 @@ qm_plan_store_parse_json (const char  *data,
   if (!json_parser_load_from_data (parser, data, length, &local))
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s: not valid JSON: %s", label, local->message);
+                   /* Translators: what was read ("Could not save the plan: inputs", or a
+                    * file's name), then the JSON parser's message. */
+                   _("%s: not valid JSON: %s"), label, local->message);
       return NULL;
     }
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s: must be a JSON object", label);
+                   /* Translators: what was read ("Could not save the plan: inputs", or a
+                    * file's name). */
+                   _("%s: must be a JSON object"), label);
       return NULL;
     }
   return json_object_ref (json_node_get_object (root));
@@ -261,13 +266,14 @@ read_pricing (QmStore  *store,
   if (rc == QM_DB_STEP_DONE)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                   "Could not save the plan: there is no saved plan %" G_GINT64_FORMAT
-                   " any more (was it deleted?)", id);
+                   /* Translators: %lld is the saved plan's number. */
+                   _("Could not save the plan: there is no saved plan %lld any more "
+                     "(was it deleted?)"), (long long) id);
       return FALSE;
     }
   if (rc != QM_DB_STEP_ROW)
     {
-      qm_store_db_fail (store, error, "Could not save the plan");
+      qm_store_db_fail (store, error, _("Could not save the plan"));
       return FALSE;
     }
   *snapshot = qm_db_column_dup (stmt, 0);
@@ -301,7 +307,7 @@ sync_inputs (const QmSavedPlan  *plan,
   if (res->name == NULL || *res->name == '\0')
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "Could not save the plan: name: a plan needs a name");
+                   _("Could not save the plan: name: a plan needs a name"));
       return FALSE;
     }
   res->notes = g_strdup (plan->notes != NULL ? plan->notes : qm_plan_store_get_string (inputs, "notes"));
@@ -369,20 +375,23 @@ stale_revision (QmStore            *store,
     {
     case QM_DB_STEP_ROW:
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT,
-                   "Could not save the plan \"%s\": someone else saved it meanwhile "
-                   "(this copy is revision %" G_GINT64_FORMAT ", %s has revision %"
-                   G_GINT64_FORMAT "). Nothing was overwritten; reload it, or save "
-                   "yours as a copy.", name, plan->revision, qm_store_path (store),
-                   qm_db_column_int64 (stmt, 0));
+                   /* Translators: the plan's name, the revision this copy was read at,
+                    * the database file or server, and the revision it has now. */
+                   _("Could not save the plan \"%s\": someone else saved it meanwhile "
+                     "(this copy is revision %lld, %s has revision %lld). Nothing was "
+                     "overwritten; reload it, or save yours as a copy."),
+                   name, (long long) plan->revision, qm_store_path (store),
+                   (long long) qm_db_column_int64 (stmt, 0));
       return FALSE;
     case QM_DB_STEP_DONE:
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                   "Could not save the plan: there is no saved plan %" G_GINT64_FORMAT
-                   " any more (was it deleted?)", plan->id);
+                   /* Translators: %lld is the saved plan's number. */
+                   _("Could not save the plan: there is no saved plan %lld any more "
+                     "(was it deleted?)"), (long long) plan->id);
       return FALSE;
     case QM_DB_STEP_ERROR:
     default:
-      qm_store_db_fail (store, error, "Could not save the plan \"%s\"", name);
+      qm_store_db_fail (store, error, _("Could not save the plan \"%s\""), name);
       return FALSE;
     }
 }
@@ -445,18 +454,23 @@ qm_plan_store_save_locked (QmStore            *store,
   if (plan->inputs == NULL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "Could not save the plan: it has no inputs");
+                   _("Could not save the plan: it has no inputs"));
       return FALSE;
     }
-  if ((inputs = qm_plan_store_parse_json (plan->inputs, -1, "Could not save the plan: inputs", error)) == NULL)
+  /* Translators: "inputs" and "snapshot" are the parts of a saved plan
+   * as its file names them; keep them as they are. */
+  if ((inputs = qm_plan_store_parse_json (plan->inputs, -1, _("Could not save the plan: inputs"),
+                                          error)) == NULL)
     return FALSE;
   if (plan->snapshot != NULL &&
-      (snapshot_check = qm_plan_store_parse_json (plan->snapshot, -1, "Could not save the plan: snapshot", error)) == NULL)
+      (snapshot_check = qm_plan_store_parse_json (plan->snapshot, -1,
+                                                  _("Could not save the plan: snapshot"),
+                                                  error)) == NULL)
     return FALSE;
 
   if (!sync_inputs (plan, inputs, res, error))
     return FALSE;
-  what = g_strdup_printf ("Could not save the plan \"%s\"", res->name);
+  what = g_strdup_printf (_("Could not save the plan \"%s\""), res->name);
   search_key = qm_plan_search_key (res->name, plan->customer, plan->tags, plan->model, plan->quote_ref);
   if (!pricing (store, plan, inputs, res, error))
     return FALSE;
@@ -545,7 +559,7 @@ save_once (QmStore           *store,
            gboolean          *begun,
            GError           **error)
 {
-  const char *what = "Could not save the plan";
+  const char *what = _("Could not save the plan");
 
   *begun = FALSE;
   if (!qm_store_begin (store, what, error))
@@ -576,7 +590,7 @@ qm_plan_store_save_full (QmStore      *store,
 
   /* A role that may not save plans is told so; no recovery copy of what
    * it may never save. */
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, "Could not save the plan", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, _("Could not save the plan"), error))
     return FALSE;
   /* The caller's plan, checked against the revision its recovery copy
    * was saved as (the same user's edit, saved while the window held it). */
@@ -651,12 +665,14 @@ qm_plan_store_load (QmStore  *store,
   if (rc == QM_DB_STEP_DONE)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                   "There is no saved plan %" G_GINT64_FORMAT, id);
+                   /* Translators: %lld is the saved plan's number. */
+                   _("There is no saved plan %lld"), (long long) id);
       return NULL;
     }
   if (rc != QM_DB_STEP_ROW)
     {
-      qm_store_db_fail (store, error, "Could not read the plan %" G_GINT64_FORMAT, id);
+      /* Translators: %lld is the saved plan's number. */
+      qm_store_db_fail (store, error, _("Could not read the plan %lld"), (long long) id);
       return NULL;
     }
   plan = qm_saved_plan_new ();
@@ -694,15 +710,17 @@ qm_plan_store_duplicate (QmStore     *store,
 
   if (plan == NULL)
     return 0;
-  new_name = name != NULL && *name ? g_strdup (name) : g_strdup_printf ("%s (copy)", plan->name);
+  /* Translators: the name of a duplicated plan; %s is the original's name. */
+  new_name = name != NULL && *name ? g_strdup (name) : g_strdup_printf (_("%s (copy)"), plan->name);
   if ((o = qm_plan_store_parse_json (plan->inputs, -1, "inputs", error)) == NULL)
     return 0;
   json_object_set_string_member (o, "name", new_name);
   inputs = qm_store_object_to_text (o, FALSE);
   search_key = qm_plan_search_key (new_name, plan->customer, plan->tags, plan->model, plan->quote_ref);
 
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, "Could not duplicate the plan", error) ||
-      !qm_store_begin (store, "Could not duplicate the plan", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, _("Could not duplicate the plan"),
+                             error) ||
+      !qm_store_begin (store, _("Could not duplicate the plan"), error))
     return 0;
   /* The copy keeps the snapshot and the prices it was quoted with. */
   stmt = qm_store_query (store,
@@ -717,11 +735,11 @@ qm_plan_store_duplicate (QmStore     *store,
   qm_db_bind_int64 (stmt, 2, now);
   qm_db_bind_text (stmt, 3, search_key);
   qm_db_bind_int64 (stmt, 4, id);
-  if (!qm_store_query_done (store, stmt, error, "Could not duplicate the plan \"%s\"", plan->name) ||
+  if (!qm_store_query_done (store, stmt, error, _("Could not duplicate the plan \"%s\""), plan->name) ||
       (new_id = qm_db_last_insert_id (qm_store_connection (store))) <= 0)
     {
       if (error != NULL && *error == NULL)
-        qm_store_db_fail (store, error, "Could not duplicate the plan \"%s\"", plan->name);
+        qm_store_db_fail (store, error, _("Could not duplicate the plan \"%s\""), plan->name);
       goto fail;
     }
   g_clear_pointer (&stmt, qm_db_stmt_free);
@@ -735,10 +753,10 @@ qm_plan_store_duplicate (QmStore     *store,
   qm_db_bind_int64 (stmt, 1, new_id);
   qm_db_bind_text (stmt, 2, inputs);
   qm_db_bind_int64 (stmt, 3, id);
-  if (!qm_store_query_done (store, stmt, error, "Could not duplicate the plan \"%s\"", plan->name) ||
+  if (!qm_store_query_done (store, stmt, error, _("Could not duplicate the plan \"%s\""), plan->name) ||
       !qm_store_notify (store, QM_STORE_CHANGE_PLANS, error))
     goto fail;
-  if (!qm_store_commit (store, "Could not duplicate the plan", error))
+  if (!qm_store_commit (store, _("Could not duplicate the plan"), error))
     return 0;
   return new_id;
 
@@ -759,7 +777,7 @@ qm_plan_store_rename (QmStore     *store,
   if (*trimmed == '\0')
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "Could not rename the plan: name: a plan needs a name");
+                   _("Could not rename the plan: name: a plan needs a name"));
       return FALSE;
     }
   if ((plan = qm_plan_store_load (store, id, error)) == NULL)
@@ -796,7 +814,9 @@ exec_id (QmStore     *store,
   if (qm_db_changes (qm_store_connection (store)) == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                   "%s: there is no such plan (%" G_GINT64_FORMAT ")", what, id);
+                   /* Translators: what failed ("Could not delete the plan"), then the
+                    * saved plan's number. */
+                   _("%s: there is no such plan (%lld)"), what, (long long) id);
       goto fail;
     }
   /* Other windows on a team database hear of it when this commits. */
@@ -817,7 +837,7 @@ qm_plan_store_trash (QmStore  *store,
   return exec_id (store,
                   "UPDATE plan SET trashed_session = ?2, trashed_at = ?3"
                   " WHERE id = ?1 AND trashed_session IS NULL",
-                  id, TRUE, "Could not delete the plan", error);
+                  id, TRUE, _("Could not delete the plan"), error);
 }
 
 gboolean
@@ -828,7 +848,7 @@ qm_plan_store_restore (QmStore  *store,
   return exec_id (store,
                   "UPDATE plan SET trashed_session = NULL, trashed_at = NULL"
                   " WHERE id = ?1 AND trashed_session IS NOT NULL",
-                  id, FALSE, "Could not restore the plan", error);
+                  id, FALSE, _("Could not restore the plan"), error);
 }
 
 gboolean
@@ -837,7 +857,7 @@ qm_plan_store_delete (QmStore  *store,
                       GError  **error)
 {
   return exec_id (store, "DELETE FROM plan WHERE id = ?1", id, FALSE,
-                  "Could not delete the plan", error);
+                  _("Could not delete the plan"), error);
 }
 
 gboolean
@@ -846,11 +866,11 @@ qm_plan_store_purge_trash (QmStore  *store,
 {
   g_autoptr(QmDbStmt) stmt = NULL;
 
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, "Could not empty the trash", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_PLANS, _("Could not empty the trash"), error))
     return FALSE;
   if ((stmt = qm_store_query (store, "DELETE FROM plan WHERE trashed_session = ?1", error)) == NULL)
     return FALSE;
   qm_db_bind_text (stmt, 1, qm_store_session_id (store));
-  return qm_store_query_done (store, stmt, error, "Could not empty the trash");
+  return qm_store_query_done (store, stmt, error, _("Could not empty the trash"));
 }
 

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-quote-store-private.h"
 
@@ -132,7 +133,7 @@ static gboolean
 copy_rates (Copy    *c,
             GError **error)
 {
-  const char *what = "Could not copy the exchange rates";
+  const char *what = _("Could not copy the exchange rates");
   g_autoptr(QmDbStmt) src = NULL, find = NULL, put = NULL;
   QmDbStep step;
 
@@ -164,7 +165,8 @@ copy_rates (Copy    *c,
         continue;
       if (!c->write)
         {
-          problem (c, "the %s rate of %s differs after the copy", qm_db_column_text (src, 0),
+          /* Translators: a currency code (EUR), then a date (2026-01-31). */
+          problem (c, _("the %s rate of %s differs after the copy"), qm_db_column_text (src, 0),
                    qm_db_column_text (src, 1));
           c->n->mismatched++;
           continue;
@@ -215,7 +217,7 @@ static gboolean
 copy_numbering (Copy    *c,
                 GError **error)
 {
-  const char *what = "Could not copy the quote numbering";
+  const char *what = _("Could not copy the quote numbering");
   g_autofree char *pattern = qm_store_meta_get (c->from, META_PATTERN);
   g_autofree char *theirs = NULL, *next = NULL;
   guint64 from_seq = qm_quote_store_get_sequence (c->from);
@@ -237,7 +239,8 @@ copy_numbering (Copy    *c,
       return FALSE;
     }
   if (pattern != NULL && theirs != NULL && strcmp (pattern, theirs) != 0)
-    problem (c, "the other database numbers quotes as '%s' and keeps that (this one: '%s')",
+    /* Translators: the two quote number patterns, such as Q-{YYYY}-{NNNN}. */
+    problem (c, _("the other database numbers quotes as '%s' and keeps that (this one: '%s')"),
              theirs, pattern);
   return qm_store_commit (c->to, what, error);
 }
@@ -328,14 +331,16 @@ copy_revisions (Copy       *c,
           there = row_hash (find, 0, revision_kinds, 0);
           if (strcmp (hash, there) == 0)
             continue;
-          problem (c, "quote %s was not copied: the other database has a different revision %s; "
-                   "a revision is never changed", number, qm_db_column_text (src, 1));
+          /* Translators: a quote number, then a revision letter (A, B, ...). */
+          problem (c, _("quote %s was not copied: the other database has a different revision %s; "
+                     "a revision is never changed"), number, qm_db_column_text (src, 1));
           *failed = TRUE;
           return FALSE;
         }
       if (!c->write)
         {
-          problem (c, "revision %s of the quote %s is missing after the copy", qm_db_column_text (src, 1),
+          /* Translators: a revision letter (A, B, ...), then a quote number. */
+          problem (c, _("revision %s of the quote %s is missing after the copy"), qm_db_column_text (src, 1),
                    number);
           *failed = TRUE;
           return FALSE;
@@ -378,8 +383,8 @@ copy_quote_locked (Copy     *c,
                         qm_db_column_is_null (find, Q_PLAN) ? 0 : qm_db_column_int64 (find, Q_PLAN));
       if (qm_db_column_int64 (find, Q_CREATED) != qm_db_column_int64 (src, Q_CREATED))
         {
-          problem (c, "quote %s was not copied: the other database has a different quote under "
-                   "that number", number);
+          problem (c, _("quote %s was not copied: the other database has a different quote under "
+                     "that number"), number);
           *failed = TRUE;
           return FALSE;
         }
@@ -389,7 +394,7 @@ copy_quote_locked (Copy     *c,
     {
       if (!c->write)
         {
-          problem (c, "quote %s differs after the copy", number);
+          problem (c, _("quote %s differs after the copy"), number);
           *failed = TRUE;
           return FALSE;
         }
@@ -417,7 +422,7 @@ copy_quote (Copy     *c,
             QmDbStmt *src)
 {
   const char *number = qm_db_column_text (src, Q_NUMBER);
-  g_autofree char *what = g_strdup_printf ("Could not copy the quote %s", number);
+  g_autofree char *what = g_strdup_printf (_("Could not copy the quote %s"), number);
   g_autoptr(GError) error = NULL;
   gboolean failed = FALSE;
 
@@ -470,7 +475,7 @@ each_quote (Copy       *c,
     }
   if (step == QM_DB_STEP_ERROR)
     {
-      qm_store_db_fail (c->from, error, "Could not read the quotes");
+      qm_store_db_fail (c->from, error, _("Could not read the quotes"));
       return FALSE;
     }
   return TRUE;
@@ -494,7 +499,7 @@ qm_quote_store_copy (QmStore            *from,
   if (all == NULL || qm_db_step (all) != QM_DB_STEP_ROW)
     {
       if (all != NULL)
-        qm_store_db_fail (from, error, "Could not read the quotes");
+        qm_store_db_fail (from, error, _("Could not read the quotes"));
       return FALSE;
     }
   counts->revisions = (guint) qm_db_column_int64 (all, 0);

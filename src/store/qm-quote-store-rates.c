@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-csv.h"
 #include "qm-quote-store-private.h"
@@ -37,9 +38,9 @@ check_rate (const QmExchangeRate  *rate,
     *column = "date";
   else
     return NULL;
-  return g_str_equal (*column, "currency") ? "must be an ISO 4217 code such as EUR"
-         : g_str_equal (*column, "date") ? "must be a date as YYYY-MM-DD"
-         : "must be a number > 0 (units of the currency per US dollar)";
+  return g_str_equal (*column, "currency") ? _("must be an ISO 4217 code such as EUR")
+         : g_str_equal (*column, "date") ? _("must be a date as YYYY-MM-DD")
+         : _("must be a number > 0 (units of the currency per US dollar)");
 }
 
 static gboolean
@@ -56,7 +57,9 @@ insert_rate (QmStore              *store,
   qm_db_bind_text (stmt, 2, date);
   qm_db_bind_double (stmt, 3, rate->rate_per_usd);
   qm_db_bind_text (stmt, 4, rate->source != NULL ? rate->source : "");
-  if (!qm_store_query_done (store, stmt, error, "Could not save the %s rate of %s", rate->currency, date))
+  /* Translators: a currency code (EUR), then a date (2026-01-31). */
+  if (!qm_store_query_done (store, stmt, error, _("Could not save the %s rate of %s"),
+                            rate->currency, date))
     return FALSE;
   return TRUE;
 }
@@ -84,10 +87,13 @@ qm_quote_store_set_rate (QmStore               *store,
   if (problem != NULL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "Could not save the exchange rate: %s %s", column, problem);
+                   /* Translators: a field's key (currency, rate_per_usd, date), which
+                    * stays as it is, then its problem ("must be a date as YYYY-MM-DD"). */
+                   _("Could not save the exchange rate: %s %s"), column, problem);
       return FALSE;
     }
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, "Could not save the exchange rate", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, _("Could not save the exchange rate"),
+                             error))
     return FALSE;
   stmt = prepare_insert_rate (store, error);
   return stmt != NULL && insert_rate (store, stmt, rate, error) &&
@@ -123,18 +129,23 @@ qm_quote_store_delete_rate (QmStore      *store,
   g_autoptr(QmDbStmt) stmt = NULL;
   char iso[11];
 
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, "Could not delete the exchange rate", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, _("Could not delete the exchange rate"),
+                             error))
     return FALSE;
   stmt = query_currency_date (store, "DELETE FROM exchange_rate WHERE currency = ?1 AND date = ?2",
                               currency, date, iso, error);
   if (stmt == NULL)
     return FALSE;
-  if (!qm_store_query_done (store, stmt, error, "Could not delete the %s rate of %s", currency, iso))
+  /* Translators: a currency code (EUR), then a date (2026-01-31). */
+  if (!qm_store_query_done (store, stmt, error, _("Could not delete the %s rate of %s"),
+                            currency, iso))
     return FALSE;
   if (qm_db_changes (qm_store_connection (store)) == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                   "No %s rate of %s in %s", currency, iso, qm_store_path (store));
+                   /* Translators: a currency code (EUR), a date (2026-01-31), and the
+                    * database file or server. */
+                   _("No %s rate of %s in %s"), currency, iso, qm_store_path (store));
       return FALSE;
     }
   return qm_store_notify (store, QM_STORE_CHANGE_QUOTES, error);
@@ -168,7 +179,7 @@ qm_quote_store_list_rates (QmStore     *store,
     return NULL;
   qm_db_bind_text (stmt, 1, currency);
   return qm_quote_store_collect (store, stmt, rate_from_row, (GDestroyNotify) qm_exchange_rate_free, NULL,
-                                 "Could not list the exchange rates", error);
+                                 _("Could not list the exchange rates"), error);
 }
 
 QmExchangeRate *
@@ -191,10 +202,13 @@ qm_quote_store_find_rate (QmStore      *store,
     return rate_from_row (stmt, NULL);
   if (step == QM_DB_STEP_DONE)
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                 "No exchange rate for %s on or before %s in %s; add one to the rate table",
+                 /* Translators: a currency code (EUR), a date (2026-01-31), and the
+                  * database file or server. */
+                 _("No exchange rate for %s on or before %s in %s; add one to the rate table"),
                  currency, iso, qm_store_path (store));
   else
-    qm_store_db_fail (store, error, "Could not look up the %s rate of %s", currency, iso);
+    /* Translators: a currency code (EUR), then a date (2026-01-31). */
+    qm_store_db_fail (store, error, _("Could not look up the %s rate of %s"), currency, iso);
   return NULL;
 }
 
@@ -217,16 +231,26 @@ read_rate_header (const QmCsvRecord  *header,
 
       for (c = 0; c < N_COLS && strcmp (field, rate_columns[c]) != 0; c++)
         ;
-      if (c == N_COLS || where[c] >= 0)
-        g_string_append_printf (problems, "%s:%u: column %u: %s column '%s'; expected "
-                                "currency,rate_per_usd,date,source\n", name, header->line, i + 1,
-                                c == N_COLS ? "unknown" : "repeated", (const char *) header->fields->pdata[i]);
+      if (c == N_COLS)
+        /* Translators: the file, the line, the column's number and its
+         * header; the expected header names stay as they are. */
+        g_string_append_printf (problems, _("%s:%u: column %u: unknown column '%s'; expected "
+                                            "currency,rate_per_usd,date,source\n"),
+                                name, header->line, i + 1, (const char *) header->fields->pdata[i]);
+      else if (where[c] >= 0)
+        /* Translators: the file, the line, the column's number and its
+         * header; the expected header names stay as they are. */
+        g_string_append_printf (problems, _("%s:%u: column %u: repeated column '%s'; expected "
+                                            "currency,rate_per_usd,date,source\n"),
+                                name, header->line, i + 1, (const char *) header->fields->pdata[i]);
       else
         where[c] = (int) i;
     }
   for (int c = 0; c < COL_SOURCE; c++)
     if (where[c] < 0)
-      g_string_append_printf (problems, "%s:%u: the column %s is missing\n", name, header->line,
+      /* Translators: the file, the line, and a column's name, which stays
+       * as it is. */
+      g_string_append_printf (problems, _("%s:%u: the column %s is missing\n"), name, header->line,
                               rate_columns[c]);
   return problems->len == 0;
 }
@@ -249,7 +273,10 @@ read_rate_row (const QmCsvRecord *row,
   for (int c = 0; c < COL_SOURCE; c++)
     if (value[c] == NULL || value[c][0] == '\0')
       {
-        g_string_append_printf (problems, "%s:%u: %s: missing\n", name, row->line, rate_columns[c]);
+        /* Translators: the file, the line, and a column's name, which stays
+         * as it is. */
+        g_string_append_printf (problems, _("%s:%u: %s: missing\n"), name, row->line,
+                                rate_columns[c]);
         return FALSE;
       }
 
@@ -268,7 +295,9 @@ read_rate_row (const QmCsvRecord *row,
     return TRUE;
   for (int c = 0; c < N_COLS; c++)
     if (strcmp (column, rate_columns[c]) == 0)
-      g_string_append_printf (problems, "%s:%u: %s: %s (got '%s')\n", name, row->line, column,
+      /* Translators: the file, the line, a column's name, its problem
+       * ("must be a date as YYYY-MM-DD") and the cell as the file has it. */
+      g_string_append_printf (problems, _("%s:%u: %s: %s (got '%s')\n"), name, row->line, column,
                               problem, value[c]);
   return FALSE;
 }
@@ -280,7 +309,7 @@ qm_quote_store_import_rates_data (QmStore     *store,
                                   const char  *name,
                                   GError     **error)
 {
-  const char *what = "Could not import the exchange rates";
+  const char *what = _("Could not import the exchange rates");
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GPtrArray) rates = g_ptr_array_new_with_free_func ((GDestroyNotify) qm_exchange_rate_free);
   g_autoptr(GString) problems = g_string_new (NULL);
@@ -293,7 +322,7 @@ qm_quote_store_import_rates_data (QmStore     *store,
   records = qm_csv_read (data, length, &dialect, &local);
   if (records == NULL)
     {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s", name, local->message);
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, _("%s: %s"), name, local->message);
       return -1;
     }
   if (read_rate_header (records->pdata[0], where, problems, name))
@@ -308,7 +337,9 @@ qm_quote_store_import_rates_data (QmStore     *store,
     {
       g_string_truncate (problems, problems->len - 1);
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s (nothing was imported):\n%s", what, problems->str);
+                   /* Translators: what failed ("Could not import the exchange rates"),
+                    * then the problems, one a line. */
+                   _("%s (nothing was imported):\n%s"), what, problems->str);
       return -1;
     }
 

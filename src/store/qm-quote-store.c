@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-catalog.h"
 #include "qm-plan-store.h"
@@ -133,8 +134,10 @@ qm_quote_format_number (const char   *pattern,
       else
         {
           g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                       "The quote number pattern '%s' has an unknown token at '%s'; "
-                       "use {YYYY}, {YY}, {MM} and {NNNN}", pattern, p);
+                       /* Translators: the pattern, then the text from the unknown token on;
+                        * {YYYY}, {YY}, {MM} and {NNNN} are tokens and stay as they are. */
+                       _("The quote number pattern '%s' has an unknown token at '%s'; "
+                         "use {YYYY}, {YY}, {MM} and {NNNN}"), pattern, p);
           return NULL;
         }
       p = end + 1;
@@ -142,8 +145,9 @@ qm_quote_format_number (const char   *pattern,
   if (!has_sequence)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "The quote number pattern '%s' needs a sequence token such as {NNNN}, "
-                   "or two quotes would get the same number", pattern);
+                   /* Translators: %s is the pattern; {NNNN} is a token and stays as it is. */
+                   _("The quote number pattern '%s' needs a sequence token such as {NNNN}, "
+                     "or two quotes would get the same number"), pattern);
       return NULL;
     }
   return g_string_free (g_steal_pointer (&out), FALSE);
@@ -234,8 +238,8 @@ qm_quote_store_set_pattern (QmStore     *store,
   sample = qm_quote_format_number (pattern, &today, 1, error);
   if (sample == NULL)
     return FALSE;
-  return qm_store_check_writable (store, "Could not set the quote number pattern", error) &&
-         meta_set (store, META_PATTERN, pattern, "Could not set the quote number pattern", error);
+  return qm_store_check_writable (store, _("Could not set the quote number pattern"), error) &&
+         meta_set (store, META_PATTERN, pattern, _("Could not set the quote number pattern"), error);
 }
 
 guint64
@@ -251,7 +255,7 @@ qm_quote_store_set_sequence (QmStore     *store,
                              guint64      next,
                              GError     **error)
 {
-  const char *what = "Could not set the quote sequence";
+  const char *what = _("Could not set the quote sequence");
   g_autofree char *text = NULL;
   guint64 last;
 
@@ -267,8 +271,10 @@ qm_quote_store_set_sequence (QmStore     *store,
     {
       qm_store_rollback (store);
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s in %s: quote %" G_GUINT64_FORMAT " was handed out already; "
-                   "the next must be above it", what, qm_store_path (store), last);
+                   /* Translators: what failed ("Could not set the quote sequence"), the
+                    * database file or server, and the last quote number handed out. */
+                   _("%s in %s: quote %llu was handed out already; the next must be above it"),
+                   what, qm_store_path (store), (unsigned long long) last);
       return FALSE;
     }
   text = g_strdup_printf ("%" G_GUINT64_FORMAT, next - 1);
@@ -307,15 +313,16 @@ take_number (QmStore      *store,
         continue;
       if (step == QM_DB_STEP_ERROR)
         {
-          qm_store_db_fail (store, error, "Could not number the quote");
+          qm_store_db_fail (store, error, _("Could not number the quote"));
           return NULL;
         }
-      if (!meta_set (store, META_SEQUENCE, text, "Could not number the quote", error))
+      if (!meta_set (store, META_SEQUENCE, text, _("Could not number the quote"), error))
         return NULL;
       return g_steal_pointer (&number);
     }
   g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
-               "Could not number the quote in %s: every number the pattern '%s' gives is taken",
+               /* Translators: the database file or server, then the number pattern. */
+               _("Could not number the quote in %s: every number the pattern '%s' gives is taken"),
                qm_store_path (store), pattern);
   return NULL;
 }
@@ -390,9 +397,9 @@ compute (QmPlan      *plan,
   qm_estimate (plan, estimate);
   if (!estimate->valid || estimate->n_errors > 0)
     {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s", what,
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, _("%s: %s"), what,
                    estimate->n_warnings > 0 ? qm_note_format (&estimate->warnings[0], buf, sizeof buf)
-                                            : "the plan cannot be estimated");
+                                            : _("the plan cannot be estimated"));
       return FALSE;
     }
   qm_estimate_quote (plan, estimate, quote);
@@ -401,7 +408,7 @@ compute (QmPlan      *plan,
       {
         g_autofree char *text = qm_issue_to_string (&quote->issues.items[i]);
 
-        g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s", what, text);
+        g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, _("%s: %s"), what, text);
         return FALSE;
       }
   return TRUE;
@@ -471,13 +478,13 @@ freeze (QmStore            *store,
         GError            **error)
 {
   g_autofree QmPlan *live = g_new0 (QmPlan, 1);
-  g_autofree char *what = g_strdup_printf ("Could not quote the saved plan '%s'", saved->name);
+  g_autofree char *what = g_strdup_printf (_("Could not quote the saved plan '%s'"), saved->name);
   g_autoptr(GError) local = NULL;
   QmQuoteTerms *terms = &live->quote;
 
   if (!qm_plan_store_read_plan (store, saved->inputs, live, NULL, &local))
     {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "%s: %s", what, local->message);
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, _("%s: %s"), what, local->message);
       return FALSE;
     }
   if (terms->currency[0] == '\0')
@@ -511,8 +518,10 @@ freeze (QmStore            *store,
   f->quote = g_new0 (QmQuote, 1);
   if (!qm_plan_load_from_data (f->plan, f->plan_json, -1, NULL, &local))
     {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED, "%s: the frozen plan does not read back: %s",
-                   what, local->message);
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
+                   /* Translators: what failed ("Could not quote the saved plan 'NAME'"),
+                    * then the plan reader's message. */
+                   _("%s: the frozen plan does not read back: %s"), what, local->message);
       return FALSE;
     }
   return compute (f->plan, f->estimate, f->quote, what, error);
@@ -549,7 +558,7 @@ upsert_quote (QmStore               *store,
   step = qm_db_step (find);
   if (step == QM_DB_STEP_ERROR)
     {
-      qm_store_db_fail (store, error, "Could not look up the quote of the plan '%s'", saved->name);
+      qm_store_db_fail (store, error, _("Could not look up the quote of the plan '%s'"), saved->name);
       return 0;
     }
   if (step == QM_DB_STEP_ROW)
@@ -591,12 +600,12 @@ upsert_quote (QmStore               *store,
     }
   qm_db_bind_text (write, 7, saved->name);
   qm_db_bind_int64 (write, 8, g_get_real_time ());
-  if (!qm_store_query_done (store, write, error, "Could not save the quote %s", *number))
+  if (!qm_store_query_done (store, write, error, _("Could not save the quote %s"), *number))
     return 0;
   if (id != 0)
     return id;
   if ((id = qm_db_last_insert_id (qm_store_connection (store))) <= 0)
-    qm_store_db_fail (store, error, "Could not save the quote %s", *number);
+    qm_store_db_fail (store, error, _("Could not save the quote %s"), *number);
   return MAX (id, 0);
 }
 
@@ -623,7 +632,7 @@ insert_revision (QmStore               *store,
   qm_db_bind_int64 (next, 1, quote_id);
   if (qm_db_step (next) != QM_DB_STEP_ROW)
     {
-      qm_store_db_fail (store, error, "Could not read the revisions of %s", number);
+      qm_store_db_fail (store, error, _("Could not read the revisions of %s"), number);
       return NULL;
     }
   seq = (guint) qm_db_column_int64 (next, 0);
@@ -666,7 +675,9 @@ insert_revision (QmStore               *store,
   qm_db_bind_int64 (stmt, 16, f->quote->exponent);
   qm_db_bind_int64 (stmt, 17, f->quote->gross);
   qm_db_bind_int64 (stmt, 18, g_get_real_time ());
-  if (!qm_store_query_done (store, stmt, error, "Could not save revision %s of the quote %s", letter, number))
+  /* Translators: a revision letter (A, B, ...), then a quote number. */
+  if (!qm_store_query_done (store, stmt, error, _("Could not save revision %s of the quote %s"),
+                            letter, number))
     return NULL;
   return g_steal_pointer (&letter);
 }
@@ -676,7 +687,7 @@ qm_quote_store_save_revision (QmStore               *store,
                               const QmQuoteRequest  *req,
                               GError               **error)
 {
-  const char *what = "Could not save the quote";
+  const char *what = _("Could not save the quote");
   g_autoptr(QmSavedPlan) saved = NULL;
   g_auto(Frozen) f = { 0 };
   g_autofree char *number = NULL, *letter = NULL;
@@ -715,7 +726,9 @@ static gboolean
 rebuild (QmQuoteRevision  *r,
          GError          **error)
 {
-  g_autofree char *what = g_strdup_printf ("Revision %s of the quote %s", r->revision, r->number);
+  /* Translators: a revision letter (A, B, ...) and a quote number; the
+   * subject of the two messages that follow ("... no longer computes"). */
+  g_autofree char *what = g_strdup_printf (_("Revision %s of the quote %s"), r->revision, r->number);
   g_autofree char *again = NULL;
   g_autoptr(GError) local = NULL;
   QmQuoteHeader header;
@@ -725,7 +738,9 @@ rebuild (QmQuoteRevision  *r,
   r->quote = g_new0 (QmQuote, 1);
   if (!qm_plan_load_from_data (r->plan, r->plan_json, -1, NULL, &local))
     {
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT, "%s: its frozen plan does not read: %s",
+      /* Translators: "Revision A of the quote Q-2026-0001", then the plan
+       * reader's message. */
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT, _("%s: its frozen plan does not read: %s"),
                    what, local->message);
       return FALSE;
     }
@@ -736,8 +751,8 @@ rebuild (QmQuoteRevision  *r,
   if (strcmp (again, r->quote_json) != 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
-                   "%s no longer computes to the figures it froze (this version of Quartermaster "
-                   "prices quotes differently); its stored JSON is unchanged", what);
+                   _("%s no longer computes to the figures it froze (this version of Quartermaster "
+                     "prices quotes differently); its stored JSON is unchanged"), what);
       return FALSE;
     }
   return TRUE;
@@ -770,15 +785,17 @@ qm_quote_store_load_revision (QmStore     *store,
     {
       if (revision != NULL)
         g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                     "No revision %s of the quote %s in %s", revision, number, qm_store_path (store));
+                     /* Translators: a revision letter (A, B, ...), a quote number, and the
+                      * database file or server. */
+                     _("No revision %s of the quote %s in %s"), revision, number, qm_store_path (store));
       else
         g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                     "No quote %s in %s", number, qm_store_path (store));
+                     _("No quote %s in %s"), number, qm_store_path (store));
       return NULL;
     }
   if (step != QM_DB_STEP_ROW)
     {
-      qm_store_db_fail (store, error, "Could not read the quote %s", number);
+      qm_store_db_fail (store, error, _("Could not read the quote %s"), number);
       return NULL;
     }
 
@@ -820,7 +837,7 @@ qm_quote_store_list_revisions (QmStore     *store,
                                GError     **error)
 {
   g_autoptr(QmDbStmt) stmt = NULL;
-  g_autofree char *what = g_strdup_printf ("Could not list the revisions of %s", number);
+  g_autofree char *what = g_strdup_printf (_("Could not list the revisions of %s"), number);
 
   stmt = qm_store_query (store, "SELECT r.letter FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
                                 " WHERE q.number = ?1 ORDER BY r.seq", error);
@@ -877,7 +894,7 @@ qm_quote_store_list (QmStore             *store,
     return NULL;
   qm_db_bind_text (stmt, 1, state != NULL ? qm_quote_state_to_string (*state) : NULL);
   return qm_quote_store_collect (store, stmt, summary_from_row, (GDestroyNotify) qm_quote_summary_free,
-                                 needle, "Could not list the quotes", error);
+                                 needle, _("Could not list the quotes"), error);
 }
 
 char *
@@ -897,7 +914,9 @@ qm_quote_store_find_for_plan (QmStore  *store,
   if (step == QM_DB_STEP_ROW)
     return qm_db_column_dup (stmt, 0);
   if (step != QM_DB_STEP_DONE)
-    qm_store_db_fail (store, error, "Could not look up the quote of plan %" G_GINT64_FORMAT, plan_id);
+    /* Translators: %lld is the saved plan's number. */
+    qm_store_db_fail (store, error, _("Could not look up the quote of plan %lld"),
+                      (long long) plan_id);
   return NULL;
 }
 
@@ -909,7 +928,8 @@ qm_quote_store_set_state (QmStore       *store,
 {
   g_autoptr(QmDbStmt) stmt = NULL;
 
-  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_QUOTES, "Could not change the quote's state", error))
+  if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_QUOTES, _("Could not change the quote's state"),
+                             error))
     return FALSE;
   stmt = qm_store_query (store, "UPDATE quote SET state = ?2, modified = ?3 WHERE number = ?1", error);
   if (stmt == NULL)
@@ -917,12 +937,12 @@ qm_quote_store_set_state (QmStore       *store,
   qm_db_bind_text (stmt, 1, number);
   qm_db_bind_text (stmt, 2, qm_quote_state_to_string (state));
   qm_db_bind_int64 (stmt, 3, g_get_real_time ());
-  if (!qm_store_query_done (store, stmt, error, "Could not change the state of the quote %s", number))
+  if (!qm_store_query_done (store, stmt, error, _("Could not change the state of the quote %s"), number))
     return FALSE;
   if (qm_db_changes (qm_store_connection (store)) == 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
-                   "No quote %s in %s", number, qm_store_path (store));
+                   _("No quote %s in %s"), number, qm_store_path (store));
       return FALSE;
     }
   /* One statement, committed already: the notice goes on its own. */

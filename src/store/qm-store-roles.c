@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-store-private.h"
 #include "qm-store-roles.h"
@@ -61,7 +62,8 @@ qm_store_read_role_info (QmDb            *db,
   return TRUE;
 
 fail:
-  qm_db_fail (db, error, "Could not read what your role may do in %s", qm_db_location (db));
+  /* Translators: %s is the team database's server address. */
+  qm_db_fail (db, error, _("Could not read what your role may do in %s"), qm_db_location (db));
   return FALSE;
 }
 
@@ -73,11 +75,20 @@ qm_store_fail_no_read (QmDb    *db,
   const char *user = stmt != NULL && qm_db_step (stmt) == QM_DB_STEP_ROW
                      ? qm_db_column_text (stmt, 0) : NULL;
 
-  g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
-               "Could not open the team database %s: your role%s%s%s may not read "
-               "Quartermaster's data; ask whoever runs the database to grant you %s",
-               qm_db_location (db), user != NULL ? " on it, " : "", user != NULL ? user : "",
-               user != NULL ? "," : "", QM_STORE_ROLE_VIEWER);
+  if (user != NULL)
+    g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
+                 /* Translators: the server's address, your login role on it, and the
+                  * team role to ask for (quartermaster_viewer). */
+                 _("Could not open the team database %s: your role on it, %s, may not read "
+                   "Quartermaster's data; ask whoever runs the database to grant you %s"),
+                 qm_db_location (db), user, QM_STORE_ROLE_VIEWER);
+  else
+    g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
+                 /* Translators: the server's address, and the team role to ask for
+                  * (quartermaster_viewer). */
+                 _("Could not open the team database %s: your role may not read "
+                   "Quartermaster's data; ask whoever runs the database to grant you %s"),
+                 qm_db_location (db), QM_STORE_ROLE_VIEWER);
 }
 
 gboolean
@@ -104,10 +115,12 @@ qm_store_check_may_upgrade (QmDb        *db,
       if (qm_db_column_int64 (stmt, 0))
         return TRUE;
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
-                   "The team database %s needs an upgrade from schema %d to %d, which only "
-                   "its owner, %s, may make. Ask whoever runs it to open it once with this "
-                   "version of Quartermaster (for example with quartermaster-cli db "
-                   "setup-roles). Nothing was changed.",
+                   /* Translators: the server's address, the schema versions from and
+                    * to, and the role that owns the tables. */
+                   _("The team database %s needs an upgrade from schema %d to %d, which only "
+                     "its owner, %s, may make. Ask whoever runs it to open it once with this "
+                     "version of Quartermaster (for example with quartermaster-cli db "
+                     "setup-roles). Nothing was changed."),
                    qm_db_location (db), from, to, qm_db_column_text (stmt, 1));
       return FALSE;
     case QM_DB_STEP_DONE:
@@ -118,7 +131,8 @@ qm_store_check_may_upgrade (QmDb        *db,
     }
 
 fail:
-  qm_db_fail (db, error, "Could not read who owns %s", qm_db_location (db));
+  /* Translators: %s is the team database's server address. */
+  qm_db_fail (db, error, _("Could not read who owns %s"), qm_db_location (db));
   return FALSE;
 }
 
@@ -153,20 +167,34 @@ qm_store_role (QmStore *store)
   return info->groups != NULL ? info->groups : info->user;
 }
 
-/* What the role may not do, as the end of "Your role ..., X". */
+/* What the role may not do, as a whole sentence so that a translation
+ * can put the parts in its own order. The first %s is the role, the
+ * second the group role to ask for. */
 static const char *
-missing_phrase (guint missing)
+missing_format (guint missing)
 {
   switch (missing)
     {
     case QM_STORE_RIGHT_EDIT_PLANS:
-      return "may read plans but not save them";
+      /* Translators: your role on the team database, then the team role
+       * to ask for (quartermaster_editor). */
+      return _("Your role on the team database, %s, may read plans but not save them; "
+               "ask whoever runs the database to grant you %s");
     case QM_STORE_RIGHT_EDIT_QUOTES:
-      return "may read quotes but not save them";
+      /* Translators: your role on the team database, then the team role
+       * to ask for (quartermaster_editor). */
+      return _("Your role on the team database, %s, may read quotes but not save them; "
+               "ask whoever runs the database to grant you %s");
     case QM_STORE_RIGHT_EDIT_CATALOG:
-      return "may read the catalog and its prices but not change them";
+      /* Translators: your role on the team database, then the team role
+       * to ask for (quartermaster_catalog_manager). */
+      return _("Your role on the team database, %s, may read the catalog and its prices "
+               "but not change them; ask whoever runs the database to grant you %s");
     default:
-      return "may read but not change anything";
+      /* Translators: your role on the team database, then the team role
+       * to ask for (quartermaster_editor). */
+      return _("Your role on the team database, %s, may read but not change anything; "
+               "ask whoever runs the database to grant you %s");
     }
 }
 
@@ -191,21 +219,23 @@ qm_store_rights_reason (QmStore       *store,
   if (missing == 0)
     return NULL;
   if (!info->known)
-    return g_strdup_printf ("The database %s is read-only, so nothing can be saved; "
-                            "check the file's permissions", qm_store_path (store));
+    /* Translators: %s is the database file. */
+    return g_strdup_printf (_("The database %s is read-only, so nothing can be saved; "
+                              "check the file's permissions"), qm_store_path (store));
   /* The role's grants first: a viewer's store is read-only because of
    * them. */
   if ((missing & ~info->rights) == 0)
-    return g_strdup_printf ("This connection to the team database %s is read-only, "
-                            "so nothing can be saved", qm_store_path (store));
+    /* Translators: %s is the team database's server address. */
+    return g_strdup_printf (_("This connection to the team database %s is read-only, "
+                              "so nothing can be saved"), qm_store_path (store));
   missing &= ~info->rights;
   if (missing & QM_STORE_RIGHT_READ)
-    return g_strdup_printf ("Your role on the team database, %s, may not read "
-                            "Quartermaster's data; ask whoever runs the database to "
-                            "grant you %s", qm_store_role (store), role_for (missing));
-  return g_strdup_printf ("Your role on the team database, %s, %s; ask whoever runs "
-                          "the database to grant you %s", qm_store_role (store),
-                          missing_phrase (missing), role_for (missing));
+    /* Translators: your role on the team database, then the team role to
+     * ask for (quartermaster_viewer). */
+    return g_strdup_printf (_("Your role on the team database, %s, may not read "
+                              "Quartermaster's data; ask whoever runs the database to "
+                              "grant you %s"), qm_store_role (store), role_for (missing));
+  return g_strdup_printf (missing_format (missing), qm_store_role (store), role_for (missing));
 }
 
 gboolean
@@ -218,7 +248,7 @@ qm_store_check_right (QmStore     *store,
 
   if (why == NULL)
     return TRUE;
-  g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY, "%s: %s", what, why);
+  g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY, _("%s: %s"), what, why);
   return FALSE;
 }
 
@@ -280,7 +310,7 @@ existing_roles (QmStore  *store,
         *found |= 1u << i;
   if (step == QM_DB_STEP_ERROR)
     {
-      qm_store_db_fail (store, error, "Could not read the roles");
+      qm_store_db_fail (store, error, _("Could not read the roles"));
       return FALSE;
     }
   return TRUE;
@@ -302,14 +332,16 @@ qm_store_setup_roles (QmStore  *store,
                       GError  **error)
 {
   QmDb *db = qm_store_connection (store);
-  const char *what = "Could not set up the team roles";
+  const char *what = _("Could not set up the team roles");
   g_autoptr(GPtrArray) done = g_ptr_array_new_with_free_func (g_free);
   guint found;
 
   if (qm_db_engine (db) != QM_DB_POSTGRESQL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s: %s is a file; roles are for a team database on a PostgreSQL server",
+                   /* Translators: the first %s says what failed ("Could not set up the
+                    * team roles"), the second is the database file. */
+                   _("%s: %s is a file; roles are for a team database on a PostgreSQL server"),
                    what, qm_store_path (store));
       return NULL;
     }
@@ -324,15 +356,18 @@ qm_store_setup_roles (QmStore  *store,
 
       if (found & (1u << i))
         {
-          g_ptr_array_add (done, g_strdup_printf ("%s was there already.", group_roles[i]));
+          /* Translators: %s is a team role, such as quartermaster_editor. */
+          g_ptr_array_add (done, g_strdup_printf (_("%s was there already."), group_roles[i]));
           continue;
         }
       if (!qm_db_exec (db, sql, NULL))
         {
-          qm_store_db_fail (store, error, "Could not create the role %s", group_roles[i]);
+          /* Translators: %s is a team role, such as quartermaster_editor. */
+          qm_store_db_fail (store, error, _("Could not create the role %s"), group_roles[i]);
           goto fail;
         }
-      g_ptr_array_add (done, g_strdup_printf ("Created the role %s.", group_roles[i]));
+      /* Translators: %s is a team role, such as quartermaster_editor. */
+      g_ptr_array_add (done, g_strdup_printf (_("Created the role %s."), group_roles[i]));
     }
   if (!qm_db_exec (db, grants_sql, NULL))
     {
@@ -342,11 +377,22 @@ qm_store_setup_roles (QmStore  *store,
   if (!qm_store_commit (store, what, error))
     return NULL;
 
-  g_ptr_array_add (done, g_strdup (QM_STORE_ROLE_VIEWER " may read plans, quotes and the catalog."));
-  g_ptr_array_add (done, g_strdup (QM_STORE_ROLE_EDITOR " may also save plans and quotes."));
-  g_ptr_array_add (done, g_strdup_printf (QM_STORE_ROLE_CATALOG_MANAGER " may also change "
-                                          "prices, hardware and exchange rates%s.",
-                                          has_price_history (store) ? " (and their history)" : ""));
+  /* Translators: %s is quartermaster_viewer, a team role. */
+  g_ptr_array_add (done, g_strdup_printf (_("%s may read plans, quotes and the catalog."),
+                                          QM_STORE_ROLE_VIEWER));
+  /* Translators: %s is quartermaster_editor, a team role. */
+  g_ptr_array_add (done, g_strdup_printf (_("%s may also save plans and quotes."),
+                                          QM_STORE_ROLE_EDITOR));
+  if (has_price_history (store))
+    /* Translators: %s is quartermaster_catalog_manager, a team role. */
+    g_ptr_array_add (done, g_strdup_printf (_("%s may also change prices, hardware and exchange "
+                                              "rates (and their history)."),
+                                            QM_STORE_ROLE_CATALOG_MANAGER));
+  else
+    /* Translators: %s is quartermaster_catalog_manager, a team role. */
+    g_ptr_array_add (done, g_strdup_printf (_("%s may also change prices, hardware and "
+                                              "exchange rates."),
+                                            QM_STORE_ROLE_CATALOG_MANAGER));
   return g_steal_pointer (&done);
 
 fail:

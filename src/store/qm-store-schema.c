@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "qm-store-private.h"
 
 /* migrations[i] takes the schema from version i to i + 1. Append only:
@@ -248,7 +250,8 @@ qm_store_migrate (QmDb     *db,
 {
   for (int v = from; v < to; v++)
     {
-      g_autofree char *what = g_strdup_printf ("Could not upgrade the database to version %d", v + 1);
+      g_autofree char *what = g_strdup_printf (_("Could not upgrade the database to version %d"),
+                                               v + 1);
       g_autofree char *sql = NULL;
       int now;
 

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-db-private.h"
 #include "qm-store-private.h"
@@ -61,9 +62,11 @@ set_error_valist (GError     **error,
     detail = sqlite3_errstr (rc);
 
   if (why != NULL)
-    g_set_error (error, QM_STORE_ERROR, code, "%s: %s (%s)", what, why, detail);
+    /* Translators: what failed, the cause in words, then SQLite's own
+     * message. */
+    g_set_error (error, QM_STORE_ERROR, code, _("%s: %s (%s)"), what, why, detail);
   else
-    g_set_error (error, QM_STORE_ERROR, code, "%s: %s", what, detail);
+    g_set_error (error, QM_STORE_ERROR, code, _("%s: %s"), what, detail);
 }
 
 void
@@ -89,7 +92,9 @@ qm_store_fail (QmStore     *store,
   va_start (args, format);
   what = g_strdup_vprintf (format, args);
   va_end (args);
-  full = g_strdup_printf ("%s in %s", what, store->path);
+  /* Translators: the first %s says what failed ("Could not save the plan"),
+   * the second is the database file. */
+  full = g_strdup_printf (_("%s in %s"), what, store->path);
   set_error_valist (error, store->db, rc, full);
 }
 
@@ -132,14 +137,15 @@ qm_store_prepare (QmStore     *store,
   if (store->db == NULL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
-                   "%s does not keep this on a PostgreSQL server yet; use a database file",
+                   /* Translators: %s is the team database's server address. */
+                   _("%s does not keep this on a PostgreSQL server yet; use a database file"),
                    store->path);
       return NULL;
     }
   rc = sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL);
   if (rc != SQLITE_OK)
     {
-      qm_store_fail (store, error, rc, "Could not prepare a query");
+      qm_store_fail (store, error, rc, _("Could not prepare a query"));
       sqlite3_finalize (stmt);
       return NULL;
     }
@@ -183,7 +189,9 @@ qm_store_check_writable (QmStore     *store,
   if (store->role.known)
     return qm_store_check_right (store, QM_STORE_RIGHTS_EDIT, what, error);
   g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
-               "%s in %s: %s", what, store->path, qm_db_explain (QM_STORE_ERROR_READ_ONLY));
+               /* Translators: the first %s says what failed ("Could not save the plan"),
+                * the second is the database file, the third the cause. */
+               _("%s in %s: %s"), what, store->path, qm_db_explain (QM_STORE_ERROR_READ_ONLY));
   return FALSE;
 }
 
@@ -244,7 +252,7 @@ qm_store_query (QmStore     *store,
   QmDbStmt *stmt = qm_db_prepare (store->qdb, sql, NULL);
 
   if (stmt == NULL)
-    qm_store_db_fail (store, error, "Could not prepare a query");
+    qm_store_db_fail (store, error, _("Could not prepare a query"));
   return stmt;
 }
 
@@ -340,7 +348,8 @@ check_integrity (sqlite3     *db,
           const char *result = (const char *) sqlite3_column_text (stmt, 0);
 
           if (g_strcmp0 (result, "ok") != 0)
-            problem = g_strdup (result != NULL ? result : "no result");
+            /* Translators: SQLite's integrity check gave no answer. */
+            problem = g_strdup (result != NULL ? result : _("no result"));
           rc = SQLITE_OK;
         }
     }
@@ -348,14 +357,16 @@ check_integrity (sqlite3     *db,
 
   if (rc != SQLITE_OK)
     {
-      g_autofree char *what = g_strdup_printf ("The integrity check of %s failed", path);
+      g_autofree char *what = g_strdup_printf (_("The integrity check of %s failed"), path);
       qm_store_set_error (error, db, rc, what);
       return FALSE;
     }
   if (problem != NULL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT,
-                   "The database %s is damaged: %s", path, problem);
+                   /* Translators: %s is the database file, then SQLite's account of the
+                    * damage (in English). */
+                   _("The database %s is damaged: %s"), path, problem);
       return FALSE;
     }
   return TRUE;
@@ -392,7 +403,9 @@ move_aside (const char  *path,
     {
       int saved = errno;
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT,
-                   "The database %s is damaged and could not be moved aside to %s: %s",
+                   /* Translators: the damaged database file, the name it was to get,
+                    * and why the rename failed. */
+                   _("The database %s is damaged and could not be moved aside to %s: %s"),
                    path, target, g_strerror (saved));
       return NULL;
     }
@@ -416,9 +429,10 @@ qm_store_recovery_message (QmStore *store)
 {
   if (store->recovered_from == NULL)
     return NULL;
-  return g_strdup_printf ("The database %s was damaged. It was moved to %s and a new, "
-                          "empty database was started. Plans that can still be read "
-                          "can be imported from the old file.",
+  /* Translators: the database file, then the name it was moved to. */
+  return g_strdup_printf (_("The database %s was damaged. It was moved to %s and a new, "
+                            "empty database was started. Plans that can still be read "
+                            "can be imported from the old file."),
                           store->path, store->recovered_from);
 }
 
@@ -508,7 +522,8 @@ qm_store_backup (QmStore     *store,
   if (store->db == NULL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
-                   "%s is a server: its backups are the server's own", store->path);
+                   /* Translators: %s is the team database's server address. */
+                   _("%s is a server: its backups are the server's own"), store->path);
       return NULL;
     }
   if (date == NULL)
@@ -526,7 +541,7 @@ qm_store_backup (QmStore     *store,
     {
       int saved = errno;
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
-                   "Could not create the backup folder %s: %s", dir, g_strerror (saved));
+                   _("Could not create the backup folder %s: %s"), dir, g_strerror (saved));
       return NULL;
     }
 
@@ -541,7 +556,7 @@ qm_store_backup (QmStore     *store,
   rc = sqlite3_step (stmt);
   if (rc != SQLITE_DONE)
     {
-      qm_store_fail (store, error, rc, "Could not write the backup %s", target);
+      qm_store_fail (store, error, rc, _("Could not write the backup %s"), target);
       g_remove (partial);
       return NULL;
     }
@@ -549,7 +564,7 @@ qm_store_backup (QmStore     *store,
     {
       int saved = errno;
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,
-                   "Could not name the backup %s: %s", target, g_strerror (saved));
+                   _("Could not name the backup %s: %s"), target, g_strerror (saved));
       g_remove (partial);
       return NULL;
     }
@@ -585,7 +600,7 @@ open_db (QmStore          *store,
   store->qdb = qm_db_new_sqlite (store->db, store->path);
   if (rc != SQLITE_OK)
     {
-      g_autofree char *what = g_strdup_printf ("Could not open the database %s", store->path);
+      g_autofree char *what = g_strdup_printf (_("Could not open the database %s"), store->path);
       qm_store_set_error (error, store->db, rc, what);
       return FALSE;
     }
@@ -624,7 +639,7 @@ inspect (QmStore   *store,
   store->version = qm_db_schema_version (store->qdb, NULL);
   if (store->version < 0)
     {
-      qm_db_fail (store->qdb, error, "Could not read the database %s", store->path);
+      qm_db_fail (store->qdb, error, _("Could not read the database %s"), store->path);
       *damaged = qm_db_last_code (store->qdb) == QM_STORE_ERROR_CORRUPT;
       return FALSE;
     }
@@ -632,8 +647,10 @@ inspect (QmStore   *store,
   if (store->version > qm_store_latest_version ())
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_TOO_NEW,
-                   "The database %s was written by a newer Quartermaster "
-                   "(schema %d; this version knows up to %d). It was left untouched.",
+                   /* Translators: the database file or server, the schema version it
+                    * has and the newest this program knows. */
+                   _("The database %s was written by a newer Quartermaster "
+                     "(schema %d; this version knows up to %d). It was left untouched."),
                    store->path, store->version, qm_store_latest_version ());
       return FALSE;
     }
@@ -685,15 +702,17 @@ open_server (QmStore           *store_in,
       if (qm_db_last_code (store->qdb) == QM_STORE_ERROR_READ_ONLY)
         qm_store_fail_no_read (store->qdb, error);
       else
-        qm_store_db_fail (store, error, "Could not read the schema version");
+        qm_store_db_fail (store, error, _("Could not read the schema version"));
       return NULL;
     }
   /* Before anything else: a newer schema is refused untouched. */
   if (store->version > latest)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_TOO_NEW,
-                   "The database %s was written by a newer Quartermaster "
-                   "(schema %d; this version knows up to %d). It was left untouched.",
+                   /* Translators: the database file or server, the schema version it
+                    * has and the newest this program knows. */
+                   _("The database %s was written by a newer Quartermaster "
+                     "(schema %d; this version knows up to %d). It was left untouched."),
                    store->path, store->version, latest);
       return NULL;
     }
@@ -702,8 +721,10 @@ open_server (QmStore           *store_in,
       if (store->read_only)
         {
           g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
-                       "The database %s needs an upgrade from schema %d to %d, and this "
-                       "connection is read-only.", store->path, store->version, latest);
+                       /* Translators: the server's address, then the schema versions
+                        * from and to. */
+                       _("The database %s needs an upgrade from schema %d to %d, and this "
+                         "connection is read-only."), store->path, store->version, latest);
           return NULL;
         }
       if (!qm_store_check_may_upgrade (store->qdb, store->version, latest, error) ||
@@ -763,7 +784,7 @@ qm_store_open_with_flags (const char        *path,
     {
       int saved = errno;
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
-                   "Could not create the folder %s: %s", dir, g_strerror (saved));
+                   _("Could not create the folder %s: %s"), dir, g_strerror (saved));
       return NULL;
     }
 
@@ -796,11 +817,11 @@ qm_store_open_with_flags (const char        *path,
   if (!store->read_only)
     {
       /* WAL keeps the last committed state readable after a crash mid-write. */
-      if (!enable_wal (store->db, "Could not enable write-ahead logging", error) ||
-          !exec_sql (store->db, "PRAGMA synchronous = NORMAL", "Could not set the sync mode", error))
+      if (!enable_wal (store->db, _("Could not enable write-ahead logging"), error) ||
+          !exec_sql (store->db, "PRAGMA synchronous = NORMAL", _("Could not set the sync mode"), error))
         return NULL;
     }
-  if (!exec_sql (store->db, "PRAGMA foreign_keys = ON", "Could not enable foreign keys", error))
+  if (!exec_sql (store->db, "PRAGMA foreign_keys = ON", _("Could not enable foreign keys"), error))
     return NULL;
 
   if (store->version < qm_store_latest_version ())
@@ -808,9 +829,11 @@ qm_store_open_with_flags (const char        *path,
       if (store->read_only)
         {
           g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY,
-                       "The database %s is read-only, and it needs an upgrade from "
-                       "schema %d to %d that would write to it. Open it where it can "
-                       "be written, or copy it first.",
+                       /* Translators: the database file, then the schema versions from
+                        * and to. */
+                       _("The database %s is read-only, and it needs an upgrade from "
+                         "schema %d to %d that would write to it. Open it where it can "
+                         "be written, or copy it first."),
                        path, store->version, qm_store_latest_version ());
           return NULL;
         }

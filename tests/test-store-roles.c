@@ -9,7 +9,9 @@
  */
 #include <string.h>
 
+#include "qm-catalog-store.h"
 #include "qm-db.h"
+#include "qm-plan-store.h"
 #include "qm-store-roles.h"
 #include "qm-test-cli.h"
 #include "qm-test-pg.h"
@@ -197,6 +199,45 @@ test_editor (void)
   g_assert_false (server_allows ("qm_eddie", "DELETE FROM catalog_builtin", NULL));
 }
 
+/* A plan file that brings its own GPU: an editor's import is refused in
+ * words naming the entry and the missing right, and leaves nothing
+ * behind; once a catalog manager has added the entry, the editor's
+ * import goes through. */
+static void
+test_editor_imports_embedded (void)
+{
+  g_autoptr(QmStore) editor = open_as ("qm_eddie");
+  g_autoptr(QmStore) manager = open_as ("qm_cara");
+  g_autoptr(QmCatalogEntry) entry = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "tests", "plans", "good",
+                                            "lora-embedded-gpu.qmplan", NULL);
+  gint64 id;
+
+  id = qm_plan_store_import_file (editor, path, NULL, NULL, &error);
+  g_assert_cmpint (id, ==, 0);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  g_assert_nonnull (strstr (error->message, "lora-embedded-gpu.qmplan"));
+  g_assert_nonnull (strstr (error->message, "“my-gpu” (hardware.gpu_spec)"));
+  g_assert_nonnull (strstr (error->message, QM_STORE_ROLE_CATALOG_MANAGER));
+  g_clear_error (&error);
+  g_assert_null (qm_catalog_store_get (editor, QM_CATALOG_KIND_GPU, "my-gpu", NULL));
+
+  g_assert_true (qm_catalog_store_add (manager, QM_CATALOG_KIND_GPU,
+                                       "{ \"id\": \"my-gpu\", \"vendor\": \"X\", \"name\": \"X card\","
+                                       " \"source\": \"test\", \"as_of\": \"2025-01-01\", \"family\": \"x\","
+                                       " \"form_factor\": \"pcie\","
+                                       " \"tflops\": { \"bf16\": 100, \"fp16\": 100, \"fp32\": 50 },"
+                                       " \"memory_gb\": 48, \"bandwidth_tbs\": 1, \"tdp_w\": 300,"
+                                       " \"link_gbs\": 32 }", &error));
+  g_assert_no_error (error);
+  entry = qm_catalog_store_get (editor, QM_CATALOG_KIND_GPU, "my-gpu", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (entry);
+  g_assert_cmpint (qm_plan_store_import_file (editor, path, NULL, NULL, &error), >, 0);
+  g_assert_no_error (error);
+}
+
 static void
 test_catalog_manager (void)
 {
@@ -353,6 +394,7 @@ main (int    argc,
   g_test_add_func ("/store-roles/setup-command", test_setup_command);
   g_test_add_func ("/store-roles/viewer", test_viewer);
   g_test_add_func ("/store-roles/editor", test_editor);
+  g_test_add_func ("/store-roles/editor-imports-embedded", test_editor_imports_embedded);
   g_test_add_func ("/store-roles/catalog-manager", test_catalog_manager);
   g_test_add_func ("/store-roles/server-enforces", test_server_enforces);
   g_test_add_func ("/store-roles/price-history", test_price_history);

@@ -244,6 +244,19 @@ add_embedded_entries (QmStore     *store,
       existing = qm_catalog_store_get (store, kind, id, NULL);
       if (existing != NULL)
         continue;
+      /* A new entry joins the shared catalog: a role that may edit plans
+       * but not the catalog hears which entry, before the server says
+       * no to the whole import. */
+      {
+        /* Translators: %s are a catalog entry's id and a plan key such as
+         * "gpu_spec". */
+        g_autofree char *what = g_strdup_printf (_("the plan brings its own catalog entry “%s” "
+                                                   "(hardware.%s), which this catalog does not have"),
+                                                 id, spec_key);
+
+        if (!qm_store_check_right (store, QM_STORE_RIGHT_EDIT_CATALOG, what, error))
+          return FALSE;
+      }
       parsed = g_malloc0 (qm_catalog_kind_struct_size (kind));
       if (!qm_catalog_parse_object (kind, spec, QM_CATALOG_PARSE_NONE, parsed, error))
         {

@@ -118,10 +118,12 @@ typedef struct
   QmStoreTakeFunc   take;
 } Taking;
 
+/* The attempt ended in the worker thread, connected or not: back on the
+ * caller's thread, @take makes of it what the task returns. */
 static void
-connected (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
+attempt_ended (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   g_autofree Taking *taking = user_data;
   g_autoptr(GTask) task = taking->task;
@@ -150,7 +152,7 @@ qm_store_connect_async (QmStore         *store,
   taking->take = take;
   g_task_set_task_data (task, store, NULL);
   qm_db_attempt_run_async (qm_db_attempt_new (qm_store_connection (store), QM_STORE_RECONNECT_TIMEOUT_MS),
-                           g_task_get_cancellable (task), connected, taking);
+                           g_task_get_cancellable (task), attempt_ended, taking);
 }
 
 static int

@@ -133,7 +133,6 @@ gboolean  qm_store_check_right     (QmStore         *store,
 gboolean  qm_store_notify          (QmStore         *store,
                                     guint            changes,
                                     GError         **error);
-/* The watch connection the store keeps for qm_store_watch_fd(). */
 /* The async connects (qm_store_reconnect_async, qm_store_watch_start_async):
  * a new connection with @store's settings is made in a worker thread,
  * within QM_STORE_RECONNECT_TIMEOUT_MS, and handed, on this thread, to
@@ -147,6 +146,7 @@ void      qm_store_connect_async  (QmStore         *store,
                                    GTask           *task,
                                    QmStoreTakeFunc  take);
 
+/* The watch connection the store keeps for qm_store_watch_fd(). */
 typedef struct _QmStoreWatch QmStoreWatch;
 void      qm_store_watch_free      (QmStoreWatch    *watch);
 QmStoreWatch **qm_store_watch_slot (QmStore         *store);

@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <gio/gunixsocketaddress.h>
 #include <libpq-fe.h>
 
 #include "qm-test-pg.h"
@@ -23,6 +25,7 @@ struct _QmTestPg
   int     watchdog_fd; /* closing it (or exiting) stops the server */
   GPid    watchdog;
   guint   n_databases;
+  GSocket *hung;      /* listening where the server did (qm_test_pg_hang) */
 };
 
 static const char *
@@ -235,6 +238,7 @@ qm_test_pg_stop (QmTestPg *pg)
       waitpid (pg->watchdog, &status, 0);
       g_spawn_close_pid (pg->watchdog);
     }
+  g_clear_object (&pg->hung);
   g_free (pg->dir);
   g_free (pg->data);
   g_free (pg);
@@ -320,6 +324,29 @@ qm_test_pg_shut_down (QmTestPg *pg)
   run_tool (argv);
 }
 
+static char *
+socket_path (QmTestPg *pg)
+{
+  return g_build_filename (pg->dir, ".s.PGSQL.5432", NULL);
+}
+
+void
+qm_test_pg_hang (QmTestPg *pg)
+{
+  g_autofree char *path = socket_path (pg);
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (pg->hung);
+  qm_test_pg_kill (pg);
+  pg->hung = g_socket_new (G_SOCKET_FAMILY_UNIX, G_SOCKET_TYPE_STREAM, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (pg->hung, address, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_socket_listen (pg->hung, &error));
+  g_assert_no_error (error);
+}
+
 void
 qm_test_pg_resume (QmTestPg *pg)
 {
@@ -327,5 +354,13 @@ qm_test_pg_resume (QmTestPg *pg)
   g_autofree char *log = g_build_filename (pg->dir, "server.log", NULL);
   const char *argv[] = { pg_ctl, "-D", pg->data, "-l", log, "-w", "-t", "60", "start", NULL };
 
+  if (pg->hung != NULL)
+    {
+      g_autofree char *path = socket_path (pg);
+
+      g_socket_close (pg->hung, NULL);
+      g_clear_object (&pg->hung);
+      g_unlink (path);
+    }
   run_tool (argv);
 }

@@ -60,7 +60,12 @@ void         qm_test_pg_kill       (QmTestPg   *pg);
  * session is told "terminating connection due to administrator command"
  * and closed); qm_test_pg_resume() starts it again. */
 void         qm_test_pg_shut_down  (QmTestPg   *pg);
-/* Starts the server again after qm_test_pg_kill() or
+/* A server that takes the connection and never answers (hung, or a
+ * network that swallows packets): qm_test_pg_kill(), then a socket
+ * listens where the server did and never accepts; the kernel completes
+ * the connect, and the client waits for an answer that never comes. */
+void         qm_test_pg_hang       (QmTestPg   *pg);
+/* Starts the server again after qm_test_pg_kill(), qm_test_pg_hang() or
  * qm_test_pg_shut_down(), waiting until it accepts connections. */
 void         qm_test_pg_resume     (QmTestPg   *pg);
 

@@ -3,7 +3,9 @@
  * the test stops and starts: hidden while connected, shown once the
  * server goes away, Retry says why it failed while the server is down,
  * and the banner's periodic try saves the edit kept on this computer once
- * it is back. Screenshots: connection-banner-{light,dark}.png.
+ * it is back; against a hung server, Retry waits in the background while
+ * the window goes on. Screenshots: connection-banner-{light,dark}.png,
+ * connection-banner-connecting.png.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -87,6 +89,9 @@ test_banner (void)
   retry = qm_test_find_button (banner, "_Retry");
   g_assert_nonnull (retry);
   g_signal_emit_by_name (retry, "clicked");
+  /* The try runs in the background: the main loop goes on meanwhile. */
+  while (qm_connection_banner_is_trying (QM_CONNECTION_BANNER (banner)))
+    g_main_context_iteration (NULL, TRUE);
   g_assert_true (qm_connection_banner_is_shown (QM_CONNECTION_BANNER (banner)));
   g_assert_cmpuint (messages->len, ==, 1);
   g_assert_nonnull (strstr (messages->pdata[0], "could not be reached"));
@@ -112,6 +117,93 @@ test_banner (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct
+{
+  GtkWidget *banner;
+  GtkWidget *retry;
+  guint      ticks;      /* turns of the main loop while the try was under way */
+  gboolean   sensitive;  /* Retry could be pressed again meanwhile */
+  gint64     last_tick;
+  gint64     longest_gap;
+} Watching;
+
+static gboolean
+watch_try (gpointer data)
+{
+  Watching *w = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (qm_connection_banner_is_trying (QM_CONNECTION_BANNER (w->banner)))
+    {
+      w->ticks++;
+      w->sensitive |= gtk_widget_get_sensitive (w->retry);
+    }
+  w->longest_gap = MAX (w->longest_gap, now - w->last_tick);
+  w->last_tick = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Retry against a server that takes the connection and never answers:
+ * the window goes on (the main loop turns) while the try waits, the
+ * button cannot be pressed again and the banner says a try is under way;
+ * then the failure is reported as before. A window closed while a try
+ * waits leaves nothing behind for the try's end to touch. */
+static void
+test_hung_server (void)
+{
+  g_autofree char *uri = new_database ();
+  g_autoptr(QmStore) store = qm_test_open_store_at (uri);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
+  QmWindow *window = qm_window_new_with_store (NULL, store);
+  Watching w = { 0 };
+  gint64 start;
+  guint id;
+
+  gtk_window_present (GTK_WINDOW (window));
+  w.banner = qm_test_find_type (GTK_WIDGET (window), QM_TYPE_CONNECTION_BANNER);
+  w.retry = qm_test_find_button (w.banner, "_Retry");
+  g_signal_connect (w.banner, "report", G_CALLBACK (on_report), messages);
+
+  qm_test_pg_hang (cluster);
+  qm_connection_banner_update (QM_CONNECTION_BANNER (w.banner));
+  g_assert_true (qm_connection_banner_is_shown (QM_CONNECTION_BANNER (w.banner)));
+
+  start = g_get_monotonic_time ();
+  g_signal_emit_by_name (w.retry, "clicked");
+  g_test_message ("the Retry click returned after %.2f ms", (g_get_monotonic_time () - start) / 1000.0);
+  g_assert_true (qm_connection_banner_is_trying (QM_CONNECTION_BANNER (w.banner)));
+  g_assert_false (gtk_widget_get_sensitive (w.retry));
+  g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (window), "Connecting to the team server…"));
+  qm_test_screenshot (GTK_WIDGET (window), "connection-banner-connecting.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  w.last_tick = g_get_monotonic_time ();
+  id = g_timeout_add (50, watch_try, &w);
+  while (qm_connection_banner_is_trying (QM_CONNECTION_BANNER (w.banner)))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (id);
+  g_test_message ("the try ended after %.0f ms; meanwhile the main loop turned %u times, "
+                  "the longest gap %.0f ms", (g_get_monotonic_time () - start) / 1000.0,
+                  w.ticks, w.longest_gap / 1000.0);
+  g_assert_cmpuint (w.ticks, >, 0);
+  g_assert_false (w.sensitive);
+  g_assert_true (gtk_widget_get_sensitive (w.retry));
+  g_assert_true (qm_connection_banner_is_shown (QM_CONNECTION_BANNER (w.banner)));
+  g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (window),
+                                            "Not connected to the team server. Changes are kept on this computer."));
+  g_assert_cmpuint (messages->len, ==, 1);
+  g_assert_nonnull (strstr (messages->pdata[0], "did not answer within 3.0 s"));
+
+  /* Closed while a try waits: the try's end finds nothing to touch. */
+  g_signal_emit_by_name (w.retry, "clicked");
+  g_assert_true (qm_connection_banner_is_trying (QM_CONNECTION_BANNER (w.banner)));
+  gtk_window_destroy (GTK_WINDOW (window));
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () < start + 500 * G_TIME_SPAN_MILLISECOND)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (messages->len, ==, 1);
+  qm_test_pg_resume (cluster);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -128,6 +220,7 @@ main (int argc, char **argv)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   cluster = qm_test_pg_start ();
   g_test_add_func ("/connection-banner/banner", test_banner);
+  g_test_add_func ("/connection-banner/hung-server", test_hung_server);
   status = g_test_run ();
   g_clear_pointer (&cluster, qm_test_pg_stop);
   return status;

@@ -11,8 +11,6 @@
  */
 #include <string.h>
 #include <libpq-fe.h>
-#include <gio/gio.h>
-#include <gio/gunixsocketaddress.h>
 
 #include "qm-db.h"
 #include "qm-store-recovery.h"
@@ -380,11 +378,8 @@ static void
 test_hung_server (void)
 {
   g_autofree char *uri = new_database (NULL);
-  g_autofree char *path = g_build_filename (qm_test_pg_socket_dir (cluster), ".s.PGSQL.5432", NULL);
   g_autoptr(QmStore) store = qm_test_open_store_at (uri);
   g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Llama pretrain", "Acme", 1000.0);
-  g_autoptr(GSocketAddress) address = NULL;
-  g_autoptr(GSocket) hung = NULL;
   g_autoptr(GPtrArray) results = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *copy = NULL;
@@ -392,13 +387,7 @@ test_hung_server (void)
   gint64 start;
 
   g_assert_true (qm_plan_store_save (store, plan, &error));
-  qm_test_pg_kill (cluster);
-  /* Listens where the server did, and never accepts. */
-  hung = g_socket_new (G_SOCKET_FAMILY_UNIX, G_SOCKET_TYPE_STREAM, 0, &error);
-  g_assert_no_error (error);
-  address = g_unix_socket_address_new (path);
-  g_assert_true (g_socket_bind (hung, address, TRUE, &error));
-  g_assert_true (g_socket_listen (hung, &error));
+  qm_test_pg_hang (cluster);
 
   g_free (plan->customer);
   plan->customer = g_strdup ("Mine");
@@ -420,8 +409,6 @@ test_hung_server (void)
   g_assert_cmpfloat (ms, <, QM_STORE_RECONNECT_TIMEOUT_MS + 1000);
   g_clear_error (&error);
 
-  g_socket_close (hung, NULL);
-  g_unlink (path);
   qm_test_pg_resume (cluster);
   results = qm_store_recovery_flush (store, &error);
   g_assert_no_error (error);

@@ -18,16 +18,19 @@
 
 struct _QmConnectionBanner
 {
-  GtkWidget    parent_instance;
+  GtkWidget     parent_instance;
 
-  GtkRevealer *revealer;
-  GtkLabel    *label;
-  GtkButton   *retry_button;
+  GtkRevealer  *revealer;
+  GtkLabel     *label;
+  GtkSpinner   *spinner;
+  GtkButton    *retry_button;
 
-  QmStore     *store;       /* not owned */
-  guint        tick_id;
-  gint64       last_retry;  /* monotonic µs */
-  char        *last_error;  /* why the last retry failed, or NULL */
+  QmStore      *store;       /* not owned */
+  guint         tick_id;
+  gint64        last_retry;  /* monotonic µs */
+  char         *last_error;  /* why the last retry failed, or NULL */
+  GCancellable *trying;      /* the try under way, or NULL */
+  gboolean      trying_asked;
 };
 
 G_DEFINE_FINAL_TYPE (QmConnectionBanner, qm_connection_banner, GTK_TYPE_WIDGET)
@@ -69,9 +72,15 @@ qm_connection_banner_update (QmConnectionBanner *self)
       gtk_revealer_set_reveal_child (self->revealer, FALSE);
       return;
     }
+  /* A try under way: the window goes on, and the banner says so. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), self->trying == NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), self->trying != NULL);
+  gtk_spinner_set_spinning (self->spinner, self->trying != NULL);
   connected = qm_store_is_connected (self->store);
   pending = n_pending (self);
-  if (!connected)
+  if (self->trying != NULL && !connected)
+    gtk_label_set_label (self->label, _("Connecting to the team server…"));
+  else if (!connected)
     gtk_label_set_label (self->label,
                          _("Not connected to the team server. Changes are kept on this computer."));
   else
@@ -117,23 +126,15 @@ report_results (QmConnectionBanner *self,
     g_signal_emit (self, signals[SIGNAL_RECOVERED], 0, saved);
 }
 
+/* What a try ends with, however it was made: the results reported, the
+ * failure kept for the tooltip, the banner brought up to date. TRUE when
+ * connected. */
 static gboolean
-retry (QmConnectionBanner *self,
-       gboolean            asked)
+end_retry (QmConnectionBanner *self,
+           GPtrArray          *results,
+           const GError       *error,
+           gboolean            asked)
 {
-  g_autoptr(GPtrArray) results = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (!on_server (self))
-    return TRUE;
-  self->last_retry = g_get_monotonic_time ();
-  /* Bounded by QM_STORE_RECONNECT_TIMEOUT_MS: the window waits at most
-   * that long, and the button says a try is under way. */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), FALSE);
-  if (qm_store_reconnect (self->store, &error))
-    results = qm_store_recovery_flush (self->store, &error);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), TRUE);
-
   if (results != NULL)
     report_results (self, results, asked);
   g_clear_pointer (&self->last_error, g_free);
@@ -151,6 +152,72 @@ retry (QmConnectionBanner *self,
   return qm_store_is_connected (self->store);
 }
 
+static gboolean
+retry (QmConnectionBanner *self,
+       gboolean            asked)
+{
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!on_server (self))
+    return TRUE;
+  /* One try at a time: this one answers now, so the one under way goes. */
+  if (self->trying != NULL)
+    {
+      g_cancellable_cancel (self->trying);
+      g_clear_object (&self->trying);
+    }
+  self->last_retry = g_get_monotonic_time ();
+  /* Bounded by QM_STORE_RECONNECT_TIMEOUT_MS: the caller waits at most
+   * that long. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), FALSE);
+  if (qm_store_reconnect (self->store, &error))
+    results = qm_store_recovery_flush (self->store, &error);
+  return end_retry (self, results, error, asked);
+}
+
+static void
+retry_ready (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  QmConnectionBanner *self;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean asked;
+
+  /* Cancelled by dispose (or by a synchronous retry): the banner may be
+   * gone, so it is not touched. */
+  if (!qm_store_reconnect_finish (result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = QM_CONNECTION_BANNER (user_data);
+  g_clear_object (&self->trying);
+  asked = self->trying_asked;
+  /* Connected: the copies are saved here, on the server that is up, as
+   * any save is. */
+  if (error == NULL)
+    results = qm_store_recovery_flush (self->store, &error);
+  if (!end_retry (self, results, error, asked) && asked && self->last_error != NULL)
+    g_signal_emit (self, signals[SIGNAL_REPORT], 0, self->last_error);
+}
+
+/* Starts a try in the background (none if one is under way already):
+ * the connect waits in a worker thread, so the window stays responsive
+ * while the server does not answer. */
+static void
+retry_async (QmConnectionBanner *self,
+             gboolean            asked)
+{
+  if (!on_server (self) || self->trying != NULL)
+    return;
+  self->last_retry = g_get_monotonic_time ();
+  self->trying = g_cancellable_new ();
+  self->trying_asked = asked;
+  qm_connection_banner_update (self);
+  qm_store_reconnect_async (self->store, self->trying, retry_ready, self);
+}
+
 gboolean
 qm_connection_banner_retry (QmConnectionBanner *self)
 {
@@ -159,11 +226,18 @@ qm_connection_banner_retry (QmConnectionBanner *self)
   return retry (self, TRUE);
 }
 
+gboolean
+qm_connection_banner_is_trying (QmConnectionBanner *self)
+{
+  g_return_val_if_fail (QM_IS_CONNECTION_BANNER (self), FALSE);
+
+  return self->trying != NULL;
+}
+
 static void
 retry_clicked (QmConnectionBanner *self)
 {
-  if (!retry (self, TRUE) && self->last_error != NULL)
-    g_signal_emit (self, signals[SIGNAL_REPORT], 0, self->last_error);
+  retry_async (self, TRUE);
 }
 
 /* While disconnected, try again now and then; once connected, save what
@@ -174,15 +248,17 @@ tick (gpointer data)
   QmConnectionBanner *self = data;
   gint64 due = self->last_retry + QM_CONNECTION_BANNER_RETRY_SECONDS * G_USEC_PER_SEC;
 
+  if (self->trying != NULL)
+    return G_SOURCE_CONTINUE;
   if (!qm_store_is_connected (self->store))
     {
       if (g_get_monotonic_time () >= due)
-        retry (self, FALSE);
+        retry_async (self, FALSE);
       else
         qm_connection_banner_update (self);
     }
   else if (n_pending (self) > 0 && g_get_monotonic_time () >= due)
-    retry (self, FALSE);
+    retry_async (self, FALSE);
   else
     qm_connection_banner_update (self);
   return G_SOURCE_CONTINUE;
@@ -194,6 +270,9 @@ qm_connection_banner_dispose (GObject *object)
   QmConnectionBanner *self = QM_CONNECTION_BANNER (object);
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  /* The try may end after the banner is gone: retry_ready() sees this. */
+  g_cancellable_cancel (self->trying);
+  g_clear_object (&self->trying);
   g_clear_pointer (&self->last_error, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_CONNECTION_BANNER);
   G_OBJECT_CLASS (qm_connection_banner_parent_class)->dispose (object);
@@ -215,6 +294,7 @@ qm_connection_banner_class_init (QmConnectionBannerClass *klass)
   qm_gtk_class_set_template (widget_class, "qm-connection-banner.ui");
   gtk_widget_class_bind_template_child (widget_class, QmConnectionBanner, revealer);
   gtk_widget_class_bind_template_child (widget_class, QmConnectionBanner, label);
+  gtk_widget_class_bind_template_child (widget_class, QmConnectionBanner, spinner);
   gtk_widget_class_bind_template_child (widget_class, QmConnectionBanner, retry_button);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "connectionbanner");

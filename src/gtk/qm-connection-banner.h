@@ -27,10 +27,15 @@ G_DECLARE_FINAL_TYPE (QmConnectionBanner, qm_connection_banner, QM, CONNECTION_B
 GtkWidget  *qm_connection_banner_new       (QmStore            *store);
 /* Shows or hides the banner from what the store knows now. */
 void        qm_connection_banner_update    (QmConnectionBanner *self);
-/* What Retry does: connects again if need be (at most
- * QM_STORE_RECONNECT_TIMEOUT_MS) and saves the pending recovery copies.
- * TRUE when connected afterwards. */
+/* What Retry does, but waiting for the answer: connects again if need be
+ * (at most QM_STORE_RECONNECT_TIMEOUT_MS) and saves the pending recovery
+ * copies. TRUE when connected afterwards. The Retry button and the
+ * banner's own tries do the same in the background: the connect waits
+ * in a worker thread, the button is insensitive meanwhile and the banner
+ * says "Connecting to the team server…". */
 gboolean    qm_connection_banner_retry     (QmConnectionBanner *self);
+/* TRUE while a try started by Retry or the banner's tick is under way. */
+gboolean    qm_connection_banner_is_trying (QmConnectionBanner *self);
 gboolean    qm_connection_banner_is_shown  (QmConnectionBanner *self);
 
 G_END_DECLS

@@ -49,6 +49,7 @@ struct _QmWindow
   gboolean              pages_ready;  /* the store is known: pages may be built */
   guint                 watch_source;    /* a team database's notifications */
   guint                 rewatch_source;  /* watching again after losing the server */
+  GCancellable         *watch_starting;  /* the watch's connect under way, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (QmWindow, qm_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -101,9 +102,6 @@ rewatch_cb (gpointer user_data)
 
   self->rewatch_source = 0;
   watch_store (self);
-  /* Whatever changed while the server was away. */
-  if (self->watch_source != 0)
-    refresh_pages (self, QM_STORE_CHANGE_ALL);
   return G_SOURCE_REMOVE;
 }
 
@@ -126,19 +124,27 @@ store_readable_cb (int           fd,
   return G_SOURCE_REMOVE;
 }
 
-/* Nothing to do on a file (the fd is -1); a server that cannot be
- * reached now is tried again later. */
 static void
-watch_store (QmWindow *self)
+watch_started_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
   g_autoptr(GError) error = NULL;
-  int fd;
+  int fd = qm_store_watch_start_finish (result, &error);
+  QmWindow *self;
 
-  if (self->store == NULL || self->watch_source != 0)
+  /* Cancelled by dispose: the window may be gone. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  fd = qm_store_watch_fd (self->store, &error);
+  self = QM_WINDOW (user_data);
+  g_clear_object (&self->watch_starting);
   if (fd >= 0)
-    self->watch_source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR, store_readable_cb, self);
+    {
+      self->watch_source = g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR, store_readable_cb, self);
+      /* Whatever changed while the server was away, or between the
+       * pages' first load and the LISTEN. */
+      refresh_pages (self, QM_STORE_CHANGE_ALL);
+    }
   else if (error != NULL)
     {
       g_debug ("Not watching %s for changes yet: %s", qm_store_path (self->store), error->message);
@@ -146,6 +152,19 @@ watch_store (QmWindow *self)
         self->rewatch_source = g_timeout_add_seconds (10, rewatch_cb, self);
     }
 }
+
+/* Nothing to do on a file (the fd is -1); a server that cannot be
+ * reached now is tried again later. The connect waits in a worker
+ * thread: a server that does not answer leaves the window responsive. */
+static void
+watch_store (QmWindow *self)
+{
+  if (self->store == NULL || self->watch_source != 0 || self->watch_starting != NULL)
+    return;
+  self->watch_starting = g_cancellable_new ();
+  qm_store_watch_start_async (self->store, self->watch_starting, watch_started_cb, self);
+}
+
 static QmComparePage *get_compare_page (QmWindow *self);
 
 static void
@@ -307,6 +326,9 @@ qm_window_dispose (GObject *object)
 
   g_clear_handle_id (&self->watch_source, g_source_remove);
   g_clear_handle_id (&self->rewatch_source, g_source_remove);
+  /* The connect may end after the window is gone: watch_started_cb() sees this. */
+  g_cancellable_cancel (self->watch_starting);
+  g_clear_object (&self->watch_starting);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_WINDOW);
   g_clear_object (&self->settings);
 

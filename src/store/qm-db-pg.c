@@ -287,65 +287,241 @@ pg_connected (QmDb *db)
   return !pg->lost && PQstatus (pg->conn) == CONNECTION_OK;
 }
 
-/* Drives a non-blocking connect until it is up, fails, or @deadline (on
- * the monotonic clock) passes: libpq's connect_timeout counts per address
- * and in whole seconds, this bounds the whole attempt. */
+/* Drives a non-blocking connect until it is up, fails, @cancellable
+ * fires, or @deadline (on the monotonic clock) passes: libpq's
+ * connect_timeout counts per address and in whole seconds, this bounds
+ * the whole attempt. */
 static gboolean
-connect_until (PGconn *conn,
-               gint64  deadline)
+connect_until (PGconn       *conn,
+               gint64        deadline,
+               GCancellable *cancellable)
 {
   PostgresPollingStatusType state = PGRES_POLLING_WRITING;
+  struct pollfd fds[2] = { { -1, 0, 0 }, { -1, POLLIN, 0 } };
+  gboolean cancelled = FALSE;
 
-  while (state != PGRES_POLLING_OK)
+  if (cancellable != NULL)
+    fds[1].fd = g_cancellable_get_fd (cancellable);
+  while (state != PGRES_POLLING_OK && !cancelled)
     {
-      struct pollfd fd = { PQsocket (conn), 0, 0 };
       gint64 left = (deadline - g_get_monotonic_time ()) / 1000;
       int n;
 
-      if (state == PGRES_POLLING_FAILED || fd.fd < 0 || left <= 0)
-        return FALSE;
-      fd.events = state == PGRES_POLLING_READING ? POLLIN : POLLOUT;
-      n = poll (&fd, 1, (int) MIN (left, G_MAXINT));
+      fds[0].fd = PQsocket (conn);
+      if (state == PGRES_POLLING_FAILED || fds[0].fd < 0 || left <= 0)
+        break;
+      fds[0].events = state == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+      fds[0].revents = fds[1].revents = 0;
+      n = poll (fds, fds[1].fd >= 0 ? 2 : 1, (int) MIN (left, G_MAXINT));
       if (n < 0 && errno != EINTR)
-        return FALSE;
-      if (n > 0)
+        break;
+      cancelled = g_cancellable_is_cancelled (cancellable);
+      if (n > 0 && fds[0].revents != 0 && !cancelled)
         state = PQconnectPoll (conn);
     }
-  return TRUE;
+  if (cancellable != NULL)
+    g_cancellable_release_fd (cancellable);
+  return state == PGRES_POLLING_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Connecting away from the main thread (qm-db.h, QmDbAttempt).        */
+
+struct _QmDbAttempt
+{
+  /* Copies of the settings: the thread reads nothing of the QmDb. */
+  char         **keywords;
+  char         **values;
+  int            timeout_ms;
+  PGconn        *conn;  /* up once qm_db_attempt_run() said so */
+  char          *why;   /* else why not, in words */
+};
+
+/* Wipes the password before the settings are freed. */
+static void
+free_settings (char **keywords,
+               char **values)
+{
+  for (guint i = 0; keywords != NULL && keywords[i] != NULL; i++)
+    if (strcmp (keywords[i], "password") == 0 && values[i] != NULL)
+      memset (values[i], 0, strlen (values[i]));
+  g_strfreev (keywords);
+  /* Only the last value (connect_timeout) may be NULL: the NULL that
+   * ends the vector, for g_strfreev(), comes after it. */
+  g_strfreev (values);
+}
+
+QmDbAttempt *
+qm_db_attempt_new (QmDb *db,
+                   int   timeout_ms)
+{
+  QmDbPg *pg = (QmDbPg *) db;
+  QmDbAttempt *attempt;
+  guint n;
+
+  g_return_val_if_fail (db->klass->engine == QM_DB_POSTGRESQL, NULL);
+
+  n = g_strv_length (pg->keywords);
+  attempt = g_new0 (QmDbAttempt, 1);
+  attempt->keywords = g_strdupv (pg->keywords);
+  attempt->values = g_new0 (char *, n + 1);
+  /* The last one is connect_timeout (keep_settings): libpq's own wait,
+   * per address, in whole seconds; connect_until() bounds the whole. */
+  for (guint i = 0; i + 1 < n; i++)
+    attempt->values[i] = g_strdup (pg->values[i]);
+  attempt->values[n - 1] = g_strdup_printf ("%d", MAX (2, (timeout_ms + 999) / 1000));
+  attempt->timeout_ms = timeout_ms;
+  return attempt;
+}
+
+void
+qm_db_attempt_free (QmDbAttempt *attempt)
+{
+  if (attempt == NULL)
+    return;
+  PQfinish (attempt->conn);
+  free_settings (attempt->keywords, attempt->values);
+  g_free (attempt->why);
+  g_free (attempt);
+}
+
+gboolean
+qm_db_attempt_run (QmDbAttempt  *attempt,
+                   GCancellable *cancellable)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) attempt->timeout_ms * 1000;
+  PGconn *conn;
+
+  g_return_val_if_fail (attempt->conn == NULL && attempt->why == NULL, FALSE);
+
+  conn = PQconnectStartParams ((const char * const *) attempt->keywords,
+                               (const char * const *) attempt->values, 0);
+  if (conn != NULL && PQstatus (conn) != CONNECTION_BAD &&
+      connect_until (conn, deadline, cancellable))
+    {
+      attempt->conn = conn;
+      return TRUE;
+    }
+  if (g_cancellable_is_cancelled (cancellable))
+    attempt->why = g_strdup ("the attempt was cancelled");
+  else if (conn != NULL && PQstatus (conn) != CONNECTION_BAD)
+    attempt->why = g_strdup_printf ("the server did not answer within %.1f s",
+                                    attempt->timeout_ms / 1000.0);
+  else
+    {
+      g_autofree char *detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
+
+      attempt->why = g_strdup_printf ("%s (%s)", explain_connect (conn, detail), detail);
+    }
+  PQfinish (conn);
+  return FALSE;
+}
+
+static void
+attempt_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  QmDbAttempt *attempt = task_data;
+
+  qm_db_attempt_run (attempt, cancellable);
+  /* Handed back whole, failed or not: the caller words the failure. */
+  g_task_return_pointer (task, attempt, (GDestroyNotify) qm_db_attempt_free);
+}
+
+void
+qm_db_attempt_run_async (QmDbAttempt         *attempt,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  /* Debian's libpq is built thread-safe; one that is not could not
+   * connect in another thread while this one queries. */
+  g_assert (PQisthreadsafe ());
+  g_task_set_source_tag (task, qm_db_attempt_run_async);
+  /* Not freed with the task: attempt_thread() always runs (the task does
+   * not return early on cancel) and hands it on as the result. */
+  g_task_set_task_data (task, attempt, NULL);
+  g_task_run_in_thread (task, attempt_thread);
+}
+
+QmDbAttempt *
+qm_db_attempt_run_finish (GAsyncResult  *result,
+                          GError       **error)
+{
+  GTask *task = G_TASK (result);
+
+  g_return_val_if_fail (g_task_get_source_tag (task) == qm_db_attempt_run_async, NULL);
+  return g_task_propagate_pointer (task, error);
+}
+
+gboolean
+qm_db_attempt_adopt (QmDb         *db,
+                     QmDbAttempt  *attempt,
+                     GError      **error)
+{
+  QmDbPg *pg = (QmDbPg *) db;
+
+  g_return_val_if_fail (db->klass->engine == QM_DB_POSTGRESQL, FALSE);
+
+  /* Another try (a save's) got there first: its session stays. */
+  if (pg_connected (db))
+    return TRUE;
+  if (attempt->conn == NULL)
+    qm_db_set_failure (db, QM_STORE_ERROR_OPEN, "%s", attempt->why);
+  else
+    {
+      PQfinish (pg->conn);
+      pg->conn = g_steal_pointer (&attempt->conn);
+      pg->lost = FALSE;
+      if (set_up_session (pg, NULL))
+        {
+          qm_db_clear_failure (db);
+          return TRUE;
+        }
+    }
+  qm_db_fail (db, error, "Could not connect again to %s", db->location);
+  return FALSE;
+}
+
+QmDb *
+qm_db_attempt_open (QmDb         *db,
+                    QmDbAttempt  *attempt,
+                    GError      **error)
+{
+  QmDbPg *copy;
+
+  g_return_val_if_fail (db->klass->engine == QM_DB_POSTGRESQL, NULL);
+
+  if (attempt->conn == NULL)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
+                   "Could not connect to %s again: %s", db->location, attempt->why);
+      return NULL;
+    }
+  copy = g_new0 (QmDbPg, 1);
+  copy->parent.klass = &qm_db_pg_class;
+  copy->parent.location = g_strdup (db->location);
+  copy->parent.last_code = QM_STORE_ERROR_FAILED;
+  copy->conn = g_steal_pointer (&attempt->conn);
+  /* The settings go with it, so it can connect again by itself. */
+  copy->keywords = g_steal_pointer (&attempt->keywords);
+  copy->values = g_steal_pointer (&attempt->values);
+  PQsetNoticeProcessor (copy->conn, drop_notice, NULL);
+  return (QmDb *) copy;
 }
 
 static gboolean
 pg_reconnect (QmDb *db,
               int   timeout_ms)
 {
-  QmDbPg *pg = (QmDbPg *) db;
-  g_autofree char *seconds = g_strdup_printf ("%d", MAX (2, (timeout_ms + 999) / 1000));
-  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-  guint last = g_strv_length (pg->keywords) - 1;
-  PGconn *conn;
+  g_autoptr(QmDbAttempt) attempt = qm_db_attempt_new (db, timeout_ms);
 
-  g_free (pg->values[last]);
-  pg->values[last] = g_steal_pointer (&seconds);
-  conn = PQconnectStartParams ((const char * const *) pg->keywords,
-                               (const char * const *) pg->values, 0);
-  if (conn == NULL || PQstatus (conn) == CONNECTION_BAD || !connect_until (conn, deadline))
-    {
-      if (conn != NULL && PQstatus (conn) != CONNECTION_BAD)
-        qm_db_set_failure (db, QM_STORE_ERROR_OPEN, "the server did not answer within %.1f s",
-                           timeout_ms / 1000.0);
-      else
-        {
-          g_autofree char *detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
-
-          qm_db_set_failure (db, QM_STORE_ERROR_OPEN, "%s (%s)", explain_connect (conn, detail), detail);
-        }
-      PQfinish (conn);
-      return FALSE;
-    }
-  PQfinish (pg->conn);
-  pg->conn = conn;
-  pg->lost = FALSE;
-  return set_up_session (pg, NULL);
+  qm_db_attempt_run (attempt, NULL);
+  return qm_db_attempt_adopt (db, attempt, NULL);
 }
 
 static void
@@ -360,13 +536,7 @@ pg_close (QmDb *db)
   QmDbPg *pg = (QmDbPg *) db;
 
   PQfinish (pg->conn);
-  /* The password is wiped before it is freed. */
-  for (guint i = 0; pg->keywords != NULL && pg->keywords[i] != NULL; i++)
-    if (strcmp (pg->keywords[i], "password") == 0 && pg->values[i] != NULL)
-      memset (pg->values[i], 0, strlen (pg->values[i]));
-  g_strfreev (pg->keywords);
-  /* Only the last value (connect_timeout) may still be NULL. */
-  g_strfreev (pg->values);
+  free_settings (pg->keywords, pg->values);
   g_free (db);
 }
 
@@ -804,13 +974,10 @@ qm_db_backend_pid (QmDb *db)
 
 QmDb *
 qm_db_open_another (QmDb    *db,
+                    int      timeout_ms,
                     GError **error)
 {
-  PQconninfoOption *options;
-  g_autoptr(GPtrArray) keywords = g_ptr_array_new ();
-  g_autoptr(GPtrArray) values = g_ptr_array_new ();
-  PGconn *conn;
-  QmDbPg *copy;
+  g_autoptr(QmDbAttempt) attempt = NULL;
 
   if (db->klass->engine != QM_DB_POSTGRESQL)
     {
@@ -818,37 +985,11 @@ qm_db_open_another (QmDb    *db,
                    "%s is a file, not a database server", db->location);
       return NULL;
     }
-  /* The parameters the first connection was made with, password and
-   * all, so a second one needs nothing the user typed again. */
-  options = PQconninfo (CONN (db));
-  for (PQconninfoOption *o = options; o != NULL && o->keyword != NULL; o++)
-    if (o->val != NULL)
-      {
-        g_ptr_array_add (keywords, o->keyword);
-        g_ptr_array_add (values, o->val);
-      }
-  g_ptr_array_add (keywords, NULL);
-  g_ptr_array_add (values, NULL);
-  conn = PQconnectdbParams ((const char * const *) keywords->pdata,
-                            (const char * const *) values->pdata, 0);
-  PQconninfoFree (options);
-  if (conn == NULL || PQstatus (conn) != CONNECTION_OK)
-    {
-      g_autofree char *detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
-
-      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
-                   "Could not connect to %s again: %s (%s)", db->location,
-                   explain_connect (conn, detail), detail);
-      PQfinish (conn);
-      return NULL;
-    }
-  PQsetNoticeProcessor (conn, drop_notice, NULL);
-  copy = g_new0 (QmDbPg, 1);
-  copy->parent.klass = &qm_db_pg_class;
-  copy->parent.location = g_strdup (db->location);
-  copy->parent.last_code = QM_STORE_ERROR_FAILED;
-  copy->conn = conn;
-  return (QmDb *) copy;
+  /* The settings the first connection was made with, password and all,
+   * so a second one needs nothing the user typed again. */
+  attempt = qm_db_attempt_new (db, timeout_ms);
+  qm_db_attempt_run (attempt, NULL);
+  return qm_db_attempt_open (db, attempt, error);
 }
 
 GPtrArray *

@@ -17,6 +17,7 @@
 
 #include <stdarg.h>
 #include <glib.h>
+#include <gio/gio.h>
 #include <sqlite3.h>
 
 #include "qm-store.h"
@@ -170,8 +171,9 @@ int         qm_db_socket            (QmDb           *db);
 /* The server process serving this connection; 0 on SQLite. */
 int         qm_db_backend_pid       (QmDb           *db);
 /* A second connection to the same server, database and user as @db
- * (PostgreSQL only). */
+ * (PostgreSQL only), giving up after @timeout_ms. */
 QmDb       *qm_db_open_another      (QmDb           *db,
+                                     int             timeout_ms,
                                      GError        **error);
 /* Reads what the server sent, without waiting, and returns the payloads
  * of the notifications on @channel that no session with the process id
@@ -195,7 +197,48 @@ gboolean    qm_db_reconnect         (QmDb           *db,
  * write to); qm_db_reconnect() may take it up again. */
 void        qm_db_disconnect        (QmDb           *db);
 
+/* Connecting without holding up the main thread (PostgreSQL only).
+ * Everything that may wait on the server happens on a new connection
+ * that only the attempt touches, so it may run in a worker thread while
+ * the main thread goes on using @db:
+ *   qm_db_attempt_new()       (@db's thread) copies @db's settings;
+ *   qm_db_attempt_run()       (any thread) connects, within the timeout;
+ *   qm_db_attempt_adopt()     (@db's thread) makes it @db's connection
+ *                             (a reconnect), or
+ *   qm_db_attempt_open()      (@db's thread) a QmDb of its own (a second
+ *                             connection, as qm_db_open_another()).
+ * qm_db_reconnect() and qm_db_open_another() are the three steps in a row. */
+typedef struct _QmDbAttempt QmDbAttempt;
+
+QmDbAttempt *qm_db_attempt_new      (QmDb                *db,
+                                     int                  timeout_ms);
+void        qm_db_attempt_free      (QmDbAttempt         *attempt);
+/* TRUE when connected; FALSE when the server refused, did not answer in
+ * time or @cancellable fired (the attempt keeps why, for the next step). */
+gboolean    qm_db_attempt_run       (QmDbAttempt         *attempt,
+                                     GCancellable        *cancellable);
+/* qm_db_attempt_run() in a worker thread; takes @attempt, and the finish
+ * gives it back (connected or not), or NULL with G_IO_ERROR_CANCELLED
+ * once @cancellable fired. */
+void        qm_db_attempt_run_async (QmDbAttempt         *attempt,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data);
+QmDbAttempt *qm_db_attempt_run_finish (GAsyncResult      *result,
+                                       GError           **error);
+/* As qm_db_reconnect() ends: TRUE when @db is connected now (by
+ * @attempt, or already), else FALSE with the failure kept on @db. */
+gboolean    qm_db_attempt_adopt     (QmDb                *db,
+                                     QmDbAttempt         *attempt,
+                                     GError             **error);
+/* As qm_db_open_another() ends: @attempt's connection as a QmDb, or
+ * NULL with @error saying why it could not be made. */
+QmDb       *qm_db_attempt_open      (QmDb                *db,
+                                     QmDbAttempt         *attempt,
+                                     GError             **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDb, qm_db_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDbAttempt, qm_db_attempt_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmDbStmt, qm_db_stmt_free)
 
 G_END_DECLS

@@ -133,6 +133,19 @@ gboolean  qm_store_check_right     (QmStore         *store,
 gboolean  qm_store_notify          (QmStore         *store,
                                     guint            changes,
                                     GError         **error);
+/* The async connects (qm_store_reconnect_async, qm_store_watch_start_async):
+ * a new connection with @store's settings is made in a worker thread,
+ * within QM_STORE_RECONNECT_TIMEOUT_MS, and handed, on this thread, to
+ * @take, whose answer (a number >= 0, or -1 with its error) @task (taken)
+ * returns as an int; unless the task's cancellable fired: then the store
+ * is not touched again, and the task says G_IO_ERROR_CANCELLED. */
+typedef int (*QmStoreTakeFunc) (QmStore      *store,
+                                QmDbAttempt  *attempt,
+                                GError      **error);
+void      qm_store_connect_async  (QmStore         *store,
+                                   GTask           *task,
+                                   QmStoreTakeFunc  take);
+
 /* The watch connection the store keeps for qm_store_watch_fd(). */
 typedef struct _QmStoreWatch QmStoreWatch;
 void      qm_store_watch_free      (QmStoreWatch    *watch);

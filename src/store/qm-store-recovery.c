@@ -63,17 +63,17 @@ qm_store_reconnect (QmStore  *store,
   return qm_store_reconnect_within (store, QM_STORE_RECONNECT_TIMEOUT_MS, error);
 }
 
-gboolean
-qm_store_reconnect_within (QmStore  *store,
-                           int       timeout_ms,
-                           GError  **error)
+/* After a reconnect that did (@connected) or did not come up: a failure
+ * in the store's words, and the schema check. */
+static gboolean
+check_reconnected (QmStore   *store,
+                   gboolean   connected,
+                   GError   **error)
 {
   QmDb *db = qm_store_connection (store);
   int version;
 
-  if (qm_db_is_connected (db))
-    return TRUE;
-  if (!qm_db_reconnect (db, timeout_ms, NULL))
+  if (!connected)
     {
       g_set_error (error, QM_STORE_ERROR, qm_db_last_code (db),
                    "The team server %s could not be reached: %s", qm_store_path (store),
@@ -98,6 +98,98 @@ qm_store_reconnect_within (QmStore  *store,
                  "(a newer version if need be) to use it.",
                  qm_store_path (store), version, qm_store_schema_version (store));
   return FALSE;
+}
+
+gboolean
+qm_store_reconnect_within (QmStore  *store,
+                           int       timeout_ms,
+                           GError  **error)
+{
+  QmDb *db = qm_store_connection (store);
+
+  if (qm_db_is_connected (db))
+    return TRUE;
+  return check_reconnected (store, qm_db_reconnect (db, timeout_ms, NULL), error);
+}
+
+typedef struct
+{
+  GTask            *task;
+  QmStoreTakeFunc   take;
+} Taking;
+
+/* The attempt ended in the worker thread, connected or not: back on the
+ * caller's thread, @take makes of it what the task returns. */
+static void
+attempt_ended (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autofree Taking *taking = user_data;
+  g_autoptr(GTask) task = taking->task;
+  g_autoptr(QmDbAttempt) attempt = qm_db_attempt_run_finish (result, NULL);
+  GError *error = NULL;
+  int value;
+
+  /* Cancelled: the store may be gone, so it is not touched. */
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  value = taking->take (g_task_get_task_data (task), attempt, &error);
+  if (value < 0)
+    g_task_return_error (task, error);
+  else
+    g_task_return_int (task, value);
+}
+
+void
+qm_store_connect_async (QmStore         *store,
+                        GTask           *task,
+                        QmStoreTakeFunc  take)
+{
+  Taking *taking = g_new0 (Taking, 1);
+
+  taking->task = task;
+  taking->take = take;
+  g_task_set_task_data (task, store, NULL);
+  qm_db_attempt_run_async (qm_db_attempt_new (qm_store_connection (store), QM_STORE_RECONNECT_TIMEOUT_MS),
+                           g_task_get_cancellable (task), attempt_ended, taking);
+}
+
+static int
+take_reconnect (QmStore      *store,
+                QmDbAttempt  *attempt,
+                GError      **error)
+{
+  gboolean adopted = qm_db_attempt_adopt (qm_store_connection (store), attempt, NULL);
+
+  return check_reconnected (store, adopted, error) ? 1 : -1;
+}
+
+void
+qm_store_reconnect_async (QmStore             *store,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, qm_store_reconnect_async);
+  if (!qm_store_is_connected (store))
+    qm_store_connect_async (store, task, take_reconnect);
+  else
+    {
+      g_task_return_int (task, 1);
+      g_object_unref (task);
+    }
+}
+
+gboolean
+qm_store_reconnect_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  return g_task_propagate_int (G_TASK (result), error) > 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -13,6 +13,8 @@
  */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "qm-plan-store.h"
 #include "qm-store.h"
 
@@ -57,6 +59,19 @@ gboolean    qm_store_is_connected     (QmStore   *store);
  * refused with QM_STORE_ERROR_TOO_NEW and left disconnected, untouched. */
 gboolean    qm_store_reconnect        (QmStore   *store,
                                        GError   **error);
+/* The same without holding up the caller's thread: the network part runs
+ * in a worker thread on a connection of its own, and the store takes it
+ * up (and checks the schema) on the caller's thread before @callback
+ * runs; the finish then says what qm_store_reconnect() would have. The
+ * store must stay open until @callback runs, unless @cancellable was
+ * cancelled first: then the store is not touched again and the finish
+ * says G_IO_ERROR_CANCELLED. */
+void        qm_store_reconnect_async  (QmStore             *store,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data);
+gboolean    qm_store_reconnect_finish (GAsyncResult        *result,
+                                       GError             **error);
 
 /* The recovery copies waiting for this store's server, oldest first (a
  * GPtrArray of paths). Empty for a file. */

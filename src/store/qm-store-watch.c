@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "qm-store-private.h"
+#include "qm-store-recovery.h"
 #include "qm-store-watch.h"
 
 struct _QmStoreWatch
@@ -87,26 +88,79 @@ qm_store_watch_free (QmStoreWatch *watch)
   g_free (watch);
 }
 
+/* Listens on @listener (taken; NULL when it could not be opened, with
+ * @error set) and keeps it as the store's watch, unless another start
+ * got there first. */
+static int
+watch_with (QmStore  *store,
+            QmDb     *listener,
+            GError  **error)
+{
+  QmStoreWatch **slot = qm_store_watch_slot (store);
+  g_autoptr(QmDb) owned = listener;
+
+  if (owned == NULL)
+    return -1;
+  if (*slot != NULL)
+    return qm_db_socket ((*slot)->listener);
+  /* The channel is our constant: LISTEN takes no parameter. */
+  if (!qm_db_exec (owned, "LISTEN " QM_STORE_WATCH_CHANNEL, error))
+    return -1;
+  *slot = g_new0 (QmStoreWatch, 1);
+  (*slot)->listener = g_steal_pointer (&owned);
+  return qm_db_socket ((*slot)->listener);
+}
+
 int
 qm_store_watch_fd (QmStore  *store,
                    GError  **error)
 {
   QmStoreWatch **slot = qm_store_watch_slot (store);
   QmDb *db = qm_store_connection (store);
-  g_autoptr(QmDb) listener = NULL;
 
   if (qm_db_engine (db) != QM_DB_POSTGRESQL)
     return -1;
   if (*slot != NULL)
     return qm_db_socket ((*slot)->listener);
-  if ((listener = qm_db_open_another (db, error)) == NULL)
-    return -1;
-  /* The channel is our constant: LISTEN takes no parameter. */
-  if (!qm_db_exec (listener, "LISTEN " QM_STORE_WATCH_CHANNEL, error))
-    return -1;
-  *slot = g_new0 (QmStoreWatch, 1);
-  (*slot)->listener = g_steal_pointer (&listener);
-  return qm_db_socket ((*slot)->listener);
+  return watch_with (store, qm_db_open_another (db, QM_STORE_RECONNECT_TIMEOUT_MS, error), error);
+}
+
+static int
+take_listener (QmStore      *store,
+               QmDbAttempt  *attempt,
+               GError      **error)
+{
+  return watch_with (store, qm_db_attempt_open (qm_store_connection (store), attempt, error), error);
+}
+
+void
+qm_store_watch_start_async (QmStore             *store,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  QmStoreWatch **slot = qm_store_watch_slot (store);
+  QmDb *db = qm_store_connection (store);
+
+  g_task_set_source_tag (task, qm_store_watch_start_async);
+  if (qm_db_engine (db) == QM_DB_POSTGRESQL && *slot == NULL)
+    {
+      qm_store_connect_async (store, task, take_listener);
+      return;
+    }
+  /* A file (-1), or a store watched already: the answer is known. */
+  g_task_return_int (task, *slot != NULL ? qm_db_socket ((*slot)->listener) : -1);
+  g_object_unref (task);
+}
+
+int
+qm_store_watch_start_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), -1);
+
+  return (int) g_task_propagate_int (G_TASK (result), error);
 }
 
 QmStoreChange

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <glib.h>
+#include <gio/gio.h>
 
 #include "qm-store.h"
 
@@ -44,6 +45,18 @@ typedef void (*QmStoreWatchFunc) (QmStore       *store,
  * call opens it. */
 int            qm_store_watch_fd       (QmStore          *store,
                                         GError          **error);
+/* The same without holding up the caller's thread: the connection, which
+ * may wait up to QM_STORE_RECONNECT_TIMEOUT_MS on a server that does not
+ * answer, is made in a worker thread, and the finish gives the fd (-1 on
+ * a file, or with @error). The store must stay open until @callback runs,
+ * unless @cancellable was cancelled first: then the store is not touched
+ * again and the finish says G_IO_ERROR_CANCELLED. */
+void           qm_store_watch_start_async  (QmStore             *store,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+int            qm_store_watch_start_finish (GAsyncResult        *result,
+                                            GError             **error);
 /* Reads the notifications waiting, without blocking, and calls @func
  * once with everything that changed (if anything did; the store's own
  * saves are left out). Returns the same. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libpq-fe.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-db-private.h"
 
@@ -70,21 +71,21 @@ explain_connect (PGconn     *conn,
                  const char *message)
 {
   if (conn != NULL && PQconnectionNeedsPassword (conn))
-    return "the server asks for a password and none was given";
+    return _("the server asks for a password and none was given");
   if (strstr (message, "authentication failed") != NULL)
-    return "the server refused the user name or password";
+    return _("the server refused the user name or password");
   if (strstr (message, "Connection refused") != NULL ||
       strstr (message, "No such file or directory") != NULL)
-    return "no database server is listening there; is it running?";
+    return _("no database server is listening there; is it running?");
   if (strstr (message, "does not exist") != NULL)
-    return "the server has no such database or user";
+    return _("the server has no such database or user");
   if (strstr (message, "could not translate host name") != NULL)
-    return "the server's name cannot be found; check the address";
+    return _("the server's name cannot be found; check the address");
   if (strstr (message, "timeout expired") != NULL)
-    return "the server did not answer in time";
+    return _("the server did not answer in time");
   if (strstr (message, "no pg_hba.conf entry") != NULL)
-    return "the server does not accept connections from here for this user";
-  return "could not connect to the database server";
+    return _("the server does not accept connections from here for this user");
+  return _("could not connect to the database server");
 }
 
 typedef struct
@@ -97,34 +98,34 @@ typedef struct
 /* SQLSTATEs from PostgreSQL's errcodes.txt, most specific first. */
 static const QmPgFailure failures[] = {
   { "40001", QM_STORE_ERROR_LOCKED,
-    "someone else changed the same data at the same moment; nothing was saved, try again" },
+    N_("someone else changed the same data at the same moment; nothing was saved, try again") },
   { "40P01", QM_STORE_ERROR_LOCKED,
-    "someone else changed the same data at the same moment; nothing was saved, try again" },
+    N_("someone else changed the same data at the same moment; nothing was saved, try again") },
   { "55P03", QM_STORE_ERROR_LOCKED,
-    "someone else is changing the same data; nothing was saved, try again" },
+    N_("someone else is changing the same data; nothing was saved, try again") },
   { "57014", QM_STORE_ERROR_LOCKED,
-    "the server gave up waiting for another user's change; nothing was saved, try again" },
+    N_("the server gave up waiting for another user's change; nothing was saved, try again") },
   { "23505", QM_STORE_ERROR_FAILED,
-    "another entry already has this key, so nothing was saved" },
+    N_("another entry already has this key, so nothing was saved") },
   { "25006", QM_STORE_ERROR_READ_ONLY,
-    "the connection is read-only, so nothing was saved" },
+    N_("the connection is read-only, so nothing was saved") },
   { "42501", QM_STORE_ERROR_READ_ONLY,
-    "your database role may not change this, so nothing was saved; "
-    "ask whoever runs the team database" },
+    N_("your database role may not change this, so nothing was saved; "
+       "ask whoever runs the team database") },
   { "53100", QM_STORE_ERROR_FULL,
-    "the server's disk is full, so nothing was saved" },
+    N_("the server's disk is full, so nothing was saved") },
   { "57P01", QM_STORE_ERROR_OPEN,
-    "the database server shut down, so nothing was saved" },
+    N_("the database server shut down, so nothing was saved") },
   { "57P02", QM_STORE_ERROR_OPEN,
-    "the database server shut down, so nothing was saved" },
+    N_("the database server shut down, so nothing was saved") },
   { "57P03", QM_STORE_ERROR_OPEN,
-    "the database server is not accepting connections yet" },
-  { "XX001", QM_STORE_ERROR_CORRUPT, "the database on the server is damaged" },
-  { "XX002", QM_STORE_ERROR_CORRUPT, "the database on the server is damaged" },
-  { "23", QM_STORE_ERROR_FAILED, "the data breaks a rule of the database, so nothing was saved" },
-  { "28", QM_STORE_ERROR_OPEN, "the server refused the user name or password" },
-  { "08", QM_STORE_ERROR_OPEN, "the connection to the server was lost, so nothing was saved" },
-  { "53", QM_STORE_ERROR_FULL, "the server ran out of resources, so nothing was saved" },
+    N_("the database server is not accepting connections yet") },
+  { "XX001", QM_STORE_ERROR_CORRUPT, N_("the database on the server is damaged") },
+  { "XX002", QM_STORE_ERROR_CORRUPT, N_("the database on the server is damaged") },
+  { "23", QM_STORE_ERROR_FAILED, N_("the data breaks a rule of the database, so nothing was saved") },
+  { "28", QM_STORE_ERROR_OPEN, N_("the server refused the user name or password") },
+  { "08", QM_STORE_ERROR_OPEN, N_("the connection to the server was lost, so nothing was saved") },
+  { "53", QM_STORE_ERROR_FULL, N_("the server ran out of resources, so nothing was saved") },
 };
 
 /* Whether a failure means the server went away: libpq may still call
@@ -171,7 +172,7 @@ remember (QmDb     *db,
   for (guint i = 0; state != NULL && i < G_N_ELEMENTS (failures); i++)
     if (strncmp (state, failures[i].state, strlen (failures[i].state)) == 0)
       {
-        qm_db_set_failure (db, failures[i].code, "%s (%s)", failures[i].why, detail);
+        qm_db_set_failure (db, failures[i].code, "%s (%s)", _(failures[i].why), detail);
         return;
       }
   qm_db_set_failure (db, QM_STORE_ERROR_FAILED, "%s", detail);
@@ -244,7 +245,9 @@ qm_db_pg_open (const char     *uri,
       g_autofree char *detail = first_line (conn != NULL ? PQerrorMessage (conn) : "out of memory");
 
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
-                   "Could not connect to %s: %s (%s)", redacted,
+                   /* Translators: the server's address, why (such as "the server
+                    * did not answer in time"), and the server's own words. */
+                   _("Could not connect to %s: %s (%s)"), redacted,
                    explain_connect (conn, detail), detail);
       PQfinish (conn);
       return NULL;
@@ -403,9 +406,9 @@ qm_db_attempt_run (QmDbAttempt  *attempt,
       return TRUE;
     }
   if (g_cancellable_is_cancelled (cancellable))
-    attempt->why = g_strdup ("the attempt was cancelled");
+    attempt->why = g_strdup (_("the attempt was cancelled"));
   else if (conn != NULL && PQstatus (conn) != CONNECTION_BAD)
-    attempt->why = g_strdup_printf ("the server did not answer within %.1f s",
+    attempt->why = g_strdup_printf (_("the server did not answer within %.1f s"),
                                     attempt->timeout_ms / 1000.0);
   else
     {
@@ -483,7 +486,8 @@ qm_db_attempt_adopt (QmDb         *db,
           return TRUE;
         }
     }
-  qm_db_fail (db, error, "Could not connect again to %s", db->location);
+  /* Translators: %s is the team server's address. */
+  qm_db_fail (db, error, _("Could not connect again to %s"), db->location);
   return FALSE;
 }
 
@@ -499,7 +503,8 @@ qm_db_attempt_open (QmDb         *db,
   if (attempt->conn == NULL)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
-                   "Could not connect to %s again: %s", db->location, attempt->why);
+                   /* Translators: the team server's address, and why. */
+                   _("Could not connect to %s again: %s"), db->location, attempt->why);
       return NULL;
     }
   copy = g_new0 (QmDbPg, 1);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "qm-plan-store-private.h"
@@ -76,7 +77,8 @@ check_reconnected (QmStore   *store,
   if (!connected)
     {
       g_set_error (error, QM_STORE_ERROR, qm_db_last_code (db),
-                   "The team server %s could not be reached: %s", qm_store_path (store),
+                   /* Translators: the team server's address, and why. */
+                   _("The team server %s could not be reached: %s"), qm_store_path (store),
                    qm_db_last_message (db));
       return FALSE;
     }
@@ -88,14 +90,17 @@ check_reconnected (QmStore   *store,
   qm_db_disconnect (db);
   if (version < 0)
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,
-                 "The team server %s could not be reached: the schema version could not be read",
+                 /* Translators: %s is the team server's address. */
+                 _("The team server %s could not be reached: the schema version could not be read"),
                  qm_store_path (store));
   else
     g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_TOO_NEW,
-                 "The database %s now has schema %d and this Quartermaster was opened "
-                 "with schema %d: it was upgraded (or restored) meanwhile. Nothing was "
-                 "written; changes kept on this computer stay there. Restart Quartermaster "
-                 "(a newer version if need be) to use it.",
+                 /* Translators: the team server's address, then two schema
+                  * version numbers. */
+                 _("The database %s now has schema %d and this Quartermaster was opened "
+                   "with schema %d: it was upgraded (or restored) meanwhile. Nothing was "
+                   "written; changes kept on this computer stay there. Restart Quartermaster "
+                   "(a newer version if need be) to use it."),
                  qm_store_path (store), version, qm_store_schema_version (store));
   return FALSE;
 }
@@ -262,11 +267,11 @@ write_copy (QmStore            *store,
   JsonObject *r = json_object_new ();
 
   if (plan->inputs == NULL ||
-      (inputs = qm_plan_store_parse_json (plan->inputs, -1, "the plan", error)) == NULL)
+      (inputs = qm_plan_store_parse_json (plan->inputs, -1, _("the plan"), error)) == NULL)
     {
       json_object_unref (r);
       if (plan->inputs == NULL)
-        g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, "the plan has no inputs");
+        g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID, _("the plan has no inputs"));
       return FALSE;
     }
   path = copy_path (store, plan, inputs);
@@ -295,7 +300,8 @@ write_copy (QmStore            *store,
       int saved = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "could not create %s: %s", dir, g_strerror (saved));
+                   /* Translators: a folder, and the system's reason. */
+                   _("could not create %s: %s"), dir, g_strerror (saved));
       return FALSE;
     }
   /* Written whole and renamed into place: never half a copy. */
@@ -327,14 +333,18 @@ qm_store_recovery_keep (QmStore            *store,
   g_clear_error (error);
   if (write_copy (store, plan, modified, cause, &path, &local))
     g_set_error (error, QM_STORE_ERROR, code,
-                 "The team server %s could not be reached; your changes to \"%s\" are kept "
-                 "on this computer (%s) and will be saved when it is back. (%s)",
+                 /* Translators: the team server's address, the plan's name, the
+                  * file that keeps the changes, and the server's reason. */
+                 _("The team server %s could not be reached; your changes to \"%s\" are kept "
+                   "on this computer (%s) and will be saved when it is back. (%s)"),
                  qm_store_path (store), name, path, cause);
   else
     g_set_error (error, QM_STORE_ERROR, code,
-                 "The team server %s could not be reached, and your changes to \"%s\" could "
-                 "not be kept on this computer either (%s). Keep the window open and save "
-                 "again, or export the plan to a file. (%s)",
+                 /* Translators: the team server's address, the plan's name, why
+                  * no copy could be kept, and the server's reason. */
+                 _("The team server %s could not be reached, and your changes to \"%s\" could "
+                   "not be kept on this computer either (%s). Keep the window open and save "
+                   "again, or export the plan to a file. (%s)"),
                  qm_store_path (store), name, local->message, cause);
 }
 
@@ -495,7 +505,8 @@ read_copy (QmStore     *store,
   if (r == NULL || g_strcmp0 (qm_plan_store_get_string (r, "server"), qm_store_path (store)) != 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
-                   "%s is not a recovery copy for %s", path, qm_store_path (store));
+                   /* Translators: a file, and the team server's address. */
+                   _("%s is not a recovery copy for %s"), path, qm_store_path (store));
       return NULL;
     }
   plan->id = json_object_get_int_member_with_default (r, "plan_id", 0);
@@ -549,7 +560,9 @@ save_as_copy (QmStore      *store,
   g_autoptr(JsonObject) inputs = qm_plan_store_parse_json (plan->inputs, -1, "", NULL);
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *when = g_date_time_format (now, "%Y-%m-%d %H:%M");
-  char *name = g_strdup_printf ("%s (my changes, %s)", plan_name (plan, inputs), when);
+  /* Translators: the name of the copy kept beside a plan someone else
+   * changed meanwhile: the plan's name, and a date and time. */
+  char *name = g_strdup_printf (_("%s (my changes, %s)"), plan_name (plan, inputs), when);
 
   g_free (plan->name);
   plan->name = name;
@@ -572,8 +585,9 @@ flush_one (QmStore    *store,
   r->outcome = QM_RECOVERY_PENDING;
   if ((plan = read_copy (store, path, &modified, &ours, &error)) == NULL)
     {
-      r->message = g_strdup_printf ("The recovery copy %s could not be read; it was left "
-                                    "there: %s", path, error->message);
+      /* Translators: a file, and why it could not be read. */
+      r->message = g_strdup_printf (_("The recovery copy %s could not be read; it was left "
+                                      "there: %s"), path, error->message);
       return g_steal_pointer (&r);
     }
   {
@@ -587,8 +601,9 @@ flush_one (QmStore    *store,
   if ((r->saved_id = already_saved (store, plan, modified)) != 0)
     {
       r->outcome = QM_RECOVERY_SAVED;
-      r->message = g_strdup_printf ("\"%s\" had reached the server before the connection "
-                                    "dropped.", r->name);
+      /* Translators: %s is a plan's name. */
+      r->message = g_strdup_printf (_("\"%s\" had reached the server before the connection "
+                                      "dropped."), r->name);
       /* That save was ours, from the copy's revision to the next. */
       if (r->plan_id != 0 && ours)
         remember_rebase (store, r->plan_id, r->revision, r->revision + 1);
@@ -599,9 +614,10 @@ flush_one (QmStore    *store,
       r->saved_id = plan->id;
       if (r->plan_id != 0 && ours)
         remember_rebase (store, r->plan_id, r->revision, plan->revision);
-      r->message = g_strdup_printf ("Your changes to \"%s\" kept on this computer are now "
-                                    "saved on the server (revision %" G_GINT64_FORMAT ").",
-                                    r->name, plan->revision);
+      /* Translators: a plan's name, and its revision number. */
+      r->message = g_strdup_printf (_("Your changes to \"%s\" kept on this computer are now "
+                                      "saved on the server (revision %lld)."),
+                                    r->name, (long long) plan->revision);
     }
   else if (g_error_matches (error, QM_STORE_ERROR, QM_STORE_ERROR_CONFLICT) ||
            g_error_matches (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND))
@@ -613,19 +629,25 @@ flush_one (QmStore    *store,
         {
           r->outcome = QM_RECOVERY_SAVED_AS_COPY;
           r->saved_id = plan->id;
-          r->message = g_strdup_printf ("%s Your changes kept on this computer are saved "
-                                        "beside it as \"%s\"; both are kept.", why, plan->name);
+          /* Translators: a sentence saying what happened to the plan on
+           * the server, then the name of the copy. */
+          r->message = g_strdup_printf (_("%s Your changes kept on this computer are saved "
+                                          "beside it as \"%s\"; both are kept."), why, plan->name);
         }
     }
   if (r->outcome == QM_RECOVERY_PENDING)
-    r->message = g_strdup_printf ("Your changes to \"%s\" are still kept on this computer "
-                                  "(%s): %s", r->name, path, error->message);
+    /* Translators: a plan's name, the file that keeps it, and why it was
+     * not saved. */
+    r->message = g_strdup_printf (_("Your changes to \"%s\" are still kept on this computer "
+                                    "(%s): %s"), r->name, path, error->message);
   else if (g_unlink (path) != 0 && errno != ENOENT)
     {
       /* Saved: a copy left behind would only be saved again as a conflict. */
       g_autofree char *m = r->message;
 
-      r->message = g_strdup_printf ("%s (The recovery copy %s could not be removed: %s.)",
+      /* Translators: a sentence saying the plan was saved, a file, and
+       * the system's reason. */
+      r->message = g_strdup_printf (_("%s (The recovery copy %s could not be removed: %s.)"),
                                     m, path, g_strerror (errno));
     }
   return g_steal_pointer (&r);

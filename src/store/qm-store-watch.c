@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "qm-store-private.h"
 #include "qm-store-recovery.h"
@@ -72,7 +73,7 @@ qm_store_notify (QmStore  *store,
       qm_db_bind_text (stmt, 2, payloads[i].payload);
       if (qm_db_step (stmt) != QM_DB_STEP_ROW)
         {
-          qm_store_db_fail (store, error, "Could not tell the others about the change");
+          qm_store_db_fail (store, error, _("Could not tell the others about the change"));
           return FALSE;
         }
     }

@@ -74,6 +74,7 @@ test_ticks (void)
   g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 2.5, "USD"), ==, "$2.50");
   g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 150.0, "EUR"), ==, "EUR 150");
   g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 1.5e6, "USD"), ==, "$1.5 M");
+  g_assert_cmpstr (qm_format_money_tick (buf, sizeof buf, 50e6, "USD"), ==, "$50 M");
 }
 
 /* A small run's energy and emissions stay readable: kWh and kg below one

@@ -181,7 +181,7 @@ format_money (char       *buf,
     {
       double m = amount / 1e6;
 
-      qm_format_number (number, sizeof number, m, fabs (m) >= 100 ? 0 : 1);
+      qm_format_number (number, sizeof number, m, fabs (m) >= 100 || (tick && exact_decimals (m) == 0) ? 0 : 1);
       if (dollars)
         g_snprintf (buf, size, "$%s M", number);
       else

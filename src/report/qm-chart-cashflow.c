@@ -12,24 +12,6 @@
 
 static const double dash_mark[] = { 6.0, 4.0 };
 
-static void
-format_month (double   value,
-              char    *buf,
-              gsize    size,
-              gpointer user_data)
-{
-  qm_format_number (buf, size, value, 0);
-}
-
-static void
-format_amount (double   value,
-               char    *buf,
-               gsize    size,
-               gpointer user_data)
-{
-  qm_format_money_tick (buf, size, value, user_data);
-}
-
 /* The cumulative line of one column of the cash flow, drawn as its legend
  * entry @key shows it. Not qm_chart_polyline (): a running sum may be 0 in
  * its first months, and that helper leaves out points that are not
@@ -137,13 +119,13 @@ qm_chart_render_cashflow (const QmChartFrame *frame,
   l.plot.y = pad + text_h * 1.5 + 8.0;
   l.plot.height = MAX (10.0, height - l.plot.y - pad - legend_h - 6.0 - x_title_h);
   qm_axis_init (&l.y_axis, QM_SCALE_LINEAR, 0.0, y_hi * 1.08, 5, l.plot.y + l.plot.height, l.plot.y);
-  label_w = qm_chart_axis_label_width (cr, style, &l.y_axis, format_amount, currency);
+  label_w = qm_chart_axis_label_width (cr, style, &l.y_axis, qm_chart_tick_money, currency);
   l.plot.x = pad + label_w + 6.0;
   l.plot.width = MAX (10.0, width - l.plot.x - pad - 8.0);
   qm_axis_init (&l.x_axis, QM_SCALE_LINEAR, 0.0, x_hi, 8, l.plot.x, l.plot.x + l.plot.width);
-  qm_chart_draw_axis (cr, style, &l.y_axis, &l.plot, QM_AXIS_LEFT, currency, format_amount, currency);
+  qm_chart_draw_axis (cr, style, &l.y_axis, &l.plot, QM_AXIS_LEFT, currency, qm_chart_tick_money, currency);
   qm_chart_draw_axis (cr, style, &l.x_axis, &l.plot, QM_AXIS_BOTTOM,
-                      _("Months after the order"), format_month, NULL);
+                      _("Months after the order"), qm_chart_tick_number, NULL);
 
   cairo_save (cr);
   cairo_rectangle (cr, l.plot.x, l.plot.y, l.plot.width, l.plot.height);

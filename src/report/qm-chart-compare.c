@@ -59,18 +59,6 @@ format_metric (char       *buf,
     }
 }
 
-static void
-format_days (double value, char *buf, gsize size, gpointer user_data)
-{
-  qm_format_tick (buf, size, value);
-}
-
-static void
-format_cost (double value, char *buf, gsize size, gpointer user_data)
-{
-  qm_format_money_tick (buf, size, value, user_data);
-}
-
 /* Cost against days, one marker per plan: lower left is better on both. */
 static void
 draw_scatter (cairo_t             *cr,
@@ -100,15 +88,15 @@ draw_scatter (cairo_t             *cr,
   layout->scatter_plot.height = MAX (10.0, bottom - text_h * 2 - 10.0 - layout->scatter_plot.y);
   qm_axis_init (&layout->scatter_y, QM_SCALE_LINEAR, 0.0, max_c * 1.15, 5,
                 layout->scatter_plot.y + layout->scatter_plot.height, layout->scatter_plot.y);
-  label_w = qm_chart_axis_label_width (cr, style, &layout->scatter_y, format_cost, (gpointer) currency);
+  label_w = qm_chart_axis_label_width (cr, style, &layout->scatter_y, qm_chart_tick_money, (gpointer) currency);
   layout->scatter_plot.x = left + label_w + 6.0;
   layout->scatter_plot.width = MAX (10.0, area->x + area->width - layout->scatter_plot.x);
   qm_axis_init (&layout->scatter_x, QM_SCALE_LINEAR, 0.0, max_d * 1.15, 4,
                 layout->scatter_plot.x, layout->scatter_plot.x + layout->scatter_plot.width);
   qm_chart_draw_axis (cr, style, &layout->scatter_y, &layout->scatter_plot, QM_AXIS_LEFT,
-                      _("Cost against time"), format_cost, (gpointer) currency);
+                      _("Cost against time"), qm_chart_tick_money, (gpointer) currency);
   qm_chart_draw_axis (cr, style, &layout->scatter_x, &layout->scatter_plot, QM_AXIS_BOTTOM,
-                      _("Days"), format_days, NULL);
+                      _("Days"), qm_chart_tick_number, NULL);
 
   for (guint p = 0; p < n; p++)
     {

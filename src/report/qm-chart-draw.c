@@ -7,6 +7,8 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
+#include "qm-format.h"
+
 #define TICK_LENGTH 4.0
 #define LABEL_GAP   4.0
 #define SWATCH      10.0
@@ -137,6 +139,24 @@ qm_chart_text_size (cairo_t            *cr,
     *width = box.width;
   if (height != NULL)
     *height = box.height;
+}
+
+void
+qm_chart_tick_number (double   value,
+                      char    *buf,
+                      gsize    size,
+                      gpointer user_data)
+{
+  qm_format_tick (buf, size, value);
+}
+
+void
+qm_chart_tick_money (double   value,
+                     char    *buf,
+                     gsize    size,
+                     gpointer currency)
+{
+  qm_format_money_tick (buf, size, value, currency);
 }
 
 double

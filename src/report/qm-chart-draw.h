@@ -38,6 +38,18 @@ typedef enum
 /* Turns a tick value into a label. */
 typedef void (*QmTickFormat) (double value, char *buf, gsize size, gpointer user_data);
 
+/* The two tick labels the charts use: a number with the decimals that
+ * show it (qm_format_tick), and an amount in the currency @user_data
+ * names (qm_format_money_tick). */
+void   qm_chart_tick_number (double   value,
+                             char    *buf,
+                             gsize    size,
+                             gpointer user_data);
+void   qm_chart_tick_money  (double   value,
+                             char    *buf,
+                             gsize    size,
+                             gpointer currency);
+
 void   qm_chart_set_color  (cairo_t       *cr,
                             const QmColor *color);
 void   qm_chart_set_color_alpha (cairo_t       *cr,

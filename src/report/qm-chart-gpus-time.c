@@ -9,24 +9,6 @@
 
 #include "qm-format.h"
 
-static void
-format_count (double value, char *buf, gsize size, gpointer user_data)
-{
-  qm_format_number (buf, size, value, 0);
-}
-
-static void
-format_days (double value, char *buf, gsize size, gpointer user_data)
-{
-  qm_format_tick (buf, size, value);
-}
-
-static void
-format_cost (double value, char *buf, gsize size, gpointer user_data)
-{
-  qm_format_money_tick (buf, size, value, user_data);
-}
-
 /* The curve's extent: the GPU counts, the days (ideal and with failures,
  * the plan's and the deadline) and the highest cost, with stand-ins for an
  * empty curve. */
@@ -111,12 +93,12 @@ layout_axes (cairo_t               *cr,
   layout->plot.height = MAX (10.0, height - layout->plot.y - pad - bottom_h - 6.0 - x_title_h);
   qm_axis_init (&layout->y_axis, QM_SCALE_LOG10, d->min_d * 0.9, d->max_d * 1.1, 5,
                 layout->plot.y + layout->plot.height, layout->plot.y);
-  y_label_w = qm_chart_axis_label_width (cr, style, &layout->y_axis, format_days, NULL);
+  y_label_w = qm_chart_axis_label_width (cr, style, &layout->y_axis, qm_chart_tick_number, NULL);
   if (layout->has_cost)
     {
       qm_axis_init (&layout->cost_axis, QM_SCALE_LINEAR, 0.0, d->max_cost * 1.05, 5,
                     layout->plot.y + layout->plot.height, layout->plot.y);
-      cost_label_w = qm_chart_axis_label_width (cr, style, &layout->cost_axis, format_cost,
+      cost_label_w = qm_chart_axis_label_width (cr, style, &layout->cost_axis, qm_chart_tick_money,
                                                 (gpointer) c->currency) + 6.0;
     }
   layout->plot.x = pad + y_label_w + 6.0;
@@ -126,9 +108,9 @@ layout_axes (cairo_t               *cr,
                 layout->plot.x, layout->plot.x + layout->plot.width);
 
   qm_chart_draw_axis (cr, style, &layout->y_axis, &layout->plot, QM_AXIS_LEFT,
-                      _("Days to train"), format_days, NULL);
+                      _("Days to train"), qm_chart_tick_number, NULL);
   qm_chart_draw_axis (cr, style, &layout->x_axis, &layout->plot, QM_AXIS_BOTTOM,
-                      _("GPUs"), format_count, NULL);
+                      _("GPUs"), qm_chart_tick_number, NULL);
 
   /* Secondary axis: cost, labelled on the right. */
   if (layout->has_cost)
@@ -139,7 +121,7 @@ layout_axes (cairo_t               *cr,
           char label[64];
           double y = qm_axis_to_pixel (&layout->cost_axis, layout->cost_axis.ticks[i]);
 
-          format_cost (layout->cost_axis.ticks[i], label, sizeof label, (gpointer) c->currency);
+          qm_chart_tick_money (layout->cost_axis.ticks[i], label, sizeof label, (gpointer) c->currency);
           qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL,
                                                       layout->plot.x + layout->plot.width + 4.0, y, 0.0, 0.5 },
                          label);

@@ -71,22 +71,6 @@ qm_chart_power_cluster_part_kw (const QmPower *p,
     }
 }
 
-static void
-format_watts (double value, char *buf, gsize size, gpointer user_data)
-{
-  char n[QM_FORMAT_BUF];
-
-  g_snprintf (buf, size, "%s", qm_format_number (n, sizeof n, value, 0));
-}
-
-static void
-format_kw (double value, char *buf, gsize size, gpointer user_data)
-{
-  char n[QM_FORMAT_BUF];
-
-  g_snprintf (buf, size, "%s", qm_format_number (n, sizeof n, value, value < 10 && value != floor (value) ? 1 : 0));
-}
-
 static double
 stack (cairo_t            *cr,
        const QmChartStyle *style,
@@ -268,10 +252,10 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
 
   /* Node panel: a third of the width. */
   qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, top + plot_h, top);
-  label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, format_watts, NULL);
+  label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, qm_chart_tick_number, NULL);
   layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, width * 0.34 - label_w - 6.0 - pad), plot_h };
   qm_chart_draw_axis (cr, style, &layout.node_axis, &layout.node_plot, QM_AXIS_LEFT,
-                      _("One node (W, provisioned)"), format_watts, NULL);
+                      _("One node (W, provisioned)"), qm_chart_tick_number, NULL);
   draw_node_panel (cr, style, node_values, node_top, &layout);
 
   /* Cluster panel: the rest. */
@@ -279,10 +263,10 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
     double left = width * 0.34 + PANEL_GAP;
 
     qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, top + plot_h, top);
-    label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, format_kw, NULL);
+    label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, qm_chart_tick_number, NULL);
     layout.cluster_plot = (QmRect) { left + label_w + 6.0, top, MAX (10.0, width - left - label_w - 6.0 - pad), plot_h };
     qm_chart_draw_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot, QM_AXIS_LEFT,
-                        _("Whole cluster (kW at the facility meter)"), format_kw, NULL);
+                        _("Whole cluster (kW at the facility meter)"), qm_chart_tick_number, NULL);
     for (guint k = 0; k < 2; k++)
       {
         double slot = layout.cluster_plot.width / 2.0;

@@ -13,12 +13,6 @@
 static const double dash_p99[] = { 5.0, 3.0 };
 static const double dash_mark[] = { 6.0, 4.0 };
 
-static void
-format_number (double value, char *buf, gsize size, gpointer user_data)
-{
-  qm_format_tick (buf, size, value);
-}
-
 /* Half the width of the label of the axis' last tick: the room the x axis
  * needs right of the plot so that label is not cut at the chart's edge. */
 static double
@@ -29,7 +23,7 @@ x_label_overhang (cairo_t            *cr,
   char buf[QM_FORMAT_BUF];
   double w;
 
-  format_number (last_tick, buf, sizeof buf, NULL);
+  qm_chart_tick_number (last_tick, buf, sizeof buf, NULL);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, buf, &w, NULL);
   return w / 2.0;
 }
@@ -113,7 +107,7 @@ draw_panel (cairo_t              *cr,
   const QmColor *color = panel->color;
   double target_y;
 
-  qm_chart_draw_axis (cr, style, y_axis, plot, QM_AXIS_LEFT, panel->title, format_number, NULL);
+  qm_chart_draw_axis (cr, style, y_axis, plot, QM_AXIS_LEFT, panel->title, qm_chart_tick_number, NULL);
 
   cairo_save (cr);
   cairo_rectangle (cr, plot->x, plot->y, plot->width, plot->height);
@@ -261,8 +255,8 @@ qm_chart_render_serving (const QmChartFrame   *frame,
                 layout.ttft_plot.y + layout.ttft_plot.height, layout.ttft_plot.y);
   qm_axis_init (&layout.tpot_axis, QM_SCALE_LOG10, p_lo, p_hi, 4,
                 layout.tpot_plot.y + layout.tpot_plot.height, layout.tpot_plot.y);
-  label_w = MAX (qm_chart_axis_label_width (cr, style, &layout.ttft_axis, format_number, NULL),
-                 qm_chart_axis_label_width (cr, style, &layout.tpot_axis, format_number, NULL));
+  label_w = MAX (qm_chart_axis_label_width (cr, style, &layout.ttft_axis, qm_chart_tick_number, NULL),
+                 qm_chart_axis_label_width (cr, style, &layout.tpot_axis, qm_chart_tick_number, NULL));
   layout.ttft_plot.x = layout.tpot_plot.x = pad + label_w + 6.0;
   qm_axis_init (&layout.x_axis, QM_SCALE_LINEAR, 0.0, x_hi * 1.05, 6, 0, 1);
   layout.ttft_plot.width = layout.tpot_plot.width =
@@ -283,7 +277,7 @@ qm_chart_render_serving (const QmChartFrame   *frame,
     }
   layout.ttft_target_y = draw_panel (cr, style, c, &ttft);
   qm_chart_draw_axis (cr, style, &layout.x_axis, &layout.tpot_plot, QM_AXIS_BOTTOM,
-                      _("Requests per minute"), format_number, NULL);
+                      _("Requests per minute"), qm_chart_tick_number, NULL);
   layout.tpot_target_y = draw_panel (cr, style, c, &tpot);
 
   /* Labels outside the clip so they are never cut. */
@@ -348,7 +342,7 @@ qm_chart_render_throughput (const QmChartFrame      *frame,
   layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 6.0 - x_title_h);
   qm_axis_init (&layout.y_axis, QM_SCALE_LINEAR, 0.0, y_hi * 1.15, 5,
                 layout.plot.y + layout.plot.height, layout.plot.y);
-  label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, format_number, NULL);
+  label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, qm_chart_tick_number, NULL);
   layout.plot.x = pad + label_w + 6.0;
   qm_axis_init (&layout.x_axis, QM_SCALE_LOG10, MAX (1.0, x_lo / 1.5), x_hi * 1.5, 6, 0, 1);
   layout.plot.width = MAX (10.0, width - layout.plot.x
@@ -356,9 +350,9 @@ qm_chart_render_throughput (const QmChartFrame      *frame,
   qm_axis_init (&layout.x_axis, QM_SCALE_LOG10, MAX (1.0, x_lo / 1.5), x_hi * 1.5, 6,
                 layout.plot.x, layout.plot.x + layout.plot.width);
   qm_chart_draw_axis (cr, style, &layout.y_axis, &layout.plot, QM_AXIS_LEFT,
-                      _("Output tokens/s per GPU"), format_number, NULL);
+                      _("Output tokens/s per GPU"), qm_chart_tick_number, NULL);
   qm_chart_draw_axis (cr, style, &layout.x_axis, &layout.plot, QM_AXIS_BOTTOM,
-                      _("Sequences per replica"), format_number, NULL);
+                      _("Sequences per replica"), qm_chart_tick_number, NULL);
 
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);

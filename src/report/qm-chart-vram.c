@@ -36,18 +36,6 @@ unit_scale (QmBytesUnit unit)
 }
 
 static void
-format_tick (double   value,
-             char    *buf,
-             gsize    size,
-             gpointer user_data)
-{
-  char number[QM_FORMAT_BUF];
-
-  qm_format_number (number, sizeof number, value, value != floor (value) ? 1 : 0);
-  g_snprintf (buf, size, "%s", number);
-}
-
-static void
 draw_hatch (cairo_t      *cr,
             const QmRect *r,
             const QmColor *color)
@@ -309,13 +297,13 @@ qm_chart_render_vram_scaled (const QmChartFrame      *frame,
       layout.plot.height = MAX (10.0, height - layout.plot.y - pad - legend_h - 8.0 - x_label_h - 6.0);
       qm_axis_init (&layout.y_axis, QM_SCALE_LINEAR, 0.0, top, 6,
                     layout.plot.y + layout.plot.height, layout.plot.y);
-      label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, format_tick, NULL);
+      label_w = qm_chart_axis_label_width (cr, style, &layout.y_axis, qm_chart_tick_number, NULL);
       layout.plot.x = pad + label_w + 6.0;
       layout.plot.width = MAX (10.0, width - layout.plot.x - pad);
     }
   note_w = MIN (note_w, MAX (10.0, layout.plot.width / MAX (n, 1) - 6.0));
 
-  qm_chart_draw_axis (cr, style, &layout.y_axis, &layout.plot, QM_AXIS_LEFT, NULL, format_tick, NULL);
+  qm_chart_draw_axis (cr, style, &layout.y_axis, &layout.plot, QM_AXIS_LEFT, NULL, qm_chart_tick_number, NULL);
   /* The title at the top, above the notes' band. */
   qm_chart_set_color (cr, &style->foreground);
   qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout.plot.x, pad, 0.0, 0.0 }, y_title);

@@ -65,6 +65,8 @@ test_compare (void)
   g_assert_false (best0);
   g_assert_true (best1);
   g_assert_true (g_str_has_prefix (qm_compare_page_get_cell (page, "total", 2, NULL), "✓"));
+  /* The total says how long it covers: the examples' 48-month horizon. */
+  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (page), "over 48 months"));
 
   /* Flipped, the most expensive one is marked. */
   qm_compare_page_set_lower_is_better (page, "total", FALSE);

@@ -45,6 +45,8 @@ typedef struct
   /* Fills @buf with the shown text; returns the value compared (NaN for
    * text rows and missing values). */
   double    (*get) (const Entry *e, char *buf, gsize size);
+  /* A line under the row's label, or NULL: what the values cover. */
+  char     *(*caption) (GArray *entries);
 } Metric;
 
 struct _QmComparePage
@@ -123,6 +125,25 @@ static double get_run (const Entry *e, char *buf, gsize size)
 { qm_format_money (buf, size, e->estimate->cost.run, e->plan.pricing.currency); return e->estimate->cost.run; }
 static double get_total (const Entry *e, char *buf, gsize size)
 { qm_format_money (buf, size, e->estimate->cost.total, e->plan.pricing.currency); return e->estimate->cost.total; }
+/* The total covers each plan's horizon (rent or own alike): say how long,
+ * as the comparison PDF does, or a five-hour rental reads as $500,000.
+ * Under the label rather than in the cells, which a narrow window has no
+ * room to widen. */
+static char *
+total_caption (GArray *entries)
+{
+  double months = entries->len > 0 ? g_array_index (entries, Entry, 0).estimate->cost.horizon_months : NAN;
+  char m[QM_FORMAT_BUF];
+
+  for (guint p = 1; p < entries->len; p++)
+    if (g_array_index (entries, Entry, p).estimate->cost.horizon_months != months)
+      return g_strdup (_("over each plan's horizon"));
+  if (!isfinite (months) || months < 0)
+    return NULL;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "over %s month", "over %s months",
+                                       (gulong) round (months)),
+                          qm_format_number (m, sizeof m, months, 0));
+}
 static double get_goodput (const Entry *e, char *buf, gsize size)
 {
   if (!e->estimate->has_reliability)
@@ -150,7 +171,7 @@ static const Metric metrics[] = {
   { "upfront",    N_("Upfront cost"),         METRIC_NUMBER, TRUE,  get_upfront },
   { "monthly",    N_("Monthly cost"),         METRIC_NUMBER, TRUE,  get_monthly },
   { "run",        N_("Cost of the run"),      METRIC_NUMBER, TRUE,  get_run },
-  { "total",      N_("Total cost"),           METRIC_NUMBER, TRUE,  get_total },
+  { "total",      N_("Total cost"),           METRIC_NUMBER, TRUE,  get_total, total_caption },
   { "goodput",    N_("Goodput"),              METRIC_NUMBER, FALSE, get_goodput },
 };
 
@@ -310,6 +331,20 @@ rebuild_table (QmComparePage *self)
         gtk_widget_add_css_class (label, "heading");
       else
         gtk_widget_add_css_class (label, "dim-label");
+      if (metrics[m].caption != NULL)
+        {
+          g_autofree char *text = metrics[m].caption (self->entries);
+          GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+          GtkWidget *caption = gtk_label_new (text);
+
+          gtk_label_set_xalign (GTK_LABEL (caption), 0.0);
+          gtk_widget_add_css_class (caption, "caption");
+          gtk_widget_add_css_class (caption, "dim-label");
+          gtk_widget_set_visible (caption, text != NULL);
+          gtk_box_append (GTK_BOX (box), label);
+          gtk_box_append (GTK_BOX (box), caption);
+          label = box;
+        }
       gtk_grid_attach (self->table, label, 0, row, 1, 1);
 
       if (metrics[m].kind == METRIC_NUMBER)

@@ -107,23 +107,32 @@ test_catalog (void)
   g_assert_cmpstr (g_dngettext (NULL, "%u plan deleted", "%u plans deleted", 3), !=, "%u plans deleted");
 }
 
+/* A new plans database at @db holding the 70B example, whose id is *id. */
+static QmStore *
+store_with_example (const char *db,
+                    gint64     *id)
+{
+  g_autofree char *example = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
+                                               "llama-3.1-70b-pretrain-h100.qmplan", NULL);
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+
+  g_assert_no_error (error);
+  *id = qm_plan_store_import_file (store, example, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return store;
+}
+
 static void
 test_window (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("qm-translation-XXXXXX", NULL);
   g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
-  g_autofree char *example = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
-                                               "llama-3.1-70b-pretrain-h100.qmplan", NULL);
-  g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
   AdwViewStack *stack;
   QmWindow *window;
   GtkWidget *view;
   gint64 id;
-
-  g_assert_no_error (error);
-  id = qm_plan_store_import_file (store, example, NULL, NULL, &error);
-  g_assert_no_error (error);
+  QmStore *store = store_with_example (db, &id);
 
   window = qm_window_new_with_store (NULL, store);
   gtk_window_present (GTK_WINDOW (window));
@@ -237,19 +246,14 @@ test_read_only_store (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("qm-translation-XXXXXX", NULL);
   g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
-  g_autofree char *example = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
-                                               "llama-3.1-70b-pretrain-h100.qmplan", NULL);
   g_autofree char *why = NULL;
   g_autofree char *reason = NULL;
   g_autoptr(GError) error = NULL;
-  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
   QmWindow *window;
   GtkWidget *view;
   gint64 id;
+  QmStore *store = store_with_example (db, &id);
 
-  g_assert_no_error (error);
-  id = qm_plan_store_import_file (store, example, NULL, NULL, &error);
-  g_assert_no_error (error);
   qm_store_free (store);
   g_assert_cmpint (g_chmod (db, 0444), ==, 0);
   store = qm_store_open_with_flags (db, QM_STORE_OPEN_READ_ONLY | QM_STORE_OPEN_NO_BACKUP, &error);

@@ -51,10 +51,11 @@ G_BEGIN_DECLS
 #define QM_PARALLEL_MAX_TOP 16
 
 /* A curve point is "past the knee" when no larger count on the curve
- * speeds the run up, per doubling of the GPUs, by this factor. 1.25× per doubling means each doubling raises
- * the GPU-hours (cost) of the run by 2/1.25 = 1.6×, i.e. parallel
- * efficiency has fallen to 62.5% per doubling; past that a buyer pays more
- * than half again for every step of speed-up. */
+ * speeds the run up, per doubling of the GPUs, by this factor. 1.25× per
+ * doubling means each doubling raises the GPU-hours (cost) of the run by
+ * 2/1.25 = 1.6×, i.e. parallel efficiency has fallen to 62.5% per
+ * doubling; past that a buyer pays more than half again for every step of
+ * speed-up. */
 #define QM_PARALLEL_KNEE_SPEEDUP 1.25
 
 /* What to rank layouts by. With a fixed GPU count, cost per step is

@@ -135,11 +135,11 @@ total_caption (GArray *entries)
   double months = entries->len > 0 ? g_array_index (entries, Entry, 0).estimate->cost.horizon_months : NAN;
   char m[QM_FORMAT_BUF];
 
+  if (!isfinite (months) || months < 0)
+    return NULL;
   for (guint p = 1; p < entries->len; p++)
     if (g_array_index (entries, Entry, p).estimate->cost.horizon_months != months)
       return g_strdup (_("over each plan's horizon"));
-  if (!isfinite (months) || months < 0)
-    return NULL;
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "over %s month", "over %s months",
                                        (gulong) round (months)),
                           qm_format_number (m, sizeof m, months, 0));

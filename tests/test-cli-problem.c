@@ -222,12 +222,67 @@ test_store_message (gconstpointer data)
   g_rmdir (dir);
 }
 
+/* Hostile files (issue #33 items 4 and 8): 75,000 levels of nesting used
+ * to crash the CLI inside json-glib (exit 139); a NUL in the name was
+ * saved as the text before it. Both are one line, exit 1, and the import
+ * keeps nothing. */
+static void
+test_hostile (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-cli-problem-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autoptr(GString) deep_text = g_string_new (NULL);
+  g_autofree char *deep = NULL;
+  g_autofree char *nul = write_plan (dir, "nul.qmplan", "\"name\": \"", "\"name\": \"before\\u0000after");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0, };
+  JsonObject *e, *values;
+
+  for (guint i = 0; i < 75000; i++)
+    g_string_append_c (deep_text, '{');
+  for (guint i = 0; i < 75000; i++)
+    g_string_append_c (deep_text, '}');
+  deep = write_plan (dir, "deep.qmplan", NULL, deep_text->str);
+
+  run_cli (&r, "estimate", deep, "--json", NULL);
+  e = error_object (&r, parser);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "not-json");
+  g_assert_nonnull (strstr (json_object_get_string_member (e, "message"), "nested more than 64 levels"));
+  run_clear (&r);
+
+  run_cli (&r, "estimate", nul, "--json", NULL);
+  e = error_object (&r, parser);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "unsafe-text");
+  values = json_object_get_object_member (e, "values");
+  g_assert_cmpstr (json_object_get_string_member (values, "key"), ==, "name");
+  g_assert_cmpstr (json_object_get_string_member (values, "character"), ==, "U+0000");
+  run_clear (&r);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      run_cli (&r, "--db", db, "plans", "import", i ? nul : deep, NULL);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_cmpint (strchr (r.err, '\n') - r.err, ==, (int) strlen (r.err) - 1);
+      run_clear (&r);
+    }
+  run_cli (&r, "--db", db, "plans", "list", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "before"));
+  run_clear (&r);
+
+  g_remove (deep);
+  g_remove (nul);
+  g_remove (db);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/cli-problem/json-shape", test_json_shape);
   g_test_add_func ("/cli-problem/german", test_german);
+  g_test_add_func ("/cli-problem/hostile", test_hostile);
   g_test_add_data_func ("/cli-problem/store-message/de", "de", test_store_message);
   g_test_add_data_func ("/cli-problem/store-message/zh_CN", "zh_CN", test_store_message);
   return g_test_run ();

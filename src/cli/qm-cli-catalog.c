@@ -20,6 +20,7 @@
 #include "qm-cli-commands.h"
 #include "qm-json-members.h"
 #include "qm-text.h"
+#include "qm-json-parse.h"
 
 /* Room for an entry of any kind, as qm_catalog_entry_parse () fills it. */
 typedef union
@@ -204,7 +205,7 @@ entry_json (JsonBuilder          *b,
     "id", "vendor", "name", "source", "as_of", "price_usd", "builtin",
   };
 
-  if (entry->json && json_parser_load_from_data (parser, entry->json, -1, NULL) &&
+  if (entry->json && qm_json_parser_load (parser, entry->json, -1, NULL) &&
       JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     src = json_node_get_object (json_parser_get_root (parser));
 

@@ -18,6 +18,7 @@
 #include "qm-cli-commands.h"
 #include "qm-estimate-json.h"
 #include "qm-plan-store.h"
+#include "qm-json-parse.h"
 
 static char *
 format_time (gint64 us)
@@ -54,7 +55,7 @@ add_json (JsonBuilder *b,
   g_autoptr(JsonParser) parser = json_parser_new ();
 
   json_builder_set_member_name (b, key);
-  if (text && json_parser_load_from_data (parser, text, -1, NULL))
+  if (text && qm_json_parser_load (parser, text, -1, NULL))
     json_builder_add_value (b, json_node_copy (json_parser_get_root (parser)));
   else if (text)
     json_builder_add_string_value (b, text);

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "qm-text.h"
+#include "qm-json-parse.h"
 
 G_DEFINE_QUARK (qm-catalog-error-quark, qm_catalog_error)
 
@@ -1128,7 +1129,7 @@ qm_catalog_parse_bytes (QmCatalogKind         kind,
   if (name == NULL)
     name = qm_catalog_kind_to_string (kind);
   data = g_bytes_get_data (bytes, &len);
-  if (!json_parser_load_from_data (parser, data, len, error))
+  if (!qm_json_parser_load (parser, data, len, error))
     {
       g_prefix_error (error, "%s: ", name);
       if (error != NULL && *error != NULL)

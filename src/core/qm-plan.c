@@ -11,6 +11,7 @@
 #include "qm-model.h"
 #include "qm-plan-private.h"
 #include "qm-text.h"
+#include "qm-json-parse.h"
 
 /* ------------------------------------------------------------------ */
 /* Errors: each a problem (qm-problem.h), rendered into the GError     */
@@ -673,6 +674,7 @@ qm_plan_load_from_data (QmPlan      *plan,
   g_autoptr(GError) local = NULL;
   QmPlan *tmp;
   QmPlanReader r = { .warnings = warns };
+  QmJsonScan scan;
   JsonNode *root, *n;
   JsonObject *o;
   char format[64] = "";
@@ -682,7 +684,19 @@ qm_plan_load_from_data (QmPlan      *plan,
   g_return_val_if_fail (plan != NULL, FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
 
-  if (!json_parser_load_from_data (parser, data, length, &local))
+  /* A NUL escape is refused at its key, as other control characters are
+   * (json-glib would cut the string there); nesting beyond any plan's is
+   * refused before the parser recurses into it (qm-json-parse.h). */
+  qm_json_scan (data, length, QM_JSON_MAX_DEPTH, &scan);
+  if (scan.nul_path != NULL && scan.deep_line == 0)
+    {
+      g_autofree char *path = scan.nul_path;
+
+      return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_UNSAFE_TEXT, path, FALSE,
+                                   NULL, "U+0000", (double) scan.nul_at, 0);
+    }
+  g_free (scan.nul_path);
+  if (!qm_json_parser_load (parser, data, length, &local))
     {
       return qm_plan_fail_problem (error, QM_PLAN_ERROR_PARSE, QM_PROBLEM_NOT_JSON, "", FALSE, NULL,
                                    local->message, 0, 0);

@@ -16,6 +16,7 @@
 
 #include "qm-catalog-item.h"
 #include "qm-format.h"
+#include "qm-json-parse.h"
 
 /* The key of the field each kind's second filter offers. */
 static const char *filter_keys[QM_N_CATALOG_KINDS] = {
@@ -234,7 +235,7 @@ qm_catalog_entry_to_object (const QmCatalogEntry *entry)
   if (entry == NULL || entry->json == NULL)
     return NULL;
   parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, entry->json, -1, NULL))
+  if (!qm_json_parser_load (parser, entry->json, -1, NULL))
     return NULL;
   root = json_parser_get_root (parser);
   return JSON_NODE_HOLDS_OBJECT (root) ? json_object_ref (json_node_get_object (root)) : NULL;

@@ -17,6 +17,7 @@
 #include "qm-csv.h"
 #include "qm-gtk.h"
 #include "qm-list-page.h"
+#include "qm-json-parse.h"
 
 /* ------------------------------------------------------------------ */
 /* Actions                                                             */
@@ -172,7 +173,7 @@ on_undo_delete (AdwToast *t,
 
   if (self == NULL)
     return;
-  if (json_parser_load_from_data (parser, undo->json, -1, NULL) &&
+  if (qm_json_parser_load (parser, undo->json, -1, NULL) &&
       JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     id = json_object_get_string_member_with_default (json_node_get_object (json_parser_get_root (parser)),
                                                      "id", NULL);

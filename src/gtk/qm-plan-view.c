@@ -28,6 +28,7 @@
 #include "qm-print.h"
 #include "qm-rename-dialog.h"
 #include "qm-text.h"
+#include "qm-json-parse.h"
 
 enum {
   PROP_0,
@@ -684,7 +685,7 @@ load_saved (QmPlanView *self)
     return;
 
   parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, self->saved->snapshot, -1, NULL) ||
+  if (!qm_json_parser_load (parser, self->saved->snapshot, -1, NULL) ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     return;
   self->snapshot = json_node_ref (json_parser_get_root (parser));

@@ -18,6 +18,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qm-catalog-store-private.h"
+#include "qm-json-parse.h"
 
 /* ------------------------------------------------------------------ */
 /* Entries.                                                            */
@@ -84,7 +85,7 @@ qm_catalog_store_parse_json (const char  *json,
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonNode *root;
 
-  if (!json_parser_load_from_data (parser, json, -1, error))
+  if (!qm_json_parser_load (parser, json, -1, error))
     return NULL;
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))

@@ -11,6 +11,7 @@
 
 #include "qm-catalog-store-private.h"
 #include "qm-plan-store-private.h"
+#include "qm-json-parse.h"
 
 /* ------------------------------------------------------------------ */
 /* Has the catalog moved since the quote?                              */
@@ -135,7 +136,7 @@ qm_plan_store_embed_custom (QmStore     *store,
       /* Built-in entries ship with every copy of Quartermaster. */
       if (entry == NULL || entry->builtin)
         continue;
-      node = json_from_string (entry->json, error);
+      node = qm_json_from_string (entry->json, error);
       if (node == NULL)
         return NULL;
       json_object_set_member (hardware, spec_key, node);

@@ -10,6 +10,7 @@
 
 #include "qm-plan-store-private.h"
 #include "qm-quote-store.h"
+#include "qm-json-parse.h"
 
 /* ------------------------------------------------------------------ */
 /* Salvage from a damaged file.                                        */
@@ -23,7 +24,7 @@
 static gboolean
 json_valid_text (const char *text)
 {
-  g_autoptr(JsonNode) node = json_from_string (text, NULL);
+  g_autoptr(JsonNode) node = qm_json_from_string (text, NULL);
 
   return node != NULL;
 }

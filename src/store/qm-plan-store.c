@@ -18,6 +18,7 @@
 
 #include "qm-plan-store-private.h"
 #include "qm-store-recovery.h"
+#include "qm-json-parse.h"
 
 const QmPlanHardwareKey qm_plan_hardware_keys[QM_PLAN_N_HARDWARE_KEYS] = {
   { "gpu", QM_CATALOG_KIND_GPU },
@@ -99,7 +100,7 @@ qm_plan_store_parse_json (const char  *data,
   g_autoptr(GError) local = NULL;
   JsonNode *root;
 
-  if (!json_parser_load_from_data (parser, data, length, &local))
+  if (!qm_json_parser_load (parser, data, length, &local))
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
                    /* Translators: what was read ("Could not save the plan: inputs", or a

@@ -20,6 +20,7 @@
 #include "qm-catalog.h"
 #include "qm-plan-store.h"
 #include "qm-quote-store-private.h"
+#include "qm-json-parse.h"
 
 #define META_PATTERN  "quote_number_pattern"
 #define META_SEQUENCE "quote_sequence"
@@ -435,7 +436,7 @@ terms_json (const char *plan_json)
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   JsonObject *root;
 
-  if (!json_parser_load_from_data (parser, plan_json, -1, NULL))
+  if (!qm_json_parser_load (parser, plan_json, -1, NULL))
     return g_strdup ("{}");
   root = json_node_get_object (json_parser_get_root (parser));
   if (!json_object_has_member (root, "quote"))

@@ -276,6 +276,83 @@ test_hostile (void)
   g_rmdir (dir);
 }
 
+/* Issue #33 item 2: --db naming a plan file renamed the plan to
+ * ".corrupt-…", put a new database in its place and exited 0. Now the
+ * file is named, left as it was, and the command exits 1; a read-only
+ * command creates nothing where there is no database; ":memory:" (which
+ * keeps nothing) is refused; a server address in capitals is a server,
+ * never a folder. */
+static void
+test_db_not_a_database (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-cli-problem-XXXXXX", NULL);
+  g_autofree char *plan = write_plan (dir, "myplan.qmplan", NULL, "{\"format\": \"quartermaster-plan\"}\n");
+  g_autofree char *absent = g_build_filename (dir, "absent.db", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  const char *servers[] = { "POSTGRESQL://127.0.0.1:1/qm", "Postgresql://127.0.0.1:1/qm",
+                            " postgresql://127.0.0.1:1/qm" };
+  g_auto(Run) r = { 0, };
+
+  g_assert_true (g_file_get_contents (plan, &before, NULL, NULL));
+  run_cli (&r, "--db", plan, "plans", "list", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "is not a Quartermaster database"));
+  g_assert_nonnull (strstr (r.err, plan));
+  run_clear (&r);
+  run_cli (&r, "--db", plan, "plans", "import", plan, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  run_clear (&r);
+  g_assert_true (g_file_get_contents (plan, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, before);
+
+  /* Reading where there is no database: an empty list, and no file. */
+  run_cli (&r, "--db", absent, "plans", "list", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  run_cli (&r, "--db", absent, "catalog", "list", "--kind", "gpu", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "h100-sxm-80gb"));
+  run_clear (&r);
+  g_assert_false (g_file_test (absent, G_FILE_TEST_EXISTS));
+
+  run_cli (&r, "--db", ":memory:", "plans", "import", plan, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "keeps nothing"));
+  run_clear (&r);
+
+  /* Nothing listens on port 1: each is a failed connection, not a file. */
+  for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
+    {
+      g_autofree char *cwd = g_get_current_dir ();
+
+      g_assert_cmpint (g_chdir (dir), ==, 0);
+      run_cli (&r, "--db", servers[i], "plans", "list", NULL);
+      g_assert_cmpint (g_chdir (cwd), ==, 0);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, "postgresql://127.0.0.1:1/qm"));
+      run_clear (&r);
+    }
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+    guint n = 0;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      n++;
+    /* Only the plan: no .corrupt- copy, no database, no folder. */
+    g_assert_cmpuint (n, ==, 1);
+  }
+
+  run_cli (&r, "--db", "mysql://ann:SECRET@h/q", "plans", "list", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "not an address Quartermaster can open"));
+  g_assert_null (strstr (r.err, "SECRET"));
+  run_clear (&r);
+
+  g_remove (plan);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -283,6 +360,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-problem/json-shape", test_json_shape);
   g_test_add_func ("/cli-problem/german", test_german);
   g_test_add_func ("/cli-problem/hostile", test_hostile);
+  g_test_add_func ("/cli-problem/db-not-a-database", test_db_not_a_database);
   g_test_add_data_func ("/cli-problem/store-message/de", "de", test_store_message);
   g_test_add_data_func ("/cli-problem/store-message/zh_CN", "zh_CN", test_store_message);
   return g_test_run ();

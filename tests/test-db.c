@@ -95,6 +95,64 @@ test_redact (void)
   g_assert_false (qm_db_location_is_uri ("postgresql.db"));
 }
 
+/* Issue #33 item 3: a password under another spelling of its name, or
+ * sslpassword, was printed in messages and written to recovery files. */
+static void
+test_redact_spellings (void)
+{
+  struct { const char *in, *out; gboolean secret; } cases[] = {
+    { "postgresql://h/q?pass%77ord=SECRET&sslmode=require", "postgresql://h/q?sslmode=require", TRUE },
+    { "postgresql://h/q?%70assword=SECRET", "postgresql://h/q", TRUE },
+    { "postgresql://h/q?PASSWORD=SECRET", "postgresql://h/q", TRUE },
+    { "postgresql://h/q?sslpassword=SECRET&user=ann", "postgresql://h/q?user=ann", TRUE },
+    { "postgresql://h/q?ssl%70assword=SECRET", "postgresql://h/q", TRUE },
+    { "postgresql://ann:SECRET@h/q", "postgresql://ann@h/q", TRUE },
+    { "POSTGRESQL://ann:SECRET@h/q", "postgresql://ann@h/q", TRUE },
+    /* A scheme Quartermaster does not open is still an address: its
+     * password is hidden in the refusal too. */
+    { "mysql://ann:SECRET@h/q?password=x", "mysql://ann@h/q", TRUE },
+    { "postgresql://h/q?passfile=/home/ann/.pgpass&sslmode=verify-full",
+      "postgresql://h/q?passfile=/home/ann/.pgpass&sslmode=verify-full", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *r = qm_db_location_redact (cases[i].in);
+
+      g_assert_cmpstr (r, ==, cases[i].out);
+      g_assert_null (strstr (r, "SECRET"));
+      if (g_str_has_prefix (cases[i].in, "mysql"))
+        continue;
+      g_assert_cmpint (qm_db_location_has_secret (cases[i].in), ==, cases[i].secret);
+      g_assert_false (qm_db_location_has_secret (r));
+    }
+}
+
+/* Issue #33 item 2: the scheme in any case and with spaces around is a
+ * server, and any "scheme://" is an address, never a file to create. */
+static void
+test_location_kinds (void)
+{
+  const char *servers[] = { "POSTGRESQL://h/q", "Postgresql://h/q", " postgresql://h/q",
+                            "postgres://h/q\n", "\tPostgres://h/q " };
+
+  for (guint i = 0; i < G_N_ELEMENTS (servers); i++)
+    {
+      g_autofree char *norm = qm_db_location_normalize (servers[i]);
+
+      g_assert_true (qm_db_location_is_uri (servers[i]));
+      g_assert_true (qm_db_location_looks_like_uri (servers[i]));
+      g_assert_true (g_str_has_prefix (norm, "postgres"));
+      g_assert_true (g_str_has_suffix (norm, "://h/q"));
+    }
+  g_assert_false (qm_db_location_is_uri ("mysql://h/q"));
+  g_assert_true (qm_db_location_looks_like_uri ("mysql://h/q"));
+  g_assert_true (qm_db_location_looks_like_uri ("file:///tmp/x.db"));
+  g_assert_false (qm_db_location_looks_like_uri ("/tmp/postgresql://x"));
+  g_assert_false (qm_db_location_looks_like_uri ("plans.db"));
+  g_assert_false (qm_db_location_looks_like_uri ("C:/plans.db"));
+}
+
 /* ------------------------------------------------------------------ */
 /* On both engines.                                                    */
 
@@ -469,6 +527,8 @@ main (int argc, char **argv)
 
   g_test_add_func ("/db/placeholders", test_placeholders);
   g_test_add_func ("/db/redact", test_redact);
+  g_test_add_func ("/db/redact-spellings", test_redact_spellings);
+  g_test_add_func ("/db/location-kinds", test_location_kinds);
   add_both ("round-trip", test_round_trip);
   add_both ("upsert-changes", test_upsert_changes);
   add_both ("transactions", test_transactions);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "qm-quote-store.h"
 #include "qm-store.h"
@@ -88,31 +89,78 @@ test_refuses_newer_schema (void)
   g_assert_cmpmem (before, len_before, after, len_after);
 }
 
+/* Issue #33 item 2: a file that is not a Quartermaster database (a plan
+ * given to --db by mistake, a folder, another program's SQLite file) is
+ * refused by name and left byte for byte as it was; it used to be moved
+ * aside as "damaged" and a new database put in its place. */
 static void
 test_not_a_database (void)
 {
   g_autofree char *path = temp_db_path ();
   g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *other = g_build_filename (dir, "other-program.sqlite", NULL);
+  const char *text = "this is not an SQLite file, it is a shopping list\n"
+                     "and it is long enough to have a header page or two ...........\n";
+  QmStoreOpenFlags flags[] = { QM_STORE_OPEN_NONE, QM_STORE_OPEN_NO_RECOVER, QM_STORE_OPEN_EXISTING };
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_cmpint (sqlite3_open (other, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE groceries (item TEXT); INSERT INTO groceries VALUES ('milk')",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+    {
+      const char *locations[] = { path, dir, other };
+
+      for (guint k = 0; k < G_N_ELEMENTS (locations); k++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(QmStore) store = qm_store_open_with_flags (locations[k], flags[i], &error);
+
+          g_assert_null (store);
+          g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_A_DATABASE);
+          g_assert_nonnull (strstr (error->message, locations[k]));
+        }
+      {
+        g_autofree char *after = NULL;
+
+        g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+        g_assert_cmpstr (after, ==, text);
+      }
+    }
+  /* Nothing moved aside, nothing created beside them. */
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      g_assert_null (strstr (name, ".corrupt-"));
+  }
+  g_assert_cmpint (sqlite3_open_v2 (other, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "SELECT item FROM groceries", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  g_remove (other);
+}
+
+/* Opening with QM_STORE_OPEN_EXISTING never creates the file or its folder. */
+static void
+test_existing_only (void)
+{
+  g_autofree char *path = temp_db_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *folder = g_build_filename (dir, "not-yet", NULL);
+  g_autofree char *nested = g_build_filename (folder, "plans.db", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(QmStore) store = NULL;
 
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (path, "this is not an SQLite file, it is a shopping list\n"
-                                      "and it is long enough to have a header page or two ...........\n",
-                                      -1, NULL));
-  /* Without recovery the damage is reported and the file left alone. */
-  store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_RECOVER, &error);
+  store = qm_store_open_with_flags (nested, QM_STORE_OPEN_EXISTING, &error);
   g_assert_null (store);
-  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT);
-  g_clear_error (&error);
-
-  /* By default it is moved aside and a fresh database takes its place. */
-  store = qm_store_open (path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (qm_store_recovered_from (store));
-  g_assert_true (g_str_has_prefix (qm_store_recovered_from (store), path));
-  g_assert_nonnull (strstr (qm_store_recovered_from (store), ".corrupt-"));
-  g_assert_true (g_file_test (qm_store_recovered_from (store), G_FILE_TEST_EXISTS));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+  g_assert_false (g_file_test (nested, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
 }
 
 static void
@@ -437,7 +485,9 @@ test_open_waits (void)
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_assert_cmpint (sqlite3_open (path, &other), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (other, "CREATE TABLE scratch (a); BEGIN IMMEDIATE; INSERT INTO scratch VALUES (1)",
+  /* Its first write is not committed yet: the file reads as a new one (a
+   * schema-0 file with only other programs' tables is refused). */
+  g_assert_cmpint (sqlite3_exec (other, "BEGIN IMMEDIATE; CREATE TABLE scratch (a); INSERT INTO scratch VALUES (1)",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
   thread = g_thread_new ("reader", end_read_later, other);
   store = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, &error);
@@ -665,6 +715,7 @@ main (int argc, char **argv)
   g_test_add_func ("/store/create-and-reopen", test_create_and_reopen);
   g_test_add_func ("/store/refuses-newer-schema", test_refuses_newer_schema);
   g_test_add_func ("/store/not-a-database", test_not_a_database);
+  g_test_add_func ("/store/existing-only", test_existing_only);
   g_test_add_func ("/store/default-path", test_default_path);
   g_test_add_func ("/store/corrupt-recover-salvage", test_corrupt_recover_salvage);
   g_test_add_func ("/store/salvage-quotes", test_salvage_quotes);

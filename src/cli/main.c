@@ -67,6 +67,19 @@ take_db_option (int   *argc,
     }
   *argc = j;
   argv[j] = NULL;
+  /* SQLite's in-memory database keeps nothing past the command: a save
+   * there would report success and be lost (issue #33 item 2). */
+  if (qm_cli_db_path != NULL)
+    {
+      g_autofree char *trimmed = g_strstrip (g_strdup (qm_cli_db_path));
+
+      if (trimmed[0] == '\0' || g_str_equal (trimmed, ":memory:"))
+        {
+          qm_cli_error (_("--db %s: not a database file; a database in memory keeps nothing "
+                          "once the command ends"), qm_cli_db_path);
+          return FALSE;
+        }
+    }
   return TRUE;
 }
 

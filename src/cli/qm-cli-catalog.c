@@ -443,7 +443,7 @@ catalog_list (int    argc,
   if (!parse_catalog_args ("catalog list", argc, argv, TAKES_JSON, &a))
     return QM_CLI_USAGE;
 
-  store = qm_cli_open_store ();
+  store = qm_cli_open_store (QM_CLI_STORE_READ);
   if (store == NULL)
     return QM_CLI_INPUT;
   entries = qm_catalog_store_list (store, a.kind, NULL, QM_CATALOG_LIST_NONE, &error);
@@ -507,7 +507,7 @@ catalog_export (int    argc,
     return QM_CLI_USAGE;
   path = a.path;
 
-  store = qm_cli_open_store ();
+  store = qm_cli_open_store (QM_CLI_STORE_READ);
   if (store == NULL)
     return QM_CLI_INPUT;
   csv = qm_catalog_store_export_csv_dialect (store, a.kind, NULL, QM_CATALOG_LIST_NONE, &a.dialect, &len, &error);
@@ -560,7 +560,7 @@ catalog_import (int    argc,
       return QM_CLI_INPUT;
     }
 
-  store = qm_cli_open_store ();
+  store = qm_cli_open_store (QM_CLI_STORE_WRITE);
   if (store == NULL)
     return QM_CLI_INPUT;
   import = qm_catalog_store_import_csv_preview_dialect (store, data, len, path, a.kind, &a.dialect, &error);
@@ -703,7 +703,7 @@ catalog_history (int    argc,
   if (!parse_kind ("catalog history", args[0], &kind))
     return QM_CLI_USAGE;
 
-  if ((store = qm_cli_open_store ()) == NULL)
+  if ((store = qm_cli_open_store (QM_CLI_STORE_READ)) == NULL)
     return QM_CLI_INPUT;
   /* The history of an entry deleted since still answers; an id never
    * seen is a mistake worth saying. */

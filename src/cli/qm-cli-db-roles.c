@@ -34,7 +34,7 @@ qm_cli_db_setup_roles (int    argc,
     }
   /* Opening as the owner brings the schema up to date first, so every
    * table there is to grant on exists. */
-  if ((store = qm_cli_open_store ()) == NULL)
+  if ((store = qm_cli_open_store (QM_CLI_STORE_WRITE)) == NULL)
     return QM_CLI_INPUT;
   if ((done = qm_store_setup_roles (store, &error)) == NULL)
     {

@@ -414,7 +414,8 @@ qm_cli_plans (int    argc,
       return QM_CLI_USAGE;
     }
 
-  store = qm_cli_open_store ();
+  store = qm_cli_open_store (g_str_equal (sub, "import") || g_str_equal (sub, "delete")
+                             ? QM_CLI_STORE_WRITE : QM_CLI_STORE_READ);
   if (store == NULL)
     return QM_CLI_INPUT;
   if (g_str_equal (sub, "list"))

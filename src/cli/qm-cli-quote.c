@@ -639,7 +639,8 @@ qm_cli_quote (int    argc,
   if (a.sub == SUB_DRAFT)
     return quote_draft (&a);
 
-  store = qm_cli_open_store ();
+  store = qm_cli_open_store (a.sub == SUB_SHOW || a.sub == SUB_LIST ? QM_CLI_STORE_READ
+                                                                     : QM_CLI_STORE_WRITE);
   if (store == NULL)
     return QM_CLI_INPUT;
   switch (a.sub)

@@ -168,7 +168,7 @@ qm_cli_rates (int    argc,
       return QM_CLI_USAGE;
     }
 
-  store = qm_cli_open_store ();
+  store = qm_cli_open_store (g_str_equal (sub, "list") ? QM_CLI_STORE_READ : QM_CLI_STORE_WRITE);
   if (store == NULL)
     return QM_CLI_INPUT;
   if (g_str_equal (sub, "list"))

@@ -80,7 +80,7 @@ qm_cli_arg_label (const char *arg)
 }
 
 QmStore *
-qm_cli_open_store (void)
+qm_cli_open_store (QmCliStoreUse use)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *path = qm_cli_db_path ? g_strdup (qm_cli_db_path) : qm_store_default_path ();
@@ -91,9 +91,19 @@ qm_cli_open_store (void)
 
   /* The GUI's default lives under XDG_DATA_HOME/quartermaster, which may
    * not exist yet on a first run. */
-  if (qm_cli_db_path == NULL && !qm_db_location_is_uri (path))
+  if (use == QM_CLI_STORE_WRITE && qm_cli_db_path == NULL && !qm_db_location_is_uri (path))
     g_mkdir_with_parents (dir, 0700);
-  store = qm_store_open (path, &error);
+  /* Reading: no daily copy, and a damaged file is reported, not moved
+   * aside (only a writing command recovers). Where there is no database
+   * yet, what it would hold: the built-in catalog and no plans, kept in
+   * memory, so that nothing is created. */
+  if (use == QM_CLI_STORE_WRITE)
+    store = qm_store_open (path, &error);
+  else if (!qm_db_location_looks_like_uri (path) && !g_file_test (path, G_FILE_TEST_EXISTS))
+    store = qm_store_open_with_flags (":memory:", QM_STORE_OPEN_NO_BACKUP, &error);
+  else
+    store = qm_store_open_with_flags (path, QM_STORE_OPEN_EXISTING | QM_STORE_OPEN_NO_BACKUP
+                                            | QM_STORE_OPEN_NO_RECOVER, &error);
   if (store == NULL)
     {
       qm_cli_error ("%s: %s", shown, error->message);
@@ -162,7 +172,7 @@ load_stdin (QmPlan *plan)
   /* With --db, through the database as a file would be. */
   if (qm_cli_db_path != NULL)
     {
-      store = qm_cli_open_store ();
+      store = qm_cli_open_store (QM_CLI_STORE_READ);
       if (store == NULL)
         return FALSE;
       if (!qm_plan_store_read_plan (store, data, plan, &warnings, &error))
@@ -202,7 +212,7 @@ qm_cli_load_plan (const char *arg,
                    g_str_has_suffix (arg, ".qmplan")))
     goto file_only;
 
-  store = qm_cli_open_store ();
+  store = qm_cli_open_store (QM_CLI_STORE_READ);
   if (store == NULL)
     return FALSE;
   if (is_file)

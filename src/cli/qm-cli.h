@@ -97,7 +97,15 @@ extern const char *qm_cli_db_path;
 
 /* Opens --db, else the GUI's database (qm_store_default_path ()). On
  * failure prints one line naming the file and returns NULL. */
-QmStore    *qm_cli_open_store  (void);
+/* What a command does with the store: a command that only reads never
+ * creates, moves or replaces a file (issue #33 item 2). */
+typedef enum
+{
+  QM_CLI_STORE_READ,
+  QM_CLI_STORE_WRITE,
+} QmCliStoreUse;
+
+QmStore    *qm_cli_open_store  (QmCliStoreUse use);
 
 /* Reads the PLAN argument of estimate and search. A file wins over the
  * database (docs/cli.md): an existing file is read on its own against the

@@ -65,10 +65,6 @@ gboolean
 qm_team_check_uri (const char  *uri,
                    GError     **error)
 {
-  g_autofree char *auth = NULL;
-  g_autofree char *password = NULL;
-  const char *at;
-
   if (uri == NULL || !qm_db_location_is_uri (uri))
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
@@ -76,11 +72,10 @@ qm_team_check_uri (const char  *uri,
                      "such as postgresql://db.example.com/quartermaster?sslmode=verify-full"));
       return FALSE;
     }
-  /* A password in the URI would end up in the settings, in plain text. */
-  auth = authority (uri);
-  at = strrchr (auth, '@');
-  password = query_param (uri, "password");
-  if ((at != NULL && memchr (auth, ':', at - auth) != NULL) || password != NULL)
+  /* A password in the URI would end up in the settings, in plain text:
+   * in the user part, or as any parameter libpq reads a secret from,
+   * however its name is spelt (pass%77ord=, sslpassword=). */
+  if (qm_db_location_has_secret (uri))
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
                    _("Remove the password from the URI and type it in the Password field: "

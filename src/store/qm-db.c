@@ -11,14 +11,109 @@
 
 #include "qm-db-private.h"
 
+/* The length of "scheme://" at the start of @location (RFC 3986 §3.1:
+ * ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )), or 0. */
+static gsize
+scheme_length (const char *location)
+{
+  gsize i = 0;
+
+  if (location == NULL || !g_ascii_isalpha (location[0]))
+    return 0;
+  while (g_ascii_isalnum (location[i]) || location[i] == '+' || location[i] == '-' ||
+         location[i] == '.')
+    i++;
+  return strncmp (location + i, "://", 3) == 0 ? i + 3 : 0;
+}
+
+char *
+qm_db_location_normalize (const char *location)
+{
+  char *copy;
+  gsize n;
+
+  g_return_val_if_fail (location != NULL, NULL);
+
+  copy = g_strstrip (g_strdup (location));
+  /* libpq compares the prefix case-sensitively: lower-case the scheme. */
+  n = scheme_length (copy);
+  for (gsize i = 0; i + 3 < n; i++)
+    copy[i] = g_ascii_tolower (copy[i]);
+  return copy;
+}
+
+gboolean
+qm_db_location_looks_like_uri (const char *location)
+{
+  g_autofree char *norm = NULL;
+
+  if (location == NULL)
+    return FALSE;
+  norm = qm_db_location_normalize (location);
+  return scheme_length (norm) > 0;
+}
+
 gboolean
 qm_db_location_is_uri (const char *location)
 {
-  return location != NULL &&
-         (g_str_has_prefix (location, "postgresql://") || g_str_has_prefix (location, "postgres://"));
+  g_autofree char *norm = NULL;
+
+  if (location == NULL)
+    return FALSE;
+  norm = qm_db_location_normalize (location);
+  return g_str_has_prefix (norm, "postgresql://") || g_str_has_prefix (norm, "postgres://");
 }
 
-/* Drops "password=..." from the query part of a URI. */
+/* libpq's connection parameters that hold a secret (PostgreSQL 15
+ * documentation, §34.1.2 "Parameter Key Words": password, and
+ * sslpassword for the client key). The name is compared decoded, so
+ * "pass%77ord" is a password too (issue #33 item 3). */
+gboolean
+qm_db_param_is_secret (const char *param)
+{
+  static const char * const secrets[] = { "password", "sslpassword" };
+  g_autofree char *raw = g_strndup (param, strcspn (param, "="));
+  g_autofree char *name = g_uri_unescape_string (raw, NULL);
+
+  /* Undecodable (a bad escape): treated as a secret, hidden rather than shown. */
+  if (name == NULL)
+    return TRUE;
+  g_strstrip (name);
+  for (guint i = 0; i < G_N_ELEMENTS (secrets); i++)
+    if (g_ascii_strcasecmp (name, secrets[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+qm_db_location_has_secret (const char *location)
+{
+  g_autofree char *norm = NULL;
+  g_auto(GStrv) params = NULL;
+  const char *rest, *query;
+  gsize auth_len;
+  const char *at;
+
+  if (!qm_db_location_is_uri (location))
+    return FALSE;
+  norm = qm_db_location_normalize (location);
+  rest = strstr (norm, "://") + 3;
+  auth_len = strcspn (rest, "/?");
+  /* user:password@host */
+  at = g_strrstr_len (rest, (gssize) auth_len, "@");
+  if (at != NULL && memchr (rest, ':', at - rest) != NULL)
+    return TRUE;
+  query = strchr (rest, '?');
+  if (query == NULL)
+    return FALSE;
+  params = g_strsplit (query + 1, "&", -1);
+  for (guint i = 0; params[i] != NULL; i++)
+    if (qm_db_param_is_secret (params[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Drops every secret parameter from the query part of a URI. */
 static void
 redact_query (GString *out,
               char    *query)
@@ -28,7 +123,7 @@ redact_query (GString *out,
 
   for (guint i = 0; params[i] != NULL; i++)
     {
-      if (g_ascii_strncasecmp (params[i], "password=", strlen ("password=")) == 0)
+      if (qm_db_param_is_secret (params[i]))
         continue;
       g_string_append_c (out, first ? '?' : '&');
       g_string_append (out, params[i]);
@@ -43,10 +138,12 @@ qm_db_location_redact (const char *location)
   g_autoptr(GString) out = NULL;
   char *rest, *authority_end, *at, *query;
 
-  if (!qm_db_location_is_uri (location))
+  /* Any "scheme://" address, not only PostgreSQL's: a mistyped scheme
+   * is shown in the refusal, and must not show its password either. */
+  if (!qm_db_location_looks_like_uri (location))
     return g_strdup (location);
 
-  copy = g_strdup (location);
+  copy = qm_db_location_normalize (location);
   rest = strstr (copy, "://") + 3;
   out = g_string_new_len (copy, rest - copy);
   query = strchr (rest, '?');
@@ -76,7 +173,11 @@ qm_db_open (const char     *location,
   g_return_val_if_fail (location != NULL, NULL);
 
   if (qm_db_location_is_uri (location))
-    return qm_db_pg_open (location, flags, error);
+    {
+      g_autofree char *norm = qm_db_location_normalize (location);
+
+      return qm_db_pg_open (norm, flags, error);
+    }
   return qm_db_sqlite_open (location, flags, error);
 }
 

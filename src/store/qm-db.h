@@ -48,9 +48,22 @@ typedef enum
 typedef struct _QmDb     QmDb;
 typedef struct _QmDbStmt QmDbStmt;
 
-/* TRUE for "postgresql://..." and "postgres://..."; anything else is a
- * SQLite file path. */
+/* TRUE for "postgresql://..." and "postgres://...", the scheme in any
+ * case and with spaces around (issue #33 item 2); a location that is not
+ * a URI (see qm_db_location_looks_like_uri) is a SQLite file path. */
 gboolean    qm_db_location_is_uri   (const char     *location);
+/* TRUE for anything of the form "scheme://...": never a file path, even
+ * where the scheme is not one Quartermaster opens. */
+gboolean    qm_db_location_looks_like_uri (const char *location);
+/* @location trimmed, its URI scheme lower-cased (libpq matches it
+ * case-sensitively). */
+char       *qm_db_location_normalize (const char    *location);
+/* TRUE when a query parameter ("name=value", name percent-encoded or not)
+ * is one of libpq's secrets: password, sslpassword. */
+gboolean    qm_db_param_is_secret   (const char     *param);
+/* TRUE when @location carries a password: in its user part, or as any
+ * secret parameter. */
+gboolean    qm_db_location_has_secret (const char   *location);
 /* @location with any password removed, fit for messages and logs. */
 char       *qm_db_location_redact   (const char     *location);
 

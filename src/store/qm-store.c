@@ -592,6 +592,8 @@ open_db (QmStore          *store,
 
   if (flags & QM_STORE_OPEN_READ_ONLY)
     open_flags |= SQLITE_OPEN_READONLY;
+  else if (flags & QM_STORE_OPEN_EXISTING)
+    open_flags |= SQLITE_OPEN_READWRITE;
   else
     open_flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 
@@ -625,6 +627,22 @@ close_db (QmStore *store)
   store->db = NULL;
 }
 
+/* Committed tables, none of them ours: schema 0 is otherwise a new file
+ * (another Quartermaster's first migration commits with its version). */
+static gboolean
+has_foreign_tables (sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean any = FALSE;
+
+  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM sqlite_master WHERE NOT EXISTS"
+                          " (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'plan'))"
+                          " LIMIT 1", -1, &stmt, NULL) == SQLITE_OK)
+    any = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  return any;
+}
+
 /* Reads the version and checks the file. FALSE with the error; *damaged
  * says whether the failure means a damaged file (as opposed to, say, a
  * locked one). */
@@ -654,6 +672,16 @@ inspect (QmStore   *store,
                    store->path, store->version, qm_store_latest_version ());
       return FALSE;
     }
+  /* Schema 0 with tables: another program's SQLite database, which the
+   * first migration would write into. */
+  if (store->version == 0 && has_foreign_tables (store->db))
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_A_DATABASE,
+                   /* Translators: %s is the file given as the database. */
+                   _("%s is another program's SQLite database, not a Quartermaster one; it "
+                     "was left untouched"), store->path);
+      return FALSE;
+    }
   if (!check_integrity (store->db, store->path, &local_error))
     {
       *damaged = g_error_matches (local_error, QM_STORE_ERROR, QM_STORE_ERROR_CORRUPT);
@@ -678,6 +706,65 @@ purge_stale_trash (QmStore *store)
   qm_db_bind_int64 (stmt, 2, g_get_real_time () - STALE_TRASH_USEC);
   /* Best effort: a busy database keeps its trash until next time. */
   qm_db_step (stmt);
+}
+
+/* The SQLite file format's first 16 bytes (sqlite.org/fileformat.html
+ * §1.3: "SQLite format 3\000"). */
+#define SQLITE_HEADER "SQLite format 3"
+
+/* Whether @path may be opened as this program's database: it does not
+ * exist yet (unless @flags say it must), or it is an empty file, or a
+ * SQLite file. Anything else (a plan file, a spreadsheet, a folder) is
+ * named and left untouched: moving it aside as "damaged" and starting a
+ * new database in its place destroyed it (issue #33 item 2). */
+static gboolean
+is_database_file (const char        *path,
+                  QmStoreOpenFlags   flags,
+                  GError           **error)
+{
+  char head[16] = { 0, };
+  GStatBuf st;
+  FILE *f;
+  size_t n;
+
+  /* SQLite's own names for a database in memory or a temporary one. */
+  if (path[0] == '\0' || g_strcmp0 (path, ":memory:") == 0)
+    return TRUE;
+  if (g_stat (path, &st) != 0)
+    {
+      int saved = errno;
+
+      if (saved == ENOENT && !(flags & (QM_STORE_OPEN_EXISTING | QM_STORE_OPEN_READ_ONLY)))
+        return TRUE;
+      g_set_error (error, QM_STORE_ERROR, saved == ENOENT ? QM_STORE_ERROR_NOT_FOUND : QM_STORE_ERROR_OPEN,
+                   /* Translators: the database file, then why it cannot be opened. */
+                   _("Could not open the database %s: %s"), path,
+                   saved == ENOENT ? _("there is no database there") : g_strerror (saved));
+      return FALSE;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_A_DATABASE,
+                   /* Translators: %s is a folder given where a database file was expected. */
+                   _("%s is a folder, not a Quartermaster database"), path);
+      return FALSE;
+    }
+  if (st.st_size == 0)
+    return TRUE;
+  f = g_fopen (path, "rb");
+  if (f == NULL)
+    return TRUE;  /* SQLite says why it cannot be read. */
+  n = fread (head, 1, sizeof head, f);
+  fclose (f);
+  if (n < sizeof head || memcmp (head, SQLITE_HEADER, sizeof SQLITE_HEADER) != 0)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_A_DATABASE,
+                   /* Translators: %s is the file given as the database. */
+                   _("%s is not a Quartermaster database (it is not an SQLite file); it was "
+                     "left untouched"), path);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* A PostgreSQL server: no file to guard (WAL, backups, integrity and
@@ -774,13 +861,28 @@ qm_store_open_with_flags (const char        *path,
   store->session_id = g_uuid_string_random ();
   if (qm_db_location_is_uri (path))
     {
-      store->path = qm_db_location_redact (path);
-      return open_server (g_steal_pointer (&store), path, flags, error);
+      g_autofree char *uri = qm_db_location_normalize (path);
+
+      store->path = qm_db_location_redact (uri);
+      return open_server (g_steal_pointer (&store), uri, flags, error);
+    }
+  /* "mysql://…" or "file://…" is an address, never a file name to create. */
+  if (qm_db_location_looks_like_uri (path))
+    {
+      g_autofree char *shown = qm_db_location_redact (path);
+
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_A_DATABASE,
+                   /* Translators: %s is the address given; keep "postgresql://". */
+                   _("%s is not an address Quartermaster can open: a team database is "
+                     "postgresql://HOST/DATABASE, anything else a file name"), shown);
+      return NULL;
     }
   store->path = g_strdup (path);
+  if (!is_database_file (path, flags, error))
+    return NULL;
 
   dir = g_path_get_dirname (path);
-  if (!(flags & QM_STORE_OPEN_READ_ONLY) && g_mkdir_with_parents (dir, 0700) != 0)
+  if (!(flags & (QM_STORE_OPEN_READ_ONLY | QM_STORE_OPEN_EXISTING)) && g_mkdir_with_parents (dir, 0700) != 0)
     {
       int saved = errno;
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN,

@@ -26,6 +26,9 @@ typedef enum
   QM_STORE_ERROR_NOT_FOUND, /* no such plan or catalog entry */
   QM_STORE_ERROR_INVALID,   /* the input was refused; the message says why */
   QM_STORE_ERROR_CONFLICT,  /* someone else saved it since it was read */
+  QM_STORE_ERROR_NOT_A_DATABASE, /* the location names something else: a
+                                  * plan file, a folder, another program's
+                                  * database, an address of another scheme */
 } QmStoreError;
 
 typedef enum
@@ -40,6 +43,9 @@ typedef enum
   QM_STORE_OPEN_NO_BACKUP  = 1 << 2,
   /* Skip the re-sync of the built-in catalog. */
   QM_STORE_OPEN_NO_SYNC    = 1 << 3,
+  /* Open only a database that exists: no file or folder is created
+   * (read-only commands of the CLI, issue #33 item 2). */
+  QM_STORE_OPEN_EXISTING   = 1 << 4,
 } QmStoreOpenFlags;
 
 typedef struct _QmStore QmStore;

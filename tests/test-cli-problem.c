@@ -233,6 +233,7 @@ test_hostile (void)
   g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
   g_autoptr(GString) deep_text = g_string_new (NULL);
   g_autofree char *deep = NULL;
+  g_autofree char *huge = NULL;
   g_autofree char *nul = write_plan (dir, "nul.qmplan", "\"name\": \"", "\"name\": \"before\\u0000after");
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_auto(Run) r = { 0, };
@@ -258,9 +259,39 @@ test_hostile (void)
   g_assert_cmpstr (json_object_get_string_member (values, "character"), ==, "U+0000");
   run_clear (&r);
 
-  for (guint i = 0; i < 2; i++)
+  /* Issue #33 item 5: past 16 MB a file is refused before it is parsed
+   * (a 200 MB import took 1.7 GB), by import and by estimate alike. */
+  {
+    g_autoptr(GString) big = g_string_new ("{\"format\": \"quartermaster-plan\", \"notes\": \"");
+
+    for (guint i = 0; i < 17 * 1024; i++)
+      g_string_append (big, "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................"
+                            "................................................................");
+    g_string_append (big, "\"}");
+    huge = write_plan (dir, "huge.qmplan", NULL, big->str);
+  }
+  run_cli (&r, "estimate", huge, "--json", NULL);
+  e = error_object (&r, parser);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "too-large");
+  run_clear (&r);
+
+  for (guint i = 0; i < 3; i++)
     {
-      run_cli (&r, "--db", db, "plans", "import", i ? nul : deep, NULL);
+      run_cli (&r, "--db", db, "plans", "import", i == 2 ? huge : i ? nul : deep, NULL);
       g_assert_cmpint (r.status, ==, 1);
       g_assert_cmpint (strchr (r.err, '\n') - r.err, ==, (int) strlen (r.err) - 1);
       run_clear (&r);
@@ -271,6 +302,7 @@ test_hostile (void)
   run_clear (&r);
 
   g_remove (deep);
+  g_remove (huge);
   g_remove (nul);
   g_remove (db);
   g_rmdir (dir);

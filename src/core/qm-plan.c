@@ -684,6 +684,9 @@ qm_plan_load_from_data (QmPlan      *plan,
   g_return_val_if_fail (plan != NULL, FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
 
+  if ((length < 0 ? strlen (data) : (gsize) length) > QM_PLAN_MAX_BYTES)
+    return qm_plan_fail_problem (error, QM_PLAN_ERROR_PARSE, QM_PROBLEM_TOO_LARGE, "", FALSE, NULL,
+                                 NULL, 0, 0);
   /* A NUL escape is refused at its key, as other control characters are
    * (json-glib would cut the string there); nesting beyond any plan's is
    * refused before the parser recurses into it (qm-json-parse.h). */
@@ -753,7 +756,7 @@ qm_plan_load_from_file (QmPlan      *plan,
 
   if (!g_file_get_contents (path, &data, &length, error))
     return FALSE;
-  if (length > 16 * 1024 * 1024)
+  if (length > QM_PLAN_MAX_BYTES)
     {
       return qm_plan_fail_problem (error, QM_PLAN_ERROR_PARSE, QM_PROBLEM_TOO_LARGE, "", FALSE, NULL,
                                    NULL, 0, 0);

@@ -17,6 +17,11 @@ G_BEGIN_DECLS
 
 #define QM_PLAN_FORMAT  "quartermaster-plan"
 #define QM_PLAN_VERSION 1
+/* The largest plan file read, from a file, standard input, a paste, an
+ * import or the store: the largest example is 6 KB, and one with a
+ * lengths list of 100,000 requests about 2 MB, so 16 MB is no real plan's
+ * limit, while a 200 MB file took 1.7 GB to parse (issue #33 item 5). */
+#define QM_PLAN_MAX_BYTES (16 * 1024 * 1024)
 
 #define QM_PLAN_ERROR (qm_plan_error_quark ())
 

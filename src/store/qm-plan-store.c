@@ -100,6 +100,15 @@ qm_plan_store_parse_json (const char  *data,
   g_autoptr(GError) local = NULL;
   JsonNode *root;
 
+  /* Before parsing: a plan never needs more (qm-plan.h). */
+  if ((length < 0 ? strlen (data) : (gsize) length) > QM_PLAN_MAX_BYTES)
+    {
+      g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,
+                   /* Translators: what was read ("Could not save the plan: inputs", or a
+                    * file's name). */
+                   _("%s: larger than 16 MB; not a plan file"), label);
+      return NULL;
+    }
   if (!qm_json_parser_load (parser, data, length, &local))
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_INVALID,

@@ -775,6 +775,453 @@ test_published_accuracy (void)
   g_assert_cmpfloat (median_abs (scope, n_scope), <, 0.15);
 }
 
+/* Leave-one-source-out: the two constants are fitted on every source but
+ * one (the same grid and objective as the split above, the known gaps
+ * left out of the fit) and the left-out source is priced at them. */
+
+#define GRID_K 31   /* kernel efficiency 0.70 … 1.00 */
+#define GRID_O 8    /* communication hidden 0.2 … 0.9 */
+
+static double
+grid_k (guint g)
+{
+  return 0.70 + 0.01 * (g % GRID_K);
+}
+
+static double
+grid_o (guint g)
+{
+  return 0.2 + 0.1 * (g / GRID_K);
+}
+
+static const char *
+row_vendor (const Row *r)
+{
+  if (g_str_has_prefix (r->gpu, "mi"))
+    return "AMD";
+  if (g_str_has_prefix (r->gpu, "gaudi"))
+    return "Intel";
+  if (g_str_has_prefix (r->gpu, "tpu"))
+    return "Google";
+  return "NVIDIA";
+}
+
+static const char *
+row_gpu (const Row *r)
+{
+  return r->gpu;
+}
+
+/* LoRA, then context parallel, then FSDP / ZeRO-3, else 3D (TP, PP and
+ * DP with ZeRO-1/2 or none). */
+static const char *
+row_kind (const Row *r)
+{
+  if (r->mode == QM_MODE_LORA)
+    return "LoRA";
+  if (r->cp > 1)
+    return "CP";
+  if (r->zero == 3)
+    return "FSDP";
+  return "3D";
+}
+
+static const char *
+row_scale (const Row *r)
+{
+  if (r->gpus <= 8)
+    return "8 GPUs or fewer";
+  if (r->gpus <= 64)
+    return "9-64 GPUs";
+  if (r->gpus <= 512)
+    return "65-512 GPUs";
+  if (r->gpus <= 4096)
+    return "513-4096 GPUs";
+  return "more than 4096 GPUs";
+}
+
+typedef const char *(*RowLabel) (const Row *r);
+
+typedef struct
+{
+  double  *held_out;    /* signed error of each row with its source left out */
+  gboolean *fits;
+  double  *fit_all;     /* signed error at the constants fitted on every source */
+  double  *shipped;     /* at the shipped constants */
+  double   all_k, all_o;
+  GPtrArray *sources;   /* distinct source ids, in file order */
+  double  *source_k, *source_o;
+} Loso;
+
+static guint
+best_grid (const double *grid_err,
+           const char   *leave_out)
+{
+  g_autofree double *errs = g_new (double, n_rows);
+  double best = G_MAXDOUBLE;
+  guint best_g = 0;
+
+  /* o outer, k inner: the order of fit_half(). */
+  for (guint g = 0; g < GRID_K * GRID_O; g++)
+    {
+      guint n = 0;
+      double m;
+
+      for (guint i = 0; i < n_rows; i++)
+        if (row_gap (&rows[i]) == NULL && g_strcmp0 (rows[i].source, leave_out) != 0)
+          errs[n++] = grid_err[(gsize) g * n_rows + i];
+      m = median_abs (errs, n);
+      if (m < best)
+        {
+          best = m;
+          best_g = g;
+        }
+    }
+  return best_g;
+}
+
+static void
+loso_compute (Loso *lo)
+{
+  g_autofree double *grid_err = g_new (double, (gsize) GRID_K * GRID_O * n_rows);
+  guint g_all;
+
+  memset (lo, 0, sizeof *lo);
+  lo->held_out = g_new0 (double, n_rows);
+  lo->fits = g_new0 (gboolean, n_rows);
+  lo->fit_all = g_new0 (double, n_rows);
+  lo->shipped = g_new0 (double, n_rows);
+  lo->sources = g_ptr_array_new ();
+  for (guint i = 0; i < n_rows; i++)
+    {
+      Eval e;
+
+      if (!g_ptr_array_find_with_equal_func (lo->sources, rows[i].source, g_str_equal, NULL))
+        g_ptr_array_add (lo->sources, rows[i].source);
+      row_eval (&rows[i], 0, 0, &e);
+      lo->shipped[i] = e.err;
+      lo->fits[i] = e.fits;
+    }
+  for (guint g = 0; g < GRID_K * GRID_O; g++)
+    for (guint i = 0; i < n_rows; i++)
+      {
+        Eval e;
+
+        row_eval (&rows[i], grid_k (g), grid_o (g), &e);
+        grid_err[(gsize) g * n_rows + i] = e.err;
+      }
+  g_all = best_grid (grid_err, NULL);
+  lo->all_k = grid_k (g_all);
+  lo->all_o = grid_o (g_all);
+  lo->source_k = g_new0 (double, lo->sources->len);
+  lo->source_o = g_new0 (double, lo->sources->len);
+  for (guint s = 0; s < lo->sources->len; s++)
+    {
+      const char *src = g_ptr_array_index (lo->sources, s);
+      guint g = best_grid (grid_err, src);
+
+      lo->source_k[s] = grid_k (g);
+      lo->source_o[s] = grid_o (g);
+      for (guint i = 0; i < n_rows; i++)
+        if (g_strcmp0 (rows[i].source, src) == 0)
+          lo->held_out[i] = grid_err[(gsize) g * n_rows + i];
+    }
+  for (guint i = 0; i < n_rows; i++)
+    lo->fit_all[i] = grid_err[(gsize) g_all * n_rows + i];
+}
+
+static void
+loso_free (Loso *lo)
+{
+  g_free (lo->held_out);
+  g_free (lo->fits);
+  g_free (lo->fit_all);
+  g_free (lo->shipped);
+  g_free (lo->source_k);
+  g_free (lo->source_o);
+  g_ptr_array_free (lo->sources, TRUE);
+}
+
+/* Nearest-rank quantile of signed errors. */
+static double
+quantile (const double *v,
+          guint         n,
+          double        q)
+{
+  g_autofree double *s = g_memdup2 (v, n * sizeof (double));
+  guint r;
+
+  qsort (s, n, sizeof (double), cmp_double);
+  r = (guint) ceil (q * n);
+  return s[CLAMP (r, 1u, n) - 1];
+}
+
+typedef struct
+{
+  guint  n;
+  double median_abs, bias, p10, p90, worst;
+} ErrStats;
+
+static void
+err_stats (const double *errs,
+           guint         n,
+           ErrStats     *st)
+{
+  memset (st, 0, sizeof *st);
+  st->n = n;
+  if (n == 0)
+    return;
+  st->median_abs = median_abs (errs, n);
+  st->bias = median_of (errs, n);
+  st->p10 = quantile (errs, n, 0.10);
+  st->p90 = quantile (errs, n, 0.90);
+  for (guint i = 0; i < n; i++)
+    st->worst = MAX (st->worst, fabs (errs[i]));
+}
+
+static void
+stats_row (GString        *md,
+           const char     *label,
+           const ErrStats *st)
+{
+  g_test_message ("  %-28s %4u runs  median |err| %5.1f%%  bias %+6.1f%%  p10 %+6.1f%%  p90 %+6.1f%%  worst %5.1f%%",
+                  label, st->n, 100 * st->median_abs, 100 * st->bias, 100 * st->p10, 100 * st->p90,
+                  100 * st->worst);
+  g_string_append_printf (md, "| %s | %u | %.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% |\n", label, st->n,
+                          100 * st->median_abs, 100 * st->bias, 100 * st->p10, 100 * st->p90, 100 * st->worst);
+}
+
+/* One table of held-out errors grouped by @label, in order of first
+ * appearance in the file. */
+static void
+group_table (GString     *md,
+             const Loso  *lo,
+             const char  *title,
+             RowLabel     label)
+{
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  g_autofree double *errs = g_new (double, n_rows);
+
+  g_test_message ("held out, by %s:", title);
+  g_string_append_printf (md, "\n### By %s\n\n| %s | runs | median \\|error\\| | bias (median) | p10 | p90 | worst |\n"
+                          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n", title, title);
+  for (guint i = 0; i < n_rows; i++)
+    if (!g_ptr_array_find_with_equal_func (labels, label (&rows[i]), g_str_equal, NULL))
+      g_ptr_array_add (labels, (gpointer) label (&rows[i]));
+  for (guint l = 0; l < labels->len; l++)
+    {
+      ErrStats st;
+      guint n = 0;
+
+      for (guint i = 0; i < n_rows; i++)
+        if (g_strcmp0 (label (&rows[i]), g_ptr_array_index (labels, l)) == 0)
+          errs[n++] = lo->held_out[i];
+      err_stats (errs, n, &st);
+      stats_row (md, g_ptr_array_index (labels, l), &st);
+    }
+}
+
+static char *
+training_section (const Loso *lo)
+{
+  GString *md = g_string_new (NULL);
+  g_autofree double *errs = g_new (double, n_rows);
+  ErrStats st;
+  guint n;
+
+  g_string_append (md,
+    "## Training: published runs, leave-one-source-out\n\n"
+    "Generated by `tests/test-parallel.c` (`/parallel/leave-one-source-out`) from\n"
+    "`tests/data/training-runs.tsv`, where every run has its provenance; regenerate with\n"
+    "`QM_UPDATE_DOCS=1 meson test -C build parallel` (the test fails when this section is stale).\n\n"
+    "The step model has two fitted constants: the kernel efficiency over the GEMM rate and the share\n"
+    "of overlappable communication that is hidden. For each source (publication) in turn they are\n"
+    "fitted on all the other sources (the grid and objective of the split validation: the pair with the\n"
+    "smallest median |error|; runs with a known gap are left out of every fit) and the left-out source\n"
+    "is priced at them: its error is *held out*. Error = (predicted − published) / published on the\n"
+    "run's own basis (MFU, HFU, model TFLOP/s or tokens/s per GPU: the same ratio as the MFU error),\n"
+    "positive when the model is optimistic. Runs with a known gap (below) are counted in every table.\n\n");
+  g_string_append (md, "| errors | runs | median \\|error\\| | bias (median) | p10 | p90 | worst |\n"
+                       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  g_test_message ("summary:");
+  err_stats (lo->held_out, n_rows, &st);
+  stats_row (md, "held out, all runs", &st);
+  n = 0;
+  for (guint i = 0; i < n_rows; i++)
+    if (row_gap (&rows[i]) == NULL)
+      errs[n++] = lo->held_out[i];
+  err_stats (errs, n, &st);
+  stats_row (md, "held out, without known gaps", &st);
+  {
+    g_autofree char *label = g_strdup_printf ("fitted on all (%.2f, %.1f)", lo->all_k, lo->all_o);
+
+    err_stats (lo->fit_all, n_rows, &st);
+    stats_row (md, label, &st);
+  }
+  err_stats (lo->shipped, n_rows, &st);
+  stats_row (md, "shipped constants", &st);
+
+  g_test_message ("held out, by source (left out in turn):");
+  g_string_append (md, "\n### By source (left out in turn)\n\n"
+                       "| source | runs | constants fitted without it | median \\|error\\| | bias (median) | p10 | p90 | "
+                       "worst |\n"
+                       "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
+  for (guint s = 0; s < lo->sources->len; s++)
+    {
+      const char *src = g_ptr_array_index (lo->sources, s);
+      g_autofree char *label = g_strdup_printf ("%s (fitted without it: %.2f, %.1f)", src, lo->source_k[s],
+                                                lo->source_o[s]);
+
+      n = 0;
+      for (guint i = 0; i < n_rows; i++)
+        if (g_strcmp0 (rows[i].source, src) == 0)
+          errs[n++] = lo->held_out[i];
+      err_stats (errs, n, &st);
+      g_test_message ("  %-44s %4u runs  median |err| %5.1f%%  bias %+6.1f%%  p10 %+6.1f%%  p90 %+6.1f%%  worst %5.1f%%",
+                      label, st.n, 100 * st.median_abs, 100 * st.bias, 100 * st.p10, 100 * st.p90, 100 * st.worst);
+      g_string_append_printf (md, "| %s | %u | %.2f, %.1f | %.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% |\n", src, n,
+                              lo->source_k[s], lo->source_o[s], 100 * st.median_abs, 100 * st.bias, 100 * st.p10,
+                              100 * st.p90, 100 * st.worst);
+    }
+  group_table (md, lo, "GPU vendor", row_vendor);
+  {
+    static const char * const vendors[] = { "AMD", "Intel", NULL };
+
+    for (guint v = 0; vendors[v]; v++)
+      {
+        gboolean any = FALSE;
+
+        for (guint i = 0; i < n_rows; i++)
+          any |= g_strcmp0 (row_vendor (&rows[i]), vendors[v]) == 0;
+        if (!any)
+          g_string_append_printf (md, "\nNo run on %s accelerators in the data yet: nothing above speaks for them.\n",
+                                  vendors[v]);
+      }
+  }
+  group_table (md, lo, "GPU", row_gpu);
+  group_table (md, lo, "parallelism", row_kind);
+  group_table (md, lo, "scale", row_scale);
+
+  g_string_append (md, "\n### Known gaps\n\nRuns the model does not reproduce yet, with the mechanism each needs "
+                       "(issue #32); they stay in the data and in every table above.\n\n"
+                       "| run | source | held-out error | fits where it ran | mechanism needed |\n"
+                       "| --- | --- | ---: | --- | --- |\n");
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const KnownGap *gap = row_gap (&rows[i]);
+
+      if (gap)
+        g_string_append_printf (md, "| %s | %s | %+.1f%% | %s | %s |\n", rows[i].id, rows[i].source,
+                                100 * lo->held_out[i], lo->fits[i] ? "yes" : "**no**", gap->mechanism);
+    }
+
+  g_string_append (md, "\n### Every run\n\n"
+                       "| run | source | GPU | GPUs | parallelism | basis | published | held-out error | "
+                       "fitted on all | fits |\n"
+                       "| --- | --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- |\n");
+  for (guint i = 0; i < n_rows; i++)
+    g_string_append_printf (md, "| %s%s | %s | %s | %u | %s | %s | %.4g | %+.1f%% | %+.1f%% | %s |\n",
+                            rows[i].id, rows[i].odd ? " (odd)" : "", rows[i].source, rows[i].gpu, rows[i].gpus,
+                            row_kind (&rows[i]), basis_name (rows[i].basis), rows[i].published,
+                            100 * lo->held_out[i], 100 * lo->fit_all[i], lo->fits[i] ? "yes" : "no");
+  g_string_append (md, "\n(odd): the published number is one the physics disagrees with; the data file says why.\n");
+  return g_string_free (md, FALSE);
+}
+
+#define TRAINING_BEGIN "<!-- training:begin -->"
+#define TRAINING_END "<!-- training:end -->"
+#define SERVING_BEGIN "<!-- serving:begin -->"
+#define SERVING_END "<!-- serving:end -->"
+
+/* docs/accuracy.md between the training markers: rewritten with
+ * QM_UPDATE_DOCS=1 (the file is created with both marker pairs if it is
+ * missing), else it must equal @section. */
+static void
+check_accuracy_doc (const char *section)
+{
+  const char *src = g_getenv ("QM_SOURCE_DIR");
+  g_autofree char *path = g_build_filename (src ? src : "..", "docs", "accuracy.md", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *want = g_strconcat (TRAINING_BEGIN "\n", section, TRAINING_END, NULL);
+  const char *b, *e;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    text = g_strdup ("# Accuracy\n\nHow far the estimates are from published measurements, by the tests that\n"
+                     "check them.\n\n" SERVING_BEGIN "\n" SERVING_END "\n\n" TRAINING_BEGIN "\n" TRAINING_END "\n");
+  b = strstr (text, TRAINING_BEGIN);
+  e = b ? strstr (b, TRAINING_END) : NULL;
+  if (g_strcmp0 (g_getenv ("QM_UPDATE_DOCS"), "1") == 0)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *out = NULL;
+
+      if (b == NULL || e == NULL)
+        out = g_strconcat (text, "\n", want, "\n", NULL);
+      else
+        out = g_strdup_printf ("%.*s%s%s", (int) (b - text), text, want, e + strlen (TRAINING_END));
+      g_file_set_contents (path, out, -1, &error);
+      g_assert_no_error (error);
+      g_test_message ("wrote %s", path);
+      return;
+    }
+  g_assert_nonnull (b);
+  g_assert_nonnull (e);
+  if (strncmp (b, want, strlen (want)) != 0 || (gsize) (e + strlen (TRAINING_END) - b) != strlen (want))
+    {
+      g_test_message ("%s: the training section is stale; regenerate it with QM_UPDATE_DOCS=1", path);
+      g_test_fail ();
+    }
+}
+
+static void
+test_leave_one_source_out (void)
+{
+  Loso lo;
+  g_autofree char *section = NULL;
+  g_autofree double *scoped = g_new (double, n_rows);
+  guint n_scoped = 0;
+
+  loso_compute (&lo);
+  g_test_message ("constants fitted on every source: kernel efficiency %.2f, communication hidden %.1f "
+                  "(shipped: 0.88, 0.5)", lo.all_k, lo.all_o);
+  for (guint s = 0; s < lo.sources->len; s++)
+    g_test_message ("without %-16s kernel efficiency %.2f, communication hidden %.1f",
+                    (const char *) g_ptr_array_index (lo.sources, s), lo.source_k[s], lo.source_o[s]);
+  g_test_message ("%-32s %-16s %-14s %6s %9s %8s %8s", "run", "source", "gpu", "basis", "published", "held-out",
+                  "fit-all");
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const KnownGap *gap = row_gap (&rows[i]);
+      const char *pending = row_pending_mechanism (&rows[i]);
+
+      g_test_message ("%-32s %-16s %-14s %6s %9.4g %+7.1f%% %+7.1f%%%s%s%s%s%s", rows[i].id, rows[i].source,
+                      rows[i].gpu, basis_name (rows[i].basis), rows[i].published, 100 * lo.held_out[i],
+                      100 * lo.fit_all[i], lo.fits[i] ? "" : "  DOES NOT FIT",
+                      gap ? "  GAP: " : "", gap ? gap->mechanism : "", pending ? "  PENDING: " : "",
+                      pending ? pending : "");
+      if (gap == NULL)
+        {
+          scoped[n_scoped++] = lo.held_out[i];
+          /* Every run fits where it ran, and is priced within 35% held
+           * out, but for the ones whose number the physics disputes. */
+          if (!lo.fits[i])
+            g_test_message ("%s ran on %u x %s but the model says it does not fit", rows[i].id, rows[i].gpus,
+                            rows[i].gpu);
+          g_assert_true (lo.fits[i]);
+          if (rows[i].odd == NULL)
+            g_assert_cmpfloat (fabs (lo.held_out[i]), <, 0.35);
+        }
+      else if (lo.fits[i] && fabs (lo.held_out[i]) < 0.35)
+        g_test_message ("%s: meets the bounds now; its known gap (%s) can go", rows[i].id, gap->mechanism);
+    }
+  section = training_section (&lo);
+  /* The held-out median over the runs without a known gap: issue #32's
+   * bar for runs the constants were not fitted to. */
+  g_assert_cmpfloat (median_abs (scoped, n_scoped), <, 0.10);
+  check_accuracy_doc (section);
+  loso_free (&lo);
+}
+
 /* One micro-batch of 16k tokens of MPT-7B on one A100, at sequence length
  * 2048 and 16384: the attention core's share of the FLOPs grows with s
  * (4·s·h against 24·h² per token per layer, 8% to 40%). FlashAttention
@@ -1067,6 +1514,7 @@ main (int    argc,
   load_rows ();
   g_test_add_func ("/parallel/published-accuracy", test_published_accuracy);
   g_test_add_func ("/parallel/published-split", test_published_split);
+  g_test_add_func ("/parallel/leave-one-source-out", test_leave_one_source_out);
   g_test_add_func ("/parallel/flash-attention-rate", test_flash_attention_rate);
   g_test_add_func ("/parallel/lora-attention-backward", test_lora_attention_backward);
   g_test_add_func ("/parallel/published-layouts-fit", test_published_layouts_fit);

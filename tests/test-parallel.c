@@ -546,6 +546,10 @@ static const KnownGap known_gaps[] = {
     "buffer and the allocator's real reserve (issue #32 item 4)" },
   { "mlperf50-mi300x-llama2-70b-lora", GAP_AMD_LORA },
   { "mlperf50-mi325x-llama2-70b-lora", GAP_AMD_LORA },
+  { "mlperf50-gb200-144-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
+    "(the log's peak is 82 GB, the model's 165 GB: item 4)" },
+  { "mlperf50-gb200-512-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
+    "(item 4)" },
   { NULL, NULL },
 };
 

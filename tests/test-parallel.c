@@ -540,7 +540,12 @@ static const KnownGap known_gaps[] = {
   { "tt-l31-8b-128-fsdp-compile-fp8", GAP_FSDP "; fp8 cast and amax passes (item 5)" },
   { "tt-l31-8b-8-cp4-128k", GAP_RING },
   { "tt-l31-8b-8-cp8-256k", GAP_RING },
+  { "tt-l31-405b-512-cp2-64k", GAP_RING },
+  { "tt-l31-405b-512-cp4-128k", GAP_RING },
   { "tt-l31-405b-512-cp8-256k", GAP_RING },
+  { "tt-l31-70b-256-2d-asynctp-fp8", "TP overlap as a mechanism (AsyncTP: which TP collectives hide behind which "
+    "GEMMs; today one switch hides the fitted share of all of them, so the row swings from +16% to +52% with "
+    "that constant: issue #32 item 3)" },
   { "nemo-llama2-70b-sft-fp8", "memory of a full fine-tune that ran: at TP 4 x PP 4 on 16 GPUs (DP 1) bf16 "
     "weights, fp32 main_grad and Adam states are 79 GB per GPU before activations; the recipe's gradient "
     "buffer and the allocator's real reserve (issue #32 item 4)" },

@@ -555,6 +555,9 @@ static const KnownGap known_gaps[] = {
     "(the log's peak is 82 GB, the model's 165 GB: item 4)" },
   { "mlperf50-gb200-512-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
     "(item 4)" },
+  { "tt-a100-l2-70b-64-sel-op", "memory of an FSDP run that ran: the model holds 124 GB per GPU for Llama 2 70B "
+    "over 64 A100 80GB with selective-op checkpointing (FSDP's per-layer gathered parameters and torchtitan's "
+    "op-level activation set: issue #32 item 4)" },
   { NULL, NULL },
 };
 

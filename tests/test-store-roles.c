@@ -246,20 +246,68 @@ test_catalog_manager (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_false (qm_store_is_read_only (store));
-  g_assert_cmpint (qm_store_rights (store), ==, QM_STORE_RIGHT_READ | QM_STORE_RIGHT_EDIT_CATALOG);
+  /* All an editor may, and the catalog (README, "Working as a team";
+   * issue #33 item 7: it could not save a plan). */
+  g_assert_cmpint (qm_store_rights (store), ==, QM_STORE_RIGHT_READ | QM_STORE_RIGHTS_EDIT);
   g_assert_cmpstr (qm_store_role (store), ==, QM_STORE_ROLE_CATALOG_MANAGER);
 
   g_assert_true (server_allows ("qm_cara", insert_override_sql, NULL));
   g_assert_true (server_allows ("qm_cara", insert_rate_sql, NULL));
   g_assert_true (server_allows ("qm_cara", "UPDATE catalog_builtin SET hidden = hidden", NULL));
 
-  g_assert_false (qm_plan_store_save (store, plan, &error));
-  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
-  g_assert_nonnull (strstr (error->message, "quartermaster_catalog_manager, may read plans but "
-                            "not save them; ask whoever runs the database to grant you "
-                            "quartermaster_editor"));
-  g_assert_false (server_allows ("qm_cara", insert_plan_sql, NULL));
-  g_assert_false (server_allows ("qm_cara", insert_quote_sql, NULL));
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  g_assert_true (server_allows ("qm_cara", insert_plan_sql, NULL));
+  g_assert_true (server_allows ("qm_cara", insert_quote_sql, NULL));
+}
+
+/* README step 3 as an editor: `db copy` of a file's plans into the server
+ * moves the plan ids' sequence (setval), which the editor may now do. */
+static void
+test_editor_copies (void)
+{
+  g_autofree char *path = qm_test_db_path ();
+  g_autofree char *uri = uri_as ("qm_eddie");
+  g_autoptr(QmStore) file = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, NULL);
+  g_auto(Run) r = { 0 };
+
+  g_assert_nonnull (file);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Copied plan %u", i);
+      g_autoptr(QmSavedPlan) plan = qm_test_saved_plan (name, "Umbrella", 2.0 + i);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (qm_plan_store_save (file, plan, &error));
+      g_assert_no_error (error);
+    }
+  g_clear_pointer (&file, qm_store_free);
+
+  run_cli (&r, "db", "copy", path, uri, NULL);
+  /* The server's own plans hold ids 1 and 3 already: those two the copy
+   * refuses rather than overwrite (qm-plan-store-copy.c); the third is
+   * copied, which moves the sequence. Before the grant every plan failed
+   * with "permission denied for sequence plan_id_seq". */
+  g_assert_null (strstr (r.err, "permission denied"));
+  g_assert_nonnull (strstr (r.out, "1 copied"));
+  {
+    g_autoptr(QmStore) server = open_as ("qm_eddie");
+    g_autoptr(GPtrArray) list = qm_plan_store_list (server, NULL, NULL);
+    g_autoptr(QmSavedPlan) fresh = qm_test_saved_plan ("After the copy", "Umbrella", 1.0);
+    g_autoptr(GError) error = NULL;
+    guint copied = 0;
+
+    for (guint i = 0; list != NULL && i < list->len; i++)
+      {
+        QmPlanSummary *s = g_ptr_array_index (list, i);
+
+        copied += g_str_has_prefix (s->name, "Copied plan");
+      }
+    g_assert_cmpuint (copied, ==, 1);
+    /* The next new plan takes an id past the copied one. */
+    g_assert_true (qm_plan_store_save (server, fresh, &error));
+    g_assert_no_error (error);
+  }
 }
 
 /* The store's check is only a courtesy: with the editor's grant taken
@@ -396,6 +444,7 @@ main (int    argc,
   g_test_add_func ("/store-roles/editor", test_editor);
   g_test_add_func ("/store-roles/editor-imports-embedded", test_editor_imports_embedded);
   g_test_add_func ("/store-roles/catalog-manager", test_catalog_manager);
+  g_test_add_func ("/store-roles/editor-copies", test_editor_copies);
   g_test_add_func ("/store-roles/server-enforces", test_server_enforces);
   g_test_add_func ("/store-roles/price-history", test_price_history);
   g_test_add_func ("/store-roles/upgrade-needs-owner", test_upgrade_needs_owner);

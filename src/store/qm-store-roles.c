@@ -271,12 +271,18 @@ static const char grants_sql[] =
   " EXECUTE format ('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO " ALL_THREE "', s);"
   " EXECUTE format ('ALTER DEFAULT PRIVILEGES IN SCHEMA %I GRANT SELECT ON TABLES TO "
   ALL_THREE "', s);"
-  /* Identity columns draw from sequences; lastval () reads them. */
-  " EXECUTE format ('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA %I TO "
+  /* Identity columns draw from sequences; lastval () reads them, and
+   * `db copy` moves the plan ids' sequence past the ids it copied with
+   * setval (), which needs UPDATE (PostgreSQL 15 documentation, §9.17
+   * "Sequence Manipulation Functions"): without it README step 3, an
+   * editor's copy into the server, failed 12 of 12 (issue #33 item 7). */
+  " EXECUTE format ('GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA %I TO "
   QM_STORE_ROLE_EDITOR ", " QM_STORE_ROLE_CATALOG_MANAGER "', s);"
   " END $$;"
+  /* A catalog manager may do all an editor may (README, "Working as a
+   * team"), and change the catalog besides. */
   "GRANT INSERT, UPDATE, DELETE ON plan, plan_data, quote, quote_revision TO "
-  QM_STORE_ROLE_EDITOR ";"
+  QM_STORE_ROLE_EDITOR ", " QM_STORE_ROLE_CATALOG_MANAGER ";"
   /* The quote number sequence lives in meta: a quote takes the next one. */
   "GRANT INSERT, UPDATE ON meta TO " QM_STORE_ROLE_EDITOR ";"
   /* The built-in rows and the catalog version in meta are rewritten when

@@ -372,21 +372,40 @@ test_upgrade_needs_owner (void)
   qm_test_pg_exec (cluster, dbname, back);
 }
 
-/* A login role given no team role yet: opening says which to ask for. */
+/* A login role given no team role yet: it may not even connect (issue
+ * #33 item 6: it could take the schema lock and hang setup-roles and
+ * upgrades, and send notices on the team's channel), and opening says
+ * which role to ask for. */
 static void
 test_no_role (void)
 {
   g_autofree char *uri = uri_as ("qm_newcomer");
   g_autoptr(QmStore) store = NULL;
+  g_autoptr(QmDb) db = NULL;
   g_autoptr(GError) error = NULL;
 
   qm_test_pg_exec (cluster, dbname, "CREATE ROLE qm_newcomer LOGIN");
   store = qm_store_open_with_flags (uri, QM_STORE_OPEN_NO_BACKUP, &error);
   g_assert_null (store);
   g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN);
-  g_assert_nonnull (strstr (error->message, "your role on it, qm_newcomer, may not read "
-                            "Quartermaster's data; ask whoever runs the database to grant "
-                            "you quartermaster_viewer"));
+  g_assert_nonnull (strstr (error->message, "your user may not connect to this database; ask "
+                            "whoever runs it to grant you quartermaster_viewer"));
+  g_clear_error (&error);
+  db = qm_db_open (uri, QM_DB_OPEN_NONE, &error);
+  g_assert_null (db);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_OPEN);
+}
+
+/* The schema lock is a table lock that needs a write grant on the
+ * version table: an editor connected to the database cannot hold it. */
+static void
+test_schema_lock (void)
+{
+  g_autofree char *message = NULL;
+
+  g_assert_false (server_allows ("qm_eddie", "BEGIN; LOCK TABLE qm_schema IN SHARE ROW EXCLUSIVE MODE; COMMIT",
+                                 &message));
+  g_assert_nonnull (strstr (message, "qm_schema"));
 }
 
 /* A file has every right, unless it is read-only. */
@@ -449,6 +468,7 @@ main (int    argc,
   g_test_add_func ("/store-roles/price-history", test_price_history);
   g_test_add_func ("/store-roles/upgrade-needs-owner", test_upgrade_needs_owner);
   g_test_add_func ("/store-roles/no-role", test_no_role);
+  g_test_add_func ("/store-roles/schema-lock", test_schema_lock);
   g_test_add_func ("/store-roles/file", test_file);
 
   /* In order: the first test runs the command and creates the people. */

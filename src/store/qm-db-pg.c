@@ -83,6 +83,11 @@ explain_connect (PGconn     *conn,
     return _("the server's name cannot be found; check the address");
   if (strstr (message, "timeout expired") != NULL)
     return _("the server did not answer in time");
+  /* A login given none of the team roles, once `db setup-roles` has taken
+   * CONNECT from PUBLIC. */
+  if (strstr (message, "permission denied for database") != NULL)
+    return _("your user may not connect to this database; ask whoever runs it to grant you "
+             "quartermaster_viewer");
   if (strstr (message, "no pg_hba.conf entry") != NULL)
     return _("the server does not accept connections from here for this user");
   return _("could not connect to the database server");
@@ -935,8 +940,16 @@ const QmDbClass qm_db_pg_class = {
   .changes = pg_changes,
   .last_insert_id = pg_last_insert_id,
   .schema_version = pg_schema_version,
-  /* A transaction-scoped advisory lock; the key is "QMSC" in ASCII. */
-  .lock_schema_sql = "SELECT pg_advisory_xact_lock (1364022083)",
+  /* Once the schema exists, a lock on its version table in a mode that
+   * needs UPDATE, DELETE or TRUNCATE on it (PostgreSQL 15 documentation,
+   * LOCK: "All other forms of LOCK require table-level UPDATE, DELETE, or
+   * TRUNCATE privileges"), which only the owner has: an advisory lock
+   * could be taken, and held, by any login (issue #33 item 6). Before the
+   * first step, a transaction-scoped advisory lock ("QMSC" in ASCII). */
+  .lock_schema_sql = "DO $$ BEGIN"
+                     " IF to_regclass ('qm_schema') IS NOT NULL THEN"
+                     "  LOCK TABLE qm_schema IN SHARE ROW EXCLUSIVE MODE;"
+                     " ELSE PERFORM pg_advisory_xact_lock (1364022083); END IF; END $$",
   .set_schema_version = pg_set_schema_version,
   .translate_ddl = pg_translate_ddl,
   .prepare = pg_prepare,

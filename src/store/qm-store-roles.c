@@ -266,6 +266,14 @@ static const char *const group_roles[] = {
  * the owner creates later (an upgrade) are readable by all three at once;
  * their write grants come from running setup-roles again. */
 static const char grants_sql[] =
+  /* Only the three roles (and the owner) may connect: a login given none
+   * of them could otherwise take locks and send notices on the team's
+   * channel (issue #33 item 6). PUBLIC holds CONNECT by default
+   * (PostgreSQL 15 documentation, §5.7 "Privileges"). */
+  "DO $$ DECLARE d text := current_database (); BEGIN"
+  " EXECUTE format ('REVOKE CONNECT ON DATABASE %I FROM PUBLIC', d);"
+  " EXECUTE format ('GRANT CONNECT ON DATABASE %I TO " ALL_THREE "', d);"
+  " END $$;"
   "DO $$ DECLARE s text := current_schema (); BEGIN"
   " EXECUTE format ('GRANT USAGE ON SCHEMA %I TO " ALL_THREE "', s);"
   " EXECUTE format ('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO " ALL_THREE "', s);"

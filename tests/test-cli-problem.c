@@ -251,6 +251,20 @@ test_hostile (void)
   g_assert_nonnull (strstr (json_object_get_string_member (e, "message"), "nested more than 64 levels"));
   run_clear (&r);
 
+  /* 10^23 GPUs: json-glib reads it as -1, and the refusal said "(got -1)". */
+  {
+    g_autofree char *big = write_plan (dir, "big.qmplan", "\"gpus\": 2048", "\"gpus\": 99999999999999999999999");
+
+    run_cli (&r, "estimate", big, "--json", NULL);
+    e = error_object (&r, parser);
+    g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "huge-number");
+    values = json_object_get_object_member (e, "values");
+    g_assert_cmpstr (json_object_get_string_member (values, "key"), ==, "target.gpus");
+    g_assert_cmpstr (json_object_get_string_member (values, "written"), ==, "99999999999999999999999");
+    run_clear (&r);
+    g_remove (big);
+  }
+
   run_cli (&r, "estimate", nul, "--json", NULL);
   e = error_object (&r, parser);
   g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "unsafe-text");

@@ -503,6 +503,21 @@ test_pg_translate (void)
   g_assert_nonnull (strstr (sql, "EXECUTE FUNCTION frozen_kept_fn ()"));
 }
 
+/* A statement the server's statement_timeout stops (SQLSTATE 57014) is
+ * said as that, not blamed on another user's change (issue #33). */
+static void
+test_pg_statement_timeout (void)
+{
+  g_autoptr(QmDb) db = open_fresh (QM_DB_POSTGRESQL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (qm_db_exec (db, "SET statement_timeout = 50", NULL));
+  g_assert_false (qm_db_exec (db, "SELECT pg_sleep (5)", &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "statement_timeout"));
+  g_assert_null (strstr (error->message, "another user"));
+}
+
 static void
 test_pg_missing (void)
 {
@@ -541,6 +556,7 @@ main (int argc, char **argv)
       g_test_add_func ("/db/postgresql/server-gone", test_pg_server_gone);
       g_test_add_func ("/db/postgresql/conflicts", test_pg_conflicts);
       g_test_add_func ("/db/postgresql/read-only", test_pg_read_only);
+      g_test_add_func ("/db/postgresql/statement-timeout", test_pg_statement_timeout);
     }
   else
     g_test_add_func ("/db/postgresql/skipped", test_pg_missing);

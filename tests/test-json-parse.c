@@ -26,6 +26,7 @@ test_deep (void)
   g_assert_cmpuint (scan.depth, ==, QM_JSON_MAX_DEPTH + 1);
   g_assert_cmpuint (scan.deep_line, ==, 1);
   g_assert_null (scan.nul_path);
+  qm_json_scan_clear (&scan);
 
   g_assert_false (qm_json_parser_load (parser, s->str, (gssize) s->len, &error));
   g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE);
@@ -85,7 +86,7 @@ test_nul (void)
       qm_json_scan (cases[i].json, -1, QM_JSON_MAX_DEPTH, &scan);
       g_assert_cmpstr (scan.nul_path, ==, cases[i].path);
       g_assert_cmpuint (scan.nul_at, ==, cases[i].at);
-      g_free (scan.nul_path);
+      qm_json_scan_clear (&scan);
       if (cases[i].path == NULL)
         {
           g_assert_true (qm_json_parser_load (parser, cases[i].json, -1, &error));
@@ -100,6 +101,37 @@ test_nul (void)
           g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA);
           g_assert_true (g_str_has_prefix (error->message, expected));
         }
+    }
+}
+
+/* A whole number beyond 64 bits: json-glib reads it as -1, so a refusal
+ * could only say "(got -1)". The scan keeps it as written. */
+static void
+test_huge_number (void)
+{
+  static const struct
+  {
+    const char *json, *path, *text;
+  } cases[] = {
+    { "{\"target\": {\"gpus\": 99999999999999999999999}}", "target.gpus", "99999999999999999999999" },
+    { "[1, -12345678901234567890]", "[1]", "-12345678901234567890" },
+    /* Fractions and exponents are doubles: json-glib reads them as such. */
+    { "{\"a\": 1e308, \"b\": 123456789012345678901.5}", NULL, NULL },
+    { "{\"a\": 123456789012345678}", NULL, NULL },
+    { "{\"a\": \"99999999999999999999999\"}", NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      QmJsonScan scan;
+
+      qm_json_scan (cases[i].json, -1, QM_JSON_MAX_DEPTH, &scan);
+      g_assert_cmpstr (scan.big_path, ==, cases[i].path);
+      g_assert_cmpstr (scan.big_text, ==, cases[i].text);
+      qm_json_scan_clear (&scan);
+      g_assert_cmpint (qm_json_parser_load (parser, cases[i].json, -1, &error), ==, cases[i].path == NULL);
     }
 }
 
@@ -140,5 +172,6 @@ main (int    argc,
   g_test_add_func ("/json-parse/depth-counts-structure-only", test_depth_counts_structure_only);
   g_test_add_func ("/json-parse/nul", test_nul);
   g_test_add_func ("/json-parse/plan-nul", test_plan_nul);
+  g_test_add_func ("/json-parse/huge-number", test_huge_number);
   return g_test_run ();
 }

@@ -97,6 +97,27 @@ qm_json_scan (const char *data,
             g_string_append_c (key, c);
           continue;
         }
+      /* A whole number of more than 18 digits may not fit 64 bits; json-glib
+       * then reads it as -1, and "(got -1)" was all a refusal could say. */
+      if (c == '-' || g_ascii_isdigit (c))
+        {
+          gsize end = i, digits = 0;
+          gboolean whole = TRUE;
+
+          while (end < n && (g_ascii_isdigit (data[end]) || strchr ("+-.eE", data[end]) != NULL))
+            {
+              digits += g_ascii_isdigit (data[end]) ? 1 : 0;
+              whole &= strchr (".eE", data[end]) == NULL;
+              end++;
+            }
+          if (whole && digits > 18 && out->big_path == NULL)
+            {
+              out->big_path = frames_path (frames, MIN (depth, limit));
+              out->big_text = g_strndup (data + i, end - i);
+            }
+          i = end - 1;
+          continue;
+        }
       switch (c)
         {
         case '"':
@@ -150,6 +171,14 @@ done:
     g_free (frames[i].key);
 }
 
+void
+qm_json_scan_clear (QmJsonScan *scan)
+{
+  g_clear_pointer (&scan->nul_path, g_free);
+  g_clear_pointer (&scan->big_path, g_free);
+  g_clear_pointer (&scan->big_text, g_free);
+}
+
 gboolean
 qm_json_parser_load (JsonParser  *parser,
                      const char  *data,
@@ -164,7 +193,7 @@ qm_json_parser_load (JsonParser  *parser,
   qm_json_scan (data, length, QM_JSON_MAX_DEPTH, &scan);
   if (scan.deep_line > 0)
     {
-      g_free (scan.nul_path);
+      qm_json_scan_clear (&scan);
       g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
                    /* Translators: the first number is a limit (64), the second a line
                     * of the file. */
@@ -174,13 +203,22 @@ qm_json_parser_load (JsonParser  *parser,
     }
   if (scan.nul_path != NULL)
     {
-      g_autofree char *path = scan.nul_path;
-
       g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
                    /* Translators: %s is where in the file ("name", "quote.lines[2].note");
                     * %u the character of that text. */
                    _("%s: must not contain a NUL character (got \\u0000 at character %u)"),
-                   *path ? path : _("(top level)"), scan.nul_at);
+                   *scan.nul_path ? scan.nul_path : _("(top level)"), scan.nul_at);
+      qm_json_scan_clear (&scan);
+      return FALSE;
+    }
+  if (scan.big_path != NULL)
+    {
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                   /* Translators: %s is where in the file ("target.gpus"), then the
+                    * number as written. */
+                   _("%s: a whole number too large to be meant (got %s)"),
+                   *scan.big_path ? scan.big_path : _("(top level)"), scan.big_text);
+      qm_json_scan_clear (&scan);
       return FALSE;
     }
   return json_parser_load_from_data (parser, data, length, error);

@@ -30,6 +30,9 @@ typedef struct
   char  *nul_path;   /* key path of the first string holding \u0000 ("" = top
                       * level, "a.b[2].c"); NULL = none. Free with g_free. */
   guint  nul_at;     /* 1-based character of that string where the NUL is */
+  char  *big_path;   /* key path of the first whole number beyond 64 bits, which
+                      * json-glib reads as -1; NULL = none. Free with g_free. */
+  char  *big_text;   /* that number as written. Free with g_free. */
 } QmJsonScan;
 
 /* Scans @data (@length bytes, or NUL-terminated when -1) without parsing
@@ -39,9 +42,12 @@ void      qm_json_scan          (const char  *data,
                                  guint        limit,
                                  QmJsonScan  *out);
 
+/* Frees what a scan found. */
+void      qm_json_scan_clear    (QmJsonScan  *scan);
+
 /* json_parser_load_from_data() that first refuses nesting deeper than
- * QM_JSON_MAX_DEPTH, and a NUL escape inside a string, with a
- * JSON_PARSER_ERROR naming the line or the key. */
+ * QM_JSON_MAX_DEPTH, a NUL escape inside a string and a whole number
+ * beyond 64 bits, with a JSON_PARSER_ERROR naming the line or the key. */
 gboolean  qm_json_parser_load   (JsonParser  *parser,
                                  const char  *data,
                                  gssize       length,

@@ -688,17 +688,28 @@ qm_plan_load_from_data (QmPlan      *plan,
     return qm_plan_fail_problem (error, QM_PLAN_ERROR_PARSE, QM_PROBLEM_TOO_LARGE, "", FALSE, NULL,
                                  NULL, 0, 0);
   /* A NUL escape is refused at its key, as other control characters are
-   * (json-glib would cut the string there); nesting beyond any plan's is
-   * refused before the parser recurses into it (qm-json-parse.h). */
+   * (json-glib would cut the string there), and so is a whole number
+   * beyond 64 bits (json-glib reads it as -1); nesting beyond any plan's
+   * is refused before the parser recurses into it (qm-json-parse.h). */
   qm_json_scan (data, length, QM_JSON_MAX_DEPTH, &scan);
   if (scan.nul_path != NULL && scan.deep_line == 0)
     {
-      g_autofree char *path = scan.nul_path;
+      g_autofree char *path = g_strdup (scan.nul_path);
 
+      qm_json_scan_clear (&scan);
       return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_UNSAFE_TEXT, path, FALSE,
                                    NULL, "U+0000", (double) scan.nul_at, 0);
     }
-  g_free (scan.nul_path);
+  if (scan.big_path != NULL && scan.deep_line == 0)
+    {
+      g_autofree char *path = g_strdup (scan.big_path);
+      g_autofree char *text = g_strdup (scan.big_text);
+
+      qm_json_scan_clear (&scan);
+      return qm_plan_fail_problem (error, QM_PLAN_ERROR_INVALID, QM_PROBLEM_HUGE_NUMBER, path, FALSE,
+                                   NULL, text, 0, 0);
+    }
+  qm_json_scan_clear (&scan);
   if (!qm_json_parser_load (parser, data, length, &local))
     {
       return qm_plan_fail_problem (error, QM_PLAN_ERROR_PARSE, QM_PROBLEM_NOT_JSON, "", FALSE, NULL,

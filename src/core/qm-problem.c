@@ -53,6 +53,8 @@ static const struct
   [QM_PROBLEM_NOT_WHOLE_IN_RANGE] = { "not-an-integer", N_("must be a whole number from 0 to 1e9"),
     0, { NULL }, { "min", "max" } },
   [QM_PROBLEM_NOT_FINITE] = { "not-finite", N_("must be a finite number") },
+  [QM_PROBLEM_HUGE_NUMBER] = { "huge-number", N_("is a whole number too large to be meant (got %s)"), 1,
+    { "written" }, { NULL } },
   [QM_PROBLEM_NOT_COUNT_OR_AUTO] = { "not-a-count", N_("must be a whole number >= 1 or \"auto\"") },
   [QM_PROBLEM_NOT_BOOL] = { "not-a-boolean", N_("must be true or false") },
   [QM_PROBLEM_NOT_STRING] = { "not-a-string", N_("must be a string") },

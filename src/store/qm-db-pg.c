@@ -108,8 +108,12 @@ static const QmPgFailure failures[] = {
     N_("someone else changed the same data at the same moment; nothing was saved, try again") },
   { "55P03", QM_STORE_ERROR_LOCKED,
     N_("someone else is changing the same data; nothing was saved, try again") },
-  { "57014", QM_STORE_ERROR_LOCKED,
-    N_("the server gave up waiting for another user's change; nothing was saved, try again") },
+  /* query_canceled: the server's statement_timeout, or a cancel; a lock
+   * wait that runs out is 55P03 above, so no other user is to blame
+   * (issue #33). */
+  { "57014", QM_STORE_ERROR_FAILED,
+    N_("the server stopped the statement: it ran longer than the server allows "
+       "(statement_timeout); nothing was saved") },
   { "23505", QM_STORE_ERROR_FAILED,
     N_("another entry already has this key, so nothing was saved") },
   { "25006", QM_STORE_ERROR_READ_ONLY,

@@ -337,19 +337,78 @@ test_server_enforces (void)
 
 /* The price history is everyone's to read and the catalog manager's to
  * write, as the server enforces it. */
+/* Issue #33 item 1: a catalog manager with plain SQL could write history
+ * rows in anyone's name, rewrite "who", erase the history, and change a
+ * price with no row. Now the server's triggers write every change from
+ * session_user, and no team role may write the table. */
 static void
 test_price_history (void)
 {
   static const char insert_history_sql[] =
     "INSERT INTO catalog_price_history (kind, id, is_override, new_price, who, changed_at, revision)"
     " VALUES ('gpu', 'h100-sxm-80gb', 1, 20000, 'test', clock_timestamp ()::text, 1)";
+  static const char *const attacks[] = {
+    insert_history_sql,
+    "UPDATE catalog_price_history SET who = 'qm_vera'",
+    "DELETE FROM catalog_price_history",
+    "TRUNCATE catalog_price_history",
+  };
+  g_autoptr(QmDb) owner = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 before, after;
 
   g_assert_true (server_allows ("qm_vera", "SELECT count (*) FROM catalog_price_history", NULL));
-  g_assert_true (server_allows ("qm_cara", insert_history_sql, NULL));
-  g_assert_false (server_allows ("qm_eddie", insert_history_sql, NULL));
-  g_assert_false (server_allows ("qm_vera", "DELETE FROM catalog_price_history", NULL));
-}
+  for (guint i = 0; i < G_N_ELEMENTS (attacks); i++)
+    {
+      g_assert_false (server_allows ("qm_cara", attacks[i], NULL));
+      g_assert_false (server_allows ("qm_eddie", attacks[i], NULL));
+      g_assert_false (server_allows ("qm_vera", attacks[i], NULL));
+    }
 
+  /* A price changed with plain SQL still gets its row, in the name of
+   * who changed it, whatever the statement claims. */
+  owner = qm_db_open (owner_uri, QM_DB_OPEN_NONE, &error);
+  g_assert_no_error (error);
+  stmt = qm_db_prepare (owner, "SELECT count (*) FROM catalog_price_history WHERE who = 'qm_cara'"
+                                " AND kind = 'gpu' AND id = 'b200-sxm-180gb'", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_ROW);
+  before = qm_db_column_int64 (stmt, 0);
+  g_assert_true (server_allows ("qm_cara", "INSERT INTO catalog_override (kind, id, price_usd, modified)"
+                                " VALUES ('gpu', 'b200-sxm-180gb', 31000, 1) ON CONFLICT (kind, id)"
+                                " DO UPDATE SET price_usd = excluded.price_usd + 1,"
+                                " revision = catalog_override.revision + 1", NULL));
+  qm_db_reset (stmt);
+  g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_ROW);
+  after = qm_db_column_int64 (stmt, 0);
+  g_assert_cmpint (after, ==, before + 1);
+
+  /* A catalog manager's db copy brings the prices, recorded as their own
+   * change; the file's earlier history is not copied in their name. */
+  {
+    g_autofree char *path = qm_test_db_path ();
+    g_autofree char *uri = uri_as ("qm_cara");
+    g_autoptr(QmStore) file = qm_store_open_with_flags (path, QM_STORE_OPEN_NO_BACKUP, NULL);
+    g_auto(Run) r = { 0 };
+
+    g_assert_true (qm_catalog_store_set_price_override (file, QM_CATALOG_KIND_GPU, "a100-sxm-80gb", 9100, &error));
+    g_assert_true (qm_catalog_store_set_price_override (file, QM_CATALOG_KIND_GPU, "a100-sxm-80gb", 9000, &error));
+    g_assert_no_error (error);
+    g_clear_pointer (&file, qm_store_free);
+    run_cli (&r, "db", "copy", path, uri, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "price changes: not copied; the server keeps its own price history"));
+    g_clear_pointer (&stmt, qm_db_stmt_free);
+    stmt = qm_db_prepare (owner, "SELECT who, new_price FROM catalog_price_history"
+                                 " WHERE kind = 'gpu' AND id = 'a100-sxm-80gb' ORDER BY seq", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_ROW);
+    g_assert_cmpstr (qm_db_column_text (stmt, 0), ==, "qm_cara");
+    g_assert_cmpfloat (qm_db_column_double (stmt, 1), ==, 9000);
+    g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_DONE);
+  }
+}
 /* A newer Quartermaster meets an older team database: only its owner may
  * upgrade it; anyone else is told so, and nothing is changed. */
 static void

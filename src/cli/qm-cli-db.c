@@ -164,10 +164,16 @@ copy_catalog (QmStore *from,
       return FALSE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (res.parts); i++)
-    /* Translators: %s is "user entries", "price overrides" or "price changes". */
-    qm_cli_print (_("%u %s: %u copied, %u already there; SHA-256 %.12s… matches.\n"),
-                  res.parts[i].n_rows, res.parts[i].label, res.parts[i].written,
-                  res.parts[i].unchanged, res.parts[i].hash);
+    if (res.parts[i].skipped)
+      /* Translators: %s is "price changes". */
+      qm_cli_print (_("%s: not copied; the server keeps its own price history, into which only "
+                      "its owner may copy earlier changes (your copy is recorded as your change).\n"),
+                    res.parts[i].label);
+    else
+      /* Translators: %s is "user entries", "price overrides" or "price changes". */
+      qm_cli_print (_("%u %s: %u copied, %u already there; SHA-256 %.12s… matches.\n"),
+                    res.parts[i].n_rows, res.parts[i].label, res.parts[i].written,
+                    res.parts[i].unchanged, res.parts[i].hash);
   return TRUE;
 }
 

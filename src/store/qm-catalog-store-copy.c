@@ -288,11 +288,40 @@ qm_catalog_store_copy (QmStore              *from,
   g_autofree char *what = g_strdup_printf (_("Could not copy the catalog to %s"),
                                            qm_store_path (to));
 
+  gboolean server = qm_db_engine (qm_store_connection (to)) == QM_DB_POSTGRESQL;
+  gboolean owner = TRUE;
+
   memset (result, 0, sizeof *result);
   if (!qm_store_begin (to, what, error))
     return FALSE;
+  /* On a server the history is written by its triggers from who changes a
+   * price (schema step 7): only the owner may bring earlier changes as
+   * they were, and the triggers then leave the copy's own writes alone;
+   * anyone else's copy is recorded as their change, and the earlier
+   * history stays in the file. */
+  if (server)
+    {
+      g_autoptr(QmDbStmt) stmt = qm_store_query (to, "SELECT set_config ('qm.copy', 'on', true),"
+                                                 " pg_has_role (session_user, relowner, 'MEMBER')"
+                                                 " FROM pg_class WHERE oid = 'catalog_price_history'::regclass",
+                                                 error);
+
+      if (stmt == NULL || qm_db_step (stmt) != QM_DB_STEP_ROW)
+        {
+          if (stmt != NULL)
+            qm_store_db_fail (to, error, "%s", what);
+          qm_store_rollback (to);
+          return FALSE;
+        }
+      owner = qm_db_column_int64 (stmt, 1) != 0;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (copy_tables); i++)
-    if (!copy_table (from, to, &copy_tables[i], &result->parts[i], error))
+    if (server && !owner && i == G_N_ELEMENTS (copy_tables) - 1)
+      {
+        result->parts[i].label = _(copy_tables[i].label);
+        result->parts[i].skipped = TRUE;
+      }
+    else if (!copy_table (from, to, &copy_tables[i], &result->parts[i], error))
       {
         qm_store_rollback (to);
         g_prefix_error (error, _("%s: "), what);

@@ -3,8 +3,10 @@
  * price override and of a user entry's own price, with who made it and
  * when, so that a team sees how a negotiated price came to be.
  *
- * Who is the database user on a server (current_user, evaluated there,
- * so a client cannot claim another name) and the OS user on a file.
+ * On a server the history is the server's own: triggers write each change
+ * with session_user and the server's clock, and no team role may write
+ * the table (schema step 7, issue #33 item 1), so nothing here writes it.
+ * On a file, the OS user.
  * When is UTC, ISO 8601 with microseconds (the server's clock on a
  * server), so the text sorts in time order on both engines and survives a
  * copy between them unchanged.
@@ -33,14 +35,6 @@ static const char record_sql[] =
   " (kind, id, is_override, old_price, new_price, changed_at, revision, who)"
   " VALUES ";
 static const char record_sqlite_row[] = "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
-/* On a server its clock, not each client's, orders the team's changes;
- * clock_timestamp() gives each row of a batch its own moment, as one
- * statement per change would. */
-static const char record_pg_row[] =
-  "(?1, ?2, ?3, ?4, ?5,"
-  "  to_char (clock_timestamp () AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),"
-  "  ?7, current_user)";
-
 /* Now, as the history writes it. */
 static char *
 now_utc (void)
@@ -70,11 +64,18 @@ qm_catalog_store_record_prices (QmStore                     *store,
                                 GError                     **error)
 {
   gboolean pg = qm_db_engine (qm_store_connection (store)) == QM_DB_POSTGRESQL;
-  g_autofree char *rows = qm_catalog_store_values_sql (pg ? record_pg_row : record_sqlite_row, 8, n);
-  g_autofree char *sql = g_strconcat (record_sql, rows, NULL);
+  g_autofree char *rows = NULL;
+  g_autofree char *sql = NULL;
   g_autoptr(QmDbStmt) owned = NULL;
-  QmDbStmt *stmt = cache != NULL ? qm_catalog_store_query_cached (store, cache, sql, error)
-                                 : (owned = qm_store_query (store, sql, error));
+  QmDbStmt *stmt;
+
+  /* The server's triggers wrote it with the change itself. */
+  if (pg)
+    return TRUE;
+  rows = qm_catalog_store_values_sql (record_sqlite_row, 8, n);
+  sql = g_strconcat (record_sql, rows, NULL);
+  stmt = cache != NULL ? qm_catalog_store_query_cached (store, cache, sql, error)
+                       : (owned = qm_store_query (store, sql, error));
 
   if (stmt == NULL)
     return FALSE;
@@ -89,13 +90,12 @@ qm_catalog_store_record_prices (QmStore                     *store,
       bind_price (stmt, base + 4, r->old_price);
       bind_price (stmt, base + 5, r->new_price);
       qm_db_bind_int64 (stmt, base + 7, r->revision);
-      if (!pg)
-        {
-          g_autofree char *when = now_utc ();
+      {
+        g_autofree char *when = now_utc ();
 
-          qm_db_bind_text (stmt, base + 6, when);
-          qm_db_bind_text (stmt, base + 8, g_get_user_name ());
-        }
+        qm_db_bind_text (stmt, base + 6, when);
+        qm_db_bind_text (stmt, base + 8, g_get_user_name ());
+      }
     }
   return qm_store_query_done (store, stmt, error,
                               /* Translators: a catalog kind as the files name it (gpu, server,

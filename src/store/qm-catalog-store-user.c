@@ -323,7 +323,9 @@ write_user_at (QmStore              *store,
   if (new_revision != NULL)
     *new_revision = revision;
 
-  if (old_id != NULL && g_strcmp0 (old_id, info->id) != 0)
+  /* On a server its trigger carries the history along (schema step 7). */
+  if (old_id != NULL && g_strcmp0 (old_id, info->id) != 0 &&
+      qm_db_engine (qm_store_connection (store)) != QM_DB_POSTGRESQL)
     {
       /* The history follows the entry to its new id. */
       g_autoptr(QmDbStmt) stmt = qm_catalog_store_prepare_kind_id (store, "UPDATE catalog_price_history SET id = ?3"

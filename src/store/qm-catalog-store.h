@@ -181,6 +181,8 @@ typedef struct
   guint       written;    /* rows TO lacked or had otherwise */
   guint       unchanged;  /* rows TO had already as FROM has them */
   char        hash[65];   /* SHA-256 (hex) of FROM's rows, which TO's now match */
+  gboolean    skipped;    /* not copied: a team server's price history is its own
+                           * record, which only the server's owner may copy into */
 } QmCatalogCopyPart;
 
 typedef struct

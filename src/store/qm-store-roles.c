@@ -297,10 +297,12 @@ static const char grants_sql[] =
    * a newer Quartermaster brings a newer catalog. */
   "GRANT INSERT, UPDATE, DELETE ON catalog_user, catalog_override, exchange_rate,"
   " catalog_builtin, meta TO " QM_STORE_ROLE_CATALOG_MANAGER ";"
+  /* The price history is written by the server's triggers only (schema
+   * step 7, issue #33 item 1): no team role may write it, whatever an
+   * earlier setup-roles granted. */
   "DO $$ BEGIN"
   " IF to_regclass ('catalog_price_history') IS NOT NULL THEN"
-  "  GRANT INSERT, UPDATE, DELETE ON catalog_price_history TO "
-  QM_STORE_ROLE_CATALOG_MANAGER ";"
+  "  REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON catalog_price_history FROM PUBLIC, " ALL_THREE ";"
   " END IF; END $$;";
 
 /* Which of the group roles exist: a bit per group_roles[] entry. */

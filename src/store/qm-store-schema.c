@@ -197,6 +197,15 @@ static const char *migrations[] = {
   "         u.price_usd, o.price_usd, coalesce (o.price_usd, u.price_usd), u.entry,"
   "         1000000 + u.rowid, u.revision, coalesce (o.revision, 0)"
   "    FROM catalog_user u LEFT JOIN catalog_override o USING (kind, id);",
+
+  /* 6 → 7: on a team server the price history is the server's own record
+   * (issue #33 item 1): a catalog manager with plain SQL could write rows
+   * in anyone's name, rewrite or erase them, and change a price with no
+   * row at all. PostgreSQL gets triggers that write each change from
+   * session_user and the server's clock (pg_fixes below), and no role but
+   * the owner may write the table (qm-store-roles.c). A file has one
+   * user, who writes the history as before: nothing changes there. */
+  "SELECT 1;",
 };
 
 /* Phrases of a step that PostgreSQL says differently. */
@@ -215,6 +224,53 @@ static const QmSchemaFix pg_fixes[] = {
    * every user entry made each catalog query (each search keystroke)
    * number them all first. Ties are broken by id (qm-catalog-store.c). */
   { 5, "1000000 + u.rowid", "1000000 + u.created" },
+  /* The server-kept price history. SECURITY DEFINER: the function writes
+   * as the table's owner, which no team role may; session_user names the
+   * person (current_user would name the owner inside it). A rename carries
+   * the entry's history to its new id, as the client did on a file. */
+  { 6, "SELECT 1;",
+    "CREATE FUNCTION qm_price_history_fn () RETURNS trigger LANGUAGE plpgsql"
+    " SECURITY DEFINER SET search_path FROM CURRENT AS $$"
+    " DECLARE"
+    "  ovr int := CASE TG_TABLE_NAME WHEN 'catalog_override' THEN 1 ELSE 0 END;"
+    "  stamp text := to_char (clock_timestamp () AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"');"
+    " BEGIN"
+    /* The owner's db copy brings the rows of the history as they were
+     * (qm-catalog-store-copy.c): its writes are not new changes. */
+    "  IF current_setting ('qm.copy', true) = 'on' AND pg_has_role (session_user,"
+    "     (SELECT relowner FROM pg_class WHERE oid = 'catalog_price_history'::regclass), 'MEMBER') THEN"
+    "   RETURN NULL;"
+    "  END IF;"
+    "  IF TG_OP = 'INSERT' THEN"
+    "   INSERT INTO catalog_price_history (kind, id, is_override, old_price, new_price, changed_at, revision, who)"
+    "    VALUES (NEW.kind, NEW.id, ovr, NULL, NEW.price_usd, stamp, NEW.revision, session_user);"
+    "   RETURN NEW;"
+    "  ELSIF TG_OP = 'UPDATE' THEN"
+    "   IF ovr = 0 AND NEW.id IS DISTINCT FROM OLD.id THEN"
+    "    UPDATE catalog_price_history SET id = NEW.id WHERE kind = OLD.kind AND id = OLD.id;"
+    "   END IF;"
+    "   IF NEW.price_usd IS DISTINCT FROM OLD.price_usd THEN"
+    "    INSERT INTO catalog_price_history (kind, id, is_override, old_price, new_price, changed_at, revision, who)"
+    "     VALUES (NEW.kind, NEW.id, ovr, OLD.price_usd, NEW.price_usd, stamp, NEW.revision, session_user);"
+    "   END IF;"
+    "   RETURN NEW;"
+    "  END IF;"
+    "  INSERT INTO catalog_price_history (kind, id, is_override, old_price, new_price, changed_at, revision, who)"
+    "   VALUES (OLD.kind, OLD.id, ovr, OLD.price_usd, NULL, stamp, OLD.revision + 1, session_user);"
+    "  RETURN OLD;"
+    " END $$;"
+    "CREATE TRIGGER catalog_override_history AFTER INSERT OR UPDATE OR DELETE ON catalog_override"
+    " FOR EACH ROW EXECUTE FUNCTION qm_price_history_fn ();"
+    "CREATE TRIGGER catalog_user_history AFTER INSERT OR UPDATE OR DELETE ON catalog_user"
+    " FOR EACH ROW EXECUTE FUNCTION qm_price_history_fn ();"
+    /* TRUNCATE skips row triggers: a quote revision's are statement-level
+     * too (the owner's TRUNCATE; no team role holds TRUNCATE). */
+    "CREATE TRIGGER quote_revision_not_truncated BEFORE TRUNCATE ON quote_revision"
+    " FOR EACH STATEMENT EXECUTE FUNCTION quote_revision_kept_fn ();"
+    "CREATE FUNCTION qm_price_history_kept_fn () RETURNS trigger LANGUAGE plpgsql AS"
+    " $$ BEGIN RAISE EXCEPTION 'the price history is never emptied'; END $$;"
+    "CREATE TRIGGER catalog_price_history_not_truncated BEFORE TRUNCATE ON catalog_price_history"
+    " FOR EACH STATEMENT EXECUTE FUNCTION qm_price_history_kept_fn ();" },
 };
 
 int

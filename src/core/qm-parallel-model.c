@@ -122,6 +122,14 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
   eff = pb->kernel_efficiency > 0 ? pb->kernel_efficiency : QM_PARALLEL_KERNEL_EFFICIENCY;
   c->rate = c->peak * mamf * eff;
   c->attn_rate = c->peak16 * QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY * eff;
+  {
+    double hd = qm_model_head_dim (sh) > 0 ? qm_model_head_dim (sh) : 128.0;
+    double d0 = QM_PARALLEL_FA_HEAD_DIM_D0;
+
+    c->attn_rate *= (hd / (hd + d0)) / (128.0 / (128.0 + d0));
+  }
+  c->q_dim = q;
+  c->kv_dim = kvd;
   c->hbm = pb->gpu.bandwidth_tbs * 1e12;
   c->gpn = MAX (pb->server.gpus, 1u);
   c->nvlink_bw = pb->gpu.link_gbs * 1e9 * QM_PARALLEL_NCCL_BUSBW_FRACTION;
@@ -137,6 +145,95 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
   c->overlap = pb->comm_overlap > 0 ? pb->comm_overlap : QM_PARALLEL_COMM_OVERLAP;
 }
 
+
+double
+qm_parallel_attention_rate (const QmParallelCtx *c,
+                            double               len,
+                            gboolean             causal)
+{
+  double l0 = causal ? QM_PARALLEL_FA_CAUSAL_L0 : QM_PARALLEL_FA_FULL_L0;
+
+  len = MAX (len, 1.0);
+  return c->attn_rate * len / (len + l0) * (causal ? 1.0 : QM_PARALLEL_FA_FULL_OVER_CAUSAL);
+}
+
+/* Ring attention with causal load balancing, as Megatron-Core runs it
+ * through Transformer Engine (AttnFuncWithCPAndKVP2P in TE's
+ * context_parallel.py; Liu et al. 2023, "Ring Attention"): the sequence is
+ * cut into 2·cp chunks and rank r holds chunks r and 2cp − 1 − r, so every
+ * rank has the same share of the causal mask. With c2 = s/cp local tokens
+ * and ch = c2/2 per chunk, each layer runs cp steps:
+ *   step 0, the diagonal: local Q against local K/V, a causal c2 × c2
+ *     block (c2²/2 useful pairs) at the causal kernel's rate for c2;
+ *   steps 1 .. cp−1: Q against the K/V received from the ring; half the
+ *     ranks attend all of Q to the first received chunk, the other half the
+ *     second Q chunk to both: c2·ch pairs, full (no mask), keys ch long on
+ *     the first half, which sets the ring's pace.
+ *   The rank's pairs add up to mb·s²/(2cp), its causal share.
+ * After each off-diagonal step the partial output is merged into the fp32
+ * accumulator with the log-sum-exp scale (flash_attn_fwd_out_correction:
+ * read 2-byte step output, read and write the 4-byte accumulator, 10 bytes
+ * per element, on HBM); the backward accumulates dQ and dK/dV alike.
+ * While a step computes, the K/V of the next travels (isend/irecv between
+ * ring neighbours, qm_parallel_p2p_tier); a step waits for the larger of
+ * its block and that transfer, so the exchange is hidden only where the
+ * block's compute covers it. The backward sends K/V and their gradients
+ * (twice the bytes) against blocks of 2.5x the forward's FLOPs. Without
+ * FlashAttention the blocks are unfused batched GEMMs over the whole
+ * block (masked, not skipped), at the 16-bit GEMM rate. */
+void
+qm_parallel_ring_attention (const QmParallelCtx    *c,
+                            const QmParallelLayout *l,
+                            QmParallelRing         *out)
+{
+  const QmParallelProblem *pb = c->pb;
+  double t = l->tp, cp = l->cp, mb = l->micro_batch;
+  double c2 = c->s / cp, ch = c2 / 2.0;
+  double pair = c->attn_tok / c->s / t;   /* forward FLOPs per (query, key) pair per rank */
+  double kv_heads = qm_model_kv_heads (&pb->shape);
+  double kvd = kv_heads >= t ? c->kv_dim / t : c->kv_dim / MAX (kv_heads, 1.0);
+  double diag, off, corr_f, corr_b, kv, x, xb;
+  QmParallelTier tr;
+
+  memset (out, 0, sizeof *out);
+  if (pb->flash_attention)
+    {
+      diag = mb * c2 * c2 / 2.0 * pair / qm_parallel_attention_rate (c, c2, TRUE);
+      off = mb * c2 * ch * pair / qm_parallel_attention_rate (c, ch, FALSE);
+    }
+  else
+    {
+      double r16 = c->rate * c->peak16 / c->peak;
+
+      diag = mb * c2 * c2 * pair / r16;
+      off = mb * c2 * ch * pair / r16;
+    }
+  /* Merges: on average 3/4 of the local queries take part in a step. */
+  corr_f = 0.75 * mb * c2 * 10.0 * c->q_dim / t / c->hbm;
+  corr_b = 0.75 * mb * c2 * 10.0 * (c->q_dim / t + 2.0 * kvd) / c->hbm;
+  out->fwd = diag + (cp - 1.0) * (off + corr_f);
+  out->bwd = 2.5 * diag + (cp - 1.0) * (2.5 * off + corr_b);
+  if (!pb->flash_attention)
+    out->bwd = 2.0 * diag + (cp - 1.0) * (2.0 * off + corr_b);
+  if (cp <= 1)
+    return;
+
+  tr = qm_parallel_p2p_tier (c, cp, t);
+  kv = mb * c2 * 2.0 * kvd * 2.0;
+  x = QM_PARALLEL_NCCL_BASE_LATENCY_S + tr.hop + kv / tr.bw;
+  xb = QM_PARALLEL_NCCL_BASE_LATENCY_S + tr.hop + 2.0 * kv / tr.bw;
+  out->fwd_block = off + corr_f;
+  out->xfer = x;
+  /* Step i waits for its block and for the transfer of step i + 1's K/V;
+   * the last step has nothing left to receive. */
+  out->fwd_exposed = MAX (x - diag, 0.0) + (cp - 2.0) * MAX (x - (off + corr_f), 0.0);
+  {
+    double db = (pb->flash_attention ? 2.5 : 2.0) * diag;
+    double ob = (pb->flash_attention ? 2.5 : 2.0) * off + corr_b;
+
+    out->bwd_exposed = MAX (xb - db, 0.0) + (cp - 2.0) * MAX (xb - ob, 0.0);
+  }
+}
 
 /* Per-micro-batch compute of one pipeline stage, and the pieces the search
  * bound needs. */
@@ -171,7 +268,7 @@ attention_seconds (const QmParallelCtx *c,
 {
   if (c->pb->flash_attention)
     {
-      *fwd = tok * c->attn_tok * 0.5 / t / c->attn_rate;
+      *fwd = tok * c->attn_tok * 0.5 / t / qm_parallel_attention_rate (c, c->s, TRUE);
       *bwd = 2.5 * *fwd;
     }
   else
@@ -204,7 +301,16 @@ stage_compute (const QmParallelCtx    *c,
   rate = c->rate * eta;
 
   gemm_layer = tok * c->layer_gemm_tok / t / rate;
-  attention_seconds (c, tok, t, rate, &attn_layer, &attn_bwd);
+  if (l->cp > 1)
+    {
+      QmParallelRing ring;
+
+      qm_parallel_ring_attention (c, l, &ring);
+      attn_layer = ring.fwd;
+      attn_bwd = ring.bwd;
+    }
+  else
+    attention_seconds (c, tok, t, rate, &attn_layer, &attn_bwd);
   score_layer = tok * c->elem_score_tok / t / c->hbm;
   elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm
                + score_layer;
@@ -421,24 +527,16 @@ qm_parallel_model_step (const QmParallelCtx    *c,
         tp_mb = qm_parallel_exposed (c, tp_mb, sc.fwd + sc.bwd, TRUE);
     }
 
-  /* Context parallel, ring attention (Liu et al. 2023; Megatron CP): each
-   * layer passes K and V (2·kv_dim per token, 16-bit) round the cp ring
-   * forward, and K, V and their gradients backward, overlapped with the
-   * attention blocks. */
+  /* Context parallel: the ring's K/V exchange that its attention blocks
+   * do not hide (qm_parallel_ring_attention), forward, backward and the
+   * forward again under full recompute. */
   if (l->cp > 1)
     {
-      QmParallelTier tc = qm_parallel_tier_for (c, cp, t);
-      double kvd = (double) qm_model_kv_heads (&pb->shape) * qm_model_head_dim (&pb->shape);
-      double kv = tok * 2.0 * kvd * 2.0 / t;
-      double per_layer = (cp - 1) * (QM_PARALLEL_NCCL_BASE_LATENCY_S + tc.hop + kv / tc.bw);
-      double comm = ls * per_layer * (1.0 + 2.0 + (l->recompute == QM_RECOMPUTE_FULL ? 1.0 : 0.0));
-      double attn_fwd, attn_bwd;
+      QmParallelRing ring;
 
-      /* Hidden behind the attention blocks, forward and backward. */
-      attention_seconds (c, tok, t, c->rate, &attn_fwd, &attn_bwd);
-      if (!pb->flash_attention)
-        attn_bwd = 2.0 * attn_fwd;
-      cp_mb = qm_parallel_exposed (c, comm, ls * (attn_fwd + attn_bwd), TRUE);
+      qm_parallel_ring_attention (c, l, &ring);
+      cp_mb = ls * (ring.fwd_exposed + ring.bwd_exposed
+                    + (l->recompute == QM_RECOMPUTE_FULL ? ring.fwd_exposed : 0.0));
     }
 
   /* Expert parallel (Lepikhin 2020 GShard §2; DeepSeek-V3 §3.2): each MoE

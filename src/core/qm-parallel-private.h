@@ -48,6 +48,27 @@ G_BEGIN_DECLS
  * (~75%) are faster than this. */
 #define QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY 0.33
 
+/* How the fused attention kernel's rate depends on the block it is given
+ * (what a ring-attention step hands it is a block of the sequence, not
+ * the sequence). Shah et al. 2024, "FlashAttention-3" (arXiv 2407.08608)
+ * Fig. 5, FlashAttention-2 on H100 SXM5, head dim 128, forward TFLOPs/s at
+ * sequence length 512, 1k, 2k, 4k, 8k, 16k: causal 191 260 298 319 333
+ * 335, non-causal 309 350 362 368 370 370. Both follow r∞·L/(L + L0)
+ * within 4%: causal L0 = 385 (r∞ 348), non-causal L0 = 102 (r∞ 377). The
+ * causal kernel's longer ramp is its diagonal tiles, computed whole and
+ * half used; off the diagonal the full (non-causal) kernel runs
+ * 377/348 = 1.08x faster per useful FLOP. The backward (Fig. 6, 214 to
+ * 322, L0 = 272) ramps alike; we apply the forward curves to both.
+ * QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY is the causal plateau (r∞);
+ * 348 of 989 dense TFLOPs/s is 0.35, the same class. */
+#define QM_PARALLEL_FA_CAUSAL_L0        385.0
+#define QM_PARALLEL_FA_FULL_L0          102.0
+#define QM_PARALLEL_FA_FULL_OVER_CAUSAL 1.08
+/* Head dimension: the rate grows as d/(d + d0) (more matmul per softmax
+ * element); d0 = 15 from FlashAttention-2's backward at 16k, head dim 64
+ * against 128 on H100 (291 and 322 TFLOPs/s, FA3 paper Fig. 6). */
+#define QM_PARALLEL_FA_HEAD_DIM_D0      15.0
+
 /* FP8 GEMMs reach a smaller fraction of their (doubled) peak than 16-bit
  * ones: best-shape matmul FP8/BF16 fractions H100 0.709/0.803 = 0.883,
  * B200 0.763/0.776 = 0.983 (stas00/ml-engineering MAMF table, the same
@@ -105,7 +126,9 @@ typedef struct
   double model_flops_step;
   double hw_flops_step[3];   /* per QmRecompute */
   double peak, peak16, rate, hbm;
-  double attn_rate;          /* FlashAttention kernel FLOP/s, on executed FLOPs */
+  double attn_rate;          /* FlashAttention kernel FLOP/s on useful FLOPs: causal, long
+                              * sequence (plateau), at the model's head dimension */
+  double q_dim, kv_dim;      /* query and key/value widths (heads · head dim) */
   double gpn, nvlink_bw, nic_bw;
   double net_hop;
   double adam_bytes;
@@ -147,6 +170,34 @@ typedef enum
   QM_PARALLEL_ALL_GATHER,   /* and reduce-scatter: the same cost */
   QM_PARALLEL_ALL_TO_ALL,
 } QmParallelCollective;
+
+/* A point-to-point exchange (each rank sends to its ring neighbour and
+ * receives from the other) between ranks @stride apart in a ring of @n:
+ * NVLink inside a node; across nodes the hop that leaves the node goes
+ * through the sending GPU's own NIC, and the ring waits for it. */
+QmParallelTier qm_parallel_p2p_tier       (const QmParallelCtx *c,
+                                           double               n,
+                                           double               stride);
+
+/* FlashAttention kernel FLOP/s on useful FLOPs for a block whose keys are
+ * @len tokens long, causal (the diagonal of the mask) or full. */
+double         qm_parallel_attention_rate (const QmParallelCtx *c,
+                                           double               len,
+                                           gboolean             causal);
+
+/* Ring attention (context parallel) of one layer, one micro-batch, on one
+ * rank: compute seconds (attention blocks and the partial-output merges)
+ * and the part of the K/V exchange that those blocks do not hide. */
+typedef struct
+{
+  double fwd, bwd;                  /* compute */
+  double fwd_exposed, bwd_exposed;  /* K/V (and dK/dV) exchange left in the open */
+  double fwd_block, xfer;           /* one off-diagonal forward block, one K/V transfer */
+} QmParallelRing;
+
+void           qm_parallel_ring_attention (const QmParallelCtx    *c,
+                                           const QmParallelLayout *l,
+                                           QmParallelRing         *out);
 
 /* Seconds for one collective of @bytes per rank over @n ranks on @t. */
 double         qm_parallel_collective     (const QmParallelTier  *t,

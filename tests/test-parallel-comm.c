@@ -160,6 +160,73 @@ test_ring_exposure (void)
                                              + MAX (r.xfer - (r.fwd - 3.0 * r.fwd_block), 0.0))), <, 1e-12);
 }
 
+/* FSDP / ZeRO-3 layer by layer (Zhao et al. 2023, "PyTorch FSDP", VLDB
+ * §3.3-3.4: one unit per transformer layer, forward prefetch, backward
+ * prefetch BACKWARD_PRE; §3.2.2 hybrid sharding). Llama 3.1 8B, 8k
+ * tokens, micro-batch 1, on 128 H100 (16 nodes of 8, NDR 400 per GPU):
+ *   - each layer's gather pays NCCL's latency, 8.4 µs plus one α per
+ *     ring step (src/graph/tuning.cc: 6.6 µs over the network plus the
+ *     switch), 127 steps here: more than 0.8 ms per collective however
+ *     small the layer;
+ *   - with all 128 ranks in a shard the per-layer gathers and
+ *     reduce-scatters do not fit under an 8B layer's compute, and part is
+ *     exposed; sharding within a node (HSDP, shard_group 8) keeps them on
+ *     NVLink, and the gradients' all-reduce across the 16 replicas runs
+ *     once per step: less exposed per micro-batch, as the FSDP paper's
+ *     hybrid sharding measures at scale (§7.2, Fig. 7-8);
+ *   - without overlap every collective is in the open: 2 gathers and 1
+ *     reduce-scatter per layer. */
+static void
+test_fsdp_per_layer (void)
+{
+  QmParallelProblem pb;
+  QmParallelLayout l = { 0 };
+  QmParallelTime full, hsdp, serial;
+  QmParallelCtx c;
+  QmParallelTier tg;
+  double layers, psi, ag, rs;
+
+  h100_problem (&pb, "llama-3.1-8b", 128, 8192);
+  pb.kernel_efficiency = 0;
+  pb.global_batch = 128;
+  l.tp = l.pp = l.cp = l.ep = 1;
+  l.dp = 128;
+  l.micro_batch = 1;
+  l.n_micro = 1;
+  l.virtual_stages = 1;
+  l.zero_stage = 3;
+  l.recompute = QM_RECOMPUTE_NONE;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &full));
+  pb.shard_group = 8;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &hsdp));
+  pb.shard_group = 0;
+  pb.overlap_dp = FALSE;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &serial));
+  pb.overlap_dp = TRUE;
+  g_test_message ("8B, 128 H100, FSDP: compute %.3f s, exposed gathers/scatters %.3f s (HSDP 8: %.3f + "
+                  "replica all-reduce %.3f; no overlap %.3f)", full.compute, full.zero_comm, hsdp.zero_comm,
+                  hsdp.dp_comm, serial.zero_comm);
+
+  /* Without overlap: 32 layers x (2 gathers + 1 reduce-scatter), by hand. */
+  qm_parallel_ctx_init (&c, &pb);
+  layers = pb.shape.layers;
+  psi = (c.pc.total - c.pc.expert) / layers;
+  tg = qm_parallel_tier_for (&c, 128, 1);
+  g_assert_cmpfloat (tg.hop, >=, QM_PARALLEL_NCCL_NET_HOP_S);
+  ag = QM_PARALLEL_NCCL_BASE_LATENCY_S + 127 * tg.hop + 127.0 / 128.0 * psi * 2.0 / tg.bw;
+  rs = QM_PARALLEL_NCCL_BASE_LATENCY_S + 127 * tg.hop + 127.0 / 128.0 * psi * 2.0 / tg.bw;
+  g_assert_cmpfloat (ag, >, 0.8e-3);
+  g_assert_cmpfloat (fabs (serial.zero_comm / (layers * (2.0 * ag + rs)) - 1.0), <, 1e-9);
+
+  /* Overlapped: some but not all exposed; the first gather and the last
+   * reduce-scatter always are. */
+  g_assert_cmpfloat (full.zero_comm, <, serial.zero_comm);
+  g_assert_cmpfloat (full.zero_comm, >, 2.0 * ag + rs);
+  /* HSDP in a node: less exposed per micro-batch, plus one all-reduce. */
+  g_assert_cmpfloat (hsdp.zero_comm + hsdp.dp_comm, <, full.zero_comm);
+  g_assert_cmpfloat (hsdp.dp_comm, >, 0.0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -168,5 +235,6 @@ main (int    argc,
   g_test_add_func ("/parallel-comm/attention-rate", test_attention_rate);
   g_test_add_func ("/parallel-comm/ring-balance", test_ring_balance);
   g_test_add_func ("/parallel-comm/ring-exposure", test_ring_exposure);
+  g_test_add_func ("/parallel-comm/fsdp-per-layer", test_fsdp_per_layer);
   return g_test_run ();
 }

@@ -423,8 +423,9 @@ dp_collective (const QmParallelTier *td,
                QmParallelCollective  kind,
                double                bpp)
 {
+  /* A dense model has no expert collective to launch (nor its latency). */
   return qm_parallel_collective (td, kind, dp, psi_dense * bpp)
-         + qm_parallel_collective (tde, kind, ede, psi_expert * bpp);
+         + (psi_expert > 0 ? qm_parallel_collective (tde, kind, ede, psi_expert * bpp) : 0.0);
 }
 
 /* Data parallel: gradients reduce over the dp·cp ranks that hold the
@@ -463,12 +464,50 @@ data_parallel_comm (const QmParallelCtx    *c,
   if (l->zero_stage >= 3 && !c->lora)
     {
       /* ZeRO-3 / FSDP FULL_SHARD (Rajbhandari 2020 §7.2.2: 1.5× DP
-       * volume): every micro-batch gathers the 16-bit weights for the
-       * forward and again for the backward, and reduce-scatters the
-       * gradients. */
-      *zero_mb = 2.0 * DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, 2.0)
-                 + DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
-      *zero_mb = qm_parallel_exposed (c, *zero_mb, sc->fwd + sc->bwd + sc->rec, pb->overlap_dp);
+       * volume), layer by layer as FSDP runs it (Zhao et al. 2023,
+       * "PyTorch FSDP", VLDB §3.3-3.4, §4.2; one FSDP unit per transformer
+       * layer): every micro-batch gathers each layer's 16-bit weights for
+       * the forward and again for the backward, and reduce-scatters its
+       * gradients. The shard group is the whole data-parallel group, or
+       * with HSDP (shard_group) that many ranks, the shards then
+       * all-reduced across the replicas once per step. */
+      double g = pb->shard_group > 0 ? MIN ((double) pb->shard_group, dp) : dp;
+      double n = MAX (sc->layers, 1.0);
+      double lf = sc->fwd / n, lb = (sc->bwd + sc->rec) / n;
+      QmParallelTier tg = qm_parallel_tier_for (c, g, t);
+      QmParallelTier tge = qm_parallel_tier_for (c, MAX (1.0, g / ep), t * ep);
+      double ge = MAX (1.0, g / ep);
+      /* One layer's collectives: each pays NCCL's latency (α per ring
+       * step over the g ranks), which small layers cannot amortise. */
+      double ag = dp_collective (&tg, g, psi_dense / n, &tge, ge, psi_expert / n, QM_PARALLEL_ALL_GATHER, 2.0);
+      double rs = dp_collective (&tg, g, psi_dense / n, &tge, ge, psi_expert / n, QM_PARALLEL_ALL_GATHER, gbytes);
+
+      if (!pb->overlap_dp)
+        *zero_mb = n * (2.0 * ag + rs);
+      else
+        {
+          /* Forward, prefetch depth 1 (FSDP forward_prefetch): layer i+1's
+           * gather runs under layer i's compute; the first layer's has
+           * nothing to hide behind. Backward, BACKWARD_PRE (the default):
+           * under layer i's backward (and its recompute) run the gather
+           * of layer i−1 and the reduce-scatter of layer i+1, which share
+           * the links; the first gather and the last reduce-scatter are in
+           * the open. Each window hides at most the fraction c->overlap of
+           * what runs under it (QM_PARALLEL_COMM_OVERLAP). */
+          *zero_mb = ag + (n - 1.0) * qm_parallel_exposed (c, ag, lf, TRUE)
+                     + ag + (n - 1.0) * qm_parallel_exposed (c, ag + rs, lb, TRUE) + rs;
+        }
+      if (g < dp)
+        {
+          /* HSDP: each shard's gradients all-reduced over the dp/g
+           * replicas (ranks t·g apart), once per step. */
+          double r = dp / g;
+          QmParallelTier tr = qm_parallel_tier_for (c, r, t * g);
+          QmParallelTier tre = qm_parallel_tier_for (c, MAX (1.0, r / ep), t * g * ep);
+
+          *dp_step = dp_collective (&tr, r, psi_dense / g, &tre, MAX (1.0, r / ep), psi_expert / ge,
+                                    QM_PARALLEL_ALL_REDUCE, gbytes);
+        }
     }
   else if (l->zero_stage == 2)
     {

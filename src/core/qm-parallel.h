@@ -88,6 +88,7 @@ typedef struct
   /* Fixed knobs: 0 = search. */
   guint         tp, pp, cp, ep, micro_batch, virtual_stages;
   guint         zero_stage;      /* used when !search_zero */
+  guint         shard_group;     /* ZeRO-3/FSDP: ranks a shard spans (HSDP); 0 = all DP ranks */
   QmRecompute   recompute;       /* used when !search_recompute */
   gboolean      search_zero;
   gboolean      search_recompute;

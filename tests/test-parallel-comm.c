@@ -227,6 +227,100 @@ test_fsdp_per_layer (void)
   g_assert_cmpfloat (hsdp.dp_comm, >, 0.0);
 }
 
+/* Tensor-parallel overlap (workload.tp_overlap), GPT-3 175B (Megatron's
+ * GPT block, 96 x 12288, GeLU 4h), 2048 tokens, tp 8 with SP on one
+ * DGX-H100, one layer:
+ *   none: 8 collectives of the 2048 x 12288 16-bit activation (4 forward,
+ *     4 backward; Korthikanti §4.2.2), each an all-gather over 8 NVLink
+ *     ranks: 8.4 µs + 7 x 3.4 µs + 7/8 x 50 MB / (450 GB/s x 0.8), ~0.15 ms;
+ *   pipelined: the ring-exchange steps (1/8 of the activation each, 26 µs)
+ *     are shorter than an eighth of the GEMMs they feed (QKV 0.31 ms /8),
+ *     so they hide entirely; what is left is the last chunk of each
+ *     pipelined reduce-scatter (1/4) and the GEMMs' 16-SM margin
+ *     (TE userbuffers' defaults): far less than none;
+ *   bulk: only the two backward reduce-scatters move under the wgrad
+ *     GEMMs, which run with the same margin: between the two, or, when a
+ *     GEMM is long enough that the margin costs more than the collective it
+ *     hides, slower than none (the search then keeps none);
+ *   without SP there is no overlap to choose: the same time for every
+ *   mode. */
+static void
+test_tp_overlap (void)
+{
+  QmParallelProblem pb;
+  QmParallelLayout l = { 0 };
+  QmParallelTime none, bulk, piped, nosp;
+  QmParallelCtx c;
+  QmParallelTier tt;
+  double act, ag;
+
+  h100_problem (&pb, "gpt-3-175b", 8, 2048);
+  pb.kernel_efficiency = 0;
+  pb.global_batch = 1;
+  pb.sequence_parallel = TRUE;
+  l.tp = 8;
+  l.pp = l.cp = l.ep = l.dp = 1;
+  l.micro_batch = 1;
+  l.n_micro = 1;
+  l.virtual_stages = 1;
+  l.zero_stage = 1;
+  l.sequence_parallel = TRUE;
+  pb.tp_overlap = QM_TP_OVERLAP_NONE;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &none));
+  pb.tp_overlap = QM_TP_OVERLAP_BULK;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &bulk));
+  pb.tp_overlap = QM_TP_OVERLAP_PIPELINED;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &piped));
+  g_test_message ("175B, tp 8, 2048 tokens: TP %.1f ms none, %.1f bulk, %.1f pipelined (compute %.1f ms)",
+                  1e3 * none.tp_comm, 1e3 * bulk.tp_comm, 1e3 * piped.tp_comm, 1e3 * none.compute);
+
+  qm_parallel_ctx_init (&c, &pb);
+  tt = qm_parallel_tier_for (&c, 8, 1);
+  act = 2048.0 * 12288 * 2.0;
+  ag = QM_PARALLEL_NCCL_BASE_LATENCY_S + 7 * QM_PARALLEL_NCCL_NVLINK_HOP_S + 7.0 / 8.0 * act / (450e9 * 0.8);
+  g_assert_cmpfloat (fabs (tt.bw / (450e9 * QM_PARALLEL_NCCL_BUSBW_FRACTION) - 1.0), <, 1e-9);
+  g_assert_cmpfloat (fabs (none.tp_comm / (96 * 8 * ag) - 1.0), <, 1e-9);
+  g_assert_cmpfloat (piped.tp_comm, <, 0.5 * none.tp_comm);
+  g_assert_cmpfloat (piped.tp_comm, >, 96 * 4 * ag / 4.0);
+  g_assert_cmpfloat (piped.compute, ==, none.compute);
+
+  /* Without SP: all-reduces, no overlap whatever the mode. */
+  l.sequence_parallel = FALSE;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &nosp));
+  pb.tp_overlap = QM_TP_OVERLAP_NONE;
+  g_assert_true (qm_parallel_step_time (&pb, &l, &none));
+  g_assert_cmpfloat (nosp.tp_comm, ==, none.tp_comm);
+}
+
+/* The search with tp_overlap "auto" picks, per layout, the fastest mode,
+ * and is never slower than with the mode fixed to none. */
+static void
+test_tp_overlap_search (void)
+{
+  QmParallelProblem pb;
+  QmParallelSearch *a = g_new0 (QmParallelSearch, 1), *n = g_new0 (QmParallelSearch, 1);
+
+  h100_problem (&pb, "llama-3.1-70b", 256, 8192);
+  pb.kernel_efficiency = 0;
+  pb.global_batch = 256;
+  pb.sequence_parallel = TRUE;
+  pb.zero_stage = 1;
+  pb.recompute = QM_RECOMPUTE_SELECTIVE;
+  pb.tp_overlap = QM_TP_OVERLAP_NONE;
+  qm_parallel_search (&pb, 3, n);
+  pb.tp_overlap = QM_TP_OVERLAP_AUTO;
+  qm_parallel_search (&pb, 3, a);
+  g_assert_cmpuint (a->n, >, 0);
+  g_test_message ("70B on 256 H100: best MFU %.3f (tp_overlap none) %.3f (auto: tp %u, %s)", n->top[0].time.mfu,
+                  a->top[0].time.mfu, a->top[0].layout.tp, qm_tp_overlap_to_string (a->top[0].layout.tp_overlap));
+  g_assert_cmpfloat (a->top[0].time.step, <=, n->top[0].time.step);
+  g_assert_true (a->top[0].layout.tp_overlap != QM_TP_OVERLAP_AUTO);
+  if (a->top[0].layout.tp > 1)
+    g_assert_cmpint (a->top[0].layout.tp_overlap, ==, QM_TP_OVERLAP_PIPELINED);
+  g_free (a);
+  g_free (n);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -236,5 +330,7 @@ main (int    argc,
   g_test_add_func ("/parallel-comm/ring-balance", test_ring_balance);
   g_test_add_func ("/parallel-comm/ring-exposure", test_ring_exposure);
   g_test_add_func ("/parallel-comm/fsdp-per-layer", test_fsdp_per_layer);
+  g_test_add_func ("/parallel-comm/tp-overlap", test_tp_overlap);
+  g_test_add_func ("/parallel-comm/tp-overlap-search", test_tp_overlap_search);
   return g_test_run ();
 }

@@ -528,6 +528,124 @@ data_parallel_comm (const QmParallelCtx    *c,
 #undef DP_COLLECTIVE
 }
 
+static double
+shape_eta (double d)
+{
+  return d / (d + QM_PARALLEL_GEMM_EDGE_COLUMNS);
+}
+
+/* A ring-exchange all-gather feeding GEMM @g (Wang et al. 2022,
+ * "Overlap Communication with Dependent Computation via Decomposition",
+ * ASPLOS; TE userbuffers' ring_exchange, PyTorch AsyncTP): the GEMM is
+ * split into t chunks of the gathered rows; chunk k computes while chunk
+ * k+1 arrives from the neighbour, so each of the t−1 transfers is exposed
+ * only by what its chunk's GEMM does not cover. @chunk_slow: how much
+ * slower the chunks run than the whole GEMM, a cost the overlap adds.
+ * Returns exposed + added seconds. */
+static double
+overlap_ring_ag (double t,
+                 double x_step,
+                 double g,
+                 double chunk_slow)
+{
+  double gc = g * chunk_slow / t;
+
+  return (t - 1.0) * MAX (x_step - gc, 0.0) + g * (chunk_slow - 1.0);
+}
+
+/* A reduce-scatter of GEMM @g's output, pipelined in QM_PARALLEL_UB_RS_SPLITS
+ * chunks (TE userbuffers "pipeline"): chunk k's reduce-scatter runs under
+ * chunk k+1's GEMM; the last one is in the open. The GEMM runs with the
+ * communication kernels' SM margin for its whole length. */
+static double
+overlap_pipeline_rs (double rs,
+                     double g,
+                     double chunk_slow)
+{
+  double n = QM_PARALLEL_UB_RS_SPLITS;
+  double g2 = g * chunk_slow / (1.0 - QM_PARALLEL_UB_SM_MARGIN);
+  double rc = rs / n;
+
+  return rc + (n - 1.0) * MAX (rc - g2 / n, 0.0) + (g2 - g);
+}
+
+/* A collective run beside an independent GEMM @g of the backward (TE
+ * userbuffers "bulk": the dgrad reduce-scatter under the wgrad GEMM): it
+ * is exposed by what @g, slowed by the SM margin, does not cover. */
+static double
+overlap_bulk (double coll,
+              double g)
+{
+  double g2 = g / (1.0 - QM_PARALLEL_UB_SM_MARGIN);
+
+  return MAX (coll - g2, 0.0) + (g2 - g);
+}
+
+/* Seconds of tensor-parallel communication one layer adds to one
+ * micro-batch (exposed collectives plus what overlapping them costs),
+ * for the layout's tp_overlap.
+ *   Without sequence parallelism: two all-reduces forward, two backward.
+ *   With it (Korthikanti §4.2.2), the same bytes as all-gathers and
+ *   reduce-scatters: forward, the all-gather before QKV and before FC1,
+ *   the reduce-scatter after the output projection and after FC2;
+ *   backward, the all-gathers of the output gradient before the
+ *   projection's and FC2's dgrad, and the reduce-scatters of QKV's and
+ *   FC1's input gradient. Full recompute repeats the forward ones.
+ * tp_overlap (needs SP; Megatron's --tp-comm-overlap asserts it):
+ *   none: every collective in the open;
+ *   bulk: the two backward reduce-scatters under the wgrad GEMMs of QKV
+ *     and FC1 (overlap_bulk), the rest in the open;
+ *   pipelined: bulk, and every forward all-gather (and the backward ones)
+ *     as a ring exchange under its GEMM, every forward reduce-scatter
+ *     pipelined with its GEMM. */
+static double
+tp_layer (const QmParallelCtx    *c,
+          const QmParallelLayout *l,
+          double                  act,
+          double                  tok)
+{
+  const QmParallelProblem *pb = c->pb;
+  QmParallelTier tt = qm_parallel_tier_for (c, l->tp, 1);
+  double t = l->tp, f = c->f_tok, h = c->h;
+  double nfwd = l->recompute == QM_RECOMPUTE_FULL ? 2.0 : 1.0;
+  double ag, x_step, eta, slow_t, slow_rs, rate, w, g_qkv, g_proj, g_fc1, g_fc2;
+  QmTpOverlap mode = pb->tp_overlap == QM_TP_OVERLAP_AUTO ? l->tp_overlap : pb->tp_overlap;
+
+  if (!l->sequence_parallel)
+    return (2.0 + 2.0 * nfwd) * qm_parallel_collective (&tt, QM_PARALLEL_ALL_REDUCE, t, act);
+  ag = qm_parallel_collective (&tt, QM_PARALLEL_ALL_GATHER, t, act);
+  if (mode == QM_TP_OVERLAP_NONE || mode == QM_TP_OVERLAP_AUTO)
+    return (4.0 + 4.0 * nfwd) * ag;
+
+  /* The four GEMMs of the layer, forward, on this rank; their FLOPs per
+   * token in proportion to their weights (QKV h·(q + 2kv), projection q·h,
+   * FC1 h·f (gated: 2h·f), FC2 f·h), scaled to the layer's GEMM FLOPs. */
+  eta = shape_eta (MIN (h / t, tok));
+  rate = c->rate * eta;
+  w = h * (c->q_dim + 2.0 * c->kv_dim) + c->q_dim * h + (c->pb->shape.gated_mlp ? 3.0 : 2.0) * h * f;
+  g_qkv = tok * c->layer_gemm_tok / t / rate * h * (c->q_dim + 2.0 * c->kv_dim) / w;
+  g_proj = tok * c->layer_gemm_tok / t / rate * c->q_dim * h / w;
+  g_fc1 = tok * c->layer_gemm_tok / t / rate * (c->pb->shape.gated_mlp ? 2.0 : 1.0) * h * f / w;
+  g_fc2 = tok * c->layer_gemm_tok / t / rate * f * h / w;
+
+  if (mode == QM_TP_OVERLAP_BULK)
+    return (4.0 * nfwd + 2.0) * ag + overlap_bulk (ag, g_qkv) + overlap_bulk (ag, g_fc1);
+
+  /* One ring-exchange step moves 1/t of the gathered activation to the
+   * neighbour. The chunks are GEMMs of tok/t rows (tok/4 for the
+   * reduce-scatter's pipeline): below one 128-row tile (tok/t < 128)
+   * they lose shape efficiency against the whole GEMM; above it their wave tails overlap across
+   * userbuffers' compute streams (num_max_streams) and are not priced. */
+  x_step = QM_PARALLEL_NCCL_BASE_LATENCY_S + tt.hop + act / t / tt.bw;
+  slow_t = tok / t >= QM_PARALLEL_GEMM_EDGE_COLUMNS ? 1.0 : eta / shape_eta (MIN (h / t, tok / t));
+  slow_rs = tok / QM_PARALLEL_UB_RS_SPLITS >= QM_PARALLEL_GEMM_EDGE_COLUMNS
+            ? 1.0 : eta / shape_eta (MIN (h / t, tok / QM_PARALLEL_UB_RS_SPLITS));
+  return nfwd * (overlap_ring_ag (t, x_step, g_qkv, slow_t) + overlap_pipeline_rs (ag, g_proj, slow_rs)
+                 + overlap_ring_ag (t, x_step, g_fc1, slow_t) + overlap_pipeline_rs (ag, g_fc2, slow_rs))
+         + overlap_ring_ag (t, x_step, g_proj, slow_t) + overlap_ring_ag (t, x_step, g_fc2, slow_t)
+         + overlap_bulk (ag, g_qkv) + overlap_bulk (ag, g_fc1);
+}
+
 void
 qm_parallel_model_step (const QmParallelCtx    *c,
                         const QmParallelLayout *l,
@@ -549,22 +667,10 @@ qm_parallel_model_step (const QmParallelCtx    *c,
   stage_compute (c, l, &sc);
   ls = sc.layers;
 
-  /* Tensor parallel (Shoeybi 2019 §3; Korthikanti §4.2.2): per layer two
-   * all-reduces forward and two backward, or with SP the same bytes as
-   * all-gather + reduce-scatter pairs; full recompute repeats the forward
-   * ones. The group is the tp ranks next to each other. */
+  /* Tensor parallel (Shoeybi 2019 §3; Korthikanti §4.2.2). The group is
+   * the tp ranks next to each other. */
   if (l->tp > 1)
-    {
-      QmParallelTier tt = qm_parallel_tier_for (c, t, 1);
-      double n_ar = 4.0 + (l->recompute == QM_RECOMPUTE_FULL ? 2.0 : 0.0);
-      double one = l->sequence_parallel
-                   ? 2.0 * qm_parallel_collective (&tt, QM_PARALLEL_ALL_GATHER, t, act)
-                   : qm_parallel_collective (&tt, QM_PARALLEL_ALL_REDUCE, t, act);
-
-      tp_mb = ls * n_ar * one;
-      if (pb->overlap_tp)
-        tp_mb = qm_parallel_exposed (c, tp_mb, sc.fwd + sc.bwd, TRUE);
-    }
+    tp_mb = ls * tp_layer (c, l, act, tok);
 
   /* Context parallel: the ring's K/V exchange that its attention blocks
    * do not hide (qm_parallel_ring_attention), forward, backward and the
@@ -766,6 +872,7 @@ qm_parallel_problem_from_plan (const QmPlan      *plan,
   out->zero_stage = w->zero_stage;
   out->recompute = w->recompute;
   out->overlap_dp = TRUE;
+  out->tp_overlap = w->tp_overlap;
   out->rank = QM_PARALLEL_RANK_TIME;
   out->usd_per_gpu_hour = plan->pricing.usd_per_gpu_hour;
 }

@@ -108,6 +108,16 @@ G_BEGIN_DECLS
  * hides less than the window allows. */
 #define QM_PARALLEL_COMM_OVERLAP 0.50
 
+/* Transformer Engine userbuffers (transformer_engine/pytorch/module/
+ * base.py, initialize_ub() defaults): the pipelined reduce-scatter and the
+ * bulk overlaps run their communication kernels on 16 SMs and start the
+ * GEMM with that SM margin (set_sm_margin); the ring-exchange all-gathers
+ * use the copy engines (1 SM, no margin) and split the GEMM into tp
+ * chunks, the pipelined reduce-scatter into 4. 16 of the H100's 132 SMs
+ * (NVIDIA H100 datasheet), the GPU userbuffers were written for. */
+#define QM_PARALLEL_UB_SM_MARGIN   (16.0 / 132.0)
+#define QM_PARALLEL_UB_RS_SPLITS   4.0
+
 /* Precomputed per problem: everything that does not depend on the layout. */
 typedef struct
 {

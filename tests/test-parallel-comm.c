@@ -321,6 +321,58 @@ test_tp_overlap_search (void)
   g_free (n);
 }
 
+/* Attention without FlashAttention: the batched matmuls and the HBM
+ * passes over the s×s scores (Dao et al. 2022 §2.2 Algorithm 0; Megatron's
+ * fused scale-mask-softmax, dropout: 13 bytes per score forward). Shah et
+ * al. 2024 (FlashAttention-3) Fig. 5 measured standard (PyTorch) attention
+ * on H100, head dim 128, 16 heads, batch x seqlen = 16k, causal forward:
+ * 31, 34, 35, 35 TFLOPs/s at 1k, 2k, 4k, 8k (on the causal half of the
+ * FLOPs). That reference (flash-attention's benchmarks, attention_pytorch)
+ * writes the scores, adds the mask in a pass of its own, runs softmax and
+ * dropout apart: about 17 bytes per score, and PyTorch's element-wise
+ * kernels reach about 80% of the datasheet bandwidth the model prices
+ * them at. So the model must be faster than measured, by no more than
+ * 17/13/0.7 = 1.9x, and memory-bound like the measurement: flat in s
+ * (the bytes and the FLOPs both grow as s²; measured +13% from 1k to 8k). */
+static void
+test_unfused_attention (void)
+{
+  static const double len[] = { 1024, 2048, 4096, 8192 };
+  static const double measured[] = { 31, 34, 35, 35 };
+  double rate[G_N_ELEMENTS (len)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (len); i++)
+    {
+      QmParallelProblem pb;
+      QmParallelLayout l = { 0 };
+      QmParallelCtx c;
+      double fwd, bwd, flops;
+
+      h100_problem (&pb, "llama-3.1-8b", 1, len[i]);
+      pb.shape.layers = 1;
+      pb.shape.hidden = 2048;
+      pb.shape.heads = 16;
+      pb.shape.kv_heads = 16;
+      pb.shape.head_dim = 128;
+      pb.flash_attention = FALSE;
+      qm_parallel_ctx_init (&c, &pb);
+      l.tp = l.pp = l.cp = l.ep = l.dp = 1;
+      l.micro_batch = 16384 / len[i];
+      l.n_micro = 1;
+      l.virtual_stages = 1;
+      qm_parallel_attention_core (&c, &l, &fwd, &bwd);
+      /* Causal half of 4·s·d per query per head. */
+      flops = l.micro_batch * 16.0 * 4.0 * len[i] * len[i] * 128 / 2.0;
+      g_test_message ("%5.0f: standard attention forward %.0f TFLOPs/s (measured %.0f)", len[i],
+                      flops / fwd / 1e12, measured[i]);
+      rate[i] = flops / fwd / 1e12;
+      g_assert_cmpfloat (rate[i] / measured[i], >, 1.0);
+      g_assert_cmpfloat (rate[i] / measured[i], <, 1.9);
+    }
+  g_assert_cmpfloat (rate[3] / rate[0], >, 0.9);
+  g_assert_cmpfloat (rate[3] / rate[0], <, measured[3] / measured[0] + 0.05);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -332,5 +384,6 @@ main (int    argc,
   g_test_add_func ("/parallel-comm/fsdp-per-layer", test_fsdp_per_layer);
   g_test_add_func ("/parallel-comm/tp-overlap", test_tp_overlap);
   g_test_add_func ("/parallel-comm/tp-overlap-search", test_tp_overlap_search);
+  g_test_add_func ("/parallel-comm/unfused-attention", test_unfused_attention);
   return g_test_run ();
 }

@@ -78,13 +78,20 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
    *   -> 22h per token that TP leaves whole (SP splits it);
    *   GeLU: read f, write f, 16-bit: 4f; SwiGLU: read gate and up, write
    *   the product: 6f  (TP splits it);
-   *   without FlashAttention, per score: softmax read+write 4 bytes,
-   *   dropout read 2 + write 2 + mask 1: 9 bytes × a·s per token (TP splits).
-   * The backward pass moves about twice that (it reads the saved input and
-   * the output gradient and writes the input gradient). */
+   *   without FlashAttention, per score, standard attention as Dao et al.
+   *   2022 ("FlashAttention", §2.2 Algorithm 0) lays out its HBM traffic:
+   *   QK^T writes S (2 bytes), the fused scale-mask-softmax reads S and
+   *   writes P (4), dropout reads P and writes P' and its mask (5), PV
+   *   reads P' (2): 13 bytes × a·s per token (TP splits). Backward: dP =
+   *   dO·V^T written (2), dropout's backward reads it and the mask and
+   *   writes (5), the softmax backward reads P and dP, writes dS (6), the
+   *   dQ and dK GEMMs read dS (4), dV = P'^T·dO reads P' (2): 19 bytes.
+   * The rest of the backward moves about twice the forward (it reads the
+   * saved input and the output gradient and writes the input gradient). */
   c->elem_unsplit_tok = 22.0 * c->h;
   c->elem_split_tok = (sh->gated_mlp ? 6.0 : 4.0) * f;
-  c->elem_score_tok = pb->flash_attention ? 0.0 : 9.0 * c->a * c->s;
+  c->elem_score_tok = pb->flash_attention ? 0.0 : 13.0 * c->a * c->s;
+  c->elem_score_bwd_tok = pb->flash_attention ? 0.0 : 19.0 * c->a * c->s;
   /* FP8 (Transformer Engine, Micikevicius et al. 2022 "FP8 Formats for
    * Deep Learning" §4: per-tensor scaled casts with amax history): the
    * GEMM inputs must be cast. The LayerNorm before QKV and FC1 and the
@@ -279,6 +286,20 @@ attention_seconds (const QmParallelCtx *c,
     }
 }
 
+void
+qm_parallel_attention_core (const QmParallelCtx    *c,
+                            const QmParallelLayout *l,
+                            double                 *fwd,
+                            double                 *bwd)
+{
+  double t = l->tp, tok = (double) l->micro_batch * c->s / l->cp;
+  double d = MIN (c->h / t, tok);
+
+  attention_seconds (c, tok, t, c->rate * d / (d + QM_PARALLEL_GEMM_EDGE_COLUMNS), fwd, bwd);
+  *fwd += tok * c->elem_score_tok / t / c->hbm;
+  *bwd += tok * c->elem_score_bwd_tok / t / c->hbm;
+}
+
 static void
 stage_compute (const QmParallelCtx    *c,
                const QmParallelLayout *l,
@@ -288,7 +309,7 @@ stage_compute (const QmParallelCtx    *c,
   double t = l->tp, cp = l->cp;
   double tok = (double) l->micro_batch * c->s / cp;
   double d = c->h / t, eta, rate;
-  double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, logits;
+  double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, score_bwd, logits;
   double lf, lb, lr, stage_layers[3], best = -1, fp8_fwd, fp8_bwd, loss_fwd, loss_bwd;
   gboolean sp = l->sequence_parallel && l->tp > 1;
   QmPipelineStages st;
@@ -312,8 +333,8 @@ stage_compute (const QmParallelCtx    *c,
   else
     attention_seconds (c, tok, t, rate, &attn_layer, &attn_bwd);
   score_layer = tok * c->elem_score_tok / t / c->hbm;
-  elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm
-               + score_layer;
+  score_bwd = tok * c->elem_score_bwd_tok / t / c->hbm;
+  elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
   fp8_fwd = tok * c->fp8_fwd_split_tok / t / c->hbm;
   fp8_bwd = tok * (c->fp8_bwd_split_tok / t + c->fp8_bwd_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
   /* The output head sits on the last stage (Narayanan 2021 §3.2). Under
@@ -335,8 +356,8 @@ stage_compute (const QmParallelCtx    *c,
    * weight gradients, 2× forward (Kaplan 2020 §2.1); a frozen (LoRA) base
    * needs the input gradient only. The attention core's backward is
    * attention_seconds()'s. */
-  lf = gemm_layer + attn_layer + elem_layer + fp8_fwd;
-  lb = (c->lora ? 1.0 : 2.0) * gemm_layer + attn_bwd + 2.0 * elem_layer + fp8_bwd;
+  lf = gemm_layer + attn_layer + elem_layer + score_layer + fp8_fwd;
+  lb = (c->lora ? 1.0 : 2.0) * gemm_layer + attn_bwd + 2.0 * elem_layer + score_bwd + fp8_bwd;
   switch (l->recompute)
     {
     case QM_RECOMPUTE_FULL:

@@ -130,6 +130,7 @@ typedef struct
   double elem_split_tok;     /* element-wise HBM bytes per token per layer that TP splits */
   double elem_unsplit_tok;   /* ... that only SP splits */
   double elem_score_tok;     /* ... of the s×s scores (no FlashAttention), split by TP */
+  double elem_score_bwd_tok; /* ... their backward */
   double fp8_fwd_split_tok;  /* FP8 casts: forward HBM bytes per token per layer, split by TP */
   double fp8_bwd_split_tok;  /* ... backward, split by TP */
   double fp8_bwd_unsplit_tok;/* ... backward, that only SP splits */
@@ -194,6 +195,14 @@ QmParallelTier qm_parallel_p2p_tier       (const QmParallelCtx *c,
 double         qm_parallel_attention_rate (const QmParallelCtx *c,
                                            double               len,
                                            gboolean             causal);
+
+/* The attention core of one layer, one micro-batch, on one rank (cp 1):
+ * the fused kernel, or without FlashAttention the batched matmuls and
+ * the s×s score passes on HBM; forward and backward seconds. */
+void           qm_parallel_attention_core (const QmParallelCtx    *c,
+                                           const QmParallelLayout *l,
+                                           double                 *fwd,
+                                           double                 *bwd);
 
 /* Ring attention (context parallel) of one layer, one micro-batch, on one
  * rank: compute seconds (attention blocks and the partial-output merges)

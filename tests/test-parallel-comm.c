@@ -373,6 +373,49 @@ test_unfused_attention (void)
   g_assert_cmpfloat (rate[3] / rate[0], <, measured[3] / measured[0] + 0.05);
 }
 
+/* FP8 casts (Transformer Engine, delayed scaling on Hopper; Micikevicius
+ * et al. 2022 §4): per token and layer, forward, the attention output cast
+ * with its transpose (read 2, write 1 + 1: 4q) and the transposed copies
+ * the fused LayerNorm/activation casts add for QKV, FC1 and FC2 (h + h +
+ * f); backward, every GEMM's output gradient cast and transposed (4 bytes
+ * per element of q + 2kv, f and 2h). For NeMo's GPT-3 5B block (h 4096,
+ * 32 heads of 128, GeLU 4h): 4·4096 + 16384 + 8192 forward and
+ * 4·(3·4096) + 4·16384 + 8·4096 backward bytes. Their share of the
+ * layer's FP8 GEMM time falls as 1/h: a 5B model pays several times the
+ * 175B model's share, what makes small FP8 models gain less than their
+ * GEMMs do. */
+static void
+test_fp8_casts (void)
+{
+  QmParallelProblem pb;
+  QmParallelCtx c5, c175;
+  double share5, share175;
+
+  h100_problem (&pb, "gpt-3-175b", 8, 2048);
+  pb.precision = QM_PRECISION_FP8;
+  pb.shape.layers = 24;
+  pb.shape.hidden = 4096;
+  pb.shape.heads = 32;
+  pb.shape.kv_heads = 32;
+  pb.shape.head_dim = 0;
+  pb.shape.ffn_hidden = 16384;
+  qm_parallel_ctx_init (&c5, &pb);
+  g_assert_cmpfloat (c5.fp8_fwd_split_tok + c5.fp8_fwd_unsplit_tok, ==, 4.0 * 4096 + 16384 + 2.0 * 4096);
+  g_assert_cmpfloat (c5.fp8_bwd_split_tok + c5.fp8_bwd_unsplit_tok, ==, 4.0 * 3 * 4096 + 4.0 * 16384 + 8.0 * 4096);
+  share5 = (c5.fp8_fwd_split_tok + c5.fp8_fwd_unsplit_tok + c5.fp8_bwd_split_tok + c5.fp8_bwd_unsplit_tok)
+           / c5.hbm / (3.0 * c5.layer_gemm_tok / c5.rate);
+
+  h100_problem (&pb, "gpt-3-175b", 8, 2048);
+  pb.precision = QM_PRECISION_FP8;
+  qm_parallel_ctx_init (&c175, &pb);
+  share175 = (c175.fp8_fwd_split_tok + c175.fp8_fwd_unsplit_tok + c175.fp8_bwd_split_tok
+              + c175.fp8_bwd_unsplit_tok) / c175.hbm / (3.0 * c175.layer_gemm_tok / c175.rate);
+  g_test_message ("FP8 cast passes per layer: %.1f%% of the GEMM time at 5B, %.1f%% at 175B", 100 * share5,
+                  100 * share175);
+  g_assert_cmpfloat (share5 / share175, >, 2.5);
+  g_assert_cmpfloat (share5 / share175, <, 12288.0 / 4096.0 * 1.1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -385,5 +428,6 @@ main (int    argc,
   g_test_add_func ("/parallel-comm/tp-overlap", test_tp_overlap);
   g_test_add_func ("/parallel-comm/tp-overlap-search", test_tp_overlap_search);
   g_test_add_func ("/parallel-comm/unfused-attention", test_unfused_attention);
+  g_test_add_func ("/parallel-comm/fp8-casts", test_fp8_casts);
   return g_test_run ();
 }

@@ -96,13 +96,18 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
    * Deep Learning" §4: per-tensor scaled casts with amax history): the
    * GEMM inputs must be cast. The LayerNorm before QKV and FC1 and the
    * activation before FC2 write FP8 directly (fused), so the forward adds
-   * one unfused cast, of the attention output (read 2 + write 1 bytes);
+   * one unfused cast, of the attention output (read 2 + write 1 bytes).
+   * Each FP8 GEMM input is also written transposed for the weight-gradient
+   * GEMM (Hopper's FP8 GEMMs take only the TN layout; TE's fused
+   * cast_transpose writes both): +1 byte per element of the four inputs
+   * (h, q, h, f);
    * the backward casts the output gradient of each of the four GEMMs and
    * its transpose for the weight gradient (read 2, write 1 + 1). amax is
    * taken in the same pass. Attention itself stays in 16 bits. */
   if (pb->precision == QM_PRECISION_FP8)
     {
-      c->fp8_fwd_split_tok = 3.0 * q;
+      c->fp8_fwd_split_tok = 4.0 * q + f;
+      c->fp8_fwd_unsplit_tok = 2.0 * c->h;
       c->fp8_bwd_split_tok = 4.0 * (q + 2.0 * kvd) + 4.0 * (sh->gated_mlp ? 2.0 : 1.0) * f;
       c->fp8_bwd_unsplit_tok = 8.0 * c->h;
     }
@@ -335,7 +340,7 @@ stage_compute (const QmParallelCtx    *c,
   score_layer = tok * c->elem_score_tok / t / c->hbm;
   score_bwd = tok * c->elem_score_bwd_tok / t / c->hbm;
   elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
-  fp8_fwd = tok * c->fp8_fwd_split_tok / t / c->hbm;
+  fp8_fwd = tok * (c->fp8_fwd_split_tok / t + c->fp8_fwd_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
   fp8_bwd = tok * (c->fp8_bwd_split_tok / t + c->fp8_bwd_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
   /* The output head sits on the last stage (Narayanan 2021 §3.2). Under
    * FP8 it stays in 16 bits: Megatron-Core's fp8_autocast wraps the
@@ -752,6 +757,13 @@ qm_parallel_model_step (const QmParallelCtx    *c,
    * each hop's communication. */
   o->bubble = (sc.others + (pp - 1.0) * (mb_time - (sc.fwd + sc.bwd + sc.rec) + pp_mb)) / v;
   o->optimizer = optimizer_time (c, l);
+  /* FP8: the layers' weights are cast (with their transpose: read 2, write
+   * 1 + 1 bytes) once per step; Megatron-Core passes is_first_microbatch
+   * so TE reuses them for the other micro-batches (TE "Using FP8 with
+   * Transformer Engine", weight caching under gradient accumulation). */
+  if (pb->precision == QM_PRECISION_FP8)
+    o->compute += 4.0 * ((c->pc.total - c->pc.embedding - c->pc.expert) / (t * pp)
+                         + c->pc.expert / (t * pp * ep)) / c->hbm;
   o->step = o->compute + o->recompute + o->tp_comm + o->cp_comm + o->ep_comm + o->zero_comm
             + o->pp_comm + o->bubble + o->dp_comm + o->optimizer;
 

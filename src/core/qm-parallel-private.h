@@ -136,6 +136,7 @@ typedef struct
   double elem_score_tok;     /* ... of the s×s scores (no FlashAttention), split by TP */
   double elem_score_bwd_tok; /* ... their backward */
   double fp8_fwd_split_tok;  /* FP8 casts: forward HBM bytes per token per layer, split by TP */
+  double fp8_fwd_unsplit_tok;/* ... forward, that only SP splits */
   double fp8_bwd_split_tok;  /* ... backward, split by TP */
   double fp8_bwd_unsplit_tok;/* ... backward, that only SP splits */
   double model_flops_step;

@@ -343,7 +343,7 @@ row_problem (const Row         *r,
       pb->flash_attention = TRUE;
       pb->fp32_grad_buffer = TRUE;
       pb->overlap_dp = TRUE;
-      pb->overlap_tp = TRUE;
+      pb->tp_overlap = QM_TP_OVERLAP_PIPELINED;
       break;
     case STACK_NEOX_2022:
       pb->flash_attention = TRUE;

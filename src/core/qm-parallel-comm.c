@@ -35,6 +35,21 @@ qm_parallel_tier_for (const QmParallelCtx *c,
   return t;
 }
 
+QmParallelTier
+qm_parallel_p2p_tier (const QmParallelCtx *c,
+                      double               n,
+                      double               stride)
+{
+  QmParallelTier t = qm_parallel_tier_for (c, n, stride);
+
+  /* Across nodes: a ring of k members per node has k - 1 NVLink hops and
+   * one NIC hop per node; all hops run at once, so the NIC hop, one GPU's
+   * share of the node's NICs (rail-optimised: its own), sets the pace. */
+  if (n * stride > c->gpn && c->nic_bw > 0)
+    t.bw = MIN (t.bw, c->nic_bw);
+  return t;
+}
+
 /* α–β cost of one collective: base latency + steps·α + volume·bytes/busbw.
  * NCCL ring algorithms (NVIDIA/nccl-tests doc/PERFORMANCE.md): all-reduce moves
  * 2(n−1)/n of the buffer per rank in 2(n−1) steps; all-gather and

@@ -78,24 +78,36 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
    *   -> 22h per token that TP leaves whole (SP splits it);
    *   GeLU: read f, write f, 16-bit: 4f; SwiGLU: read gate and up, write
    *   the product: 6f  (TP splits it);
-   *   without FlashAttention, per score: softmax read+write 4 bytes,
-   *   dropout read 2 + write 2 + mask 1: 9 bytes × a·s per token (TP splits).
-   * The backward pass moves about twice that (it reads the saved input and
-   * the output gradient and writes the input gradient). */
+   *   without FlashAttention, per score, standard attention as Dao et al.
+   *   2022 ("FlashAttention", §2.2 Algorithm 0) lays out its HBM traffic:
+   *   QK^T writes S (2 bytes), the fused scale-mask-softmax reads S and
+   *   writes P (4), dropout reads P and writes P' and its mask (5), PV
+   *   reads P' (2): 13 bytes × a·s per token (TP splits). Backward: dP =
+   *   dO·V^T written (2), dropout's backward reads it and the mask and
+   *   writes (5), the softmax backward reads P and dP, writes dS (6), the
+   *   dQ and dK GEMMs read dS (4), dV = P'^T·dO reads P' (2): 19 bytes.
+   * The rest of the backward moves about twice the forward (it reads the
+   * saved input and the output gradient and writes the input gradient). */
   c->elem_unsplit_tok = 22.0 * c->h;
   c->elem_split_tok = (sh->gated_mlp ? 6.0 : 4.0) * f;
-  c->elem_score_tok = pb->flash_attention ? 0.0 : 9.0 * c->a * c->s;
+  c->elem_score_tok = pb->flash_attention ? 0.0 : 13.0 * c->a * c->s;
+  c->elem_score_bwd_tok = pb->flash_attention ? 0.0 : 19.0 * c->a * c->s;
   /* FP8 (Transformer Engine, Micikevicius et al. 2022 "FP8 Formats for
    * Deep Learning" §4: per-tensor scaled casts with amax history): the
    * GEMM inputs must be cast. The LayerNorm before QKV and FC1 and the
    * activation before FC2 write FP8 directly (fused), so the forward adds
-   * one unfused cast, of the attention output (read 2 + write 1 bytes);
+   * one unfused cast, of the attention output (read 2 + write 1 bytes).
+   * Each FP8 GEMM input is also written transposed for the weight-gradient
+   * GEMM (Hopper's FP8 GEMMs take only the TN layout; TE's fused
+   * cast_transpose writes both): +1 byte per element of the four inputs
+   * (h, q, h, f);
    * the backward casts the output gradient of each of the four GEMMs and
    * its transpose for the weight gradient (read 2, write 1 + 1). amax is
    * taken in the same pass. Attention itself stays in 16 bits. */
   if (pb->precision == QM_PRECISION_FP8)
     {
-      c->fp8_fwd_split_tok = 3.0 * q;
+      c->fp8_fwd_split_tok = 4.0 * q + f;
+      c->fp8_fwd_unsplit_tok = 2.0 * c->h;
       c->fp8_bwd_split_tok = 4.0 * (q + 2.0 * kvd) + 4.0 * (sh->gated_mlp ? 2.0 : 1.0) * f;
       c->fp8_bwd_unsplit_tok = 8.0 * c->h;
     }
@@ -122,6 +134,14 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
   eff = pb->kernel_efficiency > 0 ? pb->kernel_efficiency : QM_PARALLEL_KERNEL_EFFICIENCY;
   c->rate = c->peak * mamf * eff;
   c->attn_rate = c->peak16 * QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY * eff;
+  {
+    double hd = qm_model_head_dim (sh) > 0 ? qm_model_head_dim (sh) : 128.0;
+    double d0 = QM_PARALLEL_FA_HEAD_DIM_D0;
+
+    c->attn_rate *= (hd / (hd + d0)) / (128.0 / (128.0 + d0));
+  }
+  c->q_dim = q;
+  c->kv_dim = kvd;
   c->hbm = pb->gpu.bandwidth_tbs * 1e12;
   c->gpn = MAX (pb->server.gpus, 1u);
   c->nvlink_bw = pb->gpu.link_gbs * 1e9 * QM_PARALLEL_NCCL_BUSBW_FRACTION;
@@ -137,6 +157,95 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
   c->overlap = pb->comm_overlap > 0 ? pb->comm_overlap : QM_PARALLEL_COMM_OVERLAP;
 }
 
+
+double
+qm_parallel_attention_rate (const QmParallelCtx *c,
+                            double               len,
+                            gboolean             causal)
+{
+  double l0 = causal ? QM_PARALLEL_FA_CAUSAL_L0 : QM_PARALLEL_FA_FULL_L0;
+
+  len = MAX (len, 1.0);
+  return c->attn_rate * len / (len + l0) * (causal ? 1.0 : QM_PARALLEL_FA_FULL_OVER_CAUSAL);
+}
+
+/* Ring attention with causal load balancing, as Megatron-Core runs it
+ * through Transformer Engine (AttnFuncWithCPAndKVP2P in TE's
+ * context_parallel.py; Liu et al. 2023, "Ring Attention"): the sequence is
+ * cut into 2·cp chunks and rank r holds chunks r and 2cp − 1 − r, so every
+ * rank has the same share of the causal mask. With c2 = s/cp local tokens
+ * and ch = c2/2 per chunk, each layer runs cp steps:
+ *   step 0, the diagonal: local Q against local K/V, a causal c2 × c2
+ *     block (c2²/2 useful pairs) at the causal kernel's rate for c2;
+ *   steps 1 .. cp−1: Q against the K/V received from the ring; half the
+ *     ranks attend all of Q to the first received chunk, the other half the
+ *     second Q chunk to both: c2·ch pairs, full (no mask), keys ch long on
+ *     the first half, which sets the ring's pace.
+ *   The rank's pairs add up to mb·s²/(2cp), its causal share.
+ * After each off-diagonal step the partial output is merged into the fp32
+ * accumulator with the log-sum-exp scale (flash_attn_fwd_out_correction:
+ * read 2-byte step output, read and write the 4-byte accumulator, 10 bytes
+ * per element, on HBM); the backward accumulates dQ and dK/dV alike.
+ * While a step computes, the K/V of the next travels (isend/irecv between
+ * ring neighbours, qm_parallel_p2p_tier); a step waits for the larger of
+ * its block and that transfer, so the exchange is hidden only where the
+ * block's compute covers it. The backward sends K/V and their gradients
+ * (twice the bytes) against blocks of 2.5x the forward's FLOPs. Without
+ * FlashAttention the blocks are unfused batched GEMMs over the whole
+ * block (masked, not skipped), at the 16-bit GEMM rate. */
+void
+qm_parallel_ring_attention (const QmParallelCtx    *c,
+                            const QmParallelLayout *l,
+                            QmParallelRing         *out)
+{
+  const QmParallelProblem *pb = c->pb;
+  double t = l->tp, cp = l->cp, mb = l->micro_batch;
+  double c2 = c->s / cp, ch = c2 / 2.0;
+  double pair = c->attn_tok / c->s / t;   /* forward FLOPs per (query, key) pair per rank */
+  double kv_heads = qm_model_kv_heads (&pb->shape);
+  double kvd = kv_heads >= t ? c->kv_dim / t : c->kv_dim / MAX (kv_heads, 1.0);
+  double diag, off, corr_f, corr_b, kv, x, xb;
+  QmParallelTier tr;
+
+  memset (out, 0, sizeof *out);
+  if (pb->flash_attention)
+    {
+      diag = mb * c2 * c2 / 2.0 * pair / qm_parallel_attention_rate (c, c2, TRUE);
+      off = mb * c2 * ch * pair / qm_parallel_attention_rate (c, ch, FALSE);
+    }
+  else
+    {
+      double r16 = c->rate * c->peak16 / c->peak;
+
+      diag = mb * c2 * c2 * pair / r16;
+      off = mb * c2 * ch * pair / r16;
+    }
+  /* Merges: on average 3/4 of the local queries take part in a step. */
+  corr_f = 0.75 * mb * c2 * 10.0 * c->q_dim / t / c->hbm;
+  corr_b = 0.75 * mb * c2 * 10.0 * (c->q_dim / t + 2.0 * kvd) / c->hbm;
+  out->fwd = diag + (cp - 1.0) * (off + corr_f);
+  out->bwd = 2.5 * diag + (cp - 1.0) * (2.5 * off + corr_b);
+  if (!pb->flash_attention)
+    out->bwd = 2.0 * diag + (cp - 1.0) * (2.0 * off + corr_b);
+  if (cp <= 1)
+    return;
+
+  tr = qm_parallel_p2p_tier (c, cp, t);
+  kv = mb * c2 * 2.0 * kvd * 2.0;
+  x = QM_PARALLEL_NCCL_BASE_LATENCY_S + tr.hop + kv / tr.bw;
+  xb = QM_PARALLEL_NCCL_BASE_LATENCY_S + tr.hop + 2.0 * kv / tr.bw;
+  out->fwd_block = off + corr_f;
+  out->xfer = x;
+  /* Step i waits for its block and for the transfer of step i + 1's K/V;
+   * the last step has nothing left to receive. */
+  out->fwd_exposed = MAX (x - diag, 0.0) + (cp - 2.0) * MAX (x - (off + corr_f), 0.0);
+  {
+    double db = (pb->flash_attention ? 2.5 : 2.0) * diag;
+    double ob = (pb->flash_attention ? 2.5 : 2.0) * off + corr_b;
+
+    out->bwd_exposed = MAX (xb - db, 0.0) + (cp - 2.0) * MAX (xb - ob, 0.0);
+  }
+}
 
 /* Per-micro-batch compute of one pipeline stage, and the pieces the search
  * bound needs. */
@@ -171,7 +280,7 @@ attention_seconds (const QmParallelCtx *c,
 {
   if (c->pb->flash_attention)
     {
-      *fwd = tok * c->attn_tok * 0.5 / t / c->attn_rate;
+      *fwd = tok * c->attn_tok * 0.5 / t / qm_parallel_attention_rate (c, c->s, TRUE);
       *bwd = 2.5 * *fwd;
     }
   else
@@ -180,6 +289,20 @@ attention_seconds (const QmParallelCtx *c,
       *fwd = tok * c->attn_tok / t / (gemm_rate * c->peak16 / c->peak);
       *bwd = 2.0 * *fwd;
     }
+}
+
+void
+qm_parallel_attention_core (const QmParallelCtx    *c,
+                            const QmParallelLayout *l,
+                            double                 *fwd,
+                            double                 *bwd)
+{
+  double t = l->tp, tok = (double) l->micro_batch * c->s / l->cp;
+  double d = MIN (c->h / t, tok);
+
+  attention_seconds (c, tok, t, c->rate * d / (d + QM_PARALLEL_GEMM_EDGE_COLUMNS), fwd, bwd);
+  *fwd += tok * c->elem_score_tok / t / c->hbm;
+  *bwd += tok * c->elem_score_bwd_tok / t / c->hbm;
 }
 
 static void
@@ -191,7 +314,7 @@ stage_compute (const QmParallelCtx    *c,
   double t = l->tp, cp = l->cp;
   double tok = (double) l->micro_batch * c->s / cp;
   double d = c->h / t, eta, rate;
-  double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, logits;
+  double gemm_layer, attn_layer, attn_bwd, elem_layer, score_layer, score_bwd, logits;
   double lf, lb, lr, stage_layers[3], best = -1, fp8_fwd, fp8_bwd, loss_fwd, loss_bwd;
   gboolean sp = l->sequence_parallel && l->tp > 1;
   QmPipelineStages st;
@@ -204,11 +327,20 @@ stage_compute (const QmParallelCtx    *c,
   rate = c->rate * eta;
 
   gemm_layer = tok * c->layer_gemm_tok / t / rate;
-  attention_seconds (c, tok, t, rate, &attn_layer, &attn_bwd);
+  if (l->cp > 1)
+    {
+      QmParallelRing ring;
+
+      qm_parallel_ring_attention (c, l, &ring);
+      attn_layer = ring.fwd;
+      attn_bwd = ring.bwd;
+    }
+  else
+    attention_seconds (c, tok, t, rate, &attn_layer, &attn_bwd);
   score_layer = tok * c->elem_score_tok / t / c->hbm;
-  elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm
-               + score_layer;
-  fp8_fwd = tok * c->fp8_fwd_split_tok / t / c->hbm;
+  score_bwd = tok * c->elem_score_bwd_tok / t / c->hbm;
+  elem_layer = tok * (c->elem_split_tok / t + c->elem_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
+  fp8_fwd = tok * (c->fp8_fwd_split_tok / t + c->fp8_fwd_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
   fp8_bwd = tok * (c->fp8_bwd_split_tok / t + c->fp8_bwd_unsplit_tok / (sp ? t : 1.0)) / c->hbm;
   /* The output head sits on the last stage (Narayanan 2021 §3.2). Under
    * FP8 it stays in 16 bits: Megatron-Core's fp8_autocast wraps the
@@ -229,8 +361,8 @@ stage_compute (const QmParallelCtx    *c,
    * weight gradients, 2× forward (Kaplan 2020 §2.1); a frozen (LoRA) base
    * needs the input gradient only. The attention core's backward is
    * attention_seconds()'s. */
-  lf = gemm_layer + attn_layer + elem_layer + fp8_fwd;
-  lb = (c->lora ? 1.0 : 2.0) * gemm_layer + attn_bwd + 2.0 * elem_layer + fp8_bwd;
+  lf = gemm_layer + attn_layer + elem_layer + score_layer + fp8_fwd;
+  lb = (c->lora ? 1.0 : 2.0) * gemm_layer + attn_bwd + 2.0 * elem_layer + score_bwd + fp8_bwd;
   switch (l->recompute)
     {
     case QM_RECOMPUTE_FULL:
@@ -317,8 +449,9 @@ dp_collective (const QmParallelTier *td,
                QmParallelCollective  kind,
                double                bpp)
 {
+  /* A dense model has no expert collective to launch (nor its latency). */
   return qm_parallel_collective (td, kind, dp, psi_dense * bpp)
-         + qm_parallel_collective (tde, kind, ede, psi_expert * bpp);
+         + (psi_expert > 0 ? qm_parallel_collective (tde, kind, ede, psi_expert * bpp) : 0.0);
 }
 
 /* Data parallel: gradients reduce over the dp·cp ranks that hold the
@@ -357,12 +490,50 @@ data_parallel_comm (const QmParallelCtx    *c,
   if (l->zero_stage >= 3 && !c->lora)
     {
       /* ZeRO-3 / FSDP FULL_SHARD (Rajbhandari 2020 §7.2.2: 1.5× DP
-       * volume): every micro-batch gathers the 16-bit weights for the
-       * forward and again for the backward, and reduce-scatters the
-       * gradients. */
-      *zero_mb = 2.0 * DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, 2.0)
-                 + DP_COLLECTIVE (QM_PARALLEL_ALL_GATHER, gbytes);
-      *zero_mb = qm_parallel_exposed (c, *zero_mb, sc->fwd + sc->bwd + sc->rec, pb->overlap_dp);
+       * volume), layer by layer as FSDP runs it (Zhao et al. 2023,
+       * "PyTorch FSDP", VLDB §3.3-3.4, §4.2; one FSDP unit per transformer
+       * layer): every micro-batch gathers each layer's 16-bit weights for
+       * the forward and again for the backward, and reduce-scatters its
+       * gradients. The shard group is the whole data-parallel group, or
+       * with HSDP (shard_group) that many ranks, the shards then
+       * all-reduced across the replicas once per step. */
+      double g = pb->shard_group > 0 ? MIN ((double) pb->shard_group, dp) : dp;
+      double n = MAX (sc->layers, 1.0);
+      double lf = sc->fwd / n, lb = (sc->bwd + sc->rec) / n;
+      QmParallelTier tg = qm_parallel_tier_for (c, g, t);
+      QmParallelTier tge = qm_parallel_tier_for (c, MAX (1.0, g / ep), t * ep);
+      double ge = MAX (1.0, g / ep);
+      /* One layer's collectives: each pays NCCL's latency (α per ring
+       * step over the g ranks), which small layers cannot amortise. */
+      double ag = dp_collective (&tg, g, psi_dense / n, &tge, ge, psi_expert / n, QM_PARALLEL_ALL_GATHER, 2.0);
+      double rs = dp_collective (&tg, g, psi_dense / n, &tge, ge, psi_expert / n, QM_PARALLEL_ALL_GATHER, gbytes);
+
+      if (!pb->overlap_dp)
+        *zero_mb = n * (2.0 * ag + rs);
+      else
+        {
+          /* Forward, prefetch depth 1 (FSDP forward_prefetch): layer i+1's
+           * gather runs under layer i's compute; the first layer's has
+           * nothing to hide behind. Backward, BACKWARD_PRE (the default):
+           * under layer i's backward (and its recompute) run the gather
+           * of layer i−1 and the reduce-scatter of layer i+1, which share
+           * the links; the first gather and the last reduce-scatter are in
+           * the open. Each window hides at most the fraction c->overlap of
+           * what runs under it (QM_PARALLEL_COMM_OVERLAP). */
+          *zero_mb = ag + (n - 1.0) * qm_parallel_exposed (c, ag, lf, TRUE)
+                     + ag + (n - 1.0) * qm_parallel_exposed (c, ag + rs, lb, TRUE) + rs;
+        }
+      if (g < dp)
+        {
+          /* HSDP: each shard's gradients all-reduced over the dp/g
+           * replicas (ranks t·g apart), once per step. */
+          double r = dp / g;
+          QmParallelTier tr = qm_parallel_tier_for (c, r, t * g);
+          QmParallelTier tre = qm_parallel_tier_for (c, MAX (1.0, r / ep), t * g * ep);
+
+          *dp_step = dp_collective (&tr, r, psi_dense / g, &tre, MAX (1.0, r / ep), psi_expert / ge,
+                                    QM_PARALLEL_ALL_REDUCE, gbytes);
+        }
     }
   else if (l->zero_stage == 2)
     {
@@ -381,6 +552,124 @@ data_parallel_comm (const QmParallelCtx    *c,
       *dp_step = DP_COLLECTIVE (QM_PARALLEL_ALL_REDUCE, gbytes);
     }
 #undef DP_COLLECTIVE
+}
+
+static double
+shape_eta (double d)
+{
+  return d / (d + QM_PARALLEL_GEMM_EDGE_COLUMNS);
+}
+
+/* A ring-exchange all-gather feeding GEMM @g (Wang et al. 2022,
+ * "Overlap Communication with Dependent Computation via Decomposition",
+ * ASPLOS; TE userbuffers' ring_exchange, PyTorch AsyncTP): the GEMM is
+ * split into t chunks of the gathered rows; chunk k computes while chunk
+ * k+1 arrives from the neighbour, so each of the t−1 transfers is exposed
+ * only by what its chunk's GEMM does not cover. @chunk_slow: how much
+ * slower the chunks run than the whole GEMM, a cost the overlap adds.
+ * Returns exposed + added seconds. */
+static double
+overlap_ring_ag (double t,
+                 double x_step,
+                 double g,
+                 double chunk_slow)
+{
+  double gc = g * chunk_slow / t;
+
+  return (t - 1.0) * MAX (x_step - gc, 0.0) + g * (chunk_slow - 1.0);
+}
+
+/* A reduce-scatter of GEMM @g's output, pipelined in QM_PARALLEL_UB_RS_SPLITS
+ * chunks (TE userbuffers "pipeline"): chunk k's reduce-scatter runs under
+ * chunk k+1's GEMM; the last one is in the open. The GEMM runs with the
+ * communication kernels' SM margin for its whole length. */
+static double
+overlap_pipeline_rs (double rs,
+                     double g,
+                     double chunk_slow)
+{
+  double n = QM_PARALLEL_UB_RS_SPLITS;
+  double g2 = g * chunk_slow / (1.0 - QM_PARALLEL_UB_SM_MARGIN);
+  double rc = rs / n;
+
+  return rc + (n - 1.0) * MAX (rc - g2 / n, 0.0) + (g2 - g);
+}
+
+/* A collective run beside an independent GEMM @g of the backward (TE
+ * userbuffers "bulk": the dgrad reduce-scatter under the wgrad GEMM): it
+ * is exposed by what @g, slowed by the SM margin, does not cover. */
+static double
+overlap_bulk (double coll,
+              double g)
+{
+  double g2 = g / (1.0 - QM_PARALLEL_UB_SM_MARGIN);
+
+  return MAX (coll - g2, 0.0) + (g2 - g);
+}
+
+/* Seconds of tensor-parallel communication one layer adds to one
+ * micro-batch (exposed collectives plus what overlapping them costs),
+ * for the layout's tp_overlap.
+ *   Without sequence parallelism: two all-reduces forward, two backward.
+ *   With it (Korthikanti §4.2.2), the same bytes as all-gathers and
+ *   reduce-scatters: forward, the all-gather before QKV and before FC1,
+ *   the reduce-scatter after the output projection and after FC2;
+ *   backward, the all-gathers of the output gradient before the
+ *   projection's and FC2's dgrad, and the reduce-scatters of QKV's and
+ *   FC1's input gradient. Full recompute repeats the forward ones.
+ * tp_overlap (needs SP; Megatron's --tp-comm-overlap asserts it):
+ *   none: every collective in the open;
+ *   bulk: the two backward reduce-scatters under the wgrad GEMMs of QKV
+ *     and FC1 (overlap_bulk), the rest in the open;
+ *   pipelined: bulk, and every forward all-gather (and the backward ones)
+ *     as a ring exchange under its GEMM, every forward reduce-scatter
+ *     pipelined with its GEMM. */
+static double
+tp_layer (const QmParallelCtx    *c,
+          const QmParallelLayout *l,
+          double                  act,
+          double                  tok)
+{
+  const QmParallelProblem *pb = c->pb;
+  QmParallelTier tt = qm_parallel_tier_for (c, l->tp, 1);
+  double t = l->tp, f = c->f_tok, h = c->h;
+  double nfwd = l->recompute == QM_RECOMPUTE_FULL ? 2.0 : 1.0;
+  double ag, x_step, eta, slow_t, slow_rs, rate, w, g_qkv, g_proj, g_fc1, g_fc2;
+  QmTpOverlap mode = pb->tp_overlap == QM_TP_OVERLAP_AUTO ? l->tp_overlap : pb->tp_overlap;
+
+  if (!l->sequence_parallel)
+    return (2.0 + 2.0 * nfwd) * qm_parallel_collective (&tt, QM_PARALLEL_ALL_REDUCE, t, act);
+  ag = qm_parallel_collective (&tt, QM_PARALLEL_ALL_GATHER, t, act);
+  if (mode == QM_TP_OVERLAP_NONE || mode == QM_TP_OVERLAP_AUTO)
+    return (4.0 + 4.0 * nfwd) * ag;
+
+  /* The four GEMMs of the layer, forward, on this rank; their FLOPs per
+   * token in proportion to their weights (QKV h·(q + 2kv), projection q·h,
+   * FC1 h·f (gated: 2h·f), FC2 f·h), scaled to the layer's GEMM FLOPs. */
+  eta = shape_eta (MIN (h / t, tok));
+  rate = c->rate * eta;
+  w = h * (c->q_dim + 2.0 * c->kv_dim) + c->q_dim * h + (c->pb->shape.gated_mlp ? 3.0 : 2.0) * h * f;
+  g_qkv = tok * c->layer_gemm_tok / t / rate * h * (c->q_dim + 2.0 * c->kv_dim) / w;
+  g_proj = tok * c->layer_gemm_tok / t / rate * c->q_dim * h / w;
+  g_fc1 = tok * c->layer_gemm_tok / t / rate * (c->pb->shape.gated_mlp ? 2.0 : 1.0) * h * f / w;
+  g_fc2 = tok * c->layer_gemm_tok / t / rate * f * h / w;
+
+  if (mode == QM_TP_OVERLAP_BULK)
+    return (4.0 * nfwd + 2.0) * ag + overlap_bulk (ag, g_qkv) + overlap_bulk (ag, g_fc1);
+
+  /* One ring-exchange step moves 1/t of the gathered activation to the
+   * neighbour. The chunks are GEMMs of tok/t rows (tok/4 for the
+   * reduce-scatter's pipeline): below one 128-row tile (tok/t < 128)
+   * they lose shape efficiency against the whole GEMM; above it their wave tails overlap across
+   * userbuffers' compute streams (num_max_streams) and are not priced. */
+  x_step = QM_PARALLEL_NCCL_BASE_LATENCY_S + tt.hop + act / t / tt.bw;
+  slow_t = tok / t >= QM_PARALLEL_GEMM_EDGE_COLUMNS ? 1.0 : eta / shape_eta (MIN (h / t, tok / t));
+  slow_rs = tok / QM_PARALLEL_UB_RS_SPLITS >= QM_PARALLEL_GEMM_EDGE_COLUMNS
+            ? 1.0 : eta / shape_eta (MIN (h / t, tok / QM_PARALLEL_UB_RS_SPLITS));
+  return nfwd * (overlap_ring_ag (t, x_step, g_qkv, slow_t) + overlap_pipeline_rs (ag, g_proj, slow_rs)
+                 + overlap_ring_ag (t, x_step, g_fc1, slow_t) + overlap_pipeline_rs (ag, g_fc2, slow_rs))
+         + overlap_ring_ag (t, x_step, g_proj, slow_t) + overlap_ring_ag (t, x_step, g_fc2, slow_t)
+         + overlap_bulk (ag, g_qkv) + overlap_bulk (ag, g_fc1);
 }
 
 void
@@ -404,41 +693,21 @@ qm_parallel_model_step (const QmParallelCtx    *c,
   stage_compute (c, l, &sc);
   ls = sc.layers;
 
-  /* Tensor parallel (Shoeybi 2019 §3; Korthikanti §4.2.2): per layer two
-   * all-reduces forward and two backward, or with SP the same bytes as
-   * all-gather + reduce-scatter pairs; full recompute repeats the forward
-   * ones. The group is the tp ranks next to each other. */
+  /* Tensor parallel (Shoeybi 2019 §3; Korthikanti §4.2.2). The group is
+   * the tp ranks next to each other. */
   if (l->tp > 1)
-    {
-      QmParallelTier tt = qm_parallel_tier_for (c, t, 1);
-      double n_ar = 4.0 + (l->recompute == QM_RECOMPUTE_FULL ? 2.0 : 0.0);
-      double one = l->sequence_parallel
-                   ? 2.0 * qm_parallel_collective (&tt, QM_PARALLEL_ALL_GATHER, t, act)
-                   : qm_parallel_collective (&tt, QM_PARALLEL_ALL_REDUCE, t, act);
+    tp_mb = ls * tp_layer (c, l, act, tok);
 
-      tp_mb = ls * n_ar * one;
-      if (pb->overlap_tp)
-        tp_mb = qm_parallel_exposed (c, tp_mb, sc.fwd + sc.bwd, TRUE);
-    }
-
-  /* Context parallel, ring attention (Liu et al. 2023; Megatron CP): each
-   * layer passes K and V (2·kv_dim per token, 16-bit) round the cp ring
-   * forward, and K, V and their gradients backward, overlapped with the
-   * attention blocks. */
+  /* Context parallel: the ring's K/V exchange that its attention blocks
+   * do not hide (qm_parallel_ring_attention), forward, backward and the
+   * forward again under full recompute. */
   if (l->cp > 1)
     {
-      QmParallelTier tc = qm_parallel_tier_for (c, cp, t);
-      double kvd = (double) qm_model_kv_heads (&pb->shape) * qm_model_head_dim (&pb->shape);
-      double kv = tok * 2.0 * kvd * 2.0 / t;
-      double per_layer = (cp - 1) * (QM_PARALLEL_NCCL_BASE_LATENCY_S + tc.hop + kv / tc.bw);
-      double comm = ls * per_layer * (1.0 + 2.0 + (l->recompute == QM_RECOMPUTE_FULL ? 1.0 : 0.0));
-      double attn_fwd, attn_bwd;
+      QmParallelRing ring;
 
-      /* Hidden behind the attention blocks, forward and backward. */
-      attention_seconds (c, tok, t, c->rate, &attn_fwd, &attn_bwd);
-      if (!pb->flash_attention)
-        attn_bwd = 2.0 * attn_fwd;
-      cp_mb = qm_parallel_exposed (c, comm, ls * (attn_fwd + attn_bwd), TRUE);
+      qm_parallel_ring_attention (c, l, &ring);
+      cp_mb = ls * (ring.fwd_exposed + ring.bwd_exposed
+                    + (l->recompute == QM_RECOMPUTE_FULL ? ring.fwd_exposed : 0.0));
     }
 
   /* Expert parallel (Lepikhin 2020 GShard §2; DeepSeek-V3 §3.2): each MoE
@@ -488,6 +757,13 @@ qm_parallel_model_step (const QmParallelCtx    *c,
    * each hop's communication. */
   o->bubble = (sc.others + (pp - 1.0) * (mb_time - (sc.fwd + sc.bwd + sc.rec) + pp_mb)) / v;
   o->optimizer = optimizer_time (c, l);
+  /* FP8: the layers' weights are cast (with their transpose: read 2, write
+   * 1 + 1 bytes) once per step; Megatron-Core passes is_first_microbatch
+   * so TE reuses them for the other micro-batches (TE "Using FP8 with
+   * Transformer Engine", weight caching under gradient accumulation). */
+  if (pb->precision == QM_PRECISION_FP8)
+    o->compute += 4.0 * ((c->pc.total - c->pc.embedding - c->pc.expert) / (t * pp)
+                         + c->pc.expert / (t * pp * ep)) / c->hbm;
   o->step = o->compute + o->recompute + o->tp_comm + o->cp_comm + o->ep_comm + o->zero_comm
             + o->pp_comm + o->bubble + o->dp_comm + o->optimizer;
 
@@ -629,6 +905,7 @@ qm_parallel_problem_from_plan (const QmPlan      *plan,
   out->zero_stage = w->zero_stage;
   out->recompute = w->recompute;
   out->overlap_dp = TRUE;
+  out->tp_overlap = w->tp_overlap;
   out->rank = QM_PARALLEL_RANK_TIME;
   out->usd_per_gpu_hour = plan->pricing.usd_per_gpu_hour;
 }

@@ -48,6 +48,27 @@ G_BEGIN_DECLS
  * (~75%) are faster than this. */
 #define QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY 0.33
 
+/* How the fused attention kernel's rate depends on the block it is given
+ * (what a ring-attention step hands it is a block of the sequence, not
+ * the sequence). Shah et al. 2024, "FlashAttention-3" (arXiv 2407.08608)
+ * Fig. 5, FlashAttention-2 on H100 SXM5, head dim 128, forward TFLOPs/s at
+ * sequence length 512, 1k, 2k, 4k, 8k, 16k: causal 191 260 298 319 333
+ * 335, non-causal 309 350 362 368 370 370. Both follow r∞·L/(L + L0)
+ * within 4%: causal L0 = 385 (r∞ 348), non-causal L0 = 102 (r∞ 377). The
+ * causal kernel's longer ramp is its diagonal tiles, computed whole and
+ * half used; off the diagonal the full (non-causal) kernel runs
+ * 377/348 = 1.08x faster per useful FLOP. The backward (Fig. 6, 214 to
+ * 322, L0 = 272) ramps alike; we apply the forward curves to both.
+ * QM_PARALLEL_FLASH_ATTENTION_EFFICIENCY is the causal plateau (r∞);
+ * 348 of 989 dense TFLOPs/s is 0.35, the same class. */
+#define QM_PARALLEL_FA_CAUSAL_L0        385.0
+#define QM_PARALLEL_FA_FULL_L0          102.0
+#define QM_PARALLEL_FA_FULL_OVER_CAUSAL 1.08
+/* Head dimension: the rate grows as d/(d + d0) (more matmul per softmax
+ * element); d0 = 15 from FlashAttention-2's backward at 16k, head dim 64
+ * against 128 on H100 (291 and 322 TFLOPs/s, FA3 paper Fig. 6). */
+#define QM_PARALLEL_FA_HEAD_DIM_D0      15.0
+
 /* FP8 GEMMs reach a smaller fraction of their (doubled) peak than 16-bit
  * ones: best-shape matmul FP8/BF16 fractions H100 0.709/0.803 = 0.883,
  * B200 0.763/0.776 = 0.983 (stas00/ml-engineering MAMF table, the same
@@ -73,19 +94,33 @@ G_BEGIN_DECLS
 #define QM_PARALLEL_NCCL_NVLINK_HOP_S   3.4e-6
 #define QM_PARALLEL_NCCL_NET_HOP_S      6.6e-6
 
-/* Fraction of overlappable communication (DP gradient reduce, ZeRO-3/FSDP
- * gathers, CP ring, TP when the framework overlaps it) that is actually
- * hidden behind compute, when the compute window is long enough. Less than
- * one because NCCL kernels take SMs and HBM bandwidth from the GEMMs they
- * overlap, and the first gather / last reduce of a step have nothing to
- * hide behind (Zhao et al. 2023, "PyTorch FSDP", VLDB §5: overlap is
- * partial). Calibrated on the MosaicML FSDP rows as a class, not per row;
+/* Fraction of overlappable NCCL communication (the DP gradient reduce,
+ * and each ZeRO-3/FSDP layer's gathers and reduce-scatters under that
+ * layer's compute) that is actually hidden behind compute, when the
+ * compute window is long enough. Less than one because NCCL kernels take
+ * SMs and HBM bandwidth from the GEMMs they overlap (Zhao et al. 2023,
+ * "PyTorch FSDP", VLDB §5: overlap is partial); the first gather and the
+ * last reduce-scatter, which have nothing to hide behind, are priced in
+ * the open by the per-layer model. The CP ring and TP overlap do not use
+ * it: they are priced as mechanisms (qm_parallel_ring_attention,
+ * tp_layer). The split validation refits it at 0.4-0.7 per half (2026-11,
+ * after those mechanisms); the shipped 0.5 stays. Calibrated on the MosaicML FSDP rows as a class, not per row;
  * test-parallel.c refits it with the kernel efficiency on each half of the
  * published runs and reports the other half. A mechanistic replacement
  * (NCCL's channels taking ~20% of the SMs under the overlapped compute,
  * all the rest hidden) made the FSDP rows 10-40% too fast: real FSDP
  * hides less than the window allows. */
 #define QM_PARALLEL_COMM_OVERLAP 0.50
+
+/* Transformer Engine userbuffers (transformer_engine/pytorch/module/
+ * base.py, initialize_ub() defaults): the pipelined reduce-scatter and the
+ * bulk overlaps run their communication kernels on 16 SMs and start the
+ * GEMM with that SM margin (set_sm_margin); the ring-exchange all-gathers
+ * use the copy engines (1 SM, no margin) and split the GEMM into tp
+ * chunks, the pipelined reduce-scatter into 4. 16 of the H100's 132 SMs
+ * (NVIDIA H100 datasheet), the GPU userbuffers were written for. */
+#define QM_PARALLEL_UB_SM_MARGIN   (16.0 / 132.0)
+#define QM_PARALLEL_UB_RS_SPLITS   4.0
 
 /* Precomputed per problem: everything that does not depend on the layout. */
 typedef struct
@@ -99,13 +134,17 @@ typedef struct
   double elem_split_tok;     /* element-wise HBM bytes per token per layer that TP splits */
   double elem_unsplit_tok;   /* ... that only SP splits */
   double elem_score_tok;     /* ... of the s×s scores (no FlashAttention), split by TP */
+  double elem_score_bwd_tok; /* ... their backward */
   double fp8_fwd_split_tok;  /* FP8 casts: forward HBM bytes per token per layer, split by TP */
+  double fp8_fwd_unsplit_tok;/* ... forward, that only SP splits */
   double fp8_bwd_split_tok;  /* ... backward, split by TP */
   double fp8_bwd_unsplit_tok;/* ... backward, that only SP splits */
   double model_flops_step;
   double hw_flops_step[3];   /* per QmRecompute */
   double peak, peak16, rate, hbm;
-  double attn_rate;          /* FlashAttention kernel FLOP/s, on executed FLOPs */
+  double attn_rate;          /* FlashAttention kernel FLOP/s on useful FLOPs: causal, long
+                              * sequence (plateau), at the model's head dimension */
+  double q_dim, kv_dim;      /* query and key/value widths (heads · head dim) */
   double gpn, nvlink_bw, nic_bw;
   double net_hop;
   double adam_bytes;
@@ -147,6 +186,42 @@ typedef enum
   QM_PARALLEL_ALL_GATHER,   /* and reduce-scatter: the same cost */
   QM_PARALLEL_ALL_TO_ALL,
 } QmParallelCollective;
+
+/* A point-to-point exchange (each rank sends to its ring neighbour and
+ * receives from the other) between ranks @stride apart in a ring of @n:
+ * NVLink inside a node; across nodes the hop that leaves the node goes
+ * through the sending GPU's own NIC, and the ring waits for it. */
+QmParallelTier qm_parallel_p2p_tier       (const QmParallelCtx *c,
+                                           double               n,
+                                           double               stride);
+
+/* FlashAttention kernel FLOP/s on useful FLOPs for a block whose keys are
+ * @len tokens long, causal (the diagonal of the mask) or full. */
+double         qm_parallel_attention_rate (const QmParallelCtx *c,
+                                           double               len,
+                                           gboolean             causal);
+
+/* The attention core of one layer, one micro-batch, on one rank (cp 1):
+ * the fused kernel, or without FlashAttention the batched matmuls and
+ * the s×s score passes on HBM; forward and backward seconds. */
+void           qm_parallel_attention_core (const QmParallelCtx    *c,
+                                           const QmParallelLayout *l,
+                                           double                 *fwd,
+                                           double                 *bwd);
+
+/* Ring attention (context parallel) of one layer, one micro-batch, on one
+ * rank: compute seconds (attention blocks and the partial-output merges)
+ * and the part of the K/V exchange that those blocks do not hide. */
+typedef struct
+{
+  double fwd, bwd;                  /* compute */
+  double fwd_exposed, bwd_exposed;  /* K/V (and dK/dV) exchange left in the open */
+  double fwd_block, xfer;           /* one off-diagonal forward block, one K/V transfer */
+} QmParallelRing;
+
+void           qm_parallel_ring_attention (const QmParallelCtx    *c,
+                                           const QmParallelLayout *l,
+                                           QmParallelRing         *out);
 
 /* Seconds for one collective of @bytes per rank over @n ranks on @t. */
 double         qm_parallel_collective     (const QmParallelTier  *t,

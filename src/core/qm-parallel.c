@@ -64,9 +64,9 @@ layout_cmp (const QmParallelLayout *a,
             const QmParallelLayout *b)
 {
   guint ka[] = { a->tp, a->pp, a->cp, a->ep, a->micro_batch, a->virtual_stages,
-                 a->zero_stage, a->recompute };
+                 a->zero_stage, a->recompute, a->tp_overlap };
   guint kb[] = { b->tp, b->pp, b->cp, b->ep, b->micro_batch, b->virtual_stages,
-                 b->zero_stage, b->recompute };
+                 b->zero_stage, b->recompute, b->tp_overlap };
 
   for (guint i = 0; i < G_N_ELEMENTS (ka); i++)
     if (ka[i] != kb[i])
@@ -161,6 +161,23 @@ try_virtual_stages (const QmParallelCtx     *c,
       res.layout = *l;
       res.memory = mem;
       qm_parallel_model_step (c, l, &res.time);
+      /* tp_overlap "auto": the fastest of the three for this layout (no
+       * memory difference: userbuffers are a few activation-sized
+       * buffers, within the allocator's reserve). */
+      if (pb->tp_overlap == QM_TP_OVERLAP_AUTO && l->tp > 1 && l->sequence_parallel)
+        for (guint o = QM_TP_OVERLAP_BULK; o <= QM_TP_OVERLAP_PIPELINED; o++)
+          {
+            QmParallelLayout lo = *l;
+            QmParallelTime to;
+
+            lo.tp_overlap = (QmTpOverlap) o;
+            qm_parallel_model_step (c, &lo, &to);
+            if (to.step < res.time.step)
+              {
+                res.layout = lo;
+                res.time = to;
+              }
+          }
       res.cost_usd_per_step = res.time.step * pb->gpus * pb->usd_per_gpu_hour / 3600.0;
       out->evaluated++;
       insert_top (pb, out, top_n, &res);
@@ -321,6 +338,8 @@ search_core (const QmParallelProblem *pb,
                     l.zero_stage = z;
                     l.recompute = (QmRecompute) r;
                     l.sequence_parallel = pb->sequence_parallel && tp > 1;
+                    l.tp_overlap = pb->tp_overlap == QM_TP_OVERLAP_AUTO || !l.sequence_parallel
+                                   ? QM_TP_OVERLAP_NONE : pb->tp_overlap;
                     v1_nofit = try_virtual_stages (&c, pb, top_n, &l, out);
                     /* Memory grows with the micro-batch: when no
                      * interleaving fits, larger ones cannot fit either. */

@@ -88,13 +88,14 @@ typedef struct
   /* Fixed knobs: 0 = search. */
   guint         tp, pp, cp, ep, micro_batch, virtual_stages;
   guint         zero_stage;      /* used when !search_zero */
+  guint         shard_group;     /* ZeRO-3/FSDP: ranks a shard spans (HSDP); 0 = all DP ranks */
   QmRecompute   recompute;       /* used when !search_recompute */
   gboolean      search_zero;
   gboolean      search_recompute;
   gboolean      search_micro_batch;  /* else micro_batch (0 -> 1) */
   /* Framework behaviour. Megatron-LM (2021–22) runs TP collectives and the
    * DP gradient reduce in the open; FSDP/ZeRO-3 prefetches its gathers. */
-  gboolean      overlap_tp;      /* TP comm overlapped with GEMMs (TE userbuffers) */
+  QmTpOverlap   tp_overlap;      /* TP collectives and GEMMs (needs SP); AUTO = searched */
   gboolean      overlap_dp;      /* DP/ZeRO comm overlapped with backward (default TRUE) */
   QmParallelRank rank;
   double        usd_per_gpu_hour;  /* for QM_PARALLEL_RANK_COST; 0 = 1 */
@@ -121,6 +122,7 @@ typedef struct
   guint       zero_stage;
   QmRecompute recompute;
   gboolean    sequence_parallel;
+  QmTpOverlap tp_overlap;        /* never AUTO; used when the problem's is AUTO */
 } QmParallelLayout;
 
 /* One step, seconds, on the slowest pipeline stage. The parts add up to

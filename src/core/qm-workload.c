@@ -85,6 +85,10 @@ static const struct { const char *name; QmRecompute value; } recomputes[] = {
   { "none", QM_RECOMPUTE_NONE }, { "selective", QM_RECOMPUTE_SELECTIVE },
   { "full", QM_RECOMPUTE_FULL },
 };
+static const struct { const char *name; QmTpOverlap value; } tp_overlaps[] = {
+  { "none", QM_TP_OVERLAP_NONE }, { "bulk", QM_TP_OVERLAP_BULK },
+  { "pipelined", QM_TP_OVERLAP_PIPELINED }, { "auto", QM_TP_OVERLAP_AUTO },
+};
 static const struct { const char *name; QmPricingMode value; } pricing_modes[] = {
   { "buy", QM_PRICING_BUY }, { "rent", QM_PRICING_RENT_ON_DEMAND },
   { "rent-reserved", QM_PRICING_RENT_RESERVED },
@@ -93,4 +97,5 @@ static const struct { const char *name; QmPricingMode value; } pricing_modes[] =
 NAME_TABLE (qm_mode_to_string, qm_mode_from_string, QmMode, modes)
 NAME_TABLE (qm_optimizer_to_string, qm_optimizer_from_string, QmOptimizer, optimizers)
 NAME_TABLE (qm_recompute_to_string, qm_recompute_from_string, QmRecompute, recomputes)
+NAME_TABLE (qm_tp_overlap_to_string, qm_tp_overlap_from_string, QmTpOverlap, tp_overlaps)
 NAME_TABLE (qm_pricing_mode_to_string, qm_pricing_mode_from_string, QmPricingMode, pricing_modes)

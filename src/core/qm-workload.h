@@ -19,6 +19,20 @@ G_BEGIN_DECLS
 /* How serving requests arrive (workload.inference.arrival): a Poisson
  * stream at the plan's rate, or all queued at once (offline
  * max-throughput, as trtllm-bench throughput and MLPerf Offline). */
+/* workload.tp_overlap: how tensor-parallel collectives overlap the GEMMs
+ * (qm-parallel-model.c prices each): none (Megatron-LM's default), bulk
+ * (Transformer Engine userbuffers' bulk overlaps of the backward only),
+ * pipelined (Megatron --tp-comm-overlap with userbuffers, or PyTorch
+ * AsyncTP: every collective split and pipelined with its GEMM), auto (the
+ * layout search picks the fastest). */
+typedef enum
+{
+  QM_TP_OVERLAP_NONE,
+  QM_TP_OVERLAP_BULK,
+  QM_TP_OVERLAP_PIPELINED,
+  QM_TP_OVERLAP_AUTO,
+} QmTpOverlap;
+
 typedef enum
 {
   QM_ARRIVAL_POISSON,
@@ -63,6 +77,7 @@ typedef struct
   gboolean     flash_attention;
   gboolean     sequence_parallel;  /* optional key; default TRUE (used when tp > 1) */
   gboolean     fp32_grad_buffer;   /* optional key; +4 B/param, see qm-memory.h */
+  QmTpOverlap  tp_overlap;         /* optional key; default none */
   guint        tp, pp, cp, ep;     /* 0 = auto */
   guint        virtual_stages;     /* interleaved 1F1B chunks per stage; 0 = auto */
   double       mfu;                /* 0 = auto */
@@ -116,6 +131,8 @@ const char *qm_optimizer_to_string   (QmOptimizer o);
 gboolean    qm_optimizer_from_string (const char *s, QmOptimizer *out);
 const char *qm_recompute_to_string   (QmRecompute r);
 gboolean    qm_recompute_from_string (const char *s, QmRecompute *out);
+const char *qm_tp_overlap_to_string   (QmTpOverlap o);
+gboolean    qm_tp_overlap_from_string (const char *s, QmTpOverlap *out);
 const char *qm_pricing_mode_to_string   (QmPricingMode m);
 gboolean    qm_pricing_mode_from_string (const char *s, QmPricingMode *out);
 

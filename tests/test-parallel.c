@@ -362,12 +362,16 @@ row_problem (const Row         *r,
     }
   if (!r->flash)
     pb->flash_attention = FALSE;
-  /* The row's TP overlap where it says one (AsyncTP, userbuffers); the
-   * model has one switch for it today. shard_group and recompute_layers
-   * are read here once QmParallelProblem has them (row_pending_mechanism
-   * says which rows wait). */
-  if (r->tp_overlap != TP_OVERLAP_STACK)
-    pb->overlap_tp = r->tp_overlap != TP_OVERLAP_NONE;
+  /* The row's TP overlap where it says one (AsyncTP, userbuffers), and
+   * its HSDP shard group. recompute_layers is read here once
+   * QmParallelProblem has it (row_pending_mechanism says which rows wait). */
+  if (r->tp_overlap == TP_OVERLAP_NONE)
+    pb->tp_overlap = QM_TP_OVERLAP_NONE;
+  else if (r->tp_overlap == TP_OVERLAP_BULK)
+    pb->tp_overlap = QM_TP_OVERLAP_BULK;
+  else if (r->tp_overlap == TP_OVERLAP_PIPELINED)
+    pb->tp_overlap = QM_TP_OVERLAP_PIPELINED;
+  pb->shard_group = r->shard_group;
   if (r->nics > 0)
     {
       pb->server.nics = r->nics;
@@ -504,8 +508,6 @@ median_abs (const double *errs,
 static const char *
 row_pending_mechanism (const Row *r)
 {
-  if (r->shard_group > 0)
-    return "HSDP shard group (workload.shard_group)";
   if (r->recompute_layers > 0)
     return "partial recompute (workload.recompute_layers)";
   return NULL;
@@ -539,16 +541,9 @@ static const KnownGap known_gaps[] = {
   { "tt-l31-405b-512-cp2-64k", GAP_RING },
   { "tt-l31-405b-512-cp4-128k", GAP_RING },
   { "tt-l31-405b-512-cp8-256k", GAP_RING },
-  { "tt-l31-70b-256-2d-asynctp-fp8", "TP overlap as a mechanism (AsyncTP: which TP collectives hide behind which "
-    "GEMMs; today one switch hides the fitted share of all of them, so the row swings from +16% to +52% with "
-    "that constant: issue #32 item 3)" },
   { "nemo-llama2-70b-sft-fp8", "memory of a full fine-tune that ran: at TP 4 x PP 4 on 16 GPUs (DP 1) bf16 "
     "weights, fp32 main_grad and Adam states are 79 GB per GPU before activations; the recipe's gradient "
     "buffer and the allocator's real reserve (issue #32 item 4)" },
-  { "mlperf50-gb200-144-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
-    "(the log's peak is 82 GB, the model's 165 GB: item 4)" },
-  { "mlperf50-gb200-512-llama2-70b-lora", GAP_RING " at 8K over CP 8 (1K tokens per rank); LoRA's frozen-base memory "
-    "(item 4)" },
   { "tt-a100-l2-70b-64-sel-op", "memory of an FSDP run that ran: the model holds 124 GB per GPU for Llama 2 70B "
     "over 64 A100 80GB with selective-op checkpointing (FSDP's per-layer gathered parameters and torchtitan's "
     "op-level activation set: issue #32 item 4)" },

@@ -11,6 +11,7 @@
 
 #include "qm-quote-store.h"
 #include "qm-store.h"
+#include "qm-store-roles.h"
 #include "qm-test-store.h"
 
 static char *
@@ -498,6 +499,82 @@ test_open_waits (void)
   sqlite3_close (other);
 }
 
+static gboolean
+run_mount (const char *command)
+{
+  g_autofree char *full = g_strdup_printf ("sh -c '%s' 2>/dev/null", command);
+  int status = -1;
+
+  return g_spawn_command_line_sync (full, NULL, NULL, &status, NULL) &&
+         g_spawn_check_wait_status (status, NULL);
+}
+
+/* Issue #33 item 9: a database in a folder that cannot be written (a
+ * read-only mount; a full disk) could not even be listed ("disk I/O
+ * error"): reading a write-ahead-logged file needs its -shm beside it. It
+ * opens read-only now, lists its plans, and says why nothing can be
+ * saved. Root cannot be kept from writing by permissions, so the folder
+ * is a read-only bind mount and a full tmpfs (skipped where mounting is
+ * not allowed). */
+static void
+test_read_only_folder (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-ro-XXXXXX", NULL);
+  g_autofree char *rw = g_build_filename (dir, "rw", NULL);
+  g_autofree char *ro = g_build_filename (dir, "ro", NULL);
+  g_autofree char *full = g_build_filename (dir, "full", NULL);
+  const char *folders[] = { ro, full };
+  g_autofree char *cmd = NULL;
+
+  g_assert_cmpint (g_mkdir (rw, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (ro, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (full, 0700), ==, 0);
+  cmd = g_strdup_printf ("mount --bind %s %s && mount -o remount,ro,bind %s", rw, ro, ro);
+  if (!run_mount (cmd))
+    {
+      g_test_skip ("mounting is not allowed here");
+      return;
+    }
+  g_free (cmd);
+  cmd = g_strdup_printf ("mount -t tmpfs -o size=2m tmpfs %s", full);
+  g_assert_true (run_mount (cmd));
+
+  for (guint k = 0; k < G_N_ELEMENTS (folders); k++)
+    {
+      g_autofree char *writable = g_build_filename (k == 0 ? rw : full, "q.db", NULL);
+      g_autofree char *path = g_build_filename (folders[k], "q.db", NULL);
+      g_autoptr(QmStore) store = open_path (writable, QM_STORE_OPEN_NO_BACKUP);
+      g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Not saved", "Acme", 1);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *why = NULL;
+
+      save_plan (store, "Kept", NULL);
+      g_clear_pointer (&store, qm_store_free);
+      if (k == 1)
+        {
+          /* Fill the disk. */
+          g_autofree char *filler = g_build_filename (full, "filler", NULL);
+          g_autofree char *fill = g_strdup_printf ("dd if=/dev/zero of=%s bs=64k", filler);
+
+          run_mount (fill);
+        }
+
+      store = qm_store_open (path, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (store);
+      g_assert_true (qm_store_is_read_only (store));
+      g_assert_cmpuint (qm_plan_store_count (store), ==, 1);
+      why = qm_store_rights_reason (store, QM_STORE_RIGHT_EDIT_PLANS);
+      g_assert_nonnull (strstr (why, "cannot be written"));
+      g_assert_false (qm_plan_store_save (store, plan, &error));
+      g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+      g_assert_cmpint (plan->id, ==, 0);
+    }
+  g_free (cmd);
+  cmd = g_strdup_printf ("umount %s && umount %s && rm -rf %s", ro, full, dir);
+  g_assert_true (run_mount (cmd));
+}
+
 /* Tests run as root, where chmod 0400 does not stop writes, so read-only
  * is simulated two ways SQLite itself honours: opening read-only, and
  * PRAGMA query_only on an open store. As a normal user, a 0400 file is
@@ -716,6 +793,7 @@ main (int argc, char **argv)
   g_test_add_func ("/store/refuses-newer-schema", test_refuses_newer_schema);
   g_test_add_func ("/store/not-a-database", test_not_a_database);
   g_test_add_func ("/store/existing-only", test_existing_only);
+  g_test_add_func ("/store/read-only-folder", test_read_only_folder);
   g_test_add_func ("/store/default-path", test_default_path);
   g_test_add_func ("/store/corrupt-recover-salvage", test_corrupt_recover_salvage);
   g_test_add_func ("/store/salvage-quotes", test_salvage_quotes);

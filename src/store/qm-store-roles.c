@@ -218,6 +218,8 @@ qm_store_rights_reason (QmStore       *store,
 
   if (missing == 0)
     return NULL;
+  if (!info->known && qm_store_read_only_why (store) != NULL)
+    return g_strdup (qm_store_read_only_why (store));
   if (!info->known)
     /* Translators: %s is the database file. */
     return g_strdup_printf (_("The database %s is read-only, so nothing can be saved; "

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <glib/gi18n-lib.h>
 
@@ -28,6 +29,7 @@ struct _QmStore
   char    *session_id;
   char    *recovered_from;
   char    *backup_problem;
+  char    *read_only_why;  /* why a file was opened read-only by this program */
   QmStoreRoleInfo role;   /* a server's: what the connected role may do */
   QmStoreWatch   *watch;  /* qm-store-watch.c, once asked for */
 };
@@ -419,6 +421,12 @@ move_aside (const char  *path,
 }
 
 const char *
+qm_store_read_only_why (QmStore *store)
+{
+  return store->read_only_why;
+}
+
+const char *
 qm_store_recovered_from (QmStore *store)
 {
   return store->recovered_from;
@@ -582,22 +590,38 @@ qm_store_backup_problem (QmStore *store)
 /* ------------------------------------------------------------------ */
 /* Opening.                                                            */
 
+/* Opens the file; @immutable: read-only, and promising SQLite that nothing
+ * changes it meanwhile, so that it reads a write-ahead-logged file without
+ * creating the -shm and -wal beside it (sqlite.org/uri.html, "immutable"):
+ * the one way to read a database in a folder that cannot be written. */
 static gboolean
-open_db (QmStore          *store,
-         QmStoreOpenFlags  flags,
-         GError          **error)
+open_db_as (QmStore          *store,
+            QmStoreOpenFlags  flags,
+            gboolean          immutable,
+            GError          **error)
 {
   int open_flags = SQLITE_OPEN_FULLMUTEX;
+  g_autofree char *uri = NULL;
   int rc;
 
-  if (flags & QM_STORE_OPEN_READ_ONLY)
+  if (immutable)
+    {
+      g_autofree char *abs = g_canonicalize_filename (store->path, NULL);
+      g_autofree char *file_uri = g_filename_to_uri (abs, NULL, NULL);
+
+      if (file_uri == NULL)
+        return FALSE;
+      uri = g_strconcat (file_uri, "?immutable=1", NULL);
+      open_flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    }
+  else if (flags & QM_STORE_OPEN_READ_ONLY)
     open_flags |= SQLITE_OPEN_READONLY;
   else if (flags & QM_STORE_OPEN_EXISTING)
     open_flags |= SQLITE_OPEN_READWRITE;
   else
     open_flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 
-  rc = sqlite3_open_v2 (store->path, &store->db, open_flags, NULL);
+  rc = sqlite3_open_v2 (uri != NULL ? uri : store->path, &store->db, open_flags, NULL);
   /* Even a failed open returns a handle, which qdb now closes. */
   store->qdb = qm_db_new_sqlite (store->db, store->path);
   if (rc != SQLITE_OK)
@@ -613,11 +637,19 @@ open_db (QmStore          *store,
   sqlite3_exec (store->db, "PRAGMA cache_size = -16000", NULL, NULL, NULL);
 
   /* SQLite quietly opens a write-protected file read-only. */
-  store->read_only = (flags & QM_STORE_OPEN_READ_ONLY) != 0 ||
+  store->read_only = immutable || (flags & QM_STORE_OPEN_READ_ONLY) != 0 ||
                      sqlite3_db_readonly (store->db, "main") == 1;
   if (store->read_only)
     sqlite3_exec (store->db, "PRAGMA query_only = ON", NULL, NULL, NULL);
   return TRUE;
+}
+
+static gboolean
+open_db (QmStore          *store,
+         QmStoreOpenFlags  flags,
+         GError          **error)
+{
+  return open_db_as (store, flags, FALSE, error);
 }
 
 static void
@@ -706,6 +738,34 @@ purge_stale_trash (QmStore *store)
   qm_db_bind_int64 (stmt, 2, g_get_real_time () - STALE_TRASH_USEC);
   /* Best effort: a busy database keeps its trash until next time. */
   qm_db_step (stmt);
+}
+
+/* Whether a file could be created in @path's folder (access(2) says
+ * EROFS for a read-only mount even to root; a full disk is found by
+ * trying). */
+static gboolean
+folder_writable (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *probe = NULL;
+  int fd;
+
+  if (g_access (dir, W_OK) != 0)
+    return FALSE;
+  probe = g_build_filename (dir, ".qm-write-probe-XXXXXX", NULL);
+  fd = g_mkstemp (probe);
+  if (fd < 0)
+    return FALSE;
+  /* A full disk takes the name but not a page. */
+  if (write (fd, "qm", 2) != 2 || fsync (fd) != 0)
+    {
+      close (fd);
+      g_remove (probe);
+      return FALSE;
+    }
+  close (fd);
+  g_remove (probe);
+  return TRUE;
 }
 
 /* The SQLite file format's first 16 bytes (sqlite.org/fileformat.html
@@ -897,6 +957,31 @@ qm_store_open_with_flags (const char        *path,
     {
       g_autofree char *moved = NULL;
 
+      /* A folder that cannot be written (a read-only mount, a full disk)
+       * cannot take the -shm that reading a WAL file needs: read it as it
+       * is, and say why nothing can be saved (issue #33 item 9). */
+      if (!damaged && !folder_writable (path) &&
+          !g_error_matches (local_error, QM_STORE_ERROR, QM_STORE_ERROR_TOO_NEW) &&
+          !g_error_matches (local_error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_A_DATABASE))
+        {
+          g_autoptr(GError) immutable_error = NULL;
+
+          close_db (store);
+          if (open_db_as (store, flags, TRUE, &immutable_error) &&
+              inspect (store, &damaged, &immutable_error))
+            {
+              g_autofree char *folder = g_path_get_dirname (path);
+
+              g_clear_error (&local_error);
+              store->read_only_why = g_strdup_printf (
+                /* Translators: the database file, then its folder. */
+                _("The database %s is read-only, so nothing can be saved: its folder %s "
+                  "cannot be written (read-only, or its disk is full). Plans can be "
+                  "read and exported."), path, folder);
+              goto opened;
+            }
+          close_db (store);
+        }
       if (!damaged || (flags & (QM_STORE_OPEN_NO_RECOVER | QM_STORE_OPEN_READ_ONLY)))
         {
           g_propagate_error (error, g_steal_pointer (&local_error));
@@ -915,6 +1000,7 @@ qm_store_open_with_flags (const char        *path,
         return NULL;
     }
 
+opened:
   sqlite3_busy_timeout (store->db, QM_STORE_OPEN_BUSY_TIMEOUT_MS);
   if (!store->read_only)
     {
@@ -1000,6 +1086,7 @@ qm_store_free (QmStore *store)
   g_free (store->session_id);
   g_free (store->recovered_from);
   g_free (store->backup_problem);
+  g_free (store->read_only_why);
   g_free (store);
 }
 

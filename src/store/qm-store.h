@@ -59,6 +59,10 @@ GQuark      qm_store_error_quark       (void);
  * or $QM_DB when set (tests and scripts). */
 char       *qm_store_default_path      (void);
 
+/* Why this program opened a file read-only (its folder cannot be
+ * written), or NULL. */
+const char *qm_store_read_only_why     (QmStore          *store);
+
 /* @path is a file, or a postgresql:// URI: a server's database is
  * migrated the same way, and its backups and integrity are the server's.
  *

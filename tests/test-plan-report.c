@@ -468,6 +468,47 @@ test_compare (void)
   g_free (estimates);
 }
 
+/* The comparison's power charts share one scale, but each node's bar is
+ * labelled with its own provisioned watts (one figure: the estimate's
+ * node total, the bar's height), not the scale's top: a DGX A100 beside a
+ * DGX H100 was labelled 10.2 kW on its 6.50 kW bar (issue #34). */
+static void
+test_compare_node_power (void)
+{
+  static const char *names[] = {
+    "llama-3.1-70b-pretrain-h100.qmplan",
+    "mistral-7b-lora-a100.qmplan",
+  };
+  QmPlan *plans = g_new0 (QmPlan, 2);
+  QmEstimate *estimates = g_new0 (QmEstimate, 2);
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autofree char *path = out_path ("test-compare-node-power.pdf");
+  g_autofree char *text = NULL;
+  QmPlanReportInfo info;
+
+  for (guint i = 0; i < 2; i++)
+    load_example (names[i], &plans[i], &estimates[i]);
+  /* The two nodes differ: the shared scale is the H100's. */
+  g_assert_cmpfloat (estimates[1].power.node.total, <, 0.8 * estimates[0].power.node.total);
+  info_init (&info, QM_PAPER_A4);
+  doc = qm_compare_report_new (plans, estimates, 2, &info);
+  g_assert_true (qm_document_write_pdf (doc, path, NULL));
+  pdf = open_pdf (path);
+  text = all_text (pdf);
+  for (guint i = 0; i < 2; i++)
+    {
+      char watts[QM_FORMAT_BUF];
+
+      qm_format_si (watts, sizeof watts, estimates[i].power.node.total, "W");
+      if (strstr (text, watts) == NULL)
+        g_error ("%s: its node's %s is not under its bar", names[i], watts);
+    }
+
+  g_free (plans);
+  g_free (estimates);
+}
+
 /* A small RFC 4180 reader for any separator (the store's reads commas). */
 static GPtrArray *
 parse_csv (const char *s,
@@ -794,6 +835,7 @@ main (int    argc,
   g_test_add_func ("/plan-report/letter", test_letter);
   g_test_add_func ("/plan-report/stress", test_stress);
   g_test_add_func ("/plan-report/compare", test_compare);
+  g_test_add_func ("/plan-report/compare-node-power", test_compare_node_power);
   g_test_add_func ("/plan-report/csv", test_csv);
   g_test_add_func ("/plan-report/bom-csv-dialect", test_bom_csv_dialect);
   /* Switches the process's language, and back to English: GLib runs the

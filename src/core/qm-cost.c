@@ -262,6 +262,13 @@ qm_cost_compute (const QmCostInput *in,
 
   /* ---- Rent: GPU-hours at the offer's price, plus storage and egress. ---- */
   rent_price = gpu_hour_price (in, out, &offer_used);
+  out->rent_usd_per_gpu_hour = rent_price;
+  /* Buying compares with the offer's rate when the estimate passed it in
+   * (the plan gave no price), as gpu_hour_price() picks it. */
+  out->rent_price_from_offer = rent_price > 0.0 &&
+                               (offer_used || (pr->mode == QM_PRICING_BUY &&
+                                               isfinite (in->rent_usd_per_gpu_hour) &&
+                                               in->rent_usd_per_gpu_hour > 0.0));
 
   out->rent_monthly = in->cluster->gpus * QM_HOURS_PER_MONTH * rent_price;
   storage_monthly = 0.0;

@@ -86,6 +86,13 @@ typedef struct
   double support_monthly;
   double storage_monthly;             /* rent */
   double rent_monthly;                /* renting the same GPUs */
+  /* The one GPU-hour price of the plan (issue #34): what the run is rented
+   * at, or, when buying, what renting the same GPUs would cost; the
+   * plan's pricing.usd_per_gpu_hour, else the cloud offer's rate; 0 when
+   * there is none. rent_monthly is GPUs around the clock at this price.
+   * Views show this, not the plan key, whose 0 means "the offer's". */
+  double rent_usd_per_gpu_hour;
+  gboolean rent_price_from_offer;     /* the cloud offer's rate, not the plan's */
   double gpu_hours;                   /* of the run */
   double horizon_months;
 

@@ -442,8 +442,6 @@ qm_estimate_stage_notes (const QmPlan      *plan,
     qm_estimate_assume_s (e, QM_NOTE_COST_RENT_OFFER, e->offer->info.id, e->offer->info.source,
                           offer_price (e->offer, pr->mode == QM_PRICING_RENT_RESERVED), 0, 0);
   if (co->break_even_valid)
-    qm_estimate_assume (e, QM_NOTE_BREAK_EVEN, co->break_even_months,
-                        co->rent_monthly / MAX (1.0, (double) e->gpus) / QM_HOURS_PER_MONTH,
-                        0, 0);
+    qm_estimate_assume (e, QM_NOTE_BREAK_EVEN, co->break_even_months, co->rent_usd_per_gpu_hour, 0, 0);
   return TRUE;
 }

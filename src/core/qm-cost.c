@@ -11,6 +11,9 @@
 
 #include "qm-cost.h"
 
+/* How far the break-even is looked for: 100 years, past any horizon. */
+#define BREAK_EVEN_MONTHS 1200
+
 static const char *install_source =
   "assumption: installation and commissioning as a fraction of the hardware";
 
@@ -309,11 +312,47 @@ qm_cost_compute (const QmCostInput *in,
       out->total = out->monthly * months + egress;
     }
 
-  /* Break-even: upfront + opex x m = rent x m. */
-  if (rent_price > 0.0 && buy_upfront > 0.0
-      && out->rent_monthly + storage_monthly > buy_opex)
+  /* Break-even: buying everything at the order (the upfront in month 0,
+   * then the running cost each month) against renting the same GPUs and
+   * storage each month. A buy plan's estimate replaces it with its quote
+   * cash flow's (qm-estimate-modules.c). */
+  if (rent_price > 0.0 && buy_upfront > 0.0)
     {
-      out->break_even_valid = TRUE;
-      out->break_even_months = buy_upfront / (out->rent_monthly + storage_monthly - buy_opex);
+      g_autofree double *buy = g_new (double, BREAK_EVEN_MONTHS);
+      g_autofree double *rent = g_new (double, BREAK_EVEN_MONTHS);
+
+      for (guint m = 0; m < BREAK_EVEN_MONTHS; m++)
+        {
+          buy[m] = (m == 0 ? buy_upfront : 0.0) + buy_opex;
+          rent[m] = out->rent_monthly + storage_monthly;
+        }
+      out->break_even_valid = qm_break_even_month (buy, rent, BREAK_EVEN_MONTHS, &out->break_even_month);
     }
+}
+
+gboolean
+qm_break_even_month (const double *buy,
+                     const double *rent,
+                     guint         n,
+                     guint        *month)
+{
+  double buy_sum = 0.0, rent_sum = 0.0;
+  gboolean above = FALSE;
+
+  for (guint m = 0; m < n; m++)
+    {
+      buy_sum += buy[m];
+      rent_sum += rent[m];
+      if (rent_sum <= 0.0)
+        continue;
+      if (buy_sum > rent_sum)
+        above = TRUE;
+      else if (above)
+        {
+          *month = m;
+          return TRUE;
+        }
+    }
+  *month = 0;
+  return FALSE;
 }

@@ -96,14 +96,29 @@ typedef struct
   double gpu_hours;                   /* of the run */
   double horizon_months;
 
-  /* Months after which buying is cheaper than renting. */
+  /* The one break-even (issue #34, qm_break_even_month()): the month,
+   * counted from the order (month 0), from which buying has cost less
+   * than renting the same GPUs, cumulatively. qm_cost_compute() sets it
+   * for buying everything at the order; the estimate of a buy plan then
+   * takes it from the plan's quote cash flow (deposit, deliveries, tax,
+   * operations from arrival), the one the quote and its chart show. */
   gboolean break_even_valid;
-  double   break_even_months;
+  guint    break_even_month;
 
   QmIssues issues;
 } QmCost;
 
 void qm_cost_compute (const QmCostInput *in,
                       QmCost            *out);
+
+/* The break-even of two cash flows, each month's cash out (month 0 = the
+ * order): the first month at whose end buying (@buy) has cost no more
+ * than renting (@rent), cumulatively, after having cost more. FALSE when
+ * that does not happen within @n months. The plan's assumptions, its
+ * quote and the quote's cash-flow chart all use this one definition. */
+gboolean qm_break_even_month (const double *buy,
+                              const double *rent,
+                              guint         n,
+                              guint        *month);
 
 G_END_DECLS

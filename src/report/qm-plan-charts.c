@@ -407,16 +407,8 @@ qm_plan_chart_quote (const QmPlan     *plan,
                      const QmEstimate *e,
                      QmQuote          *out)
 {
-  g_autofree QmPlan *with_terms = NULL;
-
-  if (plan->has_quote)
-    {
-      qm_estimate_quote (plan, e, out);
-      return;
-    }
-  with_terms = g_memdup2 (plan, sizeof *plan);
-  qm_quote_terms_init (&with_terms->quote, &plan->pricing);
-  qm_estimate_quote (with_terms, e, out);
+  /* A plan without quote terms gets the defaults (qm_estimate_quote). */
+  qm_estimate_quote (plan, e, out);
 }
 
 void

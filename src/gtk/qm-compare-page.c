@@ -94,24 +94,27 @@ draw_chart (const QmChartFrame *frame,
   QmMemoryBreakdown bars[QM_COMPARE_PAGE_MAX_PLANS];
   const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
   guint n = MIN (entries->len, QM_COMPARE_PAGE_MAX_PLANS);
-  const char *currency = "USD";
+  g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
+  /* The cost axis in the first plan's currency, as the comparison PDF. */
+  const char *currency = n > 0 && g_array_index (entries, Entry, 0).plan.pricing.currency[0]
+                         ? g_array_index (entries, Entry, 0).plan.pricing.currency : "USD";
 
   for (guint i = 0; i < n; i++)
     {
       const Entry *e = &g_array_index (entries, Entry, i);
 
-      items[i] = (QmCompareItem) {
-        e->name, e->estimate->gpus, e->estimate->train_days, e->estimate->cost.total,
-        e->estimate->power.facility_peak_kw, e->estimate->power.co2_tonnes,
-      };
-      currency = e->plan.pricing.currency;
+      estimates[i] = *e->estimate;
       bars[i] = e->estimate->memory;
       labels[i] = e->name;
     }
   if (d->vram)
     qm_chart_render_vram (frame, bars, labels, n, QM_BYTES_GB, NULL);
   else
-    qm_chart_render_compare (frame, items, n, currency, NULL);
+    {
+      /* The same bars as the PDF's (a serving plan has no time bar). */
+      qm_compare_chart_items (estimates, labels, n, items);
+      qm_chart_render_compare (frame, items, n, currency, NULL);
+    }
 }
 
 /* The table. */

@@ -95,20 +95,11 @@ draw_compare_figure (cairo_t  *cr,
     case COMPARE_FIGURE_CHART:
       {
         QmCompareItem items[QM_COMPARE_MAX_PLANS];
+        const char *labels[QM_COMPARE_MAX_PLANS];
 
         for (guint i = 0; i < c->n; i++)
-          {
-            const QmEstimate *e = &c->estimates[i];
-
-            items[i] = (QmCompareItem) {
-              .label = c->labels[i],
-              .gpus = e->gpus,
-              .days = e->has_training ? e->train_days : 0.0,
-              .cost = e->cost.total,
-              .power_kw = e->power.facility_peak_kw,
-              .co2_tonnes = e->power.co2_tonnes,
-            };
-          }
+          labels[i] = c->labels[i];
+        qm_compare_chart_items (c->estimates, labels, c->n, items);
         qm_chart_render_compare (&(QmChartFrame) { cr, &c->style, width, height },
                                  items, c->n, c->currency, NULL);
       }
@@ -145,6 +136,27 @@ draw_compare_figure (cairo_t  *cr,
 
     default:
       g_assert_not_reached ();
+    }
+}
+
+void
+qm_compare_chart_items (const QmEstimate   *estimates,
+                        const char * const *labels,
+                        guint               n,
+                        QmCompareItem      *items)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const QmEstimate *e = &estimates[i];
+
+      items[i] = (QmCompareItem) {
+        .label = labels[i],
+        .gpus = e->gpus,
+        .days = e->has_training ? e->train_days : 0.0,
+        .cost = e->cost.total,
+        .power_kw = e->power.facility_peak_kw,
+        .co2_tonnes = e->power.co2_tonnes,
+      };
     }
 }
 

@@ -79,6 +79,14 @@ char       *qm_compare_explain       (const QmPlan           *plans,
                                       guint                   n,
                                       const QmPlanReportInfo *info);
 
+/* The comparison chart's bars for @n plans, as the PDF and the Compare
+ * page draw them (one definition): a serving plan has no time to train,
+ * so no bar. @labels[i] is kept by pointer. */
+void        qm_compare_chart_items   (const QmEstimate       *estimates,
+                                      const char * const     *labels,
+                                      guint                   n,
+                                      QmCompareItem          *items);
+
 /* The plans' short labels in charts and tables: "A", "B" ... */
 char        qm_compare_letter        (guint                   i);
 

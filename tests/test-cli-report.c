@@ -375,6 +375,100 @@ test_chart_cashflow (void)
   }
 }
 
+/* @text with every run of white space as one space: PDF lines wrap. */
+static char *
+flatten (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+    else if (out->len > 0 && out->str[out->len - 1] != ' ')
+      g_string_append_c (out, ' ');
+  return g_string_free (out, FALSE);
+}
+
+/* One break-even (issue #34): for each bought example, the month the plan
+ * report states (cost page and assumptions), estimate --json's
+ * break_even_month, the quote PDF's sentence and the cash-flow chart's
+ * mark are the same. The euro quote's terms (deposit, four deliveries,
+ * 19 % tax) put it at month 47 where the plan said 34.5 months before. */
+static void
+test_break_even_agrees (void)
+{
+  static const char *names[] = {
+    "llama-3.1-70b-quote-eur.qmplan", "llama-3.1-70b-pretrain-h100.qmplan", "7b-pretrain-30-day-deadline.qmplan",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *plan = example (names[i]);
+      g_autofree char *report = out_path ("cli-break-even-report.pdf");
+      g_autofree char *quote = out_path ("cli-break-even-quote.pdf");
+      g_autofree char *chart = out_path ("cli-break-even-chart.pdf");
+      g_autofree char *report_text = NULL, *quote_text = NULL, *chart_text = NULL;
+      g_autofree char *cost_line = NULL, *note = NULL, *quote_line = NULL, *chart_mark = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonObject *cost;
+      gint64 month;
+      int pages = 0;
+
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "estimate", plan, "--json", NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+        g_assert_no_error (error);
+      }
+      cost = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "cost_usd");
+      g_assert_nonnull (cost);
+      month = json_object_get_int_member (cost, "break_even_month");
+      g_assert_cmpint (month, >, 0);
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "report", plan, "-o", report, NULL);
+        g_assert_cmpint (r.status, ==, 0);
+      }
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "quote", plan, "-o", quote, NULL);
+        g_assert_cmpint (r.status, ==, 0);
+      }
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "chart", plan, "--kind", "cashflow", "-o", chart, NULL);
+        g_assert_cmpint (r.status, ==, 0);
+      }
+      {
+        g_autofree char *t1 = qm_test_pdf_text (report, &pages);
+        g_autofree char *t2 = qm_test_pdf_text (quote, &pages);
+        g_autofree char *t3 = qm_test_pdf_text (chart, &pages);
+
+        report_text = flatten (t1);
+        quote_text = flatten (t2);
+        chart_text = flatten (t3);
+      }
+      cost_line = g_strdup_printf ("Buying costs less than renting the same GPUs from month %" G_GINT64_FORMAT
+                                   " after the order", month);
+      note = g_strdup_printf ("per GPU-hour from month %" G_GINT64_FORMAT " after the order", month);
+      quote_line = g_strdup_printf ("buying costs less than renting the same GPUs from month %" G_GINT64_FORMAT
+                                    " on.", month);
+      chart_mark = g_strdup_printf ("Buying is cheaper from month %" G_GINT64_FORMAT, month);
+      if (strstr (report_text, cost_line) == NULL || strstr (report_text, note) == NULL)
+        g_error ("%s: the plan report does not say month %" G_GINT64_FORMAT, names[i], month);
+      if (strstr (quote_text, quote_line) == NULL)
+        g_error ("%s: the quote does not say month %" G_GINT64_FORMAT, names[i], month);
+      if (strstr (chart_text, chart_mark) == NULL)
+        g_error ("%s: the cash-flow chart does not mark month %" G_GINT64_FORMAT, names[i], month);
+    }
+}
+
 static void
 test_chart_errors (void)
 {
@@ -519,6 +613,7 @@ main (int    argc,
   g_test_add_func ("/cli/chart", test_chart);
   g_test_add_func ("/cli/chart/cashflow", test_chart_cashflow);
   g_test_add_func ("/cli/chart/errors", test_chart_errors);
+  g_test_add_func ("/cli/break-even-agrees", test_break_even_agrees);
   g_test_add_func ("/cli/compare", test_compare);
   return g_test_run ();
 }

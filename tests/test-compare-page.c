@@ -1,13 +1,18 @@
 /* test-compare-page.c: the Compare page shows each plan's figures as the
- * core computes them, marks the better value (and follows "lower is
- * better"), hides equal rows on request, and renders in light and dark.
+ * core computes them, marks the better value as the core's metric table
+ * says, hides equal rows on request, and renders in light and dark; and
+ * the page, the comparison PDF (read back with pdftotext) and
+ * `quartermaster-cli compare` (text and --json, from QM_CLI) show the same
+ * rows, the same values and the same marks for the same plans.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include "qm-compare-page.h"
 #include "qm-format.h"
+#include "qm-metrics.h"
 #include "qm-plan-store.h"
 #include "qm-test-ui.h"
 
@@ -65,14 +70,14 @@ test_compare (void)
   g_assert_false (best0);
   g_assert_true (best1);
   g_assert_true (g_str_has_prefix (qm_compare_page_get_cell (page, "total", 2, NULL), "✓"));
-  /* The total says how long it covers: the examples' 48-month horizon. */
-  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (page), "over 48 months"));
+  /* The total says how long it covers, in the cell as in the PDF: the
+   * examples' 48-month horizon. */
+  g_assert_true (g_str_has_suffix (qm_compare_page_get_cell (page, "total", 0, NULL), "over 48 months"));
 
-  /* Flipped, the most expensive one is marked. */
-  qm_compare_page_set_lower_is_better (page, "total", FALSE);
-  qm_compare_page_get_cell (page, "total", 0, &best0);
-  g_assert_true (best0);
-  qm_compare_page_set_lower_is_better (page, "total", TRUE);
+  /* Memory is ranked by what each GPU has to spare, as in the PDF: the
+   * LoRA run needs least of its 80 GB. */
+  qm_compare_page_get_cell (page, "memory", 2, &best1);
+  g_assert_true (best1);
 
   qm_test_screenshot (window, "compare-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
 
@@ -131,6 +136,211 @@ test_compare (void)
   qm_store_free (store);
 }
 
+static char *
+example_path (const char *name)
+{
+  return g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", name, NULL);
+}
+
+static char *
+run_cli (const char * const *args,
+         guint               n_args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status = -1;
+
+  g_assert_nonnull (g_getenv ("QM_CLI"));
+  g_ptr_array_add (argv, (gpointer) g_getenv ("QM_CLI"));
+  for (guint i = 0; i < n_args; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+/* @s without white space: a PDF table wraps its cells where it likes. */
+static char *
+squeeze (const char *s)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = s; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
+
+/* The same three plans (training, serving, fine-tuning: two modes) on the
+ * page, in the comparison PDF and in `compare` as text and as JSON: the
+ * same rows in the same order, the same cells, the same check marks, and
+ * the same note on what was not ranked. */
+static void
+test_views_agree (void)
+{
+  static const char *names[] = {
+    "llama-3.1-70b-pretrain-h100.qmplan", "llama-3.1-70b-serving-h100.qmplan", "mistral-7b-lora-a100.qmplan",
+  };
+  g_autofree char *dir = g_dir_make_tmp ("qm-compare-agree-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "page.pdf", NULL);
+  g_autofree char *paths[3] = { example_path (names[0]), example_path (names[1]), example_path (names[2]) };
+  const char *json_args[] = { "compare", paths[0], paths[1], paths[2], "--json" };
+  const char *text_args[] = { "compare", paths[0], paths[1], paths[2] };
+  g_autofree char *json = run_cli (json_args, G_N_ELEMENTS (json_args));
+  g_autofree char *text = run_cli (text_args, G_N_ELEMENTS (text_args));
+  g_autofree char *pdf_text = NULL;
+  g_autofree char *pdf_squeezed = NULL;
+  g_autofree char *text_squeezed = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  GtkWidget *window = gtk_window_new ();
+  QmComparePage *page;
+  JsonObject *root;
+  JsonArray *rows;
+  const char *note;
+  gint64 ids[3];
+  guint shown = 0, marks = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < 3; i++)
+    ids[i] = import_example (store, names[i]);
+  page = QM_COMPARE_PAGE (qm_compare_page_new (store));
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  qm_compare_page_set_plans (page, ids, 3);
+  g_assert_true (qm_compare_page_export_pdf (page, pdf, &error));
+  g_assert_no_error (error);
+  {
+    /* -raw keeps a table cell's lines together, in drawing order. */
+    const char *argv[] = { "pdftotext", "-raw", pdf, "-", NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL, &pdf_text, NULL, NULL, &error));
+    g_assert_no_error (error);
+  }
+  pdf_squeezed = squeeze (pdf_text);
+  text_squeezed = squeeze (text);
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  rows = json_object_get_array_member (root, "metrics");
+  g_assert_cmpuint (json_array_get_length (rows), >=, 15);
+
+  for (guint r = 0; r < json_array_get_length (rows); r++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, r);
+      const char *id = json_object_get_string_member (row, "id");
+      const char *label = json_object_get_string_member (row, "label");
+      JsonArray *values = json_object_get_array_member (row, "values");
+      JsonArray *best = json_object_get_array_member (row, "best");
+      g_autoptr(GString) pdf_row = g_string_new (label);
+      g_autofree char *pdf_needle = NULL;
+      g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+      const char *line = NULL;
+      guint text_marks = 0, line_marks = 0;
+
+      /* The text table's line of this row: the label, then the padding. */
+      for (guint l = 0; lines[l] != NULL && line == NULL; l++)
+        if (g_str_has_prefix (lines[l], label) && g_str_has_prefix (lines[l] + strlen (label), "  "))
+          line = lines[l];
+      if (line == NULL)
+        g_error ("row %s (%s) not in compare's text table", id, label);
+
+      g_assert_cmpuint (json_array_get_length (best), ==, 3);
+      for (guint i = 0; i < 3; i++)
+        {
+          gboolean marked = json_array_get_boolean_element (best, i);
+          gboolean applies = !JSON_NODE_HOLDS_NULL (json_array_get_element (values, i));
+          gboolean page_marked = !marked;
+          const char *page_cell = qm_compare_page_get_cell (page, id, i, &page_marked);
+          const char *value;
+          g_autofree char *start = NULL;
+
+          /* The page: the JSON's mark; "–" exactly where the JSON has no
+           * value. */
+          g_assert_nonnull (page_cell);
+          g_assert_cmpint (page_marked, ==, marked);
+          g_assert_cmpint (g_str_has_prefix (page_cell, "✓ "), ==, marked);
+          value = marked ? page_cell + strlen ("✓ ") : page_cell;
+          g_assert_cmpint (g_str_equal (value, "–"), ==, !applies);
+          if (g_str_equal (json_object_get_string_member (row, "unit"), "count"))
+            {
+              char number[QM_FORMAT_BUF];
+
+              qm_format_number (number, sizeof number, json_array_get_double_element (values, i), 0);
+              g_assert_cmpstr (value, ==, number);
+            }
+          shown++;
+          marks += marked;
+          text_marks += marked;
+          /* The PDF prints the mark before the value, as the page does. */
+          g_string_append (pdf_row, page_cell);
+          /* The text table: the same value (its first characters: the
+           * terminal's cells are cut at 30 columns). */
+          start = g_utf8_substring (value, 0, MIN (g_utf8_strlen (value, -1), 20));
+          if (strstr (line, start) == NULL)
+            g_error ("row %s: '%s' not in the text line '%s'", id, start, line);
+        }
+      for (const char *p = line; (p = strstr (p, "✓")) != NULL; p += strlen ("✓"))
+        line_marks++;
+      g_assert_cmpuint (line_marks, ==, text_marks);
+
+      /* The PDF: the row's label and cells in order, marks where the page
+       * has them (white space aside: the table wraps). */
+      pdf_needle = squeeze (pdf_row->str);
+      if (strstr (pdf_squeezed, pdf_needle) == NULL)
+        g_error ("row %s not in the PDF as %s", id, pdf_needle);
+    }
+  /* Something is ranked, and a training and a serving plan are not
+   * ranked on per-run against per-month figures. */
+  g_assert_cmpuint (marks, >, 5);
+  {
+    gboolean b0 = TRUE, b1 = TRUE, b2 = TRUE;
+
+    qm_compare_page_get_cell (page, "energy", 0, &b0);
+    qm_compare_page_get_cell (page, "energy", 1, &b1);
+    qm_compare_page_get_cell (page, "energy", 2, &b2);
+    g_assert_false (b0 || b1 || b2);
+  }
+  {
+    JsonObject *energy = json_array_get_object_element (rows, 11);
+
+    g_assert_cmpstr (json_object_get_string_member (energy, "id"), ==, "energy");
+    g_assert_cmpstr (json_object_get_string_member (energy, "ranked"), ==, "modes-differ");
+  }
+  /* The page also shows the inputs, which the PDF and the text have too:
+   * the GPU row of each plan. */
+  g_assert_cmpuint (qm_compare_page_get_n_cells (page), >, shown);
+  g_assert_nonnull (qm_compare_page_get_cell (page, "gpu", 0, NULL));
+  /* The note under the table: the same words on the page, in the PDF and
+   * in the text. */
+  note = qm_compare_page_get_legend (page);
+  g_assert_nonnull (note);
+  g_assert_true (g_str_has_prefix (note, "✓ the better value of the row "));
+  note += strlen ("✓ the better value of the row ");
+  g_assert_nonnull (strstr (note, "Training and serving plans"));
+  {
+    g_autofree char *note_squeezed = squeeze (note);
+
+    g_assert_nonnull (strstr (pdf_squeezed, note_squeezed));
+    g_assert_nonnull (strstr (text_squeezed, note_squeezed));
+  }
+  qm_test_screenshot (window, "compare-modes-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (window), 720, 900);
+  qm_test_screenshot (window, "compare-modes-720-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_store_free (store);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -138,5 +348,6 @@ main (int argc, char **argv)
     return 0;
 
   g_test_add_func ("/compare-page/compare", test_compare);
+  g_test_add_func ("/compare-page/views-agree", test_views_agree);
   return g_test_run ();
 }

@@ -330,7 +330,7 @@ assert_estimate_finite (const QmEstimate *e)
     p->pue, p->cooling_kw, p->cooling_btu_h, p->energy_mwh, p->electricity_usd, p->co2_tonnes,
     k->hardware_usd, k->install_usd, k->upfront, k->monthly, k->run, k->total,
     k->amortization_monthly, k->power_monthly, k->colo_monthly, k->support_monthly,
-    k->storage_monthly, k->rent_monthly, k->gpu_hours, k->horizon_months, k->break_even_months,
+    k->storage_monthly, k->rent_monthly, k->gpu_hours, k->horizon_months, k->rent_usd_per_gpu_hour,
     r->gpu_hours_per_failure, r->mtbf_s, r->checkpoint_bytes, r->checkpoint_write_s,
     r->checkpoint_interval_s, r->restart_s, r->checkpoint_overhead, r->failure_overhead,
     r->goodput, r->ideal_s, r->wall_s, r->interruptions, r->checkpoints,
@@ -372,7 +372,7 @@ assert_no_null (JsonNode   *node,
                 const char *path)
 {
   static const char *nullable[] = {
-    "catalog_id", "source", "as_of", "break_even_months",
+    "catalog_id", "source", "as_of", "break_even_month",
   };
 
   if (JSON_NODE_HOLDS_NULL (node))

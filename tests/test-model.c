@@ -162,6 +162,15 @@ test_infer_shape (void)
     }
 }
 
+/* Hoffmann et al. 2022, Table 3: a compute-optimal 70B model trains on
+ * 1.4 trillion tokens (Chinchilla itself: 70B on 1.4T). */
+static void
+test_compute_optimal_tokens (void)
+{
+  g_assert_cmpfloat_with_epsilon (qm_model_compute_optimal_tokens (70e9), 1.4e12, 1e3);
+  g_assert_cmpfloat (qm_model_compute_optimal_tokens (0), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -169,6 +178,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/presets-match-published", test_presets_match_published);
   g_test_add_func ("/model/exact-counts", test_exact_counts);
   g_test_add_func ("/model/narayanan-eq2", test_narayanan_eq2);
+  g_test_add_func ("/model/compute-optimal-tokens", test_compute_optimal_tokens);
   g_test_add_func ("/model/flops-per-token", test_flops_per_token);
   g_test_add_func ("/model/infer-shape", test_infer_shape);
   return g_test_run ();

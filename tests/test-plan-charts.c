@@ -249,6 +249,71 @@ test_racks_match_estimate (void)
     }
 }
 
+/* One switch count (issue #34): the switches the rack drawing holds are
+ * the bill of materials' switch lines plus the management switches (a
+ * BOM line when the plan prices them, else counted in the racks only),
+ * and the drawing's caption says the same numbers. Rounding each rack up
+ * drew 140 switches for the 70B example's 138 (96 + 33 fabric, 9
+ * management), and 8 for 7 in the 7B example's compute racks. */
+static void
+test_racks_switches_match_bom (void)
+{
+  gboolean compute_racks_seen = FALSE, network_racks_seen = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
+    {
+      QmPlan plan;
+      g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+      g_autofree char *caption = NULL;
+      g_autofree char *expected = NULL;
+      QmRackLayout layout;
+      guint drawn = 0, bom_fabric = 0, bom_mgmt = 0;
+      gboolean mgmt_line = FALSE;
+
+      load (examples[i], &plan, e);
+      /* A rented plan's bill is GPU-hours: no switches to count. */
+      if (plan.pricing.mode != QM_PRICING_BUY)
+        continue;
+      qm_rack_groups (&e->cluster, &plan.hardware.server, &plan.hardware.network, &plan.facility, &layout);
+      for (guint g = 0; g < layout.n_groups; g++)
+        {
+          drawn += layout.groups[g].count * layout.groups[g].switches;
+          if (layout.groups[g].switches > 0)
+            {
+              if (layout.groups[g].kind == QM_RACK_NETWORK)
+                network_racks_seen = TRUE;
+              else
+                compute_racks_seen = TRUE;
+            }
+        }
+      for (guint b = 0; b < e->cost.n_bom; b++)
+        {
+          const QmBomLine *line = &e->cost.bom[b];
+
+          if (g_str_equal (line->item, "Compute fabric switches") || g_str_equal (line->item, "Storage fabric switches"))
+            bom_fabric += (guint) line->qty;
+          else if (g_str_equal (line->item, "Management switches"))
+            {
+              bom_mgmt += (guint) line->qty;
+              mgmt_line = TRUE;
+            }
+        }
+      if (!mgmt_line)
+        bom_mgmt = e->cluster.mgmt_switches;
+      g_assert_cmpuint (bom_fabric, >, 0);
+      g_assert_cmpuint (drawn, ==, bom_fabric + bom_mgmt);
+
+      caption = qm_plan_chart_describe (QM_PLAN_CHART_RACKS, &plan, e);
+      expected = g_strdup_printf ("%u switches in the racks: %u in the fabrics, %u for management.",
+                                  drawn, bom_fabric, bom_mgmt);
+      if (strstr (caption, expected) == NULL)
+        g_error ("%s: caption '%s' lacks '%s'", examples[i], caption, expected);
+    }
+  /* Both ways of placing switches were checked. */
+  g_assert_true (compute_racks_seen);
+  g_assert_true (network_racks_seen);
+}
+
 static void
 test_export (void)
 {
@@ -369,6 +434,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan-charts/draw-all", test_draw_all);
   g_test_add_func ("/plan-charts/curve-does-not-fit", test_curve_does_not_fit);
   g_test_add_func ("/plan-charts/racks-match-estimate", test_racks_match_estimate);
+  g_test_add_func ("/plan-charts/racks-switches-match-bom", test_racks_switches_match_bom);
   g_test_add_func ("/plan-charts/export", test_export);
   g_test_add_func ("/plan-charts/serving-curves", test_serving_curves);
   return g_test_run ();

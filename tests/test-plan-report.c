@@ -468,6 +468,84 @@ test_compare (void)
   g_free (estimates);
 }
 
+/* One price fact (issue #34): a plan that rents at its cloud offer's
+ * rate prints that rate as its price per GPU-hour in the inputs, the rate
+ * of its rent line and of the rent-vs-buy note, not "0". */
+static void
+test_gpu_hour_price (void)
+{
+  QmPlan plan;
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autofree char *path = out_path ("test-gpu-hour-price.pdf");
+  g_autofree char *text = NULL;
+  g_autofree char *flat = NULL;
+  g_autofree char *input = NULL;
+  g_autofree char *note = NULL;
+  char rate[QM_FORMAT_BUF];
+  QmPlanReportInfo info;
+
+  load_example ("llama-3.1-70b-serving-h100.qmplan", &plan, e);
+  g_assert_cmpfloat (plan.pricing.usd_per_gpu_hour, ==, 0);
+  g_assert_true (e->cost.rent_price_from_offer);
+  info_init (&info, QM_PAPER_A4);
+  doc = qm_plan_report_new (&plan, e, &info);
+  g_assert_true (qm_document_write_pdf (doc, path, NULL));
+  pdf = open_pdf (path);
+  text = all_text (pdf);
+  /* The lines wrap where they like. */
+  flat = g_strdelimit (g_strdup (text), "\n", ' ');
+  qm_format_number (rate, sizeof rate, e->cost.rent_usd_per_gpu_hour, 2);
+  input = g_strdup_printf ("Price per GPU-Hour: %s USD", rate);
+  note = g_strdup_printf ("renting at %s per GPU-hour", rate);
+  if (strstr (flat, input) == NULL)
+    g_error ("the inputs lack '%s'", input);
+  g_assert_nonnull (strstr (flat, note));
+  g_assert_null (strstr (flat, "Price per GPU-Hour: 0 USD"));
+}
+
+/* The comparison's power charts share one scale, but each node's bar is
+ * labelled with its own provisioned watts (one figure: the estimate's
+ * node total, the bar's height), not the scale's top: a DGX A100 beside a
+ * DGX H100 was labelled 10.2 kW on its 6.50 kW bar (issue #34). */
+static void
+test_compare_node_power (void)
+{
+  static const char *names[] = {
+    "llama-3.1-70b-pretrain-h100.qmplan",
+    "mistral-7b-lora-a100.qmplan",
+  };
+  QmPlan *plans = g_new0 (QmPlan, 2);
+  QmEstimate *estimates = g_new0 (QmEstimate, 2);
+  g_autoptr(QmDocument) doc = NULL;
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autofree char *path = out_path ("test-compare-node-power.pdf");
+  g_autofree char *text = NULL;
+  QmPlanReportInfo info;
+
+  for (guint i = 0; i < 2; i++)
+    load_example (names[i], &plans[i], &estimates[i]);
+  /* The two nodes differ: the shared scale is the H100's. */
+  g_assert_cmpfloat (estimates[1].power.node.total, <, 0.8 * estimates[0].power.node.total);
+  info_init (&info, QM_PAPER_A4);
+  doc = qm_compare_report_new (plans, estimates, 2, &info);
+  g_assert_true (qm_document_write_pdf (doc, path, NULL));
+  pdf = open_pdf (path);
+  text = all_text (pdf);
+  for (guint i = 0; i < 2; i++)
+    {
+      char watts[QM_FORMAT_BUF];
+
+      qm_format_si (watts, sizeof watts, estimates[i].power.node.total, "W");
+      if (strstr (text, watts) == NULL)
+        g_error ("%s: its node's %s is not under its bar", names[i], watts);
+    }
+
+  g_free (plans);
+  g_free (estimates);
+}
+
 /* A small RFC 4180 reader for any separator (the store's reads commas). */
 static GPtrArray *
 parse_csv (const char *s,
@@ -794,6 +872,8 @@ main (int    argc,
   g_test_add_func ("/plan-report/letter", test_letter);
   g_test_add_func ("/plan-report/stress", test_stress);
   g_test_add_func ("/plan-report/compare", test_compare);
+  g_test_add_func ("/plan-report/compare-node-power", test_compare_node_power);
+  g_test_add_func ("/plan-report/gpu-hour-price", test_gpu_hour_price);
   g_test_add_func ("/plan-report/csv", test_csv);
   g_test_add_func ("/plan-report/bom-csv-dialect", test_bom_csv_dialect);
   /* Switches the process's language, and back to English: GLib runs the

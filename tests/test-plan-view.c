@@ -205,6 +205,55 @@ set_spin (GtkWidget  *spin,
   gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
 }
 
+/* One price fact (issue #34): a serving plan that leaves the GPU-hour
+ * price to its cloud offer shows the offer's rate in the price row, the
+ * rate its rent line is priced at, not "0.00"; the plan keeps its 0. */
+static void
+test_gpu_hour_price (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  const QmEstimate *e;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+  GtkWidget *price;
+  gboolean rent_line = FALSE;
+
+  load_example (examples[2], &plan);
+  g_assert_cmpfloat (plan.pricing.usd_per_gpu_hour, ==, 0);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1280, 900);
+  e = qm_plan_editor_get_estimate (editor);
+  g_assert_true (e->cost.rent_price_from_offer);
+  g_assert_cmpfloat (e->cost.rent_usd_per_gpu_hour, >, 1.0);
+  for (guint i = 0; i < e->cost.n_bom; i++)
+    if (g_str_equal (e->cost.bom[i].item, "GPU-hours"))
+      {
+        g_assert_cmpfloat (e->cost.bom[i].unit_usd, ==, e->cost.rent_usd_per_gpu_hour);
+        rent_line = TRUE;
+      }
+  g_assert_true (rent_line);
+
+  price = qm_plan_view_get_input (QM_PLAN_VIEW (view), "pricing.usd_per_gpu_hour");
+  g_assert_true (GTK_IS_SPIN_BUTTON (price));
+  g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (GTK_SPIN_BUTTON (price)),
+                                  e->cost.rent_usd_per_gpu_hour, 0.005);
+  /* Shown, not written back. */
+  g_assert_cmpfloat (qm_plan_editor_get_plan (editor)->pricing.usd_per_gpu_hour, ==, 0);
+
+  /* A price of one's own is the plan's, and the rent follows it. */
+  set_spin (price, "3.5");
+  g_assert_cmpfloat (qm_plan_editor_get_plan (editor)->pricing.usd_per_gpu_hour, ==, 3.5);
+  e = qm_plan_editor_get_estimate (editor);
+  g_assert_false (e->cost.rent_price_from_offer);
+  g_assert_cmpfloat (e->cost.rent_usd_per_gpu_hour, ==, 3.5);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (price)), ==, 3.5);
+
+  gtk_window_destroy (window);
+}
+
 static void
 test_edit_undo (Fixture       *f,
                 gconstpointer  data)
@@ -601,6 +650,7 @@ main (int argc, char **argv)
   ADD ("/plan-view/examples", test_examples);
   ADD ("/plan-view/screenshots", test_screenshots);
   ADD ("/plan-view/edit-undo", test_edit_undo);
+  ADD ("/plan-view/gpu-hour-price", test_gpu_hour_price);
   ADD ("/plan-view/invalid", test_invalid);
   ADD ("/plan-view/autosave", test_autosave);
   ADD ("/plan-view/autosave-fails", test_autosave_fails);

@@ -2,11 +2,13 @@
  *
  * Two to four plans side by side: a text table (the better value of each
  * row marked with a check mark), or a JSON object whose "plans" array holds
- * each plan's estimate (the estimate --json contract), or the comparison
- * PDF with -o.
+ * each plan's estimate (the estimate --json contract) and whose "metrics"
+ * rank them (values, direction and marks of qm_compare_rows),
+ * or the comparison PDF with -o.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,6 +92,12 @@ print_table (const QmPlan     *plans,
       putchar ('\n');
     }
   qm_cli_print ("\n%s\n", _("✓ the better value of the row"));
+  {
+    g_autofree char *why = qm_compare_explain (plans, estimates, n, NULL);
+
+    if (why != NULL)
+      qm_cli_print ("%s\n", why);
+  }
 }
 
 static void
@@ -98,11 +106,56 @@ print_json (const QmPlan     *plans,
             guint             n)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(GPtrArray) rows = qm_compare_rows (plans, estimates, n, NULL);
 
   qm_cli_json_begin_list (builder, "plans");
   for (guint i = 0; i < n; i++)
     json_builder_add_value (builder, qm_estimate_to_json_node (&plans[i], &estimates[i]));
-  qm_cli_json_end_list (builder);
+  json_builder_end_array (builder);
+
+  /* The figures of the side-by-side table the text output, the PDF and
+   * the Compare page show, from the same metric table and the same ranking
+   * (qm_compare_rows): which way is better, the values in the metric's
+   * unit (null: does not apply), the marks, and whether the row could be
+   * ranked at all. Language-neutral: the cells are for people and stay in
+   * the text table. */
+  json_builder_set_member_name (builder, "metrics");
+  json_builder_begin_array (builder);
+  for (guint r = 0; r < rows->len; r++)
+    {
+      QmCompareRow *row = g_ptr_array_index (rows, r);
+      const QmMetric *metric = row->id != NULL ? qm_metric_find (row->id) : NULL;
+
+      if (metric == NULL)
+        continue;
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "id");
+      json_builder_add_string_value (builder, metric->id);
+      json_builder_set_member_name (builder, "label");
+      json_builder_add_string_value (builder, metric->label);
+      json_builder_set_member_name (builder, "unit");
+      json_builder_add_string_value (builder, metric->unit);
+      json_builder_set_member_name (builder, "better");
+      json_builder_add_string_value (builder, qm_better_to_string (metric->better));
+      json_builder_set_member_name (builder, "ranked");
+      json_builder_add_string_value (builder, qm_metric_verdict_to_string (row->verdict));
+      json_builder_set_member_name (builder, "values");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < n; i++)
+        if (isfinite (row->values[i]))
+          json_builder_add_double_value (builder, row->values[i]);
+        else
+          json_builder_add_null_value (builder);
+      json_builder_end_array (builder);
+      json_builder_set_member_name (builder, "best");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < n; i++)
+        json_builder_add_boolean_value (builder, row->best[i]);
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
   qm_cli_print_json (builder);
 }
 

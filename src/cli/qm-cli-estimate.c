@@ -224,8 +224,8 @@ print_cost (const QmPlan     *p,
   row (e->has_training ? _("This run") : _("One month of serving"), "%s", money (p, c->run));
   row (_("Total"), _("%s over %s months"), money (p, c->total), num (c->horizon_months, 0));
   if (c->break_even_valid)
-    row (_("Rent vs buy"), _("buying pays off after %s months (renting: %s a month)"),
-         num (c->break_even_months, 1), money (p, c->rent_monthly));
+    row (_("Rent vs buy"), _("buying costs less from month %u after the order (renting: %s a month)"),
+         c->break_even_month, money (p, c->rent_monthly));
   else
     row (_("Rent vs buy"), "%s", _("no break-even (renting is not dearer than owning, or no price)"));
 }

@@ -11,6 +11,9 @@
 
 #include "qm-cost.h"
 
+/* How far the break-even is looked for: 100 years, past any horizon. */
+#define BREAK_EVEN_MONTHS 1200
+
 static const char *install_source =
   "assumption: installation and commissioning as a fraction of the hardware";
 
@@ -262,6 +265,13 @@ qm_cost_compute (const QmCostInput *in,
 
   /* ---- Rent: GPU-hours at the offer's price, plus storage and egress. ---- */
   rent_price = gpu_hour_price (in, out, &offer_used);
+  out->rent_usd_per_gpu_hour = rent_price;
+  /* Buying compares with the offer's rate when the estimate passed it in
+   * (the plan gave no price), as gpu_hour_price() picks it. */
+  out->rent_price_from_offer = rent_price > 0.0 &&
+                               (offer_used || (pr->mode == QM_PRICING_BUY &&
+                                               isfinite (in->rent_usd_per_gpu_hour) &&
+                                               in->rent_usd_per_gpu_hour > 0.0));
 
   out->rent_monthly = in->cluster->gpus * QM_HOURS_PER_MONTH * rent_price;
   storage_monthly = 0.0;
@@ -302,11 +312,47 @@ qm_cost_compute (const QmCostInput *in,
       out->total = out->monthly * months + egress;
     }
 
-  /* Break-even: upfront + opex x m = rent x m. */
-  if (rent_price > 0.0 && buy_upfront > 0.0
-      && out->rent_monthly + storage_monthly > buy_opex)
+  /* Break-even: buying everything at the order (the upfront in month 0,
+   * then the running cost each month) against renting the same GPUs and
+   * storage each month. A buy plan's estimate replaces it with its quote
+   * cash flow's (qm-estimate-modules.c). */
+  if (rent_price > 0.0 && buy_upfront > 0.0)
     {
-      out->break_even_valid = TRUE;
-      out->break_even_months = buy_upfront / (out->rent_monthly + storage_monthly - buy_opex);
+      g_autofree double *buy = g_new (double, BREAK_EVEN_MONTHS);
+      g_autofree double *rent = g_new (double, BREAK_EVEN_MONTHS);
+
+      for (guint m = 0; m < BREAK_EVEN_MONTHS; m++)
+        {
+          buy[m] = (m == 0 ? buy_upfront : 0.0) + buy_opex;
+          rent[m] = out->rent_monthly + storage_monthly;
+        }
+      out->break_even_valid = qm_break_even_month (buy, rent, BREAK_EVEN_MONTHS, &out->break_even_month);
     }
+}
+
+gboolean
+qm_break_even_month (const double *buy,
+                     const double *rent,
+                     guint         n,
+                     guint        *month)
+{
+  double buy_sum = 0.0, rent_sum = 0.0;
+  gboolean above = FALSE;
+
+  for (guint m = 0; m < n; m++)
+    {
+      buy_sum += buy[m];
+      rent_sum += rent[m];
+      if (rent_sum <= 0.0)
+        continue;
+      if (buy_sum > rent_sum)
+        above = TRUE;
+      else if (above)
+        {
+          *month = m;
+          return TRUE;
+        }
+    }
+  *month = 0;
+  return FALSE;
 }

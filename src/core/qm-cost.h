@@ -86,17 +86,39 @@ typedef struct
   double support_monthly;
   double storage_monthly;             /* rent */
   double rent_monthly;                /* renting the same GPUs */
+  /* The one GPU-hour price of the plan (issue #34): what the run is rented
+   * at, or, when buying, what renting the same GPUs would cost; the
+   * plan's pricing.usd_per_gpu_hour, else the cloud offer's rate; 0 when
+   * there is none. rent_monthly is GPUs around the clock at this price.
+   * Views show this, not the plan key, whose 0 means "the offer's". */
+  double rent_usd_per_gpu_hour;
+  gboolean rent_price_from_offer;     /* the cloud offer's rate, not the plan's */
   double gpu_hours;                   /* of the run */
   double horizon_months;
 
-  /* Months after which buying is cheaper than renting. */
+  /* The one break-even (issue #34, qm_break_even_month()): the month,
+   * counted from the order (month 0), from which buying has cost less
+   * than renting the same GPUs, cumulatively. qm_cost_compute() sets it
+   * for buying everything at the order; the estimate of a buy plan then
+   * takes it from the plan's quote cash flow (deposit, deliveries, tax,
+   * operations from arrival), the one the quote and its chart show. */
   gboolean break_even_valid;
-  double   break_even_months;
+  guint    break_even_month;
 
   QmIssues issues;
 } QmCost;
 
 void qm_cost_compute (const QmCostInput *in,
                       QmCost            *out);
+
+/* The break-even of two cash flows, each month's cash out (month 0 = the
+ * order): the first month at whose end buying (@buy) has cost no more
+ * than renting (@rent), cumulatively, after having cost more. FALSE when
+ * that does not happen within @n months. The plan's assumptions, its
+ * quote and the quote's cash-flow chart all use this one definition. */
+gboolean qm_break_even_month (const double *buy,
+                              const double *rent,
+                              guint         n,
+                              guint        *month);
 
 G_END_DECLS

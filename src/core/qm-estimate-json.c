@@ -169,7 +169,7 @@ cost_members (JsonBuilder  *b,
   json_builder_set_member_name (b, "cost_usd");
   json_builder_begin_object (b);
   qm_json_add_members (b, c, cost_members_usd, G_N_ELEMENTS (cost_members_usd));
-  member_num (b, "break_even_months", c->break_even_valid, c->break_even_months);
+  member_int (b, "break_even_month", c->break_even_valid, c->break_even_month);
   member_str (b, "pricing", qm_pricing_mode_to_string (plan->pricing.mode));
   member_str (b, "currency", plan->pricing.currency);
   json_builder_end_object (b);

@@ -4,7 +4,7 @@
  * beyond the contract: training_flops_6nd, cluster {...}, the network
  * totals (storage/management/total switches, total cables and
  * transceivers), power_kw.cooling and .pue, electricity_usd, cost_usd
- * extras (hardware, installation, break_even_months ...), bom[].as_of and
+ * extras (hardware, installation, break_even_month ...), bom[].as_of and
  * bom_as_of, reliability and inference details, errors (a count), and
  * from the throughput model (null when it did not run): hfu, step_time_s
  * {step, compute, recompute, tp/pp/dp/zero/cp/ep_comm, bubble, optimizer,

@@ -441,9 +441,19 @@ qm_estimate_stage_notes (const QmPlan      *plan,
   else
     qm_estimate_assume_s (e, QM_NOTE_COST_RENT_OFFER, e->offer->info.id, e->offer->info.source,
                           offer_price (e->offer, pr->mode == QM_PRICING_RENT_RESERVED), 0, 0);
+  /* A buy plan's break-even is its quote's: the cash flow of its terms
+   * (deposit, deliveries, tax, operations from arrival; the defaults when
+   * the plan has none), which the quote, its chart and the plan view's
+   * cash flow show. One definition, one figure (issue #34). */
+  if (pr->mode == QM_PRICING_BUY && co->break_even_valid)
+    {
+      g_autofree QmQuote *quote = g_new0 (QmQuote, 1);
+
+      qm_estimate_quote (plan, e, quote);
+      e->cost.break_even_valid = quote->break_even_valid;
+      e->cost.break_even_month = quote->break_even_month;
+    }
   if (co->break_even_valid)
-    qm_estimate_assume (e, QM_NOTE_BREAK_EVEN, co->break_even_months,
-                        co->rent_monthly / MAX (1.0, (double) e->gpus) / QM_HOURS_PER_MONTH,
-                        0, 0);
+    qm_estimate_assume (e, QM_NOTE_BREAK_EVEN, co->rent_usd_per_gpu_hour, co->break_even_month, 0, 0);
   return TRUE;
 }

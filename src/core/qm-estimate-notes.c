@@ -148,7 +148,7 @@ static const struct
     /* Translators: the first %s is a catalog id of a cloud offer, the second its source. */
     N_("rent: cloud offer %s (%s): %.2f per GPU-hour"), 2 },
   [QM_NOTE_BREAK_EVEN] = { "break-even",
-    N_("rent vs buy: buying pays off after %.1f months against renting at %.2f per GPU-hour") },
+    N_("rent vs buy: buying costs less than renting at %.2f per GPU-hour from month %.0f after the order") },
   /* These two append what would fit (v[3] QmParallelFix flags, v[4] GPUs,
    * v[5] GB per GPU): see format_fixes (). */
   [QM_NOTE_DOES_NOT_FIT] = { "does-not-fit",

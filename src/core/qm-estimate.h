@@ -213,9 +213,11 @@ void        qm_estimate_inference_input (const QmPlan     *plan,
                                          GArray          **lengths,
                                          QmLengthsProblem *problem);
 
-/* The quote for @plan's terms (plan->quote) on @estimate's cost: support
- * at pricing.support_fraction unless the terms give a rate, and the rate
- * the terms give (qm-estimate-quote.c). */
+/* The quote for @plan's terms (plan->quote; the defaults for its pricing
+ * when the plan has no quote section) on @estimate's cost: support at
+ * pricing.support_fraction unless the terms give a rate, and the rate the
+ * terms give (qm-estimate-quote.c). Its break-even month is the one the
+ * estimate of a buy plan states (QmCost.break_even_month). */
 void        qm_estimate_quote    (const QmPlan     *plan,
                                   const QmEstimate *estimate,
                                   QmQuote          *out);

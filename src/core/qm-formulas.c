@@ -194,8 +194,10 @@ static const QmFormula formulas[] = {
        "offer’s on-demand or reserved price) + storage per TB-month + egress."),
     N_("Cloud offers in the catalog, each with its source and date") },
   { "break-even", N_("Rent or buy"),
-    N_("Buying pays off after m months when upfront + m × monthly running cost = m × "
-       "monthly rent: m = upfront / (monthly rent − monthly running cost)."),
+    N_("Buying costs less than renting from the first month m (counted from the order, month 0) "
+       "at whose end the cumulative cash out of buying is no more than that of renting the same "
+       "GPUs. Buying pays the quote as its terms say (deposit, deliveries, tax) plus power and "
+       "colocation from each delivery; renting pays the GPU-hours each month."),
     N_("Follows from the buying and renting formulas") },
 };
 

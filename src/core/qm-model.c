@@ -155,6 +155,12 @@ qm_model_active_params (const QmModelShape *shape)
   return c.active;
 }
 
+double
+qm_model_compute_optimal_tokens (double params)
+{
+  return isfinite (params) && params > 0 ? params * QM_CHINCHILLA_TOKENS_PER_PARAM : 0.0;
+}
+
 /* Forward attention matmuls per token: QK^T is 2·T·H·Dqk and attention-over-V
  * is 2·T·H·Dv FLOPs per layer (PaLM App. B counts the full, non-causal T).
  * With Dqk = Dv = Q this is 4·L·H·Q·T, a third of PaLM's 12·L·H·Q·T. */

@@ -61,6 +61,15 @@ void     qm_model_count_params      (const QmModelShape *shape,
 double   qm_model_params            (const QmModelShape *shape);
 double   qm_model_active_params     (const QmModelShape *shape);
 
+/* Compute-optimal training uses about 20 tokens per parameter (Hoffmann et
+ * al. 2022, "Training Compute-Optimal Large Language Models", Table 3:
+ * 70B parameters → 1.4T tokens). A property of the scaling law, not of a
+ * plan: the wizard suggests it, the estimate never assumes it. */
+#define QM_CHINCHILLA_TOKENS_PER_PARAM 20.0
+
+/* The compute-optimal training tokens for @params (total) parameters. */
+double   qm_model_compute_optimal_tokens (double params);
+
 /* Per-token FLOPs of the attention score and attention-over-V matmuls in one
  * forward pass, over all layers, for a context of seq_len tokens. */
 double   qm_model_attention_forward_flops_per_token (const QmModelShape *shape,

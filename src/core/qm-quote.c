@@ -468,7 +468,7 @@ static void
 accumulate (QmQuote *out)
 {
   QmMinor spend = 0, rent = 0;
-  gboolean above = FALSE;
+  double buy_cash[QM_QUOTE_MAX_MONTHS], rent_cash[QM_QUOTE_MAX_MONTHS];
 
   for (guint m = 0; m < out->n_months; m++)
     {
@@ -480,16 +480,12 @@ accumulate (QmQuote *out)
       rent += c->rent;
       c->spend_cumulative = spend;
       c->rent_cumulative = rent;
-      if (rent <= 0)
-        continue;
-      if (spend > rent)
-        above = TRUE;
-      else if (above && !out->break_even_valid)
-        {
-          out->break_even_valid = TRUE;
-          out->break_even_month = m;
-        }
+      /* Minor units: exact as doubles below 2^53. */
+      buy_cash[m] = (double) c->spend;
+      rent_cash[m] = (double) c->rent;
     }
+  /* The one break-even definition (qm-cost.h). */
+  out->break_even_valid = qm_break_even_month (buy_cash, rent_cash, out->n_months, &out->break_even_month);
   out->spend_total = spend;
   out->rent_total = rent;
 }

@@ -1,7 +1,9 @@
 /* qm-compare-page.c: 2-4 saved plans side by side: every key figure and
  * input in a table with the better value marked by a check mark and bold
- * type (not colour alone), a "lower is better" choice per metric, a
- * "show only differences" switch, and the comparison charts at one scale.
+ * type (not colour alone), which way is better under each figure's label
+ * (from the core's metric table, qm-metrics.h: the page keeps none of its
+ * own), a "show only differences" switch, and the comparison charts at
+ * one scale.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -30,33 +32,13 @@ typedef struct
   QmEstimate *estimate;
 } Entry;
 
-typedef enum
-{
-  METRIC_TEXT,
-  METRIC_NUMBER,
-} MetricKind;
-
-typedef struct
-{
-  const char *id;
-  const char *label;
-  MetricKind  kind;
-  gboolean    lower_is_better;   /* default */
-  /* Fills @buf with the shown text; returns the value compared (NaN for
-   * text rows and missing values). */
-  double    (*get) (const Entry *e, char *buf, gsize size);
-  /* A line under the row's label, or NULL: what the values cover. */
-  char     *(*caption) (GArray *entries);
-} Metric;
-
 struct _QmComparePage
 {
   AdwBin          parent_instance;
 
   QmStore        *store;
   GArray         *entries;        /* Entry */
-  gboolean       *lower;          /* per metric */
-  GHashTable     *cells;          /* "metric/plan" → GtkLabel */
+  GHashTable     *cells;          /* "row id/plan" → GtkLabel */
 
   GtkStack       *stack;
   GtkMenuButton  *add_button;
@@ -64,125 +46,12 @@ struct _QmComparePage
   GtkFlowBox     *chips;
   GtkGrid        *table;
   GtkSwitch      *differences_switch;
+  GtkWidget      *legend;         /* in the table: why rows are not marked */
   QmChartWidget  *compare_chart;
   QmChartWidget  *vram_chart;
 };
 
 G_DEFINE_FINAL_TYPE (QmComparePage, qm_compare_page, ADW_TYPE_BIN)
-
-/* Metric getters. */
-
-#define FMT_NUMBER(v, d) (qm_format_number (buf, size, (v), (d)), (v))
-
-static double get_model (const Entry *e, char *buf, gsize size)
-{ g_strlcpy (buf, e->plan.workload.preset[0] ? e->plan.workload.preset : _("custom shape"), size); return NAN; }
-static double get_gpu (const Entry *e, char *buf, gsize size)
-{ g_strlcpy (buf, e->plan.hardware.gpu.info.name ? e->plan.hardware.gpu.info.name : e->plan.gpu_id, size); return NAN; }
-static double get_server (const Entry *e, char *buf, gsize size)
-{ g_strlcpy (buf, e->plan.hardware.server.info.name ? e->plan.hardware.server.info.name : e->plan.server_id, size); return NAN; }
-static double get_pricing (const Entry *e, char *buf, gsize size)
-{
-  g_strlcpy (buf, e->plan.pricing.mode == QM_PRICING_BUY ? _("Buy")
-                  : e->plan.pricing.mode == QM_PRICING_RENT_RESERVED ? _("Rent, reserved") : _("Rent, on demand"), size);
-  return NAN;
-}
-static double get_tokens (const Entry *e, char *buf, gsize size)
-{
-  /* An input, not a figure of merit: shown, never marked best. */
-  if (e->estimate->has_training)
-    qm_format_si (buf, size, e->estimate->tokens, "");
-  else
-    g_strlcpy (buf, "–", size);
-  return NAN;
-}
-static double get_gpus (const Entry *e, char *buf, gsize size) { return FMT_NUMBER (e->estimate->gpus, 0); }
-static double get_nodes (const Entry *e, char *buf, gsize size) { return FMT_NUMBER (e->estimate->cluster.nodes, 0); }
-static double get_racks (const Entry *e, char *buf, gsize size) { return FMT_NUMBER (e->estimate->cluster.racks, 0); }
-static double get_days (const Entry *e, char *buf, gsize size)
-{ return e->estimate->has_training ? (qm_format_days (buf, size, e->estimate->train_days), e->estimate->train_days) : (g_strlcpy (buf, "–", size), NAN); }
-static double get_ideal (const Entry *e, char *buf, gsize size)
-{ return e->estimate->has_training ? (qm_format_days (buf, size, e->estimate->ideal_days), e->estimate->ideal_days) : (g_strlcpy (buf, "–", size), NAN); }
-static double get_mfu (const Entry *e, char *buf, gsize size)
-{ g_snprintf (buf, size, "%.1f%%", e->estimate->mfu * 100.0); return e->estimate->mfu; }
-static double get_memory (const Entry *e, char *buf, gsize size)
-{
-  char a[QM_FORMAT_BUF];
-  g_snprintf (buf, size, "%s%s", qm_format_bytes (a, sizeof a, e->estimate->memory.total, QM_BYTES_GB),
-              e->estimate->memory.fits ? "" : _(" (does not fit)"));
-  return e->estimate->memory.total;
-}
-static double get_facility_kw (const Entry *e, char *buf, gsize size)
-{ qm_format_si (buf, size, e->estimate->power.facility_peak_kw * 1e3, "W"); return e->estimate->power.facility_peak_kw; }
-static double get_energy (const Entry *e, char *buf, gsize size)
-{ qm_format_energy (buf, size, e->estimate->power.energy_mwh); return e->estimate->power.energy_mwh; }
-static double get_co2 (const Entry *e, char *buf, gsize size)
-{ qm_format_tonnes (buf, size, e->estimate->power.co2_tonnes); return e->estimate->power.co2_tonnes; }
-static double get_upfront (const Entry *e, char *buf, gsize size)
-{ qm_format_money (buf, size, e->estimate->cost.upfront, e->plan.pricing.currency); return e->estimate->cost.upfront; }
-static double get_monthly (const Entry *e, char *buf, gsize size)
-{ qm_format_money (buf, size, e->estimate->cost.monthly, e->plan.pricing.currency); return e->estimate->cost.monthly; }
-static double get_run (const Entry *e, char *buf, gsize size)
-{ qm_format_money (buf, size, e->estimate->cost.run, e->plan.pricing.currency); return e->estimate->cost.run; }
-static double get_total (const Entry *e, char *buf, gsize size)
-{ qm_format_money (buf, size, e->estimate->cost.total, e->plan.pricing.currency); return e->estimate->cost.total; }
-/* The total covers each plan's horizon (rent or own alike): say how long,
- * as the comparison PDF does, or a five-hour rental reads as $500,000.
- * Under the label rather than in the cells, which a narrow window has no
- * room to widen. */
-static char *
-total_caption (GArray *entries)
-{
-  double months = entries->len > 0 ? g_array_index (entries, Entry, 0).estimate->cost.horizon_months : NAN;
-  char m[QM_FORMAT_BUF];
-
-  if (!isfinite (months) || months < 0)
-    return NULL;
-  for (guint p = 1; p < entries->len; p++)
-    if (g_array_index (entries, Entry, p).estimate->cost.horizon_months != months)
-      return g_strdup (_("over each plan's horizon"));
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "over %s month", "over %s months",
-                                       (gulong) round (months)),
-                          qm_format_number (m, sizeof m, months, 0));
-}
-static double get_goodput (const Entry *e, char *buf, gsize size)
-{
-  if (!e->estimate->has_reliability)
-    return g_strlcpy (buf, "–", size), NAN;
-  g_snprintf (buf, size, "%.1f%%", e->estimate->reliability.goodput * 100.0);
-  return e->estimate->reliability.goodput;
-}
-
-static const Metric metrics[] = {
-  { "model",      N_("Model"),                METRIC_TEXT,   TRUE,  get_model },
-  { "tokens",     N_("Training tokens"),      METRIC_TEXT,   TRUE,  get_tokens },
-  { "gpu",        N_("GPU"),                  METRIC_TEXT,   TRUE,  get_gpu },
-  { "server",     N_("Server"),               METRIC_TEXT,   TRUE,  get_server },
-  { "pricing",    N_("Pricing"),              METRIC_TEXT,   TRUE,  get_pricing },
-  { "gpus",       N_("GPUs"),                 METRIC_NUMBER, TRUE,  get_gpus },
-  { "nodes",      N_("Nodes"),                METRIC_NUMBER, TRUE,  get_nodes },
-  { "racks",      N_("Racks"),                METRIC_NUMBER, TRUE,  get_racks },
-  { "days",       N_("Time with failures"),   METRIC_NUMBER, TRUE,  get_days },
-  { "ideal",      N_("Time without failures"),METRIC_NUMBER, TRUE,  get_ideal },
-  { "mfu",        N_("MFU"),                  METRIC_NUMBER, FALSE, get_mfu },
-  { "memory",     N_("Memory per GPU"),       METRIC_NUMBER, TRUE,  get_memory },
-  { "power",      N_("Facility power"),       METRIC_NUMBER, TRUE,  get_facility_kw },
-  { "energy",     N_("Energy"),               METRIC_NUMBER, TRUE,  get_energy },
-  { "co2",        N_("CO₂e"),                 METRIC_NUMBER, TRUE,  get_co2 },
-  { "upfront",    N_("Upfront cost"),         METRIC_NUMBER, TRUE,  get_upfront },
-  { "monthly",    N_("Monthly cost"),         METRIC_NUMBER, TRUE,  get_monthly },
-  { "run",        N_("Cost of the run"),      METRIC_NUMBER, TRUE,  get_run },
-  { "total",      N_("Total cost"),           METRIC_NUMBER, TRUE,  get_total, total_caption },
-  { "goodput",    N_("Goodput"),              METRIC_NUMBER, FALSE, get_goodput },
-};
-
-static int
-metric_index (const char *id)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
-    if (g_str_equal (metrics[i].id, id))
-      return (int) i;
-  return -1;
-}
 
 static void
 entry_clear (gpointer data)
@@ -225,24 +94,27 @@ draw_chart (const QmChartFrame *frame,
   QmMemoryBreakdown bars[QM_COMPARE_PAGE_MAX_PLANS];
   const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
   guint n = MIN (entries->len, QM_COMPARE_PAGE_MAX_PLANS);
-  const char *currency = "USD";
+  g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
+  /* The cost axis in the first plan's currency, as the comparison PDF. */
+  const char *currency = n > 0 && g_array_index (entries, Entry, 0).plan.pricing.currency[0]
+                         ? g_array_index (entries, Entry, 0).plan.pricing.currency : "USD";
 
   for (guint i = 0; i < n; i++)
     {
       const Entry *e = &g_array_index (entries, Entry, i);
 
-      items[i] = (QmCompareItem) {
-        e->name, e->estimate->gpus, e->estimate->train_days, e->estimate->cost.total,
-        e->estimate->power.facility_peak_kw, e->estimate->power.co2_tonnes,
-      };
-      currency = e->plan.pricing.currency;
+      estimates[i] = *e->estimate;
       bars[i] = e->estimate->memory;
       labels[i] = e->name;
     }
   if (d->vram)
     qm_chart_render_vram (frame, bars, labels, n, QM_BYTES_GB, NULL);
   else
-    qm_chart_render_compare (frame, items, n, currency, NULL);
+    {
+      /* The same bars as the PDF's (a serving plan has no time bar). */
+      qm_compare_chart_items (estimates, labels, n, items);
+      qm_chart_render_compare (frame, items, n, currency, NULL);
+    }
 }
 
 /* The table. */
@@ -255,36 +127,65 @@ clear_table (QmComparePage *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->table))) != NULL)
     gtk_grid_remove (self->table, child);
   g_hash_table_remove_all (self->cells);
+  self->legend = NULL;
 }
 
-static void rebuild (QmComparePage *self);
-
-static gboolean
-rebuild_idle (gpointer user_data)
+/* The plans as the core's comparison takes them: copies, valid until the
+ * entries change. */
+static guint
+entries_to_arrays (QmComparePage *self,
+                   QmPlan        *plans,
+                   QmEstimate    *estimates)
 {
-  rebuild (user_data);
-  return G_SOURCE_REMOVE;
+  guint n = MIN (self->entries->len, QM_COMPARE_PAGE_MAX_PLANS);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const Entry *e = &g_array_index (self->entries, Entry, i);
+
+      plans[i] = e->plan;
+      estimates[i] = *e->estimate;
+    }
+  return n;
 }
 
-static void
-lower_toggled (GtkToggleButton *button,
-               QmComparePage   *self)
+/* A line under a row's label: which way is better, from the metric. */
+static const char *
+better_caption (QmBetter better)
 {
-  int m = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "metric"));
-
-  self->lower[m] = !gtk_toggle_button_get_active (button);
-  /* Rebuild once the signal has returned: the rebuild destroys this button. */
-  g_idle_add_full (G_PRIORITY_DEFAULT, rebuild_idle, g_object_ref (self), g_object_unref);
+  switch (better)
+    {
+    /* Translators: under a row's label on the Compare page. */
+    case QM_BETTER_LOWER:  return _("lower is better");
+    /* Translators: under a row's label on the Compare page. */
+    case QM_BETTER_HIGHER: return _("higher is better");
+    case QM_BETTER_NONE:
+    default:               return NULL;
+    }
 }
 
+/* The rows are qm_compare_rows(): the same metrics, cells and marks as the
+ * comparison PDF and `quartermaster-cli compare`. The page keeps no table
+ * of its own. */
 static void
 rebuild_table (QmComparePage *self)
 {
   gboolean only_differences = gtk_switch_get_active (self->differences_switch);
-  guint n = self->entries->len;
+  QmPlan plans[QM_COMPARE_PAGE_MAX_PLANS];
+  g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *why = NULL;
+  QmPlanReportInfo info;
+  guint n;
   int row = 0;
 
   clear_table (self);
+  n = entries_to_arrays (self, plans, estimates);
+  if (n < 2)
+    return;
+  qm_plan_report_info_init (&info);
+  rows = qm_compare_rows (plans, estimates, n, &info);
+  why = qm_compare_explain (plans, estimates, n, &info);
 
   /* Header: the plan names. */
   for (guint p = 0; p < n; p++)
@@ -297,90 +198,87 @@ rebuild_table (QmComparePage *self)
       gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
       gtk_widget_add_css_class (label, "heading");
       gtk_widget_set_hexpand (label, TRUE);
-      gtk_grid_attach (self->table, label, 2 + p, row, 1, 1);
+      gtk_grid_attach (self->table, label, 1 + p, row, 1, 1);
     }
   row++;
 
-  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+  for (guint r = 0; r < rows->len; r++)
     {
-      char texts[QM_COMPARE_PAGE_MAX_PLANS][128];
-      double values[QM_COMPARE_PAGE_MAX_PLANS];
+      const QmCompareRow *cr = g_ptr_array_index (rows, r);
+      const char *caption_text = better_caption (cr->better);
       gboolean differ = FALSE;
-      double best = NAN;
       GtkWidget *label;
 
-      for (guint p = 0; p < n; p++)
+      for (guint p = 1; p < n; p++)
+        if (g_strcmp0 (cr->cells[p], cr->cells[0]) != 0)
+          differ = TRUE;
+
+      if (cr->section)
         {
-          const Entry *e = &g_array_index (self->entries, Entry, p);
-
-          values[p] = metrics[m].get (e, texts[p], sizeof texts[p]);
-          if (p > 0 && g_strcmp0 (texts[p], texts[0]) != 0)
-            differ = TRUE;
-          if (metrics[m].kind == METRIC_NUMBER && isfinite (values[p]))
-            if (isnan (best) || (self->lower[m] ? values[p] < best : values[p] > best))
-              best = values[p];
+          label = gtk_label_new (cr->label);
+          gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+          gtk_widget_add_css_class (label, "title-4");
+          gtk_widget_set_margin_top (label, 12);
+          gtk_grid_attach (self->table, label, 0, row++, 1 + n, 1);
+          continue;
         }
-
       if (only_differences && !differ)
         continue;
 
-      label = gtk_label_new (_(metrics[m].label));
+      label = gtk_label_new (cr->label);
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
       /* Rows whose values differ stand out in weight too. */
       if (differ)
         gtk_widget_add_css_class (label, "heading");
       else
         gtk_widget_add_css_class (label, "dim-label");
-      if (metrics[m].caption != NULL)
+      if (caption_text != NULL)
         {
-          g_autofree char *text = metrics[m].caption (self->entries);
           GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-          GtkWidget *caption = gtk_label_new (text);
+          GtkWidget *caption = gtk_label_new (caption_text);
 
           gtk_label_set_xalign (GTK_LABEL (caption), 0.0);
           gtk_widget_add_css_class (caption, "caption");
           gtk_widget_add_css_class (caption, "dim-label");
-          gtk_widget_set_visible (caption, text != NULL);
           gtk_box_append (GTK_BOX (box), label);
           gtk_box_append (GTK_BOX (box), caption);
           label = box;
         }
       gtk_grid_attach (self->table, label, 0, row, 1, 1);
 
-      if (metrics[m].kind == METRIC_NUMBER)
-        {
-          GtkWidget *toggle = gtk_toggle_button_new ();
-
-          gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), !self->lower[m]);
-          gtk_button_set_icon_name (GTK_BUTTON (toggle),
-                                    self->lower[m] ? "go-down-symbolic" : "go-up-symbolic");
-          gtk_widget_set_tooltip_text (toggle, self->lower[m] ? _("Lower is better; click for higher")
-                                                              : _("Higher is better; click for lower"));
-          gtk_widget_add_css_class (toggle, "flat");
-          gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
-          g_object_set_data (G_OBJECT (toggle), "metric", GINT_TO_POINTER (m));
-          g_signal_connect (toggle, "toggled", G_CALLBACK (lower_toggled), self);
-          gtk_grid_attach (self->table, toggle, 1, row, 1, 1);
-        }
-
       for (guint p = 0; p < n; p++)
         {
-          gboolean is_best = differ && metrics[m].kind == METRIC_NUMBER && isfinite (values[p]) &&
-                             values[p] == best;
-          g_autofree char *text = is_best ? g_strdup_printf ("✓ %s", texts[p]) : g_strdup (texts[p]);
+          gboolean is_best = cr->best[p];
+          g_autofree char *text = is_best ? g_strdup_printf ("✓ %s", cr->cells[p]) : g_strdup (cr->cells[p]);
           GtkWidget *cell = gtk_label_new (text);
 
           gtk_label_set_xalign (GTK_LABEL (cell), 1.0);
+          gtk_label_set_wrap (GTK_LABEL (cell), TRUE);
+          gtk_label_set_justify (GTK_LABEL (cell), GTK_JUSTIFY_RIGHT);
           gtk_label_set_selectable (GTK_LABEL (cell), TRUE);
           gtk_widget_add_css_class (cell, "numeric");
           if (is_best)
             gtk_widget_add_css_class (cell, "heading");
           g_object_set_data (G_OBJECT (cell), "best", GINT_TO_POINTER (is_best));
-          gtk_grid_attach (self->table, cell, 2 + p, row, 1, 1);
-          g_hash_table_insert (self->cells, g_strdup_printf ("%s/%u", metrics[m].id, p), cell);
+          gtk_grid_attach (self->table, cell, 1 + p, row, 1, 1);
+          g_hash_table_insert (self->cells, g_strdup_printf ("%s/%u", cr->id, p), cell);
         }
       row++;
     }
+
+  {
+    GtkWidget *legend = gtk_label_new (NULL);
+    g_autofree char *text = why != NULL ? g_strdup_printf ("%s %s", _("✓ the better value of the row"), why)
+                                        : g_strdup (_("✓ the better value of the row"));
+
+    gtk_label_set_text (GTK_LABEL (legend), text);
+    gtk_label_set_xalign (GTK_LABEL (legend), 0.0);
+    gtk_label_set_wrap (GTK_LABEL (legend), TRUE);
+    gtk_widget_add_css_class (legend, "dim-label");
+    gtk_widget_set_margin_top (legend, 12);
+    gtk_grid_attach (self->table, legend, 0, row, 1 + n, 1);
+    self->legend = legend;
+  }
 }
 
 static void
@@ -573,16 +471,18 @@ qm_compare_page_get_cell (QmComparePage *self,
   return gtk_label_get_text (cell);
 }
 
-void
-qm_compare_page_set_lower_is_better (QmComparePage *self,
-                                     const char    *metric,
-                                     gboolean       lower)
+guint
+qm_compare_page_get_n_cells (QmComparePage *self)
 {
-  int m = metric_index (metric);
+  g_return_val_if_fail (QM_IS_COMPARE_PAGE (self), 0);
+  return g_hash_table_size (self->cells);
+}
 
-  g_return_if_fail (m >= 0);
-  self->lower[m] = lower;
-  rebuild (self);
+const char *
+qm_compare_page_get_legend (QmComparePage *self)
+{
+  g_return_val_if_fail (QM_IS_COMPARE_PAGE (self), NULL);
+  return self->legend != NULL ? gtk_label_get_text (GTK_LABEL (self->legend)) : NULL;
 }
 
 static void
@@ -618,15 +518,8 @@ build_report (QmComparePage *self,
   QmPlan plans[QM_COMPARE_PAGE_MAX_PLANS];
   g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
   QmPlanReportInfo info;
-  guint n = MIN (self->entries->len, QM_COMPARE_PAGE_MAX_PLANS);
+  guint n = entries_to_arrays (self, plans, estimates);
 
-  for (guint i = 0; i < n; i++)
-    {
-      const Entry *e = &g_array_index (self->entries, Entry, i);
-
-      plans[i] = e->plan;
-      estimates[i] = *e->estimate;
-    }
   qm_plan_report_info_init (&info);
   *paper = info.paper;
   /* The report copies what it needs. */
@@ -716,7 +609,6 @@ qm_compare_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_COMPARE_PAGE);
   g_clear_pointer (&self->entries, g_array_unref);
   g_clear_pointer (&self->cells, g_hash_table_unref);
-  g_clear_pointer (&self->lower, g_free);
 
   G_OBJECT_CLASS (qm_compare_page_parent_class)->dispose (object);
 }
@@ -754,9 +646,6 @@ qm_compare_page_init (QmComparePage *self)
   self->entries = g_array_new (FALSE, TRUE, sizeof (Entry));
   g_array_set_clear_func (self->entries, entry_clear);
   self->cells = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->lower = g_new0 (gboolean, G_N_ELEMENTS (metrics));
-  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
-    self->lower[m] = metrics[m].lower_is_better;
 
   gtk_menu_button_set_create_popup_func (self->add_button, create_add_popup, self, NULL);
   gtk_menu_button_set_create_popup_func (self->empty_add_button, create_add_popup, self, NULL);

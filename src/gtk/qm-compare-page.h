@@ -24,8 +24,9 @@ void       qm_compare_page_set_plans  (QmComparePage *self,
 gboolean   qm_compare_page_add_plan   (QmComparePage *self,
                                        gint64         id);
 guint      qm_compare_page_get_n_plans (QmComparePage *self);
-/* For tests: the text of the value cell of metric row @row for plan @plan,
- * and whether it is marked as the best value. */
+/* For tests: the text of the cell of row @metric (a QmCompareRow id:
+ * "total", "gpu") for plan @plan, and whether it is marked as the best
+ * value; NULL when the row is hidden. */
 const char *qm_compare_page_get_cell  (QmComparePage *self,
                                        const char    *metric,
                                        guint          plan,
@@ -38,8 +39,10 @@ gboolean    qm_compare_page_export_pdf  (QmComparePage  *self,
 gboolean    qm_compare_page_print       (QmComparePage  *self,
                                          const char     *export_path,
                                          GError        **error);
-void        qm_compare_page_set_lower_is_better (QmComparePage *self,
-                                                 const char    *metric,
-                                                 gboolean       lower);
+/* For tests: how many value cells the table shows (rows × plans). */
+guint       qm_compare_page_get_n_cells (QmComparePage  *self);
+/* For tests: the line under the table (the check mark's meaning and which
+ * rows were not ranked and why), or NULL with fewer than two plans. */
+const char *qm_compare_page_get_legend  (QmComparePage  *self);
 
 G_END_DECLS

@@ -166,6 +166,20 @@ is_rent (const QmPlan *p)
 /* ------------------------------------------------------------------ */
 /* Rows that differ from their key                                     */
 
+/* The GPU-hour price the estimate uses (QmCost.rent_usd_per_gpu_hour, the
+ * one price fact): the plan's, or with 0 in the plan the cloud offer's,
+ * which the row shows rather than "0.00" beside a rent at 12.29. Typing 0
+ * goes back to the offer's rate. */
+static double
+get_gpu_hour_price (QmPlanViewInput  *in,
+                    const QmPlan     *p,
+                    const QmEstimate *e)
+{
+  if (p->pricing.usd_per_gpu_hour > 0 || e == NULL || !e->has_cost)
+    return p->pricing.usd_per_gpu_hour;
+  return e->cost.rent_usd_per_gpu_hour;
+}
+
 /* The defaults the plan reader gives a file in the new mode. */
 static const char *
 after_mode (QmPlanViewInput *in,
@@ -587,7 +601,8 @@ static const QmPlanViewRow rows[] = {
   { "pricing.mode", "pricing.mode", G (PRICING), .labels = pricing_labels },
   { "pricing.offer", "pricing.offer", G (PRICING), .get_id = get_offer, .set_id = set_offer,
     .choices = choices_offer, .visible = is_rent },
-  { "pricing.usd_per_gpu_hour", "pricing.usd_per_gpu_hour", G (PRICING), SPIN (0.1, 2) },
+  { "pricing.usd_per_gpu_hour", "pricing.usd_per_gpu_hour", G (PRICING), SPIN (0.1, 2),
+    .hint = N_("0 uses the cloud offer’s rate, which is then shown"), .get = get_gpu_hour_price },
   { "pricing.amortization_years", "pricing.amortization_years", G (PRICING), SPIN (1, 1),
     .visible = is_buy },
   { "pricing.currency", "pricing.currency", G (PRICING), QM_PLAN_VIEW_ROW_TEXT,

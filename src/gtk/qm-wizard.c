@@ -24,10 +24,6 @@
 #include "qm-text.h"
 #include "qm-wizard-private.h"
 
-/* Compute-optimal training uses about 20 tokens per parameter (Hoffmann et
- * al. 2022, "Training Compute-Optimal Large Language Models", Table 3). */
-#define CHINCHILLA_TOKENS_PER_PARAM 20.0
-
 /* A serving plan sized for its request rate has no deadline, but the plan
  * format wants a target; the estimate ignores deadline_days when serving
  * (power and cost run over one month, QM_HOURS_PER_MONTH). */
@@ -394,7 +390,7 @@ update_live (QmWizard *self)
     {
       g_autofree char *t = qm_wizard_format_big (total);
       g_autofree char *act = qm_wizard_format_big (active);
-      g_autofree char *chin = qm_wizard_format_big (total * CHINCHILLA_TOKENS_PER_PARAM);
+      g_autofree char *chin = qm_wizard_format_big (qm_model_compute_optimal_tokens (total));
       g_autofree char *chin_text = g_strdup_printf (_("About %s tokens"), chin);
 
       gtk_label_set_label (self->total_params_label, t);

@@ -132,12 +132,15 @@ qm_chart_render_power (const QmChartFrame *frame,
   qm_chart_render_power_scaled (frame, p, 0.0, 0.0, layout_out);
 }
 
-/* The node's bar, each part named beside it, and its total under it. */
+/* The node's bar, each part named beside it, and its total under it:
+ * @node_w, the node's provisioned watts (QmNodeWatts.total, the sum of
+ * the parts), not the axis top, which a comparison raises to the largest
+ * plan's node (a 10.2 kW bar was labelled 14.3 kW, issue #34). */
 static void
 draw_node_panel (cairo_t            *cr,
                  const QmChartStyle *style,
                  const double       *node_values,
-                 double              node_top,
+                 double              node_w,
                  QmPowerLayout      *layout)
 {
   double top = layout->node_plot.y, plot_h = layout->node_plot.height;
@@ -189,7 +192,8 @@ draw_node_panel (cairo_t            *cr,
     }
   qm_chart_set_color (cr, &style->foreground);
   qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0 },
-                 qm_format_si (total, sizeof total, node_top, "W"));
+                 qm_format_si (total, sizeof total, node_w, "W"));
+  layout->node_total_w = node_w;
 }
 
 void
@@ -211,12 +215,13 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
     positive (p->node.nics), positive (p->node.storage), positive (p->node.other),
   };
   double cluster_values[2][QM_POWER_CLUSTER_PARTS];
-  double node_top = 0.0, cluster_top = 0.0, text_h, legend_h, caption_h;
+  double node_top = 0.0, node_w, cluster_top = 0.0, text_h, legend_h, caption_h;
   double top, plot_h, label_w;
   char caption[256], a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
 
   for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
     node_top += node_values[i];
+  node_w = node_top;
   for (guint k = 0; k < 2; k++)
     {
       double sum = 0.0;
@@ -256,7 +261,7 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
   layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, width * 0.34 - label_w - 6.0 - pad), plot_h };
   qm_chart_draw_axis (cr, style, &layout.node_axis, &layout.node_plot, QM_AXIS_LEFT,
                       _("One node (W, provisioned)"), qm_chart_tick_number, NULL);
-  draw_node_panel (cr, style, node_values, node_top, &layout);
+  draw_node_panel (cr, style, node_values, node_w, &layout);
 
   /* Cluster panel: the rest. */
   {

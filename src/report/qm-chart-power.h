@@ -23,6 +23,7 @@ typedef struct
   QmAxis cluster_axis;     /* kW */
   QmRect node_parts[QM_POWER_NODE_PARTS];
   QmRect cluster_parts[2][QM_POWER_CLUSTER_PARTS];  /* [0] provisioned, [1] average */
+  double node_total_w;     /* the figure under the node's bar: its parts' sum */
 } QmPowerLayout;
 
 const char *qm_chart_power_node_part_name    (guint i);

@@ -24,35 +24,55 @@ qm_rack_groups (const QmCluster     *c,
   guint rest = c->nodes % per_rack;
   guint su = server != NULL ? MAX (server->rack_units, 1) : 1;
   guint sw_u = network != NULL ? MAX (network->rack_units, MIN_SWITCH_UNITS) : MIN_SWITCH_UNITS;
+  /* Every switch the racks hold, fabric and management: the estimate's
+   * one count (QmCluster, "total_switches" in the JSON), which the bill
+   * of materials lists as its switch lines plus the management switches. */
   guint switches = c->switches + c->mgmt_switches;
   double node_kw = c->node_power_w / 1000.0;
   double air = facility != NULL && facility->air_cooling_kw > 0 ? facility->air_cooling_kw : 40.0;
-  guint in_compute = 0;
+  guint in_compute = 0, extra = 0;
 
   memset (layout, 0, sizeof *layout);
 
   /* With no rack of their own, the switches sit at the top of the compute
-   * racks, spread evenly. */
+   * racks, spread evenly: the first @extra racks hold one more, so the
+   * drawing holds exactly @switches (rounding each rack up drew 140 for
+   * 138, issue #34). */
   if (c->network_racks == 0 && c->compute_racks > 0)
-    in_compute = (switches + c->compute_racks - 1) / c->compute_racks;
+    {
+      in_compute = switches / c->compute_racks;
+      extra = switches % c->compute_racks;
+    }
 
 #define ADD(k, n, srv, sw, st, kw_) G_STMT_START { \
     QmRackGroup *g = &layout->groups[layout->n_groups++]; \
+    g_assert (layout->n_groups <= QM_RACK_MAX_GROUPS); \
     g->kind = k; g->count = n; g->servers = srv; g->server_units = su; \
     g->switches = sw; g->switch_units = sw_u; g->storage_units = st; \
     g->kw = kw_; g->liquid = g->kw > air; layout->total_racks += n; \
   } G_STMT_END
 
-  if (full > 0)
-    ADD (QM_RACK_COMPUTE, full, per_rack, in_compute, 0, per_rack * node_kw);
+  /* extra < compute_racks, so the partial rack (the last) never needs
+   * one more than the rest. */
+  if (full > 0 && extra > 0 && extra < full)
+    {
+      ADD (QM_RACK_COMPUTE, extra, per_rack, in_compute + 1, 0, per_rack * node_kw);
+      ADD (QM_RACK_COMPUTE, full - extra, per_rack, in_compute, 0, per_rack * node_kw);
+    }
+  else if (full > 0)
+    ADD (QM_RACK_COMPUTE, full, per_rack, in_compute + (extra > 0 ? 1 : 0), 0, per_rack * node_kw);
   if (rest > 0)
-    ADD (QM_RACK_COMPUTE_PARTIAL, 1, rest, in_compute, 0, rest * node_kw);
+    ADD (QM_RACK_COMPUTE_PARTIAL, 1, rest, in_compute + (extra > full ? 1 : 0), 0, rest * node_kw);
   if (c->network_racks > 0)
     {
-      guint per = (switches + c->network_racks - 1) / c->network_racks;
+      guint per = switches / c->network_racks;
+      guint more = switches % c->network_racks;
       double sw_kw = network != NULL ? network->power_w / 1000.0 : 0.0;
 
-      ADD (QM_RACK_NETWORK, c->network_racks, 0, per, 0, per * sw_kw);
+      if (more > 0)
+        ADD (QM_RACK_NETWORK, more, 0, per + 1, 0, (per + 1) * sw_kw);
+      if (c->network_racks > more)
+        ADD (QM_RACK_NETWORK, c->network_racks - more, 0, per, 0, per * sw_kw);
     }
   if (c->storage_racks > 0)
     ADD (QM_RACK_STORAGE, c->storage_racks, 0, 0,

@@ -14,7 +14,9 @@
 
 G_BEGIN_DECLS
 
-#define QM_RACK_MAX_GROUPS 4
+/* Full compute racks in two groups (one more switch in the first), the
+ * last partial rack, network racks in two groups, storage racks. */
+#define QM_RACK_MAX_GROUPS 6
 
 typedef enum
 {

@@ -407,16 +407,8 @@ qm_plan_chart_quote (const QmPlan     *plan,
                      const QmEstimate *e,
                      QmQuote          *out)
 {
-  g_autofree QmPlan *with_terms = NULL;
-
-  if (plan->has_quote)
-    {
-      qm_estimate_quote (plan, e, out);
-      return;
-    }
-  with_terms = g_memdup2 (plan, sizeof *plan);
-  qm_quote_terms_init (&with_terms->quote, &plan->pricing);
-  qm_estimate_quote (with_terms, e, out);
+  /* A plan without quote terms gets the defaults (qm_estimate_quote). */
+  qm_estimate_quote (plan, e, out);
 }
 
 void
@@ -538,10 +530,28 @@ qm_plan_chart_describe (QmPlanChartKind   kind,
                               qm_format_si (b, sizeof b, e->power.facility_avg_kw * 1e3, "W"),
                               qm_format_energy (c, sizeof c, e->power.energy_mwh));
     case QM_PLAN_CHART_RACKS:
-      /* Translators: the last %s is empty or ", liquid-cooled". */
-      return g_strdup_printf (_("Rack layout: %u racks for %u nodes, %u per rack%s."),
-                              e->cluster.racks, e->cluster.nodes, e->cluster.nodes_per_rack,
-                              e->cluster.liquid_cooling ? _(", liquid-cooled") : "");
+      {
+        guint switches = e->cluster.switches + e->cluster.mgmt_switches;
+        g_autofree char *count = NULL;
+        /* Translators: the last %s is empty or ", liquid-cooled". */
+        g_autofree char *layout = g_strdup_printf (_("Rack layout: %u racks for %u nodes, %u per rack%s."),
+                                                   e->cluster.racks, e->cluster.nodes, e->cluster.nodes_per_rack,
+                                                   e->cluster.liquid_cooling ? _(", liquid-cooled") : "");
+
+        /* The one switch count the racks hold and the bill of materials
+         * lists (its fabric switch lines, and the management switches). */
+        if (switches == 0)
+          return g_steal_pointer (&layout);
+        /* Translators: after the rack layout's caption: all the switches
+         * in the racks, then the fabric switches (as the bill of
+         * materials lists them) and the management switches. */
+        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%u switch in the racks: %u in the fabrics, %u for management.",
+                                              "%u switches in the racks: %u in the fabrics, %u for management.",
+                                              switches),
+                                 switches, e->cluster.switches, e->cluster.mgmt_switches);
+        return g_strdup_printf ("%s %s", layout, count);
+      }
     case QM_PLAN_CHART_LATENCY:
       /* Translators: a request rate, a count of replicas, then two latencies in milliseconds. */
       return g_strdup_printf (_("Latency against requests per minute. This plan: %s requests/min on %u replicas, "

@@ -104,8 +104,8 @@ void        qm_plan_chart_draw_with_layout (QmPlanChartKind     kind,
                                             QmBytesUnit         unit,
                                             QmPlanChartLayout  *layout_out);
 
-/* The quote the cash-flow chart draws: the plan's terms, or the default
- * terms (qm_quote_terms_init) for a plan without a quote section, so that
+/* The quote the cash-flow chart draws: qm_estimate_quote(), the plan's
+ * terms or the defaults for a plan without a quote section, so that
  * `chart --kind cashflow` works on any plan. */
 void        qm_plan_chart_quote            (const QmPlan     *plan,
                                             const QmEstimate *estimate,

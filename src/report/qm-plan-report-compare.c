@@ -18,6 +18,7 @@
 #include "qm-csv.h"
 #include "qm-chart-vram.h"
 #include "qm-formulas.h"
+#include "qm-metrics.h"
 #include "qm-plan-charts.h"
 #include "qm-reliability.h"
 
@@ -94,20 +95,11 @@ draw_compare_figure (cairo_t  *cr,
     case COMPARE_FIGURE_CHART:
       {
         QmCompareItem items[QM_COMPARE_MAX_PLANS];
+        const char *labels[QM_COMPARE_MAX_PLANS];
 
         for (guint i = 0; i < c->n; i++)
-          {
-            const QmEstimate *e = &c->estimates[i];
-
-            items[i] = (QmCompareItem) {
-              .label = c->labels[i],
-              .gpus = e->gpus,
-              .days = e->has_training ? e->train_days : 0.0,
-              .cost = e->cost.total,
-              .power_kw = e->power.facility_peak_kw,
-              .co2_tonnes = e->power.co2_tonnes,
-            };
-          }
+          labels[i] = c->labels[i];
+        qm_compare_chart_items (c->estimates, labels, c->n, items);
         qm_chart_render_compare (&(QmChartFrame) { cr, &c->style, width, height },
                                  items, c->n, c->currency, NULL);
       }
@@ -147,6 +139,27 @@ draw_compare_figure (cairo_t  *cr,
     }
 }
 
+void
+qm_compare_chart_items (const QmEstimate   *estimates,
+                        const char * const *labels,
+                        guint               n,
+                        QmCompareItem      *items)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const QmEstimate *e = &estimates[i];
+
+      items[i] = (QmCompareItem) {
+        .label = labels[i],
+        .gpus = e->gpus,
+        .days = e->has_training ? e->train_days : 0.0,
+        .cost = e->cost.total,
+        .power_kw = e->power.facility_peak_kw,
+        .co2_tonnes = e->power.co2_tonnes,
+      };
+    }
+}
+
 static void
 add_compare_figure (QmDocument        *doc,
                     CompareCopy       *copy,
@@ -161,13 +174,6 @@ add_compare_figure (QmDocument        *doc,
   f->plan = plan;
   qm_document_add_figure (doc, height, draw_compare_figure, f, compare_figure_free);
 }
-
-typedef enum
-{
-  BETTER_NONE,
-  BETTER_LOWER,
-  BETTER_HIGHER,
-} Better;
 
 static void
 compare_row_free (gpointer data)
@@ -187,40 +193,6 @@ qm_compare_letter (guint i)
   return letters[i];
 }
 
-/* One row of figures: the best value(s) are marked, unless all are equal
- * or fewer than two apply (NaN = does not apply). Takes @texts. */
-static void
-metric_row (GPtrArray    *rows,
-            guint         n,
-            const char   *label,
-            const double *values,
-            char        **texts,
-            Better        better)
-{
-  QmCompareRow *row = g_new0 (QmCompareRow, 1);
-  double best = NAN, worst = NAN;
-  guint applicable = 0;
-
-  for (guint i = 0; i < n; i++)
-    if (isfinite (values[i]))
-      {
-        applicable++;
-        if (isnan (best) || (better == BETTER_LOWER ? values[i] < best : values[i] > best))
-          best = values[i];
-        if (isnan (worst) || (better == BETTER_LOWER ? values[i] > worst : values[i] < worst))
-          worst = values[i];
-      }
-
-  row->label = g_strdup (label);
-  for (guint i = 0; i < n; i++)
-    {
-      row->best[i] = better != BETTER_NONE && applicable >= 2 && best != worst &&
-                     isfinite (values[i]) && values[i] == best;
-      row->cells[i] = g_steal_pointer (&texts[i]);
-    }
-  g_ptr_array_add (rows, row);
-}
-
 /* The plans compared, as the rows and the report's sections take them. */
 typedef struct
 {
@@ -228,97 +200,78 @@ typedef struct
   const QmEstimate       *estimates;
   guint                   n;
   const QmPlanReportInfo *info;
+  const char             *currencies[QM_COMPARE_MAX_PLANS];
 } Compared;
 
-/* Fills v[] and t[] with one value and one cell per plan; the expressions
- * see the plan as p, its estimate as e and its currency as cur. */
+static void
+compared_init (Compared               *set,
+               const QmPlan           *plans,
+               const QmEstimate       *estimates,
+               guint                   n,
+               const QmPlanReportInfo *info)
+{
+  *set = (Compared) { plans, estimates, n, info, { NULL, } };
+  for (guint i = 0; i < n; i++)
+    set->currencies[i] = qm_report_currency_of (&plans[i], info);
+}
+
+/* The figures: one row per metric of the core's table (qm-metrics.h), each
+ * value marked where the metric's one rule ranks it best. */
+static void
+add_figure_rows (GPtrArray      *rows,
+                 const Compared *set)
+{
+  guint n_metrics;
+  const QmMetric *metrics = qm_metrics (&n_metrics);
+
+  for (guint m = 0; m < n_metrics; m++)
+    {
+      QmCompareRow *row = g_new0 (QmCompareRow, 1);
+
+      row->id = metrics[m].id;
+      row->label = g_strdup (_(metrics[m].label));
+      row->better = metrics[m].better;
+      row->verdict = qm_metric_rank (&metrics[m], set->plans, set->estimates, set->currencies, set->n,
+                                     row->values, row->best);
+      for (guint i = 0; i < set->n; i++)
+        row->cells[i] = metrics[m].format (&set->plans[i], &set->estimates[i], set->currencies[i],
+                                           set->info->memory_unit);
+      g_ptr_array_add (rows, row);
+    }
+}
+
+/* Fills t[] with one cell per plan; the expressions see the plan as p,
+ * its estimate as e and its currency as cur. */
 #define EACH(expr_v, expr_t) G_STMT_START {                             \
     for (guint i = 0; i < set->n; i++)                                  \
       {                                                                 \
         const QmPlan *p G_GNUC_UNUSED = &set->plans[i];                 \
         const QmEstimate *e G_GNUC_UNUSED = &set->estimates[i];         \
-        const char *cur G_GNUC_UNUSED = qm_report_currency_of (p, set->info); \
-        v[i] = (expr_v);                                                \
+        const char *cur G_GNUC_UNUSED = set->currencies[i];             \
         t[i] = (expr_t);                                                \
       }                                                                 \
   } G_STMT_END
-#define NA "–"
 
-/* A cell for @e: @figure for a run, or for a month of serving. */
-static char *
-per_month (const QmEstimate *e,
-           const char       *figure)
-{
-  /* Translators: a cell of the comparison: an energy, a mass of CO₂e or a
-   * cost for a month of serving, such as "16.0 MWh". */
-  return e->has_training ? g_strdup (figure) : g_strdup_printf (_("%s a month"), figure);
-}
-
-/* The figures, each marked where it is best. */
+/* An input row: no better or worse. Takes @texts. */
 static void
-add_figure_rows (GPtrArray      *rows,
-                 const Compared *set,
-                 gboolean        same_currency)
+input_row (GPtrArray   *rows,
+           guint        n,
+           const char  *id,
+           const char  *label,
+           char       **texts)
 {
-  double v[QM_COMPARE_MAX_PLANS];
-  char *t[QM_COMPARE_MAX_PLANS];
-  char a[QM_FORMAT_BUF];
+  QmCompareRow *row = g_new0 (QmCompareRow, 1);
 
-  /* The rows' labels and cells, as the comparison report, the CLI's table
-   * and the Compare page show them. */
-  EACH (e->gpus, g_strdup (qm_report_num (e->gpus, 0)));
-  metric_row (rows, set->n, _("GPUs"), v, t, BETTER_LOWER);
-  EACH (e->nodes, g_strdup (qm_report_num (e->nodes, 0)));
-  metric_row (rows, set->n, _("Nodes"), v, t, BETTER_LOWER);
-  EACH (e->cluster.racks, g_strdup (qm_report_num (e->cluster.racks, 0)));
-  metric_row (rows, set->n, _("Racks"), v, t, BETTER_LOWER);
-  EACH (e->has_training ? e->train_days : NAN, g_strdup (e->has_training ? qm_report_days (e->train_days) : NA));
-  /* Translators: rows of the comparison: the time to train with failures
-   * and restarts, and without. */
-  metric_row (rows, set->n, _("Time, with failures"), v, t, BETTER_LOWER);
-  EACH (e->has_training ? e->ideal_days : NAN, g_strdup (e->has_training ? qm_report_days (e->ideal_days) : NA));
-  metric_row (rows, set->n, _("Time, ideal"), v, t, BETTER_LOWER);
-  EACH (e->has_training ? e->gpu_hours : NAN, g_strdup (e->has_training ? qm_report_num (e->gpu_hours, 0) : NA));
-  metric_row (rows, set->n, _("GPU-hours"), v, t, BETTER_LOWER);
-  EACH (e->has_training ? e->mfu : NAN,
-        e->has_training ? g_strdup_printf ("%s%% (%s)", qm_report_num (100 * e->mfu, 1), qm_report_mfu_source_word (e->mfu_source))
-                        : g_strdup (NA));
-  metric_row (rows, set->n, _("MFU"), v, t, BETTER_HIGHER);
-  EACH (e->has_reliability ? e->reliability.goodput : NAN,
-        e->has_reliability ? g_strdup_printf ("%s%%", qm_report_num (100 * e->reliability.goodput, 1)) : g_strdup (NA));
-  metric_row (rows, set->n, _("Goodput"), v, t, BETTER_HIGHER);
-  EACH (e->has_inference ? e->inference.tokens_per_s_total : NAN,
-        e->has_inference ? g_strdup (qm_report_num (e->inference.tokens_per_s_total, 0)) : g_strdup (NA));
-  /* Translators: a row of the comparison: the output tokens per second a
-   * serving plan delivers. */
-  metric_row (rows, set->n, _("Output tokens/s"), v, t, BETTER_HIGHER);
-  EACH (e->memory.margin,
-        /* Translators: a cell of the comparison: the memory each GPU needs,
-         * the GPU's memory, and "fits" or "DOES NOT FIT". */
-        g_strdup_printf (_("%s of %s, %s"), qm_report_bytes (e->memory.total, set->info->memory_unit),
-                         qm_report_bytes (e->memory.capacity, set->info->memory_unit),
-                         /* Translators: in a cell of the comparison, after the memory per GPU. */
-                         e->fits ? _("fits") : _("DOES NOT FIT")));
-  metric_row (rows, set->n, _("Memory per GPU"), v, t, BETTER_HIGHER);
-  EACH (e->power.facility_peak_kw, g_strdup_printf ("%s kW", qm_report_num (e->power.facility_peak_kw, 0)));
-  metric_row (rows, set->n, _("Facility power"), v, t, BETTER_LOWER);
-  EACH (e->power.energy_mwh, per_month (e, qm_format_energy (a, sizeof a, e->power.energy_mwh)));
-  metric_row (rows, set->n, _("Energy"), v, t, BETTER_LOWER);
-  EACH (e->power.co2_tonnes, per_month (e, qm_format_tonnes (a, sizeof a, e->power.co2_tonnes)));
-  metric_row (rows, set->n, _("CO₂e"), v, t, BETTER_LOWER);
-  EACH (same_currency ? e->cost.upfront : NAN, g_strdup (qm_report_money (e->cost.upfront, cur)));
-  metric_row (rows, set->n, _("Upfront"), v, t, BETTER_LOWER);
-  EACH (same_currency ? e->cost.monthly : NAN, g_strdup (qm_report_money (e->cost.monthly, cur)));
-  metric_row (rows, set->n, _("Monthly"), v, t, BETTER_LOWER);
-  EACH (same_currency ? e->cost.run : NAN, per_month (e, qm_report_money (e->cost.run, cur)));
-  metric_row (rows, set->n, _("This run"), v, t, BETTER_LOWER);
-  EACH (same_currency ? e->cost.total : NAN,
-        /* Translators: a cell of the comparison: the total cost, then the
-         * months of the plan's horizon. */
-        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s over %s month", "%s over %s months",
-                                      qm_report_plural_n (e->cost.horizon_months)),
-                         qm_report_money (e->cost.total, cur), qm_report_num (e->cost.horizon_months, 0)));
-  metric_row (rows, set->n, _("Total cost"), v, t, BETTER_LOWER);
+  row->id = id;
+  row->label = g_strdup (label);
+  row->better = QM_BETTER_NONE;
+  row->verdict = QM_METRIC_NOT_RANKED;
+  for (guint i = 0; i < n; i++)
+    {
+      row->values[i] = NAN;
+      row->cells[i] = g_steal_pointer (&texts[i]);
+    }
+  g_ptr_array_add (rows, row);
 }
 
 /* The inputs: no better or worse, just side by side. */
@@ -326,23 +279,24 @@ static void
 add_input_rows (GPtrArray      *rows,
                 const Compared *set)
 {
-  double v[QM_COMPARE_MAX_PLANS];
   char *t[QM_COMPARE_MAX_PLANS];
-#define INPUT(label) metric_row (rows, set->n, (label), v, t, BETTER_NONE)
+#define INPUT(id, label) input_row (rows, set->n, (id), (label), t)
 
   {
     QmCompareRow *row = g_new0 (QmCompareRow, 1);
 
+    row->id = "inputs";
     row->label = g_strdup (_("Inputs"));
+    row->verdict = QM_METRIC_NOT_RANKED;
     row->section = TRUE;
     for (guint i = 0; i < set->n; i++)
       row->cells[i] = g_strdup ("");
     g_ptr_array_add (rows, row);
   }
   EACH (0, g_strdup (qm_report_mode_label (p->workload.mode)));
-  INPUT (_("Workload"));
+  INPUT ("workload", _("Workload"));
   EACH (0, qm_report_model_name (p, e));
-  INPUT (_("Model"));
+  INPUT ("model", _("Model"));
   EACH (0, e->has_training
            /* Translators: a cell of the comparison's "Work" row: the training
             * tokens, the sequence length and the precision ("bf16"). */
@@ -352,7 +306,7 @@ add_input_rows (GPtrArray      *rows,
             * a minute of a serving plan. */
            : g_strdup_printf (_("%s requests/min"), qm_report_num (p->workload.inference.requests_per_minute, 0)));
   /* Translators: a row of the comparison: how much work a plan does. */
-  INPUT (_("Work"));
+  INPUT ("work", _("Work"));
   EACH (0, e->has_training
            ? g_strdup_printf ("TP %u · PP %u · DP %u · ZeRO-%u", e->parallelism.tp, e->parallelism.pp,
                               e->parallelism.dp, e->parallelism.zero_stage)
@@ -360,23 +314,22 @@ add_input_rows (GPtrArray      *rows,
             * serving plan: replicas × GPUs in each. */
            : g_strdup_printf (_("%s × %u GPUs"), qm_report_num (e->inference.replicas, 0), e->inference.gpus_per_replica));
   /* Translators: a row of the comparison: the parallel layout. */
-  INPUT (_("Layout"));
+  INPUT ("layout", _("Layout"));
   EACH (0, g_strdup (qm_report_gpu_name (p)));
-  INPUT (_("GPU"));
+  INPUT ("gpu", _("GPU"));
   EACH (0, g_strdup (qm_report_server_name (p)));
-  INPUT (_("Server"));
+  INPUT ("server", _("Server"));
   /* Translators: a plan without a network. */
   EACH (0, g_strdup (p->network_id[0] ? p->network_id : C_("no network", "none")));
-  INPUT (_("Network"));
+  INPUT ("network", _("Network"));
   EACH (0, g_strdup (qm_report_pricing_label (p->pricing.mode)));
-  INPUT (_("Pricing"));
+  INPUT ("pricing", _("Pricing"));
   EACH (0, g_strdup_printf ("PUE %s, %s/kWh", qm_report_num (p->facility.pue, 2), qm_report_money_exact (p->facility.usd_per_kwh, cur)));
-  INPUT (_("Facility"));
+  INPUT ("facility", _("Facility"));
 #undef INPUT
 }
 
 #undef EACH
-#undef NA
 
 GPtrArray *
 qm_compare_rows (const QmPlan           *plans,
@@ -387,21 +340,30 @@ qm_compare_rows (const QmPlan           *plans,
   GPtrArray *rows = g_ptr_array_new_with_free_func (compare_row_free);
   QmPlanReportInfo info;
   g_autofree char *date = NULL;
-  gboolean same_currency = TRUE;
+  Compared set;
 
   g_return_val_if_fail (n >= 1 && n <= QM_COMPARE_MAX_PLANS, rows);
   qm_report_resolve_info (in, &info, &date);
-  for (guint i = 1; i < n; i++)
-    if (g_strcmp0 (qm_report_currency_of (&plans[i], &info), qm_report_currency_of (&plans[0], &info)) != 0)
-      same_currency = FALSE;
-
-  {
-    const Compared set = { plans, estimates, n, &info };
-
-    add_figure_rows (rows, &set, same_currency);
-    add_input_rows (rows, &set);
-  }
+  compared_init (&set, plans, estimates, n, &info);
+  add_figure_rows (rows, &set);
+  add_input_rows (rows, &set);
   return rows;
+}
+
+char *
+qm_compare_explain (const QmPlan           *plans,
+                    const QmEstimate       *estimates,
+                    guint                   n,
+                    const QmPlanReportInfo *in)
+{
+  QmPlanReportInfo info;
+  g_autofree char *date = NULL;
+  Compared set;
+
+  g_return_val_if_fail (n >= 1 && n <= QM_COMPARE_MAX_PLANS, NULL);
+  qm_report_resolve_info (in, &info, &date);
+  compared_init (&set, plans, estimates, n, &info);
+  return qm_metrics_explain (plans, estimates, set.currencies, n);
 }
 
 /* The plans and estimates copied for the figures, which draw after the
@@ -474,8 +436,12 @@ add_compare_cover (QmDocument     *doc,
   qm_document_add_paragraph (doc, _("✓ marks the better value in each row: lower for counts, time, power "
                                     "and cost; higher for MFU, goodput, memory to spare and throughput. "
                                     "“–” means the figure does not apply to that plan."));
-  if (currency == NULL)
-    qm_document_add_paragraph (doc, _("The plans use different currencies, so costs are not marked."));
+  {
+    g_autofree char *why = qm_metrics_explain (set->plans, set->estimates, set->currencies, set->n);
+
+    if (why != NULL)
+      qm_document_add_paragraph (doc, why);
+  }
 }
 
 /* The table of key figures: qm_compare_rows(), a column per plan. */
@@ -576,8 +542,9 @@ qm_compare_report_new (const QmPlan           *plans,
 
   copy = compare_copy_new (plans, estimates, n, &info, &same_currency);
   {
-    const Compared set = { plans, estimates, n, &info };
+    Compared set;
 
+    compared_init (&set, plans, estimates, n, &info);
     add_compare_cover (doc, &set, same_currency ? copy->currency : NULL);
     add_compare_table (doc, &set);
   }

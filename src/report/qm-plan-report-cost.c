@@ -201,11 +201,11 @@ qm_plan_report_add_bom (QmDocument                *doc,
   add_totals (doc, plan, e, cur);
   if (c->break_even_valid)
     {
-      /* Translators: the months until buying pays off, always with one
-       * decimal ("17.5", "1.0"); the rent a month. */
-      g_autofree char *t = g_strdup_printf (_("Buying pays off after %s months against renting the same GPUs "
-                                              "(renting: %s a month)."),
-                                            qm_report_num (c->break_even_months, 1), qm_report_money (c->rent_monthly, cur));
+      /* Translators: the month (a number, counted from the order) from
+       * which buying has cost less; the rent a month. */
+      g_autofree char *t = g_strdup_printf (_("Buying costs less than renting the same GPUs from month %u after the "
+                                              "order (renting: %s a month)."),
+                                            c->break_even_month, qm_report_money (c->rent_monthly, cur));
       qm_document_add_paragraph (doc, t);
     }
 }

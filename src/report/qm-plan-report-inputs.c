@@ -120,6 +120,19 @@ append_value (GString          *s,
       break;
     }
   v = qm_plan_key_get_number (key, plan);
+  /* The GPU-hour price the estimate used (the one price fact, QmCost): a
+   * 0 in the plan means the cloud offer's rate, which is printed. */
+  if (IS (key, pricing.usd_per_gpu_hour) && e->has_cost && e->cost.rent_price_from_offer)
+    {
+      char number[QM_FORMAT_BUF];
+
+      unit = qm_plan_key_unit_label (key, plan);
+      qm_format_number (number, sizeof number, e->cost.rent_usd_per_gpu_hour, 2);
+      /* Translators: the plan's price per GPU-hour when it is the cloud
+       * offer's: a number, then a currency such as "USD". */
+      g_string_append_printf (s, _("%s %s (the cloud offer’s rate)"), number, unit != NULL ? unit : "");
+      return;
+    }
   if (v == 0 && key->flags & QM_PLAN_KEY_AUTO)
     {
       g_string_append (s, _("Auto"));

@@ -11,6 +11,7 @@
 #include "qm-document.h"
 #include "qm-estimate.h"
 #include "qm-format.h"
+#include "qm-metrics.h"
 #include "qm-workload.h"
 
 G_BEGIN_DECLS
@@ -48,15 +49,21 @@ QmDocument *qm_compare_report_new    (const QmPlan           *plans,
                                       const QmPlanReportInfo *info);
 
 /* The side-by-side table of the comparison, shared by the PDF, the CLI's
- * text table and the GUI: one row per key figure, then a section row and
- * the inputs. best[] marks the better value(s) of a row (none when all
- * are equal, or fewer than two apply: "–"). */
+ * text table and JSON, and the Compare page: one row per metric of the
+ * core's table (qm-metrics.h), then a section row and the inputs. best[]
+ * marks the better value(s) of a row, as qm_metric_rank() decides (none
+ * when all are equal, fewer than two apply, or the metric's rule keeps
+ * the plans apart: verdict says which). */
 typedef struct
 {
-  char     *label;
-  char     *cells[QM_COMPARE_MAX_PLANS];
-  gboolean  best[QM_COMPARE_MAX_PLANS];
-  gboolean  section;     /* a heading row: label only */
+  const char      *id;       /* the metric's id, or the input's ("gpu") */
+  char            *label;
+  char            *cells[QM_COMPARE_MAX_PLANS];
+  double           values[QM_COMPARE_MAX_PLANS];  /* NaN: does not apply */
+  gboolean         best[QM_COMPARE_MAX_PLANS];
+  QmBetter         better;
+  QmMetricVerdict  verdict;
+  gboolean         section;  /* a heading row: label only */
 } QmCompareRow;
 
 /* A GPtrArray of QmCompareRow that frees them. */
@@ -64,6 +71,21 @@ GPtrArray  *qm_compare_rows          (const QmPlan           *plans,
                                       const QmEstimate       *estimates,
                                       guint                   n,
                                       const QmPlanReportInfo *info);
+
+/* Which rows were not ranked and why, as the PDF, the page and the CLI
+ * print it under the table; NULL when every row could be. */
+char       *qm_compare_explain       (const QmPlan           *plans,
+                                      const QmEstimate       *estimates,
+                                      guint                   n,
+                                      const QmPlanReportInfo *info);
+
+/* The comparison chart's bars for @n plans, as the PDF and the Compare
+ * page draw them (one definition): a serving plan has no time to train,
+ * so no bar. @labels[i] is kept by pointer. */
+void        qm_compare_chart_items   (const QmEstimate       *estimates,
+                                      const char * const     *labels,
+                                      guint                   n,
+                                      QmCompareItem          *items);
 
 /* The plans' short labels in charts and tables: "A", "B" ... */
 char        qm_compare_letter        (guint                   i);

@@ -1,0 +1,385 @@
+/* qm-metrics.c: the comparison's key figures, one row each (qm-metrics.h).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "qm-metrics.h"
+
+#define NA "–"
+
+/* The n that picks a plural form for a count printed with 0 decimals (as
+ * qm_report_plural_n). */
+static gulong
+plural_n (double v)
+{
+  double r = round (v);
+
+  if (!isfinite (v) || v < 0)
+    return 0;
+  if (fabs (v - r) >= 0.005)
+    return 2;
+  return r > 1e9 ? 1000000000ul + (gulong) fmod (r, 1e6) : (gulong) r;
+}
+
+static char *
+num (double v,
+     int    decimals)
+{
+  char buf[QM_FORMAT_BUF];
+
+  return g_strdup (qm_format_number (buf, sizeof buf, v, decimals));
+}
+
+/* @figure for a run, or for a month of serving. Takes @figure. */
+static char *
+per_month (const QmEstimate *e,
+           char             *figure)
+{
+  char *text;
+
+  if (e->has_training)
+    return figure;
+  /* Translators: a cell of the comparison: an energy, a mass of CO₂e or a
+   * cost for a month of serving, such as "16.0 MWh". */
+  text = g_strdup_printf (_("%s a month"), figure);
+  g_free (figure);
+  return text;
+}
+
+static const char *
+mfu_source_word (QmMfuSource source)
+{
+  switch (source)
+    {
+    /* Translators: in the comparison's MFU row, "40.0% (given)": the MFU
+     * is given in the plan. */
+    case QM_MFU_SOURCE_GIVEN:     return C_("MFU source", "given");
+    /* Translators: in the comparison's MFU row: predicted by the
+     * throughput model. */
+    case QM_MFU_SOURCE_PREDICTED: return C_("MFU source", "predicted");
+    case QM_MFU_SOURCE_DEFAULT:
+    /* Translators: in the comparison's MFU row: the default for the GPU
+     * family. */
+    default:                      return C_("MFU source", "default");
+    }
+}
+
+#define UNUSED_ARGS G_GNUC_UNUSED const char *currency, G_GNUC_UNUSED QmBytesUnit bytes
+#define VALUE(name, expr) \
+  static double name##_value (G_GNUC_UNUSED const QmPlan *p, const QmEstimate *e) { return (expr); }
+
+VALUE (gpus, e->gpus)
+static char *gpus_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS) { return num (e->gpus, 0); }
+VALUE (nodes, e->nodes)
+static char *nodes_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS) { return num (e->nodes, 0); }
+VALUE (racks, e->cluster.racks)
+static char *racks_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS) { return num (e->cluster.racks, 0); }
+
+static char *
+days_text (gboolean applies,
+           double   days)
+{
+  char buf[QM_FORMAT_BUF];
+
+  return g_strdup (applies ? qm_format_days (buf, sizeof buf, days) : NA);
+}
+VALUE (days, e->has_training ? e->train_days : NAN)
+static char *days_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS) { return days_text (e->has_training, e->train_days); }
+VALUE (ideal, e->has_training ? e->ideal_days : NAN)
+static char *ideal_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS) { return days_text (e->has_training, e->ideal_days); }
+VALUE (gpu_hours, e->has_training ? e->gpu_hours : NAN)
+static char *gpu_hours_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
+{ return e->has_training ? num (e->gpu_hours, 0) : g_strdup (NA); }
+
+VALUE (mfu, e->has_training ? e->mfu : NAN)
+static char *
+mfu_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
+{
+  g_autofree char *pct = NULL;
+
+  if (!e->has_training)
+    return g_strdup (NA);
+  pct = num (100 * e->mfu, 1);
+  return g_strdup_printf ("%s%% (%s)", pct, mfu_source_word (e->mfu_source));
+}
+
+VALUE (goodput, e->has_reliability ? e->reliability.goodput : NAN)
+static char *
+goodput_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
+{
+  g_autofree char *pct = NULL;
+
+  if (!e->has_reliability)
+    return g_strdup (NA);
+  pct = num (100 * e->reliability.goodput, 1);
+  return g_strdup_printf ("%s%%", pct);
+}
+
+VALUE (tokens_per_s, e->has_inference ? e->inference.tokens_per_s_total : NAN)
+static char *tokens_per_s_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
+{ return e->has_inference ? num (e->inference.tokens_per_s_total, 0) : g_strdup (NA); }
+
+/* Memory is ranked by what each GPU has to spare (capacity - need), one
+ * rule for every view: 36 GB needed of 80 beats 47 of 80, and a plan on a
+ * bigger GPU with room to spare beats one that just fits. */
+VALUE (memory, e->memory.margin)
+static char *
+memory_format (G_GNUC_UNUSED const QmPlan *p,
+               const QmEstimate *e,
+               G_GNUC_UNUSED const char *currency,
+               QmBytesUnit bytes)
+{
+  char need[QM_FORMAT_BUF], cap[QM_FORMAT_BUF];
+
+  /* Translators: a cell of the comparison: the memory each GPU needs,
+   * the GPU's memory, and "fits" or "DOES NOT FIT". */
+  return g_strdup_printf (_("%s of %s, %s"), qm_format_bytes (need, sizeof need, e->memory.total, bytes),
+                          qm_format_bytes (cap, sizeof cap, e->memory.capacity, bytes),
+                          /* Translators: in a cell of the comparison, after the memory per GPU. */
+                          e->fits ? _("fits") : _("DOES NOT FIT"));
+}
+
+VALUE (power, e->power.facility_peak_kw)
+static char *
+power_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
+{
+  g_autofree char *kw = num (e->power.facility_peak_kw, 0);
+
+  return g_strdup_printf ("%s kW", kw);
+}
+
+VALUE (energy, e->power.energy_mwh)
+static char *
+energy_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
+{
+  char buf[QM_FORMAT_BUF];
+
+  return per_month (e, g_strdup (qm_format_energy (buf, sizeof buf, e->power.energy_mwh)));
+}
+
+VALUE (co2, e->power.co2_tonnes)
+static char *
+co2_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
+{
+  char buf[QM_FORMAT_BUF];
+
+  return per_month (e, g_strdup (qm_format_tonnes (buf, sizeof buf, e->power.co2_tonnes)));
+}
+
+static char *
+money (double      v,
+       const char *currency)
+{
+  char buf[QM_FORMAT_BUF];
+
+  return g_strdup (qm_format_money (buf, sizeof buf, v, currency));
+}
+
+#define MONEY_ARGS G_GNUC_UNUSED const QmPlan *p, const QmEstimate *e, const char *currency, \
+                   G_GNUC_UNUSED QmBytesUnit bytes
+VALUE (upfront, e->cost.upfront)
+static char *upfront_format (MONEY_ARGS) { return money (e->cost.upfront, currency); }
+VALUE (monthly, e->cost.monthly)
+static char *monthly_format (MONEY_ARGS) { return money (e->cost.monthly, currency); }
+VALUE (run, e->cost.run)
+static char *run_format (MONEY_ARGS) { return per_month (e, money (e->cost.run, currency)); }
+VALUE (total, e->cost.total)
+static char *
+total_format (MONEY_ARGS)
+{
+  g_autofree char *m = money (e->cost.total, currency);
+  g_autofree char *months = num (e->cost.horizon_months, 0);
+
+  /* Translators: a cell of the comparison: the total cost, then the
+   * months of the plan's horizon. */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s over %s month", "%s over %s months",
+                                       plural_n (e->cost.horizon_months)),
+                          m, months);
+}
+
+#undef VALUE
+
+#define ROW(id, label, unit, better, rule, fn) \
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format }
+
+static const QmMetric metrics[] = {
+  ROW ("gpus",         N_("GPUs"),                 "count",     LOWER,  QM_METRIC_ANY, gpus),
+  ROW ("nodes",        N_("Nodes"),                "count",     LOWER,  QM_METRIC_ANY, nodes),
+  ROW ("racks",        N_("Racks"),                "count",     LOWER,  QM_METRIC_ANY, racks),
+  /* Translators: rows of the comparison: the time to train with failures
+   * and restarts, and without. */
+  ROW ("days",         N_("Time, with failures"),  "days",      LOWER,  QM_METRIC_ANY, days),
+  ROW ("ideal",        N_("Time, ideal"),          "days",      LOWER,  QM_METRIC_ANY, ideal),
+  ROW ("gpu-hours",    N_("GPU-hours"),            "GPU-hours", LOWER,  QM_METRIC_ANY, gpu_hours),
+  ROW ("mfu",          N_("MFU"),                  "fraction",  HIGHER, QM_METRIC_ANY, mfu),
+  ROW ("goodput",      N_("Goodput"),              "fraction",  HIGHER, QM_METRIC_ANY, goodput),
+  /* Translators: a row of the comparison: the output tokens per second a
+   * serving plan delivers. */
+  ROW ("tokens-per-s", N_("Output tokens/s"),      "tokens/s",  HIGHER, QM_METRIC_ANY, tokens_per_s),
+  ROW ("memory",       N_("Memory per GPU"),       "bytes",     HIGHER, QM_METRIC_ANY, memory),
+  ROW ("power",        N_("Facility power"),       "kW",        LOWER,  QM_METRIC_ANY, power),
+  ROW ("energy",       N_("Energy"),               "MWh",       LOWER,  QM_METRIC_SAME_MODE, energy),
+  ROW ("co2",          N_("CO₂e"),                 "t",         LOWER,  QM_METRIC_SAME_MODE, co2),
+  ROW ("upfront",      N_("Upfront"),              "currency",  LOWER,  QM_METRIC_SAME_CURRENCY, upfront),
+  ROW ("monthly",      N_("Monthly"),              "currency",  LOWER,  QM_METRIC_SAME_CURRENCY, monthly),
+  ROW ("run",          N_("This run"),             "currency",  LOWER,
+       QM_METRIC_SAME_CURRENCY | QM_METRIC_SAME_MODE, run),
+  ROW ("total",        N_("Total cost"),           "currency",  LOWER,
+       QM_METRIC_SAME_CURRENCY | QM_METRIC_SAME_HORIZON, total),
+};
+
+#undef ROW
+
+const QmMetric *
+qm_metrics (guint *n_metrics)
+{
+  *n_metrics = G_N_ELEMENTS (metrics);
+  return metrics;
+}
+
+const QmMetric *
+qm_metric_find (const char *id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+    if (g_str_equal (metrics[i].id, id))
+      return &metrics[i];
+  return NULL;
+}
+
+/* Whether the plans that a metric applies to agree on what @rule asks. */
+static QmMetricVerdict
+check_rule (QmMetricRule         rule,
+            const QmEstimate    *estimates,
+            const char * const  *currencies,
+            const double        *values,
+            guint                n)
+{
+  int first = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (!isfinite (values[i]))
+        continue;
+      if (first < 0)
+        {
+          first = (int) i;
+          continue;
+        }
+      if ((rule & QM_METRIC_SAME_CURRENCY) && g_strcmp0 (currencies[i], currencies[first]) != 0)
+        return QM_METRIC_CURRENCIES_DIFFER;
+      if ((rule & QM_METRIC_SAME_MODE) && estimates[i].has_training != estimates[first].has_training)
+        return QM_METRIC_MODES_DIFFER;
+      if ((rule & QM_METRIC_SAME_HORIZON) &&
+          estimates[i].cost.horizon_months != estimates[first].cost.horizon_months)
+        return QM_METRIC_HORIZONS_DIFFER;
+    }
+  return QM_METRIC_RANKED;
+}
+
+QmMetricVerdict
+qm_metric_rank (const QmMetric      *metric,
+                const QmPlan        *plans,
+                const QmEstimate    *estimates,
+                const char * const  *currencies,
+                guint                n,
+                double              *values,
+                gboolean            *best)
+{
+  double top = NAN, bottom = NAN;
+  guint applicable = 0;
+  QmMetricVerdict verdict;
+
+  g_return_val_if_fail (metric != NULL && n > 0, QM_METRIC_FEWER_THAN_TWO);
+
+  for (guint i = 0; i < n; i++)
+    {
+      best[i] = FALSE;
+      values[i] = metric->value (&plans[i], &estimates[i]);
+      if (!isfinite (values[i]))
+        {
+          values[i] = NAN;
+          continue;
+        }
+      applicable++;
+      if (isnan (top) || (metric->better == QM_BETTER_LOWER ? values[i] < top : values[i] > top))
+        top = values[i];
+      if (isnan (bottom) || (metric->better == QM_BETTER_LOWER ? values[i] > bottom : values[i] < bottom))
+        bottom = values[i];
+    }
+  if (metric->better == QM_BETTER_NONE)
+    return QM_METRIC_NOT_RANKED;
+  if (applicable < 2)
+    return QM_METRIC_FEWER_THAN_TWO;
+  verdict = check_rule (metric->rule, estimates, currencies, values, n);
+  if (verdict != QM_METRIC_RANKED)
+    return verdict;
+  if (top == bottom)
+    return QM_METRIC_ALL_EQUAL;
+  for (guint i = 0; i < n; i++)
+    best[i] = isfinite (values[i]) && values[i] == top;
+  return QM_METRIC_RANKED;
+}
+
+const char *
+qm_better_to_string (QmBetter better)
+{
+  switch (better)
+    {
+    case QM_BETTER_LOWER:  return "lower";
+    case QM_BETTER_HIGHER: return "higher";
+    case QM_BETTER_NONE:
+    default:               return "none";
+    }
+}
+
+const char *
+qm_metric_verdict_to_string (QmMetricVerdict verdict)
+{
+  switch (verdict)
+    {
+    case QM_METRIC_RANKED:            return "ranked";
+    case QM_METRIC_NOT_RANKED:        return "not-ranked";
+    case QM_METRIC_FEWER_THAN_TWO:    return "fewer-than-two";
+    case QM_METRIC_ALL_EQUAL:         return "all-equal";
+    case QM_METRIC_CURRENCIES_DIFFER: return "currencies-differ";
+    case QM_METRIC_MODES_DIFFER:      return "modes-differ";
+    case QM_METRIC_HORIZONS_DIFFER:   return "horizons-differ";
+    default:                          return "unknown";
+    }
+}
+
+char *
+qm_metrics_explain (const QmPlan        *plans,
+                    const QmEstimate    *estimates,
+                    const char * const  *currencies,
+                    guint                n)
+{
+  gboolean seen[QM_METRIC_HORIZONS_DIFFER + 1] = { FALSE, };
+  g_autoptr(GString) text = g_string_new (NULL);
+  double values[8];
+  gboolean best[8];
+
+  g_return_val_if_fail (n <= G_N_ELEMENTS (values), NULL);
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    seen[qm_metric_rank (&metrics[m], plans, estimates, currencies, n, values, best)] = TRUE;
+
+  if (seen[QM_METRIC_CURRENCIES_DIFFER])
+    g_string_append (text, _("The plans use different currencies, so costs are not marked."));
+  if (seen[QM_METRIC_MODES_DIFFER])
+    {
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      g_string_append (text, _("Training and serving plans are compared only on what they share: "
+                               "energy, CO₂e and the cost of the run are for the whole run in a "
+                               "training plan and for a month in a serving plan, so they are not marked."));
+    }
+  if (seen[QM_METRIC_HORIZONS_DIFFER])
+    {
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      g_string_append (text, _("The plans’ horizons differ, so total costs are not marked."));
+    }
+  return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
+}

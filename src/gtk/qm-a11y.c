@@ -23,11 +23,29 @@ set_text (GtkWidget             *widget,
   gtk_accessible_update_property (GTK_ACCESSIBLE (widget), property, text, -1);
 }
 
+/* A drop-down's focus lands on the toggle button inside it, which AT-SPI
+ * reads on its own: GTK 4.8 does not pass the drop-down's label on. */
+static GtkWidget *
+drop_down_button (GtkWidget *drop_down)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (drop_down); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_TOGGLE_BUTTON (c))
+      return c;
+  return NULL;
+}
+
 void
 qm_a11y_label (GtkWidget  *widget,
                const char *label)
 {
   set_text (widget, LABEL_KEY, GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+  if (GTK_IS_DROP_DOWN (widget))
+    {
+      GtkWidget *button = drop_down_button (widget);
+
+      if (button != NULL)
+        gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+    }
 }
 
 void

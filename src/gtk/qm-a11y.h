@@ -12,7 +12,8 @@
 
 G_BEGIN_DECLS
 
-/* GTK_ACCESSIBLE_PROPERTY_LABEL. */
+/* GTK_ACCESSIBLE_PROPERTY_LABEL; on a GtkDropDown, also on the toggle
+ * button inside it, which takes the focus. */
 void        qm_a11y_label           (GtkWidget  *widget,
                                      const char *label);
 /* GTK_ACCESSIBLE_RELATION_LABELLED_BY @label (a GtkLabel, or a row whose

@@ -19,7 +19,12 @@
  * - icon-buttons: a button or menu button that shows no text has an
  *   accessible label or a labelled-by relation (item 1);
  * - drop-downs: the toggle button inside a drop-down, which takes the
- *   focus, is named (item 3).
+ *   focus, is named (item 3);
+ * - doubled-names: no control has both a label and a labelled-by relation
+ *   to a widget with text, which GTK 4.8 reads one after the other
+ *   ("Layers Layers"; item 4);
+ * - radio-buttons: a check button drawn as a radio (in a group) has the
+ *   radio role (item 4).
  *
  * The Compare page is left out of the per-item checks for now (issue #37
  * item 2: branch metric-table rewrites it).
@@ -50,6 +55,8 @@ typedef enum
   FAIL_UNNAMED,          /* the original check: no name by any route */
   FAIL_ICON_BUTTON,      /* item 1 */
   FAIL_DROP_DOWN,        /* item 3 */
+  FAIL_DOUBLED,          /* item 4: label and labelled-by both read */
+  FAIL_RADIO,            /* item 4: a radio read as a check box */
   N_FAILS
 } FailKind;
 
@@ -254,6 +261,26 @@ in_compare_page (GtkWidget *widget)
   return FALSE;
 }
 
+/* A button whose label has a mnemonic: GTK 4.8 names it with the raw
+ * label and then the mnemonic label ("_New Plan… New Plan…"). */
+static gboolean
+has_mnemonic_label (GtkWidget *widget)
+{
+  return GTK_IS_BUTTON (widget) && !GTK_IS_CHECK_BUTTON (widget) &&
+         gtk_button_get_use_underline (GTK_BUTTON (widget)) &&
+         has_text (gtk_button_get_label (GTK_BUTTON (widget)));
+}
+
+/* A grouped GtkCheckButton draws a "radio" indicator instead of "check". */
+static gboolean
+draws_radio (GtkWidget *check)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (check); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (g_strcmp0 (gtk_widget_get_css_name (c), "radio") == 0)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 check_items (Walk      *walk,
              GtkWidget *widget)
@@ -276,6 +303,20 @@ check_items (Walk      *walk,
       else if (button != NULL && !has_spoken_name (button))
         fail_kind (walk, FAIL_DROP_DOWN, button, "(a drop-down's button) has no accessible label");
     }
+
+  /* Item 4: GTK 4.8 reads the label, then each labelled-by widget. (A
+   * button with a mnemonic is item 10.) */
+  if (gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL) &&
+      labelled_by_text (widget) && !has_mnemonic_label (widget))
+    {
+      g_autofree char *targets = dup_labelled_by (widget);
+      g_autofree char *why = g_strdup_printf ("has a label and is labelled by %s", targets);
+
+      fail_kind (walk, FAIL_DOUBLED, widget, why);
+    }
+  if (GTK_IS_CHECK_BUTTON (widget) && draws_radio (widget) &&
+      !gtk_test_accessible_has_role (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_ROLE_RADIO))
+    fail_kind (walk, FAIL_RADIO, widget, "is a radio button read as a check box");
 }
 
 static void
@@ -480,6 +521,18 @@ test_drop_downs (void)
   assert_no_failures (FAIL_DROP_DOWN, "Drop-downs read without a name (issue #37 item 3)");
 }
 
+static void
+test_doubled_names (void)
+{
+  assert_no_failures (FAIL_DOUBLED, "Controls whose name is read twice (issue #37 item 4)");
+}
+
+static void
+test_radio_buttons (void)
+{
+  assert_no_failures (FAIL_RADIO, "Radio buttons with the check box role (issue #37 item 4)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -493,6 +546,8 @@ main (int argc, char **argv)
   g_test_add_func ("/a11y/every-control-is-named", test_every_control_is_named);
   g_test_add_func ("/a11y/icon-buttons", test_icon_buttons);
   g_test_add_func ("/a11y/drop-downs", test_drop_downs);
+  g_test_add_func ("/a11y/doubled-names", test_doubled_names);
+  g_test_add_func ("/a11y/radio-buttons", test_radio_buttons);
 
   return g_test_run ();
 }

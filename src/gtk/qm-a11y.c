@@ -39,6 +39,11 @@ qm_a11y_label (GtkWidget  *widget,
                const char *label)
 {
   set_text (widget, LABEL_KEY, GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+  /* GTK 4.8 reads the label and then every labelled-by widget: the title
+   * that an AdwActionRow (set_activatable_widget) or a mnemonic label
+   * points at would be read a second time ("Layers Layers"). */
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  g_object_set_data (G_OBJECT (widget), LABELLED_BY_KEY, NULL);
   if (GTK_IS_DROP_DOWN (widget))
     {
       GtkWidget *button = drop_down_button (widget);

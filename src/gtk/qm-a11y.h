@@ -12,8 +12,9 @@
 
 G_BEGIN_DECLS
 
-/* GTK_ACCESSIBLE_PROPERTY_LABEL; on a GtkDropDown, also on the toggle
- * button inside it, which takes the focus. */
+/* GTK_ACCESSIBLE_PROPERTY_LABEL, replacing any labelled-by relation (call
+ * it after adw_action_row_set_activatable_widget(), which adds one); on a
+ * GtkDropDown, also on the toggle button inside it, which takes the focus. */
 void        qm_a11y_label           (GtkWidget  *widget,
                                      const char *label);
 /* GTK_ACCESSIBLE_RELATION_LABELLED_BY @label (a GtkLabel, or a row whose

@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "qm-a11y.h"
 #include "qm-plan.h"
 #include "qm-plan-view-rows.h"
 #include "qm-problem.h"
@@ -350,8 +351,8 @@ build_input (QmPlanView          *self,
       adw_action_row_add_suffix (ADW_ACTION_ROW (in->row), in->error_icon);
       adw_action_row_add_suffix (ADW_ACTION_ROW (in->row), in->control);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (in->row), in->control);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (in->control),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+      /* Not also labelled by the row's title: GTK 4.8 would read both. */
+      qm_a11y_label (in->control, label);
       if (hint != NULL)
         gtk_accessible_update_property (GTK_ACCESSIBLE (in->control),
                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, hint, -1);

@@ -24,7 +24,10 @@
  *   to a widget with text, which GTK 4.8 reads one after the other
  *   ("Layers Layers"; item 4);
  * - radio-buttons: a check button drawn as a radio (in a group) has the
- *   radio role (item 4).
+ *   radio role (item 4);
+ * - units: a spin button whose unit is a separate label in its row has the
+ *   unit in its name, and one in a row with a subtitle has a description
+ *   (item 5).
  *
  * The Compare page is left out of the per-item checks for now (issue #37
  * item 2: branch metric-table rewrites it).
@@ -38,6 +41,7 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "qm-a11y.h"
 #include "qm-chart-widget.h"
@@ -57,6 +61,7 @@ typedef enum
   FAIL_DROP_DOWN,        /* item 3 */
   FAIL_DOUBLED,          /* item 4: label and labelled-by both read */
   FAIL_RADIO,            /* item 4: a radio read as a check box */
+  FAIL_UNIT,             /* item 5: a value read without its unit */
   N_FAILS
 } FailKind;
 
@@ -261,6 +266,43 @@ in_compare_page (GtkWidget *widget)
   return FALSE;
 }
 
+/* The accessible label GTK holds, or NULL: gtk_test_accessible_check_property()
+ * returns the actual value when it differs from the expected one. */
+static char *
+dup_label (GtkWidget *widget)
+{
+  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL))
+    return NULL;
+  return gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                             "\001");
+}
+
+/* The unit shown beside a value: a dim label in its row's suffixes. */
+static const char *
+row_unit (GtkWidget *row,
+          GtkWidget *control)
+{
+  GtkWidget *label = NULL;
+
+  for (GtkWidget *w = gtk_widget_get_first_child (row); w != NULL && label == NULL;
+       w = gtk_widget_get_next_sibling (w))
+    {
+      if (w == control)
+        continue;
+      if (GTK_IS_LABEL (w) && gtk_widget_get_visible (w) && gtk_widget_has_css_class (w, "dim-label") &&
+          !gtk_widget_has_css_class (w, "subtitle") && !gtk_widget_has_css_class (w, "title"))
+        return gtk_label_get_text (GTK_LABEL (w));
+      if (!GTK_IS_LABEL (w))
+        {
+          const char *inner = row_unit (w, control);
+
+          if (has_text (inner))
+            return inner;
+        }
+    }
+  return NULL;
+}
+
 /* A button whose label has a mnemonic: GTK 4.8 names it with the raw
  * label and then the mnemonic label ("_New Plan… New Plan…"). */
 static gboolean
@@ -314,6 +356,26 @@ check_items (Walk      *walk,
 
       fail_kind (walk, FAIL_DOUBLED, widget, why);
     }
+  /* Item 5: "15000.0" says nothing without "billions". */
+  if (GTK_IS_SPIN_BUTTON (widget) && gtk_widget_get_ancestor (widget, ADW_TYPE_ACTION_ROW) != NULL)
+    {
+      GtkWidget *row = gtk_widget_get_ancestor (widget, ADW_TYPE_ACTION_ROW);
+      const char *unit = row_unit (row, widget);
+      const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+      g_autofree char *label = dup_label (widget);
+
+      if (has_text (unit) && (label == NULL || strstr (label, unit) == NULL))
+        {
+          g_autofree char *why = g_strdup_printf ("is named “%s” without its unit “%s”",
+                                                  label ? label : "", unit);
+
+          fail_kind (walk, FAIL_UNIT, widget, why);
+        }
+      if (has_text (subtitle) &&
+          !gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION))
+        fail_kind (walk, FAIL_UNIT, widget, "has no description (its row's subtitle)");
+    }
+
   if (GTK_IS_CHECK_BUTTON (widget) && draws_radio (widget) &&
       !gtk_test_accessible_has_role (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_ROLE_RADIO))
     fail_kind (walk, FAIL_RADIO, widget, "is a radio button read as a check box");
@@ -533,6 +595,12 @@ test_radio_buttons (void)
   assert_no_failures (FAIL_RADIO, "Radio buttons with the check box role (issue #37 item 4)");
 }
 
+static void
+test_units (void)
+{
+  assert_no_failures (FAIL_UNIT, "Values read without their unit (issue #37 item 5)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -548,6 +616,7 @@ main (int argc, char **argv)
   g_test_add_func ("/a11y/drop-downs", test_drop_downs);
   g_test_add_func ("/a11y/doubled-names", test_doubled_names);
   g_test_add_func ("/a11y/radio-buttons", test_radio_buttons);
+  g_test_add_func ("/a11y/units", test_units);
 
   return g_test_run ();
 }

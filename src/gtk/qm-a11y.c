@@ -76,8 +76,17 @@ qm_a11y_label_from_row (GtkWidget *widget)
   g_return_if_fail (GTK_IS_WIDGET (widget));
 
   row = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW);
-  if (row != NULL)
-    qm_a11y_label (widget, adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+  if (row == NULL)
+    return;
+  qm_a11y_label (widget, adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+  /* The subtitle says what the number counts ("Per kilowatt-hour"). */
+  if (ADW_IS_ACTION_ROW (row))
+    {
+      const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+
+      if (subtitle != NULL && subtitle[0] != '\0')
+        qm_a11y_describe (widget, subtitle);
+    }
 }
 
 void

@@ -22,7 +22,8 @@ void        qm_a11y_label           (GtkWidget  *widget,
 void        qm_a11y_labelled_by     (GtkWidget  *widget,
                                      GtkWidget  *label);
 /* qm_a11y_label() with the title of the AdwPreferencesRow that holds
- * @widget (a spin button or switch suffix); nothing when there is none. */
+ * @widget (a spin button or switch suffix), and qm_a11y_describe() with
+ * its subtitle; nothing when there is none. */
 void        qm_a11y_label_from_row  (GtkWidget  *widget);
 /* GTK_ACCESSIBLE_PROPERTY_DESCRIPTION. */
 void        qm_a11y_describe        (GtkWidget  *widget,

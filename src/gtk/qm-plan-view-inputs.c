@@ -507,8 +507,17 @@ sync_input (QmPlanViewInput  *in,
         if (in->unit != NULL)
           {
             g_autofree char *unit = qm_plan_key_unit_label (in->key, p);
+            g_autofree char *title = plain_title (in);
+            g_autofree char *name = NULL;
 
             gtk_label_set_label (GTK_LABEL (in->unit), unit);
+            /* The unit is a separate label a screen reader does not tie
+             * to the value: put it in the name ("Training Tokens
+             * (billions)"). */
+            /* Translators: an input's accessible name: its title and its
+             * unit, e.g. "Training Tokens (billions)". */
+            name = g_strdup_printf (C_("accessible name", "%s (%s)"), title, unit);
+            qm_a11y_label (in->control, name);
           }
 
         if (gtk_spin_button_get_value (GTK_SPIN_BUTTON (in->control)) != v)

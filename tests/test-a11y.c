@@ -27,7 +27,11 @@
  *   radio role (item 4);
  * - units: a spin button whose unit is a separate label in its row has the
  *   unit in its name, and one in a row with a subtitle has a description
- *   (item 5).
+ *   (item 5);
+ * - silent-fields: every text field's GtkText (role none in GTK 4.8, so
+ *   AT-SPI reports no focus on it) sits in a GtkEntry, GtkSpinButton,
+ *   GtkSearchEntry or GtkPasswordEntry, which speak for it; an
+ *   AdwEntryRow's does not (item 6).
  *
  * The Compare page is left out of the per-item checks for now (issue #37
  * item 2: branch metric-table rewrites it).
@@ -62,6 +66,7 @@ typedef enum
   FAIL_DOUBLED,          /* item 4: label and labelled-by both read */
   FAIL_RADIO,            /* item 4: a radio read as a check box */
   FAIL_UNIT,             /* item 5: a value read without its unit */
+  FAIL_SILENT,           /* item 6: a field whose focus is not reported */
   N_FAILS
 } FailKind;
 
@@ -376,6 +381,20 @@ check_items (Walk      *walk,
         fail_kind (walk, FAIL_UNIT, widget, "has no description (its row's subtitle)");
     }
 
+  /* Item 6: Tab into an AdwEntryRow and Orca says nothing. */
+  if (GTK_IS_TEXT (widget) && gtk_widget_get_focusable (widget))
+    {
+      GtkWidget *p = gtk_widget_get_parent (widget);
+
+      if (!GTK_IS_ENTRY (p) && !GTK_IS_SPIN_BUTTON (p) && !GTK_IS_SEARCH_ENTRY (p) && !GTK_IS_PASSWORD_ENTRY (p))
+        {
+          GtkWidget *owner = gtk_widget_get_ancestor (widget, GTK_TYPE_EDITABLE);
+
+          fail_kind (walk, FAIL_SILENT, owner != NULL ? owner : widget,
+                     "is a text field whose focus AT-SPI does not report");
+        }
+    }
+
   if (GTK_IS_CHECK_BUTTON (widget) && draws_radio (widget) &&
       !gtk_test_accessible_has_role (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_ROLE_RADIO))
     fail_kind (walk, FAIL_RADIO, widget, "is a radio button read as a check box");
@@ -601,6 +620,12 @@ test_units (void)
   assert_no_failures (FAIL_UNIT, "Values read without their unit (issue #37 item 5)");
 }
 
+static void
+test_silent_fields (void)
+{
+  assert_no_failures (FAIL_SILENT, "Text fields that are silent on focus (issue #37 item 6)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -617,6 +642,7 @@ main (int argc, char **argv)
   g_test_add_func ("/a11y/doubled-names", test_doubled_names);
   g_test_add_func ("/a11y/radio-buttons", test_radio_buttons);
   g_test_add_func ("/a11y/units", test_units);
+  g_test_add_func ("/a11y/silent-fields", test_silent_fields);
 
   return g_test_run ();
 }

@@ -310,9 +310,14 @@ build_control (QmPlanViewInput *in)
     case QM_PLAN_VIEW_ROW_TEXT:
     case QM_PLAN_VIEW_ROW_FROM_KEY:
     default:
-      in->row = adw_entry_row_new ();
-      in->control = in->row;
-      g_signal_connect (in->row, "changed", G_CALLBACK (on_text_changed), in);
+      /* A GtkEntry in an action row, not an AdwEntryRow: libadwaita 1.2's
+       * entry row focuses a GtkText that GTK 4.8 gives no role, and AT-SPI
+       * reports no focus on it (issue #37 item 6). */
+      in->row = adw_action_row_new ();
+      in->control = gtk_entry_new ();
+      gtk_widget_set_valign (in->control, GTK_ALIGN_CENTER);
+      gtk_editable_set_width_chars (GTK_EDITABLE (in->control), 12);
+      g_signal_connect (in->control, "changed", G_CALLBACK (on_text_changed), in);
       break;
     }
 }
@@ -535,8 +540,8 @@ sync_input (QmPlanViewInput  *in,
     case QM_PLAN_VIEW_ROW_TEXT:
     case QM_PLAN_VIEW_ROW_FROM_KEY:
     default:
-      if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (in->row)), get_id (in, p, e)) != 0)
-        gtk_editable_set_text (GTK_EDITABLE (in->row), get_id (in, p, e));
+      if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (in->control)), get_id (in, p, e)) != 0)
+        gtk_editable_set_text (GTK_EDITABLE (in->control), get_id (in, p, e));
       break;
     }
 }

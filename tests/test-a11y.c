@@ -31,7 +31,10 @@
  * - silent-fields: every text field's GtkText (role none in GTK 4.8, so
  *   AT-SPI reports no focus on it) sits in a GtkEntry, GtkSpinButton,
  *   GtkSearchEntry or GtkPasswordEntry, which speak for it; an
- *   AdwEntryRow's does not (item 6).
+ *   AdwEntryRow's does not (item 6);
+ * - tables: every column view is named, every column has a header, every
+ *   row is named (not "GtkListItemWidget") and every cell's name starts
+ *   with its column's header (item 7).
  *
  * The Compare page is left out of the per-item checks for now (issue #37
  * item 2: branch metric-table rewrites it).
@@ -67,6 +70,7 @@ typedef enum
   FAIL_RADIO,            /* item 4: a radio read as a check box */
   FAIL_UNIT,             /* item 5: a value read without its unit */
   FAIL_SILENT,           /* item 6: a field whose focus is not reported */
+  FAIL_TABLE,            /* item 7: a list that is no table to AT */
   N_FAILS
 } FailKind;
 
@@ -318,6 +322,64 @@ has_mnemonic_label (GtkWidget *widget)
          has_text (gtk_button_get_label (GTK_BUTTON (widget)));
 }
 
+static void
+check_table (Walk      *walk,
+             GtkWidget *view)
+{
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+  GPtrArray *titles = g_ptr_array_new ();
+  guint n_rows = 0;
+  g_autofree char *first_row = NULL;
+
+  if (!has_spoken_name (view))
+    fail_kind (walk, FAIL_TABLE, view, "is a table without a name");
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (!gtk_column_view_column_get_visible (column))
+        continue;
+      if (!has_text (gtk_column_view_column_get_title (column)))
+        fail_kind (walk, FAIL_TABLE, view, "has a column without a header");
+      g_ptr_array_add (titles, (gpointer) gtk_column_view_column_get_title (column));
+    }
+  for (GtkWidget *list = gtk_widget_get_first_child (view); list != NULL; list = gtk_widget_get_next_sibling (list))
+    {
+      if (g_strcmp0 (G_OBJECT_TYPE_NAME (list), "GtkColumnListView") != 0)
+        continue;
+      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+        {
+          guint c = 0;
+
+          if (!gtk_widget_get_visible (row) || g_strcmp0 (G_OBJECT_TYPE_NAME (row), "GtkListItemWidget") != 0)
+            continue;
+          n_rows++;
+          if (first_row == NULL)
+            first_row = dup_label (row);
+          if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL))
+            fail_kind (walk, FAIL_TABLE, row, "is a table row without a name (read as its type)");
+          for (GtkWidget *cell = gtk_widget_get_first_child (row); cell != NULL;
+               cell = gtk_widget_get_next_sibling (cell), c++)
+            {
+              g_autofree char *label = dup_label (cell);
+
+              if (c < titles->len && (label == NULL || !g_str_has_prefix (label, g_ptr_array_index (titles, c))))
+                {
+                  g_autofree char *why = g_strdup_printf ("is a cell not tied to its header “%s” (named “%s”)",
+                                                          (char *) g_ptr_array_index (titles, c),
+                                                          label ? label : "");
+
+                  fail_kind (walk, FAIL_TABLE, cell, why);
+                }
+            }
+        }
+    }
+  g_test_message ("table %s: %u columns, %u rows shown; the first read as “%s”",
+                  qm_a11y_get_label (view) ? qm_a11y_get_label (view) : G_OBJECT_TYPE_NAME (view),
+                  titles->len, n_rows, first_row ? first_row : "");
+  g_ptr_array_unref (titles);
+}
+
 /* A grouped GtkCheckButton draws a "radio" indicator instead of "check". */
 static gboolean
 draws_radio (GtkWidget *check)
@@ -380,6 +442,11 @@ check_items (Walk      *walk,
           !gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION))
         fail_kind (walk, FAIL_UNIT, widget, "has no description (its row's subtitle)");
     }
+
+  /* Item 7: GTK 4.8's column view: GtkColumnListView > GtkListItemWidget
+   * (a row) > GtkColumnViewCell (a cell, in column order). */
+  if (GTK_IS_COLUMN_VIEW (widget))
+    check_table (walk, widget);
 
   /* Item 6: Tab into an AdwEntryRow and Orca says nothing. */
   if (GTK_IS_TEXT (widget) && gtk_widget_get_focusable (widget))
@@ -626,6 +693,12 @@ test_silent_fields (void)
   assert_no_failures (FAIL_SILENT, "Text fields that are silent on focus (issue #37 item 6)");
 }
 
+static void
+test_tables (void)
+{
+  assert_no_failures (FAIL_TABLE, "Lists that are not tables with headers (issue #37 item 7)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -643,6 +716,7 @@ main (int argc, char **argv)
   g_test_add_func ("/a11y/radio-buttons", test_radio_buttons);
   g_test_add_func ("/a11y/units", test_units);
   g_test_add_func ("/a11y/silent-fields", test_silent_fields);
+  g_test_add_func ("/a11y/tables", test_tables);
 
   return g_test_run ();
 }

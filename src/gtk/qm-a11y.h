@@ -29,6 +29,13 @@ void        qm_a11y_label_from_row  (GtkWidget  *widget);
 void        qm_a11y_describe        (GtkWidget  *widget,
                                      const char *description);
 
+/* Names @view (when @name is not NULL) and, as rows are bound, each cell
+ * "Header: value" and each row by its cells: GTK 4.8 ties no cell to its
+ * header. Columns need a GtkSignalListItemFactory; columns added later are
+ * followed. */
+void        qm_a11y_table           (GtkColumnView *view,
+                                     const char    *name);
+
 /* What was set above, or NULL. */
 const char *qm_a11y_get_label       (GtkWidget  *widget);
 GtkWidget  *qm_a11y_get_labelled_by (GtkWidget  *widget);

@@ -200,10 +200,10 @@ test_currency (Fixture       *f,
   window = show_view (view, 1200, 900);
 
   row = qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "quote.currency");
-  gtk_editable_set_text (GTK_EDITABLE (row), "EURO");
+  gtk_editable_set_text (GTK_EDITABLE (qm_plan_view_get_input (QM_PLAN_VIEW (view), "quote.currency")), "EURO");
   g_assert_true (gtk_widget_has_css_class (row, "error"));
   g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote.currency, ==, "EUR");
-  gtk_editable_set_text (GTK_EDITABLE (row), "CHF");
+  gtk_editable_set_text (GTK_EDITABLE (qm_plan_view_get_input (QM_PLAN_VIEW (view), "quote.currency")), "CHF");
   g_assert_false (gtk_widget_has_css_class (row, "error"));
   g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote.currency, ==, "CHF");
   g_assert_nonnull (strstr (shown (view, "quote-gross"), "CHF"));
@@ -386,7 +386,7 @@ test_customer_saved (Fixture       *f,
 
   load_example (QUOTE_EXAMPLE, &plan);
   view = show_saved (f, &plan, &editor, &window);
-  row = qm_plan_view_get_input_row (view, "customer");
+  row = qm_plan_view_get_input (view, "customer");
   gtk_editable_set_text (GTK_EDITABLE (row), "Neue Kundin GmbH");
   g_assert_cmpstr (qm_plan_editor_get_plan (editor)->customer, ==, "Neue Kundin GmbH");
   g_assert_true (qm_plan_view_save (view, &error));

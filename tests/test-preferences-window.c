@@ -83,8 +83,11 @@ test_settings (void)
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5.5);
   g_assert_cmpfloat (g_settings_get_double (settings, "default-amortization-years"), ==, 5.5);
 
+  /* An entry in an action row (issue #37 item 6). */
   row = find_row (GTK_WIDGET (prefs), "Currency Symbol");
-  g_assert_true (ADW_IS_ENTRY_ROW (row));
+  g_assert_true (ADW_IS_ACTION_ROW (row));
+  row = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));
+  g_assert_true (GTK_IS_ENTRY (row));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "$");
   gtk_editable_set_text (GTK_EDITABLE (row), "€");
   {

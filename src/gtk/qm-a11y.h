@@ -12,7 +12,9 @@
 
 G_BEGIN_DECLS
 
-/* GTK_ACCESSIBLE_PROPERTY_LABEL. */
+/* GTK_ACCESSIBLE_PROPERTY_LABEL, replacing any labelled-by relation (call
+ * it after adw_action_row_set_activatable_widget(), which adds one); on a
+ * GtkDropDown, also on the toggle button inside it, which takes the focus. */
 void        qm_a11y_label           (GtkWidget  *widget,
                                      const char *label);
 /* GTK_ACCESSIBLE_RELATION_LABELLED_BY @label (a GtkLabel, or a row whose
@@ -20,11 +22,19 @@ void        qm_a11y_label           (GtkWidget  *widget,
 void        qm_a11y_labelled_by     (GtkWidget  *widget,
                                      GtkWidget  *label);
 /* qm_a11y_label() with the title of the AdwPreferencesRow that holds
- * @widget (a spin button or switch suffix); nothing when there is none. */
+ * @widget (a spin button or switch suffix), and qm_a11y_describe() with
+ * its subtitle; nothing when there is none. */
 void        qm_a11y_label_from_row  (GtkWidget  *widget);
 /* GTK_ACCESSIBLE_PROPERTY_DESCRIPTION. */
 void        qm_a11y_describe        (GtkWidget  *widget,
                                      const char *description);
+
+/* Names @view (when @name is not NULL) and, as rows are bound, each cell
+ * "Header: value" and each row by its cells: GTK 4.8 ties no cell to its
+ * header. Columns need a GtkSignalListItemFactory; columns added later are
+ * followed. */
+void        qm_a11y_table           (GtkColumnView *view,
+                                     const char    *name);
 
 /* What was set above, or NULL. */
 const char *qm_a11y_get_label       (GtkWidget  *widget);

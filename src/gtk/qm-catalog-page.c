@@ -367,8 +367,8 @@ ensure_table (QmCatalogPage *self,
   view->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (view->selection))));
   gtk_widget_add_css_class (GTK_WIDGET (view->view), "data-table");
   gtk_column_view_set_show_column_separators (view->view, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (view->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  qm_catalog_kind_title (kind), -1);
+  /* A table to assistive technology: cells named with their header. */
+  qm_a11y_table (view->view, qm_catalog_kind_title (kind));
 
   qm_catalog_page_add_column (view->view, view->slots, kind, COLUMN_NAME, 0, _("Name"), "name");
   qm_catalog_page_add_column (view->view, view->slots, kind, COLUMN_VENDOR, 0, kind == QM_CATALOG_KIND_MODEL ? _("Developer") : _("Vendor"), "vendor");

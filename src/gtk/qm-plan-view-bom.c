@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
+#include "qm-a11y.h"
 #include "qm-catalog.h"
 #include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
@@ -141,6 +142,8 @@ qm_plan_view_build_bom (QmPlanView *self)
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_append_column (self->bom_view, column);
     }
+  /* A table to assistive technology: cells named with their header. */
+  qm_a11y_table (self->bom_view, _("Bill of Materials"));
 }
 
 static void

@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "qm-a11y.h"
 #include "qm-plan.h"
 #include "qm-plan-view-rows.h"
 #include "qm-problem.h"
@@ -309,9 +310,14 @@ build_control (QmPlanViewInput *in)
     case QM_PLAN_VIEW_ROW_TEXT:
     case QM_PLAN_VIEW_ROW_FROM_KEY:
     default:
-      in->row = adw_entry_row_new ();
-      in->control = in->row;
-      g_signal_connect (in->row, "changed", G_CALLBACK (on_text_changed), in);
+      /* A GtkEntry in an action row, not an AdwEntryRow: libadwaita 1.2's
+       * entry row focuses a GtkText that GTK 4.8 gives no role, and AT-SPI
+       * reports no focus on it (issue #37 item 6). */
+      in->row = adw_action_row_new ();
+      in->control = gtk_entry_new ();
+      gtk_widget_set_valign (in->control, GTK_ALIGN_CENTER);
+      gtk_editable_set_width_chars (GTK_EDITABLE (in->control), 12);
+      g_signal_connect (in->control, "changed", G_CALLBACK (on_text_changed), in);
       break;
     }
 }
@@ -350,8 +356,8 @@ build_input (QmPlanView          *self,
       adw_action_row_add_suffix (ADW_ACTION_ROW (in->row), in->error_icon);
       adw_action_row_add_suffix (ADW_ACTION_ROW (in->row), in->control);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (in->row), in->control);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (in->control),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+      /* Not also labelled by the row's title: GTK 4.8 would read both. */
+      qm_a11y_label (in->control, label);
       if (hint != NULL)
         gtk_accessible_update_property (GTK_ACCESSIBLE (in->control),
                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, hint, -1);
@@ -506,8 +512,17 @@ sync_input (QmPlanViewInput  *in,
         if (in->unit != NULL)
           {
             g_autofree char *unit = qm_plan_key_unit_label (in->key, p);
+            g_autofree char *title = plain_title (in);
+            g_autofree char *name = NULL;
 
             gtk_label_set_label (GTK_LABEL (in->unit), unit);
+            /* The unit is a separate label a screen reader does not tie
+             * to the value: put it in the name ("Training Tokens
+             * (billions)"). */
+            /* Translators: an input's accessible name: its title and its
+             * unit, e.g. "Training Tokens (billions)". */
+            name = g_strdup_printf (C_("accessible name", "%s (%s)"), title, unit);
+            qm_a11y_label (in->control, name);
           }
 
         if (gtk_spin_button_get_value (GTK_SPIN_BUTTON (in->control)) != v)
@@ -525,8 +540,8 @@ sync_input (QmPlanViewInput  *in,
     case QM_PLAN_VIEW_ROW_TEXT:
     case QM_PLAN_VIEW_ROW_FROM_KEY:
     default:
-      if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (in->row)), get_id (in, p, e)) != 0)
-        gtk_editable_set_text (GTK_EDITABLE (in->row), get_id (in, p, e));
+      if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (in->control)), get_id (in, p, e)) != 0)
+        gtk_editable_set_text (GTK_EDITABLE (in->control), get_id (in, p, e));
       break;
     }
 }

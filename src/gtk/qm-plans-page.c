@@ -906,6 +906,9 @@ qm_plans_page_init (QmPlansPage *self)
       gtk_column_view_column_set_factory (self->columns[c], factory);
       gtk_column_view_column_set_sorter (self->columns[c], column_sorter);
     }
+  /* A table to assistive technology: cells named with their header (the
+   * view's name, "Saved plans", is in the template). */
+  qm_a11y_table (self->column_view, NULL);
 
   self->plans = g_list_store_new (QM_TYPE_PLAN_ITEM);
   sorter = gtk_column_view_get_sorter (self->column_view);

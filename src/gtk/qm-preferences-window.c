@@ -18,7 +18,7 @@
  * in bindings[]: the template child, its key and how it is bound. */
 typedef enum
 {
-  BIND_TEXT,    /* an AdwEntryRow holding a short label */
+  BIND_TEXT,    /* a GtkEntry holding a short label */
   BIND_CHOICE,  /* an AdwComboRow listing the key's choices */
   BIND_VALUE,   /* a GtkSpinButton, named after its row */
 } BindKind;
@@ -134,6 +134,7 @@ bind (QmPreferencesWindow *self,
         gtk_editable_set_text (GTK_EDITABLE (widget), text);
         g_object_set_data (G_OBJECT (widget), "qm-settings-key", (gpointer) key);
         g_signal_connect (widget, "changed", G_CALLBACK (short_text_changed), self);
+        qm_a11y_label_from_row (widget);
       }
       break;
     case BIND_CHOICE:

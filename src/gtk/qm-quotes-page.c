@@ -393,7 +393,7 @@ column_view_new (QmQuotesPage *self)
   gtk_widget_set_name (GTK_WIDGET (self->column_view), "quotes-list");
   gtk_column_view_set_single_click_activate (self->column_view, FALSE);
   gtk_column_view_set_show_row_separators (self->column_view, TRUE);
-  qm_a11y_label (GTK_WIDGET (self->column_view), _("Saved quotes"));
+  qm_a11y_table (self->column_view, _("Saved quotes"));
   for (guint c = 0; c < N_COLUMNS; c++)
     {
       GtkListItemFactory *factory = qm_list_page_cell_factory_new (&self->list.slots, G_CALLBACK (setup_cell_cb),

@@ -22,7 +22,7 @@ struct _QmWizardReview
   AdwPreferencesGroup *figures_group;
   AdwPreferencesGroup *warnings_group;
   AdwPreferencesGroup *assumptions_group;
-  AdwEntryRow         *name_row;
+  GtkEntry            *name_entry;
   GHashTable          *review;      /* key -> GtkLabel (value), row via "qm-row" data */
   GPtrArray           *note_rows;   /* rows of warnings_group and assumptions_group */
   gboolean             setting_name;
@@ -273,6 +273,7 @@ qm_wizard_review_init (QmWizardReview *self)
     { "monthly", N_("Monthly Cost") },
     { "co2", N_("Carbon") },
   };
+  GtkWidget *row;
 
   self->review = g_hash_table_new (g_str_hash, g_str_equal);
   self->note_rows = g_ptr_array_new ();
@@ -283,12 +284,21 @@ qm_wizard_review_init (QmWizardReview *self)
     add_group (self, _("Assumptions"),
                _("What the estimate takes for granted, and where each figure comes from."));
 
-  self->name_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->name_row), _("Plan Name"));
-  gtk_widget_set_name (GTK_WIDGET (self->name_row), "name");
-  adw_preferences_group_add (self->name_group, GTK_WIDGET (self->name_row));
-  g_signal_connect_swapped (self->name_row, "changed", G_CALLBACK (name_changed), self);
-  g_signal_connect_swapped (self->name_row, "entry-activated", G_CALLBACK (name_activated), self);
+  /* An entry in an action row, not an AdwEntryRow: libadwaita 1.2's entry
+   * row focuses a GtkText that GTK 4.8 gives no role, and AT-SPI reports no
+   * focus on it (issue #37 item 6). */
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Plan Name"));
+  self->name_entry = GTK_ENTRY (gtk_entry_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->name_entry), "name");
+  gtk_widget_set_valign (GTK_WIDGET (self->name_entry), GTK_ALIGN_CENTER);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->name_entry), TRUE);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), GTK_WIDGET (self->name_entry));
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), GTK_WIDGET (self->name_entry));
+  qm_a11y_label (GTK_WIDGET (self->name_entry), _("Plan Name"));
+  adw_preferences_group_add (self->name_group, row);
+  g_signal_connect_swapped (self->name_entry, "changed", G_CALLBACK (name_changed), self);
+  g_signal_connect_swapped (self->name_entry, "activate", G_CALLBACK (name_activated), self);
 
   for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
     {
@@ -304,7 +314,7 @@ const char *
 qm_wizard_review_get_name (QmWizardReview *self)
 {
   g_return_val_if_fail (QM_IS_WIZARD_REVIEW (self), "");
-  return gtk_editable_get_text (GTK_EDITABLE (self->name_row));
+  return gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
 }
 
 void
@@ -313,7 +323,7 @@ qm_wizard_review_set_name (QmWizardReview *self,
 {
   g_return_if_fail (QM_IS_WIZARD_REVIEW (self));
   self->setting_name = TRUE;
-  gtk_editable_set_text (GTK_EDITABLE (self->name_row), name);
+  gtk_editable_set_text (GTK_EDITABLE (self->name_entry), name);
   self->setting_name = FALSE;
 }
 

@@ -370,9 +370,9 @@ add_field (QmWizard          *self,
   if (spec->flags & QM_WIZARD_ROW_OPTIONAL)
     gtk_entry_set_placeholder_text (field->entry, spec->kind == QM_PARSE_MILLISECONDS
                                                   ? _("No limit") : _("Auto"));
-  qm_a11y_label (GTK_WIDGET (field->entry), title);
   adw_action_row_add_suffix (field->row, GTK_WIDGET (field->entry));
   adw_action_row_set_activatable_widget (field->row, GTK_WIDGET (field->entry));
+  qm_a11y_label (GTK_WIDGET (field->entry), title);
   qm_wizard_add_row (parent, GTK_WIDGET (field->row));
 
   g_ptr_array_add (self->fields, field);
@@ -519,14 +519,17 @@ qm_wizard_add_choice_row (GtkWidget      *parent,
                           GtkCheckButton *leader)
 {
   GtkWidget *row = adw_action_row_new ();
-  GtkWidget *check = gtk_check_button_new ();
+  /* A choice is one of a group: the radio role (construct-only in GTK 4.8,
+   * where a grouped GtkCheckButton keeps the check box role). */
+  GtkWidget *check = g_object_new (GTK_TYPE_CHECK_BUTTON,
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_RADIO,
+                                   NULL);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   if (subtitle != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   gtk_widget_set_name (check, name);
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-  qm_a11y_label (check, title);
   if (subtitle != NULL)
     gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                     subtitle, -1);
@@ -534,6 +537,7 @@ qm_wizard_add_choice_row (GtkWidget      *parent,
     gtk_check_button_set_group (GTK_CHECK_BUTTON (check), leader);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+  qm_a11y_label (check, title);
   qm_wizard_add_row (parent, row);
   return GTK_CHECK_BUTTON (check);
 }
@@ -581,9 +585,9 @@ qm_wizard_add_switch_row (GtkWidget     *parent,
   gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
   gtk_widget_set_name (sw, name);
   gtk_switch_set_active (GTK_SWITCH (sw), active);
-  qm_a11y_label (sw, title);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
+  qm_a11y_label (sw, title);
   qm_wizard_add_row (parent, row);
   if (row_out != NULL)
     *row_out = ADW_ACTION_ROW (row);

@@ -95,6 +95,15 @@ stack (cairo_t            *cr,
           qm_chart_set_color (cr, &style->series[series[i]]);
           cairo_rectangle (cr, x, y1, w, y0 - y1);
           cairo_fill (cr);
+          /* A one-pixel gap in the background colour tops each part: two
+           * parts of equal lightness stay apart (WCAG 2.1 SC 1.4.11; see
+           * qm-chart-style.c). */
+          if (y0 - y1 > 2)
+            {
+              qm_chart_set_color (cr, &style->background);
+              cairo_rectangle (cr, x, y1, w, 1.0);
+              cairo_fill (cr);
+            }
         }
       acc += values[i];
     }

@@ -37,6 +37,12 @@ typedef struct
 void qm_chart_style_init_light (QmChartStyle *style);
 void qm_chart_style_init_dark  (QmChartStyle *style);
 
+/* The default style's colour @name ("background", "foreground", "grid",
+ * "accent", "warning", "error", "series0" ... "series7") as "#rrggbb", or
+ * NULL: the table tests/test-contrast.c checks. */
+const char *qm_chart_style_hex (gboolean    dark,
+                                const char *name);
+
 /* Parses "#rrggbb" into @color; FALSE on anything else. */
 gboolean qm_color_parse (const char *hex,
                          QmColor    *color);

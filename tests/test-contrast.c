@@ -1,0 +1,221 @@
+/* test-contrast.c: every colour the charts and the app's CSS draw meets
+ * WCAG 2.1 AA (issue #37 item 9).
+ *
+ * The ratio is WCAG 2.1's: (L1 + 0.05) / (L2 + 0.05), with L the relative
+ * luminance of the sRGB colour (www.w3.org/TR/WCAG21/#dfn-relative-luminance,
+ * #dfn-contrast-ratio). Text needs 4.5:1 (SC 1.4.3), graphics 3:1 (SC
+ * 1.4.11). A colour with an alpha, or under a CSS opacity, is composited
+ * over its background first, as GTK paints it.
+ *
+ * Chart colours come from the table in src/report/qm-chart-style.c; the
+ * app's colours are libadwaita 1.2's named colours
+ * (src/stylesheet/_defaults.scss: window, card, error, accent, warning;
+ * .dim-label and a row's .subtitle at opacity 0.55, _common.scss) under the
+ * rules of ui/style.css, which the test reads for the opacities it sets.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "qm-chart-style.h"
+
+#define TEXT     4.5
+#define GRAPHICS 3.0
+
+/* libadwaita 1.2's .dim-label and row .subtitle opacity. */
+#define ADW_DIM_OPACITY 0.55
+
+typedef struct
+{
+  double r, g, b, a;
+} Rgba;
+
+static Rgba
+hex (const char *s)
+{
+  QmColor c;
+
+  g_assert_true (qm_color_parse (s, &c));
+  return (Rgba) { c.red, c.green, c.blue, 1.0 };
+}
+
+static Rgba
+with_alpha (Rgba   c,
+            double a)
+{
+  c.a *= a;
+  return c;
+}
+
+/* @top (with its alpha) painted over the opaque @bottom. */
+static Rgba
+over (Rgba top,
+      Rgba bottom)
+{
+  return (Rgba) { top.r * top.a + bottom.r * (1 - top.a), top.g * top.a + bottom.g * (1 - top.a),
+                  top.b * top.a + bottom.b * (1 - top.a), 1.0 };
+}
+
+static double
+channel (double c)
+{
+  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+static double
+luminance (Rgba c)
+{
+  return 0.2126 * channel (c.r) + 0.7152 * channel (c.g) + 0.0722 * channel (c.b);
+}
+
+static double
+ratio (Rgba fg,
+       Rgba bg)
+{
+  double a = luminance (over (fg, bg)), b = luminance (bg);
+
+  return (MAX (a, b) + 0.05) / (MIN (a, b) + 0.05);
+}
+
+static GString *failures;
+
+static void
+check (const char *what,
+       Rgba        fg,
+       Rgba        bg,
+       double      need)
+{
+  double r = ratio (fg, bg);
+
+  g_test_message ("%-52s %5.2f:1  (needs %.1f)%s", what, r, need, r + 1e-9 < need ? "  FAILS" : "");
+  if (r + 1e-9 < need)
+    g_string_append_printf (failures, "\n  %s: %.2f:1, needs %.1f:1", what, r, need);
+}
+
+static void
+test_chart_palette (void)
+{
+  /* Drawn as text as well as lines: series 1 labels the GPUs-time chart's
+   * cost axis; warning, error and accent label marks (deadline, overload,
+   * break-even). */
+  static const char *text[] = { "foreground", "accent", "warning", "error", "series1" };
+
+  failures = g_string_new (NULL);
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      Rgba bg = hex (qm_chart_style_hex (dark, "background"));
+
+      for (guint i = 0; i < G_N_ELEMENTS (text); i++)
+        {
+          g_autofree char *what = g_strdup_printf ("%s %s %s (text)", dark ? "dark" : "light", text[i],
+                                                   qm_chart_style_hex (dark, text[i]));
+
+          check (what, hex (qm_chart_style_hex (dark, text[i])), bg, TEXT);
+        }
+      for (guint i = 0; i < QM_CHART_N_SERIES + 3; i++)
+        {
+          g_autofree char *name = i < QM_CHART_N_SERIES
+                                  ? g_strdup_printf ("series%u", i)
+                                  : g_strdup ((const char *[]) { "accent", "warning", "error" }[i - QM_CHART_N_SERIES]);
+          g_autofree char *what = g_strdup_printf ("%s %s %s (graphics)", dark ? "dark" : "light", name,
+                                                   qm_chart_style_hex (dark, name));
+
+          check (what, hex (qm_chart_style_hex (dark, name)), bg, GRAPHICS);
+        }
+    }
+  if (failures->len > 0)
+    {
+      g_printerr ("Chart colours below WCAG 2.1 AA:%s\n", failures->str);
+      g_test_fail ();
+    }
+  g_string_free (failures, TRUE);
+}
+
+/* The opacity ui/style.css gives @selector, or @fallback. */
+static double
+css_opacity (const char *css,
+             const char *selector,
+             double      fallback)
+{
+  g_autofree char *head = g_strconcat (selector, " {", NULL);
+  const char *rule = strstr (css, head);
+  const char *end, *op;
+
+  if (rule == NULL)
+    return fallback;
+  end = strchr (rule, '}');
+  op = strstr (rule, "opacity:");
+  if (op == NULL || op > end)
+    return fallback;
+  return g_ascii_strtod (op + strlen ("opacity:"), NULL);
+}
+
+static void
+test_app_css (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "ui", "style.css", NULL);
+  g_autofree char *css = NULL;
+  g_autoptr(GError) error = NULL;
+  double caption, error_subtitle;
+
+  g_assert_true (g_file_get_contents (path, &css, NULL, &error));
+  g_assert_no_error (error);
+  caption = css_opacity (css, ".qm-figure .dim-label", ADW_DIM_OPACITY);
+  error_subtitle = css_opacity (css, "row.error .subtitle", ADW_DIM_OPACITY);
+
+  failures = g_string_new (NULL);
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      const char *style = dark ? "dark" : "light";
+      Rgba window_bg = hex (dark ? "#242424" : "#fafafa");
+      Rgba fg = dark ? hex ("#ffffff") : with_alpha (hex ("#000000"), 0.8);
+      /* Cards and boxed lists: white, or white at 8 % over the window. */
+      Rgba card_bg = dark ? over (with_alpha (hex ("#ffffff"), 0.08), window_bg) : hex ("#ffffff");
+      Rgba error_color = hex (dark ? "#ff7b63" : "#c01c28");
+      Rgba accent_bg = hex ("#3584e4");
+      Rgba warning_bg = hex (dark ? "#cd9309" : "#e5a50a");
+      g_autofree char *w1 = g_strdup_printf ("%s figure-card caption (opacity %.2f)", style, caption);
+      g_autofree char *w2 = g_strdup_printf ("%s wizard error subtitle (opacity %.2f)", style, error_subtitle);
+      g_autofree char *w3 = g_strdup_printf ("%s plan-view banner text", style);
+      g_autofree char *w4 = g_strdup_printf ("%s connection banner text", style);
+      g_autofree char *w5 = g_strdup_printf ("%s dimmed text on the window", style);
+
+      check (w1, with_alpha (fg, caption), card_bg, TEXT);
+      check (w2, with_alpha (error_color, error_subtitle), card_bg, TEXT);
+      /* ui/style.css: alpha(@accent_bg_color, 0.15), alpha(@warning_bg_color, 0.25). */
+      check (w3, fg, over (with_alpha (accent_bg, 0.15), window_bg), TEXT);
+      check (w4, fg, over (with_alpha (warning_bg, 0.25), window_bg), TEXT);
+      /* libadwaita's own: not ours to change, reported for the table. */
+      g_test_message ("%-52s %5.2f:1  (libadwaita's, not checked)", w5,
+                      ratio (with_alpha (fg, ADW_DIM_OPACITY), window_bg));
+    }
+  if (failures->len > 0)
+    {
+      g_printerr ("App colours below WCAG 2.1 AA:%s\n", failures->str);
+      g_test_fail ();
+    }
+  g_string_free (failures, TRUE);
+}
+
+/* The formula itself, on WCAG's own extremes and a known pair. */
+static void
+test_ratio (void)
+{
+  g_assert_cmpfloat_with_epsilon (ratio (hex ("#000000"), hex ("#ffffff")), 21.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (ratio (hex ("#ffffff"), hex ("#ffffff")), 1.0, 1e-9);
+  /* #767676 on white is the lightest grey at 4.5:1 (WebAIM's checker: 4.54). */
+  g_assert_cmpfloat_with_epsilon (ratio (hex ("#767676"), hex ("#ffffff")), 4.54, 0.01);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/contrast/ratio", test_ratio);
+  g_test_add_func ("/contrast/chart-palette", test_chart_palette);
+  g_test_add_func ("/contrast/app-css", test_app_css);
+
+  return g_test_run ();
+}

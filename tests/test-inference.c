@@ -225,9 +225,11 @@ test_memory (void)
    * token, 4 heads per GPU at TP2. */
   g_assert_cmpfloat (e.kv_bytes_per_token_gpu, ==, 2.0 * 2 * 4 * 128 * 80);
   g_assert_cmpuint (e.kv_blocks, ==, (guint) floor (e.kv_bytes / (32 * e.kv_bytes_per_token_gpu)));
-  g_assert_cmpuint (qm_serving_blocks (1), ==, 1);
-  g_assert_cmpuint (qm_serving_blocks (32), ==, 1);
-  g_assert_cmpuint (qm_serving_blocks (33), ==, 2);
+  /* TensorRT-LLM (auto on NVIDIA): 32 tokens per block. */
+  g_assert_cmpuint (e.block_tokens, ==, 32);
+  g_assert_cmpuint (qm_serving_blocks (&e, 1), ==, 1);
+  g_assert_cmpuint (qm_serving_blocks (&e, 32), ==, 1);
+  g_assert_cmpuint (qm_serving_blocks (&e, 33), ==, 2);
   g_assert_true (qm_serving_fits (&e, 8192));
   g_assert_cmpuint (qm_serving_max_batch (&e, 2048), ==, MIN (e.kv_blocks / 64, 2048u));
   /* 141 GB of bf16 weights do not fit on one H100. */
@@ -385,6 +387,7 @@ typedef struct
   char              *section;
   const QmModelPreset *model;
   QmGpuSpec          gpu;
+  const QmEngineSpec *engine;
   guint              tp;
   QmPrecision        wp, kp;
   double             input, output, requests;
@@ -435,10 +438,13 @@ compress_steps (GArray *all)
 }
 
 static QmServingConfig
-ref_config (const RefRow    *r,
-            const QmGpuSpec *gpu)
+ref_config (const RefRow       *r,
+            const QmGpuSpec    *gpu,
+            const QmEngineSpec *engine)
 {
   QmServingConfig c = { 0, };
+
+  c.engine = engine;
 
   c.shape = &r->model->shape;
   c.gpu = gpu;
@@ -458,13 +464,14 @@ ref_predict (const RefRow *r,
              double        busbw_gbs)
 {
   QmGpuSpec g = r->gpu;
-  QmServingConfig c = ref_config (r, &g);
+  QmEngineSpec eng = *r->engine;
+  QmServingConfig c = ref_config (r, &g, &eng);
   QmServingEngine e;
   double t = 0.0;
 
   g.hbm_stream_fraction = hbm;
   g.mamf_fraction_fp8 = gemm;
-  g.step_overhead_us = overhead_us;
+  eng.step_overhead_us = overhead_us;
   g.allreduce_busbw_gbs = busbw_gbs;
   qm_serving_engine_init (&e, &c);
   for (guint i = 0; i < r->steps->len; i++)
@@ -519,6 +526,7 @@ load_reference (gboolean fitted)
       g_assert_nonnull (r->model);
       g_assert_nonnull (qm_catalog_gpu (f[2]));
       r->gpu = *qm_catalog_gpu (f[2]);
+      r->engine = qm_engine_resolve (NULL, &r->gpu);
       r->tp = (guint) g_ascii_strtoull (f[3], NULL, 10);
       g_assert_true (qm_precision_from_string (f[4], &r->wp));
       g_assert_true (qm_precision_from_string (f[5], &r->kp));
@@ -530,7 +538,7 @@ load_reference (gboolean fitted)
       g_assert_cmpstr (f[10], !=, "");
       g_assert_cmpstr (f[11], !=, "");
 
-      c = ref_config (r, &r->gpu);
+      c = ref_config (r, &r->gpu, r->engine);
       qm_serving_engine_init (&e, &c);
       all = g_array_new (FALSE, TRUE, sizeof (RefStep));
       load.arrival = QM_ARRIVAL_OFFLINE;
@@ -725,14 +733,15 @@ ref_simulate (const RefRow *r,
               const double  p[4])
 {
   QmGpuSpec g = r->gpu;
-  QmServingConfig c = ref_config (r, &g);
+  QmEngineSpec eng = *r->engine;
+  QmServingConfig c = ref_config (r, &g, &eng);
   QmServingEngine e;
   QmServingLoad load = { 0, };
   QmServingResult res;
 
   g.hbm_stream_fraction = p[0];
   g.mamf_fraction_fp8 = p[1];
-  g.step_overhead_us = p[2];
+  eng.step_overhead_us = p[2];
   g.allreduce_busbw_gbs = p[3];
   qm_serving_engine_init (&e, &c);
   load.arrival = QM_ARRIVAL_OFFLINE;
@@ -783,7 +792,8 @@ test_published (void)
       g_test_message ("fit %s on even rows: hbm_stream_fraction %.3f, mamf_fraction_fp8 %.3f, "
                       "step_overhead_us %.0f, allreduce_busbw_gbs %.0f (catalog %.3f, %.3f, %.0f, %.0f)",
                       fits[g].gpu, fits[g].p[0], fits[g].p[1], fits[g].p[2], fits[g].p[3],
-                      gpu->hbm_stream_fraction, gpu->mamf_fraction_fp8, gpu->step_overhead_us,
+                      gpu->hbm_stream_fraction, gpu->mamf_fraction_fp8,
+                      qm_engine_lookup ("tensorrt-llm")->step_overhead_us,
                       gpu->allreduce_busbw_gbs);
     }
 
@@ -830,7 +840,7 @@ static double
 other_simulate (const RefRow *r,
                 double        input)
 {
-  QmServingConfig c = ref_config (r, &r->gpu);
+  QmServingConfig c = ref_config (r, &r->gpu, r->engine);
   QmServingEngine e;
   QmServingLoad load = { 0, };
   QmServingResult res;
@@ -942,7 +952,7 @@ test_properties (void)
   load.arrival = QM_ARRIVAL_OFFLINE;
   mem_batch = qm_serving_max_batch (&e, 4096);
   g_assert_cmpuint (mem_batch, >, 16);
-  g_assert_cmpuint (mem_batch, <, QM_SERVING_MAX_SEQUENCES);
+  g_assert_cmpuint (mem_batch, <, e.max_sequences);
   for (guint cap = 1; cap <= 4 * mem_batch; cap *= 2)
     {
       load.max_sequences = MIN (cap, mem_batch * 4);

@@ -48,14 +48,18 @@
  * customAllReduce, vLLM custom_all_reduce), so one hop, not 2(n-1). */
 #define QM_SERVING_ALLREDUCE_LATENCY_S (8.4e-6 + 3.4e-6)
 
-/* Defaults when the catalog entry lacks the serving properties: the
- * means of the fitted H100, H200 and B200 values (gpus.json; fitted by
- * test-inference on tests/data/serving-reference.tsv). */
+/* Rules for a GPU whose catalog entry lacks a serving constant (the
+ * estimate says so in a note, QmServingDerived):
+ * - HBM: the mean achieved fraction of the GPUs that have one (H100,
+ *   H200, B200 in gpus.json; fitted on the TensorRT-LLM perf-overview).
+ * - fp8/fp4 GEMMs: the GPU's measured bf16 MAMF times the ratio of the
+ *   serving fp8 fraction to the bf16 MAMF on those GPUs (0.536 / 0.794:
+ *   serving GEMMs at serving shapes reach about two thirds of the
+ *   best-shape matmul rate relative to the datasheet fp8 peak; 0.794 =
+ *   mean bf16 MAMF of H100 0.803, H200 0.803, B200 0.776). */
 #define QM_SERVING_HBM_FRACTION_DEFAULT    0.76
 #define QM_SERVING_MAMF_FP8_DEFAULT        0.536
-/* The per-step overhead is the serving software's (scheduler, sampling,
- * launch gaps), fitted as one value for all GPUs. */
-#define QM_SERVING_STEP_OVERHEAD_DEFAULT_S 0.838e-3
+#define QM_SERVING_FP8_OVER_MAMF           (0.536 / 0.794)
 
 static double
 pos (double v)
@@ -65,13 +69,14 @@ pos (double v)
 
 /* The achievable rates of the GPU: GEMMs at the weight precision (its
  * best-shape matmul fraction), the output head at bf16, attention, HBM
- * streaming, the all-reduce bus, and the per-step overhead. */
+ * streaming and the all-reduce bus; and the engine's per-step overhead. */
 static void
 engine_rates (QmServingEngine       *e,
               const QmServingConfig *cfg)
 {
   const QmGpuSpec *gpu = cfg->gpu;
-  double peak, mamf;
+  double peak, mamf, fp8;
+  gboolean low = cfg->weight_precision == QM_PRECISION_FP8 || cfg->weight_precision == QM_PRECISION_FP4;
 
   peak = pos (gpu->tflops[cfg->weight_precision]);
   if (peak == 0.0 && cfg->weight_precision == QM_PRECISION_FP4)
@@ -82,10 +87,19 @@ engine_rates (QmServingEngine       *e,
     peak = pos (gpu->tflops[QM_PRECISION_FP16]);
   mamf = pos (gpu->mamf_fraction) > 0.0 ? gpu->mamf_fraction : QM_SERVING_MAMF_DEFAULT;
   e->gemm_rate = peak * 1e12 * mamf;
-  if ((cfg->weight_precision == QM_PRECISION_FP8 || cfg->weight_precision == QM_PRECISION_FP4)
-      && peak != pos (gpu->tflops[QM_PRECISION_BF16]))
-    e->gemm_rate = peak * 1e12 * (pos (gpu->mamf_fraction_fp8) > 0.0 ? gpu->mamf_fraction_fp8
-                                                                      : QM_SERVING_MAMF_FP8_DEFAULT);
+  if (low && peak != pos (gpu->tflops[QM_PRECISION_BF16]))
+    {
+      fp8 = pos (gpu->mamf_fraction_fp8);
+      if (fp8 == 0.0)
+        {
+          fp8 = pos (gpu->mamf_fraction) > 0.0 ? gpu->mamf_fraction * QM_SERVING_FP8_OVER_MAMF
+                                               : QM_SERVING_MAMF_FP8_DEFAULT;
+          e->derived |= QM_SERVING_DERIVED_GEMM;
+        }
+      e->gemm_rate = peak * 1e12 * fp8;
+    }
+  else if (pos (gpu->mamf_fraction) == 0.0)
+    e->derived |= QM_SERVING_DERIVED_GEMM;
   e->lm_rate = pos (gpu->tflops[QM_PRECISION_BF16]) * 1e12 * mamf;
   if (e->lm_rate == 0.0)
     e->lm_rate = e->gemm_rate;
@@ -97,17 +111,32 @@ engine_rates (QmServingEngine       *e,
   if (e->attn_rate == 0.0)
     e->attn_rate = e->gemm_rate;
 
+  if (pos (gpu->hbm_stream_fraction) == 0.0)
+    e->derived |= QM_SERVING_DERIVED_HBM;
   e->hbm = pos (gpu->bandwidth_tbs) * 1e12
            * (pos (gpu->hbm_stream_fraction) > 0.0 ? gpu->hbm_stream_fraction
                                                     : QM_SERVING_HBM_FRACTION_DEFAULT);
-  e->ar_bw = pos (gpu->allreduce_busbw_gbs) > 0.0 ? gpu->allreduce_busbw_gbs * 1e9
-             : pos (gpu->link_gbs) * 1e9 * QM_SERVING_BUSBW_FRACTION;
+  /* A full mesh without a switch (MI300X: seven xGMI links, one to each
+   * peer): reduce-scatter then all-gather straight to each peer moves
+   * S/n over each of the n - 1 links twice, so algbw = n x link / 2 and
+   * busbw = algbw x 2 (n-1)/n = (n - 1) x link (busbw as defined in
+   * NVIDIA/nccl-tests doc/PERFORMANCE.md). TP 2 uses one link only. */
+  if (pos (gpu->p2p_link_gbs) > 0.0)
+    e->ar_bw = (e->tp > 1 ? e->tp - 1.0 : 1.0) * gpu->p2p_link_gbs * 1e9;
+  else if (pos (gpu->allreduce_busbw_gbs) > 0.0)
+    e->ar_bw = gpu->allreduce_busbw_gbs * 1e9;
+  else
+    e->ar_bw = pos (gpu->link_gbs) * 1e9 * QM_SERVING_BUSBW_FRACTION;
   /* PCIe-only parts: PCIe Gen4 x16, 32 GB/s one direction. */
   if (e->ar_bw == 0.0)
     e->ar_bw = 32e9 * QM_SERVING_BUSBW_FRACTION;
-  e->ar_latency = QM_SERVING_ALLREDUCE_LATENCY_S;
-  e->overhead = pos (gpu->step_overhead_us) > 0.0 ? gpu->step_overhead_us * 1e-6
-                                                  : QM_SERVING_STEP_OVERHEAD_DEFAULT_S;
+  e->ar_latency = pos (gpu->allreduce_latency_us) > 0.0 ? gpu->allreduce_latency_us * 1e-6
+                                                         : QM_SERVING_ALLREDUCE_LATENCY_S;
+  if (e->tp > 1 && (pos (gpu->allreduce_latency_us) == 0.0
+                    || (pos (gpu->allreduce_busbw_gbs) == 0.0 && pos (gpu->p2p_link_gbs) == 0.0)))
+    e->derived |= QM_SERVING_DERIVED_ALLREDUCE;
+  /* The engine's: scheduler, sampling, launch gaps (qm-engine.h). */
+  e->overhead = e->spec->step_overhead_us * 1e-6;
 }
 
 void
@@ -119,7 +148,7 @@ qm_serving_engine_init (QmServingEngine       *e,
   QmParamCount c;
   double tp, pp, L, n_moe, wb, emb_b, per_expert = 0.0, top_k = 0.0;
   double dense_total, dense_active, expert_total = 0.0, ffn_local;
-  double kv_tp, heads, head_dim, free;
+  double kv_tp, heads, head_dim, free, f;
   guint kv_heads;
 
   memset (e, 0, sizeof *e);
@@ -132,8 +161,17 @@ qm_serving_engine_init (QmServingEngine       *e,
   L = s->layers;
   e->layers = L / pp;
   e->hidden = s->hidden;
-  e->max_sequences = cfg->max_sequences ? cfg->max_sequences : QM_SERVING_MAX_SEQUENCES;
-  e->token_budget = cfg->token_budget ? cfg->token_budget : QM_SERVING_TOKEN_BUDGET;
+  e->spec = cfg->engine ? cfg->engine : qm_engine_resolve (NULL, gpu);
+  e->block_tokens = MAX (e->spec->block_tokens, 1u);
+  e->admission = e->spec->admission;
+  {
+    guint seqs, tokens;
+
+    qm_engine_limits (e->spec, gpu, !cfg->server, &seqs, &tokens);
+    /* 0 sequences: no cap but the KV pool (SGLang's default). */
+    e->max_sequences = cfg->max_sequences ? cfg->max_sequences : seqs ? seqs : 65536;
+    e->token_budget = cfg->token_budget ? cfg->token_budget : tokens;
+  }
 
   qm_model_count_params (s, &c);
   wb = qm_precision_bytes (cfg->weight_precision);
@@ -209,34 +247,44 @@ qm_serving_engine_init (QmServingEngine       *e,
                                                 + (heads + 2.0 * kv_heads) * head_dim / tp)
                        + MIN (e->max_sequences, e->token_budget) * 4.0 * s->vocab;
   e->reserve_bytes = QM_SERVING_CONTEXT_BYTES;
+  /* The engine's KV fraction: TensorRT-LLM takes it of the memory left
+   * free after the model and its activations; vLLM and SGLang of the
+   * whole device, out of which weights, activations and the runtime
+   * are then paid (qm-engine.h). */
   free = e->capacity_bytes - e->weights_bytes - e->workspace_bytes - e->reserve_bytes;
-  e->kv_bytes = free > 0.0 ? free * (cfg->kv_fraction > 0.0 ? cfg->kv_fraction : QM_SERVING_KV_FRACTION)
-                           : 0.0;
+  f = cfg->kv_fraction > 0.0 ? cfg->kv_fraction : e->spec->kv_fraction;
+  if (free <= 0.0)
+    e->kv_bytes = 0.0;
+  else if (e->spec->kv_base == QM_ENGINE_KV_OF_TOTAL)
+    e->kv_bytes = MAX (0.0, free - (1.0 - f) * e->capacity_bytes);
+  else
+    e->kv_bytes = free * f;
   if (e->kv_bytes_per_token_gpu > 0.0)
-    e->kv_blocks = (guint) MIN (floor (e->kv_bytes / (QM_SERVING_BLOCK_TOKENS * e->kv_bytes_per_token_gpu)),
+    e->kv_blocks = (guint) MIN (floor (e->kv_bytes / (e->block_tokens * e->kv_bytes_per_token_gpu)),
                                 (double) G_MAXUINT);
   else
     e->kv_blocks = free > 0.0 ? G_MAXUINT : 0;
 }
 
 guint
-qm_serving_blocks (double tokens)
+qm_serving_blocks (const QmServingEngine *e,
+                   double                 tokens)
 {
-  return (guint) MAX (1.0, ceil (MAX (tokens, 1.0) / QM_SERVING_BLOCK_TOKENS));
+  return (guint) MAX (1.0, ceil (MAX (tokens, 1.0) / MAX (e->block_tokens, 1u)));
 }
 
 gboolean
 qm_serving_fits (const QmServingEngine *e,
                  double                 tokens)
 {
-  return e->kv_blocks >= qm_serving_blocks (tokens);
+  return e->kv_blocks >= qm_serving_blocks (e, tokens);
 }
 
 guint
 qm_serving_max_batch (const QmServingEngine *e,
                       double                 tokens)
 {
-  return MIN (e->kv_blocks / qm_serving_blocks (tokens), e->max_sequences);
+  return MIN (e->kv_blocks / qm_serving_blocks (e, tokens), e->max_sequences);
 }
 
 static double
@@ -430,14 +478,14 @@ draw_requests (const QmServingEngine *e,
        * admitted only with blocks for its whole prompt and answer. */
       /* A drawn length beyond what the KV pool holds is cut to fit, as
        * an engine caps max_tokens at its max sequence length. */
-      if (qm_serving_blocks (in_len[i] + out_len[i]) > e->kv_blocks)
+      if (qm_serving_blocks (e, in_len[i] + out_len[i]) > e->kv_blocks)
         {
-          double room = (double) e->kv_blocks * QM_SERVING_BLOCK_TOKENS;
+          double room = (double) e->kv_blocks * e->block_tokens;
 
           out_len[i] = MAX (1.0, MIN (out_len[i], room - in_len[i]));
           in_len[i] = MAX (1.0, MIN (in_len[i], room - out_len[i]));
         }
-      need[i] = qm_serving_blocks (in_len[i] + out_len[i]);
+      need[i] = qm_serving_blocks (e, in_len[i] + out_len[i]);
       if (need[i] > e->kv_blocks)
         return FALSE;
     }

@@ -388,6 +388,7 @@ typedef struct
   const QmModelPreset *model;
   QmGpuSpec          gpu;
   const QmEngineSpec *engine;
+  guint              max_sequences; /* the run's cap; 0 = engine default */
   guint              tp;
   QmPrecision        wp, kp;
   double             input, output, requests;
@@ -445,6 +446,7 @@ ref_config (const RefRow       *r,
   QmServingConfig c = { 0, };
 
   c.engine = engine;
+  c.max_sequences = r->max_sequences;
 
   c.shape = &r->model->shape;
   c.gpu = gpu;
@@ -512,7 +514,7 @@ load_reference (gboolean fitted)
       if (lines[i][0] == '#' || lines[i][0] == '\0' || g_str_has_prefix (lines[i], "id\t"))
         continue;
       f = g_strsplit (lines[i], "\t", -1);
-      g_assert_cmpuint (g_strv_length (f), ==, 15);
+      g_assert_cmpuint (g_strv_length (f), ==, 17);
       if ((g_strcmp0 (f[13], "trtllm") == 0) != fitted)
         continue;
       r = g_new0 (RefRow, 1);
@@ -526,7 +528,9 @@ load_reference (gboolean fitted)
       g_assert_nonnull (r->model);
       g_assert_nonnull (qm_catalog_gpu (f[2]));
       r->gpu = *qm_catalog_gpu (f[2]);
-      r->engine = qm_engine_resolve (NULL, &r->gpu);
+      r->engine = qm_engine_lookup (f[15]);
+      g_assert_nonnull (r->engine);
+      r->max_sequences = (guint) g_ascii_strtoull (f[16], NULL, 10);
       r->tp = (guint) g_ascii_strtoull (f[3], NULL, 10);
       g_assert_true (qm_precision_from_string (f[4], &r->wp));
       g_assert_true (qm_precision_from_string (f[5], &r->kp));
@@ -548,7 +552,7 @@ load_reference (gboolean fitted)
       load.input_tokens = r->input;
       load.output_tokens = r->output;
       load.seed = 1;
-      load.on_step = fitted ? record_step : NULL;
+      load.on_step = record_step;
       load.user_data = all;
       g_assert_true (qm_serving_simulate (&e, &load, &res));
       r->predicted = res.tokens_per_s * r->replicas;
@@ -867,6 +871,8 @@ test_published_other (void)
   g_autoptr (GPtrArray) rows = load_reference (FALSE);
   guint n = rows->len;
   g_autofree double *err = g_new (double, MAX (n, 1u));
+  g_autofree double *err_mlperf = g_new (double, MAX (n, 1u));
+  guint n_mlperf = 0;
   ErrStats st;
 
   g_ptr_array_set_free_func (rows, ref_row_free);
@@ -883,7 +889,12 @@ test_published_other (void)
                       other_simulate (r, 0.5 * r->input), other_simulate (r, 2.0 * r->input),
                       r->section, r->notes);
       g_assert_true (isfinite (r->predicted) && r->predicted > 0);
+      if (g_strcmp0 (r->group, "mlperf") == 0)
+        err_mlperf[n_mlperf++] = err[i];
     }
+  st = err_stats (err_mlperf, n_mlperf);
+  g_test_message ("group mlperf: %u rows, median %.1f %%, worst %.1f %%", n_mlperf, 100 * st.median,
+                  100 * st.worst);
   st = err_stats (err, n);
   g_test_message ("held-out groups, catalog constants, %u rows: median %.1f %%, worst %.1f %%", n,
                   100 * st.median, 100 * st.worst);
@@ -902,9 +913,291 @@ test_published_other (void)
    * permute/unpermute kernels. The row's TP and input length are
    * assumptions, but neither explains the gap: TP2 x 4 instead of TP1 x 8
    * still gives +124 %. No per-model factor is added for it.
-   * The bound is on the median only, which the dense rows carry; no bound
-   * on the worst row while the MoE mechanism is missing. */
+   * The bound is on the MLPerf median only, which the dense rows carry; no
+   * bound on the worst row while the MoE mechanism is missing. The AMD
+   * rows (vLLM on MI300X) are bounded in /inference/leave-one-source-out. */
+  st = err_stats (err_mlperf, n_mlperf);
   g_assert_cmpfloat (st.median, <=, 0.25);
+}
+
+
+/* Issue 31 item 6: leave one source out. The constants fitted on
+ * published end-to-end runs are the engines' per-step overheads (the GPU
+ * constants come from gpus.json as shipped). For each source (the TSV's
+ * group) in turn: fit every engine's overhead on the rows of the OTHER
+ * sources that ran it (an engine with no rows left takes the mean of the
+ * others' fits), predict the left-out source, and report its error. The
+ * shipped overheads are fitted on ONE named source each: tensorrt-llm on
+ * "trtllm" (NVIDIA perf-overview), vllm on "amd-vllm" (AMD ROCm results). */
+/* What the model meets on the held-out dense rows (2026-11, catalog
+ * 2026.11.6): median 5.3 %, worst 81 % (Oracle's MI300X 405B 128/2048).
+ * The AMD rows carry the worst: their GPU constants are derived by rule
+ * (no measured MI300X HBM or fp8 GEMM figures in the catalog yet). */
+#define BOUND_MEDIAN 0.08
+#define BOUND_WORST  0.85
+
+static double
+engine_cost (GPtrArray          *rows,
+             const QmEngineSpec *engine,
+             const char         *skip,
+             const char         *only,
+             double              overhead_us)
+{
+  double cost = 0.0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+      double l;
+
+      if (r->engine != engine || g_strcmp0 (r->group, skip) == 0
+          || (only != NULL && g_strcmp0 (r->group, only) != 0))
+        continue;
+      /* The Mixtral rows lack the MoE mechanism (test_published_other):
+       * they would pull the overhead, so no fit uses them. */
+      if (qm_model_is_moe (&r->model->shape))
+        continue;
+      l = log (ref_predict (r, r->gpu.hbm_stream_fraction, r->gpu.mamf_fraction_fp8, overhead_us,
+                            r->gpu.allreduce_busbw_gbs) / r->published);
+      cost += l * l;
+    }
+  return cost;
+}
+
+/* The overhead (us) minimising the squared log error; -1 without rows. */
+static double
+fit_overhead (GPtrArray          *rows,
+              const QmEngineSpec *engine,
+              const char         *skip,
+              const char         *only)
+{
+  const double gr = (sqrt (5.0) - 1.0) / 2.0;
+  double a = 0.0, b = 20000.0, c, d, fc, fd;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+      any |= r->engine == engine && g_strcmp0 (r->group, skip) != 0
+             && (only == NULL || g_strcmp0 (r->group, only) == 0) && !qm_model_is_moe (&r->model->shape);
+    }
+  if (!any)
+    return -1.0;
+  c = b - gr * (b - a);
+  d = a + gr * (b - a);
+  fc = engine_cost (rows, engine, skip, only, c);
+  fd = engine_cost (rows, engine, skip, only, d);
+  for (guint it = 0; it < 30; it++)
+    {
+      if (fc < fd)
+        {
+          b = d; d = c; fd = fc;
+          c = b - gr * (b - a);
+          fc = engine_cost (rows, engine, skip, only, c);
+        }
+      else
+        {
+          a = c; c = d; fc = fd;
+          d = a + gr * (b - a);
+          fd = engine_cost (rows, engine, skip, only, d);
+        }
+    }
+  /* At the bound: the rows do not determine it. */
+  if ((a + b) / 2.0 > 19000.0)
+    return -1.0;
+  return (a + b) / 2.0;
+}
+
+typedef struct
+{
+  const char *key;
+  GArray     *err;
+} ErrGroup;
+
+static void
+err_group_add (GPtrArray  *groups,
+               const char *key,
+               double      err)
+{
+  ErrGroup *g = NULL;
+
+  for (guint i = 0; i < groups->len && g == NULL; i++)
+    if (g_strcmp0 (((ErrGroup *) groups->pdata[i])->key, key) == 0)
+      g = groups->pdata[i];
+  if (g == NULL)
+    {
+      g = g_new0 (ErrGroup, 1);
+      g->key = key;
+      g->err = g_array_new (FALSE, FALSE, sizeof (double));
+      g_ptr_array_add (groups, g);
+    }
+  g_array_append_val (g->err, err);
+}
+
+static void
+err_group_free (gpointer p)
+{
+  ErrGroup *g = p;
+
+  g_array_unref (g->err);
+  g_free (g);
+}
+
+static void
+print_groups (GString    *doc,
+              const char *title,
+              GPtrArray  *groups)
+{
+  g_string_append_printf (doc, "\n| %s | rows | median abs err | worst abs err |\n| --- | ---: | ---: | ---: |\n",
+                          title);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const ErrGroup *g = groups->pdata[i];
+      ErrStats st = err_stats ((const double *) g->err->data, g->err->len);
+
+      g_test_message ("by %s: %-14s %3u rows, median %5.1f %%, worst %5.1f %%", title, g->key, g->err->len,
+                      100 * st.median, 100 * st.worst);
+      g_string_append_printf (doc, "| %s | %u | %.1f %% | %.1f %% |\n", g->key, g->err->len,
+                              100 * st.median, 100 * st.worst);
+    }
+}
+
+static void
+test_leave_one_source_out (void)
+{
+  g_autoptr (GPtrArray) rows = load_reference (TRUE);
+  g_autoptr (GPtrArray) other = load_reference (FALSE);
+  g_autoptr (GPtrArray) sources = g_ptr_array_new ();
+  g_autoptr (GPtrArray) by_source = g_ptr_array_new_with_free_func (err_group_free);
+  g_autoptr (GPtrArray) by_vendor = g_ptr_array_new_with_free_func (err_group_free);
+  g_autoptr (GPtrArray) by_engine = g_ptr_array_new_with_free_func (err_group_free);
+  g_autoptr (GString) doc = g_string_new (NULL);
+  g_autoptr (GArray) all_err = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) amd_err = g_array_new (FALSE, FALSE, sizeof (double));
+  const QmEngineSpec *trt = qm_engine_lookup ("tensorrt-llm"), *vllm = qm_engine_lookup ("vllm");
+  double fit_trt, fit_vllm;
+  g_autofree char *path = NULL, *old = NULL, *fresh = NULL;
+  const char *begin = "<!-- serving:begin -->", *end = "<!-- serving:end -->";
+  ErrStats all, amd;
+  guint n_engines;
+
+  g_ptr_array_set_free_func (rows, ref_row_free);
+  for (guint i = 0; i < other->len; i++)
+    g_ptr_array_add (rows, other->pdata[i]);
+  g_ptr_array_set_free_func (other, NULL);
+
+  /* The shipped overheads: each fitted on its one named source. */
+  fit_trt = fit_overhead (rows, trt, NULL, "trtllm");
+  fit_vllm = fit_overhead (rows, vllm, NULL, "amd-vllm");
+  g_test_message ("overhead fitted on its one source: tensorrt-llm %.0f us (catalog %.0f), vllm %.0f us "
+                  "(-1 = not determined; catalog %.0f)",
+                  fit_trt, trt->step_overhead_us, fit_vllm, vllm->step_overhead_us);
+  /* TensorRT-LLM's shipped 838 us was fitted jointly with the GPU
+   * constants on the even trtllm rows (test_published); alone on all of
+   * them it comes within 15 %. vLLM's cannot be fitted on the AMD rows:
+   * they are throughput-bound (batches of 1,500-3,200), the fit runs to
+   * its bound, and the gap is in the MI300X GPU constants, which have no
+   * measured values (derived by rule, see qm-serving.c). So vllm ships
+   * TensorRT-LLM's value, and this says so rather than fit a number the
+   * data do not determine. */
+  g_assert_cmpfloat (fabs (trt->step_overhead_us / fit_trt - 1.0), <=, 0.15);
+  g_assert_true (fit_vllm < 0 || fit_vllm >= 19000.0);
+  g_assert_cmpfloat (vllm->step_overhead_us, ==, trt->step_overhead_us);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+      gboolean seen = FALSE;
+
+      for (guint k = 0; k < sources->len; k++)
+        seen |= g_strcmp0 (sources->pdata[k], r->group) == 0;
+      if (!seen)
+        g_ptr_array_add (sources, r->group);
+    }
+
+  g_string_append (doc, "\nServing: leave one source out (tests/test-inference.c "
+                        "/inference/leave-one-source-out; rows and provenance in "
+                        "tests/data/serving-reference.tsv). For each source, every engine's per-step "
+                        "overhead is refitted on the other sources and the left-out source is "
+                        "predicted; GPU constants are gpus.json's (the NVIDIA ones fitted on the trtllm rows, so that source "
+                        "is held out for the overheads only; /inference/published checks its odd rows "
+                        "against a fit on the even ones). Errors are predicted / published - 1.\n\n"
+                        "| source | row | engine | published tok/s | predicted | error |\n"
+                        "| --- | --- | --- | ---: | ---: | ---: |\n");
+  (void) qm_engines (&n_engines);
+  for (guint k = 0; k < sources->len; k++)
+    {
+      const char *src = sources->pdata[k];
+      double ov[2], mean;
+
+      ov[0] = fit_overhead (rows, trt, src, NULL);
+      ov[1] = fit_overhead (rows, vllm, src, NULL);
+      /* No rows left for an engine, or rows that do not determine it:
+       * the other engine's fit (both are overheads of the same kind of
+       * software loop). */
+      mean = ov[0] >= 0 && ov[1] >= 0 ? (ov[0] + ov[1]) / 2 : MAX (ov[0], ov[1]);
+      for (guint j = 0; j < 2; j++)
+        if (ov[j] < 0)
+          ov[j] = mean;
+      g_test_message ("without %s: overhead tensorrt-llm %.0f us, vllm %.0f us", src, ov[0], ov[1]);
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const RefRow *r = rows->pdata[i];
+          double o, pred, err;
+
+          if (g_strcmp0 (r->group, src) != 0)
+            continue;
+          o = r->engine == trt ? ov[0] : ov[1];
+          pred = ref_predict (r, r->gpu.hbm_stream_fraction, r->gpu.mamf_fraction_fp8, o,
+                              r->gpu.allreduce_busbw_gbs);
+          err = pred / r->published - 1.0;
+          g_test_message ("%-10s %-32s %-12s %9.0f %9.0f %+6.1f%%", src, r->id, r->engine->info.id,
+                          r->published, pred, 100 * err);
+          g_string_append_printf (doc, "| %s | %s | %s | %.0f | %.0f | %+.1f %% |\n", src, r->id,
+                                  r->engine->info.id, r->published, pred, 100 * err);
+          err_group_add (by_source, r->group, err);
+          err_group_add (by_vendor, r->gpu.info.vendor, err);
+          err_group_add (by_engine, r->engine->info.id, err);
+          if (qm_model_is_moe (&r->model->shape))
+            continue;
+          g_array_append_val (all_err, err);
+          if (g_strcmp0 (r->gpu.info.vendor, "AMD") == 0)
+            g_array_append_val (amd_err, err);
+        }
+    }
+  print_groups (doc, "source", by_source);
+  print_groups (doc, "vendor", by_vendor);
+  print_groups (doc, "engine", by_engine);
+  all = err_stats ((const double *) all_err->data, all_err->len);
+  amd = err_stats ((const double *) amd_err->data, amd_err->len);
+  g_test_message ("held out, dense rows: %u, median %.1f %%, worst %.1f %%; AMD %u, median %.1f %%, worst %.1f %%",
+                  all_err->len, 100 * all.median, 100 * all.worst, amd_err->len, 100 * amd.median,
+                  100 * amd.worst);
+  g_string_append_printf (doc, "\nDense rows held out: %u, median %.1f %%, worst %.1f %%; AMD rows: median %.1f %%, "
+                          "worst %.1f %%. The Mixtral MLPerf rows are listed but not fitted nor bounded: "
+                          "the grouped expert GEMMs are not modelled yet.\n\n",
+                          all_err->len, 100 * all.median, 100 * all.worst, 100 * amd.median, 100 * amd.worst);
+
+  /* docs/accuracy.md between the serving markers: regenerated with
+   * QM_UPDATE_DOCS=1, else it must match. */
+  path = g_build_filename (g_getenv ("QM_SOURCE_DIR") ? g_getenv ("QM_SOURCE_DIR") : "..",
+                           "docs/accuracy.md", NULL);
+  g_assert_true (g_file_get_contents (path, &old, NULL, NULL));
+  {
+    const char *b = strstr (old, begin), *e = strstr (old, end);
+
+    g_assert_nonnull (b);
+    g_assert_nonnull (e);
+    fresh = g_strdup_printf ("%.*s%s%s%s", (int) (b - old), old, begin, doc->str, e);
+  }
+  if (g_strcmp0 (g_getenv ("QM_UPDATE_DOCS"), "1") == 0)
+    g_assert_true (g_file_set_contents (path, fresh, -1, NULL));
+  else
+    g_assert_cmpstr (old, ==, fresh);
+
+  /* Honest bounds the model meets today (dense rows, held out). */
+  g_assert_cmpfloat (all.median, <=, BOUND_MEDIAN);
+  g_assert_cmpfloat (all.worst, <=, BOUND_WORST);
 }
 
 static void
@@ -1213,6 +1506,7 @@ main (int    argc,
   g_test_add_func ("/inference/random", test_random);
   g_test_add_func ("/inference/published", test_published);
   g_test_add_func ("/inference/published-other", test_published_other);
+  g_test_add_func ("/inference/leave-one-source-out", test_leave_one_source_out);
   g_test_add_func ("/inference/properties", test_properties);
   g_test_add_func ("/inference/plan-keys", test_plan_keys);
   return g_test_run ();

@@ -1,7 +1,8 @@
 /* qm-engine.c: the serving-engine catalog (data/catalog/engines.json).
  *
  * Keys of an entry: id, name, vendor, source, as_of (as every catalog
- * entry), version, step_overhead_us (>= 0), cuda_graphs (bool),
+ * entry), version, step_overhead_us (>= 0), seq_overhead_us (>= 0, per
+ * sequence of a step), cuda_graphs (bool),
  * block_tokens (>= 1), kv_fraction (0..1], kv_fraction_of ("free" or
  * "total"), admission ("reserve" or "blocks") and limits (1 to 4 objects:
  * min_memory_gib, except_family, max_sequences_offline,
@@ -121,7 +122,7 @@ parse_engine (JsonObject   *o,
               GError      **error)
 {
   static const char *const keys[] = {
-    "id", "name", "vendor", "source", "as_of", "version", "step_overhead_us", "cuda_graphs",
+    "id", "name", "vendor", "source", "as_of", "version", "step_overhead_us", "seq_overhead_us", "cuda_graphs",
     "block_tokens", "kv_fraction", "kv_fraction_of", "admission", "limits", NULL,
   };
   g_autoptr (GList) members = json_object_get_members (o);
@@ -142,6 +143,7 @@ parse_engine (JsonObject   *o,
   if (e->info.source == NULL || e->info.as_of == NULL)
     return fail (error, id, "source", "an engine needs its source and as_of");
   if (!get_number (o, id, "step_overhead_us", 0, 1e6, &e->step_overhead_us, error)
+      || !get_number (o, id, "seq_overhead_us", 0, 1e6, &e->seq_overhead_us, error)
       || !get_count (o, id, "block_tokens", 1, &e->block_tokens, error)
       || !get_number (o, id, "kv_fraction", 1e-3, 1.0, &e->kv_fraction, error)
       || !parse_limits (o, id, e, error))

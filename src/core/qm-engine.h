@@ -55,6 +55,9 @@ typedef struct
   QmCatalogInfo     info;            /* id "vllm"; name; source; as_of */
   const char       *version;
   double            step_overhead_us;
+  /* Host time per sequence in a step (input preparation, scheduling and
+   * sampling bookkeeping in the engine's own loop), microseconds. */
+  double            seq_overhead_us;
   gboolean          cuda_graphs;
   guint             block_tokens;
   double            kv_fraction;

@@ -137,6 +137,7 @@ engine_rates (QmServingEngine       *e,
     e->derived |= QM_SERVING_DERIVED_ALLREDUCE;
   /* The engine's: scheduler, sampling, launch gaps (qm-engine.h). */
   e->overhead = e->spec->step_overhead_us * 1e-6;
+  e->seq_overhead = e->spec->seq_overhead_us * 1e-6;
 }
 
 void
@@ -342,7 +343,9 @@ qm_serving_step_s (const QmServingEngine *e,
       x = t * e->hidden * 2.0 * 2.0 * (e->tp - 1.0) / e->tp;
       stage += 2.0 * e->layers * (e->ar_latency + x / e->ar_bw);
     }
-  return mb * stage + e->overhead;
+  /* The engine's host loop: a fixed part and a part per sequence that
+   * emits a token (qm-engine.h). */
+  return mb * stage + e->overhead + e->seq_overhead * st->sampled;
 }
 
 /* The simulator. */

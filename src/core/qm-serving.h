@@ -70,6 +70,7 @@ typedef struct
   double ar_bw;             /* all-reduce bus bandwidth, bytes/s */
   double ar_latency;        /* seconds per all-reduce call */
   double overhead;          /* seconds per step */
+  double seq_overhead;      /* seconds per sequence of a step */
 
   /* Memory, per GPU. */
   double capacity_bytes;    /* real device bytes (qm_gpu_memory_bytes) */

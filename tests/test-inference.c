@@ -1222,6 +1222,167 @@ test_leave_one_source_out (void)
   g_assert_cmpfloat (amd.median, <=, BOUND_AMD_MEDIAN);
 }
 
+
+/* Issue 31 items 1, 2, 5: each mechanism changes the answer where its
+ * source says it should. */
+static void
+engine_for_test (QmServingEngine *e,
+                 const char      *model,
+                 const char      *gpu,
+                 guint            tp,
+                 const char      *engine,
+                 gboolean         server)
+{
+  QmServingConfig c = { 0, };
+
+  c.shape = &qm_catalog_model (model)->shape;
+  c.gpu = qm_catalog_gpu (gpu);
+  c.tp = tp;
+  c.pp = 1;
+  c.weight_precision = QM_PRECISION_FP8;
+  c.kv_precision = QM_PRECISION_FP8;
+  c.engine = engine ? qm_engine_lookup (engine) : NULL;
+  c.server = server;
+  qm_serving_engine_init (e, &c);
+}
+
+static void
+test_engines (void)
+{
+  QmServingEngine trt, vllm, e;
+  QmServingLoad load = { 0, };
+  QmServingResult rt, rv;
+  double free;
+  guint n;
+
+  /* The catalog: three engines, each with version, source and date. */
+  (void) qm_engines (&n);
+  g_assert_cmpuint (n, >=, 3);
+  for (guint i = 0; i < n; i++)
+    {
+      const QmEngineSpec *s = &qm_engines (NULL)[i];
+
+      g_assert_nonnull (s->version);
+      g_assert_nonnull (s->info.source);
+      g_assert_nonnull (s->info.as_of);
+    }
+  /* auto: TensorRT-LLM on NVIDIA, vLLM on AMD and the others. */
+  g_assert_cmpstr (qm_engine_resolve ("auto", qm_catalog_gpu ("h100-sxm-80gb"))->info.id, ==, "tensorrt-llm");
+  g_assert_cmpstr (qm_engine_resolve (NULL, qm_catalog_gpu ("mi300x"))->info.id, ==, "vllm");
+  g_assert_cmpstr (qm_engine_resolve ("auto", qm_catalog_gpu ("gaudi3"))->info.id, ==, "vllm");
+  g_assert_cmpstr (qm_engine_resolve ("sglang", qm_catalog_gpu ("h100-sxm-80gb"))->info.id, ==, "sglang");
+
+  /* Scheduler defaults (vllm/engine/arg_utils.py get_batch_defaults):
+   * >= 70 GiB and not A100: 16384 tokens offline, 8192 as a server, 1024
+   * sequences; A100 80GB and L40S: 8192 / 2048 and 256. TensorRT-LLM:
+   * 8192 tokens and 2048 sequences everywhere. */
+  engine_for_test (&e, "llama-3.1-8b", "h100-sxm-80gb", 1, "vllm", FALSE);
+  g_assert_cmpuint (e.token_budget, ==, 16384);
+  g_assert_cmpuint (e.max_sequences, ==, 1024);
+  g_assert_cmpuint (e.block_tokens, ==, 16);
+  engine_for_test (&e, "llama-3.1-8b", "h100-sxm-80gb", 1, "vllm", TRUE);
+  g_assert_cmpuint (e.token_budget, ==, 8192);
+  engine_for_test (&e, "llama-3.1-8b", "a100-sxm-80gb", 1, "vllm", TRUE);
+  g_assert_cmpuint (e.token_budget, ==, 2048);
+  g_assert_cmpuint (e.max_sequences, ==, 256);
+  engine_for_test (&e, "llama-3.1-8b", "l40s", 1, "vllm", FALSE);
+  g_assert_cmpuint (e.token_budget, ==, 8192);
+  engine_for_test (&trt, "llama-3.1-8b", "h100-sxm-80gb", 1, "tensorrt-llm", TRUE);
+  g_assert_cmpuint (trt.token_budget, ==, 8192);
+  g_assert_cmpuint (trt.max_sequences, ==, 2048);
+  g_assert_cmpuint (trt.block_tokens, ==, 32);
+
+  /* KV memory: TensorRT-LLM 0.9 of the memory left free, vLLM 0.9 of
+   * the whole device less what the model and activations take. 70B fp8
+   * on one H100: TensorRT-LLM has a KV pool, vLLM's defaults leave none
+   * (0.9 x 85.5 GB < 70 GB of weights + 16,384 tokens of activations). */
+  engine_for_test (&trt, "llama-3.1-70b", "h100-sxm-80gb", 1, "tensorrt-llm", FALSE);
+  engine_for_test (&vllm, "llama-3.1-70b", "h100-sxm-80gb", 1, "vllm", FALSE);
+  g_assert_cmpuint (trt.kv_blocks, >, 0);
+  g_assert_cmpuint (vllm.kv_blocks, ==, 0);
+  engine_for_test (&trt, "llama-3.1-70b", "h100-sxm-80gb", 2, "tensorrt-llm", FALSE);
+  engine_for_test (&vllm, "llama-3.1-70b", "h100-sxm-80gb", 2, "vllm", FALSE);
+  free = trt.capacity_bytes - trt.weights_bytes - trt.workspace_bytes - trt.reserve_bytes;
+  g_assert_cmpfloat_with_epsilon (trt.kv_bytes, 0.9 * free, 1.0);
+  free = vllm.capacity_bytes - vllm.weights_bytes - vllm.workspace_bytes - vllm.reserve_bytes;
+  g_assert_cmpfloat_with_epsilon (vllm.kv_bytes, free - 0.1 * vllm.capacity_bytes, 1.0);
+
+  /* Admission: long answers on a tight pool. TensorRT-LLM reserves each
+   * request's whole sequence, so fewer run at once; vLLM admits by the
+   * prompt's blocks, runs more, and preempts when decode runs out. */
+  engine_for_test (&trt, "llama-3.1-8b", "h100-sxm-80gb", 1, "tensorrt-llm", FALSE);
+  engine_for_test (&vllm, "llama-3.1-8b", "h100-sxm-80gb", 1, "vllm", FALSE);
+  load.arrival = QM_ARRIVAL_OFFLINE;
+  load.requests = 600;
+  load.input_tokens = 128;
+  load.output_tokens = 4096;
+  load.seed = 3;
+  g_assert_true (qm_serving_simulate (&trt, &load, &rt));
+  g_assert_true (qm_serving_simulate (&vllm, &load, &rv));
+  g_test_message ("8B fp8 on one H100, 128/4096: TensorRT-LLM mean batch %.0f, %u preemptions; vLLM "
+                  "mean batch %.0f, %u preemptions", rt.mean_batch, rt.preemptions, rv.mean_batch,
+                  rv.preemptions);
+  g_assert_cmpuint (rt.preemptions, ==, 0);
+  g_assert_cmpuint (rv.preemptions, >, 0);
+  g_assert_cmpuint (rv.completed, ==, load.requests);
+  g_assert_cmpfloat (rv.mean_batch, >, 1.2 * rt.mean_batch);
+
+  /* All-reduce: MI300X's xGMI is a mesh of 48 GB/s links, one to each
+   * peer; TP 2 uses one link, TP 8 seven. NVLink goes through NVSwitch
+   * at the same bus bandwidth for any group. */
+  engine_for_test (&e, "llama-3.1-70b", "mi300x", 2, NULL, FALSE);
+  g_assert_cmpfloat_with_epsilon (e.ar_bw, 48e9, 1.0);
+  engine_for_test (&trt, "llama-3.1-70b", "h100-sxm-80gb", 2, NULL, FALSE);
+  g_assert_cmpfloat (e.ar_bw, <, trt.ar_bw / 5.0);
+  engine_for_test (&e, "llama-3.1-405b", "mi300x", 8, NULL, FALSE);
+  engine_for_test (&trt, "llama-3.1-405b", "h100-sxm-80gb", 8, NULL, FALSE);
+  g_assert_cmpfloat_with_epsilon (e.ar_bw, 7 * 48e9, 1.0);
+  g_assert_cmpfloat (e.ar_bw, <, trt.ar_bw);
+  {
+    /* One prefill chunk of 8192 tokens: the TP 8 all-reduces cost more
+     * on MI300X than on H100. */
+    QmServingEngine a = e, b = trt;
+    QmServingStep st = { 0, };
+    double ta, tb;
+
+    st.prefill = 8192;
+    st.prefill_pairs = 8192.0 * 8193.0 / 2.0;
+    a.overhead = b.overhead = 0.0;
+    a.seq_overhead = b.seq_overhead = 0.0;
+    ta = qm_serving_step_s (&a, &st);
+    a.ar_bw = 1e30;
+    a.ar_latency = 0.0;
+    tb = qm_serving_step_s (&b, &st);
+    b.ar_bw = 1e30;
+    b.ar_latency = 0.0;
+    g_assert_cmpfloat (ta - qm_serving_step_s (&a, &st), >, tb - qm_serving_step_s (&b, &st));
+  }
+
+  /* GB200 is B200's silicon: the same serving constants. */
+  g_assert_cmpfloat (qm_catalog_gpu ("gb200")->hbm_stream_fraction, ==,
+                     qm_catalog_gpu ("b200-sxm-180gb")->hbm_stream_fraction);
+  g_assert_cmpfloat (qm_catalog_gpu ("gb200")->mamf_fraction_fp8, ==,
+                     qm_catalog_gpu ("b200-sxm-180gb")->mamf_fraction_fp8);
+  /* A GPU without measured constants says so (derived flags). */
+  engine_for_test (&e, "llama-3.1-8b", "gaudi3", 1, NULL, FALSE);
+  g_assert_cmpuint (e.derived & QM_SERVING_DERIVED_HBM, !=, 0);
+  engine_for_test (&e, "llama-3.1-8b", "h100-sxm-80gb", 1, NULL, FALSE);
+  g_assert_cmpuint (e.derived, ==, 0);
+
+  /* The per-sequence host time: vLLM's step at a large batch costs more
+   * than the same step under TensorRT-LLM. */
+  {
+    QmServingStep st = { 0, };
+
+    engine_for_test (&trt, "llama-3.1-8b", "h100-sxm-80gb", 1, "tensorrt-llm", FALSE);
+    engine_for_test (&vllm, "llama-3.1-8b", "h100-sxm-80gb", 1, "vllm", FALSE);
+    st.decode = st.sampled = 1000;
+    st.decode_context = 1000 * 1000;
+    g_assert_cmpfloat_with_epsilon (qm_serving_step_s (&vllm, &st) - qm_serving_step_s (&trt, &st),
+                                    1000 * 29.1e-6, 1e-9);
+  }
+}
+
 static void
 engine_8b (QmServingEngine *e)
 {
@@ -1529,6 +1690,7 @@ main (int    argc,
   g_test_add_func ("/inference/published", test_published);
   g_test_add_func ("/inference/published-other", test_published_other);
   g_test_add_func ("/inference/leave-one-source-out", test_leave_one_source_out);
+  g_test_add_func ("/inference/engines", test_engines);
   g_test_add_func ("/inference/properties", test_properties);
   g_test_add_func ("/inference/plan-keys", test_plan_keys);
   return g_test_run ();

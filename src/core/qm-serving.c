@@ -520,22 +520,41 @@ latency_percentiles (double          *ttft,
 
 /* One event loop over steps, kept whole: its admission, step planning,
  * decode and prefill phases share a dozen counters and queues, and the
- * request simulation must stay fast (bench-serving, issue 18). */
+ * request simulation must stay fast (bench-serving, issue 18).
+ *
+ * Admission follows the engine (qm-engine.h):
+ * - RESERVE (TensorRT-LLM GUARANTEED_NO_EVICT): a request starts only when
+ *   the blocks of its whole prompt and answer are free; nothing is evicted.
+ * - BLOCKS (vLLM V1, SGLang): a request starts when the blocks of its
+ *   prompt are free; running sequences take a block each time their
+ *   context crosses a block boundary, and when the pool runs out the
+ *   newest decoding request is preempted (its blocks freed, vLLM's
+ *   default recompute: it waits at the front of the queue and prefills
+ *   its prompt and the tokens it had generated again;
+ *   vllm/v1/core/sched/scheduler.py, _preempt_request). Decode blocks are
+ *   counted as contexts / block size plus half a block of slack per
+ *   sequence (the mean partly filled last block), not per sequence, to
+ *   keep a step O(log n). */
 gboolean
 qm_serving_simulate (const QmServingEngine *e,
                      const QmServingLoad   *load,
                      QmServingResult       *out)
 {
-  guint n = load->requests, max_seq, budget;
-  g_autofree double *arrival = NULL, *in_len = NULL, *out_len = NULL;
+  guint n = load->requests, max_seq, budget, heap_cap, order_cap;
+  g_autofree double *arrival = NULL, *in_len = NULL, *out_len = NULL, *eff_in = NULL, *gen = NULL;
   g_autofree double *first = NULL, *ttft = NULL, *tpot = NULL, *queue = NULL;
-  g_autofree guint *pre = NULL, *need = NULL;
+  g_autofree guint *pre = NULL, *need = NULL, *join = NULL, *order = NULL, *requeue = NULL;
+  g_autofree guint8 *state = NULL;
   g_autofree double *pre_done = NULL;
   g_autofree HeapItem *heap = NULL;
   g_autoptr (GRand) rand = NULL;
-  guint pre_head = 0, pre_tail = 0, n_heap = 0, next_arr = 0, next_admit = 0;
-  guint running = 0, free_blocks, completed = 0, n_tpot = 0, n_ttft = 0, n_queue = 0, step = 0;
+  gboolean blocks = e->admission == QM_ENGINE_ADMIT_BLOCKS;
+  guint pre_head = 0, pre_tail = 0, n_heap = 0, next_arr = 0, next_admit = 0, n_order = 0, n_requeue = 0;
+  guint running = 0, completed = 0, n_tpot = 0, n_ttft = 0, n_queue = 0, step = 0, preemptions = 0;
+  gboolean preempted = FALSE;
+  double free_blocks, prefill_hold = 0.0, bt = MAX (e->block_tokens, 1u);
   double now = 0.0, d = 0.0, ctx = 0.0, out_tokens = 0.0, batch_sum = 0.0, last = 0.0;
+  enum { WAITING, PREFILL, DECODE, DONE };
 
   memset (out, 0, sizeof *out);
   if (n == 0 || e->kv_blocks == 0)
@@ -545,22 +564,34 @@ qm_serving_simulate (const QmServingEngine *e,
   max_seq = MAX (max_seq, 1u);
   budget = MAX (e->token_budget, 1u);
   free_blocks = e->kv_blocks;
+  /* The prefill queue is a ring (a request is in it once at a time);
+   * the heap and the decode order grow with preemptions (stale entries
+   * are skipped when they come up). */
+  heap_cap = n;
+  order_cap = n;
 
   arrival = g_new (double, n);
   in_len = g_new (double, n);
   out_len = g_new (double, n);
+  eff_in = g_new (double, n);
+  gen = g_new0 (double, n);
   first = g_new0 (double, n);
   ttft = g_new (double, n);
   tpot = g_new (double, n);
   queue = g_new (double, n);
   need = g_new (guint, n);
+  join = g_new0 (guint, n);
+  state = g_new0 (guint8, n);
+  order = g_new (guint, order_cap);
+  requeue = g_new (guint, n);
   pre = g_new (guint, n);
   pre_done = g_new0 (double, n);
-  heap = g_new (HeapItem, n);
+  heap = g_new (HeapItem, heap_cap);
   rand = g_rand_new_with_seed ((guint32) (load->seed ^ (load->seed >> 32)));
 
   if (!draw_requests (e, load, rand, arrival, in_len, out_len, need))
     return FALSE;
+  memcpy (eff_in, in_len, n * sizeof (double));
 
   while (completed < n && (load->max_steps == 0 || step < load->max_steps))
     {
@@ -570,13 +601,39 @@ qm_serving_simulate (const QmServingEngine *e,
 
       while (next_arr < n && arrival[next_arr] <= now)
         next_arr++;
-      while (next_admit < next_arr && running < max_seq && free_blocks >= need[next_admit])
+      for (;;)
         {
-          queue[n_queue++] = now - arrival[next_admit];
-          free_blocks -= need[next_admit];
+          guint r;
+          double want;
+
+          /* vLLM V1 schedules no waiting request in a step that
+           * preempted one (scheduler.py: "if not preempted_reqs"). */
+          if (running >= max_seq || preempted)
+            break;
+          if (n_requeue > 0)
+            r = requeue[n_requeue - 1];
+          else if (next_admit < next_arr)
+            r = next_admit;
+          else
+            break;
+          want = blocks ? ceil (eff_in[r] / bt) : need[r];
+          if (free_blocks < want)
+            break;
+          if (n_requeue > 0)
+            n_requeue--;
+          else
+            {
+              queue[n_queue++] = now - arrival[r];
+              next_admit++;
+            }
+          free_blocks -= want;
+          if (blocks)
+            prefill_hold += want;
+          state[r] = PREFILL;
           running++;
-          pre[pre_tail++] = next_admit++;
+          pre[pre_tail++ % n] = r;
         }
+      preempted = FALSE;
       if (d == 0.0 && pre_head == pre_tail)
         {
           /* Idle: jump to the next arrival. */
@@ -593,8 +650,8 @@ qm_serving_simulate (const QmServingEngine *e,
       left = budget > d ? budget - d : 0.0;
       for (k = pre_head; k < pre_tail && left > 0.0; k++)
         {
-          guint r = pre[k];
-          double rem = in_len[r] - pre_done[r];
+          guint r = pre[k % n];
+          double rem = eff_in[r] - pre_done[r];
           double c = MIN (rem, left);
 
           st.prefill += c;
@@ -619,45 +676,117 @@ qm_serving_simulate (const QmServingEngine *e,
           HeapItem it = heap_pop (heap, &n_heap);
           guint r = it.req;
 
+          /* A stale entry of a request preempted since. */
+          if (state[r] != DECODE || it.finish_step != join[r] + (guint) (out_len[r] - gen[r]))
+            continue;
           d -= 1.0;
           ctx -= in_len[r] + out_len[r];
           tpot[n_tpot++] = (now - first[r]) / (out_len[r] - 1.0);
-          free_blocks += need[r];
+          if (blocks)
+            free_blocks += ceil ((in_len[r] + out_len[r]) / bt);
+          else
+            free_blocks += need[r];
+          state[r] = DONE;
           running--;
           completed++;
           last = now;
         }
 
-      /* Prefills: advance the chunks; finished prompts emit their first
+      /* Prefills: advance the chunks; finished prompts emit their next
        * token now and join the decode batch from the next step. */
       left = st.prefill;
       while (pre_head < pre_tail && left > 0.0)
         {
-          guint r = pre[pre_head];
-          double rem = in_len[r] - pre_done[r];
+          guint r = pre[pre_head % n];
+          double rem = eff_in[r] - pre_done[r];
           double c = MIN (rem, left);
 
           pre_done[r] += c;
           left -= c;
-          if (pre_done[r] < in_len[r])
+          if (pre_done[r] < eff_in[r])
             break;
           pre_head++;
-          first[r] = now;
-          ttft[n_ttft++] = now - arrival[r];
-          out_tokens += 1.0;
-          if (out_len[r] <= 1.0)
+          if (gen[r] == 0.0)
             {
-              free_blocks += need[r];
+              first[r] = now;
+              ttft[n_ttft++] = now - arrival[r];
+            }
+          gen[r] += 1.0;
+          out_tokens += 1.0;
+          if (blocks)
+            {
+              double held = ceil (eff_in[r] / bt);
+
+              /* The prompt's blocks now count with the decode contexts. */
+              prefill_hold -= held;
+              free_blocks += held;
+            }
+          if (gen[r] >= out_len[r])
+            {
+              if (!blocks)
+                free_blocks += need[r];
+              state[r] = DONE;
               running--;
               completed++;
               last = now;
             }
           else
             {
-              HeapItem it = { step + (guint) out_len[r] - 1, r };
+              HeapItem it;
+
+              state[r] = DECODE;
+              join[r] = step;
+              it.finish_step = step + (guint) (out_len[r] - gen[r]);
+              it.req = r;
+              /* gen[] stays as at joining: the finish test above
+               * compares with join + out_len - gen. */
+              if (n_heap >= heap_cap)
+                {
+                  heap_cap *= 2;
+                  heap = g_renew (HeapItem, heap, heap_cap);
+                }
               heap_push (heap, &n_heap, it);
               d += 1.0;
-              ctx += in_len[r] + 1.0;
+              ctx += in_len[r] + gen[r];
+              if (blocks)
+                {
+                  if (n_order >= order_cap)
+                    {
+                      order_cap *= 2;
+                      order = g_renew (guint, order, order_cap);
+                    }
+                  order[n_order++] = r;
+                }
+            }
+        }
+
+      /* BLOCKS: the decode contexts' blocks; when the pool is short,
+       * preempt the newest decoding requests (recompute). */
+      if (blocks)
+        {
+          double used = (ctx + d * (bt - 1.0) / 2.0) / bt;
+
+          free_blocks = e->kv_blocks - prefill_hold - used;
+          while (free_blocks < 0.0 && n_order > 0)
+            {
+              guint r = order[--n_order];
+              double g;
+
+              if (state[r] != DECODE)
+                continue;
+              /* Tokens generated by now: gen at joining plus one a step. */
+              g = gen[r] + (step - join[r]);
+              d -= 1.0;
+              ctx -= in_len[r] + g;
+              free_blocks += (in_len[r] + g + (bt - 1.0) / 2.0) / bt;
+              gen[r] = g;
+              eff_in[r] = in_len[r] + g;
+              pre_done[r] = 0.0;
+              state[r] = WAITING;
+              running--;
+              requeue[n_requeue++] = r;
+              preemptions++;
+              preempted = TRUE;
             }
         }
       if (!(dt > 0.0))
@@ -665,6 +794,7 @@ qm_serving_simulate (const QmServingEngine *e,
     }
 
   out->completed = completed;
+  out->preemptions = preemptions;
   out->truncated = completed < n;
   out->steps = step;
   out->makespan_s = last - arrival[0];

@@ -147,6 +147,7 @@ typedef struct
   double makespan_s;
   guint  steps;
   guint  completed;
+  guint  preemptions;            /* BLOCKS admission: requests evicted and recomputed */
   gboolean unstable;             /* the queue kept growing */
   gboolean truncated;            /* stopped at max_steps */
 } QmServingResult;

@@ -938,14 +938,18 @@ test_published_other (void)
  * named source each: tensorrt-llm on "trtllm" (NVIDIA perf-overview),
  * vllm on "amd-vllm" (AMD ROCm results). */
 /* What the model meets on the held-out dense rows (2026-11, catalog
- * 2026.11.6): median 5.3 %, worst 62 %; AMD rows median 39 %. The two
+ * 2026.11.6): median 6.0 %, worst 65 %; AMD rows median 26 %. The two
  * AMD sources disagree with each other: Oracle's vLLM (2024, V0 engine)
  * gives 2,794 output tokens/s for Llama 3.1 405B 128/2048 on 8 MI300X
- * where AMD's rocm/vllm 0.10.2 gives 4,202, so each predicts the other
- * 30-60 % off; in-sample the AMD rows land within -8 .. +25 %. */
+ * where AMD's rocm/vllm 0.10.2 gives 4,202, so each predicts the other's
+ * throughput rows 30-65 % off; Oracle's latency table (batch 1 to 256)
+ * comes out 14-31 % fast, the batch-1 end pointing at an all-reduce
+ * latency on MI300X above NVLink's (no measured value in the catalog:
+ * the estimate notes it as derived). In-sample the AMD throughput rows
+ * land within -8 .. +25 %. */
 #define BOUND_MEDIAN     0.08
-#define BOUND_WORST      0.65
-#define BOUND_AMD_MEDIAN 0.45
+#define BOUND_WORST      0.70
+#define BOUND_AMD_MEDIAN 0.30
 
 static double
 engine_cost (GPtrArray          *rows,

@@ -1016,18 +1016,18 @@ test_published_other (void)
  * named source each: tensorrt-llm on "trtllm" (NVIDIA perf-overview),
  * vllm on "amd-vllm" (AMD ROCm results). */
 /* What the model meets on the held-out dense rows (2026-11, catalog
- * 2026.11.6): median 6.0 %, worst 65 %; AMD rows median 26 %. The two
- * AMD sources disagree with each other: Oracle's vLLM (2024, V0 engine)
+ * 2026.11.6): median 6.4 %, worst 53 %; AMD rows median 22 %. The AMD
+ * sources disagree with each other: Oracle's vLLM (2024, V0 engine)
  * gives 2,794 output tokens/s for Llama 3.1 405B 128/2048 on 8 MI300X
  * where AMD's rocm/vllm 0.10.2 gives 4,202, so each predicts the other's
- * throughput rows 30-65 % off; Oracle's latency table (batch 1 to 256)
+ * throughput rows 30-50 % off; Oracle's latency table (batch 1 to 256)
  * comes out 14-31 % fast, the batch-1 end pointing at an all-reduce
  * latency on MI300X above NVLink's (no measured value in the catalog:
- * the estimate notes it as derived). In-sample the AMD throughput rows
- * land within -8 .. +25 %. */
+ * the estimate notes it as derived); AMD's MLPerf v4.1 runs (TP 1,
+ * tuned vLLM) come out 13-19 % slow. */
 #define BOUND_MEDIAN     0.08
-#define BOUND_WORST      0.70
-#define BOUND_AMD_MEDIAN 0.30
+#define BOUND_WORST      0.60
+#define BOUND_AMD_MEDIAN 0.25
 
 static double
 engine_cost (GPtrArray          *rows,
@@ -1316,7 +1316,7 @@ test_leave_one_source_out (void)
   g_assert_cmpfloat (all.median, <=, BOUND_MEDIAN);
   g_assert_cmpfloat (all.worst, <=, BOUND_WORST);
   g_assert_cmpfloat (amd.median, <=, BOUND_AMD_MEDIAN);
-  /* Rates: median 5.4 %, worst 13 % (the v4.1 H200 Server run). */
+  /* Rates: median 9.9 %, worst 17 % (AMD's 8x MI300X Server run). */
   g_assert_cmpuint (rate_err->len, >=, 4);
   g_assert_cmpfloat (rate.median, <=, 0.10);
   g_assert_cmpfloat (rate.worst, <=, 0.20);

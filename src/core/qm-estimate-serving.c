@@ -135,7 +135,8 @@ qm_estimate_stage_serving (const QmPlan      *plan,
       c.token_budget = is->max_batch_tokens;
       qm_serving_engine_init (&se, &c);
       {
-        double v[4] = { se.token_budget, se.max_sequences, se.block_tokens, inf->engine->step_overhead_us };
+        double v[5] = { se.token_budget, se.max_sequences, se.block_tokens, inf->engine->step_overhead_us,
+                        inf->engine->seq_overhead_us };
         QmNote *note = qm_estimate_assume_v (e, QM_NOTE_INFERENCE_ENGINE, v, G_N_ELEMENTS (v));
 
         if (note != NULL)

@@ -225,9 +225,11 @@ test_memory (void)
    * token, 4 heads per GPU at TP2. */
   g_assert_cmpfloat (e.kv_bytes_per_token_gpu, ==, 2.0 * 2 * 4 * 128 * 80);
   g_assert_cmpuint (e.kv_blocks, ==, (guint) floor (e.kv_bytes / (32 * e.kv_bytes_per_token_gpu)));
-  g_assert_cmpuint (qm_serving_blocks (1), ==, 1);
-  g_assert_cmpuint (qm_serving_blocks (32), ==, 1);
-  g_assert_cmpuint (qm_serving_blocks (33), ==, 2);
+  /* TensorRT-LLM (auto on NVIDIA): 32 tokens per block. */
+  g_assert_cmpuint (e.block_tokens, ==, 32);
+  g_assert_cmpuint (qm_serving_blocks (&e, 1), ==, 1);
+  g_assert_cmpuint (qm_serving_blocks (&e, 32), ==, 1);
+  g_assert_cmpuint (qm_serving_blocks (&e, 33), ==, 2);
   g_assert_true (qm_serving_fits (&e, 8192));
   g_assert_cmpuint (qm_serving_max_batch (&e, 2048), ==, MIN (e.kv_blocks / 64, 2048u));
   /* 141 GB of bf16 weights do not fit on one H100. */
@@ -385,6 +387,11 @@ typedef struct
   char              *section;
   const QmModelPreset *model;
   QmGpuSpec          gpu;
+  const QmEngineSpec *engine;
+  guint              max_sequences; /* the run's cap; 0 = engine default */
+  double             fit_hbm, fit_gemm; /* GPU constants of a leave-one-out fold */
+  gboolean           server;        /* a rate held within p99 limits (MLPerf Server) */
+  double             ttft_limit_s, tpot_limit_s;
   guint              tp;
   QmPrecision        wp, kp;
   double             input, output, requests;
@@ -435,10 +442,14 @@ compress_steps (GArray *all)
 }
 
 static QmServingConfig
-ref_config (const RefRow    *r,
-            const QmGpuSpec *gpu)
+ref_config (const RefRow       *r,
+            const QmGpuSpec    *gpu,
+            const QmEngineSpec *engine)
 {
   QmServingConfig c = { 0, };
+
+  c.engine = engine;
+  c.max_sequences = r->max_sequences;
 
   c.shape = &r->model->shape;
   c.gpu = gpu;
@@ -455,16 +466,19 @@ ref_predict (const RefRow *r,
              double        hbm,
              double        gemm,
              double        overhead_us,
+             double        seq_us,
              double        busbw_gbs)
 {
   QmGpuSpec g = r->gpu;
-  QmServingConfig c = ref_config (r, &g);
+  QmEngineSpec eng = *r->engine;
+  QmServingConfig c = ref_config (r, &g, &eng);
   QmServingEngine e;
   double t = 0.0;
 
   g.hbm_stream_fraction = hbm;
   g.mamf_fraction_fp8 = gemm;
-  g.step_overhead_us = overhead_us;
+  eng.step_overhead_us = overhead_us;
+  eng.seq_overhead_us = seq_us;
   g.allreduce_busbw_gbs = busbw_gbs;
   qm_serving_engine_init (&e, &c);
   for (guint i = 0; i < r->steps->len; i++)
@@ -505,7 +519,7 @@ load_reference (gboolean fitted)
       if (lines[i][0] == '#' || lines[i][0] == '\0' || g_str_has_prefix (lines[i], "id\t"))
         continue;
       f = g_strsplit (lines[i], "\t", -1);
-      g_assert_cmpuint (g_strv_length (f), ==, 15);
+      g_assert_cmpuint (g_strv_length (f), ==, 17);
       if ((g_strcmp0 (f[13], "trtllm") == 0) != fitted)
         continue;
       r = g_new0 (RefRow, 1);
@@ -519,6 +533,20 @@ load_reference (gboolean fitted)
       g_assert_nonnull (r->model);
       g_assert_nonnull (qm_catalog_gpu (f[2]));
       r->gpu = *qm_catalog_gpu (f[2]);
+      r->engine = qm_engine_lookup (f[15]);
+      g_assert_nonnull (r->engine);
+      r->max_sequences = (guint) g_ascii_strtoull (f[16], NULL, 10);
+      if (g_str_has_prefix (r->notes, "server "))
+        {
+          double ttft_ms = 0, tpot_ms = 0;
+
+          g_assert_cmpint (sscanf (r->notes, "server %lf %lf", &ttft_ms, &tpot_ms), ==, 2);
+          r->server = TRUE;
+          r->ttft_limit_s = ttft_ms / 1e3;
+          r->tpot_limit_s = tpot_ms / 1e3;
+        }
+      r->fit_hbm = r->gpu.hbm_stream_fraction;
+      r->fit_gemm = r->gpu.mamf_fraction_fp8;
       r->tp = (guint) g_ascii_strtoull (f[3], NULL, 10);
       g_assert_true (qm_precision_from_string (f[4], &r->wp));
       g_assert_true (qm_precision_from_string (f[5], &r->kp));
@@ -530,7 +558,7 @@ load_reference (gboolean fitted)
       g_assert_cmpstr (f[10], !=, "");
       g_assert_cmpstr (f[11], !=, "");
 
-      c = ref_config (r, &r->gpu);
+      c = ref_config (r, &r->gpu, r->engine);
       qm_serving_engine_init (&e, &c);
       all = g_array_new (FALSE, TRUE, sizeof (RefStep));
       load.arrival = QM_ARRIVAL_OFFLINE;
@@ -540,7 +568,7 @@ load_reference (gboolean fitted)
       load.input_tokens = r->input;
       load.output_tokens = r->output;
       load.seed = 1;
-      load.on_step = fitted ? record_step : NULL;
+      load.on_step = record_step;
       load.user_data = all;
       g_assert_true (qm_serving_simulate (&e, &load, &res));
       r->predicted = res.tokens_per_s * r->replicas;
@@ -635,7 +663,8 @@ fit_cost (GPtrArray    *rows,
       if (only != NULL && g_strcmp0 (r->gpu.info.id, only) != 0)
         continue;
       f = fit_for (fits, n_fits, r->gpu.info.id);
-      l = log (ref_predict (r, f->p[0], f->p[1], f->p[2], f->p[3]) / r->published);
+      l = log (ref_predict (r, f->p[0], f->p[1], f->p[2], r->engine->seq_overhead_us, f->p[3])
+               / r->published);
       cost += l * l;
     }
   return cost;
@@ -725,14 +754,15 @@ ref_simulate (const RefRow *r,
               const double  p[4])
 {
   QmGpuSpec g = r->gpu;
-  QmServingConfig c = ref_config (r, &g);
+  QmEngineSpec eng = *r->engine;
+  QmServingConfig c = ref_config (r, &g, &eng);
   QmServingEngine e;
   QmServingLoad load = { 0, };
   QmServingResult res;
 
   g.hbm_stream_fraction = p[0];
   g.mamf_fraction_fp8 = p[1];
-  g.step_overhead_us = p[2];
+  eng.step_overhead_us = p[2];
   g.allreduce_busbw_gbs = p[3];
   qm_serving_engine_init (&e, &c);
   load.arrival = QM_ARRIVAL_OFFLINE;
@@ -783,7 +813,8 @@ test_published (void)
       g_test_message ("fit %s on even rows: hbm_stream_fraction %.3f, mamf_fraction_fp8 %.3f, "
                       "step_overhead_us %.0f, allreduce_busbw_gbs %.0f (catalog %.3f, %.3f, %.0f, %.0f)",
                       fits[g].gpu, fits[g].p[0], fits[g].p[1], fits[g].p[2], fits[g].p[3],
-                      gpu->hbm_stream_fraction, gpu->mamf_fraction_fp8, gpu->step_overhead_us,
+                      gpu->hbm_stream_fraction, gpu->mamf_fraction_fp8,
+                      qm_engine_lookup ("tensorrt-llm")->step_overhead_us,
                       gpu->allreduce_busbw_gbs);
     }
 
@@ -824,13 +855,70 @@ test_published (void)
   g_assert_cmpfloat (odd.worst, <=, 0.40);
 }
 
+/* A rate row (MLPerf Server): the highest Poisson rate per replica whose
+ * simulated p99 TTFT and TPOT stay within the row's limits and whose
+ * queue does not grow, found by bisection, as output tokens/s of the
+ * whole system. The engine runs its server defaults. */
+static gboolean
+server_meets (const QmServingEngine *e,
+              const RefRow          *r,
+              double                 rate)
+{
+  QmServingLoad load = { 0, };
+  QmServingResult res;
+
+  load.arrival = QM_ARRIVAL_POISSON;
+  load.requests_per_s = rate;
+  load.requests = (guint) r->requests;
+  load.input_tokens = r->input;
+  load.output_tokens = r->output;
+  load.seed = 1;
+  if (!qm_serving_simulate (e, &load, &res) || res.unstable)
+    return FALSE;
+  return res.ttft_p99_s <= r->ttft_limit_s && res.tpot_p99_s <= r->tpot_limit_s;
+}
+
+static double
+server_predict (const RefRow *r,
+                double        overhead_us,
+                double        seq_us)
+{
+  QmGpuSpec g = r->gpu;
+  QmEngineSpec eng = *r->engine;
+  QmServingConfig c = ref_config (r, &g, &eng);
+  QmServingEngine e;
+  double lo = 0.0, hi = 1.0;
+
+  g.hbm_stream_fraction = r->fit_hbm;
+  g.mamf_fraction_fp8 = r->fit_gemm;
+  eng.step_overhead_us = overhead_us;
+  eng.seq_overhead_us = seq_us;
+  c.server = TRUE;
+  qm_serving_engine_init (&e, &c);
+  while (server_meets (&e, r, hi) && hi < 1e6)
+    {
+      lo = hi;
+      hi *= 2.0;
+    }
+  for (guint it = 0; it < 12; it++)
+    {
+      double mid = (lo + hi) / 2.0;
+
+      if (server_meets (&e, r, mid))
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo * r->output * r->replicas;
+}
+
 /* The whole system's output tokens/s of a held-out row with the catalog's
  * constants, at @input tokens per request. */
 static double
 other_simulate (const RefRow *r,
                 double        input)
 {
-  QmServingConfig c = ref_config (r, &r->gpu);
+  QmServingConfig c = ref_config (r, &r->gpu, r->engine);
   QmServingEngine e;
   QmServingLoad load = { 0, };
   QmServingResult res;
@@ -857,6 +945,8 @@ test_published_other (void)
   g_autoptr (GPtrArray) rows = load_reference (FALSE);
   guint n = rows->len;
   g_autofree double *err = g_new (double, MAX (n, 1u));
+  g_autofree double *err_mlperf = g_new (double, MAX (n, 1u));
+  guint n_mlperf = 0;
   ErrStats st;
 
   g_ptr_array_set_free_func (rows, ref_row_free);
@@ -867,13 +957,28 @@ test_published_other (void)
     {
       const RefRow *r = rows->pdata[i];
 
+      if (r->server)
+        {
+          double pred = server_predict (r, r->engine->step_overhead_us, r->engine->seq_overhead_us);
+
+          err[i] = pred / r->published - 1.0;
+          g_test_message ("%-26s %-7s %2u x %u %9.0f %9.0f %+6.1f%% (rate within p99 TTFT %.0f ms, TPOT %.0f ms)",
+                          r->id, r->group, r->tp, r->replicas, r->published, pred, 100 * err[i],
+                          1e3 * r->ttft_limit_s, 1e3 * r->tpot_limit_s);
+          continue;
+        }
       err[i] = r->predicted / r->published - 1.0;
       g_test_message ("%-26s %-7s %2u x %u %9.0f %9.0f %+6.1f%% %9.0f %9.0f  %s; %s", r->id, r->group,
                       r->tp, r->replicas, r->published, r->predicted, 100 * err[i],
                       other_simulate (r, 0.5 * r->input), other_simulate (r, 2.0 * r->input),
                       r->section, r->notes);
       g_assert_true (isfinite (r->predicted) && r->predicted > 0);
+      if (g_strcmp0 (r->group, "mlperf") == 0)
+        err_mlperf[n_mlperf++] = err[i];
     }
+  st = err_stats (err_mlperf, n_mlperf);
+  g_test_message ("group mlperf: %u rows, median %.1f %%, worst %.1f %%", n_mlperf, 100 * st.median,
+                  100 * st.worst);
   st = err_stats (err, n);
   g_test_message ("held-out groups, catalog constants, %u rows: median %.1f %%, worst %.1f %%", n,
                   100 * st.median, 100 * st.worst);
@@ -884,17 +989,532 @@ test_published_other (void)
    * that input they move by about +35 % / -33 %, so this agreement is only
    * as good as the assumption (see the TSV's notes).
    * Mixtral 8x7B on 8 H100 and 8 H200 is predicted 2.4-2.5x too fast
-   * (+62 % / +68 % even at twice the assumed input). The step model lacks what MoE serving costs beyond
-   * reading the touched experts: grouped expert GEMMs whose rows per expert
-   * are B k / E of the batch (8 GEMMs of a quarter of the tokens at top-2
-   * of 8) run below the dense GEMM efficiency the constants were fitted on
-   * (only dense Llama rows are fitted), plus routing and token
-   * permute/unpermute kernels. The row's TP and input length are
-   * assumptions, but neither explains the gap: TP2 x 4 instead of TP1 x 8
-   * still gives +124 %. No per-model factor is added for it.
-   * The bound is on the median only, which the dense rows carry; no bound
-   * on the worst row while the MoE mechanism is missing. */
+   * (+62 % / +68 % even at twice the assumed input). The grouped expert
+   * GEMMs are priced on their own rows (B k / E of the batch: 8 GEMMs of a
+   * quarter of the tokens at top-2 of 8; /inference/engines), but at these
+   * batches that is about 600 rows per expert and costs only ~17 %: the
+   * model still runs the MoE at twice the GEMM efficiency the published
+   * rate implies (about 17 % of the fp8 peak, against 38 % for the dense
+   * Llama rows). Routing and token permute/unpermute kernels, the MoE
+   * kernels' own efficiency at fp8, and the dataset's input length (an
+   * assumption) are candidates; none has a source here. The row's TP is an
+   * assumption too, but TP2 x 4 instead of TP1 x 8 still gives +124 %. No
+   * per-model factor is added for it.
+   * The bound is on the MLPerf median only, which the dense rows carry; no
+   * bound on the worst row while the MoE mechanism is missing. The AMD
+   * rows (vLLM on MI300X) are bounded in /inference/leave-one-source-out. */
+  st = err_stats (err_mlperf, n_mlperf);
   g_assert_cmpfloat (st.median, <=, 0.25);
+}
+
+
+/* Issue 31 item 6: leave one source out. The constants fitted on
+ * published end-to-end runs here are the engines' host times:
+ * TensorRT-LLM's per step, vLLM's per sequence of a step (the NVIDIA GPU
+ * constants are fitted in test_published; the others come from
+ * microbenchmarks or rules, gpus.json). For each source (the TSV's group)
+ * in turn: refit them on the rows of the OTHER sources that ran the
+ * engine (the catalog's value when none is left), predict the left-out
+ * source, and report its error. The shipped values are fitted on ONE
+ * named source each: tensorrt-llm on "trtllm" (NVIDIA perf-overview),
+ * vllm on "amd-vllm" (AMD ROCm results). */
+/* What the model meets on the held-out dense rows (2026-11, catalog
+ * 2026.11.6): median 6.4 %, worst 53 %; AMD rows median 22 %. The AMD
+ * sources disagree with each other: Oracle's vLLM (2024, V0 engine)
+ * gives 2,794 output tokens/s for Llama 3.1 405B 128/2048 on 8 MI300X
+ * where AMD's rocm/vllm 0.10.2 gives 4,202, so each predicts the other's
+ * throughput rows 30-50 % off; Oracle's latency table (batch 1 to 256)
+ * comes out 14-31 % fast, the batch-1 end pointing at an all-reduce
+ * latency on MI300X above NVLink's (no measured value in the catalog:
+ * the estimate notes it as derived); AMD's MLPerf v4.1 runs (TP 1,
+ * tuned vLLM) come out 13-19 % slow. */
+#define BOUND_MEDIAN     0.08
+#define BOUND_WORST      0.60
+#define BOUND_AMD_MEDIAN 0.25
+
+static double
+engine_cost (GPtrArray          *rows,
+             const QmEngineSpec *engine,
+             const char         *skip,
+             const char         *only,
+             gboolean            per_seq,
+             double              overhead_us)
+{
+  double cost = 0.0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+      double l;
+
+      if (r->engine != engine || g_strcmp0 (r->group, skip) == 0
+          || (only != NULL && g_strcmp0 (r->group, only) != 0))
+        continue;
+      /* The Mixtral rows lack the MoE mechanism (test_published_other):
+       * they would pull the overhead, so no fit uses them; rate rows are
+       * predicted, not fitted. */
+      if (qm_model_is_moe (&r->model->shape) || r->server)
+        continue;
+      l = log (ref_predict (r, r->fit_hbm, r->fit_gemm, per_seq ? engine->step_overhead_us : overhead_us,
+                            per_seq ? overhead_us : engine->seq_overhead_us, r->gpu.allreduce_busbw_gbs)
+               / r->published);
+      cost += l * l;
+    }
+  return cost;
+}
+
+/* The overhead (us; per step, or @per_seq per sequence of a step)
+ * minimising the squared log error; -1 without rows. */
+static double
+fit_overhead (GPtrArray          *rows,
+              const QmEngineSpec *engine,
+              const char         *skip,
+              const char         *only,
+              gboolean            per_seq)
+{
+  const double gr = (sqrt (5.0) - 1.0) / 2.0;
+  double a = 0.0, b = per_seq ? 200.0 : 20000.0, c, d, fc, fd;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+      any |= r->engine == engine && g_strcmp0 (r->group, skip) != 0
+             && (only == NULL || g_strcmp0 (r->group, only) == 0) && !qm_model_is_moe (&r->model->shape)
+             && !r->server;
+    }
+  if (!any)
+    return -1.0;
+  c = b - gr * (b - a);
+  d = a + gr * (b - a);
+  fc = engine_cost (rows, engine, skip, only, per_seq, c);
+  fd = engine_cost (rows, engine, skip, only, per_seq, d);
+  for (guint it = 0; it < 30; it++)
+    {
+      if (fc < fd)
+        {
+          b = d; d = c; fd = fc;
+          c = b - gr * (b - a);
+          fc = engine_cost (rows, engine, skip, only, per_seq, c);
+        }
+      else
+        {
+          a = c; c = d; fc = fd;
+          d = a + gr * (b - a);
+          fd = engine_cost (rows, engine, skip, only, per_seq, d);
+        }
+    }
+  /* At the bound: the rows do not determine it. */
+  if ((a + b) / 2.0 > (per_seq ? 190.0 : 19000.0))
+    return -1.0;
+  return (a + b) / 2.0;
+}
+
+typedef struct
+{
+  const char *key;
+  GArray     *err;
+} ErrGroup;
+
+static void
+err_group_add (GPtrArray  *groups,
+               const char *key,
+               double      err)
+{
+  ErrGroup *g = NULL;
+
+  for (guint i = 0; i < groups->len && g == NULL; i++)
+    if (g_strcmp0 (((ErrGroup *) groups->pdata[i])->key, key) == 0)
+      g = groups->pdata[i];
+  if (g == NULL)
+    {
+      g = g_new0 (ErrGroup, 1);
+      g->key = key;
+      g->err = g_array_new (FALSE, FALSE, sizeof (double));
+      g_ptr_array_add (groups, g);
+    }
+  g_array_append_val (g->err, err);
+}
+
+static void
+err_group_free (gpointer p)
+{
+  ErrGroup *g = p;
+
+  g_array_unref (g->err);
+  g_free (g);
+}
+
+static void
+print_groups (GString    *doc,
+              const char *title,
+              GPtrArray  *groups)
+{
+  g_string_append_printf (doc, "\n| %s | rows | median abs err | worst abs err |\n| --- | ---: | ---: | ---: |\n",
+                          title);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const ErrGroup *g = groups->pdata[i];
+      ErrStats st = err_stats ((const double *) g->err->data, g->err->len);
+
+      g_test_message ("by %s: %-14s %3u rows, median %5.1f %%, worst %5.1f %%", title, g->key, g->err->len,
+                      100 * st.median, 100 * st.worst);
+      g_string_append_printf (doc, "| %s | %u | %.1f %% | %.1f %% |\n", g->key, g->err->len,
+                              100 * st.median, 100 * st.worst);
+    }
+}
+
+static void
+test_leave_one_source_out (void)
+{
+  g_autoptr (GPtrArray) rows = load_reference (TRUE);
+  g_autoptr (GPtrArray) other = load_reference (FALSE);
+  g_autoptr (GPtrArray) sources = g_ptr_array_new ();
+  g_autoptr (GPtrArray) by_source = g_ptr_array_new_with_free_func (err_group_free);
+  g_autoptr (GPtrArray) by_vendor = g_ptr_array_new_with_free_func (err_group_free);
+  g_autoptr (GPtrArray) by_engine = g_ptr_array_new_with_free_func (err_group_free);
+  g_autoptr (GString) doc = g_string_new (NULL);
+  g_autoptr (GArray) all_err = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) amd_err = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) rate_err = g_array_new (FALSE, FALSE, sizeof (double));
+  const QmEngineSpec *trt = qm_engine_lookup ("tensorrt-llm"), *vllm = qm_engine_lookup ("vllm");
+  double fit_trt, fit_vllm;
+  g_autofree char *path = NULL, *old = NULL, *fresh = NULL;
+  const char *begin = "<!-- serving:begin -->", *end = "<!-- serving:end -->";
+  ErrStats all, amd, rate;
+  guint n_engines;
+
+  g_ptr_array_set_free_func (rows, ref_row_free);
+  for (guint i = 0; i < other->len; i++)
+    g_ptr_array_add (rows, other->pdata[i]);
+  g_ptr_array_set_free_func (other, NULL);
+
+  /* The shipped engine constants, each fitted on its one named source:
+   * TensorRT-LLM's per-step overhead on "trtllm" (NVIDIA perf-overview;
+   * its shipped 838 us was fitted jointly with the NVIDIA GPU constants
+   * on the even rows, test_published: alone on all rows it comes within
+   * 15 %), vLLM's per-sequence host time on "amd-vllm" (AMD ROCm results:
+   * batches of 1,500-3,200 sequences, beyond the 512 that vLLM captures
+   * in CUDA/HIP graphs, where the per-step part is amortised and a part
+   * per sequence is what the rows determine). vLLM's per-step part is
+   * TensorRT-LLM's: no source separates it. */
+  fit_trt = fit_overhead (rows, trt, NULL, "trtllm", FALSE);
+  fit_vllm = fit_overhead (rows, vllm, NULL, "amd-vllm", TRUE);
+  g_test_message ("fitted on its one source: tensorrt-llm %.0f us per step (catalog %.0f), vllm %.2f us "
+                  "per sequence (catalog %.2f)",
+                  fit_trt, trt->step_overhead_us, fit_vllm, vllm->seq_overhead_us);
+  g_assert_cmpfloat (fabs (trt->step_overhead_us / fit_trt - 1.0), <=, 0.15);
+  g_assert_cmpfloat (fabs (vllm->seq_overhead_us - fit_vllm), <=, 0.5);
+  g_assert_cmpfloat (vllm->step_overhead_us, ==, trt->step_overhead_us);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const RefRow *r = rows->pdata[i];
+      gboolean seen = FALSE;
+
+      for (guint k = 0; k < sources->len; k++)
+        seen |= g_strcmp0 (sources->pdata[k], r->group) == 0;
+      if (!seen)
+        g_ptr_array_add (sources, r->group);
+    }
+
+  g_string_append (doc, "\nServing: leave one source out (tests/test-inference.c "
+                        "/inference/leave-one-source-out; rows and provenance in "
+                        "tests/data/serving-reference.tsv). For each source, every engine's fitted constant "
+                        "(TensorRT-LLM's host time per step, vLLM's per sequence) is refitted on the other "
+                        "sources and the left-out source is predicted; GPU constants are gpus.json's (the NVIDIA ones fitted on the trtllm rows, so that source "
+                        "is held out for the overheads only; /inference/published checks its odd rows "
+                        "against a fit on the even ones). Errors are predicted / published - 1.\n\n"
+                        "| source | row | engine | published tok/s | predicted | error |\n"
+                        "| --- | --- | --- | ---: | ---: | ---: |\n");
+  (void) qm_engines (&n_engines);
+  for (guint k = 0; k < sources->len; k++)
+    {
+      const char *src = sources->pdata[k];
+      double ov[2];
+
+      ov[0] = fit_overhead (rows, trt, src, NULL, FALSE);
+      ov[1] = fit_overhead (rows, vllm, src, NULL, TRUE);
+      /* No rows left for an engine, or rows that do not determine it:
+       * the catalog's value of that constant (TensorRT-LLM's per-step
+       * overhead; vLLM without a per-sequence part). */
+      if (ov[0] < 0)
+        ov[0] = trt->step_overhead_us;
+      if (ov[1] < 0)
+        ov[1] = 0.0;
+      g_test_message ("without %s: tensorrt-llm %.0f us per step, vllm %.2f us per sequence", src, ov[0],
+                      ov[1]);
+      for (guint i = 0; i < rows->len; i++)
+        {
+          const RefRow *r = rows->pdata[i];
+          double pred, err;
+
+          if (g_strcmp0 (r->group, src) != 0)
+            continue;
+          if (r->server)
+            pred = server_predict (r, r->engine == trt ? ov[0] : r->engine->step_overhead_us,
+                                   r->engine == trt ? 0.0 : ov[1]);
+          else if (r->engine == trt)
+            pred = ref_predict (r, r->fit_hbm, r->fit_gemm, ov[0], 0.0, r->gpu.allreduce_busbw_gbs);
+          else
+            pred = ref_predict (r, r->fit_hbm, r->fit_gemm, r->engine->step_overhead_us, ov[1],
+                                r->gpu.allreduce_busbw_gbs);
+          err = pred / r->published - 1.0;
+          g_test_message ("%-10s %-32s %-12s %9.0f %9.0f %+6.1f%%", src, r->id, r->engine->info.id,
+                          r->published, pred, 100 * err);
+          g_string_append_printf (doc, "| %s | %s | %s | %.0f | %.0f | %+.1f %% |\n", src, r->id,
+                                  r->engine->info.id, r->published, pred, 100 * err);
+          err_group_add (by_source, r->group, err);
+          err_group_add (by_vendor, r->gpu.info.vendor, err);
+          err_group_add (by_engine, r->engine->info.id, err);
+          if (qm_model_is_moe (&r->model->shape))
+            continue;
+          g_array_append_val (all_err, err);
+          if (r->server)
+            g_array_append_val (rate_err, err);
+          if (g_strcmp0 (r->gpu.info.vendor, "AMD") == 0)
+            g_array_append_val (amd_err, err);
+        }
+    }
+  print_groups (doc, "source", by_source);
+  print_groups (doc, "vendor", by_vendor);
+  print_groups (doc, "engine", by_engine);
+  all = err_stats ((const double *) all_err->data, all_err->len);
+  amd = err_stats ((const double *) amd_err->data, amd_err->len);
+  rate = err_stats ((const double *) rate_err->data, rate_err->len);
+  g_test_message ("held out, dense rows: %u, median %.1f %%, worst %.1f %%; AMD %u, median %.1f %%, worst %.1f %%",
+                  all_err->len, 100 * all.median, 100 * all.worst, amd_err->len, 100 * amd.median,
+                  100 * amd.worst);
+  g_test_message ("held out, rates within p99 limits: %u, median %.1f %%, worst %.1f %%", rate_err->len,
+                  100 * rate.median, 100 * rate.worst);
+  g_string_append_printf (doc, "\nRates held within p99 TTFT/TPOT limits (MLPerf Server, simulated Poisson "
+                          "arrivals, bisected): %u rows, median %.1f %%, worst %.1f %%.\n",
+                          rate_err->len, 100 * rate.median, 100 * rate.worst);
+  g_string_append_printf (doc, "\nDense rows held out: %u, median %.1f %%, worst %.1f %%; AMD rows: median %.1f %%, "
+                          "worst %.1f %%. The Mixtral MLPerf rows are listed but not fitted nor bounded: "
+                          "the grouped expert GEMMs are not modelled yet.\n\n",
+                          all_err->len, 100 * all.median, 100 * all.worst, 100 * amd.median, 100 * amd.worst);
+
+  /* docs/accuracy.md between the serving markers: regenerated with
+   * QM_UPDATE_DOCS=1, else it must match. */
+  path = g_build_filename (g_getenv ("QM_SOURCE_DIR") ? g_getenv ("QM_SOURCE_DIR") : "..",
+                           "docs/accuracy.md", NULL);
+  g_assert_true (g_file_get_contents (path, &old, NULL, NULL));
+  {
+    const char *b = strstr (old, begin), *e = strstr (old, end);
+
+    g_assert_nonnull (b);
+    g_assert_nonnull (e);
+    fresh = g_strdup_printf ("%.*s%s%s%s", (int) (b - old), old, begin, doc->str, e);
+  }
+  if (g_strcmp0 (g_getenv ("QM_UPDATE_DOCS"), "1") == 0)
+    g_assert_true (g_file_set_contents (path, fresh, -1, NULL));
+  else if (g_strcmp0 (old, fresh) != 0)
+    {
+      g_test_message ("docs/accuracy.md is out of date: run test-inference with QM_UPDATE_DOCS=1");
+      g_test_fail ();
+    }
+
+  /* Honest bounds the model meets today (dense rows, held out). */
+  g_assert_cmpfloat (all.median, <=, BOUND_MEDIAN);
+  g_assert_cmpfloat (all.worst, <=, BOUND_WORST);
+  g_assert_cmpfloat (amd.median, <=, BOUND_AMD_MEDIAN);
+  /* Rates: median 9.9 %, worst 17 % (AMD's 8x MI300X Server run). */
+  g_assert_cmpuint (rate_err->len, >=, 4);
+  g_assert_cmpfloat (rate.median, <=, 0.10);
+  g_assert_cmpfloat (rate.worst, <=, 0.20);
+}
+
+
+/* Issue 31 items 1, 2, 5: each mechanism changes the answer where its
+ * source says it should. */
+static void
+engine_for_test (QmServingEngine *e,
+                 const char      *model,
+                 const char      *gpu,
+                 guint            tp,
+                 const char      *engine,
+                 gboolean         server)
+{
+  QmServingConfig c = { 0, };
+
+  c.shape = &qm_catalog_model (model)->shape;
+  c.gpu = qm_catalog_gpu (gpu);
+  c.tp = tp;
+  c.pp = 1;
+  c.weight_precision = QM_PRECISION_FP8;
+  c.kv_precision = QM_PRECISION_FP8;
+  c.engine = engine ? qm_engine_lookup (engine) : NULL;
+  c.server = server;
+  qm_serving_engine_init (e, &c);
+}
+
+static void
+test_engines (void)
+{
+  QmServingEngine trt, vllm, e;
+  QmServingLoad load = { 0, };
+  QmServingResult rt, rv;
+  double free;
+  guint n;
+
+  /* The catalog: three engines, each with version, source and date. */
+  (void) qm_engines (&n);
+  g_assert_cmpuint (n, >=, 3);
+  for (guint i = 0; i < n; i++)
+    {
+      const QmEngineSpec *s = &qm_engines (NULL)[i];
+
+      g_assert_nonnull (s->version);
+      g_assert_nonnull (s->info.source);
+      g_assert_nonnull (s->info.as_of);
+    }
+  /* auto: TensorRT-LLM on NVIDIA, vLLM on AMD and the others. */
+  g_assert_cmpstr (qm_engine_resolve ("auto", qm_catalog_gpu ("h100-sxm-80gb"))->info.id, ==, "tensorrt-llm");
+  g_assert_cmpstr (qm_engine_resolve (NULL, qm_catalog_gpu ("mi300x"))->info.id, ==, "vllm");
+  g_assert_cmpstr (qm_engine_resolve ("auto", qm_catalog_gpu ("gaudi3"))->info.id, ==, "vllm");
+  g_assert_cmpstr (qm_engine_resolve ("sglang", qm_catalog_gpu ("h100-sxm-80gb"))->info.id, ==, "sglang");
+
+  /* Scheduler defaults (vllm/engine/arg_utils.py get_batch_defaults):
+   * >= 70 GiB and not A100: 16384 tokens offline, 8192 as a server, 1024
+   * sequences; A100 80GB and L40S: 8192 / 2048 and 256. TensorRT-LLM:
+   * 8192 tokens and 2048 sequences everywhere. */
+  engine_for_test (&e, "llama-3.1-8b", "h100-sxm-80gb", 1, "vllm", FALSE);
+  g_assert_cmpuint (e.token_budget, ==, 16384);
+  g_assert_cmpuint (e.max_sequences, ==, 1024);
+  g_assert_cmpuint (e.block_tokens, ==, 16);
+  engine_for_test (&e, "llama-3.1-8b", "h100-sxm-80gb", 1, "vllm", TRUE);
+  g_assert_cmpuint (e.token_budget, ==, 8192);
+  engine_for_test (&e, "llama-3.1-8b", "a100-sxm-80gb", 1, "vllm", TRUE);
+  g_assert_cmpuint (e.token_budget, ==, 2048);
+  g_assert_cmpuint (e.max_sequences, ==, 256);
+  engine_for_test (&e, "llama-3.1-8b", "l40s", 1, "vllm", FALSE);
+  g_assert_cmpuint (e.token_budget, ==, 8192);
+  engine_for_test (&trt, "llama-3.1-8b", "h100-sxm-80gb", 1, "tensorrt-llm", TRUE);
+  g_assert_cmpuint (trt.token_budget, ==, 8192);
+  g_assert_cmpuint (trt.max_sequences, ==, 2048);
+  g_assert_cmpuint (trt.block_tokens, ==, 32);
+
+  /* KV memory: TensorRT-LLM 0.9 of the memory left free, vLLM 0.9 of
+   * the whole device less what the model and activations take. 70B fp8
+   * on one H100: TensorRT-LLM has a KV pool, vLLM's defaults leave none
+   * (0.9 x 85.5 GB < 70 GB of weights + 16,384 tokens of activations). */
+  engine_for_test (&trt, "llama-3.1-70b", "h100-sxm-80gb", 1, "tensorrt-llm", FALSE);
+  engine_for_test (&vllm, "llama-3.1-70b", "h100-sxm-80gb", 1, "vllm", FALSE);
+  g_assert_cmpuint (trt.kv_blocks, >, 0);
+  g_assert_cmpuint (vllm.kv_blocks, ==, 0);
+  engine_for_test (&trt, "llama-3.1-70b", "h100-sxm-80gb", 2, "tensorrt-llm", FALSE);
+  engine_for_test (&vllm, "llama-3.1-70b", "h100-sxm-80gb", 2, "vllm", FALSE);
+  free = trt.capacity_bytes - trt.weights_bytes - trt.workspace_bytes - trt.reserve_bytes;
+  g_assert_cmpfloat_with_epsilon (trt.kv_bytes, 0.9 * free, 1.0);
+  free = vllm.capacity_bytes - vllm.weights_bytes - vllm.workspace_bytes - vllm.reserve_bytes;
+  g_assert_cmpfloat_with_epsilon (vllm.kv_bytes, free - 0.1 * vllm.capacity_bytes, 1.0);
+
+  /* Admission: long answers on a tight pool. TensorRT-LLM reserves each
+   * request's whole sequence, so fewer run at once; vLLM admits by the
+   * prompt's blocks, runs more, and preempts when decode runs out. */
+  engine_for_test (&trt, "llama-3.1-8b", "h100-sxm-80gb", 1, "tensorrt-llm", FALSE);
+  engine_for_test (&vllm, "llama-3.1-8b", "h100-sxm-80gb", 1, "vllm", FALSE);
+  load.arrival = QM_ARRIVAL_OFFLINE;
+  load.requests = 600;
+  load.input_tokens = 128;
+  load.output_tokens = 4096;
+  load.seed = 3;
+  g_assert_true (qm_serving_simulate (&trt, &load, &rt));
+  g_assert_true (qm_serving_simulate (&vllm, &load, &rv));
+  g_test_message ("8B fp8 on one H100, 128/4096: TensorRT-LLM mean batch %.0f, %u preemptions; vLLM "
+                  "mean batch %.0f, %u preemptions", rt.mean_batch, rt.preemptions, rv.mean_batch,
+                  rv.preemptions);
+  g_assert_cmpuint (rt.preemptions, ==, 0);
+  g_assert_cmpuint (rv.preemptions, >, 0);
+  g_assert_cmpuint (rv.completed, ==, load.requests);
+  g_assert_cmpfloat (rv.mean_batch, >, 1.2 * rt.mean_batch);
+
+  /* All-reduce: MI300X's xGMI is a mesh of 48 GB/s links, one to each
+   * peer; TP 2 uses one link, TP 8 seven. NVLink goes through NVSwitch
+   * at the same bus bandwidth for any group. */
+  engine_for_test (&e, "llama-3.1-70b", "mi300x", 2, NULL, FALSE);
+  g_assert_cmpfloat_with_epsilon (e.ar_bw, 48e9, 1.0);
+  engine_for_test (&trt, "llama-3.1-70b", "h100-sxm-80gb", 2, NULL, FALSE);
+  g_assert_cmpfloat (e.ar_bw, <, trt.ar_bw / 5.0);
+  engine_for_test (&e, "llama-3.1-405b", "mi300x", 8, NULL, FALSE);
+  engine_for_test (&trt, "llama-3.1-405b", "h100-sxm-80gb", 8, NULL, FALSE);
+  g_assert_cmpfloat_with_epsilon (e.ar_bw, 7 * 48e9, 1.0);
+  g_assert_cmpfloat (e.ar_bw, <, trt.ar_bw);
+  {
+    /* One prefill chunk of 8192 tokens: the TP 8 all-reduces cost more
+     * on MI300X than on H100. */
+    QmServingEngine a = e, b = trt;
+    QmServingStep st = { 0, };
+    double ta, tb;
+
+    st.prefill = 8192;
+    st.prefill_pairs = 8192.0 * 8193.0 / 2.0;
+    a.overhead = b.overhead = 0.0;
+    a.seq_overhead = b.seq_overhead = 0.0;
+    ta = qm_serving_step_s (&a, &st);
+    a.ar_bw = 1e30;
+    a.ar_latency = 0.0;
+    tb = qm_serving_step_s (&b, &st);
+    b.ar_bw = 1e30;
+    b.ar_latency = 0.0;
+    g_assert_cmpfloat (ta - qm_serving_step_s (&a, &st), >, tb - qm_serving_step_s (&b, &st));
+  }
+
+  /* GB200 is B200's silicon: the same serving constants. */
+  g_assert_cmpfloat (qm_catalog_gpu ("gb200")->hbm_stream_fraction, ==,
+                     qm_catalog_gpu ("b200-sxm-180gb")->hbm_stream_fraction);
+  g_assert_cmpfloat (qm_catalog_gpu ("gb200")->mamf_fraction_fp8, ==,
+                     qm_catalog_gpu ("b200-sxm-180gb")->mamf_fraction_fp8);
+  /* A GPU without measured constants says so (derived flags). */
+  engine_for_test (&e, "llama-3.1-8b", "gaudi3", 1, NULL, FALSE);
+  g_assert_cmpuint (e.derived & QM_SERVING_DERIVED_HBM, !=, 0);
+  engine_for_test (&e, "llama-3.1-8b", "h100-sxm-80gb", 1, NULL, FALSE);
+  g_assert_cmpuint (e.derived, ==, 0);
+
+  /* MoE grouped GEMMs: each expert's GEMM has B k / E rows of the batch
+   * (Mixtral: 2 of 8 experts, a quarter of the tokens), and the shape loss
+   * d / (d + 128) applies to those rows, not to the batch. With only the
+   * expert term left, 256 tokens run each expert on 64 rows: 64 / 192 of
+   * the best-shape rate, where 256 rows would give 256 / 384. */
+  {
+    QmServingConfig c = { 0, };
+    QmServingStep st = { 0, };
+    QmServingEngine m;
+    double t = 256, rows, touched, want;
+
+    c.shape = &qm_catalog_model ("mixtral-8x7b")->shape;
+    c.gpu = qm_catalog_gpu ("h100-sxm-80gb");
+    c.tp = 1;
+    c.pp = 1;
+    c.weight_precision = QM_PRECISION_FP8;
+    c.kv_precision = QM_PRECISION_FP8;
+    qm_serving_engine_init (&m, &c);
+    m.gemm_flops_tok = m.dense_bytes = m.elem_bytes_tok = m.kv_bytes_tok = m.attn_flops_pair = 0.0;
+    m.lm_flops_tok = m.lm_bytes = m.overhead = m.seq_overhead = 0.0;
+    m.expert_bytes = 0.0;
+    st.prefill = t;
+    touched = 8.0 * (1.0 - pow (1.0 - 2.0 / 8.0, t));
+    rows = t * 2.0 / touched;
+    g_assert_cmpfloat_with_epsilon (rows, 64.0, 1e-6);
+    want = t * m.expert_flops_tok / (m.gemm_rate * rows / (rows + 128.0));
+    g_assert_cmpfloat_with_epsilon (qm_serving_step_s (&m, &st), want, want * 1e-9);
+    g_assert_cmpfloat (qm_serving_step_s (&m, &st), >,
+                       1.9 * t * m.expert_flops_tok / (m.gemm_rate * t / (t + 128.0)));
+  }
+
+  /* The per-sequence host time: vLLM's step at a large batch costs more
+   * than the same step under TensorRT-LLM. */
+  {
+    QmServingStep st = { 0, };
+
+    engine_for_test (&trt, "llama-3.1-8b", "h100-sxm-80gb", 1, "tensorrt-llm", FALSE);
+    engine_for_test (&vllm, "llama-3.1-8b", "h100-sxm-80gb", 1, "vllm", FALSE);
+    st.decode = st.sampled = 1000;
+    st.decode_context = 1000 * 1000;
+    g_assert_cmpfloat_with_epsilon (qm_serving_step_s (&vllm, &st) - qm_serving_step_s (&trt, &st),
+                                    1000 * 29.1e-6, 1e-9);
+  }
 }
 
 static void
@@ -942,7 +1562,7 @@ test_properties (void)
   load.arrival = QM_ARRIVAL_OFFLINE;
   mem_batch = qm_serving_max_batch (&e, 4096);
   g_assert_cmpuint (mem_batch, >, 16);
-  g_assert_cmpuint (mem_batch, <, QM_SERVING_MAX_SEQUENCES);
+  g_assert_cmpuint (mem_batch, <, e.max_sequences);
   for (guint cap = 1; cap <= 4 * mem_batch; cap *= 2)
     {
       load.max_sequences = MIN (cap, mem_batch * 4);
@@ -1203,6 +1823,8 @@ main (int    argc,
   g_test_add_func ("/inference/random", test_random);
   g_test_add_func ("/inference/published", test_published);
   g_test_add_func ("/inference/published-other", test_published_other);
+  g_test_add_func ("/inference/leave-one-source-out", test_leave_one_source_out);
+  g_test_add_func ("/inference/engines", test_engines);
   g_test_add_func ("/inference/properties", test_properties);
   g_test_add_func ("/inference/plan-keys", test_plan_keys);
   return g_test_run ();

@@ -253,6 +253,8 @@ print_inference (const QmEstimate *e)
   const char *missed = _(" (p99 target missed)");
 
   section (_("Inference"));
+  if (i->engine != NULL)
+    row (_("Engine"), "%s %s", i->engine->info.name, i->engine->version);
   row (_("Replicas"), _("%s × %u GPUs = %s GPUs (%s exact)"), num (i->replicas, 0),
        i->gpus_per_replica, num (i->gpus, 0), num (i->gpus_exact, 2));
   row (_("Concurrency"), _("%u sequences per replica"), i->concurrency);

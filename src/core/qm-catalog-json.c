@@ -9,8 +9,8 @@
  *             fp4, int4} (dense), memory_gb > 0, bandwidth_tbs > 0, tdp_w,
  *             link_gbs (one direction), mamf_fraction (0..1),
  *             memory_mib (as the device reports it), hbm_stream_fraction
- *             (0..1), step_overhead_us, mamf_fraction_fp8 (0..1) and
- *             allreduce_busbw_gbs (serving, qm-serving.c).
+ *             (0..1), mamf_fraction_fp8 (0..1), allreduce_busbw_gbs,
+ *             allreduce_latency_us and p2p_link_gbs (serving, qm-serving.c).
  *   server:   gpu_id, gpus >= 1, cpus, cpu_model, cpu_w (per socket), ram_gb,
  *             ram_w, nvme_tb, nvme_w, nics, nic_gbps, nic_w (per NIC),
  *             other_w, rack_units >= 1, power_max_w > 0, power_typical_w
@@ -437,9 +437,10 @@ static const SpecField gpu_fields[] = {
   GPU ("mamf_fraction",       NUMBER, FRAC,            mamf_fraction,       NULL,   3, N_("Achievable Matmul Fraction")),
   GPU ("memory_mib",          NUMBER, 0,               memory_mib,          "MiB",  0, N_("Reported Memory")),
   GPU ("hbm_stream_fraction", NUMBER, FRAC,            hbm_stream_fraction, NULL,   3, N_("Achievable HBM Fraction")),
-  GPU ("step_overhead_us",    NUMBER, 0,               step_overhead_us,    "µs",   0, N_("Serving Step Overhead")),
   GPU ("mamf_fraction_fp8",   NUMBER, FRAC,            mamf_fraction_fp8,   NULL,   3, N_("Achievable FP8/FP4 Matmul Fraction")),
   GPU ("allreduce_busbw_gbs", NUMBER, 0,               allreduce_busbw_gbs, "GB/s", 0, N_("All-Reduce Bus Bandwidth")),
+  GPU ("allreduce_latency_us", NUMBER, 0,              allreduce_latency_us, "µs",  1, N_("All-Reduce Latency")),
+  GPU ("p2p_link_gbs",        NUMBER, 0,               p2p_link_gbs,        "GB/s", 0, N_("Peer Link Bandwidth (Mesh)")),
   GPU ("lead_weeks",          NUMBER, 0,               info.lead_weeks,     NULL,   0, N_("Lead Time (Weeks)")),
   GPU ("support_rate",        NUMBER, FRAC,            info.support_rate,   NULL,   3, N_("Yearly Support (Fraction of List)")),
 };

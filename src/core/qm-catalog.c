@@ -14,7 +14,10 @@
 /* Bump whenever anything under data/catalog/ changes: the store re-syncs
  * its built-in rows on a new version, and saved plans record the version
  * whose prices they quote. Format: YEAR.MONTH.SERIAL. */
-/* 2026.11.5: bought kinds gain lead_weeks and support_rate (quotes);
+/* 2026.11.6: engines.json (serving engines, issue 31); GPUs lose
+ * step_overhead_us (now the engine's) and gain allreduce_latency_us and
+ * p2p_link_gbs.
+ * 2026.11.5: bought kinds gain lead_weeks and support_rate (quotes);
  * hgx-h100-8 gains a lead time.
  * 2026.11.4: GPUs gain the serving properties hbm_stream_fraction,
  * mamf_fraction_fp8, step_overhead_us and allreduce_busbw_gbs; B200 gains
@@ -22,7 +25,7 @@
  * 2026.11.3: GPUs gain memory_mib, the capacity the device reports.
  * 2026.11.2: the store had dropped storage's usd_per_tb_month when it wrote
  * the built-in rows; the new version re-syncs them. */
-#define QM_CATALOG_VERSION "2026.11.5"
+#define QM_CATALOG_VERSION "2026.11.6"
 
 #define RESOURCE_PREFIX "/io/github/quartermaster/Quartermaster/catalog/"
 

@@ -343,7 +343,20 @@ module_members (JsonBuilder      *b,
   else
     member_null (b, "reliability");
   if (ok && e->has_inference)
-    table_object (b, "inference", &e->inference, inference_members, G_N_ELEMENTS (inference_members));
+    {
+      json_builder_set_member_name (b, "inference");
+      json_builder_begin_object (b);
+      qm_json_add_members (b, &e->inference, inference_members, G_N_ELEMENTS (inference_members));
+      /* Issue 31: the serving engine the estimate ran, and its version. */
+      if (e->inference.engine != NULL)
+        {
+          json_builder_set_member_name (b, "engine");
+          json_builder_add_string_value (b, e->inference.engine->info.id);
+          json_builder_set_member_name (b, "engine_version");
+          json_builder_add_string_value (b, e->inference.engine->version);
+        }
+      json_builder_end_object (b);
+    }
   else
     member_null (b, "inference");
 }

@@ -96,6 +96,17 @@ static const struct
   [QM_NOTE_INFERENCE_PERIOD] = { "inference-period",
     N_("serving runs around the clock: energy, CO2 and the run cost are for one month "
        "(%.1f hours)") },
+  [QM_NOTE_INFERENCE_ENGINE] = { "inference-engine",
+    /* Translators: the first %s is an engine name (vLLM), the second its version. */
+    N_("serving engine: %s %s; up to %.0f tokens and %.0f sequences per step, KV blocks of "
+       "%.0f tokens, host time %.0f µs per step and %.1f µs per sequence for scheduling, "
+       "sampling and launches (the engine's catalog entry and its sources)"), 2 },
+  [QM_NOTE_INFERENCE_DERIVED] = { "inference-derived",
+    /* Translators: %s is a GPU name; the list names serving constants. */
+    N_("%s has no measured serving constants for %s: derived by the rules in qm-serving.c "
+       "(HBM: mean achieved fraction of H100/H200/B200; fp8 GEMMs: its bf16 matmul "
+       "efficiency scaled as on those GPUs; all-reduce: 80%% of the link where no bus bandwidth "
+       "is measured, NCCL's NVLink latency where none is)"), 2 },
   [QM_NOTE_DATASET_STORAGE] = { "dataset-storage",
     N_("storage: the dataset tokenised at %.0f bytes per token (Megatron-LM indexed dataset: "
        "uint16 below 65,500 vocabulary entries, else int32) is %.4g TB; with %.0f checkpoints "

@@ -42,6 +42,8 @@ qm_estimate_inference_input (const QmPlan     *plan,
   in->input_tokens_sd = is->input_tokens_sd;
   in->output_tokens_sd = is->output_tokens_sd;
   in->max_sequences = is->max_sequences;
+  in->max_batch_tokens = is->max_batch_tokens;
+  in->engine = is->engine > 0 ? qm_engines (NULL)[is->engine - 1].info.id : NULL;
   if (is->lengths_csv[0])
     {
       *lengths = qm_inference_read_lengths (is->lengths_csv, problem);
@@ -115,6 +117,48 @@ qm_estimate_stage_serving (const QmPlan      *plan,
   qm_estimate_assume (e, QM_NOTE_OVERHEAD, 0, 0, 0, 0);
   qm_estimate_assume (e, QM_NOTE_INFERENCE_SIZING, inf->replicas, inf->gpus_per_replica,
                       inf->concurrency, inf->tokens_per_s_needed);
+  if (inf->engine != NULL)
+    {
+      QmServingEngine se;
+      QmServingConfig c = { 0, };
+
+      /* The engine's scheduler limits as the sized replica runs them. */
+      c.shape = &plan->workload.model;
+      c.gpu = &plan->hardware.gpu;
+      c.tp = MAX (inf->gpus_per_replica, 1u);
+      c.pp = 1;
+      c.weight_precision = is->weight_precision;
+      c.kv_precision = is->kv_precision;
+      c.engine = inf->engine;
+      c.server = is->arrival != QM_ARRIVAL_OFFLINE;
+      c.max_sequences = is->max_sequences;
+      c.token_budget = is->max_batch_tokens;
+      qm_serving_engine_init (&se, &c);
+      {
+        double v[5] = { se.token_budget, se.max_sequences, se.block_tokens, inf->engine->step_overhead_us,
+                        inf->engine->seq_overhead_us };
+        QmNote *note = qm_estimate_assume_v (e, QM_NOTE_INFERENCE_ENGINE, v, G_N_ELEMENTS (v));
+
+        if (note != NULL)
+          {
+            note->s[0] = inf->engine->info.name;
+            note->s[1] = inf->engine->version;
+          }
+      }
+    }
+  if (inf->derived != 0)
+    {
+      g_autoptr (GString) what = g_string_new (NULL);
+
+      if (inf->derived & QM_SERVING_DERIVED_HBM)
+        g_string_append (what, "HBM bandwidth");
+      if (inf->derived & QM_SERVING_DERIVED_GEMM)
+        g_string_append_printf (what, "%sGEMM efficiency", what->len ? ", " : "");
+      if (inf->derived & QM_SERVING_DERIVED_ALLREDUCE)
+        g_string_append_printf (what, "%sall-reduce", what->len ? ", " : "");
+      qm_estimate_assume_s (e, QM_NOTE_INFERENCE_DERIVED, plan->hardware.gpu.info.name,
+                            g_intern_string (what->str), 0, 0, 0);
+    }
   if (inf->gpus_exact > 0)
     qm_estimate_assume (e, QM_NOTE_INFERENCE_RULE_OF_THUMB, inf->gpus_exact, inf->tokens_per_s_per_gpu,
                         inf->gpus, inf->gpus / inf->gpus_exact);

@@ -57,10 +57,19 @@ struct _QmGpuSpec
    * mamf_fraction. */
   double mamf_fraction_fp8;
   /* Serving: achieved all-reduce bus bandwidth over the GPU link at the
-   * message sizes of a serving step, GB/s (nccl-tests busbw definition).
+   * message sizes of a serving step, GB/s (nccl-tests busbw definition),
+   * for a switched link (NVSwitch: the same for any group size).
    * 0 = 80 % of link_gbs. */
   double allreduce_busbw_gbs;
-  double step_overhead_us;
+  /* Serving: one all-reduce call's latency, microseconds (a small
+   * message; nccl-tests/rccl-tests). 0 = the core's NVLink default. */
+  double allreduce_latency_us;
+  /* Serving: usable bandwidth of one point-to-point link to each peer,
+   * GB/s, for GPUs wired as a full mesh without a switch (MI300X xGMI):
+   * a group of n GPUs then has n - 1 links each. 0 = switched. */
+  double p2p_link_gbs;
+  /* The per-step overhead is the serving engine's (qm-engine.h), not
+   * the GPU's. */
 };
 
 /* Bytes of device memory a program can allocate from: the reported

@@ -64,6 +64,9 @@ engine_for (const QmInferenceInput *in,
   c.weight_precision = in->weight_precision;
   c.kv_precision = in->kv_precision;
   c.max_sequences = in->max_sequences;
+  c.token_budget = in->max_batch_tokens;
+  c.engine = qm_engine_resolve (in->engine, in->gpu);
+  c.server = in->arrival != QM_ARRIVAL_OFFLINE;
   qm_serving_engine_init (e, &c);
 }
 
@@ -418,6 +421,8 @@ qm_inference_compute (const QmInferenceInput *in,
   engine_for (in, n, per_node, &e);
   out->gpus_per_replica = n;
   out->kv_blocks = e.kv_blocks;
+  out->engine = e.spec;
+  out->derived = e.derived;
   out->kv_pool_bytes = e.kv_bytes;
   out->fits = qm_serving_fits (&e, context);
   out->prefill_s = isolated_prefill_s (&e, input);
@@ -449,8 +454,8 @@ qm_inference_compute (const QmInferenceInput *in,
     out->concurrency = cap;
   if (in->concurrency > 0)
     out->concurrency = in->concurrency;
-  per_gpu_memory (&e, e.kv_bytes_per_token_gpu * QM_SERVING_BLOCK_TOKENS
-                      * qm_serving_blocks (context) * MIN (cap, out->max_batch), out);
+  per_gpu_memory (&e, e.kv_bytes_per_token_gpu * e.block_tokens
+                      * qm_serving_blocks (&e, context) * MIN (cap, out->max_batch), out);
 
   /* Throughput per GPU: measured (the rule of thumb) or the model. */
   if (isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0)

@@ -52,6 +52,8 @@ typedef struct
   const double *lengths;              /* optional (input, output) pairs */
   guint        n_lengths;
   guint        max_sequences;         /* engine cap per replica; 0 = default */
+  guint        max_batch_tokens;      /* tokens per engine step; 0 = engine default */
+  const char  *engine;                /* engine id (qm-engine.h); NULL/"auto" = vendor's usual */
   guint64      seed;                  /* 0 = a fixed default */
 } QmInferenceInput;
 
@@ -89,6 +91,8 @@ typedef struct
   double   requests_per_s;            /* served by the fleet */
   double   replica_tokens_per_s;      /* max-throughput output tokens/s of one replica */
   guint    max_batch;                 /* sequences the KV pool holds (capped) */
+  const QmEngineSpec *engine;         /* the engine the replica runs */
+  QmServingDerived derived;           /* GPU serving constants derived by rule */
   guint    kv_blocks;                 /* per GPU */
   double   kv_pool_bytes;             /* per GPU */
   gboolean meets_ttft;

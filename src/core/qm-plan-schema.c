@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "qm-catalog.h"
+#include "qm-engine.h"
 #include "qm-model.h"
 #include "qm-plan-private.h"
 #include "qm-reliability.h"
@@ -39,6 +40,37 @@ static const char *
 arrival_to_string (int value)
 {
   return value == QM_ARRIVAL_OFFLINE ? "offline" : "poisson";
+}
+
+/* workload.inference.engine: "auto" or an engine id of the catalog. */
+static const char *
+engine_to_string (int value)
+{
+  guint n;
+  const QmEngineSpec *engines = qm_engines (&n);
+
+  return value > 0 && (guint) value <= n ? engines[value - 1].info.id : "auto";
+}
+
+static gboolean
+engine_from_string (const char *s,
+                    int        *out)
+{
+  guint n;
+  const QmEngineSpec *engines = qm_engines (&n);
+
+  if (g_strcmp0 (s, "auto") == 0)
+    {
+      *out = 0;
+      return TRUE;
+    }
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (s, engines[i].info.id) == 0)
+      {
+        *out = (int) i + 1;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static gboolean
@@ -555,6 +587,15 @@ static const QmPlanKey keys[] = {
   STR ("workload.inference.lengths_csv", workload.inference.lengths_csv, .flags = OPT, SERVING),
   INT ("workload.inference.max_sequences", workload.inference.max_sequences, .flags = OPT,
        RANGE (0, 1000000, N_("must be at most 1000000")), SERVING),
+  ENUM ("workload.inference.engine", workload.inference.engine, .flags = OPT, SERVING,
+        .to_string = engine_to_string, .from_string = engine_from_string,
+        .choices = "auto, tensorrt-llm, vllm, sglang",
+        .auto_rule = "auto: tensorrt-llm on NVIDIA GPUs, vllm on the others",
+        .label = N_("Serving Engine"), .help = N_("The software that runs the model")),
+  INT ("workload.inference.max_batch_tokens", workload.inference.max_batch_tokens, .flags = OPT,
+       RANGE (0, 10000000, N_("must be at most 10000000")), SERVING,
+       .auto_rule = "absent: the engine's default for the GPU",
+       .label = N_("Tokens per Step"), .help = N_("Prompt and answer tokens one engine step runs; 0 = the engine's default")),
 
   SECTION ("target", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_target),
   INT ("target.gpus", workload.target_gpus, .flags = OPT, .label = N_("Number of GPUs"),

@@ -48,14 +48,18 @@
  * customAllReduce, vLLM custom_all_reduce), so one hop, not 2(n-1). */
 #define QM_SERVING_ALLREDUCE_LATENCY_S (8.4e-6 + 3.4e-6)
 
-/* Defaults when the catalog entry lacks the serving properties: the
- * means of the fitted H100, H200 and B200 values (gpus.json; fitted by
- * test-inference on tests/data/serving-reference.tsv). */
+/* Rules for a GPU whose catalog entry lacks a serving constant (the
+ * estimate says so in a note, QmServingDerived):
+ * - HBM: the mean achieved fraction of the GPUs that have one (H100,
+ *   H200, B200 in gpus.json; fitted on the TensorRT-LLM perf-overview).
+ * - fp8/fp4 GEMMs: the GPU's measured bf16 MAMF times the ratio of the
+ *   serving fp8 fraction to the bf16 MAMF on those GPUs (0.536 / 0.794:
+ *   serving GEMMs at serving shapes reach about two thirds of the
+ *   best-shape matmul rate relative to the datasheet fp8 peak; 0.794 =
+ *   mean bf16 MAMF of H100 0.803, H200 0.803, B200 0.776). */
 #define QM_SERVING_HBM_FRACTION_DEFAULT    0.76
 #define QM_SERVING_MAMF_FP8_DEFAULT        0.536
-/* The per-step overhead is the serving software's (scheduler, sampling,
- * launch gaps), fitted as one value for all GPUs. */
-#define QM_SERVING_STEP_OVERHEAD_DEFAULT_S 0.838e-3
+#define QM_SERVING_FP8_OVER_MAMF           (0.536 / 0.794)
 
 static double
 pos (double v)
@@ -65,13 +69,14 @@ pos (double v)
 
 /* The achievable rates of the GPU: GEMMs at the weight precision (its
  * best-shape matmul fraction), the output head at bf16, attention, HBM
- * streaming, the all-reduce bus, and the per-step overhead. */
+ * streaming and the all-reduce bus; and the engine's per-step overhead. */
 static void
 engine_rates (QmServingEngine       *e,
               const QmServingConfig *cfg)
 {
   const QmGpuSpec *gpu = cfg->gpu;
-  double peak, mamf;
+  double peak, mamf, fp8;
+  gboolean low = cfg->weight_precision == QM_PRECISION_FP8 || cfg->weight_precision == QM_PRECISION_FP4;
 
   peak = pos (gpu->tflops[cfg->weight_precision]);
   if (peak == 0.0 && cfg->weight_precision == QM_PRECISION_FP4)
@@ -82,10 +87,19 @@ engine_rates (QmServingEngine       *e,
     peak = pos (gpu->tflops[QM_PRECISION_FP16]);
   mamf = pos (gpu->mamf_fraction) > 0.0 ? gpu->mamf_fraction : QM_SERVING_MAMF_DEFAULT;
   e->gemm_rate = peak * 1e12 * mamf;
-  if ((cfg->weight_precision == QM_PRECISION_FP8 || cfg->weight_precision == QM_PRECISION_FP4)
-      && peak != pos (gpu->tflops[QM_PRECISION_BF16]))
-    e->gemm_rate = peak * 1e12 * (pos (gpu->mamf_fraction_fp8) > 0.0 ? gpu->mamf_fraction_fp8
-                                                                      : QM_SERVING_MAMF_FP8_DEFAULT);
+  if (low && peak != pos (gpu->tflops[QM_PRECISION_BF16]))
+    {
+      fp8 = pos (gpu->mamf_fraction_fp8);
+      if (fp8 == 0.0)
+        {
+          fp8 = pos (gpu->mamf_fraction) > 0.0 ? gpu->mamf_fraction * QM_SERVING_FP8_OVER_MAMF
+                                               : QM_SERVING_MAMF_FP8_DEFAULT;
+          e->derived |= QM_SERVING_DERIVED_GEMM;
+        }
+      e->gemm_rate = peak * 1e12 * fp8;
+    }
+  else if (pos (gpu->mamf_fraction) == 0.0)
+    e->derived |= QM_SERVING_DERIVED_GEMM;
   e->lm_rate = pos (gpu->tflops[QM_PRECISION_BF16]) * 1e12 * mamf;
   if (e->lm_rate == 0.0)
     e->lm_rate = e->gemm_rate;
@@ -97,17 +111,33 @@ engine_rates (QmServingEngine       *e,
   if (e->attn_rate == 0.0)
     e->attn_rate = e->gemm_rate;
 
+  if (pos (gpu->hbm_stream_fraction) == 0.0)
+    e->derived |= QM_SERVING_DERIVED_HBM;
   e->hbm = pos (gpu->bandwidth_tbs) * 1e12
            * (pos (gpu->hbm_stream_fraction) > 0.0 ? gpu->hbm_stream_fraction
                                                     : QM_SERVING_HBM_FRACTION_DEFAULT);
-  e->ar_bw = pos (gpu->allreduce_busbw_gbs) > 0.0 ? gpu->allreduce_busbw_gbs * 1e9
-             : pos (gpu->link_gbs) * 1e9 * QM_SERVING_BUSBW_FRACTION;
+  /* A full mesh without a switch (MI300X: seven xGMI links, one to each
+   * peer): reduce-scatter then all-gather straight to each peer moves
+   * S/n over each of the n - 1 links twice, so algbw = n x link / 2 and
+   * busbw = algbw x 2 (n-1)/n = (n - 1) x link (busbw as defined in
+   * NVIDIA/nccl-tests doc/PERFORMANCE.md). TP 2 uses one link only. */
+  if (pos (gpu->p2p_link_gbs) > 0.0)
+    e->ar_bw = (e->tp > 1 ? e->tp - 1.0 : 1.0) * gpu->p2p_link_gbs * 1e9;
+  else if (pos (gpu->allreduce_busbw_gbs) > 0.0)
+    e->ar_bw = gpu->allreduce_busbw_gbs * 1e9;
+  else
+    e->ar_bw = pos (gpu->link_gbs) * 1e9 * QM_SERVING_BUSBW_FRACTION;
   /* PCIe-only parts: PCIe Gen4 x16, 32 GB/s one direction. */
   if (e->ar_bw == 0.0)
     e->ar_bw = 32e9 * QM_SERVING_BUSBW_FRACTION;
-  e->ar_latency = QM_SERVING_ALLREDUCE_LATENCY_S;
-  e->overhead = pos (gpu->step_overhead_us) > 0.0 ? gpu->step_overhead_us * 1e-6
-                                                  : QM_SERVING_STEP_OVERHEAD_DEFAULT_S;
+  e->ar_latency = pos (gpu->allreduce_latency_us) > 0.0 ? gpu->allreduce_latency_us * 1e-6
+                                                         : QM_SERVING_ALLREDUCE_LATENCY_S;
+  if (e->tp > 1 && (pos (gpu->allreduce_latency_us) == 0.0
+                    || (pos (gpu->allreduce_busbw_gbs) == 0.0 && pos (gpu->p2p_link_gbs) == 0.0)))
+    e->derived |= QM_SERVING_DERIVED_ALLREDUCE;
+  /* The engine's: scheduler, sampling, launch gaps (qm-engine.h). */
+  e->overhead = e->spec->step_overhead_us * 1e-6;
+  e->seq_overhead = e->spec->seq_overhead_us * 1e-6;
 }
 
 void
@@ -119,7 +149,7 @@ qm_serving_engine_init (QmServingEngine       *e,
   QmParamCount c;
   double tp, pp, L, n_moe, wb, emb_b, per_expert = 0.0, top_k = 0.0;
   double dense_total, dense_active, expert_total = 0.0, ffn_local;
-  double kv_tp, heads, head_dim, free;
+  double kv_tp, heads, head_dim, free, f;
   guint kv_heads;
 
   memset (e, 0, sizeof *e);
@@ -132,8 +162,17 @@ qm_serving_engine_init (QmServingEngine       *e,
   L = s->layers;
   e->layers = L / pp;
   e->hidden = s->hidden;
-  e->max_sequences = cfg->max_sequences ? cfg->max_sequences : QM_SERVING_MAX_SEQUENCES;
-  e->token_budget = cfg->token_budget ? cfg->token_budget : QM_SERVING_TOKEN_BUDGET;
+  e->spec = cfg->engine ? cfg->engine : qm_engine_resolve (NULL, gpu);
+  e->block_tokens = MAX (e->spec->block_tokens, 1u);
+  e->admission = e->spec->admission;
+  {
+    guint seqs, tokens;
+
+    qm_engine_limits (e->spec, gpu, !cfg->server, &seqs, &tokens);
+    /* 0 sequences: no cap but the KV pool (SGLang's default). */
+    e->max_sequences = cfg->max_sequences ? cfg->max_sequences : seqs ? seqs : 65536;
+    e->token_budget = cfg->token_budget ? cfg->token_budget : tokens;
+  }
 
   qm_model_count_params (s, &c);
   wb = qm_precision_bytes (cfg->weight_precision);
@@ -209,34 +248,44 @@ qm_serving_engine_init (QmServingEngine       *e,
                                                 + (heads + 2.0 * kv_heads) * head_dim / tp)
                        + MIN (e->max_sequences, e->token_budget) * 4.0 * s->vocab;
   e->reserve_bytes = QM_SERVING_CONTEXT_BYTES;
+  /* The engine's KV fraction: TensorRT-LLM takes it of the memory left
+   * free after the model and its activations; vLLM and SGLang of the
+   * whole device, out of which weights, activations and the runtime
+   * are then paid (qm-engine.h). */
   free = e->capacity_bytes - e->weights_bytes - e->workspace_bytes - e->reserve_bytes;
-  e->kv_bytes = free > 0.0 ? free * (cfg->kv_fraction > 0.0 ? cfg->kv_fraction : QM_SERVING_KV_FRACTION)
-                           : 0.0;
+  f = cfg->kv_fraction > 0.0 ? cfg->kv_fraction : e->spec->kv_fraction;
+  if (free <= 0.0)
+    e->kv_bytes = 0.0;
+  else if (e->spec->kv_base == QM_ENGINE_KV_OF_TOTAL)
+    e->kv_bytes = MAX (0.0, free - (1.0 - f) * e->capacity_bytes);
+  else
+    e->kv_bytes = free * f;
   if (e->kv_bytes_per_token_gpu > 0.0)
-    e->kv_blocks = (guint) MIN (floor (e->kv_bytes / (QM_SERVING_BLOCK_TOKENS * e->kv_bytes_per_token_gpu)),
+    e->kv_blocks = (guint) MIN (floor (e->kv_bytes / (e->block_tokens * e->kv_bytes_per_token_gpu)),
                                 (double) G_MAXUINT);
   else
     e->kv_blocks = free > 0.0 ? G_MAXUINT : 0;
 }
 
 guint
-qm_serving_blocks (double tokens)
+qm_serving_blocks (const QmServingEngine *e,
+                   double                 tokens)
 {
-  return (guint) MAX (1.0, ceil (MAX (tokens, 1.0) / QM_SERVING_BLOCK_TOKENS));
+  return (guint) MAX (1.0, ceil (MAX (tokens, 1.0) / MAX (e->block_tokens, 1u)));
 }
 
 gboolean
 qm_serving_fits (const QmServingEngine *e,
                  double                 tokens)
 {
-  return e->kv_blocks >= qm_serving_blocks (tokens);
+  return e->kv_blocks >= qm_serving_blocks (e, tokens);
 }
 
 guint
 qm_serving_max_batch (const QmServingEngine *e,
                       double                 tokens)
 {
-  return MIN (e->kv_blocks / qm_serving_blocks (tokens), e->max_sequences);
+  return MIN (e->kv_blocks / qm_serving_blocks (e, tokens), e->max_sequences);
 }
 
 static double
@@ -294,7 +343,9 @@ qm_serving_step_s (const QmServingEngine *e,
       x = t * e->hidden * 2.0 * 2.0 * (e->tp - 1.0) / e->tp;
       stage += 2.0 * e->layers * (e->ar_latency + x / e->ar_bw);
     }
-  return mb * stage + e->overhead;
+  /* The engine's host loop: a fixed part and a part per sequence that
+   * emits a token (qm-engine.h). */
+  return mb * stage + e->overhead + e->seq_overhead * st->sampled;
 }
 
 /* The simulator. */
@@ -430,14 +481,14 @@ draw_requests (const QmServingEngine *e,
        * admitted only with blocks for its whole prompt and answer. */
       /* A drawn length beyond what the KV pool holds is cut to fit, as
        * an engine caps max_tokens at its max sequence length. */
-      if (qm_serving_blocks (in_len[i] + out_len[i]) > e->kv_blocks)
+      if (qm_serving_blocks (e, in_len[i] + out_len[i]) > e->kv_blocks)
         {
-          double room = (double) e->kv_blocks * QM_SERVING_BLOCK_TOKENS;
+          double room = (double) e->kv_blocks * e->block_tokens;
 
           out_len[i] = MAX (1.0, MIN (out_len[i], room - in_len[i]));
           in_len[i] = MAX (1.0, MIN (in_len[i], room - out_len[i]));
         }
-      need[i] = qm_serving_blocks (in_len[i] + out_len[i]);
+      need[i] = qm_serving_blocks (e, in_len[i] + out_len[i]);
       if (need[i] > e->kv_blocks)
         return FALSE;
     }
@@ -469,22 +520,41 @@ latency_percentiles (double          *ttft,
 
 /* One event loop over steps, kept whole: its admission, step planning,
  * decode and prefill phases share a dozen counters and queues, and the
- * request simulation must stay fast (bench-serving, issue 18). */
+ * request simulation must stay fast (bench-serving, issue 18).
+ *
+ * Admission follows the engine (qm-engine.h):
+ * - RESERVE (TensorRT-LLM GUARANTEED_NO_EVICT): a request starts only when
+ *   the blocks of its whole prompt and answer are free; nothing is evicted.
+ * - BLOCKS (vLLM V1, SGLang): a request starts when the blocks of its
+ *   prompt are free; running sequences take a block each time their
+ *   context crosses a block boundary, and when the pool runs out the
+ *   newest decoding request is preempted (its blocks freed, vLLM's
+ *   default recompute: it waits at the front of the queue and prefills
+ *   its prompt and the tokens it had generated again;
+ *   vllm/v1/core/sched/scheduler.py, _preempt_request). Decode blocks are
+ *   counted as contexts / block size plus half a block of slack per
+ *   sequence (the mean partly filled last block), not per sequence, to
+ *   keep a step O(log n). */
 gboolean
 qm_serving_simulate (const QmServingEngine *e,
                      const QmServingLoad   *load,
                      QmServingResult       *out)
 {
-  guint n = load->requests, max_seq, budget;
-  g_autofree double *arrival = NULL, *in_len = NULL, *out_len = NULL;
+  guint n = load->requests, max_seq, budget, heap_cap, order_cap;
+  g_autofree double *arrival = NULL, *in_len = NULL, *out_len = NULL, *eff_in = NULL, *gen = NULL;
   g_autofree double *first = NULL, *ttft = NULL, *tpot = NULL, *queue = NULL;
-  g_autofree guint *pre = NULL, *need = NULL;
+  g_autofree guint *pre = NULL, *need = NULL, *join = NULL, *order = NULL, *requeue = NULL;
+  g_autofree guint8 *state = NULL;
   g_autofree double *pre_done = NULL;
   g_autofree HeapItem *heap = NULL;
   g_autoptr (GRand) rand = NULL;
-  guint pre_head = 0, pre_tail = 0, n_heap = 0, next_arr = 0, next_admit = 0;
-  guint running = 0, free_blocks, completed = 0, n_tpot = 0, n_ttft = 0, n_queue = 0, step = 0;
+  gboolean blocks = e->admission == QM_ENGINE_ADMIT_BLOCKS;
+  guint pre_head = 0, pre_tail = 0, n_heap = 0, next_arr = 0, next_admit = 0, n_order = 0, n_requeue = 0;
+  guint running = 0, completed = 0, n_tpot = 0, n_ttft = 0, n_queue = 0, step = 0, preemptions = 0;
+  gboolean preempted = FALSE;
+  double free_blocks, prefill_hold = 0.0, bt = MAX (e->block_tokens, 1u);
   double now = 0.0, d = 0.0, ctx = 0.0, out_tokens = 0.0, batch_sum = 0.0, last = 0.0;
+  enum { WAITING, PREFILL, DECODE, DONE };
 
   memset (out, 0, sizeof *out);
   if (n == 0 || e->kv_blocks == 0)
@@ -494,22 +564,34 @@ qm_serving_simulate (const QmServingEngine *e,
   max_seq = MAX (max_seq, 1u);
   budget = MAX (e->token_budget, 1u);
   free_blocks = e->kv_blocks;
+  /* The prefill queue is a ring (a request is in it once at a time);
+   * the heap and the decode order grow with preemptions (stale entries
+   * are skipped when they come up). */
+  heap_cap = n;
+  order_cap = n;
 
   arrival = g_new (double, n);
   in_len = g_new (double, n);
   out_len = g_new (double, n);
+  eff_in = g_new (double, n);
+  gen = g_new0 (double, n);
   first = g_new0 (double, n);
   ttft = g_new (double, n);
   tpot = g_new (double, n);
   queue = g_new (double, n);
   need = g_new (guint, n);
+  join = g_new0 (guint, n);
+  state = g_new0 (guint8, n);
+  order = g_new (guint, order_cap);
+  requeue = g_new (guint, n);
   pre = g_new (guint, n);
   pre_done = g_new0 (double, n);
-  heap = g_new (HeapItem, n);
+  heap = g_new (HeapItem, heap_cap);
   rand = g_rand_new_with_seed ((guint32) (load->seed ^ (load->seed >> 32)));
 
   if (!draw_requests (e, load, rand, arrival, in_len, out_len, need))
     return FALSE;
+  memcpy (eff_in, in_len, n * sizeof (double));
 
   while (completed < n && (load->max_steps == 0 || step < load->max_steps))
     {
@@ -519,13 +601,39 @@ qm_serving_simulate (const QmServingEngine *e,
 
       while (next_arr < n && arrival[next_arr] <= now)
         next_arr++;
-      while (next_admit < next_arr && running < max_seq && free_blocks >= need[next_admit])
+      for (;;)
         {
-          queue[n_queue++] = now - arrival[next_admit];
-          free_blocks -= need[next_admit];
+          guint r;
+          double want;
+
+          /* vLLM V1 schedules no waiting request in a step that
+           * preempted one (scheduler.py: "if not preempted_reqs"). */
+          if (running >= max_seq || preempted)
+            break;
+          if (n_requeue > 0)
+            r = requeue[n_requeue - 1];
+          else if (next_admit < next_arr)
+            r = next_admit;
+          else
+            break;
+          want = blocks ? ceil (eff_in[r] / bt) : need[r];
+          if (free_blocks < want)
+            break;
+          if (n_requeue > 0)
+            n_requeue--;
+          else
+            {
+              queue[n_queue++] = now - arrival[r];
+              next_admit++;
+            }
+          free_blocks -= want;
+          if (blocks)
+            prefill_hold += want;
+          state[r] = PREFILL;
           running++;
-          pre[pre_tail++] = next_admit++;
+          pre[pre_tail++ % n] = r;
         }
+      preempted = FALSE;
       if (d == 0.0 && pre_head == pre_tail)
         {
           /* Idle: jump to the next arrival. */
@@ -542,8 +650,8 @@ qm_serving_simulate (const QmServingEngine *e,
       left = budget > d ? budget - d : 0.0;
       for (k = pre_head; k < pre_tail && left > 0.0; k++)
         {
-          guint r = pre[k];
-          double rem = in_len[r] - pre_done[r];
+          guint r = pre[k % n];
+          double rem = eff_in[r] - pre_done[r];
           double c = MIN (rem, left);
 
           st.prefill += c;
@@ -568,45 +676,117 @@ qm_serving_simulate (const QmServingEngine *e,
           HeapItem it = heap_pop (heap, &n_heap);
           guint r = it.req;
 
+          /* A stale entry of a request preempted since. */
+          if (state[r] != DECODE || it.finish_step != join[r] + (guint) (out_len[r] - gen[r]))
+            continue;
           d -= 1.0;
           ctx -= in_len[r] + out_len[r];
           tpot[n_tpot++] = (now - first[r]) / (out_len[r] - 1.0);
-          free_blocks += need[r];
+          if (blocks)
+            free_blocks += ceil ((in_len[r] + out_len[r]) / bt);
+          else
+            free_blocks += need[r];
+          state[r] = DONE;
           running--;
           completed++;
           last = now;
         }
 
-      /* Prefills: advance the chunks; finished prompts emit their first
+      /* Prefills: advance the chunks; finished prompts emit their next
        * token now and join the decode batch from the next step. */
       left = st.prefill;
       while (pre_head < pre_tail && left > 0.0)
         {
-          guint r = pre[pre_head];
-          double rem = in_len[r] - pre_done[r];
+          guint r = pre[pre_head % n];
+          double rem = eff_in[r] - pre_done[r];
           double c = MIN (rem, left);
 
           pre_done[r] += c;
           left -= c;
-          if (pre_done[r] < in_len[r])
+          if (pre_done[r] < eff_in[r])
             break;
           pre_head++;
-          first[r] = now;
-          ttft[n_ttft++] = now - arrival[r];
-          out_tokens += 1.0;
-          if (out_len[r] <= 1.0)
+          if (gen[r] == 0.0)
             {
-              free_blocks += need[r];
+              first[r] = now;
+              ttft[n_ttft++] = now - arrival[r];
+            }
+          gen[r] += 1.0;
+          out_tokens += 1.0;
+          if (blocks)
+            {
+              double held = ceil (eff_in[r] / bt);
+
+              /* The prompt's blocks now count with the decode contexts. */
+              prefill_hold -= held;
+              free_blocks += held;
+            }
+          if (gen[r] >= out_len[r])
+            {
+              if (!blocks)
+                free_blocks += need[r];
+              state[r] = DONE;
               running--;
               completed++;
               last = now;
             }
           else
             {
-              HeapItem it = { step + (guint) out_len[r] - 1, r };
+              HeapItem it;
+
+              state[r] = DECODE;
+              join[r] = step;
+              it.finish_step = step + (guint) (out_len[r] - gen[r]);
+              it.req = r;
+              /* gen[] stays as at joining: the finish test above
+               * compares with join + out_len - gen. */
+              if (n_heap >= heap_cap)
+                {
+                  heap_cap *= 2;
+                  heap = g_renew (HeapItem, heap, heap_cap);
+                }
               heap_push (heap, &n_heap, it);
               d += 1.0;
-              ctx += in_len[r] + 1.0;
+              ctx += in_len[r] + gen[r];
+              if (blocks)
+                {
+                  if (n_order >= order_cap)
+                    {
+                      order_cap *= 2;
+                      order = g_renew (guint, order, order_cap);
+                    }
+                  order[n_order++] = r;
+                }
+            }
+        }
+
+      /* BLOCKS: the decode contexts' blocks; when the pool is short,
+       * preempt the newest decoding requests (recompute). */
+      if (blocks)
+        {
+          double used = (ctx + d * (bt - 1.0) / 2.0) / bt;
+
+          free_blocks = e->kv_blocks - prefill_hold - used;
+          while (free_blocks < 0.0 && n_order > 0)
+            {
+              guint r = order[--n_order];
+              double g;
+
+              if (state[r] != DECODE)
+                continue;
+              /* Tokens generated by now: gen at joining plus one a step. */
+              g = gen[r] + (step - join[r]);
+              d -= 1.0;
+              ctx -= in_len[r] + g;
+              free_blocks += (in_len[r] + g + (bt - 1.0) / 2.0) / bt;
+              gen[r] = g;
+              eff_in[r] = in_len[r] + g;
+              pre_done[r] = 0.0;
+              state[r] = WAITING;
+              running--;
+              requeue[n_requeue++] = r;
+              preemptions++;
+              preempted = TRUE;
             }
         }
       if (!(dt > 0.0))
@@ -614,6 +794,7 @@ qm_serving_simulate (const QmServingEngine *e,
     }
 
   out->completed = completed;
+  out->preemptions = preemptions;
   out->truncated = completed < n;
   out->steps = step;
   out->makespan_s = last - arrival[0];

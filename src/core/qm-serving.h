@@ -12,23 +12,12 @@
  */
 #pragma once
 
+#include "qm-engine.h"
 #include "qm-hardware.h"
 #include "qm-model.h"
 #include "qm-workload.h"
 
 G_BEGIN_DECLS
-
-/* Fraction of the free memory a serving engine gives its paged KV cache:
- * vLLM gpu_memory_utilization and TensorRT-LLM
- * kv_cache_free_gpu_mem_fraction both default to 0.9. */
-#define QM_SERVING_KV_FRACTION 0.9
-/* Tokens per KV-cache block: TensorRT-LLM tokens_per_block default 32
- * (KvCacheConfig); vLLM uses 16. */
-#define QM_SERVING_BLOCK_TOKENS 32
-/* Default caps of one engine: max_batch_size 2048 and max_num_tokens
- * 8192, TensorRT-LLM LlmArgs defaults (tensorrt_llm/llmapi/llm_args.py). */
-#define QM_SERVING_MAX_SEQUENCES 2048
-#define QM_SERVING_TOKEN_BUDGET  8192
 
 typedef struct
 {
@@ -38,10 +27,24 @@ typedef struct
   guint        pp;               /* pipeline stages (>= 1) */
   QmPrecision  weight_precision;
   QmPrecision  kv_precision;
-  guint        max_sequences;    /* 0 = QM_SERVING_MAX_SEQUENCES */
-  guint        token_budget;     /* 0 = QM_SERVING_TOKEN_BUDGET */
-  double       kv_fraction;      /* 0 = QM_SERVING_KV_FRACTION */
+  /* The serving engine (qm-engine.h); NULL = the usual one for the
+   * GPU's vendor (qm_engine_resolve). Its scheduler defaults apply
+   * unless max_sequences / token_budget are given. */
+  const QmEngineSpec *engine;
+  gboolean     server;           /* the engine's server defaults, not its offline ones */
+  guint        max_sequences;    /* 0 = the engine's default */
+  guint        token_budget;     /* 0 = the engine's default (max batched tokens) */
+  double       kv_fraction;      /* 0 = the engine's */
 } QmServingConfig;
+
+/* Serving constants the GPU's catalog entry lacks, derived by the rules
+ * in qm-serving.c (the estimate notes them). */
+typedef enum
+{
+  QM_SERVING_DERIVED_HBM       = 1 << 0,
+  QM_SERVING_DERIVED_GEMM      = 1 << 1,
+  QM_SERVING_DERIVED_ALLREDUCE = 1 << 2,
+} QmServingDerived;
 
 /* Per-stage, per-GPU coefficients of the step model; see qm-serving.c. */
 typedef struct
@@ -67,6 +70,7 @@ typedef struct
   double ar_bw;             /* all-reduce bus bandwidth, bytes/s */
   double ar_latency;        /* seconds per all-reduce call */
   double overhead;          /* seconds per step */
+  double seq_overhead;      /* seconds per sequence of a step */
 
   /* Memory, per GPU. */
   double capacity_bytes;    /* real device bytes (qm_gpu_memory_bytes) */
@@ -78,6 +82,11 @@ typedef struct
   double kv_bytes_per_token_gpu; /* all layers of one GPU */
   guint  max_sequences;
   guint  token_budget;
+
+  const QmEngineSpec *spec;  /* the engine */
+  guint  block_tokens;       /* tokens per KV block */
+  QmEngineAdmission admission;
+  QmServingDerived derived;  /* GPU constants derived by rule */
 } QmServingEngine;
 
 /* One step: d decode tokens whose contexts sum to decode_context tokens;
@@ -97,7 +106,8 @@ void     qm_serving_engine_init (QmServingEngine       *e,
 double   qm_serving_step_s      (const QmServingEngine *e,
                                  const QmServingStep   *step);
 /* KV blocks one sequence of @tokens holds. */
-guint    qm_serving_blocks      (double                 tokens);
+guint    qm_serving_blocks      (const QmServingEngine *e,
+                                 double                 tokens);
 /* The one test of "fits" for serving and for the memory page: weights,
  * workspace and reserve leave room for at least one sequence of @tokens. */
 gboolean qm_serving_fits        (const QmServingEngine *e,
@@ -137,6 +147,7 @@ typedef struct
   double makespan_s;
   guint  steps;
   guint  completed;
+  guint  preemptions;            /* BLOCKS admission: requests evicted and recomputed */
   gboolean unstable;             /* the queue kept growing */
   gboolean truncated;            /* stopped at max_steps */
 } QmServingResult;

@@ -58,6 +58,12 @@ typedef struct
   double      output_tokens_sd;
   char        lengths_csv[1024];
   guint       max_sequences;
+  /* Issue 31: the serving engine (0 = auto, the usual engine for the
+   * GPU's vendor; k = the k-th entry of data/catalog/engines.json,
+   * qm_workload_engine_id) and its tokens per step (0 = the engine's
+   * default). */
+  int         engine;
+  guint       max_batch_tokens;
 } QmInferenceSpec;
 
 typedef struct

@@ -508,6 +508,12 @@ static const char *const serving_precision_labels[] = {
   "bf16", N_("BF16"), "fp16", N_("FP16"), "fp8", N_("FP8"), "int8", N_("INT8"),
   "fp4", N_("FP4"), "int4", N_("INT4"), NULL,
 };
+/* Issue 31: the engines of data/catalog/engines.json (their names are
+ * product names, not translated). */
+static const char *const engine_labels[] = {
+  "auto", N_("Usual for the GPU"), "tensorrt-llm", "TensorRT-LLM", "vllm", "vLLM", "sglang", "SGLang",
+  NULL,
+};
 static const char *const optimizer_labels[] = {
   "adamw", N_("AdamW"), "adamw-8bit", N_("8-bit AdamW"), "sgd", N_("SGD with momentum"),
   "adafactor", N_("Adafactor"), NULL,
@@ -567,6 +573,8 @@ static const QmPlanViewRow rows[] = {
     .labels = serving_precision_labels },
   { "inference.kv_precision", "workload.inference.kv_precision", G (SERVING),
     .labels = serving_precision_labels },
+  { "inference.engine", "workload.inference.engine", G (SERVING), .labels = engine_labels },
+  { "inference.max_batch_tokens", "workload.inference.max_batch_tokens", G (SERVING), SPIN (1024, 0) },
 
   { "precision", "workload.precision", G (TRAINING), .labels = precision_labels },
   { "optimizer", "workload.optimizer", G (TRAINING), .labels = optimizer_labels },

@@ -109,6 +109,14 @@ static const QmWizardChoice serve_precisions[] = {
   { "int4", N_("INT4, a quarter of the memory") },
 };
 
+/* Issue 31: the serving engine (data/catalog/engines.json). */
+static const QmWizardChoice serve_engines[] = {
+  { "auto", N_("Usual for the GPU (TensorRT-LLM on NVIDIA, vLLM on others)") },
+  { "tensorrt-llm", N_("TensorRT-LLM") },
+  { "vllm", N_("vLLM") },
+  { "sglang", N_("SGLang") },
+};
+
 static const QmWizardRow lora_rows[] = {
   /* As the plan reader's default for LoRA (HF PEFT examples). */
   { "lora-rank", "workload.lora_rank", QM_PARSE_COUNT, .suggest = 16 },
@@ -190,6 +198,8 @@ qm_wizard_build_setup (QmWizard *self)
              serve_precisions, G_N_ELEMENTS (serve_precisions));
   ADD_COMBO (self->serve_setup_group, "kv-precision", "workload.inference.kv_precision",
              serve_precisions, 2);
+  ADD_COMBO (self->serve_setup_group, "engine", "workload.inference.engine", serve_engines,
+             G_N_ELEMENTS (serve_engines));
   qm_wizard_add_fields (self, GTK_WIDGET (self->serve_setup_group), QM_WIZARD_STEP_SETUP,
                         concurrency_rows, G_N_ELEMENTS (concurrency_rows));
 }

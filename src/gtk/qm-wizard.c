@@ -80,6 +80,7 @@ static const struct
   { "workload.global_batch", QM_WIZARD_STEP_DATA, "global-batch" },
   { "target.", QM_WIZARD_STEP_DATA, "deadline gpus" },
   { "workload.inference.concurrency", QM_WIZARD_STEP_SETUP, "concurrency" },
+  { "workload.inference.engine", QM_WIZARD_STEP_SETUP, "engine" },
   { "workload.inference.", QM_WIZARD_STEP_DATA, "requests input-tokens output-tokens ttft tpot" },
   { "workload.micro_batch", QM_WIZARD_STEP_SETUP, "micro-batch" },
   { "workload.tp", QM_WIZARD_STEP_SETUP, "tp" },

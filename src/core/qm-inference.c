@@ -8,7 +8,10 @@
  * - latency: the request simulator at the plan's rate per replica
  *   (Poisson arrivals split evenly stay Poisson);
  * - replicas: the fewest whose p99 TTFT and p99 TPOT meet the targets,
- *   and at least the rule GPUs = output tokens/s needed / tokens/s per GPU.
+ *   and at least the rule GPUs = output tokens/s needed / tokens/s per GPU;
+ * - or, when the plan gives its GPUs (issue 31 item 3), those GPUs as
+ *   whole replicas, and their capacity: the highest Poisson rate whose
+ *   simulated p99s meet the targets (bisection, seeded runs).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -216,19 +219,24 @@ replica_size (const QmInferenceInput *in,
         candidates[n_candidates++] = n;
     }
 
+  /* A fixed fleet is split into whole replicas: try the sizes that divide
+   * it first (pass 0 and 1), any size after (pass 2 and 3). */
   n = candidates[n_candidates - 1];
-  for (guint pass = 0; pass < 2 && !found; pass++)
+  for (guint pass = in->fleet_gpus > 0 ? 0 : 2; pass < 4 && !found; pass++)
     for (guint i = 0; i < n_candidates; i++)
       {
         guint c = candidates[i];
         gboolean fits, fast;
 
+        if (pass < 2 && (c > in->fleet_gpus || in->fleet_gpus % c != 0))
+          continue;
+
         engine_for (in, c, per_node, &e);
         fits = qm_serving_fits (&e, context);
         fast = (ttft_s == 0.0 || isolated_prefill_s (&e, input) <= ttft_s)
                && (tpot_s == 0.0 || isolated_decode_s (&e, input + output) <= tpot_s);
-        /* Pass 0 wants both; pass 1 settles for fitting. */
-        if (fits && (fast || pass == 1))
+        /* Pass 0 (2) wants both; pass 1 (3) settles for fitting. */
+        if (fits && (fast || pass % 2 == 1))
           {
             n = c;
             found = TRUE;
@@ -297,8 +305,108 @@ fleet_for_targets (const QmInferenceInput *in,
   return replicas;
 }
 
-/* The fleet's latency at the plan's rate, and the engine step it runs. */
+/* Whether one replica holds @rate_per_s (Poisson) within the targets. */
+static gboolean
+replica_holds (const QmInferenceInput *poisson,
+               const QmServingEngine  *e,
+               guint                   cap,
+               double                  rate_per_s,
+               double                  ttft_s,
+               double                  tpot_s)
+{
+  QmServingResult res = { 0, };
+
+  return simulate_fleet (poisson, e, cap, rate_per_s * 60.0, 1, &res)
+         && meets_targets (&res, ttft_s, tpot_s);
+}
+
+/* The capacity of one replica, requests/s: the highest Poisson rate whose
+ * simulated p99 TTFT and TPOT meet the targets (without targets, whose
+ * queue stays bounded: qm_serving_simulate's "unstable"). Poisson
+ * arrivals split evenly over replicas stay Poisson, so a fleet of r holds
+ * r times this. The bracket: @held_rps, a rate already known to be held
+ * (the plan's own, or 0), and @top_rps, the replica's offline throughput
+ * in requests/s, which a Poisson stream cannot reach and stay within
+ * bounded latency (utilisation 1: Kleinrock, Queueing Systems vol. 1
+ * §3.2; under Poisson the batch is smaller than offline, so the service
+ * rate is lower still); bisected to QM_INFERENCE_CAPACITY_TOLERANCE.
+ * Every run uses the plan's seed and the arrival gaps scale with 1/rate,
+ * so the answer is repeatable and the p99s all but monotonic in the
+ * rate. */
+static double
+replica_capacity (const QmInferenceInput *in,
+                  const QmServingEngine  *e,
+                  guint                   cap,
+                  double                  held_rps,
+                  double                  top_rps,
+                  double                  ttft_s,
+                  double                  tpot_s)
+{
+  QmInferenceInput poisson = *in;
+  double lo = pos (held_rps), hi = pos (top_rps);
+
+  poisson.arrival = QM_ARRIVAL_POISSON;
+  if (hi == 0.0)
+    return 0.0;
+  /* A lone request that misses the targets: no rate is held. */
+  if (lo == 0.0 && !replica_holds (&poisson, e, cap, 0.0, ttft_s, tpot_s))
+    return 0.0;
+  lo = MIN (lo, hi);
+  for (guint i = 0; i < 24 && hi - lo > QM_INFERENCE_CAPACITY_TOLERANCE * hi; i++)
+    {
+      double mid = 0.5 * (lo + hi);
+
+      if (replica_holds (&poisson, e, cap, mid, ttft_s, tpot_s))
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* A fixed fleet of @replicas: its capacity, the headroom of the plan's rate
+ * against it, and the GPUs that would hold the rate (the estimate warns
+ * when that is more than the fleet; the fleet is not resized). */
 static void
+fleet_capacity (const QmInferenceInput *in,
+                const QmServingEngine  *e,
+                guint                   cap,
+                guint                   replicas,
+                double                  top_rps,
+                gboolean                held,
+                double                  ttft_s,
+                double                  tpot_s,
+                QmInference            *out)
+{
+  double rate = pos (in->requests_per_minute) / 60.0, per_replica;
+  guint n = out->gpus_per_replica;
+
+  if (in->arrival == QM_ARRIVAL_OFFLINE
+      || (isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0))
+    /* Offline (no arrivals, so no latency to hold) or a measured
+     * throughput (no latency model): the throughput in requests. */
+    per_replica = out->tokens_per_s_per_gpu * n / MAX (1.0, pos (in->output_tokens));
+  else
+    {
+      /* The plan's own rate, simulated already (fleet_latency): held or
+       * not, it narrows the bracket. */
+      double own = rate / MAX (replicas, 1u);
+
+      held = held && own > 0.0;
+      per_replica = held || own == 0.0 || own >= top_rps
+                    ? replica_capacity (in, e, cap, held ? own : 0.0, top_rps, ttft_s, tpot_s)
+                    : replica_capacity (in, e, cap, 0.0, own, ttft_s, tpot_s);
+    }
+  out->max_requests_per_s = per_replica * replicas;
+  out->headroom = rate > 0.0 ? out->max_requests_per_s / rate - 1.0 : NAN;
+  if (rate > 0.0 && per_replica > 0.0)
+    out->gpus_for_rate = (guint) MIN (ceil (rate / per_replica - 1e-9), (double) (G_MAXUINT / MAX (n, 1u)))
+                         * n;
+}
+
+/* The fleet's latency at the plan's rate, and the engine step it runs;
+ * whether it meets the targets there (with a bounded queue). */
+static gboolean
 fleet_latency (const QmInferenceInput *in,
                const QmServingEngine  *e,
                guint                   cap,
@@ -308,9 +416,11 @@ fleet_latency (const QmInferenceInput *in,
                QmInference            *out)
 {
   QmServingResult res = { 0, };
+  gboolean held = FALSE;
 
   if (simulate_fleet (in, e, cap, in->requests_per_minute, replicas, &res))
     {
+      held = meets_targets (&res, pos (in->ttft_ms) / 1000.0, pos (in->tpot_ms) / 1000.0);
       out->ttft_p50_ms = res.ttft_p50_s * 1000.0;
       out->ttft_p90_ms = res.ttft_p90_s * 1000.0;
       out->ttft_p99_ms = res.ttft_p99_s * 1000.0;
@@ -331,6 +441,7 @@ fleet_latency (const QmInferenceInput *in,
         out->decode_compute_bound = st.decode * e->gemm_flops_tok / e->gemm_rate > e->dense_bytes / e->hbm;
       }
     }
+  return held;
 }
 
 /* One GPU's memory: the engine's weights, workspace and reserve and
@@ -381,9 +492,11 @@ qm_inference_compute (const QmInferenceInput *in,
   QmServingLoad load;
   QmServingResult res = { 0, };
   guint per_node, n, cap, replicas;
-  double ttft_s, tpot_s, input, output, context, thr_gpu;
+  double ttft_s, tpot_s, input, output, context, thr_gpu, replica_rps = 0.0;
+  gboolean held;
 
   memset (out, 0, sizeof *out);
+  out->headroom = NAN;
   g_return_if_fail (in != NULL && in->shape != NULL && in->gpu != NULL);
   gpu = in->gpu;
 
@@ -443,6 +556,7 @@ qm_inference_compute (const QmInferenceInput *in,
   if (qm_serving_simulate (&e, &load, &res))
     {
       out->replica_tokens_per_s = res.tokens_per_s;
+      replica_rps = res.requests_per_s;
       out->concurrency = (guint) MAX (1.0, round (res.mean_batch));
     }
   else
@@ -464,18 +578,27 @@ qm_inference_compute (const QmInferenceInput *in,
   out->gpus_exact = thr_gpu > 0.0 ? out->tokens_per_s_needed / thr_gpu : 0.0;
   replicas = (guint) MAX (1.0, ceil (out->gpus_exact / n - 1e-9));
 
-  if (in->arrival != QM_ARRIVAL_OFFLINE && pos (in->requests_per_minute) > 0.0
-      && !(isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0))
+  if (in->fleet_gpus > 0)
+    {
+      /* The plan's GPUs, as whole replicas: kept, not sized. */
+      out->fixed_fleet = TRUE;
+      replicas = MAX (in->fleet_gpus / n, 1u);
+      out->idle_gpus = in->fleet_gpus > replicas * n ? in->fleet_gpus - replicas * n : 0;
+    }
+  else if (in->arrival != QM_ARRIVAL_OFFLINE && pos (in->requests_per_minute) > 0.0
+           && !(isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0))
     replicas = fleet_for_targets (in, &e, cap, replicas, ttft_s, tpot_s);
   out->replicas = replicas;
   out->gpus = out->replicas * n;
   out->tokens_per_s_total = thr_gpu * out->gpus;
 
-  fleet_latency (in, &e, cap, replicas, input, output, out);
+  held = fleet_latency (in, &e, cap, replicas, input, output, out);
   if (in->output_tokens <= 1.0)
     out->tpot_p50_ms = out->tpot_p90_ms = out->tpot_p99_ms = 0.0;
   out->ttft_ms = out->ttft_p50_ms;
   out->tpot_ms = out->tpot_p50_ms;
+  if (out->fixed_fleet)
+    fleet_capacity (in, &e, cap, replicas, replica_rps, held, ttft_s, tpot_s, out);
   out->meets_ttft = ttft_s == 0.0 || out->ttft_p99_ms <= in->ttft_ms * (1.0 + 1e-9);
   out->meets_tpot = tpot_s == 0.0 || out->tpot_p99_ms <= in->tpot_ms * (1.0 + 1e-9);
   if (!out->meets_ttft)
@@ -507,6 +630,24 @@ qm_inference_latency_at_rate (const QmInferenceInput *in,
   engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
   cap = in->concurrency > 0 ? in->concurrency : sized->max_batch;
   return simulate_fleet (in, &e, cap, requests_per_minute, MAX (sized->replicas, 1u), out);
+}
+
+double
+qm_inference_capacity (const QmInferenceInput *in,
+                       const QmInference      *sized,
+                       guint                   replicas)
+{
+  QmServingEngine e;
+  guint cap;
+
+  g_return_val_if_fail (in != NULL && sized != NULL, 0.0);
+  if (sized->gpus_per_replica == 0 || sized->max_batch == 0)
+    return 0.0;
+  engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
+  cap = in->concurrency > 0 ? in->concurrency : sized->max_batch;
+  return MAX (replicas, 1u)
+         * replica_capacity (in, &e, cap, 0.0, sized->replica_tokens_per_s / MAX (1.0, pos (in->output_tokens)),
+                             pos (in->ttft_ms) / 1000.0, pos (in->tpot_ms) / 1000.0);
 }
 
 GArray *

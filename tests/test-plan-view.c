@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "qm-catalog-store.h"
+#include "qm-estimate-json.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
@@ -580,6 +581,68 @@ test_schema_rows (Fixture       *f,
   close_window (window);
 }
 
+/* Issue 31: a fixed serving fleet's capacity reads the same in the
+ * estimate's JSON (what `estimate --json` prints), the plan view's
+ * Capacity card, its latency chart's description and the exported PDF's
+ * summary, in requests a minute as the plan gives its rate; at a rate
+ * beyond it, the card says how many GPUs would hold it. */
+static void
+test_serving_capacity_views (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autofree char *pdf = g_build_filename (f->dir, "serving.pdf", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *card = NULL;
+  g_autofree char *sentence = NULL;
+  char rpm[QM_FORMAT_BUF], gpus[QM_FORMAT_BUF];
+  JsonObject *inference;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+
+  load_example (examples[2], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (f->store, editor);
+  window = show_view (view, 1280, 900);
+
+  json = qm_estimate_to_json_node (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor));
+  inference = json_object_get_object_member (json_node_get_object (json), "inference");
+  g_assert_true (json_object_get_boolean_member (inference, "fixed_fleet"));
+  g_assert_cmpint (json_object_get_int_member (inference, "gpus"), ==, plan.workload.target_gpus);
+  qm_format_number (rpm, sizeof rpm, json_object_get_double_member (inference, "max_requests_per_s") * 60.0, 0);
+  card = g_strdup_printf ("%s requests/min", rpm);
+  g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "capacity"), ==, card);
+  g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "gpus"), ==,
+                   qm_format_number (gpus, sizeof gpus, plan.workload.target_gpus, 0));
+
+  g_assert_true (qm_plan_view_export_pdf (QM_PLAN_VIEW (view), pdf, &error));
+  g_assert_no_error (error);
+  text = qm_test_pdf_text (pdf, NULL);
+  sentence = g_strdup_printf ("hold up to %s requests a minute", rpm);
+  if (strstr (text, sentence) == NULL)
+    g_error ("the PDF does not say \"%s\":\n%s", sentence, text);
+
+  /* Five times the rate: the fleet stays, the card says what would hold it. */
+  plan.workload.inference.requests_per_minute *= 5;
+  qm_plan_editor_set_plan (editor, &plan, "rate");
+  iterate (50);
+  json_node_unref (g_steal_pointer (&json));
+  json = qm_estimate_to_json_node (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor));
+  inference = json_object_get_object_member (json_node_get_object (json), "inference");
+  g_assert_cmpint (json_object_get_int_member (inference, "gpus"), ==, plan.workload.target_gpus);
+  g_assert_cmpfloat (json_object_get_double_member (inference, "headroom"), <, 0);
+  {
+    g_autofree char *need = g_strdup_printf ("%s GPUs would hold them",
+                                             qm_format_number (gpus, sizeof gpus,
+                                                               json_object_get_int_member (inference, "gpus_for_rate"), 0));
+    g_assert_nonnull (strstr (qm_plan_view_get_figure_detail (QM_PLAN_VIEW (view), "capacity"), need));
+  }
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -607,6 +670,7 @@ main (int argc, char **argv)
   ADD ("/plan-view/snapshot", test_snapshot);
   ADD ("/plan-view/export", test_export);
   ADD ("/plan-view/schema-rows", test_schema_rows);
+  ADD ("/plan-view/serving-capacity", test_serving_capacity_views);
 #undef ADD
   return g_test_run ();
 }

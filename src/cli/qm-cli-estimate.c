@@ -282,7 +282,7 @@ print_inference (const QmEstimate *e)
   else if (i->fixed_fleet)
     row (_("Capacity"), _("%s requests/s within the p99 targets"), num (i->max_requests_per_s, 2));
   if (i->idle_gpus > 0)
-    row (_("Spare GPUs"), _("%s of the %s GPUs serve no replica"), num (i->idle_gpus, 0),
+    row (_("Unused GPUs"), _("%s of the %s GPUs serve no replica"), num (i->idle_gpus, 0),
          num (e->gpus, 0));
   row (_("Requests"), _("%s requests/s served; one replica peaks at %s tokens/s"),
        num (i->requests_per_s, 2), num (i->replica_tokens_per_s, 0));

@@ -38,6 +38,9 @@ typedef struct
   double      co2_tonnes;
   double      goodput, interruptions;
   double      replicas, ttft_ms, tpot_ms;
+  double      gpus_per_replica, idle_gpus;
+  /* A fixed fleet (issue 31): what it holds; NaN when sized for the rate. */
+  double      max_requests_per_s, headroom, gpus_for_rate;
 } QmPlanViewFigures;
 
 /* A flow box puts N children on a line only when N natural widths fit: the

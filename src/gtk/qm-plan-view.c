@@ -1031,3 +1031,14 @@ qm_plan_view_get_figure (QmPlanView *self,
   label = g_hash_table_lookup (self->figure_values, id);
   return label != NULL ? gtk_label_get_label (GTK_LABEL (label)) : NULL;
 }
+
+const char *
+qm_plan_view_get_figure_detail (QmPlanView *self,
+                                const char *id)
+{
+  GtkWidget *label;
+
+  g_return_val_if_fail (QM_IS_PLAN_VIEW (self), NULL);
+  label = g_hash_table_lookup (self->figure_details, id);
+  return label != NULL ? gtk_label_get_label (GTK_LABEL (label)) : NULL;
+}

@@ -108,9 +108,12 @@ GtkWidget    *qm_plan_view_get_input_row    (QmPlanView   *self,
 const char *const *qm_plan_view_list_inputs (void);
 
 /* The text of key-figure card @id ("gpus", "nodes", "racks", "time",
- * "mfu", "memory", "power", "energy", "cost", "co2", "goodput"), as
+ * "capacity", "mfu", "memory", "power", "energy", "cost", "co2", "goodput"), as
  * shown. For tests. */
 const char   *qm_plan_view_get_figure       (QmPlanView   *self,
                                              const char   *id);
+/* The line under key figure @id's value (its detail), or NULL. */
+const char   *qm_plan_view_get_figure_detail (QmPlanView   *self,
+                                              const char   *id);
 
 G_END_DECLS

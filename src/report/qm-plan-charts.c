@@ -352,6 +352,8 @@ qm_plan_serving_curves (const QmPlan      *plan,
   lat->tpot_target_ms = in.tpot_ms;
   lat->plan_rpm = in.requests_per_minute;
   lat->replicas = MAX (1u, inf->replicas);
+  /* A fixed fleet's capacity (issue 31): the estimate bisected it. */
+  lat->capacity_rpm = inf->fixed_fleet ? inf->max_requests_per_s * 60.0 : 0.0;
   for (guint i = 1; i <= LATENCY_POINTS && top > 0; i++)
     {
       QmServingResult r;
@@ -543,6 +545,21 @@ qm_plan_chart_describe (QmPlanChartKind   kind,
                               e->cluster.racks, e->cluster.nodes, e->cluster.nodes_per_rack,
                               e->cluster.liquid_cooling ? _(", liquid-cooled") : "");
     case QM_PLAN_CHART_LATENCY:
+      if (e->inference.fixed_fleet)
+        {
+          char d[QM_FORMAT_BUF];
+
+          /* Translators: a request rate, a count of replicas, two latencies in
+           * milliseconds, then the highest request rate the GPUs hold. */
+          return g_strdup_printf (_("Latency against requests per minute. This plan: %s requests/min on %u replicas, "
+                                    "time to first token %s ms and time per output token %s ms at the 99th percentile. "
+                                    "Capacity: %s requests/min within the targets."),
+                                  qm_format_number (a, sizeof a, plan->workload.inference.requests_per_minute, 0),
+                                  e->inference.replicas,
+                                  qm_format_number (b, sizeof b, e->inference.ttft_p99_ms, 0),
+                                  qm_format_number (c, sizeof c, e->inference.tpot_p99_ms, 1),
+                                  qm_format_number (d, sizeof d, e->inference.max_requests_per_s * 60.0, 0));
+        }
       /* Translators: a request rate, a count of replicas, then two latencies in milliseconds. */
       return g_strdup_printf (_("Latency against requests per minute. This plan: %s requests/min on %u replicas, "
                                 "time to first token %s ms and time per output token %s ms at the 99th percentile."),

@@ -643,6 +643,61 @@ test_serving_capacity_views (Fixture       *f,
   close_window (window);
 }
 
+/* Issue 31 item 4: an edit of a serving plan draws the plan's own point at
+ * once and sweeps the charts in a worker; a newer edit drops the older
+ * sweep, and the curves shown in the end are the newest plan's, the same
+ * as the PDF's. */
+static void
+test_serving_sweeps (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autofree QmPlanCurves *want = g_new0 (QmPlanCurves, 1);
+  const QmPlanCurves *shown;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+  gint64 end;
+
+  load_example (examples[2], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (f->store, editor);
+  window = show_view (view, 1280, 900);
+
+  plan.workload.inference.requests_per_minute = 900;
+  qm_plan_editor_set_plan (editor, &plan, "rate");
+  /* Before the main loop runs: the estimate's own point, nothing swept. */
+  shown = qm_plan_view_get_curves (QM_PLAN_VIEW (view));
+  g_assert_true (qm_plan_view_get_sweeping (QM_PLAN_VIEW (view)));
+  g_assert_cmpuint (shown->latency.n, ==, 1);
+  g_assert_cmpfloat (shown->latency.rpm[0], ==, 900);
+  g_assert_cmpfloat (shown->latency.ttft_p99_ms[0], ==,
+                     qm_plan_editor_get_estimate (editor)->inference.ttft_p99_ms);
+  g_assert_cmpuint (shown->throughput.n, ==, 0);
+
+  /* A newer edit at once: only its sweep may show. */
+  plan.workload.inference.requests_per_minute = 1200;
+  plan.workload.inference.input_tokens = 1500;
+  qm_plan_editor_set_plan (editor, &plan, "rate");
+  end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  while (qm_plan_view_get_sweeping (QM_PLAN_VIEW (view)) && g_get_monotonic_time () < end)
+    iterate (10);
+  g_assert_false (qm_plan_view_get_sweeping (QM_PLAN_VIEW (view)));
+  iterate (50);
+  qm_plan_curves (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor), want);
+  shown = qm_plan_view_get_curves (QM_PLAN_VIEW (view));
+  g_assert_cmpuint (shown->latency.n, ==, want->latency.n);
+  g_assert_cmpuint (shown->throughput.n, >, 1);
+  g_assert_cmpmem (&shown->latency, sizeof shown->latency, &want->latency, sizeof want->latency);
+  g_assert_cmpmem (&shown->throughput, sizeof shown->throughput, &want->throughput, sizeof want->throughput);
+
+  /* A training plan has nothing to sweep. */
+  load_example (examples[0], &plan);
+  qm_plan_editor_set_plan (editor, &plan, NULL);
+  g_assert_false (qm_plan_view_get_sweeping (QM_PLAN_VIEW (view)));
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -671,6 +726,7 @@ main (int argc, char **argv)
   ADD ("/plan-view/export", test_export);
   ADD ("/plan-view/schema-rows", test_schema_rows);
   ADD ("/plan-view/serving-capacity", test_serving_capacity_views);
+  ADD ("/plan-view/serving-sweeps", test_serving_sweeps);
 #undef ADD
   return g_test_run ();
 }

@@ -59,6 +59,8 @@ engine_for (const QmInferenceInput *in,
 {
   QmServingConfig c = { 0, };
 
+  /* Zeroed first: replica_capacity_memo () digests its bytes. */
+  memset (e, 0, sizeof *e);
   c.shape = in->shape;
   c.gpu = in->gpu;
   c.pp = in->pp > 0 && n % in->pp == 0 ? in->pp : (n + per_node - 1) / per_node;
@@ -324,34 +326,31 @@ replica_holds (const QmInferenceInput *poisson,
  * simulated p99 TTFT and TPOT meet the targets (without targets, whose
  * queue stays bounded: qm_serving_simulate's "unstable"). Poisson
  * arrivals split evenly over replicas stay Poisson, so a fleet of r holds
- * r times this. The bracket: @held_rps, a rate already known to be held
- * (the plan's own, or 0), and @top_rps, the replica's offline throughput
- * in requests/s, which a Poisson stream cannot reach and stay within
- * bounded latency (utilisation 1: Kleinrock, Queueing Systems vol. 1
- * §3.2; under Poisson the batch is smaller than offline, so the service
- * rate is lower still); bisected to QM_INFERENCE_CAPACITY_TOLERANCE.
- * Every run uses the plan's seed and the arrival gaps scale with 1/rate,
- * so the answer is repeatable and the p99s all but monotonic in the
- * rate. */
+ * r times this. The bracket: 0 (a lone request, checked first) and
+ * @top_rps, the replica's offline throughput in requests/s, which a
+ * Poisson stream cannot reach and stay within bounded latency
+ * (utilisation 1: Kleinrock, Queueing Systems vol. 1 §3.2; under Poisson
+ * the batch is smaller than offline, so the service rate is lower still);
+ * bisected to QM_INFERENCE_CAPACITY_TOLERANCE. Every run uses the plan's
+ * seed and the arrival gaps scale with 1/rate, so the answer is
+ * repeatable and the p99s all but monotonic in the rate. It does not
+ * depend on the plan's rate or replica count, which lets
+ * replica_capacity_memo () keep it across edits of those. */
 static double
 replica_capacity (const QmInferenceInput *in,
                   const QmServingEngine  *e,
                   guint                   cap,
-                  double                  held_rps,
                   double                  top_rps,
                   double                  ttft_s,
                   double                  tpot_s)
 {
   QmInferenceInput poisson = *in;
-  double lo = pos (held_rps), hi = pos (top_rps);
+  double lo = 0.0, hi = pos (top_rps);
 
   poisson.arrival = QM_ARRIVAL_POISSON;
-  if (hi == 0.0)
-    return 0.0;
   /* A lone request that misses the targets: no rate is held. */
-  if (lo == 0.0 && !replica_holds (&poisson, e, cap, 0.0, ttft_s, tpot_s))
+  if (hi == 0.0 || !replica_holds (&poisson, e, cap, 0.0, ttft_s, tpot_s))
     return 0.0;
-  lo = MIN (lo, hi);
   for (guint i = 0; i < 24 && hi - lo > QM_INFERENCE_CAPACITY_TOLERANCE * hi; i++)
     {
       double mid = 0.5 * (lo + hi);
@@ -364,6 +363,86 @@ replica_capacity (const QmInferenceInput *in,
   return lo;
 }
 
+/* A few capacities already bisected, by a digest of everything they depend
+ * on (the engine's coefficients, the request lengths, the seed, the cap,
+ * the bracket and the targets): a keystroke that changes the rate, the
+ * GPU count, prices or the facility finds the capacity here instead of
+ * running the simulator a dozen times (issue 31 item 4). Memoisation of a
+ * pure function: the answer is the same either way. */
+#define CAPACITY_MEMO 16
+
+typedef struct
+{
+  guint64 key[2];
+  double  rps;
+} CapacityMemo;
+
+static CapacityMemo capacity_memo[CAPACITY_MEMO];
+static guint capacity_memo_next;
+G_LOCK_DEFINE_STATIC (capacity_memo);
+
+/* Two 64-bit digests (FNV-1a and a multiply-xorshift) of @n bytes. */
+static void
+digest (guint64       key[2],
+        gconstpointer data,
+        gsize         n)
+{
+  const guint8 *p = data;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      key[0] = (key[0] ^ p[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+      key[1] = (key[1] + p[i] + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      key[1] ^= key[1] >> 29;
+    }
+}
+
+static double
+replica_capacity_memo (const QmInferenceInput *in,
+                       const QmServingEngine  *e,
+                       guint                   cap,
+                       double                  top_rps,
+                       double                  ttft_s,
+                       double                  tpot_s)
+{
+  guint64 key[2] = { G_GUINT64_CONSTANT (0xcbf29ce484222325), 31 };
+  const double bracket[] = { (double) cap, top_rps, ttft_s, tpot_s };
+  QmInferenceInput k;
+  double rps = -1.0;
+
+  /* Every input but those the capacity does not depend on (the rate, the
+   * fleet, the plan's arrival) and the pointers (the engine and the
+   * lengths stand for what they point at), so that an input added later
+   * is in the key without anyone having to remember it. */
+  memcpy (&k, in, sizeof k);
+  k.shape = NULL;
+  k.gpu = NULL;
+  k.lengths = NULL;
+  k.requests_per_minute = 0;
+  k.fleet_gpus = 0;
+  k.arrival = QM_ARRIVAL_POISSON;
+  digest (key, &k, sizeof k);
+  digest (key, e, sizeof *e);
+  digest (key, bracket, sizeof bracket);
+  if (in->lengths != NULL)
+    digest (key, in->lengths, 2 * sizeof (double) * in->n_lengths);
+
+  G_LOCK (capacity_memo);
+  for (guint i = 0; i < CAPACITY_MEMO; i++)
+    if (capacity_memo[i].key[0] == key[0] && capacity_memo[i].key[1] == key[1])
+      rps = capacity_memo[i].rps;
+  G_UNLOCK (capacity_memo);
+  if (rps >= 0.0)
+    return rps;
+
+  rps = replica_capacity (in, e, cap, top_rps, ttft_s, tpot_s);
+  G_LOCK (capacity_memo);
+  capacity_memo[capacity_memo_next] = (CapacityMemo) { { key[0], key[1] }, rps };
+  capacity_memo_next = (capacity_memo_next + 1) % CAPACITY_MEMO;
+  G_UNLOCK (capacity_memo);
+  return rps;
+}
+
 /* A fixed fleet of @replicas: its capacity, the headroom of the plan's rate
  * against it, and the GPUs that would hold the rate (the estimate warns
  * when that is more than the fleet; the fleet is not resized). */
@@ -373,7 +452,6 @@ fleet_capacity (const QmInferenceInput *in,
                 guint                   cap,
                 guint                   replicas,
                 double                  top_rps,
-                gboolean                held,
                 double                  ttft_s,
                 double                  tpot_s,
                 QmInference            *out)
@@ -387,16 +465,7 @@ fleet_capacity (const QmInferenceInput *in,
      * throughput (no latency model): the throughput in requests. */
     per_replica = out->tokens_per_s_per_gpu * n / MAX (1.0, pos (in->output_tokens));
   else
-    {
-      /* The plan's own rate, simulated already (fleet_latency): held or
-       * not, it narrows the bracket. */
-      double own = rate / MAX (replicas, 1u);
-
-      held = held && own > 0.0;
-      per_replica = held || own == 0.0 || own >= top_rps
-                    ? replica_capacity (in, e, cap, held ? own : 0.0, top_rps, ttft_s, tpot_s)
-                    : replica_capacity (in, e, cap, 0.0, own, ttft_s, tpot_s);
-    }
+    per_replica = replica_capacity_memo (in, e, cap, top_rps, ttft_s, tpot_s);
   out->max_requests_per_s = per_replica * replicas;
   out->headroom = rate > 0.0 ? out->max_requests_per_s / rate - 1.0 : NAN;
   if (rate > 0.0 && per_replica > 0.0)
@@ -404,9 +473,8 @@ fleet_capacity (const QmInferenceInput *in,
                          * n;
 }
 
-/* The fleet's latency at the plan's rate, and the engine step it runs;
- * whether it meets the targets there (with a bounded queue). */
-static gboolean
+/* The fleet's latency at the plan's rate, and the engine step it runs. */
+static void
 fleet_latency (const QmInferenceInput *in,
                const QmServingEngine  *e,
                guint                   cap,
@@ -416,11 +484,9 @@ fleet_latency (const QmInferenceInput *in,
                QmInference            *out)
 {
   QmServingResult res = { 0, };
-  gboolean held = FALSE;
 
   if (simulate_fleet (in, e, cap, in->requests_per_minute, replicas, &res))
     {
-      held = meets_targets (&res, pos (in->ttft_ms) / 1000.0, pos (in->tpot_ms) / 1000.0);
       out->ttft_p50_ms = res.ttft_p50_s * 1000.0;
       out->ttft_p90_ms = res.ttft_p90_s * 1000.0;
       out->ttft_p99_ms = res.ttft_p99_s * 1000.0;
@@ -441,7 +507,6 @@ fleet_latency (const QmInferenceInput *in,
         out->decode_compute_bound = st.decode * e->gemm_flops_tok / e->gemm_rate > e->dense_bytes / e->hbm;
       }
     }
-  return held;
 }
 
 /* One GPU's memory: the engine's weights, workspace and reserve and
@@ -493,7 +558,6 @@ qm_inference_compute (const QmInferenceInput *in,
   QmServingResult res = { 0, };
   guint per_node, n, cap, replicas;
   double ttft_s, tpot_s, input, output, context, thr_gpu, replica_rps = 0.0;
-  gboolean held;
 
   memset (out, 0, sizeof *out);
   out->headroom = NAN;
@@ -592,13 +656,13 @@ qm_inference_compute (const QmInferenceInput *in,
   out->gpus = out->replicas * n;
   out->tokens_per_s_total = thr_gpu * out->gpus;
 
-  held = fleet_latency (in, &e, cap, replicas, input, output, out);
+  fleet_latency (in, &e, cap, replicas, input, output, out);
   if (in->output_tokens <= 1.0)
     out->tpot_p50_ms = out->tpot_p90_ms = out->tpot_p99_ms = 0.0;
   out->ttft_ms = out->ttft_p50_ms;
   out->tpot_ms = out->tpot_p50_ms;
   if (out->fixed_fleet)
-    fleet_capacity (in, &e, cap, replicas, replica_rps, held, ttft_s, tpot_s, out);
+    fleet_capacity (in, &e, cap, replicas, replica_rps, ttft_s, tpot_s, out);
   out->meets_ttft = ttft_s == 0.0 || out->ttft_p99_ms <= in->ttft_ms * (1.0 + 1e-9);
   out->meets_tpot = tpot_s == 0.0 || out->tpot_p99_ms <= in->tpot_ms * (1.0 + 1e-9);
   if (!out->meets_ttft)
@@ -646,7 +710,7 @@ qm_inference_capacity (const QmInferenceInput *in,
   engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
   cap = in->concurrency > 0 ? in->concurrency : sized->max_batch;
   return MAX (replicas, 1u)
-         * replica_capacity (in, &e, cap, 0.0, sized->replica_tokens_per_s / MAX (1.0, pos (in->output_tokens)),
+         * replica_capacity_memo (in, &e, cap, sized->replica_tokens_per_s / MAX (1.0, pos (in->output_tokens)),
                              pos (in->ttft_ms) / 1000.0, pos (in->tpot_ms) / 1000.0);
 }
 

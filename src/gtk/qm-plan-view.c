@@ -779,6 +779,7 @@ qm_plan_view_dispose (GObject *object)
   g_clear_pointer (&self->snapshot, json_node_unref);
   g_clear_pointer (&self->saved, qm_saved_plan_free);
   qm_plan_view_inputs_clear (self);
+  qm_plan_view_cancel_sweeps (self);
 
   G_OBJECT_CLASS (qm_plan_view_parent_class)->dispose (object);
 }

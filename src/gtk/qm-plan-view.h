@@ -34,6 +34,7 @@
 
 #include <adwaita.h>
 
+#include "qm-plan-charts.h"
 #include "qm-plan-editor.h"
 #include "qm-store.h"
 
@@ -112,6 +113,12 @@ const char *const *qm_plan_view_list_inputs (void);
  * shown. For tests. */
 const char   *qm_plan_view_get_figure       (QmPlanView   *self,
                                              const char   *id);
+/* TRUE while the serving charts' sweeps still run in their worker (the
+ * charts show the points so far). */
+gboolean      qm_plan_view_get_sweeping     (QmPlanView   *self);
+/* The curves the charts draw now (points so far, while sweeping). For
+ * tests. */
+const QmPlanCurves *qm_plan_view_get_curves (QmPlanView   *self);
 /* The line under key figure @id's value (its detail), or NULL. */
 const char   *qm_plan_view_get_figure_detail (QmPlanView   *self,
                                               const char   *id);

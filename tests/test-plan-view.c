@@ -613,7 +613,7 @@ test_serving_capacity_views (Fixture       *f,
   g_assert_true (json_object_get_boolean_member (inference, "fixed_fleet"));
   g_assert_cmpint (json_object_get_int_member (inference, "gpus"), ==, plan.workload.target_gpus);
   qm_format_number (rpm, sizeof rpm, json_object_get_double_member (inference, "max_requests_per_s") * 60.0, 0);
-  card = g_strdup_printf ("%s requests/min", rpm);
+  card = g_strdup_printf ("%s/min", rpm);
   g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "capacity"), ==, card);
   g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "gpus"), ==,
                    qm_format_number (gpus, sizeof gpus, plan.workload.target_gpus, 0));
@@ -624,6 +624,14 @@ test_serving_capacity_views (Fixture       *f,
   sentence = g_strdup_printf ("hold up to %s requests a minute", rpm);
   if (strstr (text, sentence) == NULL)
     g_error ("the PDF does not say \"%s\":\n%s", sentence, text);
+
+  /* For review: the Capacity card, and the latency chart with its line. */
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-serving-capacity-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-serving-capacity-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  scroll_content (view, 0.12);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-serving-charts-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-serving-charts-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  scroll_content (view, 0);
 
   /* Five times the rate: the fleet stays, the card says what would hold it. */
   plan.workload.inference.requests_per_minute *= 5;

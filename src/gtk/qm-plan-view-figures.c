@@ -400,20 +400,21 @@ update_capacity (QmPlanView              *self,
       hide_figure (self, "capacity");
       return;
     }
-  value = g_strdup_printf (_("%s requests/min"), FMT (a, qm_format_number, f->max_requests_per_s * 60.0, 0));
+  /* Translators: requests a minute, short to fit a key figure's card. */
+  value = g_strdup_printf (_("%s/min"), FMT (a, qm_format_number, f->max_requests_per_s * 60.0, 0));
   if (isfinite (f->headroom) && f->headroom >= 0)
     /* Translators: a percentage, then the plan's requests a minute. */
-    detail = g_strdup_printf (_("Within the p99 targets: %s%% headroom over the plan's %s"),
+    detail = g_strdup_printf (_("Requests within the p99 targets; %s%% headroom over the plan's %s"),
                               FMT (b, qm_format_number, 100.0 * f->headroom, 0),
                               FMT (c, qm_format_number, rpm, 0));
   else if (isfinite (f->headroom) && isfinite (f->gpus_for_rate) && f->gpus_for_rate > 0)
     /* Translators: the plan's requests a minute, a percentage, then a GPU count. */
-    detail = g_strdup_printf (_("The plan's %s are %s%% more: %s GPUs would hold them"),
+    detail = g_strdup_printf (_("Requests within the p99 targets; the plan's %s are %s%% more: %s GPUs would hold them"),
                               FMT (b, qm_format_number, rpm, 0),
                               FMT (c, qm_format_number, 100.0 * (-f->headroom / (1.0 + f->headroom)), 0),
                               num_or_dash (a, sizeof a, f->gpus_for_rate, 0));
   else
-    detail = g_strdup (_("Within the p99 targets"));
+    detail = g_strdup (_("Requests a minute within the p99 targets"));
   set_figure (self, "capacity", NULL, value, detail, isfinite (f->headroom) && f->headroom < 0);
 }
 

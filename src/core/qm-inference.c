@@ -307,19 +307,31 @@ fleet_for_targets (const QmInferenceInput *in,
   return replicas;
 }
 
-/* Whether one replica holds @rate_per_s (Poisson) within the targets. */
+/* Whether one replica holds @rate_per_s (Poisson) within the targets;
+ * *@excess: log of the worst p99 over its target (<= 0 when held), or
+ * +inf when it cannot say (no targets, or a queue that keeps growing). */
 static gboolean
 replica_holds (const QmInferenceInput *poisson,
                const QmServingEngine  *e,
                guint                   cap,
                double                  rate_per_s,
                double                  ttft_s,
-               double                  tpot_s)
+               double                  tpot_s,
+               double                 *excess)
 {
   QmServingResult res = { 0, };
+  double worst = 0.0;
 
-  return simulate_fleet (poisson, e, cap, rate_per_s * 60.0, 1, &res)
-         && meets_targets (&res, ttft_s, tpot_s);
+  *excess = INFINITY;
+  if (!simulate_fleet (poisson, e, cap, rate_per_s * 60.0, 1, &res))
+    return FALSE;
+  if (ttft_s > 0.0)
+    worst = MAX (worst, res.ttft_p99_s / ttft_s);
+  if (tpot_s > 0.0)
+    worst = MAX (worst, res.tpot_p99_s / tpot_s);
+  if (!res.unstable && worst > 0.0)
+    *excess = log (worst);
+  return meets_targets (&res, ttft_s, tpot_s);
 }
 
 /* The capacity of one replica, requests/s: the highest Poisson rate whose
@@ -330,11 +342,18 @@ replica_holds (const QmInferenceInput *poisson,
  * @top_rps, the replica's offline throughput in requests/s, which a
  * Poisson stream cannot reach and stay within bounded latency
  * (utilisation 1: Kleinrock, Queueing Systems vol. 1 §3.2; under Poisson
- * the batch is smaller than offline, so the service rate is lower still);
- * bisected to QM_INFERENCE_CAPACITY_TOLERANCE. Every run uses the plan's
- * seed and the arrival gaps scale with 1/rate, so the answer is
- * repeatable and the p99s all but monotonic in the rate. It does not
- * depend on the plan's rate or replica count, which lets
+ * the batch is smaller than offline, so the service rate is lower still).
+ * It is narrowed until it is QM_INFERENCE_CAPACITY_TOLERANCE of its top,
+ * always keeping a rate run and held below and one run and missed (or
+ * the top) above: each run is at the rate where the log of the worst
+ * p99 over its target crosses 0 on the line through the two ends
+ * (false position with the Illinois halving, Dowell and Jarratt 1971),
+ * kept a tenth of the bracket inside it, or at the middle when an end
+ * says nothing (a growing queue, no targets); when the bracket is within
+ * twice the tolerance, a run just above the held end closes it. Every
+ * run uses the plan's seed and the arrival gaps scale with 1/rate, so the
+ * answer is repeatable and the p99s all but monotonic in the rate. It
+ * does not depend on the plan's rate or replica count, which lets
  * replica_capacity_memo () keep it across edits of those. */
 static double
 replica_capacity (const QmInferenceInput *in,
@@ -345,20 +364,39 @@ replica_capacity (const QmInferenceInput *in,
                   double                  tpot_s)
 {
   QmInferenceInput poisson = *in;
-  double lo = 0.0, hi = pos (top_rps);
+  double lo = 0.0, hi = pos (top_rps), g_lo, g_hi = INFINITY;
+  int kept = 0;   /* +1: lo moved last time, -1: hi did */
 
   poisson.arrival = QM_ARRIVAL_POISSON;
   /* A lone request that misses the targets: no rate is held. */
-  if (hi == 0.0 || !replica_holds (&poisson, e, cap, 0.0, ttft_s, tpot_s))
+  if (hi == 0.0 || !replica_holds (&poisson, e, cap, 0.0, ttft_s, tpot_s, &g_lo))
     return 0.0;
   for (guint i = 0; i < 24 && hi - lo > QM_INFERENCE_CAPACITY_TOLERANCE * hi; i++)
     {
-      double mid = 0.5 * (lo + hi);
+      double w = hi - lo, x, g;
 
-      if (replica_holds (&poisson, e, cap, mid, ttft_s, tpot_s))
-        lo = mid;
+      if (w <= 2.0 * QM_INFERENCE_CAPACITY_TOLERANCE * hi)
+        x = lo + 0.99 * QM_INFERENCE_CAPACITY_TOLERANCE * hi;
+      else if (isfinite (g_lo) && isfinite (g_hi) && g_hi > g_lo)
+        x = CLAMP (lo - g_lo * w / (g_hi - g_lo), lo + 0.1 * w, hi - 0.1 * w);
       else
-        hi = mid;
+        x = lo + 0.5 * w;
+      if (replica_holds (&poisson, e, cap, x, ttft_s, tpot_s, &g))
+        {
+          lo = x;
+          g_lo = g;
+          if (kept == 1)
+            g_hi *= 0.5;
+          kept = 1;
+        }
+      else
+        {
+          hi = x;
+          g_hi = g;
+          if (kept == -1)
+            g_lo *= 0.5;
+          kept = -1;
+        }
     }
   return lo;
 }

@@ -221,6 +221,34 @@ test_replica_divides_fleet (void)
   g_assert_cmpfloat (e->inference.max_requests_per_s, >, 0);
 }
 
+/* One GPU for a 70B model in bf16 (141 GB of weights): no replica fits
+ * in the fleet, so it holds nothing; the fleet is not resized, the GPUs
+ * one replica needs are named, and so are the GPUs for the rate. */
+static void
+test_fleet_below_one_replica (void)
+{
+  QmPlan plan;
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  const QmNote *w;
+
+  load (&plan);
+  plan.workload.tp = 0;
+  plan.workload.target_gpus = 1;
+  plan.workload.inference.weight_precision = QM_PRECISION_BF16;
+  plan.workload.inference.kv_precision = QM_PRECISION_BF16;
+  qm_estimate (&plan, e);
+  g_assert_true (e->inference.fixed_fleet);
+  g_assert_cmpuint (e->gpus, ==, 1);
+  g_assert_cmpuint (e->inference.gpus_per_replica, >, 1);
+  g_assert_cmpfloat (e->inference.max_requests_per_s, ==, 0);
+  g_assert_cmpfloat (e->inference.headroom, ==, -1);
+  g_assert_cmpuint (e->inference.gpus_for_rate, >, e->inference.gpus_per_replica);
+  g_assert_null (find_warning (e, QM_NOTE_INFERENCE_OVER_CAPACITY));
+  w = find_warning (e, QM_NOTE_INFERENCE_MORE_GPUS);
+  g_assert_nonnull (w);
+  g_assert_cmpfloat (w->v[1], ==, e->inference.gpus_per_replica);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -230,5 +258,6 @@ main (int argc, char **argv)
   g_test_add_func ("/serving-capacity/beyond-capacity", test_rate_beyond_capacity);
   g_test_add_func ("/serving-capacity/rate-sizing", test_rate_sizing_stays);
   g_test_add_func ("/serving-capacity/replica-divides-fleet", test_replica_divides_fleet);
+  g_test_add_func ("/serving-capacity/below-one-replica", test_fleet_below_one_replica);
   return g_test_run ();
 }

@@ -122,9 +122,10 @@ qm_estimate_stage_serving (const QmPlan      *plan,
 
       qm_estimate_assume (e, QM_NOTE_INFERENCE_CAPACITY, plan->workload.target_gpus, inf->replicas,
                           inf->gpus_per_replica, inf->max_requests_per_s);
-      if (inf->fits && rate > 0.0 && inf->max_requests_per_s <= 0.0)
+      /* (A fleet smaller than one replica is the gpus stage's warning.) */
+      if (inf->fits && rate > 0.0 && inf->gpus_for_rate == 0)
         qm_estimate_warn (e, QM_NOTE_INFERENCE_NO_CAPACITY, inf->gpus_per_replica, 0, 0, 0);
-      else if (inf->fits && rate > inf->max_requests_per_s)
+      else if (inf->fits && rate > inf->max_requests_per_s && inf->max_requests_per_s > 0.0)
         qm_estimate_warn_v (e, QM_NOTE_INFERENCE_OVER_CAPACITY,
                             (const double[]) { rate, 100.0 * (rate / inf->max_requests_per_s - 1.0),
                                                plan->workload.target_gpus, inf->max_requests_per_s,

@@ -504,7 +504,9 @@ fleet_capacity (const QmInferenceInput *in,
     per_replica = out->tokens_per_s_per_gpu * n / MAX (1.0, pos (in->output_tokens));
   else
     per_replica = replica_capacity_memo (in, e, cap, top_rps, ttft_s, tpot_s);
-  out->max_requests_per_s = per_replica * replicas;
+  /* Fewer GPUs than one replica needs: they hold nothing (the estimate
+   * says so); gpus_for_rate still says what would. */
+  out->max_requests_per_s = in->fleet_gpus >= n ? per_replica * replicas : 0.0;
   out->headroom = rate > 0.0 ? out->max_requests_per_s / rate - 1.0 : NAN;
   if (rate > 0.0 && per_replica > 0.0)
     out->gpus_for_rate = (guint) MIN (ceil (rate / per_replica - 1e-9), (double) (G_MAXUINT / MAX (n, 1u)))

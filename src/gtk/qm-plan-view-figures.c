@@ -407,7 +407,7 @@ update_capacity (QmPlanView              *self,
     detail = g_strdup_printf (_("Requests within the p99 targets; %s%% headroom over the plan's %s"),
                               FMT (b, qm_format_number, 100.0 * f->headroom, 0),
                               FMT (c, qm_format_number, rpm, 0));
-  else if (isfinite (f->headroom) && isfinite (f->gpus_for_rate) && f->gpus_for_rate > 0)
+  else if (isfinite (f->headroom) && f->headroom > -1 && isfinite (f->gpus_for_rate) && f->gpus_for_rate > 0)
     /* Translators: the plan's requests a minute, a percentage, then a GPU count. */
     detail = g_strdup_printf (_("Requests within the p99 targets; the plan's %s are %s%% more: %s GPUs would hold them"),
                               FMT (b, qm_format_number, rpm, 0),

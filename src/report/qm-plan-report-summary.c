@@ -279,7 +279,7 @@ append_serving_sentence (GString          *para,
                               "%s%% more than the plan's rate. "),
                             qm_report_num (in->max_requests_per_s * 60.0, 0),
                             qm_report_num (100.0 * in->headroom, 0));
-  else if (in->fixed_fleet && isfinite (in->headroom) && in->gpus_for_rate > 0)
+  else if (in->fixed_fleet && isfinite (in->headroom) && in->headroom > -1 && in->gpus_for_rate > 0)
     g_string_append_printf (para,
                             /* Translators: requests a minute, a percentage, then a GPU count. */
                             _("These GPUs hold only %s requests a minute within the p99 latency targets: "

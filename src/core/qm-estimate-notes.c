@@ -101,7 +101,7 @@ static const struct
   [QM_NOTE_INFERENCE_CAPACITY] = { "inference-capacity",
     N_("serving capacity: the plan's %.0f GPUs are kept, as %.0f replicas of %.0f GPUs; they hold "
        "%.4g requests/s, the highest Poisson rate at which the simulated p99 TTFT and TPOT meet the "
-       "targets (bisection to 1%%, seeded runs; Poisson arrivals split over the replicas)") },
+       "targets (a bracketing search to 1%%, seeded runs; Poisson arrivals split over the replicas)") },
   [QM_NOTE_INFERENCE_SPARE_GPUS] = { "inference-spare-gpus",
     N_("spare GPUs: %.0f of the %.0f GPUs serve no replica (whole nodes are rented, and the "
        "rest is not a whole replica of %.0f GPUs); they are costed and powered all the same") },

@@ -11,7 +11,7 @@
  *   and at least the rule GPUs = output tokens/s needed / tokens/s per GPU;
  * - or, when the plan gives its GPUs (issue 31 item 3), those GPUs as
  *   whole replicas, and their capacity: the highest Poisson rate whose
- *   simulated p99s meet the targets (bisection, seeded runs).
+ *   simulated p99s meet the targets (a bracketing search, seeded runs).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -401,7 +401,7 @@ replica_capacity (const QmInferenceInput *in,
   return lo;
 }
 
-/* A few capacities already bisected, by a digest of everything they depend
+/* A few capacities already searched, by a digest of everything they depend
  * on (the engine's coefficients, the request lengths, the seed, the cap,
  * the bracket and the targets): a keystroke that changes the rate, the
  * GPU count, prices or the facility finds the capacity here instead of

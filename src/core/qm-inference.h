@@ -25,7 +25,7 @@ G_BEGIN_DECLS
 /* Largest replica the search tries: four 8-GPU nodes, DeepSeek-V3's
  * prefill unit (arXiv 2412.19437 §3.4). */
 #define QM_INFERENCE_MAX_GPUS_PER_REPLICA 32
-/* The capacity of a fixed fleet (max_requests_per_s) is bisected until
+/* The capacity of a fixed fleet (max_requests_per_s) is searched until
  * the bracket is this fraction of its top: the rate returned meets the
  * targets, and one this much higher (or more) did not in the last run. A
  * simulation property, not a hardware one: ±1 % is well inside the spread
@@ -149,7 +149,7 @@ gboolean qm_inference_latency_at_rate  (const QmInferenceInput *in,
 
 /* The highest Poisson request rate (requests/s) that @replicas replicas
  * of the sized fleet hold with p99 TTFT and TPOT within @in's targets
- * (without targets: with a queue that stays bounded): the bisection behind
+ * (without targets: with a queue that stays bounded): the search behind
  * QmInference.max_requests_per_s. 0 when a lone request misses them. */
 double   qm_inference_capacity         (const QmInferenceInput *in,
                                         const QmInference      *sized,

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 
 #include "qm-gtk.h"
+#include "qm-plan-view.h"
 #include "qm-test-ui.h"
 
 gboolean
@@ -32,6 +33,19 @@ qm_test_ui_init (int    *argc,
   return TRUE;
 }
 
+/* Whether a plan view under @widget still sweeps its serving charts in
+ * its worker (issue 31 item 4): screenshots wait for the whole curves. */
+static gboolean
+sweeping_in (GtkWidget *widget)
+{
+  if (QM_IS_PLAN_VIEW (widget) && qm_plan_view_get_sweeping (QM_PLAN_VIEW (widget)))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (sweeping_in (c))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 wait_frames (GtkWidget *widget)
 {
@@ -41,6 +55,10 @@ wait_frames (GtkWidget *widget)
    * 250 ms) settle, then wait for a paint. */
   while (g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, FALSE);
+  end = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
+  while (sweeping_in (widget) && g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
   gtk_widget_queue_draw (widget);
   gtk_test_widget_wait_for_draw (widget);
 }

@@ -151,9 +151,25 @@ test_serving (void)
                     e->inference.replicas * e->inference.gpus_per_replica);
   mem = note_index (e->assumptions, e->n_assumptions, QM_NOTE_INFERENCE_MEMORY);
   overhead = note_index (e->assumptions, e->n_assumptions, QM_NOTE_OVERHEAD);
-  sizing = note_index (e->assumptions, e->n_assumptions, QM_NOTE_INFERENCE_SIZING);
+  /* The example gives its GPUs (target.gpus 16): they are kept, and the
+   * note says what they hold rather than how a fleet was sized (issue 31). */
+  g_assert_true (e->inference.fixed_fleet);
+  sizing = note_index (e->assumptions, e->n_assumptions, QM_NOTE_INFERENCE_CAPACITY);
+  g_assert_cmpuint (note_index (e->assumptions, e->n_assumptions, QM_NOTE_INFERENCE_SIZING), ==, G_MAXUINT);
   g_assert_cmpuint (mem, <, overhead);
   g_assert_cmpuint (overhead, <, sizing);
+  g_assert_cmpuint (sizing, <, e->n_assumptions);
+  g_assert_cmpfloat (e->assumptions[sizing].v[0], ==, p.workload.target_gpus);
+  g_assert_cmpfloat (e->assumptions[sizing].v[1], ==, e->inference.replicas);
+  g_assert_cmpuint (e->inference.gpus, ==, p.workload.target_gpus);
+
+  /* A deadline instead: the fleet is sized for the rate, and says so. */
+  p.workload.target_gpus = 0;
+  p.workload.deadline_days = 30;
+  run_until (&p, &ctx, e, qm_estimate_stage_serving);
+  g_assert_true (qm_estimate_stage_serving (&p, &ctx, e));
+  g_assert_false (e->inference.fixed_fleet);
+  sizing = note_index (e->assumptions, e->n_assumptions, QM_NOTE_INFERENCE_SIZING);
   g_assert_cmpuint (sizing, <, e->n_assumptions);
   g_assert_cmpfloat (e->assumptions[sizing].v[0], ==, e->inference.replicas);
 }

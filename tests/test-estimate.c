@@ -373,6 +373,9 @@ assert_no_null (JsonNode   *node,
 {
   static const char *nullable[] = {
     "catalog_id", "source", "as_of", "break_even_month",
+    /* Serving (issue 31): no capacity when the fleet was sized for the
+     * rate, no headroom without a rate. */
+    "max_requests_per_s", "headroom",
   };
 
   if (JSON_NODE_HOLDS_NULL (node))
@@ -571,7 +574,12 @@ test_examples_estimate (void)
           g_assert_false (e.has_reliability);
           g_assert_true (e.inference.fits);
           g_assert_cmpuint (e.gpus, >=, e.inference.gpus);
-          g_assert_true (has_note (e.assumptions, e.n_assumptions, QM_NOTE_INFERENCE_SIZING));
+          /* Sized for the rate, or (target.gpus) the plan's own fleet and
+           * what it holds (issue 31). */
+          g_assert_true (has_note (e.assumptions, e.n_assumptions,
+                                   e.inference.fixed_fleet ? QM_NOTE_INFERENCE_CAPACITY
+                                                           : QM_NOTE_INFERENCE_SIZING));
+          g_assert_true (!e.inference.fixed_fleet || e.gpus == p.workload.target_gpus);
         }
       g_assert_cmpuint (e.cluster.nodes, ==, e.nodes);
       g_assert_cmpuint (e.cluster.racks, >=, 1);

@@ -425,6 +425,74 @@ test_serving_curves (void)
   g_assert_cmpuint (curves->gpus_time.n, >, 0);
 }
 
+typedef struct
+{
+  guint calls;
+  guint last_n;          /* latency + throughput points at the last call */
+  gboolean grew;         /* every call had more points than the one before */
+  gboolean done;
+  guint stop_after;      /* 0 = never stop */
+} Progress;
+
+static gboolean
+count_progress (const QmServingCurve    *lat,
+                const QmThroughputCurve *thr,
+                gboolean                 done,
+                gpointer                 user_data)
+{
+  Progress *p = user_data;
+  guint n = lat->n + thr->n;
+
+  p->grew = p->grew && (p->calls == 0 || n > p->last_n || done);
+  p->calls++;
+  p->last_n = n;
+  p->done = done;
+  return p->stop_after == 0 || p->calls < p->stop_after;
+}
+
+/* Issue 31: the serving sweeps point by point, as the app's worker runs
+ * them: the points arrive in order, the last call gives exactly the
+ * curves drawn everywhere else, and a stop (a newer edit) ends the sweep.
+ * The first points, from the estimate alone, are the frame and the plan's
+ * own point; the fixed fleet's capacity is marked. */
+static void
+test_serving_progress (void)
+{
+  QmPlan plan;
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autofree QmPlanCurves *whole = g_new0 (QmPlanCurves, 1);
+  g_autofree QmPlanCurves *stepped = g_new0 (QmPlanCurves, 1);
+  g_autofree QmPlanCurves *first = g_new0 (QmPlanCurves, 1);
+  Progress progress = { 0, 0, TRUE, FALSE, 0 };
+  Progress stopped = { 0, 0, TRUE, FALSE, 3 };
+
+  load ("llama-3.1-70b-serving-h100.qmplan", &plan, e);
+  qm_plan_curves (&plan, e, whole);
+  qm_plan_serving_curves_full (&plan, e, &stepped->latency, &stepped->throughput, count_progress, &progress);
+  g_assert_true (progress.done);
+  g_assert_true (progress.grew);
+  g_assert_cmpuint (progress.calls, ==, whole->latency.n + whole->throughput.n - 1);
+  g_assert_cmpmem (&stepped->latency, sizeof stepped->latency, &whole->latency, sizeof whole->latency);
+  g_assert_cmpmem (&stepped->throughput, sizeof stepped->throughput,
+                   &whole->throughput, sizeof whole->throughput);
+  g_assert_cmpfloat (whole->latency.capacity_rpm, ==, e->inference.max_requests_per_s * 60.0);
+
+  qm_plan_serving_curves_full (&plan, e, &stepped->latency, &stepped->throughput, count_progress, &stopped);
+  g_assert_false (stopped.done);
+  g_assert_cmpuint (stopped.calls, ==, 3);
+  g_assert_cmpuint (stepped->latency.n, ==, 3);
+
+  qm_plan_curves_first (&plan, e, first);
+  g_assert_cmpuint (first->latency.n, ==, 1);
+  g_assert_cmpfloat (first->latency.rpm[0], ==, 600);
+  g_assert_cmpfloat (first->latency.ttft_p99_ms[0], ==, e->inference.ttft_p99_ms);
+  g_assert_cmpfloat (first->latency.tpot_p50_ms[0], ==, e->inference.tpot_p50_ms);
+  g_assert_cmpfloat (first->latency.capacity_rpm, ==, whole->latency.capacity_rpm);
+  g_assert_cmpfloat (first->latency.plan_rpm, ==, whole->latency.plan_rpm);
+  g_assert_cmpuint (first->throughput.n, ==, 0);
+  g_assert_cmpfloat (first->throughput.memory_limit, ==, whole->throughput.memory_limit);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -437,5 +505,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan-charts/racks-switches-match-bom", test_racks_switches_match_bom);
   g_test_add_func ("/plan-charts/export", test_export);
   g_test_add_func ("/plan-charts/serving-curves", test_serving_curves);
+  g_test_add_func ("/plan-charts/serving-progress", test_serving_progress);
   return g_test_run ();
 }

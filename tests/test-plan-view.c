@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "qm-catalog-store.h"
+#include "qm-estimate-json.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
@@ -629,6 +630,131 @@ test_schema_rows (Fixture       *f,
   close_window (window);
 }
 
+/* Issue 31: a fixed serving fleet's capacity reads the same in the
+ * estimate's JSON (what `estimate --json` prints), the plan view's
+ * Capacity card, its latency chart's description and the exported PDF's
+ * summary, in requests a minute as the plan gives its rate; at a rate
+ * beyond it, the card says how many GPUs would hold it. */
+static void
+test_serving_capacity_views (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autofree char *pdf = g_build_filename (f->dir, "serving.pdf", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *card = NULL;
+  g_autofree char *sentence = NULL;
+  char rpm[QM_FORMAT_BUF], gpus[QM_FORMAT_BUF];
+  JsonObject *inference;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+
+  load_example (examples[2], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (f->store, editor);
+  window = show_view (view, 1280, 900);
+
+  json = qm_estimate_to_json_node (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor));
+  inference = json_object_get_object_member (json_node_get_object (json), "inference");
+  g_assert_true (json_object_get_boolean_member (inference, "fixed_fleet"));
+  g_assert_cmpint (json_object_get_int_member (inference, "gpus"), ==, plan.workload.target_gpus);
+  qm_format_number (rpm, sizeof rpm, json_object_get_double_member (inference, "max_requests_per_s") * 60.0, 0);
+  card = g_strdup_printf ("%s/min", rpm);
+  g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "capacity"), ==, card);
+  g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "gpus"), ==,
+                   qm_format_number (gpus, sizeof gpus, plan.workload.target_gpus, 0));
+
+  g_assert_true (qm_plan_view_export_pdf (QM_PLAN_VIEW (view), pdf, &error));
+  g_assert_no_error (error);
+  text = qm_test_pdf_text (pdf, NULL);
+  sentence = g_strdup_printf ("hold up to %s requests a minute", rpm);
+  if (strstr (text, sentence) == NULL)
+    g_error ("the PDF does not say \"%s\":\n%s", sentence, text);
+
+  /* For review: the Capacity card, and the latency chart with its line. */
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-serving-capacity-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-serving-capacity-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  scroll_content (view, 0.12);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-serving-charts-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-serving-charts-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  scroll_content (view, 0);
+
+  /* Five times the rate: the fleet stays, the card says what would hold it. */
+  plan.workload.inference.requests_per_minute *= 5;
+  qm_plan_editor_set_plan (editor, &plan, "rate");
+  iterate (50);
+  json_node_unref (g_steal_pointer (&json));
+  json = qm_estimate_to_json_node (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor));
+  inference = json_object_get_object_member (json_node_get_object (json), "inference");
+  g_assert_cmpint (json_object_get_int_member (inference, "gpus"), ==, plan.workload.target_gpus);
+  g_assert_cmpfloat (json_object_get_double_member (inference, "headroom"), <, 0);
+  {
+    g_autofree char *need = g_strdup_printf ("%s GPUs would hold them",
+                                             qm_format_number (gpus, sizeof gpus,
+                                                               json_object_get_int_member (inference, "gpus_for_rate"), 0));
+    g_assert_nonnull (strstr (qm_plan_view_get_figure_detail (QM_PLAN_VIEW (view), "capacity"), need));
+  }
+  close_window (window);
+}
+
+/* Issue 31 item 4: an edit of a serving plan draws the plan's own point at
+ * once and sweeps the charts in a worker; a newer edit drops the older
+ * sweep, and the curves shown in the end are the newest plan's, the same
+ * as the PDF's. */
+static void
+test_serving_sweeps (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autofree QmPlanCurves *want = g_new0 (QmPlanCurves, 1);
+  const QmPlanCurves *shown;
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+  gint64 end;
+
+  load_example (examples[2], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (f->store, editor);
+  window = show_view (view, 1280, 900);
+
+  plan.workload.inference.requests_per_minute = 900;
+  qm_plan_editor_set_plan (editor, &plan, "rate");
+  /* Before the main loop runs: the estimate's own point, nothing swept. */
+  shown = qm_plan_view_get_curves (QM_PLAN_VIEW (view));
+  g_assert_true (qm_plan_view_get_sweeping (QM_PLAN_VIEW (view)));
+  g_assert_cmpuint (shown->latency.n, ==, 1);
+  g_assert_cmpfloat (shown->latency.rpm[0], ==, 900);
+  g_assert_cmpfloat (shown->latency.ttft_p99_ms[0], ==,
+                     qm_plan_editor_get_estimate (editor)->inference.ttft_p99_ms);
+  g_assert_cmpuint (shown->throughput.n, ==, 0);
+
+  /* A newer edit at once: only its sweep may show. */
+  plan.workload.inference.requests_per_minute = 1200;
+  plan.workload.inference.input_tokens = 1500;
+  qm_plan_editor_set_plan (editor, &plan, "rate");
+  end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  while (qm_plan_view_get_sweeping (QM_PLAN_VIEW (view)) && g_get_monotonic_time () < end)
+    iterate (10);
+  g_assert_false (qm_plan_view_get_sweeping (QM_PLAN_VIEW (view)));
+  iterate (50);
+  qm_plan_curves (qm_plan_editor_get_plan (editor), qm_plan_editor_get_estimate (editor), want);
+  shown = qm_plan_view_get_curves (QM_PLAN_VIEW (view));
+  g_assert_cmpuint (shown->latency.n, ==, want->latency.n);
+  g_assert_cmpuint (shown->throughput.n, >, 1);
+  g_assert_cmpmem (&shown->latency, sizeof shown->latency, &want->latency, sizeof want->latency);
+  g_assert_cmpmem (&shown->throughput, sizeof shown->throughput, &want->throughput, sizeof want->throughput);
+
+  /* A training plan has nothing to sweep. */
+  load_example (examples[0], &plan);
+  qm_plan_editor_set_plan (editor, &plan, NULL);
+  g_assert_false (qm_plan_view_get_sweeping (QM_PLAN_VIEW (view)));
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -657,6 +783,8 @@ main (int argc, char **argv)
   ADD ("/plan-view/snapshot", test_snapshot);
   ADD ("/plan-view/export", test_export);
   ADD ("/plan-view/schema-rows", test_schema_rows);
+  ADD ("/plan-view/serving-capacity", test_serving_capacity_views);
+  ADD ("/plan-view/serving-sweeps", test_serving_sweeps);
 #undef ADD
   return g_test_run ();
 }

@@ -264,10 +264,28 @@ print_inference (const QmEstimate *e)
   /* The seed's rule (GPUs = output tokens / throughput x requests a minute
    * / 60) at the model's own throughput, beside the fleet the latency
    * targets need. */
-  if (i->gpus_exact > 0)
+  if (i->gpus_exact > 0 && !i->fixed_fleet)
     row (_("Rule of thumb"), _("%s GPUs at %s tokens/s per GPU; the fleet sized for the latency targets has %s (%s×)"),
          num (i->gpus_exact, 1), num (i->tokens_per_s_per_gpu, 0), num (i->gpus, 0),
          num (i->gpus / i->gpus_exact, 2));
+  else if (i->gpus_exact > 0 && i->gpus_for_rate > 0)
+    row (_("Rule of thumb"), _("%s GPUs at %s tokens/s per GPU; the latency targets need %s"),
+         num (i->gpus_exact, 1), num (i->tokens_per_s_per_gpu, 0), num (i->gpus_for_rate, 0));
+  /* Issue 31: a plan's own GPUs are kept; what they hold against its rate. */
+  if (i->fixed_fleet && isfinite (i->headroom) && i->headroom >= 0)
+    row (_("Capacity"), _("%s requests/s within the p99 targets; the plan's %s requests/s leave %s%% headroom"),
+         num (i->max_requests_per_s, 2), num (i->max_requests_per_s / (1.0 + i->headroom), 2),
+         num (100.0 * i->headroom, 0));
+  else if (i->fixed_fleet && isfinite (i->headroom) && i->max_requests_per_s > 0)
+    row (_("Capacity"), _("%s requests/s within the p99 targets; the plan's %s requests/s are %s%% more (headroom %s%%): %s GPUs would hold them"),
+         num (i->max_requests_per_s, 2), num (i->max_requests_per_s / (1.0 + i->headroom), 2),
+         num (100.0 * (-i->headroom / (1.0 + i->headroom)), 0), num (100.0 * i->headroom, 0),
+         num (i->gpus_for_rate, 0));
+  else if (i->fixed_fleet)
+    row (_("Capacity"), _("%s requests/s within the p99 targets"), num (i->max_requests_per_s, 2));
+  if (i->idle_gpus > 0)
+    row (_("Unused GPUs"), _("%s of the %s GPUs serve no replica"), num (i->idle_gpus, 0),
+         num (e->gpus, 0));
   row (_("Requests"), _("%s requests/s served; one replica peaks at %s tokens/s"),
        num (i->requests_per_s, 2), num (i->replica_tokens_per_s, 0));
   row (_("TTFT"), _("p50 %s ms, p90 %s ms, p99 %s ms%s"), num (i->ttft_p50_ms, 1),

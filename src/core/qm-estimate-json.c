@@ -68,6 +68,7 @@ member_bool (JsonBuilder *b,
 #define NUM(Type, key, member)  QM_JSON_MEMBER (key, QM_JSON_NUMBER, Type, member, double)
 #define UINT(Type, key, member) QM_JSON_MEMBER (key, QM_JSON_UINT, Type, member, guint)
 #define BOOL(Type, key, member) QM_JSON_MEMBER (key, QM_JSON_BOOL, Type, member, gboolean)
+#define OPTNUM(Type, key, member) QM_JSON_MEMBER (key, QM_JSON_OPTIONAL, Type, member, double)
 
 /* An object member @key holding the table's members. */
 static void
@@ -250,6 +251,14 @@ static const QmJsonMember inference_members[] = {
   BOOL (QmInference, "fits", fits),
   BOOL (QmInference, "meets_ttft", meets_ttft),
   BOOL (QmInference, "meets_tpot", meets_tpot),
+  /* Issue 31: a plan with target.gpus keeps them; what they hold. Null
+   * when the fleet was sized for the rate (max_requests_per_s) or the
+   * plan has no rate (headroom). */
+  BOOL (QmInference, "fixed_fleet", fixed_fleet),
+  OPTNUM (QmInference, "max_requests_per_s", max_requests_per_s),
+  NUM (QmInference, "headroom", headroom),
+  UINT (QmInference, "gpus_for_rate", gpus_for_rate),
+  UINT (QmInference, "idle_gpus", idle_gpus),
 };
 
 /* The throughput model's step (qm-parallel), seconds, exposed parts. */

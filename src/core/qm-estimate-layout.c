@@ -631,6 +631,14 @@ qm_estimate_stage_gpus (const QmPlan      *plan,
     }
   else if (!e->has_training)
     e->gpus = (MAX (e->inference.gpus, 1u) + gpn - 1) / gpn * gpn;
+  /* Serving: GPUs rented that no replica uses (the last node's rest, or a
+   * fixed fleet that is not whole replicas) are said, not hidden. */
+  if (e->has_inference && e->gpus > e->inference.gpus)
+    {
+      e->inference.idle_gpus = e->gpus - e->inference.gpus;
+      qm_estimate_assume (e, QM_NOTE_INFERENCE_SPARE_GPUS, e->inference.idle_gpus, e->gpus,
+                          e->inference.gpus_per_replica, 0);
+    }
   if (e->gpus == 0)
     {
       qm_estimate_warn (e, e->peak_flops > 0 ? QM_NOTE_NO_GPUS : QM_NOTE_NO_PEAK, 0, 0, 0, 0);

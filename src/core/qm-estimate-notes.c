@@ -107,6 +107,15 @@ static const struct
        "(HBM: mean achieved fraction of H100/H200/B200; fp8 GEMMs: its bf16 matmul "
        "efficiency scaled as on those GPUs; all-reduce: 80%% of the link where no bus bandwidth "
        "is measured, NCCL's NVLink latency where none is)"), 2 },
+  /* Issue 31: a plan with target.gpus keeps its fleet and is told what it
+   * holds (qm-inference.c, replica_capacity). */
+  [QM_NOTE_INFERENCE_CAPACITY] = { "inference-capacity",
+    N_("serving capacity: the plan's %.0f GPUs are kept, as %.0f replicas of %.0f GPUs; they hold "
+       "%.4g requests/s, the highest Poisson rate at which the simulated p99 TTFT and TPOT meet the "
+       "targets (a bracketing search to 1%%, seeded runs; Poisson arrivals split over the replicas)") },
+  [QM_NOTE_INFERENCE_SPARE_GPUS] = { "inference-spare-gpus",
+    N_("spare GPUs: %.0f of the %.0f GPUs serve no replica (whole nodes are rented, and the "
+       "rest is not a whole replica of %.0f GPUs); they are costed and powered all the same") },
   [QM_NOTE_DATASET_STORAGE] = { "dataset-storage",
     N_("storage: the dataset tokenised at %.0f bytes per token (Megatron-LM indexed dataset: "
        "uint16 below 65,500 vocabulary entries, else int32) is %.4g TB; with %.0f checkpoints "
@@ -183,6 +192,12 @@ static const struct
     N_("%.0f GPUs cannot hold tp·pp·cp = %.0f; using %.0f") },
   [QM_NOTE_INFERENCE_MORE_GPUS] = { "inference-more-gpus",
     N_("target.gpus: %.0f GPUs are fewer than the %.0f that the request rate needs") },
+  [QM_NOTE_INFERENCE_OVER_CAPACITY] = { "inference-over-capacity",
+    N_("target.gpus: the plan's %.4g requests/s are %.0f%% more than its %.0f GPUs hold "
+       "(%.4g requests/s within the latency targets); %.0f GPUs would hold them") },
+  [QM_NOTE_INFERENCE_NO_CAPACITY] = { "inference-no-capacity",
+    N_("target.gpus: no number of replicas of %.0f GPUs meets the latency targets: a lone "
+       "request already misses them") },
   [QM_NOTE_INPUT_ERROR] = { "input-error",
     /* Translators: an input field name (such as workload.tp), a message, and the value given. */
     N_("error: %s: %s (got %g)"), 2 },

@@ -44,6 +44,9 @@ qm_estimate_inference_input (const QmPlan     *plan,
   in->max_sequences = is->max_sequences;
   in->max_batch_tokens = is->max_batch_tokens;
   in->engine = is->engine > 0 ? qm_engines (NULL)[is->engine - 1].info.id : NULL;
+  /* target.gpus: the fleet the plan has, kept (issue 31); a deadline
+   * instead sizes the fleet for the rate. */
+  in->fleet_gpus = w->target_gpus;
   if (is->lengths_csv[0])
     {
       *lengths = qm_inference_read_lengths (is->lengths_csv, problem);
@@ -115,6 +118,23 @@ qm_estimate_stage_serving (const QmPlan      *plan,
   qm_estimate_assume (e, QM_NOTE_INFERENCE_MEMORY, MAX (inf->concurrency, 1u),
                       is->input_tokens + is->output_tokens, 0, 0);
   qm_estimate_assume (e, QM_NOTE_OVERHEAD, 0, 0, 0, 0);
+  if (inf->fixed_fleet)
+    {
+      double rate = is->requests_per_minute / 60.0;
+
+      qm_estimate_assume (e, QM_NOTE_INFERENCE_CAPACITY, plan->workload.target_gpus, inf->replicas,
+                          inf->gpus_per_replica, inf->max_requests_per_s);
+      /* (A fleet smaller than one replica is the gpus stage's warning.) */
+      if (inf->fits && rate > 0.0 && inf->gpus_for_rate == 0)
+        qm_estimate_warn (e, QM_NOTE_INFERENCE_NO_CAPACITY, inf->gpus_per_replica, 0, 0, 0);
+      else if (inf->fits && rate > inf->max_requests_per_s && inf->max_requests_per_s > 0.0)
+        qm_estimate_warn_v (e, QM_NOTE_INFERENCE_OVER_CAPACITY,
+                            (const double[]) { rate, 100.0 * (rate / inf->max_requests_per_s - 1.0),
+                                               plan->workload.target_gpus, inf->max_requests_per_s,
+                                               inf->gpus_for_rate },
+                            5);
+      return TRUE;
+    }
   qm_estimate_assume (e, QM_NOTE_INFERENCE_SIZING, inf->replicas, inf->gpus_per_replica,
                       inf->concurrency, inf->tokens_per_s_needed);
   if (inf->engine != NULL)

@@ -8,7 +8,10 @@
  * - latency: the request simulator at the plan's rate per replica
  *   (Poisson arrivals split evenly stay Poisson);
  * - replicas: the fewest whose p99 TTFT and p99 TPOT meet the targets,
- *   and at least the rule GPUs = output tokens/s needed / tokens/s per GPU.
+ *   and at least the rule GPUs = output tokens/s needed / tokens/s per GPU;
+ * - or, when the plan gives its GPUs (issue 31 item 3), those GPUs as
+ *   whole replicas, and their capacity: the highest Poisson rate whose
+ *   simulated p99s meet the targets (a bracketing search, seeded runs).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -56,6 +59,8 @@ engine_for (const QmInferenceInput *in,
 {
   QmServingConfig c = { 0, };
 
+  /* Zeroed first: replica_capacity_memo () digests its bytes. */
+  memset (e, 0, sizeof *e);
   c.shape = in->shape;
   c.gpu = in->gpu;
   c.pp = in->pp > 0 && n % in->pp == 0 ? in->pp : (n + per_node - 1) / per_node;
@@ -219,19 +224,24 @@ replica_size (const QmInferenceInput *in,
         candidates[n_candidates++] = n;
     }
 
+  /* A fixed fleet is split into whole replicas: try the sizes that divide
+   * it first (pass 0 and 1), any size after (pass 2 and 3). */
   n = candidates[n_candidates - 1];
-  for (guint pass = 0; pass < 2 && !found; pass++)
+  for (guint pass = in->fleet_gpus > 0 ? 0 : 2; pass < 4 && !found; pass++)
     for (guint i = 0; i < n_candidates; i++)
       {
         guint c = candidates[i];
         gboolean fits, fast;
 
+        if (pass < 2 && (c > in->fleet_gpus || in->fleet_gpus % c != 0))
+          continue;
+
         engine_for (in, c, per_node, &e);
         fits = qm_serving_fits (&e, context);
         fast = (ttft_s == 0.0 || isolated_prefill_s (&e, input) <= ttft_s)
                && (tpot_s == 0.0 || isolated_decode_s (&e, input + output) <= tpot_s);
-        /* Pass 0 wants both; pass 1 settles for fitting. */
-        if (fits && (fast || pass == 1))
+        /* Pass 0 (2) wants both; pass 1 (3) settles for fitting. */
+        if (fits && (fast || pass % 2 == 1))
           {
             n = c;
             found = TRUE;
@@ -298,6 +308,212 @@ fleet_for_targets (const QmInferenceInput *in,
       replicas = hi;
     }
   return replicas;
+}
+
+/* Whether one replica holds @rate_per_s (Poisson) within the targets;
+ * *@excess: log of the worst p99 over its target (<= 0 when held), or
+ * +inf when it cannot say (no targets, or a queue that keeps growing). */
+static gboolean
+replica_holds (const QmInferenceInput *poisson,
+               const QmServingEngine  *e,
+               guint                   cap,
+               double                  rate_per_s,
+               double                  ttft_s,
+               double                  tpot_s,
+               double                 *excess)
+{
+  QmServingResult res = { 0, };
+  double worst = 0.0;
+
+  *excess = INFINITY;
+  if (!simulate_fleet (poisson, e, cap, rate_per_s * 60.0, 1, &res))
+    return FALSE;
+  if (ttft_s > 0.0)
+    worst = MAX (worst, res.ttft_p99_s / ttft_s);
+  if (tpot_s > 0.0)
+    worst = MAX (worst, res.tpot_p99_s / tpot_s);
+  if (!res.unstable && worst > 0.0)
+    *excess = log (worst);
+  return meets_targets (&res, ttft_s, tpot_s);
+}
+
+/* The capacity of one replica, requests/s: the highest Poisson rate whose
+ * simulated p99 TTFT and TPOT meet the targets (without targets, whose
+ * queue stays bounded: qm_serving_simulate's "unstable"). Poisson
+ * arrivals split evenly over replicas stay Poisson, so a fleet of r holds
+ * r times this. The bracket: 0 (a lone request, checked first) and
+ * @top_rps, the replica's offline throughput in requests/s, which a
+ * Poisson stream cannot reach and stay within bounded latency
+ * (utilisation 1: Kleinrock, Queueing Systems vol. 1 §3.2; under Poisson
+ * the batch is smaller than offline, so the service rate is lower still).
+ * It is narrowed until it is QM_INFERENCE_CAPACITY_TOLERANCE of its top,
+ * always keeping a rate run and held below and one run and missed (or
+ * the top) above: each run is at the rate where the log of the worst
+ * p99 over its target crosses 0 on the line through the two ends
+ * (false position with the Illinois halving, Dowell and Jarratt 1971),
+ * kept a tenth of the bracket inside it, or at the middle when an end
+ * says nothing (a growing queue, no targets); when the bracket is within
+ * twice the tolerance, a run just above the held end closes it. Every
+ * run uses the plan's seed and the arrival gaps scale with 1/rate, so the
+ * answer is repeatable and the p99s all but monotonic in the rate. It
+ * does not depend on the plan's rate or replica count, which lets
+ * replica_capacity_memo () keep it across edits of those. */
+static double
+replica_capacity (const QmInferenceInput *in,
+                  const QmServingEngine  *e,
+                  guint                   cap,
+                  double                  top_rps,
+                  double                  ttft_s,
+                  double                  tpot_s)
+{
+  QmInferenceInput poisson = *in;
+  double lo = 0.0, hi = pos (top_rps), g_lo, g_hi = INFINITY;
+  int kept = 0;   /* +1: lo moved last time, -1: hi did */
+
+  poisson.arrival = QM_ARRIVAL_POISSON;
+  /* A lone request that misses the targets: no rate is held. */
+  if (hi == 0.0 || !replica_holds (&poisson, e, cap, 0.0, ttft_s, tpot_s, &g_lo))
+    return 0.0;
+  for (guint i = 0; i < 24 && hi - lo > QM_INFERENCE_CAPACITY_TOLERANCE * hi; i++)
+    {
+      double w = hi - lo, x, g;
+
+      if (w <= 2.0 * QM_INFERENCE_CAPACITY_TOLERANCE * hi)
+        x = lo + 0.99 * QM_INFERENCE_CAPACITY_TOLERANCE * hi;
+      else if (isfinite (g_lo) && isfinite (g_hi) && g_hi > g_lo)
+        x = CLAMP (lo - g_lo * w / (g_hi - g_lo), lo + 0.1 * w, hi - 0.1 * w);
+      else
+        x = lo + 0.5 * w;
+      if (replica_holds (&poisson, e, cap, x, ttft_s, tpot_s, &g))
+        {
+          lo = x;
+          g_lo = g;
+          if (kept == 1)
+            g_hi *= 0.5;
+          kept = 1;
+        }
+      else
+        {
+          hi = x;
+          g_hi = g;
+          if (kept == -1)
+            g_lo *= 0.5;
+          kept = -1;
+        }
+    }
+  return lo;
+}
+
+/* A few capacities already searched, by a digest of everything they depend
+ * on (the engine's coefficients, the request lengths, the seed, the cap,
+ * the bracket and the targets): a keystroke that changes the rate, the
+ * GPU count, prices or the facility finds the capacity here instead of
+ * running the simulator a dozen times (issue 31 item 4). Memoisation of a
+ * pure function: the answer is the same either way. */
+#define CAPACITY_MEMO 16
+
+typedef struct
+{
+  guint64 key[2];
+  double  rps;
+} CapacityMemo;
+
+static CapacityMemo capacity_memo[CAPACITY_MEMO];
+static guint capacity_memo_next;
+G_LOCK_DEFINE_STATIC (capacity_memo);
+
+/* Two 64-bit digests (FNV-1a and a multiply-xorshift) of @n bytes. */
+static void
+digest (guint64       key[2],
+        gconstpointer data,
+        gsize         n)
+{
+  const guint8 *p = data;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      key[0] = (key[0] ^ p[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+      key[1] = (key[1] + p[i] + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      key[1] ^= key[1] >> 29;
+    }
+}
+
+static double
+replica_capacity_memo (const QmInferenceInput *in,
+                       const QmServingEngine  *e,
+                       guint                   cap,
+                       double                  top_rps,
+                       double                  ttft_s,
+                       double                  tpot_s)
+{
+  guint64 key[2] = { G_GUINT64_CONSTANT (0xcbf29ce484222325), 31 };
+  const double bracket[] = { (double) cap, top_rps, ttft_s, tpot_s };
+  QmInferenceInput k;
+  double rps = -1.0;
+
+  /* Every input but those the capacity does not depend on (the rate, the
+   * fleet, the plan's arrival) and the pointers (the engine and the
+   * lengths stand for what they point at), so that an input added later
+   * is in the key without anyone having to remember it. */
+  memcpy (&k, in, sizeof k);
+  k.shape = NULL;
+  k.gpu = NULL;
+  k.lengths = NULL;
+  k.requests_per_minute = 0;
+  k.fleet_gpus = 0;
+  k.arrival = QM_ARRIVAL_POISSON;
+  digest (key, &k, sizeof k);
+  digest (key, e, sizeof *e);
+  digest (key, bracket, sizeof bracket);
+  if (in->lengths != NULL)
+    digest (key, in->lengths, 2 * sizeof (double) * in->n_lengths);
+
+  G_LOCK (capacity_memo);
+  for (guint i = 0; i < CAPACITY_MEMO; i++)
+    if (capacity_memo[i].key[0] == key[0] && capacity_memo[i].key[1] == key[1])
+      rps = capacity_memo[i].rps;
+  G_UNLOCK (capacity_memo);
+  if (rps >= 0.0)
+    return rps;
+
+  rps = replica_capacity (in, e, cap, top_rps, ttft_s, tpot_s);
+  G_LOCK (capacity_memo);
+  capacity_memo[capacity_memo_next] = (CapacityMemo) { { key[0], key[1] }, rps };
+  capacity_memo_next = (capacity_memo_next + 1) % CAPACITY_MEMO;
+  G_UNLOCK (capacity_memo);
+  return rps;
+}
+
+/* A fixed fleet of @replicas: its capacity, the headroom of the plan's rate
+ * against it, and the GPUs that would hold the rate (the estimate warns
+ * when that is more than the fleet; the fleet is not resized). */
+static void
+fleet_capacity (const QmInferenceInput *in,
+                const QmServingEngine  *e,
+                guint                   cap,
+                guint                   replicas,
+                double                  top_rps,
+                double                  ttft_s,
+                double                  tpot_s,
+                QmInference            *out)
+{
+  double rate = pos (in->requests_per_minute) / 60.0, per_replica;
+  guint n = out->gpus_per_replica;
+
+  if (in->arrival == QM_ARRIVAL_OFFLINE
+      || (isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0))
+    /* Offline (no arrivals, so no latency to hold) or a measured
+     * throughput (no latency model): the throughput in requests. */
+    per_replica = out->tokens_per_s_per_gpu * n / MAX (1.0, pos (in->output_tokens));
+  else
+    per_replica = replica_capacity_memo (in, e, cap, top_rps, ttft_s, tpot_s);
+  /* Fewer GPUs than one replica needs: they hold nothing (the estimate
+   * says so); gpus_for_rate still says what would. */
+  out->max_requests_per_s = in->fleet_gpus >= n ? per_replica * replicas : 0.0;
+  out->headroom = rate > 0.0 ? out->max_requests_per_s / rate - 1.0 : NAN;
+  if (rate > 0.0 && per_replica > 0.0)
+    out->gpus_for_rate = (guint) MIN (ceil (rate / per_replica - 1e-9), (double) (G_MAXUINT / MAX (n, 1u)))
+                         * n;
 }
 
 /* The fleet's latency at the plan's rate, and the engine step it runs. */
@@ -384,9 +600,10 @@ qm_inference_compute (const QmInferenceInput *in,
   QmServingLoad load;
   QmServingResult res = { 0, };
   guint per_node, n, cap, replicas;
-  double ttft_s, tpot_s, input, output, context, thr_gpu;
+  double ttft_s, tpot_s, input, output, context, thr_gpu, replica_rps = 0.0;
 
   memset (out, 0, sizeof *out);
+  out->headroom = NAN;
   g_return_if_fail (in != NULL && in->shape != NULL && in->gpu != NULL);
   gpu = in->gpu;
 
@@ -448,6 +665,7 @@ qm_inference_compute (const QmInferenceInput *in,
   if (qm_serving_simulate (&e, &load, &res))
     {
       out->replica_tokens_per_s = res.tokens_per_s;
+      replica_rps = res.requests_per_s;
       out->concurrency = (guint) MAX (1.0, round (res.mean_batch));
     }
   else
@@ -469,8 +687,15 @@ qm_inference_compute (const QmInferenceInput *in,
   out->gpus_exact = thr_gpu > 0.0 ? out->tokens_per_s_needed / thr_gpu : 0.0;
   replicas = (guint) MAX (1.0, ceil (out->gpus_exact / n - 1e-9));
 
-  if (in->arrival != QM_ARRIVAL_OFFLINE && pos (in->requests_per_minute) > 0.0
-      && !(isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0))
+  if (in->fleet_gpus > 0)
+    {
+      /* The plan's GPUs, as whole replicas: kept, not sized. */
+      out->fixed_fleet = TRUE;
+      replicas = MAX (in->fleet_gpus / n, 1u);
+      out->idle_gpus = in->fleet_gpus > replicas * n ? in->fleet_gpus - replicas * n : 0;
+    }
+  else if (in->arrival != QM_ARRIVAL_OFFLINE && pos (in->requests_per_minute) > 0.0
+           && !(isfinite (in->tokens_per_s_per_gpu) && in->tokens_per_s_per_gpu > 0.0))
     replicas = fleet_for_targets (in, &e, cap, replicas, ttft_s, tpot_s);
   out->replicas = replicas;
   out->gpus = out->replicas * n;
@@ -481,6 +706,8 @@ qm_inference_compute (const QmInferenceInput *in,
     out->tpot_p50_ms = out->tpot_p90_ms = out->tpot_p99_ms = 0.0;
   out->ttft_ms = out->ttft_p50_ms;
   out->tpot_ms = out->tpot_p50_ms;
+  if (out->fixed_fleet)
+    fleet_capacity (in, &e, cap, replicas, replica_rps, ttft_s, tpot_s, out);
   out->meets_ttft = ttft_s == 0.0 || out->ttft_p99_ms <= in->ttft_ms * (1.0 + 1e-9);
   out->meets_tpot = tpot_s == 0.0 || out->tpot_p99_ms <= in->tpot_ms * (1.0 + 1e-9);
   if (!out->meets_ttft)
@@ -512,6 +739,24 @@ qm_inference_latency_at_rate (const QmInferenceInput *in,
   engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
   cap = in->concurrency > 0 ? in->concurrency : sized->max_batch;
   return simulate_fleet (in, &e, cap, requests_per_minute, MAX (sized->replicas, 1u), out);
+}
+
+double
+qm_inference_capacity (const QmInferenceInput *in,
+                       const QmInference      *sized,
+                       guint                   replicas)
+{
+  QmServingEngine e;
+  guint cap;
+
+  g_return_val_if_fail (in != NULL && sized != NULL, 0.0);
+  if (sized->gpus_per_replica == 0 || sized->max_batch == 0)
+    return 0.0;
+  engine_for (in, sized->gpus_per_replica, in->gpus_per_node ? in->gpus_per_node : 8, &e);
+  cap = in->concurrency > 0 ? in->concurrency : sized->max_batch;
+  return MAX (replicas, 1u)
+         * replica_capacity_memo (in, &e, cap, sized->replica_tokens_per_s / MAX (1.0, pos (in->output_tokens)),
+                             pos (in->ttft_ms) / 1000.0, pos (in->tpot_ms) / 1000.0);
 }
 
 GArray *

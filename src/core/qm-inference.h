@@ -25,6 +25,12 @@ G_BEGIN_DECLS
 /* Largest replica the search tries: four 8-GPU nodes, DeepSeek-V3's
  * prefill unit (arXiv 2412.19437 §3.4). */
 #define QM_INFERENCE_MAX_GPUS_PER_REPLICA 32
+/* The capacity of a fixed fleet (max_requests_per_s) is searched until
+ * the bracket is this fraction of its top: the rate returned meets the
+ * targets, and one this much higher (or more) did not in the last run. A
+ * simulation property, not a hardware one: ±1 % is well inside the spread
+ * of the p99 of 2,000 requests. */
+#define QM_INFERENCE_CAPACITY_TOLERANCE 0.01
 
 typedef struct
 {
@@ -55,6 +61,9 @@ typedef struct
   guint        max_batch_tokens;      /* tokens per engine step; 0 = engine default */
   const char  *engine;                /* engine id (qm-engine.h); NULL/"auto" = vendor's usual */
   guint64      seed;                  /* 0 = a fixed default */
+  /* The GPUs the plan has (target.gpus): the fleet is kept, and its
+   * capacity is reported; 0 = size the fleet for the request rate. */
+  guint        fleet_gpus;
 } QmInferenceInput;
 
 typedef struct
@@ -98,6 +107,16 @@ typedef struct
   gboolean meets_ttft;
   gboolean meets_tpot;
 
+  /* A fixed fleet (QmInferenceInput.fleet_gpus): what it holds. */
+  gboolean fixed_fleet;
+  double   max_requests_per_s;        /* the highest Poisson rate within the p99 targets */
+  double   headroom;                  /* max_requests_per_s / the plan's rate - 1 (+0.35 =
+                                       * 35 % to spare, -0.2 = short); NaN without a rate */
+  guint    gpus_for_rate;             /* GPUs (whole replicas) that hold the plan's rate;
+                                       * 0 when no number of replicas does */
+  guint    idle_gpus;                 /* GPUs rented (the plan's, or whole nodes) in no
+                                       * replica; set by the estimate */
+
   QmIssues issues;
 } QmInference;
 
@@ -131,6 +150,14 @@ gboolean qm_inference_latency_at_rate  (const QmInferenceInput *in,
                                         const QmInference      *sized,
                                         double                  requests_per_minute,
                                         QmServingResult        *out);
+
+/* The highest Poisson request rate (requests/s) that @replicas replicas
+ * of the sized fleet hold with p99 TTFT and TPOT within @in's targets
+ * (without targets: with a queue that stays bounded): the search behind
+ * QmInference.max_requests_per_s. 0 when a lone request misses them. */
+double   qm_inference_capacity         (const QmInferenceInput *in,
+                                        const QmInference      *sized,
+                                        guint                   replicas);
 
 /* Max-throughput output tokens/s per GPU of the sized replica with at most
  * @concurrency sequences in flight (offline run): for the

@@ -237,14 +237,225 @@ qm_plan_view_build_charts (QmPlanView *self)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Serving sweeps in a worker (issue 31 item 4)                        */
+
+/* One sweep: copies of the plan and its estimate for the worker, and
+ * where to send its points. Shared by the worker and the main thread's
+ * callbacks (atomic refcount). */
+typedef struct
+{
+  GWeakRef      view;
+  guint         generation;
+  QmPlan       *plan;
+  QmEstimate   *estimate;
+  QmPlanCurves *curves;        /* the worker's */
+  GMainContext *context;       /* the main thread's */
+  GCancellable *cancellable;
+  gboolean      sent_done;     /* the worker's */
+} SweepJob;
+
+static void
+sweep_job_clear (gpointer data)
+{
+  SweepJob *job = data;
+
+  g_weak_ref_clear (&job->view);
+  g_free (job->plan);
+  g_free (job->estimate);
+  g_free (job->curves);
+  g_main_context_unref (job->context);
+  g_object_unref (job->cancellable);
+}
+
+static void
+sweep_job_unref (gpointer job)
+{
+  g_atomic_rc_box_release_full (job, sweep_job_clear);
+}
+
+/* Points to show, copied out of the worker. */
+typedef struct
+{
+  SweepJob          *job;
+  QmServingCurve     latency;
+  QmThroughputCurve  throughput;
+  gboolean           done;
+} SweepPoints;
+
+static void
+sweep_points_free (gpointer data)
+{
+  SweepPoints *pts = data;
+
+  sweep_job_unref (pts->job);
+  g_free (pts);
+}
+
+/* Until the sweep is done, the plan's own latency point (from the
+ * estimate) stays among the points, in order of rate. */
+static void
+merge_plan_point (QmServingCurve       *to,
+                  const QmServingCurve *first)
+{
+  guint at = 0;
+
+  if (first->n == 0 || to->n >= QM_SERVING_CURVE_MAX)
+    return;
+  while (at < to->n && to->rpm[at] < first->rpm[0])
+    at++;
+  if (at < to->n && to->rpm[at] == first->rpm[0])
+    return;
+#define SHIFT(a) memmove (&to->a[at + 1], &to->a[at], (to->n - at) * sizeof to->a[0]); to->a[at] = first->a[0]
+  SHIFT (rpm);
+  SHIFT (ttft_p50_ms);
+  SHIFT (ttft_p99_ms);
+  SHIFT (tpot_p50_ms);
+  SHIFT (tpot_p99_ms);
+#undef SHIFT
+  to->n++;
+}
+
+/* On the main thread: shows the points if the plan did not change since
+ * the sweep started. */
+static gboolean
+sweep_points_apply (gpointer data)
+{
+  SweepPoints *pts = data;
+  g_autoptr(QmPlanView) self = g_weak_ref_get (&pts->job->view);
+  QmServingCurve first;
+  QmThroughputCurve unused;
+
+  if (self == NULL || self->editor == NULL || pts->job->generation != self->sweep_generation ||
+      g_cancellable_is_cancelled (pts->job->cancellable))
+    return G_SOURCE_REMOVE;
+  qm_plan_serving_curves_first (pts->job->plan, pts->job->estimate, &first, &unused);
+  self->curves->latency = pts->latency;
+  self->curves->throughput = pts->throughput;
+  if (!pts->done)
+    merge_plan_point (&self->curves->latency, &first);
+  else
+    self->sweeping = FALSE;
+  gtk_widget_queue_draw (self->charts[QM_PLAN_CHART_LATENCY]);
+  gtk_widget_queue_draw (self->charts[QM_PLAN_CHART_THROUGHPUT]);
+  return G_SOURCE_REMOVE;
+}
+
+/* In the worker: sends the points so far to the main thread. */
+static gboolean
+sweep_progress (const QmServingCurve    *latency,
+                const QmThroughputCurve *throughput,
+                gboolean                 done,
+                gpointer                 user_data)
+{
+  SweepJob *job = user_data;
+  SweepPoints *pts;
+  GSource *source;
+
+  if (g_cancellable_is_cancelled (job->cancellable))
+    return FALSE;
+  pts = g_new0 (SweepPoints, 1);
+  pts->job = g_atomic_rc_box_acquire (job);
+  pts->latency = *latency;
+  pts->throughput = *throughput;
+  pts->done = done;
+  job->sent_done = done;
+  /* Always through a source on the main context: g_main_context_invoke ()
+   * would run the callback right here, in the worker, whenever the main
+   * thread is not iterating its loop. */
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
+  g_source_set_callback (source, sweep_points_apply, pts, sweep_points_free);
+  g_source_set_static_name (source, "[quartermaster] serving sweep points");
+  g_source_attach (source, job->context);
+  g_source_unref (source);
+  return TRUE;
+}
+
+static void
+sweep_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  SweepJob *job = task_data;
+
+  qm_plan_serving_curves_full (job->plan, job->estimate, &job->curves->latency,
+                               &job->curves->throughput, sweep_progress, job);
+  /* A plan without curves after all: the view still hears that it is done. */
+  if (!job->sent_done)
+    sweep_progress (&job->curves->latency, &job->curves->throughput, TRUE, job);
+  g_task_return_boolean (task, TRUE);
+}
+
+/* Starts the serving sweeps for the plan as it is now, in a worker, after
+ * cancelling the one before. */
+static void
+start_sweep (QmPlanView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  SweepJob *job;
+
+  if (self->sweep_cancellable != NULL)
+    g_cancellable_cancel (self->sweep_cancellable);
+  g_clear_object (&self->sweep_cancellable);
+  self->sweep_generation++;
+  self->sweeping = FALSE;
+  if (!qm_plan_chart_applies (QM_PLAN_CHART_LATENCY, qm_plan_editor_get_estimate (self->editor)))
+    return;
+
+  self->sweep_cancellable = g_cancellable_new ();
+  job = g_atomic_rc_box_new0 (SweepJob);
+  g_weak_ref_init (&job->view, self);
+  job->generation = self->sweep_generation;
+  job->plan = g_memdup2 (qm_plan_editor_get_plan (self->editor), sizeof (QmPlan));
+  job->estimate = g_memdup2 (qm_plan_editor_get_estimate (self->editor), sizeof (QmEstimate));
+  job->curves = g_new0 (QmPlanCurves, 1);
+  job->context = g_main_context_ref_thread_default ();
+  job->cancellable = g_object_ref (self->sweep_cancellable);
+  self->sweeping = TRUE;
+
+  task = g_task_new (NULL, self->sweep_cancellable, NULL, NULL);
+  g_task_set_source_tag (task, start_sweep);
+  g_task_set_task_data (task, job, sweep_job_unref);
+  g_task_run_in_thread (task, sweep_thread);
+}
+
+void
+qm_plan_view_cancel_sweeps (QmPlanView *self)
+{
+  if (self->sweep_cancellable != NULL)
+    g_cancellable_cancel (self->sweep_cancellable);
+  g_clear_object (&self->sweep_cancellable);
+  self->sweep_generation++;
+  self->sweeping = FALSE;
+}
+
+const QmPlanCurves *
+qm_plan_view_get_curves (QmPlanView *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_VIEW (self), NULL);
+  return self->curves;
+}
+
+gboolean
+qm_plan_view_get_sweeping (QmPlanView *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
+  return self->sweeping;
+}
+
 void
 qm_plan_view_update_charts (QmPlanView *self)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
   const QmEstimate *e = qm_plan_editor_get_estimate (self->editor);
 
-  /* Once per change: the curve runs the layout search at ~20 counts. */
-  qm_plan_curves (p, e, self->curves);
+  /* Once per change: the GPUs-vs-time curve runs the layout search at ~20
+   * counts (a few ms); the serving curves start from the plan's own point
+   * and are swept in a worker, their points shown as they come. */
+  qm_plan_curves_first (p, e, self->curves);
+  start_sweep (self);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     {
       g_autofree char *description = qm_plan_chart_describe ((QmPlanChartKind) k, p, e);

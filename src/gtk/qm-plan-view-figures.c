@@ -59,6 +59,11 @@ qm_plan_view_figures_from_estimate (const QmPlan     *p,
   f->replicas = e->has_inference ? e->inference.replicas : NAN;
   f->ttft_ms = e->has_inference ? e->inference.ttft_ms : NAN;
   f->tpot_ms = e->has_inference ? e->inference.tpot_ms : NAN;
+  f->gpus_per_replica = e->has_inference ? e->inference.gpus_per_replica : NAN;
+  f->idle_gpus = e->has_inference ? e->inference.idle_gpus : NAN;
+  f->max_requests_per_s = e->has_inference && e->inference.fixed_fleet ? e->inference.max_requests_per_s : NAN;
+  f->headroom = e->has_inference && e->inference.fixed_fleet ? e->inference.headroom : NAN;
+  f->gpus_for_rate = e->has_inference && e->inference.fixed_fleet ? e->inference.gpus_for_rate : NAN;
 }
 
 static JsonNode *
@@ -135,6 +140,11 @@ static const struct
   { "inference", "replicas", FIG (replicas) },
   { "inference", "ttft_ms", FIG (ttft_ms) },
   { "inference", "tpot_ms", FIG (tpot_ms) },
+  { "inference", "gpus_per_replica", FIG (gpus_per_replica) },
+  { "inference", "idle_gpus", FIG (idle_gpus) },
+  { "inference", "max_requests_per_s", FIG (max_requests_per_s) },
+  { "inference", "headroom", FIG (headroom) },
+  { "inference", "gpus_for_rate", FIG (gpus_for_rate) },
 };
 #undef FIG
 
@@ -175,6 +185,7 @@ static const FigureInfo figure_infos[] = {
   { "nodes",   N_("Nodes") },
   { "racks",   N_("Racks") },
   { "time",    N_("Time to Train") },
+  { "capacity", N_("Capacity") },
   { "mfu",     N_("MFU") },
   { "memory",  N_("Memory per GPU") },
   { "power",   N_("Power") },
@@ -315,6 +326,15 @@ update_cluster (QmPlanView              *self,
   gpus = g_strdup_printf (_("%s, %u per node"),
                           p->hardware.gpu.info.name ? p->hardware.gpu.info.name : p->gpu_id,
                           p->hardware.server.gpus);
+  /* Serving: GPUs rented that no replica uses are said (issue 31). */
+  if (!f->training && isfinite (f->idle_gpus) && f->idle_gpus > 0)
+    {
+      g_autofree char *with_spare = g_strdup_printf (_("%s; %s serve no replica"), gpus,
+                                                     num_or_dash (b, sizeof b, f->idle_gpus, 0));
+
+      g_free (gpus);
+      gpus = g_steal_pointer (&with_spare);
+    }
   set_figure (self, "gpus", NULL, num_or_dash (a, sizeof a, f->gpus, 0), gpus, FALSE);
   set_figure (self, "nodes", NULL, num_or_dash (a, sizeof a, f->nodes, 0),
               p->hardware.server.info.name ? p->hardware.server.info.name : p->server_id, FALSE);
@@ -343,12 +363,59 @@ update_time (QmPlanView              *self,
     }
   else
     {
-      detail = g_strdup_printf (_("%s ms to the first token, %s ms per token"),
-                                num_or_dash (b, sizeof b, f->ttft_ms, 0),
-                                num_or_dash (c, sizeof c, f->tpot_ms, 1));
+      char d[QM_FORMAT_BUF];
+
+      /* A snapshot from before issue 31 has no replica size. */
+      if (isfinite (f->gpus_per_replica))
+        /* Translators: replicas of (a number of) GPUs each, then two latencies. */
+        detail = g_strdup_printf (_("Of %s GPUs each; %s ms to the first token, %s ms per token"),
+                                  num_or_dash (d, sizeof d, f->gpus_per_replica, 0),
+                                  num_or_dash (b, sizeof b, f->ttft_ms, 0),
+                                  num_or_dash (c, sizeof c, f->tpot_ms, 1));
+      else
+        detail = g_strdup_printf (_("%s ms to the first token, %s ms per token"),
+                                  num_or_dash (b, sizeof b, f->ttft_ms, 0),
+                                  num_or_dash (c, sizeof c, f->tpot_ms, 1));
       value = g_strdup_printf (_("%s replicas"), num_or_dash (a, sizeof a, f->replicas, 0));
       set_figure (self, "time", _("Serving"), value, detail, FALSE);
     }
+}
+
+/* What a plan's own GPUs hold (issue 31): the highest request rate within
+ * the p99 targets, in requests a minute as the plan gives its rate, and
+ * the plan's rate against it. Hidden for training and for a fleet sized
+ * for its rate. */
+static void
+update_capacity (QmPlanView              *self,
+                 const QmPlan            *p,
+                 const QmPlanViewFigures *f)
+{
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
+  g_autofree char *detail = NULL;
+  g_autofree char *value = NULL;
+  double rpm = p->workload.inference.requests_per_minute;
+
+  if (f->training || !isfinite (f->max_requests_per_s))
+    {
+      hide_figure (self, "capacity");
+      return;
+    }
+  /* Translators: requests a minute, short to fit a key figure's card. */
+  value = g_strdup_printf (_("%s/min"), FMT (a, qm_format_number, f->max_requests_per_s * 60.0, 0));
+  if (isfinite (f->headroom) && f->headroom >= 0)
+    /* Translators: a percentage, then the plan's requests a minute. */
+    detail = g_strdup_printf (_("Requests within the p99 targets; %s%% headroom over the plan's %s"),
+                              FMT (b, qm_format_number, 100.0 * f->headroom, 0),
+                              FMT (c, qm_format_number, rpm, 0));
+  else if (isfinite (f->headroom) && f->headroom > -1 && isfinite (f->gpus_for_rate) && f->gpus_for_rate > 0)
+    /* Translators: the plan's requests a minute, a percentage, then a GPU count. */
+    detail = g_strdup_printf (_("Requests within the p99 targets; the plan's %s are %s%% more: %s GPUs would hold them"),
+                              FMT (b, qm_format_number, rpm, 0),
+                              FMT (c, qm_format_number, 100.0 * (-f->headroom / (1.0 + f->headroom)), 0),
+                              num_or_dash (a, sizeof a, f->gpus_for_rate, 0));
+  else
+    detail = g_strdup (_("Requests a minute within the p99 targets"));
+  set_figure (self, "capacity", NULL, value, detail, isfinite (f->headroom) && f->headroom < 0);
 }
 
 static void
@@ -490,6 +557,7 @@ qm_plan_view_update_figures (QmPlanView              *self,
 
   update_cluster (self, p, f);
   update_time (self, f);
+  update_capacity (self, p, f);
   update_mfu (self, f);
   update_memory (self, f);
   update_power (self, p, f);

@@ -38,6 +38,9 @@ typedef struct
   double      co2_tonnes;
   double      goodput, interruptions;
   double      replicas, ttft_ms, tpot_ms;
+  double      gpus_per_replica, idle_gpus;
+  /* A fixed fleet (issue 31): what it holds; NaN when sized for the rate. */
+  double      max_requests_per_s, headroom, gpus_for_rate;
 } QmPlanViewFigures;
 
 /* A flow box puts N children on a line only when N natural widths fit: the
@@ -101,8 +104,14 @@ struct _QmPlanView
   /* The export whose file chooser is open, or was last. */
   QmPlanViewExportFunc pending_export;
 
-  /* Charts: the curve is computed once per plan change, never per draw. */
+  /* Charts: the curve is computed once per plan change, never per draw.
+   * The serving sweeps run in a worker (issue 31 item 4): the one for the
+   * plan as it is now is number sweep_generation; older ones are
+   * cancelled and their points dropped. */
   QmPlanCurves      *curves;
+  GCancellable      *sweep_cancellable;
+  guint              sweep_generation;
+  gboolean           sweeping;
   QmPlanChartLayout *layouts[QM_N_PLAN_CHARTS];
   GtkWidget         *charts[QM_N_PLAN_CHARTS];
 
@@ -177,6 +186,7 @@ gboolean   qm_plan_view_resolve        (QmPlanView *self,
                                         gpointer    out);
 
 /* qm-plan-view-charts.c */
+void       qm_plan_view_cancel_sweeps  (QmPlanView *self);
 void qm_plan_view_build_charts (QmPlanView *self);
 void qm_plan_view_update_charts (QmPlanView *self);
 

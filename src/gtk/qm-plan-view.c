@@ -780,6 +780,7 @@ qm_plan_view_dispose (GObject *object)
   g_clear_pointer (&self->snapshot, json_node_unref);
   g_clear_pointer (&self->saved, qm_saved_plan_free);
   qm_plan_view_inputs_clear (self);
+  qm_plan_view_cancel_sweeps (self);
 
   G_OBJECT_CLASS (qm_plan_view_parent_class)->dispose (object);
 }
@@ -1030,5 +1031,16 @@ qm_plan_view_get_figure (QmPlanView *self,
 
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), NULL);
   label = g_hash_table_lookup (self->figure_values, id);
+  return label != NULL ? gtk_label_get_label (GTK_LABEL (label)) : NULL;
+}
+
+const char *
+qm_plan_view_get_figure_detail (QmPlanView *self,
+                                const char *id)
+{
+  GtkWidget *label;
+
+  g_return_val_if_fail (QM_IS_PLAN_VIEW (self), NULL);
+  label = g_hash_table_lookup (self->figure_details, id);
   return label != NULL ? gtk_label_get_label (GTK_LABEL (label)) : NULL;
 }

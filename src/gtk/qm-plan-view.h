@@ -34,6 +34,7 @@
 
 #include <adwaita.h>
 
+#include "qm-plan-charts.h"
 #include "qm-plan-editor.h"
 #include "qm-store.h"
 
@@ -108,9 +109,18 @@ GtkWidget    *qm_plan_view_get_input_row    (QmPlanView   *self,
 const char *const *qm_plan_view_list_inputs (void);
 
 /* The text of key-figure card @id ("gpus", "nodes", "racks", "time",
- * "mfu", "memory", "power", "energy", "cost", "co2", "goodput"), as
+ * "capacity", "mfu", "memory", "power", "energy", "cost", "co2", "goodput"), as
  * shown. For tests. */
 const char   *qm_plan_view_get_figure       (QmPlanView   *self,
                                              const char   *id);
+/* TRUE while the serving charts' sweeps still run in their worker (the
+ * charts show the points so far). */
+gboolean      qm_plan_view_get_sweeping     (QmPlanView   *self);
+/* The curves the charts draw now (points so far, while sweeping). For
+ * tests. */
+const QmPlanCurves *qm_plan_view_get_curves (QmPlanView   *self);
+/* The line under key figure @id's value (its detail), or NULL. */
+const char   *qm_plan_view_get_figure_detail (QmPlanView   *self,
+                                              const char   *id);
 
 G_END_DECLS

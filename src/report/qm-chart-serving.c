@@ -179,6 +179,42 @@ draw_plan_load (cairo_t               *cr,
   return x;
 }
 
+/* A fixed fleet's capacity (the highest rate it holds within the
+ * targets): a dashed vertical line through both panels, labelled at the
+ * top of the lower panel (the plan's load is labelled in the upper one). */
+static double
+draw_capacity (cairo_t               *cr,
+               const QmChartStyle    *style,
+               const QmServingCurve  *c,
+               const QmServingLayout *layout)
+{
+  char rate[QM_FORMAT_BUF], text[160];
+  double x, tw, lx;
+
+  if (!(c->capacity_rpm > 0) || c->capacity_rpm > layout->x_axis.max)
+    return -1;
+  x = round (qm_axis_to_pixel (&layout->x_axis, c->capacity_rpm)) + 0.5;
+  cairo_save (cr);
+  qm_chart_set_color (cr, &style->foreground);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_dash (cr, dash_mark, 2, 0);
+  cairo_move_to (cr, x, layout->ttft_plot.y);
+  cairo_line_to (cr, x, layout->tpot_plot.y + layout->tpot_plot.height);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  /* Translators: the highest request rate (%s, requests per minute) the
+   * plan's GPUs hold within the latency targets. */
+  g_snprintf (text, sizeof text, _("Capacity: %s requests/min"),
+              qm_format_number (rate, sizeof rate, c->capacity_rpm, c->capacity_rpm < 10 ? 1 : 0));
+  qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
+  lx = x + 6.0 + tw < layout->tpot_plot.x + layout->tpot_plot.width ? x + 6.0 : x - 6.0 - tw;
+  lx = MAX (lx, layout->tpot_plot.x + 2.0);
+  qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, lx, layout->tpot_plot.y + 2.0, 0.0, 0.0,
+                                                       0.0, &style->foreground }, text);
+  return x;
+}
+
 /* The label of @panel's target, whose line draw_panel() put at row @y. */
 static void
 target_label (cairo_t            *cr,
@@ -207,7 +243,7 @@ qm_chart_render_serving (const QmChartFrame   *frame,
   const double width = frame->width, height = frame->height;
   const double pad = 12.0, gap = 14.0;
   QmServingLayout layout = { 0 };
-  QmLegendEntry legend[4];
+  QmLegendEntry legend[5];
   guint n_legend = 0, n = MIN (c->n, QM_SERVING_CURVE_MAX);
   double text_h, legend_h, x_title_h, label_w, panels_h;
   double x_lo = G_MAXDOUBLE, x_hi = 0, t_lo, t_hi, p_lo, p_hi;
@@ -228,6 +264,8 @@ qm_chart_render_serving (const QmChartFrame   *frame,
       }
   if (c->plan_rpm > 0)
     x_hi = MAX (x_hi, c->plan_rpm);
+  if (c->capacity_rpm > 0)
+    x_hi = MAX (x_hi, c->capacity_rpm);
   if (x_hi <= 0)
     x_lo = 0, x_hi = 60;
   latency_domain (c, &ttft, &t_lo, &t_hi);
@@ -240,6 +278,9 @@ qm_chart_render_serving (const QmChartFrame   *frame,
   legend[n_legend++] = (QmLegendEntry) { _("99th percentile (p99)"), style->foreground, TRUE };
   if (c->ttft_target_ms > 0 || c->tpot_target_ms > 0)
     legend[n_legend++] = (QmLegendEntry) { _("Latency target"), style->warning, TRUE };
+  if (c->capacity_rpm > 0)
+    legend[n_legend++] = (QmLegendEntry) { _("Capacity: the most the GPUs hold within the targets"),
+                                           style->foreground, TRUE };
   if (c->saturated_rpm > 0 && c->saturated_rpm < x_hi)
     legend[n_legend++] = (QmLegendEntry) { _("Overloaded: the queue keeps growing"), style->error, FALSE };
   legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
@@ -285,6 +326,7 @@ qm_chart_render_serving (const QmChartFrame   *frame,
   target_label (cr, style, &tpot, layout.tpot_target_y);
   layout.saturated_x = c->saturated_rpm > 0 && c->saturated_rpm < layout.x_axis.max
                        ? qm_axis_to_pixel (&layout.x_axis, c->saturated_rpm) : -1;
+  layout.capacity_x = draw_capacity (cr, style, c, &layout);
   layout.plan_x = draw_plan_load (cr, style, c, &layout);
 
   qm_chart_legend (cr, style, legend, n_legend,

@@ -31,6 +31,8 @@ typedef struct
   guint  replicas;                            /* of the sized fleet */
   double saturated_rpm;                       /* where the queue grows without
                                                * bound; 0 = not within the sweep */
+  double capacity_rpm;                        /* a fixed fleet's capacity within the
+                                               * targets (issue 31); 0 = none */
 } QmServingCurve;
 
 typedef struct
@@ -42,6 +44,7 @@ typedef struct
   QmAxis tpot_axis;
   double plan_x;          /* pixel column of the plan's load, or -1 */
   double saturated_x;     /* pixel column where saturation starts, or -1 */
+  double capacity_x;      /* pixel column of the fleet's capacity, or -1 */
   double ttft_target_y;   /* pixel rows of the targets, or -1 */
   double tpot_target_y;
 } QmServingLayout;

@@ -323,11 +323,64 @@ vram_bars (const QmPlan      *plan,
 #define LATENCY_POINTS 14
 #define LATENCY_SPAN 1.3
 
+/* What the serving curves show besides their points: the targets, the
+ * plan's load and fleet, the capacity, the memory limit and the plan's
+ * throughput point. FALSE when the plan has no serving curves. */
+static gboolean
+serving_frame (const QmPlan      *plan,
+               const QmEstimate  *e,
+               QmServingCurve    *lat,
+               QmThroughputCurve *thr)
+{
+  const QmInference *inf = &e->inference;
+
+  memset (lat, 0, sizeof *lat);
+  memset (thr, 0, sizeof *thr);
+  if (!e->valid || !e->has_inference || !inf->fits || inf->gpus_per_replica == 0 ||
+      inf->max_batch == 0)
+    return FALSE;
+  lat->ttft_target_ms = plan->workload.inference.ttft_ms;
+  lat->tpot_target_ms = plan->workload.inference.tpot_ms;
+  lat->plan_rpm = plan->workload.inference.requests_per_minute;
+  lat->replicas = MAX (1u, inf->replicas);
+  /* A fixed fleet's capacity (issue 31): the estimate bisected it. */
+  lat->capacity_rpm = inf->fixed_fleet ? inf->max_requests_per_s * 60.0 : 0.0;
+  thr->memory_limit = inf->max_batch;
+  thr->plan_concurrency = inf->concurrency;
+  thr->plan_tokens_per_s_per_gpu = inf->tokens_per_s_per_gpu;
+  return TRUE;
+}
+
 void
-qm_plan_serving_curves (const QmPlan      *plan,
-                        const QmEstimate  *e,
-                        QmServingCurve    *lat,
-                        QmThroughputCurve *thr)
+qm_plan_serving_curves_first (const QmPlan      *plan,
+                              const QmEstimate  *e,
+                              QmServingCurve    *lat,
+                              QmThroughputCurve *thr)
+{
+  const QmInference *inf = &e->inference;
+
+  if (!serving_frame (plan, e, lat, thr))
+    return;
+  /* The estimate simulated the plan's own rate on its fleet, as the sweep
+   * would (qm_inference_latency_at_rate): its point, when it is Poisson. */
+  if (plan->workload.inference.arrival == QM_ARRIVAL_POISSON && lat->plan_rpm > 0)
+    {
+      lat->rpm[0] = lat->plan_rpm;
+      lat->ttft_p50_ms[0] = inf->ttft_p50_ms;
+      lat->ttft_p99_ms[0] = inf->ttft_p99_ms;
+      lat->tpot_p50_ms[0] = inf->tpot_p50_ms;
+      lat->tpot_p99_ms[0] = inf->tpot_p99_ms;
+      lat->n = 1;
+    }
+}
+
+void
+qm_plan_serving_curves_full (const QmPlan          *plan,
+                             const QmEstimate      *e,
+                             QmServingCurve        *lat,
+                             QmThroughputCurve     *thr,
+                             QmPlanCurvesProgress   progress,
+                             gpointer               user_data)
 {
   const QmInference *inf = &e->inference;
   g_autoptr (GArray) lengths = NULL;
@@ -335,10 +388,7 @@ qm_plan_serving_curves (const QmPlan      *plan,
   double output, capacity_rpm, top;
   QmLengthsProblem problem;
 
-  memset (lat, 0, sizeof *lat);
-  memset (thr, 0, sizeof *thr);
-  if (!e->valid || !e->has_inference || !inf->fits || inf->gpus_per_replica == 0 ||
-      inf->max_batch == 0)
+  if (!serving_frame (plan, e, lat, thr))
     return;
   qm_estimate_inference_input (plan, e, &in, &lengths, &problem);
   output = MAX (1.0, in.output_tokens);
@@ -348,10 +398,6 @@ qm_plan_serving_curves (const QmPlan      *plan,
   in.arrival = QM_ARRIVAL_POISSON;
   capacity_rpm = MAX (1u, inf->replicas) * inf->replica_tokens_per_s / output * 60.0;
   top = LATENCY_SPAN * MAX (capacity_rpm, in.requests_per_minute);
-  lat->ttft_target_ms = in.ttft_ms;
-  lat->tpot_target_ms = in.tpot_ms;
-  lat->plan_rpm = in.requests_per_minute;
-  lat->replicas = MAX (1u, inf->replicas);
   for (guint i = 1; i <= LATENCY_POINTS && top > 0; i++)
     {
       QmServingResult r;
@@ -371,13 +417,12 @@ qm_plan_serving_curves (const QmPlan      *plan,
           lat->saturated_rpm = i > 1 ? top * (i - 0.5) / LATENCY_POINTS : rpm;
           break;
         }
+      if (progress != NULL && !progress (lat, thr, FALSE, user_data))
+        return;
     }
 
   /* Throughput against concurrency: powers of two up to the most
    * sequences a replica holds, and that limit itself. */
-  thr->memory_limit = inf->max_batch;
-  thr->plan_concurrency = inf->concurrency;
-  thr->plan_tokens_per_s_per_gpu = inf->tokens_per_s_per_gpu;
   for (guint b = 1; thr->n < QM_SERVING_CURVE_MAX; b *= 2)
     {
       guint c = MIN (b, inf->max_batch);
@@ -387,7 +432,32 @@ qm_plan_serving_curves (const QmPlan      *plan,
       thr->n++;
       if (c == inf->max_batch)
         break;
+      if (progress != NULL && !progress (lat, thr, FALSE, user_data))
+        return;
     }
+  if (progress != NULL)
+    progress (lat, thr, TRUE, user_data);
+}
+
+void
+qm_plan_serving_curves (const QmPlan      *plan,
+                        const QmEstimate  *e,
+                        QmServingCurve    *lat,
+                        QmThroughputCurve *thr)
+{
+  qm_plan_serving_curves_full (plan, e, lat, thr, NULL, NULL);
+}
+
+void
+qm_plan_curves_first (const QmPlan     *plan,
+                      const QmEstimate *e,
+                      QmPlanCurves     *out)
+{
+  memset (out, 0, sizeof *out);
+  if (qm_plan_chart_applies (QM_PLAN_CHART_GPUS_TIME, e))
+    qm_plan_curve (plan, e, &out->gpus_time);
+  if (qm_plan_chart_applies (QM_PLAN_CHART_LATENCY, e))
+    qm_plan_serving_curves_first (plan, e, &out->latency, &out->throughput);
 }
 
 void
@@ -553,6 +623,21 @@ qm_plan_chart_describe (QmPlanChartKind   kind,
         return g_strdup_printf ("%s %s", layout, count);
       }
     case QM_PLAN_CHART_LATENCY:
+      if (e->inference.fixed_fleet)
+        {
+          char d[QM_FORMAT_BUF];
+
+          /* Translators: a request rate, a count of replicas, two latencies in
+           * milliseconds, then the highest request rate the GPUs hold. */
+          return g_strdup_printf (_("Latency against requests per minute. This plan: %s requests/min on %u replicas, "
+                                    "time to first token %s ms and time per output token %s ms at the 99th percentile. "
+                                    "Capacity: %s requests/min within the targets."),
+                                  qm_format_number (a, sizeof a, plan->workload.inference.requests_per_minute, 0),
+                                  e->inference.replicas,
+                                  qm_format_number (b, sizeof b, e->inference.ttft_p99_ms, 0),
+                                  qm_format_number (c, sizeof c, e->inference.tpot_p99_ms, 1),
+                                  qm_format_number (d, sizeof d, e->inference.max_requests_per_s * 60.0, 0));
+        }
       /* Translators: a request rate, a count of replicas, then two latencies in milliseconds. */
       return g_strdup_printf (_("Latency against requests per minute. This plan: %s requests/min on %u replicas, "
                                 "time to first token %s ms and time per output token %s ms at the 99th percentile."),

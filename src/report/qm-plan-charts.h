@@ -76,6 +76,37 @@ void        qm_plan_curves                 (const QmPlan      *plan,
                                             const QmEstimate  *estimate,
                                             QmPlanCurves      *out);
 
+/* Issue 31 item 4: a keystroke draws at once what the estimate already
+ * knows, and the sweeps follow (in the app, in a worker thread).
+ * _first: the serving curves' frame (targets, the plan's load, capacity,
+ * memory limit, the plan's throughput point) and the plan's own latency
+ * point, taken from the estimate (no simulation); the GPUs-vs-time curve
+ * in full (a few milliseconds). */
+void        qm_plan_serving_curves_first   (const QmPlan      *plan,
+                                            const QmEstimate  *estimate,
+                                            QmServingCurve    *latency,
+                                            QmThroughputCurve *throughput);
+void        qm_plan_curves_first           (const QmPlan      *plan,
+                                            const QmEstimate  *estimate,
+                                            QmPlanCurves      *out);
+
+/* Called after each point of the serving sweeps with the points so far
+ * (@done on the last call); return FALSE to stop (the sweep is cancelled).
+ * Called on the thread that runs the sweep. */
+typedef gboolean (*QmPlanCurvesProgress) (const QmServingCurve    *latency,
+                                          const QmThroughputCurve *throughput,
+                                          gboolean                 done,
+                                          gpointer                 user_data);
+
+/* qm_plan_serving_curves() point by point, telling @progress. It reads
+ * only @plan and @estimate (copies, when run in a worker thread). */
+void        qm_plan_serving_curves_full    (const QmPlan          *plan,
+                                            const QmEstimate      *estimate,
+                                            QmServingCurve        *latency,
+                                            QmThroughputCurve     *throughput,
+                                            QmPlanCurvesProgress   progress,
+                                            gpointer               user_data);
+
 /* Where qm_plan_chart_draw_with_layout() drew things, for hover tooltips:
  * the renderer's layout for @kind, and for the VRAM chart the bars it drew
  * (the plan's layout, then the other ZeRO stages) with their labels. */

@@ -269,6 +269,36 @@ append_serving_sentence (GString          *para,
     /* Translators: ends the sentence "Serving … ms per output token"
      * (TPOT: time per output token). */
     g_string_append (para, _("; the TPOT target is missed. "));
+
+  /* Issue 31: the plan's own GPUs are kept; what they hold, against the
+   * plan's rate, in requests a minute as the plan gives it. */
+  if (in->fixed_fleet && isfinite (in->headroom) && in->headroom >= 0)
+    g_string_append_printf (para,
+                            /* Translators: requests a minute, then a percentage. */
+                            _("These GPUs hold up to %s requests a minute within the p99 latency targets, "
+                              "%s%% more than the plan's rate. "),
+                            qm_report_num (in->max_requests_per_s * 60.0, 0),
+                            qm_report_num (100.0 * in->headroom, 0));
+  else if (in->fixed_fleet && isfinite (in->headroom) && in->headroom > -1 && in->gpus_for_rate > 0)
+    g_string_append_printf (para,
+                            /* Translators: requests a minute, a percentage, then a GPU count. */
+                            _("These GPUs hold only %s requests a minute within the p99 latency targets: "
+                              "the plan's rate is %s%% more, and %s GPUs would hold it. "),
+                            qm_report_num (in->max_requests_per_s * 60.0, 0),
+                            qm_report_num (100.0 * (-in->headroom / (1.0 + in->headroom)), 0),
+                            qm_report_num (in->gpus_for_rate, 0));
+  else if (in->fixed_fleet)
+    g_string_append_printf (para,
+                            /* Translators: requests a minute. */
+                            _("These GPUs hold up to %s requests a minute within the p99 latency targets. "),
+                            qm_report_num (in->max_requests_per_s * 60.0, 0));
+  if (in->idle_gpus > 0)
+    g_string_append_printf (para,
+                            /* Translators: a count of GPUs rented that serve no
+                             * replica (whole nodes are rented). */
+                            g_dngettext (GETTEXT_PACKAGE, "%s GPU serves no replica. ",
+                                         "%s GPUs serve no replica. ", qm_report_plural_n (in->idle_gpus)),
+                            qm_report_num (in->idle_gpus, 0));
 }
 
 /* The first sentence on a training plan: the work, the cluster and the

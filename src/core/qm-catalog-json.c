@@ -10,11 +10,13 @@
  *             link_gbs (one direction), mamf_fraction (0..1),
  *             memory_mib (as the device reports it), hbm_stream_fraction
  *             (0..1), step_overhead_us, mamf_fraction_fp8 (0..1) and
- *             allreduce_busbw_gbs (serving, qm-serving.c).
+ *             allreduce_busbw_gbs (serving, qm-serving.c), mamf_source
+ *             and mamf_same_as (where mamf_fraction comes from).
  *   server:   gpu_id, gpus >= 1, cpus, cpu_model, cpu_w (per socket), ram_gb,
  *             ram_w, nvme_tb, nvme_w, nics, nic_gbps, nic_w (per NIC),
  *             other_w, rack_units >= 1, power_max_w > 0, power_typical_w
- *             (<= power_max_w), weight_kg.
+ *             (<= power_max_w), weight_kg, rack_scale and liquid_cooled
+ *             (booleans: a system that is its own rack, e.g. GB200 NVL72).
  *   network:  technology, ports >= 1, port_gbps > 0, power_w, rack_units,
  *             latency_us, nic_usd, transceiver_usd, transceiver_w, cable_usd.
  *   storage:  kind, usd_per_tb, usd_per_gbs, write_gbs_per_tb, watts_per_tb,
@@ -439,6 +441,8 @@ static const SpecField gpu_fields[] = {
   GPU ("step_overhead_us",    NUMBER, 0,               step_overhead_us,    "µs",   0, N_("Serving Step Overhead")),
   GPU ("mamf_fraction_fp8",   NUMBER, FRAC,            mamf_fraction_fp8,   NULL,   3, N_("Achievable FP8/FP4 Matmul Fraction")),
   GPU ("allreduce_busbw_gbs", NUMBER, 0,               allreduce_busbw_gbs, "GB/s", 0, N_("All-Reduce Bus Bandwidth")),
+  GPU ("mamf_source",         TEXT,   0,               mamf_source,         NULL,   0, N_("Matmul Fraction Source")),
+  GPU ("mamf_same_as",        TEXT,   0,               mamf_same_as,        NULL,   0, N_("Matmul Fraction Measured On")),
   GPU ("lead_weeks",          NUMBER, 0,               info.lead_weeks,     NULL,   0, N_("Lead Time (Weeks)")),
   GPU ("support_rate",        NUMBER, FRAC,            info.support_rate,   NULL,   3, N_("Yearly Support (Fraction of List)")),
 };
@@ -476,6 +480,8 @@ static const SpecField server_fields[] = {
   SERVER ("power_max_w",     NUMBER, REQ | POS | COL, power_max_w,     "W",    0, N_("Max Power")),
   SERVER ("power_typical_w", NUMBER, 0,               power_typical_w, "W",    0, N_("Typical Power")),
   SERVER ("weight_kg",       NUMBER, 0,               weight_kg,       "kg",   1, N_("Weight")),
+  SERVER ("rack_scale",      BOOL,   0,               rack_scale,      NULL,   0, N_("Rack-Scale System")),
+  SERVER ("liquid_cooled",   BOOL,   0,               liquid_cooled,   NULL,   0, N_("Liquid-Cooled")),
   SERVER ("lead_weeks",      NUMBER, 0,               info.lead_weeks, NULL,   0, N_("Lead Time (Weeks)")),
   SERVER ("support_rate",    NUMBER, FRAC,            info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };

@@ -9,6 +9,7 @@
 
 #include "qm-compute.h"
 #include "qm-estimate-private.h"
+#include "qm-parallel-private.h"
 
 
 static void
@@ -678,6 +679,25 @@ serving_layout (const QmPlan      *plan,
     }
 }
 
+/* The assumptions a training layout rests on: when the throughput model
+ * priced it, where the GPU's GEMM efficiency comes from if it was not
+ * measured on that GPU. */
+static void
+note_layout_assumptions (const QmPlan            *plan,
+                         const QmEstimateContext *ctx,
+                         QmEstimate              *e)
+{
+  const QmGpuSpec *gpu = &plan->hardware.gpu;
+
+  if (!ctx->use_model)
+    return;
+  if (!(gpu->mamf_fraction > 0))
+    qm_estimate_assume_s (e, QM_NOTE_MAMF_DEFAULT, gpu->info.id, NULL, QM_PARALLEL_MAMF_DEFAULT, 0, 0);
+  else if (gpu->mamf_same_as != NULL && gpu->mamf_same_as[0] != '\0')
+    qm_estimate_assume_s (e, QM_NOTE_MAMF_SAME_AS, gpu->info.id, gpu->mamf_same_as,
+                          gpu->mamf_fraction, 0, 0);
+}
+
 /* The layout stage: the parallel layout and the per-GPU memory (the
  * search finds both at once), the MFU the throughput model predicts for
  * it, and whether it fits. */
@@ -724,6 +744,8 @@ qm_estimate_stage_layout (const QmPlan      *plan,
       e->parallelism.zero_stage = w->zero_stage;
       e->parallelism.recompute = w->recompute;
     }
+  if (e->has_training && !e->has_inference)
+    note_layout_assumptions (plan, ctx, e);
   e->fits = e->memory.fits;
   /* No layout of the search fits: QM_NOTE_NO_LAYOUT_FITS says it all. */
   if (!e->fits && !(ctx->use_model && ctx->searched))

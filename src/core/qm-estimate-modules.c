@@ -398,7 +398,8 @@ qm_estimate_stage_notes (const QmPlan      *plan,
     QmNote *note = qm_estimate_assume_v (e, QM_NOTE_RACKS, v, G_N_ELEMENTS (v));
 
     if (note)
-      note->s[0] = cl->rack_limited_by_kw ? N_("the kW limit per rack") : N_("rack space");
+      note->s[0] = plan->hardware.server.rack_scale ? N_("the rack-scale system's own rack")
+                   : cl->rack_limited_by_kw ? N_("the kW limit per rack") : N_("rack space");
   }
   if (cl->liquid_cooling)
     {
@@ -410,7 +411,8 @@ qm_estimate_stage_notes (const QmPlan      *plan,
       QmNote *note = qm_estimate_assume_v (e, QM_NOTE_LIQUID_COOLING, v, G_N_ELEMENTS (v));
 
       if (note)
-        note->s[0] = e->liquid_rack ? e->liquid_rack->info.id : N_("no liquid rack in the catalog");
+        note->s[0] = plan->hardware.server.rack_scale ? plan->hardware.server.info.id
+                     : e->liquid_rack ? e->liquid_rack->info.id : N_("no liquid rack in the catalog");
     }
   if (pw->avg_basis == QM_POWER_AVG_TYPICAL)
     qm_estimate_assume (e, QM_NOTE_POWER_AVG_TYPICAL, plan->hardware.server.power_typical_w,

@@ -117,7 +117,7 @@ static const struct
        "strike during rework and restarts): %.2f%% of the wall clock writing checkpoints, %.2f%% "
        "lost work and restarts; train_days = ideal_days / goodput = %.2f days") },
   [QM_NOTE_RACKS] = { "racks",
-    /* Translators: %s is "rack space" or "the kW limit per rack". */
+    /* Translators: %s is "rack space", "the kW limit per rack" or "the rack-scale system's own rack". */
     N_("racks: %s binds first, %.0f nodes per rack (%.0f by rack units, %.0f by kW at the "
        "nameplate power)"), 1 },
   [QM_NOTE_LIQUID_COOLING] = { "liquid-cooling",
@@ -151,6 +151,15 @@ static const struct
     N_("rent vs buy: buying pays off after %.1f months against renting at %.2f per GPU-hour") },
   /* These two append what would fit (v[3] QmParallelFix flags, v[4] GPUs,
    * v[5] GB per GPU): see format_fixes (). */
+  [QM_NOTE_MAMF_SAME_AS] = { "mamf-same-as",
+    /* Translators: %s are catalog GPU ids. */
+    N_("GEMM efficiency: %s has no measurement of its own and takes that of %s, the same "
+       "silicon: a best-shape matmul fraction of %.3f of the dense peak (catalog mamf_source)"), 2 },
+  [QM_NOTE_MAMF_DEFAULT] = { "mamf-default",
+    /* Translators: %s is a catalog GPU id. */
+    N_("GEMM efficiency: %s has no measured best-shape matmul fraction; the default %.3f is "
+       "assumed, the mean of the measured A100, H100 and B200 (stas00/ml-engineering MAMF "
+       "table)"), 1 },
   [QM_NOTE_DOES_NOT_FIT] = { "does-not-fit",
     N_("does not fit: %.1f GB needed per GPU, %.1f GB available") },
   [QM_NOTE_NO_LAYOUT_FITS] = { "no-layout-fits",

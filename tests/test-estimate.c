@@ -981,6 +981,12 @@ test_llama3_405b_published_layout (void)
   p.workload.pp = 16;
   p.workload.cp = 1;
   p.workload.ep = 1;
+  /* Llama 3 ran an interleaved 1F1B schedule (§3.3.2, "Pipeline parallelism
+   * improvements", Figure 6) and does not give v: "auto" lets the estimate
+   * choose it. Absent, the plan would be priced as the engines' default,
+   * 1F1B without interleaving, whose bubble (p − 1)/m = 15/16 the run did
+   * not pay. */
+  p.workload.virtual_stages = 0;
   p.workload.mfu = 0;
   p.workload.target_gpus = 16384;
   qm_estimate (&p, &e);
@@ -1253,6 +1259,101 @@ test_mi325x_not_faster (void)
   g_assert_true (has_note (ea.assumptions, ea.n_assumptions, QM_NOTE_MAMF_DEFAULT));
 }
 
+static const QmNote *
+find_note (const QmEstimate *e,
+           QmNoteId          id)
+{
+  for (guint i = 0; i < e->n_assumptions; i++)
+    if (e->assumptions[i].id == id)
+      return &e->assumptions[i];
+  return NULL;
+}
+
+/* Issue #32 item 7: a plan that gives tp and pp without virtual_stages is
+ * priced as the engines' default, 1F1B without interleaving (Megatron-LM
+ * interleaves only with --num-layers-per-virtual-pipeline-stage;
+ * torchtitan's default schedule is "1F1B"), on every path (MFU predicted
+ * or given, and the search when only tp is left to it), and the
+ * assumptions say which schedule was priced. */
+static void
+test_schedule_stated (void)
+{
+  QmPlan p;
+  QmEstimate e;
+  QmParallelProblem pb;
+  QmParallelSearch res;
+  const QmNote *note;
+  char text[1024];
+
+  platform_plan (&p, "h100-sxm-80gb", "dgx-h100", "ib-ndr-400", 512);
+  g_assert_cmpuint (p.workload.virtual_stages, ==, QM_VIRTUAL_STAGES_UNSET);
+  qm_estimate (&p, &e);
+  g_assert_cmpuint (e.parallelism.virtual_stages, ==, 1);
+  note = find_note (&e, QM_NOTE_SCHEDULE_1F1B);
+  g_assert_nonnull (note);
+  qm_note_format (note, text, sizeof text);
+  g_assert_nonnull (strstr (text, "1F1B without interleaving"));
+  g_assert_null (find_note (&e, QM_NOTE_SCHEDULE_SEARCH));
+
+  /* The MFU given (the hot path): the same schedule and note. */
+  p.workload.mfu = 0.4;
+  qm_estimate (&p, &e);
+  g_assert_cmpuint (e.parallelism.virtual_stages, ==, 1);
+  g_assert_nonnull (find_note (&e, QM_NOTE_SCHEDULE_1F1B));
+
+  /* Given: interleaved with v = 5 (80 layers on 4 stages of 5 chunks). */
+  p.workload.virtual_stages = 5;
+  qm_estimate (&p, &e);
+  g_assert_cmpuint (e.parallelism.virtual_stages, ==, 5);
+  g_assert_nonnull (find_note (&e, QM_NOTE_SCHEDULE_INTERLEAVED));
+  p.workload.mfu = 0;
+  qm_estimate (&p, &e);
+  g_assert_cmpuint (e.parallelism.virtual_stages, ==, 5);
+  g_assert_nonnull (find_note (&e, QM_NOTE_SCHEDULE_INTERLEAVED));
+
+  /* "auto": the estimate chooses, and says so. */
+  p.workload.virtual_stages = 0;
+  qm_estimate (&p, &e);
+  note = find_note (&e, QM_NOTE_SCHEDULE_SEARCH);
+  g_assert_nonnull (note);
+  g_assert_cmpfloat (note->v[0], ==, e.parallelism.virtual_stages);
+
+  /* The search with pp fixed and virtual_stages absent stays at v = 1. */
+  p.workload.virtual_stages = QM_VIRTUAL_STAGES_UNSET;
+  p.workload.tp = 0;
+  qm_parallel_problem_from_plan (&p, 512, &pb);
+  g_assert_cmpuint (pb.virtual_stages, ==, 1);
+  qm_parallel_search (&pb, 3, &res);
+  g_assert_cmpuint (res.n, >, 0);
+  for (guint i = 0; i < res.n; i++)
+    g_assert_cmpuint (res.top[i].layout.virtual_stages, ==, 1);
+  /* pp "auto" too: the search chooses the interleaving with the stages. */
+  p.workload.pp = 0;
+  qm_parallel_problem_from_plan (&p, 512, &pb);
+  g_assert_cmpuint (pb.virtual_stages, ==, 0);
+
+  /* A plan file keeps the difference: absent stays absent, "auto" and a
+   * number are written and read back. */
+  {
+    static const guint given[] = { QM_VIRTUAL_STAGES_UNSET, 0, 3 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (given); i++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autofree char *data = NULL;
+        gsize length = 0;
+        QmPlan q;
+
+        p.workload.virtual_stages = given[i];
+        data = qm_plan_to_data (&p, &length);
+        g_assert_true ((strstr (data, "virtual_stages") != NULL) == (given[i] != QM_VIRTUAL_STAGES_UNSET));
+        g_assert_true (qm_plan_load_from_data (&q, data, (gssize) length, NULL, &error));
+        g_assert_no_error (error);
+        g_assert_cmpuint (q.workload.virtual_stages, ==, given[i]);
+      }
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1260,6 +1361,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/llama65b", test_llama65b);
   g_test_add_func ("/estimate/platforms-plan", test_platforms_plan);
   g_test_add_func ("/estimate/mi325x-not-faster", test_mi325x_not_faster);
+  g_test_add_func ("/estimate/schedule-stated", test_schedule_stated);
   g_test_add_func ("/estimate/gpt3", test_gpt3);
   g_test_add_func ("/estimate/seed-rule", test_seed_rule_in_estimate);
   g_test_add_func ("/estimate/params-only", test_params_only);

@@ -120,7 +120,7 @@ plan_layout (const QmWorkload *w,
   l->dp = MAX (1u, gpus / (l->tp * l->pp * l->cp));
   l->micro_batch = MAX (w->micro_batch, 1u);
   l->n_micro = MAX (1u, w->global_batch / (l->micro_batch * l->dp));
-  l->virtual_stages = 1;
+  l->virtual_stages = MAX (qm_workload_virtual_stages (w), 1u);
   l->zero_stage = w->zero_stage;
   l->recompute = w->recompute;
   l->sequence_parallel = w->sequence_parallel && l->tp > 1;
@@ -549,9 +549,11 @@ fixed_layout (const QmPlan       *plan,
 {
   const QmWorkload *w = &plan->workload;
 
+  /* The plan's interleaving, or 1F1B without it: with the MFU given no
+   * search runs, so "auto" is priced as the engines' default too. */
+  e->parallelism.virtual_stages = MAX (qm_workload_virtual_stages (w), 1u);
   try_layout (plan, shape, e, MAX (w->tp, 1u), MAX (w->pp, 1u), MAX (w->cp, 1u),
               MAX (w->ep, 1u));
-  e->parallelism.virtual_stages = 1;
 }
 
 /* A deadline with the MFU and the layout given: size on the
@@ -679,16 +681,28 @@ serving_layout (const QmPlan      *plan,
     }
 }
 
-/* The assumptions a training layout rests on: when the throughput model
- * priced it, where the GPU's GEMM efficiency comes from if it was not
- * measured on that GPU. */
+/* The assumptions a training layout rests on: the pipeline schedule
+ * (interleaving, as the plan gives it or the search chose it) and, when
+ * the throughput model priced it, where the GPU's GEMM efficiency comes
+ * from if it was not measured on that GPU. */
 static void
 note_layout_assumptions (const QmPlan            *plan,
                          const QmEstimateContext *ctx,
                          QmEstimate              *e)
 {
   const QmGpuSpec *gpu = &plan->hardware.gpu;
+  const QmParallelism *par = &e->parallelism;
+  double m = MAX (1u, plan->workload.global_batch / MAX (1u, par->micro_batch * MAX (par->dp, 1u)));
 
+  if (par->pp > 1)
+    {
+      if (ctx->use_model && ctx->pb.virtual_stages == 0)
+        qm_estimate_assume (e, QM_NOTE_SCHEDULE_SEARCH, MAX (par->virtual_stages, 1u), par->pp, 0, 0);
+      else if (par->virtual_stages > 1)
+        qm_estimate_assume (e, QM_NOTE_SCHEDULE_INTERLEAVED, par->virtual_stages, par->pp, m, 0);
+      else
+        qm_estimate_assume (e, QM_NOTE_SCHEDULE_1F1B, par->pp, m, 0, 0);
+    }
   if (!ctx->use_model)
     return;
   if (!(gpu->mamf_fraction > 0))

@@ -151,6 +151,18 @@ static const struct
     N_("rent vs buy: buying pays off after %.1f months against renting at %.2f per GPU-hour") },
   /* These two append what would fit (v[3] QmParallelFix flags, v[4] GPUs,
    * v[5] GB per GPU): see format_fixes (). */
+  [QM_NOTE_SCHEDULE_1F1B] = { "schedule-1f1b",
+    N_("pipeline schedule: 1F1B without interleaving (v = 1), the default of Megatron-LM and "
+       "torchtitan when pp is given without virtual_stages; bubble (p − 1)/m of the step with p = "
+       "%.0f stages and m = %.0f micro-batches (Narayanan 2021 §2.2)") },
+  [QM_NOTE_SCHEDULE_INTERLEAVED] = { "schedule-interleaved",
+    N_("pipeline schedule: interleaved 1F1B with v = %.0f model chunks per stage, as the plan "
+       "gives; bubble (p − 1)/(v·m) with p = %.0f stages and m = %.0f micro-batches (Narayanan "
+       "2021 §2.2)") },
+  [QM_NOTE_SCHEDULE_SEARCH] = { "schedule-search",
+    N_("pipeline schedule: 1F1B with v = %.0f model chunks per stage (1 = no interleaving), "
+       "chosen by the layout search over p = %.0f stages (workload.virtual_stages \"auto\", or "
+       "pp \"auto\" with virtual_stages absent)") },
   [QM_NOTE_MAMF_SAME_AS] = { "mamf-same-as",
     /* Translators: %s are catalog GPU ids. */
     N_("GEMM efficiency: %s has no measurement of its own and takes that of %s, the same "

@@ -1226,6 +1226,43 @@ test_platforms_plan (void)
     }
 }
 
+/* The NVLink domain of a GB200 NVL72 is its 72 GPUs (server.gpus): the
+ * search keeps tensor-parallel groups inside it and dividing it (a group of
+ * 16 would straddle two racks). */
+static void
+test_nvl72_domain (void)
+{
+  QmPlan p;
+  QmParallelProblem pb;
+  QmParallelSearch res;
+
+  platform_plan (&p, "gb200", "gb200-nvl72", "ib-xdr-800", 2304);
+  p.workload.model = qm_catalog_model ("llama-3.1-405b")->shape;
+  p.workload.global_batch = 2304;
+  p.workload.tp = 0;
+  p.workload.pp = 0;
+  p.workload.cp = 0;
+  qm_parallel_problem_from_plan (&p, 2304, &pb);
+  g_assert_cmpuint (pb.server.gpus, ==, 72);
+  qm_parallel_search (&pb, 10, &res);
+  g_assert_cmpuint (res.n, >, 0);
+  for (guint i = 0; i < res.n; i++)
+    g_assert_cmpuint (72 % res.top[i].layout.tp, ==, 0);
+
+  /* Without pipeline stages 405B needs more than 8-way TP to fit: the
+   * search may not take 16, 32 or 64 inside the rack (it did: a group
+   * across two racks priced at NVLink speed); 128 spans two racks
+   * honestly, over the NICs. */
+  p.workload.pp = 1;
+  p.workload.cp = 1;
+  qm_parallel_problem_from_plan (&p, 2304, &pb);
+  qm_parallel_search (&pb, 10, &res);
+  for (guint i = 0; i < res.n; i++)
+    g_assert_true (72 % res.top[i].layout.tp == 0 || res.top[i].layout.tp > 72);
+  if (res.n == 0)
+    g_assert_true (72 % res.no_fit.best_layout.tp == 0 || res.no_fit.best_layout.tp > 72);
+}
+
 /* Same peaks, same GEMM efficiency: MI325X (same CDNA3 dies and clocks as
  * MI300X, more and faster HBM) is not faster than MI300X by more than its
  * peak ratio (1.0) explains; the issue saw 35% from a default efficiency.
@@ -1361,6 +1398,7 @@ main (int argc, char **argv)
   g_test_add_func ("/estimate/llama65b", test_llama65b);
   g_test_add_func ("/estimate/platforms-plan", test_platforms_plan);
   g_test_add_func ("/estimate/mi325x-not-faster", test_mi325x_not_faster);
+  g_test_add_func ("/estimate/nvl72-domain", test_nvl72_domain);
   g_test_add_func ("/estimate/schedule-stated", test_schedule_stated);
   g_test_add_func ("/estimate/gpt3", test_gpt3);
   g_test_add_func ("/estimate/seed-rule", test_seed_rule_in_estimate);

@@ -1215,6 +1215,15 @@ test_platforms_plan (void)
       g_assert_cmpfloat (e.mfu, >, 0.1);
       g_assert_cmpfloat (e.mfu, <, 0.6);
       g_assert_true (e.has_cost);
+      /* Cooled by liquid by design: said so, and a cold-plate rack, not a
+       * rear door, for the 8-GPU MI355X platform. */
+      g_assert_true (has_note (e.assumptions, e.n_assumptions, QM_NOTE_LIQUID_BY_DESIGN)
+                     == p.hardware.server.liquid_cooled);
+      if (p.hardware.server.liquid_cooled && !p.hardware.server.rack_scale)
+        {
+          g_assert_nonnull (e.liquid_rack);
+          g_assert_true (e.liquid_rack->direct_liquid);
+        }
       if (p.hardware.server.rack_scale)
         {
           g_assert_cmpuint (e.cluster.nodes, ==, cases[i].gpus / 72);

@@ -21,7 +21,8 @@
  *             latency_us, nic_usd, transceiver_usd, transceiver_w, cable_usd.
  *   storage:  kind, usd_per_tb, usd_per_gbs, write_gbs_per_tb, watts_per_tb,
  *             rack_units_per_pb, usd_per_tb_month (rent; 0 = not offered).
- *   facility: kind, rack_units, kw_limit.
+ *   facility: kind, rack_units, kw_limit, direct_liquid (a liquid rack that
+ *             carries direct-liquid-cooled servers).
  *   cloud:    provider, instance_type, gpu_id, gpus >= 1,
  *             usd_per_gpu_hour_on_demand, usd_per_gpu_hour_reserved.
  *   model:    params > 0 (a count, not billions), active_params (absent =
@@ -520,6 +521,7 @@ static const SpecField facility_fields[] = {
   FACILITY ("kind",       TEXT,   REQ | COL, kind,       NULL, 0, N_("Type")),
   FACILITY ("rack_units", COUNT,  COL,       rack_units, "U",  0, N_("Height")),
   FACILITY ("kw_limit",   NUMBER, COL,       kw_limit,   "kW", 1, N_("Power Limit")),
+  FACILITY ("direct_liquid", BOOL, 0,        direct_liquid, NULL, 0, N_("Direct Liquid Cooling")),
   FACILITY ("lead_weeks",   NUMBER, 0,         info.lead_weeks,   NULL, 0, N_("Lead Time (Weeks)")),
   FACILITY ("support_rate", NUMBER, FRAC,      info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };

@@ -172,6 +172,10 @@ static const struct
     N_("GEMM efficiency: %s has no measured best-shape matmul fraction; the default %.3f is "
        "assumed, the mean of the measured A100, H100 and B200 (stas00/ml-engineering MAMF "
        "table)"), 1 },
+  [QM_NOTE_LIQUID_BY_DESIGN] = { "liquid-by-design",
+    /* Translators: %s is a catalog id of a rack-scale system or a liquid-cooled rack. */
+    N_("liquid cooling (%s): the servers are cooled by liquid by design (cold plates), %.1f kW "
+       "per compute rack; the air-cooling limit is %.0f kW"), 1 },
   [QM_NOTE_DOES_NOT_FIT] = { "does-not-fit",
     N_("does not fit: %.1f GB needed per GPU, %.1f GB available") },
   [QM_NOTE_NO_LAYOUT_FITS] = { "no-layout-fits",
@@ -294,7 +298,8 @@ qm_note_format (const QmNote *note,
   s1 = note->s[1] ? note->s[1] : "";
   /* These notes carry words of their own (marked with N_ where they are
    * set); catalog ids have no translation and come back unchanged. */
-  if (note->id == QM_NOTE_RACKS || note->id == QM_NOTE_LIQUID_COOLING || note->id == QM_NOTE_RACK_PARTS)
+  if (note->id == QM_NOTE_RACKS || note->id == QM_NOTE_LIQUID_COOLING || note->id == QM_NOTE_RACK_PARTS
+      || note->id == QM_NOTE_LIQUID_BY_DESIGN)
     {
       s0 = s0[0] != '\0' ? _(s0) : s0;
       s1 = s1[0] != '\0' ? _(s1) : s1;

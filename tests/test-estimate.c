@@ -1231,6 +1231,8 @@ test_platforms_plan (void)
           g_assert_cmpuint (e.cluster.nodes_per_rack, ==, 1);
           qm_assert_rel (e.cluster.rack_kw_peak, p.hardware.server.power_max_w / 1000.0, 1e-9);
           g_assert_true (e.cluster.liquid_cooling);
+          g_assert_true (has_note (e.assumptions, e.n_assumptions, QM_NOTE_RACKS_OWN));
+          g_assert_false (has_note (e.assumptions, e.n_assumptions, QM_NOTE_RACKS));
         }
     }
 }

@@ -413,15 +413,24 @@ qm_estimate_stage_notes (const QmPlan      *plan,
   else
     qm_estimate_assume (e, QM_NOTE_INFERENCE_PERIOD, e->run_s / 3600.0, 0, 0, 0);
 
-  {
-    const double v[] = { cl->nodes_per_rack, cl->nodes_per_rack_by_units,
-                         cl->nodes_per_rack_by_kw, 0 };
-    QmNote *note = qm_estimate_assume_v (e, QM_NOTE_RACKS, v, G_N_ELEMENTS (v));
+  if (plan->hardware.server.rack_scale)
+    {
+      const double v[] = { plan->hardware.server.rack_units, cl->node_power_w / 1000.0,
+                           plan->facility.rack_units };
+      QmNote *note = qm_estimate_assume_v (e, QM_NOTE_RACKS_OWN, v, G_N_ELEMENTS (v));
 
-    if (note)
-      note->s[0] = plan->hardware.server.rack_scale ? N_("the rack-scale system's own rack")
-                   : cl->rack_limited_by_kw ? N_("the kW limit per rack") : N_("rack space");
-  }
+      if (note)
+        note->s[0] = plan->hardware.server.info.id;
+    }
+  else
+    {
+      const double v[] = { cl->nodes_per_rack, cl->nodes_per_rack_by_units,
+                           cl->nodes_per_rack_by_kw, 0 };
+      QmNote *note = qm_estimate_assume_v (e, QM_NOTE_RACKS, v, G_N_ELEMENTS (v));
+
+      if (note)
+        note->s[0] = cl->rack_limited_by_kw ? N_("the kW limit per rack") : N_("rack space");
+    }
   if (cl->liquid_cooling)
     {
       const double v[] = {

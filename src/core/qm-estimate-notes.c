@@ -117,7 +117,7 @@ static const struct
        "strike during rework and restarts): %.2f%% of the wall clock writing checkpoints, %.2f%% "
        "lost work and restarts; train_days = ideal_days / goodput = %.2f days") },
   [QM_NOTE_RACKS] = { "racks",
-    /* Translators: %s is "rack space", "the kW limit per rack" or "the rack-scale system's own rack". */
+    /* Translators: %s is "rack space" or "the kW limit per rack". */
     N_("racks: %s binds first, %.0f nodes per rack (%.0f by rack units, %.0f by kW at the "
        "nameplate power)"), 1 },
   [QM_NOTE_LIQUID_COOLING] = { "liquid-cooling",
@@ -176,6 +176,10 @@ static const struct
     /* Translators: %s is a catalog id of a rack-scale system or a liquid-cooled rack. */
     N_("liquid cooling (%s): the servers are cooled by liquid by design (cold plates), %.1f kW "
        "per compute rack; the air-cooling limit is %.0f kW"), 1 },
+  [QM_NOTE_RACKS_OWN] = { "racks-own",
+    /* Translators: %s is a catalog id of a rack-scale system (GB200 NVL72). */
+    N_("racks: each %s is a rack of its own (%.0f U, %.1f kW at the nameplate power), delivered "
+       "with its enclosure and power shelves, not packed into the facility's %.0f U racks"), 1 },
   [QM_NOTE_DOES_NOT_FIT] = { "does-not-fit",
     N_("does not fit: %.1f GB needed per GPU, %.1f GB available") },
   [QM_NOTE_NO_LAYOUT_FITS] = { "no-layout-fits",

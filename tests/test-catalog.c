@@ -6,6 +6,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
+#include <string.h>
+
 #include "qm-catalog.h"
 #include "qm-catalog-json.h"
 
@@ -288,7 +291,9 @@ test_gpu_datasheets (void)
   assert_near (g->memory_gb, 192.0, 0.01);
   assert_near (g->bandwidth_tbs, 5.3, 0.001);
   assert_near (g->tdp_w, 750.0, 0.1);
-  assert_near (g->mamf_fraction, 0.514, 0.0001);
+  /* MAMF 668.4 TF over this 1,307.4 TF peak (the table prints 51.4%
+   * against 1,300). */
+  assert_near (g->mamf_fraction, 0.511, 0.0001);
 
   g = qm_catalog_gpu ("h200-sxm-141gb");
   assert_near (g->tflops[QM_PRECISION_BF16], 989.0, 1.0);
@@ -339,6 +344,140 @@ test_server_datasheets (void)
   s = qm_catalog_server ("gb200-nvl72");
   g_assert_nonnull (s);
   g_assert_cmpuint (s->gpus, ==, 72);
+}
+
+/* Best-shape matmul throughput (MAMF), BF16, from stas00/ml-engineering
+ * compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS
+ * comparison table" (mirror Mu-L/ml-engineering commit 330ebdd): the
+ * catalog's mamf_fraction times its bf16 peak must give the published
+ * TFLOPS, whatever peak the table divided by (it used 1,677 TF for Gaudi 3
+ * and MI350X's 2,300 TF for MI355X; the catalog keeps the datasheets'). */
+static const struct
+{
+  const char *gpu;
+  double      tflops;
+} published_mamf[] = {
+  { "a100-sxm-80gb",   271.2 },
+  { "a100-pcie-80gb",  252.9 },
+  { "h100-sxm-80gb",   794.5 },
+  { "gh200-144gb",     828.6 },
+  { "b200-sxm-180gb", 1745.0 },
+  { "b300",           1769.0 },
+  { "gb200",          1822.0 },
+  { "mi300x",          668.4 },
+  { "mi355x",         1565.0 },
+  { "gaudi2",          418.7 },
+  { "gaudi3",         1243.0 },
+};
+
+/* Every GPU's GEMM efficiency is a measurement, a stated rule or absent
+ * (the default, which the estimate then names): a value carries its
+ * source; a value taken from another part names a GPU that was measured
+ * and reaches the same matmul rate (the same silicon at its clocks:
+ * fraction x peak equal), so MI325X is as fast as MI300X and GB300 as
+ * B300, never faster by a default. */
+static void
+test_gemm_efficiency (void)
+{
+  const QmGpuSpec *gpus;
+  guint n, with_value = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (published_mamf); i++)
+    {
+      const QmGpuSpec *g = qm_catalog_gpu (published_mamf[i].gpu);
+      double rate;
+
+      g_assert_nonnull (g);
+      rate = g->mamf_fraction * g->tflops[QM_PRECISION_BF16];
+      if (fabs (rate - published_mamf[i].tflops) > 0.005 * published_mamf[i].tflops)
+        g_error ("%s: mamf_fraction x bf16 peak = %.1f TF, published MAMF %.1f TF",
+                 g->info.id, rate, published_mamf[i].tflops);
+    }
+
+  gpus = qm_catalog_gpus (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      const QmGpuSpec *g = &gpus[i];
+      const QmGpuSpec *same;
+
+      if (!(g->mamf_fraction > 0))
+        continue;
+      with_value++;
+      g_assert_cmpfloat (g->mamf_fraction, <=, 1.0);
+      if ((g->mamf_source == NULL || g->mamf_source[0] == '\0') && strstr (g->info.source, "MAMF") == NULL)
+        g_error ("%s: mamf_fraction %.3f without a source", g->info.id, g->mamf_fraction);
+      if (g->mamf_same_as == NULL || g->mamf_same_as[0] == '\0')
+        continue;
+      same = qm_catalog_gpu (g->mamf_same_as);
+      g_assert_nonnull (same);
+      g_assert_true (same->mamf_same_as == NULL || same->mamf_same_as[0] == '\0');
+      g_assert_cmpfloat (same->mamf_fraction, >, 0.0);
+      if (fabs (g->mamf_fraction * g->tflops[QM_PRECISION_BF16]
+                - same->mamf_fraction * same->tflops[QM_PRECISION_BF16])
+          > 0.005 * same->mamf_fraction * same->tflops[QM_PRECISION_BF16])
+        g_error ("%s takes the GEMM efficiency of %s but not its matmul rate", g->info.id, same->info.id);
+    }
+  g_assert_cmpuint (with_value, >=, 18);
+  g_assert_cmpstr (qm_catalog_gpu ("mi325x")->mamf_same_as, ==, "mi300x");
+  g_assert_cmpstr (qm_catalog_gpu ("h200-sxm-141gb")->mamf_same_as, ==, "h100-sxm-80gb");
+}
+
+/* The 8-GPU platforms of the non-NVIDIA accelerators (issue #32 item 6):
+ * each holds its GPU, with sourced power, NICs, height, weight and price.
+ * The components must not exceed the nameplate (qm-power warns). */
+static void
+test_accelerator_platforms (void)
+{
+  static const char * const platforms[][2] = {
+    { "xe9680-mi300x", "mi300x" },
+    { "oam-mi325x-8", "mi325x" },
+    { "oam-mi355x-8-lc", "mi355x" },
+    { "xe9680-gaudi3", "gaudi3" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (platforms); i++)
+    {
+      const QmServerSpec *s = qm_catalog_server (platforms[i][0]);
+      const QmGpuSpec *g = qm_catalog_gpu (platforms[i][1]);
+      double parts;
+
+      g_assert_nonnull (s);
+      g_assert_nonnull (g);
+      g_assert_cmpstr (s->gpu_id, ==, platforms[i][1]);
+      g_assert_cmpuint (s->gpus, ==, 8);
+      g_assert_cmpuint (s->nics, >, 0);
+      g_assert_cmpfloat (s->nic_gbps, >=, 400);
+      g_assert_cmpuint (s->rack_units, >, 0);
+      g_assert_cmpfloat (s->weight_kg, >, 0);
+      g_assert_cmpfloat (s->info.price_usd, >, 8 * g->info.price_usd);
+      g_assert_cmpfloat (s->power_typical_w, <, s->power_max_w);
+      g_assert_nonnull (strstr (s->info.source, "Price"));
+      g_assert_false (s->rack_scale);
+      parts = s->gpus * g->tdp_w + s->cpus * s->cpu_w + s->ram_w + s->nvme_w + s->nics * s->nic_w + s->other_w;
+      assert_near (parts, s->power_max_w, 1.0);
+    }
+  /* Dell PowerEdge XE9680: 6U, six 3,200 W PSUs in 3+3, 107.75 kg at most. */
+  g_assert_cmpuint (qm_catalog_server ("xe9680-mi300x")->rack_units, ==, 6);
+  assert_near (qm_catalog_server ("xe9680-gaudi3")->power_max_w, 9600.0, 1.0);
+  /* Gaudi 3's scale-out NICs are on the die: 3 x 200 GbE per card = six
+   * 800 GbE ports per 8-card board (Intel Gaudi 3 white paper). */
+  assert_near (qm_catalog_server ("xe9680-gaudi3")->nics * qm_catalog_server ("xe9680-gaudi3")->nic_gbps,
+               8 * 3 * 200.0, 1e-9);
+  g_assert_true (qm_catalog_server ("oam-mi355x-8-lc")->liquid_cooled);
+
+  /* The rack-scale systems: their own rack, 72 GPUs, liquid-cooled. */
+  for (guint i = 0; i < 2; i++)
+    {
+      const QmServerSpec *s = qm_catalog_server (i == 0 ? "gb200-nvl72" : "gb300-nvl72");
+
+      g_assert_nonnull (s);
+      g_assert_true (s->rack_scale);
+      g_assert_true (s->liquid_cooled);
+      g_assert_cmpuint (s->gpus, ==, 72);
+      g_assert_cmpuint (s->rack_units, ==, 48);
+      g_assert_cmpfloat (s->power_max_w, >=, 120000);
+      g_assert_cmpfloat (s->power_max_w, <=, 150000);
+    }
 }
 
 static gpointer
@@ -660,6 +799,8 @@ main (int argc, char **argv)
   g_test_add_func ("/catalog/provenance", test_provenance);
   g_test_add_func ("/catalog/gpu-datasheets", test_gpu_datasheets);
   g_test_add_func ("/catalog/server-datasheets", test_server_datasheets);
+  g_test_add_func ("/catalog/gemm-efficiency", test_gemm_efficiency);
+  g_test_add_func ("/catalog/accelerator-platforms", test_accelerator_platforms);
   g_test_add_func ("/catalog/parse-gpu", test_parse_gpu);
   g_test_add_func ("/catalog/parse-other-kinds", test_parse_other_kinds);
   g_test_add_func ("/catalog/parse-files", test_parse_files);

@@ -4,6 +4,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
+
 #include "qm-catalog.h"
 #include "qm-chart-racks.h"
 #include "qm-test-chart.h"
@@ -119,6 +121,60 @@ test_partial_rack (void)
   g_assert_cmpuint (layout.groups[1].servers, ==, 1);
 }
 
+/* A rack-scale system (GB200 NVL72, 48U, 132 kW, liquid-cooled) under a
+ * 42U / 40 kW facility: one system per rack, drawn at its own height and
+ * kW, liquid-cooled; the network racks carry the fabric switches' kW that
+ * qm-cluster sized them by, within the facility's limit. The same counts
+ * as the cluster. */
+static void
+test_rack_scale (void)
+{
+  const QmServerSpec *srv = qm_catalog_server ("gb200-nvl72");
+  QmFacility facility = { .pue = 1.25, .usd_per_kwh = 0.08, .rack_kw = 40, .rack_units = 42,
+                          .gco2_per_kwh = 380, .air_cooling_kw = 40 };
+  QmClusterInput in = {
+    .gpus = 576,
+    .server = srv,
+    .gpu = qm_catalog_gpu ("gb200"),
+    .network = qm_catalog_network ("ib-xdr-800"),
+    .storage = qm_catalog_storage ("parallel-fs"),
+    .facility = &facility,
+    .dataset_bytes = 20e12,
+    .checkpoint_bytes = 1e12,
+  };
+  QmChartStyle style;
+  QmCluster c;
+  QmRackLayout layout;
+  cairo_t *cr;
+  cairo_surface_t *s = qm_test_chart_surface (900, 480, &cr);
+  guint total = 0;
+
+  qm_chart_style_init_light (&style);
+  qm_cluster_compute (&in, &c);
+  g_assert_false (qm_issues_has_error (&c.issues));
+  qm_chart_render_racks (&(QmChartFrame) { cr, &style, 900, 480 }, &c, srv,
+                         in.network, &facility, &layout);
+  qm_test_save_png (s, "chart-racks-rack-scale.png");
+  qm_test_assert_border_untouched (s);
+  g_assert_cmpint (layout.groups[0].kind, ==, QM_RACK_COMPUTE);
+  g_assert_cmpuint (layout.groups[0].count, ==, 8);
+  g_assert_cmpuint (layout.groups[0].servers, ==, 1);
+  g_assert_cmpuint (layout.groups[0].server_units, ==, 48);
+  g_assert_true (layout.groups[0].liquid);
+  g_assert_cmpfloat (fabs (layout.groups[0].kw - 132.0), <, 1e-6);
+  /* The whole 48U system fills its drawn rack: 48 units of unit_height. */
+  g_assert_cmpfloat (fabs (layout.unit_height * 48 - (layout.racks[0].height - 8.0)), <, 1e-6);
+  for (guint i = 0; i < layout.n_groups; i++)
+    {
+      total += layout.groups[i].count;
+      if (layout.groups[i].kind == QM_RACK_NETWORK)
+        g_assert_cmpfloat (layout.groups[i].kw, <=, facility.rack_kw);
+    }
+  g_assert_cmpuint (total, ==, c.racks);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -126,5 +182,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart-racks/small-air-cooled", test_small_air_cooled);
   g_test_add_func ("/chart-racks/large-liquid", test_large_liquid);
   g_test_add_func ("/chart-racks/partial-rack", test_partial_rack);
+  g_test_add_func ("/chart-racks/rack-scale", test_rack_scale);
   return g_test_run ();
 }

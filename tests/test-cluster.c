@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "qm-cluster.h"
+#include "qm-power.h"
 
 /* DGX H100 datasheet: 8 x H100, 8U, 10.2 kW max, 8 x 400 Gb/s ConnectX-7
  * compute NICs (one per GPU, rail-optimised). */
@@ -226,6 +227,92 @@ test_racks (void)
   g_assert_true (c.liquid_cooling);
 }
 
+/* NVIDIA GB200 NVL72 datasheet: 72 Blackwell GPUs and 36 Grace CPUs in one
+ * liquid-cooled rack (18 compute trays, 9 NVLink switch trays), one
+ * 72-GPU NVLink domain, one ConnectX-7 400 Gb/s NIC per GPU; about 120 kW
+ * typical, 132 kW in HPE's build (used as the maximum), 48U. */
+static QmServerSpec
+gb200_nvl72 (void)
+{
+  QmServerSpec s = { 0, };
+
+  s.info.id = "gb200-nvl72";
+  s.gpu_id = "gb200";
+  s.gpus = 72;
+  s.cpus = 36;
+  s.nics = 72;
+  s.nic_gbps = 400;
+  s.rack_units = 48;
+  s.power_max_w = 132000;
+  s.rack_scale = TRUE;
+  s.liquid_cooled = TRUE;
+  return s;
+}
+
+/* A rack-scale system is its own rack: under a 42U / 40 kW facility
+ * (qm_plan_init's defaults) eight NVL72 are eight compute racks of 132 kW,
+ * liquid-cooled, with no "rack is smaller than one server" error; the
+ * facility's kW per rack is a warning about the positions. The switches,
+ * which the NVL72 rack has no units for, get racks of their own. Power
+ * counts the same 8 x 132 kW. */
+static void
+test_rack_scale (void)
+{
+  QmServerSpec srv = gb200_nvl72 ();
+  QmNetworkSpec net = qm9700 ();
+  QmFacility fac = facility ();
+  QmClusterInput in = { .gpus = 8 * 72, .server = &srv, .network = &net, .facility = &fac };
+  QmPowerInput pi = { 0, };
+  QmPower pw;
+  QmCluster c;
+  const QmIssue *issue;
+
+  qm_cluster_compute (&in, &c);
+  g_assert_false (qm_issues_has_error (&c.issues));
+  g_assert_cmpuint (c.nodes, ==, 8);
+  g_assert_cmpuint (c.nodes_per_rack, ==, 1);
+  g_assert_cmpuint (c.compute_racks, ==, 8);
+  g_assert_false (c.rack_limited_by_kw);
+  g_assert_cmpfloat_with_epsilon (c.rack_kw_peak, 132.0, 1e-9);
+  g_assert_true (c.liquid_cooling);
+  issue = qm_issues_find (&c.issues, "facility.rack_kw");
+  g_assert_nonnull (issue);
+  g_assert_cmpint (issue->level, ==, QM_ISSUE_WARNING);
+  g_assert_cmpuint (c.network_racks, >=, 1);
+  g_assert_cmpuint (c.racks, ==, c.compute_racks + c.network_racks + c.storage_racks);
+
+  pi.cluster = &c;
+  pi.server = &srv;
+  pi.facility = &fac;
+  pi.network = &net;
+  qm_power_compute (&pi, &pw);
+  g_assert_cmpfloat_with_epsilon (pw.gpus_kw + pw.servers_kw, 8 * 132.0, 1e-6);
+
+  /* A facility whose positions feed 132 kW: no warning. */
+  fac.rack_kw = 132;
+  qm_cluster_compute (&in, &c);
+  g_assert_null (qm_issues_find (&c.issues, "facility.rack_kw"));
+  g_assert_cmpuint (c.compute_racks, ==, 8);
+
+  /* The same system not marked rack-scale does not fit a 42U rack: the
+   * old refusal, which the flag exists to lift. */
+  srv.rack_scale = FALSE;
+  fac.rack_kw = 40;
+  qm_cluster_compute (&in, &c);
+  g_assert_true (qm_issues_has_error (&c.issues));
+
+  /* A liquid-cooled 8-GPU server (MI355X platform, 14 kW) asks for liquid
+   * cooling even in a rack below the air limit. */
+  srv = dgx_h100 ();
+  srv.power_max_w = 14000;
+  srv.rack_units = 4;
+  srv.liquid_cooled = TRUE;
+  in.gpus = 64;
+  qm_cluster_compute (&in, &c);
+  g_assert_cmpfloat (c.rack_kw_peak, <, fac.air_cooling_kw);
+  g_assert_true (c.liquid_cooling);
+}
+
 static void
 test_storage (void)
 {
@@ -389,6 +476,7 @@ main (int    argc,
   g_test_add_func ("/cluster/small-fabrics", test_small_fabrics);
   g_test_add_func ("/cluster/single-node", test_single_node);
   g_test_add_func ("/cluster/racks", test_racks);
+  g_test_add_func ("/cluster/rack-scale", test_rack_scale);
   g_test_add_func ("/cluster/storage", test_storage);
   g_test_add_func ("/cluster/bad-input", test_bad_input);
   g_test_add_func ("/cluster/random", test_random);

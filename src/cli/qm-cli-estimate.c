@@ -131,9 +131,15 @@ print_cluster (const QmPlan     *p,
        p->hardware.server.gpus, num (c->node_power_w, 0));
   row (_("Racks"), _("%s: %s compute, %s network, %s storage"), num (c->racks, 0),
        num (c->compute_racks, 0), num (c->network_racks, 0), num (c->storage_racks, 0));
-  row (sub (_("Per rack")), c->rack_limited_by_kw ? _("%u nodes, bound by kW (%u by rack units, %u by %s kW)")
-                                              : _("%u nodes, bound by rack units (%u by rack units, %u by %s kW)"),
-       c->nodes_per_rack, c->nodes_per_rack_by_units, c->nodes_per_rack_by_kw, num (p->facility.rack_kw, 1));
+  if (p->hardware.server.rack_scale)
+    /* Translators: a rack-scale system (GB200 NVL72) is a rack of its own:
+     * its height in U and its kW. */
+    row (sub (_("Per rack")), _("1 rack-scale system, its own rack (%u U, %s kW)"),
+         p->hardware.server.rack_units, num (c->node_power_w / 1000.0, 1));
+  else
+    row (sub (_("Per rack")), c->rack_limited_by_kw ? _("%u nodes, bound by kW (%u by rack units, %u by %s kW)")
+                                                : _("%u nodes, bound by rack units (%u by rack units, %u by %s kW)"),
+         c->nodes_per_rack, c->nodes_per_rack_by_units, c->nodes_per_rack_by_kw, num (p->facility.rack_kw, 1));
   row (sub (_("Cooling")), c->liquid_cooling ? _("%s kW in the fullest rack: LIQUID COOLING needed")
                                          : _("%s kW in the fullest rack: air"),
        num (c->rack_kw_peak, 1));

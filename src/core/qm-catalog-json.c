@@ -10,16 +10,19 @@
  *             link_gbs (one direction), mamf_fraction (0..1),
  *             memory_mib (as the device reports it), hbm_stream_fraction
  *             (0..1), mamf_fraction_fp8 (0..1), allreduce_busbw_gbs,
- *             allreduce_latency_us and p2p_link_gbs (serving, qm-serving.c).
+ *             allreduce_latency_us and p2p_link_gbs (serving, qm-serving.c),
+ *             mamf_source and mamf_same_as (where mamf_fraction comes from).
  *   server:   gpu_id, gpus >= 1, cpus, cpu_model, cpu_w (per socket), ram_gb,
  *             ram_w, nvme_tb, nvme_w, nics, nic_gbps, nic_w (per NIC),
  *             other_w, rack_units >= 1, power_max_w > 0, power_typical_w
- *             (<= power_max_w), weight_kg.
+ *             (<= power_max_w), weight_kg, rack_scale and liquid_cooled
+ *             (booleans: a system that is its own rack, e.g. GB200 NVL72).
  *   network:  technology, ports >= 1, port_gbps > 0, power_w, rack_units,
  *             latency_us, nic_usd, transceiver_usd, transceiver_w, cable_usd.
  *   storage:  kind, usd_per_tb, usd_per_gbs, write_gbs_per_tb, watts_per_tb,
  *             rack_units_per_pb, usd_per_tb_month (rent; 0 = not offered).
- *   facility: kind, rack_units, kw_limit.
+ *   facility: kind, rack_units, kw_limit, direct_liquid (a liquid rack that
+ *             carries direct-liquid-cooled servers).
  *   cloud:    provider, instance_type, gpu_id, gpus >= 1,
  *             usd_per_gpu_hour_on_demand, usd_per_gpu_hour_reserved.
  *   model:    params > 0 (a count, not billions), active_params (absent =
@@ -441,6 +444,8 @@ static const SpecField gpu_fields[] = {
   GPU ("allreduce_busbw_gbs", NUMBER, 0,               allreduce_busbw_gbs, "GB/s", 0, N_("All-Reduce Bus Bandwidth")),
   GPU ("allreduce_latency_us", NUMBER, 0,              allreduce_latency_us, "µs",  1, N_("All-Reduce Latency")),
   GPU ("p2p_link_gbs",        NUMBER, 0,               p2p_link_gbs,        "GB/s", 0, N_("Peer Link Bandwidth (Mesh)")),
+  GPU ("mamf_source",         TEXT,   0,               mamf_source,         NULL,   0, N_("Matmul Fraction Source")),
+  GPU ("mamf_same_as",        TEXT,   0,               mamf_same_as,        NULL,   0, N_("Matmul Fraction Measured On")),
   GPU ("lead_weeks",          NUMBER, 0,               info.lead_weeks,     NULL,   0, N_("Lead Time (Weeks)")),
   GPU ("support_rate",        NUMBER, FRAC,            info.support_rate,   NULL,   3, N_("Yearly Support (Fraction of List)")),
 };
@@ -478,6 +483,8 @@ static const SpecField server_fields[] = {
   SERVER ("power_max_w",     NUMBER, REQ | POS | COL, power_max_w,     "W",    0, N_("Max Power")),
   SERVER ("power_typical_w", NUMBER, 0,               power_typical_w, "W",    0, N_("Typical Power")),
   SERVER ("weight_kg",       NUMBER, 0,               weight_kg,       "kg",   1, N_("Weight")),
+  SERVER ("rack_scale",      BOOL,   0,               rack_scale,      NULL,   0, N_("Rack-Scale System")),
+  SERVER ("liquid_cooled",   BOOL,   0,               liquid_cooled,   NULL,   0, N_("Liquid-Cooled")),
   SERVER ("lead_weeks",      NUMBER, 0,               info.lead_weeks, NULL,   0, N_("Lead Time (Weeks)")),
   SERVER ("support_rate",    NUMBER, FRAC,            info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };
@@ -516,6 +523,7 @@ static const SpecField facility_fields[] = {
   FACILITY ("kind",       TEXT,   REQ | COL, kind,       NULL, 0, N_("Type")),
   FACILITY ("rack_units", COUNT,  COL,       rack_units, "U",  0, N_("Height")),
   FACILITY ("kw_limit",   NUMBER, COL,       kw_limit,   "kW", 1, N_("Power Limit")),
+  FACILITY ("direct_liquid", BOOL, 0,        direct_liquid, NULL, 0, N_("Direct Liquid Cooling")),
   FACILITY ("lead_weeks",   NUMBER, 0,         info.lead_weeks,   NULL, 0, N_("Lead Time (Weeks)")),
   FACILITY ("support_rate", NUMBER, FRAC,      info.support_rate, NULL, 3, N_("Yearly Support (Fraction of List)")),
 };

@@ -41,6 +41,9 @@ typedef struct
   const char   *kind;          /* "rack", "pdu", "liquid-rack" */
   guint         rack_units;
   double        kw_limit;
+  /* A liquid rack with a cold-plate loop (CDU, manifolds) that carries
+   * direct-liquid-cooled servers; a rear-door heat exchanger does not. */
+  gboolean      direct_liquid;
 } QmFacilityItem;
 
 /* The catalog version: bumped whenever the shipped data change, so that the

@@ -227,6 +227,75 @@ size_networks (const QmClusterInput *in,
   out->transceivers = out->network.transceivers + out->storage_network.transceivers;
 }
 
+/* Switch and storage racks: in @free_u units and @free_w watts of the last
+ * compute rack when they fit there, else racks of their own, by rack units
+ * and by kW. */
+static void
+pack_other_racks (const QmClusterInput *in,
+                  QmCluster            *out,
+                  guint                 rack_u,
+                  double                rack_w,
+                  guint                 free_u,
+                  double                free_w)
+{
+  double switch_w = 0.0, storage_w = 0.0;
+
+  if (in->network != NULL)
+    switch_w = out->switches * finite_nonneg (in->network->power_w);
+  if (in->storage != NULL)
+    storage_w = out->storage_tb * finite_nonneg (in->storage->watts_per_tb);
+
+  if (out->compute_racks > 0
+      && out->switch_units + out->storage_units <= free_u
+      && switch_w + storage_w <= free_w)
+    {
+      out->network_racks = 0;
+      out->storage_racks = 0;
+    }
+  else
+    {
+      out->network_racks = ceil_div (out->switch_units, rack_u);
+      out->storage_racks = ceil_div (out->storage_units, rack_u);
+      if (rack_w > 0.0)
+        {
+          out->network_racks = MAX (out->network_racks, (guint) ceil (switch_w / rack_w));
+          out->storage_racks = MAX (out->storage_racks, (guint) ceil (storage_w / rack_w));
+        }
+    }
+
+  out->racks = out->compute_racks + out->network_racks + out->storage_racks;
+}
+
+/* A rack-scale system (GB200 NVL72: 18 compute trays, 9 NVLink switch
+ * trays and the power shelves in one liquid-cooled 48U rack; NVIDIA GB200
+ * NVL72 datasheet) is delivered as its own rack: one node per rack, its
+ * height and kW its own, not the facility's rack that servers are packed
+ * into. The facility's kW per rack still says what a position can feed:
+ * below the system's power it is a warning (the site must provide those
+ * positions), not a refusal. Switches and storage get racks of their own,
+ * as the system's rack has no free units. */
+static void
+pack_rack_scale (const QmClusterInput *in,
+                 QmCluster            *out,
+                 guint                 rack_u,
+                 double                rack_w,
+                 double                air_kw)
+{
+  out->nodes_per_rack_by_units = 1;
+  out->nodes_per_rack_by_kw = 1;
+  out->nodes_per_rack = 1;
+  out->rack_limited_by_kw = FALSE;
+  out->compute_racks = out->nodes;
+  out->rack_kw_peak = out->nodes > 0 ? out->node_power_w / 1000.0 : 0.0;
+  out->liquid_cooling = in->server->liquid_cooled || out->rack_kw_peak > air_kw;
+
+  if (rack_w > 0.0 && out->node_power_w > rack_w)
+    qm_issues_add (&out->issues, QM_ISSUE_WARNING, "facility.rack_kw",
+                   N_("below the rack-scale system's own rack power: its positions need a feed of that size"),
+                   in->facility->rack_kw);
+  pack_other_racks (in, out, rack_u, rack_w, 0, 0.0);
+}
+
 static void
 pack_racks (const QmClusterInput *in,
             QmCluster            *out)
@@ -239,7 +308,7 @@ pack_racks (const QmClusterInput *in,
   double air_kw = (isfinite (fac->air_cooling_kw) && fac->air_cooling_kw > 0)
                 ? fac->air_cooling_kw : QM_CLUSTER_AIR_COOLING_KW_DEFAULT;
   guint last_nodes, free_u;
-  double free_w, switch_w = 0.0, storage_w = 0.0;
+  double free_w;
 
   if (server_u == 0)
     {
@@ -252,6 +321,12 @@ pack_racks (const QmClusterInput *in,
       qm_issues_add (&out->issues, QM_ISSUE_ERROR, "facility.rack_units",
                      N_("must be > 0"), 0);
       rack_u = server_u;
+    }
+
+  if (srv->rack_scale)
+    {
+      pack_rack_scale (in, out, rack_u, rack_w, air_kw);
+      return;
     }
 
   /* By rack units. */
@@ -288,38 +363,14 @@ pack_racks (const QmClusterInput *in,
   out->rack_limited_by_kw = out->nodes_per_rack_by_kw < out->nodes_per_rack_by_units;
   out->compute_racks = ceil_div (out->nodes, out->nodes_per_rack);
   out->rack_kw_peak = MIN (out->nodes_per_rack, out->nodes) * out->node_power_w / 1000.0;
-  out->liquid_cooling = out->rack_kw_peak > air_kw;
+  out->liquid_cooling = out->rack_kw_peak > air_kw || srv->liquid_cooled;
 
-  /* Switch and storage racks. Small clusters put their switches and
-   * storage in the free space of the last compute rack; otherwise each gets
-   * racks of its own, by rack units and by kW. */
-  if (in->network != NULL)
-    switch_w = out->switches * finite_nonneg (in->network->power_w);
-  if (in->storage != NULL)
-    storage_w = out->storage_tb * finite_nonneg (in->storage->watts_per_tb);
+  /* Small clusters put their switches and storage in the free space of
+   * the last compute rack. */
   last_nodes = out->nodes - (out->compute_racks ? out->compute_racks - 1 : 0) * out->nodes_per_rack;
   free_u = rack_u > last_nodes * server_u ? rack_u - last_nodes * server_u : 0;
   free_w = rack_w > 0.0 ? rack_w - last_nodes * out->node_power_w : G_MAXDOUBLE;
-
-  if (out->compute_racks > 0
-      && out->switch_units + out->storage_units <= free_u
-      && switch_w + storage_w <= free_w)
-    {
-      out->network_racks = 0;
-      out->storage_racks = 0;
-    }
-  else
-    {
-      out->network_racks = ceil_div (out->switch_units, rack_u);
-      out->storage_racks = ceil_div (out->storage_units, rack_u);
-      if (rack_w > 0.0)
-        {
-          out->network_racks = MAX (out->network_racks, (guint) ceil (switch_w / rack_w));
-          out->storage_racks = MAX (out->storage_racks, (guint) ceil (storage_w / rack_w));
-        }
-    }
-
-  out->racks = out->compute_racks + out->network_racks + out->storage_racks;
+  pack_other_racks (in, out, rack_u, rack_w, free_u, free_w);
 }
 
 void

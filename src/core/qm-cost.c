@@ -110,8 +110,18 @@ build_bom (const QmCostInput *in,
               checked_price (out, in->mgmt_network->info.price_usd,
                              "hardware.mgmt_network.price_usd", cl->mgmt_switches));
 
-  /* Racks: liquid-cooled ones for the compute racks when needed. */
-  if (cl->liquid_cooling && in->liquid_rack != NULL)
+  /* Racks: liquid-cooled ones for the compute racks when needed. A
+   * rack-scale system's compute racks come with it (enclosure, power
+   * shelves, manifolds: in the system's price), so only the network and
+   * storage racks are bought. */
+  if (srv->rack_scale)
+    {
+      if (in->rack != NULL)
+        add_line (out, N_("Racks"), &in->rack->info, cl->racks - cl->compute_racks,
+                  checked_price (out, in->rack->info.price_usd, "facility.rack.price_usd",
+                                 cl->racks - cl->compute_racks));
+    }
+  else if (cl->liquid_cooling && in->liquid_rack != NULL)
     {
       add_line (out, N_("Liquid-cooled racks"), &in->liquid_rack->info, cl->compute_racks,
                 checked_price (out, in->liquid_rack->info.price_usd,

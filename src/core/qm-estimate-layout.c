@@ -9,6 +9,7 @@
 
 #include "qm-compute.h"
 #include "qm-estimate-private.h"
+#include "qm-parallel-private.h"
 
 
 static void
@@ -119,7 +120,7 @@ plan_layout (const QmWorkload *w,
   l->dp = MAX (1u, gpus / (l->tp * l->pp * l->cp));
   l->micro_batch = MAX (w->micro_batch, 1u);
   l->n_micro = MAX (1u, w->global_batch / (l->micro_batch * l->dp));
-  l->virtual_stages = 1;
+  l->virtual_stages = MAX (qm_workload_virtual_stages (w), 1u);
   l->zero_stage = w->zero_stage;
   l->recompute = w->recompute;
   l->sequence_parallel = w->sequence_parallel && l->tp > 1;
@@ -548,9 +549,11 @@ fixed_layout (const QmPlan       *plan,
 {
   const QmWorkload *w = &plan->workload;
 
+  /* The plan's interleaving, or 1F1B without it: with the MFU given no
+   * search runs, so "auto" is priced as the engines' default too. */
+  e->parallelism.virtual_stages = MAX (qm_workload_virtual_stages (w), 1u);
   try_layout (plan, shape, e, MAX (w->tp, 1u), MAX (w->pp, 1u), MAX (w->cp, 1u),
               MAX (w->ep, 1u));
-  e->parallelism.virtual_stages = 1;
 }
 
 /* A deadline with the MFU and the layout given: size on the
@@ -686,6 +689,37 @@ serving_layout (const QmPlan      *plan,
     }
 }
 
+/* The assumptions a training layout rests on: the pipeline schedule
+ * (interleaving, as the plan gives it or the search chose it) and, when
+ * the throughput model priced it, where the GPU's GEMM efficiency comes
+ * from if it was not measured on that GPU. */
+static void
+note_layout_assumptions (const QmPlan            *plan,
+                         const QmEstimateContext *ctx,
+                         QmEstimate              *e)
+{
+  const QmGpuSpec *gpu = &plan->hardware.gpu;
+  const QmParallelism *par = &e->parallelism;
+  double m = MAX (1u, plan->workload.global_batch / MAX (1u, par->micro_batch * MAX (par->dp, 1u)));
+
+  if (par->pp > 1)
+    {
+      if (ctx->use_model && ctx->pb.virtual_stages == 0)
+        qm_estimate_assume (e, QM_NOTE_SCHEDULE_SEARCH, MAX (par->virtual_stages, 1u), par->pp, 0, 0);
+      else if (par->virtual_stages > 1)
+        qm_estimate_assume (e, QM_NOTE_SCHEDULE_INTERLEAVED, par->virtual_stages, par->pp, m, 0);
+      else
+        qm_estimate_assume (e, QM_NOTE_SCHEDULE_1F1B, par->pp, m, 0, 0);
+    }
+  if (!ctx->use_model)
+    return;
+  if (!(gpu->mamf_fraction > 0))
+    qm_estimate_assume_s (e, QM_NOTE_MAMF_DEFAULT, gpu->info.id, NULL, QM_PARALLEL_MAMF_DEFAULT, 0, 0);
+  else if (gpu->mamf_same_as != NULL && gpu->mamf_same_as[0] != '\0')
+    qm_estimate_assume_s (e, QM_NOTE_MAMF_SAME_AS, gpu->info.id, gpu->mamf_same_as,
+                          gpu->mamf_fraction, 0, 0);
+}
+
 /* The layout stage: the parallel layout and the per-GPU memory (the
  * search finds both at once), the MFU the throughput model predicts for
  * it, and whether it fits. */
@@ -732,6 +766,8 @@ qm_estimate_stage_layout (const QmPlan      *plan,
       e->parallelism.zero_stage = w->zero_stage;
       e->parallelism.recompute = w->recompute;
     }
+  if (e->has_training && !e->has_inference)
+    note_layout_assumptions (plan, ctx, e);
   e->fits = e->memory.fits;
   /* No layout of the search fits: QM_NOTE_NO_LAYOUT_FITS says it all. */
   if (!e->fits && !(ctx->use_model && ctx->searched))

@@ -82,6 +82,27 @@ pick_rack (const QmFacilityItem *const *racks,
   return best;
 }
 
+/* The liquid rack for @need kW: for a server cooled by liquid by design
+ * (cold plates: MI355X platform, NVL72) one with a cold-plate loop
+ * (direct_liquid), as a rear-door heat exchanger cools the air that
+ * leaves a rack, not a cold plate; any liquid rack when the catalog has
+ * no such one. */
+static const QmFacilityItem *
+pick_liquid_rack (const FacilityKinds *k,
+                  gboolean             direct,
+                  double               need)
+{
+  const QmFacilityItem *loop[KIND_MAX];
+  guint n = 0;
+
+  for (guint i = 0; direct && i < k->n_liquid; i++)
+    if (k->liquid[i]->direct_liquid)
+      loop[n++] = k->liquid[i];
+  if (n > 0)
+    return pick_rack (loop, n, TRUE, need);
+  return pick_rack (k->liquid, k->n_liquid, TRUE, need);
+}
+
 /* The PDU that feeds the fullest rack for the least money: each of the A/B
  * sets needs ceil (rack kW / PDU kW) of them (qm-cost.c). */
 static const QmFacilityItem *
@@ -318,7 +339,7 @@ qm_estimate_stage_cost (const QmPlan      *plan,
     }
   e->rack = pick_rack (kinds->rack, kinds->n_rack, FALSE, plan->facility.rack_units);
   e->liquid_rack = e->cluster.liquid_cooling
-                   ? pick_rack (kinds->liquid, kinds->n_liquid, TRUE, e->cluster.rack_kw_peak)
+                   ? pick_liquid_rack (kinds, hw->server.liquid_cooled, e->cluster.rack_kw_peak)
                    : NULL;
   e->pdu = pick_pdu (e->cluster.rack_kw_peak);
 
@@ -392,14 +413,24 @@ qm_estimate_stage_notes (const QmPlan      *plan,
   else
     qm_estimate_assume (e, QM_NOTE_INFERENCE_PERIOD, e->run_s / 3600.0, 0, 0, 0);
 
-  {
-    const double v[] = { cl->nodes_per_rack, cl->nodes_per_rack_by_units,
-                         cl->nodes_per_rack_by_kw, 0 };
-    QmNote *note = qm_estimate_assume_v (e, QM_NOTE_RACKS, v, G_N_ELEMENTS (v));
+  if (plan->hardware.server.rack_scale)
+    {
+      const double v[] = { plan->hardware.server.rack_units, cl->node_power_w / 1000.0,
+                           plan->facility.rack_units };
+      QmNote *note = qm_estimate_assume_v (e, QM_NOTE_RACKS_OWN, v, G_N_ELEMENTS (v));
 
-    if (note)
-      note->s[0] = cl->rack_limited_by_kw ? N_("the kW limit per rack") : N_("rack space");
-  }
+      if (note)
+        note->s[0] = plan->hardware.server.info.id;
+    }
+  else
+    {
+      const double v[] = { cl->nodes_per_rack, cl->nodes_per_rack_by_units,
+                           cl->nodes_per_rack_by_kw, 0 };
+      QmNote *note = qm_estimate_assume_v (e, QM_NOTE_RACKS, v, G_N_ELEMENTS (v));
+
+      if (note)
+        note->s[0] = cl->rack_limited_by_kw ? N_("the kW limit per rack") : N_("rack space");
+    }
   if (cl->liquid_cooling)
     {
       const double v[] = {
@@ -407,10 +438,13 @@ qm_estimate_stage_notes (const QmPlan      *plan,
         plan->facility.air_cooling_kw > 0 ? plan->facility.air_cooling_kw
                                           : QM_CLUSTER_AIR_COOLING_KW_DEFAULT,
       };
-      QmNote *note = qm_estimate_assume_v (e, QM_NOTE_LIQUID_COOLING, v, G_N_ELEMENTS (v));
+      QmNote *note = qm_estimate_assume_v (e, plan->hardware.server.liquid_cooled
+                                              ? QM_NOTE_LIQUID_BY_DESIGN : QM_NOTE_LIQUID_COOLING,
+                                           v, G_N_ELEMENTS (v));
 
       if (note)
-        note->s[0] = e->liquid_rack ? e->liquid_rack->info.id : N_("no liquid rack in the catalog");
+        note->s[0] = plan->hardware.server.rack_scale ? plan->hardware.server.info.id
+                     : e->liquid_rack ? e->liquid_rack->info.id : N_("no liquid rack in the catalog");
     }
   if (pw->avg_basis == QM_POWER_AVG_TYPICAL)
     qm_estimate_assume (e, QM_NOTE_POWER_AVG_TYPICAL, plan->hardware.server.power_typical_w,

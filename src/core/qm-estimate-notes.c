@@ -171,6 +171,35 @@ static const struct
     N_("rent vs buy: buying costs less than renting at %.2f per GPU-hour from month %.0f after the order") },
   /* These two append what would fit (v[3] QmParallelFix flags, v[4] GPUs,
    * v[5] GB per GPU): see format_fixes (). */
+  [QM_NOTE_SCHEDULE_1F1B] = { "schedule-1f1b",
+    N_("pipeline schedule: 1F1B without interleaving (v = 1), the default of Megatron-LM and "
+       "torchtitan when pp is given without virtual_stages; bubble (p − 1)/m of the step with p = "
+       "%.0f stages and m = %.0f micro-batches (Narayanan 2021 §2.2)") },
+  [QM_NOTE_SCHEDULE_INTERLEAVED] = { "schedule-interleaved",
+    N_("pipeline schedule: interleaved 1F1B with v = %.0f model chunks per stage, as the plan "
+       "gives; bubble (p − 1)/(v·m) with p = %.0f stages and m = %.0f micro-batches (Narayanan "
+       "2021 §2.2)") },
+  [QM_NOTE_SCHEDULE_SEARCH] = { "schedule-search",
+    N_("pipeline schedule: 1F1B with v = %.0f model chunks per stage (1 = no interleaving), "
+       "chosen by the layout search over p = %.0f stages (workload.virtual_stages \"auto\", or "
+       "pp \"auto\" with virtual_stages absent)") },
+  [QM_NOTE_MAMF_SAME_AS] = { "mamf-same-as",
+    /* Translators: %s are catalog GPU ids. */
+    N_("GEMM efficiency: %s has no measurement of its own and takes that of %s, the same "
+       "silicon: a best-shape matmul fraction of %.3f of the dense peak (catalog mamf_source)"), 2 },
+  [QM_NOTE_MAMF_DEFAULT] = { "mamf-default",
+    /* Translators: %s is a catalog GPU id. */
+    N_("GEMM efficiency: %s has no measured best-shape matmul fraction; the default %.3f is "
+       "assumed, the mean of the measured A100, H100 and B200 (stas00/ml-engineering MAMF "
+       "table)"), 1 },
+  [QM_NOTE_LIQUID_BY_DESIGN] = { "liquid-by-design",
+    /* Translators: %s is a catalog id of a rack-scale system or a liquid-cooled rack. */
+    N_("liquid cooling (%s): the servers are cooled by liquid by design (cold plates), %.1f kW "
+       "per compute rack; the air-cooling limit is %.0f kW"), 1 },
+  [QM_NOTE_RACKS_OWN] = { "racks-own",
+    /* Translators: %s is a catalog id of a rack-scale system (GB200 NVL72). */
+    N_("racks: each %s is a rack of its own (%.0f U, %.1f kW at the nameplate power), delivered "
+       "with its enclosure and power shelves, not packed into the facility's %.0f U racks"), 1 },
   [QM_NOTE_DOES_NOT_FIT] = { "does-not-fit",
     N_("does not fit: %.1f GB needed per GPU, %.1f GB available") },
   [QM_NOTE_NO_LAYOUT_FITS] = { "no-layout-fits",
@@ -299,7 +328,8 @@ qm_note_format (const QmNote *note,
   s1 = note->s[1] ? note->s[1] : "";
   /* These notes carry words of their own (marked with N_ where they are
    * set); catalog ids have no translation and come back unchanged. */
-  if (note->id == QM_NOTE_RACKS || note->id == QM_NOTE_LIQUID_COOLING || note->id == QM_NOTE_RACK_PARTS)
+  if (note->id == QM_NOTE_RACKS || note->id == QM_NOTE_LIQUID_COOLING || note->id == QM_NOTE_RACK_PARTS
+      || note->id == QM_NOTE_LIQUID_BY_DESIGN)
     {
       s0 = s0[0] != '\0' ? _(s0) : s0;
       s1 = s1[0] != '\0' ? _(s1) : s1;

@@ -70,6 +70,12 @@ struct _QmGpuSpec
   double p2p_link_gbs;
   /* The per-step overhead is the serving engine's (qm-engine.h), not
    * the GPU's. */
+  /* Where mamf_fraction comes from: the measurement or the stated rule
+   * (interned; "" or NULL = the general source). mamf_same_as names the
+   * GPU whose measurement it is when this part was not measured itself
+   * (same silicon); the estimate then says so (qm-estimate-notes.c). */
+  const char *mamf_source;
+  const char *mamf_same_as;
 };
 
 /* Bytes of device memory a program can allocate from: the reported
@@ -102,6 +108,12 @@ struct _QmServerSpec
   double power_max_w;      /* nameplate, for PDUs and racks */
   double power_typical_w;  /* typical under training load */
   double weight_kg;
+  /* A rack-scale system (GB200 NVL72): one node is a whole rack, delivered
+   * with its own enclosure, power shelves and cooling manifolds, so it is
+   * not packed into the facility's racks; rack_units is the rack's height
+   * and power_max_w the rack's kW. */
+  gboolean rack_scale;
+  gboolean liquid_cooled;  /* direct liquid cooling is part of the design */
 };
 
 struct _QmNetworkSpec

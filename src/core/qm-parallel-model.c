@@ -900,7 +900,7 @@ qm_parallel_problem_from_plan (const QmPlan      *plan,
   out->pp = w->pp;
   out->cp = w->cp;
   out->ep = w->ep;
-  out->virtual_stages = w->virtual_stages;
+  out->virtual_stages = qm_workload_virtual_stages (w);
   out->micro_batch = w->micro_batch;
   out->zero_stage = w->zero_stage;
   out->recompute = w->recompute;

@@ -200,12 +200,17 @@ model_parallel_candidates (const QmParallelProblem *pb,
   guint max_pp = pb->max_pp > 0 ? pb->max_pp : QM_PARALLEL_MAX_PP_DEFAULT;
   guint ncp = 0;
 
-  /* TP: powers of two inside the node first, then up to two nodes. */
+  /* TP: powers of two inside the node first, then up to two nodes. Inside
+   * the node only those that divide it, as a plan's own tp must
+   * (qm_plan_validate): a 72-GPU NVLink domain (GB200 NVL72) takes 8 but
+   * not 16, whose fifth group would straddle two racks and run at the
+   * NICs' speed, not NVLink's. */
   if (pb->tp > 0)
     tps[(*ntp)++] = pb->tp;
   else
     for (guint t = 1; t <= 2 * gpn && t <= MAX (pb->shape.heads, 1u); t *= 2)
-      tps[(*ntp)++] = t;
+      if (t > gpn || gpn % t == 0)
+        tps[(*ntp)++] = t;
   /* PP: divisors of the layers, powers of two, and the divisors of the
    * GPU count: stages may be uneven (qm_memory_pipeline_stages), so a
    * count with an odd factor can put it into pp, as Llama 3 put 126

@@ -106,6 +106,33 @@ has_mla (const QmPlan *p)
   return p->workload.model.kv_lora_rank != 0;
 }
 
+/* workload.virtual_stages is written when the plan gives it: a number, or
+ * "auto" (0); absent stays absent (QM_VIRTUAL_STAGES_UNSET), which means
+ * something else (qm_workload_virtual_stages). */
+static gboolean
+virtual_stages_given (const QmPlan *p)
+{
+  return p->workload.virtual_stages != QM_VIRTUAL_STAGES_UNSET;
+}
+
+/* A number, or "auto" for 0; nothing when absent (not written, and no
+ * default to show: absence has its own meaning). */
+static void
+write_virtual_stages (JsonBuilder     *b,
+                      const QmPlanKey *key,
+                      const QmPlan    *p)
+{
+  guint v = p->workload.virtual_stages;
+
+  if (v == QM_VIRTUAL_STAGES_UNSET)
+    return;
+  json_builder_set_member_name (b, qm_plan_key_name (key));
+  if (v == 0)
+    json_builder_add_string_value (b, "auto");
+  else
+    json_builder_add_int_value (b, v);
+}
+
 static gboolean
 by_deadline (const QmPlan *p)
 {
@@ -546,7 +573,10 @@ static const QmPlanKey keys[] = {
        .help = N_("GPUs that share one long sequence")),
   INT ("workload.ep", workload.ep, .flags = QM_PLAN_KEY_AUTO, .label = N_("Expert Parallel"),
        .help = N_("GPUs the experts of a mixture-of-experts model are spread over")),
-  INT ("workload.virtual_stages", workload.virtual_stages, .flags = QM_PLAN_KEY_AUTO | OPT),
+  INT ("workload.virtual_stages", workload.virtual_stages, .flags = QM_PLAN_KEY_AUTO,
+       .written = virtual_stages_given, .write = write_virtual_stages,
+       .auto_rule = "\"auto\": chosen by the layout search; absent: 1 (1F1B without interleaving, the "
+                    "engines' default) when pp is given, else chosen by the search"),
   NUM ("workload.mfu", workload.mfu, .flags = QM_PLAN_KEY_AUTO | EXCL,
        RANGE (0, 1, N_("must be > 0 and <= 1")), .auto_rule = "predicted by the throughput model",
        .label = N_("Model FLOPs Utilisation"), .help = N_("More than 0%, at most 100%")),

@@ -19,6 +19,7 @@ qm_workload_init (QmWorkload *w)
   w->optimizer = QM_OPTIMIZER_ADAMW;
   w->zero_stage = 1;
   w->recompute = QM_RECOMPUTE_SELECTIVE;
+  w->virtual_stages = QM_VIRTUAL_STAGES_UNSET;
   w->flash_attention = TRUE;
   w->sequence_parallel = TRUE;
   w->cp = 1;

@@ -85,7 +85,9 @@ typedef struct
   gboolean     fp32_grad_buffer;   /* optional key; +4 B/param, see qm-memory.h */
   QmTpOverlap  tp_overlap;         /* optional key; default none */
   guint        tp, pp, cp, ep;     /* 0 = auto */
-  guint        virtual_stages;     /* interleaved 1F1B chunks per stage; 0 = auto */
+  guint        virtual_stages;     /* interleaved 1F1B chunks per stage; 0 = "auto"
+                                    * (the search's choice); QM_VIRTUAL_STAGES_UNSET
+                                    * = absent: see qm_workload_virtual_stages() */
   double       mfu;                /* 0 = auto */
   guint        lora_rank;
   QmInferenceSpec inference;
@@ -93,6 +95,23 @@ typedef struct
   guint        target_gpus;
   double       deadline_days;
 } QmWorkload;
+
+/* workload.virtual_stages absent from the plan. */
+#define QM_VIRTUAL_STAGES_UNSET G_MAXUINT
+
+/* The interleaving v a plan asks for, as the layout code takes it: the
+ * plan's number; "auto" is 0, the search's choice; absent is the engines'
+ * default when the plan fixes pp, 1F1B without interleaving (v = 1:
+ * Megatron-LM interleaves only when --num-layers-per-virtual-pipeline-stage
+ * is given; torchtitan's default pipeline schedule is "1F1B"), and the
+ * search's choice when pp is "auto" too. */
+static inline guint
+qm_workload_virtual_stages (const QmWorkload *w)
+{
+  if (w->virtual_stages == QM_VIRTUAL_STAGES_UNSET)
+    return w->pp > 0 ? 1 : 0;
+  return w->virtual_stages;
+}
 
 typedef struct
 {

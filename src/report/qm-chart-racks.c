@@ -49,7 +49,8 @@ qm_rack_groups (const QmCluster     *c,
     g_assert (layout->n_groups <= QM_RACK_MAX_GROUPS); \
     g->kind = k; g->count = n; g->servers = srv; g->server_units = su; \
     g->switches = sw; g->switch_units = sw_u; g->storage_units = st; \
-    g->kw = kw_; g->liquid = g->kw > air; layout->total_racks += n; \
+    g->kw = kw_; g->liquid = g->kw > air || (srv > 0 && server != NULL && server->liquid_cooled); \
+    layout->total_racks += n; \
   } G_STMT_END
 
   /* extra < compute_racks, so the partial rack (the last) never needs
@@ -69,10 +70,16 @@ qm_rack_groups (const QmCluster     *c,
       guint more = switches % c->network_racks;
       double sw_kw = network != NULL ? network->power_w / 1000.0 : 0.0;
 
+      /* Each rack holds its share of the drawn switches (fabric and
+       * management, as the bill of materials counts them); the kW are the
+       * fabric switches' as qm-cluster.c sized them, spread by that share:
+       * the management switches' watts are not in @network. */
+      double kw_per_switch = switches > 0 ? c->switches * sw_kw / switches : 0.0;
+
       if (more > 0)
-        ADD (QM_RACK_NETWORK, more, 0, per + 1, 0, (per + 1) * sw_kw);
+        ADD (QM_RACK_NETWORK, more, 0, per + 1, 0, (per + 1) * kw_per_switch);
       if (c->network_racks > more)
-        ADD (QM_RACK_NETWORK, c->network_racks - more, 0, per, 0, per * sw_kw);
+        ADD (QM_RACK_NETWORK, c->network_racks - more, 0, per, 0, per * kw_per_switch);
     }
   if (c->storage_racks > 0)
     ADD (QM_RACK_STORAGE, c->storage_racks, 0, 0,
@@ -206,6 +213,10 @@ qm_chart_render_racks (const QmChartFrame  *frame,
   QmRackLayout layout;
   guint rack_units = facility != NULL && facility->rack_units > 0 ? facility->rack_units : 42;
   double limit_kw = facility != NULL && facility->rack_kw > 0 ? facility->rack_kw : 0.0;
+
+  /* A rack-scale system is its own rack: draw racks of its height. */
+  if (server != NULL && server->rack_scale)
+    rack_units = MAX (rack_units, server->rack_units);
   double text_h, legend_h, slot, rack_w, rack_h, top, bottom;
   const QmLegendEntry legend[] = {
     { _("Servers"), style->series[0], FALSE },
@@ -275,8 +286,12 @@ qm_chart_render_racks (const QmChartFrame  *frame,
       qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + rack_w / 2.0, pad + text_h + 2.0, 0.5,
                                                   0.0 }, title);
 
-      /* Below: kW against the rack's limit. */
-      draw_kw_bar (cr, style, limit_kw, text_h, i, &layout);
+      /* Below: kW against the rack's limit; a rack-scale system's own
+       * rack against its own power, not the facility's positions. */
+      draw_kw_bar (cr, style,
+                   server != NULL && server->rack_scale && g->servers > 0 && limit_kw > 0
+                   ? MAX (limit_kw, g->kw) : limit_kw,
+                   text_h, i, &layout);
     }
 
   if (layout.n_groups == 0)

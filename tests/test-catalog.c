@@ -346,9 +346,9 @@ test_server_datasheets (void)
   g_assert_cmpuint (s->gpus, ==, 72);
 }
 
-/* Best-shape matmul throughput (MAMF), BF16, from stas00/ml-engineering
- * compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS
- * comparison table" (mirror Mu-L/ml-engineering commit 330ebdd): the
+/* Best-shape matmul throughput (MAMF), BF16, from
+ * stas00/ml-engineering compute/accelerator/README.md, "Maximum Achievable
+ * Matmul FLOPS comparison table" (mirror Mu-L/ml-engineering commit 330ebdd): the
  * catalog's mamf_fraction times its bf16 peak must give the published
  * TFLOPS, whatever peak the table divided by (it used 1,677 TF for Gaudi 3
  * and MI350X's 2,300 TF for MI355X; the catalog keeps the datasheets'). */

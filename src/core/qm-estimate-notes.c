@@ -180,6 +180,9 @@ static const struct
     N_("%s: %s (got %g)"), 2 },
   [QM_NOTE_LIST_FULL] = { "list-full",
     N_("more notes were dropped") },
+  [QM_NOTE_HARDWARE_FLOPS_SELECTIVE_OP] = { "hardware-flops-selective-op",
+    N_("hardware_flops add the recompute of every other matrix product (PyTorch per-operator "
+       "selective checkpointing, as torchtitan applies it): +%.1f%%") },
 };
 
 const char *

@@ -159,6 +159,10 @@ qm_estimate_stage_time (const QmPlan      *plan,
       qm_estimate_assume (e, QM_NOTE_HARDWARE_FLOPS_FULL,
                           100.0 * (e->hardware_flops / e->training_flops - 1.0), 0, 0, 0);
       break;
+    case QM_RECOMPUTE_SELECTIVE_OP:
+      qm_estimate_assume (e, QM_NOTE_HARDWARE_FLOPS_SELECTIVE_OP,
+                          100.0 * (e->hardware_flops / e->training_flops - 1.0), 0, 0, 0);
+      break;
     case QM_RECOMPUTE_NONE:
     default:
       qm_estimate_assume (e, QM_NOTE_HARDWARE_FLOPS_NONE, 0, 0, 0, 0);

@@ -321,6 +321,7 @@ search_core (const QmParallelProblem *pb,
                     l.zero_stage = z;
                     l.recompute = (QmRecompute) r;
                     l.sequence_parallel = pb->sequence_parallel && tp > 1;
+                    l.shard_group = pb->shard_group;
                     v1_nofit = try_virtual_stages (&c, pb, top_n, &l, out);
                     /* Memory grows with the micro-batch: when no
                      * interleaving fits, larger ones cannot fit either. */

@@ -503,7 +503,8 @@ static const char *const zero_labels[] = {
   "2", N_("ZeRO-2: + gradients"), "3", N_("ZeRO-3 / FSDP: + weights"), NULL,
 };
 static const char *const recompute_labels[] = {
-  "none", N_("None"), "selective", N_("Selective (attention)"), "full", N_("Full"), NULL,
+  "none", N_("None"), "selective", N_("Selective (attention)"), "full", N_("Full"),
+  "selective-op", N_("Selective per operator (PyTorch)"), NULL,
 };
 static const char *const pricing_labels[] = {
   "buy", N_("Buy"), "rent", N_("Rent on demand"), "rent-reserved", N_("Rent reserved"), NULL,

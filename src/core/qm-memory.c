@@ -668,6 +668,20 @@ qm_memory_estimate (const QmModelShape   *shape,
   /* Overheads that real frameworks add (estimation-anchors §2.7). */
   rest = out->weights + out->gradients + out->optimizer + out->activations;
   out->overhead = QM_MEMORY_CUDA_CONTEXT_BYTES;
+  {
+    /* One NCCL communicator per parallel group this GPU belongs to: TP,
+     * PP (its send/recv pairs), CP, EP and the data-parallel group with CP
+     * (Megatron-Core's process groups; HSDP adds the replicate group). */
+    const double groups[] = { tp, cp, ep, dpc };
+
+    for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+      if (groups[i] > 1)
+        out->overhead += groups[i] > 2 ? QM_MEMORY_NCCL_COMMUNICATOR_BYTES : QM_MEMORY_NCCL_PAIR_BYTES;
+    if (pp > 1)
+      out->overhead += QM_MEMORY_NCCL_PAIR_BYTES;
+    if (c->zero_stage >= 1 && zs < dpc)
+      out->overhead += dpc / zs > 2 ? QM_MEMORY_NCCL_COMMUNICATOR_BYTES : QM_MEMORY_NCCL_PAIR_BYTES;
+  }
   if (dp > 1)
     out->overhead += MIN (QM_MEMORY_REDUCE_BUCKET_ELEMENTS * 2.0, out->gradients);
   if (c->zero_stage >= 3 && pp > 1 && zs > 1)

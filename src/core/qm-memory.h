@@ -23,6 +23,15 @@ G_BEGIN_DECLS
 /* CUDA context and kernels, measured: 1,343 MB (MiB, nvidia-smi) on a V100
  * (huggingface/transformers docs/source/en/model_memory_anatomy.md; "1-2 GB"). */
 #define QM_MEMORY_CUDA_CONTEXT_BYTES (1343.0 * 1024 * 1024)
+/* NCCL's own device memory per communicator (channel FIFOs, NCCL_BUFFSIZE
+ * 4 MiB per channel and peer, plus its kernels' state), measured through
+ * PyTorch process groups on 4 × A100 with NVLink: 544 MB for a group of
+ * two ranks, 688 MB for more (NVIDIA/nccl issue #964, 2023-08; the
+ * maintainer, #864/#986: linear in the channels, not growing past two
+ * nodes for rings). Every parallel dimension of more than one rank is
+ * one communicator (process group) on each GPU. */
+#define QM_MEMORY_NCCL_COMMUNICATOR_BYTES (688.0 * 1024 * 1024)
+#define QM_MEMORY_NCCL_PAIR_BYTES         (544.0 * 1024 * 1024)
 /* Allocator reserve over allocated memory: 1-2% in steady state in nanotron
  * benchmark logs (44,034 vs 44,472 MiB); we take the top of that range. */
 #define QM_MEMORY_FRAGMENTATION 0.02

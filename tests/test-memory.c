@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "qm-catalog.h"
+#include "qm-compute.h"
 #include "qm-memory.h"
 #include "qm-parallel.h"
 #include "qm-test-util.h"
@@ -360,6 +361,36 @@ test_partial_recompute (void)
   }
 }
 
+/* torchtitan's per-operator selective checkpointing (the 2024-12 benchmark
+ * commit's _custom_policy: keep every mm output but every second one, and
+ * the attention output): on Llama 3.1 8B (h 4096, 8 KV heads of 128, SwiGLU
+ * 14336) a layer keeps its input, Q, V, the attention output, w1's and
+ * w2's outputs and the log-sum-exp, and the backward redoes wk, wo and
+ * w3: 2·(h·kv + h·h + h·f) FLOPs per token per layer more. */
+static void
+test_selective_op (void)
+{
+  const QmModelShape *l8 = &qm_catalog_model ("llama-3.1-8b")->shape;
+  double s = 8192, h = 4096, kv = 1024, f = 14336;
+  double op = qm_memory_layer_activations (l8, s, 1, 1, FALSE, QM_RECOMPUTE_SELECTIVE_OP, TRUE);
+  double none = qm_memory_layer_activations (l8, s, 1, 1, FALSE, QM_RECOMPUTE_NONE, TRUE);
+  QmTrainingFlops t_none, t_op;
+
+  g_assert_cmpuint (l8->hidden, ==, 4096);
+  g_assert_cmpfloat (qm_model_kv_heads (l8) * qm_model_head_dim (l8), ==, kv);
+  g_assert_cmpuint (l8->ffn_hidden, ==, 14336);
+  qm_assert_rel (op, s * (2 * (h + h + kv + h + f + h) + 4 * 32), 1e-12);
+  g_assert_cmpfloat (op, <, 0.45 * none);
+  g_test_message ("Llama 3.1 8B at s 8192: %.0f B/token per layer per operator, %.0f without "
+                  "recompute", op / s, none / s);
+
+  qm_compute_training_flops (l8, 1e9, 8192, QM_RECOMPUTE_NONE, &t_none);
+  qm_compute_training_flops (l8, 1e9, 8192, QM_RECOMPUTE_SELECTIVE_OP, &t_op);
+  qm_assert_rel (t_op.hardware_flops - t_none.hardware_flops,
+                 2 * (h * kv + h * h + h * f) * 32 * 1e9, 1e-12);
+  g_assert_cmpfloat (t_op.model_flops, ==, t_none.model_flops);
+}
+
 /* LoRA's frozen base (Hu et al. 2021): the backward keeps the inputs of
  * the adapted linears and what carries the gradient through the frozen
  * ones. On Llama 2 70B at s = 8192 (the MLPerf llama2_70b_lora shape),
@@ -587,6 +618,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory/overhead-and-fit", test_overhead_and_fit);
   g_test_add_func ("/memory/pipeline-stages", test_pipeline_stages);
   g_test_add_func ("/memory/partial-recompute", test_partial_recompute);
+  g_test_add_func ("/memory/selective-op", test_selective_op);
   g_test_add_func ("/memory/lora-frozen-base", test_lora_frozen_base);
   g_test_add_func ("/memory/fsdp-gather-hsdp", test_fsdp_gather_and_hsdp);
   g_test_add_func ("/memory/runs-that-ran-fit", test_runs_that_ran_fit);

@@ -621,8 +621,6 @@ qm_plan_validate (const QmPlan *p,
          "workload.lora_rank", w->lora_rank, QM_PROBLEM_LORA_RANK, NULL, 0, 0);
   CHECK (!w->fp8_weights || w->precision == QM_PRECISION_FP8,
          "workload.fp8_weights", 1, QM_PROBLEM_FP8_WEIGHTS, NULL, 0, 0);
-  CHECK (w->recompute_layers == 0 || w->recompute == QM_RECOMPUTE_FULL,
-         "workload.recompute_layers", w->recompute_layers, QM_PROBLEM_RECOMPUTE_LAYERS, NULL, 0, 0);
 
   /* Parallelism against the hardware and the model. */
   CHECK (gpn >= 1 && gpn <= 1024, "hardware.server", gpn, QM_PROBLEM_SERVER_GPUS, NULL, 1, 1024);

@@ -628,7 +628,11 @@ qm_memory_estimate (const QmModelShape   *shape,
      * optimizer (TE docs, "fp8_model_init": "the master weights are
      * kept in higher precision by the optimizer"). The MLPerf Training
      * llama2_70b_lora submissions set fp8_params with fp8 (NeMo config
-     * megatron_gpt_peft_tuning_config.yaml): their frozen base is 1 B/param. */
+     * megatron_gpt_peft_tuning_config.yaml): their frozen base is 1 B/param.
+     * Not counted: Transformer Engine's cached fp8 transpose of each weight
+     * (another byte per parameter on Hopper, whose fp8 GEMMs want the
+     * transposed operand in the backward); those MLPerf configs turn it off
+     * (disable_parameter_transpose_cache: True). */
     w_bytes = 1.0;
   o_bytes = master + optimizer_state_bytes (c->optimizer);
 

@@ -3,7 +3,13 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qm-catalog.h"
+#include "qm-compute.h"
 #include "qm-memory.h"
+#include "qm-parallel.h"
 #include "qm-test-util.h"
 
 static QmMemoryConfig
@@ -278,6 +284,371 @@ test_pipeline_stages (void)
   qm_assert_rel (qm_memory_pipeline_layers_held (&st, 16, 1, 16), 15 * 8, 1e-12);
 }
 
+/* Megatron-LM --recompute-method block --recompute-num-layers k
+ * (arguments.py): k layers of each stage keep their input only (Korthikanti
+ * Table 2, "full recompute" 2sbh), the others everything (the table's
+ * TP-only row). On the paper's GPT-3 175B example (s 2048, h 12288, a 96,
+ * t 8, 96 layers on 8 stages of 12), 1F1B on stage 0 holds L = 96 layers'
+ * worth; with k = 6 of 12 half of them are checkpointed. */
+static void
+test_partial_recompute (void)
+{
+  QmModelShape gpt = { .layers = 96, .hidden = 12288, .heads = 96, .ffn_hidden = 4 * 12288,
+                       .vocab = 51200 };
+  double s = 2048, h = 12288, a = 96, t = 8, sbh = s * h;
+  double none = qm_memory_korthikanti_layer (s, 1, h, a, t, FALSE, QM_RECOMPUTE_NONE);
+  double ckpt = qm_memory_korthikanti_layer (s, 1, h, a, t, FALSE, QM_RECOMPUTE_FULL);
+  double outside = s * h / t * 8;
+  QmMemoryConfig c = training_config ();
+  QmMemoryBreakdown all, half, zero;
+
+  g_assert_cmpfloat (qm_memory_recompute_fraction (6, 12), ==, 0.5);
+  g_assert_cmpfloat (qm_memory_recompute_fraction (0, 12), ==, 1.0);
+  g_assert_cmpfloat (qm_memory_recompute_fraction (40, 12), ==, 1.0);
+
+  c.tp = 8;
+  c.pp = 8;
+  c.n_microbatches = 64;
+  c.recompute = QM_RECOMPUTE_FULL;
+  qm_memory_estimate (&gpt, &c, &all);
+  c.recompute_layers = 6;
+  qm_memory_estimate (&gpt, &c, &half);
+  c.recompute_layers = 12;
+  qm_memory_estimate (&gpt, &c, &zero);
+
+  /* Every layer recomputed: 96 · 2sbh, plus the layer being recomputed. */
+  qm_assert_rel (all.activations, 96 * 2 * sbh + none + outside, 1e-12);
+  qm_assert_rel (zero.activations, all.activations, 1e-12);
+  /* Half: 48 layers at 2sbh and 48 at sbh(10 + 24/t + 5as/(ht)). */
+  qm_assert_rel (half.activations, 48 * ckpt + 48 * none + none + outside, 1e-12);
+  g_test_message ("GPT-3 175B stage 0: full recompute %.1f GB, 6 of 12 layers %.1f GB, none %.1f GB",
+                  all.activations / 1e9, half.activations / 1e9, (96 * none + outside) / 1e9);
+
+  /* The step model charges the recompute forward of those layers only. */
+  {
+    QmParallelProblem pb;
+    QmParallelLayout l;
+    QmParallelTime t_all, t_half;
+
+    memset (&pb, 0, sizeof pb);
+    pb.shape = gpt;
+    pb.mode = QM_MODE_PRETRAIN;
+    pb.precision = QM_PRECISION_BF16;
+    pb.optimizer = QM_OPTIMIZER_ADAMW;
+    pb.seq_len = 2048;
+    pb.global_batch = 1536;
+    pb.gpu = *qm_catalog_gpu ("a100-sxm-80gb");
+    pb.server = *qm_catalog_server ("dgx-a100");
+    pb.network = *qm_catalog_network ("ib-hdr-200");
+    pb.gpus = 1024;
+    pb.recompute = QM_RECOMPUTE_FULL;
+    memset (&l, 0, sizeof l);
+    l.tp = 8;
+    l.pp = 8;
+    l.dp = 16;
+    l.cp = 1;
+    l.ep = 1;
+    l.micro_batch = 1;
+    l.n_micro = 96;
+    l.virtual_stages = 1;
+    l.recompute = QM_RECOMPUTE_FULL;
+    g_assert_true (qm_parallel_step_time (&pb, &l, &t_all));
+    pb.recompute_layers = 6;
+    g_assert_true (qm_parallel_step_time (&pb, &l, &t_half));
+    g_assert_cmpfloat (t_all.recompute, >, 0);
+    qm_assert_rel (t_half.recompute, 0.5 * t_all.recompute, 1e-9);
+    g_assert_cmpfloat (qm_parallel_recompute_fraction (&pb, &l), ==, 0.5);
+  }
+}
+
+/* torchtitan's per-operator selective checkpointing (the 2024-12 benchmark
+ * commit's _custom_policy: keep every mm output but every second one, and
+ * the attention output): on Llama 3.1 8B (h 4096, 8 KV heads of 128, SwiGLU
+ * 14336) a layer keeps its input, Q, V, the attention output, w1's and
+ * w2's outputs and the log-sum-exp, and the backward redoes wk, wo and
+ * w3: 2·(h·kv + h·h + h·f) FLOPs per token per layer more. */
+static void
+test_selective_op (void)
+{
+  const QmModelShape *l8 = &qm_catalog_model ("llama-3.1-8b")->shape;
+  double s = 8192, h = 4096, kv = 1024, f = 14336;
+  double op = qm_memory_layer_activations (l8, s, 1, 1, FALSE, QM_RECOMPUTE_SELECTIVE_OP, TRUE);
+  double none = qm_memory_layer_activations (l8, s, 1, 1, FALSE, QM_RECOMPUTE_NONE, TRUE);
+  QmTrainingFlops t_none, t_op;
+
+  g_assert_cmpuint (l8->hidden, ==, 4096);
+  g_assert_cmpfloat (qm_model_kv_heads (l8) * qm_model_head_dim (l8), ==, kv);
+  g_assert_cmpuint (l8->ffn_hidden, ==, 14336);
+  qm_assert_rel (op, s * (2 * (h + h + kv + h + f + h) + 4 * 32), 1e-12);
+  g_assert_cmpfloat (op, <, 0.45 * none);
+  g_test_message ("Llama 3.1 8B at s 8192: %.0f B/token per layer per operator, %.0f without "
+                  "recompute", op / s, none / s);
+
+  qm_compute_training_flops (l8, 1e9, 8192, QM_RECOMPUTE_NONE, &t_none);
+  qm_compute_training_flops (l8, 1e9, 8192, QM_RECOMPUTE_SELECTIVE_OP, &t_op);
+  qm_assert_rel (t_op.hardware_flops - t_none.hardware_flops,
+                 2 * (h * kv + h * h + h * f) * 32 * 1e9, 1e-12);
+  g_assert_cmpfloat (t_op.model_flops, ==, t_none.model_flops);
+}
+
+/* LoRA's frozen base (Hu et al. 2021): the backward keeps the inputs of
+ * the adapted linears and what carries the gradient through the frozen
+ * ones. On Llama 2 70B at s = 8192 (the MLPerf llama2_70b_lora shape),
+ * adapters on the attention projections drop two tensors of Korthikanti's
+ * list per layer: the MLP input (2sbh) and the down projection's input
+ * (2sbf); on every linear nothing. No optimizer or gradient bytes for the
+ * frozen weights; fp8-stored weights are 1 byte. */
+static void
+test_lora_frozen_base (void)
+{
+  const QmModelShape *l70 = &qm_catalog_model ("llama-2-70b")->shape;
+  double s = 8192, h = l70->hidden, f = l70->ffn_hidden;
+  double full = qm_memory_layer_activations (l70, s, 1, 1, FALSE, QM_RECOMPUTE_NONE, TRUE);
+  double attn = qm_memory_lora_layer_activations (l70, s, 1, 1, FALSE, QM_RECOMPUTE_NONE, TRUE,
+                                                  QM_LORA_TARGETS_ATTENTION);
+  double all = qm_memory_lora_layer_activations (l70, s, 1, 1, FALSE, QM_RECOMPUTE_NONE, TRUE,
+                                                 QM_LORA_TARGETS_ALL);
+  QmMemoryConfig c = training_config ();
+  QmMemoryBreakdown m;
+  double psi = qm_model_params (l70);
+  double adapters = qm_memory_lora_params_for (l70, 16, QM_LORA_TARGETS_ATTENTION);
+
+  g_assert_cmpfloat (all, ==, full);
+  qm_assert_rel (full - attn, 2 * s * h + 2 * s * f, 1e-12);
+  /* SwiGLU: the gate|up output (4sf) stays, the SiLU backward needs it. */
+  g_assert_cmpfloat (attn, >, 4 * s * f);
+  /* r(in + out) on QKV and output: 80 × 16 × ((h + h) + 2(h + kv) + (h + h)). */
+  qm_assert_rel (adapters, 80 * 16.0 * (4 * h + 2 * (h + 8 * 128.0) + 0), 1e-12);
+  g_test_message ("Llama 2 70B layer at s 8192: full training %.2f GB, LoRA on attention %.2f GB",
+                  full / 1e9, attn / 1e9);
+
+  c.mode = QM_MODE_LORA;
+  c.precision = QM_PRECISION_FP8;
+  c.lora_rank = 16;
+  c.lora_targets = QM_LORA_TARGETS_ATTENTION;
+  c.seq_len = 8192;
+  c.fp8_weights = TRUE;
+  qm_memory_estimate (l70, &c, &m);
+  qm_assert_rel (m.weights, psi * 1.0 + adapters * 2.0, 1e-12);
+  g_assert_cmpfloat (m.gradients, ==, 2 * adapters);
+  g_assert_cmpfloat (m.optimizer, ==, 12 * adapters);
+  c.fp8_weights = FALSE;
+  qm_memory_estimate (l70, &c, &m);
+  qm_assert_rel (m.weights, psi * 2.0 + adapters * 2.0, 1e-12);
+}
+
+/* LoRA against a measurement: Megatron-SWIFT's Qwen2.5-7B example on 2 GPUs
+ * (modelscope/ms-swift examples/megatron/lora/dense.sh: TP 2 with SP,
+ * micro-batch 16, full recompute of every layer, LoRA rank 8 on all
+ * linears) reads "full: 2 * 70GiB", "lora: 2 * 14GiB". The same batch runs
+ * both ways, and all-linear LoRA keeps the same activations, so the
+ * difference is the frozen base's gradients and optimizer states. Swift
+ * leaves accumulate_allreduce_grads_in_fp32 off (bf16 gradients, 14 bytes
+ * per base parameter more than LoRA's 2), but Megatron's mixed-precision
+ * optimizer (Float16OptimizerWithFloat16Params) gives its fp32 masters
+ * fp32 copies of those gradients at the step (4 more: 18). The model must
+ * bracket the measurement between the two accountings. The totals
+ * themselves depend on the padded length of the alpaca batches, which the
+ * example does not state. */
+static void
+test_lora_measured (void)
+{
+  const QmModelShape *q7 = &qm_catalog_model ("qwen2.5-7b")->shape;
+  QmMemoryConfig c = training_config ();
+  QmMemoryBreakdown full, lora;
+  double gib = 1024.0 * 1024 * 1024, diff14, diff18;
+  QmParamCount pc;
+
+  c.mode = QM_MODE_FINETUNE;
+  c.tp = 2;
+  c.sequence_parallel = TRUE;
+  c.micro_batch = 16;
+  c.seq_len = 1024;
+  c.recompute = QM_RECOMPUTE_FULL;
+  c.zero_stage = 1;
+  c.flash_attention = TRUE;
+  qm_memory_estimate (q7, &c, &full);
+  c.mode = QM_MODE_LORA;
+  c.lora_rank = 8;
+  qm_memory_estimate (q7, &c, &lora);
+  g_assert_cmpfloat (full.activations, ==, lora.activations);
+  diff14 = (full.total - lora.total) / gib;
+  /* The step's fp32 gradient copies on top: 4 bytes per parameter of a
+   * TP rank (the fragmentation allowance on them too). */
+  qm_model_count_params (q7, &pc);
+  diff18 = diff14 + 4.0 * pc.total / 2 * (1 + QM_MEMORY_FRAGMENTATION) / gib;
+  g_test_message ("Qwen2.5-7B on 2 GPUs: full - LoRA %.1f to %.1f GiB predicted, 70 - 14 = 56 GiB measured",
+                  diff14, diff18);
+  g_assert_cmpfloat (diff14, <=, 56.0);
+  g_assert_cmpfloat (diff18, >=, 56.0);
+}
+
+/* FSDP / ZeRO-3 holds one layer's full parameters and the prefetched next
+ * one, and the unsharded gradients of two, not the model: DeepSpeed's
+ * stage3.py estimator keeps 4·LL (16-bit weights + gradients of the
+ * largest layer) for prefetch 0; FSDP's default prefetch of one layer adds
+ * a layer of weights and a layer of gradients in flight. HSDP divides the
+ * states by the shard group, not by dp. */
+static void
+test_fsdp_gather_and_hsdp (void)
+{
+  const QmModelShape *l8 = &qm_catalog_model ("llama-3.1-8b")->shape;
+  QmParamCount pc;
+  double block, g;
+  QmMemoryConfig c = training_config ();
+  QmMemoryBreakdown full, hsdp;
+
+  qm_model_count_params (l8, &pc);
+  block = (pc.total - pc.embedding) / l8->layers;
+  g = qm_memory_zero3_gathered (l8, &pc, 1, 1, 1, 2, 2);
+  /* (1 + 1) layers of weights + 2 of gradients, the root unit (embedding
+   * and untied head) gathered and the head's gradient held. */
+  qm_assert_rel (g, 2 * (2 * block + pc.embedding) + 2 * (2 * block + pc.embedding / 2), 1e-12);
+  /* Far less than the model. */
+  g_assert_cmpfloat (g, <, 0.5 * 2 * pc.total);
+
+  c.zero_stage = 3;
+  c.dp = 128;
+  c.seq_len = 8192;
+  qm_memory_estimate (l8, &c, &full);
+  c.shard_group = 8;
+  qm_memory_estimate (l8, &c, &hsdp);
+  qm_assert_rel (full.weights + full.gradients + full.optimizer, 16 * pc.total / 128, 1e-9);
+  qm_assert_rel (hsdp.weights + hsdp.gradients + hsdp.optimizer, 16 * pc.total / 8, 1e-9);
+}
+
+/* The fit verdict as a test: every run of tests/data/training-memory-runs.tsv
+ * ran, so each must fit at its published layout on its GPU's real capacity
+ * (qm_parallel_memory, the check the estimate and the search use). Where
+ * the source publishes its peak the prediction is printed beside it and
+ * bounded. torchtitan's Memory(GiB) is the allocator's max reserved: the
+ * peak allocated plus the blocks the caching allocator keeps, and at long
+ * sequences the unfused PyTorch cross-entropy's fp32 copies of the logits
+ * (the upcast, the log-softmax output and its gradient, ~12·s·V bytes at
+ * the start of the backward, where Megatron's fused vocab-parallel loss
+ * keeps Korthikanti's 4·s·V), which the model does not count. So the
+ * prediction may fall well below the reading (down to half of it on the
+ * 70B and full-recompute rows), but must never exceed it by more than the
+ * spread of the source's own readings for one layout (eager 82.4 vs
+ * compiled 77.0 GiB, 7%): 10%. */
+static void
+test_runs_that_ran_fit (void)
+{
+  g_autofree char *path = qm_test_source_path ("tests/data/training-memory-runs.tsv");
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) head = NULL;
+  guint n = 0, n_measured = 0, n_fail = 0;
+  double worst_over = 0, worst_under = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto(GStrv) f = NULL;
+      QmParallelProblem pb;
+      QmParallelLayout l;
+      QmMemoryBreakdown m;
+      const QmModelPreset *model;
+      const QmGpuSpec *gpu;
+      double measured, predicted_gib;
+      guint k = 0;
+
+      if (lines[i][0] == '#' || lines[i][0] == '\0')
+        continue;
+      f = g_strsplit (lines[i], "\t", -1);
+      if (!head)
+        {
+          head = g_steal_pointer (&f);
+          g_assert_cmpstr (head[0], ==, "id");
+          g_assert_cmpuint (g_strv_length (head), ==, 24);
+          continue;
+        }
+      g_assert_cmpuint (g_strv_length (f), ==, 24);
+#define NEXT_U() ((guint) strtoul (f[k++], NULL, 10))
+      k = 1;
+      model = qm_catalog_model (f[k++]);
+      gpu = qm_catalog_gpu (f[k++]);
+      g_assert_nonnull (model);
+      g_assert_nonnull (gpu);
+      memset (&pb, 0, sizeof pb);
+      memset (&l, 0, sizeof l);
+      pb.shape = model->shape;
+      pb.gpu = *gpu;
+      {
+        double cap = g_ascii_strtod (f[k++], NULL);
+
+        /* The run's own part (torchtitan's Grand Teton H100 has 96 GB). */
+        if (cap > 0)
+          {
+            pb.gpu.memory_gb = cap;
+            pb.gpu.memory_mib = 0;
+          }
+      }
+      pb.gpus = NEXT_U ();
+      l.tp = NEXT_U ();
+      l.pp = NEXT_U ();
+      l.cp = NEXT_U ();
+      l.virtual_stages = NEXT_U ();
+      l.micro_batch = NEXT_U ();
+      pb.global_batch = NEXT_U ();
+      pb.seq_len = NEXT_U ();
+      g_assert_true (qm_precision_from_string (f[k++], &pb.precision));
+      g_assert_true (qm_recompute_from_string (f[k++], &pb.recompute));
+      pb.recompute_layers = NEXT_U ();
+      l.zero_stage = NEXT_U ();
+      l.shard_group = NEXT_U ();
+      pb.sequence_parallel = NEXT_U () != 0;
+      g_assert_true (qm_mode_from_string (f[k++], &pb.mode));
+      pb.lora_rank = NEXT_U ();
+      g_assert_true (qm_lora_targets_from_string (f[k++], &pb.lora_targets));
+      pb.fp8_weights = NEXT_U () != 0;
+      measured = g_ascii_strtod (f[k++], NULL);
+      g_assert_cmpstr (f[k], !=, "");   /* provenance */
+#undef NEXT_U
+      pb.optimizer = QM_OPTIMIZER_ADAMW;
+      pb.flash_attention = TRUE;
+      l.ep = 1;
+      l.dp = pb.gpus / (l.tp * l.pp * l.cp);
+      l.n_micro = pb.global_batch / (l.micro_batch * l.dp);
+      l.recompute = pb.recompute;
+      l.sequence_parallel = pb.sequence_parallel && l.tp > 1;
+      g_assert_cmpuint (l.dp * l.tp * l.pp * l.cp, ==, pb.gpus);
+      g_assert_cmpuint (l.n_micro * l.micro_batch * l.dp, ==, pb.global_batch);
+
+      qm_parallel_memory (&pb, &l, &m);
+      predicted_gib = m.total / (1024.0 * 1024 * 1024);
+      n++;
+      if (measured > 0)
+        {
+          double err = predicted_gib / measured - 1;
+
+          n_measured++;
+          worst_over = MAX (worst_over, err);
+          worst_under = MIN (worst_under, err);
+          g_assert_cmpfloat (err, <=, 0.10);
+          g_assert_cmpfloat (err, >=, -0.50);
+          g_test_message ("%-26s %s: %.1f GiB predicted (states %.1f, activations %.1f, other %.1f), "
+                          "%.1f GiB measured (%+.0f%%), capacity %.1f GiB",
+                          f[0], m.fits ? "fits" : "DOES NOT FIT", predicted_gib,
+                          (m.weights + m.gradients + m.optimizer) / (1024.0 * 1024 * 1024),
+                          m.activations / (1024.0 * 1024 * 1024), m.overhead / (1024.0 * 1024 * 1024),
+                          measured, 100 * err, m.capacity / (1024.0 * 1024 * 1024));
+        }
+      else
+        g_test_message ("%-26s %s: %.1f GiB predicted (weights %.1f, activations %.1f), capacity %.1f GiB",
+                        f[0], m.fits ? "fits" : "DOES NOT FIT", predicted_gib,
+                        m.weights / (1024.0 * 1024 * 1024), m.activations / (1024.0 * 1024 * 1024),
+                        m.capacity / (1024.0 * 1024 * 1024));
+      if (!m.fits)
+        n_fail++;
+    }
+  g_test_message ("%u runs, %u do not fit; %u with a published peak: worst %+.0f%% / %+.0f%%",
+                  n, n_fail, n_measured, 100 * worst_over, 100 * worst_under);
+  g_assert_cmpuint (n, >=, 20);
+  g_assert_cmpuint (n_fail, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -292,5 +663,11 @@ main (int argc, char **argv)
   g_test_add_func ("/memory/optimizers", test_optimizers);
   g_test_add_func ("/memory/overhead-and-fit", test_overhead_and_fit);
   g_test_add_func ("/memory/pipeline-stages", test_pipeline_stages);
+  g_test_add_func ("/memory/partial-recompute", test_partial_recompute);
+  g_test_add_func ("/memory/selective-op", test_selective_op);
+  g_test_add_func ("/memory/lora-frozen-base", test_lora_frozen_base);
+  g_test_add_func ("/memory/lora-measured", test_lora_measured);
+  g_test_add_func ("/memory/fsdp-gather-hsdp", test_fsdp_gather_and_hsdp);
+  g_test_add_func ("/memory/runs-that-ran-fit", test_runs_that_ran_fit);
   return g_test_run ();
 }

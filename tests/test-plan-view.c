@@ -622,6 +622,18 @@ test_schema_rows (Fixture       *f,
   g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.model.layers, ==, 40);
   g_assert_cmpstr (qm_plan_editor_get_plan (editor)->workload.preset, ==, "");
 
+  /* Recomputed layers (Megatron's --recompute-num-layers) apply to full
+   * recomputation only: their row shows with it and stores the key. */
+  g_assert_true (qm_plan_editor_get_plan (editor)->workload.recompute != QM_RECOMPUTE_FULL);
+  g_assert_false (gtk_widget_get_visible (qm_plan_view_get_input_row (QM_PLAN_VIEW (view),
+                                                                      "recompute_layers")));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (qm_plan_view_get_input (QM_PLAN_VIEW (view), "recompute")), 2);
+  g_assert_cmpint (qm_plan_editor_get_plan (editor)->workload.recompute, ==, QM_RECOMPUTE_FULL);
+  g_assert_true (gtk_widget_get_visible (qm_plan_view_get_input_row (QM_PLAN_VIEW (view),
+                                                                     "recompute_layers")));
+  set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "recompute_layers"), "21");
+  g_assert_cmpuint (qm_plan_editor_get_plan (editor)->workload.recompute_layers, ==, 21);
+
   /* A fraction of a whole-number key is refused on its row. */
   set_spin (qm_plan_view_get_input (QM_PLAN_VIEW (view), "seq_len"), "1000.5");
   g_assert_true (gtk_widget_has_css_class (qm_plan_view_get_input_row (QM_PLAN_VIEW (view), "seq_len"),

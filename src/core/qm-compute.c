@@ -43,6 +43,26 @@ qm_compute_default_mfu (const char *family)
   return QM_MFU_DEFAULT_OTHER;
 }
 
+/* torchtitan's per-operator policy (torchtitan/models/llama3/
+ * parallelize_llama.py, _custom_policy in the 2024-12 benchmark commit
+ * 9dec370: "Saves output of all compute ops, except every second mm"):
+ * of a layer's matmuls in order (wq, wk, wv, wo, w1, w3, w2; w1, w2
+ * without a gate) the 2nd, 4th and 6th are recomputed: wk, wo and w3
+ * (gated) or w2 (GeLU). An MoE layer's tokens pass k experts. */
+double
+qm_compute_op_recompute_params (const QmModelShape *shape)
+{
+  double h = shape->hidden;
+  double qd = (double) shape->heads * qm_model_head_dim (shape);
+  double kvd = (double) qm_model_kv_heads (shape) * qm_model_head_dim (shape);
+  double f = shape->ffn_hidden;
+
+  if (qm_model_is_moe (shape))
+    f = (shape->moe_ffn_hidden > 0 ? shape->moe_ffn_hidden : shape->ffn_hidden)
+        * (MAX (shape->experts_per_token, 1u) + shape->shared_experts);
+  return h * kvd + qd * h + h * f;
+}
+
 void
 qm_compute_training_flops (const QmModelShape *shape,
                            double              tokens,
@@ -75,6 +95,13 @@ qm_compute_training_flops (const QmModelShape *shape,
        * a look-up. Forward = 2N per token plus the attention matmuls. */
       out->hardware_flops = out->model_flops
                             + (2.0 * (c.active - c.embedding) + attn_fwd) * tokens;
+      break;
+    case QM_RECOMPUTE_SELECTIVE_OP:
+      /* The recomputed matmuls' forward, 2 FLOPs per parameter per token
+       * (qm_compute_op_recompute_params); the attention kernel's output is
+       * kept, the element-wise ops that are redone have no FLOPs to count. */
+      out->hardware_flops = out->model_flops
+                            + 2.0 * qm_compute_op_recompute_params (shape) * shape->layers * tokens;
       break;
     case QM_RECOMPUTE_NONE:
     default:

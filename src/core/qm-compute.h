@@ -29,6 +29,9 @@ void   qm_compute_training_flops_for_mode (const QmModelShape *shape,
                                            guint               seq_len,
                                            QmRecompute         recompute,
                                            QmTrainingFlops    *out);
+/* Parameters per layer of the matmuls that PyTorch's per-operator
+ * selective checkpointing (QM_RECOMPUTE_SELECTIVE_OP) recomputes. */
+double qm_compute_op_recompute_params (const QmModelShape *shape);
 void   qm_compute_training_flops  (const QmModelShape *shape,
                                    double              tokens,
                                    guint               seq_len,

@@ -35,9 +35,13 @@ fill_memory_config (const QmPlan   *plan,
   mc->n_microbatches = w->global_batch / MAX (1u, w->micro_batch * e->parallelism.dp);
   mc->virtual_stages = e->parallelism.virtual_stages;
   mc->recompute = w->recompute;
+  mc->recompute_layers = w->recompute_layers;
   mc->flash_attention = w->flash_attention;
   mc->lora_rank = w->lora_rank;
+  mc->lora_targets = w->lora_targets;
   mc->fp32_grad_buffer = w->fp32_grad_buffer;
+  mc->fp8_weights = w->fp8_weights;
+  mc->shard_group = w->shard_group;
   mc->weight_precision = w->inference.weight_precision;
   mc->kv_precision = w->inference.kv_precision;
   /* Serving: the sequences in flight that qm-inference sized the replica for. */
@@ -124,6 +128,7 @@ plan_layout (const QmWorkload *w,
   l->zero_stage = w->zero_stage;
   l->recompute = w->recompute;
   l->sequence_parallel = w->sequence_parallel && l->tp > 1;
+  l->shard_group = w->shard_group;
 }
 
 /* The batch nearest @batch that a layout of @gpus can divide: a multiple of

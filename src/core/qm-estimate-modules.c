@@ -198,7 +198,7 @@ qm_estimate_checkpoint_bytes (const QmPlan       *plan,
   double trainable = params;
 
   if (w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA)
-    trainable = qm_memory_lora_params (shape, MAX (w->lora_rank, 1u));
+    trainable = qm_memory_lora_params_for (shape, MAX (w->lora_rank, 1u), w->lora_targets);
   return qm_checkpoint_bytes (trainable, w->precision, w->optimizer);
 }
 

@@ -235,6 +235,19 @@ static const struct
     N_("%s: %s (got %g)"), 2 },
   [QM_NOTE_LIST_FULL] = { "list-full",
     N_("more notes were dropped") },
+  [QM_NOTE_HARDWARE_FLOPS_SELECTIVE_OP] = { "hardware-flops-selective-op",
+    N_("hardware_flops add the recompute of every other matrix product (PyTorch per-operator "
+       "selective checkpointing, as torchtitan applies it): +%.1f%%") },
+  [QM_NOTE_LORA_ATTENTION] = { "lora-attention",
+    N_("LoRA rank %.0f on the attention projections only (QKV and output, as NeMo's "
+       "target_modules ['attention']): %.4g M trainable parameters; the base is frozen and keeps "
+       "only the activations its backward needs") },
+  [QM_NOTE_LORA_FROZEN] = { "lora-frozen",
+    N_("LoRA rank %.0f on every linear layer: %.4g M trainable parameters; the base is frozen") },
+  [QM_NOTE_FP8_WEIGHTS] = { "fp8-weights",
+    N_("fp8 weights: the model's weights are kept in fp8, 1 byte each (Transformer Engine "
+       "fp8_model_init, NeMo fp8_params); trained weights keep their fp32 masters in the "
+       "optimizer") },
 };
 
 const char *

@@ -159,6 +159,10 @@ qm_estimate_stage_time (const QmPlan      *plan,
       qm_estimate_assume (e, QM_NOTE_HARDWARE_FLOPS_FULL,
                           100.0 * (e->hardware_flops / e->training_flops - 1.0), 0, 0, 0);
       break;
+    case QM_RECOMPUTE_SELECTIVE_OP:
+      qm_estimate_assume (e, QM_NOTE_HARDWARE_FLOPS_SELECTIVE_OP,
+                          100.0 * (e->hardware_flops / e->training_flops - 1.0), 0, 0, 0);
+      break;
     case QM_RECOMPUTE_NONE:
     default:
       qm_estimate_assume (e, QM_NOTE_HARDWARE_FLOPS_NONE, 0, 0, 0, 0);
@@ -186,16 +190,21 @@ qm_estimate_stage_memory (const QmPlan      *plan,
 {
   const QmWorkload *w = &plan->workload;
   const QmParallelism *par = &e->parallelism;
+  gboolean fp8_weights = w->fp8_weights && w->precision == QM_PRECISION_FP8;
 
   if (!e->has_training)
     return TRUE;
   if (w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA)
-    qm_estimate_assume (e, w->mode == QM_MODE_QLORA ? QM_NOTE_QLORA : QM_NOTE_LORA,
+    qm_estimate_assume (e, w->mode == QM_MODE_QLORA ? QM_NOTE_QLORA
+                        : w->lora_targets == QM_LORA_TARGETS_ATTENTION ? QM_NOTE_LORA_ATTENTION
+                        : fp8_weights ? QM_NOTE_LORA_FROZEN : QM_NOTE_LORA,
                         MAX (w->lora_rank, 1u),
-                        qm_memory_lora_params (&ctx->shape, MAX (w->lora_rank, 1u)) / 1e6, 0, 0);
+                        qm_memory_lora_params_for (&ctx->shape, MAX (w->lora_rank, 1u),
+                                                   w->lora_targets) / 1e6, 0, 0);
   {
     gboolean fp32 = w->precision == QM_PRECISION_FP32 || w->precision == QM_PRECISION_TF32;
-    double per_param = fp32 ? 8.0 : 8.0 + (w->fp32_grad_buffer ? 2.0 : 0.0);
+    double per_param = fp32 ? 8.0 : 8.0 + (w->fp32_grad_buffer ? 2.0 : 0.0)
+                                    - (fp8_weights ? 1.0 : 0.0);
     static const double opt[] = { 8.0, 2.0, 4.0, 0.0 };
 
     per_param += opt[MIN ((guint) w->optimizer, 3u)];
@@ -203,7 +212,9 @@ qm_estimate_stage_memory (const QmPlan      *plan,
   }
   if (w->fp32_grad_buffer)
     qm_estimate_assume (e, QM_NOTE_FP32_GRAD_BUFFER, 0, 0, 0, 0);
-  if (w->precision == QM_PRECISION_FP8)
+  if (fp8_weights)
+    qm_estimate_assume (e, QM_NOTE_FP8_WEIGHTS, 0, 0, 0, 0);
+  else if (w->precision == QM_PRECISION_FP8)
     qm_estimate_assume (e, QM_NOTE_FP8_MEMORY, 0, 0, 0, 0);
   {
     QmPipelineStages st;

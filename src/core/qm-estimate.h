@@ -113,6 +113,10 @@ typedef enum
                               * v[1] = 1 when it has no value to show */
   QM_NOTE_INPUT_WARNING,
   QM_NOTE_LIST_FULL,
+  QM_NOTE_HARDWARE_FLOPS_SELECTIVE_OP,
+  QM_NOTE_LORA_ATTENTION,
+  QM_NOTE_LORA_FROZEN,
+  QM_NOTE_FP8_WEIGHTS,
   QM_N_NOTES
 } QmNoteId;
 

@@ -85,6 +85,8 @@ qm_memory_layer_activations (const QmModelShape *shape,
 
   if (t < 1)
     t = 1;
+  if (recompute == QM_RECOMPUTE_SELECTIVE_OP)
+    return qm_memory_layer_activations_op (shape, s, b, t, sequence_parallel);
   if (recompute == QM_RECOMPUTE_FULL)
     /* Table 2: only each layer's input, 2sbh; with sequence parallelism
      * that input is the sequence shard, 2sbh/t (Korthikanti §4.2.2: the
@@ -132,6 +134,97 @@ qm_memory_layer_activations (const QmModelShape *shape,
     scores = 0;
 
   return (sequence_parallel ? unsplit / t : unsplit) + split / t + scores / t;
+}
+
+/* PyTorch selective activation checkpointing by operator (torchtitan's
+ * "selective" / "op", _custom_policy: save the outputs of the matmuls
+ * except every second one, and of the attention kernel; recompute the
+ * rest). What a layer keeps, 16-bit unless stated:
+ *   - the checkpointed block's input, 2h (split by SP);
+ *   - the saved matmul outputs: the 1st, 3rd, 5th and 7th of wq, wk, wv,
+ *     wo, w1, w3, w2, i.e. Q (qd), V (kvd), w1 (f) and w2 (h; SP splits
+ *     it, it is the reduce-scattered output); without a gate wq, wv, w1;
+ *   - the attention kernel's output (qd) and fp32 log-sum-exp per head
+ *     (Dao 2022 Alg. 2).
+ * Norm outputs, K, the SiLU/GeLU and the products are rebuilt from these
+ * in the backward. For Llama 3.1 8B at 8192 tokens that is 64 kB per
+ * token per layer against 147 kB for Korthikanti's list. */
+double
+qm_memory_layer_activations_op (const QmModelShape *shape,
+                                double              s,
+                                double              b,
+                                double              t,
+                                gboolean            sequence_parallel)
+{
+  double h = shape->hidden;
+  double qd = (double) shape->heads * qm_model_head_dim (shape);
+  double kvd = (double) qm_model_kv_heads (shape) * qm_model_head_dim (shape);
+  double f = mlp_width (shape);
+  double unsplit, split;
+
+  if (t < 1)
+    t = 1;
+  unsplit = 2.0 * h + (shape->gated_mlp ? 2.0 * h : 0.0);
+  split = 2.0 * qd + 2.0 * kvd + 2.0 * f + 2.0 * qd;
+  return s * b * ((sequence_parallel ? unsplit / t : unsplit) + split / t
+                  + 4.0 * shape->heads / t);
+}
+
+/* A frozen layer under LoRA (Hu et al. 2021 §4.1: W0 receives no gradient)
+ * computes no weight gradients, so the backward keeps only what the
+ * adapters' gradients need and what carries the gradient down to the
+ * adapters of earlier layers. Going through Korthikanti §4.1's list:
+ *   - the input of every adapted linear (dL/dA = (dL/dh·B)ᵀ·x needs x);
+ *   - Q, K, V and the attention output (FlashAttention's backward, Dao
+ *     2022 Alg. 4, reads Q, K, V, O and the log-sum-exp), the norm inputs
+ *     (the norm's backward needs x), the MLP's activation input (SiLU/GeLU
+ *     backward) and the dropout masks: needed whatever is adapted;
+ *   - the input of a frozen linear is not: its input gradient is dY·W0,
+ *     no activation. With adapters on the attention projections only
+ *     (NeMo target_modules ['attention'], the MLPerf llama2_70b_lora
+ *     reference) that drops the MLP input (the second norm's output, 2sbh)
+ *     and the down projection's input (2sbf: the SwiGLU product or the GeLU
+ *     output).
+ * With adapters on every linear this is the full-training list: PEFT's
+ * all-linear LoRA saves no activation memory, only model states. */
+double
+qm_memory_lora_layer_activations (const QmModelShape *shape,
+                                  double              s,
+                                  double              b,
+                                  double              t,
+                                  gboolean            sequence_parallel,
+                                  QmRecompute         recompute,
+                                  gboolean            flash_attention,
+                                  QmLoraTargets       targets)
+{
+  double act = qm_memory_layer_activations (shape, s, b, t, sequence_parallel, recompute,
+                                            flash_attention);
+
+  if (t < 1)
+    t = 1;
+  if (recompute == QM_RECOMPUTE_FULL || recompute == QM_RECOMPUTE_SELECTIVE_OP
+      || targets == QM_LORA_TARGETS_ALL)
+    return act;
+  return act - 2.0 * s * b * shape->hidden / (sequence_parallel ? t : 1.0)
+         - 2.0 * s * b * mlp_width (shape) / t;
+}
+
+/* Megatron-LM --recompute-granularity full --recompute-method block
+ * --recompute-num-layers N (megatron/training/arguments.py: "block:
+ * recompute the input activations of only a set number of individual
+ * Transformer layers per pipeline stage and do the rest without any
+ * recomputing"), and the "every k-th layer" checkpointing of FSDP stacks
+ * (torchtitan's selective_ac_option = k; NeMo/AMD
+ * activations_checkpoint_num_layers): of the @stage_layers layers of a
+ * stage, @recompute_layers keep only their input, the rest everything.
+ * 0 or at least @stage_layers: every layer is recomputed. */
+double
+qm_memory_recompute_fraction (guint recompute_layers,
+                              guint stage_layers)
+{
+  if (recompute_layers == 0 || stage_layers == 0 || recompute_layers >= stage_layers)
+    return 1.0;
+  return (double) recompute_layers / stage_layers;
 }
 
 /* Rajbhandari et al. 2020 Fig. 1: (2 + 2 + K)Ψ, with stage 1 sharding the
@@ -208,6 +301,14 @@ double
 qm_memory_lora_params (const QmModelShape *s,
                        guint               rank)
 {
+  return qm_memory_lora_params_for (s, rank, QM_LORA_TARGETS_ALL);
+}
+
+double
+qm_memory_lora_params_for (const QmModelShape *s,
+                           guint               rank,
+                           QmLoraTargets       targets)
+{
   double h = s->hidden;
   double qd = (double) s->heads * qm_model_head_dim (s);
   double kvd = (double) qm_model_kv_heads (s) * qm_model_head_dim (s);
@@ -217,6 +318,8 @@ qm_memory_lora_params (const QmModelShape *s,
   double dense_mlp = n_mats * r * (h + s->ffn_hidden);
   double n_dense = s->layers, n_moe = 0, moe_mlp = 0;
 
+  if (targets == QM_LORA_TARGETS_ATTENTION)
+    return s->layers * attn;
   if (qm_model_is_moe (s))
     {
       double fe = s->moe_ffn_hidden > 0 ? s->moe_ffn_hidden : s->ffn_hidden;
@@ -309,6 +412,45 @@ qm_memory_pipeline_layers_held (const QmPipelineStages *st,
   return held;
 }
 
+/* ZeRO-3 / FSDP: the parameters are sharded, but the layer running is
+ * gathered whole, with the next one prefetched: PyTorch FSDP's defaults
+ * (BackwardPrefetch.BACKWARD_PRE, and FSDP2's implicit prefetch of the
+ * next layer's all-gather forward and backward, docs "FSDP2: fully_shard":
+ * "prefetching ... by one module"), QM_MEMORY_FSDP_PREFETCH layers
+ * ahead; DeepSpeed stage3 likewise keeps the largest layer whole
+ * (estimate_zero3_model_states_mem_needs: 4·LL = 16-bit weights +
+ * gradients). In the backward each layer's unsharded gradients live until
+ * their reduce-scatter, which runs while the next layer computes: two
+ * layers'. The root unit (embedding, final norm, output head) is not
+ * resharded after the forward (FSDP2 keeps the root's parameters for the
+ * backward that follows at once), so at the peak, the start of the
+ * backward, it is gathered too, and the output head's gradient is held
+ * until the root's reduce-scatter at the end of the backward. */
+double
+qm_memory_zero3_gathered (const QmModelShape *shape,
+                          const QmParamCount *pc,
+                          double              tp,
+                          double              pp,
+                          double              ep,
+                          double              w_bytes,
+                          double              g_bytes)
+{
+  double L = MAX (shape->layers, 1u);
+  double n_moe = qm_model_is_moe (shape) ? L - MIN (shape->dense_layers, shape->layers) : 0.0;
+  double block = (pc->total - pc->expert - pc->embedding) / L
+                 + (n_moe > 0 ? pc->expert / (n_moe * MAX (ep, 1.0)) : 0.0);
+  double root = pc->embedding / (pp > 1 ? 2.0 : 1.0);
+  double head = shape->tied_embeddings ? root : pc->embedding / 2.0;
+
+  if (!qm_model_has_shape (shape))
+    /* params alone: DeepSpeed's largest layer */
+    return (w_bytes + g_bytes) * pc->per_layer_max / MAX (tp, 1.0);
+  if (pc->embedding <= 0)
+    root = head = 0;
+  return (w_bytes * ((1.0 + QM_MEMORY_FSDP_PREFETCH) * block + root)
+          + g_bytes * (2.0 * block + head)) / MAX (tp, 1.0);
+}
+
 /* Parameters (before ZeRO) on the pipeline stage that holds the most:
  * each stage its layers, the first the token embedding (and positions),
  * the last the output head; with tied embeddings and pp > 1 both keep a
@@ -353,33 +495,48 @@ stage_activations (const QmModelShape     *shape,
                                                        MAX (c->virtual_stages, 1u),
                                                        c->n_microbatches);
   gboolean sp = c->sequence_parallel && tp > 1;
-  gboolean mla_selective = shape->kv_lora_rank > 0 && c->recompute == QM_RECOMPUTE_SELECTIVE;
-  double per_layer = qm_memory_layer_activations (shape, s, b, tp, sp, c->recompute,
-                                                  c->flash_attention);
+  gboolean lora = c->mode == QM_MODE_LORA || c->mode == QM_MODE_QLORA;
+  /* Under full recompute with recompute_layers, the other layers of a
+   * chunk keep everything (qm_memory_recompute_fraction). */
+  QmRecompute kept_mode = c->recompute == QM_RECOMPUTE_FULL ? QM_RECOMPUTE_NONE : c->recompute;
+  double frac = c->recompute == QM_RECOMPUTE_FULL
+                ? qm_memory_recompute_fraction (c->recompute_layers, stages->chunk) : 0.0;
+  gboolean mla_selective = shape->kv_lora_rank > 0 && kept_mode == QM_RECOMPUTE_SELECTIVE;
+  double ckpt = qm_memory_layer_activations (shape, s, b, tp, sp, QM_RECOMPUTE_FULL,
+                                             c->flash_attention);
+  double kept = lora ? qm_memory_lora_layer_activations (shape, s, b, tp, sp, kept_mode,
+                                                         c->flash_attention, c->lora_targets)
+                : qm_memory_layer_activations (shape, s, b, tp, sp, kept_mode, c->flash_attention);
+  double per_layer;
   double h = shape->hidden, V = shape->vocab;
   double activations;
 
   if (!qm_model_has_shape (shape))
     {
       /* params alone: model states only */
-      per_layer = 0;
+      kept = ckpt = 0;
       h = 0;
       V = 0;
     }
-  if (c->precision == QM_PRECISION_FP8 && c->recompute != QM_RECOMPUTE_FULL && per_layer > 0)
+  if (c->precision == QM_PRECISION_FP8 && !lora && kept > 0 && kept_mode != QM_RECOMPUTE_SELECTIVE_OP)
     /* Transformer Engine keeps the FP8 casts of the GEMM inputs for the
      * weight gradients (1 byte, not 2): the QKV and FC1 inputs (h wide,
      * split by SP) and the FC2 input (f wide, split by TP). The
-     * attention output stays 16-bit, FlashAttention keeps it. */
-    per_layer -= s * b * ((mla_selective ? 0.0 : 2.0 * h / (sp ? tp : 1.0))
-                          + mlp_width (shape) / tp
-                          + (qm_model_is_moe (shape)
-                             ? MAX (shape->experts_per_token, 1u) * h / (sp ? tp : 1.0) : 0.0));
+     * attention output stays 16-bit, FlashAttention keeps it. A frozen
+     * (LoRA) base has no weight gradients: the 16-bit inputs its
+     * adapters read are kept instead. */
+    kept -= s * b * ((mla_selective ? 0.0 : 2.0 * h / (sp ? tp : 1.0))
+                     + mlp_width (shape) / tp
+                     + (qm_model_is_moe (shape)
+                        ? MAX (shape->experts_per_token, 1u) * h / (sp ? tp : 1.0) : 0.0));
+  per_layer = frac * ckpt + (1.0 - frac) * kept;
   activations = per_layer * layers_held;
-  if (c->recompute == QM_RECOMPUTE_FULL)
+  if ((c->recompute == QM_RECOMPUTE_FULL || c->recompute == QM_RECOMPUTE_SELECTIVE_OP) && h > 0)
     /* The layer being recomputed holds its full activations meanwhile. */
-    activations += qm_memory_layer_activations (shape, s, b, tp, sp, QM_RECOMPUTE_NONE,
-                                                c->flash_attention);
+    activations += lora ? qm_memory_lora_layer_activations (shape, s, b, tp, sp, QM_RECOMPUTE_NONE,
+                                                            c->flash_attention, c->lora_targets)
+                   : qm_memory_layer_activations (shape, s, b, tp, sp, QM_RECOMPUTE_NONE,
+                                                  c->flash_attention);
   /* Outside the layers (Korthikanti §4.2.3): (sbhL/t)·(p/L + δ_{p=1}·
    * (4/L)·(1 + v/h)): embedding dropout, final LayerNorm, output layer
    * input and the fp32 logits 4sbv/t. */
@@ -401,6 +558,12 @@ qm_memory_estimate (const QmModelShape   *shape,
    * over dp·cp ranks (Megatron-Core's data-parallel group "with CP"). */
   double dpc = dp * cp;
   double ep_dp = MAX (1.0, dpc / ep);   /* expert-data-parallel degree */
+  /* HSDP / hybrid sharding (PyTorch FSDP ShardingStrategy.HYBRID_SHARD,
+   * FSDP2 fully_shard on a 2-D mesh; DeepSpeed ZeRO++ hpZ): the states
+   * shard within a group of shard_group ranks and are replicated across
+   * the groups, so each rank holds 1/shard_group, not 1/(dp·cp). */
+  double zs = c->shard_group > 0 && c->shard_group < dpc ? c->shard_group : dpc;
+  double zse = MIN (ep_dp, zs);
   double psi_dense, psi_expert, psi;
   double w_bytes, g_bytes, o_bytes, master;
   double rest;
@@ -457,6 +620,20 @@ qm_memory_estimate (const QmModelShape   *shape,
       g_bytes = c->fp32_grad_buffer ? 4.0 : 2.0;
       master = 4.0;
     }
+  if (c->fp8_weights && c->precision == QM_PRECISION_FP8)
+    /* FP8 weight storage: Transformer Engine's fp8_model_init / Megatron's
+     * --fp8-param-gather and NeMo's fp8_params keep the model's weights in
+     * FP8 (1 byte, plus one fp32 scale per tensor) instead of a 16-bit copy
+     * that is cast before every GEMM; the fp32 master copy stays in the
+     * optimizer (TE docs, "fp8_model_init": "the master weights are
+     * kept in higher precision by the optimizer"). The MLPerf Training
+     * llama2_70b_lora submissions set fp8_params with fp8 (NeMo config
+     * megatron_gpt_peft_tuning_config.yaml): their frozen base is 1 B/param.
+     * Not counted: Transformer Engine's cached fp8 transpose of each weight
+     * (another byte per parameter on Hopper, whose fp8 GEMMs want the
+     * transposed operand in the backward); those MLPerf configs turn it off
+     * (disable_parameter_transpose_cache: True). */
+    w_bytes = 1.0;
   o_bytes = master + optimizer_state_bytes (c->optimizer);
 
   if (c->mode == QM_MODE_LORA || c->mode == QM_MODE_QLORA)
@@ -464,22 +641,26 @@ qm_memory_estimate (const QmModelShape   *shape,
       /* Frozen base (16-bit, or NF4 for QLoRA) holds no gradients or
        * optimizer states; only the adapters train (Hu et al. 2021;
        * Dettmers et al. 2023). ZeRO-3 also shards the frozen base. */
-      double base_b = c->mode == QM_MODE_QLORA ? QM_MEMORY_QLORA_BYTES_PER_PARAM : 2.0;
-      double adapters = qm_memory_lora_params (shape, MAX (c->lora_rank, 1u)) / (tp * pp);
-      double zdp = c->zero_stage >= 1 ? dpc : 1;
+      double adapter_b = w_bytes == 1.0 ? 2.0 : w_bytes;
+      double base_b = c->mode == QM_MODE_QLORA ? QM_MEMORY_QLORA_BYTES_PER_PARAM
+                      : w_bytes == 1.0 ? 1.0 : 2.0;
+      double adapters = qm_memory_lora_params_for (shape, MAX (c->lora_rank, 1u), c->lora_targets)
+                        / (tp * pp);
+      double zdp = c->zero_stage >= 1 ? zs : 1;
 
-      out->weights = psi * base_b / (c->zero_stage >= 3 ? dpc : 1)
-                     + adapters * w_bytes / (c->zero_stage >= 3 ? dpc : 1);
-      out->gradients = adapters * g_bytes / (c->zero_stage >= 2 ? dpc : 1);
+      /* The adapters themselves are never stored in fp8. */
+      out->weights = psi * base_b / (c->zero_stage >= 3 ? zs : 1)
+                     + adapters * adapter_b / (c->zero_stage >= 3 ? zs : 1);
+      out->gradients = adapters * g_bytes / (c->zero_stage >= 2 ? zs : 1);
       out->optimizer = adapters * o_bytes / zdp;
     }
   else
     {
       /* ZeRO shards over data-parallel ranks only: dense states over
        * dp·cp, expert states over the expert-data-parallel group. */
-      double wd = c->zero_stage >= 3 ? dpc : 1, we = c->zero_stage >= 3 ? ep_dp : 1;
-      double gd = c->zero_stage >= 2 ? dpc : 1, ge = c->zero_stage >= 2 ? ep_dp : 1;
-      double od = c->zero_stage >= 1 ? dpc : 1, oe = c->zero_stage >= 1 ? ep_dp : 1;
+      double wd = c->zero_stage >= 3 ? zs : 1, we = c->zero_stage >= 3 ? zse : 1;
+      double gd = c->zero_stage >= 2 ? zs : 1, ge = c->zero_stage >= 2 ? zse : 1;
+      double od = c->zero_stage >= 1 ? zs : 1, oe = c->zero_stage >= 1 ? zse : 1;
 
       out->weights = w_bytes * (psi_dense / wd + psi_expert / we);
       out->gradients = g_bytes * (psi_dense / gd + psi_expert / ge);
@@ -491,11 +672,45 @@ qm_memory_estimate (const QmModelShape   *shape,
   /* Overheads that real frameworks add (estimation-anchors §2.7). */
   rest = out->weights + out->gradients + out->optimizer + out->activations;
   out->overhead = QM_MEMORY_CUDA_CONTEXT_BYTES;
+  {
+    /* One NCCL communicator per parallel group this GPU belongs to: TP,
+     * PP (its send/recv pairs), CP, EP and the data-parallel group with CP
+     * (Megatron-Core's process groups; HSDP adds the replicate group). */
+    const double groups[] = { tp, cp, ep, dpc };
+
+    for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+      if (groups[i] > 1)
+        out->overhead += groups[i] > 2 ? QM_MEMORY_NCCL_COMMUNICATOR_BYTES : QM_MEMORY_NCCL_PAIR_BYTES;
+    if (pp > 1)
+      out->overhead += QM_MEMORY_NCCL_PAIR_BYTES;
+    if (c->zero_stage >= 1 && zs < dpc)
+      out->overhead += dpc / zs > 2 ? QM_MEMORY_NCCL_COMMUNICATOR_BYTES : QM_MEMORY_NCCL_PAIR_BYTES;
+  }
   if (dp > 1)
     out->overhead += MIN (QM_MEMORY_REDUCE_BUCKET_ELEMENTS * 2.0, out->gradients);
-  if (c->zero_stage >= 3)
-    /* DeepSpeed stage3.py: the largest layer is gathered whole, 4·LL. */
-    out->overhead += 4.0 * pc.per_layer_max / tp;
+  if (c->zero_stage >= 3 && pp > 1 && zs > 1)
+    {
+      /* FSDP under a pipeline schedule: PyTorch's pipelining
+       * (torch/distributed/pipelining/stage.py, backward_maybe_with_nosync)
+       * sets reshard_after_backward(False) and requires_gradient_sync(False)
+       * on the stage's FSDP module for every micro-batch but the last, and
+       * torchtitan builds it with reshard_after_forward = not pp_enabled
+       * (parallelize_llama.py apply_fsdp). So once gathered, the stage's
+       * weights stay whole for the step, and its gradients accumulate
+       * unsharded, in FSDP2's reduce_dtype (fp32 in torchtitan's
+       * mixed_precision_reduce), until the last micro-batch reduce-scatters
+       * them: on top of the shards, like ZeRO-1 for weights and gradients. */
+      gboolean frozen = c->mode == QM_MODE_LORA || c->mode == QM_MODE_QLORA;
+
+      out->overhead += psi * ((frozen && w_bytes == 1.0) ? 1.0 : frozen ? 2.0 : w_bytes)
+                       + (frozen ? 0.0 : 4.0 * psi);
+    }
+  else if (c->zero_stage >= 3)
+    out->overhead += qm_memory_zero3_gathered (shape, &pc, tp, pp, ep,
+                                               c->mode == QM_MODE_LORA || c->mode == QM_MODE_QLORA
+                                               ? w_bytes == 1.0 ? 1.0 : 2.0 : w_bytes,
+                                               c->mode == QM_MODE_LORA || c->mode == QM_MODE_QLORA
+                                               ? 0.0 : g_bytes);
   out->overhead += QM_MEMORY_FRAGMENTATION * rest;
 
 done:

@@ -23,12 +23,27 @@ G_BEGIN_DECLS
 /* CUDA context and kernels, measured: 1,343 MB (MiB, nvidia-smi) on a V100
  * (huggingface/transformers docs/source/en/model_memory_anatomy.md; "1-2 GB"). */
 #define QM_MEMORY_CUDA_CONTEXT_BYTES (1343.0 * 1024 * 1024)
+/* NCCL's own device memory per communicator (channel FIFOs, NCCL_BUFFSIZE
+ * 4 MiB per channel and peer, plus its kernels' state), measured through
+ * PyTorch process groups on 4 × A100 with NVLink: 544 MB for a group of
+ * two ranks, 688 MB for more (NVIDIA/nccl issue #964, 2023-08; the
+ * maintainer, #864/#986: linear in the channels, not growing past two
+ * nodes for rings). Every parallel dimension of more than one rank is
+ * one communicator (process group) on each GPU. */
+#define QM_MEMORY_NCCL_COMMUNICATOR_BYTES (688.0 * 1024 * 1024)
+#define QM_MEMORY_NCCL_PAIR_BYTES         (544.0 * 1024 * 1024)
 /* Allocator reserve over allocated memory: 1-2% in steady state in nanotron
  * benchmark logs (44,034 vs 44,472 MiB); we take the top of that range. */
 #define QM_MEMORY_FRAGMENTATION 0.02
 /* DeepSpeed ZeRO reduce_bucket_size default, in elements
  * (DeepSpeedZeroOptimizer.__init__); capped at the gradients themselves. */
 #define QM_MEMORY_REDUCE_BUCKET_ELEMENTS 5e8
+/* Layers whose full parameters FSDP gathers ahead of the one running:
+ * PyTorch FSDP's default backward_prefetch = BACKWARD_PRE and FSDP2's
+ * implicit prefetch both issue the next layer's all-gather while the
+ * current one computes, one layer ahead (pytorch.org/docs FSDP,
+ * "backward_prefetch"; torch.distributed.fsdp.fully_shard docs). */
+#define QM_MEMORY_FSDP_PREFETCH 1
 /* QLoRA NF4 with double quantisation: 4 bits + 0.127 bits of constants per
  * parameter (Dettmers et al. 2023, QLoRA §3). */
 #define QM_MEMORY_QLORA_BYTES_PER_PARAM ((4.0 + 0.127) / 8.0)
@@ -46,9 +61,13 @@ typedef struct
   guint        n_microbatches;    /* per pipeline per step; 0 = at least pp */
   guint        virtual_stages;    /* interleaved 1F1B model chunks per stage; 0 = 1 */
   QmRecompute  recompute;
+  guint        recompute_layers;  /* with full recompute: layers per stage checkpointed; 0 = all */
   gboolean     flash_attention;
-  guint        lora_rank;         /* LoRA/QLoRA adapters on every linear layer */
+  guint        lora_rank;         /* LoRA/QLoRA adapters */
+  QmLoraTargets lora_targets;     /* which linears carry them */
   gboolean     fp32_grad_buffer;  /* +4 B/param fp32 gradient buffer */
+  gboolean     fp8_weights;       /* with fp8: weights stored in 1 byte */
+  guint        shard_group;       /* ZeRO/FSDP shards over this many ranks (HSDP); 0 = all dp·cp */
   /* Serving (mode == QM_MODE_INFERENCE). */
   QmPrecision  weight_precision;
   QmPrecision  kv_precision;
@@ -125,6 +144,14 @@ double   qm_memory_layer_activations     (const QmModelShape *shape,
                                           QmRecompute         recompute,
                                           gboolean            flash_attention);
 
+/* PyTorch per-operator selective checkpointing (torchtitan "op"): one
+ * layer's kept activations. */
+double   qm_memory_layer_activations_op  (const QmModelShape *shape,
+                                          double              s,
+                                          double              b,
+                                          double              t,
+                                          gboolean            sequence_parallel);
+
 /* ZeRO paper Fig. 1: model-state bytes per GPU for Ψ params, optimizer
  * multiplier K, stage 0..3, data-parallel degree Nd. */
 double   qm_memory_zero_model_states     (double psi,
@@ -152,8 +179,37 @@ double   qm_memory_kv_cache_per_sequence (const QmModelShape *shape,
                                           double              bytes_per_value);
 
 /* Trainable adapter parameters of LoRA rank r on every linear layer
- * (QLoRA §4 applies adapters to all linear layers). */
+ * (QLoRA §4 applies adapters to all linear layers), or on the targets. */
 double   qm_memory_lora_params           (const QmModelShape *shape,
                                           guint               rank);
+double   qm_memory_lora_params_for       (const QmModelShape *shape,
+                                          guint               rank,
+                                          QmLoraTargets       targets);
+
+/* One frozen layer's activations under LoRA: what the adapters'
+ * gradients and the backward through the frozen layers still need. */
+double   qm_memory_lora_layer_activations (const QmModelShape *shape,
+                                           double              s,
+                                           double              b,
+                                           double              t,
+                                           gboolean            sequence_parallel,
+                                           QmRecompute         recompute,
+                                           gboolean            flash_attention,
+                                           QmLoraTargets       targets);
+
+/* Megatron's --recompute-method block --recompute-num-layers N: the
+ * fraction of a model chunk's layers that keep only their input. */
+double   qm_memory_recompute_fraction    (guint recompute_layers,
+                                          guint stage_layers);
+
+/* ZeRO-3 / FSDP: bytes of parameters and gradients gathered unsharded at
+ * the peak (the running and prefetched layers, the root unit). */
+double   qm_memory_zero3_gathered        (const QmModelShape *shape,
+                                          const QmParamCount *pc,
+                                          double              tp,
+                                          double              pp,
+                                          double              ep,
+                                          double              w_bytes,
+                                          double              g_bytes);
 
 G_END_DECLS

@@ -113,7 +113,7 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
     }
 
   tokens_step = (double) pb->global_batch * c->s;
-  for (guint r = 0; r < 3; r++)
+  for (guint r = 0; r < QM_N_RECOMPUTE; r++)
     {
       qm_compute_training_flops_for_mode (sh, pb->mode, tokens_step, pb->seq_len, (QmRecompute) r, &tf);
       c->hw_flops_step[r] = tf.hardware_flops;
@@ -366,12 +366,20 @@ stage_compute (const QmParallelCtx    *c,
   switch (l->recompute)
     {
     case QM_RECOMPUTE_FULL:
-      /* One more forward of every layer, not of the head (Narayanan eq. 3). */
-      lr = lf;
+      /* One more forward of every recomputed layer, not of the head
+       * (Narayanan eq. 3); with recompute_layers, of those only. */
+      lr = lf * qm_parallel_recompute_fraction (pb, l);
       break;
     case QM_RECOMPUTE_SELECTIVE:
       /* Only QKᵀ, softmax, dropout and attention over V (Korthikanti §5). */
       lr = attn_layer + score_layer;
+      break;
+    case QM_RECOMPUTE_SELECTIVE_OP:
+      /* PyTorch's per-operator policy: every other matmul
+       * (qm_compute_op_recompute_params) and the element-wise kernels;
+       * the attention kernel's output is kept. */
+      lr = gemm_layer * qm_compute_op_recompute_params (&pb->shape) * 2.0
+           / MAX (c->layer_gemm_tok, 1.0) + elem_layer - score_layer;
       break;
     case QM_RECOMPUTE_NONE:
     default:
@@ -840,6 +848,21 @@ qm_parallel_step_time (const QmParallelProblem *problem,
   return TRUE;
 }
 
+double
+qm_parallel_recompute_fraction (const QmParallelProblem *pb,
+                                const QmParallelLayout  *l)
+{
+  QmPipelineStages st;
+
+  if (l->recompute != QM_RECOMPUTE_FULL)
+    return 0.0;
+  if (pb->recompute != QM_RECOMPUTE_FULL || pb->recompute_layers == 0)
+    return 1.0;
+  if (!qm_memory_pipeline_stages (pb->shape.layers, l->pp, l->virtual_stages, &st))
+    qm_memory_pipeline_stages (pb->shape.layers, l->pp, 1, &st);
+  return qm_memory_recompute_fraction (pb->recompute_layers, st.chunk);
+}
+
 void
 qm_parallel_memory (const QmParallelProblem *pb,
                     const QmParallelLayout  *l,
@@ -863,9 +886,15 @@ qm_parallel_memory (const QmParallelProblem *pb,
   mc.n_microbatches = l->n_micro;
   mc.virtual_stages = l->virtual_stages;
   mc.recompute = l->recompute;
+  /* The plan's recompute_layers go with the plan's full recompute, not
+   * with one the search tries. */
+  mc.recompute_layers = l->recompute == pb->recompute ? pb->recompute_layers : 0;
   mc.flash_attention = pb->flash_attention;
   mc.lora_rank = pb->lora_rank;
+  mc.lora_targets = pb->lora_targets;
   mc.fp32_grad_buffer = pb->fp32_grad_buffer;
+  mc.fp8_weights = pb->fp8_weights;
+  mc.shard_group = l->shard_group > 0 ? l->shard_group : pb->shard_group;
   mc.capacity_bytes = qm_gpu_memory_bytes (&pb->gpu);
   qm_memory_estimate (&pb->shape, &mc, out);
 }
@@ -904,6 +933,10 @@ qm_parallel_problem_from_plan (const QmPlan      *plan,
   out->micro_batch = w->micro_batch;
   out->zero_stage = w->zero_stage;
   out->recompute = w->recompute;
+  out->recompute_layers = w->recompute_layers;
+  out->lora_targets = w->lora_targets;
+  out->fp8_weights = w->fp8_weights;
+  out->shard_group = w->shard_group;
   out->overlap_dp = TRUE;
   out->tp_overlap = w->tp_overlap;
   out->rank = QM_PARALLEL_RANK_TIME;

@@ -140,7 +140,7 @@ typedef struct
   double fp8_bwd_split_tok;  /* ... backward, split by TP */
   double fp8_bwd_unsplit_tok;/* ... backward, that only SP splits */
   double model_flops_step;
-  double hw_flops_step[3];   /* per QmRecompute */
+  double hw_flops_step[QM_N_RECOMPUTE];   /* per QmRecompute */
   double peak, peak16, rate, hbm;
   double attn_rate;          /* FlashAttention kernel FLOP/s on useful FLOPs: causal, long
                               * sequence (plateau), at the model's head dimension */

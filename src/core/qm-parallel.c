@@ -345,6 +345,7 @@ search_core (const QmParallelProblem *pb,
                     l.sequence_parallel = pb->sequence_parallel && tp > 1;
                     l.tp_overlap = pb->tp_overlap == QM_TP_OVERLAP_AUTO || !l.sequence_parallel
                                    ? QM_TP_OVERLAP_NONE : pb->tp_overlap;
+                    l.shard_group = pb->shard_group;
                     v1_nofit = try_virtual_stages (&c, pb, top_n, &l, out);
                     /* Memory grows with the micro-batch: when no
                      * interleaving fits, larger ones cannot fit either. */

@@ -88,8 +88,13 @@ typedef struct
   /* Fixed knobs: 0 = search. */
   guint         tp, pp, cp, ep, micro_batch, virtual_stages;
   guint         zero_stage;      /* used when !search_zero */
-  guint         shard_group;     /* ZeRO-3/FSDP: ranks a shard spans (HSDP); 0 = all DP ranks */
+  guint         shard_group;     /* ZeRO-3/FSDP: ranks a shard spans (HSDP); 0 = all of them
+                                  * (the memory model counts dp·cp ranks, the
+                                  * collectives dp: qm-memory.c, qm-parallel-model.c) */
   QmRecompute   recompute;       /* used when !search_recompute */
+  guint         recompute_layers; /* with recompute full: layers per stage (chunk) recomputed; 0 = all */
+  QmLoraTargets lora_targets;
+  gboolean      fp8_weights;     /* with fp8: weights stored in 1 byte */
   gboolean      search_zero;
   gboolean      search_recompute;
   gboolean      search_micro_batch;  /* else micro_batch (0 -> 1) */
@@ -123,6 +128,8 @@ typedef struct
   QmRecompute recompute;
   gboolean    sequence_parallel;
   QmTpOverlap tp_overlap;        /* never AUTO; used when the problem's is AUTO */
+  guint       shard_group;       /* ZeRO/FSDP shards over this many of the dp·cp ranks
+                                  * (HSDP: replicated across the groups); 0 = all */
 } QmParallelLayout;
 
 /* One step, seconds, on the slowest pipeline stage. The parts add up to
@@ -252,5 +259,13 @@ void     qm_parallel_curve          (const QmParallelProblem *problem,
 const char *qm_parallel_no_fit_format (const QmParallelNoFit *no_fit,
                                        char                  *buf,
                                        gsize                  size);
+
+/* The fraction of a stage's layers that layout @l recomputes in full:
+ * 1 under full recompute unless the plan fixes recompute_layers
+ * (Megatron's --recompute-method block), 0 otherwise. The step model
+ * charges the recompute forward, and anything repeated with it (TP and EP
+ * collectives), for this fraction of the layers only. */
+double   qm_parallel_recompute_fraction (const QmParallelProblem *pb,
+                                         const QmParallelLayout  *l);
 
 G_END_DECLS

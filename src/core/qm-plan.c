@@ -620,6 +620,8 @@ qm_plan_validate (const QmPlan *p,
          w->micro_batch, QM_PROBLEM_MICRO_BATCH, NULL, w->global_batch, 0);
   CHECK (!(w->mode == QM_MODE_LORA || w->mode == QM_MODE_QLORA) || w->lora_rank >= 1,
          "workload.lora_rank", w->lora_rank, QM_PROBLEM_LORA_RANK, NULL, 0, 0);
+  CHECK (!w->fp8_weights || w->precision == QM_PRECISION_FP8,
+         "workload.fp8_weights", 1, QM_PROBLEM_FP8_WEIGHTS, NULL, 0, 0);
 
   /* Parallelism against the hardware and the model. */
   CHECK (gpn >= 1 && gpn <= 1024, "hardware.server", gpn, QM_PROBLEM_SERVER_GPUS, NULL, 1, 1024);

@@ -99,6 +99,7 @@ static const struct
   [QM_PROBLEM_MICRO_BATCH] = { "exceeds-key", N_("must be from 1 to global_batch (%.0f)"), 0,
     { NULL }, { "global_batch" } },
   [QM_PROBLEM_LORA_RANK] = { "missing-for-mode", N_("must be > 0 for LoRA and QLoRA") },
+  [QM_PROBLEM_FP8_WEIGHTS] = { "needs-key", N_("needs the fp8 number format (workload.precision)") },
   [QM_PROBLEM_SERVER_GPUS] = { "out-of-range", N_("the server must hold 1 to 1024 GPUs"), 0,
     { NULL }, { "min", "max" } },
   [QM_PROBLEM_TP_NODE] = { "must-divide", N_("must divide the %.0f GPUs of a node"), 0,

@@ -54,7 +54,24 @@ typedef enum
   QM_RECOMPUTE_NONE,
   QM_RECOMPUTE_SELECTIVE,
   QM_RECOMPUTE_FULL,
+  /* PyTorch selective activation checkpointing by operator, as torchtitan
+   * applies it (mode "selective", selective_ac_option "op"): every layer
+   * keeps the outputs of every other matmul and of the attention kernel,
+   * and recomputes the rest (see qm_memory_layer_activations_ops). */
+  QM_RECOMPUTE_SELECTIVE_OP,
 } QmRecompute;
+
+#define QM_N_RECOMPUTE 4
+
+/* Which linear layers carry LoRA adapters: every one (QLoRA §4, PEFT's
+ * "all-linear"), or the attention projections alone (QKV and output, as
+ * NeMo's target_modules ['attention'] and the MLPerf Training
+ * llama2_70b_lora reference). */
+typedef enum
+{
+  QM_LORA_TARGETS_ALL,
+  QM_LORA_TARGETS_ATTENTION,
+} QmLoraTargets;
 
 typedef enum
 {

@@ -84,7 +84,10 @@ static const struct { const char *name; QmOptimizer value; } optimizers[] = {
 };
 static const struct { const char *name; QmRecompute value; } recomputes[] = {
   { "none", QM_RECOMPUTE_NONE }, { "selective", QM_RECOMPUTE_SELECTIVE },
-  { "full", QM_RECOMPUTE_FULL },
+  { "full", QM_RECOMPUTE_FULL }, { "selective-op", QM_RECOMPUTE_SELECTIVE_OP },
+};
+static const struct { const char *name; QmLoraTargets value; } lora_targets[] = {
+  { "all", QM_LORA_TARGETS_ALL }, { "attention", QM_LORA_TARGETS_ATTENTION },
 };
 static const struct { const char *name; QmTpOverlap value; } tp_overlaps[] = {
   { "none", QM_TP_OVERLAP_NONE }, { "bulk", QM_TP_OVERLAP_BULK },
@@ -99,4 +102,5 @@ NAME_TABLE (qm_mode_to_string, qm_mode_from_string, QmMode, modes)
 NAME_TABLE (qm_optimizer_to_string, qm_optimizer_from_string, QmOptimizer, optimizers)
 NAME_TABLE (qm_recompute_to_string, qm_recompute_from_string, QmRecompute, recomputes)
 NAME_TABLE (qm_tp_overlap_to_string, qm_tp_overlap_from_string, QmTpOverlap, tp_overlaps)
+NAME_TABLE (qm_lora_targets_to_string, qm_lora_targets_from_string, QmLoraTargets, lora_targets)
 NAME_TABLE (qm_pricing_mode_to_string, qm_pricing_mode_from_string, QmPricingMode, pricing_modes)

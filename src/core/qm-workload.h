@@ -80,6 +80,7 @@ typedef struct
   QmOptimizer  optimizer;
   guint        zero_stage;         /* 0..3 */
   QmRecompute  recompute;
+  guint        recompute_layers;   /* optional; full recompute of this many layers per stage, 0 = all */
   gboolean     flash_attention;
   gboolean     sequence_parallel;  /* optional key; default TRUE (used when tp > 1) */
   gboolean     fp32_grad_buffer;   /* optional key; +4 B/param, see qm-memory.h */
@@ -90,6 +91,9 @@ typedef struct
                                     * = absent: see qm_workload_virtual_stages() */
   double       mfu;                /* 0 = auto */
   guint        lora_rank;
+  QmLoraTargets lora_targets;      /* optional; default all */
+  gboolean     fp8_weights;        /* optional; with fp8: weights kept in fp8 (1 B/param) */
+  guint        shard_group;        /* optional; ZeRO/FSDP shard group (HSDP), 0 = all DP ranks */
   QmInferenceSpec inference;
   /* target: exactly one of these is set. */
   guint        target_gpus;
@@ -158,6 +162,8 @@ const char *qm_recompute_to_string   (QmRecompute r);
 gboolean    qm_recompute_from_string (const char *s, QmRecompute *out);
 const char *qm_tp_overlap_to_string   (QmTpOverlap o);
 gboolean    qm_tp_overlap_from_string (const char *s, QmTpOverlap *out);
+const char *qm_lora_targets_to_string   (QmLoraTargets t);
+gboolean    qm_lora_targets_from_string (const char *s, QmLoraTargets *out);
 const char *qm_pricing_mode_to_string   (QmPricingMode m);
 gboolean    qm_pricing_mode_from_string (const char *s, QmPricingMode *out);
 

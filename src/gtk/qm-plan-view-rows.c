@@ -128,6 +128,12 @@ is_lora (const QmPlan *p)
 }
 
 static gboolean
+is_full_recompute (const QmPlan *p)
+{
+  return is_training (p) && p->workload.recompute == QM_RECOMPUTE_FULL;
+}
+
+static gboolean
 by_gpus (const QmPlan *p)
 {
   return p->workload.target_gpus > 0;
@@ -523,7 +529,11 @@ static const char *const zero_labels[] = {
   "2", N_("ZeRO-2: + gradients"), "3", N_("ZeRO-3 / FSDP: + weights"), NULL,
 };
 static const char *const recompute_labels[] = {
-  "none", N_("None"), "selective", N_("Selective (attention)"), "full", N_("Full"), NULL,
+  "none", N_("None"), "selective", N_("Selective (attention)"), "full", N_("Full"),
+  "selective-op", N_("Selective per operator (PyTorch)"), NULL,
+};
+static const char *const lora_target_labels[] = {
+  "all", N_("Every layer"), "attention", N_("Attention layers only"), NULL,
 };
 static const char *const pricing_labels[] = {
   "buy", N_("Buy"), "rent", N_("Rent on demand"), "rent-reserved", N_("Rent reserved"), NULL,
@@ -550,6 +560,8 @@ static const QmPlanViewRow rows[] = {
   SHAPE (experts, 1),
   SHAPE (experts_per_token, 1),
   { "lora_rank", "workload.lora_rank", G (MODEL), SPIN (8, 0), .visible = is_lora },
+  { "lora_targets", "workload.lora_targets", G (MODEL), .labels = lora_target_labels,
+    .visible = is_lora },
 
   { "tokens", "workload.tokens_b", G (SCHEDULE), SPIN (100, 1) },
   { "epochs", "workload.epochs", G (SCHEDULE), SPIN (1, 2) },
@@ -581,6 +593,10 @@ static const QmPlanViewRow rows[] = {
   { "zero_stage", "workload.zero_stage", G (TRAINING), QM_PLAN_VIEW_ROW_CHOICE,
     .labels = zero_labels },
   { "recompute", "workload.recompute", G (TRAINING), .labels = recompute_labels },
+  { "recompute_layers", "workload.recompute_layers", G (TRAINING), SPIN (1, 0),
+    .visible = is_full_recompute },
+  { "shard_group", "workload.shard_group", G (TRAINING), SPIN (8, 0) },
+  { "fp8_weights", "workload.fp8_weights", G (TRAINING) },
   { "flash_attention", "workload.flash_attention", G (TRAINING) },
   { "mfu.auto", "workload.mfu", G (TRAINING), QM_PLAN_VIEW_ROW_SWITCH, .title = N_("Predict _MFU"),
     .hint = N_("From the throughput model; off to give your own"), .get = get_mfu_auto,

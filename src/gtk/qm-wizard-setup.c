@@ -100,6 +100,7 @@ static const QmWizardChoice recomputes[] = {
   { "none", N_("None: keeps everything, needs the most memory") },
   { "selective", N_("Selective: recomputes attention internals, the usual choice") },
   { "full", N_("Full: recomputes each layer, needs the least memory") },
+  { "selective-op", N_("Per operator: recomputes every other matrix product, as torchtitan does") },
 };
 /* The cache is kept in the first two only. */
 static const QmWizardChoice serve_precisions[] = {

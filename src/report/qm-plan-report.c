@@ -262,6 +262,9 @@ qm_report_recompute_word (QmRecompute recompute)
     case QM_RECOMPUTE_SELECTIVE: return C_("activation recompute", "selective");
     /* Translators: after "recompute": full activation recompute. */
     case QM_RECOMPUTE_FULL:      return C_("activation recompute", "full");
+    /* Translators: after "recompute": PyTorch's per-operator selective
+     * checkpointing (every other matrix product recomputed). */
+    case QM_RECOMPUTE_SELECTIVE_OP: return C_("activation recompute", "per operator");
     default:                     return qm_recompute_to_string (recompute);
     }
 }

@@ -686,7 +686,11 @@ qm_memory_estimate (const QmModelShape   *shape,
     if (c->zero_stage >= 1 && zs < dpc)
       out->overhead += dpc / zs > 2 ? QM_MEMORY_NCCL_COMMUNICATOR_BYTES : QM_MEMORY_NCCL_PAIR_BYTES;
   }
-  if (dp > 1)
+  /* DeepSpeed copies gradients into its reduce bucket; Megatron's
+   * contiguous fp32 main_grad buffer is reduced in place, its buckets
+   * being views into it (Megatron-LM megatron/core/distributed/
+   * param_and_grad_buffer.py, _ParamAndGradBucket over the grad buffer). */
+  if (dp > 1 && !c->fp32_grad_buffer)
     out->overhead += MIN (QM_MEMORY_REDUCE_BUCKET_ELEMENTS * 2.0, out->gradients);
   if (c->zero_stage >= 3 && pp > 1 && zs > 1)
     {

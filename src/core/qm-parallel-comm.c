@@ -21,6 +21,10 @@ qm_parallel_tier_for (const QmParallelCtx *c,
   if (n * stride <= c->gpn)
     {
       t.bw = c->nvlink_bw;
+      /* A full mesh: the group's ring runs over the n - 1 links each GPU
+       * has to the others, not the GPU's whole fabric. */
+      if (c->mesh_link_bw > 0 && n > 1)
+        t.bw = MIN (t.bw, (n - 1) * c->mesh_link_bw);
       t.hop = QM_PARALLEL_NCCL_NVLINK_HOP_S;
     }
   else
@@ -47,6 +51,10 @@ qm_parallel_p2p_tier (const QmParallelCtx *c,
    * share of the node's NICs (rail-optimised: its own), sets the pace. */
   if (n * stride > c->gpn && c->nic_bw > 0)
     t.bw = MIN (t.bw, c->nic_bw);
+  /* Inside a full mesh a send to one neighbour rides the one link
+   * between them. */
+  else if (n * stride <= c->gpn && c->mesh_link_bw > 0)
+    t.bw = MIN (t.bw, c->mesh_link_bw);
   return t;
 }
 

@@ -145,6 +145,12 @@ qm_parallel_ctx_init (QmParallelCtx           *c,
   c->hbm = pb->gpu.bandwidth_tbs * 1e12;
   c->gpn = MAX (pb->server.gpus, 1u);
   c->nvlink_bw = pb->gpu.link_gbs * 1e9 * QM_PARALLEL_NCCL_BUSBW_FRACTION;
+  /* GPUs wired as a full mesh, one link to each peer and no switch
+   * (gpus.json p2p_link_gbs: the usable bandwidth of one link, AMD ROCm
+   * blog "Understanding RCCL Bandwidth and xGMI Performance on AMD
+   * Instinct MI300X", 2025): a group of n of them has n - 1 links per GPU
+   * (qm_parallel_tier_for), a send to one neighbour one link. */
+  c->mesh_link_bw = pb->gpu.p2p_link_gbs > 0 ? pb->gpu.p2p_link_gbs * 1e9 : 0.0;
   /* One GPU's share of the node's compute-fabric NICs (rail-optimised
    * servers have one NIC per GPU). */
   nics = pb->server.nics > 0 ? pb->server.nics : c->gpn;

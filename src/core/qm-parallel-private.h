@@ -146,6 +146,7 @@ typedef struct
                               * sequence (plateau), at the model's head dimension */
   double q_dim, kv_dim;      /* query and key/value widths (heads · head dim) */
   double gpn, nvlink_bw, nic_bw;
+  double mesh_link_bw;       /* a full mesh's one link to each peer (MI300X xGMI); 0 = switched */
   double net_hop;
   double adam_bytes;
   double overlap;            /* hidden fraction of overlapped communication */

@@ -530,10 +530,46 @@ typedef struct
   const char *mechanism;
 } KnownGap;
 
-#define GAP_FSDP "FSDP/ZeRO-3 per layer: gathers and reduce-scatters exposed when a layer's compute is short, " \
-                 "and only the current layers' parameters gathered in memory (issue #32 items 2, 4)"
-#define GAP_RING "ring attention at long context: attention blocks per CP step, causal load balance, the KV " \
-                 "exchange exposed where a block's compute does not cover it (issue #32 item 1)"
+/* The torchtitan 8B FSDP rows (docs/performance.md @eaea6f6a, Tables 1
+ * and 3) are not an FSDP gap: the measured throughput on 8 GPUs (NVLink)
+ * and on 128 (RoCE) differs by 2-3% (5,762/5,605, 6,667/6,514,
+ * 8,532/8,380 TPS/GPU), and the model's exposed per-layer FSDP traffic is
+ * 0.08 and 0.15 s of a 1.85-1.91 s step. What is left is on the GPU:
+ * those runs used H100 96GB HBM2e at 2.4 TB/s under the default 500 W
+ * limit (the doc: "the actual peak TFLOPs number is between SXM and
+ * NVL"), priced here as the catalog's 80GB SXM at 3.35 TB/s and 700 W. On
+ * 2.4 TB/s and the H100 NVL's dense peak (835 of 989 TFLOPs), the same
+ * layouts come out +11-13% (compile rows), not +32-35% (2026-11-28, by
+ * hand through qm_parallel_step_time()): a catalog part, not a mechanism.
+ * The rows also do not fit (memory: item 4). */
+#define GAP_FSDP "the GPU that ran: H100 96GB HBM2e, 2.4 TB/s, 500 W limit, peak between SXM and NVL (torchtitan " \
+                 "docs/performance.md), priced as the 80GB SXM (3.35 TB/s, 700 W): about +20 of the +32-35%; not " \
+                 "FSDP traffic (8 and 128 GPUs measured within 3%); and the memory of a run that ran (issue #32 item 4)"
+/* torchtitan's context parallelism (same GPU as above) is PyTorch's
+ * (torch/distributed/tensor/experimental/_attention.py at torch 1963fc8,
+ * 2024-12-23): K/V all-gathered once per layer (_AllGatherRotater, the
+ * default), issued at step 0 and awaited at step 1, so only the diagonal
+ * block covers it; K/V expanded to every query head first (torchtitan's
+ * Attention.forward: repeat_kv before F.scaled_dot_product_attention);
+ * partial outputs merged in fp32 by unfused element-wise ops (_SDPAMerger,
+ * convert_to_f32); dK/dV passed in fp32 by all-to-all each backward step.
+ * The model prices Transformer Engine's ring (nemo-longseq rows, within
+ * 6%). Over NVLink (8B, 8 GPUs) none of this is exposed; over the NICs
+ * (405B, cp ranks 8 apart) the expanded all-gather at cp 8 is about 47 ms
+ * per layer against a 15 ms diagonal, ~+11% of the step by hand. The
+ * attention time implied by the published 8B steps (the model's other
+ * parts kept) is 1.43, 1.26, 1.69, 1.73x the model's at cp 1, 2, 4, 8:
+ * not monotonic in cp, so no per-step mechanism fits all four; the
+ * GPU above explains about 1.2x (989/835 on compute-bound kernels).
+ * FlashAttention-2's slower backward (322 against 370 TFLOPs/s, FA3
+ * paper Figs. 5-6), tried on every row (2026-11-28), moves these rows 5-12
+ * points down but the Transformer Engine rows (nemo-longseq) 3-9 points
+ * the other way (to -14%), and the held-out median without known gaps
+ * from 7.2% to 8.3%: one attention-kernel class prices both stacks, so
+ * it stays out until a plan can say which kernel runs. */
+#define GAP_RING "torchtitan's context parallel (PyTorch's all-gather rotater with K/V expanded to every head, fp32 " \
+                 "unfused merges; the model prices Transformer Engine's ring) on the 500 W HBM2e H100 (about 1.2x); " \
+                 "the 8B rows imply attention 1.69-1.73x the model's at cp 4-8 but 1.26x at cp 2 (issue #32 item 1)"
 
 static const KnownGap known_gaps[] = {
   { "tt-l31-8b-8-fsdp-eager", GAP_FSDP "; eager PyTorch: unfused element-wise kernels (no plan knob)" },

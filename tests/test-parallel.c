@@ -573,10 +573,8 @@ typedef struct
 
 static const KnownGap known_gaps[] = {
   { "tt-l31-8b-8-fsdp-eager", GAP_FSDP "; eager PyTorch: unfused element-wise kernels (no plan knob)" },
-  { "tt-l31-8b-8-fsdp-compile", GAP_FSDP },
   { "tt-l31-8b-8-fsdp-compile-fp8", GAP_FSDP "; fp8 cast and amax passes (item 5)" },
   { "tt-l31-8b-128-fsdp-eager", GAP_FSDP "; eager PyTorch: unfused element-wise kernels (no plan knob)" },
-  { "tt-l31-8b-128-fsdp-compile", GAP_FSDP },
   { "tt-l31-8b-128-fsdp-compile-fp8", GAP_FSDP "; fp8 cast and amax passes (item 5)" },
   { "tt-l31-8b-8-cp4-128k", GAP_RING },
   { "tt-l31-8b-8-cp8-256k", GAP_RING },
@@ -586,9 +584,6 @@ static const KnownGap known_gaps[] = {
   { "nemo-llama2-70b-sft-fp8", "memory of a full fine-tune that ran: at TP 4 x PP 4 on 16 GPUs (DP 1) bf16 "
     "weights, fp32 main_grad and Adam states are 79 GB per GPU before activations; the recipe's gradient "
     "buffer and the allocator's real reserve (issue #32 item 4)" },
-  { "tt-a100-l2-70b-64-sel-op", "memory of an FSDP run that ran: the model holds 124 GB per GPU for Llama 2 70B "
-    "over 64 A100 80GB with selective-op checkpointing (FSDP's per-layer gathered parameters and torchtitan's "
-    "op-level activation set: issue #32 item 4)" },
   { "mlperf50-mango-mi300x-32-llama2-70b-lora", "scaling of context parallelism across MI300X nodes: the same "
     "recipe's published throughput per GPU falls from 2,077 (8 GPUs, CP 1) to 1,944 (16, CP 2) to 1,520 tokens/s "
     "(32, CP 4), where the model keeps the CP exchange hidden behind the blocks over xGMI and the LoRA gradient "

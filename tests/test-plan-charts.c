@@ -254,7 +254,7 @@ test_racks_match_estimate (void)
  * BOM line when the plan prices them, else counted in the racks only),
  * and the drawing's caption says the same numbers. Rounding each rack up
  * drew 140 switches for the 70B example's 138 (96 + 33 fabric, 9
- * management), and 8 for 7 in the 7B example's compute racks. */
+ * management); the 7B example's 8 sit in its 4 compute racks. */
 static void
 test_racks_switches_match_bom (void)
 {

@@ -254,7 +254,7 @@ test_racks_match_estimate (void)
  * BOM line when the plan prices them, else counted in the racks only),
  * and the drawing's caption says the same numbers. Rounding each rack up
  * drew 140 switches for the 70B example's 138 (96 + 33 fabric, 9
- * management), and 8 for 7 in the 7B example's compute racks. */
+ * management); the 7B example's 8 sit in its 4 compute racks. */
 static void
 test_racks_switches_match_bom (void)
 {
@@ -312,6 +312,31 @@ test_racks_switches_match_bom (void)
   /* Both ways of placing switches were checked. */
   g_assert_true (compute_racks_seen);
   g_assert_true (network_racks_seen);
+
+  /* An uneven spread: 6 switches over 4 compute racks (3 full, 1 partial)
+   * is 2 + 2 + 1 + 1, not 2 in each (8). */
+  {
+    QmCluster c = { 0 };
+    QmRackLayout layout;
+    guint drawn = 0;
+
+    c.nodes = 10;
+    c.nodes_per_rack = 3;
+    c.compute_racks = 4;
+    c.racks = 4;
+    c.switches = 5;
+    c.mgmt_switches = 1;
+    c.node_power_w = 10200;
+    qm_rack_groups (&c, NULL, NULL, NULL, &layout);
+    for (guint g = 0; g < layout.n_groups; g++)
+      {
+        drawn += layout.groups[g].count * layout.groups[g].switches;
+        g_assert_cmpuint (layout.groups[g].switches, >=, 1);
+        g_assert_cmpuint (layout.groups[g].switches, <=, 2);
+      }
+    g_assert_cmpuint (drawn, ==, 6);
+    g_assert_cmpuint (layout.total_racks, ==, 4);
+  }
 }
 
 static void

@@ -253,7 +253,8 @@ qm_plan_view_update_charts (QmPlanView *self)
   qm_plan_curves (p, e, self->curves);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     {
-      g_autofree char *description = qm_plan_chart_describe ((QmPlanChartKind) k, p, e);
+      g_autofree char *description = qm_plan_chart_describe_with_curves ((QmPlanChartKind) k, p, e,
+                                                                         self->curves);
 
       qm_chart_widget_set_description (QM_CHART_WIDGET (self->charts[k]), description);
       gtk_widget_queue_draw (self->charts[k]);

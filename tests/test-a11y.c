@@ -37,7 +37,9 @@
  *   with its column's header (item 7);
  * - charts: a shown chart is a Tab stop, no unnamed flow-box cell around
  *   it is one, and its keyboard probe (what the arrow keys do) reads a
- *   point into its name (item 8).
+ *   point into its name (item 8);
+ * - mnemonics: a button whose label has a mnemonic is not named with the
+ *   underscore, nor twice (item 10).
  *
  * The Compare page is left out of the per-item checks for now (issue #37
  * item 2: branch metric-table rewrites it).
@@ -75,6 +77,7 @@ typedef enum
   FAIL_SILENT,           /* item 6: a field whose focus is not reported */
   FAIL_TABLE,            /* item 7: a list that is no table to AT */
   FAIL_CHART,            /* item 8: a chart the keyboard cannot read */
+  FAIL_MNEMONIC,         /* item 10: "_New Plan… New Plan…" */
   N_FAILS
 } FailKind;
 
@@ -452,6 +455,22 @@ check_items (Walk      *walk,
   if (GTK_IS_COLUMN_VIEW (widget))
     check_table (walk, widget);
 
+  /* Item 10: GTK 4.8 names a button with its raw label ("_New Plan…")
+   * and then its mnemonic label. */
+  if (has_mnemonic_label (widget) && !is_internal_part (widget))
+    {
+      g_autofree char *label = dup_label (widget);
+
+      if (label != NULL && strchr (label, '_') != NULL)
+        {
+          g_autofree char *why = g_strdup_printf ("is named “%s”, underscore and all", label);
+
+          fail_kind (walk, FAIL_MNEMONIC, widget, why);
+        }
+      else if (label != NULL && labelled_by_text (widget))
+        fail_kind (walk, FAIL_MNEMONIC, widget, "has a label and is labelled by its mnemonic label");
+    }
+
   /* Item 8: Tab to a chart, then the arrow keys read its points. */
   if (QM_IS_CHART_WIDGET (widget) && gtk_widget_get_mapped (widget))
     {
@@ -733,6 +752,12 @@ test_charts (void)
   assert_no_failures (FAIL_CHART, "Charts the keyboard cannot read (issue #37 item 8)");
 }
 
+static void
+test_mnemonics (void)
+{
+  assert_no_failures (FAIL_MNEMONIC, "Buttons named with their mnemonic (issue #37 item 10)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -752,6 +777,7 @@ main (int argc, char **argv)
   g_test_add_func ("/a11y/silent-fields", test_silent_fields);
   g_test_add_func ("/a11y/tables", test_tables);
   g_test_add_func ("/a11y/charts", test_charts);
+  g_test_add_func ("/a11y/mnemonics", test_mnemonics);
 
   return g_test_run ();
 }

@@ -34,7 +34,9 @@
  *   AdwEntryRow's does not (item 6);
  * - tables: every column view is named, every column has a header, every
  *   row is named (not "GtkListItemWidget") and every cell's name starts
- *   with its column's header (item 7);
+ *   with its column's header (item 7); a value shown in a preferences
+ *   row (the catalog's details) is no Tab stop of its own, and its row is
+ *   named with it (item 7);
  * - charts: a shown chart is a Tab stop, no unnamed flow-box cell around
  *   it is one, and its keyboard probe (what the arrow keys do) reads a
  *   point into its name (item 8);
@@ -492,6 +494,24 @@ check_items (Walk      *walk,
             fail_kind (walk, FAIL_CHART, widget, "does not say the point its probe reads");
           else
             g_test_message ("chart read from the keyboard: “%s”", label);
+        }
+    }
+
+  /* Item 7: "Memory 80 GB" read once, on the row. */
+  if (GTK_IS_LABEL (widget) && gtk_label_get_selectable (GTK_LABEL (widget)) &&
+      gtk_widget_get_mapped (widget) && gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW) != NULL)
+    {
+      GtkWidget *row = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW);
+      g_autofree char *row_name = dup_label (row);
+      const char *text = gtk_label_get_text (GTK_LABEL (widget));
+
+      if (gtk_widget_get_focusable (widget))
+        fail_kind (walk, FAIL_TABLE, widget, "is a value that is a Tab stop of its own");
+      if (has_text (text) && (row_name == NULL || strstr (row_name, text) == NULL))
+        {
+          g_autofree char *why = g_strdup_printf ("is a row not named with its value “%s”", text);
+
+          fail_kind (walk, FAIL_TABLE, row, why);
         }
     }
 

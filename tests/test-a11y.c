@@ -34,7 +34,14 @@
  *   AdwEntryRow's does not (item 6);
  * - tables: every column view is named, every column has a header, every
  *   row is named (not "GtkListItemWidget") and every cell's name starts
- *   with its column's header (item 7).
+ *   with its column's header (item 7); a value shown in a preferences
+ *   row (the catalog's details) is no Tab stop of its own, and its row is
+ *   named with it (item 7);
+ * - charts: a shown chart is a Tab stop, no unnamed flow-box cell around
+ *   it is one, and its keyboard probe (what the arrow keys do) reads a
+ *   point into its name (item 8);
+ * - mnemonics: a button whose label has a mnemonic is not named with the
+ *   underscore, nor twice (item 10).
  *
  * The Compare page is left out of the per-item checks for now (issue #37
  * item 2: branch metric-table rewrites it).
@@ -71,6 +78,8 @@ typedef enum
   FAIL_UNIT,             /* item 5: a value read without its unit */
   FAIL_SILENT,           /* item 6: a field whose focus is not reported */
   FAIL_TABLE,            /* item 7: a list that is no table to AT */
+  FAIL_CHART,            /* item 8: a chart the keyboard cannot read */
+  FAIL_MNEMONIC,         /* item 10: "_New Plan… New Plan…" */
   N_FAILS
 } FailKind;
 
@@ -448,6 +457,64 @@ check_items (Walk      *walk,
   if (GTK_IS_COLUMN_VIEW (widget))
     check_table (walk, widget);
 
+  /* Item 10: GTK 4.8 names a button with its raw label ("_New Plan…")
+   * and then its mnemonic label. */
+  if (has_mnemonic_label (widget) && !is_internal_part (widget))
+    {
+      g_autofree char *label = dup_label (widget);
+
+      if (label != NULL && strchr (label, '_') != NULL)
+        {
+          g_autofree char *why = g_strdup_printf ("is named “%s”, underscore and all", label);
+
+          fail_kind (walk, FAIL_MNEMONIC, widget, why);
+        }
+      else if (label != NULL && labelled_by_text (widget))
+        fail_kind (walk, FAIL_MNEMONIC, widget, "has a label and is labelled by its mnemonic label");
+    }
+
+  /* Item 8: Tab to a chart, then the arrow keys read its points. */
+  if (QM_IS_CHART_WIDGET (widget) && gtk_widget_get_mapped (widget))
+    {
+      GtkWidget *cell = gtk_widget_get_ancestor (widget, GTK_TYPE_FLOW_BOX_CHILD);
+      g_autofree char *point = NULL;
+
+      if (!gtk_widget_get_focusable (widget))
+        fail_kind (walk, FAIL_CHART, widget, "is a chart the keyboard cannot reach");
+      if (cell != NULL && gtk_widget_get_focusable (cell) && !has_spoken_name (cell))
+        fail_kind (walk, FAIL_CHART, cell, "is an unnamed Tab stop around a chart");
+      point = qm_chart_widget_move_probe (QM_CHART_WIDGET (widget), 0);
+      if (point == NULL)
+        fail_kind (walk, FAIL_CHART, widget, "reads no point from the keyboard");
+      else
+        {
+          g_autofree char *label = dup_label (widget);
+
+          if (label == NULL || strstr (label, point) == NULL)
+            fail_kind (walk, FAIL_CHART, widget, "does not say the point its probe reads");
+          else
+            g_test_message ("chart read from the keyboard: “%s”", label);
+        }
+    }
+
+  /* Item 7: "Memory 80 GB" read once, on the row. */
+  if (GTK_IS_LABEL (widget) && gtk_label_get_selectable (GTK_LABEL (widget)) &&
+      gtk_widget_get_mapped (widget) && gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW) != NULL)
+    {
+      GtkWidget *row = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW);
+      g_autofree char *row_name = dup_label (row);
+      const char *text = gtk_label_get_text (GTK_LABEL (widget));
+
+      if (gtk_widget_get_focusable (widget))
+        fail_kind (walk, FAIL_TABLE, widget, "is a value that is a Tab stop of its own");
+      if (has_text (text) && (row_name == NULL || strstr (row_name, text) == NULL))
+        {
+          g_autofree char *why = g_strdup_printf ("is a row not named with its value “%s”", text);
+
+          fail_kind (walk, FAIL_TABLE, row, why);
+        }
+    }
+
   /* Item 6: Tab into an AdwEntryRow and Orca says nothing. */
   if (GTK_IS_TEXT (widget) && gtk_widget_get_focusable (widget))
     {
@@ -699,6 +766,18 @@ test_tables (void)
   assert_no_failures (FAIL_TABLE, "Lists that are not tables with headers (issue #37 item 7)");
 }
 
+static void
+test_charts (void)
+{
+  assert_no_failures (FAIL_CHART, "Charts the keyboard cannot read (issue #37 item 8)");
+}
+
+static void
+test_mnemonics (void)
+{
+  assert_no_failures (FAIL_MNEMONIC, "Buttons named with their mnemonic (issue #37 item 10)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -717,6 +796,8 @@ main (int argc, char **argv)
   g_test_add_func ("/a11y/units", test_units);
   g_test_add_func ("/a11y/silent-fields", test_silent_fields);
   g_test_add_func ("/a11y/tables", test_tables);
+  g_test_add_func ("/a11y/charts", test_charts);
+  g_test_add_func ("/a11y/mnemonics", test_mnemonics);
 
   return g_test_run ();
 }

@@ -124,6 +124,29 @@ check_render (const QmChartStyle *style,
         }
     }
 
+  /* Parts tall enough carry their name, so they are told apart by more
+   * than colour (issue #37 item 9): inside the first bar's weights and the
+   * second's optimizer (below the hatching), text pixels. */
+  {
+    const QmRect *named[] = { &layout.parts[0][0], &layout.parts[1][2] };
+    const guint named_part[] = { 0, 2 };
+
+    for (guint k = 0; k < G_N_ELEMENTS (named); k++)
+      {
+        const QmRect *r = named[k];
+        int text = 0;
+        double top = MAX (r->y, layout.capacity_y + 1);
+
+        g_assert_cmpfloat (r->y + r->height - top, >, 14);
+        for (int y = (int) top + 1; y < (int) (r->y + r->height) - 1; y++)
+          for (int x = (int) r->x + 1; x < (int) (r->x + r->width) - 1; x++)
+            /* Anything but the fill inside the part is its label. */
+            if (!near_color (pixel (s, x + MARGIN, y + MARGIN), &style->series[named_part[k]]))
+              text++;
+        g_assert_cmpint (text, >, 20);
+      }
+  }
+
   /* The bar that does not fit rises above the capacity line; the other not. */
   g_assert_cmpfloat (layout.bars[0].y, >, layout.capacity_y);
   g_assert_cmpfloat (layout.bars[1].y, <, layout.capacity_y);

@@ -6,8 +6,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "qm-chart-racks.h"
+#include "qm-chart-vram.h"
+#include "qm-format.h"
 #include "qm-parallel.h"
 #include "qm-plan.h"
 #include "qm-plan-charts.h"
@@ -516,6 +519,54 @@ test_serving_progress (void)
   g_assert_cmpfloat (first->latency.plan_rpm, ==, whole->latency.plan_rpm);
   g_assert_cmpuint (first->throughput.n, ==, 0);
   g_assert_cmpfloat (first->throughput.memory_limit, ==, whole->throughput.memory_limit);
+/* The summaries a screen reader reads say what the chart draws (issue
+ * #37 item 8): each part of the memory stack with its size, the knee and
+ * the cost curve, as the estimate and the curves hold them. */
+static void
+test_summaries_say_what_is_drawn (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
+    {
+      QmPlan plan;
+      g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+      g_autofree QmPlanCurves *curves = g_new0 (QmPlanCurves, 1);
+      g_autofree char *vram = NULL;
+      g_autofree char *time = NULL;
+      const QmGpusTimeCurve *cv = &curves->gpus_time;
+      char a[QM_FORMAT_BUF];
+
+      load (examples[i], &plan, e);
+      qm_plan_curves (&plan, e, curves);
+      vram = qm_plan_chart_describe_with_curves (QM_PLAN_CHART_VRAM, &plan, e, curves);
+      time = qm_plan_chart_describe_with_curves (QM_PLAN_CHART_GPUS_TIME, &plan, e, curves);
+      g_test_message ("%s:\n  %s\n  %s", examples[i], vram, time);
+
+      {
+        const double now[] = { e->memory.weights, e->memory.gradients, e->memory.optimizer,
+                               e->memory.activations, e->memory.kv_cache, e->memory.overhead };
+        guint n_parts = 0;
+
+        for (guint p = 0; p < G_N_ELEMENTS (now); p++)
+          if (now[p] > 0)
+            {
+              g_autofree char *part = g_strdup_printf ("%s %s", qm_chart_vram_part_name (p),
+                                                       qm_format_bytes (a, sizeof a, now[p], QM_BYTES_GB));
+
+              g_assert_nonnull (strstr (vram, part));
+              n_parts++;
+            }
+        g_assert_cmpuint (n_parts, >=, 3);
+      }
+      if (cv->knee >= 0)
+        g_assert_nonnull (strstr (time, qm_format_number (a, sizeof a, cv->gpus[cv->knee], 0)));
+      for (guint k = 0; k < cv->n; k++)
+        if (cv->cost[k] > 0)
+          {
+            /* The cheapest end of the cost curve is named. */
+            g_assert_nonnull (strstr (time, qm_format_money (a, sizeof a, cv->cost[k], cv->currency)));
+            break;
+          }
+    }
 }
 
 int
@@ -531,5 +582,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan-charts/export", test_export);
   g_test_add_func ("/plan-charts/serving-curves", test_serving_curves);
   g_test_add_func ("/plan-charts/serving-progress", test_serving_progress);
+  g_test_add_func ("/plan-charts/summaries-say-what-is-drawn", test_summaries_say_what_is_drawn);
   return g_test_run ();
 }

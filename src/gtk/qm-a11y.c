@@ -268,3 +268,68 @@ qm_a11y_table (GtkColumnView *view,
    * plans page's choice of columns). */
   g_signal_connect_object (columns, "items-changed", G_CALLBACK (columns_changed), view, 0);
 }
+
+/* ------------------------------------------------------------------ */
+/* Mnemonics                                                           */
+
+#define MNEMONIC_KEY "qm-a11y-mnemonic"
+
+/* "D_uplicate" → "Duplicate", "a__b" → "a_b". */
+static char *
+strip_mnemonic (const char *label)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *c = label; *c != '\0'; c++)
+    {
+      if (*c == '_' && c[1] == '_')
+        {
+          g_string_append_c (out, '_');
+          c++;
+        }
+      else if (*c != '_')
+        g_string_append_c (out, *c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* GTK 4.8 names a button with its raw label, underscore and all, and
+ * then with its mnemonic label: "_New Plan… New Plan…". */
+static void
+fix_mnemonic_name (GtkButton *button)
+{
+  const char *label = gtk_button_get_label (button);
+  g_autofree char *plain = NULL;
+
+  if (!gtk_button_get_use_underline (button) || label == NULL || label[0] == '\0')
+    return;
+  plain = strip_mnemonic (label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, plain, -1);
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+}
+
+static void
+button_label_changed (GtkButton  *button,
+                      GParamSpec *pspec,
+                      gpointer    data)
+{
+  fix_mnemonic_name (button);
+}
+
+void
+qm_a11y_fix_mnemonics (GtkWidget *root)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+
+  if (GTK_IS_BUTTON (root) && !GTK_IS_CHECK_BUTTON (root) &&
+      g_object_get_data (G_OBJECT (root), MNEMONIC_KEY) == NULL)
+    {
+      g_object_set_data (G_OBJECT (root), MNEMONIC_KEY, GINT_TO_POINTER (TRUE));
+      fix_mnemonic_name (GTK_BUTTON (root));
+      /* After GTK's own handler, which sets the raw label again. */
+      g_signal_connect_after (root, "notify::label", G_CALLBACK (button_label_changed), NULL);
+      g_signal_connect_after (root, "notify::use-underline", G_CALLBACK (button_label_changed), NULL);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    qm_a11y_fix_mnemonics (c);
+}

@@ -36,6 +36,11 @@ void        qm_a11y_describe        (GtkWidget  *widget,
 void        qm_a11y_table           (GtkColumnView *view,
                                      const char    *name);
 
+/* Names every button under @root that has a mnemonic ("_New Plan…") with
+ * its plain text, once (GTK 4.8 reads the raw label and then the mnemonic
+ * label), and again whenever its label changes. */
+void        qm_a11y_fix_mnemonics   (GtkWidget     *root);
+
 /* What was set above, or NULL. */
 const char *qm_a11y_get_label       (GtkWidget  *widget);
 GtkWidget  *qm_a11y_get_labelled_by (GtkWidget  *widget);

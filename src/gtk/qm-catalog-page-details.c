@@ -48,6 +48,20 @@ set_value_label (GtkLabel   *label,
     gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
 }
 
+/* The row reads "Title: value" once; the value is selectable with the
+ * pointer but no Tab stop of its own, which a screen reader read a second
+ * time under the row's title (issue #37 item 7). */
+static void
+name_row (GtkWidget  *row,
+          const char *title,
+          const char *value)
+{
+  /* Translators: an accessible name of a detail row, e.g. "Memory: 80 GB". */
+  g_autofree char *name = g_strdup_printf (C_("detail row", "%s: %s"), title, value);
+
+  qm_a11y_label (row, name);
+}
+
 /* Returns the row. */
 static GtkWidget *
 add_value_row (DetailsFill *fill,
@@ -64,6 +78,7 @@ add_value_row (DetailsFill *fill,
       set_value_label (GTK_LABEL (label), value, tooltip);
       if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), title) != 0)
         adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      name_row (row, title, value);
       return row;
     }
   row = adw_action_row_new ();
@@ -76,8 +91,9 @@ add_value_row (DetailsFill *fill,
   gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
   gtk_widget_add_css_class (label, "numeric");
   set_value_label (GTK_LABEL (label), value, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  gtk_widget_set_focusable (label, FALSE);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+  name_row (row, title, value);
   adw_preferences_group_add (fill->group, row);
   g_ptr_array_add (fill->self->detail_values, label);
   return row;
@@ -93,7 +109,9 @@ add_text_row (DetailsFill *fill,
 
   if (fill->reuse)
     {
-      gtk_label_set_text (g_ptr_array_index (fill->self->detail_values, fill->next++), value);
+      label = g_ptr_array_index (fill->self->detail_values, fill->next++);
+      gtk_label_set_text (GTK_LABEL (label), value);
+      name_row (gtk_widget_get_ancestor (label, ADW_TYPE_PREFERENCES_ROW), title, value);
       return;
     }
   row = g_object_new (ADW_TYPE_PREFERENCES_ROW, "activatable", FALSE, NULL);
@@ -112,11 +130,12 @@ add_text_row (DetailsFill *fill,
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  gtk_widget_set_focusable (label, FALSE);
   gtk_box_append (GTK_BOX (box), title_label);
   gtk_box_append (GTK_BOX (box), label);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  name_row (row, title, value);
   adw_preferences_group_add (fill->group, row);
   g_ptr_array_add (fill->self->detail_values, label);
 }

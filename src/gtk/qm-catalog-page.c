@@ -824,6 +824,8 @@ qm_catalog_page_init (QmCatalogPage *self)
                                         gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_f, GDK_CONTROL_MASK),
                                                           gtk_callback_action_new (qm_catalog_page_ctrl_f_cb, NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  /* Buttons with a mnemonic are read without it (issue #37 item 10). */
+  qm_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -34,5 +34,11 @@ void       qm_chart_widget_set_description (QmChartWidget      *self,
                                             const char         *description);
 /* The colours last derived from the theme. */
 const QmChartStyle *qm_chart_widget_get_style (QmChartWidget *self);
+/* Moves the keyboard probe to the next point that reads differently in
+ * @direction (-1 left, 1 right; 0 the first from the left), names the
+ * chart "NAME: POINT" and returns the point's text (free it), or NULL
+ * when there is none. The arrow keys and Home call it. */
+char      *qm_chart_widget_move_probe      (QmChartWidget      *self,
+                                            int                 direction);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "qm-a11y.h"
 #include "qm-connection-banner.h"
 #include "qm-gtk.h"
 #include "qm-store-recovery.h"
@@ -305,6 +306,8 @@ qm_connection_banner_init (QmConnectionBanner *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect_swapped (self->retry_button, "clicked", G_CALLBACK (retry_clicked), self);
+  /* Retry is read without its underscore (issue #37 item 10). */
+  qm_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "qm-catalog.h"
+#include "qm-a11y.h"
 #include "qm-chart-cashflow.h"
 #include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
@@ -224,8 +225,9 @@ qm_plan_view_build_charts (QmPlanView *self)
       /* Latency has two panels over one axis: give it the room of two. */
       gtk_widget_set_size_request (chart, -1, k == QM_PLAN_CHART_LATENCY ? 440 : 300);
       gtk_widget_set_name (chart, qm_plan_chart_kind_to_string ((QmPlanChartKind) k));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (chart), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _(qm_plan_chart_title ((QmPlanChartKind) k)), -1);
+      /* Read back by the chart, which adds the point its keyboard probe
+       * reads. */
+      qm_a11y_label (chart, _(qm_plan_chart_title ((QmPlanChartKind) k)));
       qm_chart_widget_set_draw_func (QM_CHART_WIDGET (chart), draw_chart, chart_tooltip, d, g_free);
       gtk_box_append (GTK_BOX (card), title);
       gtk_box_append (GTK_BOX (card), chart);
@@ -233,7 +235,11 @@ qm_plan_view_build_charts (QmPlanView *self)
       if (k == QM_PLAN_CHART_CASHFLOW)
         gtk_box_append (self->quote_chart_box, card);
       else
-        gtk_flow_box_append (self->charts_box, qm_plan_view_capped_new (card, CHART_CARD_NATURAL));
+        {
+          gtk_flow_box_append (self->charts_box, qm_plan_view_capped_new (card, CHART_CARD_NATURAL));
+          /* The chart is the Tab stop, not an unnamed cell around it. */
+          gtk_widget_set_focusable (gtk_widget_get_ancestor (card, GTK_TYPE_FLOW_BOX_CHILD), FALSE);
+        }
     }
 }
 
@@ -458,7 +464,8 @@ qm_plan_view_update_charts (QmPlanView *self)
   start_sweep (self);
   for (guint k = 0; k < QM_N_PLAN_CHARTS; k++)
     {
-      g_autofree char *description = qm_plan_chart_describe ((QmPlanChartKind) k, p, e);
+      g_autofree char *description = qm_plan_chart_describe_with_curves ((QmPlanChartKind) k, p, e,
+                                                                         self->curves);
 
       qm_chart_widget_set_description (QM_CHART_WIDGET (self->charts[k]), description);
       gtk_widget_queue_draw (self->charts[k]);

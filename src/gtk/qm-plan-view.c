@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "qm-a11y.h"
 #include "qm-catalog.h"
 #include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
@@ -949,6 +950,8 @@ qm_plan_view_init (QmPlanView *self)
   qm_plan_view_add_figure_cards (self);
   qm_plan_view_build_charts (self);
   qm_plan_view_build_bom (self);
+  /* Buttons with a mnemonic are read without it (issue #37 item 10). */
+  qm_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
 /* ------------------------------------------------------------------ */

@@ -945,6 +945,8 @@ qm_plans_page_init (QmPlansPage *self)
 
   qm_plans_page_update_view (self);
   qm_plans_page_update_actions (self);
+  /* Buttons with a mnemonic are read without it (issue #37 item 10). */
+  qm_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "qm-a11y.h"
 #include "qm-gtk.h"
 #include "qm-plan-store.h"
 #include "qm-plans-page.h"
@@ -190,6 +191,8 @@ qm_welcome_window_init (QmWelcomeWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->settings = g_settings_new (APPLICATION_ID);
+  /* Buttons with a mnemonic are read without it (issue #37 item 10). */
+  qm_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
 QmWelcomeWindow *

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 
+#include "qm-a11y.h"
 #include "qm-application.h"
 #include "qm-catalog-page.h"
 #include "qm-compare-page.h"
@@ -544,6 +545,8 @@ qm_window_init (QmWindow *self)
                             G_CALLBACK (leaflet_transition_changed), self);
   g_signal_connect_swapped (self->leaflet, "notify::visible-child",
                             G_CALLBACK (leaflet_transition_changed), self);
+  /* Buttons with a mnemonic are read without it (issue #37 item 10). */
+  qm_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
 QmWindow *

@@ -161,6 +161,7 @@ qm_wizard_build_model (QmWizard *self)
 
       gtk_widget_set_name (button, source_names[i]);
       gtk_widget_set_hexpand (button, TRUE);
+      qm_a11y_fix_mnemonics (button);
       if (i > 0)
         gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), self->source_button[0]);
       self->source_button[i] = GTK_TOGGLE_BUTTON (button);

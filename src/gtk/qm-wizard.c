@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "qm-a11y.h"
 #include "qm-format.h"
 #include "qm-gtk.h"
 #include "qm-plan.h"
@@ -947,6 +948,8 @@ qm_wizard_init (QmWizard *self)
   self->offers = g_ptr_array_new ();
   self->invalid_step = QM_WIZARD_N_STEPS;
   gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->next_button));
+  /* Buttons with a mnemonic are read without it (issue #37 item 10). */
+  qm_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
 QmWizard *

@@ -419,3 +419,38 @@ qm_chart_text_on_patch (cairo_t            *cr,
   cairo_fill (cr);
   return qm_chart_text (cr, style, label, text);
 }
+
+/* WCAG 2.1's relative luminance of an sRGB colour. */
+static double
+relative_luminance (const QmColor *c)
+{
+  const double v[3] = { c->red, c->green, c->blue };
+  double l[3];
+
+  for (guint i = 0; i < 3; i++)
+    l[i] = v[i] <= 0.04045 ? v[i] / 12.92 : pow ((v[i] + 0.055) / 1.055, 2.4);
+  return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+}
+
+gboolean
+qm_chart_label_part (cairo_t            *cr,
+                     const QmChartStyle *style,
+                     const QmRect       *part,
+                     const QmColor      *fill,
+                     const char         *text)
+{
+  static const QmColor black = { 0, 0, 0, 1 }, white = { 1, 1, 1, 1 };
+  double w, h, l = relative_luminance (fill);
+
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &w, &h);
+  if (w + 4.0 > part->width || h + 2.0 > part->height)
+    return FALSE;
+  /* Black or white, whichever contrasts more with the part: WCAG's
+   * (L1 + 0.05) / (L2 + 0.05), at least 4.58:1 for any fill. */
+  qm_chart_text (cr, style,
+                 &(QmChartLabel) { QM_TEXT_SMALL, part->x + part->width / 2.0, part->y + part->height / 2.0,
+                                   0.5, 0.5, 0.0,
+                                   (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? &black : &white },
+                 text);
+  return TRUE;
+}

@@ -178,6 +178,16 @@ void   qm_chart_plan_marker (cairo_t            *cr,
 /* qm_chart_text() on a patch of the background colour, 2 px wider than
  * the text each side and 1 px taller, so that a curve or a bar behind the
  * label does not hide it. */
+/* Names a part of a stacked bar inside its rectangle, in black or white,
+ * whichever contrasts more with @fill, when the text fits: the parts are
+ * told apart by more than their colour (WCAG 2.1 SC 1.4.1). FALSE when it
+ * does not fit (the legend still names it). */
+gboolean qm_chart_label_part (cairo_t            *cr,
+                              const QmChartStyle *style,
+                              const QmRect       *part,
+                              const QmColor      *fill,
+                              const char         *text);
+
 QmRect qm_chart_text_on_patch (cairo_t            *cr,
                                const QmChartStyle *style,
                                const QmChartLabel *label,

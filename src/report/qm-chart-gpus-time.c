@@ -216,6 +216,13 @@ draw_curves (cairo_t                *cr,
             started = TRUE;
           }
       cairo_stroke (cr);
+      /* A square on each point: the cost curve is told from the days
+       * curves by more than its colour (issue #37 item 9). */
+      for (guint i = 0; i < n; i++)
+        if (c->cost[i] > 0 && c->gpus[i] > 0)
+          cairo_rectangle (cr, round (qm_axis_to_pixel (&layout->x_axis, c->gpus[i])) - 2.5,
+                           round (qm_axis_to_pixel (&layout->cost_axis, c->cost[i])) - 2.5, 5.0, 5.0);
+      cairo_fill (cr);
     }
   {
     static const double dash[] = { 5.0, 3.0 };

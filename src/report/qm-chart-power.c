@@ -289,6 +289,16 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
         double total = stack (cr, style, &layout.cluster_axis, x, w, cluster_values[k], cluster_series,
                               QM_POWER_CLUSTER_PARTS, layout.cluster_parts[k]);
 
+        /* Each part's name on it, where it fits: not told by colour alone
+         * (issue #37 item 9). */
+        for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
+          {
+            const QmRect *r = &layout.cluster_parts[k][i];
+
+            if (r->height > 2)
+              qm_chart_label_part (cr, style, &(QmRect) { r->x, r->y + 1.0, r->width, r->height - 1.0 },
+                                   &style->series[cluster_series[i]], _(cluster_names[i]));
+          }
         qm_chart_set_color (cr, &style->foreground);
         qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0 },
                        k == 0 ? _("Provisioned (peak)") : _("Average (for energy)"));

@@ -150,6 +150,14 @@ draw_bar (const Bars              *bars,
                            &style->foreground };
   QmChartLabel under = { QM_TEXT_SMALL, x + bar_w / 2.0, layout->plot.y + layout->plot.height + 4.0, 0.5, 0.0 };
 
+  /* Part names go below the hatching of what does not fit. */
+  double sum = 0.0, clear_top = -INFINITY;
+
+  for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
+    sum += part_bytes (b, p);
+  if (bars->has_capacity && sum > b->capacity && b->capacity > 0)
+    clear_top = round (qm_axis_to_pixel (&layout->y_axis, b->capacity / scale));
+
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
     {
       double bytes = part_bytes (b, p);
@@ -172,6 +180,15 @@ draw_bar (const Bars              *bars,
               cairo_rectangle (cr, r->x, r->y, r->width, 1.0);
               cairo_fill (cr);
             }
+          /* The part's name on it, where it fits: not told by colour
+           * alone (issue #37 item 9). */
+          {
+            double top = MAX (r->y + 1.0, clear_top);
+
+            if (r->y + r->height - top > 0)
+              qm_chart_label_part (cr, style, &(QmRect) { r->x, top, r->width, r->y + r->height - top },
+                                   &style->series[p], qm_chart_vram_part_name (p));
+          }
         }
       acc += bytes;
     }

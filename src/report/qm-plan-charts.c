@@ -571,6 +571,78 @@ qm_plan_chart_draw_with_layout (QmPlanChartKind     kind,
     }
 }
 
+/* What the memory chart stacks, part by part ("Weights 16.1 GB,
+ * Gradients 16.1 GB, ..."): the summary says what is drawn (issue #37
+ * item 8). */
+static void
+append_memory_parts (GString                 *out,
+                     const QmMemoryBreakdown *m)
+{
+  const double parts[QM_VRAM_N_PARTS] = {
+    m->weights, m->gradients, m->optimizer, m->activations, m->kv_cache, m->overhead,
+  };
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < QM_VRAM_N_PARTS; i++)
+    {
+      char a[QM_FORMAT_BUF];
+
+      if (!isfinite (parts[i]) || parts[i] <= 0)
+        continue;
+      /* Translators: a part of the memory per GPU and its size, e.g.
+       * "Weights 16.1 GB"; the parts are joined with ", ". */
+      g_string_append_printf (out, first ? C_("memory part", "%s %s") : C_("memory part", ", %s %s"),
+                              qm_chart_vram_part_name (i),
+                              qm_format_bytes (a, sizeof a, parts[i], QM_BYTES_GB));
+      first = FALSE;
+    }
+  if (!first)
+    g_string_append_c (out, '.');
+}
+
+/* The GPUs-time chart's curves: where adding GPUs stops paying and what
+ * the run costs from the fewest GPUs drawn to the most. */
+static void
+append_gpus_time_curves (GString               *out,
+                         const QmGpusTimeCurve *cv)
+{
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF], d[QM_FORMAT_BUF];
+  int lo = -1, hi = -1;
+
+  if (cv->knee >= 0 && (guint) cv->knee < cv->n)
+    /* Translators: %s is a GPU count, where the chart marks its knee. */
+    g_string_append_printf (out, _(" Knee at %s GPUs: past it, more GPUs do not pay."),
+                            qm_format_number (a, sizeof a, cv->gpus[cv->knee], 0));
+  for (guint i = 0; i < cv->n; i++)
+    if (cv->cost[i] > 0)
+      {
+        if (lo < 0)
+          lo = (int) i;
+        hi = (int) i;
+      }
+  if (lo >= 0 && hi > lo)
+    /* Translators: the cost curve: an amount at a GPU count, then another. */
+    g_string_append_printf (out, _(" The run costs %s on %s GPUs and %s on %s GPUs."),
+                            qm_format_money (a, sizeof a, cv->cost[lo], cv->currency),
+                            qm_format_number (b, sizeof b, cv->gpus[lo], 0),
+                            qm_format_money (c, sizeof c, cv->cost[hi], cv->currency),
+                            qm_format_number (d, sizeof d, cv->gpus[hi], 0));
+}
+
+char *
+qm_plan_chart_describe_with_curves (QmPlanChartKind     kind,
+                                    const QmPlan       *plan,
+                                    const QmEstimate   *e,
+                                    const QmPlanCurves *curves)
+{
+  g_autofree char *base = qm_plan_chart_describe (kind, plan, e);
+  GString *out = g_string_new (base);
+
+  if (kind == QM_PLAN_CHART_GPUS_TIME && curves != NULL)
+    append_gpus_time_curves (out, &curves->gpus_time);
+  return g_string_free (out, FALSE);
+}
+
 char *
 qm_plan_chart_describe (QmPlanChartKind   kind,
                         const QmPlan     *plan,
@@ -587,11 +659,18 @@ qm_plan_chart_describe (QmPlanChartKind   kind,
                               qm_format_days (b, sizeof b, e->train_days),
                               qm_format_days (c, sizeof c, e->ideal_days));
     case QM_PLAN_CHART_VRAM:
-      /* Translators: %s are two amounts of memory, then "fits" or "does not fit". */
-      return g_strdup_printf (_("Memory per GPU: %s of %s; %s."),
-                              qm_format_bytes (a, sizeof a, e->memory.total, QM_BYTES_GB),
-                              qm_format_bytes (b, sizeof b, e->memory.capacity, QM_BYTES_GB),
-                              e->memory.fits ? _("fits") : _("does not fit"));
+      {
+        GString *out = g_string_new (NULL);
+
+        /* Translators: %s are two amounts of memory, then "fits" or "does not fit". */
+        g_string_printf (out, _("Memory per GPU: %s of %s; %s."),
+                         qm_format_bytes (a, sizeof a, e->memory.total, QM_BYTES_GB),
+                         qm_format_bytes (b, sizeof b, e->memory.capacity, QM_BYTES_GB),
+                         e->memory.fits ? _("fits") : _("does not fit"));
+        g_string_append_c (out, ' ');
+        append_memory_parts (out, &e->memory);
+        return g_string_free (out, FALSE);
+      }
     case QM_PLAN_CHART_POWER:
       /* Translators: %s are two powers such as "1.2 MW", then an energy
        * such as "76.3 MWh". */

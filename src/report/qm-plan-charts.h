@@ -146,6 +146,12 @@ void        qm_plan_chart_quote            (const QmPlan     *plan,
 char       *qm_plan_chart_describe         (QmPlanChartKind   kind,
                                             const QmPlan     *plan,
                                             const QmEstimate *estimate);
+/* qm_plan_chart_describe() and what only the curves know: the GPUs-time
+ * chart's knee and cost curve (@curves may be NULL). */
+char       *qm_plan_chart_describe_with_curves (QmPlanChartKind     kind,
+                                                const QmPlan       *plan,
+                                                const QmEstimate   *e,
+                                                const QmPlanCurves *curves);
 
 /* Writes the chart as PNG, SVG or PDF, chosen by @path's extension. */
 gboolean    qm_plan_chart_export           (QmPlanChartKind    kind,

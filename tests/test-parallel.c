@@ -530,7 +530,7 @@ typedef struct
   const char *mechanism;
 } KnownGap;
 
-/* The torchtitan 8B FSDP rows (docs/performance.md @eaea6f6a, Tables 1
+/* The torchtitan 8B FSDP rows (pytorch/torchtitan docs/performance.md @eaea6f6a, Tables 1
  * and 3) are not an FSDP gap: the measured throughput on 8 GPUs (NVLink)
  * and on 128 (RoCE) differs by 2-3% (5,762/5,605, 6,667/6,514,
  * 8,532/8,380 TPS/GPU), and the model's exposed per-layer FSDP traffic is
@@ -543,7 +543,7 @@ typedef struct
  * hand through qm_parallel_step_time()): a catalog part, not a mechanism.
  * The rows also do not fit (memory: item 4). */
 #define GAP_FSDP "the GPU that ran: H100 96GB HBM2e, 2.4 TB/s, 500 W limit, peak between SXM and NVL (torchtitan " \
-                 "docs/performance.md), priced as the 80GB SXM (3.35 TB/s, 700 W): about +20 of the +32-35%; not " \
+                 "pytorch/torchtitan docs/performance.md), priced as the 80GB SXM (3.35 TB/s, 700 W): about +20 of the +32-35%; not " \
                  "FSDP traffic (8 and 128 GPUs measured within 3%); and the memory of a run that ran (issue #32 item 4)"
 /* torchtitan's context parallelism (same GPU as above) is PyTorch's
  * (torch/distributed/tensor/experimental/_attention.py at torch 1963fc8,

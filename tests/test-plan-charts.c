@@ -519,6 +519,8 @@ test_serving_progress (void)
   g_assert_cmpfloat (first->latency.plan_rpm, ==, whole->latency.plan_rpm);
   g_assert_cmpuint (first->throughput.n, ==, 0);
   g_assert_cmpfloat (first->throughput.memory_limit, ==, whole->throughput.memory_limit);
+}
+
 /* The summaries a screen reader reads say what the chart draws (issue
  * #37 item 8): each part of the memory stack with its size, the knee and
  * the cost curve, as the estimate and the curves hold them. */

@@ -368,7 +368,9 @@ update_time (QmPlanView              *self,
       /* A snapshot from before issue 31 has no replica size. */
       if (isfinite (f->gpus_per_replica))
         /* Translators: replicas of (a number of) GPUs each, then two latencies. */
-        detail = g_strdup_printf (_("Of %s GPUs each; %s ms to the first token, %s ms per token"),
+        detail = g_strdup_printf (ngettext ("Of %s GPU each; %s ms to the first token, %s ms per token",
+                                            "Of %s GPUs each; %s ms to the first token, %s ms per token",
+                                            (unsigned long) MAX (f->gpus_per_replica, 0.0)),
                                   num_or_dash (d, sizeof d, f->gpus_per_replica, 0),
                                   num_or_dash (b, sizeof b, f->ttft_ms, 0),
                                   num_or_dash (c, sizeof c, f->tpot_ms, 1));
@@ -376,7 +378,9 @@ update_time (QmPlanView              *self,
         detail = g_strdup_printf (_("%s ms to the first token, %s ms per token"),
                                   num_or_dash (b, sizeof b, f->ttft_ms, 0),
                                   num_or_dash (c, sizeof c, f->tpot_ms, 1));
-      value = g_strdup_printf (_("%s replicas"), num_or_dash (a, sizeof a, f->replicas, 0));
+      value = g_strdup_printf (ngettext ("%s replica", "%s replicas",
+                                         isfinite (f->replicas) ? (unsigned long) MAX (f->replicas, 0.0) : 2),
+                               num_or_dash (a, sizeof a, f->replicas, 0));
       set_figure (self, "time", _("Serving"), value, detail, FALSE);
     }
 }

@@ -230,10 +230,15 @@ append_serving_sentence (GString          *para,
   g_autofree char *racks = racks_phrase (e);
   /* Translators: in the summary's sentence on serving; %s is a count of
    * model replicas, %u the GPUs in each. */
-  g_autofree char *replicas = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s replica of %u GPUs",
-                                                            "%s replicas of %u GPUs",
-                                                            qm_report_plural_n (in->replicas)),
-                                               qm_report_num (in->replicas, 0), in->gpus_per_replica);
+  g_autofree char *replicas = in->gpus_per_replica == 1
+    /* Translators: in the summary's sentence on serving; %s is a count of
+     * model replicas of one GPU each. */
+    ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s replica of one GPU", "%s replicas of one GPU each",
+                                    qm_report_plural_n (in->replicas)),
+                       qm_report_num (in->replicas, 0))
+    : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s replica of %u GPUs", "%s replicas of %u GPUs",
+                                    qm_report_plural_n (in->replicas)),
+                       qm_report_num (in->replicas, 0), in->gpus_per_replica);
 
   g_string_append_printf (para,
                           /* Translators: the model; requests a minute; input and

@@ -676,6 +676,66 @@ reset_team_settings (void)
   g_settings_reset (settings, "server-user");
 }
 
+typedef struct
+{
+  gboolean  done;
+  QmStore  *store;
+  GError   *error;
+} ConnectResult;
+
+static void
+connect_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  ConnectResult *c = data;
+
+  c->store = qm_team_connect_finish (result, &c->error);
+  c->done = TRUE;
+}
+
+static gboolean
+connect_is_done (gpointer data)
+{
+  return ((ConnectResult *) data)->done;
+}
+
+/* Preferences closed while Connect waited for the server (issue #34 item
+ * 2): its cancellable fired, and the worker, once connected, leaves the
+ * database as it was: no migration on behalf of a dialog that is gone. */
+static void
+test_connect_cancelled (void)
+{
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(QmStore) untouched = NULL;
+  g_autoptr(GError) error = NULL;
+  ConnectResult c = { 0 };
+  ConnectResult again = { 0 };
+
+  g_cancellable_cancel (cancellable);
+  qm_team_connect_async (uri, NULL, NULL, cancellable, connect_done, &c);
+  iterate_until (connect_is_done, &c, 60);
+  g_assert_true (c.done);
+  g_assert_null (c.store);
+  g_assert_error (c.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&c.error);
+
+  /* Still schema 0: a read-only open finds the upgrade not done. */
+  untouched = qm_store_open_with_flags (uri, QM_STORE_OPEN_READ_ONLY, &error);
+  g_assert_null (untouched);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  assert_contains (error->message, "needs an upgrade from schema 0");
+
+  /* Not cancelled, the same Connect upgrades it. */
+  qm_team_connect_async (uri, NULL, NULL, NULL, connect_done, &again);
+  iterate_until (connect_is_done, &again, 60);
+  g_assert_no_error (again.error);
+  g_assert_nonnull (again.store);
+  g_assert_cmpint (qm_store_schema_version (again.store), ==, qm_store_latest_version ());
+  qm_store_free (again.store);
+}
+
 /* The server is gone at start: the window is on this computer's file,
  * its banner says why the server could not be used, and its header says
  * where the plans are. */
@@ -1055,6 +1115,7 @@ main (int argc, char **argv)
   g_test_add_func ("/team-ui/conflict/compare", test_conflict_compare);
   g_test_add_func ("/team-ui/conflict/on-close", test_conflict_on_close);
   g_test_add_func ("/team-ui/app/switch-store", test_switch_store);
+  g_test_add_func ("/team-ui/connect-cancelled", test_connect_cancelled);
   g_test_add_func ("/team-ui/app/fallback", test_fallback);
   g_test_add_func ("/team-ui/app/start-hung", test_start_hung);
 

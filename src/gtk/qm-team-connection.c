@@ -224,14 +224,17 @@ qm_team_password_free (char *password)
 /* ------------------------------------------------------------------ */
 /* Opening                                                             */
 
+/* @cancellable fired while libpq connects: nothing is migrated (the
+ * Preferences closed, the window went). */
 static QmStore *
-open_server (const char  *uri,
-             const char  *user,
-             const char  *password,
-             GError     **error)
+open_server (const char    *uri,
+             const char    *user,
+             const char    *password,
+             GCancellable  *cancellable,
+             GError       **error)
 {
   char *location = qm_team_location (uri, user, password);
-  QmStore *store = qm_store_open (location, error);
+  QmStore *store = qm_store_open_cancellable (location, QM_STORE_OPEN_NONE, cancellable, error);
 
   /* The location holds the password: wipe it rather than leave it in freed memory. */
   memset (location, 0, strlen (location));
@@ -250,9 +253,10 @@ qm_team_is_configured (GSettings *settings)
 /* The keyring's password for @uri and @user, then the server's store:
  * what start-up waits on, on whichever thread calls it. */
 static QmStore *
-open_with_keyring (const char  *uri,
-                   const char  *user,
-                   GError     **error)
+open_with_keyring (const char    *uri,
+                   const char    *user,
+                   GCancellable  *cancellable,
+                   GError       **error)
 {
   g_autoptr(GError) keyring = NULL;
   char *password;
@@ -266,7 +270,7 @@ open_with_keyring (const char  *uri,
       g_propagate_error (error, g_steal_pointer (&keyring));
       return NULL;
     }
-  store = open_server (uri, user, password, error);
+  store = open_server (uri, user, password, cancellable, error);
   qm_team_password_free (password);
   return store;
 }
@@ -282,7 +286,7 @@ qm_team_open_configured (GSettings  *settings,
     return NULL;
   if (!qm_team_check_uri (uri, error))
     return NULL;
-  return open_with_keyring (uri, user, error);
+  return open_with_keyring (uri, user, NULL, error);
 }
 
 typedef struct
@@ -313,7 +317,7 @@ open_configured_thread (GTask        *task,
 {
   ConnectData *d = task_data;
   GError *error = NULL;
-  QmStore *store = open_with_keyring (d->uri, d->user, &error);
+  QmStore *store = open_with_keyring (d->uri, d->user, cancellable, &error);
 
   if (store == NULL)
     g_task_return_error (task, error);
@@ -373,7 +377,7 @@ connect_thread (GTask        *task,
 {
   ConnectData *d = task_data;
   GError *error = NULL;
-  QmStore *store = open_server (d->uri, d->user, d->password, &error);
+  QmStore *store = open_server (d->uri, d->user, d->password, cancellable, &error);
 
   if (store == NULL)
     g_task_return_error (task, error);

@@ -77,7 +77,10 @@ gboolean  qm_team_is_configured      (GSettings   *settings);
 
 /* Connects to @uri as @user with @password in a thread (the Connect
  * button: the window stays responsive while libpq waits) and opens the
- * store as the app would. The result is the QmStore, or the error. */
+ * store as the app would. The result is the QmStore, or the error.
+ * Cancelled (the Preferences closed) while libpq waits: the callback
+ * comes when the worker is done, with G_IO_ERROR_CANCELLED, and nothing
+ * was migrated or synced on the server. */
 void      qm_team_connect_async      (const char          *uri,
                                       const char          *user,
                                       const char          *password,

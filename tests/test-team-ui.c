@@ -18,6 +18,7 @@
 #include <libsecret/secret.h>
 
 #include "qm-application.h"
+#include "qm-connection-banner.h"
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-preferences-window.h"
@@ -559,76 +560,295 @@ destroy_app (QmApplication *app)
   g_object_unref (app);
 }
 
-/* The server is gone at start: the app opens this computer's file, says
- * why in a dialog, and its header says where the plans are. */
+/* ------------------------------------------------------------------ */
+/* Start-up with a team server (issue #34 item 2)                      */
+
+/* Iterates the main loop until @done (@data) holds, or @seconds pass: a
+ * safety net against a hang, not a measure; what was awaited is asserted
+ * after. A 20 ms source wakes the loop to look again. */
+static gboolean
+wake (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
 static void
-test_fallback (void)
+iterate_until (gboolean (*done) (gpointer),
+               gpointer  data,
+               int       seconds)
+{
+  gint64 end = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
+  guint waker = g_timeout_add (20, wake, NULL);
+
+  while (!done (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (waker);
+}
+
+static QmWindow *
+app_window (QmApplication *app)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (QM_IS_WINDOW (l->data))
+      return l->data;
+  return NULL;
+}
+
+static gboolean
+label_contains (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+         strstr (gtk_label_get_label (GTK_LABEL (widget)), text) != NULL;
+}
+
+/* The window's banner, shown, saying @text (a part of it). */
+static GtkWidget *
+banner_saying (QmWindow   *window,
+               const char *text)
+{
+  GtkWidget *banner;
+
+  if (window == NULL || !gtk_widget_get_mapped (GTK_WIDGET (window)))
+    return NULL;
+  banner = qm_test_find_type (GTK_WIDGET (window), QM_TYPE_CONNECTION_BANNER);
+  if (banner == NULL || !qm_connection_banner_is_shown (QM_CONNECTION_BANNER (banner)))
+    return NULL;
+  return qm_test_find (banner, label_contains, text);
+}
+
+typedef struct
+{
+  QmApplication *app;
+  const char    *text;
+} Awaited;
+
+static gboolean
+window_says (gpointer data)
+{
+  Awaited *a = data;
+
+  return banner_saying (app_window (a->app), a->text) != NULL;
+}
+
+static gboolean
+connect_ended (gpointer data)
+{
+  return !qm_application_is_connecting (data);
+}
+
+/* An app as a person starts it, with the settings naming @uri as @user:
+ * registered (its start-up ran) and activated (its first window made). */
+static QmApplication *
+start_app (const char *id,
+           const char *uri,
+           const char *user)
 {
   g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-  g_autofree char *nowhere = g_strdup_printf ("postgresql:///postgres?host=%s/nowhere",
-                                              qm_test_pg_socket_dir (cluster));
-  g_autofree char *dir = g_dir_make_tmp ("qm-team-fallback-XXXXXX", NULL);
-  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
   g_autoptr(GError) error = NULL;
-  AdwMessageDialog *dialog = NULL;
   QmApplication *app;
-  GtkWidget *state;
-  gint64 end;
 
-  g_setenv ("QM_DB", db, TRUE);
   g_settings_set_string (settings, "database", "server");
-  g_settings_set_string (settings, "server-uri", nowhere);
-  g_settings_set_string (settings, "server-user", "postgres");
+  g_settings_set_string (settings, "server-uri", uri);
+  g_settings_set_string (settings, "server-user", user);
   app = qm_application_new ();
   /* Each test's app its own id: one that was registered stays exported
    * on the private bus until the process ends. */
-  g_application_set_application_id (G_APPLICATION (app), "io.github.quartermaster.Quartermaster.TestFallback");
+  g_application_set_application_id (G_APPLICATION (app), id);
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_application_set_default (G_APPLICATION (app));
   g_application_register (G_APPLICATION (app), NULL, &error);
   g_assert_no_error (error);
+  /* Start-up opened this computer's file and nothing else. */
   g_assert_nonnull (qm_store_db (qm_application_get_store (app)));
   g_assert_null (qm_application_get_store_state (app));
   g_application_activate (G_APPLICATION (app));
+  return app;
+}
 
-  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (dialog == NULL && g_get_monotonic_time () < end)
-    {
-      GListModel *toplevels = gtk_window_get_toplevels ();
+static void
+reset_team_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
 
-      iterate (20);
-      for (guint i = 0; dialog == NULL && i < g_list_model_get_n_items (toplevels); i++)
-        {
-          g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-
-          if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
-            dialog = ADW_MESSAGE_DIALOG (w);
-        }
-    }
-  g_assert_nonnull (dialog);
-  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "The Team Database Could Not Be Opened");
-  assert_contains (adw_message_dialog_get_body (dialog), "no database server is listening there");
-  assert_contains (adw_message_dialog_get_body (dialog), "opened the plans on this computer instead");
-  iterate (500);
-  wait_for_content (GTK_WIDGET (dialog));
-  qm_test_screenshot (GTK_WIDGET (dialog), "team-fallback-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
-
-  /* The header says where the plans are now. */
-  state = qm_test_find_label (GTK_WIDGET (gtk_application_get_windows (GTK_APPLICATION (app))->data),
-                              "This Computer");
-  if (state == NULL)
-    {
-      GList *l = gtk_application_get_windows (GTK_APPLICATION (app));
-
-      for (; state == NULL && l != NULL; l = l->next)
-        state = qm_test_find_label (l->data, "This Computer");
-    }
-  g_assert_nonnull (state);
-
-  destroy_app (app);
   g_settings_reset (settings, "database");
   g_settings_reset (settings, "server-uri");
   g_settings_reset (settings, "server-user");
+}
+
+typedef struct
+{
+  gboolean  done;
+  QmStore  *store;
+  GError   *error;
+} ConnectResult;
+
+static void
+connect_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  ConnectResult *c = data;
+
+  c->store = qm_team_connect_finish (result, &c->error);
+  c->done = TRUE;
+}
+
+static gboolean
+connect_is_done (gpointer data)
+{
+  return ((ConnectResult *) data)->done;
+}
+
+/* Preferences closed while Connect waited for the server (issue #34 item
+ * 2): its cancellable fired, and the worker, once connected, leaves the
+ * database as it was: no migration on behalf of a dialog that is gone. */
+static void
+test_connect_cancelled (void)
+{
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(QmStore) untouched = NULL;
+  g_autoptr(GError) error = NULL;
+  ConnectResult c = { 0 };
+  ConnectResult again = { 0 };
+
+  g_cancellable_cancel (cancellable);
+  qm_team_connect_async (uri, NULL, NULL, cancellable, connect_done, &c);
+  iterate_until (connect_is_done, &c, 60);
+  g_assert_true (c.done);
+  g_assert_null (c.store);
+  g_assert_error (c.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&c.error);
+
+  /* Still schema 0: a read-only open finds the upgrade not done. */
+  untouched = qm_store_open_with_flags (uri, QM_STORE_OPEN_READ_ONLY, &error);
+  g_assert_null (untouched);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_READ_ONLY);
+  assert_contains (error->message, "needs an upgrade from schema 0");
+
+  /* Not cancelled, the same Connect upgrades it. */
+  qm_team_connect_async (uri, NULL, NULL, NULL, connect_done, &again);
+  iterate_until (connect_is_done, &again, 60);
+  g_assert_no_error (again.error);
+  g_assert_nonnull (again.store);
+  g_assert_cmpint (qm_store_schema_version (again.store), ==, qm_store_latest_version ());
+  qm_store_free (again.store);
+}
+
+/* The server is gone at start: the window is on this computer's file,
+ * its banner says why the server could not be used, and its header says
+ * where the plans are. */
+static void
+test_fallback (void)
+{
+  g_autofree char *nowhere = g_strdup_printf ("postgresql:///postgres?host=%s/nowhere",
+                                              qm_test_pg_socket_dir (cluster));
+  g_autofree char *dir = g_dir_make_tmp ("qm-team-fallback-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  QmApplication *app;
+  GtkWidget *label;
+  QmWindow *window;
+  Awaited failed;
+
+  g_setenv ("QM_DB", db, TRUE);
+  app = start_app ("io.github.quartermaster.Quartermaster.TestFallback", nowhere, "postgres");
+  iterate_until (connect_ended, app, 60);
+  g_assert_false (qm_application_is_connecting (app));
+  failed = (Awaited) { app, "The team database could not be opened" };
+  iterate_until (window_says, &failed, 10);
+  window = app_window (app);
+  label = banner_saying (window, failed.text);
+  g_assert_nonnull (label);
+  assert_contains (gtk_label_get_label (GTK_LABEL (label)), "no database server is listening there");
+  assert_contains (gtk_label_get_label (GTK_LABEL (label)), "The plans on this computer are open instead");
+  g_assert_nonnull (qm_store_db (qm_window_get_store (window)));
+  g_assert_true (qm_window_get_store (window) == qm_application_get_store (app));
+  wait_for_content (GTK_WIDGET (window));
+  qm_test_screenshot (GTK_WIDGET (window), "team-fallback-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* The header says where the plans are now. */
+  g_assert_nonnull (qm_test_find_label (GTK_WIDGET (window), "This Computer"));
+
+  destroy_app (app);
+  reset_team_settings ();
+  g_unsetenv ("QM_DB");
+  remove_tree (dir);
+}
+
+/* A server that takes the connection and never answers, the password in
+ * the keyring (issue #34 item 2): the first window is up, on this
+ * computer's file, its banner saying it is connecting, while the connect
+ * is still under way (it was 10.3 s before the first window when start-up
+ * waited for it). When libpq gives up, the banner says why and the local
+ * plans stay; with the server back, Retry moves the app to it. */
+static void
+test_start_hung (void)
+{
+  g_autofree char *uri = password_database ();
+  g_autofree char *dir = g_dir_make_tmp ("qm-team-hung-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autoptr(GError) error = NULL;
+  QmApplication *app;
+  QmWindow *window;
+  GtkWidget *label;
+  Awaited connecting, failed;
+  gint64 t0;
+
+  qm_team_password_store (uri, QM_TEST_PG_PASSWORD_ROLE, PASSWORD, &error);
+  g_assert_no_error (error);
+  g_setenv ("QM_DB", db, TRUE);
+  /* The hang stops the server at once, and the harness runs it with
+   * synchronous_commit off: the new owner of the database is written
+   * out first, or it would be lost with the server. */
+  qm_test_pg_exec (cluster, "postgres", "CHECKPOINT");
+  qm_test_pg_hang (cluster);
+
+  /* Figures for the log only: nothing is asserted about time. */
+  t0 = g_get_monotonic_time ();
+  app = start_app ("io.github.quartermaster.Quartermaster.TestStartHung", uri, QM_TEST_PG_PASSWORD_ROLE);
+  connecting = (Awaited) { app, "Connecting to the team server…" };
+  iterate_until (window_says, &connecting, 60);
+  window = app_window (app);
+  g_assert_nonnull (banner_saying (window, connecting.text));
+  /* The window came first: the connect to the hung server is still
+   * waiting in its worker. */
+  g_assert_true (qm_application_is_connecting (app));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window)));
+  g_assert_nonnull (qm_store_db (qm_window_get_store (window)));
+  g_test_message ("first window mapped, its banner saying it is connecting, %.0f ms after start-up began",
+                  (g_get_monotonic_time () - t0) / 1000.0);
+
+  /* libpq gives up (connect_timeout): the banner says why; the window
+   * stays on this computer's file. */
+  iterate_until (connect_ended, app, 60);
+  g_test_message ("the connect to the hung server ended %.0f ms after start-up began",
+                  (g_get_monotonic_time () - t0) / 1000.0);
+  g_assert_false (qm_application_is_connecting (app));
+  failed = (Awaited) { app, "The team database could not be opened" };
+  iterate_until (window_says, &failed, 10);
+  label = banner_saying (app_window (app), failed.text);
+  g_assert_nonnull (label);
+  assert_contains (gtk_label_get_label (GTK_LABEL (label)), "Could not connect");
+  g_assert_null (strstr (gtk_label_get_label (GTK_LABEL (label)), "Right-1"));
+  g_assert_nonnull (qm_store_db (qm_application_get_store (app)));
+  g_assert_true (app_window (app) == window);
+
+  /* The server is back: Retry connects in the worker again, and the app
+   * moves its window to the server. */
+  qm_test_pg_resume (cluster);
+  gtk_widget_activate_action (label, "app.connect-team", NULL);
+  g_assert_true (qm_application_is_connecting (app));
+  iterate_until (connect_ended, app, 60);
+  g_assert_false (qm_application_is_connecting (app));
+  g_assert_null (qm_store_db (qm_application_get_store (app)));
+  assert_contains (qm_application_get_store_state (app), "Team server: localhost/");
+  window = app_window (app);
+  g_assert_nonnull (window);
+  g_assert_true (qm_window_get_store (window) == qm_application_get_store (app));
+
+  destroy_app (app);
+  reset_team_settings ();
   g_unsetenv ("QM_DB");
   remove_tree (dir);
 }
@@ -895,7 +1115,9 @@ main (int argc, char **argv)
   g_test_add_func ("/team-ui/conflict/compare", test_conflict_compare);
   g_test_add_func ("/team-ui/conflict/on-close", test_conflict_on_close);
   g_test_add_func ("/team-ui/app/switch-store", test_switch_store);
+  g_test_add_func ("/team-ui/connect-cancelled", test_connect_cancelled);
   g_test_add_func ("/team-ui/app/fallback", test_fallback);
+  g_test_add_func ("/team-ui/app/start-hung", test_start_hung);
 
   start_keyring ();
   cluster = qm_test_pg_start ();

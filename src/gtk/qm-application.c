@@ -27,8 +27,22 @@ struct _QmApplication
   /* "Team server: host/db", or NULL on this computer's file. */
   char           *store_state;
   /* Why the team server could not be used at start (the local file was
-   * opened instead), to tell them once the window is up. */
+   * opened instead): the windows' banner says it. */
   GError         *server_error;
+  /* The team server the settings name is being opened in a worker
+   * (issue #34 item 2): the windows show this computer's file meanwhile
+   * and their banner says it is connecting. */
+  gboolean        connecting;
+  /* Counts the moves between stores: a connect that ends after another
+   * move (Preferences, On This Computer) is dropped. */
+  guint           store_serial;
+  /* QM_EXIT_AFTER_FIRST_FRAME: the first frame was painted. */
+  gboolean        first_frame_done;
+  /* This computer's file, left when the first connect moved the app to
+   * the server: a dialog opened on it meanwhile (the wizard, a quote)
+   * borrows it without a reference (issue #34 item 3), so it is closed
+   * only at shutdown. */
+  QmStore        *retired_store;
 };
 
 G_DEFINE_FINAL_TYPE (QmApplication, qm_application, ADW_TYPE_APPLICATION)
@@ -71,38 +85,6 @@ salvage_response (AdwMessageDialog *dialog,
 }
 
 static void
-server_error_response (AdwMessageDialog *dialog,
-                       const char       *response,
-                       QmApplication    *self)
-{
-  if (g_strcmp0 (response, "preferences") == 0)
-    g_action_group_activate_action (G_ACTION_GROUP (self), "preferences", NULL);
-}
-
-/* The team server could not be used: say why, that the plans on this
- * computer are open instead, and where to connect again. */
-static void
-report_server_error (QmApplication *self,
-                     GtkWindow     *window)
-{
-  g_autofree char *body = NULL;
-  AdwMessageDialog *dialog;
-
-  body = g_strdup_printf (_("%s\n\nQuartermaster opened the plans on this computer instead; "
-                            "what you save now is kept here. Connect again in Preferences, Team."),
-                          self->server_error->message);
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (window, _("The Team Database Could Not Be Opened"),
-                                                       body));
-  adw_message_dialog_add_responses (dialog,
-                                    "close", _("_Work on This Computer"),
-                                    "preferences", _("_Preferences"),
-                                    NULL);
-  adw_message_dialog_set_default_response (dialog, "close");
-  g_signal_connect (dialog, "response", G_CALLBACK (server_error_response), self);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
 report_store_problems (QmApplication *self,
                        GtkWindow     *window)
 {
@@ -112,12 +94,6 @@ report_store_problems (QmApplication *self,
   if (self->store_reported)
     return;
   self->store_reported = TRUE;
-
-  if (self->server_error != NULL && self->store_error == NULL)
-    {
-      report_server_error (self, window);
-      return;
-    }
 
   if (self->store_error != NULL)
     {
@@ -151,6 +127,15 @@ report_store_problems (QmApplication *self,
  * then quit. For the start-up benchmark (tests/bench-startup.c), which
  * times the launch from outside, and for tests that start the real
  * binary. */
+static gboolean
+exiting_after_first_frame (void)
+{
+  return g_strcmp0 (g_getenv ("QM_EXIT_AFTER_FIRST_FRAME"), "1") == 0;
+}
+
+/* The quit waits for the team server's first connect as well, so that
+ * the output says what start-up led to (tests/test-team-ui.c); the
+ * "first-frame" line is printed when the frame is. */
 static void
 first_frame_painted (GdkFrameClock *clock,
                      GtkWindow     *window)
@@ -159,6 +144,12 @@ first_frame_painted (GdkFrameClock *clock,
 
   g_signal_handlers_disconnect_by_func (clock, first_frame_painted, window);
   g_print ("first-frame %s\n", G_OBJECT_TYPE_NAME (window));
+  if (QM_IS_APPLICATION (app))
+    {
+      QM_APPLICATION (app)->first_frame_done = TRUE;
+      if (QM_APPLICATION (app)->connecting)
+        return;
+    }
   if (app != NULL)
     g_application_quit (app);
 }
@@ -168,11 +159,11 @@ exit_after_first_frame (GtkWindow *window)
 {
   GdkFrameClock *clock;
 
-  if (g_strcmp0 (g_getenv ("QM_EXIT_AFTER_FIRST_FRAME"), "1") != 0)
+  if (!exiting_after_first_frame ())
     return;
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   if (clock != NULL)
-    g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_painted), window);
+    g_signal_connect_object (clock, "after-paint", G_CALLBACK (first_frame_painted), window, 0);
 }
 
 static gboolean
@@ -222,9 +213,12 @@ set_store_state (QmApplication *self)
   self->store_state = g_strdup_printf (_("Team server: %s"), label);
 }
 
-/* The team server when the settings name one; the file on this computer
- * when they do not, or when the server cannot be used (said once the
- * window is up: the user's plans on this computer stay usable). */
+/* The file on this computer, at once. When the settings name a team
+ * server, the first window starts opening it in a worker
+ * (start_team_connect()) and shows this file meanwhile: a server that
+ * takes the connection and never answers would otherwise hold the first
+ * window for libpq's whole connect timeout (10.3 s measured, issue #34
+ * item 2). */
 static void
 open_store (QmApplication *self)
 {
@@ -235,14 +229,9 @@ open_store (QmApplication *self)
     {
       settings = g_settings_new (APPLICATION_ID);
       g_clear_error (&self->server_error);
-      self->store = qm_team_open_configured (settings, &self->server_error);
-      if (self->server_error != NULL)
-        g_message ("Team database: %s", self->server_error->message);
-      else if (self->store != NULL)
-        g_debug ("Plans are kept on the team database %s", qm_store_path (self->store));
+      self->connecting = qm_team_is_configured (settings);
     }
-  if (self->store == NULL)
-    open_local_store (self);
+  open_local_store (self);
   set_store_state (self);
 }
 
@@ -293,13 +282,117 @@ show_store_state (QmApplication *self,
   g_autofree char *uri = g_settings_get_string (settings, "server-uri");
   g_autofree char *place = qm_team_server_label (uri);
 
+  if (QM_IS_WINDOW (window))
+    qm_window_show_team_opening (QM_WINDOW (window), self->connecting,
+                                 self->server_error != NULL ? self->server_error->message : NULL);
   if (self->store_state != NULL)
     qm_team_show_state (window, self->store_state, place, FALSE);
+  else if (self->connecting)
+    qm_team_show_state (window, _("Connecting to the team server…"), place, TRUE);
   else if (self->server_error != NULL)
     qm_team_show_state (window, _("This computer: the team server could not be reached"),
                         _("This Computer"), TRUE);
   else
     qm_team_show_state (window, NULL, NULL, FALSE);
+}
+
+static GtkWindow *swap_store (QmApplication *self,
+                              QmStore       *store,
+                              gboolean       retire_old);
+
+static void
+show_store_state_all (QmApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (QM_IS_WINDOW (l->data))
+      show_store_state (self, l->data);
+}
+
+typedef struct
+{
+  QmApplication *app;
+  guint          serial;
+} ConnectStart;
+
+/* Back on the main thread: the server's store replaces this computer's
+ * file in new windows, or the banner says why it could not (the plans
+ * on this computer stay open). */
+static void
+team_connect_ready (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  ConnectStart *start = user_data;
+  g_autoptr(QmApplication) self = start->app;
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_team_open_configured_finish (result, &error);
+  gboolean current = start->serial == self->store_serial;
+
+  g_free (start);
+  /* The window went (the app is quitting), or the app moved to another
+   * store meanwhile: this connect is no longer wanted. */
+  if (!current || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_pointer (&store, qm_store_free);
+      if (current)
+        self->connecting = FALSE;
+      return;
+    }
+  self->connecting = FALSE;
+  if (store != NULL)
+    {
+      GtkWindow *window;
+
+      g_debug ("Plans are kept on the team database %s", qm_store_path (store));
+      window = swap_store (self, store, TRUE);
+      /* The first window went before its first frame: this one prints it. */
+      if (exiting_after_first_frame () && !self->first_frame_done)
+        exit_after_first_frame (window);
+    }
+  else
+    {
+      /* NULL without an error: the settings changed to "local" meanwhile. */
+      if (error != NULL)
+        {
+          g_message ("Team database: %s", error->message);
+          g_clear_error (&self->server_error);
+          self->server_error = g_steal_pointer (&error);
+        }
+      show_store_state_all (self);
+    }
+  if (exiting_after_first_frame () && self->first_frame_done)
+    g_application_quit (G_APPLICATION (self));
+}
+
+/* Opens the team server the settings name in a worker (GTask, cancelled
+ * with @window), the windows saying meanwhile that it is connecting. */
+static void
+start_team_connect (QmApplication *self,
+                    QmWindow      *window)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  ConnectStart *start = g_new0 (ConnectStart, 1);
+
+  start->app = g_object_ref (self);
+  start->serial = ++self->store_serial;
+  self->connecting = TRUE;
+  g_clear_error (&self->server_error);
+  show_store_state_all (self);
+  qm_team_open_configured_async (settings, qm_window_get_cancellable (window), team_connect_ready, start);
+}
+
+/* Retry on the banner after the first connect failed. */
+static void
+connect_team_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  QmApplication *self = QM_APPLICATION (user_data);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (self->connecting || !QM_IS_WINDOW (window) || qm_store_db (self->store) == NULL)
+    return;
+  start_team_connect (self, QM_WINDOW (window));
 }
 
 static void
@@ -323,6 +416,8 @@ qm_application_activate (GApplication *app)
     }
 
   gtk_window_present (window);
+  if (first_window && self->connecting)
+    start_team_connect (self, QM_WINDOW (window));
   if (first_window)
     exit_after_first_frame (window);
   report_store_problems (self, window);
@@ -448,6 +543,7 @@ static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
   { .name = "preferences", .activate = preferences_action },
   { .name = "help", .activate = help_action },
+  { .name = "connect-team", .activate = connect_team_action },
 };
 
 static void
@@ -488,6 +584,7 @@ qm_application_shutdown (GApplication *app)
 
   /* Closing the store empties this session's trash. */
   g_clear_pointer (&self->store, qm_store_free);
+  g_clear_pointer (&self->retired_store, qm_store_free);
   g_clear_error (&self->store_error);
   g_clear_error (&self->server_error);
   g_clear_pointer (&self->store_state, g_free);
@@ -554,20 +651,41 @@ qm_application_get_store_state (QmApplication *self)
   return self->store_state;
 }
 
+gboolean
+qm_application_is_connecting (QmApplication *self)
+{
+  g_return_val_if_fail (QM_IS_APPLICATION (self), FALSE);
+
+  return self->connecting;
+}
+
 GtkWindow *
 qm_application_use_store (QmApplication *self,
                           QmStore       *store)
+{
+  g_return_val_if_fail (QM_IS_APPLICATION (self), NULL);
+
+  return swap_store (self, store, FALSE);
+}
+
+/* qm_application_use_store(), keeping the old store open until shutdown
+ * when @retire_old. */
+static GtkWindow *
+swap_store (QmApplication *self,
+            QmStore       *store,
+            gboolean       retire_old)
 {
   GList *old;
   QmStore *old_store;
   GtkWindow *window;
 
-  g_return_val_if_fail (QM_IS_APPLICATION (self), NULL);
-
   old = g_list_copy_deep (gtk_application_get_windows (GTK_APPLICATION (self)),
                           (GCopyFunc) (void (*) (void)) g_object_ref, NULL);
   old_store = g_steal_pointer (&self->store);
   g_clear_error (&self->server_error);
+  /* A first connect still under way is for the store this replaces. */
+  self->store_serial++;
+  self->connecting = FALSE;
   self->store = store;
   if (self->store == NULL)
     open_local_store (self);
@@ -583,6 +701,8 @@ qm_application_use_store (QmApplication *self,
     if (QM_IS_WINDOW (l->data))
       gtk_window_destroy (l->data);
   g_list_free_full (old, g_object_unref);
+  if (retire_old && self->retired_store == NULL)
+    self->retired_store = g_steal_pointer (&old_store);
   g_clear_pointer (&old_store, qm_store_free);
   return window;
 }

@@ -20,6 +20,9 @@ QmStore       *qm_application_get_store (QmApplication *self);
 /* Where the plans are, in words for the window's subtitle and the
  * Preferences ("Team server: host/db"), or NULL on this computer's file. */
 const char    *qm_application_get_store_state (QmApplication *self);
+/* TRUE while the team server the settings name is being opened in a
+ * worker at start (the windows show this computer's file meanwhile). */
+gboolean       qm_application_is_connecting   (QmApplication *self);
 /* Moves the app to @store (taken), or to the file on this computer when
  * NULL: the open windows are closed, saving what they hold into the old
  * store, and a window on the new one opens. Returns that window. */

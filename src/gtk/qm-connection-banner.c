@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "qm-a11y.h"
@@ -32,6 +33,9 @@ struct _QmConnectionBanner
   char         *last_error;  /* why the last retry failed, or NULL */
   GCancellable *trying;      /* the try under way, or NULL */
   gboolean      trying_asked;
+  /* The app's first connect (qm_connection_banner_set_opening()). */
+  gboolean      opening;
+  char         *opening_failed;  /* why it could not, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (QmConnectionBanner, qm_connection_banner, GTK_TYPE_WIDGET)
@@ -68,6 +72,28 @@ qm_connection_banner_update (QmConnectionBanner *self)
 
   g_return_if_fail (QM_IS_CONNECTION_BANNER (self));
 
+  /* The window is on this computer's file while the app connects. */
+  if (self->opening || self->opening_failed != NULL)
+    {
+      gtk_widget_set_sensitive (GTK_WIDGET (self->retry_button), !self->opening);
+      gtk_widget_set_visible (GTK_WIDGET (self->spinner), self->opening);
+      gtk_spinner_set_spinning (self->spinner, self->opening);
+      if (self->opening)
+        gtk_label_set_label (self->label, _("Connecting to the team server…"));
+      else
+        {
+          /* Translators: %s is why, in words ending with the server's
+           * own in parentheses; the sentence after it says what happens. */
+          g_autofree char *text = g_strdup_printf (_("The team database could not be opened: %s. "
+                                                     "The plans on this computer are open instead; "
+                                                     "what you save now is kept here."),
+                                                   self->opening_failed);
+
+          gtk_label_set_label (self->label, text);
+        }
+      gtk_revealer_set_reveal_child (self->revealer, TRUE);
+      return;
+    }
   if (!on_server (self))
     {
       gtk_revealer_set_reveal_child (self->revealer, FALSE);
@@ -238,7 +264,34 @@ qm_connection_banner_is_trying (QmConnectionBanner *self)
 static void
 retry_clicked (QmConnectionBanner *self)
 {
+  /* The app's first connect failed: the app tries it again, and moves
+   * its windows to the server when it answers. */
+  if (self->opening_failed != NULL)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self), "app.connect-team", NULL);
+      return;
+    }
   retry_async (self, TRUE);
+}
+
+void
+qm_connection_banner_set_opening (QmConnectionBanner *self,
+                                  gboolean            connecting,
+                                  const char         *why)
+{
+  g_return_if_fail (QM_IS_CONNECTION_BANNER (self));
+
+  self->opening = connecting;
+  g_clear_pointer (&self->opening_failed, g_free);
+  if (!connecting && why != NULL)
+    {
+      /* The error's message is a sentence; the banner's ends with its own full stop. */
+      self->opening_failed = g_strdup (why);
+      g_strchomp (self->opening_failed);
+      if (g_str_has_suffix (self->opening_failed, "."))
+        self->opening_failed[strlen (self->opening_failed) - 1] = '\0';
+    }
+  qm_connection_banner_update (self);
 }
 
 /* While disconnected, try again now and then; once connected, save what
@@ -275,6 +328,7 @@ qm_connection_banner_dispose (GObject *object)
   g_cancellable_cancel (self->trying);
   g_clear_object (&self->trying);
   g_clear_pointer (&self->last_error, g_free);
+  g_clear_pointer (&self->opening_failed, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_CONNECTION_BANNER);
   G_OBJECT_CLASS (qm_connection_banner_parent_class)->dispose (object);
 }

@@ -37,5 +37,15 @@ gboolean    qm_connection_banner_retry     (QmConnectionBanner *self);
 /* TRUE while a try started by Retry or the banner's tick is under way. */
 gboolean    qm_connection_banner_is_trying (QmConnectionBanner *self);
 gboolean    qm_connection_banner_is_shown  (QmConnectionBanner *self);
+/* The app's first connect to the team server, under way while the
+ * window already shows the plans on this computer (issue #34 item 2):
+ * @connecting says "Connecting to the team server…" with a spinner; then
+ * @why (the error's message, or NULL) says why the server could not be
+ * used and that the plans on this computer stay open, and Retry
+ * activates app.connect-team. FALSE and NULL: back to what the store
+ * knows. */
+void        qm_connection_banner_set_opening (QmConnectionBanner *self,
+                                              gboolean            connecting,
+                                              const char         *why);
 
 G_END_DECLS

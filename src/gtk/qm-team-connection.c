@@ -224,14 +224,17 @@ qm_team_password_free (char *password)
 /* ------------------------------------------------------------------ */
 /* Opening                                                             */
 
+/* @cancellable fired while libpq connects: nothing is migrated (the
+ * Preferences closed, the window went). */
 static QmStore *
-open_server (const char  *uri,
-             const char  *user,
-             const char  *password,
-             GError     **error)
+open_server (const char    *uri,
+             const char    *user,
+             const char    *password,
+             GCancellable  *cancellable,
+             GError       **error)
 {
   char *location = qm_team_location (uri, user, password);
-  QmStore *store = qm_store_open (location, error);
+  QmStore *store = qm_store_open_cancellable (location, QM_STORE_OPEN_NONE, cancellable, error);
 
   /* The location holds the password: wipe it rather than leave it in freed memory. */
   memset (location, 0, strlen (location));
@@ -239,21 +242,26 @@ open_server (const char  *uri,
   return store;
 }
 
-QmStore *
-qm_team_open_configured (GSettings  *settings,
-                         GError    **error)
+gboolean
+qm_team_is_configured (GSettings *settings)
 {
   g_autofree char *mode = g_settings_get_string (settings, "database");
-  g_autofree char *uri = g_settings_get_string (settings, "server-uri");
-  g_autofree char *user = g_settings_get_string (settings, "server-user");
+
+  return g_str_equal (mode, "server");
+}
+
+/* The keyring's password for @uri and @user, then the server's store:
+ * what start-up waits on, on whichever thread calls it. */
+static QmStore *
+open_with_keyring (const char    *uri,
+                   const char    *user,
+                   GCancellable  *cancellable,
+                   GError       **error)
+{
   g_autoptr(GError) keyring = NULL;
   char *password;
   QmStore *store;
 
-  if (!g_str_equal (mode, "server"))
-    return NULL;
-  if (!qm_team_check_uri (uri, error))
-    return NULL;
   /* No password kept is fine: the server may trust this user (a local
    * socket, a client certificate), and it says so if not. */
   password = qm_team_password_lookup (uri, user, &keyring);
@@ -262,9 +270,23 @@ qm_team_open_configured (GSettings  *settings,
       g_propagate_error (error, g_steal_pointer (&keyring));
       return NULL;
     }
-  store = open_server (uri, user, password, error);
+  store = open_server (uri, user, password, cancellable, error);
   qm_team_password_free (password);
   return store;
+}
+
+QmStore *
+qm_team_open_configured (GSettings  *settings,
+                         GError    **error)
+{
+  g_autofree char *uri = g_settings_get_string (settings, "server-uri");
+  g_autofree char *user = g_settings_get_string (settings, "server-user");
+
+  if (!qm_team_is_configured (settings))
+    return NULL;
+  if (!qm_team_check_uri (uri, error))
+    return NULL;
+  return open_with_keyring (uri, user, NULL, error);
 }
 
 typedef struct
@@ -288,6 +310,66 @@ connect_data_free (gpointer data)
 }
 
 static void
+open_configured_thread (GTask        *task,
+                        gpointer      source,
+                        gpointer      task_data,
+                        GCancellable *cancellable)
+{
+  ConnectData *d = task_data;
+  GError *error = NULL;
+  QmStore *store = open_with_keyring (d->uri, d->user, cancellable, &error);
+
+  if (store == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, store, (GDestroyNotify) qm_store_free);
+}
+
+void
+qm_team_open_configured_async (GSettings           *settings,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autofree char *uri = g_settings_get_string (settings, "server-uri");
+  g_autofree char *user = g_settings_get_string (settings, "server-user");
+  GError *error = NULL;
+  ConnectData *d;
+
+  g_task_set_source_tag (task, qm_team_open_configured_async);
+  if (!qm_team_is_configured (settings))
+    {
+      g_task_return_pointer (task, NULL, NULL);
+      return;
+    }
+  if (!qm_team_check_uri (uri, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  d = g_new0 (ConnectData, 1);
+  d->uri = g_steal_pointer (&uri);
+  d->user = g_steal_pointer (&user);
+  g_task_set_task_data (task, d, connect_data_free);
+  /* libpq's connect cannot be interrupted: a cancelled open answers at
+   * once, and the store the worker opens later is closed by the task
+   * (the destroy notify of g_task_return_pointer). */
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, open_configured_thread);
+}
+
+QmStore *
+qm_team_open_configured_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == qm_team_open_configured_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
 connect_thread (GTask        *task,
                 gpointer      source,
                 gpointer      task_data,
@@ -295,7 +377,7 @@ connect_thread (GTask        *task,
 {
   ConnectData *d = task_data;
   GError *error = NULL;
-  QmStore *store = open_server (d->uri, d->user, d->password, &error);
+  QmStore *store = open_server (d->uri, d->user, d->password, cancellable, &error);
 
   if (store == NULL)
     g_task_return_error (task, error);

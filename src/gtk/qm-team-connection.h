@@ -58,10 +58,29 @@ void      qm_team_password_free      (char        *password);
  * with @error saying in words why the server could not be used. */
 QmStore  *qm_team_open_configured    (GSettings   *settings,
                                       GError     **error);
+/* qm_team_open_configured() in a worker thread (issue #34 item 2: a
+ * server that takes the connection and never answers holds libpq for its
+ * connect timeout, so the first window never waits for it). The settings
+ * are read here, on the caller's thread; the keyring lookup and the
+ * connect run in the worker. Cancelling @cancellable gives
+ * G_IO_ERROR_CANCELLED at once (the worker's connect ends on its own
+ * and its store is closed). The result is the store, NULL with no error
+ * for "local", or the error. */
+void      qm_team_open_configured_async  (GSettings           *settings,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data);
+QmStore  *qm_team_open_configured_finish (GAsyncResult        *result,
+                                          GError             **error);
+/* TRUE when the settings name a team server (database is "server"). */
+gboolean  qm_team_is_configured      (GSettings   *settings);
 
 /* Connects to @uri as @user with @password in a thread (the Connect
  * button: the window stays responsive while libpq waits) and opens the
- * store as the app would. The result is the QmStore, or the error. */
+ * store as the app would. The result is the QmStore, or the error.
+ * Cancelled (the Preferences closed) while libpq waits: the callback
+ * comes when the worker is done, with G_IO_ERROR_CANCELLED, and nothing
+ * was migrated or synced on the server. */
 void      qm_team_connect_async      (const char          *uri,
                                       const char          *user,
                                       const char          *password,

@@ -51,6 +51,10 @@ struct _QmWindow
   guint                 watch_source;    /* a team database's notifications */
   guint                 rewatch_source;  /* watching again after losing the server */
   GCancellable         *watch_starting;  /* the watch's connect under way, or NULL */
+  QmConnectionBanner   *banner;
+  /* Cancelled when the window goes: work started for it (the app's
+   * first connect to the team server) is then dropped. */
+  GCancellable         *cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (QmWindow, qm_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -330,6 +334,9 @@ qm_window_dispose (GObject *object)
   /* The connect may end after the window is gone: watch_started_cb() sees this. */
   g_cancellable_cancel (self->watch_starting);
   g_clear_object (&self->watch_starting);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->banner = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_WINDOW);
   g_clear_object (&self->settings);
 
@@ -584,6 +591,7 @@ add_connection_banner (QmWindow *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *leaflet = g_object_ref (GTK_WIDGET (self->leaflet));
 
+  self->banner = QM_CONNECTION_BANNER (banner);
   adw_toast_overlay_set_child (self->toast_overlay, NULL);
   gtk_box_append (GTK_BOX (box), leaflet);
   gtk_box_append (GTK_BOX (box), banner);
@@ -615,6 +623,27 @@ qm_window_new_with_store (AdwApplication *application,
         qm_window_show_toast (self, why);
     }
   return self;
+}
+
+GCancellable *
+qm_window_get_cancellable (QmWindow *self)
+{
+  g_return_val_if_fail (QM_IS_WINDOW (self), NULL);
+
+  if (self->cancellable == NULL)
+    self->cancellable = g_cancellable_new ();
+  return self->cancellable;
+}
+
+void
+qm_window_show_team_opening (QmWindow   *self,
+                             gboolean    connecting,
+                             const char *why)
+{
+  g_return_if_fail (QM_IS_WINDOW (self));
+
+  if (self->banner != NULL)
+    qm_connection_banner_set_opening (self->banner, connecting, why);
 }
 
 QmStore *

@@ -19,6 +19,13 @@ QmWindow   *qm_window_new              (AdwApplication *application);
 QmWindow   *qm_window_new_with_store   (AdwApplication *application,
                                         QmStore        *store);
 QmStore    *qm_window_get_store        (QmWindow       *self);
+/* Cancelled when the window is disposed: for work started on its behalf. */
+GCancellable *qm_window_get_cancellable (QmWindow       *self);
+/* The app's first connect to the team server, in the window's banner
+ * (qm_connection_banner_set_opening()). */
+void        qm_window_show_team_opening (QmWindow       *self,
+                                         gboolean        connecting,
+                                         const char     *why);
 void        qm_window_show_toast       (QmWindow       *self,
                                         const char     *message);
 /* A page over the main one (the plan view): slides in; going back (the

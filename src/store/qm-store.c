@@ -833,6 +833,7 @@ static QmStore *
 open_server (QmStore           *store_in,
              const char        *uri,
              QmStoreOpenFlags   flags,
+             GCancellable      *cancellable,
              GError           **error)
 {
   g_autoptr(QmStore) store = store_in;
@@ -842,6 +843,10 @@ open_server (QmStore           *store_in,
   store->read_only = (flags & QM_STORE_OPEN_READ_ONLY) != 0;
   store->qdb = qm_db_open (uri, store->read_only ? QM_DB_OPEN_READ_ONLY : QM_DB_OPEN_NONE, error);
   if (store->qdb == NULL)
+    return NULL;
+  /* Whoever asked went while libpq waited (Preferences closed, the
+   * window gone): nothing is migrated or synced on their behalf. */
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   if ((store->version = qm_db_schema_version (store->qdb, NULL)) < 0)
     {
@@ -875,6 +880,7 @@ open_server (QmStore           *store_in,
           return NULL;
         }
       if (!qm_store_check_may_upgrade (store->qdb, store->version, latest, error) ||
+          g_cancellable_set_error_if_cancelled (cancellable, error) ||
           !qm_store_migrate (store->qdb, store->version, latest, error))
         return NULL;
       store->version = latest;
@@ -885,6 +891,8 @@ open_server (QmStore           *store_in,
     return NULL;
   if (!(store->role.rights & QM_STORE_RIGHTS_EDIT))
     store->read_only = TRUE;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   /* A role that may not write the catalog reads the built-ins as the
    * last sync left them; the next catalog manager to connect syncs. */
   if ((store->role.rights & QM_STORE_RIGHT_EDIT_CATALOG) && !(flags & QM_STORE_OPEN_NO_SYNC) &&
@@ -911,6 +919,15 @@ qm_store_open_with_flags (const char        *path,
                           QmStoreOpenFlags   flags,
                           GError           **error)
 {
+  return qm_store_open_cancellable (path, flags, NULL, error);
+}
+
+QmStore *
+qm_store_open_cancellable (const char        *path,
+                           QmStoreOpenFlags   flags,
+                           GCancellable      *cancellable,
+                           GError           **error)
+{
   g_autoptr(QmStore) store = g_new0 (QmStore, 1);
   g_autoptr(GError) local_error = NULL;
   g_autofree char *dir = NULL;
@@ -924,7 +941,7 @@ qm_store_open_with_flags (const char        *path,
       g_autofree char *uri = qm_db_location_normalize (path);
 
       store->path = qm_db_location_redact (uri);
-      return open_server (g_steal_pointer (&store), uri, flags, error);
+      return open_server (g_steal_pointer (&store), uri, flags, cancellable, error);
     }
   /* "mysql://…" or "file://…" is an address, never a file name to create. */
   if (qm_db_location_looks_like_uri (path))

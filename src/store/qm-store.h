@@ -7,7 +7,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include <sqlite3.h>
 
 G_BEGIN_DECLS
@@ -76,6 +76,14 @@ QmStore    *qm_store_open              (const char        *path,
                                         GError           **error);
 QmStore    *qm_store_open_with_flags   (const char        *path,
                                         QmStoreOpenFlags   flags,
+                                        GError           **error);
+/* As qm_store_open_with_flags(), for a worker thread: a server's store
+ * fails with G_IO_ERROR_CANCELLED when @cancellable fires while libpq
+ * connects, before anything is migrated or synced (the connect itself
+ * runs to its end). A file is opened whole. */
+QmStore    *qm_store_open_cancellable  (const char        *path,
+                                        QmStoreOpenFlags   flags,
+                                        GCancellable      *cancellable,
                                         GError           **error);
 /* Purges this session's trash (deleted plans stay recoverable until the
  * store is closed) and closes the database. */

@@ -122,6 +122,20 @@ draw_chart (const QmChartFrame *frame,
     }
 }
 
+/* The stacked parts of a memory bar, in the chart's order
+ * (qm_chart_vram_part_name). */
+static void
+memory_parts (const QmMemoryBreakdown *m,
+              double                   parts[QM_VRAM_N_PARTS])
+{
+  parts[0] = m->weights;
+  parts[1] = m->gradients;
+  parts[2] = m->optimizer;
+  parts[3] = m->activations;
+  parts[4] = m->kv_cache;
+  parts[5] = m->overhead;
+}
+
 /* The point under the pointer or the keyboard probe, in words: the same
  * figures the chart prints, with the plan's name. */
 static char *
@@ -145,12 +159,7 @@ chart_tooltip (double   x,
         return NULL;
       e = &g_array_index (self->entries, Entry, plan);
       mb = &e->estimate->memory;
-      parts[0] = mb->weights;
-      parts[1] = mb->gradients;
-      parts[2] = mb->optimizer;
-      parts[3] = mb->activations;
-      parts[4] = mb->kv_cache;
-      parts[5] = mb->overhead;
+      memory_parts (mb, parts);
       /* The same words as the plan view's memory chart. */
       return g_strdup_printf (_("%s, %s: %s of %s in all (%s)"),
                               e->name, qm_chart_vram_part_name (part),
@@ -406,12 +415,11 @@ describe_vram (QmComparePage *self)
     {
       const Entry *e = &g_array_index (self->entries, Entry, p);
       const QmMemoryBreakdown *m = &e->estimate->memory;
-      const double parts[QM_VRAM_N_PARTS] = {
-        m->weights, m->gradients, m->optimizer, m->activations, m->kv_cache, m->overhead,
-      };
+      double parts[QM_VRAM_N_PARTS];
       char total[QM_FORMAT_BUF], capacity[QM_FORMAT_BUF];
       gboolean first = TRUE;
 
+      memory_parts (m, parts);
       /* Translators: one plan in the Compare page's memory chart summary:
        * name, memory per GPU, the GPU's memory, then “fits” or “does not
        * fit”; its parts follow. */

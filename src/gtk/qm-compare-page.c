@@ -98,6 +98,10 @@ draw_chart (const QmChartFrame *frame,
   QmCompareItem items[QM_COMPARE_PAGE_MAX_PLANS];
   QmMemoryBreakdown bars[QM_COMPARE_PAGE_MAX_PLANS];
   const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
+  /* The compare chart's legend: "A: name", the letter on the plan's bars,
+   * as the comparison PDF labels it. */
+  char lettered[QM_COMPARE_PAGE_MAX_PLANS][192];
+  const char *lettered_labels[QM_COMPARE_PAGE_MAX_PLANS];
   guint n = MIN (entries->len, QM_COMPARE_PAGE_MAX_PLANS);
   g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
   /* The cost axis in the first plan's currency, as the comparison PDF. */
@@ -111,13 +115,15 @@ draw_chart (const QmChartFrame *frame,
       estimates[i] = *e->estimate;
       bars[i] = e->estimate->memory;
       labels[i] = e->name;
+      g_snprintf (lettered[i], sizeof lettered[i], "%c: %s", qm_compare_letter (i), e->name);
+      lettered_labels[i] = lettered[i];
     }
   if (d->vram)
     qm_chart_render_vram (frame, bars, labels, n, QM_BYTES_GB, &d->page->vram_layout);
   else
     {
       /* The same bars as the PDF's (a serving plan has no time bar). */
-      qm_compare_chart_items (estimates, labels, n, items);
+      qm_compare_chart_items (estimates, lettered_labels, n, items);
       qm_chart_render_compare (frame, items, n, currency, &d->page->compare_layout);
     }
 }

@@ -207,6 +207,9 @@ draw_scatter (cairo_t             *cr,
       if (qm_chart_compare_metric_value (&items[p], 1) <= 0 || qm_chart_compare_metric_value (&items[p], 2) <= 0)
         continue;
       layout->markers[p] = (QmRect) { x, y, 1.0, 1.0 };
+      /* A fresh path: cairo_arc() would join the current point (an axis
+       * title's) with a line. */
+      cairo_new_path (cr);
       /* Distinct marker shapes as well as colours. */
       qm_chart_set_color (cr, &style->series[p]);
       switch (p)
@@ -240,7 +243,6 @@ qm_chart_render_compare (const QmChartFrame  *frame,
   const double pad = 12.0;
   QmCompareLayout layout = { 0 };
   QmLegendEntry legend[QM_COMPARE_MAX_PLANS];
-  char *legend_text[QM_COMPARE_MAX_PLANS] = { NULL };
   double text_h, legend_h, bars_w, top, bottom;
 
   n = MIN (n, QM_COMPARE_MAX_PLANS);
@@ -248,14 +250,10 @@ qm_chart_render_compare (const QmChartFrame  *frame,
 
   qm_chart_begin (frame);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
-  /* The legend names each plan with the letter its bars carry. */
+  /* The labels carry the letters ("A: ...", as the PDF and the page
+   * pass them), which name the bars and markers. */
   for (guint p = 0; p < n; p++)
-    {
-      /* Translators: a plan in the compare chart's legend: its letter, as
-       * on its bars, and its name. */
-      legend_text[p] = g_strdup_printf (_("%c %s"), qm_compare_letter (p), items[p].label != NULL ? items[p].label : "");
-      legend[p] = (QmLegendEntry) { legend_text[p], style->series[p], FALSE };
-    }
+    legend[p] = (QmLegendEntry) { items[p].label != NULL ? items[p].label : "", style->series[p], FALSE };
   legend_h = qm_chart_legend_height (cr, style, legend, n, width - 2 * pad);
 
   top = pad + text_h + 6.0;
@@ -346,8 +344,6 @@ qm_chart_render_compare (const QmChartFrame  *frame,
   qm_chart_legend (cr, style, legend, n,
                    &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
   cairo_restore (cr);
-  for (guint p = 0; p < n; p++)
-    g_free (legend_text[p]);
 
   if (layout_out != NULL)
     *layout_out = layout;

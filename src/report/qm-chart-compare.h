@@ -45,9 +45,11 @@ double      qm_chart_compare_metric_value (const QmCompareItem *item,
                                            guint                metric);
 
 /* Grouped bars on the left two thirds, the cost/time scatter on the right.
- * Each bar and each marker carries its plan's letter ("A", "B" ...), and
- * the legend names the plans with the same letters: the plans are told
- * apart by more than colour (WCAG 2.1 SC 1.4.1). */
+ * Each bar and each marker carries its plan's letter ("A", "B" ...,
+ * qm_compare_letter()), and the legend names the plans with the same
+ * letters (each item's label starts with it, "A: Llama ...", as the
+ * comparison PDF and the Compare page pass them): the plans are told apart
+ * by more than colour (WCAG 2.1 SC 1.4.1). */
 void qm_chart_render_compare (const QmChartFrame  *frame,
                               const QmCompareItem *items,
                               guint                n,

@@ -31,6 +31,22 @@ import_example (QmStore    *store,
   return id;
 }
 
+static gboolean
+has_buildable_id (GtkWidget     *widget,
+                  gconstpointer  id)
+{
+  return g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0;
+}
+
+/* A value cell of the table: a "numeric" label showing @text. */
+static gboolean
+is_value_cell (GtkWidget     *widget,
+               gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "numeric") &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
 static void
 test_compare (void)
 {
@@ -82,6 +98,74 @@ test_compare (void)
   g_assert_true (best1);
 
   qm_test_screenshot (window, "compare-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* By Tab alone, each plan's Remove button is reached and named, and
+   * each chip's flow-box cell is read as the plan's whole name (issue #37
+   * items 1, 2). */
+  {
+    g_autoptr(GHashTable) removes = g_hash_table_new (NULL, NULL);
+    GtkWidget *first = NULL;
+    guint stops = 0;
+
+    /* Once round: the window's Tab order wraps. */
+    for (; stops < 300; stops++)
+      {
+        GtkWidget *focus;
+
+        if (!gtk_widget_child_focus (window, GTK_DIR_TAB_FORWARD))
+          break;
+        focus = gtk_root_get_focus (GTK_ROOT (window));
+        g_assert_nonnull (focus);
+        if (focus == first)
+          break;
+        if (first == NULL)
+          first = focus;
+        if (GTK_IS_FLOW_BOX_CHILD (focus))
+          g_assert_true (g_str_equal (qm_a11y_get_label (focus), "Llama 3.1 70B pretraining on 2,048 H100") ||
+                         g_str_equal (qm_a11y_get_label (focus), "7B pretraining, 2T tokens in 30 days") ||
+                         g_str_equal (qm_a11y_get_label (focus), "Mistral 7B LoRA fine-tune on one DGX A100"));
+        if (GTK_IS_BUTTON (focus) &&
+            g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (focus)), "compare.remove") == 0)
+          {
+            g_assert_true (g_str_has_prefix (qm_a11y_get_label (focus), "Remove “"));
+            g_hash_table_add (removes, focus);
+          }
+      }
+    g_assert_cmpuint (g_hash_table_size (removes), ==, 3);
+    g_test_message ("%u Tab stops on the page with three plans", stops);
+  }
+  /* The table is rebuilt under a focused value (GTK 4.8 failed a critical
+   * in gtk_widget_is_ancestor when the focus widget went with it). */
+  {
+    GtkWidget *cell = qm_test_find (GTK_WIDGET (page), is_value_cell, qm_compare_page_get_cell (page, "gpus", 0, NULL));
+
+    g_assert_true (gtk_widget_grab_focus (cell));
+    qm_compare_page_set_plans (page, ids, 3);
+    /* The new cell of the same row and plan has the focus. */
+    cell = gtk_root_get_focus (GTK_ROOT (window));
+    g_assert_true (GTK_IS_LABEL (cell));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (cell)), ==, qm_compare_page_get_cell (page, "gpus", 0, NULL));
+  }
+  /* Remove by keyboard: the focused button goes with its chip, and the
+   * focus stays on something shown; below two plans, the empty page's Add
+   * Plan. */
+  for (guint left = 2; left >= 1; left--)
+    {
+      GtkWidget *remove = qm_test_find_type (qm_test_find_type (GTK_WIDGET (page), GTK_TYPE_FLOW_BOX),
+                                             GTK_TYPE_BUTTON);
+      GtkWidget *focus;
+
+      g_assert_true (gtk_widget_grab_focus (remove));
+      g_signal_emit_by_name (remove, "clicked");
+      g_assert_cmpuint (qm_compare_page_get_n_plans (page), ==, left);
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      g_assert_nonnull (focus);
+      g_assert_true (gtk_widget_get_mapped (focus));
+      if (left == 1)
+        g_assert_true (gtk_widget_is_ancestor (focus, qm_test_find (GTK_WIDGET (page), has_buildable_id,
+                                                                     "empty_add_button")));
+    }
+  qm_compare_page_set_plans (page, ids, 3);
 
   /* Export and print produce the comparison report: every plan's name in it. */
   {
@@ -175,22 +259,6 @@ squeeze (const char *s)
     if (!g_ascii_isspace (*p))
       g_string_append_c (out, *p);
   return g_string_free (out, FALSE);
-}
-
-static gboolean
-has_buildable_id (GtkWidget     *widget,
-                  gconstpointer  id)
-{
-  return g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0;
-}
-
-/* A value cell of the table: a "numeric" label showing @text. */
-static gboolean
-is_value_cell (GtkWidget     *widget,
-               gconstpointer  text)
-{
-  return GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "numeric") &&
-         g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
 }
 
 /* What a screen reader hears on the page (issue #37 item 2), for a

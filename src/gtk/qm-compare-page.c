@@ -197,15 +197,35 @@ chart_tooltip (double   x,
 
 /* The table. */
 
-static void
+/* Empties the table. A value that has the focus (a Tab stop) hands it to
+ * the switch above the table first: GTK 4.8 fails a critical
+ * (gtk_widget_is_ancestor) when the focus widget is removed with its
+ * grid. Returns the focused cell's key, to focus it again, or NULL. */
+static char *
 clear_table (QmComparePage *self)
 {
   GtkWidget *child;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self->table));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  char *focused = NULL;
+
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->table)))
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, self->cells);
+      while (focused == NULL && g_hash_table_iter_next (&iter, &key, &value))
+        if (value == focus)
+          focused = g_strdup (key);
+      gtk_widget_grab_focus (GTK_WIDGET (self->differences_switch));
+    }
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->table))) != NULL)
     gtk_grid_remove (self->table, child);
   g_hash_table_remove_all (self->cells);
   self->legend = NULL;
+  return focused;
 }
 
 /* The plans as the core's comparison takes them: copies, valid until the
@@ -253,11 +273,12 @@ rebuild_table (QmComparePage *self)
   g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree char *why = NULL;
+  g_autofree char *focused = NULL;
   QmPlanReportInfo info;
   guint n;
   int row = 0;
 
-  clear_table (self);
+  focused = clear_table (self);
   n = entries_to_arrays (self, plans, estimates);
   if (n < 2)
     return;
@@ -374,6 +395,9 @@ rebuild_table (QmComparePage *self)
     gtk_grid_attach (self->table, legend, 0, row, 1 + n, 1);
     self->legend = legend;
   }
+  /* The same row and plan keep the focus, where they are still shown. */
+  if (focused != NULL && g_hash_table_lookup (self->cells, focused) != NULL)
+    gtk_widget_grab_focus (g_hash_table_lookup (self->cells, focused));
 }
 
 static void
@@ -406,8 +430,10 @@ rebuild_chips (QmComparePage *self)
       gtk_box_append (GTK_BOX (box), remove);
       gtk_widget_add_css_class (box, "card");
       gtk_flow_box_append (self->chips, box);
-      /* The remove button is the Tab stop, not an unnamed cell around it. */
-      gtk_widget_set_focusable (gtk_widget_get_parent (box), FALSE);
+      /* The chip is a Tab stop (GtkFlowBox's): read it as the plan's whole
+       * name, which the chip may shorten. Not made unfocusable: GTK 4.8's
+       * flow box then fails a critical on Tab (gtk_widget_is_ancestor). */
+      qm_a11y_label (gtk_widget_get_parent (box), e->name);
     }
 }
 
@@ -658,6 +684,16 @@ remove_action (GtkWidget  *widget,
         break;
       }
   rebuild (self);
+  /* The Remove button pressed went with its chip, and below two plans the
+   * whole table with it: the keyboard goes on from a button that is
+   * shown (the empty page's Add Plan), not from nowhere. */
+  if (gtk_widget_get_root (widget) != NULL)
+    {
+      GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (widget));
+
+      if (focus == NULL || !gtk_widget_get_mapped (focus))
+        gtk_widget_grab_focus (GTK_WIDGET (self->entries->len >= 2 ? self->add_button : self->empty_add_button));
+    }
 }
 
 /* The comparison as a document: the same pages for PDF and print. */

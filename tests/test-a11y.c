@@ -27,7 +27,9 @@
  *   radio role (item 4);
  * - units: a spin button whose unit is a separate label in its row has the
  *   unit in its name, and one in a row with a subtitle has a description
- *   (item 5);
+ *   (item 5); a value (a "numeric" label) that is a Tab stop of its own
+ *   (the Compare page's cells) is named with more than its text, which it holds, and the check
+ *   mark is in words (item 2: "GPUs for Plan A: 2,048", not "✓ 8");
  * - silent-fields: every text field's GtkText (role none in GTK 4.8, so
  *   AT-SPI reports no focus on it) sits in a GtkEntry, GtkSpinButton,
  *   GtkSearchEntry or GtkPasswordEntry, which speak for it; an
@@ -42,9 +44,6 @@
  *   point into its name (item 8);
  * - mnemonics: a button whose label has a mnemonic is not named with the
  *   underscore, nor twice (item 10).
- *
- * The Compare page is left out of the per-item checks for now (issue #37
- * item 2: branch metric-table rewrites it).
  *
  * A failure names each control: its type, its id and its nearest labelled
  * ancestor.
@@ -274,16 +273,6 @@ has_spoken_name (GtkWidget *widget)
          labelled_by_text (widget);
 }
 
-/* Issue #37 item 2: the Compare page is another branch's (metric-table). */
-static gboolean
-in_compare_page (GtkWidget *widget)
-{
-  for (GtkWidget *p = widget; p != NULL; p = gtk_widget_get_parent (p))
-    if (g_strcmp0 (G_OBJECT_TYPE_NAME (p), "QmComparePage") == 0)
-      return TRUE;
-  return FALSE;
-}
-
 /* The accessible label GTK holds, or NULL: gtk_test_accessible_check_property()
  * returns the actual value when it differs from the expected one. */
 static char *
@@ -403,9 +392,6 @@ static void
 check_items (Walk      *walk,
              GtkWidget *widget)
 {
-  if (in_compare_page (widget))
-    return;
-
   /* Item 1: an icon-only button is read by its label, not its tooltip. */
   if ((GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget)) && !GTK_IS_CHECK_BUTTON (widget) &&
       !is_internal_part (widget) && !shows_text (widget) && !has_spoken_name (widget))
@@ -515,6 +501,26 @@ check_items (Walk      *walk,
         }
     }
 
+  /* Item 2: "2,048" says nothing without "GPUs" and the plan; "✓ 8"
+   * says less. */
+  if (GTK_IS_LABEL (widget) && gtk_label_get_selectable (GTK_LABEL (widget)) &&
+      gtk_widget_has_css_class (widget, "numeric") && gtk_widget_get_focusable (widget) &&
+      gtk_widget_get_mapped (widget) && gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_ROW) == NULL)
+    {
+      const char *text = gtk_label_get_text (GTK_LABEL (widget));
+      const char *value = g_str_has_prefix (text, "✓ ") ? text + strlen ("✓ ") : text;
+      g_autofree char *label = dup_label (widget);
+
+      if (has_text (value) &&
+          (label == NULL || g_str_equal (label, text) || strstr (label, value) == NULL || strstr (label, "✓") != NULL))
+        {
+          g_autofree char *why = g_strdup_printf ("is a value “%s” read as “%s”, not with what it measures",
+                                                  text, label ? label : "");
+
+          fail_kind (walk, FAIL_UNIT, widget, why);
+        }
+    }
+
   /* Item 6: Tab into an AdwEntryRow and Orca says nothing. */
   if (GTK_IS_TEXT (widget) && gtk_widget_get_focusable (widget))
     {
@@ -539,6 +545,13 @@ check_widget (Walk      *walk,
               GtkWidget *widget)
 {
   check_items (walk, widget);
+  /* A value that is a Tab stop counts as a control (check_items names it). */
+  if (GTK_IS_LABEL (widget) && gtk_label_get_selectable (GTK_LABEL (widget)) &&
+      gtk_widget_get_focusable (widget))
+    {
+      walk->n_checked++;
+      walk->n_page++;
+    }
   if (QM_IS_CHART_WIDGET (widget))
     {
       walk->n_checked++;

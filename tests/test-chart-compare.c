@@ -1,6 +1,8 @@
 /* test-chart-compare.c: grouped bars are proportional within each metric,
- * the scatter places each plan at its (days, cost), and nothing is drawn
- * outside the chart.
+ * the scatter places each plan at its (days, cost), nothing is drawn
+ * outside the chart, each bar carries its plan's letter (not told by
+ * colour alone), the hit test finds short bars and markers, and the
+ * summary reads each plan's figures.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -50,6 +52,38 @@ check (const QmChartStyle *style,
   /* A plan with no power figure has an empty bar, not a NaN one. */
   g_assert_cmpfloat (layout.bars[3][2].height, ==, 0.0);
 
+  /* Under each bar, its plan's letter: text pixels (anything but the
+   * background) between the baseline and the group's name (issue #37
+   * item 9). */
+  for (guint m = 0; m < QM_COMPARE_N_METRICS; m++)
+    for (guint p = 0; p < 3; p++)
+      {
+        const QmRect *r = &layout.bars[m][p];
+        int text = 0;
+
+        for (int y = (int) (r->y + r->height) + 2; y < (int) (r->y + r->height) + 12; y++)
+          for (int x = (int) r->x; x < (int) (r->x + r->width); x++)
+            if (!qm_test_pixel_is (qm_test_pixel (s, x, y), &style->background))
+              text++;
+        g_assert_cmpint (text, >, 5);
+      }
+
+  /* The hit test: above a short bar, in its column, reads that bar; over
+   * an empty one (no power figure), nothing; a marker, its plan. */
+  {
+    guint metric = 99, plan = 99;
+    const QmRect *c = &layout.columns[0][0];
+
+    g_assert_true (qm_chart_compare_hit (&layout, c->x + 2, layout.bars[0][0].y - 5, &metric, &plan));
+    g_assert_cmpuint (metric, ==, 0);
+    g_assert_cmpuint (plan, ==, 0);
+    g_assert_false (qm_chart_compare_hit (&layout, layout.bars[3][2].x + 2, layout.bars[3][2].y - 5, &metric, &plan));
+    g_assert_true (qm_chart_compare_hit (&layout, qm_axis_to_pixel (&layout.scatter_x, 95.0) + 3,
+                                         qm_axis_to_pixel (&layout.scatter_y, 19.0e6) - 3, &metric, &plan));
+    g_assert_cmpuint (metric, ==, QM_COMPARE_N_METRICS);
+    g_assert_cmpuint (plan, ==, 1);
+  }
+
   /* The scatter marker of plan 1 sits at (95 days, $19 M). */
   {
     int x = (int) round (qm_axis_to_pixel (&layout.scatter_x, 95.0));
@@ -59,6 +93,27 @@ check (const QmChartStyle *style,
   }
   cairo_destroy (cr);
   cairo_surface_destroy (s);
+}
+
+/* The summary: each plan by letter and name with the figures the bars
+ * print; a plan without days (serving) says it has no time to train. */
+static void
+test_describe (void)
+{
+  const QmCompareItem serving[] = {
+    { "Pretraining", 2048, 110.0, 132e6, 3494, 2797 },
+    { "Chat serving", 16, 0.0, 6.9e6, 27, 6.1 },
+  };
+  const char *currencies[] = { "USD", "EUR" };
+  g_autofree char *text = qm_chart_compare_describe (serving, currencies, 2);
+
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "A, Pretraining: 2,048 GPUs, "));
+  g_assert_nonnull (strstr (text, " to train, $132 M in all, "));
+  g_assert_nonnull (strstr (text, "; B, Chat serving: 16 GPUs, no time to train (serving), "));
+  /* Each plan's cost in its own currency. */
+  g_assert_nonnull (strstr (text, "6.9 M in all"));
+  g_assert_null (strstr (text, "$6.9 M"));
 }
 
 static void
@@ -85,5 +140,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/chart-compare/light", test_light);
   g_test_add_func ("/chart-compare/dark", test_dark);
+  g_test_add_func ("/chart-compare/describe", test_describe);
   return g_test_run ();
 }

@@ -10,6 +10,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "qm-a11y.h"
+#include "qm-chart-widget.h"
 #include "qm-compare-page.h"
 #include "qm-format.h"
 #include "qm-metrics.h"
@@ -27,6 +29,22 @@ import_example (QmStore    *store,
   g_assert_no_error (error);
   g_assert_cmpint (id, >, 0);
   return id;
+}
+
+static gboolean
+has_buildable_id (GtkWidget     *widget,
+                  gconstpointer  id)
+{
+  return g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0;
+}
+
+/* A value cell of the table: a "numeric" label showing @text. */
+static gboolean
+is_value_cell (GtkWidget     *widget,
+               gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "numeric") &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
 }
 
 static void
@@ -80,6 +98,74 @@ test_compare (void)
   g_assert_true (best1);
 
   qm_test_screenshot (window, "compare-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* By Tab alone, each plan's Remove button is reached and named, and
+   * each chip's flow-box cell is read as the plan's whole name (issue #37
+   * items 1, 2). */
+  {
+    g_autoptr(GHashTable) removes = g_hash_table_new (NULL, NULL);
+    GtkWidget *first = NULL;
+    guint stops = 0;
+
+    /* Once round: the window's Tab order wraps. */
+    for (; stops < 300; stops++)
+      {
+        GtkWidget *focus;
+
+        if (!gtk_widget_child_focus (window, GTK_DIR_TAB_FORWARD))
+          break;
+        focus = gtk_root_get_focus (GTK_ROOT (window));
+        g_assert_nonnull (focus);
+        if (focus == first)
+          break;
+        if (first == NULL)
+          first = focus;
+        if (GTK_IS_FLOW_BOX_CHILD (focus))
+          g_assert_true (g_str_equal (qm_a11y_get_label (focus), "Llama 3.1 70B pretraining on 2,048 H100") ||
+                         g_str_equal (qm_a11y_get_label (focus), "7B pretraining, 2T tokens in 30 days") ||
+                         g_str_equal (qm_a11y_get_label (focus), "Mistral 7B LoRA fine-tune on one DGX A100"));
+        if (GTK_IS_BUTTON (focus) &&
+            g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (focus)), "compare.remove") == 0)
+          {
+            g_assert_true (g_str_has_prefix (qm_a11y_get_label (focus), "Remove “"));
+            g_hash_table_add (removes, focus);
+          }
+      }
+    g_assert_cmpuint (g_hash_table_size (removes), ==, 3);
+    g_test_message ("%u Tab stops on the page with three plans", stops);
+  }
+  /* The table is rebuilt under a focused value (GTK 4.8 failed a critical
+   * in gtk_widget_is_ancestor when the focus widget went with it). */
+  {
+    GtkWidget *cell = qm_test_find (GTK_WIDGET (page), is_value_cell, qm_compare_page_get_cell (page, "gpus", 0, NULL));
+
+    g_assert_true (gtk_widget_grab_focus (cell));
+    qm_compare_page_set_plans (page, ids, 3);
+    /* The new cell of the same row and plan has the focus. */
+    cell = gtk_root_get_focus (GTK_ROOT (window));
+    g_assert_true (GTK_IS_LABEL (cell));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (cell)), ==, qm_compare_page_get_cell (page, "gpus", 0, NULL));
+  }
+  /* Remove by keyboard: the focused button goes with its chip, and the
+   * focus stays on something shown; below two plans, the empty page's Add
+   * Plan. */
+  for (guint left = 2; left >= 1; left--)
+    {
+      GtkWidget *remove = qm_test_find_type (qm_test_find_type (GTK_WIDGET (page), GTK_TYPE_FLOW_BOX),
+                                             GTK_TYPE_BUTTON);
+      GtkWidget *focus;
+
+      g_assert_true (gtk_widget_grab_focus (remove));
+      g_signal_emit_by_name (remove, "clicked");
+      g_assert_cmpuint (qm_compare_page_get_n_plans (page), ==, left);
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      g_assert_nonnull (focus);
+      g_assert_true (gtk_widget_get_mapped (focus));
+      if (left == 1)
+        g_assert_true (gtk_widget_is_ancestor (focus, qm_test_find (GTK_WIDGET (page), has_buildable_id,
+                                                                     "empty_add_button")));
+    }
+  qm_compare_page_set_plans (page, ids, 3);
 
   /* Export and print produce the comparison report: every plan's name in it. */
   {
@@ -173,6 +259,101 @@ squeeze (const char *s)
     if (!g_ascii_isspace (*p))
       g_string_append_c (out, *p);
   return g_string_free (out, FALSE);
+}
+
+/* What a screen reader hears on the page (issue #37 item 2), for a
+ * training, a serving and a fine-tuning plan: each value with its row and
+ * its plan, the check mark in words; the charts named, their summaries
+ * with each plan's figures (the serving plan without a time to train, as
+ * the bars have none), and the keyboard probe reading bars by figure and
+ * plan. The examples' inputs are the published figures here: 2,048 GPUs
+ * for the Llama 3.1 70B pretraining example, one DGX A100 (8 GPUs) for
+ * the LoRA run. */
+static void
+assert_spoken (QmComparePage *page)
+{
+  const char *training = "Llama 3.1 70B pretraining on 2,048 H100";
+  const char *serving = "Llama 3.1 70B chat serving on H100";
+  const char *lora = "Mistral 7B LoRA fine-tune on one DGX A100";
+  GtkWidget *cell = qm_test_find (GTK_WIDGET (page), is_value_cell, qm_compare_page_get_cell (page, "gpus", 0, NULL));
+  GtkWidget *chart = qm_test_find (GTK_WIDGET (page), has_buildable_id, "compare_chart");
+  GtkWidget *vram = qm_test_find (GTK_WIDGET (page), has_buildable_id, "vram_chart");
+  const char *summary, *serving_part;
+  g_autofree char *expected = g_strdup_printf ("GPUs for %s: 2,048", training);
+  g_autoptr(GPtrArray) read = g_ptr_array_new_with_free_func (g_free);
+  gboolean best = FALSE;
+  guint read_serving = 0;
+
+  g_assert_nonnull (cell);
+  g_assert_cmpstr (qm_a11y_get_label (cell), ==, expected);
+  /* The LoRA run's eight GPUs are the fewest: the mark in words. */
+  cell = qm_test_find (GTK_WIDGET (page), is_value_cell, qm_compare_page_get_cell (page, "gpus", 2, &best));
+  g_assert_true (best);
+  g_assert_nonnull (cell);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("GPUs for %s: 8, the better value", lora);
+  g_assert_cmpstr (qm_a11y_get_label (cell), ==, expected);
+
+  g_assert_nonnull (chart);
+  g_assert_nonnull (vram);
+  g_assert_cmpstr (qm_a11y_get_label (chart), ==, "Comparison of the plans");
+  g_assert_cmpstr (qm_a11y_get_label (vram), ==, "Memory per GPU of each plan");
+  summary = qm_a11y_get_description (chart);
+  g_assert_nonnull (summary);
+  g_assert_nonnull (strstr (summary, "A, Llama 3.1 70B pretraining on 2,048 H100: 2,048 GPUs, "));
+  g_assert_nonnull (strstr (summary, "C, Mistral 7B LoRA fine-tune on one DGX A100: 8 GPUs, "));
+  serving_part = strstr (summary, "B, Llama 3.1 70B chat serving on H100: ");
+  g_assert_nonnull (serving_part);
+  /* The serving plan: no time to train (the old summary printed one). */
+  g_assert_true (g_str_has_prefix (strstr (serving_part, "GPUs, "), "GPUs, no time to train (serving), "));
+  g_assert_nonnull (strstr (strstr (summary, training), " to train, "));
+  summary = qm_a11y_get_description (vram);
+  g_assert_nonnull (summary);
+  g_assert_nonnull (strstr (summary, training));
+  g_assert_nonnull (strstr (summary, serving));
+  g_assert_nonnull (strstr (summary, lora));
+  /* Each plan's memory as the table's Memory per GPU row reads it
+   * ("38.5 GB of 85.5 GB, fits"): one figure, two views. */
+  for (guint p = 0; p < 3; p++)
+    {
+      const char *names[] = { training, serving, lora };
+      const char *value = qm_compare_page_get_cell (page, "memory", p, NULL);
+      g_autofree char *used = NULL;
+      g_autofree char *needle = NULL;
+
+      g_assert_nonnull (value);
+      if (g_str_has_prefix (value, "✓ "))
+        value += strlen ("✓ ");
+      g_assert_nonnull (strchr (value, ','));
+      used = g_strndup (value, strchr (value, ',') - value);
+      needle = g_strdup_printf ("%s: %s per GPU (fits): Weights ", names[p], used);
+      if (strstr (summary, needle) == NULL)
+        g_error ("“%s” not in the memory chart's summary “%s”", needle, summary);
+    }
+  g_assert_nonnull (strstr (summary, "Weights "));
+
+  /* The arrow keys read every bar and point, left to right, each with
+   * its figure and plan; the serving plan has no "Days" bar nor a point
+   * on the cost-against-time plot. */
+  for (char *text = qm_chart_widget_move_probe (QM_CHART_WIDGET (chart), 0); text != NULL && read->len < 200;
+       text = qm_chart_widget_move_probe (QM_CHART_WIDGET (chart), 1))
+    g_ptr_array_add (read, text);
+  for (guint i = 0; i < read->len; i++)
+    {
+      const char *text = g_ptr_array_index (read, i);
+
+      g_test_message ("compare chart, from the keyboard: %s", text);
+      g_assert_false (g_str_has_prefix (text, "Days, Llama 3.1 70B chat serving"));
+      g_assert_false (g_str_has_prefix (text, serving) && strstr (text, " days, ") != NULL);
+      read_serving += strstr (text, serving) != NULL;
+    }
+  g_assert_true (g_ptr_array_find_with_equal_func (read, "GPUs, Llama 3.1 70B pretraining on 2,048 H100: 2,048",
+                                                   g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (read, "GPUs, Mistral 7B LoRA fine-tune on one DGX A100: 8",
+                                                   g_str_equal, NULL));
+  /* GPUs, cost, power and CO₂e of the serving plan. */
+  g_assert_cmpuint (read_serving, ==, 4);
+  g_assert_cmpuint (read->len, ==, 4 + 5 + 5 + 2);
 }
 
 /* The same three plans (training, serving, fine-tuning: two modes) on the
@@ -334,6 +515,15 @@ test_views_agree (void)
     g_assert_nonnull (strstr (text_squeezed, note_squeezed));
   }
   qm_test_screenshot (window, "compare-modes-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  assert_spoken (page);
+  /* The charts below the fold, for a look at the plans' letters on the
+   * bars and in the legend. */
+  qm_test_screenshot (qm_test_find (GTK_WIDGET (page), has_buildable_id, "compare_chart"),
+                      "compare-chart-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (qm_test_find (GTK_WIDGET (page), has_buildable_id, "vram_chart"),
+                      "compare-vram-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+  qm_test_screenshot (qm_test_find (GTK_WIDGET (page), has_buildable_id, "compare_chart"),
+                      "compare-chart-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   gtk_window_set_default_size (GTK_WINDOW (window), 720, 900);
   qm_test_screenshot (window, "compare-modes-720-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
 

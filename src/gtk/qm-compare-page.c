@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "qm-a11y.h"
 #include "qm-chart-compare.h"
 #include "qm-chart-vram.h"
 #include "qm-chart-widget.h"
@@ -49,6 +50,10 @@ struct _QmComparePage
   GtkWidget      *legend;         /* in the table: why rows are not marked */
   QmChartWidget  *compare_chart;
   QmChartWidget  *vram_chart;
+  /* Where the charts were last drawn, for their tooltips and the
+   * keyboard probe. */
+  QmCompareLayout compare_layout;
+  QmVramLayout    vram_layout;
 };
 
 G_DEFINE_FINAL_TYPE (QmComparePage, qm_compare_page, ADW_TYPE_BIN)
@@ -93,6 +98,10 @@ draw_chart (const QmChartFrame *frame,
   QmCompareItem items[QM_COMPARE_PAGE_MAX_PLANS];
   QmMemoryBreakdown bars[QM_COMPARE_PAGE_MAX_PLANS];
   const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
+  /* The compare chart's legend: "A: name", the letter on the plan's bars,
+   * as the comparison PDF labels it. */
+  char lettered[QM_COMPARE_PAGE_MAX_PLANS][192];
+  const char *lettered_labels[QM_COMPARE_PAGE_MAX_PLANS];
   guint n = MIN (entries->len, QM_COMPARE_PAGE_MAX_PLANS);
   g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
   /* The cost axis in the first plan's currency, as the comparison PDF. */
@@ -106,28 +115,117 @@ draw_chart (const QmChartFrame *frame,
       estimates[i] = *e->estimate;
       bars[i] = e->estimate->memory;
       labels[i] = e->name;
+      g_snprintf (lettered[i], sizeof lettered[i], "%c: %s", qm_compare_letter (i), e->name);
+      lettered_labels[i] = lettered[i];
     }
   if (d->vram)
-    qm_chart_render_vram (frame, bars, labels, n, QM_BYTES_GB, NULL);
+    qm_chart_render_vram (frame, bars, labels, n, QM_BYTES_GB, &d->page->vram_layout);
   else
     {
       /* The same bars as the PDF's (a serving plan has no time bar). */
-      qm_compare_chart_items (estimates, labels, n, items);
-      qm_chart_render_compare (frame, items, n, currency, NULL);
+      qm_compare_chart_items (estimates, lettered_labels, n, items);
+      qm_chart_render_compare (frame, items, n, currency, &d->page->compare_layout);
     }
+}
+
+/* The stacked parts of a memory bar, in the chart's order
+ * (qm_chart_vram_part_name). */
+static void
+memory_parts (const QmMemoryBreakdown *m,
+              double                   parts[QM_VRAM_N_PARTS])
+{
+  parts[0] = m->weights;
+  parts[1] = m->gradients;
+  parts[2] = m->optimizer;
+  parts[3] = m->activations;
+  parts[4] = m->kv_cache;
+  parts[5] = m->overhead;
+}
+
+/* The point under the pointer or the keyboard probe, in words: the same
+ * figures the chart prints, with the plan's name. */
+static char *
+chart_tooltip (double   x,
+               double   y,
+               gpointer user_data)
+{
+  const ChartData *d = user_data;
+  QmComparePage *self = d->page;
+  guint n = MIN (self->entries->len, QM_COMPARE_PAGE_MAX_PLANS);
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF];
+  guint metric, plan, part;
+
+  if (d->vram)
+    {
+      const Entry *e;
+      const QmMemoryBreakdown *mb;
+      double parts[QM_VRAM_N_PARTS];
+
+      if (!qm_chart_vram_hit (&self->vram_layout, x, y, &plan, &part) || plan >= n)
+        return NULL;
+      e = &g_array_index (self->entries, Entry, plan);
+      mb = &e->estimate->memory;
+      memory_parts (mb, parts);
+      /* The same words as the plan view's memory chart. */
+      return g_strdup_printf (_("%s, %s: %s of %s in all (%s)"),
+                              e->name, qm_chart_vram_part_name (part),
+                              qm_format_bytes (a, sizeof a, parts[MIN (part, QM_VRAM_N_PARTS - 1)], QM_BYTES_GB),
+                              qm_format_bytes (b, sizeof b, mb->total, QM_BYTES_GB),
+                              mb->fits ? _("fits") : _("does not fit"));
+    }
+  if (!qm_chart_compare_hit (&self->compare_layout, x, y, &metric, &plan) || plan >= n)
+    return NULL;
+  {
+    const Entry *e = &g_array_index (self->entries, Entry, plan);
+    const char *currency = e->plan.pricing.currency[0] ? e->plan.pricing.currency : "USD";
+    const char *label = e->name;
+    QmCompareItem item;
+
+    qm_compare_chart_items (e->estimate, &label, 1, &item);
+    if (metric == QM_COMPARE_N_METRICS)
+      /* Translators: a point of the cost-against-time chart: the plan,
+       * its days and its total cost. */
+      return g_strdup_printf (_("%s: %s days, %s"), e->name,
+                              qm_chart_compare_format_value (a, sizeof a, &item, 1, currency),
+                              qm_chart_compare_format_value (b, sizeof b, &item, 2, currency));
+    /* Translators: a bar of the compare chart: the figure (“GPUs”), the
+     * plan and the value. */
+    return g_strdup_printf (_("%s, %s: %s"), qm_chart_compare_metric_name (metric), e->name,
+                            qm_chart_compare_format_value (a, sizeof a, &item, metric, currency));
+  }
 }
 
 /* The table. */
 
-static void
+/* Empties the table. A value that has the focus (a Tab stop) hands it to
+ * the switch above the table first: GTK 4.8 fails a critical
+ * (gtk_widget_is_ancestor) when the focus widget is removed with its
+ * grid. Returns the focused cell's key, to focus it again, or NULL. */
+static char *
 clear_table (QmComparePage *self)
 {
   GtkWidget *child;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self->table));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  char *focused = NULL;
+
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->table)))
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, self->cells);
+      while (focused == NULL && g_hash_table_iter_next (&iter, &key, &value))
+        if (value == focus)
+          focused = g_strdup (key);
+      gtk_widget_grab_focus (GTK_WIDGET (self->differences_switch));
+    }
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->table))) != NULL)
     gtk_grid_remove (self->table, child);
   g_hash_table_remove_all (self->cells);
   self->legend = NULL;
+  return focused;
 }
 
 /* The plans as the core's comparison takes them: copies, valid until the
@@ -175,11 +273,12 @@ rebuild_table (QmComparePage *self)
   g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree char *why = NULL;
+  g_autofree char *focused = NULL;
   QmPlanReportInfo info;
   guint n;
   int row = 0;
 
-  clear_table (self);
+  focused = clear_table (self);
   n = entries_to_arrays (self, plans, estimates);
   if (n < 2)
     return;
@@ -260,6 +359,23 @@ rebuild_table (QmComparePage *self)
           if (is_best)
             gtk_widget_add_css_class (cell, "heading");
           g_object_set_data (G_OBJECT (cell), "best", GINT_TO_POINTER (is_best));
+          /* A value is a Tab stop (selectable, to copy it): read it with
+           * its row and its plan, and the mark in words, not "✓ 8"
+           * (issue #37 item 2). After the text: GtkLabel names itself
+           * with its text whenever that changes. */
+          {
+            const Entry *e = &g_array_index (self->entries, Entry, p);
+            g_autofree char *name = is_best
+              /* Translators: a value on the Compare page as a screen
+               * reader reads it: the row (“GPUs”), the plan, the value;
+               * this one is marked as the better value of its row. */
+              ? g_strdup_printf (_("%s for %s: %s, the better value"), cr->label, e->name, cr->cells[p])
+              /* Translators: a value on the Compare page as a screen
+               * reader reads it: the row (“GPUs”), the plan, the value. */
+              : g_strdup_printf (_("%s for %s: %s"), cr->label, e->name, cr->cells[p]);
+
+            qm_a11y_label (cell, name);
+          }
           gtk_grid_attach (self->table, cell, 1 + p, row, 1, 1);
           g_hash_table_insert (self->cells, g_strdup_printf ("%s/%u", cr->id, p), cell);
         }
@@ -279,6 +395,9 @@ rebuild_table (QmComparePage *self)
     gtk_grid_attach (self->table, legend, 0, row, 1 + n, 1);
     self->legend = legend;
   }
+  /* The same row and plan keep the focus, where they are still shown. */
+  if (focused != NULL && g_hash_table_lookup (self->cells, focused) != NULL)
+    gtk_widget_grab_focus (g_hash_table_lookup (self->cells, focused));
 }
 
 static void
@@ -303,20 +422,71 @@ rebuild_chips (QmComparePage *self)
       gtk_widget_add_css_class (remove, "flat");
       gtk_widget_add_css_class (remove, "circular");
       gtk_widget_set_tooltip_text (remove, tooltip);
+      /* Read by its name, not as "push button GtkImage" (issue #37 item 1). */
+      qm_a11y_label (remove, tooltip);
       gtk_actionable_set_action_name (GTK_ACTIONABLE (remove), "compare.remove");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (remove), "x", e->id);
       gtk_box_append (GTK_BOX (box), label);
       gtk_box_append (GTK_BOX (box), remove);
       gtk_widget_add_css_class (box, "card");
       gtk_flow_box_append (self->chips, box);
+      /* The chip is a Tab stop (GtkFlowBox's): read it as the plan's whole
+       * name, which the chip may shorten. Not made unfocusable: GTK 4.8's
+       * flow box then fails a critical on Tab (gtk_widget_is_ancestor). */
+      qm_a11y_label (gtk_widget_get_parent (box), e->name);
     }
+}
+
+/* The memory chart in words: each plan's parts, total and capacity. */
+static char *
+describe_vram (QmComparePage *self)
+{
+  GString *out = g_string_new (_("Memory per GPU of each plan, on one scale."));
+
+  for (guint p = 0; p < MIN (self->entries->len, QM_COMPARE_PAGE_MAX_PLANS); p++)
+    {
+      const Entry *e = &g_array_index (self->entries, Entry, p);
+      const QmMemoryBreakdown *m = &e->estimate->memory;
+      double parts[QM_VRAM_N_PARTS];
+      char total[QM_FORMAT_BUF], capacity[QM_FORMAT_BUF];
+      gboolean first = TRUE;
+
+      memory_parts (m, parts);
+      /* Translators: one plan in the Compare page's memory chart summary:
+       * name, memory per GPU, the GPU's memory, then “fits” or “does not
+       * fit”; its parts follow. */
+      g_string_append_printf (out, _(" %s: %s of %s per GPU (%s): "), e->name,
+                              qm_format_bytes (total, sizeof total, m->total, QM_BYTES_GB),
+                              qm_format_bytes (capacity, sizeof capacity, m->capacity, QM_BYTES_GB),
+                              m->fits ? _("fits") : _("does not fit"));
+      for (guint i = 0; i < QM_VRAM_N_PARTS; i++)
+        {
+          char a[QM_FORMAT_BUF];
+
+          if (!isfinite (parts[i]) || parts[i] <= 0)
+            continue;
+          /* The plan view's memory summary's words. */
+          g_string_append_printf (out, first ? C_("memory part", "%s %s") : C_("memory part", ", %s %s"),
+                                  qm_chart_vram_part_name (i),
+                                  qm_format_bytes (a, sizeof a, parts[i], QM_BYTES_GB));
+          first = FALSE;
+        }
+      g_string_append_c (out, '.');
+    }
+  return g_string_free (out, FALSE);
 }
 
 static void
 rebuild (QmComparePage *self)
 {
+  guint n = MIN (self->entries->len, QM_COMPARE_PAGE_MAX_PLANS);
+  QmCompareItem items[QM_COMPARE_PAGE_MAX_PLANS];
+  const char *labels[QM_COMPARE_PAGE_MAX_PLANS];
+  const char *currencies[QM_COMPARE_PAGE_MAX_PLANS];
+  g_autofree QmEstimate *estimates = g_new0 (QmEstimate, QM_COMPARE_PAGE_MAX_PLANS);
+  g_autofree char *figures = NULL;
   g_autofree char *description = NULL;
-  GString *desc = g_string_new (_("Comparison of "));
+  g_autofree char *vram = NULL;
 
   gtk_stack_set_visible_child_name (self->stack, self->entries->len >= 2 ? "compare" : "empty");
   gtk_widget_set_sensitive (GTK_WIDGET (self->add_button), self->entries->len < QM_COMPARE_PAGE_MAX_PLANS);
@@ -325,18 +495,24 @@ rebuild (QmComparePage *self)
   rebuild_chips (self);
   rebuild_table (self);
 
-  for (guint p = 0; p < self->entries->len; p++)
+  /* The summary reads the bars as drawn (qm_compare_chart_items: a
+   * serving plan has no time to train), each cost in its plan's currency. */
+  for (guint p = 0; p < n; p++)
     {
       const Entry *e = &g_array_index (self->entries, Entry, p);
-      char days[QM_FORMAT_BUF], cost[QM_FORMAT_BUF];
 
-      g_string_append_printf (desc, "%s%s: %u GPUs, %s, %s", p > 0 ? "; " : "", e->name, e->estimate->gpus,
-                              qm_format_days (days, sizeof days, e->estimate->train_days),
-                              qm_format_money (cost, sizeof cost, e->estimate->cost.total, e->plan.pricing.currency));
+      estimates[p] = *e->estimate;
+      labels[p] = e->name;
+      currencies[p] = e->plan.pricing.currency;
     }
-  description = g_string_free (desc, FALSE);
+  qm_compare_chart_items (estimates, labels, n, items);
+  figures = qm_chart_compare_describe (items, currencies, n);
+  /* Translators: the compare chart's summary; %s is each plan's figures. */
+  description = g_strdup_printf (_("Each plan's GPUs, days, cost, power and CO₂e as bars, and its cost against "
+                                   "time as a point. %s"), figures);
+  vram = describe_vram (self);
   qm_chart_widget_set_description (self->compare_chart, description);
-  qm_chart_widget_set_description (self->vram_chart, _("Memory per GPU of each plan, on one scale"));
+  qm_chart_widget_set_description (self->vram_chart, vram);
   gtk_widget_queue_draw (GTK_WIDGET (self->compare_chart));
   gtk_widget_queue_draw (GTK_WIDGET (self->vram_chart));
 }
@@ -508,6 +684,16 @@ remove_action (GtkWidget  *widget,
         break;
       }
   rebuild (self);
+  /* The Remove button pressed went with its chip, and below two plans the
+   * whole table with it: the keyboard goes on from a button that is
+   * shown (the empty page's Add Plan), not from nowhere. */
+  if (gtk_widget_get_root (widget) != NULL)
+    {
+      GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (widget));
+
+      if (focus == NULL || !gtk_widget_get_mapped (focus))
+        gtk_widget_grab_focus (GTK_WIDGET (self->entries->len >= 2 ? self->add_button : self->empty_add_button));
+    }
 }
 
 /* The comparison as a document: the same pages for PDF and print. */
@@ -650,8 +836,12 @@ qm_compare_page_init (QmComparePage *self)
   gtk_menu_button_set_create_popup_func (self->add_button, create_add_popup, self, NULL);
   gtk_menu_button_set_create_popup_func (self->empty_add_button, create_add_popup, self, NULL);
   g_signal_connect_swapped (self->differences_switch, "notify::active", G_CALLBACK (rebuild_table), self);
-  qm_chart_widget_set_draw_func (self->compare_chart, draw_chart, NULL, chart_data_new (self, FALSE), g_free);
-  qm_chart_widget_set_draw_func (self->vram_chart, draw_chart, NULL, chart_data_new (self, TRUE), g_free);
+  qm_chart_widget_set_draw_func (self->compare_chart, draw_chart, chart_tooltip, chart_data_new (self, FALSE), g_free);
+  qm_chart_widget_set_draw_func (self->vram_chart, draw_chart, chart_tooltip, chart_data_new (self, TRUE), g_free);
+  /* Named, not read as "QmChartWidget"; the chart adds the point its
+   * keyboard probe reads (issue #37 items 2 and 8). */
+  qm_a11y_label (GTK_WIDGET (self->compare_chart), _("Comparison of the plans"));
+  qm_a11y_label (GTK_WIDGET (self->vram_chart), _("Memory per GPU of each plan"));
   rebuild (self);
 }
 

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qm-format.h"
+#include "qm-plan-report.h"
 
 static const char *metric_names[QM_COMPARE_N_METRICS] = {
   N_("GPUs"), N_("Days"), N_("Cost"), N_("Power (kW)"), N_("CO₂e (t)"),
@@ -50,13 +51,111 @@ format_metric (char       *buf,
     case 2:
       qm_format_money (buf, size, v, currency);
       break;
+    case 0:
+      /* A count: "8", not "8.0". */
+      qm_format_number (buf, size, v, 0);
+      break;
     case 1:
       qm_format_number (buf, size, v, v < 100 ? 1 : 0);
       break;
     default:
-      qm_format_number (buf, size, v, v < 10 ? 1 : 0);
+      /* Two figures below 1 (a LoRA run's 0.04 t CO₂e is not "0.0"). */
+      qm_format_number (buf, size, v, v < 1 ? 2 : v < 10 ? 1 : 0);
       break;
     }
+}
+
+char *
+qm_chart_compare_format_value (char                *buf,
+                               gsize                size,
+                               const QmCompareItem *item,
+                               guint                metric,
+                               const char          *currency)
+{
+  double v = qm_chart_compare_metric_value (item, metric);
+
+  if (v > 0)
+    format_metric (buf, size, metric, v, currency);
+  else
+    g_strlcpy (buf, "–", size);
+  return buf;
+}
+
+static gboolean
+in_rect (const QmRect *r,
+         double        x,
+         double        y)
+{
+  return r->width > 0 && r->height > 0 &&
+         x >= r->x && x < r->x + r->width && y >= r->y && y < r->y + r->height;
+}
+
+/* Half the size of a scatter marker, and a pixel of slack. */
+#define MARKER_HIT 7.0
+
+gboolean
+qm_chart_compare_hit (const QmCompareLayout *layout,
+                      double                 x,
+                      double                 y,
+                      guint                 *metric,
+                      guint                 *plan)
+{
+  g_return_val_if_fail (layout != NULL, FALSE);
+
+  for (guint m = 0; m < QM_COMPARE_N_METRICS; m++)
+    for (guint p = 0; p < layout->n_plans; p++)
+      if (in_rect (&layout->columns[m][p], x, y))
+        {
+          *metric = m;
+          *plan = p;
+          return TRUE;
+        }
+  for (guint p = 0; p < layout->n_plans; p++)
+    if (layout->markers[p].width > 0 &&
+        fabs (x - layout->markers[p].x) <= MARKER_HIT && fabs (y - layout->markers[p].y) <= MARKER_HIT)
+      {
+        *metric = QM_COMPARE_N_METRICS;
+        *plan = p;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+char *
+qm_chart_compare_describe (const QmCompareItem *items,
+                           const char * const  *currencies,
+                           guint                n)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint p = 0; p < MIN (n, QM_COMPARE_MAX_PLANS); p++)
+    {
+      const QmCompareItem *it = &items[p];
+      char gpus[QM_FORMAT_BUF], days[QM_FORMAT_BUF], cost[QM_FORMAT_BUF], kw[QM_FORMAT_BUF], co2[QM_FORMAT_BUF];
+      g_autofree char *time = NULL;
+
+      /* As the bars print them. */
+      qm_chart_compare_format_value (gpus, sizeof gpus, it, 0, NULL);
+      qm_format_money (cost, sizeof cost, it->cost, currencies[p] != NULL && currencies[p][0] ? currencies[p] : "USD");
+      qm_format_si (kw, sizeof kw, it->power_kw * 1e3, "W");
+      qm_chart_compare_format_value (co2, sizeof co2, it, 4, NULL);
+      if (qm_chart_compare_metric_value (it, 1) > 0)
+        /* Translators: the time to train in the compare chart's summary. */
+        time = g_strdup_printf (_("%s to train"), qm_format_days (days, sizeof days, it->days));
+      else
+        /* Translators: the compare chart's summary, for a serving plan,
+         * which has no bar for the time to train. */
+        time = g_strdup (_("no time to train (serving)"));
+      /* Translators: one plan in the compare chart's summary: letter, name,
+       * GPUs, time, total cost, facility power, CO₂e in tonnes; the plans
+       * are joined with "; ". */
+      g_string_append_printf (out, _("%s%c, %s: %s GPUs, %s, %s in all, %s facility power, %s t CO₂e"),
+                              p > 0 ? "; " : "", qm_compare_letter (p), it->label != NULL ? it->label : "",
+                              gpus, time, cost, kw, co2);
+    }
+  if (out->len > 0)
+    g_string_append_c (out, '.');
+  return g_string_free (out, FALSE);
 }
 
 /* Cost against days, one marker per plan: lower left is better on both. */
@@ -103,6 +202,14 @@ draw_scatter (cairo_t             *cr,
       double x = qm_axis_to_pixel (&layout->scatter_x, qm_chart_compare_metric_value (&items[p], 1));
       double y = qm_axis_to_pixel (&layout->scatter_y, qm_chart_compare_metric_value (&items[p], 2));
 
+      /* A plan without a time to train (serving) has no point here, as it
+       * has no bar under "Days": not a point at zero days. */
+      if (qm_chart_compare_metric_value (&items[p], 1) <= 0 || qm_chart_compare_metric_value (&items[p], 2) <= 0)
+        continue;
+      layout->markers[p] = (QmRect) { x, y, 1.0, 1.0 };
+      /* A fresh path: cairo_arc() would join the current point (an axis
+       * title's) with a line. */
+      cairo_new_path (cr);
       /* Distinct marker shapes as well as colours. */
       qm_chart_set_color (cr, &style->series[p]);
       switch (p)
@@ -113,6 +220,13 @@ draw_scatter (cairo_t             *cr,
         default: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y); cairo_line_to (cr, x, y + 6); cairo_line_to (cr, x - 6, y); cairo_close_path (cr); break;
         }
       cairo_fill (cr);
+      /* The plan's letter beside its marker, as in the legend. */
+      {
+        char letter[2] = { qm_compare_letter (p), '\0' };
+
+        qm_chart_set_color (cr, &style->foreground);
+        qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + 8.0, y, 0.0, 0.5 }, letter);
+      }
     }
 }
 
@@ -136,6 +250,8 @@ qm_chart_render_compare (const QmChartFrame  *frame,
 
   qm_chart_begin (frame);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
+  /* The labels carry the letters ("A: ...", as the PDF and the page
+   * pass them), which name the bars and markers. */
   for (guint p = 0; p < n; p++)
     legend[p] = (QmLegendEntry) { items[p].label != NULL ? items[p].label : "", style->series[p], FALSE };
   legend_h = qm_chart_legend_height (cr, style, legend, n, width - 2 * pad);
@@ -150,7 +266,8 @@ qm_chart_render_compare (const QmChartFrame  *frame,
     {
       double slot = bars_w / QM_COMPARE_N_METRICS;
       double gx = pad + m * slot + 4.0, gw = slot - 8.0;
-      double plot_top = top + text_h + 4.0, plot_bottom = bottom - text_h - 4.0;
+      /* Under the baseline: each bar's letter, then the group's name. */
+      double plot_top = top + text_h + 4.0, plot_bottom = bottom - 2.0 * text_h - 6.0;
       double max = 0.0;
 
       layout.groups[m] = (QmRect) { gx, top, gw, bottom - top };
@@ -172,10 +289,23 @@ qm_chart_render_compare (const QmChartFrame  *frame,
           char label[QM_FORMAT_BUF];
 
           layout.bars[m][p] = (QmRect) { x, round (plot_bottom - h), round (bw - 2.0), round (plot_bottom) - round (plot_bottom - h) };
+          if (v > 0)
+            layout.columns[m][p] = (QmRect) { x, top, round (bw - 2.0), round (plot_bottom) - top };
           qm_chart_set_color (cr, &style->series[p]);
           cairo_rectangle (cr, layout.bars[m][p].x, layout.bars[m][p].y, layout.bars[m][p].width,
                            layout.bars[m][p].height);
           cairo_fill (cr);
+          /* The plan's letter under its bar, as in the legend: the plans
+           * are told apart by more than colour (issue #37 item 9). Under,
+           * not on it (qm_chart_label_part): a small plan's bar beside a
+           * large one's is a pixel high and would carry none. */
+          {
+            char letter[2] = { qm_compare_letter (p), '\0' };
+
+            qm_chart_set_color (cr, &style->foreground);
+            qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + (bw - 2.0) / 2.0,
+                                                        round (plot_bottom) + 2.0, 0.5, 0.0 }, letter);
+          }
 
           /* A missing figure (a service has no training days) is a dash. */
           if (v > 0)

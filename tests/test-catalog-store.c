@@ -240,7 +240,10 @@ test_csv_import (void)
 
   g_assert_true (qm_catalog_store_import_csv_commit (store, import, FALSE, &written, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (written, ==, 3);
+  /* Both files hold the same three rows and are read into one store:
+   * the second finds the H100 at 21,000 already and writes it no more. */
+  g_assert_cmpuint (written + import->unchanged, ==, 3);
+  g_assert_cmpuint (written, ==, import->rows->len);
 
   e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "acme-x2", &error);
   g_assert_cmpstr (e->name, ==, "Acme X2, 8-way \"Max\"");
@@ -367,15 +370,43 @@ test_csv_export_round_trip (void)
   g_assert_nonnull (strstr (csv, "\"Acme X1, \"\"Turbo\"\"\""));
   g_assert_nonnull (strstr (csv, ",9999,"));
 
-  /* It reads back clean: built-ins as prices, the user's GPU as an update. */
+  /* It reads back clean: the user's GPU as an update; the built-ins'
+   * prices are what the store has already, so nothing is written for
+   * them (issue #33: a round trip pinned every list price as an
+   * override). */
   import = qm_catalog_store_import_csv_preview (store, csv, len, "export.csv", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (import->errors->len, ==, 0);
   g_assert_cmpuint (import->warnings->len, ==, 0);
   n_gpus = count_kind (store, QM_CATALOG_KIND_GPU, NULL, 0);
-  g_assert_cmpuint (import->rows->len, ==, n_gpus);
+  g_assert_cmpuint (import->rows->len, ==, 1);
+  g_assert_cmpuint (import->unchanged, ==, n_gpus - 1);
   g_assert_true (qm_catalog_store_import_csv_commit (store, import, FALSE, NULL, &error));
   g_assert_no_error (error);
+  g_clear_pointer (&import, qm_catalog_import_free);
+
+  /* Into a fresh store: the override comes along, the list prices stay
+   * list prices. */
+  {
+    g_autofree char *other = g_build_filename (g_get_user_data_dir (), "fresh.db", NULL);
+    g_autoptr(QmStore) fresh = qm_test_open_store_at (other);
+    g_autoptr(QmCatalogEntry) a100 = NULL;
+    g_autoptr(QmCatalogEntry) h100 = NULL;
+
+    import = qm_catalog_store_import_csv_preview (fresh, csv, len, "export.csv", -1, &error);
+    g_assert_no_error (error);
+    /* The user's GPU is added, the A100's override set; nothing else. */
+    g_assert_cmpuint (import->rows->len, ==, 2);
+    g_assert_true (qm_catalog_store_import_csv_commit (fresh, import, FALSE, NULL, &error));
+    g_assert_no_error (error);
+    g_clear_pointer (&import, qm_catalog_import_free);
+    a100 = qm_catalog_store_get (fresh, QM_CATALOG_KIND_GPU, "a100-sxm-80gb", &error);
+    h100 = qm_catalog_store_get (fresh, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", &error);
+    g_assert_no_error (error);
+    g_assert_true (a100->has_override);
+    g_assert_cmpfloat (a100->price_usd, ==, 9999);
+    g_assert_false (h100->has_override);
+  }
 
   /* And the whole catalog exports too. */
   g_clear_pointer (&csv, g_free);
@@ -537,7 +568,10 @@ check_german_excel (const char *fixture)
   g_assert_cmpuint (import->warnings->len, ==, 0);
   g_assert_true (qm_catalog_store_import_csv_commit (store, import, FALSE, &written, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (written, ==, 3);
+  /* Both files hold the same three rows and are read into one store:
+   * the second finds the H100 at 21,000 already and writes it no more. */
+  g_assert_cmpuint (written + import->unchanged, ==, 3);
+  g_assert_cmpuint (written, ==, import->rows->len);
 
   e = qm_catalog_store_get (store, QM_CATALOG_KIND_GPU, "acme-de1", &error);
   g_assert_no_error (error);

@@ -599,6 +599,8 @@ catalog_import (int    argc,
     }
   qm_cli_print (_("%s: rows imported into %s: %u (added %u, updated %u, price overrides %u)"),
                 path, qm_store_path (store), written, added, updated, prices);
+  if (import->unchanged > 0)
+    qm_cli_print (_("; %u built-in prices were already as the file has them"), import->unchanged);
   if (import->errors->len > 0)
     qm_cli_print (_("; skipped the bad rows (problems: %u)"), import->errors->len);
   qm_cli_print ("\n");

@@ -511,11 +511,13 @@ row_kind (QmCatalogImport *import,
  * than the view catalog_entry: SQLite would scan the view's union for
  * every row. */
 static const char read_entries_sql[] =
-  "SELECT v.column3, 1, b.name, b.entry FROM (VALUES %s) AS v"
+  "SELECT v.column3, 1, b.name, b.entry, coalesce (o.price_usd, b.price_usd) FROM (VALUES %s) AS v"
   " JOIN catalog_builtin b ON b.kind = v.column1 AND b.id = v.column2"
+  " LEFT JOIN catalog_override o ON o.kind = b.kind AND o.id = b.id"
   " UNION ALL"
-  " SELECT v.column3, 0, u.name, u.entry FROM (VALUES %s) AS v"
+  " SELECT v.column3, 0, u.name, u.entry, coalesce (o.price_usd, u.price_usd) FROM (VALUES %s) AS v"
   " JOIN catalog_user u ON u.kind = v.column1 AND u.id = v.column2"
+  " LEFT JOIN catalog_override o ON o.kind = u.kind AND o.id = u.id"
   " ORDER BY 2 DESC";
 
 typedef struct
@@ -566,6 +568,8 @@ read_entries_chunk (QmStore    *store,
       e->builtin = qm_db_column_int64 (stmt, 1) != 0;
       e->name = qm_db_column_dup (stmt, 2);
       e->json = qm_db_column_dup (stmt, 3);
+      /* What the estimates use: the override, else the list price. */
+      e->price_usd = qm_db_column_double (stmt, 4);
       /* The user's entry comes last and wins, as in qm_catalog_store_get(). */
       g_clear_pointer (&g_ptr_array_index (entries, r), qm_catalog_entry_free);
       g_ptr_array_index (entries, r) = e;
@@ -656,6 +660,14 @@ preview_price_row (QmCatalogImport      *import,
        * with decimal commas (\"12,5\")". */
       add_row_error (import, record, row, "price_usd", price_cell, _("must be a number >= 0%s"),
                      decimal_hint (import, p));
+      return;
+    }
+  /* The price the estimates already use (the list price, or the
+   * override): nothing to write. An exported catalog read back into a
+   * fresh store pinned every list price as an override (issue #33). */
+  if (price == existing->price_usd)
+    {
+      import->unchanged++;
       return;
     }
   add_preview (import, row, kind, QM_CSV_ROW_PRICE, id, existing->name, price, NULL);

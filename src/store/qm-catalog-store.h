@@ -239,6 +239,7 @@ typedef struct
   GPtrArray   *rows;     /* QmCsvRowPreview: the valid rows */
   GPtrArray   *errors;   /* QmCsvRowError: every problem of every bad row */
   GPtrArray   *warnings; /* char *: e.g. an unknown column that was ignored */
+  guint        unchanged; /* built-in rows whose price already is the file's: nothing to write */
 } QmCatalogImport;
 
 void             qm_catalog_import_free        (QmCatalogImport *import);

@@ -76,9 +76,18 @@ qm_test_screenshot (GtkWidget     *widget,
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   GtkSnapshot *snapshot;
+  gint64 end;
   int w, h;
 
   adw_style_manager_set_color_scheme (manager, scheme);
+  /* A dialog presented a moment ago may not be mapped yet on a loaded
+   * machine (CI under AddressSanitizer): wait for the event, then for a
+   * frame that draws it (issue #34 item 6: "'node' should not be NULL"). */
+  end = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
+  while (!gtk_widget_get_mapped (widget) && g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+  g_assert_true (gtk_widget_get_mapped (widget));
   wait_frames (widget);
 
   w = gtk_widget_get_width (widget);
@@ -87,9 +96,17 @@ qm_test_screenshot (GtkWidget     *widget,
   g_assert_cmpint (h, >, 0);
 
   paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
+  for (guint tries = 0; node == NULL && tries < 50; tries++)
+    {
+      if (tries > 0)
+        {
+          gtk_widget_queue_draw (widget);
+          gtk_test_widget_wait_for_draw (widget);
+        }
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
                                          node, &GRAPHENE_RECT_INIT (0, 0, w, h));

@@ -369,7 +369,11 @@ test_views_agree (void)
   g_autofree char *dir = g_dir_make_tmp ("qm-compare-agree-XXXXXX", NULL);
   g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
   g_autofree char *pdf = g_build_filename (dir, "page.pdf", NULL);
-  g_autofree char *paths[3] = { example_path (names[0]), example_path (names[1]), example_path (names[2]) };
+  /* Three strings of their own: g_autofree on an array frees only its first. */
+  g_autofree char *path0 = example_path (names[0]);
+  g_autofree char *path1 = example_path (names[1]);
+  g_autofree char *path2 = example_path (names[2]);
+  const char *paths[3] = { path0, path1, path2 };
   const char *json_args[] = { "compare", paths[0], paths[1], paths[2], "--json" };
   const char *text_args[] = { "compare", paths[0], paths[1], paths[2] };
   g_autofree char *json = run_cli (json_args, G_N_ELEMENTS (json_args));

@@ -95,6 +95,21 @@ test_energy_tonnes (void)
   g_assert_cmpstr (qm_format_tonnes (buf, sizeof buf, 0.013), ==, "13.0 kg");
 }
 
+/* One plural rule for every view (the metric table, the PDF, the CLI): a
+ * count as printed picks its form; a fraction reads as a plural. */
+static void
+test_plural_n (void)
+{
+  g_assert_cmpuint (qm_format_plural_n (1.0), ==, 1);
+  g_assert_cmpuint (qm_format_plural_n (1.004), ==, 1);
+  g_assert_cmpuint (qm_format_plural_n (1.5), ==, 2);
+  g_assert_cmpuint (qm_format_plural_n (48.0), ==, 48);
+  g_assert_cmpuint (qm_format_plural_n (0.0), ==, 0);
+  g_assert_cmpuint (qm_format_plural_n (-3.0), ==, 0);
+  g_assert_cmpuint (qm_format_plural_n (NAN), ==, 0);
+  g_assert_cmpuint (qm_format_plural_n (2e12 + 1.0), ==, 1000000000ul + 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -104,5 +119,6 @@ main (int argc, char **argv)
   g_test_add_func ("/format/bytes-money-days", test_bytes_money_days);
   g_test_add_func ("/format/ticks", test_ticks);
   g_test_add_func ("/format/energy-tonnes", test_energy_tonnes);
+  g_test_add_func ("/format/plural-n", test_plural_n);
   return g_test_run ();
 }

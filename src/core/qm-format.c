@@ -282,3 +282,15 @@ qm_format_days (char   *buf,
     g_snprintf (buf, size, _("%s days"), qm_format_number (number, sizeof number, days, days >= 100 ? 0 : 1));
   return buf;
 }
+
+gulong
+qm_format_plural_n (double value)
+{
+  double r = round (value);
+
+  if (!isfinite (value) || value < 0)
+    return 0;
+  if (fabs (value - r) >= 0.005)
+    return 2;
+  return r > 1e9 ? 1000000000ul + (gulong) fmod (r, 1e6) : (gulong) r;
+}

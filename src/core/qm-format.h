@@ -24,6 +24,12 @@ typedef enum
 const char *qm_format_group_separator (void);
 const char *qm_format_decimal_point   (void);
 
+/* The n that picks a plural form (ngettext) for a count printed with 0
+ * decimals: the value as printed, rounded; a fraction ("2.5 epochs",
+ * "1.5 months") reads as a plural in English and German, so it counts as
+ * 2; beyond 10^9 the last digits still choose the form. */
+gulong qm_format_plural_n (double value);
+
 /* 1234567.891, 2 → "1,234,567.89". Non-finite values print as "–". */
 char *qm_format_number (char   *buf,
                         gsize   size,

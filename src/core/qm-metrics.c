@@ -5,23 +5,10 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "qm-format.h"
 #include "qm-metrics.h"
 
 #define NA "–"
-
-/* The n that picks a plural form for a count printed with 0 decimals (as
- * qm_report_plural_n). */
-static gulong
-plural_n (double v)
-{
-  double r = round (v);
-
-  if (!isfinite (v) || v < 0)
-    return 0;
-  if (fabs (v - r) >= 0.005)
-    return 2;
-  return r > 1e9 ? 1000000000ul + (gulong) fmod (r, 1e6) : (gulong) r;
-}
 
 static char *
 num (double v,
@@ -195,7 +182,7 @@ total_format (MONEY_ARGS)
   /* Translators: a cell of the comparison: the total cost, then the
    * months of the plan's horizon. */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s over %s month", "%s over %s months",
-                                       plural_n (e->cost.horizon_months)),
+                                       qm_format_plural_n (e->cost.horizon_months)),
                           m, months);
 }
 

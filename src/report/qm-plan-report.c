@@ -127,19 +127,12 @@ qm_report_short_count (double v)
   return qm_report_num (v, 0);
 }
 
-/* The n that picks a plural form for a count printed with num(): the
- * value as printed, rounded; a fraction ("2.5 epochs", "1.5 months") reads
- * as a plural in English and German, so it counts as 2. */
+/* The n that picks a plural form for a count printed with num(): one
+ * rule, the core's. */
 gulong
 qm_report_plural_n (double v)
 {
-  double r = round (v);
-
-  if (!isfinite (v) || v < 0)
-    return 0;
-  if (fabs (v - r) >= 0.005)
-    return 2;
-  return r > 1e9 ? 1000000000ul + (gulong) fmod (r, 1e6) : (gulong) r;
+  return qm_format_plural_n (v);
 }
 
 const char *

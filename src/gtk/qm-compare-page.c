@@ -128,20 +128,6 @@ draw_chart (const QmChartFrame *frame,
     }
 }
 
-/* The stacked parts of a memory bar, in the chart's order
- * (qm_chart_vram_part_name). */
-static void
-memory_parts (const QmMemoryBreakdown *m,
-              double                   parts[QM_VRAM_N_PARTS])
-{
-  parts[0] = m->weights;
-  parts[1] = m->gradients;
-  parts[2] = m->optimizer;
-  parts[3] = m->activations;
-  parts[4] = m->kv_cache;
-  parts[5] = m->overhead;
-}
-
 /* The point under the pointer or the keyboard probe, in words: the same
  * figures the chart prints, with the plan's name. */
 static char *
@@ -159,17 +145,16 @@ chart_tooltip (double   x,
     {
       const Entry *e;
       const QmMemoryBreakdown *mb;
-      double parts[QM_VRAM_N_PARTS];
 
       if (!qm_chart_vram_hit (&self->vram_layout, x, y, &plan, &part) || plan >= n)
         return NULL;
       e = &g_array_index (self->entries, Entry, plan);
       mb = &e->estimate->memory;
-      memory_parts (mb, parts);
       /* The same words as the plan view's memory chart. */
       return g_strdup_printf (_("%s, %s: %s of %s in all (%s)"),
                               e->name, qm_chart_vram_part_name (part),
-                              qm_format_bytes (a, sizeof a, parts[MIN (part, QM_VRAM_N_PARTS - 1)], QM_BYTES_GB),
+                              qm_format_bytes (a, sizeof a, qm_chart_vram_part_bytes (mb, MIN (part, QM_VRAM_N_PARTS - 1)),
+                                               QM_BYTES_GB),
                               qm_format_bytes (b, sizeof b, mb->total, QM_BYTES_GB),
                               mb->fits ? _("fits") : _("does not fit"));
     }
@@ -447,11 +432,8 @@ describe_vram (QmComparePage *self)
     {
       const Entry *e = &g_array_index (self->entries, Entry, p);
       const QmMemoryBreakdown *m = &e->estimate->memory;
-      double parts[QM_VRAM_N_PARTS];
       char total[QM_FORMAT_BUF], capacity[QM_FORMAT_BUF];
-      gboolean first = TRUE;
 
-      memory_parts (m, parts);
       /* Translators: one plan in the Compare page's memory chart summary:
        * name, memory per GPU, the GPU's memory, then “fits” or “does not
        * fit”; its parts follow. */
@@ -459,18 +441,8 @@ describe_vram (QmComparePage *self)
                               qm_format_bytes (total, sizeof total, m->total, QM_BYTES_GB),
                               qm_format_bytes (capacity, sizeof capacity, m->capacity, QM_BYTES_GB),
                               m->fits ? _("fits") : _("does not fit"));
-      for (guint i = 0; i < QM_VRAM_N_PARTS; i++)
-        {
-          char a[QM_FORMAT_BUF];
-
-          if (!isfinite (parts[i]) || parts[i] <= 0)
-            continue;
-          /* The plan view's memory summary's words. */
-          g_string_append_printf (out, first ? C_("memory part", "%s %s") : C_("memory part", ", %s %s"),
-                                  qm_chart_vram_part_name (i),
-                                  qm_format_bytes (a, sizeof a, parts[i], QM_BYTES_GB));
-          first = FALSE;
-        }
+      /* The plan view's memory summary's words. */
+      qm_chart_vram_append_parts (out, m);
       g_string_append_c (out, '.');
     }
   return g_string_free (out, FALSE);

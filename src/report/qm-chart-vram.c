@@ -18,15 +18,39 @@ qm_chart_vram_part_name (guint i)
   return _(part_names[i]);
 }
 
-static double
-part_bytes (const QmMemoryBreakdown *b,
-            guint                    i)
+double
+qm_chart_vram_part_bytes (const QmMemoryBreakdown *b,
+                          guint                    i)
 {
   const double v[QM_VRAM_N_PARTS] = {
     b->weights, b->gradients, b->optimizer, b->activations, b->kv_cache, b->overhead,
   };
 
+  g_return_val_if_fail (i < QM_VRAM_N_PARTS, 0.0);
   return isfinite (v[i]) && v[i] > 0.0 ? v[i] : 0.0;
+}
+
+gboolean
+qm_chart_vram_append_parts (GString                 *out,
+                            const QmMemoryBreakdown *b)
+{
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < QM_VRAM_N_PARTS; i++)
+    {
+      char a[QM_FORMAT_BUF];
+      double bytes = qm_chart_vram_part_bytes (b, i);
+
+      if (bytes <= 0)
+        continue;
+      /* Translators: a part of the memory per GPU and its size, e.g.
+       * "Weights 16.1 GB"; the parts are joined with ", ". */
+      g_string_append_printf (out, first ? C_("memory part", "%s %s") : C_("memory part", ", %s %s"),
+                              qm_chart_vram_part_name (i),
+                              qm_format_bytes (a, sizeof a, bytes, QM_BYTES_GB));
+      first = FALSE;
+    }
+  return !first;
 }
 
 static double
@@ -68,7 +92,7 @@ qm_chart_vram_top (const QmMemoryBreakdown *breakdowns,
       double total = 0.0;
 
       for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-        total += part_bytes (&breakdowns[i], p);
+        total += qm_chart_vram_part_bytes (&breakdowns[i], p);
       top = MAX (top, total);
       if (isfinite (breakdowns[i].capacity))
         top = MAX (top, breakdowns[i].capacity);
@@ -100,7 +124,7 @@ fit_note (const QmMemoryBreakdown *b,
   char amount[QM_FORMAT_BUF];
 
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-    total += part_bytes (b, p);
+    total += qm_chart_vram_part_bytes (b, p);
   note[0] = '\0';
   if (capacity > 0 && total > b->capacity && b->capacity > 0)
     {
@@ -154,13 +178,13 @@ draw_bar (const Bars              *bars,
   double sum = 0.0, clear_top = -INFINITY;
 
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-    sum += part_bytes (b, p);
+    sum += qm_chart_vram_part_bytes (b, p);
   if (bars->has_capacity && sum > b->capacity && b->capacity > 0)
     clear_top = round (qm_axis_to_pixel (&layout->y_axis, b->capacity / scale));
 
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
     {
-      double bytes = part_bytes (b, p);
+      double bytes = qm_chart_vram_part_bytes (b, p);
       double y0 = qm_axis_to_pixel (&layout->y_axis, acc / scale);
       double y1 = qm_axis_to_pixel (&layout->y_axis, (acc + bytes) / scale);
       QmRect *r = &layout->parts[i][p];

@@ -31,6 +31,14 @@ typedef struct
 
 /* The name of stacked part @i ("Weights", ...). */
 const char *qm_chart_vram_part_name (guint i);
+/* The bytes of stacked part @i of @b (0 where not finite or negative):
+ * the one order of the parts, for the bars, their summaries and tooltips. */
+double      qm_chart_vram_part_bytes (const QmMemoryBreakdown *b,
+                                      guint                    i);
+/* Appends the parts @b has, "Weights 16.1 GB, Gradients 16.1 GB, …", to
+ * @out (no closing period); FALSE when it has none. */
+gboolean    qm_chart_vram_append_parts (GString                 *out,
+                                        const QmMemoryBreakdown *b);
 
 /* One bar per breakdown, labelled below; the capacity line is the largest
  * capacity among them (bars for one GPU model share it). */

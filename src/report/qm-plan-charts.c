@@ -578,25 +578,7 @@ static void
 append_memory_parts (GString                 *out,
                      const QmMemoryBreakdown *m)
 {
-  const double parts[QM_VRAM_N_PARTS] = {
-    m->weights, m->gradients, m->optimizer, m->activations, m->kv_cache, m->overhead,
-  };
-  gboolean first = TRUE;
-
-  for (guint i = 0; i < QM_VRAM_N_PARTS; i++)
-    {
-      char a[QM_FORMAT_BUF];
-
-      if (!isfinite (parts[i]) || parts[i] <= 0)
-        continue;
-      /* Translators: a part of the memory per GPU and its size, e.g.
-       * "Weights 16.1 GB"; the parts are joined with ", ". */
-      g_string_append_printf (out, first ? C_("memory part", "%s %s") : C_("memory part", ", %s %s"),
-                              qm_chart_vram_part_name (i),
-                              qm_format_bytes (a, sizeof a, parts[i], QM_BYTES_GB));
-      first = FALSE;
-    }
-  if (!first)
+  if (qm_chart_vram_append_parts (out, m))
     g_string_append_c (out, '.');
 }
 

@@ -134,7 +134,11 @@ configure (QmTestPg *pg)
     "synchronous_commit = off\n"
     "full_page_writes = off\n"
     "max_connections = 40\n"
-    "shared_buffers = 32MB\n",
+    "shared_buffers = 32MB\n"
+    /* A test's databases live seconds: no vacuum worker to compete with
+     * them for the CPU, or to sit in template1 while CREATE DATABASE
+     * copies it. */
+    "autovacuum = off\n",
     pg->dir);
 
   write_file (conf, settings, TRUE);

@@ -64,7 +64,7 @@ run_until (const QmPlan      *p,
     qm_estimate_stage_workload, qm_estimate_stage_serving, qm_estimate_stage_gpus,
     qm_estimate_stage_layout, qm_estimate_stage_time, qm_estimate_stage_memory,
     qm_estimate_stage_cluster, qm_estimate_stage_reliability, qm_estimate_stage_power,
-    qm_estimate_stage_cost, qm_estimate_stage_notes,
+    qm_estimate_stage_cost, qm_estimate_stage_bands, qm_estimate_stage_notes,
   };
 
   qm_estimate_begin (p, ctx, e);

@@ -14,6 +14,7 @@
 #include "qm-plan.h"
 #include "qm-inference.h"
 #include "qm-serving.h"
+#include "qm-test-accuracy.h"
 
 /* H100 SXM: 80 GB, 3.35 TB/s, 989 TF bf16, 1979 TF fp8 dense. */
 static QmGpuSpec
@@ -1177,6 +1178,8 @@ test_leave_one_source_out (void)
   g_autoptr (GArray) all_err = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) amd_err = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) rate_err = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) acc_runs = g_array_new (FALSE, FALSE, sizeof (QmTestAccuracyRun));
+  g_autofree char *acc_model = NULL;
   const QmEngineSpec *trt = qm_engine_lookup ("tensorrt-llm"), *vllm = qm_engine_lookup ("vllm");
   double fit_trt, fit_vllm;
   g_autofree char *path = NULL, *old = NULL, *fresh = NULL;
@@ -1265,6 +1268,11 @@ test_leave_one_source_out (void)
           g_string_append_printf (doc, "| %s | %s | %s | %.0f | %.0f | %+.1f %% |\n", src, r->id,
                                   r->engine->info.id, r->published, pred, 100 * err);
           err_group_add (by_source, r->group, err);
+          {
+            QmTestAccuracyRun run = { r->gpu.family, r->engine->info.id, r->tp * MAX (r->replicas, 1u), err };
+
+            g_array_append_val (acc_runs, run);
+          }
           err_group_add (by_vendor, r->gpu.info.vendor, err);
           err_group_add (by_engine, r->engine->info.id, err);
           if (qm_model_is_moe (&r->model->shape))
@@ -1276,6 +1284,10 @@ test_leave_one_source_out (void)
             g_array_append_val (amd_err, err);
         }
     }
+  /* The error model's serving part (data/catalog/accuracy.json): every
+   * row's held-out error, Mixtral's included, by GPU family and engine. */
+  acc_model = qm_test_accuracy_check (QM_ACCURACY_SERVING, "output tokens/s of offline runs, or the request rate "
+                                      "held within p99 limits, held out by source", acc_runs);
   print_groups (doc, "source", by_source);
   print_groups (doc, "vendor", by_vendor);
   print_groups (doc, "engine", by_engine);

@@ -253,7 +253,8 @@ print_reliability (const QmEstimate *e)
 }
 
 static void
-print_inference (const QmEstimate *e)
+print_inference (const QmPlan     *p,
+                 const QmEstimate *e)
 {
   const QmInference *i = &e->inference;
   const char *missed = _(" (p99 target missed)");
@@ -267,6 +268,18 @@ print_inference (const QmEstimate *e)
   row (_("Throughput"), _("%s tokens/s per GPU, %s tokens/s in all (%s needed)"),
        num (i->tokens_per_s_per_gpu, 0), num (i->tokens_per_s_total, 0),
        num (i->tokens_per_s_needed, 0));
+  if (e->bands.tokens_per_s_per_gpu.set)
+    {
+      char band[64], band2[64];
+
+      /* Translators: the 80% range of the throughput ("1,018–1,288"). */
+      g_autofree char *basis = qm_estimate_bands_basis (p, e);
+
+      row (sub (_("Likely range")), _("%s tokens/s per GPU (p10–p90); %s GPUs for the same load"),
+           qm_estimate_band_format (e, QM_BAND_TOKENS_PER_S_PER_GPU, band, sizeof band),
+           qm_estimate_band_format (e, QM_BAND_GPUS, band2, sizeof band2));
+      row (sub (_("Basis")), "%s", basis);
+    }
   /* The seed's rule (GPUs = output tokens / throughput x requests a minute
    * / 60) at the model's own throughput, beside the fleet the latency
    * targets need. */
@@ -301,6 +314,37 @@ print_inference (const QmEstimate *e)
   row (_("Queue"), _("p50 %s ms, p99 %s ms"), num (i->queue_p50_ms, 1), num (i->queue_p99_ms, 1));
   row (_("Memory per GPU"), i->fits ? _("%s of %s: fits") : _("%s of %s: DOES NOT FIT"),
        bytes (i->memory_per_gpu_bytes), bytes (i->capacity_per_gpu_bytes));
+}
+
+/* Issue #36: how far to trust the estimate, from the error model. */
+static void
+print_bands (const QmPlan     *p,
+             const QmEstimate *e)
+{
+  g_autofree char *basis = qm_estimate_bands_basis (p, e);
+  char band[64];
+
+  if (basis == NULL)
+    {
+      if (e->has_training && e->mfu_source == QM_MFU_SOURCE_GIVEN)
+        row (_("Likely range"), "%s", _("none: the plan gives its own MFU, which no validation measures"));
+      return;
+    }
+  if (e->bands.mfu.set)
+    row (_("Likely range"), _("MFU %s (p10–p90)"), qm_estimate_band_format (e, QM_BAND_MFU, band, sizeof band));
+  if (e->bands.train_days.set)
+    row (sub (_("Time")), _("%s days"), qm_estimate_band_format (e, QM_BAND_TRAIN_DAYS, band, sizeof band));
+  if (e->bands.gpus.set)
+    row (sub (_("GPUs")), _("%s for the same work"), qm_estimate_band_format (e, QM_BAND_GPUS, band, sizeof band));
+  row (sub (_("Basis")), "%s", basis);
+  if (p->workload.deadline_days > 0 && e->bands.deadline_error > 0)
+    /* Translators: the deadline's confidence ("90"), then the error the
+     * GPUs were sized at ("13.0"). */
+    row (sub (_("Deadline")), _("met with %s%% confidence (sized for a run %s%% slower than estimated)"),
+         num (100.0 * e->bands.confidence, 0), num (100.0 * e->bands.deadline_error, 1));
+  else if (p->workload.deadline_days > 0)
+    row (sub (_("Deadline")), _("met with %s%% confidence (the estimate itself)"),
+         num (100.0 * e->bands.confidence, 0));
 }
 
 static void
@@ -350,6 +394,8 @@ print_text (const QmPlan     *p,
       row (_("Time"), _("%s with failures (%s ideal)"), days (e->train_days), days (e->ideal_days));
       row (_("GPU-hours"), "%s", num (e->gpu_hours, 0));
     }
+  if (e->valid && e->has_training)
+    print_bands (p, e);
   if (e->valid)
     {
       row (_("Memory per GPU"), e->fits ? _("%.1f GB of %.1f GB: fits (margin %.1f GB)")
@@ -363,7 +409,7 @@ print_text (const QmPlan     *p,
       row (sub (_("Overhead")), "%.2f GB", m->overhead / 1e9);
     }
   if (e->valid && e->has_inference)
-    print_inference (e);
+    print_inference (p, e);
   if (e->valid && e->has_cluster)
     print_cluster (p, e);
   if (e->valid && e->has_power)

@@ -370,6 +370,62 @@ module_members (JsonBuilder      *b,
     member_null (b, "inference");
 }
 
+/* Issue #36: {low, high, basis} for each band, or null where none. */
+static void
+band_member (JsonBuilder  *b,
+             const char   *key,
+             const QmBand *band,
+             const char   *basis)
+{
+  json_builder_set_member_name (b, key);
+  if (!band->set)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  member_num (b, "low", TRUE, band->low);
+  member_num (b, "high", TRUE, band->high);
+  member_str (b, "basis", basis);
+  json_builder_end_object (b);
+}
+
+static void
+bands_member (JsonBuilder      *b,
+              const QmPlan     *plan,
+              const QmEstimate *e)
+{
+  const QmBands *bd = &e->bands;
+  g_autofree char *basis = NULL;
+  locale_t old;
+
+  if (!e->valid || !bd->has)
+    {
+      member_null (b, "bands");
+      return;
+    }
+  /* In the C locale's words, as the notes (docs/plan-file.md). */
+  old = qm_text_begin_c_locale ();
+  basis = qm_estimate_bands_basis (plan, e);
+  qm_text_end_c_locale (old);
+  json_builder_set_member_name (b, "bands");
+  json_builder_begin_object (b);
+  member_str (b, "basis", basis);
+  member_str (b, "gpu_family", bd->fit.family->family);
+  member_str (b, "kind", bd->fit.family->kind);
+  member_int (b, "runs", TRUE, bd->fit.family->runs);
+  member_bool (b, "covered", bd->fit.covered);
+  member_num (b, "error_p10", TRUE, bd->fit.p10);
+  member_num (b, "error_p90", TRUE, bd->fit.p90);
+  member_num (b, "confidence", TRUE, bd->confidence);
+  member_num (b, "deadline_error", TRUE, bd->deadline_error);
+  band_member (b, "mfu", &bd->mfu, basis);
+  band_member (b, "train_days", &bd->train_days, basis);
+  band_member (b, "gpus", &bd->gpus, basis);
+  band_member (b, "tokens_per_s_per_gpu", &bd->tokens_per_s_per_gpu, basis);
+  json_builder_end_object (b);
+}
+
 static void
 notes_array (JsonBuilder  *b,
              const char   *key,
@@ -443,6 +499,7 @@ qm_estimate_to_json_node (const QmPlan     *plan,
     }
 
   module_members (b, plan, e);
+  bands_member (b, plan, e);
 
   member_int (b, "errors", TRUE, e->n_errors);
   notes_array (b, "assumptions", e->assumptions, e->n_assumptions);

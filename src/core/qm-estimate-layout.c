@@ -355,6 +355,17 @@ gpus_for_deadline (const QmPlan            *plan,
 {
   double deadline_s = w->deadline_days * 86400.0;
   double mfu = e->mfu, m = 0, raw = 0, good = 1.0;
+
+  /* Met at the plan's confidence (issue #36): the time the error model
+   * says the run takes at that quantile, v · (1 + error), must fit. At
+   * 0.5 the error is 0: the estimate itself. */
+  if (predict && w->deadline_confidence > QM_ACCURACY_CONFIDENCE_DEFAULT)
+    {
+      QmAccuracyFit fit;
+
+      qm_estimate_training_fit (plan, &fit);
+      deadline_s /= 1.0 + qm_accuracy_error_at (&fit, w->deadline_confidence);
+    }
   guint step = qm_compute_round_gpus (0, gpn, mp_fixed);
   guint g = 0;
 

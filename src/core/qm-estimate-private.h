@@ -86,6 +86,9 @@ gboolean qm_estimate_stage_power       (const QmPlan      *plan,
 gboolean qm_estimate_stage_cost        (const QmPlan      *plan,
                                         QmEstimateContext *ctx,
                                         QmEstimate        *e);
+gboolean qm_estimate_stage_bands       (const QmPlan      *plan,
+                                        QmEstimateContext *ctx,
+                                        QmEstimate        *e);
 gboolean qm_estimate_stage_notes       (const QmPlan      *plan,
                                         QmEstimateContext *ctx,
                                         QmEstimate        *e);

@@ -57,6 +57,7 @@ qm_estimate_begin (const QmPlan      *plan,
   e->has_inference = FALSE;
   e->run_s = 0;
   e->dataset_bytes = 0;
+  e->bands = (QmBands) { 0 };
   e->offer = NULL;
   e->rack = NULL;
   e->liquid_rack = NULL;
@@ -85,6 +86,7 @@ qm_estimate (const QmPlan *plan,
     qm_estimate_stage_reliability,
     qm_estimate_stage_power,
     qm_estimate_stage_cost,
+    qm_estimate_stage_bands,
     qm_estimate_stage_notes,
   };
   QmEstimateContext ctx;

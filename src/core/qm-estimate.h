@@ -22,6 +22,7 @@
  */
 #pragma once
 
+#include "qm-accuracy.h"
 #include "qm-cluster.h"
 #include "qm-cost.h"
 #include "qm-inference.h"
@@ -133,6 +134,28 @@ typedef struct
 
 #define QM_ESTIMATE_MAX_NOTES 32
 
+/* The range the true value falls in with 80% confidence (the p10 and p90
+ * of the error model's family, qm-accuracy.h); set FALSE where no band
+ * applies. */
+typedef struct
+{
+  gboolean set;
+  double   low, high;
+} QmBand;
+
+typedef struct
+{
+  gboolean      has;             /* the model predicted: training with the
+                                  * MFU predicted, or serving */
+  QmAccuracyFit fit;             /* what the bands rest on */
+  double        confidence;      /* a deadline plan's target.confidence */
+  double        deadline_error;  /* the error it was sized at (0 at 0.5) */
+  QmBand        mfu;
+  QmBand        train_days;
+  QmBand        gpus;            /* GPUs the same work needs at the band's edges */
+  QmBand        tokens_per_s_per_gpu;
+} QmBands;
+
 typedef struct
 {
   guint       tp, pp, dp, cp, ep;
@@ -200,6 +223,7 @@ struct _QmEstimate
                                   * training wall clock, or one month of
                                   * serving (QM_HOURS_PER_MONTH) */
   double      dataset_bytes;     /* tokenised training data on storage */
+  QmBands     bands;             /* how far to trust it (issue #36) */
   /* Resolved for the BOM (NULL when the catalog has none). */
   const QmCloudOffer   *offer;
   const QmFacilityItem *rack;
@@ -267,5 +291,31 @@ const char *qm_note_format       (const QmNote *note,
 const char *qm_note_id_to_string (QmNoteId id);
 
 const char *qm_mfu_source_to_string (QmMfuSource source);
+
+/* The basis of @e's bands in words (qm_accuracy_basis for the plan's
+ * GPU), or NULL when it has none. Free with g_free(). */
+char       *qm_estimate_bands_basis (const QmPlan     *plan,
+                                     const QmEstimate *e);
+
+typedef enum
+{
+  QM_BAND_MFU,
+  QM_BAND_TRAIN_DAYS,
+  QM_BAND_GPUS,
+  QM_BAND_TOKENS_PER_S_PER_GPU,
+} QmBandId;
+
+/* A band's range as every view prints it: "40.7–54.0%" (MFU), "23.8–31.5"
+ * (days), "75–100" (GPUs), "1,018–1,288" (tokens/s per GPU); "–" where
+ * the estimate has no such band. Returns buf. */
+const char *qm_estimate_band_format (const QmEstimate *e,
+                                     QmBandId          which,
+                                     char             *buf,
+                                     gsize             size);
+
+/* The error model's fit for a training plan before its layout is known
+ * (the plan's own cp and ZeRO stage): what a deadline is sized at. */
+void        qm_estimate_training_fit (const QmPlan  *plan,
+                                      QmAccuracyFit *out);
 
 G_END_DECLS

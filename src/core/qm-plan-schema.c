@@ -652,6 +652,11 @@ static const QmPlanKey keys[] = {
        .help = N_("The cluster you have, or want to rent")),
   NUM ("target.deadline_days", workload.deadline_days, .written = by_deadline, .unit = NC_("unit", "days"),
        .label = N_("Finish Within"), .help = N_("Finish within this many days")),
+  NUM ("target.confidence", workload.deadline_confidence, .flags = OPT,
+       RANGE (0.5, 0.9, N_("must be from 0.5 to 0.9")), .written = by_deadline,
+       .auto_rule = "absent: 0.5, the estimate itself",
+       .label = N_("Confidence"),
+       .help = N_("How sure the deadline is to be met: 0.5 likely, 0.9 almost certainly")),
 
   SECTION ("hardware", .flags = QM_PLAN_KEY_REQUIRED, .after_read = check_server_gpu),
   ID ("hardware.gpu", gpu_id, GPU, .flags = QM_PLAN_KEY_REQUIRED, .read = read_hardware_item,

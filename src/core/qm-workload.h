@@ -98,6 +98,9 @@ typedef struct
   /* target: exactly one of these is set. */
   guint        target_gpus;
   double       deadline_days;
+  /* optional: how sure the deadline is to be met, 0.5 to 0.9 of the
+   * error model's band (qm-accuracy.h); 0 = absent, 0.5 */
+  double       deadline_confidence;
 } QmWorkload;
 
 /* workload.virtual_stages absent from the plan. */

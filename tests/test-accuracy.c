@@ -302,7 +302,7 @@ static void
 test_accuracy_doc (void)
 {
   g_autoptr (GString) md = g_string_new (NULL);
-  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "docs", "accuracy.md", NULL);
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "docs/accuracy.md", NULL);
   g_autofree char *text = NULL, *out = NULL;
   const char *b, *e;
 

@@ -38,6 +38,36 @@ gpus_band (const QmAccuracyFit *fit,
   out->low = MAX (out->low, 0.0);
 }
 
+/* The band's basis among the assumptions, as numbers and catalog ids. */
+static void
+assume_fit (const QmPlan *plan,
+            QmEstimate   *e)
+{
+  const QmAccuracyFit *fit = &e->bands.fit;
+  const QmAccuracyFamily *f = fit->family;
+
+  if (fit->covered)
+    {
+      double v[5] = { f->runs, f->gpus_min, f->gpus_max, 100.0 * fit->p10, 100.0 * fit->p90 };
+      QmNote *note = qm_estimate_assume_v (e, QM_NOTE_ACCURACY_BAND, v, G_N_ELEMENTS (v));
+
+      /* The model's strings live as long as the process (loaded once). */
+      if (note != NULL)
+        {
+          note->s[0] = f->family;
+          note->s[1] = f->kind != NULL ? f->kind : "all";
+        }
+    }
+  else
+    {
+      double v[5] = { fit->family_runs, QM_ACCURACY_MIN_RUNS, f->runs, 100.0 * fit->p10, 100.0 * fit->p90 };
+      QmNote *note = qm_estimate_assume_v (e, QM_NOTE_ACCURACY_POOLED, v, G_N_ELEMENTS (v));
+
+      if (note != NULL)
+        note->s[0] = plan->hardware.gpu.info.id;
+    }
+}
+
 gboolean
 qm_estimate_stage_bands (const QmPlan      *plan,
                          QmEstimateContext *ctx,
@@ -67,8 +97,13 @@ qm_estimate_stage_bands (const QmPlan      *plan,
 
           qm_estimate_training_fit (plan, &sized);
           b->deadline_error = qm_accuracy_error_at (&sized, b->confidence);
+          if (b->deadline_error > 0)
+            qm_estimate_assume (e, QM_NOTE_DEADLINE_CONFIDENCE, 100.0 * b->confidence,
+                                100.0 * b->deadline_error, 100.0 * sized.p90, 0);
         }
     }
+  else if (e->has_training && e->mfu_source == QM_MFU_SOURCE_GIVEN)
+    qm_estimate_assume (e, QM_NOTE_ACCURACY_NONE, 100.0 * e->mfu, 0, 0, 0);
   else if (e->has_inference && e->inference.engine != NULL && e->inference.tokens_per_s_per_gpu > 0)
     {
       b->has = TRUE;
@@ -79,6 +114,8 @@ qm_estimate_stage_bands (const QmPlan      *plan,
                              &b->tokens_per_s_per_gpu.high);
       gpus_band (&b->fit, e->gpus, &b->gpus);
     }
+  if (b->has)
+    assume_fit (plan, e);
   return TRUE;
 }
 

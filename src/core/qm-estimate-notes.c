@@ -248,6 +248,23 @@ static const struct
     N_("fp8 weights: the model's weights are kept in fp8, 1 byte each (Transformer Engine "
        "fp8_model_init, NeMo fp8_params); trained weights keep their fp32 masters in the "
        "optimizer") },
+  /* Issue #36: the estimate's error band and what it rests on. */
+  [QM_NOTE_ACCURACY_BAND] = { "accuracy-band",
+    /* Translators: a GPU family id (h100), then a kind: a parallelism
+     * (3D, FSDP, CP, LoRA), an engine id, or "all". */
+    N_("likely range: held-out error of the published runs of GPU family %s, %s (%.0f runs on "
+       "%.0f to %.0f GPUs): p10 %+.1f%%, p90 %+.1f%% (predicted / published - 1; "
+       "data/catalog/accuracy.json, docs/accuracy.md)"), 2 },
+  [QM_NOTE_ACCURACY_POOLED] = { "accuracy-pooled",
+    /* Translators: %s is a catalog GPU id. */
+    N_("likely range: %s has %.0f published runs of its family (fewer than %.0f), so the band is "
+       "the spread of all %.0f runs on every GPU: p10 %+.1f%%, p90 %+.1f%%"), 1 },
+  [QM_NOTE_ACCURACY_NONE] = { "accuracy-none",
+    N_("no likely range: the plan gives its own MFU (%.0f%%), which no validation measures; "
+       "leave it out to have the throughput model predict it with a band") },
+  [QM_NOTE_DEADLINE_CONFIDENCE] = { "deadline-confidence",
+    N_("deadline met with %.0f%% confidence (target.confidence): the GPUs are sized for a run "
+       "%.1f%% slower than estimated, the error at that quantile (p90 %+.1f%%)") },
 };
 
 const char *

@@ -105,8 +105,7 @@ fixture_set_up (Fixture       *f,
       plan->days = seeds[i].days;
       g_assert_true (qm_plan_store_save (f->store, plan, &error));
       g_assert_no_error (error);
-      f->ids[i] = plan->id;
-      g_usleep (2000); /* distinct modified times */
+      f->ids[i] = plan->id;   /* the store gives each save its own modified time */
     }
 
   fixture_open_page (f, 1000);

@@ -457,7 +457,7 @@ qm_plan_store_save_locked (QmStore            *store,
   g_autofree char *search_key = NULL;
   g_autoptr(QmDbStmt) stmt = NULL;
 
-  res->modified = g_get_real_time ();
+  res->modified = qm_store_now (store);
   res->created = res->modified;
   res->id = plan->id;
 
@@ -715,7 +715,7 @@ qm_plan_store_duplicate (QmStore     *store,
   g_autofree char *search_key = NULL;
   g_autoptr(QmDbStmt) stmt = NULL;
   g_autoptr(JsonObject) o = NULL;
-  gint64 now = g_get_real_time ();
+  gint64 now = qm_store_now (store);
   gint64 new_id;
 
   if (plan == NULL)

@@ -600,7 +600,7 @@ upsert_quote (QmStore               *store,
       qm_db_bind_int64 (write, 9, saved->id);
     }
   qm_db_bind_text (write, 7, saved->name);
-  qm_db_bind_int64 (write, 8, g_get_real_time ());
+  qm_db_bind_int64 (write, 8, qm_store_now (store));
   if (!qm_store_query_done (store, write, error, _("Could not save the quote %s"), *number))
     return 0;
   if (id != 0)
@@ -675,7 +675,7 @@ insert_revision (QmStore               *store,
   qm_db_bind_text (stmt, 15, json);
   qm_db_bind_int64 (stmt, 16, f->quote->exponent);
   qm_db_bind_int64 (stmt, 17, f->quote->gross);
-  qm_db_bind_int64 (stmt, 18, g_get_real_time ());
+  qm_db_bind_int64 (stmt, 18, qm_store_now (store));
   /* Translators: a revision letter (A, B, ...), then a quote number. */
   if (!qm_store_query_done (store, stmt, error, _("Could not save revision %s of the quote %s"),
                             letter, number))
@@ -937,7 +937,7 @@ qm_quote_store_set_state (QmStore       *store,
     return FALSE;
   qm_db_bind_text (stmt, 1, number);
   qm_db_bind_text (stmt, 2, qm_quote_state_to_string (state));
-  qm_db_bind_int64 (stmt, 3, g_get_real_time ());
+  qm_db_bind_int64 (stmt, 3, qm_store_now (store));
   if (!qm_store_query_done (store, stmt, error, _("Could not change the state of the quote %s"), number))
     return FALSE;
   if (qm_db_changes (qm_store_connection (store)) == 0)

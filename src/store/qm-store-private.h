@@ -36,6 +36,11 @@ sqlite3_stmt *qm_store_prepare    (QmStore     *store,
                                    const char  *sql,
                                    GError     **error);
 
+/* Now, in microseconds since the epoch, for a row's modified time: never
+ * the same twice nor earlier than before from one store (a save right
+ * after another still sorts after it). */
+gint64    qm_store_now            (QmStore     *store);
+
 /* The engine layer under the store, on either engine. */
 QmDb     *qm_store_connection     (QmStore     *store);
 /* Sets @error from the connection's last failure: "WHAT in PATH: cause". */

@@ -32,9 +32,19 @@ struct _QmStore
   char    *read_only_why;  /* why a file was opened read-only by this program */
   QmStoreRoleInfo role;   /* a server's: what the connected role may do */
   QmStoreWatch   *watch;  /* qm-store-watch.c, once asked for */
+  gint64   last_now;      /* qm_store_now(): the last time it gave */
 };
 
 G_DEFINE_QUARK (qm-store-error-quark, qm_store_error)
+
+gint64
+qm_store_now (QmStore *store)
+{
+  /* Two saves within one microsecond (a script, a test) still list newest
+   * first: each time this store gives is past the one before. */
+  store->last_now = MAX (g_get_real_time (), store->last_now + 1);
+  return store->last_now;
+}
 
 /* Deleted plans from a session that never closed (a crash) are purged
  * after this long, so the trash cannot grow for ever. */

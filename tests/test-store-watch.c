@@ -185,7 +185,13 @@ test_busy_client (void)
 
   g_assert_cmpint (fd_b, >=, 0);
   g_assert_true (qm_plan_store_save (a, plan, &error));
-  g_usleep (50 * G_TIME_SPAN_MILLISECOND);
+  /* The notice has reached b's connection (its socket is readable) before
+   * b's own queries run and read it off the socket on the way. */
+  {
+    struct pollfd p = { .fd = fd_b, .events = POLLIN };
+
+    g_assert_cmpint (poll (&p, 1, 30000), ==, 1);
+  }
   for (int i = 0; i < 5; i++)
     g_ptr_array_unref (qm_plan_store_list (b, NULL, &error));
   g_assert_no_error (error);

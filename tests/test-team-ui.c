@@ -61,6 +61,21 @@ secrets_on_bus (void)
 }
 
 static void
+name_appeared (GDBusConnection *connection,
+               const char      *name,
+               const char      *owner,
+               gpointer         data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+deadline_passed (gpointer data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+static void
 start_keyring (void)
 {
   g_autoptr(GError) error = NULL;
@@ -92,9 +107,28 @@ start_keyring (void)
   g_output_stream_write_all (in, "keyring-of-the-test", strlen ("keyring-of-the-test"), NULL, NULL, &error);
   g_assert_no_error (error);
   g_output_stream_close (in, NULL, NULL);
-  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (!secrets_on_bus () && g_get_monotonic_time () < end)
-    g_usleep (50 * 1000);
+  /* Wait for the daemon to own its name on the bus: the bus says so (a
+   * name watch), with a deadline, rather than asking every 50 ms. */
+  {
+    g_autoptr(GMainContext) ctx = g_main_context_new ();
+    gboolean appeared = FALSE;
+    guint watch;
+
+    g_main_context_push_thread_default (ctx);
+    g_autoptr(GSource) deadline = g_timeout_source_new_seconds (20);
+
+    watch = g_bus_watch_name (G_BUS_TYPE_SESSION, "org.freedesktop.secrets", G_BUS_NAME_WATCHER_FLAGS_NONE,
+                              name_appeared, NULL, &appeared, NULL);
+    /* The deadline wakes the loop too. */
+    g_source_set_callback (deadline, deadline_passed, NULL, NULL);
+    g_source_attach (deadline, ctx);
+    end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+    while (!appeared && g_get_monotonic_time () < end)
+      g_main_context_iteration (ctx, TRUE);
+    g_source_destroy (deadline);
+    g_bus_unwatch_name (watch);
+    g_main_context_pop_thread_default (ctx);
+  }
   g_assert_true (secrets_on_bus ());
   /* Never brought down: other connections to the bus (GTK's) outlive the
    * tests, and g_test_dbus_down() would wait for them. GTestDBus's

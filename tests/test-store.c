@@ -785,6 +785,43 @@ test_backups (void)
   }
 }
 
+/* Issue #34 item 3: a store lives as long as its last holder. A plan
+ * trashed through one holder stays recoverable while another still holds
+ * the store; the last unref purges this session's trash. */
+static void
+test_references (void)
+{
+  g_autofree char *path = qm_test_db_path ();
+  QmStore *store = qm_test_open_store_at (path);
+  QmStore *other = qm_store_ref (store);
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Held", "Acme", 10.0);
+  g_autoptr(GPtrArray) trash = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (other == store);
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_true (qm_plan_store_trash (store, plan->id, &error));
+  g_assert_no_error (error);
+  /* The first holder lets go: the store is still open for the other. */
+  qm_store_unref (store);
+  trash = qm_plan_store_list_trash (other, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (trash->len, ==, 1);
+  g_clear_pointer (&trash, g_ptr_array_unref);
+  g_assert_true (qm_plan_store_restore (other, plan->id, &error));
+  g_assert_true (qm_plan_store_trash (other, plan->id, &error));
+  g_assert_no_error (error);
+  /* The last one: closed, and the session's trash purged. */
+  qm_store_unref (other);
+  other = qm_test_open_store_at (path);
+  trash = qm_plan_store_list_trash (other, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (trash->len, ==, 0);
+  g_assert_null (qm_plan_store_load (other, plan->id, &error));
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+  qm_store_unref (other);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -803,5 +840,6 @@ main (int argc, char **argv)
   g_test_add_func ("/store/full", test_full);
   g_test_add_func ("/store/crash-mid-save", test_crash_mid_save);
   g_test_add_func ("/store/backups", test_backups);
+  g_test_add_func ("/store/references", test_references);
   return g_test_run ();
 }

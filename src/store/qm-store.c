@@ -33,6 +33,7 @@ struct _QmStore
   QmStoreRoleInfo role;   /* a server's: what the connected role may do */
   QmStoreWatch   *watch;  /* qm-store-watch.c, once asked for */
   gint64   last_now;      /* qm_store_now(): the last time it gave */
+  gint     ref_count;     /* qm_store_ref(): each holder has one */
 };
 
 G_DEFINE_QUARK (qm-store-error-quark, qm_store_error)
@@ -939,6 +940,8 @@ qm_store_open_cancellable (const char        *path,
                            GError           **error)
 {
   g_autoptr(QmStore) store = g_new0 (QmStore, 1);
+
+  store->ref_count = 1;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *dir = NULL;
   gboolean damaged = FALSE;
@@ -1086,10 +1089,26 @@ opened:
   return g_steal_pointer (&store);
 }
 
+QmStore *
+qm_store_ref (QmStore *store)
+{
+  g_return_val_if_fail (store != NULL, NULL);
+  g_return_val_if_fail (g_atomic_int_get (&store->ref_count) > 0, NULL);
+
+  g_atomic_int_inc (&store->ref_count);
+  return store;
+}
+
 void
 qm_store_free (QmStore *store)
 {
-  if (store == NULL)
+  qm_store_unref (store);
+}
+
+void
+qm_store_unref (QmStore *store)
+{
+  if (store == NULL || !g_atomic_int_dec_and_test (&store->ref_count))
     return;
 
   if (store->qdb != NULL && !store->read_only && store->version >= 3 &&

@@ -85,8 +85,15 @@ QmStore    *qm_store_open_cancellable  (const char        *path,
                                         QmStoreOpenFlags   flags,
                                         GCancellable      *cancellable,
                                         GError           **error);
-/* Purges this session's trash (deleted plans stay recoverable until the
- * store is closed) and closes the database. */
+/* A store is reference-counted (issue #34 item 3): whoever keeps one (a
+ * window, a page, a dialog, a worker) holds a reference, so the
+ * application swapping its store (a team server connecting) never leaves
+ * a dialog with a freed one. The last unref purges this session's trash
+ * (deleted plans stay recoverable until the store is closed) and closes
+ * the database. qm_store_free() is qm_store_unref(): it drops the
+ * caller's reference. */
+QmStore    *qm_store_ref               (QmStore           *store);
+void        qm_store_unref             (QmStore           *store);
 void        qm_store_free              (QmStore           *store);
 
 int         qm_store_schema_version    (QmStore           *store);
@@ -145,6 +152,6 @@ void        qm_store_set_error         (GError           **error,
                                         int                rc,
                                         const char        *what);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmStore, qm_store_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmStore, qm_store_unref)
 
 G_END_DECLS

@@ -1004,6 +1004,20 @@ test_widths (void)
   check_widths (720, "720");
 }
 
+/* Issue #34 item 3: the page holds its own reference to the store. Its
+ * opener (the application swapping to a team server, here the test)
+ * drops its own, and the page still reads and writes through the store
+ * (a freed one would fail under AddressSanitizer). */
+static void
+test_store_reference (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_clear_pointer (&f->store, qm_store_unref);
+  qm_catalog_page_reload (f->page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "catalog.kind", "s", "gpu"));
+  g_assert_true (qm_catalog_page_select (f->page, "h100-sxm-80gb"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1024,5 +1038,6 @@ main (int    argc,
   g_test_add ("/catalog-page/import-export", Fixture, NULL, fixture_setup, test_import_export, fixture_teardown);
   g_test_add ("/catalog-page/import-locale", Fixture, NULL, fixture_setup, test_import_locale, fixture_teardown);
   g_test_add ("/catalog-page/narrow", Fixture, NULL, fixture_setup_narrow, test_narrow, fixture_teardown);
+  g_test_add ("/catalog-page/store-reference", Fixture, NULL, fixture_setup, test_store_reference, fixture_teardown);
   return g_test_run ();
 }

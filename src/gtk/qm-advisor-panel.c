@@ -744,6 +744,7 @@ qm_advisor_panel_finalize (GObject *object)
   g_free (self->shown_key);
   g_free (self->guidance_key);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_advisor_panel_parent_class)->finalize (object);
 }
 
@@ -890,6 +891,9 @@ qm_advisor_panel_set_store (QmAdvisorPanel *self,
                             QmStore        *store)
 {
   g_return_if_fail (QM_IS_ADVISOR_PANEL (self));
+  if (store != NULL)
+    qm_store_ref (store);
+  g_clear_pointer (&self->store, qm_store_unref);
   self->store = store;
 }
 

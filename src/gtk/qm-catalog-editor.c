@@ -37,7 +37,7 @@ struct _QmCatalogEditor
   AdwPreferencesPage  *page;
   GtkWidget           *save_button;
 
-  QmStore             *store;  /* not owned */
+  QmStore             *store;  /* a reference */
   QmCatalogEditorMode  mode;
   QmCatalogKind        kind;
   QmCatalogEntry      *entry;  /* the original, or NULL */
@@ -696,6 +696,7 @@ qm_catalog_editor_dispose (GObject *object)
   g_clear_pointer (&self->fields, g_ptr_array_unref);
   g_clear_pointer (&self->entry, qm_catalog_entry_free);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_catalog_editor_parent_class)->dispose (object);
 }
 
@@ -747,7 +748,7 @@ qm_catalog_editor_new (QmStore              *store,
   g_return_val_if_fail (mode == QM_CATALOG_EDITOR_ADD || entry != NULL, NULL);
 
   self = g_object_new (QM_TYPE_CATALOG_EDITOR, NULL);
-  self->store = store;
+  self->store = qm_store_ref (store);
   self->mode = mode;
   self->kind = kind;
   self->entry = entry ? qm_catalog_entry_copy (entry) : NULL;

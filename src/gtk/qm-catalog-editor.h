@@ -23,7 +23,7 @@ typedef enum
 #define QM_TYPE_CATALOG_EDITOR (qm_catalog_editor_get_type ())
 G_DECLARE_FINAL_TYPE (QmCatalogEditor, qm_catalog_editor, QM, CATALOG_EDITOR, AdwWindow)
 
-/* @store is not owned and must outlive the editor. */
+/* The editor holds a reference to @store. */
 QmCatalogEditor *qm_catalog_editor_new       (QmStore              *store,
                                               QmCatalogEditorMode   mode,
                                               QmCatalogKind         kind,

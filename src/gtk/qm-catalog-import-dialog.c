@@ -22,7 +22,7 @@ struct _QmCatalogImportDialog
   AdwPreferencesPage *page;
   GtkWidget          *import_button;
 
-  QmStore            *store;  /* not owned */
+  QmStore            *store;  /* a reference */
   QmCatalogImport    *import; /* NULL when the file cannot be read as chosen */
   GError             *file_error;
 
@@ -284,6 +284,7 @@ qm_catalog_import_dialog_dispose (GObject *object)
   g_clear_pointer (&self->source, g_free);
   g_clear_pointer (&self->groups, g_ptr_array_unref);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_catalog_import_dialog_parent_class)->dispose (object);
 }
 
@@ -432,7 +433,7 @@ qm_catalog_import_dialog_new_for_data (QmStore    *store,
   g_return_val_if_fail (data != NULL, NULL);
 
   self = g_object_new (QM_TYPE_CATALOG_IMPORT_DIALOG, NULL);
-  self->store = store;
+  self->store = qm_store_ref (store);
   self->data = g_bytes_ref (data);
   self->source = g_strdup (source);
   self->default_kind = default_kind;
@@ -465,7 +466,7 @@ qm_catalog_import_dialog_new (QmStore         *store,
   g_return_val_if_fail (import != NULL, NULL);
 
   self = g_object_new (QM_TYPE_CATALOG_IMPORT_DIALOG, NULL);
-  self->store = store;
+  self->store = qm_store_ref (store);
   self->import = import;
   build (self);
   return self;

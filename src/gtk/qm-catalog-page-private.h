@@ -80,7 +80,7 @@ struct _QmCatalogPage
   GtkWidget           *details_actions;
   GtkBox              *details_groups;
 
-  QmStore             *store;  /* not owned */
+  QmStore             *store;  /* a reference */
   KindView             views[QM_N_CATALOG_KINDS];
   QmCatalogKind        kind;
   char                *needle;        /* casefolded search text; NULL: none */

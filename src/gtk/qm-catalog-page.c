@@ -712,6 +712,7 @@ qm_catalog_page_finalize (GObject *object)
   g_ptr_array_unref (self->detail_values);
   g_free (self->details_layout);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_catalog_page_parent_class)->finalize (object);
 }
 
@@ -836,7 +837,7 @@ qm_catalog_page_new (QmStore *store)
   g_return_val_if_fail (store != NULL, NULL);
 
   self = g_object_new (QM_TYPE_CATALOG_PAGE, NULL);
-  self->store = store;
+  self->store = qm_store_ref (store);
   qm_catalog_page_load_all (self);
   return GTK_WIDGET (self);
 }

@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 #define QM_TYPE_CATALOG_PAGE (qm_catalog_page_get_type ())
 G_DECLARE_FINAL_TYPE (QmCatalogPage, qm_catalog_page, QM, CATALOG_PAGE, AdwBin)
 
-/* @store is not owned and must outlive the page. */
+/* The page holds a reference to @store. */
 GtkWidget     *qm_catalog_page_new             (QmStore       *store);
 QmStore       *qm_catalog_page_get_store       (QmCatalogPage *self);
 

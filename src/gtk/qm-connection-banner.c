@@ -27,7 +27,7 @@ struct _QmConnectionBanner
   GtkSpinner   *spinner;
   GtkButton    *retry_button;
 
-  QmStore      *store;       /* not owned */
+  QmStore      *store;       /* a reference, or NULL */
   guint         tick_id;
   gint64        last_retry;  /* monotonic µs */
   char         *last_error;  /* why the last retry failed, or NULL */
@@ -330,6 +330,7 @@ qm_connection_banner_dispose (GObject *object)
   g_clear_pointer (&self->last_error, g_free);
   g_clear_pointer (&self->opening_failed, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_CONNECTION_BANNER);
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_connection_banner_parent_class)->dispose (object);
 }
 
@@ -369,7 +370,7 @@ qm_connection_banner_new (QmStore *store)
 {
   QmConnectionBanner *self = g_object_new (QM_TYPE_CONNECTION_BANNER, NULL);
 
-  self->store = store;
+  self->store = store ? qm_store_ref (store) : NULL;
   if (on_server (self))
     {
       self->tick_id = g_timeout_add_seconds (TICK_SECONDS, tick, self);

@@ -20,7 +20,7 @@ G_BEGIN_DECLS
 #define QM_TYPE_CONNECTION_BANNER (qm_connection_banner_get_type ())
 G_DECLARE_FINAL_TYPE (QmConnectionBanner, qm_connection_banner, QM, CONNECTION_BANNER, GtkWidget)
 
-/* @store is not owned and may be NULL or a file: the banner then never
+/* The banner holds a reference to @store, which may be NULL or a file: it then never
  * shows. Signals: "report" (const char *message), one per recovery copy
  * saved or refused and for a failed retry, for a toast; "recovered"
  * (guint n_saved) after plans were saved, for the plan list to reload. */

@@ -32,7 +32,7 @@ struct _QmPlansPage
 {
   GtkWidget             parent_instance;
 
-  QmStore              *store;          /* not owned */
+  QmStore              *store;          /* a reference, or NULL */
 
   GListStore           *plans;          /* QmPlanItem, newest first */
   GtkSortListModel     *sorted;

@@ -821,6 +821,7 @@ qm_plans_page_dispose (GObject *object)
   g_clear_pointer (&self->words, g_strfreev);
   g_clear_pointer (&self->undo_ids, g_array_unref);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_plans_page_parent_class)->dispose (object);
 }
 
@@ -976,6 +977,9 @@ qm_plans_page_set_store (QmPlansPage *self,
 
   if (self->store == store)
     return;
+  if (store != NULL)
+    qm_store_ref (store);
+  g_clear_pointer (&self->store, qm_store_unref);
   self->store = store;
   g_clear_pointer (&self->undo_ids, g_array_unref);
   qm_plans_page_reload (self);

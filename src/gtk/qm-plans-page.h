@@ -35,7 +35,7 @@ G_DECLARE_FINAL_TYPE (QmPlansPage, qm_plans_page, QM, PLANS_PAGE, GtkWidget)
 /* The resource folder holding the example plans (data/examples). */
 #define QM_EXAMPLES_RESOURCE_PATH "/io/github/quartermaster/Quartermaster/examples/"
 
-/* @store may be NULL (an empty page); it is not owned and must outlive the page. */
+/* @store may be NULL (an empty page); the page holds a reference to it. */
 GtkWidget  *qm_plans_page_new             (QmStore     *store);
 QmStore    *qm_plans_page_get_store       (QmPlansPage *self);
 void        qm_plans_page_set_store       (QmPlansPage *self,

@@ -19,7 +19,7 @@ struct _QmQuoteDialog
 {
   AdwWindow        parent_instance;
 
-  QmStore         *store;        /* not owned */
+  QmStore         *store;        /* a reference */
   char            *number;
   QmQuoteSummary  *summary;
   GPtrArray       *revisions;    /* QmQuoteRevision, A first */
@@ -491,7 +491,7 @@ qm_quote_dialog_new (GtkWindow   *parent,
   /* GTK holds a new window (its list of toplevels) until it is destroyed. */
   self = g_object_new (QM_TYPE_QUOTE_DIALOG, "modal", parent != NULL, "transient-for", parent,
                        "default-width", 560, "default-height", 560, NULL);
-  self->store = store;
+  self->store = qm_store_ref (store);
   self->number = g_strdup (number);
   if (!load (self, error))
     {
@@ -511,6 +511,7 @@ qm_quote_dialog_finalize (GObject *object)
   g_free (self->pending);
   g_clear_pointer (&self->summary, qm_quote_summary_free);
   g_clear_pointer (&self->revisions, g_ptr_array_unref);
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_quote_dialog_parent_class)->finalize (object);
 }
 

@@ -39,8 +39,8 @@ gboolean    qm_quote_revision_write      (const QmQuoteRevision *revision,
                                           const GDate           *today,
                                           GError               **error);
 
-/* NULL with @error when the quote cannot be read. @store is not owned
- * and must outlive the dialog. */
+/* NULL with @error when the quote cannot be read. The dialog holds a
+ * reference to @store. */
 GtkWidget  *qm_quote_dialog_new          (GtkWindow     *parent,
                                           QmStore       *store,
                                           const char    *number,

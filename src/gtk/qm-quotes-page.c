@@ -104,7 +104,7 @@ struct _QmQuotesPage
 {
   AdwBin              parent_instance;
 
-  QmStore            *store;     /* not owned */
+  QmStore            *store;     /* a reference, or NULL */
   GListStore         *quotes;    /* QmQuoteItem, newest first */
   QmListPageState     list;      /* its search casefolded */
   GtkColumnView      *column_view;
@@ -418,6 +418,7 @@ qm_quotes_page_dispose (GObject *object)
   adw_bin_set_child (ADW_BIN (self), NULL);
   qm_list_page_state_clear (&self->list);
   g_clear_object (&self->quotes);
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_quotes_page_parent_class)->dispose (object);
 }
 
@@ -467,7 +468,7 @@ qm_quotes_page_new (QmStore *store)
 {
   QmQuotesPage *self = g_object_new (QM_TYPE_QUOTES_PAGE, NULL);
 
-  self->store = store;
+  self->store = store ? qm_store_ref (store) : NULL;
   qm_quotes_page_reload (self);
   return GTK_WIDGET (self);
 }

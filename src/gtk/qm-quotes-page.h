@@ -40,7 +40,7 @@ typedef enum
 #define QM_TYPE_QUOTES_PAGE (qm_quotes_page_get_type ())
 G_DECLARE_FINAL_TYPE (QmQuotesPage, qm_quotes_page, QM, QUOTES_PAGE, AdwBin)
 
-/* @store may be NULL (the page says there is no database); not owned. */
+/* @store may be NULL (the page says there is no database); the page holds a reference. */
 GtkWidget  *qm_quotes_page_new          (QmStore       *store);
 /* Reads the quotes again (after a quote was saved elsewhere). */
 void        qm_quotes_page_reload       (QmQuotesPage  *self);

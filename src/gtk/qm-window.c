@@ -30,7 +30,7 @@ struct _QmWindow
   AdwApplicationWindow  parent_instance;
 
   GSettings            *settings;
-  QmStore              *store;     /* not owned: the application's, or a test's */
+  QmStore              *store;     /* a reference to the application's, or a test's */
 
   AdwToastOverlay      *toast_overlay;
   AdwLeaflet           *leaflet;
@@ -340,6 +340,7 @@ qm_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_WINDOW);
   g_clear_object (&self->settings);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_window_parent_class)->dispose (object);
 }
 
@@ -607,8 +608,9 @@ qm_window_new_with_store (AdwApplication *application,
 {
   QmWindow *self = g_object_new (QM_TYPE_WINDOW, "application", application, NULL);
 
-  /* A plain field rather than a property: it is only ever passed in here. */
-  self->store = store;
+  /* A plain field rather than a property: it is only ever passed in here.
+   * The window holds its own reference (issue #34 item 3). */
+  self->store = store ? qm_store_ref (store) : NULL;
   add_connection_banner (self);
   self->pages_ready = TRUE;
   visible_page_changed (self);

@@ -15,6 +15,7 @@
 #include "qm-store-roles.h"
 #include "qm-test-cli.h"
 #include "qm-test-pg.h"
+#include "qm-plan.h"
 #include "qm-test-store.h"
 
 static QmTestPg *cluster;
@@ -409,6 +410,41 @@ test_price_history (void)
     g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_DONE);
   }
 }
+/* Issue #33 item 5: the server takes no plan bigger than a plan file may
+ * be (QM_PLAN_MAX_BYTES), whoever writes it with plain SQL; one just
+ * under the limit goes in. */
+static void
+test_size_limit (void)
+{
+  g_autofree char *big = NULL, *small = NULL;
+  /* A JSON string of n bytes of 'x' in all: {"n":"xxx…"}. */
+  GString *json = g_string_sized_new (QM_PLAN_MAX_BYTES + 64);
+
+  g_string_append (json, "{\"n\":\"");
+  while (json->len < QM_PLAN_MAX_BYTES + 8)
+    g_string_append_c (json, 'x');
+  g_string_append (json, "\"}");
+  big = g_strdup_printf ("UPDATE plan_data SET inputs = '%s' WHERE plan_id = %" G_GINT64_FORMAT,
+                         json->str, plan_id);
+  g_string_truncate (json, 1000);
+  g_string_append (json, "\"}");
+  small = g_strdup_printf ("UPDATE plan_data SET notes = '%s' WHERE plan_id = %" G_GINT64_FORMAT,
+                           json->str, plan_id);
+  g_string_free (json, TRUE);
+  {
+    g_autofree char *uri = uri_as ("qm_eddie");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(QmDb) db = qm_db_open (uri, QM_DB_OPEN_NONE, &error);
+
+    g_assert_no_error (error);
+    g_assert_false (qm_db_exec (db, big, &error));
+    g_assert_nonnull (error);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "plan_data_size"));
+  }
+  g_assert_true (server_allows ("qm_eddie", small, NULL));
+}
+
 /* A newer Quartermaster meets an older team database: only its owner may
  * upgrade it; anyone else is told so, and nothing is changed. */
 static void
@@ -525,6 +561,7 @@ main (int    argc,
   g_test_add_func ("/store-roles/editor-copies", test_editor_copies);
   g_test_add_func ("/store-roles/server-enforces", test_server_enforces);
   g_test_add_func ("/store-roles/price-history", test_price_history);
+  g_test_add_func ("/store-roles/size-limit", test_size_limit);
   g_test_add_func ("/store-roles/upgrade-needs-owner", test_upgrade_needs_owner);
   g_test_add_func ("/store-roles/no-role", test_no_role);
   g_test_add_func ("/store-roles/schema-lock", test_schema_lock);

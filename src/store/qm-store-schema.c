@@ -13,6 +13,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "qm-plan.h"
 #include "qm-store-private.h"
 
 /* migrations[i] takes the schema from version i to i + 1. Append only:
@@ -206,6 +207,12 @@ static const char *migrations[] = {
    * the owner may write the table (qm-store-roles.c). A file has one
    * user, who writes the history as before: nothing changes there. */
   "SELECT 1;",
+
+  /* 7 → 8: the server takes no plan bigger than a plan file may be
+   * (issue #33 item 5): the app and the CLI refuse one past
+   * QM_PLAN_MAX_BYTES, and now so does the server, for a team member
+   * writing with plain SQL (pg_fixes). A file is its user's own. */
+  "SELECT 2;",
 };
 
 /* Phrases of a step that PostgreSQL says differently. */
@@ -271,6 +278,14 @@ static const QmSchemaFix pg_fixes[] = {
     " $$ BEGIN RAISE EXCEPTION 'the price history is never emptied'; END $$;"
     "CREATE TRIGGER catalog_price_history_not_truncated BEFORE TRUNCATE ON catalog_price_history"
     " FOR EACH STATEMENT EXECUTE FUNCTION qm_price_history_kept_fn ();" },
+  /* NOT VALID: rows already there are not checked (an upgrade never fails
+   * on them); every new or changed row is. */
+  { 7, "SELECT 2;",
+    "ALTER TABLE plan_data ADD CONSTRAINT plan_data_size CHECK ("
+    " octet_length (inputs) <= " G_STRINGIFY (QM_PLAN_MAX_BYTES)
+    " AND octet_length (coalesce (snapshot, '')) <= " G_STRINGIFY (QM_PLAN_MAX_BYTES)
+    " AND octet_length (notes) <= " G_STRINGIFY (QM_PLAN_MAX_BYTES)
+    " AND octet_length (prices) <= " G_STRINGIFY (QM_PLAN_MAX_BYTES) ") NOT VALID;" },
 };
 
 int

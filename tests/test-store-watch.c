@@ -172,6 +172,51 @@ test_two_clients (void)
 
 /* The store's queries on its main connection never take a notification
  * off the watch: B lists and loads between the save and the look. */
+/* Issue #33 item 6: a team member's NOTIFY without a change makes no
+ * window reload: the notice is checked against the data. 500 fake notices
+ * after a real save: the save is heard, the fakes are not; a real change
+ * after them is heard again. */
+static void
+test_fake_notices (void)
+{
+  g_autofree char *uri = qm_test_pg_new_database (cluster);
+  g_autoptr(QmStore) a = qm_test_open_store_at (uri);
+  g_autoptr(QmStore) b = qm_test_open_store_at (uri);
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Real", "Acme", 10.0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmDb) stranger = qm_db_open (uri, QM_DB_OPEN_NONE, &error);
+  g_autoptr(GString) fakes = g_string_new (NULL);
+  int fd_b = qm_store_watch_fd (b, &error);
+  Heard h;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (fd_b, >=, 0);
+  g_assert_true (qm_plan_store_save (a, plan, &error));
+  h = hear (b, fd_b, g_get_monotonic_time (), NULL);
+  g_assert_cmpint (h.changes, ==, QM_STORE_CHANGE_PLANS);
+
+  /* One notice per transaction (the server folds repeats in one). */
+  for (guint i = 0; i < 500; i++)
+    g_string_append_printf (fakes, "NOTIFY " QM_STORE_WATCH_CHANNEL ", '%s';",
+                            i % 3 == 0 ? "plans" : i % 3 == 1 ? "catalog" : "quotes");
+  g_assert_true (qm_db_exec (stranger, fakes->str, &error));
+  g_assert_no_error (error);
+  h = hear (b, fd_b, g_get_monotonic_time (), NULL);
+  g_assert_cmpuint (h.calls, <=, 1);   /* the first catalog or quotes notice: nothing seen yet */
+  h = (Heard) { 0 };
+  g_assert_true (qm_db_exec (stranger, fakes->str, &error));
+  h = hear (b, fd_b, g_get_monotonic_time (), NULL);
+  g_assert_cmpuint (h.calls, ==, 0);
+  g_assert_cmpint (h.changes, ==, QM_STORE_CHANGE_NONE);
+
+  /* A real change is heard again. */
+  plan->total_cost = 12.0;
+  g_assert_true (qm_plan_store_save (a, plan, &error));
+  g_assert_no_error (error);
+  h = hear (b, fd_b, g_get_monotonic_time (), NULL);
+  g_assert_cmpint (h.changes, ==, QM_STORE_CHANGE_PLANS);
+}
+
 static void
 test_busy_client (void)
 {
@@ -250,6 +295,7 @@ main (int    argc,
   cluster = qm_test_pg_start ();
   g_test_add_func ("/store-watch/postgresql/two-clients", test_two_clients);
   g_test_add_func ("/store-watch/postgresql/busy-client", test_busy_client);
+  g_test_add_func ("/store-watch/postgresql/fake-notices", test_fake_notices);
   g_test_add_func ("/store-watch/postgresql/lost", test_lost);
   status = g_test_run ();
   qm_test_pg_stop (cluster);

@@ -20,6 +20,9 @@
 struct _QmStoreWatch
 {
   QmDb *listener;
+  /* What each kind of data looked like when a change of it was last
+   * reported (fingerprint()), by payload; NULL before the first. */
+  char *seen[3];
 };
 
 static const struct
@@ -86,6 +89,8 @@ qm_store_watch_free (QmStoreWatch *watch)
   if (watch == NULL)
     return;
   g_clear_pointer (&watch->listener, qm_db_free);
+  for (guint i = 0; i < G_N_ELEMENTS (watch->seen); i++)
+    g_free (watch->seen[i]);
   g_free (watch);
 }
 
@@ -164,6 +169,64 @@ qm_store_watch_start_finish (GAsyncResult  *result,
   return (int) g_task_propagate_int (G_TASK (result), error);
 }
 
+/* A notice is verified against the data before a window reloads (issue
+ * #33 item 6): any member of the team may send NOTIFY on the channel (500
+ * fake notices made a listening window refresh 20 times). Each kind of
+ * data has a fingerprint that every change through the store moves
+ * (counts, revisions, newest times); a notice whose data looks as it did
+ * at the last change reported is dropped. Read on the store's own
+ * connection, which does not LISTEN, so no notice is taken off the
+ * listener's socket unseen. */
+static const char * const fingerprint_sql[G_N_ELEMENTS (payloads)] = {
+  /* plans: saved (revision, modified), trashed or restored, deleted */
+  "SELECT count (*) || ':' || coalesce (sum (revision), 0) || ':' || coalesce (max (modified), 0)"
+  " || ':' || count (trashed_session) FROM plan",
+  /* catalog: user entries, price overrides (each change a new revision;
+   * a cleared and set again one goes past the old), hidden built-ins */
+  "SELECT (SELECT count (*) || ':' || coalesce (sum (revision), 0) FROM catalog_user)"
+  " || '/' || (SELECT count (*) || ':' || coalesce (sum (revision), 0) FROM catalog_override)"
+  " || '/' || (SELECT count (*) FROM catalog_builtin WHERE hidden = 1)",
+  /* quotes: quotes, their revisions, exchange rates */
+  "SELECT (SELECT count (*) || ':' || coalesce (max (modified), 0) FROM quote)"
+  " || '/' || (SELECT count (*) FROM quote_revision)"
+  " || '/' || (SELECT count (*) || ':' || coalesce (sum (rate_per_usd), 0) FROM exchange_rate)",
+};
+
+/* NULL when it cannot be read: the notice then counts. */
+static char *
+fingerprint (QmStore *store,
+             guint    kind)
+{
+  g_autoptr(QmDbStmt) stmt = qm_store_query (store, fingerprint_sql[kind], NULL);
+
+  if (stmt == NULL || qm_db_step (stmt) != QM_DB_STEP_ROW)
+    return NULL;
+  return g_strdup (qm_db_column_text (stmt, 0));
+}
+
+/* @changes less the kinds whose data did not move since last reported. */
+static guint
+verified (QmStore      *store,
+          QmStoreWatch *watch,
+          guint         changes)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
+    {
+      g_autofree char *now = NULL;
+
+      if (!(changes & payloads[i].change) || (now = fingerprint (store, i)) == NULL)
+        continue;
+      if (g_strcmp0 (now, watch->seen[i]) == 0)
+        changes &= ~payloads[i].change;
+      else
+        {
+          g_free (watch->seen[i]);
+          watch->seen[i] = g_steal_pointer (&now);
+        }
+    }
+  return changes;
+}
+
 QmStoreChange
 qm_store_watch_dispatch (QmStore          *store,
                          QmStoreWatchFunc  func,
@@ -188,6 +251,8 @@ qm_store_watch_dispatch (QmStore          *store,
     }
   for (guint i = 0; got != NULL && i < got->len; i++)
     changes |= qm_store_change_from_payload (got->pdata[i]);
+  if (got != NULL && changes != QM_STORE_CHANGE_NONE)
+    changes = verified (store, *slot, changes);
   if (changes != QM_STORE_CHANGE_NONE && func != NULL)
     func (store, changes, user_data);
   return changes;

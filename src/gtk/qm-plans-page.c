@@ -562,7 +562,8 @@ qm_plans_page_refresh_plan (QmPlansPage *self,
     g_list_store_remove (self->plans, old);
   if (plan == NULL)
     {
-      g_warning ("Could not read plan %" G_GINT64_FORMAT ": %s", id, error->message);
+      /* Said, not only logged (issue #34 item 4). */
+      qm_plans_page_show_toast (self, error->message);
       return FALSE;
     }
 
@@ -598,7 +599,7 @@ qm_plans_page_reload (QmPlansPage *self)
       if (list == NULL)
         {
           if (!qm_store_connection_lost (self->store))
-            g_warning ("Could not list the plans: %s", error->message);
+            qm_plans_page_show_toast (self, error->message);
           return;
         }
     }

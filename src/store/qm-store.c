@@ -16,6 +16,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qm-db-private.h"
+#include "qm-plan-store.h"
 #include "qm-store-private.h"
 #include "qm-store-roles.h"
 
@@ -1114,16 +1115,15 @@ qm_store_unref (QmStore *store)
   if (store->qdb != NULL && !store->read_only && store->version >= 3 &&
       (!store->role.known || (store->role.rights & QM_STORE_RIGHT_EDIT_PLANS)))
     {
-      g_autoptr(QmDbStmt) stmt = NULL;
+      g_autoptr(GError) error = NULL;
 
-      /* The trash lasts until the app quits (issue #7). */
+      /* The trash lasts until the app quits (issue #7). Nobody is left
+       * to tell when this fails (the window is gone): the plans stay in
+       * the trash, and the next open purges a session's trash once it is
+       * a day old (STALE_TRASH_USEC), so nothing is lost either way. */
       qm_db_rollback (store->qdb);
-      stmt = qm_db_prepare (store->qdb, "DELETE FROM plan WHERE trashed_session = ?1", NULL);
-      if (stmt != NULL)
-        {
-          qm_db_bind_text (stmt, 1, store->session_id);
-          qm_db_step (stmt);
-        }
+      if (!qm_plan_store_purge_trash (store, &error))
+        g_debug ("%s: the trash stays until the next open purges it: %s", store->path, error->message);
     }
   g_clear_pointer (&store->watch, qm_store_watch_free);
   qm_store_role_info_clear (&store->role);

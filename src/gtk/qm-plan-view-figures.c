@@ -206,7 +206,6 @@ snapshot_bands (const QmPlan      *p,
   char *bufs[] = { f->band_mfu, f->band_days, f->band_gpus, f->band_tokens };
   static const QmBandId ids[] = { QM_BAND_MFU, QM_BAND_TRAIN_DAYS, QM_BAND_GPUS, QM_BAND_TOKENS_PER_S_PER_GPU };
 
-  (void) p;
   for (guint i = 0; i < G_N_ELEMENTS (members); i++)
     {
       JsonObject *b = qm_plan_view_json_obj (bands, members[i]);

@@ -5,7 +5,8 @@
  * Plans page on a team server (a private PostgreSQL cluster).
  *
  * Built by meson but not a test; build-aux/screenshots.sh runs it under
- * Xvfb: make-screenshots OUTDIR
+ * Xvfb: make-screenshots OUTDIR. With --bands it renders the plan view's
+ * likely ranges (issue #36) for docs/screenshots instead.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -183,6 +184,60 @@ save_team (const char *source_dir,
   qm_test_pg_stop (pg);
 }
 
+/* make-screenshots --bands OUTDIR: the plan view's likely ranges (issue
+ * #36) for docs/screenshots: the 7B deadline plan and the MI300X serving
+ * plan, each light and dark, at 1200×900. */
+static int
+save_bands (const char *source_dir,
+            const char *out)
+{
+  static const struct
+  {
+    const char *example;
+    const char *png;
+  } plans[] = {
+    { "7b-pretrain-30-day-deadline.qmplan", "bands-plan-view" },
+    { "llama-3.1-70b-serving-mi300x.qmplan", "bands-serving" },
+  };
+  g_autofree char *tmp = NULL;
+  g_autofree char *db = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 ids[G_N_ELEMENTS (plans)];
+  QmStore *store;
+
+  tmp = g_dir_make_tmp ("qm-screenshots-XXXXXX", &error);
+  g_assert_no_error (error);
+  db = g_build_filename (tmp, "plans.db", NULL);
+  store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
+    ids[i] = import_example (store, source_dir, plans[i].example);
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      QmWindow *window;
+
+      adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                          dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      window = qm_window_new_with_store (NULL, store);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1200, 900);
+      gtk_window_present (GTK_WINDOW (window));
+      for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
+        {
+          g_autofree char *png = g_strdup_printf ("%s%s.png", plans[i].png, dark ? "-dark" : "");
+
+          qm_window_set_page (window, "plans");
+          if (!qm_window_open_plan (window, ids[i]))
+            g_error ("Could not open %s", plans[i].example);
+          save (GTK_WIDGET (window), out, png);
+        }
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  qm_store_free (store);
+  g_remove (db);
+  g_rmdir (tmp);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -195,9 +250,11 @@ main (int   argc,
   QmWindow *window;
   gint64 pretrain, deadline, lora, serving, quoted;
 
-  if (argc != 2 || source_dir == NULL)
+  gboolean bands = argc == 3 && g_strcmp0 (argv[1], "--bands") == 0;
+
+  if ((argc != 2 && !bands) || source_dir == NULL)
     {
-      g_printerr ("Usage: QM_SOURCE_DIR=SRC make-screenshots OUTDIR\n");
+      g_printerr ("Usage: QM_SOURCE_DIR=SRC make-screenshots [--bands] OUTDIR\n");
       return 2;
     }
   if (!gtk_init_check ())
@@ -207,6 +264,11 @@ main (int   argc,
     }
   adw_init ();
   qm_gtk_ensure_resources ();
+  if (bands)
+    {
+      g_mkdir_with_parents (argv[2], 0755);
+      return save_bands (source_dir, argv[2]);
+    }
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_LIGHT);
   g_mkdir_with_parents (argv[1], 0755);
 

@@ -57,6 +57,30 @@ qm_test_pixel_is (guint32        argb,
          ABS ((int) (argb & 0xff) - (int) round (c->blue * 255)) <= 2;
 }
 
+/* @top at @alpha painted over the opaque @bottom, as cairo paints a band. */
+static inline QmColor
+qm_test_over (const QmColor *top,
+              double         alpha,
+              const QmColor *bottom)
+{
+  return (QmColor) { top->red * alpha + bottom->red * (1 - alpha), top->green * alpha + bottom->green * (1 - alpha),
+                     top->blue * alpha + bottom->blue * (1 - alpha), 1.0 };
+}
+
+/* Whether a pixel within @dx columns of (@x, @y) is @c. */
+static inline gboolean
+qm_test_pixel_near (cairo_surface_t *s,
+                    int              x,
+                    int              y,
+                    int              dx,
+                    const QmColor   *c)
+{
+  for (int i = -dx; i <= dx; i++)
+    if (qm_test_pixel_is (qm_test_pixel (s, x + i, y), c))
+      return TRUE;
+  return FALSE;
+}
+
 /* Asserts that the border is still all sentinel. */
 static inline void
 qm_test_assert_border_untouched (cairo_surface_t *s)

@@ -43,7 +43,10 @@
  *   it is one, and its keyboard probe (what the arrow keys do) reads a
  *   point into its name (item 8);
  * - mnemonics: a button whose label has a mnemonic is not named with the
- *   underscore, nor twice (item 10).
+ *   underscore, nor twice (item 10);
+ * - figures: a key-figure card of the plan view (and the flow-box cell
+ *   around it) is named with every line it shows, its likely range too
+ *   (issue #36), and the walk saw cards with a likely range.
  *
  * A failure names each control: its type, its id and its nearest labelled
  * ancestor.
@@ -79,6 +82,7 @@ typedef enum
   FAIL_TABLE,            /* item 7: a list that is no table to AT */
   FAIL_CHART,            /* item 8: a chart the keyboard cannot read */
   FAIL_MNEMONIC,         /* item 10: "_New Plan… New Plan…" */
+  FAIL_FIGURE,           /* issue #36: a card read without a line it shows */
   N_FAILS
 } FailKind;
 
@@ -89,6 +93,7 @@ typedef struct
   guint       n_checked;
   guint       n_page;          /* controls on the page being walked */
   GString    *counts;          /* "plans 12, catalog 40, ..." */
+  guint       n_bands;         /* key-figure cards showing a likely range */
 } Walk;
 
 static gboolean
@@ -540,11 +545,58 @@ check_items (Walk      *walk,
     fail_kind (walk, FAIL_RADIO, widget, "is a radio button read as a check box");
 }
 
+/* Whether every shown label under @widget is in @name. */
+static const char *
+label_missing (GtkWidget  *widget,
+               const char *name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      const char *missing;
+
+      if (!gtk_widget_get_visible (c))
+        continue;
+      if (GTK_IS_LABEL (c) && has_text (gtk_label_get_label (GTK_LABEL (c))) &&
+          (name == NULL || strstr (name, gtk_label_get_label (GTK_LABEL (c))) == NULL))
+        return gtk_label_get_label (GTK_LABEL (c));
+      if ((missing = label_missing (c, name)) != NULL)
+        return missing;
+    }
+  return NULL;
+}
+
+/* Issue #36: a key-figure card reads as every line it shows. */
+static void
+check_figure (Walk      *walk,
+              GtkWidget *widget)
+{
+  GtkWidget *cell;
+  const char *missing;
+
+  if (!gtk_widget_has_css_class (widget, "qm-figure"))
+    {
+      if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "qm-figure-band") &&
+          has_text (gtk_label_get_label (GTK_LABEL (widget))))
+        walk->n_bands++;
+      return;
+    }
+  cell = gtk_widget_get_ancestor (widget, GTK_TYPE_FLOW_BOX_CHILD);
+  if ((missing = label_missing (widget, qm_a11y_get_label (widget))) != NULL ||
+      (cell != NULL && (missing = label_missing (widget, qm_a11y_get_label (cell))) != NULL))
+    {
+      g_autofree char *why = g_strdup_printf ("is a key figure read without “%s” (named “%s”)", missing,
+                                              qm_a11y_get_label (widget) ? qm_a11y_get_label (widget) : "");
+
+      fail_kind (walk, FAIL_FIGURE, widget, why);
+    }
+}
+
 static void
 check_widget (Walk      *walk,
               GtkWidget *widget)
 {
   check_items (walk, widget);
+  check_figure (walk, widget);
   /* A value that is a Tab stop counts as a control (check_items names it). */
   if (GTK_IS_LABEL (widget) && gtk_label_get_selectable (GTK_LABEL (widget)) &&
       gtk_widget_get_focusable (widget))
@@ -684,6 +736,10 @@ get_walk (void)
   g_assert_true (qm_window_open_plan (window, ids[0]));
   g_assert_true (QM_IS_PLAN_VIEW (qm_window_get_detail (window)));
   walk_window (walk, GTK_WIDGET (window), "plan view");
+  /* A plan with likely ranges (issue #36): the first gives its MFU. */
+  qm_window_set_page (window, "plans");
+  g_assert_true (qm_window_open_plan (window, ids[1]));
+  walk_window (walk, GTK_WIDGET (window), "plan view with likely ranges");
 
   other = GTK_WIDGET (qm_preferences_window_new (GTK_WINDOW (window)));
   gtk_window_present (GTK_WINDOW (other));
@@ -786,6 +842,14 @@ test_charts (void)
 }
 
 static void
+test_figures (void)
+{
+  /* The deadline plan's time, MFU and GPUs cards. */
+  g_assert_cmpuint (get_walk ()->n_bands, >=, 3);
+  assert_no_failures (FAIL_FIGURE, "Key figures read without a line they show (issue #36)");
+}
+
+static void
 test_mnemonics (void)
 {
   assert_no_failures (FAIL_MNEMONIC, "Buttons named with their mnemonic (issue #37 item 10)");
@@ -811,6 +875,7 @@ main (int argc, char **argv)
   g_test_add_func ("/a11y/tables", test_tables);
   g_test_add_func ("/a11y/charts", test_charts);
   g_test_add_func ("/a11y/mnemonics", test_mnemonics);
+  g_test_add_func ("/a11y/figures", test_figures);
 
   return g_test_run ();
 }

@@ -1,5 +1,6 @@
 /* test-chart-gpus-time.c: the GPUs-vs-time chart puts the plan's point,
- * the deadline and the knee where the axes say, draws both curves, and
+ * the deadline and the knee where the axes say, draws both curves, shades
+ * the likely range when the curve has one (issue #36) and only then, and
  * stays inside its bounds.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,9 +11,11 @@
 /* A synthetic strong-scaling curve (work / GPUs plus a communication term
  * that grows with the GPU count): the renderer only draws what it gets. */
 static void
-make_curve (QmGpusTimeCurve *c)
+make_curve (QmGpusTimeCurve *c,
+            gboolean         band)
 {
   memset (c, 0, sizeof *c);
+  c->has_band = band;
   for (guint i = 0; i < 12; i++)
     {
       double g = 64.0 * (1u << i) / 4.0;
@@ -21,6 +24,8 @@ make_curve (QmGpusTimeCurve *c)
       c->ideal_days[i] = 20000.0 / g * (1.0 + g / 8192.0);
       c->days[i] = c->ideal_days[i] / 0.92;
       c->cost[i] = g * c->days[i] * 24.0 * 2.5;
+      c->band_low[i] = c->days[i] * 0.8;
+      c->band_high[i] = c->days[i] * 1.3;
       c->n++;
     }
   c->knee = 8;
@@ -32,14 +37,16 @@ make_curve (QmGpusTimeCurve *c)
 
 static void
 check (const QmChartStyle *style,
+       gboolean            band,
        const char         *png)
 {
   QmGpusTimeCurve c;
   QmGpusTimeLayout layout;
   cairo_t *cr;
   cairo_surface_t *s = qm_test_chart_surface (800, 480, &cr);
+  QmColor shade = qm_test_over (&style->series[0], QM_CHART_BAND_ALPHA, &style->background);
 
-  make_curve (&c);
+  make_curve (&c, band);
   qm_chart_render_gpus_time (&(QmChartFrame) { cr, style, 800, 480 }, &c, &layout);
   qm_test_save_png (s, png);
   qm_test_assert_border_untouched (s);
@@ -73,6 +80,18 @@ check (const QmChartStyle *style,
     g_assert_true (found);
   }
 
+  /* The likely range: shaded between the curve and its high edge (the
+   * fourth point, away from the labels), and nowhere without a band. */
+  {
+    int x = (int) round (qm_axis_to_pixel (&layout.x_axis, c.gpus[3]));
+    int y = (int) round (qm_axis_to_pixel (&layout.y_axis, c.days[3] * 1.15));
+
+    g_assert_cmpint (layout.band_drawn, ==, band);
+    g_assert_cmpint (qm_test_pixel_near (s, x, y, 3, &shade), ==, band);
+    if (!band)
+      g_assert_true (qm_test_pixel_near (s, x, y, 3, &style->background));
+  }
+
   g_assert_true (layout.has_cost);
   g_assert_cmpint (qm_chart_gpus_time_hit (&layout, &c, qm_axis_to_pixel (&layout.x_axis, c.gpus[3]),
                                            qm_axis_to_pixel (&layout.y_axis, c.days[3]) + 3), ==, 3);
@@ -86,7 +105,8 @@ test_light (void)
   QmChartStyle style;
 
   qm_chart_style_init_light (&style);
-  check (&style, "chart-gpus-time-light.png");
+  check (&style, TRUE, "chart-gpus-time-light.png");
+  check (&style, FALSE, "chart-gpus-time-no-band-light.png");
 }
 
 static void
@@ -95,7 +115,8 @@ test_dark (void)
   QmChartStyle style;
 
   qm_chart_style_init_dark (&style);
-  check (&style, "chart-gpus-time-dark.png");
+  check (&style, TRUE, "chart-gpus-time-dark.png");
+  check (&style, FALSE, "chart-gpus-time-no-band-dark.png");
 }
 
 static void

@@ -1,6 +1,8 @@
 /* test-chart-serving.c: the latency-vs-load chart puts the plan's load,
  * the targets and the saturation where the axes say and draws every
- * percentile; the throughput chart marks the plan and the memory limit.
+ * percentile, with a fixed fleet's capacity and its likely range shaded;
+ * the throughput chart marks the plan and the memory limit, and shades
+ * the likely range of the throughput when it has one (issue #36).
  * Both stay inside their bounds at any size.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -33,6 +35,9 @@ make_curve (QmServingCurve *c)
   c->plan_rpm = 300;
   c->replicas = 3;
   c->saturated_rpm = 600;
+  c->capacity_rpm = 480;
+  c->capacity_low_rpm = 400;
+  c->capacity_high_rpm = 560;
 }
 
 static gboolean
@@ -58,6 +63,7 @@ check_serving (const QmChartStyle *style,
   QmServingLayout layout;
   cairo_t *cr;
   cairo_surface_t *s = qm_test_chart_surface ((int) width, (int) height, &cr);
+  QmColor shade = qm_test_over (&style->foreground, QM_CHART_NEUTRAL_BAND_ALPHA, &style->background);
 
   make_curve (&c);
   qm_chart_render_serving (&(QmChartFrame) { cr, style, width, height }, &c, &layout);
@@ -88,6 +94,13 @@ check_serving (const QmChartStyle *style,
   g_assert_true (near_color (s, (int) round (qm_axis_to_pixel (&layout.x_axis, c.rpm[3])),
                              (int) round (qm_axis_to_pixel (&layout.tpot_axis, c.tpot_p50_ms[3])),
                              &style->series[2]));
+
+  /* The capacity's likely range, shaded in the lower panel either side
+   * of the capacity's line. */
+  g_assert_cmpfloat (fabs (layout.capacity_x0 - qm_axis_to_pixel (&layout.x_axis, 400)), <, 0.01);
+  g_assert_cmpfloat (fabs (layout.capacity_x1 - qm_axis_to_pixel (&layout.x_axis, 560)), <, 0.01);
+  g_assert_true (qm_test_pixel_near (s, (int) round (qm_axis_to_pixel (&layout.x_axis, 530)),
+                                     (int) round (layout.tpot_plot.y + layout.tpot_plot.height * 0.9), 3, &shade));
   cairo_destroy (cr);
   cairo_surface_destroy (s);
 }
@@ -106,12 +119,14 @@ test_serving (void)
 
 static void
 check_throughput (const QmChartStyle *style,
+                  gboolean            band,
                   const char         *png)
 {
   QmThroughputCurve c = { 0 };
   QmThroughputLayout layout;
   cairo_t *cr;
   cairo_surface_t *s = qm_test_chart_surface (800, 420, &cr);
+  QmColor shade = qm_test_over (&style->series[0], QM_CHART_BAND_ALPHA, &style->background);
 
   /* Throughput that saturates with the batch, as decode turns compute-bound. */
   for (guint i = 0; i < 10; i++)
@@ -120,8 +135,11 @@ check_throughput (const QmChartStyle *style,
 
       c.concurrency[i] = b;
       c.tokens_per_s_per_gpu[i] = 3000.0 * b / (b + 64.0);
+      c.band_low[i] = c.tokens_per_s_per_gpu[i] * 0.75;
+      c.band_high[i] = c.tokens_per_s_per_gpu[i] * 1.3;
       c.n++;
     }
+  c.has_band = band;
   c.memory_limit = 384;
   c.plan_concurrency = 256;
   c.plan_tokens_per_s_per_gpu = 3000.0 * 256 / (256 + 64.0);
@@ -137,6 +155,14 @@ check_throughput (const QmChartStyle *style,
   g_assert_true (near_color (s, (int) round (qm_axis_to_pixel (&layout.x_axis, 8)),
                              (int) round (qm_axis_to_pixel (&layout.y_axis, c.tokens_per_s_per_gpu[3])),
                              &style->series[0]));
+  /* The likely range: below the curve at 32 sequences, only with a band. */
+  {
+    int x = (int) round (qm_axis_to_pixel (&layout.x_axis, 32));
+    int y = (int) round (qm_axis_to_pixel (&layout.y_axis, c.tokens_per_s_per_gpu[5] * 0.85));
+
+    g_assert_cmpint (layout.band_drawn, ==, band);
+    g_assert_cmpint (qm_test_pixel_near (s, x, y, 3, &shade), ==, band);
+  }
   cairo_destroy (cr);
   cairo_surface_destroy (s);
 }
@@ -148,8 +174,9 @@ test_throughput (void)
 
   qm_chart_style_init_light (&light);
   qm_chart_style_init_dark (&dark);
-  check_throughput (&light, "chart-throughput-light.png");
-  check_throughput (&dark, "chart-throughput-dark.png");
+  check_throughput (&light, TRUE, "chart-throughput-light.png");
+  check_throughput (&dark, TRUE, "chart-throughput-dark.png");
+  check_throughput (&light, FALSE, "chart-throughput-no-band-light.png");
 }
 
 static void

@@ -123,6 +123,33 @@ test_chart_palette (void)
 
           check (what, hex (qm_chart_style_hex (dark, name)), bg, GRAPHICS);
         }
+      /* Error bands (issue #36): a series' curve on its own band, and the
+       * latency chart's curves and targets on the capacity's grey band. */
+      {
+        Rgba series0 = hex (qm_chart_style_hex (dark, "series0"));
+        Rgba band = over (with_alpha (series0, QM_CHART_BAND_ALPHA), bg);
+        Rgba neutral = over (with_alpha (hex (qm_chart_style_hex (dark, "foreground")),
+                                         QM_CHART_NEUTRAL_BAND_ALPHA), bg);
+        static const char *on_neutral[] = { "series0", "series2", "warning", "accent" };
+        g_autofree char *what = g_strdup_printf ("%s series0 on its band (alpha %.2f) (graphics)",
+                                                 dark ? "dark" : "light", QM_CHART_BAND_ALPHA);
+
+        check (what, series0, band, GRAPHICS);
+        for (guint i = 0; i < G_N_ELEMENTS (on_neutral); i++)
+          {
+            g_autofree char *w = g_strdup_printf ("%s %s on the capacity band (alpha %.2f) (graphics)",
+                                                  dark ? "dark" : "light", on_neutral[i],
+                                                  QM_CHART_NEUTRAL_BAND_ALPHA);
+
+            check (w, hex (qm_chart_style_hex (dark, on_neutral[i])), neutral, GRAPHICS);
+          }
+        /* Text on the band: the foreground. */
+        {
+          g_autofree char *w = g_strdup_printf ("%s foreground on the band (text)", dark ? "dark" : "light");
+
+          check (w, hex (qm_chart_style_hex (dark, "foreground")), band, TEXT);
+        }
+      }
     }
   if (failures->len > 0)
     {

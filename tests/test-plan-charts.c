@@ -571,6 +571,89 @@ test_summaries_say_what_is_drawn (void)
     }
 }
 
+/* Issue #36: a plan whose MFU the model predicts has the likely range of
+ * its time around the whole curve, holding the plan's own band at its
+ * point, and the chart shades it; a plan that gives its MFU has none. A
+ * serving plan's throughput curve has the throughput's band. The
+ * summaries say so, in the figures qm_estimate_band_format() gives. */
+static void
+test_bands (void)
+{
+  static const struct
+  {
+    const char *example;
+    gboolean    band;
+  } cases[] = {
+    { "7b-pretrain-30-day-deadline.qmplan", TRUE },
+    { "llama-3.1-70b-pretrain-h100.qmplan", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      QmPlan plan;
+      g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+      g_autofree QmPlanCurves *curves = g_new0 (QmPlanCurves, 1);
+      g_autofree char *text = NULL;
+      const QmGpusTimeCurve *cv = &curves->gpus_time;
+      QmGpusTimeLayout layout;
+      char band[QM_FORMAT_BUF];
+      gboolean at_plan = FALSE;
+      cairo_t *cr;
+      cairo_surface_t *s = qm_test_chart_surface (800, 500, &cr);
+      QmChartStyle style;
+
+      load (cases[i].example, &plan, e);
+      g_assert_cmpint (e->bands.train_days.set, ==, cases[i].band);
+      qm_plan_curves (&plan, e, curves);
+      g_assert_cmpint (cv->has_band, ==, cases[i].band);
+      for (guint k = 0; k < cv->n && cv->has_band; k++)
+        {
+          double days = cv->days[k] > 0 ? cv->days[k] : cv->ideal_days[k];
+
+          g_assert_cmpfloat (cv->band_low[k], <, days);
+          g_assert_cmpfloat (cv->band_high[k], >, days);
+          if (cv->gpus[k] == e->gpus)
+            {
+              g_assert_cmpfloat_with_epsilon (cv->band_low[k], e->bands.train_days.low, 1e-6 * days);
+              g_assert_cmpfloat_with_epsilon (cv->band_high[k], e->bands.train_days.high, 1e-6 * days);
+              at_plan = TRUE;
+            }
+        }
+      g_assert_cmpint (at_plan, ==, cases[i].band);
+
+      qm_chart_style_init_light (&style);
+      qm_chart_render_gpus_time (&(QmChartFrame) { cr, &style, 800, 500 }, cv, &layout);
+      g_assert_cmpint (layout.band_drawn, ==, cases[i].band);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+
+      text = qm_plan_chart_describe_with_curves (QM_PLAN_CHART_GPUS_TIME, &plan, e, curves);
+      qm_estimate_band_format (e, QM_BAND_TRAIN_DAYS, band, sizeof band);
+      g_assert_cmpint (strstr (text, band) != NULL, ==, cases[i].band);
+    }
+
+  {
+    QmPlan plan;
+    g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+    g_autofree QmPlanCurves *curves = g_new0 (QmPlanCurves, 1);
+    g_autofree char *text = NULL;
+    char band[QM_FORMAT_BUF];
+
+    load ("llama-3.1-70b-serving-mi300x.qmplan", &plan, e);
+    qm_plan_curves (&plan, e, curves);
+    g_assert_true (curves->throughput.has_band);
+    for (guint k = 0; k < curves->throughput.n; k++)
+      {
+        g_assert_cmpfloat (curves->throughput.band_low[k], <, curves->throughput.tokens_per_s_per_gpu[k]);
+        g_assert_cmpfloat (curves->throughput.band_high[k], >, curves->throughput.tokens_per_s_per_gpu[k]);
+      }
+    g_assert_cmpfloat (curves->latency.capacity_low_rpm, <, curves->latency.capacity_rpm);
+    g_assert_cmpfloat (curves->latency.capacity_high_rpm, >, curves->latency.capacity_rpm);
+    text = qm_plan_chart_describe_with_curves (QM_PLAN_CHART_THROUGHPUT, &plan, e, curves);
+    g_assert_nonnull (strstr (text, qm_estimate_band_format (e, QM_BAND_TOKENS_PER_S_PER_GPU, band, sizeof band)));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -585,5 +668,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan-charts/serving-curves", test_serving_curves);
   g_test_add_func ("/plan-charts/serving-progress", test_serving_progress);
   g_test_add_func ("/plan-charts/summaries-say-what-is-drawn", test_summaries_say_what_is_drawn);
+  g_test_add_func ("/plan-charts/bands", test_bands);
   return g_test_run ();
 }

@@ -80,6 +80,54 @@ scroll_content (GtkWidget *view,
                                  fraction * (gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj)));
 }
 
+/* Issue #36: each card with a likely range shows it as
+ * qm_estimate_band_format() writes it, a card without one shows none, and
+ * the line under the cards says what the ranges rest on, or why a plan
+ * that gives its own MFU has none. */
+static void
+check_bands (QmPlanView       *view,
+             const QmPlan     *p,
+             const QmEstimate *e)
+{
+  static const struct
+  {
+    const char *card;
+    QmBandId    band;
+  } cards[] = {
+    { "time", QM_BAND_TRAIN_DAYS },
+    { "mfu", QM_BAND_MFU },
+    { "gpus", QM_BAND_GPUS },
+    { "throughput", QM_BAND_TOKENS_PER_S_PER_GPU },
+  };
+  const QmBand *set[] = { &e->bands.train_days, &e->bands.mfu, &e->bands.gpus, &e->bands.tokens_per_s_per_gpu };
+  g_autofree char *basis = qm_estimate_bands_basis (p, e);
+  const char *shown_basis = qm_plan_view_get_bands_basis (view);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
+    {
+      const char *shown = qm_plan_view_get_figure_band (view, cards[i].card);
+      char band[QM_FORMAT_BUF];
+
+      g_test_message ("%s: %s", cards[i].card, shown ? shown : "(no band)");
+      if (!set[i]->set)
+        {
+          g_assert_null (shown);
+          continue;
+        }
+      qm_estimate_band_format (e, cards[i].band, band, sizeof band);
+      g_assert_nonnull (shown);
+      if (strstr (shown, band) == NULL)
+        g_error ("card %s shows \"%s\", not the band \"%s\"", cards[i].card, shown, band);
+    }
+  g_assert_cmpint (e->bands.has, ==, basis != NULL);
+  if (basis != NULL)
+    g_assert_nonnull (strstr (shown_basis, basis));
+  else if (e->has_training && e->mfu_source == QM_MFU_SOURCE_GIVEN)
+    g_assert_nonnull (strstr (shown_basis, "gives its own MFU"));
+  else
+    g_assert_null (shown_basis);
+}
+
 /* What the cards must say, formatted the same way as the view. */
 static void
 check_figures (QmPlanView   *view,
@@ -105,6 +153,7 @@ check_figures (QmPlanView   *view,
                      qm_format_money (buf, sizeof buf, e->cost.monthly, p->pricing.currency));
   g_assert_cmpstr (qm_plan_view_get_figure (view, "memory"), ==,
                    qm_format_bytes (buf, sizeof buf, e->memory.total, QM_BYTES_GB));
+  check_bands (view, p, e);
 }
 
 static void
@@ -642,6 +691,62 @@ test_schema_rows (Fixture       *f,
   close_window (window);
 }
 
+/* Issue #36: a saved quote of a plan with likely ranges shows the same
+ * ranges and basis from its snapshot as the live estimate did (the one
+ * formatter reads the snapshot's bands), and the cards read them aloud. */
+static void
+test_bands_snapshot (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const char *cards[] = { "time", "mfu", "gpus" };
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmPlanEditor) loaded = NULL;
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *basis = NULL;
+  char *live[G_N_ELEMENTS (cards)];
+  QmPlan plan;
+  GtkWidget *view;
+  GtkWindow *window;
+  gint64 id;
+
+  load_example (examples[1], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (f->store, editor);
+  window = show_view (view, 1280, 900);
+  g_assert_true (qm_plan_editor_get_estimate (editor)->bands.has);
+  g_assert_true (gtk_widget_activate_action (view, "plan.add-to-compare", NULL));
+  id = qm_plan_editor_get_saved_id (editor);
+  g_assert_cmpint (id, >, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
+    {
+      live[i] = g_strdup (qm_plan_view_get_figure_band (QM_PLAN_VIEW (view), cards[i]));
+      g_assert_nonnull (live[i]);
+    }
+  basis = g_strdup (qm_plan_view_get_bands_basis (QM_PLAN_VIEW (view)));
+  close_window (window);
+
+  g_assert_true (qm_catalog_store_set_price_override (f->store, QM_CATALOG_KIND_SERVER, "dgx-h100",
+                                                      300000, &error));
+  g_assert_no_error (error);
+  g_assert_true (qm_plan_store_catalog_changed (f->store, id, NULL, &error));
+  saved = qm_plan_store_load (f->store, id, &error);
+  g_assert_true (qm_plan_store_read_plan (f->store, saved->inputs, &plan, NULL, &error));
+  g_assert_no_error (error);
+  loaded = qm_plan_editor_new (&plan);
+  qm_plan_editor_mark_saved (loaded, id);
+  view = qm_plan_view_new (f->store, loaded);
+  window = show_view (view, 1280, 900);
+  g_assert_true (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
+  for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
+    {
+      g_assert_cmpstr (qm_plan_view_get_figure_band (QM_PLAN_VIEW (view), cards[i]), ==, live[i]);
+      g_free (live[i]);
+    }
+  g_assert_cmpstr (qm_plan_view_get_bands_basis (QM_PLAN_VIEW (view)), ==, basis);
+  close_window (window);
+}
+
 /* Issue 31: a fixed serving fleet's capacity reads the same in the
  * estimate's JSON (what `estimate --json` prints), the plan view's
  * Capacity card, its latency chart's description and the exported PDF's
@@ -797,6 +902,7 @@ main (int argc, char **argv)
   ADD ("/plan-view/schema-rows", test_schema_rows);
   ADD ("/plan-view/serving-capacity", test_serving_capacity_views);
   ADD ("/plan-view/serving-sweeps", test_serving_sweeps);
+  ADD ("/plan-view/bands-snapshot", test_bands_snapshot);
 #undef ADD
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
+#include "qm-a11y.h"
 #include "qm-catalog.h"
 #include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
@@ -21,6 +22,43 @@
 /* ------------------------------------------------------------------ */
 /* Key figures: from the estimate, or from a saved snapshot            */
 
+
+/* The likely ranges as every view writes them (qm_estimate_band_format),
+ * "" where @e has none. */
+static void
+figures_bands (const QmPlan      *p,
+               const QmEstimate  *e,
+               QmPlanViewFigures *f)
+{
+  static const struct
+  {
+    QmBandId band;
+    gsize    offset;
+  } bands[] = {
+    { QM_BAND_MFU, G_STRUCT_OFFSET (QmPlanViewFigures, band_mfu) },
+    { QM_BAND_TRAIN_DAYS, G_STRUCT_OFFSET (QmPlanViewFigures, band_days) },
+    { QM_BAND_GPUS, G_STRUCT_OFFSET (QmPlanViewFigures, band_gpus) },
+    { QM_BAND_TOKENS_PER_S_PER_GPU, G_STRUCT_OFFSET (QmPlanViewFigures, band_tokens) },
+  };
+  const QmBand *set[] = { &e->bands.mfu, &e->bands.train_days, &e->bands.gpus, &e->bands.tokens_per_s_per_gpu };
+  g_autofree char *basis = e->valid ? qm_estimate_bands_basis (p, e) : NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bands); i++)
+    {
+      char *buf = G_STRUCT_MEMBER_P (f, bands[i].offset);
+
+      buf[0] = '\0';
+      if (e->valid && set[i]->set)
+        qm_estimate_band_format (e, bands[i].band, buf, QM_FORMAT_BUF);
+    }
+  g_strlcpy (f->bands_basis, basis ? basis : "", sizeof f->bands_basis);
+  f->deadline_confidence = f->deadline_error = NAN;
+  if (e->valid && e->bands.has && p->workload.deadline_days > 0 && e->bands.deadline_error > 0)
+    {
+      f->deadline_confidence = e->bands.confidence;
+      f->deadline_error = e->bands.deadline_error;
+    }
+}
 
 void
 qm_plan_view_figures_from_estimate (const QmPlan     *p,
@@ -64,6 +102,8 @@ qm_plan_view_figures_from_estimate (const QmPlan     *p,
   f->max_requests_per_s = e->has_inference && e->inference.fixed_fleet ? e->inference.max_requests_per_s : NAN;
   f->headroom = e->has_inference && e->inference.fixed_fleet ? e->inference.headroom : NAN;
   f->gpus_for_rate = e->has_inference && e->inference.fixed_fleet ? e->inference.gpus_for_rate : NAN;
+  f->tokens_per_s_per_gpu = e->has_inference ? e->inference.tokens_per_s_per_gpu : NAN;
+  figures_bands (p, e, f);
 }
 
 static JsonNode *
@@ -145,8 +185,42 @@ static const struct
   { "inference", "max_requests_per_s", FIG (max_requests_per_s) },
   { "inference", "headroom", FIG (headroom) },
   { "inference", "gpus_for_rate", FIG (gpus_for_rate) },
+  { "inference", "tokens_per_s_per_gpu", FIG (tokens_per_s_per_gpu) },
+  { "bands", "confidence", FIG (deadline_confidence) },
+  { "bands", "deadline_error", FIG (deadline_error) },
 };
 #undef FIG
+
+/* A saved estimate's likely ranges (absent before issue #36), written by
+ * the one formatter through an estimate that holds only them; the basis
+ * as the snapshot wrote it. */
+static void
+snapshot_bands (const QmPlan      *p,
+                JsonObject        *bands,
+                QmPlanViewFigures *f)
+{
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  const char *basis = qm_plan_view_json_str (bands, "basis");
+  QmBand *each[] = { &e->bands.mfu, &e->bands.train_days, &e->bands.gpus, &e->bands.tokens_per_s_per_gpu };
+  static const char *members[] = { "mfu", "train_days", "gpus", "tokens_per_s_per_gpu" };
+  char *bufs[] = { f->band_mfu, f->band_days, f->band_gpus, f->band_tokens };
+  static const QmBandId ids[] = { QM_BAND_MFU, QM_BAND_TRAIN_DAYS, QM_BAND_GPUS, QM_BAND_TOKENS_PER_S_PER_GPU };
+
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      JsonObject *b = qm_plan_view_json_obj (bands, members[i]);
+
+      each[i]->low = qm_plan_view_json_num (b, "low");
+      each[i]->high = qm_plan_view_json_num (b, "high");
+      each[i]->set = isfinite (each[i]->low) && isfinite (each[i]->high);
+      bufs[i][0] = '\0';
+      if (each[i]->set)
+        qm_estimate_band_format (e, ids[i], bufs[i], QM_FORMAT_BUF);
+    }
+  g_strlcpy (f->bands_basis, basis ? basis : "", sizeof f->bands_basis);
+  if (!(f->deadline_error > 0) || p->workload.deadline_days <= 0)
+    f->deadline_confidence = f->deadline_error = NAN;
+}
 
 /* The snapshot may come from an older version: every key may be absent. */
 void
@@ -172,6 +246,7 @@ qm_plan_view_figures_from_snapshot (const QmPlan      *p,
   f->mfu_source = qm_plan_view_json_str (o, "mfu_source");
   f->fits = fits && JSON_NODE_HOLDS_VALUE (fits) ? json_node_get_boolean (fits) : -1;
   f->buy = pricing ? g_strcmp0 (pricing, "buy") == 0 : p->pricing.mode == QM_PRICING_BUY;
+  snapshot_bands (p, qm_plan_view_json_obj (o, "bands"), f);
 }
 
 typedef struct
@@ -186,6 +261,7 @@ static const FigureInfo figure_infos[] = {
   { "racks",   N_("Racks") },
   { "time",    N_("Time to Train") },
   { "capacity", N_("Capacity") },
+  { "throughput", N_("Tokens/s per GPU") },
   { "mfu",     N_("MFU") },
   { "memory",  N_("Memory per GPU") },
   { "power",   N_("Power") },
@@ -253,9 +329,54 @@ figure_card_new (QmPlanView       *self,
 
   g_hash_table_insert (self->figure_values, (gpointer) info->id, gtk_builder_get_object (builder, "value"));
   g_hash_table_insert (self->figure_details, (gpointer) info->id, gtk_builder_get_object (builder, "detail"));
+  g_hash_table_insert (self->figure_bands, (gpointer) info->id, gtk_builder_get_object (builder, "band"));
   g_hash_table_insert (self->figure_cards, (gpointer) info->id, gtk_builder_get_object (builder, "card"));
   /* Wrapped while the builder still holds the frame. */
   return qm_plan_view_capped_new (frame, FIGURE_CARD_NATURAL);
+}
+
+/* Fills card @id: its @value, its likely range @band (issue #36; NULL or
+ * "" for none) and its @detail, read as one by a screen reader. */
+static void
+set_figure_full (QmPlanView *self,
+                 const char *id,
+                 const char *title,
+                 const char *value,
+                 const char *band,
+                 const char *detail,
+                 gboolean    problem)
+{
+  GtkWidget *card = g_hash_table_lookup (self->figure_cards, id);
+  GtkWidget *value_label = g_hash_table_lookup (self->figure_values, id);
+  GtkWidget *band_label = g_hash_table_lookup (self->figure_bands, id);
+  GtkWidget *detail_label = g_hash_table_lookup (self->figure_details, id);
+  GtkWidget *title_box = gtk_widget_get_first_child (card);
+  GtkWidget *title_label = gtk_widget_get_first_child (title_box);
+  GtkWidget *icon = gtk_widget_get_last_child (title_box);
+  g_autofree char *a11y = NULL;
+
+  if (title != NULL)
+    gtk_label_set_label (GTK_LABEL (title_label), title);
+  gtk_label_set_label (GTK_LABEL (value_label), value);
+  gtk_label_set_label (GTK_LABEL (band_label), band ? band : "");
+  gtk_widget_set_visible (band_label, band != NULL && band[0] != '\0');
+  gtk_label_set_label (GTK_LABEL (detail_label), detail ? detail : "");
+  gtk_widget_set_visible (detail_label, detail != NULL && detail[0] != '\0');
+  gtk_widget_set_visible (icon, problem);
+  if (problem)
+    gtk_widget_add_css_class (value_label, "error");
+  else
+    gtk_widget_remove_css_class (value_label, "error");
+  gtk_widget_set_tooltip_text (value_label, NULL);
+
+  a11y = g_strdup_printf ("%s: %s%s%s%s%s%s", gtk_label_get_label (GTK_LABEL (title_label)),
+                          problem ? _("problem: ") : "", value,
+                          band && band[0] ? ", " : "", band ? band : "",
+                          detail && detail[0] ? ". " : "", detail ? detail : "");
+  /* The card (and its flow box child) reads as one labelled figure. */
+  qm_a11y_label (gtk_widget_get_parent (card), a11y);
+  qm_a11y_label (gtk_widget_get_ancestor (card, GTK_TYPE_FLOW_BOX_CHILD), a11y);
+  gtk_widget_set_visible (gtk_widget_get_ancestor (card, GTK_TYPE_FLOW_BOX_CHILD), TRUE);
 }
 
 static void
@@ -266,35 +387,7 @@ set_figure (QmPlanView *self,
             const char *detail,
             gboolean    problem)
 {
-  GtkWidget *card = g_hash_table_lookup (self->figure_cards, id);
-  GtkWidget *value_label = g_hash_table_lookup (self->figure_values, id);
-  GtkWidget *detail_label = g_hash_table_lookup (self->figure_details, id);
-  GtkWidget *title_box = gtk_widget_get_first_child (card);
-  GtkWidget *title_label = gtk_widget_get_first_child (title_box);
-  GtkWidget *icon = gtk_widget_get_last_child (title_box);
-  g_autofree char *a11y = NULL;
-
-  if (title != NULL)
-    gtk_label_set_label (GTK_LABEL (title_label), title);
-  gtk_label_set_label (GTK_LABEL (value_label), value);
-  gtk_label_set_label (GTK_LABEL (detail_label), detail ? detail : "");
-  gtk_widget_set_visible (detail_label, detail != NULL && detail[0] != '\0');
-  gtk_widget_set_visible (icon, problem);
-  if (problem)
-    gtk_widget_add_css_class (value_label, "error");
-  else
-    gtk_widget_remove_css_class (value_label, "error");
-  gtk_widget_set_tooltip_text (value_label, NULL);
-
-  a11y = g_strdup_printf ("%s: %s%s%s%s", gtk_label_get_label (GTK_LABEL (title_label)),
-                          problem ? _("problem: ") : "", value,
-                          detail && detail[0] ? ". " : "", detail ? detail : "");
-  /* The card (and its flow box child) reads as one labelled figure. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (card)),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_ancestor (card, GTK_TYPE_FLOW_BOX_CHILD)),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-  gtk_widget_set_visible (gtk_widget_get_ancestor (card, GTK_TYPE_FLOW_BOX_CHILD), TRUE);
+  set_figure_full (self, id, title, value, NULL, detail, problem);
 }
 
 static void
@@ -322,6 +415,7 @@ update_cluster (QmPlanView              *self,
   char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF];
   g_autofree char *gpus = NULL;
   g_autofree char *racks = NULL;
+  g_autofree char *band = NULL;
 
   gpus = g_strdup_printf (_("%s, %u per node"),
                           p->hardware.gpu.info.name ? p->hardware.gpu.info.name : p->gpu_id,
@@ -335,7 +429,12 @@ update_cluster (QmPlanView              *self,
       g_free (gpus);
       gpus = g_steal_pointer (&with_spare);
     }
-  set_figure (self, "gpus", NULL, num_or_dash (a, sizeof a, f->gpus, 0), gpus, FALSE);
+  if (f->band_gpus[0] != '\0')
+    /* Translators: %s is a range of GPU counts such as "75–100": the GPUs
+     * the same training run (or, below, serving load) likely needs. */
+    band = g_strdup_printf (f->training ? _("Likely %s for the same work") : _("Likely %s for the same load"),
+                            f->band_gpus);
+  set_figure_full (self, "gpus", NULL, num_or_dash (a, sizeof a, f->gpus, 0), band, gpus, FALSE);
   set_figure (self, "nodes", NULL, num_or_dash (a, sizeof a, f->nodes, 0),
               p->hardware.server.info.name ? p->hardware.server.info.name : p->server_id, FALSE);
   if (isfinite (f->nodes_per_rack))
@@ -355,11 +454,17 @@ update_time (QmPlanView              *self,
 
   if (f->training)
     {
+      g_autofree char *band = NULL;
+
       detail = isfinite (f->ideal_days)
                ? g_strdup_printf (_("With failures; %s without"), FMT (b, qm_format_days, f->ideal_days))
                : NULL;
-      set_figure (self, "time", _("Time to Train"),
-                  isfinite (f->train_days) ? FMT (a, qm_format_days, f->train_days) : "–", detail, FALSE);
+      if (f->band_days[0] != '\0')
+        /* Translators: %s is a range of days such as "23.8–31.5". */
+        band = g_strdup_printf (_("Likely %s days"), f->band_days);
+      set_figure_full (self, "time", _("Time to Train"),
+                       isfinite (f->train_days) ? FMT (a, qm_format_days, f->train_days) : "–", band, detail,
+                       FALSE);
     }
   else
     {
@@ -428,6 +533,7 @@ update_mfu (QmPlanView              *self,
 {
   char a[QM_FORMAT_BUF];
   g_autofree char *value = NULL;
+  g_autofree char *band = NULL;
   const char *source;
 
   if (!f->training || !isfinite (f->mfu))
@@ -440,7 +546,61 @@ update_mfu (QmPlanView              *self,
          : g_strcmp0 (f->mfu_source, "default") == 0 ? _("Default for this GPU family")
          : NULL;
   value = g_strdup_printf ("%s%%", qm_format_number (a, sizeof a, f->mfu * 100, 1));
-  set_figure (self, "mfu", NULL, value, source, FALSE);
+  if (f->band_mfu[0] != '\0')
+    /* Translators: %s is a range of percentages such as "40.7–54.0%". */
+    band = g_strdup_printf (_("Likely %s"), f->band_mfu);
+  set_figure_full (self, "mfu", NULL, value, band, source, FALSE);
+}
+
+/* Serving: output tokens/s per GPU and its likely range. */
+static void
+update_throughput (QmPlanView              *self,
+                   const QmPlanViewFigures *f)
+{
+  char a[QM_FORMAT_BUF];
+  g_autofree char *value = NULL;
+  g_autofree char *band = NULL;
+
+  if (f->training || !isfinite (f->tokens_per_s_per_gpu))
+    {
+      hide_figure (self, "throughput");
+      return;
+    }
+  value = g_strdup (FMT (a, qm_format_number, f->tokens_per_s_per_gpu, 0));
+  if (f->band_tokens[0] != '\0')
+    band = g_strdup_printf (_("Likely %s"), f->band_tokens);
+  set_figure_full (self, "throughput", NULL, value, band, _("Output tokens at the plan's requests in flight"),
+                   FALSE);
+}
+
+/* What the likely ranges rest on, under the cards; a plan that gives its
+ * own MFU has none, and says why. */
+static void
+update_bands_basis (QmPlanView              *self,
+                    const QmPlanViewFigures *f)
+{
+  g_autofree char *text = NULL;
+
+  if (f->bands_basis[0] != '\0')
+    {
+      GString *s = g_string_new (NULL);
+      char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF];
+
+      /* Translators: %s says what the ranges rest on, such as "17
+       * published runs on H100-class GPUs, 3D parallel, 4–16,384 GPUs". */
+      g_string_printf (s, _("Likely ranges (p10–p90) from the validation: %s."), f->bands_basis);
+      if (isfinite (f->deadline_confidence) && f->deadline_error > 0)
+        /* Translators: the deadline's confidence ("90"), then the error
+         * the GPUs were sized at ("13.0"). */
+        g_string_append_printf (s, _(" The deadline is met with %s%% confidence: sized for a run %s%% slower than estimated."),
+                                FMT (a, qm_format_number, 100.0 * f->deadline_confidence, 0),
+                                FMT (b, qm_format_number, 100.0 * f->deadline_error, 1));
+      text = g_string_free (s, FALSE);
+    }
+  else if (f->training && g_strcmp0 (f->mfu_source, "given") == 0)
+    text = g_strdup (_("No likely ranges: the plan gives its own MFU, which no validation measures."));
+  gtk_label_set_label (self->bands_basis, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->bands_basis), text != NULL);
 }
 
 /* Memory: fits or not, with the margin. */
@@ -562,11 +722,13 @@ qm_plan_view_update_figures (QmPlanView              *self,
   update_cluster (self, p, f);
   update_time (self, f);
   update_capacity (self, p, f);
+  update_throughput (self, f);
   update_mfu (self, f);
   update_memory (self, f);
   update_power (self, p, f);
   update_cost (self, p, f);
   update_goodput (self, f);
+  update_bands_basis (self, f);
 }
 
 /* One card for each key figure, in their order on the page. */

@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 
 #include "qm-advisor-panel.h"
+#include "qm-format.h"
 #include "qm-plan-charts.h"
 #include "qm-plan-store.h"
 #include "qm-store-roles.h"
@@ -41,6 +42,15 @@ typedef struct
   double      gpus_per_replica, idle_gpus;
   /* A fixed fleet (issue 31): what it holds; NaN when sized for the rate. */
   double      max_requests_per_s, headroom, gpus_for_rate;
+  double      tokens_per_s_per_gpu;
+  /* The likely ranges (issue #36) as qm_estimate_band_format() writes
+   * them, "" where none, and their basis in words ("" when none). */
+  char        band_mfu[QM_FORMAT_BUF], band_days[QM_FORMAT_BUF];
+  char        band_gpus[QM_FORMAT_BUF], band_tokens[QM_FORMAT_BUF];
+  char        bands_basis[256];
+  /* A deadline plan sized above the estimate: the confidence and the
+   * error it was sized at (issue #36); NaN when none. */
+  double      deadline_confidence, deadline_error;
 } QmPlanViewFigures;
 
 /* A flow box puts N children on a line only when N natural widths fit: the
@@ -118,6 +128,7 @@ struct _QmPlanView
   /* Key figures: value, detail and card widgets by id. */
   GHashTable        *figure_values;
   GHashTable        *figure_details;
+  GHashTable        *figure_bands;
   GHashTable        *figure_cards;
 
   GListStore        *bom_store;
@@ -146,6 +157,7 @@ struct _QmPlanView
   GtkLabel          *plan_title;
   GtkLabel          *plan_subtitle;
   GtkFlowBox        *figures_box;
+  GtkLabel          *bands_basis;
   GtkLabel          *charts_note;
   GtkFlowBox        *charts_box;
   GtkColumnView     *bom_view;

@@ -798,6 +798,7 @@ qm_plan_view_finalize (GObject *object)
     g_free (self->layouts[k]);
   g_clear_pointer (&self->figure_values, g_hash_table_unref);
   g_clear_pointer (&self->figure_details, g_hash_table_unref);
+  g_clear_pointer (&self->figure_bands, g_hash_table_unref);
   g_clear_pointer (&self->figure_cards, g_hash_table_unref);
   g_free (self->save_error);
 
@@ -896,6 +897,7 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, plan_title);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, plan_subtitle);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, figures_box);
+  gtk_widget_class_bind_template_child (widget_class, QmPlanView, bands_basis);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, charts_note);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, charts_box);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, bom_view);
@@ -945,6 +947,7 @@ qm_plan_view_init (QmPlanView *self)
   self->quote = g_new0 (QmQuote, 1);
   self->figure_values = g_hash_table_new (g_str_hash, g_str_equal);
   self->figure_details = g_hash_table_new (g_str_hash, g_str_equal);
+  self->figure_bands = g_hash_table_new (g_str_hash, g_str_equal);
   self->figure_cards = g_hash_table_new (g_str_hash, g_str_equal);
 
   qm_plan_view_add_figure_cards (self);
@@ -1046,4 +1049,22 @@ qm_plan_view_get_figure_detail (QmPlanView *self,
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), NULL);
   label = g_hash_table_lookup (self->figure_details, id);
   return label != NULL ? gtk_label_get_label (GTK_LABEL (label)) : NULL;
+}
+
+const char *
+qm_plan_view_get_figure_band (QmPlanView *self,
+                              const char *id)
+{
+  GtkWidget *label;
+
+  g_return_val_if_fail (QM_IS_PLAN_VIEW (self), NULL);
+  label = g_hash_table_lookup (self->figure_bands, id);
+  return label != NULL && gtk_widget_get_visible (label) ? gtk_label_get_label (GTK_LABEL (label)) : NULL;
+}
+
+const char *
+qm_plan_view_get_bands_basis (QmPlanView *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_VIEW (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->bands_basis)) ? gtk_label_get_label (self->bands_basis) : NULL;
 }

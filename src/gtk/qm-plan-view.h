@@ -109,7 +109,8 @@ GtkWidget    *qm_plan_view_get_input_row    (QmPlanView   *self,
 const char *const *qm_plan_view_list_inputs (void);
 
 /* The text of key-figure card @id ("gpus", "nodes", "racks", "time",
- * "capacity", "mfu", "memory", "power", "energy", "cost", "co2", "goodput"), as
+ * "capacity", "throughput", "mfu", "memory", "power", "energy", "cost", "co2",
+ * "goodput"), as
  * shown. For tests. */
 const char   *qm_plan_view_get_figure       (QmPlanView   *self,
                                              const char   *id);
@@ -122,5 +123,12 @@ const QmPlanCurves *qm_plan_view_get_curves (QmPlanView   *self);
 /* The line under key figure @id's value (its detail), or NULL. */
 const char   *qm_plan_view_get_figure_detail (QmPlanView   *self,
                                               const char   *id);
+/* Key figure @id's likely range as shown ("Likely 23.8–31.5 days"), or
+ * NULL when it shows none (issue #36). For tests. */
+const char   *qm_plan_view_get_figure_band  (QmPlanView   *self,
+                                             const char   *id);
+/* The line under the key figures that says what the likely ranges rest
+ * on, or NULL when hidden. For tests. */
+const char   *qm_plan_view_get_bands_basis  (QmPlanView   *self);
 
 G_END_DECLS

@@ -150,6 +150,7 @@ struct _QmWizard
   AdwActionRow         *active_params_row;
   GtkSwitch            *fixed_gpus_switch;
   AdwActionRow         *fixed_gpus_row;
+  AdwComboRow          *confidence_row;  /* a deadline's, in words (issue #36) */
   GtkSwitch            *flash_switch;
   GtkSwitch            *auto_parallel_switch;
   AdwComboRow          *pricing_row;

@@ -34,6 +34,14 @@ static const QmWizardRow schedule_rows[] = {
   { "gpus", "target.gpus", QM_PARSE_COUNT, .max = 1e7 },
 };
 
+/* Issue #36: how sure a deadline is to be met, in words; written as
+ * target.confidence (0: absent, the estimate itself; 0.9: the band's
+ * pessimistic edge). */
+static const QmWizardChoice confidences[] = {
+  { "0", N_("Likely (50%)") },
+  { "0.9", N_("Almost certainly (90%)") },
+};
+
 static const QmWizardRow traffic_rows[] = {
   { "requests", "workload.inference.requests_per_minute", QM_PARSE_NUMBER },
   { "input-tokens", "workload.inference.input_tokens", QM_PARSE_COUNT, PREFILL, .max = 1e8 },
@@ -65,6 +73,8 @@ qm_wizard_build_data (QmWizard *self)
                                                       &self->fixed_gpus_row);
   qm_wizard_add_fields (self, schedule, QM_WIZARD_STEP_DATA,
                         schedule_rows, G_N_ELEMENTS (schedule_rows));
+  self->confidence_row = qm_wizard_add_combo (self, schedule, "confidence", "target.confidence",
+                                              confidences, G_N_ELEMENTS (confidences));
   qm_wizard_add_fields (self, GTK_WIDGET (self->traffic_group), QM_WIZARD_STEP_DATA,
                         traffic_rows, G_N_ELEMENTS (traffic_rows));
   qm_wizard_add_fields (self, GTK_WIDGET (self->latency_group), QM_WIZARD_STEP_DATA,

@@ -623,6 +623,7 @@ qm_wizard_update_mode (QmWizard *self)
                                training ? _("Otherwise the cluster is sized to finish in time")
                                         : _("Otherwise the cluster is sized for the traffic"));
   gtk_widget_set_visible (GTK_WIDGET (deadline->row), training && !fixed);
+  gtk_widget_set_visible (GTK_WIDGET (self->confidence_row), training && !fixed);
   gtk_widget_set_visible (GTK_WIDGET (gpus->row), fixed);
 
   qm_wizard_show_parallel (self, !auto_parallel);

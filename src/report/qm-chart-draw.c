@@ -297,8 +297,18 @@ legend_rows (cairo_t             *cr,
             }
           else
             {
+              if (entries[i].band_alpha > 0)
+                qm_chart_set_color_alpha (cr, &entries[i].color, entries[i].band_alpha);
               cairo_rectangle (cr, cx, round (cy + (h - SWATCH) / 2.0), SWATCH, SWATCH);
               cairo_fill (cr);
+              /* A faint shade alone is hard to see at a swatch's size. */
+              if (entries[i].band_alpha > 0)
+                {
+                  qm_chart_set_color_alpha (cr, &entries[i].color, 0.6);
+                  cairo_set_line_width (cr, 1.0);
+                  cairo_rectangle (cr, cx + 0.5, round (cy + (h - SWATCH) / 2.0) + 0.5, SWATCH - 1.0, SWATCH - 1.0);
+                  cairo_stroke (cr);
+                }
             }
           qm_chart_set_color (cr, &style->foreground);
           qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, cx + SWATCH + 4.0, cy, 0.0, 0.0 },
@@ -353,6 +363,47 @@ qm_chart_polyline (cairo_t      *cr,
         cairo_line_to (cr, px, py);
       started = TRUE;
     }
+}
+
+static gboolean
+placeable (double x,
+           double lo,
+           double hi)
+{
+  return x > 0 && lo > 0 && hi > 0 && isfinite (x) && isfinite (lo) && isfinite (hi);
+}
+
+void
+qm_chart_band_path (cairo_t      *cr,
+                    const QmAxis *x_axis,
+                    const QmAxis *y_axis,
+                    const double *xs,
+                    const double *lows,
+                    const double *highs,
+                    guint         n)
+{
+  gboolean started = FALSE;
+
+  /* Along the high edge, then back along the low one. */
+  for (guint i = 0; i < n; i++)
+    if (placeable (xs[i], lows[i], highs[i]))
+      {
+        double px = qm_axis_to_pixel (x_axis, xs[i]);
+        double py = qm_axis_to_pixel (y_axis, MIN (highs[i], y_axis->max * 10.0));
+
+        if (started)
+          cairo_line_to (cr, px, py);
+        else
+          cairo_move_to (cr, px, py);
+        started = TRUE;
+      }
+  if (!started)
+    return;
+  for (guint i = n; i-- > 0;)
+    if (placeable (xs[i], lows[i], highs[i]))
+      cairo_line_to (cr, qm_axis_to_pixel (x_axis, xs[i]),
+                     qm_axis_to_pixel (y_axis, MIN (lows[i], y_axis->max * 10.0)));
+  cairo_close_path (cr);
 }
 
 void

@@ -122,6 +122,7 @@ typedef struct
   const char *label;
   QmColor     color;
   gboolean    dashed;   /* drawn as a line sample rather than a swatch */
+  double      band_alpha; /* > 0: a swatch at this alpha, for a shaded range */
 } QmLegendEntry;
 
 /* The legend lays its entries out in rows within a width: the height
@@ -148,6 +149,17 @@ void   qm_chart_polyline    (cairo_t            *cr,
                              const QmAxis       *y_axis,
                              const double       *xs,
                              const double       *ys,
+                             guint               n);
+
+/* Adds the closed region between @lows and @highs over @xs (an error
+ * band, issue #36) to @cr, skipping points either edge cannot place, as
+ * qm_chart_polyline() does. The caller fills (QM_CHART_BAND_ALPHA). */
+void   qm_chart_band_path   (cairo_t            *cr,
+                             const QmAxis       *x_axis,
+                             const QmAxis       *y_axis,
+                             const double       *xs,
+                             const double       *lows,
+                             const double       *highs,
                              guint               n);
 
 /* How a dashed line is stroked: in @color, @width wide, @dash the on and

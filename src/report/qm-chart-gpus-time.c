@@ -48,6 +48,17 @@ curve_domain (const QmGpusTimeCurve *c,
               d->max_d = MAX (d->max_d, v);
             }
         }
+      if (c->has_band)
+        for (guint k = 0; k < 2; k++)
+          {
+            double v = k == 0 ? c->band_low[i] : c->band_high[i];
+
+            if (v > 0 && isfinite (v))
+              {
+                d->min_d = MIN (d->min_d, v);
+                d->max_d = MAX (d->max_d, v);
+              }
+          }
       if (c->days[i] > 0)
         d->has_days = TRUE;
       if (c->cost[i] > 0 && isfinite (c->cost[i]))
@@ -195,8 +206,15 @@ draw_curves (cairo_t                *cr,
 {
   guint n = n_points (c);
 
-  /* Cost, then ideal (dashed), then with failures (solid) on top. */
+  /* The likely range below everything, then cost, then ideal (dashed),
+   * then with failures (solid) on top. */
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  if (c->has_band)
+    {
+      qm_chart_set_color_alpha (cr, &style->series[0], QM_CHART_BAND_ALPHA);
+      qm_chart_band_path (cr, &layout->x_axis, &layout->y_axis, c->gpus, c->band_low, c->band_high, n);
+      cairo_fill (cr);
+    }
   if (layout->has_cost)
     {
       gboolean started = FALSE;
@@ -377,7 +395,7 @@ qm_chart_render_gpus_time (const QmChartFrame    *frame,
   QmGpusTimeLayout layout = { 0 };
   Domain d;
   double legend_h;
-  QmLegendEntry legend[5];
+  QmLegendEntry legend[6];
   guint n_legend = 0;
 
   curve_domain (c, &d);
@@ -386,6 +404,9 @@ qm_chart_render_gpus_time (const QmChartFrame    *frame,
   qm_chart_begin (frame);
   legend[n_legend++] = (QmLegendEntry) { _("With failures and restarts"), style->series[0], FALSE };
   legend[n_legend++] = (QmLegendEntry) { _("Ideal (no failures)"), style->series[0], TRUE };
+  if (c->has_band)
+    legend[n_legend++] = (QmLegendEntry) { _("Likely range (p10–p90)"), style->series[0], FALSE,
+                                           QM_CHART_BAND_ALPHA };
   if (layout.has_cost)
     legend[n_legend++] = (QmLegendEntry) { _("Cost of the run"), style->series[1], FALSE };
   if (c->deadline_days > 0)
@@ -398,6 +419,7 @@ qm_chart_render_gpus_time (const QmChartFrame    *frame,
   cairo_clip (cr);
   draw_marks (cr, c, style, &layout);
   draw_curves (cr, c, style, d.has_days, &layout);
+  layout.band_drawn = c->has_band;
   cairo_restore (cr);
 
   /* Labels outside the clip so they are never cut. */

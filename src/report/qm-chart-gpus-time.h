@@ -29,6 +29,11 @@ typedef struct
   double plan_gpus;                        /* the plan's point; 0 = none */
   double plan_days;
   double deadline_days;                    /* 0 = none */
+  /* The likely range of the time (issue #36): each point's days at the
+   * error model's p10 and p90, drawn shaded around the curve. */
+  gboolean has_band;
+  double band_low[QM_CURVE_MAX_POINTS];
+  double band_high[QM_CURVE_MAX_POINTS];
   const char *currency;
   char   no_fit_reason[384];               /* why, in words; "" = none given */
 } QmGpusTimeCurve;
@@ -46,6 +51,7 @@ typedef struct
   double no_fit_x0, no_fit_x1;             /* the columns where the model does not fit, or -1 */
   QmRect no_fit_label;                     /* the words that say why, 0 × 0 if none */
   QmRect plan_label;                       /* "This plan: …" */
+  gboolean band_drawn;                     /* the likely range is shaded */
 } QmGpusTimeLayout;
 
 void qm_chart_render_gpus_time (const QmChartFrame    *frame,

@@ -195,6 +195,18 @@ draw_capacity (cairo_t               *cr,
     return -1;
   x = round (qm_axis_to_pixel (&layout->x_axis, c->capacity_rpm)) + 0.5;
   cairo_save (cr);
+  /* Its likely range (issue #36), shaded behind the line in both panels. */
+  if (c->capacity_low_rpm > 0 && c->capacity_high_rpm > c->capacity_low_rpm)
+    {
+      double x0 = qm_axis_to_pixel (&layout->x_axis, c->capacity_low_rpm);
+      double x1 = MIN (qm_axis_to_pixel (&layout->x_axis, c->capacity_high_rpm),
+                       layout->tpot_plot.x + layout->tpot_plot.width);
+
+      qm_chart_set_color_alpha (cr, &style->foreground, QM_CHART_NEUTRAL_BAND_ALPHA);
+      cairo_rectangle (cr, x0, layout->ttft_plot.y, x1 - x0, layout->ttft_plot.height);
+      cairo_rectangle (cr, x0, layout->tpot_plot.y, x1 - x0, layout->tpot_plot.height);
+      cairo_fill (cr);
+    }
   qm_chart_set_color (cr, &style->foreground);
   cairo_set_line_width (cr, 1.5);
   cairo_set_dash (cr, dash_mark, 2, 0);
@@ -243,7 +255,7 @@ qm_chart_render_serving (const QmChartFrame   *frame,
   const double width = frame->width, height = frame->height;
   const double pad = 12.0, gap = 14.0;
   QmServingLayout layout = { 0 };
-  QmLegendEntry legend[5];
+  QmLegendEntry legend[6];
   guint n_legend = 0, n = MIN (c->n, QM_SERVING_CURVE_MAX);
   double text_h, legend_h, x_title_h, label_w, panels_h;
   double x_lo = G_MAXDOUBLE, x_hi = 0, t_lo, t_hi, p_lo, p_hi;
@@ -266,6 +278,8 @@ qm_chart_render_serving (const QmChartFrame   *frame,
     x_hi = MAX (x_hi, c->plan_rpm);
   if (c->capacity_rpm > 0)
     x_hi = MAX (x_hi, c->capacity_rpm);
+  if (c->capacity_rpm > 0 && c->capacity_high_rpm > 0)
+    x_hi = MAX (x_hi, c->capacity_high_rpm);
   if (x_hi <= 0)
     x_lo = 0, x_hi = 60;
   latency_domain (c, &ttft, &t_lo, &t_hi);
@@ -281,6 +295,9 @@ qm_chart_render_serving (const QmChartFrame   *frame,
   if (c->capacity_rpm > 0)
     legend[n_legend++] = (QmLegendEntry) { _("Capacity: the most the GPUs hold within the targets"),
                                            style->foreground, TRUE };
+  if (c->capacity_rpm > 0 && c->capacity_low_rpm > 0)
+    legend[n_legend++] = (QmLegendEntry) { _("Likely range of the capacity (p10–p90)"), style->foreground, FALSE,
+                                           QM_CHART_NEUTRAL_BAND_ALPHA };
   if (c->saturated_rpm > 0 && c->saturated_rpm < x_hi)
     legend[n_legend++] = (QmLegendEntry) { _("Overloaded: the queue keeps growing"), style->error, FALSE };
   legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
@@ -326,6 +343,12 @@ qm_chart_render_serving (const QmChartFrame   *frame,
   target_label (cr, style, &tpot, layout.tpot_target_y);
   layout.saturated_x = c->saturated_rpm > 0 && c->saturated_rpm < layout.x_axis.max
                        ? qm_axis_to_pixel (&layout.x_axis, c->saturated_rpm) : -1;
+  layout.capacity_x0 = layout.capacity_x1 = -1;
+  if (c->capacity_rpm > 0 && c->capacity_low_rpm > 0 && c->capacity_high_rpm > c->capacity_low_rpm)
+    {
+      layout.capacity_x0 = qm_axis_to_pixel (&layout.x_axis, c->capacity_low_rpm);
+      layout.capacity_x1 = qm_axis_to_pixel (&layout.x_axis, c->capacity_high_rpm);
+    }
   layout.capacity_x = draw_capacity (cr, style, c, &layout);
   layout.plan_x = draw_plan_load (cr, style, c, &layout);
 
@@ -347,7 +370,7 @@ qm_chart_render_throughput (const QmChartFrame      *frame,
   const double width = frame->width, height = frame->height;
   const double pad = 12.0;
   QmThroughputLayout layout = { .plan_x = -1, .plan_y = -1, .limit_x = -1 };
-  QmLegendEntry legend[2];
+  QmLegendEntry legend[3];
   guint n_legend = 0, n = MIN (c->n, QM_SERVING_CURVE_MAX);
   double text_h, legend_h, x_title_h, label_w;
   double x_lo = G_MAXDOUBLE, x_hi = 0, y_hi = 0;
@@ -358,6 +381,8 @@ qm_chart_render_throughput (const QmChartFrame      *frame,
         x_lo = MIN (x_lo, c->concurrency[i]);
         x_hi = MAX (x_hi, c->concurrency[i]);
         y_hi = MAX (y_hi, c->tokens_per_s_per_gpu[i]);
+        if (c->has_band && isfinite (c->band_high[i]))
+          y_hi = MAX (y_hi, c->band_high[i]);
       }
   if (c->plan_concurrency > 0)
     {
@@ -375,6 +400,9 @@ qm_chart_render_throughput (const QmChartFrame      *frame,
   qm_chart_begin (frame);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   legend[n_legend++] = (QmLegendEntry) { _("Output tokens/s per GPU"), style->series[0], FALSE };
+  if (c->has_band)
+    legend[n_legend++] = (QmLegendEntry) { _("Likely range (p10–p90)"), style->series[0], FALSE,
+                                           QM_CHART_BAND_ALPHA };
   if (c->memory_limit > 0)
     legend[n_legend++] = (QmLegendEntry) { _("Most sequences a replica holds"), style->error, TRUE };
   legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
@@ -408,6 +436,13 @@ qm_chart_render_throughput (const QmChartFrame      *frame,
       cairo_fill (cr);
       qm_chart_dashed_line (cr, &(QmChartDash) { &style->error, 1.5, dash_mark }, &layout.plot, QM_AXIS_BOTTOM,
                             layout.limit_x);
+    }
+  if (c->has_band)
+    {
+      qm_chart_set_color_alpha (cr, &style->series[0], QM_CHART_BAND_ALPHA);
+      qm_chart_band_path (cr, &layout.x_axis, &layout.y_axis, c->concurrency, c->band_low, c->band_high, n);
+      cairo_fill (cr);
+      layout.band_drawn = TRUE;
     }
   qm_chart_set_color (cr, &style->series[0]);
   cairo_set_line_width (cr, 2.5);

@@ -33,6 +33,8 @@ typedef struct
                                                * bound; 0 = not within the sweep */
   double capacity_rpm;                        /* a fixed fleet's capacity within the
                                                * targets (issue 31); 0 = none */
+  double capacity_low_rpm;                    /* its likely range (issue #36): the */
+  double capacity_high_rpm;                   /* throughput band's; 0 = none */
 } QmServingCurve;
 
 typedef struct
@@ -45,6 +47,8 @@ typedef struct
   double plan_x;          /* pixel column of the plan's load, or -1 */
   double saturated_x;     /* pixel column where saturation starts, or -1 */
   double capacity_x;      /* pixel column of the fleet's capacity, or -1 */
+  double capacity_x0;     /* the columns of its likely range, or -1 */
+  double capacity_x1;
   double ttft_target_y;   /* pixel rows of the targets, or -1 */
   double tpot_target_y;
 } QmServingLayout;
@@ -63,6 +67,11 @@ typedef struct
                                                * engine cap); 0 = unknown */
   double plan_concurrency;                    /* the plan's batch; 0 = none */
   double plan_tokens_per_s_per_gpu;
+  /* The likely range of each point (issue #36): the error model's band of
+   * the throughput, drawn shaded around the curve. */
+  gboolean has_band;
+  double band_low[QM_SERVING_CURVE_MAX];
+  double band_high[QM_SERVING_CURVE_MAX];
 } QmThroughputCurve;
 
 typedef struct
@@ -72,6 +81,7 @@ typedef struct
   QmAxis y_axis;
   double plan_x, plan_y;  /* pixel of the plan's point, or -1 */
   double limit_x;         /* pixel column of the memory limit, or -1 */
+  gboolean band_drawn;    /* the likely range is shaded */
 } QmThroughputLayout;
 
 void qm_chart_render_throughput (const QmChartFrame      *frame,

@@ -18,6 +18,13 @@ typedef struct
 
 #define QM_CHART_N_SERIES 8
 
+/* An error band (issue #36) is its series' colour at this alpha over the
+ * background; the series' curve on it keeps 3:1 (tests/test-contrast.c). */
+#define QM_CHART_BAND_ALPHA 0.18
+/* A band in the foreground's colour (a range of a mark, such as a
+ * capacity), under curves of several series. */
+#define QM_CHART_NEUTRAL_BAND_ALPHA 0.1
+
 typedef struct
 {
   QmColor background;

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "qm-accuracy.h"
 #include "qm-chart-power.h"
 #include "qm-chart-racks.h"
 #include "qm-chart-vram.h"
@@ -239,6 +240,16 @@ qm_plan_curve (const QmPlan     *plan,
           out->days[out->n] = r.wall_s > 0 && isfinite (r.wall_s) ? r.wall_s / 86400.0 : 0.0;
         }
 
+      /* The likely range of the time (issue #36): the band the estimate's
+       * own days have, at every count. */
+      if (e->bands.train_days.set)
+        {
+          double days = out->days[out->n] > 0 ? out->days[out->n] : out->ideal_days[out->n];
+
+          qm_accuracy_cost_band (&e->bands.fit, days, &out->band_low[out->n], &out->band_high[out->n]);
+          out->has_band = TRUE;
+        }
+
       /* The run's cost scales with GPU-hours, rented or amortised alike
        * (first order: fixed costs such as storage are small beside it). */
       if (e->has_cost && e->cost.run > 0 && e->gpu_hours > 0)
@@ -348,6 +359,14 @@ serving_frame (const QmPlan      *plan,
   thr->memory_limit = inf->max_batch;
   thr->plan_concurrency = inf->concurrency;
   thr->plan_tokens_per_s_per_gpu = inf->tokens_per_s_per_gpu;
+  /* The capacity scales with the throughput: its likely range is the
+   * throughput band's (issue #36). */
+  if (lat->capacity_rpm > 0 && e->bands.tokens_per_s_per_gpu.set && inf->tokens_per_s_per_gpu > 0)
+    {
+      lat->capacity_low_rpm = lat->capacity_rpm * e->bands.tokens_per_s_per_gpu.low / inf->tokens_per_s_per_gpu;
+      lat->capacity_high_rpm = lat->capacity_rpm * e->bands.tokens_per_s_per_gpu.high / inf->tokens_per_s_per_gpu;
+    }
+  thr->has_band = e->bands.tokens_per_s_per_gpu.set;
   return TRUE;
 }
 
@@ -429,6 +448,9 @@ qm_plan_serving_curves_full (const QmPlan          *plan,
 
       thr->concurrency[thr->n] = c;
       thr->tokens_per_s_per_gpu[thr->n] = qm_inference_throughput_at_concurrency (&in, inf, c);
+      if (thr->has_band)
+        qm_accuracy_rate_band (&e->bands.fit, thr->tokens_per_s_per_gpu[thr->n], &thr->band_low[thr->n],
+                               &thr->band_high[thr->n]);
       thr->n++;
       if (c == inf->max_batch)
         break;
@@ -611,6 +633,37 @@ append_gpus_time_curves (GString               *out,
                             qm_format_number (d, sizeof d, cv->gpus[hi], 0));
 }
 
+/* The likely range the chart shades (issue #36), in the words and
+ * figures of the plan view's cards. */
+static void
+append_band (GString            *out,
+             QmPlanChartKind     kind,
+             const QmEstimate   *e,
+             const QmPlanCurves *curves)
+{
+  char band[QM_FORMAT_BUF];
+
+  if (curves == NULL)
+    return;
+  if (kind == QM_PLAN_CHART_GPUS_TIME && curves->gpus_time.has_band)
+    /* Translators: %s is a range of days such as "23.8–31.5". */
+    g_string_append_printf (out, _(" Shaded: the likely range (p10–p90), %s days for this plan."),
+                            qm_estimate_band_format (e, QM_BAND_TRAIN_DAYS, band, sizeof band));
+  else if (kind == QM_PLAN_CHART_THROUGHPUT && curves->throughput.has_band)
+    /* Translators: %s is a range of throughputs such as "822–1,966". */
+    g_string_append_printf (out, _(" Shaded: the likely range (p10–p90), %s tokens/s per GPU for this plan."),
+                            qm_estimate_band_format (e, QM_BAND_TOKENS_PER_S_PER_GPU, band, sizeof band));
+  else if (kind == QM_PLAN_CHART_LATENCY && curves->latency.capacity_low_rpm > 0)
+    {
+      char lo[QM_FORMAT_BUF], hi[QM_FORMAT_BUF];
+
+      /* Translators: two request rates, the likely range of a capacity. */
+      g_string_append_printf (out, _(" Shaded: the capacity's likely range (p10–p90), %s–%s requests/min."),
+                              qm_format_number (lo, sizeof lo, curves->latency.capacity_low_rpm, 0),
+                              qm_format_number (hi, sizeof hi, curves->latency.capacity_high_rpm, 0));
+    }
+}
+
 char *
 qm_plan_chart_describe_with_curves (QmPlanChartKind     kind,
                                     const QmPlan       *plan,
@@ -622,6 +675,7 @@ qm_plan_chart_describe_with_curves (QmPlanChartKind     kind,
 
   if (kind == QM_PLAN_CHART_GPUS_TIME && curves != NULL)
     append_gpus_time_curves (out, &curves->gpus_time);
+  append_band (out, kind, e, curves);
   return g_string_free (out, FALSE);
 }
 

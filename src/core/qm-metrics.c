@@ -205,9 +205,11 @@ BAND (tokens_per_gpu, tokens_per_s_per_gpu)
 #undef BAND
 
 #define ROW(id, label, unit, better, rule, fn) \
-  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0 }
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, NULL }
 #define BANDED(id, label, unit, better, rule, fn, band_id) \
-  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, fn##_band, band_id }
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, fn##_band, band_id, NULL }
+#define BAND_OF(id, label, unit, better, rule, fn, of) \
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, of }
 
 static const QmMetric metrics[] = {
   BANDED ("gpus",      N_("GPUs"),                 "count",     LOWER,  QM_METRIC_ANY, gpus, QM_BAND_GPUS),
@@ -216,13 +218,14 @@ static const QmMetric metrics[] = {
   /* Translators: rows of the comparison: the time to train with failures
    * and restarts, and without. */
   BANDED ("days",      N_("Time, with failures"),  "days",      LOWER,  QM_METRIC_ANY, days, QM_BAND_TRAIN_DAYS),
-  ROW ("ideal",        N_("Time, ideal"),          "days",      LOWER,  QM_METRIC_ANY, ideal),
-  ROW ("gpu-hours",    N_("GPU-hours"),            "GPU-hours", LOWER,  QM_METRIC_ANY, gpu_hours),
+  BAND_OF ("ideal",     N_("Time, ideal"),          "days",      LOWER,  QM_METRIC_ANY, ideal, "days"),
+  BAND_OF ("gpu-hours", N_("GPU-hours"),            "GPU-hours", LOWER,  QM_METRIC_ANY, gpu_hours, "days"),
   BANDED ("mfu",       N_("MFU"),                  "fraction",  HIGHER, QM_METRIC_ANY, mfu, QM_BAND_MFU),
   ROW ("goodput",      N_("Goodput"),              "fraction",  HIGHER, QM_METRIC_ANY, goodput),
   /* Translators: a row of the comparison: the output tokens per second a
    * serving plan delivers. */
-  ROW ("tokens-per-s", N_("Output tokens/s"),      "tokens/s",  HIGHER, QM_METRIC_ANY, tokens_per_s),
+  BAND_OF ("tokens-per-s", N_("Output tokens/s"),   "tokens/s",  HIGHER, QM_METRIC_ANY, tokens_per_s,
+           "tokens-per-s-per-gpu"),
   /* Translators: a row of the comparison: the output tokens per second
    * each GPU of a serving plan delivers. */
   BANDED ("tokens-per-s-per-gpu", N_("Output tokens/s per GPU"), "tokens/s", HIGHER, QM_METRIC_ANY,
@@ -241,6 +244,7 @@ static const QmMetric metrics[] = {
 
 #undef ROW
 #undef BANDED
+#undef BAND_OF
 
 const QmMetric *
 qm_metrics (guint *n_metrics)
@@ -334,6 +338,23 @@ qm_metric_rank (const QmMetric      *metric,
     {
       best[i] = isfinite (values[i]) && values[i] == top;
       n_best += best[i];
+    }
+  if (metric->band_of != NULL)
+    {
+      const QmMetric *of = qm_metric_find (metric->band_of);
+      double of_values[8];
+      gboolean of_best[8], of_tied[8];
+
+      g_return_val_if_fail (of != NULL && of->band != NULL && n <= G_N_ELEMENTS (of_values), QM_METRIC_RANKED);
+      if (qm_metric_rank (of, plans, estimates, currencies, n, of_values, of_best, of_tied) != QM_METRIC_WITHIN_BANDS)
+        return QM_METRIC_RANKED;
+      for (guint i = 0; i < n; i++)
+        {
+          best[i] = FALSE;
+          if (tied != NULL)
+            tied[i] = of_tied[i] && isfinite (values[i]);
+        }
+      return QM_METRIC_WITHIN_BANDS;
     }
   if (metric->band == NULL)
     return QM_METRIC_RANKED;

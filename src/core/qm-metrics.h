@@ -79,6 +79,12 @@ typedef struct
                          double           *low,
                          double           *high);
   QmBandId      band_id;  /* which band, for qm_estimate_band_format() */
+  /* A figure that rests on the same prediction as a banded row (the ideal
+   * days and GPU-hours on the days, the total tokens/s on those per GPU):
+   * that row's id. It has no band of its own, but where that row's plans
+   * are within each other's likely ranges, so are its (the same plans
+   * tied), so that no view marks a winner one row below a tie. */
+  const char   *band_of;
 } QmMetric;
 
 /* The figures in the order every view shows them. */

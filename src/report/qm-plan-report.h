@@ -103,6 +103,15 @@ void        qm_compare_chart_items   (const QmEstimate       *estimates,
 /* The plans' short labels in charts and tables: "A", "B" ... */
 char        qm_compare_letter        (guint                   i);
 
+/* How far to trust the estimate (issue #36), in the sentences the plan
+ * summary and the quote's technical page print: the likely ranges of the
+ * time, MFU and GPUs (training) or the throughput per GPU and GPUs
+ * (serving), their basis, a deadline's confidence; or that a plan giving
+ * its own MFU has none. NULL when no band applies and none is missing (an
+ * invalid estimate). Free with g_free(). */
+char       *qm_report_bands_text     (const QmPlan           *plan,
+                                      const QmEstimate       *estimate);
+
 /* Translated words for the CLI's text output, the same as the PDF's: a
  * bill-of-materials line's label, the mode ("Pretraining"), where the MFU
  * comes from ("given") and the activation recompute ("selective"). */

@@ -233,9 +233,63 @@ test_pdf (void)
     gross = g_string_free (g, FALSE);
   }
   g_assert_nonnull (strstr (text, gross));
+  /* The technical page says how far to trust the plan (issue #36): this
+   * one gives its own MFU, so no band applies. */
+  {
+    g_autofree char *flat = g_strdelimit (g_strdup (text), "\n", ' ');
+
+    g_assert_nonnull (strstr (flat, "No likely range: the plan gives its own MFU, which no validation measures."));
+  }
 
   g_unlink (a);
   g_unlink (b);
+  g_rmdir (dir);
+}
+
+/* @s without white space: a paragraph wraps where it likes. */
+static char *
+squeeze (const char *s)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = s; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
+
+/* A plan whose MFU the model predicts: the quote's technical page gives
+ * the likely ranges and their basis as estimate --json has it. */
+static void
+test_pdf_bands (void)
+{
+  g_autofree char *plan = qm_test_source_path ("data/examples/7b-pretrain-30-day-deadline.qmplan");
+  g_autofree char *dir = g_dir_make_tmp ("qm-quote-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "Q.pdf", NULL);
+  g_autofree char *text = NULL, *squeezed = NULL, *basis = NULL;
+  g_auto(Run) r = { 0 }, j = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *bands;
+
+  run_cli (&r, "quote", plan, "--date", "2026-11-25", "-o", pdf, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  run_cli (&j, "estimate", plan, "--json", NULL);
+  g_assert_cmpint (j.status, ==, 0);
+  bands = json_object_get_object_member (parse (j.out, parser), "bands");
+  g_assert_nonnull (bands);
+
+  text = qm_test_pdf_text (pdf, NULL);
+  squeezed = squeeze (text);
+  g_assert_nonnull (strstr (squeezed, "Likely,as8in10publishedrunsofthekind:"));
+  g_assert_nonnull (strstr (squeezed, "GPUsforthesamework."));
+  basis = squeeze (json_object_get_string_member (bands, "basis"));
+  if (strstr (squeezed, basis) == NULL)
+    g_error ("the basis “%s” not on the quote's technical page", json_object_get_string_member (bands, "basis"));
+  /* At 50% the deadline is met by the estimate itself: no sentence. */
+  g_assert_null (strstr (squeezed, "Thedeadlineismetwith"));
+  g_assert_null (strstr (squeezed, "Nolikelyrange"));
+
+  g_unlink (pdf);
   g_rmdir (dir);
 }
 
@@ -607,6 +661,7 @@ main (int   argc,
   g_test_add_func ("/cli/quote/expired", test_expired);
   g_test_add_func ("/cli/quote/xlsx", test_xlsx);
   g_test_add_func ("/cli/quote/pdf", test_pdf);
+  g_test_add_func ("/cli/quote/pdf-bands", test_pdf_bands);
   g_test_add_func ("/cli/quote/text-and-usage", test_text_and_usage);
   add_both ("save-list-show", test_save_list_show);
   g_test_add_func ("/cli/quote/reprint", test_reprint);

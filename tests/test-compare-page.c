@@ -291,7 +291,8 @@ assert_spoken (QmComparePage *page)
   g_assert_true (best);
   g_assert_nonnull (cell);
   g_clear_pointer (&expected, g_free);
-  expected = g_strdup_printf ("GPUs for %s: 8, the better value", lora);
+  /* Its likely range read with it (issue #36). */
+  expected = g_strdup_printf ("GPUs for %s: 8, the better value; likely 7–11", lora);
   g_assert_cmpstr (qm_a11y_get_label (cell), ==, expected);
 
   g_assert_nonnull (chart);
@@ -358,8 +359,9 @@ assert_spoken (QmComparePage *page)
 
 /* The same three plans (training, serving, fine-tuning: two modes) on the
  * page, in the comparison PDF and in `compare` as text and as JSON: the
- * same rows in the same order, the same cells, the same check marks, and
- * the same note on what was not ranked. */
+ * same rows in the same order, the same cells, the same check marks, the
+ * same likely ranges under the values and ≈ where plans are within each
+ * other's ranges (issue #36), and the same note on what was not ranked. */
 static void
 test_views_agree (void)
 {
@@ -426,6 +428,10 @@ test_views_agree (void)
       const char *label = json_object_get_string_member (row, "label");
       JsonArray *values = json_object_get_array_member (row, "values");
       JsonArray *best = json_object_get_array_member (row, "best");
+      JsonArray *tied = json_object_get_array_member (row, "tied");
+      JsonArray *bands = json_object_get_array_member (row, "bands");
+      gboolean within = json_object_get_boolean_member (row, "within_bands");
+      const QmMetric *metric = qm_metric_find (id);
       g_autoptr(GString) pdf_row = g_string_new (label);
       g_autofree char *pdf_needle = NULL;
       g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
@@ -440,9 +446,16 @@ test_views_agree (void)
         g_error ("row %s (%s) not in compare's text table", id, label);
 
       g_assert_cmpuint (json_array_get_length (best), ==, 3);
+      g_assert_cmpuint (json_array_get_length (tied), ==, 3);
+      g_assert_cmpuint (json_array_get_length (bands), ==, 3);
+      g_assert_nonnull (metric);
+      g_assert_cmpint (within, ==, g_str_equal (json_object_get_string_member (row, "ranked"), "within-bands"));
       for (guint i = 0; i < 3; i++)
         {
           gboolean marked = json_array_get_boolean_element (best, i);
+          gboolean is_tied = json_array_get_boolean_element (tied, i);
+          JsonNode *band_node = json_array_get_element (bands, i);
+          const char *page_band = qm_compare_page_get_band (page, id, i);
           gboolean applies = !JSON_NODE_HOLDS_NULL (json_array_get_element (values, i));
           gboolean page_marked = !marked;
           const char *page_cell = qm_compare_page_get_cell (page, id, i, &page_marked);
@@ -454,7 +467,25 @@ test_views_agree (void)
           g_assert_nonnull (page_cell);
           g_assert_cmpint (page_marked, ==, marked);
           g_assert_cmpint (g_str_has_prefix (page_cell, "✓ "), ==, marked);
-          value = marked ? page_cell + strlen ("✓ ") : page_cell;
+          /* ≈ only in a row within bands, never with ✓. */
+          g_assert_cmpint (g_str_has_prefix (page_cell, "≈ "), ==, is_tied);
+          g_assert_true (!is_tied || within);
+          g_assert_true (!(within && marked));
+          value = marked ? page_cell + strlen ("✓ ") : is_tied ? page_cell + strlen ("≈ ") : page_cell;
+          /* A likely range on the page exactly where the JSON has one, in
+           * the metric's unit around the value, and in the text table. */
+          g_assert_cmpint (page_band != NULL, ==, !JSON_NODE_HOLDS_NULL (band_node));
+          if (page_band != NULL)
+            {
+              JsonObject *b = json_node_get_object (band_node);
+              double v = json_array_get_double_element (values, i);
+              g_assert_nonnull (metric->band);
+              g_assert_true (g_str_has_prefix (page_band, "likely "));
+              g_assert_cmpfloat (json_object_get_double_member (b, "low"), <, v);
+              g_assert_cmpfloat (json_object_get_double_member (b, "high"), >, v);
+              if (strstr (text, page_band) == NULL)
+                g_error ("row %s: the range '%s' not in compare's text", id, page_band);
+            }
           g_assert_cmpint (g_str_equal (value, "–"), ==, !applies);
           if (g_str_equal (json_object_get_string_member (row, "unit"), "count"))
             {
@@ -466,8 +497,11 @@ test_views_agree (void)
           shown++;
           marks += marked;
           text_marks += marked;
-          /* The PDF prints the mark before the value, as the page does. */
+          /* The PDF prints the mark before the value, as the page does,
+           * and the likely range under it. */
           g_string_append (pdf_row, page_cell);
+          if (page_band != NULL)
+            g_string_append (pdf_row, page_band);
           /* The text table: the same value (its first characters: the
            * terminal's cells are cut at 30 columns). */
           start = g_utf8_substring (value, 0, MIN (g_utf8_strlen (value, -1), 20));
@@ -477,6 +511,12 @@ test_views_agree (void)
       for (const char *p = line; (p = strstr (p, "✓")) != NULL; p += strlen ("✓"))
         line_marks++;
       g_assert_cmpuint (line_marks, ==, text_marks);
+      line_marks = 0;
+      for (const char *p = line; (p = strstr (p, "≈")) != NULL; p += strlen ("≈"))
+        line_marks++;
+      for (guint i = 0; i < 3; i++)
+        line_marks -= json_array_get_boolean_element (tied, i);
+      g_assert_cmpuint (line_marks, ==, 0);
 
       /* The PDF: the row's label and cells in order, marks where the page
        * has them (white space aside: the table wraps). */
@@ -496,10 +536,41 @@ test_views_agree (void)
     g_assert_false (b0 || b1 || b2);
   }
   {
-    JsonObject *energy = json_array_get_object_element (rows, 11);
+    JsonObject *energy = NULL, *mfu = NULL, *gpus = NULL;
 
-    g_assert_cmpstr (json_object_get_string_member (energy, "id"), ==, "energy");
+    for (guint r = 0; r < json_array_get_length (rows); r++)
+      {
+        JsonObject *row = json_array_get_object_element (rows, r);
+        const char *id = json_object_get_string_member (row, "id");
+
+        if (g_str_equal (id, "energy"))
+          energy = row;
+        else if (g_str_equal (id, "mfu"))
+          mfu = row;
+        else if (g_str_equal (id, "gpus"))
+          gpus = row;
+      }
+    g_assert_nonnull (energy);
     g_assert_cmpstr (json_object_get_string_member (energy, "ranked"), ==, "modes-differ");
+    /* The LoRA run's predicted MFU, likely 35.8–48.7%, reaches the
+     * pretraining plan's given 40%: within each other's ranges, no ✓, both
+     * ≈; the serving plan has no MFU. */
+    g_assert_nonnull (mfu);
+    g_assert_true (json_object_get_boolean_member (mfu, "within_bands"));
+    g_assert_cmpstr (json_object_get_string_member (mfu, "ranked"), ==, "within-bands");
+    g_assert_true (json_array_get_boolean_element (json_object_get_array_member (mfu, "tied"), 0));
+    g_assert_false (json_array_get_boolean_element (json_object_get_array_member (mfu, "tied"), 1));
+    g_assert_true (json_array_get_boolean_element (json_object_get_array_member (mfu, "tied"), 2));
+    /* The given MFU has no band, the predicted one has. */
+    g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (json_object_get_array_member (mfu, "bands"), 0)));
+    g_assert_false (JSON_NODE_HOLDS_NULL (json_array_get_element (json_object_get_array_member (mfu, "bands"), 2)));
+    g_assert_cmpstr (qm_compare_page_get_band (page, "mfu", 2), ==, "likely 35.8–48.7%");
+    /* Eight GPUs, likely 7–11, against sixteen, likely 14–19: a real
+     * difference, ranked. */
+    g_assert_nonnull (gpus);
+    g_assert_false (json_object_get_boolean_member (gpus, "within_bands"));
+    g_assert_cmpstr (qm_compare_page_get_band (page, "gpus", 2), ==, "likely 7–11");
+    g_assert_null (qm_compare_page_get_band (page, "gpus", 0));
   }
   /* The page also shows the inputs, which the PDF and the text have too:
    * the GPU row of each plan. */
@@ -512,6 +583,7 @@ test_views_agree (void)
   g_assert_true (g_str_has_prefix (note, "✓ the better value of the row "));
   note += strlen ("✓ the better value of the row ");
   g_assert_nonnull (strstr (note, "Training and serving plans"));
+  g_assert_nonnull (strstr (note, "MFU: ≈ marks the plans within each other’s likely ranges"));
   {
     g_autofree char *note_squeezed = squeeze (note);
 

@@ -177,6 +177,28 @@ render_png (const char *pdf_path,
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
+/* @s without white space: a paragraph wraps where it likes. */
+static char *
+squeeze (const char *s)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = s; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
+
+static void
+assert_squeezed_in (const char *squeezed,
+                    const char *needle)
+{
+  g_autofree char *n = squeeze (needle);
+
+  if (strstr (squeezed, n) == NULL)
+    g_error ("“%s” not on the summary page", needle);
+}
+
 static void
 test_example (gconstpointer data)
 {
@@ -249,11 +271,81 @@ test_example (gconstpointer data)
       g_assert_nonnull (strstr (text, r->guidance[i].title));
   }
 
+  /* How far to trust it (issue #36), on the first page: the likely
+   * ranges beside the time and in words with their basis, as the estimate
+   * prints them; or, for a plan giving its MFU, that none applies. */
+  {
+    g_autofree char *page1 = page_text (pdf, 0);
+    g_autofree char *squeezed = squeeze (page1);
+    g_autofree char *basis = qm_estimate_bands_basis (plan, e);
+    char band[QM_FORMAT_BUF], band2[QM_FORMAT_BUF];
+
+    if (e->bands.train_days.set)
+      {
+        g_autofree char *label = g_strdup_printf ("with failures, likely %s days",
+                                                  qm_estimate_band_format (e, QM_BAND_TRAIN_DAYS, band, sizeof band));
+        g_autofree char *words = g_strdup_printf ("%s days at %s MFU",
+                                                  qm_estimate_band_format (e, QM_BAND_TRAIN_DAYS, band, sizeof band),
+                                                  qm_estimate_band_format (e, QM_BAND_MFU, band2, sizeof band2));
+
+        assert_squeezed_in (squeezed, label);
+        assert_squeezed_in (squeezed, words);
+      }
+    if (e->bands.tokens_per_s_per_gpu.set)
+      {
+        g_autofree char *words = g_strdup_printf ("%s output tokens/s per GPU, or %s GPUs for the same load",
+                                                  qm_estimate_band_format (e, QM_BAND_TOKENS_PER_S_PER_GPU, band,
+                                                                           sizeof band),
+                                                  qm_estimate_band_format (e, QM_BAND_GPUS, band2, sizeof band2));
+
+        assert_squeezed_in (squeezed, words);
+      }
+    if (basis != NULL)
+      {
+        g_autofree char *sentence = g_strdup_printf ("Basis: %s.", basis);
+
+        assert_squeezed_in (squeezed, sentence);
+        g_assert_null (strstr (page1, "No likely range"));
+      }
+    else if (e->has_training && e->mfu_source == QM_MFU_SOURCE_GIVEN)
+      assert_squeezed_in (squeezed, "No likely range: the plan gives its own MFU, which no validation measures.");
+    /* The examples have both. */
+    if (g_str_equal (name, "7b-pretrain-30-day-deadline.qmplan") ||
+        g_str_equal (name, "llama-3.1-70b-serving-mi300x.qmplan"))
+      g_assert_nonnull (basis);
+    if (g_str_equal (name, "llama-3.1-70b-pretrain-h100.qmplan"))
+      g_assert_null (basis);
+  }
+
   page2 = page_text (pdf, 1);
   g_assert_nonnull (strstr (page2, "Bill of materials"));
   g_assert_nonnull (strstr (page2, "Unit price"));
 
   render_png (path, n_pages);
+}
+
+/* A deadline plan sized at 90% confidence says so beside its bands, in
+ * the words the summary and the quote's technical page share; at 50% the
+ * estimate itself meets it and nothing is added (issue #36). */
+static void
+test_bands_deadline (void)
+{
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autofree char *at50 = NULL;
+  g_autofree char *at90 = NULL;
+
+  load_example ("7b-pretrain-30-day-deadline.qmplan", plan, e);
+  at50 = qm_report_bands_text (plan, e);
+  g_assert_nonnull (at50);
+  g_assert_true (g_str_has_prefix (at50, "Likely, as 8 in 10 published runs of the kind: "));
+  g_assert_null (strstr (at50, "deadline"));
+  plan->workload.deadline_confidence = 0.9;
+  qm_estimate (plan, e);
+  g_assert_true (e->valid);
+  g_assert_cmpfloat (e->bands.deadline_error, >, 0);
+  at90 = qm_report_bands_text (plan, e);
+  g_assert_nonnull (strstr (at90, "The deadline is met with 90% confidence: the GPUs are sized for a run "));
 }
 
 /* QmPlanReportInfo.advisor_goal ranks the advice page by another goal. */
@@ -869,6 +961,7 @@ main (int    argc,
       g_test_add_data_func (test, g_ptr_array_index (names, i), test_example);
     }
   g_test_add_func ("/plan-report/advice-goal", test_advice_goal);
+  g_test_add_func ("/plan-report/bands-deadline", test_bands_deadline);
   g_test_add_func ("/plan-report/letter", test_letter);
   g_test_add_func ("/plan-report/stress", test_stress);
   g_test_add_func ("/plan-report/compare", test_compare);

@@ -1,10 +1,11 @@
 /* qm-cli-compare.c: quartermaster-cli compare A.qmplan B.qmplan [...] [-o COMPARISON.pdf] [--json]
  *
  * Two to four plans side by side: a text table (the better value of each
- * row marked with a check mark), or a JSON object whose "plans" array holds
- * each plan's estimate (the estimate --json contract) and whose "metrics"
- * rank them (values, direction and marks of qm_compare_rows),
- * or the comparison PDF with -o.
+ * row marked with a check mark, plans within each other's likely ranges
+ * with ≈, each value's likely range on the line under it), or a JSON
+ * object whose "plans" array holds each plan's estimate (the estimate
+ * --json contract) and whose "metrics" rank them (values, bands, direction
+ * and marks of qm_compare_rows), or the comparison PDF with -o.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -37,6 +38,18 @@ print_cell (const char *s,
   qm_cli_print ("%s", qm_cli_cell (s, -(int) MAX (width, qm_cli_columns (s))));
 }
 
+/* The mark after a value: the page and the PDF print it before. */
+static char *
+marked_cell (const QmCompareRow *row,
+             guint               i,
+             const char         *text)
+{
+  const char *mark = qm_compare_mark (row, i);
+  g_autofree char *bare = g_strndup (mark, strcspn (mark, " "));
+
+  return *mark ? g_strconcat (text, " ", bare, NULL) : g_strdup (text);
+}
+
 static void
 print_table (const QmPlan     *plans,
              const QmEstimate *estimates,
@@ -55,8 +68,12 @@ print_table (const QmPlan     *plans,
 
       label_w = MAX (label_w, qm_cli_columns (row->label));
       for (guint i = 0; i < n; i++)
-        cell_w[i] = MAX (cell_w[i], MIN (qm_cli_columns (row->cells[i]) + (row->best[i] ? 2 : 0),
-                                         CELL_CHARS));
+        {
+          cell_w[i] = MAX (cell_w[i], MIN (qm_cli_columns (row->cells[i]) + (*qm_compare_mark (row, i) ? 2 : 0),
+                                           CELL_CHARS));
+          if (row->bands[i] != NULL)
+            cell_w[i] = MAX (cell_w[i], MIN (qm_cli_columns (row->bands[i]), CELL_CHARS));
+        }
     }
   for (guint i = 0; i < n; i++)
     cell_w[i] = MAX (cell_w[i], 1);
@@ -83,13 +100,28 @@ print_table (const QmPlan     *plans,
       print_cell (row->label, label_w);
       for (guint i = 0; i < n; i++)
         {
-          g_autofree char *text = qm_text_ellipsize (row->cells[i], CELL_CHARS - (row->best[i] ? 2 : 0));
-          g_autofree char *cell = row->best[i] ? g_strconcat (text, " ✓", NULL) : g_strdup (text);
+          g_autofree char *text = qm_text_ellipsize (row->cells[i], CELL_CHARS - (*qm_compare_mark (row, i) ? 2 : 0));
+          g_autofree char *cell = marked_cell (row, i, text);
 
           fputs ("  ", stdout);
           print_cell (cell, cell_w[i]);
         }
       putchar ('\n');
+      /* The likely ranges under the values, where any plan has one. */
+      for (guint i = 0; i < n; i++)
+        if (row->bands[i] != NULL)
+          {
+            print_cell ("", label_w);
+            for (guint k = 0; k < n; k++)
+              {
+                g_autofree char *band = qm_text_ellipsize (row->bands[k] ? row->bands[k] : "", CELL_CHARS);
+
+                fputs ("  ", stdout);
+                print_cell (band, cell_w[k]);
+              }
+            putchar ('\n');
+            break;
+          }
     }
   qm_cli_print ("\n%s\n", _("✓ the better value of the row"));
   {
@@ -116,9 +148,11 @@ print_json (const QmPlan     *plans,
   /* The figures of the side-by-side table the text output, the PDF and
    * the Compare page show, from the same metric table and the same ranking
    * (qm_compare_rows): which way is better, the values in the metric's
-   * unit (null: does not apply), the marks, and whether the row could be
-   * ranked at all. Language-neutral: the cells are for people and stay in
-   * the text table. */
+   * unit (null: does not apply), their likely ranges (null: none), the
+   * marks, and whether the row could be ranked at all, or the best is
+   * within another plan's likely range (within_bands, with the plans tied).
+   * Language-neutral: the cells are for people and stay in the text
+   * table. */
   json_builder_set_member_name (builder, "metrics");
   json_builder_begin_array (builder);
   for (guint r = 0; r < rows->len; r++)
@@ -147,10 +181,32 @@ print_json (const QmPlan     *plans,
         else
           json_builder_add_null_value (builder);
       json_builder_end_array (builder);
+      json_builder_set_member_name (builder, "bands");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < n; i++)
+        if (isfinite (row->band_low[i]) && isfinite (row->band_high[i]))
+          {
+            json_builder_begin_object (builder);
+            json_builder_set_member_name (builder, "low");
+            json_builder_add_double_value (builder, row->band_low[i]);
+            json_builder_set_member_name (builder, "high");
+            json_builder_add_double_value (builder, row->band_high[i]);
+            json_builder_end_object (builder);
+          }
+        else
+          json_builder_add_null_value (builder);
+      json_builder_end_array (builder);
       json_builder_set_member_name (builder, "best");
       json_builder_begin_array (builder);
       for (guint i = 0; i < n; i++)
         json_builder_add_boolean_value (builder, row->best[i]);
+      json_builder_end_array (builder);
+      json_builder_set_member_name (builder, "within_bands");
+      json_builder_add_boolean_value (builder, row->verdict == QM_METRIC_WITHIN_BANDS);
+      json_builder_set_member_name (builder, "tied");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < n; i++)
+        json_builder_add_boolean_value (builder, row->tied[i]);
       json_builder_end_array (builder);
       json_builder_end_object (builder);
     }

@@ -341,12 +341,12 @@ qm_accuracy_basis (const QmAccuracyFit *fit,
   if (!fit->covered)
     {
       if (fit->family_runs == 0)
-        return g_strdup_printf (ngettext ("No published runs on this GPU (%s): the spread of the %u run "
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "No published runs on this GPU (%s): the spread of the %u run "
                                           "on every GPU",
                                           "No published runs on this GPU (%s): the spread of all %u runs "
                                           "on every GPU", f->runs),
                                 gpu_name ? gpu_name : "", f->runs);
-      return g_strdup_printf (ngettext ("Only %u published run on this GPU's family (%s): the spread of "
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Only %u published run on this GPU's family (%s): the spread of "
                                         "all %u runs on every GPU",
                                         "Only %u published runs on this GPU's family (%s): the spread of "
                                         "all %u runs on every GPU", fit->family_runs),
@@ -356,12 +356,12 @@ qm_accuracy_basis (const QmAccuracyFit *fit,
   if (f->kind == NULL)
     /* Translators: runs, a GPU family ("H100"), then the range of GPU
      * counts the runs used ("8–16,384"). */
-    return g_strdup_printf (ngettext ("%u published run on %s-class GPUs, %s–%s GPUs",
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u published run on %s-class GPUs, %s–%s GPUs",
                                       "%u published runs on %s-class GPUs, %s–%s GPUs", f->runs),
                             f->runs, fam, lo, hi);
   /* Translators: runs, a GPU family ("H100"), a kind of run ("3D
    * parallel", "vLLM"), then the range of GPU counts ("8–16,384"). */
-  return g_strdup_printf (ngettext ("%u published run on %s-class GPUs, %s, %s–%s GPUs",
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u published run on %s-class GPUs, %s, %s–%s GPUs",
                                     "%u published runs on %s-class GPUs, %s, %s–%s GPUs", f->runs),
                           f->runs, fam, kind_label (fit->domain, f->kind), lo, hi);
 }

@@ -4,6 +4,7 @@
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "qm-format.h"
 #include "qm-metrics.h"
@@ -107,6 +108,11 @@ goodput_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
 VALUE (tokens_per_s, e->has_inference ? e->inference.tokens_per_s_total : NAN)
 static char *tokens_per_s_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
 { return e->has_inference ? num (e->inference.tokens_per_s_total, 0) : g_strdup (NA); }
+/* Per GPU: the figure the serving validation measures, so the one with a
+ * band (the total is it times the GPUs the plan deploys). */
+VALUE (tokens_per_gpu, e->has_inference ? e->inference.tokens_per_s_per_gpu : NAN)
+static char *tokens_per_gpu_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS)
+{ return e->has_inference ? num (e->inference.tokens_per_s_per_gpu, 0) : g_strdup (NA); }
 
 /* Memory is ranked by what each GPU has to spare (capacity - need), one
  * rule for every view: 36 GB needed of 80 beats 47 of 80, and a plan on a
@@ -188,23 +194,42 @@ total_format (MONEY_ARGS)
 
 #undef VALUE
 
+/* The bands of qm-estimate.h, each in its metric's unit. */
+#define BAND(name, field) \
+  static gboolean name##_band (G_GNUC_UNUSED const QmPlan *p, const QmEstimate *e, double *low, double *high) \
+  { *low = e->bands.field.low; *high = e->bands.field.high; return e->bands.field.set; }
+BAND (gpus, gpus)
+BAND (days, train_days)
+BAND (mfu, mfu)
+BAND (tokens_per_gpu, tokens_per_s_per_gpu)
+#undef BAND
+
 #define ROW(id, label, unit, better, rule, fn) \
-  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format }
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, NULL }
+#define BANDED(id, label, unit, better, rule, fn, band_id) \
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, fn##_band, band_id, NULL }
+#define BAND_OF(id, label, unit, better, rule, fn, of) \
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, of }
 
 static const QmMetric metrics[] = {
-  ROW ("gpus",         N_("GPUs"),                 "count",     LOWER,  QM_METRIC_ANY, gpus),
+  BANDED ("gpus",      N_("GPUs"),                 "count",     LOWER,  QM_METRIC_ANY, gpus, QM_BAND_GPUS),
   ROW ("nodes",        N_("Nodes"),                "count",     LOWER,  QM_METRIC_ANY, nodes),
   ROW ("racks",        N_("Racks"),                "count",     LOWER,  QM_METRIC_ANY, racks),
   /* Translators: rows of the comparison: the time to train with failures
    * and restarts, and without. */
-  ROW ("days",         N_("Time, with failures"),  "days",      LOWER,  QM_METRIC_ANY, days),
-  ROW ("ideal",        N_("Time, ideal"),          "days",      LOWER,  QM_METRIC_ANY, ideal),
-  ROW ("gpu-hours",    N_("GPU-hours"),            "GPU-hours", LOWER,  QM_METRIC_ANY, gpu_hours),
-  ROW ("mfu",          N_("MFU"),                  "fraction",  HIGHER, QM_METRIC_ANY, mfu),
+  BANDED ("days",      N_("Time, with failures"),  "days",      LOWER,  QM_METRIC_ANY, days, QM_BAND_TRAIN_DAYS),
+  BAND_OF ("ideal",     N_("Time, ideal"),          "days",      LOWER,  QM_METRIC_ANY, ideal, "days"),
+  BAND_OF ("gpu-hours", N_("GPU-hours"),            "GPU-hours", LOWER,  QM_METRIC_ANY, gpu_hours, "days"),
+  BANDED ("mfu",       N_("MFU"),                  "fraction",  HIGHER, QM_METRIC_ANY, mfu, QM_BAND_MFU),
   ROW ("goodput",      N_("Goodput"),              "fraction",  HIGHER, QM_METRIC_ANY, goodput),
   /* Translators: a row of the comparison: the output tokens per second a
    * serving plan delivers. */
-  ROW ("tokens-per-s", N_("Output tokens/s"),      "tokens/s",  HIGHER, QM_METRIC_ANY, tokens_per_s),
+  BAND_OF ("tokens-per-s", N_("Output tokens/s"),   "tokens/s",  HIGHER, QM_METRIC_ANY, tokens_per_s,
+           "tokens-per-s-per-gpu"),
+  /* Translators: a row of the comparison: the output tokens per second
+   * each GPU of a serving plan delivers. */
+  BANDED ("tokens-per-s-per-gpu", N_("Output tokens/s per GPU"), "tokens/s", HIGHER, QM_METRIC_ANY,
+          tokens_per_gpu, QM_BAND_TOKENS_PER_S_PER_GPU),
   ROW ("memory",       N_("Memory per GPU"),       "bytes",     HIGHER, QM_METRIC_ANY, memory),
   ROW ("power",        N_("Facility power"),       "kW",        LOWER,  QM_METRIC_ANY, power),
   ROW ("energy",       N_("Energy"),               "MWh",       LOWER,  QM_METRIC_SAME_MODE, energy),
@@ -218,6 +243,8 @@ static const QmMetric metrics[] = {
 };
 
 #undef ROW
+#undef BANDED
+#undef BAND_OF
 
 const QmMetric *
 qm_metrics (guint *n_metrics)
@@ -272,10 +299,11 @@ qm_metric_rank (const QmMetric      *metric,
                 const char * const  *currencies,
                 guint                n,
                 double              *values,
-                gboolean            *best)
+                gboolean            *best,
+                gboolean            *tied)
 {
   double top = NAN, bottom = NAN;
-  guint applicable = 0;
+  guint applicable = 0, n_best = 0, n_tied = 0;
   QmMetricVerdict verdict;
 
   g_return_val_if_fail (metric != NULL && n > 0, QM_METRIC_FEWER_THAN_TWO);
@@ -283,6 +311,8 @@ qm_metric_rank (const QmMetric      *metric,
   for (guint i = 0; i < n; i++)
     {
       best[i] = FALSE;
+      if (tied != NULL)
+        tied[i] = FALSE;
       values[i] = metric->value (&plans[i], &estimates[i]);
       if (!isfinite (values[i]))
         {
@@ -305,8 +335,101 @@ qm_metric_rank (const QmMetric      *metric,
   if (top == bottom)
     return QM_METRIC_ALL_EQUAL;
   for (guint i = 0; i < n; i++)
-    best[i] = isfinite (values[i]) && values[i] == top;
-  return QM_METRIC_RANKED;
+    {
+      best[i] = isfinite (values[i]) && values[i] == top;
+      n_best += best[i];
+    }
+  if (metric->band_of != NULL)
+    {
+      const QmMetric *of = qm_metric_find (metric->band_of);
+      double of_values[8];
+      gboolean of_best[8], of_tied[8];
+
+      g_return_val_if_fail (of != NULL && of->band != NULL && n <= G_N_ELEMENTS (of_values), QM_METRIC_RANKED);
+      if (qm_metric_rank (of, plans, estimates, currencies, n, of_values, of_best, of_tied) != QM_METRIC_WITHIN_BANDS)
+        return QM_METRIC_RANKED;
+      for (guint i = 0; i < n; i++)
+        {
+          best[i] = FALSE;
+          if (tied != NULL)
+            tied[i] = of_tied[i] && isfinite (values[i]);
+        }
+      return QM_METRIC_WITHIN_BANDS;
+    }
+  if (metric->band == NULL)
+    return QM_METRIC_RANKED;
+
+  /* A best value that another plan's likely range reaches (or that reaches
+   * it) is no clear winner: the plans within reach of a best one tie. */
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean reach = best[i];
+
+      for (guint j = 0; j < n && !reach; j++)
+        reach = best[j] && qm_metric_within_bands (metric, &plans[i], &estimates[i], &plans[j], &estimates[j]);
+      n_tied += reach;
+      if (tied != NULL)
+        tied[i] = reach;
+    }
+  if (n_tied == n_best)
+    {
+      if (tied != NULL)
+        memset (tied, 0, n * sizeof *tied);
+      return QM_METRIC_RANKED;
+    }
+  memset (best, 0, n * sizeof *best);
+  return QM_METRIC_WITHIN_BANDS;
+}
+
+gboolean
+qm_metric_range (const QmMetric   *metric,
+                 const QmPlan     *plan,
+                 const QmEstimate *e,
+                 double           *low,
+                 double           *high)
+{
+  double v = metric->value (plan, e);
+
+  if (!isfinite (v))
+    return FALSE;
+  if (metric->band == NULL || !metric->band (plan, e, low, high))
+    *low = *high = v;
+  return TRUE;
+}
+
+gboolean
+qm_metric_within_bands (const QmMetric   *metric,
+                        const QmPlan     *plan_a,
+                        const QmEstimate *a,
+                        const QmPlan     *plan_b,
+                        const QmEstimate *b)
+{
+  double a_low, a_high, b_low, b_high, ignore_low, ignore_high;
+
+  if (metric->band == NULL ||
+      !qm_metric_range (metric, plan_a, a, &a_low, &a_high) ||
+      !qm_metric_range (metric, plan_b, b, &b_low, &b_high))
+    return FALSE;
+  if (!metric->band (plan_a, a, &ignore_low, &ignore_high) && !metric->band (plan_b, b, &ignore_low, &ignore_high))
+    return FALSE;
+  return a_low <= b_high && b_low <= a_high;
+}
+
+char *
+qm_metric_band_format (const QmMetric   *metric,
+                       const QmPlan     *plan,
+                       const QmEstimate *e)
+{
+  char buf[QM_FORMAT_BUF];
+  double low, high;
+
+  if (metric->band == NULL || !isfinite (metric->value (plan, e)) || !metric->band (plan, e, &low, &high))
+    return NULL;
+  qm_estimate_band_format (e, metric->band_id, buf, sizeof buf);
+  /* The value may read "5.3 hours": the range says its unit. */
+  if (metric->band_id == QM_BAND_TRAIN_DAYS)
+    return g_strdup_printf (_("%s days"), buf);
+  return g_strdup (buf);
 }
 
 const char *
@@ -333,6 +456,7 @@ qm_metric_verdict_to_string (QmMetricVerdict verdict)
     case QM_METRIC_CURRENCIES_DIFFER: return "currencies-differ";
     case QM_METRIC_MODES_DIFFER:      return "modes-differ";
     case QM_METRIC_HORIZONS_DIFFER:   return "horizons-differ";
+    case QM_METRIC_WITHIN_BANDS:      return "within-bands";
     default:                          return "unknown";
     }
 }
@@ -343,14 +467,34 @@ qm_metrics_explain (const QmPlan        *plans,
                     const char * const  *currencies,
                     guint                n)
 {
-  gboolean seen[QM_METRIC_HORIZONS_DIFFER + 1] = { FALSE, };
+  gboolean seen[QM_METRIC_WITHIN_BANDS + 1] = { FALSE, };
   g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) tied_rows = g_string_new (NULL);
+  gboolean any_band = FALSE;
   double values[8];
   gboolean best[8];
 
   g_return_val_if_fail (n <= G_N_ELEMENTS (values), NULL);
   for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
-    seen[qm_metric_rank (&metrics[m], plans, estimates, currencies, n, values, best)] = TRUE;
+    {
+      QmMetricVerdict verdict = qm_metric_rank (&metrics[m], plans, estimates, currencies, n, values, best, NULL);
+
+      seen[verdict] = TRUE;
+      if (verdict == QM_METRIC_WITHIN_BANDS)
+        {
+          if (tied_rows->len > 0)
+            /* Translators: between the names of rows of the comparison
+             * in a list ("MFU; Output tokens/s per GPU"). */
+            g_string_append (tied_rows, _("; "));
+          g_string_append (tied_rows, _(metrics[m].label));
+        }
+      for (guint i = 0; i < n && metrics[m].band != NULL; i++)
+        {
+          g_autofree char *band = qm_metric_band_format (&metrics[m], &plans[i], &estimates[i]);
+
+          any_band |= band != NULL;
+        }
+    }
 
   if (seen[QM_METRIC_CURRENCIES_DIFFER])
     g_string_append (text, _("The plans use different currencies, so costs are not marked."));
@@ -367,6 +511,31 @@ qm_metrics_explain (const QmPlan        *plans,
       if (text->len > 0)
         g_string_append_c (text, ' ');
       g_string_append (text, _("The plans’ horizons differ, so total costs are not marked."));
+    }
+  if (seen[QM_METRIC_WITHIN_BANDS])
+    {
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      /* Translators: %s lists rows of the comparison ("MFU; GPUs"). "≈"
+       * marks values in the table; keep it. */
+      g_string_append_printf (text, _("%s: ≈ marks the plans within each other’s likely ranges at the "
+                                      "top: not a real difference, so none is marked better."),
+                              tied_rows->str);
+    }
+  if (any_band)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, ' ');
+      g_string_append (text, _("“Likely” is the range that 8 in 10 published runs of the kind fell in, "
+                               "as the model’s validation found."));
+      for (guint i = 0; i < n; i++)
+        if (estimates[i].has_training && estimates[i].mfu_source == QM_MFU_SOURCE_GIVEN)
+          {
+            g_string_append_c (text, ' ');
+            g_string_append (text, _("A plan that gives its own MFU has no likely range: no validation "
+                                     "measures a given figure."));
+            break;
+          }
     }
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }

@@ -46,6 +46,11 @@ typedef enum
   QM_METRIC_CURRENCIES_DIFFER,
   QM_METRIC_MODES_DIFFER,
   QM_METRIC_HORIZONS_DIFFER,
+  /* The best value's likely range (its estimate's band, qm-estimate.h)
+   * overlaps another plan's: the order may as well be the other way round,
+   * so best[] marks none and tied[] marks the plans within reach of the
+   * best (issue #36). */
+  QM_METRIC_WITHIN_BANDS,
 } QmMetricVerdict;
 
 typedef struct
@@ -66,6 +71,20 @@ typedef struct
                          const QmEstimate *e,
                          const char       *currency,
                          QmBytesUnit       bytes);
+  /* The value's likely range in @unit, the p10–p90 band the estimate
+   * carries (qm-estimate.h): FALSE where this estimate has none (a plan
+   * that gives its own MFU). NULL for a metric no band applies to. */
+  gboolean    (*band)   (const QmPlan     *plan,
+                         const QmEstimate *e,
+                         double           *low,
+                         double           *high);
+  QmBandId      band_id;  /* which band, for qm_estimate_band_format() */
+  /* A figure that rests on the same prediction as a banded row (the ideal
+   * days and GPU-hours on the days, the total tokens/s on those per GPU):
+   * that row's id. It has no band of its own, but where that row's plans
+   * are within each other's likely ranges, so are its (the same plans
+   * tied), so that no view marks a winner one row below a tie. */
+  const char   *band_of;
 } QmMetric;
 
 /* The figures in the order every view shows them. */
@@ -73,15 +92,45 @@ const QmMetric  *qm_metrics             (guint            *n_metrics);
 const QmMetric  *qm_metric_find         (const char       *id);
 
 /* Ranks @n plans on @metric under its rule. Fills values[] (NaN where it
- * does not apply) and best[] (the better value(s), only when RANKED).
- * @currencies[i] is the currency plan i is shown in. */
+ * does not apply), best[] (the better value(s), only when RANKED) and
+ * tied[] (may be NULL: the plans within each other's likely ranges of the
+ * best value, only when WITHIN_BANDS). @currencies[i] is the currency
+ * plan i is shown in. */
 QmMetricVerdict  qm_metric_rank         (const QmMetric   *metric,
                                          const QmPlan     *plans,
                                          const QmEstimate *estimates,
                                          const char * const *currencies,
                                          guint             n,
                                          double           *values,
-                                         gboolean         *best);
+                                         gboolean         *best,
+                                         gboolean         *tied);
+
+/* Where the plan's value on @metric likely lies: its band, or the value
+ * alone where it has none (low == high). FALSE where the metric does not
+ * apply to the plan. */
+gboolean         qm_metric_range        (const QmMetric   *metric,
+                                         const QmPlan     *plan,
+                                         const QmEstimate *e,
+                                         double           *low,
+                                         double           *high);
+
+/* Whether two plans are within each other's likely ranges on @metric (the
+ * ranges of qm_metric_range() overlap), so that ranking them is not a
+ * real difference. FALSE where the metric does not apply to either, or
+ * neither has a band (two bare values are equal or ranked). */
+gboolean         qm_metric_within_bands (const QmMetric   *metric,
+                                         const QmPlan     *plan_a,
+                                         const QmEstimate *a,
+                                         const QmPlan     *plan_b,
+                                         const QmEstimate *b);
+
+/* The plan's band on @metric as every view prints it ("40.7–54.0%",
+ * qm_estimate_band_format; days with their unit, "23.8–31.5 days", as the
+ * value may read "5.3 hours"), or NULL where it has none. Free with
+ * g_free(). */
+char            *qm_metric_band_format  (const QmMetric   *metric,
+                                         const QmPlan     *plan,
+                                         const QmEstimate *e);
 
 /* "lower", "higher", "none"; and the verdict's stable id ("ranked",
  * "currencies-differ" ...) for --json. */

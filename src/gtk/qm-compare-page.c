@@ -2,8 +2,9 @@
  * input in a table with the better value marked by a check mark and bold
  * type (not colour alone), which way is better under each figure's label
  * (from the core's metric table, qm-metrics.h: the page keeps none of its
- * own), a "show only differences" switch, and the comparison charts at
- * one scale.
+ * own), each value's likely range under it and ≈ where the best is within
+ * another plan's likely range (issue #36), a "show only differences"
+ * switch, and the comparison charts at one scale.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -40,6 +41,7 @@ struct _QmComparePage
   QmStore        *store;
   GArray         *entries;        /* Entry */
   GHashTable     *cells;          /* "row id/plan" → GtkLabel */
+  GHashTable     *bands;          /* "row id/plan" → GtkLabel: the likely range */
 
   GtkStack       *stack;
   GtkMenuButton  *add_button;
@@ -209,6 +211,7 @@ clear_table (QmComparePage *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->table))) != NULL)
     gtk_grid_remove (self->table, child);
   g_hash_table_remove_all (self->cells);
+  g_hash_table_remove_all (self->bands);
   self->legend = NULL;
   return focused;
 }
@@ -333,8 +336,9 @@ rebuild_table (QmComparePage *self)
       for (guint p = 0; p < n; p++)
         {
           gboolean is_best = cr->best[p];
-          g_autofree char *text = is_best ? g_strdup_printf ("✓ %s", cr->cells[p]) : g_strdup (cr->cells[p]);
+          g_autofree char *text = g_strconcat (qm_compare_mark (cr, p), cr->cells[p], NULL);
           GtkWidget *cell = gtk_label_new (text);
+          GtkWidget *band = NULL;
 
           gtk_label_set_xalign (GTK_LABEL (cell), 1.0);
           gtk_label_set_wrap (GTK_LABEL (cell), TRUE);
@@ -355,13 +359,44 @@ rebuild_table (QmComparePage *self)
                * reader reads it: the row (“GPUs”), the plan, the value;
                * this one is marked as the better value of its row. */
               ? g_strdup_printf (_("%s for %s: %s, the better value"), cr->label, e->name, cr->cells[p])
+              : cr->tied[p]
+              /* Translators: a value on the Compare page as a screen
+               * reader reads it: the row (“GPUs”), the plan, the value;
+               * this one is marked ≈: within the likely range of the best
+               * value, so no real difference. */
+              ? g_strdup_printf (_("%s for %s: %s, as good as the best within the likely ranges"),
+                                 cr->label, e->name, cr->cells[p])
               /* Translators: a value on the Compare page as a screen
                * reader reads it: the row (“GPUs”), the plan, the value. */
               : g_strdup_printf (_("%s for %s: %s"), cr->label, e->name, cr->cells[p]);
 
-            qm_a11y_label (cell, name);
+            if (cr->bands[p] != NULL)
+              {
+                /* The likely range, read with the value it belongs to. */
+                g_autofree char *with_band = g_strdup_printf ("%s; %s", name, cr->bands[p]);
+
+                qm_a11y_label (cell, with_band);
+              }
+            else
+              qm_a11y_label (cell, name);
           }
-          gtk_grid_attach (self->table, cell, 1 + p, row, 1, 1);
+          if (cr->bands[p] != NULL)
+            {
+              GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+              /* Under the value, smaller and dimmed: the value is the
+               * figure, the range how far to trust it (issue #36). */
+              band = gtk_label_new (cr->bands[p]);
+              gtk_label_set_xalign (GTK_LABEL (band), 1.0);
+              gtk_widget_add_css_class (band, "caption");
+              gtk_widget_add_css_class (band, "dim-label");
+              gtk_box_append (GTK_BOX (box), cell);
+              gtk_box_append (GTK_BOX (box), band);
+              gtk_grid_attach (self->table, box, 1 + p, row, 1, 1);
+              g_hash_table_insert (self->bands, g_strdup_printf ("%s/%u", cr->id, p), band);
+            }
+          else
+            gtk_grid_attach (self->table, cell, 1 + p, row, 1, 1);
           g_hash_table_insert (self->cells, g_strdup_printf ("%s/%u", cr->id, p), cell);
         }
       row++;
@@ -619,6 +654,17 @@ qm_compare_page_get_cell (QmComparePage *self,
   return gtk_label_get_text (cell);
 }
 
+const char *
+qm_compare_page_get_band (QmComparePage *self,
+                          const char    *metric,
+                          guint          plan)
+{
+  g_autofree char *key = g_strdup_printf ("%s/%u", metric, plan);
+  GtkLabel *band = g_hash_table_lookup (self->bands, key);
+
+  return band != NULL ? gtk_label_get_text (band) : NULL;
+}
+
 guint
 qm_compare_page_get_n_cells (QmComparePage *self)
 {
@@ -767,6 +813,7 @@ qm_compare_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_COMPARE_PAGE);
   g_clear_pointer (&self->entries, g_array_unref);
   g_clear_pointer (&self->cells, g_hash_table_unref);
+  g_clear_pointer (&self->bands, g_hash_table_unref);
 
   G_OBJECT_CLASS (qm_compare_page_parent_class)->dispose (object);
 }
@@ -804,6 +851,7 @@ qm_compare_page_init (QmComparePage *self)
   self->entries = g_array_new (FALSE, TRUE, sizeof (Entry));
   g_array_set_clear_func (self->entries, entry_clear);
   self->cells = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->bands = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   gtk_menu_button_set_create_popup_func (self->add_button, create_add_popup, self, NULL);
   gtk_menu_button_set_create_popup_func (self->empty_add_button, create_add_popup, self, NULL);

@@ -31,6 +31,11 @@ const char *qm_compare_page_get_cell  (QmComparePage *self,
                                        const char    *metric,
                                        guint          plan,
                                        gboolean      *best);
+/* For tests: the likely range shown under that cell ("likely 23.8–31.5"),
+ * or NULL where it has none or the row is hidden. */
+const char *qm_compare_page_get_band  (QmComparePage *self,
+                                       const char    *metric,
+                                       guint          plan);
 /* The comparison as a PDF (the same pages as printing). */
 gboolean    qm_compare_page_export_pdf  (QmComparePage  *self,
                                          const char     *path,

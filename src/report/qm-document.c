@@ -466,15 +466,29 @@ layout_document (QmDocument *doc)
           break;
 
         case BLOCK_HEADING:
-          h = text_height (doc, b->text, heading_size (b->level), TRUE, content_width (doc));
-          /* Keep a heading with at least a few lines of what follows. */
-          if (y + h + 4 * BODY_PT * 1.4 > bottom && page->placements->len > 0)
-            {
-              page = new_page (doc);
-              y = top;
-            }
-          place (page, i, 0, 0, y, h);
-          y += h + (b->level == 0 ? BLOCK_GAP : BLOCK_GAP / 2);
+          {
+            Block *next = i + 1 < doc->blocks->len ? g_ptr_array_index (doc->blocks, i + 1) : NULL;
+            double gap = b->level == 0 ? BLOCK_GAP : BLOCK_GAP / 2;
+            /* Keep a heading with at least a few lines of what follows, or
+             * with all of a shorter paragraph (a plan's one-line note). */
+            double need = 4 * BODY_PT * 1.4;
+
+            h = text_height (doc, b->text, heading_size (b->level), TRUE, content_width (doc));
+            if (next != NULL && next->kind == BLOCK_PARAGRAPH)
+              {
+                double next_h = text_height (doc, next->text, BODY_PT, FALSE, content_width (doc));
+
+                if (next_h < need)
+                  need = gap + next_h;
+              }
+            if (y + h + need > bottom && page->placements->len > 0)
+              {
+                page = new_page (doc);
+                y = top;
+              }
+            place (page, i, 0, 0, y, h);
+            y += h + gap;
+          }
           break;
 
         case BLOCK_PARAGRAPH:

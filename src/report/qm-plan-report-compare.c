@@ -182,7 +182,10 @@ compare_row_free (gpointer data)
 
   g_free (row->label);
   for (guint i = 0; i < QM_COMPARE_MAX_PLANS; i++)
-    g_free (row->cells[i]);
+    {
+      g_free (row->cells[i]);
+      g_free (row->bands[i]);
+    }
   g_free (row);
 }
 
@@ -191,6 +194,16 @@ qm_compare_letter (guint i)
 {
   g_return_val_if_fail (i < QM_COMPARE_MAX_PLANS, '?');
   return letters[i];
+}
+
+const char *
+qm_compare_mark (const QmCompareRow *row,
+                 guint               i)
+{
+  g_return_val_if_fail (i < QM_COMPARE_MAX_PLANS, "");
+  if (row->best[i])
+    return "✓ ";
+  return row->tied[i] ? "≈ " : "";
 }
 
 /* The plans compared, as the rows and the report's sections take them. */
@@ -232,10 +245,21 @@ add_figure_rows (GPtrArray      *rows,
       row->label = g_strdup (_(metrics[m].label));
       row->better = metrics[m].better;
       row->verdict = qm_metric_rank (&metrics[m], set->plans, set->estimates, set->currencies, set->n,
-                                     row->values, row->best);
+                                     row->values, row->best, row->tied);
       for (guint i = 0; i < set->n; i++)
-        row->cells[i] = metrics[m].format (&set->plans[i], &set->estimates[i], set->currencies[i],
-                                           set->info->memory_unit);
+        {
+          g_autofree char *band = qm_metric_band_format (&metrics[m], &set->plans[i], &set->estimates[i]);
+
+          row->cells[i] = metrics[m].format (&set->plans[i], &set->estimates[i], set->currencies[i],
+                                             set->info->memory_unit);
+          row->band_low[i] = row->band_high[i] = NAN;
+          if (band == NULL)
+            continue;
+          metrics[m].band (&set->plans[i], &set->estimates[i], &row->band_low[i], &row->band_high[i]);
+          /* Translators: under a value of the comparison: the range it
+           * likely falls in (p10–p90 of the validation), "likely 23.8–31.5". */
+          row->bands[i] = g_strdup_printf (_("likely %s"), band);
+        }
       g_ptr_array_add (rows, row);
     }
 }
@@ -268,7 +292,7 @@ input_row (GPtrArray   *rows,
   row->verdict = QM_METRIC_NOT_RANKED;
   for (guint i = 0; i < n; i++)
     {
-      row->values[i] = NAN;
+      row->values[i] = row->band_low[i] = row->band_high[i] = NAN;
       row->cells[i] = g_steal_pointer (&texts[i]);
     }
   g_ptr_array_add (rows, row);
@@ -290,7 +314,10 @@ add_input_rows (GPtrArray      *rows,
     row->verdict = QM_METRIC_NOT_RANKED;
     row->section = TRUE;
     for (guint i = 0; i < set->n; i++)
-      row->cells[i] = g_strdup ("");
+      {
+        row->cells[i] = g_strdup ("");
+        row->values[i] = row->band_low[i] = row->band_high[i] = NAN;
+      }
     g_ptr_array_add (rows, row);
   }
   EACH (0, g_strdup (qm_report_mode_label (p->workload.mode)));
@@ -482,8 +509,10 @@ add_compare_table (QmDocument     *doc,
       cells[0] = row->label;
       for (guint i = 0; i < set->n; i++)
         {
-          /* A check mark, not colour: it survives a greyscale printer. */
-          marked[i] = row->best[i] ? g_strconcat ("✓ ", row->cells[i], NULL) : g_strdup (row->cells[i]);
+          /* A check mark, not colour: it survives a greyscale printer. The
+           * likely range on a line of its own under the value. */
+          marked[i] = g_strconcat (qm_compare_mark (row, i), row->cells[i], row->bands[i] ? "\n" : "",
+                                   row->bands[i], NULL);
           cells[1 + i] = marked[i];
         }
       qm_document_add_row (doc, cells, row->section);

@@ -107,7 +107,19 @@ add_cluster_figures (QmDocument       *doc,
                               : _("racks"),
                               qm_report_num (e->cluster.racks, 0));
 
-  if (e->has_training)
+  if (e->has_training && e->bands.train_days.set)
+    {
+      char band[QM_FORMAT_BUF];
+      /* Translators: a key figure's label, under the days to train with
+       * failures; %s is its likely range (p10–p90), such as "23.8–31.5".
+       * The summary's sentences give the time without failures. Keep it
+       * within about 36 characters. */
+      g_autofree char *l = g_strdup_printf (_("with failures, likely %s days"),
+                                            qm_estimate_band_format (e, QM_BAND_TRAIN_DAYS, band, sizeof band));
+
+      qm_document_add_key_figure (doc, l, qm_report_days (e->train_days));
+    }
+  else if (e->has_training)
     {
       /* Translators: a key figure's label, under the days to train with
        * failures; %s is the time without failures, such as "46 days". */
@@ -451,6 +463,56 @@ append_power_sentence (GString          *para,
                           qm_format_tonnes (co2, sizeof co2, e->power.co2_tonnes));
 }
 
+char *
+qm_report_bands_text (const QmPlan     *plan,
+                      const QmEstimate *e)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *basis = qm_estimate_bands_basis (plan, e);
+  char a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
+
+  if (!e->valid)
+    return NULL;
+  if (basis == NULL)
+    {
+      if (e->has_training && e->mfu_source == QM_MFU_SOURCE_GIVEN)
+        return g_strdup (_("No likely range: the plan gives its own MFU, which no validation measures."));
+      return NULL;
+    }
+  if (e->bands.tokens_per_s_per_gpu.set)
+    /* Translators: the likely ranges (p10–p90) of the output tokens/s per
+     * GPU ("1,018–1,288") and of the GPUs the same load needs ("14–19"). */
+    g_string_append_printf (text, _("Likely, as 8 in 10 published runs of the kind: %s output tokens/s per GPU, "
+                                    "or %s GPUs for the same load."),
+                            qm_estimate_band_format (e, QM_BAND_TOKENS_PER_S_PER_GPU, a, sizeof a),
+                            qm_estimate_band_format (e, QM_BAND_GPUS, b, sizeof b));
+  else
+    /* Translators: the likely ranges (p10–p90) of the days to train
+     * ("23.8–31.5"), of the MFU ("40.7–54.0%") and of the GPUs the same
+     * work needs in the same time ("75–100"). */
+    g_string_append_printf (text, _("Likely, as 8 in 10 published runs of the kind: %s days at %s MFU, "
+                                    "or %s GPUs for the same work."),
+                            qm_estimate_band_format (e, QM_BAND_TRAIN_DAYS, a, sizeof a),
+                            qm_estimate_band_format (e, QM_BAND_MFU, b, sizeof b),
+                            qm_estimate_band_format (e, QM_BAND_GPUS, c, sizeof c));
+  g_string_append_c (text, ' ');
+  /* Translators: what the likely ranges rest on, such as "17 published
+   * runs on H100-class GPUs, 3D parallel, 4–16,384 GPUs". */
+  g_string_append_printf (text, _("Basis: %s."), basis);
+  /* At 50% the deadline is met by the estimate itself: nothing to add. */
+  if (e->has_training && plan->workload.deadline_days > 0 && e->bands.deadline_error > 0)
+    {
+      g_string_append_c (text, ' ');
+      /* Translators: the deadline's confidence ("90"), then the error the
+       * GPUs were sized at ("13.0"). */
+      g_string_append_printf (text, _("The deadline is met with %s%% confidence: the GPUs are sized for a "
+                                      "run %s%% slower than estimated."),
+                              qm_report_num (100.0 * e->bands.confidence, 0),
+                              qm_report_num (100.0 * e->bands.deadline_error, 1));
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 /* The key figures again in a few plain sentences, and the count of
  * warnings. Each sentence ends in a space when another may follow. */
 static void
@@ -472,9 +534,18 @@ add_summary_sentences (QmDocument             *doc,
 
   if (e->valid)
     {
+      g_autofree char *bands = qm_report_bands_text (plan, e);
+
       append_memory_sentence (para, e, info->memory_unit);
       append_cost_sentence (para, plan, e, qm_report_currency_of (plan, info));
       append_power_sentence (para, e);
+      /* How far to trust those figures (issue #36); in the same paragraph,
+       * so that the cover still fits its page. */
+      if (bands != NULL)
+        {
+          g_string_append_c (para, ' ');
+          g_string_append (para, bands);
+        }
     }
   qm_document_add_paragraph (doc, para->str);
   if (e->n_warnings > 0)

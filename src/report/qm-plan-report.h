@@ -52,8 +52,11 @@ QmDocument *qm_compare_report_new    (const QmPlan           *plans,
  * text table and JSON, and the Compare page: one row per metric of the
  * core's table (qm-metrics.h), then a section row and the inputs. best[]
  * marks the better value(s) of a row, as qm_metric_rank() decides (none
- * when all are equal, fewer than two apply, or the metric's rule keeps
- * the plans apart: verdict says which). */
+ * when all are equal, fewer than two apply, the metric's rule keeps the
+ * plans apart, or the best is within another plan's likely range: verdict
+ * says which; tied[] then marks the plans within each other's ranges).
+ * Every view prints a best value with "✓ " before it, a tied one with
+ * "≈ " (qm_compare_mark), and the band line under the value. */
 typedef struct
 {
   const char      *id;       /* the metric's id, or the input's ("gpu") */
@@ -61,10 +64,20 @@ typedef struct
   char            *cells[QM_COMPARE_MAX_PLANS];
   double           values[QM_COMPARE_MAX_PLANS];  /* NaN: does not apply */
   gboolean         best[QM_COMPARE_MAX_PLANS];
+  gboolean         tied[QM_COMPARE_MAX_PLANS];
+  /* The value's likely range in the metric's unit (NaN: none), and as
+   * printed under the value: "likely 23.8–31.5" (NULL: none). */
+  double           band_low[QM_COMPARE_MAX_PLANS];
+  double           band_high[QM_COMPARE_MAX_PLANS];
+  char            *bands[QM_COMPARE_MAX_PLANS];
   QmBetter         better;
   QmMetricVerdict  verdict;
   gboolean         section;  /* a heading row: label only */
 } QmCompareRow;
+
+/* The mark before plan @i's value in @row: "✓ ", "≈ " or "". */
+const char *qm_compare_mark          (const QmCompareRow     *row,
+                                      guint                   i);
 
 /* A GPtrArray of QmCompareRow that frees them. */
 GPtrArray  *qm_compare_rows          (const QmPlan           *plans,
@@ -89,6 +102,15 @@ void        qm_compare_chart_items   (const QmEstimate       *estimates,
 
 /* The plans' short labels in charts and tables: "A", "B" ... */
 char        qm_compare_letter        (guint                   i);
+
+/* How far to trust the estimate (issue #36), in the sentences the plan
+ * summary and the quote's technical page print: the likely ranges of the
+ * time, MFU and GPUs (training) or the throughput per GPU and GPUs
+ * (serving), their basis, a deadline's confidence; or that a plan giving
+ * its own MFU has none. NULL when no band applies and none is missing (an
+ * invalid estimate). Free with g_free(). */
+char       *qm_report_bands_text     (const QmPlan           *plan,
+                                      const QmEstimate       *estimate);
 
 /* Translated words for the CLI's text output, the same as the PDF's: a
  * bill-of-materials line's label, the mode ("Pretraining"), where the MFU

@@ -9,6 +9,7 @@
 
 #include "qm-chart-cashflow.h"
 #include "qm-format.h"
+#include "qm-plan-report.h"
 #include "qm-quote-report.h"
 
 #define CHART_HEIGHT 260.0     /* points */
@@ -285,6 +286,13 @@ add_technical_summary (QmDocument       *doc,
   text = g_strdup_printf (_("“%s”: %s × %s in %u servers; training takes %s; the cluster draws %s kW at the wall. The plan summary (quartermaster-cli report) gives the full estimate, its assumptions and its sources."),
                           plan->name, gpus, plan->gpu_id, e->cluster.nodes, days, kw);
   qm_document_add_paragraph (doc, text);
+  {
+    /* How far to trust those figures, as the plan summary says it. */
+    g_autofree char *bands = qm_report_bands_text (plan, e);
+
+    if (bands != NULL)
+      qm_document_add_paragraph (doc, bands);
+  }
 }
 
 QmDocument *

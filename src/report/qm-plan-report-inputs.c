@@ -50,8 +50,12 @@ key_shown (const QmPlanKey *key,
     return FALSE;
   if (key->modes != 0 && (key->modes & QM_PLAN_MODE (w->mode)) == 0)
     return FALSE;
+  /* As the writer: a key it writes for this plan, and an optional number
+   * only when set (target.confidence absent reads 0; 0.5 applies). */
   if (key->written != NULL)
-    return key->written (plan);
+    return key->written (plan) &&
+           !(key->flags & QM_PLAN_KEY_OPTIONAL && key->type == QM_PLAN_KEY_NUMBER &&
+             qm_plan_key_get_number (key, plan) == 0);
   /* A preset's shape is the preset's; only a custom shape is listed. */
   if (key->flags & QM_PLAN_KEY_SHAPE && w->preset[0] != '\0')
     return FALSE;

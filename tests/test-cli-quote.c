@@ -288,6 +288,11 @@ test_pdf_bands (void)
   /* At 50% the deadline is met by the estimate itself: no sentence. */
   g_assert_null (strstr (squeezed, "Thedeadlineismetwith"));
   g_assert_null (strstr (squeezed, "Nolikelyrange"));
+  /* A customer reads the GPU's name, never a catalog id or a command
+   * (issue #35 item 3). */
+  g_assert_nonnull (strstr (squeezed, "88×H100SXM5"));
+  g_assert_null (strstr (text, "h100-sxm-80gb"));
+  g_assert_null (strstr (text, "quartermaster-cli"));
 
   g_unlink (pdf);
   g_rmdir (dir);

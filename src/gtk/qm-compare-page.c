@@ -815,6 +815,7 @@ qm_compare_page_dispose (GObject *object)
   g_clear_pointer (&self->cells, g_hash_table_unref);
   g_clear_pointer (&self->bands, g_hash_table_unref);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_compare_page_parent_class)->dispose (object);
 }
 
@@ -870,6 +871,6 @@ qm_compare_page_new (QmStore *store)
 {
   QmComparePage *self = g_object_new (QM_TYPE_COMPARE_PAGE, NULL);
 
-  self->store = store;
+  self->store = store ? qm_store_ref (store) : NULL;
   return GTK_WIDGET (self);
 }

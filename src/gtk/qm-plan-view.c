@@ -802,6 +802,7 @@ qm_plan_view_finalize (GObject *object)
   g_clear_pointer (&self->figure_cards, g_hash_table_unref);
   g_free (self->save_error);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_plan_view_parent_class)->finalize (object);
 }
 
@@ -840,7 +841,8 @@ qm_plan_view_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_STORE:
-      self->store = g_value_get_pointer (value);
+      /* Construct-only; the view holds a reference (issue #34 item 3). */
+      self->store = g_value_get_pointer (value) ? qm_store_ref (g_value_get_pointer (value)) : NULL;
       break;
     case PROP_EDITOR:
       self->editor = g_value_dup_object (value);

@@ -46,8 +46,8 @@ G_DECLARE_FINAL_TYPE (QmPlanView, qm_plan_view, QM, PLAN_VIEW, GtkWidget)
 /* How long after the last edit the plan is saved. */
 #define QM_PLAN_VIEW_AUTOSAVE_MS 500
 
-/* @store may be NULL (nothing is saved); it is not owned and must outlive
- * the view. When @editor's plan is saved (saved id > 0) and today's catalog
+/* @store may be NULL (nothing is saved); the view holds a reference to
+ * it. When @editor's plan is saved (saved id > 0) and today's catalog
  * would change its numbers, the view shows the saved snapshot until the
  * user chooses Recompute. */
 GtkWidget    *qm_plan_view_new              (QmStore      *store,

@@ -88,7 +88,7 @@ struct _QmWizard
 {
   AdwWindow             parent_instance;
 
-  QmStore              *store;       /* not owned; may be NULL */
+  QmStore              *store;       /* a reference, or NULL */
   QmPlanEditor         *editor;
   GSettings            *settings;
   QmPlan                base;        /* qm_plan_init + Preferences */

@@ -877,6 +877,7 @@ qm_wizard_finalize (GObject *object)
   g_ptr_array_unref (self->offers);
   g_free (self->invalid_message);
 
+  g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_wizard_parent_class)->finalize (object);
 }
 
@@ -962,7 +963,7 @@ qm_wizard_new (GtkWindow *parent,
                                  "modal", TRUE,
                                  NULL);
 
-  self->store = store;
+  self->store = store ? qm_store_ref (store) : NULL;
   build (self);
   return self;
 }

@@ -29,7 +29,7 @@ typedef enum
   QM_WIZARD_N_STEPS
 } QmWizardStep;
 
-/* A modal window, transient for @parent. @store (not owned, may be NULL)
+/* A modal window, transient for @parent. @store (the wizard holds a reference; may be NULL)
  * adds the user's own catalog entries and price overrides to the lists;
  * without it the built-in catalog is used.
  *

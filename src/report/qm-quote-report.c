@@ -281,10 +281,23 @@ add_technical_summary (QmDocument       *doc,
   qm_format_number (gpus, sizeof gpus, e->gpus, 0);
   qm_format_days (days, sizeof days, e->train_days);
   qm_format_number (kw, sizeof kw, e->power.facility_peak_kw, 0);
-  /* Translators: %s are the plan's name, its GPU count and GPU, the
-   * training time and the facility power in kW. */
-  text = g_strdup_printf (_("“%s”: %s × %s in %u servers; training takes %s; the cluster draws %s kW at the wall. The plan summary (quartermaster-cli report) gives the full estimate, its assumptions and its sources."),
-                          plan->name, gpus, plan->gpu_id, e->cluster.nodes, days, kw);
+  /* A customer reads the GPU's name, never a catalog id or a command
+   * (issue #35 item 3). */
+  if (e->has_inference)
+    {
+      char rate[32];
+
+      qm_format_number (rate, sizeof rate, e->inference.tokens_per_s_total, 0);
+      /* Translators: %s are the plan's name, its GPU count and GPU name,
+       * then the output tokens per second and the facility power in kW. */
+      text = g_strdup_printf (_("“%s”: %s × %s in %u servers, serving %s output tokens per second within its latency targets; the cluster draws %s kW at the wall. The plan summary gives the full estimate, its assumptions and its sources."),
+                              plan->name, gpus, plan->hardware.gpu.info.name, e->cluster.nodes, rate, kw);
+    }
+  else
+    /* Translators: %s are the plan's name, its GPU count and GPU name,
+     * the training time and the facility power in kW. */
+    text = g_strdup_printf (_("“%s”: %s × %s in %u servers; training takes %s; the cluster draws %s kW at the wall. The plan summary gives the full estimate, its assumptions and its sources."),
+                            plan->name, gpus, plan->hardware.gpu.info.name, e->cluster.nodes, days, kw);
   qm_document_add_paragraph (doc, text);
   {
     /* How far to trust those figures, as the plan summary says it. */

@@ -279,13 +279,11 @@ today (void)
 void
 qm_plan_report_info_init (QmPlanReportInfo *info)
 {
-  static char date[16];
-  g_autofree char *d = today ();
-
-  /* A static copy: the info is a plain struct the caller may keep. */
-  g_strlcpy (date, d, sizeof date);
+  /* The date stays NULL (today, as printed when the report is made:
+   * qm_report_resolve_info): no pointer into a static buffer (issue #34
+   * item 3). */
   memset (info, 0, sizeof *info);
-  info->date = date;
+  info->date = NULL;
   info->paper = qm_paper_for_locale ();
   info->catalog_version = qm_catalog_version ();
   info->currency = NULL;
@@ -310,7 +308,7 @@ qm_report_resolve_info (const QmPlanReportInfo *in,
         out->catalog_version = in->catalog_version;
       out->advisor_goal = in->advisor_goal;
     }
-  *date_out = g_strdup (out->date);
+  *date_out = out->date != NULL ? g_strdup (out->date) : today ();
   out->date = *date_out;
 }
 

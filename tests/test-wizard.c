@@ -416,6 +416,16 @@ test_confidence (void)
   g_assert_cmpfloat (qm_wizard_get_plan (wizard)->workload.deadline_confidence, ==, 0);
   g_assert_true (qm_wizard_get_estimate (wizard)->bands.has);
   likely_gpus = qm_wizard_get_estimate (wizard)->gpus;
+  /* The estimate so far names the likely range, as the plan view does. */
+  {
+    char band[64], *want;
+    const char *line = adw_action_row_get_subtitle (ADW_ACTION_ROW (get (wizard, "so-far")));
+
+    qm_estimate_band_format (qm_wizard_get_estimate (wizard), QM_BAND_TRAIN_DAYS, band, sizeof band);
+    want = g_strdup_printf ("(likely %s days)", band);
+    g_assert_nonnull (strstr (line, want));
+    g_free (want);
+  }
 
   /* Reported, not asserted (the clock under a loaded CI is no measure). */
   start = g_get_monotonic_time ();

@@ -417,7 +417,20 @@ update_live (QmWizard *self)
       {
         g_autofree char *cost = qm_wizard_format_money (self, e->cost.run);
 
-        if (e->has_training)
+        if (e->has_training && e->bands.train_days.set)
+          {
+            char c[QM_FORMAT_BUF], band[64];
+
+            /* Issue #36: the likely range, as the plan view's card has it.
+             * Translators: "88 GPUs · 27.7 days, 27.9 with failures (likely
+             * 23.8–31.5 days) · $110,279". */
+            line = g_strdup_printf (_("%s GPUs · %s, %s with failures (likely %s days) · %s"),
+                                    qm_format_number (a, sizeof a, e->gpus, 0),
+                                    qm_format_days (b, sizeof b, e->ideal_days),
+                                    qm_format_days (c, sizeof c, e->train_days),
+                                    qm_estimate_band_format (e, QM_BAND_TRAIN_DAYS, band, sizeof band), cost);
+          }
+        else if (e->has_training)
           {
             char c[QM_FORMAT_BUF];
 
@@ -744,6 +757,7 @@ build_status (QmWizard *self)
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Estimate So Far"));
           adw_action_row_set_subtitle (ADW_ACTION_ROW (row), "");
           adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
+          gtk_widget_set_name (row, "so-far");
           adw_preferences_group_add (group, row);
           self->so_far_row[s] = ADW_ACTION_ROW (row);
         }

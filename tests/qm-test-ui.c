@@ -63,6 +63,19 @@ wait_frames (GtkWidget *widget)
   gtk_test_widget_wait_for_draw (widget);
 }
 
+/* Waking the main loop is all these do: the caller checks the state. */
+static void
+mapped_cb (GtkWidget *widget,
+           gpointer   data)
+{
+}
+
+static gboolean
+deadline_cb (gpointer data)
+{
+  return G_SOURCE_REMOVE;
+}
+
 void
 qm_test_screenshot (GtkWidget     *widget,
                     const char    *name,
@@ -83,10 +96,20 @@ qm_test_screenshot (GtkWidget     *widget,
   /* A dialog presented a moment ago may not be mapped yet on a loaded
    * machine (CI under AddressSanitizer): wait for the event, then for a
    * frame that draws it (issue #34 item 6: "'node' should not be NULL"). */
-  end = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
-  while (!gtk_widget_get_mapped (widget) && g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
+  if (!gtk_widget_get_mapped (widget))
+    {
+      g_autoptr(GSource) deadline = g_timeout_source_new_seconds (20);
+      gulong id = g_signal_connect (widget, "map", G_CALLBACK (mapped_cb), NULL);
+
+      /* The deadline wakes the loop too. */
+      g_source_set_callback (deadline, deadline_cb, NULL, NULL);
+      g_source_attach (deadline, NULL);
+      end = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
+      while (!gtk_widget_get_mapped (widget) && g_get_monotonic_time () < end)
+        g_main_context_iteration (NULL, TRUE);
+      g_source_destroy (deadline);
+      g_signal_handler_disconnect (widget, id);
+    }
   g_assert_true (gtk_widget_get_mapped (widget));
   wait_frames (widget);
 

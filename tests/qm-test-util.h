@@ -31,6 +31,19 @@ qm_test_source_path (const char *relative)
   return g_build_filename (root ? root : ".", relative, NULL);
 }
 
+/* @s without white space, for text read back from a PDF: a paragraph or
+ * a table cell wraps where it likes. Free with g_free(). */
+static inline char *
+qm_test_squeeze (const char *s)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = s; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
+
 /* One member of a zip file (an XLSX workbook), as text, through unzip. */
 static inline char *
 qm_test_zip_member (const char *zip,

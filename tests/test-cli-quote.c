@@ -246,18 +246,6 @@ test_pdf (void)
   g_rmdir (dir);
 }
 
-/* @s without white space: a paragraph wraps where it likes. */
-static char *
-squeeze (const char *s)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = s; *p; p++)
-    if (!g_ascii_isspace (*p))
-      g_string_append_c (out, *p);
-  return g_string_free (out, FALSE);
-}
-
 /* A plan whose MFU the model predicts: the quote's technical page gives
  * the likely ranges and their basis as estimate --json has it. */
 static void
@@ -279,10 +267,10 @@ test_pdf_bands (void)
   g_assert_nonnull (bands);
 
   text = qm_test_pdf_text (pdf, NULL);
-  squeezed = squeeze (text);
+  squeezed = qm_test_squeeze (text);
   g_assert_nonnull (strstr (squeezed, "Likely,as8in10publishedrunsofthekind:"));
   g_assert_nonnull (strstr (squeezed, "GPUsforthesamework."));
-  basis = squeeze (json_object_get_string_member (bands, "basis"));
+  basis = qm_test_squeeze (json_object_get_string_member (bands, "basis"));
   if (strstr (squeezed, basis) == NULL)
     g_error ("the basis “%s” not on the quote's technical page", json_object_get_string_member (bands, "basis"));
   /* At 50% the deadline is met by the estimate itself: no sentence. */

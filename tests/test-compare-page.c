@@ -17,6 +17,7 @@
 #include "qm-metrics.h"
 #include "qm-plan-store.h"
 #include "qm-test-ui.h"
+#include "qm-test-util.h"
 
 static gint64
 import_example (QmStore    *store,
@@ -249,18 +250,6 @@ run_cli (const char * const *args,
   return out;
 }
 
-/* @s without white space: a PDF table wraps its cells where it likes. */
-static char *
-squeeze (const char *s)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = s; *p; p++)
-    if (!g_ascii_isspace (*p))
-      g_string_append_c (out, *p);
-  return g_string_free (out, FALSE);
-}
-
 /* What a screen reader hears on the page (issue #37 item 2), for a
  * training, a serving and a fine-tuning plan: each value with its row and
  * its plan, the check mark in words; the charts named, their summaries
@@ -412,8 +401,8 @@ test_views_agree (void)
                                  NULL, NULL, &pdf_text, NULL, NULL, &error));
     g_assert_no_error (error);
   }
-  pdf_squeezed = squeeze (pdf_text);
-  text_squeezed = squeeze (text);
+  pdf_squeezed = qm_test_squeeze (pdf_text);
+  text_squeezed = qm_test_squeeze (text);
 
   g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
   g_assert_no_error (error);
@@ -520,7 +509,7 @@ test_views_agree (void)
 
       /* The PDF: the row's label and cells in order, marks where the page
        * has them (white space aside: the table wraps). */
-      pdf_needle = squeeze (pdf_row->str);
+      pdf_needle = qm_test_squeeze (pdf_row->str);
       if (strstr (pdf_squeezed, pdf_needle) == NULL)
         g_error ("row %s not in the PDF as %s", id, pdf_needle);
     }
@@ -585,7 +574,7 @@ test_views_agree (void)
   g_assert_nonnull (strstr (note, "Training and serving plans"));
   g_assert_nonnull (strstr (note, "MFU: ≈ marks the plans within each other’s likely ranges"));
   {
-    g_autofree char *note_squeezed = squeeze (note);
+    g_autofree char *note_squeezed = qm_test_squeeze (note);
 
     g_assert_nonnull (strstr (pdf_squeezed, note_squeezed));
     g_assert_nonnull (strstr (text_squeezed, note_squeezed));

@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "qm-test-pdf.h"
+#include "qm-test-util.h"
 
 #include "qm-advisor.h"
 #include "qm-catalog.h"
@@ -177,23 +178,11 @@ render_png (const char *pdf_path,
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
-/* @s without white space: a paragraph wraps where it likes. */
-static char *
-squeeze (const char *s)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = s; *p; p++)
-    if (!g_ascii_isspace (*p))
-      g_string_append_c (out, *p);
-  return g_string_free (out, FALSE);
-}
-
 static void
 assert_squeezed_in (const char *squeezed,
                     const char *needle)
 {
-  g_autofree char *n = squeeze (needle);
+  g_autofree char *n = qm_test_squeeze (needle);
 
   if (strstr (squeezed, n) == NULL)
     g_error ("“%s” not on the summary page", needle);
@@ -276,7 +265,7 @@ test_example (gconstpointer data)
    * prints them; or, for a plan giving its MFU, that none applies. */
   {
     g_autofree char *page1 = page_text (pdf, 0);
-    g_autofree char *squeezed = squeeze (page1);
+    g_autofree char *squeezed = qm_test_squeeze (page1);
     g_autofree char *basis = qm_estimate_bands_basis (plan, e);
     char band[QM_FORMAT_BUF], band2[QM_FORMAT_BUF];
 

@@ -121,6 +121,73 @@ test_lora_plan_gets_qlora (void)
   g_assert_true (found);
 }
 
+static const QmAdvice *
+find_advice (const QmAdvisorResult *r,
+             const char            *id)
+{
+  for (guint k = 0; k < r->n; k++)
+    if (g_str_equal (r->items[k].id, id))
+      return &r->items[k];
+  return NULL;
+}
+
+/* Issue #35 item 10: the layout search is offered only when it changes the
+ * layout, and its title names what it changes; a plan that already has the
+ * searched layout is not told to use it. */
+static void
+test_layout_offer (void)
+{
+  QmPlan plan, searched;
+  g_autofree QmAdvisorResult *r = g_new0 (QmAdvisorResult, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  const QmAdvice *a;
+  g_autofree char *want = NULL;
+
+  load (examples[0], &plan);
+  /* The example fixes tp 8, pp 4 and its MFU: let the model predict it. */
+  plan.workload.mfu = 0;
+  searched = plan;
+  searched.workload.tp = searched.workload.pp = searched.workload.cp = searched.workload.ep = 0;
+  qm_estimate (&searched, e);
+  g_assert_true (e->valid);
+
+  qm_advise (&plan, QM_ADVISOR_GOAL_TIME, r);
+  a = find_advice (r, "layout-auto");
+  g_assert_nonnull (a);
+  want = g_strdup_printf ("tp %u, pp %u, cp %u, ep %u", e->parallelism.tp, e->parallelism.pp,
+                          e->parallelism.cp, e->parallelism.ep);
+  g_test_message ("offered: %s", a->title);
+  if (e->parallelism.tp != 8 || e->parallelism.pp != 4)
+    g_assert_nonnull (strstr (a->title, want));
+  else
+    g_assert_nonnull (strstr (a->title, "Interleave"));
+
+  /* The plan takes the searched layout, schedule and micro-batch as its own. */
+  plan.workload.tp = e->parallelism.tp;
+  plan.workload.pp = e->parallelism.pp;
+  plan.workload.cp = e->parallelism.cp;
+  plan.workload.ep = e->parallelism.ep;
+  plan.workload.virtual_stages = e->parallelism.virtual_stages;
+  plan.workload.micro_batch = e->parallelism.micro_batch;
+  plan.workload.recompute = e->parallelism.recompute;
+  plan.workload.zero_stage = e->parallelism.zero_stage;
+  qm_advise (&plan, QM_ADVISOR_GOAL_TIME, r);
+  g_assert_null (find_advice (r, "layout-auto"));
+
+  /* No advice sends a user to the issue tracker. */
+  for (guint i = 0; i < G_N_ELEMENTS (examples); i++)
+    {
+      load (examples[i], &plan);
+      qm_advise (&plan, QM_ADVISOR_GOAL_TIME, r);
+      for (guint k = 0; k < r->n; k++)
+        {
+          g_assert_null (strstr (r->items[k].assumption, "issue #"));
+          g_assert_null (strstr (r->items[k].tradeoff, "issue #"));
+          g_assert_null (strstr (r->items[k].title, "issue #"));
+        }
+    }
+}
+
 static void
 test_goal_strings (void)
 {
@@ -140,5 +207,6 @@ main (int argc, char **argv)
   g_test_add_func ("/advisor/fp8-on-h100", test_fp8_on_h100);
   g_test_add_func ("/advisor/lora-plan", test_lora_plan_gets_qlora);
   g_test_add_func ("/advisor/goal-strings", test_goal_strings);
+  g_test_add_func ("/advisor/layout-offer", test_layout_offer);
   return g_test_run ();
 }

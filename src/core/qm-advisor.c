@@ -354,12 +354,19 @@ try_memory_knobs (Advisor *ad)
     }
 }
 
+/* The layout search's choice, offered only when it changes the plan's
+ * layout: the same tp/pp/cp/ep with another schedule is named as such, and
+ * the plan's own layout is never offered back to it. */
 static void
-try_layout (Advisor *ad)
+try_layout (Advisor          *ad,
+            const QmEstimate *base)
 {
   const QmPlan *plan = ad->plan;
   const QmWorkload *w = &plan->workload;
+  const QmParallelism *now = &base->parallelism, *found;
   QmPlan p = *plan;
+  QmAdvice *a;
+  guint before = ad->out->n;
 
   if (w->mode == QM_MODE_INFERENCE)
     return;
@@ -370,8 +377,33 @@ try_layout (Advisor *ad)
   consider (ad, &p, "layout-auto", _("Use the fastest parallel layout"),
             _("Let the layout search pick tensor, pipeline, context and expert parallelism for "
               "this cluster instead of the fixed layout."),
-            _("Throughput model and layout search (issue #5); the MFU stays as the plan gives it "
-              "unless the plan leaves it to the model."));
+            _("Throughput model and layout search (Narayanan et al. 2021, Korthikanti et al. "
+              "2022); the MFU stays as the plan gives it unless the plan leaves it to the model."));
+  if (ad->out->n == before)
+    return;
+  /* consider() left the candidate's estimate in the scratch. */
+  a = &ad->out->items[before];
+  found = &ad->scratch->parallelism;
+  if (found->tp != now->tp || found->pp != now->pp || found->cp != now->cp || found->ep != now->ep)
+    {
+      /* Translators: an advice's title; the layout the search found */
+      g_snprintf (a->title, sizeof a->title, _("Use the fastest parallel layout: tp %u, pp %u, cp %u, ep %u"),
+                  found->tp, found->pp, found->cp, found->ep);
+    }
+  else if (found->virtual_stages != now->virtual_stages && found->virtual_stages > 1)
+    {
+      /* Translators: an advice's title; v is the number of model chunks per pipeline stage */
+      g_snprintf (a->title, sizeof a->title, _("Interleave the pipeline schedule (v = %u)"),
+                  found->virtual_stages);
+      g_strlcpy (a->tradeoff,
+                 _("Keep the plan's tensor, pipeline, context and expert parallelism and split each "
+                   "pipeline stage into interleaved model chunks: a smaller pipeline bubble for more "
+                   "point-to-point traffic and activation memory."),
+                 sizeof a->tradeoff);
+    }
+  else
+    /* The plan already has the searched layout: nothing to offer. */
+    ad->out->n = before;
 }
 
 static void
@@ -625,7 +657,7 @@ qm_advise (const QmPlan    *plan,
   ad.scratch = g_new0 (QmEstimate, 1);
   try_precision (&ad, base);
   try_memory_knobs (&ad);
-  try_layout (&ad);
+  try_layout (&ad, base);
   try_gpu_generation (&ad);
   try_pricing (&ad);
   try_facility (&ad);

@@ -11,6 +11,7 @@
 
 #include "qm-plan-item.h"
 #include "qm-plans-page.h"
+#include "qm-plans-page-private.h"
 #include "qm-test-store.h"
 #include "qm-test-ui.h"
 #include "qm-test-util.h"
@@ -369,6 +370,17 @@ test_list (Fixture       *f,
   g_assert_nonnull (strstr (texts->str, "|16,384|58.3|$2,500 M|"));
   g_assert_nonnull (strstr (texts->str, "|512|–|$9.9 M|"));
   g_assert_nonnull (strstr (texts->str, "|Just now|"));
+
+  /* Six minutes on, the page says so by itself (issue #35 item 10: it said
+   * "Just now" until something else redrew the list). */
+  qm_plans_page_advance_clock (f->page, 6 * G_TIME_SPAN_MINUTE + 5 * G_TIME_SPAN_SECOND);
+  gtk_test_widget_wait_for_draw (f->window);
+  g_string_assign (texts, "|");
+  collect_texts (GTK_WIDGET (f->page), texts);
+  g_assert_null (strstr (texts->str, "|Just now|"));
+  g_assert_nonnull (strstr (texts->str, "|6 minutes ago|"));
+  qm_plans_page_advance_clock (f->page, -(6 * G_TIME_SPAN_MINUTE + 5 * G_TIME_SPAN_SECOND));
+  gtk_test_widget_wait_for_draw (f->window);
 
   /* Activating a row opens its plan. */
   g_signal_emit_by_name (view, "activate", 1);

@@ -51,6 +51,11 @@ struct _QmPlansPage
 
   GtkFileChooserNative *chooser;
 
+  /* "5 minutes ago" keeps true: the cells are refilled every minute while
+   * the page is mapped, and at once when it is shown again. */
+  guint                 clock_source;
+  GTimeSpan             clock_offset;   /* added to the wall clock (tests) */
+
   /* Template widgets. */
   AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
@@ -68,6 +73,10 @@ struct _QmPlansPage
 void qm_plans_page_emit_open_plan (QmPlansPage *self, gint64 id);
 /* Emits QmPlansPage::compare-plans with @ids, a GVariant "ax". */
 void qm_plans_page_emit_compare_plans (QmPlansPage *self, GVariant *ids);
+
+/* Moves the page's clock on by @by and refills the cells as the minute
+ * tick does: for tests of the relative dates. */
+void qm_plans_page_advance_clock (QmPlansPage *self, GTimeSpan by);
 
 /* qm-plans-page-actions.c */
 GMenuModel *qm_plans_page_build_examples_menu (void);

@@ -108,8 +108,9 @@ format_modified (gint64     modified,
 }
 
 static char *
-cell_text (Column      column,
-           QmPlanItem *item)
+cell_text (QmPlansPage *self,
+           Column       column,
+           QmPlanItem  *item)
 {
   const QmPlanSummary *s = qm_plan_item_get_summary (item);
   char buf[QM_FORMAT_BUF];
@@ -130,7 +131,8 @@ cell_text (Column      column,
       return g_strdup (s->total_cost > 0 ? qm_format_money (buf, sizeof buf, s->total_cost, "USD") : "–");
     case COLUMN_MODIFIED:
       {
-        g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+        g_autoptr(GDateTime) wall = g_date_time_new_now_local ();
+        g_autoptr(GDateTime) now = g_date_time_add (wall, self != NULL ? self->clock_offset : 0);
 
         return format_modified (s->modified, now);
       }
@@ -154,7 +156,7 @@ cell_tooltip (Column      column,
     {
     case COLUMN_NAME:
     case COLUMN_CUSTOMER:
-      return cell_text (column, item);
+      return cell_text (NULL, column, item);
     case COLUMN_MODEL:
       return g_strdup (s->model);
     case COLUMN_COST:
@@ -215,9 +217,11 @@ fill_cell_cb (GtkListItem *list_item,
               gpointer     user_data)
 {
   Column column = GPOINTER_TO_INT (user_data);
-  g_autofree char *text = item != NULL ? cell_text (column, item) : NULL;
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  QmPlansPage *page = (QmPlansPage *) gtk_widget_get_ancestor (label, QM_TYPE_PLANS_PAGE);
+  g_autofree char *text = item != NULL ? cell_text (page, column, item) : NULL;
 
-  gtk_inscription_set_text (GTK_INSCRIPTION (gtk_list_item_get_child (list_item)), text);
+  gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
 }
 
 /* ------------------------------------------------------------------ */
@@ -793,12 +797,58 @@ qm_plans_page_size_allocate (GtkWidget *widget,
 /* ------------------------------------------------------------------ */
 /* GObject                                                             */
 
+/* The relative dates ("Just now", "5 minutes ago") follow the clock. */
+static gboolean
+clock_tick_cb (gpointer data)
+{
+  QmPlansPage *self = data;
+
+  if (self->list.slots != NULL)
+    qm_row_slots_refill (self->list.slots);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+qm_plans_page_advance_clock (QmPlansPage *self,
+                             GTimeSpan    by)
+{
+  g_return_if_fail (QM_IS_PLANS_PAGE (self));
+
+  self->clock_offset += by;
+  clock_tick_cb (self);
+}
+
+static void
+qm_plans_page_map (GtkWidget *widget)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+
+  GTK_WIDGET_CLASS (qm_plans_page_parent_class)->map (widget);
+  /* Shown again after a while: the dates first, then every minute. */
+  clock_tick_cb (self);
+  if (self->clock_source == 0)
+    {
+      self->clock_source = g_timeout_add_seconds (60, clock_tick_cb, self);
+      g_source_set_name_by_id (self->clock_source, "[quartermaster] plans page clock");
+    }
+}
+
+static void
+qm_plans_page_unmap (GtkWidget *widget)
+{
+  QmPlansPage *self = QM_PLANS_PAGE (widget);
+
+  g_clear_handle_id (&self->clock_source, g_source_remove);
+  GTK_WIDGET_CLASS (qm_plans_page_parent_class)->unmap (widget);
+}
+
 static void
 qm_plans_page_dispose (GObject *object)
 {
   QmPlansPage *self = QM_PLANS_PAGE (object);
 
   g_clear_handle_id (&self->columns_idle, g_source_remove);
+  g_clear_handle_id (&self->clock_source, g_source_remove);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -835,6 +885,8 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
   object_class->dispose = qm_plans_page_dispose;
   widget_class->measure = qm_plans_page_measure;
   widget_class->size_allocate = qm_plans_page_size_allocate;
+  widget_class->map = qm_plans_page_map;
+  widget_class->unmap = qm_plans_page_unmap;
 
   signals[OPEN_PLAN] =
     g_signal_new ("open-plan", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

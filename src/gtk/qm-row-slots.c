@@ -288,6 +288,20 @@ on_items_changed (QmRowSlots *self,
     g_list_model_items_changed (G_LIST_MODEL (self), old_n, 0, new_n - old_n);
 }
 
+void
+qm_row_slots_refill (QmRowSlots *self)
+{
+  g_return_if_fail (QM_IS_ROW_SLOTS (self));
+
+  for (guint i = 0; i < self->n_slots && i < self->slots->len; i++)
+    {
+      QmRowSlot *slot = self->slots->pdata[i];
+
+      if (slot->cells->len > 0 && slot->item != NULL && !slot->stale)
+        slot_changed (self, slot);
+    }
+}
+
 static void
 qm_row_slots_dispose (GObject *object)
 {

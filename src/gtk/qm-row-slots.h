@@ -64,6 +64,11 @@ void        qm_row_slots_bind_cell   (QmRowSlots    *self,
 void        qm_row_slots_unbind_cell (QmRowSlots    *self,
                                       GtkListItem   *list_item);
 
+/* Refills every row's cells with the same items (text that depends on
+ * the clock, "5 minutes ago"), on screen at the next layout, the rest when
+ * they scroll into view. */
+void        qm_row_slots_refill      (QmRowSlots *self);
+
 /* The item at @position of the model underneath (a new reference), or
  * NULL past its end. */
 gpointer    qm_row_slots_dup_item    (QmRowSlots *self,

@@ -37,8 +37,11 @@ for lang in de zh_CN; do
     fail=1
   fi
   need "$datadir/help/$lang/$app/index.page"
+  # The HTML guide F1 opens in a browser where no help viewer is installed.
+  need "$datadir/quartermaster/help-html/$lang/index.html"
 done
 need "$datadir/help/C/$app/index.page"
+need "$datadir/quartermaster/help-html/C/index.html"
 need "$schemadir/$app.gschema.xml"
 if ! glib-compile-schemas --strict --targetdir "$dest" "$dest$schemadir"; then
   echo "the installed schema does not compile"

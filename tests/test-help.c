@@ -22,6 +22,7 @@
 
 static char *tmp_dir;
 static gboolean with_viewer;
+static gboolean with_browser;
 
 static char *
 opened_path (void)
@@ -82,6 +83,26 @@ set_up_desktop (void)
                                       script);
       write_file (desktop_path, desktop_text, 0600);
       write_file (mimeapps, "[Default Applications]\nx-scheme-handler/help=qm-test-help-viewer.desktop\n", 0600);
+    }
+  else if (with_browser)
+    {
+      /* No help viewer, but a web browser for HTML files. */
+      g_autofree char *script = g_build_filename (tmp_dir, "browser.sh", NULL);
+      g_autofree char *opened = opened_path ();
+      g_autofree char *script_text = NULL;
+      g_autofree char *desktop_path = g_build_filename (data_home, "applications",
+                                                        "qm-test-browser.desktop", NULL);
+      g_autofree char *desktop_text = NULL;
+      g_autofree char *mimeapps = g_build_filename (config_home, "mimeapps.list", NULL);
+
+      script_text = g_strdup_printf ("#!/bin/sh\nprintf '%%s' \"$1\" > '%s.part' && mv '%s.part' '%s'\n",
+                                     opened, opened, opened);
+      write_file (script, script_text, 0700);
+      desktop_text = g_strdup_printf ("[Desktop Entry]\nType=Application\nName=Test Browser\n"
+                                      "Exec=%s %%u\nMimeType=text/html;\nNoDisplay=true\n",
+                                      script);
+      write_file (desktop_path, desktop_text, 0600);
+      write_file (mimeapps, "[Default Applications]\ntext/html=qm-test-browser.desktop\n", 0600);
     }
 }
 
@@ -304,6 +325,39 @@ test_no_viewer (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* No help viewer, but a browser: F1 opens the same guide as HTML pages,
+ * in the user's language (issue #35 item 10), and says where it went. */
+static void
+test_browser_fallback (void)
+{
+  g_autoptr(QmApplication) app = NULL;
+  QmWindow *window = new_window (&app);
+  g_autofree char *opened = opened_path ();
+  g_autofree char *uri = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *want = g_build_filename (g_getenv ("QM_HELP_HTML_DIR"), "C", "index.html", NULL);
+  g_autofree char *html = NULL;
+  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  g_assert_true (gtk_shortcut_action_activate (shortcut_action (GTK_WIDGET (window), GDK_KEY_F1, 0),
+                                               GTK_SHORTCUT_ACTION_EXCLUSIVE, GTK_WIDGET (window), NULL));
+  while (!g_file_test (opened, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (g_file_get_contents (opened, &uri, NULL, NULL));
+  g_test_message ("opened: %s", uri);
+  path = g_str_has_prefix (uri, "file:") ? g_filename_from_uri (uri, NULL, NULL) : g_strdup (uri);
+  g_assert_cmpstr (path, ==, want);
+  /* A real page of the guide, with its title. */
+  g_assert_true (g_file_get_contents (path, &html, NULL, NULL));
+  g_assert_nonnull (strstr (html, "Quartermaster"));
+  g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (window),
+                                            "No help viewer is installed: the user guide opened in your web browser"));
+  qm_test_screenshot (GTK_WIDGET (window), "help-browser-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -312,6 +366,10 @@ main (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     if (g_strcmp0 (argv[i], "viewer") == 0)
       with_viewer = TRUE;
+    else if (g_strcmp0 (argv[i], "browser") == 0)
+      with_browser = TRUE;
+    else if (g_str_has_prefix (argv[i], "/"))
+      g_setenv ("QM_HELP_HTML_DIR", argv[i], TRUE);
   tmp_dir = g_dir_make_tmp ("qm-help-XXXXXX", NULL);
   g_assert_nonnull (tmp_dir);
   set_up_desktop ();
@@ -325,6 +383,8 @@ main (int argc, char **argv)
     g_test_add_func ("/help/menu-and-shortcuts", test_menu_and_shortcuts);
   if (with_viewer)
     g_test_add_func ("/help/f1-opens-guide", test_f1_opens_guide);
+  else if (with_browser)
+    g_test_add_func ("/help/browser-fallback", test_browser_fallback);
   else
     g_test_add_func ("/help/no-viewer", test_no_viewer);
 

@@ -492,19 +492,70 @@ about_action (GSimpleAction *action,
 }
 
 static void
+help_page_shown (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GtkWindow) window = user_data;
+
+  if (gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error))
+    {
+      if (QM_IS_WINDOW (window))
+        qm_window_show_toast (QM_WINDOW (window),
+                              _("No help viewer is installed: the user guide opened in your web browser"));
+      return;
+    }
+  g_debug ("Could not open the HTML user guide: %s", error->message);
+  if (QM_IS_WINDOW (window))
+    qm_window_show_toast (QM_WINDOW (window),
+                          _("The user guide could not be opened: no help viewer (Yelp) is installed"));
+}
+
+/* The guide as HTML pages (help/meson.build, build-aux/help-html.sh) in
+ * the user's language, or English: QM_HELP_HTML_DIR (the build tree, for
+ * tests), else PKGDATADIR/help-html. NULL when none is installed. */
+static char *
+help_html_uri (void)
+{
+  const char *dir = g_getenv ("QM_HELP_HTML_DIR");
+  g_autofree char *installed = g_build_filename (PKGDATADIR, "help-html", NULL);
+  const char * const *langs = g_get_language_names ();
+
+  if (dir == NULL || *dir == '\0')
+    dir = installed;
+  for (guint i = 0; langs[i] != NULL; i++)
+    {
+      g_autofree char *index = g_build_filename (dir, langs[i], "index.html", NULL);
+
+      if (g_file_test (index, G_FILE_TEST_IS_REGULAR))
+        return g_filename_to_uri (index, NULL, NULL);
+    }
+  return NULL;
+}
+
+static void
 help_shown (GObject      *source,
             GAsyncResult *result,
             gpointer      user_data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GtkWindow) window = user_data;
+  g_autofree char *html = NULL;
 
   if (gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error))
     return;
 
-  /* Almost always because no help viewer (Yelp) is installed: say so in
+  /* Almost always because no help viewer (Yelp) is installed: the same
+   * guide as HTML in the web browser, and if that fails too, say so in
    * words rather than fail silently. */
   g_debug ("Could not open help:%s: %s", APPLICATION_ID, error->message);
+  html = help_html_uri ();
+  if (html != NULL && window != NULL)
+    {
+      gtk_show_uri_full (window, html, GDK_CURRENT_TIME, NULL, help_page_shown, g_object_ref (window));
+      return;
+    }
   if (QM_IS_WINDOW (window))
     qm_window_show_toast (QM_WINDOW (window),
                           _("The user guide could not be opened: no help viewer (Yelp) is installed"));

@@ -246,6 +246,79 @@ test_screenshots (Fixture       *f,
     }
 }
 
+static GtkWidget *
+find_column_view (GtkWidget *widget)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_column_view (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Issue #35 item 10: the wheel over the bill of materials (a table that
+ * scrolls sideways) scrolls the page instead of stopping there. The
+ * scroll controllers of the table's scrolled window are given a wheel
+ * notch down, as GTK's capture phase gives it to them first. */
+static void
+test_bom_wheel (Fixture       *f,
+                gconstpointer  data)
+{
+  QmPlan plan;
+  g_autoptr(QmPlanEditor) editor = NULL;
+  GtkWidget *view, *bom, *inner, *scroll;
+  GtkWindow *window;
+  GtkAdjustment *adj;
+  g_autoptr(GListModel) controllers = NULL;
+  double before;
+  gboolean handled = FALSE;
+
+  load_example (examples[0], &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1100, 700);
+  iterate (100);
+  bom = find_column_view (adw_flap_get_content (ADW_FLAP (find_flap (view))));
+  g_assert_nonnull (bom);
+  inner = gtk_widget_get_parent (bom);
+  g_assert_true (GTK_IS_SCROLLED_WINDOW (inner));
+  scroll = adw_flap_get_content (ADW_FLAP (find_flap (view)));
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroll));
+  scroll_content (view, 0.5);
+  before = gtk_adjustment_get_value (adj);
+
+  controllers = gtk_widget_observe_controllers (inner);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !handled; i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_SCROLL (c) &&
+          gtk_event_controller_get_propagation_phase (c) == GTK_PHASE_CAPTURE)
+        g_signal_emit_by_name (c, "scroll", 0.0, 1.0, &handled);
+    }
+  g_assert_true (handled);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, before);
+  /* Sideways turns stay with the table. */
+  before = gtk_adjustment_get_value (adj);
+  handled = FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_SCROLL (c) &&
+          gtk_event_controller_get_propagation_phase (c) == GTK_PHASE_CAPTURE)
+        g_signal_emit_by_name (c, "scroll", 1.0, 0.0, &handled);
+    }
+  g_assert_false (handled);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, before);
+  close_window (window);
+}
+
 static void
 set_spin (GtkWidget  *spin,
           const char *text)
@@ -890,6 +963,7 @@ main (int argc, char **argv)
   }
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("/plan-view/bom-wheel", test_bom_wheel);
   ADD ("/plan-view/examples", test_examples);
   ADD ("/plan-view/screenshots", test_screenshots);
   ADD ("/plan-view/edit-undo", test_edit_undo);

@@ -4,6 +4,8 @@
  */
 #include <gtk/gtk.h>
 
+#include <math.h>
+
 #include "qm-gtk.h"
 #include "qm-resources.h"
 
@@ -45,4 +47,45 @@ qm_gtk_builder_new (const char *name)
 
   qm_gtk_ensure_resources ();
   return gtk_builder_new_from_resource (path);
+}
+
+/* GtkScrolledWindow takes every scroll event it can use on either axis
+ * (gtkscrolledwindow.c scroll_controller_scroll returns GDK_EVENT_STOP), so
+ * a table that scrolls only sideways ate the vertical wheel. In the
+ * capture phase the vertical part moves the outer window's adjustment by
+ * GTK's own wheel step, pow (page_size, 2/3) per notch (the same file's
+ * get_scroll_unit), or by the pixels of a smooth scroll. */
+static gboolean
+pass_vertical_scroll_cb (GtkEventControllerScroll *controller,
+                         double                    dx,
+                         double                    dy,
+                         gpointer                  user_data)
+{
+  GtkWidget *inner = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+  GtkWidget *outer = gtk_widget_get_ancestor (gtk_widget_get_parent (inner), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj;
+  double step, lower, upper, value;
+
+  if (outer == NULL || fabs (dy) <= fabs (dx))
+    return GDK_EVENT_PROPAGATE;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (outer));
+  step = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL
+         ? pow (gtk_adjustment_get_page_size (adj), 2.0 / 3.0) : 1.0;
+  lower = gtk_adjustment_get_lower (adj);
+  upper = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+  value = CLAMP (gtk_adjustment_get_value (adj) + dy * step, lower, MAX (lower, upper));
+  gtk_adjustment_set_value (adj, value);
+  return GDK_EVENT_STOP;
+}
+
+GtkEventController *
+qm_gtk_pass_vertical_scroll (GtkScrolledWindow *inner)
+{
+  GtkEventController *controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+
+  g_return_val_if_fail (GTK_IS_SCROLLED_WINDOW (inner), NULL);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect (controller, "scroll", G_CALLBACK (pass_vertical_scroll_cb), NULL);
+  gtk_widget_add_controller (GTK_WIDGET (inner), controller);
+  return controller;
 }

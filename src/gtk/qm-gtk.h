@@ -22,4 +22,10 @@ void qm_gtk_class_set_template (GtkWidgetClass *widget_class,
  * than once, where a template makes it once. */
 GtkBuilder *qm_gtk_builder_new (const char *name);
 
+/* @inner scrolls sideways only (a wide table in a scrolling page): the
+ * wheel's vertical turns go on to the scrolled window around it, so that
+ * the page scrolls over the table rather than stopping there. Returns the
+ * controller (owned by @inner). */
+GtkEventController *qm_gtk_pass_vertical_scroll (GtkScrolledWindow *inner);
+
 G_END_DECLS

@@ -955,6 +955,10 @@ qm_plan_view_init (QmPlanView *self)
   qm_plan_view_add_figure_cards (self);
   qm_plan_view_build_charts (self);
   qm_plan_view_build_bom (self);
+  /* The wide tables scroll sideways; the wheel scrolls the page. */
+  qm_gtk_pass_vertical_scroll (GTK_SCROLLED_WINDOW (gtk_widget_get_parent (GTK_WIDGET (self->bom_view))));
+  qm_gtk_pass_vertical_scroll (GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (self->quote_lines),
+                                                                             GTK_TYPE_SCROLLED_WINDOW)));
   /* Buttons with a mnemonic are read without it (issue #37 item 10). */
   qm_a11y_fix_mnemonics (GTK_WIDGET (self));
 }

@@ -199,6 +199,16 @@ test_catalog_changed (void)
   g_assert_cmpuint (changes->len, ==, 0);
   g_clear_pointer (&changes, g_ptr_array_unref);
 
+  /* Issue #35 item 5: a price the plan does not use changes nothing. */
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, "a100-sxm-80gb",
+                                                      9999, &error));
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_SERVER, "dgx-a100",
+                                                      99999, &error));
+  g_assert_false (qm_plan_store_catalog_changed (store, id, &changes, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (changes->len, ==, 0);
+  g_clear_pointer (&changes, g_ptr_array_unref);
+
   /* A new price for the GPU it uses: the plan says so, and keeps its snapshot. */
   g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb",
                                                       12345, &error));
@@ -271,6 +281,25 @@ test_export_import (void)
   g_assert_no_error (error);
   g_assert_false (entry->builtin);
   g_assert_cmpfloat (entry->price_usd, ==, 12000);
+
+  /* Issue #34 item 4: with the custom GPU gone from the catalog, an export
+   * says so instead of writing a file that opens nowhere, and the file
+   * already there stays as it was. */
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  g_assert_true (qm_catalog_store_delete (store, QM_CATALOG_KIND_GPU, "acme-x1", &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *again = NULL;
+
+    g_assert_false (qm_plan_store_export_file (store, plan->id, file, &error));
+    g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND);
+    g_assert_nonnull (strstr (error->message, "hardware.gpu"));
+    g_assert_nonnull (strstr (error->message, "acme-x1"));
+    g_clear_error (&error);
+    g_assert_true (g_file_get_contents (file, &again, NULL, NULL));
+    g_assert_cmpstr (again, ==, text);
+  }
 }
 
 static void

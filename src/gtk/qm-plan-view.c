@@ -396,16 +396,16 @@ qm_plan_view_export_plan_file (QmPlanView  *self,
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
   data = qm_plan_to_data (qm_plan_editor_get_plan (self->editor), NULL);
-  /* The user's own catalog entries go inside, so it opens elsewhere. */
+  /* The user's own catalog entries go inside, so it opens elsewhere; a
+   * file without them would not, so their failure is the export's. */
   if (self->store != NULL)
     {
-      char *embedded = qm_plan_store_embed_custom (self->store, data, NULL);
+      char *embedded = qm_plan_store_embed_custom (self->store, data, error);
 
-      if (embedded != NULL)
-        {
-          g_free (data);
-          data = embedded;
-        }
+      if (embedded == NULL)
+        return FALSE;
+      g_free (data);
+      data = embedded;
     }
   return g_file_set_contents (path, data, -1, error);
 }

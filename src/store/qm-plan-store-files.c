@@ -112,6 +112,26 @@ qm_plan_store_catalog_changed (QmStore     *store,
 /* ------------------------------------------------------------------ */
 /* Plan files.                                                         */
 
+/* A built-in entry of @kind (the catalog compiled into the core). */
+static gboolean
+builtin_has (QmCatalogKind  kind,
+             const char    *id)
+{
+  switch (kind)
+    {
+    case QM_CATALOG_KIND_GPU:
+      return qm_catalog_gpu (id) != NULL;
+    case QM_CATALOG_KIND_SERVER:
+      return qm_catalog_server (id) != NULL;
+    case QM_CATALOG_KIND_NETWORK:
+      return qm_catalog_network (id) != NULL;
+    case QM_CATALOG_KIND_STORAGE:
+      return qm_catalog_storage (id) != NULL;
+    default:
+      return FALSE;
+    }
+}
+
 char *
 qm_plan_store_embed_custom (QmStore     *store,
                             const char  *inputs,
@@ -134,8 +154,20 @@ qm_plan_store_embed_custom (QmStore     *store,
         continue;
       entry = qm_catalog_store_get (store, qm_plan_hardware_keys[k].kind, id, NULL);
       /* Built-in entries ship with every copy of Quartermaster. */
-      if (entry == NULL || entry->builtin)
+      if (entry != NULL && entry->builtin)
         continue;
+      if (entry == NULL)
+        {
+          /* Neither the file nor this catalog has it: a copy would not
+           * open anywhere, so say so rather than write it without. */
+          if (builtin_has (qm_plan_hardware_keys[k].kind, id))
+            continue;
+          g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_NOT_FOUND,
+                       /* Translators: a plan key (hardware.gpu), then a catalog id */
+                       _("hardware.%s: “%s” is not in the catalog, so the plan cannot carry its "
+                         "figures"), qm_plan_hardware_keys[k].key, id);
+          return NULL;
+        }
       node = qm_json_from_string (entry->json, error);
       if (node == NULL)
         return NULL;

@@ -341,6 +341,19 @@ team_init (QmPreferencesWindow *self)
   g_signal_connect_swapped (self->connect_button, "clicked", G_CALLBACK (connect_clicked), self);
 }
 
+/* AdwPreferencesWindow's own search entry has no name of its own: a
+ * screen reader said "GtkSearchEntry" (found by test-a11y-atspi). */
+static void
+name_search_entry (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_SEARCH_ENTRY (c))
+        qm_a11y_label (c, _("Search preferences"));
+      name_search_entry (c);
+    }
+}
+
 static void
 qm_preferences_window_dispose (GObject *object)
 {
@@ -387,6 +400,7 @@ qm_preferences_window_init (QmPreferencesWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
     bind (self, i);
   team_init (self);
+  name_search_entry (GTK_WIDGET (self));
 }
 
 QmPreferencesWindow *

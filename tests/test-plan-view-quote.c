@@ -57,11 +57,14 @@ shown (GtkWidget  *view,
   return gtk_label_get_label (GTK_LABEL (label));
 }
 
-/* The first discounted-able line: a hardware line with a catalog id. */
+/* The first line with a discount field: a hardware line with a catalog
+ * id. Its key in @out, its catalog id in @id. */
 static const char *
-first_catalog_id (const QmPlan *plan,
-                  char         *out,
-                  gsize         size)
+first_line_key (const QmPlan *plan,
+                char         *out,
+                gsize         size,
+                char         *id,
+                gsize         id_size)
 {
   g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
   g_autofree QmQuote *q = g_new0 (QmQuote, 1);
@@ -71,7 +74,8 @@ first_catalog_id (const QmPlan *plan,
   for (guint i = 0; i < q->n_lines; i++)
     if (q->lines[i].kind == QM_QUOTE_LINE_HARDWARE && q->lines[i].catalog_id != NULL)
       {
-        g_strlcpy (out, q->lines[i].catalog_id, size);
+        g_strlcpy (out, q->lines[i].key, size);
+        g_strlcpy (id, q->lines[i].catalog_id, id_size);
         return out;
       }
   g_assert_not_reached ();
@@ -114,7 +118,7 @@ test_gross_discount_undo (Fixture       *f,
   GtkWindow *window;
   g_autofree char *gross = NULL;
   g_autofree char *name = NULL;
-  char id[64];
+  char id[64], key[QM_QUOTE_KEY_MAX];
   const QmQuoteItemTerms *it;
 
   load_example (QUOTE_EXAMPLE, &plan);
@@ -129,12 +133,14 @@ test_gross_discount_undo (Fixture       *f,
   g_assert_nonnull (strstr (gross, "EUR"));
 
   /* A discount typed on a line: stored as a fraction, the gross follows. */
-  name = g_strconcat ("quote-discount-", first_catalog_id (&plan, id, sizeof id), NULL);
+  name = g_strconcat ("quote-discount-", first_line_key (&plan, key, sizeof key, id, sizeof id), NULL);
   spin = qm_test_find_named (view, name);
   g_assert_true (GTK_IS_SPIN_BUTTON (spin));
   gtk_editable_set_text (GTK_EDITABLE (spin), "37.5");
   gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
-  it = qm_quote_terms_find (&qm_plan_editor_get_plan (editor)->quote, id);
+  it = qm_quote_terms_find (&qm_plan_editor_get_plan (editor)->quote, key, id);
+  g_assert_nonnull (it);
+  g_assert_cmpstr (it->key, ==, key);
   g_assert_nonnull (it);
   g_assert_cmpint (it->discount_kind, ==, QM_DISCOUNT_FRACTION);
   g_assert_cmpfloat_with_epsilon (it->discount, 0.375, 1e-12);
@@ -149,7 +155,7 @@ test_gross_discount_undo (Fixture       *f,
   g_assert_true (qm_plan_editor_undo (editor));
   g_assert_cmpstr (shown (view, "quote-gross"), ==, gross);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (qm_test_find_named (view, name))), ==,
-                     (qm_quote_terms_find (&plan.quote, id) ? qm_quote_terms_find (&plan.quote, id)->discount : 0) * 100);
+                     (qm_quote_terms_find (&plan.quote, key, id) ? qm_quote_terms_find (&plan.quote, key, id)->discount : 0) * 100);
   close_window (window);
 }
 

@@ -582,6 +582,65 @@ test_concurrent_numbers (gconstpointer engine)
     }
 }
 
+/* Per-line terms through a revision (issue #35 item 1). A plan saved with
+ * an older file's discount by catalog id (5 % on ib-ndr-400) and a line's
+ * own 2 % on the cables: the revision prices the switches, storage
+ * switches and transceivers at 5 % and the cables at 2 %, freezes each
+ * line under its own key (no catalog-wide entry left in its plan), and
+ * reads back from the store with the same lines. */
+static const QmQuoteLine *
+revision_line (const QmQuoteRevision *rev,
+               const char            *key)
+{
+  const QmQuoteLine *l = qm_quote_find_line (rev->quote, key);
+
+  g_assert_nonnull (l);
+  return l;
+}
+
+static void
+test_per_line_terms (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Fabric", "Acme Corp", 1.0e8);
+  g_autoptr(QmQuoteRevision) a = NULL, again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *inputs = plan->inputs;
+  gsize n = strlen (inputs);
+  static const char *const at_five[] = {
+    "compute-switches:ib-ndr-400", "storage-switches:ib-ndr-400", "transceivers:ib-ndr-400",
+  };
+
+  inputs[n - 1] = '\0';
+  plan->inputs = g_strconcat (inputs, ", \"quote\": {\"currency\": \"USD\", \"exchange_rate\": 1,"
+                              " \"discounts\": {\"ib-ndr-400\": 0.05},"
+                              " \"lines\": {\"cables:ib-ndr-400\": {\"discount\": 0.02, \"vendor\": \"Cable Co\"}},"
+                              " \"deposit_fraction\": 0.3, \"payment_days\": 30, \"lead_weeks\": 12,"
+                              " \"phase_interval_months\": 1, \"valid_days\": 30}}", NULL);
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  a = save_revision (store, plan->id, "2026-11-28", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (at_five); i++)
+    g_assert_cmpfloat_with_epsilon (revision_line (a, at_five[i])->discount, 0.05, 1e-12);
+  g_assert_cmpfloat_with_epsilon (revision_line (a, "cables:ib-ndr-400")->discount, 0.02, 1e-12);
+  g_assert_cmpstr (revision_line (a, "cables:ib-ndr-400")->vendor, ==, "Cable Co");
+  /* Frozen per line: every entry has its key, none is catalog-wide. */
+  g_assert_nonnull (strstr (a->plan_json, "\"compute-switches:ib-ndr-400\""));
+  g_assert_null (strstr (a->plan_json, "\"discounts\""));
+  g_assert_nonnull (strstr (a->terms_json, "\"lines\""));
+
+  /* From the store again: the same lines, the same JSON. */
+  again = qm_quote_store_load_revision (store, a->number, "A", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (again->quote_json, ==, a->quote_json);
+  for (guint i = 0; i < G_N_ELEMENTS (at_five); i++)
+    g_assert_cmpfloat_with_epsilon (revision_line (again, at_five[i])->discount, 0.05, 1e-12);
+  g_assert_cmpfloat_with_epsilon (revision_line (again, "cables:ib-ndr-400")->discount, 0.02, 1e-12);
+  g_assert_cmpint (revision_line (again, "cables:ib-ndr-400")->net_unit, <,
+                   revision_line (again, "cables:ib-ndr-400")->list_unit);
+}
+
 static void
 add_both (const char    *name,
           GTestDataFunc  func)
@@ -601,6 +660,7 @@ main (int argc, char **argv)
   g_test_add_func ("/quote-store/number-pattern", test_number_pattern);
   add_both ("sequence", test_sequence);
   g_test_add_func ("/quote-store/immutable", test_immutable);
+  g_test_add_func ("/quote-store/per-line-terms", test_per_line_terms);
   add_both ("rate-lookup", test_rate_lookup);
   add_both ("import", test_import);
   add_both ("import-german-excel", test_import_german_excel);

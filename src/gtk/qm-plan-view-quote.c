@@ -3,7 +3,7 @@
  * The terms are rows of the plan schema (quote.*), built and synced by the
  * side panel's machinery into this section's group (qm-plan-view-rows.c,
  * group QUOTE). This file adds what is not a plain key: the "Add a Quote"
- * action, the lines with a discount per catalog item, the totals, the
+ * action, the lines with a discount on each (by its line key), the totals, the
  * cash-flow chart's tooltip, and the quote's PDF, workbook and printing.
  * Every edit goes through the plan editor, so undo works.
  *
@@ -531,33 +531,28 @@ qm_plan_view_quote_class_init (GtkWidgetClass *widget_class)
 /* ------------------------------------------------------------------ */
 /* Lines                                                               */
 
-/* A discount typed for a catalog item: a fraction off its list price in
- * plan->quote.items[], one undo step per item. */
+/* A discount typed on a line: a fraction off its list price in the
+ * line's own entry of plan->quote.items[] (found by the line's key, so the
+ * switches and the cables of one fabric keep theirs apart), one undo step
+ * per line. Entries of older files, one per catalog id, are first split
+ * into the lines they priced (qm_quote_terms_edit ()). */
 static void
 on_discount_changed (GtkSpinButton *spin,
                      QmPlanView    *self)
 {
-  const char *id = g_object_get_data (G_OBJECT (spin), "catalog-id");
+  const char *key = g_object_get_data (G_OBJECT (spin), "line-key");
   QmPlan candidate;
-  QmQuoteItemTerms *it = NULL;
+  QmQuoteItemTerms *it;
   g_autoptr(GError) error = NULL;
   g_autofree char *merge_key = NULL;
 
   if (self->syncing)
     return;
   candidate = *qm_plan_editor_get_plan (self->editor);
-  for (guint i = 0; i < candidate.quote.n_items; i++)
-    if (strcmp (candidate.quote.items[i].catalog_id, id) == 0)
-      it = &candidate.quote.items[i];
-  if (it == NULL && candidate.quote.n_items < QM_QUOTE_MAX_ITEMS)
-    {
-      it = &candidate.quote.items[candidate.quote.n_items++];
-      memset (it, 0, sizeof *it);
-      g_strlcpy (it->catalog_id, id, sizeof it->catalog_id);
-    }
+  it = qm_quote_terms_edit (&candidate.quote, self->quote, key);
   if (it == NULL)
     {
-      /* Translators: %d is the most catalog items a quote can discount. */
+      /* Translators: %d is the most quote lines that can have their own terms. */
       g_autofree char *text = g_strdup_printf (_("A quote discounts at most %d items"), QM_QUOTE_MAX_ITEMS);
 
       qm_plan_view_toast (self, text);
@@ -573,7 +568,7 @@ on_discount_changed (GtkSpinButton *spin,
     }
   gtk_widget_remove_css_class (GTK_WIDGET (spin), "error");
   gtk_widget_set_tooltip_text (GTK_WIDGET (spin), NULL);
-  merge_key = g_strconcat ("quote.discount.", id, NULL);
+  merge_key = g_strconcat ("quote.discount.", key, NULL);
   self->editing = TRUE;
   qm_plan_editor_set_plan (self->editor, &candidate, merge_key);
   self->editing = FALSE;
@@ -607,9 +602,9 @@ discount_new (QmPlanView        *self,
               const QmQuoteLine *line)
 {
   GtkWidget *spin = gtk_spin_button_new_with_range (0, 100, 1);
-  g_autofree char *name = g_strconcat ("quote-discount-", line->catalog_id, NULL);
+  g_autofree char *name = g_strconcat ("quote-discount-", line->key, NULL);
   g_autofree char *label = qm_quote_line_label (line);
-  /* Translators: the accessible name of a discount field; %s is a catalog item. */
+  /* Translators: the accessible name of a discount field; %s is a quote line, e.g. "Fabric cables". */
   g_autofree char *a11y = g_strdup_printf (_("Discount on %s, in percent"), label);
 
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
@@ -618,7 +613,7 @@ discount_new (QmPlanView        *self,
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
   gtk_widget_set_name (spin, name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-  g_object_set_data_full (G_OBJECT (spin), "catalog-id", g_strdup (line->catalog_id), g_free);
+  g_object_set_data_full (G_OBJECT (spin), "line-key", g_strdup (line->key), g_free);
   g_signal_connect (spin, "value-changed", G_CALLBACK (on_discount_changed), self);
   gtk_widget_set_halign (spin, GTK_ALIGN_END);
   return spin;
@@ -632,8 +627,7 @@ lines_shape (const QmQuote *q)
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; i < q->n_lines; i++)
-    g_string_append_printf (s, "%d/%s/%s;", q->lines[i].kind, q->lines[i].item,
-                            q->lines[i].catalog_id ? q->lines[i].catalog_id : "");
+    g_string_append_printf (s, "%d/%s;", q->lines[i].kind, q->lines[i].key);
   return g_string_free (s, FALSE);
 }
 
@@ -836,12 +830,12 @@ update_state (QmPlanView *self,
       problem = qm_issue_to_string (&q->issues.items[i]);
   if (problem == NULL && rate_said != NULL)
     /* Translators: the lines' help, then which exchange rate the draft used. */
-    description = g_strdup_printf (_("%s. %s."), _("Type a discount for a catalog item; prices are in the quote’s currency"),
+    description = g_strdup_printf (_("%s. %s."), _("Type a discount for each line; prices are in the quote’s currency"),
                                    rate_said);
   adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (self->quote_lines_group),
                                          problem != NULL ? problem
                                          : description != NULL ? description
-                                         : _("Type a discount for a catalog item; prices are in the quote’s currency"));
+                                         : _("Type a discount for each line; prices are in the quote’s currency"));
 }
 
 void

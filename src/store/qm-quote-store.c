@@ -525,7 +525,21 @@ freeze (QmStore            *store,
                    _("%s: the frozen plan does not read back: %s"), what, local->message);
       return FALSE;
     }
-  return compute (f->plan, f->estimate, f->quote, what, error);
+  if (!compute (f->plan, f->estimate, f->quote, what, error))
+    return FALSE;
+  /* Discounts of files written before per-line terms, one per catalog id,
+   * are frozen as the lines they priced, each under its own key (issue
+   * #35): the same figures, and a later revision that changes one line
+   * leaves the others as they were. */
+  for (guint i = 0; i < f->plan->quote.n_items; i++)
+    if (f->plan->quote.items[i].key[0] == '\0')
+      {
+        qm_quote_terms_split (&f->plan->quote, f->quote);
+        g_free (f->plan_json);
+        f->plan_json = qm_plan_to_data (f->plan, NULL);
+        break;
+      }
+  return TRUE;
 }
 
 static void

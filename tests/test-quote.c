@@ -552,6 +552,25 @@ test_per_line_terms (void)
   g_assert_cmpfloat_with_epsilon (line_with_key (&again, keys[2])->discount, 0.02, 1e-12);
   g_assert_cmpfloat_with_epsilon (line_with_key (&again, keys[3])->discount, 0.1, 1e-12);
 
+  /* What changed: the transceivers' price alone, and the gross. */
+  {
+    QmQuoteChange changes[8];
+    guint n = qm_quote_diff (&q, &again, changes, G_N_ELEMENTS (changes));
+    guint prices = 0;
+
+    for (guint i = 0; i < n; i++)
+      if (changes[i].kind == QM_QUOTE_CHANGE_PRICE)
+        {
+          prices++;
+          g_assert_cmpstr (changes[i].line->key, ==, "transceivers:ib-ndr-400");
+          g_assert_cmpint (changes[i].old_minor, ==, 97000);
+          g_assert_cmpint (changes[i].new_minor, ==, 90000);
+        }
+      else
+        g_assert_cmpint (changes[i].kind, ==, QM_QUOTE_CHANGE_GROSS);
+    g_assert_cmpuint (prices, ==, 1);
+  }
+
   /* No line has that key: nothing to edit. */
   g_assert_null (qm_quote_terms_edit (&t, &q, "servers:ib-ndr-400"));
 }

@@ -213,7 +213,8 @@ check_fields_agree (GtkWidget    *view,
     {
       const QmQuoteLine *line = qm_quote_find_line (q, fabric_keys[i]);
       GtkSpinButton *spin = discount_field (view, fabric_keys[i]);
-      GtkWidget *grid = gtk_widget_get_parent (GTK_WIDGET (spin));
+      GtkWidget *cell = gtk_widget_get_parent (GTK_WIDGET (spin));
+      GtkWidget *grid = gtk_widget_get_parent (cell);
       int column, row;
       char net[64];
 
@@ -221,7 +222,7 @@ check_fields_agree (GtkWidget    *view,
       g_assert_cmpfloat_with_epsilon (line->discount, expected[i], 1e-12);
       g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (spin), expected[i] * 100, 1e-9);
       g_assert_true (GTK_IS_GRID (grid));
-      gtk_grid_query_child (GTK_GRID (grid), GTK_WIDGET (spin), &column, &row, NULL, NULL);
+      gtk_grid_query_child (GTK_GRID (grid), cell, &column, &row, NULL, NULL);
       qm_money_format (net, sizeof net, line->net_unit, q->exponent, q->currency);
       g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), column + 1, row))),
                        ==, net);
@@ -279,6 +280,51 @@ test_per_line_discounts (Fixture       *f,
       g_assert_true (qm_plan_editor_redo (editor));
       iterate (50);
       check_fields_agree (view, editor, typed);
+
+      /* The cables' other terms, in the popover beside their discount:
+       * the cables' own, the switches' untouched. */
+      if (w == 0)
+        {
+          g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+          g_autofree QmQuote *q = g_new0 (QmQuote, 1);
+          const QmQuoteTerms *t = &qm_plan_editor_get_plan (editor)->quote;
+          GtkWidget *vendor = qm_test_find_named (view, "quote-vendor-cables:ib-ndr-400");
+          GtkWidget *lead = qm_test_find_named (view, "quote-lead-cables:ib-ndr-400");
+          GtkWidget *support = qm_test_find_named (view, "quote-support-cables:ib-ndr-400");
+
+          g_assert_true (GTK_IS_EDITABLE (vendor));
+          g_assert_true (GTK_IS_SPIN_BUTTON (lead));
+          g_assert_true (GTK_IS_SPIN_BUTTON (support));
+          g_assert_nonnull (qm_test_find_named (view, "quote-terms-cables:ib-ndr-400"));
+          gtk_editable_set_text (GTK_EDITABLE (vendor), "Cable Co");
+          gtk_editable_set_text (GTK_EDITABLE (lead), "6");
+          gtk_spin_button_update (GTK_SPIN_BUTTON (lead));
+          gtk_editable_set_text (GTK_EDITABLE (support), "3");
+          gtk_spin_button_update (GTK_SPIN_BUTTON (support));
+          iterate (50);
+          g_assert_cmpstr (qm_quote_terms_find (t, fabric_keys[2], "ib-ndr-400")->vendor, ==, "Cable Co");
+          g_assert_cmpfloat (qm_quote_terms_find (t, fabric_keys[2], "ib-ndr-400")->lead_weeks, ==, 6);
+          g_assert_cmpfloat_with_epsilon (qm_quote_terms_find (t, fabric_keys[2], "ib-ndr-400")->support_rate,
+                                          0.03, 1e-12);
+          g_assert_cmpfloat_with_epsilon (qm_quote_terms_find (t, fabric_keys[2], "ib-ndr-400")->discount,
+                                          0.02, 1e-12);
+          g_assert_cmpstr (qm_quote_terms_find (t, fabric_keys[0], "ib-ndr-400")->vendor, ==, "");
+          qm_estimate (qm_plan_editor_get_plan (editor), e);
+          qm_estimate_quote (qm_plan_editor_get_plan (editor), e, q);
+          g_assert_cmpstr (qm_quote_find_line (q, fabric_keys[2])->vendor, ==, "Cable Co");
+          g_assert_cmpfloat (qm_quote_find_line (q, fabric_keys[2])->lead_weeks, ==, 6);
+          g_assert_cmpstr (qm_quote_find_line (q, fabric_keys[0])->vendor, ==, "");
+          check_fields_agree (view, editor, typed);
+          /* The vendor typed is one undo step, and the field follows. */
+          g_assert_true (qm_plan_editor_undo (editor));
+          g_assert_true (qm_plan_editor_undo (editor));
+          g_assert_true (qm_plan_editor_undo (editor));
+          iterate (50);
+          g_assert_cmpstr (qm_quote_terms_find (t, fabric_keys[2], "ib-ndr-400")->vendor, ==, "");
+          g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (vendor)), ==, "");
+          g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (lead)), ==, 0);
+          check_fields_agree (view, editor, typed);
+        }
 
       scroll_to (view, qm_test_find_named (view, "quote-lines"));
       qm_test_screenshot (GTK_WIDGET (window), light, ADW_COLOR_SCHEME_FORCE_LIGHT);

@@ -296,6 +296,9 @@ static const char *const fabric_items[] = {
   "Compute fabric switches", "Storage fabric switches", "Fabric cables", "Optical transceivers", "Racks",
 };
 static const char *const fabric_discounts[] = { "5.0 %", NULL, "2.0 %", NULL };
+static const char *const fabric_keys[] = {
+  "compute-switches:ib-ndr-400", "storage-switches:ib-ndr-400", "cables:ib-ndr-400", "transceivers:ib-ndr-400",
+};
 
 /* The text from @from up to @to in @text. */
 static char *
@@ -353,6 +356,7 @@ test_per_line (void)
 
       g_assert_cmpstr (json_object_get_string_member (l, "item"), ==, fabric_items[i]);
       g_assert_cmpstr (json_object_get_string_member (l, "id"), ==, "ib-ndr-400");
+      g_assert_cmpstr (json_object_get_string_member (l, "key"), ==, fabric_keys[i]);
       g_assert_cmpfloat_with_epsilon (json_object_get_double_member (l, "discount"),
                                       i == 0 ? 0.05 : i == 2 ? 0.02 : 0.0, 1e-12);
     }

@@ -639,6 +639,58 @@ test_per_line_terms (void)
   g_assert_cmpfloat_with_epsilon (revision_line (again, "cables:ib-ndr-400")->discount, 0.02, 1e-12);
   g_assert_cmpint (revision_line (again, "cables:ib-ndr-400")->net_unit, <,
                    revision_line (again, "cables:ib-ndr-400")->list_unit);
+  /* The JSON names each line by its key too. */
+  g_assert_nonnull (strstr (a->quote_json, "\"key\":\"cables:ib-ndr-400\""));
+}
+
+/* A revision frozen before lines had keys stored its JSON without them:
+ * it still loads, and its figures are checked as before. (The test edits
+ * the row as such a version wrote it, past the trigger that keeps
+ * revisions as they were.) */
+static void
+test_revision_without_keys (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(QmQuoteRevision) a = NULL, again = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
+  sqlite3 *db = qm_store_db (store);
+  g_autoptr(GRegex) keys = g_regex_new ("\"key\":(\"[^\"]*\"|null),", 0, 0, NULL);
+  g_autofree char *old = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  set_rate (store, "EUR", 0.92, "2026-01-01");
+  a = save_revision (store, plan, "2026-11-25", NULL);
+  g_assert_nonnull (strstr (a->quote_json, "\"key\":"));
+  old = g_regex_replace_literal (keys, a->quote_json, -1, 0, "", 0, NULL);
+  g_assert_null (strstr (old, "\"key\":"));
+
+  g_assert_cmpint (sqlite3_exec (db, "DROP TRIGGER quote_revision_frozen", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "UPDATE quote_revision SET quote = ?1", -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, old, -1, SQLITE_TRANSIENT);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+
+  again = qm_quote_store_load_revision (store, a->number, "A", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (again->quote_json, ==, old);
+  g_assert_cmpint (again->quote->gross, ==, a->quote->gross);
+
+  /* Figures that moved are still caught. */
+  g_clear_pointer (&again, qm_quote_revision_free);
+  {
+    g_autoptr(GRegex) gross = g_regex_new ("\"gross\":[0-9.]+", 0, 0, NULL);
+    g_autofree char *moved = g_regex_replace_literal (gross, old, -1, 0, "\"gross\":1", 0, NULL);
+
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "UPDATE quote_revision SET quote = ?1", -1, &stmt, NULL), ==,
+                     SQLITE_OK);
+    sqlite3_bind_text (stmt, 1, moved, -1, SQLITE_TRANSIENT);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+    sqlite3_finalize (stmt);
+  }
+  again = qm_quote_store_load_revision (store, a->number, "A", &error);
+  g_assert_null (again);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED);
 }
 
 static void
@@ -661,6 +713,7 @@ main (int argc, char **argv)
   add_both ("sequence", test_sequence);
   g_test_add_func ("/quote-store/immutable", test_immutable);
   g_test_add_func ("/quote-store/per-line-terms", test_per_line_terms);
+  g_test_add_func ("/quote-store/revision-without-keys", test_revision_without_keys);
   add_both ("rate-lookup", test_rate_lookup);
   add_both ("import", test_import);
   add_both ("import-german-excel", test_import_german_excel);

@@ -136,12 +136,13 @@ void
 qm_quote_terms_split (QmQuoteTerms  *terms,
                       const QmQuote *quote)
 {
-  QmQuoteItemTerms kept[QM_QUOTE_MAX_ITEMS];
+  QmQuoteItemTerms kept[QM_QUOTE_MAX_LINES + QM_QUOTE_MAX_ITEMS];
   guint n_kept = 0, n = MIN (terms->n_items, QM_QUOTE_MAX_ITEMS);
   gboolean used[QM_QUOTE_MAX_ITEMS] = { FALSE };
 
-  /* Each line that an old entry applies to gets a copy under its key. */
-  for (guint l = 0; l < quote->n_lines; l++)
+  /* Each line that an old entry applies to gets a copy under its key
+   * (at most one per line: QM_QUOTE_MAX_LINES of them). */
+  for (guint l = 0; l < MIN (quote->n_lines, QM_QUOTE_MAX_LINES); l++)
     {
       const QmQuoteLine *line = &quote->lines[l];
       const QmQuoteItemTerms *it;
@@ -152,17 +153,18 @@ qm_quote_terms_split (QmQuoteTerms  *terms,
       if (it == NULL || it->key[0] != '\0')
         continue;
       used[it - terms->items] = TRUE;
-      if (n_kept < QM_QUOTE_MAX_ITEMS)
-        {
-          kept[n_kept] = *it;
-          g_strlcpy (kept[n_kept].key, line->key, sizeof kept[n_kept].key);
-          n_kept++;
-        }
+      kept[n_kept] = *it;
+      g_strlcpy (kept[n_kept].key, line->key, sizeof kept[n_kept].key);
+      n_kept++;
     }
   /* The line's own entries, and old ones no line takes, stay. */
   for (guint i = 0; i < n; i++)
-    if (!used[i] && n_kept < QM_QUOTE_MAX_ITEMS)
+    if (!used[i])
       kept[n_kept++] = terms->items[i];
+  /* No room for them all: the terms stay as they are (the old entries
+   * still price their lines the same). */
+  if (n_kept > QM_QUOTE_MAX_ITEMS)
+    return;
   memcpy (terms->items, kept, n_kept * sizeof kept[0]);
   terms->n_items = n_kept;
 }

@@ -106,7 +106,7 @@ qm_plan_quote_write_discounts (JsonBuilder     *b,
   json_builder_end_object (b);
 }
 
-/* A number member of a line's terms, from @min to @max; 0 when absent. */
+/* A number member of a line's terms, from 0 to @max; 0 when absent. */
 static gboolean
 read_line_number (JsonObject  *o,
                   const char  *prefix,

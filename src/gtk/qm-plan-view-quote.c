@@ -3,8 +3,9 @@
  * The terms are rows of the plan schema (quote.*), built and synced by the
  * side panel's machinery into this section's group (qm-plan-view-rows.c,
  * group QUOTE). This file adds what is not a plain key: the "Add a Quote"
- * action, the lines with a discount on each (by its line key), the totals, the
- * cash-flow chart's tooltip, and the quote's PDF, workbook and printing.
+ * action, the lines, each with its own discount, vendor, lead time and
+ * support rate (by its line key), the totals, the cash-flow chart's
+ * tooltip, and the quote's PDF, workbook and printing.
  * Every edit goes through the plan editor, so undo works.
  *
  * With a store, "Save Quote" freezes the saved plan's quote as the next

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qm-test-cli.h"
@@ -283,6 +284,146 @@ test_pdf_bands (void)
   g_assert_null (strstr (text, "quartermaster-cli"));
 
   g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+/* Per-line terms (issue #35 item 1): the compute switches, storage
+ * switches, cables and transceivers all carry ib-ndr-400; the plan gives
+ * the compute switches 5 % and the cables 2 %. The text table, the PDF,
+ * the workbook and the CSV each print 5 % and 2 % on those two lines and
+ * list on the other two, as the JSON has it. */
+static const char *const fabric_items[] = {
+  "Compute fabric switches", "Storage fabric switches", "Fabric cables", "Optical transceivers", "Racks",
+};
+static const char *const fabric_discounts[] = { "5.0 %", NULL, "2.0 %", NULL };
+static const char *const fabric_keys[] = {
+  "compute-switches:ib-ndr-400", "storage-switches:ib-ndr-400", "cables:ib-ndr-400", "transceivers:ib-ndr-400",
+};
+
+/* The text from @from up to @to in @text. */
+static char *
+between (const char *text,
+         const char *from,
+         const char *to)
+{
+  const char *a = strstr (text, from), *b;
+
+  g_assert_nonnull (a);
+  b = strstr (a + strlen (from), to);
+  g_assert_nonnull (b);
+  return g_strndup (a, b - a);
+}
+
+/* The <si> strings of a workbook, in order. */
+static GPtrArray *
+shared_strings (const char *xlsx)
+{
+  g_autofree char *xml = qm_test_zip_member (xlsx, "xl/sharedStrings.xml");
+  g_autoptr(GRegex) re = g_regex_new ("<si><t[^>]*>([^<]*)</t></si>", 0, 0, NULL);
+  g_autoptr(GMatchInfo) m = NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  g_regex_match (re, xml, 0, &m);
+  while (g_match_info_matches (m))
+    {
+      g_ptr_array_add (out, g_match_info_fetch (m, 1));
+      g_match_info_next (m, NULL);
+    }
+  return out;
+}
+
+static void
+test_per_line (void)
+{
+  g_autofree char *plan = qm_test_source_path ("tests/plans/good/quote-per-line.qmplan");
+  g_autofree char *dir = g_dir_make_tmp ("qm-quote-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "Q.pdf", NULL);
+  g_autofree char *xlsx = g_build_filename (dir, "Q.xlsx", NULL);
+  g_autofree char *csv = g_build_filename (dir, "Q.csv", NULL);
+  g_autofree char *text = NULL, *sheet = NULL, *csv_text = NULL;
+  g_autoptr(GPtrArray) strings = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_auto(Run) r = { 0 }, j = { 0 }, p = { 0 }, x = { 0 }, c = { 0 };
+  JsonArray *lines;
+
+  run_cli (&j, "quote", plan, "--date", "2026-11-25", "--json", NULL);
+  g_assert_cmpint (j.status, ==, 0);
+  lines = json_object_get_array_member (parse (j.out, parser), "lines");
+  /* The JSON: lines 1-4 are the fabric's, in the BOM's order. */
+  for (guint i = 0; i < 4; i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i + 1);
+
+      g_assert_cmpstr (json_object_get_string_member (l, "item"), ==, fabric_items[i]);
+      g_assert_cmpstr (json_object_get_string_member (l, "id"), ==, "ib-ndr-400");
+      g_assert_cmpstr (json_object_get_string_member (l, "key"), ==, fabric_keys[i]);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (l, "discount"),
+                                      i == 0 ? 0.05 : i == 2 ? 0.02 : 0.0, 1e-12);
+    }
+
+  /* The text table: each line its own discount. */
+  run_cli (&r, "quote", plan, "--date", "2026-11-25", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *row = between (r.out, fabric_items[i], "\n");
+
+      g_test_message ("%s", row);
+      if (fabric_discounts[i] != NULL)
+        g_assert_nonnull (strstr (row, fabric_discounts[i]));
+      else
+        g_assert_null (strstr (row, "%"));
+    }
+
+  /* The PDF, read back: each row's cells between its item and the next. */
+  run_cli (&p, "quote", plan, "--date", "2026-11-25", "-o", pdf, NULL);
+  g_assert_cmpint (p.status, ==, 0);
+  text = qm_test_pdf_text (pdf, NULL);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *row = between (text, fabric_items[i], fabric_items[i + 1]);
+
+      g_test_message ("PDF: %s", row);
+      if (fabric_discounts[i] != NULL)
+        g_assert_nonnull (strstr (row, fabric_discounts[i]));
+      else
+        g_assert_null (strstr (row, "%"));
+    }
+
+  /* The workbook: rows 10-13, the item in A, the discount in F. */
+  run_cli (&x, "quote", plan, "--date", "2026-11-25", "-o", xlsx, NULL);
+  g_assert_cmpint (x.status, ==, 0);
+  sheet = qm_test_zip_member (xlsx, "xl/worksheets/sheet1.xml");
+  strings = shared_strings (xlsx);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *item_re = g_strdup_printf ("<c r=\"A%u\"[^>]*t=\"s\"[^>]*><v>([0-9]+)</v>", i + 10);
+      g_autofree char *discount = g_strdup_printf ("<c r=\"F%u\" s=\"4\"><v>%s</v>", i + 10,
+                                                   i == 0 ? "0.05" : i == 2 ? "0.02" : "0");
+      g_autoptr(GRegex) re = g_regex_new (item_re, 0, 0, NULL);
+      g_autoptr(GMatchInfo) m = NULL;
+      g_autofree char *index = NULL;
+
+      g_assert_true (g_regex_match (re, sheet, 0, &m));
+      index = g_match_info_fetch (m, 1);
+      g_assert_cmpuint (atoi (index), <, strings->len);
+      g_assert_cmpstr (g_ptr_array_index (strings, atoi (index)), ==, fabric_items[i]);
+      if (strstr (sheet, discount) == NULL)
+        g_error ("no %s in the workbook", discount);
+    }
+
+  /* The CSV. */
+  run_cli (&c, "quote", plan, "--date", "2026-11-25", "-o", csv, NULL);
+  g_assert_cmpint (c.status, ==, 0);
+  g_assert_true (g_file_get_contents (csv, &csv_text, NULL, NULL));
+  g_assert_nonnull (strstr (csv_text, "ib-ndr-400,Compute fabric switches,,96,27600.00,0.05,26220.00,"));
+  g_assert_nonnull (strstr (csv_text, "ib-ndr-400,Storage fabric switches,,33,27600.00,0,27600.00,"));
+  g_assert_nonnull (strstr (csv_text, "ib-ndr-400,Fabric cables,,5153,276.00,0.02,270.48,"));
+  g_assert_nonnull (strstr (csv_text, "ib-ndr-400,Optical transceivers,,10306,828.00,0,828.00,"));
+
+  g_unlink (pdf);
+  g_unlink (xlsx);
+  g_unlink (csv);
   g_rmdir (dir);
 }
 
@@ -656,6 +797,7 @@ main (int   argc,
   g_test_add_func ("/cli/quote/pdf", test_pdf);
   g_test_add_func ("/cli/quote/pdf-bands", test_pdf_bands);
   g_test_add_func ("/cli/quote/text-and-usage", test_text_and_usage);
+  g_test_add_func ("/cli/quote/per-line", test_per_line);
   add_both ("save-list-show", test_save_list_show);
   g_test_add_func ("/cli/quote/reprint", test_reprint);
   add_both ("expired-stored", test_expired_stored);

@@ -582,6 +582,117 @@ test_concurrent_numbers (gconstpointer engine)
     }
 }
 
+/* Per-line terms through a revision (issue #35 item 1). A plan saved with
+ * an older file's discount by catalog id (5 % on ib-ndr-400) and a line's
+ * own 2 % on the cables: the revision prices the switches, storage
+ * switches and transceivers at 5 % and the cables at 2 %, freezes each
+ * line under its own key (no catalog-wide entry left in its plan), and
+ * reads back from the store with the same lines. */
+static const QmQuoteLine *
+revision_line (const QmQuoteRevision *rev,
+               const char            *key)
+{
+  const QmQuoteLine *l = qm_quote_find_line (rev->quote, key);
+
+  g_assert_nonnull (l);
+  return l;
+}
+
+static void
+test_per_line_terms (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(QmSavedPlan) plan = qm_test_saved_plan ("Fabric", "Acme Corp", 1.0e8);
+  g_autoptr(QmQuoteRevision) a = NULL, again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *inputs = plan->inputs;
+  gsize n = strlen (inputs);
+  static const char *const at_five[] = {
+    "compute-switches:ib-ndr-400", "storage-switches:ib-ndr-400", "transceivers:ib-ndr-400",
+  };
+
+  inputs[n - 1] = '\0';
+  plan->inputs = g_strconcat (inputs, ", \"quote\": {\"currency\": \"USD\", \"exchange_rate\": 1,"
+                              " \"discounts\": {\"ib-ndr-400\": 0.05},"
+                              " \"lines\": {\"cables:ib-ndr-400\": {\"discount\": 0.02, \"vendor\": \"Cable Co\"}},"
+                              " \"deposit_fraction\": 0.3, \"payment_days\": 30, \"lead_weeks\": 12,"
+                              " \"phase_interval_months\": 1, \"valid_days\": 30}}", NULL);
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  a = save_revision (store, plan->id, "2026-11-28", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (at_five); i++)
+    g_assert_cmpfloat_with_epsilon (revision_line (a, at_five[i])->discount, 0.05, 1e-12);
+  g_assert_cmpfloat_with_epsilon (revision_line (a, "cables:ib-ndr-400")->discount, 0.02, 1e-12);
+  g_assert_cmpstr (revision_line (a, "cables:ib-ndr-400")->vendor, ==, "Cable Co");
+  /* Frozen per line: every entry has its key, none is catalog-wide. */
+  g_assert_nonnull (strstr (a->plan_json, "\"compute-switches:ib-ndr-400\""));
+  g_assert_null (strstr (a->plan_json, "\"discounts\""));
+  g_assert_nonnull (strstr (a->terms_json, "\"lines\""));
+
+  /* From the store again: the same lines, the same JSON. */
+  again = qm_quote_store_load_revision (store, a->number, "A", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (again->quote_json, ==, a->quote_json);
+  for (guint i = 0; i < G_N_ELEMENTS (at_five); i++)
+    g_assert_cmpfloat_with_epsilon (revision_line (again, at_five[i])->discount, 0.05, 1e-12);
+  g_assert_cmpfloat_with_epsilon (revision_line (again, "cables:ib-ndr-400")->discount, 0.02, 1e-12);
+  g_assert_cmpint (revision_line (again, "cables:ib-ndr-400")->net_unit, <,
+                   revision_line (again, "cables:ib-ndr-400")->list_unit);
+  /* The JSON names each line by its key too. */
+  g_assert_nonnull (strstr (a->quote_json, "\"key\":\"cables:ib-ndr-400\""));
+}
+
+/* A revision frozen before lines had keys stored its JSON without them:
+ * it still loads, and its figures are checked as before. (The test edits
+ * the row as such a version wrote it, past the trigger that keeps
+ * revisions as they were.) */
+static void
+test_revision_without_keys (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(QmQuoteRevision) a = NULL, again = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 plan = save_plan (store, "Acme 70B", "Acme Corp");
+  sqlite3 *db = qm_store_db (store);
+  g_autoptr(GRegex) keys = g_regex_new ("\"key\":(\"[^\"]*\"|null),", 0, 0, NULL);
+  g_autofree char *old = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  set_rate (store, "EUR", 0.92, "2026-01-01");
+  a = save_revision (store, plan, "2026-11-25", NULL);
+  g_assert_nonnull (strstr (a->quote_json, "\"key\":"));
+  old = g_regex_replace_literal (keys, a->quote_json, -1, 0, "", 0, NULL);
+  g_assert_null (strstr (old, "\"key\":"));
+
+  g_assert_cmpint (sqlite3_exec (db, "DROP TRIGGER quote_revision_frozen", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "UPDATE quote_revision SET quote = ?1", -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, old, -1, SQLITE_TRANSIENT);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+
+  again = qm_quote_store_load_revision (store, a->number, "A", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (again->quote_json, ==, old);
+  g_assert_cmpint (again->quote->gross, ==, a->quote->gross);
+
+  /* Figures that moved are still caught. */
+  g_clear_pointer (&again, qm_quote_revision_free);
+  {
+    g_autoptr(GRegex) gross = g_regex_new ("\"gross\":[0-9.]+", 0, 0, NULL);
+    g_autofree char *moved = g_regex_replace_literal (gross, old, -1, 0, "\"gross\":1", 0, NULL);
+
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "UPDATE quote_revision SET quote = ?1", -1, &stmt, NULL), ==,
+                     SQLITE_OK);
+    sqlite3_bind_text (stmt, 1, moved, -1, SQLITE_TRANSIENT);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+    sqlite3_finalize (stmt);
+  }
+  again = qm_quote_store_load_revision (store, a->number, "A", &error);
+  g_assert_null (again);
+  g_assert_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED);
+}
+
 static void
 add_both (const char    *name,
           GTestDataFunc  func)
@@ -601,6 +712,8 @@ main (int argc, char **argv)
   g_test_add_func ("/quote-store/number-pattern", test_number_pattern);
   add_both ("sequence", test_sequence);
   g_test_add_func ("/quote-store/immutable", test_immutable);
+  g_test_add_func ("/quote-store/per-line-terms", test_per_line_terms);
+  g_test_add_func ("/quote-store/revision-without-keys", test_revision_without_keys);
   add_both ("rate-lookup", test_rate_lookup);
   add_both ("import", test_import);
   add_both ("import-german-excel", test_import_german_excel);

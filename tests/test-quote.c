@@ -417,6 +417,193 @@ test_catalog_lead_and_support (void)
       g_assert_cmpint (q.lines[i].net_unit, ==, 2400000);
 }
 
+/* One fabric, four lines with the same catalog id (issue #35 item 1): the
+ * compute switches, storage switches, cables and transceivers of
+ * ib-ndr-400. Each line has its own key and its own terms: 5 % on the
+ * compute switches and 2 % on the cables give 5 % and 2 % on those two
+ * lines and list on the other two (before, the last discount typed went
+ * to all four). */
+static void
+fabric_cost (QmCost *cost)
+{
+  memset (cost, 0, sizeof *cost);
+  cost->bom[0] = (QmBomLine) { .item = "Compute fabric switches", .catalog_id = "ib-ndr-400",
+                               .qty = 4, .unit_usd = 30000, .total_usd = 120000 };
+  cost->bom[1] = (QmBomLine) { .item = "Storage fabric switches", .catalog_id = "ib-ndr-400",
+                               .qty = 2, .unit_usd = 30000, .total_usd = 60000 };
+  cost->bom[2] = (QmBomLine) { .item = "Fabric cables", .catalog_id = "ib-ndr-400",
+                               .qty = 100, .unit_usd = 500, .total_usd = 50000 };
+  cost->bom[3] = (QmBomLine) { .item = "Optical transceivers", .catalog_id = "ib-ndr-400",
+                               .qty = 50, .unit_usd = 1000, .total_usd = 50000 };
+  cost->n_bom = 4;
+  cost->hardware_usd = 280000;
+  cost->horizon_months = 36;
+}
+
+static const QmQuoteLine *
+line_with_key (const QmQuote *q,
+               const char    *key)
+{
+  const QmQuoteLine *l = qm_quote_find_line (q, key);
+
+  g_assert_nonnull (l);
+  return l;
+}
+
+static void
+test_per_line_terms (void)
+{
+  static const char *const keys[] = {
+    "compute-switches:ib-ndr-400", "storage-switches:ib-ndr-400",
+    "cables:ib-ndr-400", "transceivers:ib-ndr-400",
+  };
+  QmCost cost;
+  QmQuoteTerms t, split;
+  QmQuote q, again;
+  QmQuoteItemTerms *it;
+  char key[QM_QUOTE_KEY_MAX];
+
+  fabric_cost (&cost);
+  terms_plain (&t);
+
+  /* Four lines, four keys: the role, then the catalog id. */
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.n_lines, ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      qm_quote_line_key (&cost.bom[i], key, sizeof key);
+      g_assert_cmpstr (key, ==, keys[i]);
+      g_assert_cmpstr (q.lines[i].key, ==, keys[i]);
+    }
+  /* A line without a catalog id is keyed by its role alone. */
+  qm_quote_line_key (&(QmBomLine) { .item = "Installation" }, key, sizeof key);
+  g_assert_cmpstr (key, ==, "installation");
+
+  /* 5 % on the compute switches, then 2 % on the cables, as typed. */
+  it = qm_quote_terms_edit (&t, &q, "compute-switches:ib-ndr-400");
+  g_assert_nonnull (it);
+  it->discount_kind = QM_DISCOUNT_FRACTION;
+  it->discount = 0.05;
+  g_strlcpy (it->vendor, "Fabric Reseller", sizeof it->vendor);
+  it = qm_quote_terms_edit (&t, &q, "cables:ib-ndr-400");
+  g_assert_nonnull (it);
+  it->discount_kind = QM_DISCOUNT_FRACTION;
+  it->discount = 0.02;
+  it->lead_weeks = 4;
+  g_assert_cmpuint (t.n_items, ==, 2);
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.issues.n, ==, 0);
+
+  /* 30,000.00 less 5 % = 28,500.00, × 4 = 114,000.00. */
+  g_assert_cmpfloat_with_epsilon (line_with_key (&q, keys[0])->discount, 0.05, 1e-12);
+  g_assert_cmpint (line_with_key (&q, keys[0])->net_unit, ==, 2850000);
+  g_assert_cmpint (line_with_key (&q, keys[0])->total, ==, 11400000);
+  g_assert_cmpstr (line_with_key (&q, keys[0])->vendor, ==, "Fabric Reseller");
+  /* The storage switches, same item, at list. */
+  g_assert_cmpfloat (line_with_key (&q, keys[1])->discount, ==, 0.0);
+  g_assert_cmpint (line_with_key (&q, keys[1])->net_unit, ==, 3000000);
+  g_assert_cmpstr (line_with_key (&q, keys[1])->vendor, ==, "");
+  /* 500.00 less 2 % = 490.00, × 100 = 49,000.00; its own lead time. */
+  g_assert_cmpfloat_with_epsilon (line_with_key (&q, keys[2])->discount, 0.02, 1e-12);
+  g_assert_cmpint (line_with_key (&q, keys[2])->net_unit, ==, 49000);
+  g_assert_cmpint (line_with_key (&q, keys[2])->total, ==, 4900000);
+  g_assert_cmpfloat (line_with_key (&q, keys[2])->lead_weeks, ==, 4);
+  g_assert_cmpfloat (line_with_key (&q, keys[0])->lead_weeks, ==, 0);
+  /* The transceivers at list. */
+  g_assert_cmpfloat (line_with_key (&q, keys[3])->discount, ==, 0.0);
+  g_assert_cmpint (line_with_key (&q, keys[3])->total, ==, 5000000);
+  /* 114,000 + 60,000 + 49,000 + 50,000. */
+  g_assert_cmpint (q.net, ==, 27300000);
+
+  /* A file written before per-line keys: one discount for the catalog id
+   * applies to every line with it that has no terms of its own. */
+  terms_plain (&t);
+  t.n_items = 2;
+  g_strlcpy (t.items[0].catalog_id, "ib-ndr-400", sizeof t.items[0].catalog_id);
+  t.items[0].discount_kind = QM_DISCOUNT_FRACTION;
+  t.items[0].discount = 0.03;
+  g_strlcpy (t.items[1].key, "cables:ib-ndr-400", sizeof t.items[1].key);
+  t.items[1].discount_kind = QM_DISCOUNT_FRACTION;
+  t.items[1].discount = 0.02;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpfloat_with_epsilon (line_with_key (&q, keys[0])->discount, 0.03, 1e-12);
+  g_assert_cmpfloat_with_epsilon (line_with_key (&q, keys[1])->discount, 0.03, 1e-12);
+  g_assert_cmpfloat_with_epsilon (line_with_key (&q, keys[2])->discount, 0.02, 1e-12);
+  g_assert_cmpfloat_with_epsilon (line_with_key (&q, keys[3])->discount, 0.03, 1e-12);
+
+  /* Split into the lines it priced, the same quote; then one line's
+   * discount changes alone. */
+  split = t;
+  qm_quote_terms_split (&split, &q);
+  g_assert_cmpuint (split.n_items, ==, 4);
+  for (guint i = 0; i < split.n_items; i++)
+    g_assert_cmpstr (split.items[i].key, !=, "");
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &split, &again);
+  g_assert_cmpint (again.gross, ==, q.gross);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpint (again.lines[i].net_unit, ==, q.lines[i].net_unit);
+  it = qm_quote_terms_edit (&t, &q, "transceivers:ib-ndr-400");
+  g_assert_nonnull (it);
+  g_assert_cmpfloat_with_epsilon (it->discount, 0.03, 1e-12);
+  it->discount = 0.1;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &again);
+  g_assert_cmpfloat_with_epsilon (line_with_key (&again, keys[0])->discount, 0.03, 1e-12);
+  g_assert_cmpfloat_with_epsilon (line_with_key (&again, keys[1])->discount, 0.03, 1e-12);
+  g_assert_cmpfloat_with_epsilon (line_with_key (&again, keys[2])->discount, 0.02, 1e-12);
+  g_assert_cmpfloat_with_epsilon (line_with_key (&again, keys[3])->discount, 0.1, 1e-12);
+
+  /* What changed: the transceivers' price alone, and the gross. */
+  {
+    QmQuoteChange changes[8];
+    guint n = qm_quote_diff (&q, &again, changes, G_N_ELEMENTS (changes));
+    guint prices = 0;
+
+    for (guint i = 0; i < n; i++)
+      if (changes[i].kind == QM_QUOTE_CHANGE_PRICE)
+        {
+          prices++;
+          g_assert_cmpstr (changes[i].line->key, ==, "transceivers:ib-ndr-400");
+          g_assert_cmpint (changes[i].old_minor, ==, 97000);
+          g_assert_cmpint (changes[i].new_minor, ==, 90000);
+        }
+      else
+        g_assert_cmpint (changes[i].kind, ==, QM_QUOTE_CHANGE_GROSS);
+    g_assert_cmpuint (prices, ==, 1);
+  }
+
+  /* No line has that key: nothing to edit. */
+  g_assert_null (qm_quote_terms_edit (&t, &q, "servers:ib-ndr-400"));
+}
+
+/* A negotiated support rate is the line's, and its spares': the servers'
+ * 4 % leaves the switches at the quote's rate. */
+static void
+test_per_line_support (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  QmQuote q;
+  QmQuoteItemTerms *it;
+
+  qm_test_quote_cost (&cost);
+  qm_quote_terms_init (&t, NULL);
+  t.support_years = 2;
+  t.support_rate = 0.05;
+  t.spares_fraction = 0.25;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  it = qm_quote_terms_edit (&t, &q, "servers:dgx-h100");
+  g_assert_nonnull (it);
+  it->support_rate = 0.04;
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, &q);
+  g_assert_cmpuint (q.issues.n, ==, 0);
+  /* Servers and their spare: 2 × 4 % of 300,000.00 = 24,000.00 each;
+   * the switches: 2 × 5 % of 30,000.00 = 3,000.00. */
+  g_assert_cmpint (line_with_key (&q, "support/servers:dgx-h100")->net_unit, ==, 2400000);
+  g_assert_cmpint (line_with_key (&q, "support/spares/servers:dgx-h100")->net_unit, ==, 2400000);
+  g_assert_cmpfloat (line_with_key (&q, "support/spares/servers:dgx-h100")->qty, ==, 1);
+  g_assert_cmpint (line_with_key (&q, "support/compute-switches:ib-ndr-400")->net_unit, ==, 300000);
+}
+
 /* Everything paid at order, no running costs, rent $100,000 a month: the
  * cumulative rent passes the price in the month it reaches it. */
 static void
@@ -505,6 +692,8 @@ main (int   argc,
   g_test_add_func ("/quote/revision-diff", test_revision_diff);
   g_test_add_func ("/quote/phased-cash-flow", test_phased_cash_flow);
   g_test_add_func ("/quote/catalog-lead-and-support", test_catalog_lead_and_support);
+  g_test_add_func ("/quote/per-line-terms", test_per_line_terms);
+  g_test_add_func ("/quote/per-line-support", test_per_line_support);
   g_test_add_func ("/quote/break-even", test_break_even);
   g_test_add_func ("/quote/rent", test_rent_quote);
   g_test_add_func ("/quote/bad-terms", test_bad_terms);

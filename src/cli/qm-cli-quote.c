@@ -27,14 +27,16 @@
 #include "qm-quote-csv.h"
 #include "qm-quote-xlsx.h"
 
+/* The lines as the PDF, workbook and CSV give them, each with its own
+ * discount (issue #35): "–" for a line at list. */
 static void
 print_lines (const QmQuote *q)
 {
-  char list[64], net[64], total[64];
+  char list[64], net[64], total[64], discount[32];
 
-  qm_cli_print ("%s %s %s %s %s\n", qm_cli_cell (_("Item"), -34), qm_cli_cell (_("Qty"), 8),
-                qm_cli_cell (_("List unit"), 20), qm_cli_cell (_("Net unit"), 20),
-                qm_cli_cell (_("Total"), 22));
+  qm_cli_print ("%s %s %s %s %s %s\n", qm_cli_cell (_("Item"), -34), qm_cli_cell (_("Qty"), 8),
+                qm_cli_cell (_("List unit"), 20), qm_cli_cell (_("Discount"), 9),
+                qm_cli_cell (_("Net unit"), 20), qm_cli_cell (_("Total"), 22));
   for (guint i = 0; i < q->n_lines; i++)
     {
       const QmQuoteLine *l = &q->lines[i];
@@ -46,9 +48,15 @@ print_lines (const QmQuote *q)
       qm_money_format (list, sizeof list, l->list_unit, q->exponent, NULL);
       qm_money_format (net, sizeof net, l->net_unit, q->exponent, NULL);
       qm_money_format (total, sizeof total, l->total, q->exponent, NULL);
-      qm_cli_print ("%s %s %s %s %s\n", qm_cli_cell (label, -34),
+      /* As the PDF rounds it (qm-quote-report.c). */
+      if (l->discount > 0.00005)
+        g_snprintf (discount, sizeof discount, "%s %%", qm_cli_num (l->discount * 100.0, 1));
+      else
+        g_strlcpy (discount, "–", sizeof discount);
+      qm_cli_print ("%s %s %s %s %s %s\n", qm_cli_cell (label, -34),
                     qm_cli_cell (qm_cli_num (l->qty, l->qty == (guint64) l->qty ? 0 : 2), 8),
-                    qm_cli_cell (list, 20), qm_cli_cell (net, 20), qm_cli_cell (total, 22));
+                    qm_cli_cell (list, 20), qm_cli_cell (discount, 9), qm_cli_cell (net, 20),
+                    qm_cli_cell (total, 22));
     }
 }
 
@@ -59,11 +67,11 @@ print_totals (const QmQuote *q,
   char buf[64];
   g_autofree char *tax_label = g_strdup_printf (_("Tax (%s %%)"), qm_cli_num (tax_rate * 100.0, 1));
 
-  qm_cli_print ("%s %s\n", qm_cli_cell (_("Net"), -86),
+  qm_cli_print ("%s %s\n", qm_cli_cell (_("Net"), -96),
                 qm_cli_cell (qm_money_format (buf, sizeof buf, q->net, q->exponent, q->currency), 22));
-  qm_cli_print ("%s %s\n", qm_cli_cell (tax_label, -86),
+  qm_cli_print ("%s %s\n", qm_cli_cell (tax_label, -96),
                 qm_cli_cell (qm_money_format (buf, sizeof buf, q->tax, q->exponent, q->currency), 22));
-  qm_cli_print ("%s %s\n", qm_cli_cell (_("Gross"), -86),
+  qm_cli_print ("%s %s\n", qm_cli_cell (_("Gross"), -96),
                 qm_cli_cell (qm_money_format (buf, sizeof buf, q->gross, q->exponent, q->currency), 22));
 }
 

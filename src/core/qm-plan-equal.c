@@ -55,7 +55,7 @@ shape_equal (const QmModelShape *a,
          !a->linear_bias == !b->linear_bias && !a->qkv_bias == !b->qkv_bias;
 }
 
-/* The quote's rows without an offset: discounts by catalog id, phases, and
+/* The quote's rows without an offset: each line's terms, phases, and
  * the line choices the store keeps. */
 static gboolean
 quote_rest_equal (const QmQuoteTerms *a,
@@ -69,7 +69,8 @@ quote_rest_equal (const QmQuoteTerms *a,
     {
       const QmQuoteItemTerms *x = &a->items[i], *y = &b->items[i];
 
-      if (strcmp (x->catalog_id, y->catalog_id) != 0 || x->discount_kind != y->discount_kind ||
+      if (strcmp (x->key, y->key) != 0 ||
+          strcmp (x->catalog_id, y->catalog_id) != 0 || x->discount_kind != y->discount_kind ||
           !number_equal (x->discount, y->discount) || strcmp (x->vendor, y->vendor) != 0 ||
           !number_equal (x->lead_weeks, y->lead_weeks) ||
           !number_equal (x->support_rate, y->support_rate))

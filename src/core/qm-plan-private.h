@@ -82,6 +82,14 @@ gboolean    qm_plan_quote_read_discounts  (QmPlanReader    *r,
 void        qm_plan_quote_write_discounts (JsonBuilder     *b,
                                            const QmPlanKey *key,
                                            const QmPlan    *p);
+gboolean    qm_plan_quote_read_lines      (QmPlanReader    *r,
+                                           const QmPlanKey *key,
+                                           JsonObject      *o,
+                                           QmPlan          *p,
+                                           GError         **error);
+void        qm_plan_quote_write_lines     (JsonBuilder     *b,
+                                           const QmPlanKey *key,
+                                           const QmPlan    *p);
 gboolean    qm_plan_quote_read_phases     (QmPlanReader    *r,
                                            const QmPlanKey *key,
                                            JsonObject      *o,

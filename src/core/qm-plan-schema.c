@@ -727,7 +727,12 @@ static const QmPlanKey keys[] = {
        .label = N_("Tax Rate"), .help = N_("VAT or sales tax, as a fraction of the net total")),
   { .path = "quote.discounts", .type = QM_PLAN_KEY_OBJECT, .offset = -1,
     .read = qm_plan_quote_read_discounts, .write = qm_plan_quote_write_discounts,
-    .auto_rule = "catalog id: fraction off the list price, from 0 to 1" },
+    .auto_rule = "files before per-line terms: catalog id: fraction off the list price of every line "
+                 "with that id, from 0 to 1; written only until the quote is priced and edited" },
+  { .path = "quote.lines", .type = QM_PLAN_KEY_OBJECT, .offset = -1,
+    .read = qm_plan_quote_read_lines, .write = qm_plan_quote_write_lines,
+    .auto_rule = "line key (role:catalog-id, docs/quotes.md): { discount (fraction off list, 0 to 1), "
+                 "vendor, lead_weeks (0 to 520), support_rate (yearly, 0 to 1) }" },
   NUM ("quote.spares_fraction", quote.spares_fraction, .flags = OPT,
        RANGE (0, 1, N_("must be from 0 to 1")), .label = N_("Spares"),
        .help = N_("Spare servers as a fraction of the servers, rounded up")),

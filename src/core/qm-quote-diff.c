@@ -8,10 +8,14 @@
 #include "qm-quote-diff.h"
 #include "qm-quote-json.h"
 
+/* The same line: the same key (qm_quote_line_key ()), else, for a quote
+ * made without keys, the same kind, label and catalog id. */
 static gboolean
 same_line (const QmQuoteLine *a,
            const QmQuoteLine *b)
 {
+  if (a->key[0] != '\0' && b->key[0] != '\0')
+    return strcmp (a->key, b->key) == 0;
   return a->kind == b->kind && g_strcmp0 (a->item, b->item) == 0
          && g_strcmp0 (a->catalog_id, b->catalog_id) == 0;
 }

@@ -86,6 +86,9 @@ add_lines (JsonBuilder   *b,
 
       json_builder_begin_object (b);
       add_string_or_null (b, "id", l->catalog_id);
+      /* The line's own key (issue #35): "id" is shared by the lines of
+       * one catalog item, such as a fabric's switches and cables. */
+      add_string_or_null (b, "key", l->key);
       json_builder_set_member_name (b, "kind");
       json_builder_add_string_value (b, qm_quote_line_kind_to_string (l->kind));
       json_builder_set_member_name (b, "item");

@@ -38,16 +38,159 @@ qm_quote_terms_init (QmQuoteTerms    *terms,
     }
 }
 
+/* The role of each BOM line, by its untranslated label (qm-cost.c): the
+ * first part of a line key. A label not listed (a BOM line added later)
+ * takes its label folded to lower case, with '-' for anything else. */
+static const struct { const char *item, *role; } roles[] = {
+  { "Servers", "servers" },
+  { "GPUs", "gpus" },
+  { "Compute NICs", "compute-nics" },
+  { "Compute fabric switches", "compute-switches" },
+  { "Storage fabric switches", "storage-switches" },
+  { "Fabric cables", "cables" },
+  { "Optical transceivers", "transceivers" },
+  { "Management switches", "mgmt-switches" },
+  { "Racks", "racks" },
+  { "Liquid-cooled racks", "liquid-racks" },
+  { "Rack PDUs", "pdus" },
+  { "Storage capacity (TB)", "storage-capacity" },
+  { "Storage write bandwidth (GB/s)", "storage-bandwidth" },
+  { "Installation", "installation" },
+  { "GPU-hours", "gpu-hours" },
+  { "Storage (TB-months)", "storage-months" },
+  { "Egress (GB)", "egress" },
+};
+
+void
+qm_quote_line_key (const QmBomLine *line,
+                   char            *buf,
+                   gsize            size)
+{
+  const char *role = NULL;
+  char folded[48];
+  gsize n = 0;
+
+  g_return_if_fail (buf != NULL && size > 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (roles) && line->item != NULL; i++)
+    if (strcmp (line->item, roles[i].item) == 0)
+      role = roles[i].role;
+  if (role == NULL)
+    {
+      for (const char *c = line->item != NULL ? line->item : "line"; *c != '\0' && n + 1 < sizeof folded; c++)
+        {
+          char ch = g_ascii_isalnum (*c) ? g_ascii_tolower (*c) : '-';
+
+          if (ch == '-' && (n == 0 || folded[n - 1] == '-'))
+            continue;
+          folded[n++] = ch;
+        }
+      while (n > 0 && folded[n - 1] == '-')
+        n--;
+      folded[n] = '\0';
+      role = n > 0 ? folded : "line";
+    }
+  if (line->catalog_id != NULL && *line->catalog_id != '\0')
+    g_snprintf (buf, size, "%s:%s", role, line->catalog_id);
+  else
+    g_strlcpy (buf, role, size);
+}
+
 const QmQuoteItemTerms *
 qm_quote_terms_find (const QmQuoteTerms *terms,
+                     const char         *key,
                      const char         *catalog_id)
 {
-  if (catalog_id == NULL || *catalog_id == '\0')
-    return NULL;
-  for (guint i = 0; i < MIN (terms->n_items, QM_QUOTE_MAX_ITEMS); i++)
-    if (strcmp (terms->items[i].catalog_id, catalog_id) == 0)
-      return &terms->items[i];
+  guint n = MIN (terms->n_items, QM_QUOTE_MAX_ITEMS);
+
+  if (key != NULL && *key != '\0')
+    for (guint i = 0; i < n; i++)
+      if (strcmp (terms->items[i].key, key) == 0)
+        return &terms->items[i];
+  if (catalog_id != NULL && *catalog_id != '\0')
+    for (guint i = 0; i < n; i++)
+      if (terms->items[i].key[0] == '\0' && strcmp (terms->items[i].catalog_id, catalog_id) == 0)
+        return &terms->items[i];
   return NULL;
+}
+
+const QmQuoteLine *
+qm_quote_find_line (const QmQuote *quote,
+                    const char    *key)
+{
+  for (guint i = 0; key != NULL && i < quote->n_lines; i++)
+    if (strcmp (quote->lines[i].key, key) == 0)
+      return &quote->lines[i];
+  return NULL;
+}
+
+/* Lines whose terms the quote's items give: the BOM's (spares, support
+ * and shipping follow from them). */
+static gboolean
+has_terms (const QmQuoteLine *line)
+{
+  return line->kind == QM_QUOTE_LINE_HARDWARE || line->kind == QM_QUOTE_LINE_INSTALL;
+}
+
+void
+qm_quote_terms_split (QmQuoteTerms  *terms,
+                      const QmQuote *quote)
+{
+  QmQuoteItemTerms kept[QM_QUOTE_MAX_LINES + QM_QUOTE_MAX_ITEMS];
+  guint n_kept = 0, n = MIN (terms->n_items, QM_QUOTE_MAX_ITEMS);
+  gboolean used[QM_QUOTE_MAX_ITEMS] = { FALSE };
+
+  /* Each line that an old entry applies to gets a copy under its key
+   * (at most one per line: QM_QUOTE_MAX_LINES of them). */
+  for (guint l = 0; l < MIN (quote->n_lines, QM_QUOTE_MAX_LINES); l++)
+    {
+      const QmQuoteLine *line = &quote->lines[l];
+      const QmQuoteItemTerms *it;
+
+      if (!has_terms (line) || line->key[0] == '\0')
+        continue;
+      it = qm_quote_terms_find (terms, line->key, line->catalog_id);
+      if (it == NULL || it->key[0] != '\0')
+        continue;
+      used[it - terms->items] = TRUE;
+      kept[n_kept] = *it;
+      g_strlcpy (kept[n_kept].key, line->key, sizeof kept[n_kept].key);
+      n_kept++;
+    }
+  /* The line's own entries, and old ones no line takes, stay. */
+  for (guint i = 0; i < n; i++)
+    if (!used[i])
+      kept[n_kept++] = terms->items[i];
+  /* No room for them all: the terms stay as they are (the old entries
+   * still price their lines the same). */
+  if (n_kept > QM_QUOTE_MAX_ITEMS)
+    return;
+  memcpy (terms->items, kept, n_kept * sizeof kept[0]);
+  terms->n_items = n_kept;
+}
+
+QmQuoteItemTerms *
+qm_quote_terms_edit (QmQuoteTerms  *terms,
+                     const QmQuote *quote,
+                     const char    *key)
+{
+  const QmQuoteLine *line = qm_quote_find_line (quote, key);
+  QmQuoteItemTerms *it;
+
+  if (line == NULL || !has_terms (line))
+    return NULL;
+  qm_quote_terms_split (terms, quote);
+  for (guint i = 0; i < MIN (terms->n_items, QM_QUOTE_MAX_ITEMS); i++)
+    if (strcmp (terms->items[i].key, key) == 0)
+      return &terms->items[i];
+  if (terms->n_items >= QM_QUOTE_MAX_ITEMS)
+    return NULL;
+  it = &terms->items[terms->n_items++];
+  memset (it, 0, sizeof *it);
+  g_strlcpy (it->key, key, sizeof it->key);
+  if (line->catalog_id != NULL)
+    g_strlcpy (it->catalog_id, line->catalog_id, sizeof it->catalog_id);
+  return it;
 }
 
 static gboolean
@@ -74,6 +217,7 @@ checked (QmQuote    *out,
 static QmQuoteLine *
 add_line (QmQuote         *out,
           QmQuoteLineKind  kind,
+          const char      *key,
           const char      *item,
           const char      *catalog_id,
           double           qty,
@@ -86,6 +230,7 @@ add_line (QmQuote         *out,
     return NULL;
   line = &out->lines[out->n_lines++];
   line->kind = kind;
+  g_strlcpy (line->key, key, sizeof line->key);
   line->item = item;
   line->catalog_id = catalog_id;
   line->qty = qty;
@@ -177,7 +322,8 @@ add_bom_lines (QmQuote            *out,
   for (guint i = 0; i < cost->n_bom; i++)
     {
       const QmBomLine *b = &cost->bom[i];
-      const QmQuoteItemTerms *it = qm_quote_terms_find (terms, b->catalog_id);
+      const QmQuoteItemTerms *it;
+      char key[QM_QUOTE_KEY_MAX];
       gboolean install = is_item (b->item, "Installation");
       /* The installation line is a fraction of the hardware: one lot. A
        * sized quantity (storage TB) is bought in whole units, rounded up,
@@ -187,7 +333,9 @@ add_bom_lines (QmQuote            *out,
       QmMinor list_unit = qm_money_round (unit_usd * fx, out->exponent);
       QmQuoteLine *line;
 
-      line = add_line (out, install ? QM_QUOTE_LINE_INSTALL : QM_QUOTE_LINE_HARDWARE,
+      qm_quote_line_key (b, key, sizeof key);
+      it = qm_quote_terms_find (terms, key, b->catalog_id);
+      line = add_line (out, install ? QM_QUOTE_LINE_INSTALL : QM_QUOTE_LINE_HARDWARE, key,
                        b->item, b->catalog_id, qty, list_unit,
                        net_unit_price (out, it, list_unit));
       if (line == NULL)
@@ -201,6 +349,7 @@ add_bom_lines (QmQuote            *out,
           if (it->discount_kind == QM_DISCOUNT_FRACTION && line->list_unit > 0)
             line->discount = it->discount;
           g_strlcpy (line->vendor, it->vendor, sizeof line->vendor);
+          line->terms_support_rate = it->support_rate;
         }
       /* Installation is work done on delivery, not shipped. */
       if (install)
@@ -246,6 +395,7 @@ add_spares (QmQuote            *out,
       QmQuoteLine *hw = &out->lines[i];
       QmQuoteLine *spare;
       const char *label;
+      char key[QM_QUOTE_KEY_MAX];
 
       if (is_item (hw->item, "Servers"))
         label = N_("Spare servers");
@@ -253,12 +403,16 @@ add_spares (QmQuote            *out,
         label = N_("Spare GPUs");
       else
         continue;
-      spare = add_line (out, QM_QUOTE_LINE_SPARES, label, hw->catalog_id,
+      g_snprintf (key, sizeof key, "spares/%s", hw->key);
+      spare = add_line (out, QM_QUOTE_LINE_SPARES, key, label, hw->catalog_id,
                         ceil (hw->qty * fraction - 1e-9), hw->list_unit, hw->net_unit);
       /* Support at the item's rate. Its lead time stays unset (0), as
        * revisions stored before per-item lead times print it. */
       if (spare != NULL)
-        spare->catalog_support_rate = hw->catalog_support_rate;
+        {
+          spare->catalog_support_rate = hw->catalog_support_rate;
+          spare->terms_support_rate = hw->terms_support_rate;
+        }
       mark_optional (out, spare, terms);
     }
 }
@@ -295,22 +449,23 @@ add_support (QmQuote            *out,
   for (guint i = 0; i < n_lines_before; i++)
     {
       QmQuoteLine *hw = &out->lines[i];
-      const QmQuoteItemTerms *it;
       double rate = terms->support_rate;
+      char key[QM_QUOTE_KEY_MAX];
       QmMinor unit;
 
       if ((hw->kind != QM_QUOTE_LINE_HARDWARE && hw->kind != QM_QUOTE_LINE_SPARES) || is_passive (hw->item))
         continue;
-      /* As negotiated, else the catalog entry's, else the quote's. */
-      it = qm_quote_terms_find (terms, hw->catalog_id);
-      if (it != NULL && it->support_rate != 0.0)
-        rate = it->support_rate;
+      /* As negotiated for the line (a spare as for its line), else the
+       * catalog entry's, else the quote's. */
+      if (hw->terms_support_rate != 0.0)
+        rate = hw->terms_support_rate;
       else if (hw->catalog_support_rate > 0.0)
         rate = hw->catalog_support_rate;
       if (!fraction_ok (out, rate, "quote.support_rate", 1.0) || rate == 0.0)
         continue;
       unit = qm_money_scale (hw->list_unit, rate * years);
-      mark_optional (out, add_line (out, QM_QUOTE_LINE_SUPPORT, hw->item,
+      g_snprintf (key, sizeof key, "support/%s", hw->key);
+      mark_optional (out, add_line (out, QM_QUOTE_LINE_SUPPORT, key, hw->item,
                                     hw->catalog_id, hw->qty, unit, unit), terms);
     }
 }
@@ -330,7 +485,7 @@ add_shipping (QmQuote            *out,
         && out->lines[i].accepted)
       hardware += out->lines[i].total;
   unit = qm_money_scale (hardware, fraction);
-  mark_optional (out, add_line (out, QM_QUOTE_LINE_SHIPPING, N_("Shipping"), NULL, 1.0,
+  mark_optional (out, add_line (out, QM_QUOTE_LINE_SHIPPING, "shipping", N_("Shipping"), NULL, 1.0,
                                 unit, unit), terms);
 }
 

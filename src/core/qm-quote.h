@@ -22,7 +22,12 @@
 
 G_BEGIN_DECLS
 
-#define QM_QUOTE_MAX_ITEMS  16
+/* Terms for each BOM line, and room for as many entries read from files
+ * written before per-line keys (one per catalog id). */
+#define QM_QUOTE_MAX_ITEMS  (QM_BOM_MAX * 2)
+/* A line key: "role:catalog-id", with "spares/" or "support/" before it
+ * for the lines made from another (qm_quote_line_key ()). */
+#define QM_QUOTE_KEY_MAX    112
 #define QM_QUOTE_MAX_PHASES 12
 #define QM_QUOTE_MAX_LINES  (QM_BOM_MAX * 2 + 4)
 #define QM_QUOTE_MAX_MONTHS 180
@@ -48,9 +53,15 @@ typedef enum
   QM_DISCOUNT_UNIT_PRICE,  /* a negotiated unit price in the quote's currency */
 } QmDiscountKind;
 
-/* What was negotiated for one catalog item. */
+/* What was negotiated for one line of the quote (issue #35). @key is the
+ * line's key (qm_quote_line_key ()), so that the switches, cables and
+ * transceivers of one fabric, which share a catalog id, each have their
+ * own terms. An entry with an empty @key was read from a file written
+ * before per-line keys: it applies to every line with @catalog_id that
+ * has no entry of its own, as then (docs/quotes.md). */
 typedef struct
 {
+  char           key[QM_QUOTE_KEY_MAX];
   char           catalog_id[64];
   QmDiscountKind discount_kind;
   double         discount;
@@ -99,6 +110,9 @@ typedef struct
 typedef struct
 {
   QmQuoteLineKind kind;
+  /* The line's own stable key (qm_quote_line_key ()): what its terms,
+   * its field in the app and its row in every export are found by. */
+  char            key[QM_QUOTE_KEY_MAX];
   const char     *item;        /* static English label, marked N_() (as QmBomLine) */
   const char     *catalog_id;  /* from the BOM line, or NULL */
   char            vendor[64];  /* from the item's terms; "" for none */
@@ -113,6 +127,7 @@ typedef struct
    * entry's, else the quote's (docs/quotes.md). */
   double          lead_weeks;
   double          catalog_support_rate;  /* the entry's yearly rate; 0 = unknown */
+  double          terms_support_rate;    /* the line's negotiated rate; 0 = none */
 } QmQuoteLine;
 
 typedef struct
@@ -167,9 +182,39 @@ typedef struct
 void qm_quote_terms_init (QmQuoteTerms    *terms,
                           const QmPricing *pricing);
 
-/* The terms for @catalog_id, or NULL. */
+/* A BOM line's key, in @buf: its role, from the line's untranslated
+ * label ("servers", "compute-switches", "cables", ...), then ":" and its
+ * catalog id when it has one: "compute-switches:ib-ndr-400". Two lines of
+ * one BOM never share a key; the key stays as long as the line's role and
+ * catalog item do. The one definition every layer reads (docs/quotes.md). */
+void qm_quote_line_key (const QmBomLine *line,
+                        char            *buf,
+                        gsize            size);
+
+/* The terms that apply to the line with @key and @catalog_id: its own
+ * entry, else a catalog-wide entry for @catalog_id from an older file;
+ * NULL when neither. */
 const QmQuoteItemTerms *qm_quote_terms_find (const QmQuoteTerms *terms,
+                                             const char         *key,
                                              const char         *catalog_id);
+
+/* The entry of @quote's line @key, made when there is none (NULL when
+ * @terms is full or @quote has no such line). Catalog-wide entries from
+ * older files are first split into one entry per line they apply to, so
+ * that editing one line leaves the others' terms as they were. */
+QmQuoteItemTerms *qm_quote_terms_edit (QmQuoteTerms  *terms,
+                                       const QmQuote *quote,
+                                       const char    *key);
+
+/* Splits every catalog-wide entry into an entry per line of @quote it
+ * applies to; entries that apply to no line are kept. The quote computed
+ * from the result is the same. */
+void qm_quote_terms_split (QmQuoteTerms  *terms,
+                           const QmQuote *quote);
+
+/* The line of @quote with @key, or NULL. */
+const QmQuoteLine *qm_quote_find_line (const QmQuote *quote,
+                                       const char    *key);
 
 /* @cost is the estimate's cost in @mode. A buy quote has the hardware,
  * its spares, support and shipping, paid by deposit and deliveries, and is

@@ -3,8 +3,9 @@
  * The terms are rows of the plan schema (quote.*), built and synced by the
  * side panel's machinery into this section's group (qm-plan-view-rows.c,
  * group QUOTE). This file adds what is not a plain key: the "Add a Quote"
- * action, the lines with a discount per catalog item, the totals, the
- * cash-flow chart's tooltip, and the quote's PDF, workbook and printing.
+ * action, the lines, each with its own discount, vendor, lead time and
+ * support rate (by its line key), the totals, the cash-flow chart's
+ * tooltip, and the quote's PDF, workbook and printing.
  * Every edit goes through the plan editor, so undo works.
  *
  * With a store, "Save Quote" freezes the saved plan's quote as the next
@@ -531,33 +532,28 @@ qm_plan_view_quote_class_init (GtkWidgetClass *widget_class)
 /* ------------------------------------------------------------------ */
 /* Lines                                                               */
 
-/* A discount typed for a catalog item: a fraction off its list price in
- * plan->quote.items[], one undo step per item. */
+/* A discount typed on a line: a fraction off its list price in the
+ * line's own entry of plan->quote.items[] (found by the line's key, so the
+ * switches and the cables of one fabric keep theirs apart), one undo step
+ * per line. Entries of older files, one per catalog id, are first split
+ * into the lines they priced (qm_quote_terms_edit ()). */
 static void
 on_discount_changed (GtkSpinButton *spin,
                      QmPlanView    *self)
 {
-  const char *id = g_object_get_data (G_OBJECT (spin), "catalog-id");
+  const char *key = g_object_get_data (G_OBJECT (spin), "line-key");
   QmPlan candidate;
-  QmQuoteItemTerms *it = NULL;
+  QmQuoteItemTerms *it;
   g_autoptr(GError) error = NULL;
   g_autofree char *merge_key = NULL;
 
   if (self->syncing)
     return;
   candidate = *qm_plan_editor_get_plan (self->editor);
-  for (guint i = 0; i < candidate.quote.n_items; i++)
-    if (strcmp (candidate.quote.items[i].catalog_id, id) == 0)
-      it = &candidate.quote.items[i];
-  if (it == NULL && candidate.quote.n_items < QM_QUOTE_MAX_ITEMS)
-    {
-      it = &candidate.quote.items[candidate.quote.n_items++];
-      memset (it, 0, sizeof *it);
-      g_strlcpy (it->catalog_id, id, sizeof it->catalog_id);
-    }
+  it = qm_quote_terms_edit (&candidate.quote, self->quote, key);
   if (it == NULL)
     {
-      /* Translators: %d is the most catalog items a quote can discount. */
+      /* Translators: %d is the most quote lines that can have their own terms. */
       g_autofree char *text = g_strdup_printf (_("A quote discounts at most %d items"), QM_QUOTE_MAX_ITEMS);
 
       qm_plan_view_toast (self, text);
@@ -573,10 +569,184 @@ on_discount_changed (GtkSpinButton *spin,
     }
   gtk_widget_remove_css_class (GTK_WIDGET (spin), "error");
   gtk_widget_set_tooltip_text (GTK_WIDGET (spin), NULL);
-  merge_key = g_strconcat ("quote.discount.", id, NULL);
+  merge_key = g_strconcat ("quote.discount.", key, NULL);
   self->editing = TRUE;
   qm_plan_editor_set_plan (self->editor, &candidate, merge_key);
   self->editing = FALSE;
+}
+
+/* The other terms of a line, in the popover beside its discount: its
+ * vendor, lead time and yearly support rate, stored in the line's own
+ * entry as the discount is, one undo step per line and term. */
+typedef enum { TERM_VENDOR, TERM_LEAD_WEEKS, TERM_SUPPORT_RATE } Term;
+
+/* @text cut to fit @size bytes at a character boundary. */
+static void
+copy_utf8 (char       *out,
+           gsize       size,
+           const char *text)
+{
+  const char *end = text;
+
+  while (*end != '\0')
+    {
+      const char *next = g_utf8_next_char (end);
+
+      if ((gsize) (next - text) >= size)
+        break;
+      end = next;
+    }
+  memcpy (out, text, end - text);
+  out[end - text] = '\0';
+}
+
+static void
+on_term_changed (GtkWidget  *widget,
+                 QmPlanView *self)
+{
+  const char *key = g_object_get_data (G_OBJECT (widget), "line-key");
+  Term term = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (widget), "term"));
+  static const char *const merge[] = { "quote.vendor.", "quote.lead_weeks.", "quote.support_rate." };
+  QmPlan candidate;
+  QmQuoteItemTerms *it;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *merge_key = NULL;
+
+  if (self->syncing)
+    return;
+  candidate = *qm_plan_editor_get_plan (self->editor);
+  it = qm_quote_terms_edit (&candidate.quote, self->quote, key);
+  if (it == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("A quote discounts at most %d items"), QM_QUOTE_MAX_ITEMS);
+
+      qm_plan_view_toast (self, text);
+      return;
+    }
+  switch (term)
+    {
+    case TERM_VENDOR:
+      copy_utf8 (it->vendor, sizeof it->vendor, gtk_editable_get_text (GTK_EDITABLE (widget)));
+      break;
+    case TERM_LEAD_WEEKS:
+      it->lead_weeks = gtk_spin_button_get_value (GTK_SPIN_BUTTON (widget));
+      break;
+    case TERM_SUPPORT_RATE:
+    default:
+      it->support_rate = gtk_spin_button_get_value (GTK_SPIN_BUTTON (widget)) / 100.0;
+      break;
+    }
+  if (!qm_plan_validate (&candidate, &error))
+    {
+      gtk_widget_add_css_class (widget, "error");
+      gtk_widget_set_tooltip_text (widget, error->message);
+      return;
+    }
+  gtk_widget_remove_css_class (widget, "error");
+  gtk_widget_set_tooltip_text (widget, NULL);
+  merge_key = g_strconcat (merge[term], key, NULL);
+  self->editing = TRUE;
+  qm_plan_editor_set_plan (self->editor, &candidate, merge_key);
+  self->editing = FALSE;
+}
+
+static void
+term_row (GtkGrid    *grid,
+          int         row,
+          const char *title,
+          GtkWidget  *field,
+          const char *key,
+          Term        term,
+          const char *name)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (title);
+  g_autofree char *full = g_strconcat (name, key, NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), field);
+  gtk_widget_set_name (field, full);
+  g_object_set_data_full (G_OBJECT (field), "line-key", g_strdup (key), g_free);
+  g_object_set_data (G_OBJECT (field), "term", GINT_TO_POINTER (term));
+  gtk_grid_attach (grid, label, 0, row, 1, 1);
+  gtk_grid_attach (grid, field, 1, row, 1, 1);
+}
+
+/* The button beside a line's discount, with its other terms. */
+static GtkWidget *
+terms_button_new (QmPlanView        *self,
+                  const QmQuoteLine *line)
+{
+  GtkWidget *button = gtk_menu_button_new ();
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *vendor = gtk_entry_new ();
+  GtkWidget *lead = gtk_spin_button_new_with_range (0, 520, 1);
+  GtkWidget *support = gtk_spin_button_new_with_range (0, 100, 0.5);
+  g_autofree char *label = qm_quote_line_label (line);
+  /* Translators: the heading of a quote line's terms; %s is the line, e.g. "Fabric cables". */
+  g_autofree char *heading = g_strdup_printf (_("Terms for %s"), label);
+  /* Translators: the accessible name of a quote line's terms button; %s is the line. */
+  g_autofree char *a11y = g_strdup_printf (_("Vendor, lead time and support for %s"), label);
+  g_autofree char *name = g_strconcat ("quote-terms-", line->key, NULL);
+  GtkWidget *title = gtk_label_new (heading);
+  GtkWidget *hint = gtk_label_new (_("0 takes the catalog’s figure, else the quote’s"));
+
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (title), 30);
+  gtk_widget_add_css_class (hint, "dim-label");
+  gtk_widget_add_css_class (hint, "caption");
+  gtk_label_set_xalign (GTK_LABEL (hint), 0);
+  gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (hint), 30);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_editable_set_width_chars (GTK_EDITABLE (vendor), 18);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (support), 1);
+  gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (lead), GTK_UPDATE_ALWAYS);
+  gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (support), GTK_UPDATE_ALWAYS);
+  term_row (GTK_GRID (grid), 0, _("_Vendor"), vendor, line->key, TERM_VENDOR, "quote-vendor-");
+  term_row (GTK_GRID (grid), 1, _("Lead _Time (Weeks)"), lead, line->key, TERM_LEAD_WEEKS, "quote-lead-");
+  term_row (GTK_GRID (grid), 2, _("Yearly Support _Rate (%)"), support, line->key, TERM_SUPPORT_RATE,
+            "quote-support-");
+  g_signal_connect (vendor, "changed", G_CALLBACK (on_term_changed), self);
+  g_signal_connect (lead, "value-changed", G_CALLBACK (on_term_changed), self);
+  g_signal_connect (support, "value-changed", G_CALLBACK (on_term_changed), self);
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), grid);
+  gtk_box_append (GTK_BOX (box), hint);
+  gtk_popover_set_child (GTK_POPOVER (popover), box);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "view-more-symbolic");
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, a11y);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+  gtk_widget_set_name (button, name);
+  g_object_set_data (G_OBJECT (button), "vendor", vendor);
+  g_object_set_data (G_OBJECT (button), "lead", lead);
+  g_object_set_data (G_OBJECT (button), "support", support);
+  return button;
+}
+
+/* The terms a line's popover shows: its own entry's, else those of an
+ * older file's entry for its catalog id. */
+static void
+sync_terms (QmPlanView        *self,
+            GtkWidget         *button,
+            const QmQuoteLine *line)
+{
+  const QmQuoteItemTerms *it = qm_quote_terms_find (&qm_plan_editor_get_plan (self->editor)->quote, line->key,
+                                                    line->catalog_id);
+  GtkEditable *vendor = g_object_get_data (G_OBJECT (button), "vendor");
+
+  if (g_strcmp0 (gtk_editable_get_text (vendor), it != NULL ? it->vendor : "") != 0)
+    gtk_editable_set_text (vendor, it != NULL ? it->vendor : "");
+  gtk_spin_button_set_value (g_object_get_data (G_OBJECT (button), "lead"), it != NULL ? it->lead_weeks : 0);
+  gtk_spin_button_set_value (g_object_get_data (G_OBJECT (button), "support"),
+                             it != NULL ? it->support_rate * 100.0 : 0);
 }
 
 static GtkWidget *
@@ -607,9 +777,9 @@ discount_new (QmPlanView        *self,
               const QmQuoteLine *line)
 {
   GtkWidget *spin = gtk_spin_button_new_with_range (0, 100, 1);
-  g_autofree char *name = g_strconcat ("quote-discount-", line->catalog_id, NULL);
+  g_autofree char *name = g_strconcat ("quote-discount-", line->key, NULL);
   g_autofree char *label = qm_quote_line_label (line);
-  /* Translators: the accessible name of a discount field; %s is a catalog item. */
+  /* Translators: the accessible name of a discount field; %s is a quote line, e.g. "Fabric cables". */
   g_autofree char *a11y = g_strdup_printf (_("Discount on %s, in percent"), label);
 
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
@@ -618,7 +788,7 @@ discount_new (QmPlanView        *self,
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
   gtk_widget_set_name (spin, name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-  g_object_set_data_full (G_OBJECT (spin), "catalog-id", g_strdup (line->catalog_id), g_free);
+  g_object_set_data_full (G_OBJECT (spin), "line-key", g_strdup (line->key), g_free);
   g_signal_connect (spin, "value-changed", G_CALLBACK (on_discount_changed), self);
   gtk_widget_set_halign (spin, GTK_ALIGN_END);
   return spin;
@@ -632,8 +802,7 @@ lines_shape (const QmQuote *q)
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; i < q->n_lines; i++)
-    g_string_append_printf (s, "%d/%s/%s;", q->lines[i].kind, q->lines[i].item,
-                            q->lines[i].catalog_id ? q->lines[i].catalog_id : "");
+    g_string_append_printf (s, "%d/%s;", q->lines[i].kind, q->lines[i].key);
   return g_string_free (s, FALSE);
 }
 
@@ -656,7 +825,19 @@ rebuild_lines (QmPlanView *self)
       for (int c = 0; c < N_COLS; c++)
         {
           if (c == COL_DISCOUNT && line->kind == QM_QUOTE_LINE_HARDWARE && line->catalog_id != NULL)
-            gtk_grid_attach (self->quote_lines, discount_new (self, line), c, (int) i + 1, 1, 1);
+            {
+              /* The discount, and the line's other terms beside it. */
+              GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+              GtkWidget *spin = discount_new (self, line);
+              GtkWidget *terms = terms_button_new (self, line);
+
+              gtk_widget_set_halign (box, GTK_ALIGN_END);
+              gtk_box_append (GTK_BOX (box), spin);
+              gtk_box_append (GTK_BOX (box), terms);
+              g_object_set_data (G_OBJECT (box), "spin", spin);
+              g_object_set_data (G_OBJECT (box), "terms", terms);
+              gtk_grid_attach (self->quote_lines, box, c, (int) i + 1, 1, 1);
+            }
           else
             cell_new (self->quote_lines, c, (int) i + 1, c == COL_ITEM ? 0 : 1,
                       c == COL_ITEM ? NULL : "numeric");
@@ -706,7 +887,10 @@ update_lines (QmPlanView *self)
         }
       /* Never while its own edit commits: the text stays as typed. */
       else if (!self->editing)
-        gtk_spin_button_set_value (GTK_SPIN_BUTTON (discount), line->discount * 100.0);
+        {
+          gtk_spin_button_set_value (g_object_get_data (G_OBJECT (discount), "spin"), line->discount * 100.0);
+          sync_terms (self, g_object_get_data (G_OBJECT (discount), "terms"), line);
+        }
     }
 }
 
@@ -836,12 +1020,12 @@ update_state (QmPlanView *self,
       problem = qm_issue_to_string (&q->issues.items[i]);
   if (problem == NULL && rate_said != NULL)
     /* Translators: the lines' help, then which exchange rate the draft used. */
-    description = g_strdup_printf (_("%s. %s."), _("Type a discount for a catalog item; prices are in the quote’s currency"),
+    description = g_strdup_printf (_("%s. %s."), _("Type a discount for each line; prices are in the quote’s currency"),
                                    rate_said);
   adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (self->quote_lines_group),
                                          problem != NULL ? problem
                                          : description != NULL ? description
-                                         : _("Type a discount for a catalog item; prices are in the quote’s currency"));
+                                         : _("Type a discount for each line; prices are in the quote’s currency"));
 }
 
 void

@@ -428,6 +428,22 @@ quote_json (const QmQuoteHeader *header,
   return json_generator_to_data (gen, NULL);
 }
 
+/* @quote's JSON as a revision frozen before lines had keys (issue #35)
+ * stored it: the same, without each line's "key". */
+static char *
+quote_json_without_keys (const QmQuoteHeader *header,
+                         const QmQuote       *quote)
+{
+  g_autoptr(JsonNode) node = qm_quote_to_json_node (header, quote, &header->issued);
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  JsonArray *lines = json_object_get_array_member (json_node_get_object (node), "lines");
+
+  for (guint i = 0; lines != NULL && i < json_array_get_length (lines); i++)
+    json_object_remove_member (json_array_get_object_element (lines, i), "key");
+  json_generator_set_root (gen, node);
+  return json_generator_to_data (gen, NULL);
+}
+
 /* The plan file's "quote" section of @plan_json. */
 static char *
 terms_json (const char *plan_json)
@@ -525,7 +541,21 @@ freeze (QmStore            *store,
                    _("%s: the frozen plan does not read back: %s"), what, local->message);
       return FALSE;
     }
-  return compute (f->plan, f->estimate, f->quote, what, error);
+  if (!compute (f->plan, f->estimate, f->quote, what, error))
+    return FALSE;
+  /* Discounts of files written before per-line terms, one per catalog id,
+   * are frozen as the lines they priced, each under its own key (issue
+   * #35): the same figures, and a later revision that changes one line
+   * leaves the others as they were. */
+  for (guint i = 0; i < f->plan->quote.n_items; i++)
+    if (f->plan->quote.items[i].key[0] == '\0')
+      {
+        qm_quote_terms_split (&f->plan->quote, f->quote);
+        g_free (f->plan_json);
+        f->plan_json = qm_plan_to_data (f->plan, NULL);
+        break;
+      }
+  return TRUE;
 }
 
 static void
@@ -749,6 +779,13 @@ rebuild (QmQuoteRevision  *r,
     return FALSE;
   qm_quote_revision_header (r, &header);
   again = quote_json (&header, r->quote);
+  /* A revision frozen before lines had keys has none in its JSON; its
+   * figures must still be the same. */
+  if (strcmp (again, r->quote_json) != 0 && strstr (r->quote_json, "\"key\":") == NULL)
+    {
+      g_free (again);
+      again = quote_json_without_keys (&header, r->quote);
+    }
   if (strcmp (again, r->quote_json) != 0)
     {
       g_set_error (error, QM_STORE_ERROR, QM_STORE_ERROR_FAILED,

@@ -39,6 +39,9 @@
 #define CALL_TIMEOUT_MS  20000
 
 static GTestDBus *session_bus;
+/* The GTK process's unique name on the accessibility bus, once found (it
+ * stays for the process's life). */
+static char *app_bus_name;
 
 /* ------------------------------------------------------------------ */
 /* The walk, on the worker thread.                                     */
@@ -285,6 +288,11 @@ connect_a11y (Walk       *w,
                                                     NULL, NULL, error);
   if (w->a11y == NULL)
     return FALSE;
+  if (app_bus_name != NULL)
+    {
+      *app_out = g_strdup (app_bus_name);
+      return TRUE;
+    }
   names = g_dbus_connection_call_sync (w->a11y, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                        "org.freedesktop.DBus", "ListNames", NULL, G_VARIANT_TYPE ("(as)"),
                                        G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS, NULL, error);
@@ -302,7 +310,7 @@ connect_a11y (Walk       *w,
                                                 "org.freedesktop.DBus.Properties", "Get",
                                                 g_variant_new ("(ss)", ATSPI_ACCESSIBLE, "Name"),
                                                 G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE,
-                                                2000, NULL, NULL);
+                                                CALL_TIMEOUT_MS, NULL, NULL);
       if (name_reply == NULL)
         continue;
       g_variant_get (name_reply, "(v)", &value);
@@ -310,6 +318,7 @@ connect_a11y (Walk       *w,
           g_strcmp0 (g_variant_get_string (value, NULL), app_name) == 0)
         {
           *app_out = g_strdup (bus_name);
+          app_bus_name = g_strdup (bus_name);
           return TRUE;
         }
     }

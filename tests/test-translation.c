@@ -22,6 +22,7 @@
 #include "qm-plan-view.h"
 #include "qm-store-roles.h"
 #include "qm-test-ui.h"
+#include "qm-chart-power.h"
 #include "qm-window.h"
 #include "qm-wizard.h"
 
@@ -34,15 +35,16 @@ typedef struct
   const char *plan_view_title;  /* a section of the plan view, "Bill of Materials" */
   const char *refused_gpus;     /* 2047 GPUs where tp·pp·cp = 32 (issue #24) */
   const char *read_only_file;   /* the store's reason for a read-only file; %s the file */
+  const char *power_gpus;       /* the power chart's GPU part: power, not a count (issue #35 item 8) */
 } Expected;
 
 static const Expected expectations[] = {
   { "de", "_Pläne", "_Katalog", "Was soll getan werden?", "Stückliste",
     "Muss ein Vielfaches von tp·pp·cp = 32 sein (Wert: 2047)",
-    "Die Datenbank %s ist schreibgeschützt, Speichern ist nicht möglich; Dateirechte prüfen" },
+    "Die Datenbank %s ist schreibgeschützt, Speichern ist nicht möglich; Dateirechte prüfen", "GPUs" },
   { "zh_CN", "计划(_P)", "目录(_C)", "您想做什么？", "物料清单",
     "必须是 tp·pp·cp = 32 的倍数（当前值：2047）",
-    "数据库 %s 为只读，因此无法保存任何内容；请检查该文件的权限" },
+    "数据库 %s 为只读，因此无法保存任何内容；请检查该文件的权限", "GPU" },
 };
 
 static const Expected *expected;
@@ -105,6 +107,10 @@ test_catalog (void)
   /* The catalog itself, and a format the C code fills in. */
   g_assert_cmpstr (_("_Plans"), ==, expected->plans_title);
   g_assert_cmpstr (g_dngettext (NULL, "%u plan deleted", "%u plans deleted", 3), !=, "%u plans deleted");
+  /* The power chart names what draws the power ("GPU"), not a count of GPUs
+   * ("GPU 数" in Chinese). */
+  g_assert_cmpstr (qm_chart_power_node_part_name (0), ==, expected->power_gpus);
+  g_assert_cmpstr (qm_chart_power_cluster_part_name (0), ==, expected->power_gpus);
 }
 
 /* A new plans database at @db holding the 70B example, whose id is *id. */

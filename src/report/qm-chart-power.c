@@ -16,12 +16,14 @@
 /* Between the node panel and the cluster panel. */
 #define PANEL_GAP 28.0
 
+/* In the "power part" context: what draws the power, not how many ("GPUs"
+ * as a count is "GPU 数" in Chinese, issue #35 item 8). */
 static const char *node_names[QM_POWER_NODE_PARTS] = {
-  N_("GPUs"), N_("CPUs"), N_("Memory"), N_("NICs"), N_("Local storage"), N_("Fans, board, PSU"),
+  NC_("power part", "GPUs"), NC_("power part", "CPUs"), N_("Memory"), N_("NICs"), N_("Local storage"), N_("Fans, board, PSU"),
 };
 
 static const char *cluster_names[QM_POWER_CLUSTER_PARTS] = {
-  N_("GPUs"), N_("Rest of servers"), N_("Network"), N_("Storage"), N_("Cooling and losses (PUE)"),
+  NC_("power part", "GPUs"), N_("Rest of servers"), N_("Network"), N_("Storage"), N_("Cooling and losses (PUE)"),
 };
 
 /* Colours: the node's parts and the cluster's share the GPU colour, so the
@@ -33,14 +35,14 @@ const char *
 qm_chart_power_node_part_name (guint i)
 {
   g_return_val_if_fail (i < QM_POWER_NODE_PARTS, "");
-  return _(node_names[i]);
+  return i < 2 ? g_dpgettext2 (GETTEXT_PACKAGE, "power part", node_names[i]) : _(node_names[i]);
 }
 
 const char *
 qm_chart_power_cluster_part_name (guint i)
 {
   g_return_val_if_fail (i < QM_POWER_CLUSTER_PARTS, "");
-  return _(cluster_names[i]);
+  return i == 0 ? g_dpgettext2 (GETTEXT_PACKAGE, "power part", cluster_names[i]) : _(cluster_names[i]);
 }
 
 static double
@@ -176,7 +178,7 @@ draw_node_panel (cairo_t            *cr,
       y = MIN (r->y + r->height / 2.0 + text_h / 2.0, last_label_top);
       if (y - text_h < top)
         break;
-      g_snprintf (label, sizeof label, "%s %s", _(node_names[i]),
+      g_snprintf (label, sizeof label, "%s %s", qm_chart_power_node_part_name (i),
                   qm_format_si (watts, sizeof watts, node_values[i], "W"));
       {
         double tw, room = layout->node_plot.x + layout->node_plot.width + PANEL_GAP * 0.5 - (x + w + 15.0);
@@ -249,7 +251,7 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
   /* Legend: the cluster's parts. The node's parts are labelled beside
    * their bar instead. */
   for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
-    legend[n_legend++] = (QmLegendEntry) { _(cluster_names[i]), style->series[cluster_series[i]], FALSE };
+    legend[n_legend++] = (QmLegendEntry) { qm_chart_power_cluster_part_name (i), style->series[cluster_series[i]], FALSE };
   legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
 
   /* Translators: an energy such as "76.3 MWh", a mass such as "29.0 t",
@@ -297,7 +299,7 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
 
             if (r->height > 2)
               qm_chart_label_part (cr, style, &(QmRect) { r->x, r->y + 1.0, r->width, r->height - 1.0 },
-                                   &style->series[cluster_series[i]], _(cluster_names[i]));
+                                   &style->series[cluster_series[i]], qm_chart_power_cluster_part_name (i));
           }
         qm_chart_set_color (cr, &style->foreground);
         qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0 },

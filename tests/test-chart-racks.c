@@ -147,7 +147,7 @@ test_rack_scale (void)
   QmRackLayout layout;
   cairo_t *cr;
   cairo_surface_t *s = qm_test_chart_surface (900, 480, &cr);
-  guint total = 0;
+  guint total = 0, storage_racks = 0;
 
   qm_chart_style_init_light (&style);
   qm_cluster_compute (&in, &c);
@@ -169,7 +169,17 @@ test_rack_scale (void)
       total += layout.groups[i].count;
       if (layout.groups[i].kind == QM_RACK_NETWORK)
         g_assert_cmpfloat (layout.groups[i].kw, <=, facility.rack_kw);
+      /* A storage rack draws its blocks' watts, the power breakdown's
+       * figure (issue #35 item 8: it said 0.0 kW). */
+      if (layout.groups[i].kind == QM_RACK_STORAGE)
+        {
+          g_assert_cmpfloat (layout.groups[i].kw, >, 0.0);
+          g_assert_cmpfloat (fabs (layout.groups[i].kw * layout.groups[i].count - c.storage_w / 1000.0), <, 1e-9);
+          storage_racks += layout.groups[i].count;
+        }
     }
+  g_assert_cmpuint (c.storage_racks, >, 0);
+  g_assert_cmpuint (storage_racks, ==, c.storage_racks);
   g_assert_cmpuint (total, ==, c.racks);
   cairo_destroy (cr);
   cairo_surface_destroy (s);

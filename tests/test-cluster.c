@@ -326,6 +326,7 @@ test_storage (void)
 
   st.write_gbs_per_tb = 0.5;
   st.rack_units_per_pb = 20;
+  st.watts_per_tb = 4.8;
   in.dataset_bytes = 10e12;
   in.checkpoint_bytes = 1e12;
   in.checkpoints_kept = 2;
@@ -338,6 +339,13 @@ test_storage (void)
   g_assert_cmpfloat_with_epsilon (c.storage_write_bytes_per_s, 1e12 / 60, 1.0);
   g_assert_cmpfloat_with_epsilon (c.storage_extra_gbs, 1e3 / 60 - 6.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (c.checkpoint_write_s, 60.0, 1e-9);
+  /* Issue #35 item 8 (a storage rack drawn at 0.0 kW): the 16.67 GB/s are
+   * 33.3 TB worth of the catalog's blocks, which bring capacity, GB/s,
+   * watts and rack units together: 33.3 TB x 4.8 W = 160 W, and
+   * ceil (0.0333 PB x 20 U) = 1 U, where 12 TB alone gave 57.6 W. */
+  g_assert_cmpfloat_with_epsilon (c.storage_installed_tb, 1e3 / 60 / 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (c.storage_w, 1e3 / 60 / 0.5 * 4.8, 1e-9);
+  g_assert_cmpuint (c.storage_units, ==, 1);
   /* Storage fabric: 2 nodes x 2 ports + ceil (16.67 GB/s x 8 / 400 Gb/s) = 1. */
   g_assert_cmpuint (c.storage_network.endpoints, ==, 5);
   g_assert_cmpuint (c.storage_network.leaf_switches, ==, 1);
@@ -349,6 +357,9 @@ test_storage (void)
   g_assert_cmpfloat_with_epsilon (c.storage_tb, 10.0 + QM_CLUSTER_CHECKPOINTS_KEPT_DEFAULT, 1e-9);
   g_assert_cmpfloat (c.storage_extra_gbs, ==, 0.0);
   g_assert_cmpfloat_with_epsilon (c.storage_write_bytes_per_s, 6e9, 1.0);
+  /* Capacity-bound: the blocks are the capacity. */
+  g_assert_cmpfloat_with_epsilon (c.storage_installed_tb, c.storage_tb, 1e-9);
+  g_assert_cmpfloat_with_epsilon (c.storage_w, c.storage_tb * 4.8, 1e-9);
 }
 
 static void

@@ -167,6 +167,9 @@ test_cluster_power (void)
   c.switches = 2;
   c.transceivers = 8;
   c.storage_tb = 10;
+  /* qm-cluster.c's blocks for 10 TB (capacity-bound) at 12 W per TB. */
+  c.storage_installed_tb = 10;
+  c.storage_w = 10 * st.watts_per_tb;
 
   in.cluster = &c;
   in.server = &s;

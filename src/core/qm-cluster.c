@@ -162,9 +162,19 @@ size_storage (const QmClusterInput *in,
   out->checkpoint_write_s = out->storage_write_bytes_per_s > 0.0
                           ? ckpt / out->storage_write_bytes_per_s : 0.0;
 
+  /* The blocks installed for the larger of capacity and bandwidth: the
+   * catalog's per-TB figures describe one building block (capacity, write
+   * GB/s, watts and rack units together), so the bandwidth bought beyond
+   * what the capacity brings is more of the same blocks. */
+  out->storage_installed_tb = out->storage_tb;
+  if (finite_nonneg (st->write_gbs_per_tb) > 0.0)
+    out->storage_installed_tb = MAX (out->storage_tb,
+                                     out->storage_write_bytes_per_s / 1e9 / st->write_gbs_per_tb);
+  out->storage_w = out->storage_installed_tb * finite_nonneg (st->watts_per_tb);
+
   /* Rack units of the storage system, for the rack count. */
   if (st->rack_units_per_pb > 0)
-    out->storage_units = (guint) MIN (ceil (out->storage_tb / 1000.0 * st->rack_units_per_pb),
+    out->storage_units = (guint) MIN (ceil (out->storage_installed_tb / 1000.0 * st->rack_units_per_pb),
                                       (double) G_MAXUINT);
 }
 
@@ -243,7 +253,7 @@ pack_other_racks (const QmClusterInput *in,
   if (in->network != NULL)
     switch_w = out->switches * finite_nonneg (in->network->power_w);
   if (in->storage != NULL)
-    storage_w = out->storage_tb * finite_nonneg (in->storage->watts_per_tb);
+    storage_w = out->storage_w;
 
   if (out->compute_racks > 0
       && out->switch_units + out->storage_units <= free_u

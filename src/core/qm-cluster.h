@@ -98,6 +98,12 @@ typedef struct
   double   storage_tb;
   double   storage_write_bytes_per_s;  /* provisioned write bandwidth */
   double   storage_extra_gbs;        /* bought beyond what capacity brings */
+  /* The capacity installed: the building blocks that give both the
+   * capacity and the write bandwidth (storage.json's source: a block
+   * brings its TB, its GB/s and its watts together), so bandwidth bought
+   * beyond what the capacity brings adds blocks, their units and watts. */
+  double   storage_installed_tb;
+  double   storage_w;                /* what those blocks draw */
   guint    storage_units;            /* rack units of the storage system */
   double   checkpoint_write_s;       /* one checkpoint at that bandwidth */
 

@@ -108,8 +108,9 @@ qm_power_compute (const QmPowerInput *in,
     }
   if (in->mgmt_network != NULL)
     mgmt_w = cl->mgmt_switches * nonneg (in->mgmt_network->power_w);
+  /* The storage blocks installed (qm-cluster.c sizes them once). */
   if (in->storage != NULL)
-    storage_w = cl->storage_tb * nonneg (in->storage->watts_per_tb);
+    storage_w = nonneg (cl->storage_w);
 
   out->gpus_kw = nodes * out->node.gpus / 1000.0;
   out->servers_kw = nodes * (out->node.total - out->node.gpus) / 1000.0;

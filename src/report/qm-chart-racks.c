@@ -81,9 +81,12 @@ qm_rack_groups (const QmCluster     *c,
       if (c->network_racks > more)
         ADD (QM_RACK_NETWORK, c->network_racks - more, 0, per, 0, per * kw_per_switch);
     }
+  /* Each storage rack draws its share of the blocks' watts (QmCluster's
+   * one figure, which the power breakdown shows too), not 0.0 kW. */
   if (c->storage_racks > 0)
     ADD (QM_RACK_STORAGE, c->storage_racks, 0, 0,
-         (c->storage_units + c->storage_racks - 1) / c->storage_racks, 0.0);
+         (c->storage_units + c->storage_racks - 1) / c->storage_racks,
+         c->storage_w / 1000.0 / c->storage_racks);
 #undef ADD
 }
 

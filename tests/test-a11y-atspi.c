@@ -259,46 +259,45 @@ walk_node (Walk       *w,
       walk_node (w, child_path, name[0] != '\0' ? name : context, depth + 1);
 }
 
-/* The a11y bus's address, from org.a11y.Bus on the session bus, and the
- * unique name there of the process whose root is named @app_name. */
-static gboolean
-connect_a11y (Walk       *w,
-              const char *app_name,
-              char      **app_out,
-              GError    **error)
+static void
+name_joined_cb (GDBusConnection *connection,
+                const char      *sender,
+                const char      *path,
+                const char      *iface,
+                const char      *signal,
+                GVariant        *params,
+                gpointer         data)
 {
-  g_autoptr(GDBusConnection) session = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, error);
-  g_autoptr(GVariant) reply = NULL;
+  guint *joined = data;
+
+  (*joined)++;
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+/* The unique name whose accessible root is named @app_name, into
+ * *app_out; FALSE while there is none. */
+static gboolean
+find_app (Walk       *w,
+          const char *app_name,
+          char      **app_out)
+{
   g_autoptr(GVariant) names = NULL;
-  const char *address;
+  g_autoptr(GVariant) list = NULL;
   GVariantIter iter;
   const char *bus_name;
 
-  if (session == NULL)
-    return FALSE;
-  reply = g_dbus_connection_call_sync (session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
-                                       "GetAddress", NULL, G_VARIANT_TYPE ("(s)"),
-                                       G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS, NULL, error);
-  if (reply == NULL)
-    return FALSE;
-  g_variant_get (reply, "(&s)", &address);
-  w->a11y = g_dbus_connection_new_for_address_sync (address,
-                                                    G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-                                                    G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-                                                    NULL, NULL, error);
-  if (w->a11y == NULL)
-    return FALSE;
-  if (app_bus_name != NULL)
-    {
-      *app_out = g_strdup (app_bus_name);
-      return TRUE;
-    }
   names = g_dbus_connection_call_sync (w->a11y, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                        "org.freedesktop.DBus", "ListNames", NULL, G_VARIANT_TYPE ("(as)"),
-                                       G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS, NULL, error);
+                                       G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS, NULL, NULL);
   if (names == NULL)
     return FALSE;
-  g_variant_iter_init (&iter, g_variant_get_child_value (names, 0));
+  list = g_variant_get_child_value (names, 0);
+  g_variant_iter_init (&iter, list);
   while (g_variant_iter_next (&iter, "&s", &bus_name))
     {
       g_autoptr(GVariant) name_reply = NULL;
@@ -318,10 +317,88 @@ connect_a11y (Walk       *w,
           g_strcmp0 (g_variant_get_string (value, NULL), app_name) == 0)
         {
           *app_out = g_strdup (bus_name);
-          app_bus_name = g_strdup (bus_name);
           return TRUE;
         }
     }
+  return FALSE;
+}
+
+/* The a11y bus's address, from org.a11y.Bus on the session bus, and the
+ * unique name there of the process whose root is named @app_name. */
+static gboolean
+connect_a11y (Walk       *w,
+              const char *app_name,
+              char      **app_out,
+              GError    **error)
+{
+  g_autoptr(GDBusConnection) session = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, error);
+  g_autoptr(GVariant) reply = NULL;
+  const char *address;
+
+  *app_out = NULL;
+  if (session == NULL)
+    return FALSE;
+  reply = g_dbus_connection_call_sync (session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus",
+                                       "GetAddress", NULL, G_VARIANT_TYPE ("(s)"),
+                                       G_DBUS_CALL_FLAGS_NONE, CALL_TIMEOUT_MS, NULL, error);
+  if (reply == NULL)
+    return FALSE;
+  g_variant_get (reply, "(&s)", &address);
+  w->a11y = g_dbus_connection_new_for_address_sync (address,
+                                                    G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                                    G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                    NULL, NULL, error);
+  if (w->a11y == NULL)
+    return FALSE;
+  if (app_bus_name != NULL)
+    {
+      *app_out = g_strdup (app_bus_name);
+      return TRUE;
+    }
+  /* GTK joins the bus from its own thread's main loop, later than the
+   * window appears (seconds later under AddressSanitizer): look again
+   * whenever a name joins the bus, up to a deadline. */
+  {
+    gint64 deadline = g_get_monotonic_time () + CALL_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
+    GMainContext *context = g_main_context_new ();
+    guint joined = 0;
+    guint sub;
+
+    g_main_context_push_thread_default (context);
+    sub = g_dbus_connection_signal_subscribe (w->a11y, "org.freedesktop.DBus", "org.freedesktop.DBus",
+                                              "NameOwnerChanged", "/org/freedesktop/DBus", NULL,
+                                              G_DBUS_SIGNAL_FLAGS_NONE, name_joined_cb, &joined, NULL);
+    for (;;)
+      {
+        guint seen = joined;
+
+        if (find_app (w, app_name, app_out))
+          break;
+        /* Wait for the next name, or for the app to export its root. */
+        while (joined == seen && g_get_monotonic_time () < deadline)
+          {
+            GSource *tick = g_timeout_source_new (100);
+
+            g_source_set_callback (tick, tick_cb, NULL, NULL);
+            g_source_attach (tick, context);
+            g_main_context_iteration (context, TRUE);
+            g_source_destroy (tick);
+            g_source_unref (tick);
+            if (find_app (w, app_name, app_out))
+              break;
+          }
+        if (*app_out != NULL || g_get_monotonic_time () >= deadline)
+          break;
+      }
+    g_dbus_connection_signal_unsubscribe (w->a11y, sub);
+    g_main_context_pop_thread_default (context);
+    g_main_context_unref (context);
+    if (*app_out != NULL)
+      {
+        app_bus_name = g_strdup (*app_out);
+        return TRUE;
+      }
+  }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no application \"%s\" on the accessibility bus", app_name);
   return FALSE;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "qm-application.h"
+#include "qm-gtk.h"
 #include "qm-test-ui.h"
 #include "qm-window.h"
 
@@ -354,6 +355,32 @@ test_browser_fallback (void)
   g_assert_nonnull (qm_test_wait_for_label (GTK_WIDGET (window),
                                             "No help viewer is installed: the user guide opened in your web browser"));
   qm_test_screenshot (GTK_WIDGET (window), "help-browser-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+  /* An export's toast opens the file it wrote in the user's application
+   * for it (issue #35 item 10: exports offered no Open); the name is shown
+   * as text, not markup. */
+  {
+    g_autofree char *written = g_build_filename (tmp_dir, "Plan A & B.html", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (written);
+    g_autofree char *opened_uri = NULL;
+    g_autofree char *opened_path_2 = NULL;
+    AdwToast *toast;
+
+    g_assert_true (g_file_set_contents (written, "<html><body>export</body></html>", -1, NULL));
+    g_assert_cmpint (g_remove (opened), ==, 0);
+    toast = g_object_ref_sink (qm_gtk_export_toast_new ("Exported “Plan A & B.html”", file));
+    g_assert_cmpstr (adw_toast_get_button_label (toast), ==, "_Open");
+    g_assert_cmpstr (adw_toast_get_title (toast), ==, "Exported “Plan A &amp; B.html”");
+    g_signal_emit_by_name (toast, "button-clicked");
+    end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+    while (!g_file_test (opened, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_true (g_file_get_contents (opened, &opened_uri, NULL, NULL));
+    opened_path_2 = g_str_has_prefix (opened_uri, "file:") ? g_filename_from_uri (opened_uri, NULL, NULL)
+                                                            : g_strdup (opened_uri);
+    g_assert_cmpstr (opened_path_2, ==, written);
+    g_object_unref (toast);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -4,6 +4,7 @@
  */
 #include <gtk/gtk.h>
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "qm-gtk.h"
@@ -88,4 +89,35 @@ qm_gtk_pass_vertical_scroll (GtkScrolledWindow *inner)
   g_signal_connect (controller, "scroll", G_CALLBACK (pass_vertical_scroll_cb), NULL);
   gtk_widget_add_controller (GTK_WIDGET (inner), controller);
   return controller;
+}
+
+static void
+export_toast_open_cb (AdwToast *toast,
+                      gpointer  user_data)
+{
+  const char *uri = g_object_get_data (G_OBJECT (toast), "qm-uri");
+  GApplication *app = g_application_get_default ();
+  GtkWindow *window = GTK_IS_APPLICATION (app)
+                      ? gtk_application_get_active_window (GTK_APPLICATION (app)) : NULL;
+
+  if (uri != NULL)
+    gtk_show_uri (window, uri, GDK_CURRENT_TIME);
+}
+
+AdwToast *
+qm_gtk_export_toast_new (const char *title,
+                         GFile      *file)
+{
+  /* Toast titles are Pango markup on libadwaita 1.2; file names are not. */
+  g_autofree char *escaped = g_markup_escape_text (title, -1);
+  AdwToast *toast = adw_toast_new (escaped);
+
+  g_return_val_if_fail (G_IS_FILE (file), toast);
+
+  adw_toast_set_timeout (toast, 5);
+  /* Translators: the button of a toast after an export: opens the file. */
+  adw_toast_set_button_label (toast, _("_Open"));
+  g_object_set_data_full (G_OBJECT (toast), "qm-uri", g_file_get_uri (file), g_free);
+  g_signal_connect (toast, "button-clicked", G_CALLBACK (export_toast_open_cb), NULL);
+  return toast;
 }

@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
@@ -27,5 +27,12 @@ GtkBuilder *qm_gtk_builder_new (const char *name);
  * the page scrolls over the table rather than stopping there. Returns the
  * controller (owned by @inner). */
 GtkEventController *qm_gtk_pass_vertical_scroll (GtkScrolledWindow *inner);
+
+/* A toast for a file just written: @title, and an Open button that opens
+ * @file in the user's application for it (a PDF viewer, a spreadsheet),
+ * as GNOME apps offer after an export. The file's URI is the toast's
+ * "qm-uri" data. */
+AdwToast *qm_gtk_export_toast_new (const char *title,
+                                   GFile      *file);
 
 G_END_DECLS

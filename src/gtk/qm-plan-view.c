@@ -422,10 +422,13 @@ export_to_file (GtkWidget *widget,
   g_autofree char *text = NULL;
 
   if (path != NULL && self->pending_export (self, path, &error))
-    text = g_strdup_printf (_("Exported “%s”"), base);
-  else
-    text = g_strdup_printf (_("Could not export “%s”: %s"), base,
-                            error ? error->message : _("not a local file"));
+    {
+      text = g_strdup_printf (_("Exported “%s”"), base);
+      adw_toast_overlay_add_toast (self->toast_overlay, qm_gtk_export_toast_new (text, file));
+      return;
+    }
+  text = g_strdup_printf (_("Could not export “%s”: %s"), base,
+                          error ? error->message : _("not a local file"));
   qm_plan_view_toast (self, text);
 }
 

@@ -11,6 +11,7 @@
 #include "qm-print.h"
 #include "qm-quote-csv.h"
 #include "qm-quote-diff.h"
+#include "qm-gtk.h"
 #include "qm-quote-dialog.h"
 #include "qm-quote-report.h"
 #include "qm-quote-xlsx.h"
@@ -197,7 +198,9 @@ file_chosen (GtkWidget *widget,
       /* Translators: %s is a file name. */
       g_autofree char *text = g_strdup_printf (_("Exported “%s”"), base);
 
-      adw_toast_overlay_add_toast (self->toasts, adw_toast_new (text));
+      g_autoptr(GFile) written = g_file_new_for_path (with_ext ? with_ext : path);
+
+      adw_toast_overlay_add_toast (self->toasts, qm_gtk_export_toast_new (text, written));
     }
 }
 

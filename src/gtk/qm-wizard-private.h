@@ -110,6 +110,7 @@ struct _QmWizard
   gboolean              attempted[QM_WIZARD_N_STEPS];
   QmWizardField        *complaint_field;   /* the row showing invalid_message, or NULL */
   gboolean              name_edited;
+  guint                 refocus_source;   /* idle: the focus back on a shown field */
 
   /* Template */
   AdwWindowTitle       *window_title;
@@ -190,6 +191,8 @@ void            qm_wizard_write_rows         (QmWizard            *self,
                                               QmPlan              *plan);
 
 /* qm-wizard-rows.c: rows of the wizard's own */
+void            qm_wizard_row_set_field      (AdwActionRow        *row,
+                                              GtkWidget           *widget);
 void            qm_wizard_add_row            (GtkWidget           *parent,
                                               GtkWidget           *row);
 GtkCheckButton *qm_wizard_add_choice_row     (GtkWidget           *parent,

@@ -1,0 +1,435 @@
+/* test-wizard-keyboard.c: the New Plan wizard from the keyboard alone
+ * (issue #35 item 7), with real key presses through Xvfb (qm-test-keys.h).
+ *
+ * Ctrl+Page Down/Up and Alt+Right/Left change the step from anywhere;
+ * every row is one Tab stop and its entry takes what is typed; the focus
+ * is never on a widget that is not shown; Esc in the model search clears
+ * it, then cancels; the first focus is the first field; and a plan is
+ * made from the first step to Create Plan without the pointer.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "qm-plan.h"
+#include "qm-test-keys.h"
+#include "qm-test-ui.h"
+#include "qm-wizard.h"
+
+#define CTRL GDK_CONTROL_MASK
+
+static GtkWidget *
+get (QmWizard   *wizard,
+     const char *name)
+{
+  GtkWidget *widget = qm_test_find_named (GTK_WIDGET (wizard), name);
+
+  if (widget == NULL)
+    g_error ("No widget named %s", name);
+  return widget;
+}
+
+static void
+settle (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static GtkWindow *
+win (QmWizard *wizard)
+{
+  return GTK_WINDOW (wizard);
+}
+
+static GtkWidget *
+focus (QmWizard *wizard)
+{
+  return gtk_window_get_focus (win (wizard));
+}
+
+/* The keyboard focus is in @name (an entry's text is a child of it), or
+ * on the row that holds it. */
+static gboolean
+focus_at (QmWizard   *wizard,
+          const char *name)
+{
+  GtkWidget *widget = get (wizard, name);
+  GtkWidget *f = focus (wizard);
+  GtkWidget *row = gtk_widget_get_ancestor (widget, GTK_TYPE_LIST_BOX_ROW);
+
+  if (f == NULL)
+    return FALSE;
+  return f == widget || gtk_widget_is_ancestor (f, widget) ||
+         (row != NULL && (f == row || gtk_widget_is_ancestor (f, row)));
+}
+
+static void
+assert_focus_at (QmWizard   *wizard,
+                 const char *name)
+{
+  GtkWidget *f = focus (wizard);
+
+  if (!focus_at (wizard, name))
+    g_error ("The focus is on %s (%s), not at %s", f ? G_OBJECT_TYPE_NAME (f) : "nothing",
+             f ? gtk_widget_get_name (f) : "", name);
+}
+
+/* The focus is on a widget a person can see: mapped, in this window. */
+static void
+assert_focus_shown (QmWizard   *wizard,
+                    const char *after)
+{
+  GtkWidget *f = focus (wizard);
+
+  if (f == NULL)
+    g_error ("After %s the window has no focus", after);
+  if (!gtk_widget_get_mapped (f) || !gtk_widget_get_child_visible (f))
+    g_error ("After %s the focus is on a hidden %s (%s)", after, G_OBJECT_TYPE_NAME (f),
+             gtk_widget_get_name (f));
+  for (GtkWidget *w = f; w != NULL; w = gtk_widget_get_parent (w))
+    if (!gtk_widget_get_child_visible (w))
+      g_error ("After %s the focus is on %s inside a hidden %s", after,
+               G_OBJECT_TYPE_NAME (f), G_OBJECT_TYPE_NAME (w));
+}
+
+static QmWizard *
+open_wizard (void)
+{
+  QmWizard *wizard = qm_wizard_new (NULL, NULL);
+
+  gtk_window_set_default_size (win (wizard), 640, 720);
+  if (!qm_test_keys_init (win (wizard)))
+    {
+      gtk_window_destroy (win (wizard));
+      return NULL;
+    }
+  settle ();
+  return wizard;
+}
+
+#define OPEN_OR_SKIP(wizard) \
+  G_STMT_START { \
+    wizard = open_wizard (); \
+    if (wizard == NULL) \
+      { \
+        g_test_skip ("no X11 display with XTEST"); \
+        return; \
+      } \
+  } G_STMT_END
+
+static void
+key (QmWizard        *wizard,
+     guint            keyval,
+     GdkModifierType  mods)
+{
+  qm_test_key (win (wizard), keyval, mods);
+}
+
+static void
+type (QmWizard   *wizard,
+      const char *text)
+{
+  qm_test_type (win (wizard), text);
+}
+
+static const char *
+text_of (QmWizard   *wizard,
+         const char *name)
+{
+  return gtk_editable_get_text (GTK_EDITABLE (get (wizard, name)));
+}
+
+/* Down from the focus until it is on @name's row (a list of choices). */
+static void
+down_to (QmWizard   *wizard,
+         const char *name)
+{
+  for (guint i = 0; i < 60 && !focus_at (wizard, name); i++)
+    key (wizard, GDK_KEY_Down, 0);
+  assert_focus_at (wizard, name);
+}
+
+/* The first focus is the first field of the first step, not Cancel. */
+static void
+test_first_focus (void)
+{
+  QmWizard *wizard;
+
+  OPEN_OR_SKIP (wizard);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_GOAL);
+  assert_focus_at (wizard, "goal-pretrain");
+  gtk_window_destroy (win (wizard));
+}
+
+/* Ctrl+Page Down is the next step from inside a list of rows, where the
+ * list box would take it to move down a row; Ctrl+Page Up, Alt+Right
+ * and Alt+Left likewise. Each step change puts the focus on the step's
+ * first field. */
+static void
+test_step_keys (void)
+{
+  QmWizard *wizard;
+
+  OPEN_OR_SKIP (wizard);
+  /* Inside the list of goals, whatever the first focus. */
+  gtk_widget_grab_focus (get (wizard, "goal-pretrain"));
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_MODEL);
+  assert_focus_at (wizard, "preset-search");
+  key (wizard, GDK_KEY_Page_Up, CTRL);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_GOAL);
+  assert_focus_at (wizard, "goal-pretrain");
+  key (wizard, GDK_KEY_Right, GDK_ALT_MASK);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_MODEL);
+  key (wizard, GDK_KEY_Left, GDK_ALT_MASK);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_GOAL);
+
+  /* From a row of the model list, and refused while none is picked. */
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+  key (wizard, GDK_KEY_Tab, 0);
+  g_assert_nonnull (gtk_widget_get_ancestor (focus (wizard), GTK_TYPE_LIST_BOX_ROW));
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_MODEL);
+  assert_focus_shown (wizard, "Ctrl+Page Down on a step with nothing picked");
+  down_to (wizard, "preset-mistral-7b");
+  key (wizard, GDK_KEY_space, 0);
+  g_assert_cmpstr (qm_wizard_get_plan (wizard)->workload.preset, ==, "mistral-7b");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_DATA);
+  assert_focus_at (wizard, "field-tokens");
+  gtk_window_destroy (win (wizard));
+}
+
+/* Tab around a whole step: every entry row is one stop, on its entry (the
+ * row itself never holds the focus, so nothing typed is lost on it), and
+ * the focus is always on something shown. Returns the entries met. */
+static GPtrArray *
+tab_around (QmWizard *wizard)
+{
+  GPtrArray *seen = g_ptr_array_new ();
+  GtkWidget *start = focus (wizard);
+
+  for (guint i = 0; i < 80; i++)
+    {
+      GtkWidget *f;
+
+      key (wizard, GDK_KEY_Tab, 0);
+      f = focus (wizard);
+      assert_focus_shown (wizard, "Tab");
+      if (ADW_IS_ACTION_ROW (f))
+        {
+          GtkWidget *activatable = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (f));
+
+          if (activatable != NULL && GTK_IS_EDITABLE (activatable))
+            g_error ("Tab stops on the row %s as well as its entry", gtk_widget_get_name (f));
+        }
+      if (GTK_IS_TEXT (f))
+        {
+          GtkWidget *entry = gtk_widget_get_ancestor (f, GTK_TYPE_ENTRY);
+
+          if (entry != NULL)
+            {
+              if (g_ptr_array_find (seen, entry, NULL))
+                g_error ("Tab met %s twice in one round", gtk_widget_get_name (entry));
+              g_ptr_array_add (seen, entry);
+            }
+        }
+      if (f == start)
+        break;
+    }
+  return seen;
+}
+
+static void
+assert_seen (GPtrArray  *seen,
+             const char *name)
+{
+  for (guint i = 0; i < seen->len; i++)
+    if (g_strcmp0 (gtk_widget_get_name (g_ptr_array_index (seen, i)), name) == 0)
+      return;
+  g_error ("Tab never reached %s", name);
+}
+
+/* One Tab from a field to the next; what is typed lands in the field
+ * ("1000" and "500 ms" were lost on the rows). Serving, where the focus
+ * used to fall off the step. */
+static void
+test_tab_and_type (void)
+{
+  QmWizard *wizard;
+  g_autoptr(GPtrArray) seen = NULL;
+  const QmPlan *plan;
+
+  OPEN_OR_SKIP (wizard);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (get (wizard, "goal-inference")), TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (get (wizard, "preset-llama-3.1-70b")), TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL);
+  settle ();
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_DATA);
+  gtk_widget_grab_focus (get (wizard, "field-requests"));
+  type (wizard, "1000");
+  key (wizard, GDK_KEY_Tab, 0);
+  assert_focus_at (wizard, "field-input-tokens");
+  key (wizard, GDK_KEY_Tab, 0);
+  assert_focus_at (wizard, "field-output-tokens");
+  key (wizard, GDK_KEY_Tab, 0);
+  assert_focus_at (wizard, "field-ttft");
+  type (wizard, "500 ms");
+  key (wizard, GDK_KEY_Tab, 0);
+  assert_focus_at (wizard, "field-tpot");
+  g_assert_cmpstr (text_of (wizard, "field-requests"), ==, "1000");
+  g_assert_cmpstr (text_of (wizard, "field-ttft"), ==, "500 ms");
+  plan = qm_wizard_get_plan (wizard);
+  g_assert_cmpfloat (plan->workload.inference.requests_per_minute, ==, 1000);
+  g_assert_cmpfloat (plan->workload.inference.ttft_ms, ==, 500);
+
+  seen = tab_around (wizard);
+  assert_seen (seen, "field-requests");
+  assert_seen (seen, "field-tpot");
+  g_ptr_array_unref (g_steal_pointer (&seen));
+
+  /* The serving setup: Tab, Down and Up never leave the focus on
+   * something hidden (the training rows of the same page are). */
+  gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL);
+  settle ();
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_SETUP);
+  assert_focus_shown (wizard, "Next to the serving setup");
+  for (guint i = 0; i < 8; i++)
+    {
+      key (wizard, GDK_KEY_Down, 0);
+      assert_focus_shown (wizard, "Down");
+    }
+  for (guint i = 0; i < 8; i++)
+    {
+      key (wizard, GDK_KEY_Up, 0);
+      assert_focus_shown (wizard, "Up");
+    }
+  seen = tab_around (wizard);
+  assert_seen (seen, "field-concurrency");
+  gtk_window_destroy (win (wizard));
+}
+
+/* Esc in the model search clears it; the next Esc cancels the wizard. */
+static void
+test_escape (void)
+{
+  QmWizard *wizard;
+  GObject *weak;
+
+  OPEN_OR_SKIP (wizard);
+  weak = G_OBJECT (wizard);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL);
+  gtk_widget_grab_focus (get (wizard, "preset-search"));
+  type (wizard, "llama");
+  g_assert_cmpstr (text_of (wizard, "preset-search"), ==, "llama");
+  key (wizard, GDK_KEY_Escape, 0);
+  g_assert_nonnull (weak);
+  g_assert_cmpstr (text_of (wizard, "preset-search"), ==, "");
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_MODEL);
+  /* The window goes with this one: no release to wait for. */
+  qm_test_key_closing (win (wizard), GDK_KEY_Escape);
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+}
+
+static void
+on_created (QmWizard     *wizard,
+            const QmPlan *plan,
+            QmPlan      **out)
+{
+  g_assert_null (*out);
+  *out = g_memdup2 (plan, sizeof *plan);
+}
+
+/* From the first step to Create Plan with keys only. */
+static void
+test_walk (void)
+{
+  QmWizard *wizard;
+  GObject *weak;
+  g_autofree QmPlan *created = NULL;
+
+  OPEN_OR_SKIP (wizard);
+  weak = G_OBJECT (wizard);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  g_signal_connect (wizard, "plan-created", G_CALLBACK (on_created), &created);
+
+  /* 1. Goal: pretraining, the first choice. */
+  assert_focus_at (wizard, "goal-pretrain");
+  key (wizard, GDK_KEY_space, 0);
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  /* 2. Model: searched, then picked from the list. */
+  type (wizard, "llama 70");
+  key (wizard, GDK_KEY_Tab, 0);
+  down_to (wizard, "preset-llama-3.1-70b");
+  key (wizard, GDK_KEY_space, 0);
+  g_assert_cmpstr (qm_wizard_get_plan (wizard)->workload.preset, ==, "llama-3.1-70b");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  /* 3. Data: Enter in the last field is Next. */
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_DATA);
+  assert_focus_at (wizard, "field-tokens");
+  type (wizard, "15T");
+  for (guint i = 0; i < 10 && !focus_at (wizard, "field-deadline"); i++)
+    key (wizard, GDK_KEY_Tab, 0);
+  assert_focus_at (wizard, "field-deadline");
+  type (wizard, "60 days");
+  key (wizard, GDK_KEY_Return, 0);
+
+  /* 4. Setup: the defaults. */
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_SETUP);
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  /* 5. Hardware: open the GPU list, pick one, then the server. */
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_HARDWARE);
+  assert_focus_at (wizard, "gpu-");
+  key (wizard, GDK_KEY_space, 0);
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (get (wizard, "gpu-"))));
+  down_to (wizard, "gpu-h100-sxm-80gb");
+  key (wizard, GDK_KEY_space, 0);
+  for (guint i = 0; i < 60 && !focus_at (wizard, "server-"); i++)
+    key (wizard, GDK_KEY_Tab, 0);
+  key (wizard, GDK_KEY_space, 0);
+  down_to (wizard, "server-dgx-h100");
+  key (wizard, GDK_KEY_space, 0);
+  g_assert_cmpstr (qm_wizard_get_plan (wizard)->gpu_id, ==, "h100-sxm-80gb");
+  g_assert_cmpstr (qm_wizard_get_plan (wizard)->server_id, ==, "dgx-h100");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  /* 6. Facility: the defaults. 7. Review: a name, and Enter creates. */
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_FACILITY);
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_REVIEW);
+  assert_focus_at (wizard, "name");
+  key (wizard, GDK_KEY_a, CTRL);
+  type (wizard, "Keyboard 70B");
+  qm_test_key_closing (win (wizard), GDK_KEY_Return);
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+  g_assert_nonnull (created);
+  g_assert_cmpint (created->workload.mode, ==, QM_MODE_PRETRAIN);
+  g_assert_cmpstr (created->workload.preset, ==, "llama-3.1-70b");
+  g_assert_cmpfloat (created->workload.tokens, ==, 15e12);
+  g_assert_cmpfloat (created->workload.deadline_days, ==, 60);
+  g_assert_cmpstr (created->gpu_id, ==, "h100-sxm-80gb");
+  g_assert_cmpstr (created->name, ==, "Keyboard 70B");
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!qm_test_ui_init (&argc, &argv))
+    return 0;
+  g_test_add_func ("/wizard-keyboard/first-focus", test_first_focus);
+  g_test_add_func ("/wizard-keyboard/step-keys", test_step_keys);
+  g_test_add_func ("/wizard-keyboard/tab-and-type", test_tab_and_type);
+  g_test_add_func ("/wizard-keyboard/escape", test_escape);
+  g_test_add_func ("/wizard-keyboard/walk", test_walk);
+  return g_test_run ();
+}

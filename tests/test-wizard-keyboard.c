@@ -290,26 +290,76 @@ test_tab_and_type (void)
   seen = tab_around (wizard);
   assert_seen (seen, "field-requests");
   assert_seen (seen, "field-tpot");
-  g_ptr_array_unref (g_steal_pointer (&seen));
+  gtk_window_destroy (win (wizard));
+}
 
-  /* The serving setup: Tab, Down and Up never leave the focus on
-   * something hidden (the training rows of the same page are). */
+/* The serving steps: Down, Up, Tab and the step keys never leave the
+ * focus on something hidden (the training rows of the same pages are),
+ * where it stayed until a click. */
+static void
+test_focus_shown (void)
+{
+  QmWizard *wizard;
+  g_autoptr(GPtrArray) seen = NULL;
+
+  OPEN_OR_SKIP (wizard);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (get (wizard, "goal-inference")), TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (get (wizard, "preset-llama-3.1-70b")), TRUE);
   gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL);
   settle ();
+  gtk_editable_set_text (GTK_EDITABLE (get (wizard, "field-requests")), "1000");
+  /* On the last row shown, where the deadline's row (hidden when
+   * serving) is next in the same list: the old list box took the focus
+   * there, on Ctrl+Page Down as on Down. */
+  {
+    GtkWidget *sw = get (wizard, "fixed-gpus-switch");
+    GtkWidget *row = gtk_widget_get_ancestor (sw, GTK_TYPE_LIST_BOX_ROW);
+
+    if (!gtk_widget_grab_focus (row))
+      gtk_widget_grab_focus (sw);
+  }
+  for (guint i = 0; i < 4; i++)
+    {
+      key (wizard, GDK_KEY_Down, 0);
+      assert_focus_shown (wizard, "Down on the serving data step");
+    }
+  /* Ctrl+Page Down from the first field: the next step (the old list box
+   * moved down a row per press, and on to the hidden deadline's). */
+  gtk_widget_grab_focus (get (wizard, "field-requests"));
+  for (guint i = 0; i < 8 && qm_wizard_get_step (wizard) == QM_WIZARD_STEP_DATA; i++)
+    {
+      key (wizard, GDK_KEY_Page_Down, CTRL);
+      assert_focus_shown (wizard, "Ctrl+Page Down on the serving data step");
+    }
   g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_SETUP);
-  assert_focus_shown (wizard, "Next to the serving setup");
   for (guint i = 0; i < 8; i++)
     {
       key (wizard, GDK_KEY_Down, 0);
-      assert_focus_shown (wizard, "Down");
+      assert_focus_shown (wizard, "Down on the serving setup");
     }
   for (guint i = 0; i < 8; i++)
     {
       key (wizard, GDK_KEY_Up, 0);
-      assert_focus_shown (wizard, "Up");
+      assert_focus_shown (wizard, "Up on the serving setup");
     }
   seen = tab_around (wizard);
   assert_seen (seen, "field-concurrency");
+  for (guint s = QM_WIZARD_STEP_SETUP; s < QM_WIZARD_STEP_REVIEW; s++)
+    {
+      key (wizard, GDK_KEY_Page_Down, CTRL);
+      assert_focus_shown (wizard, "Ctrl+Page Down");
+    }
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_REVIEW);
+  /* Not Create Plan: only a step key. */
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_REVIEW);
+  for (guint s = 0; s < QM_WIZARD_N_STEPS; s++)
+    {
+      key (wizard, GDK_KEY_Page_Up, CTRL);
+      assert_focus_shown (wizard, "Ctrl+Page Up");
+    }
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_GOAL);
   gtk_window_destroy (win (wizard));
 }
 
@@ -429,6 +479,7 @@ main (int argc, char **argv)
   g_test_add_func ("/wizard-keyboard/first-focus", test_first_focus);
   g_test_add_func ("/wizard-keyboard/step-keys", test_step_keys);
   g_test_add_func ("/wizard-keyboard/tab-and-type", test_tab_and_type);
+  g_test_add_func ("/wizard-keyboard/focus-shown", test_focus_shown);
   g_test_add_func ("/wizard-keyboard/escape", test_escape);
   g_test_add_func ("/wizard-keyboard/walk", test_walk);
   return g_test_run ();

@@ -37,7 +37,7 @@ void     qm_test_type        (GtkWindow       *window,
                               const char      *text);
 
 /* Clicks the primary button at the centre of @widget with @mods held,
- * and waits until @widget has seen the release. */
+ * and waits until its window has seen the release. */
 void     qm_test_click       (GtkWidget       *widget,
                               GdkModifierType  mods);
 

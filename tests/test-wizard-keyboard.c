@@ -5,12 +5,19 @@
  * every row is one Tab stop and its entry takes what is typed; the focus
  * is never on a widget that is not shown; Esc in the model search clears
  * it, then cancels; the first focus is the first field; and a plan is
- * made from the first step to Create Plan without the pointer.
+ * made from the first step to Create Plan without the pointer. With a
+ * language argument (de) it runs translated, as test-translation does,
+ * and /wizard-keyboard/screenshots shows the focus ring on each step at
+ * 1100 and 720 px (build/screenshots/wizard-keyboard-LANG-WIDTH-STEP.png).
+ *
+ * usage: test-wizard-keyboard [--tap] [de]
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <locale.h>
 #include <string.h>
 
 #include "qm-plan.h"
@@ -95,12 +102,15 @@ assert_focus_shown (QmWizard   *wizard,
                G_OBJECT_TYPE_NAME (f), G_OBJECT_TYPE_NAME (w));
 }
 
+static const char *language = "en";
+
 static QmWizard *
-open_wizard (void)
+open_wizard_sized (int width,
+                   int height)
 {
   QmWizard *wizard = qm_wizard_new (NULL, NULL);
 
-  gtk_window_set_default_size (win (wizard), 640, 720);
+  gtk_window_set_default_size (win (wizard), width, height);
   if (!qm_test_keys_init (win (wizard)))
     {
       gtk_window_destroy (win (wizard));
@@ -108,6 +118,12 @@ open_wizard (void)
     }
   settle ();
   return wizard;
+}
+
+static QmWizard *
+open_wizard (void)
+{
+  return open_wizard_sized (640, 720);
 }
 
 #define OPEN_OR_SKIP(wizard) \
@@ -471,9 +487,122 @@ test_walk (void)
   g_assert_cmpstr (created->name, ==, "Keyboard 70B");
 }
 
+/* The focus is inside what each scrolled window around it shows: a
+ * person can see the ring. */
+static void
+assert_focus_in_view (QmWizard   *wizard,
+                      const char *step)
+{
+  GtkWidget *f = focus (wizard);
+
+  for (GtkWidget *sw = gtk_widget_get_ancestor (f, GTK_TYPE_SCROLLED_WINDOW); sw != NULL;
+       sw = gtk_widget_get_ancestor (gtk_widget_get_parent (sw), GTK_TYPE_SCROLLED_WINDOW))
+    {
+      graphene_rect_t b;
+
+      g_assert_true (gtk_widget_compute_bounds (f, sw, &b));
+      if (b.origin.y < -0.5 || b.origin.y + b.size.height > gtk_widget_get_height (sw) + 0.5)
+        g_error ("%s: the focus (%s) is scrolled out of view, at %.0f–%.0f of 0–%d", step,
+                 gtk_widget_get_name (f), b.origin.y, b.origin.y + b.size.height, gtk_widget_get_height (sw));
+    }
+}
+
+static void
+shoot (QmWizard   *wizard,
+       int         width,
+       const char *step)
+{
+  g_autofree char *name = g_strdup_printf ("wizard-keyboard-%s-%d-%s.png", language, width, step);
+
+  g_assert_true (gtk_window_get_focus_visible (win (wizard)));
+  assert_focus_shown (wizard, step);
+  qm_test_screenshot (GTK_WIDGET (wizard), name, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  /* What the picture shows, after its frames. */
+  assert_focus_in_view (wizard, step);
+}
+
+/* The steps driven by keys, with the focus ring where the keys left it,
+ * at a wide and a narrow width. */
+static void
+shoot_walk (int width)
+{
+  QmWizard *wizard = open_wizard_sized (width, 760);
+
+  if (wizard == NULL)
+    {
+      g_test_skip ("no X11 display with XTEST");
+      return;
+    }
+  key (wizard, GDK_KEY_Down, 0);
+  key (wizard, GDK_KEY_Down, 0);
+  shoot (wizard, width, "1-goal");
+  key (wizard, GDK_KEY_Up, 0);
+  key (wizard, GDK_KEY_Up, 0);
+  key (wizard, GDK_KEY_space, 0);
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  type (wizard, "llama");
+  key (wizard, GDK_KEY_Tab, 0);
+  down_to (wizard, "preset-llama-3.1-70b");
+  key (wizard, GDK_KEY_space, 0);
+  shoot (wizard, width, "2-model");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  type (wizard, "15T");
+  key (wizard, GDK_KEY_Tab, 0);
+  shoot (wizard, width, "3-data");
+  for (guint i = 0; i < 10 && !focus_at (wizard, "field-deadline"); i++)
+    key (wizard, GDK_KEY_Tab, 0);
+  type (wizard, "60");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  key (wizard, GDK_KEY_Down, 0);
+  shoot (wizard, width, "4-setup");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  key (wizard, GDK_KEY_space, 0);
+  down_to (wizard, "gpu-h100-sxm-80gb");
+  shoot (wizard, width, "5-hardware");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  key (wizard, GDK_KEY_Tab, 0);
+  shoot (wizard, width, "6-facility");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_REVIEW);
+  assert_focus_at (wizard, "name");
+  shoot (wizard, width, "7-review");
+  gtk_window_destroy (win (wizard));
+}
+
+static void
+test_screenshots (void)
+{
+  shoot_walk (1100);
+  shoot_walk (720);
+}
+
 int
 main (int argc, char **argv)
 {
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] != '-')
+      language = argv[i];
+  if (!g_str_equal (language, "en"))
+    {
+      const char *build_dir = g_getenv ("QM_BUILD_DIR");
+      g_autofree char *localedir = g_build_filename (build_dir ? build_dir : ".", "po", NULL);
+
+      /* As test-translation: LANGUAGE over the C.UTF-8 locale. */
+      g_unsetenv ("LC_ALL");
+      g_unsetenv ("LC_MESSAGES");
+      g_setenv ("LANG", "C.UTF-8", TRUE);
+      g_setenv ("LANGUAGE", language, TRUE);
+      setlocale (LC_ALL, "");
+      bindtextdomain (GETTEXT_PACKAGE, localedir);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
   if (!qm_test_ui_init (&argc, &argv))
     return 0;
   g_test_add_func ("/wizard-keyboard/first-focus", test_first_focus);
@@ -482,5 +611,6 @@ main (int argc, char **argv)
   g_test_add_func ("/wizard-keyboard/focus-shown", test_focus_shown);
   g_test_add_func ("/wizard-keyboard/escape", test_escape);
   g_test_add_func ("/wizard-keyboard/walk", test_walk);
+  g_test_add_func ("/wizard-keyboard/screenshots", test_screenshots);
   return g_test_run ();
 }

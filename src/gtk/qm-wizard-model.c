@@ -130,6 +130,8 @@ preset_search_changed (GtkSearchEntry *entry,
        row = gtk_widget_get_next_sibling (row))
     if (GTK_IS_LIST_BOX_ROW (row))
       gtk_widget_set_visible (row, preset_matches (self, row));
+  /* The model that has the focus may have moved. */
+  qm_wizard_queue_scroll (self);
 }
 
 static void

@@ -111,6 +111,8 @@ struct _QmWizard
   QmWizardField        *complaint_field;   /* the row showing invalid_message, or NULL */
   gboolean              name_edited;
   guint                 refocus_source;   /* idle: the focus back on a shown field */
+  GdkFrameClock        *scroll_clock;     /* a reference while scroll_handler is set */
+  gulong                scroll_handler;   /* after-paint: the focus scrolled into view */
 
   /* Template */
   AdwWindowTitle       *window_title;
@@ -162,6 +164,7 @@ struct _QmWizard
 void            qm_wizard_refresh            (QmWizard            *self,
                                               const char          *merge_key);
 void            qm_wizard_update_mode        (QmWizard            *self);
+void            qm_wizard_queue_scroll       (QmWizard            *self);
 
 /* qm-wizard-rows.c: words for values */
 char           *qm_wizard_format_big         (double               v);

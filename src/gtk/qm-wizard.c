@@ -767,6 +767,72 @@ stop_index (GPtrArray *stops,
   return -1;
 }
 
+/* Scrolls each scrolled window around @widget (the model list's, the
+ * page's) so that its row shows: GTK scrolls a list box to its cursor
+ * row, which rows that take no focus never become. */
+static void
+scroll_to_stop (GtkWidget *widget)
+{
+  GtkWidget *target = gtk_widget_get_ancestor (widget, GTK_TYPE_LIST_BOX_ROW);
+
+  if (target == NULL)
+    target = widget;
+  for (GtkWidget *sw = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW); sw != NULL;
+       sw = gtk_widget_get_ancestor (gtk_widget_get_parent (sw), GTK_TYPE_SCROLLED_WINDOW))
+    {
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw));
+      double value = gtk_adjustment_get_value (adj);
+      int height = gtk_widget_get_height (sw);
+      graphene_rect_t b;
+
+      if (gtk_widget_compute_bounds (target, sw, &b))
+        {
+          if (b.origin.y < 0)
+            gtk_adjustment_set_value (adj, value + b.origin.y);
+          else if (b.origin.y + b.size.height > height)
+            gtk_adjustment_set_value (adj, value + MIN (b.origin.y, b.origin.y + b.size.height - height));
+        }
+      /* The outer one shows the inner one, whose allocation is current. */
+      target = sw;
+    }
+}
+
+/* The clock of a window that goes away drops its handlers itself. */
+static void
+stop_scroll (QmWizard *self)
+{
+  if (self->scroll_handler != 0 && g_signal_handler_is_connected (self->scroll_clock, self->scroll_handler))
+    g_signal_handler_disconnect (self->scroll_clock, self->scroll_handler);
+  self->scroll_handler = 0;
+  g_clear_object (&self->scroll_clock);
+}
+
+static void
+scroll_after_paint (GdkFrameClock *clock,
+                    QmWizard      *self)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+
+  stop_scroll (self);
+  if (focus != NULL && gtk_widget_get_mapped (focus))
+    scroll_to_stop (focus);
+}
+
+/* Scrolls the focus into view once the next frame is laid out: a key or
+ * the model search can hide rows and move it after its position was
+ * last measured. */
+void
+qm_wizard_queue_scroll (QmWizard *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (clock == NULL || self->building || self->scroll_handler != 0)
+    return;
+  self->scroll_clock = g_object_ref (clock);
+  self->scroll_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (scroll_after_paint), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* The focus goes to the step's first field after a step change (and at
  * first, rather than to Cancel); the model list's search when the model
  * is picked from the list. */
@@ -863,8 +929,8 @@ key_pressed (QmWizard        *self,
         return GDK_EVENT_PROPAGATE;   /* the header bar's buttons */
       to = next_stop (stops, from, step, FALSE);
     }
-  if (to != NULL)
-    gtk_widget_grab_focus (to);
+  if (to != NULL && gtk_widget_grab_focus (to))
+    qm_wizard_queue_scroll (self);
   gtk_window_set_focus_visible (GTK_WINDOW (self), TRUE);
   return GDK_EVENT_STOP;
 }
@@ -873,6 +939,7 @@ static gboolean
 key_released (QmWizard *self)
 {
   check_focus (self);
+  qm_wizard_queue_scroll (self);
   return GDK_EVENT_PROPAGATE;
 }
 
@@ -1176,6 +1243,7 @@ qm_wizard_dispose (GObject *object)
   /* The fields' signal handlers point into self->fields: stop them first. */
   self->building = TRUE;
   g_clear_handle_id (&self->refocus_source, g_source_remove);
+  stop_scroll (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_WIZARD);
   g_clear_object (&self->editor);
   g_clear_object (&self->settings);

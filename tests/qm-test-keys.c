@@ -52,6 +52,17 @@ count_release (GtkEventControllerLegacy *controller,
   return GDK_EVENT_PROPAGATE;
 }
 
+static void
+add_counter (GtkWidget *widget,
+             guint     *count)
+{
+  GtkEventController *legacy = gtk_event_controller_legacy_new ();
+
+  gtk_event_controller_set_propagation_phase (legacy, GTK_PHASE_CAPTURE);
+  g_signal_connect (legacy, "event", G_CALLBACK (count_release), count);
+  gtk_widget_add_controller (widget, legacy);
+}
+
 static guint *
 release_counter (GtkWidget *widget)
 {
@@ -59,15 +70,28 @@ release_counter (GtkWidget *widget)
 
   if (count == NULL)
     {
-      GtkEventController *legacy = gtk_event_controller_legacy_new ();
-
       count = g_new0 (guint, 1);
       g_object_set_data_full (G_OBJECT (widget), "qm-test-releases", count, g_free);
-      gtk_event_controller_set_propagation_phase (legacy, GTK_PHASE_CAPTURE);
-      g_signal_connect (legacy, "event", G_CALLBACK (count_release), count);
-      gtk_widget_add_controller (widget, legacy);
+      add_counter (widget, count);
     }
   return count;
+}
+
+/* A popover shown under @widget (a combo row's list) is a surface of its
+ * own, which gets the keys while it is open: it counts into the window's
+ * counter too. It goes before the window, which owns the count. */
+static void
+count_popovers (GtkWidget *widget,
+                guint     *count)
+{
+  if (GTK_IS_POPOVER (widget) && gtk_widget_get_mapped (widget) &&
+      g_object_get_data (G_OBJECT (widget), "qm-test-releases-shared") == NULL)
+    {
+      g_object_set_data (G_OBJECT (widget), "qm-test-releases-shared", count);
+      add_counter (widget, count);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    count_popovers (c, count);
 }
 
 static gboolean
@@ -79,7 +103,8 @@ wake (gpointer data)
 /* Iterates the main loop until *@count reaches @target; a minute at most,
  * so that a lost event fails the test rather than hanging it. */
 static void
-wait_count (guint      *count,
+wait_count (GtkWidget  *window,
+            guint      *count,
             guint       target,
             const char *what)
 {
@@ -91,6 +116,7 @@ wait_count (guint      *count,
     {
       if (g_get_monotonic_time () > deadline)
         g_error ("%s never arrived", what);
+      count_popovers (window, count);
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (tick);
@@ -177,11 +203,11 @@ qm_test_key (GtkWindow       *window,
   XSync (dpy, False);
   /* The release of the key itself reaches the window before those of the
    * modifiers, which are not waited for: they change no state the tests read. */
-  wait_count (count, target, "A key release");
+  wait_count (GTK_WIDGET (window), count, target, "A key release");
   press_modifiers (dpy, mods, FALSE);
   XSync (dpy, False);
   target = *count + __builtin_popcount (mods & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK));
-  wait_count (count, target, "A modifier release");
+  wait_count (GTK_WIDGET (window), count, target, "A modifier release");
 }
 
 void
@@ -239,7 +265,7 @@ qm_test_click (GtkWidget       *widget,
   fake_button (dpy, 1, FALSE, 0);
   press_modifiers (dpy, mods, FALSE);
   XSync (dpy, False);
-  wait_count (count, target, "A button release");
+  wait_count (GTK_WIDGET (native), count, target, "A button release");
 }
 
 #else /* no Xlib: every test that presses keys skips */

@@ -379,6 +379,41 @@ test_focus_shown (void)
   gtk_window_destroy (win (wizard));
 }
 
+/* A combo row opens with Space; its list takes Down and Enter. */
+static void
+test_combo (void)
+{
+  QmWizard *wizard;
+  AdwComboRow *precision;
+
+  OPEN_OR_SKIP (wizard);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (get (wizard, "preset-mistral-7b")), TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (wizard), "wizard.next", NULL);
+  gtk_editable_set_text (GTK_EDITABLE (get (wizard, "field-tokens")), "1T");
+  gtk_editable_set_text (GTK_EDITABLE (get (wizard, "field-deadline")), "30 days");
+  key (wizard, GDK_KEY_Page_Down, CTRL);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_SETUP);
+  precision = ADW_COMBO_ROW (get (wizard, "precision"));
+  assert_focus_at (wizard, "precision");
+  g_assert_cmpuint (adw_combo_row_get_selected (precision), ==, 0);
+  key (wizard, GDK_KEY_space, 0);
+  key (wizard, GDK_KEY_Down, 0);
+  key (wizard, GDK_KEY_Return, 0);
+  g_assert_cmpuint (adw_combo_row_get_selected (precision), ==, 1);
+  /* The list closed: the focus is back on the row, not on its hidden item. */
+  assert_focus_shown (wizard, "a choice in a combo row");
+  assert_focus_at (wizard, "precision");
+  /* Esc closes the list and leaves the wizard open. */
+  key (wizard, GDK_KEY_space, 0);
+  key (wizard, GDK_KEY_Escape, 0);
+  g_assert_cmpuint (adw_combo_row_get_selected (precision), ==, 1);
+  assert_focus_at (wizard, "precision");
+  key (wizard, GDK_KEY_Down, 0);
+  assert_focus_at (wizard, "optimizer");
+  gtk_window_destroy (win (wizard));
+}
+
 /* Esc in the model search clears it; the next Esc cancels the wizard. */
 static void
 test_escape (void)
@@ -609,6 +644,7 @@ main (int argc, char **argv)
   g_test_add_func ("/wizard-keyboard/step-keys", test_step_keys);
   g_test_add_func ("/wizard-keyboard/tab-and-type", test_tab_and_type);
   g_test_add_func ("/wizard-keyboard/focus-shown", test_focus_shown);
+  g_test_add_func ("/wizard-keyboard/combo", test_combo);
   g_test_add_func ("/wizard-keyboard/escape", test_escape);
   g_test_add_func ("/wizard-keyboard/walk", test_walk);
   g_test_add_func ("/wizard-keyboard/screenshots", test_screenshots);

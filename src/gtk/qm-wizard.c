@@ -860,8 +860,14 @@ refocus_idle (gpointer data)
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
 
   self->refocus_source = 0;
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && (focus == NULL || !widget_shown (focus)))
-    focus_step (self);
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || (focus != NULL && widget_shown (focus)))
+    return G_SOURCE_REMOVE;
+  /* Back on what holds it (a combo row, after its list closed), else on
+   * the step's first field. */
+  for (GtkWidget *w = focus != NULL ? gtk_widget_get_parent (focus) : NULL; w != NULL; w = gtk_widget_get_parent (w))
+    if (is_stop (w) && widget_shown (w) && gtk_widget_grab_focus (w))
+      return G_SOURCE_REMOVE;
+  focus_step (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -898,7 +904,9 @@ key_pressed (QmWizard        *self,
   GtkWidget *to;
   int step, from;
 
-  if (self->step >= QM_WIZARD_N_STEPS || focus == NULL || gtk_widget_get_root (focus) != GTK_ROOT (self))
+  /* A combo row's open list keeps its own keys. */
+  if (self->step >= QM_WIZARD_N_STEPS || focus == NULL || gtk_widget_get_root (focus) != GTK_ROOT (self) ||
+      gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
     return GDK_EVENT_PROPAGATE;
   if ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) && mods == 0)
     tab = TRUE, step = 1;
@@ -933,6 +941,18 @@ key_pressed (QmWizard        *self,
     qm_wizard_queue_scroll (self);
   gtk_window_set_focus_visible (GTK_WINDOW (self), TRUE);
   return GDK_EVENT_STOP;
+}
+
+/* A combo row's list leaves the focus on its hidden item when it closes
+ * (libadwaita 1.2), and its keys never reach the window. */
+static void
+watch_popovers (QmWizard  *self,
+                GtkWidget *widget)
+{
+  if (GTK_IS_POPOVER (widget))
+    g_signal_connect_object (widget, "closed", G_CALLBACK (check_focus), self, G_CONNECT_SWAPPED);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    watch_popovers (self, c);
 }
 
 static gboolean
@@ -1205,6 +1225,7 @@ build (QmWizard *self)
   build_status (self);
   g_signal_connect_swapped (self->preset_search, "stop-search", G_CALLBACK (search_stopped), self);
   add_step_keys (self);
+  watch_popovers (self, GTK_WIDGET (self));
   qm_wizard_update_mode (self);
   self->building = FALSE;
 

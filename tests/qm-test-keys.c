@@ -211,15 +211,18 @@ qm_test_key (GtkWindow       *window,
 }
 
 void
-qm_test_key_closing (GtkWindow *window,
-                     guint      keyval)
+qm_test_key_no_wait (GtkWindow       *window,
+                     guint            keyval,
+                     GdkModifierType  mods)
 {
   Display *dpy = x_display ();
   KeyCode code = XKeysymToKeycode (dpy, keyval);
 
   g_assert_true (code != 0);
+  press_modifiers (dpy, mods, TRUE);
   fake_key (dpy, code, TRUE, 0);
   fake_key (dpy, code, FALSE, 0);
+  press_modifiers (dpy, mods, FALSE);
   XSync (dpy, False);
 }
 
@@ -285,8 +288,9 @@ qm_test_key (GtkWindow       *window,
 }
 
 void
-qm_test_key_closing (GtkWindow *window,
-                     guint      keyval)
+qm_test_key_no_wait (GtkWindow       *window,
+                     guint            keyval,
+                     GdkModifierType  mods)
 {
   g_assert_not_reached ();
 }

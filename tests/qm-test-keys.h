@@ -27,10 +27,12 @@ void     qm_test_key         (GtkWindow       *window,
                               guint            keyval,
                               GdkModifierType  mods);
 
-/* Presses and releases @keyval without waiting: for a key that closes
- * @window (wait for that instead, qm_test_wait_until_null). */
-void     qm_test_key_closing (GtkWindow       *window,
-                              guint            keyval);
+/* Presses and releases @keyval with @mods without waiting: for a key
+ * that closes @window (wait for that instead, qm_test_wait_until_null) or
+ * opens another, which then gets the releases. */
+void     qm_test_key_no_wait (GtkWindow       *window,
+                              guint            keyval,
+                              GdkModifierType  mods);
 
 /* Types @text (ASCII) key by key, with Shift for capitals. */
 void     qm_test_type        (GtkWindow       *window,

@@ -17,12 +17,16 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <string.h>
 
 #include "qm-plan.h"
+#include "qm-plan-store.h"
+#include "qm-store.h"
 #include "qm-test-keys.h"
 #include "qm-test-ui.h"
+#include "qm-window.h"
 #include "qm-wizard.h"
 
 #define CTRL GDK_CONTROL_MASK
@@ -433,7 +437,7 @@ test_escape (void)
   g_assert_cmpstr (text_of (wizard, "preset-search"), ==, "");
   g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_MODEL);
   /* The window goes with this one: no release to wait for. */
-  qm_test_key_closing (win (wizard), GDK_KEY_Escape);
+  qm_test_key_no_wait (win (wizard), GDK_KEY_Escape, 0);
   qm_test_wait_until_null (&weak);
   g_assert_null (weak);
 }
@@ -447,19 +451,11 @@ on_created (QmWizard     *wizard,
   *out = g_memdup2 (plan, sizeof *plan);
 }
 
-/* From the first step to Create Plan with keys only. */
+/* From the first step to Create Plan with keys only; the last key
+ * closes the wizard. */
 static void
-test_walk (void)
+walk_to_create (QmWizard *wizard)
 {
-  QmWizard *wizard;
-  GObject *weak;
-  g_autofree QmPlan *created = NULL;
-
-  OPEN_OR_SKIP (wizard);
-  weak = G_OBJECT (wizard);
-  g_object_add_weak_pointer (weak, (gpointer *) &weak);
-  g_signal_connect (wizard, "plan-created", G_CALLBACK (on_created), &created);
-
   /* 1. Goal: pretraining, the first choice. */
   assert_focus_at (wizard, "goal-pretrain");
   key (wizard, GDK_KEY_space, 0);
@@ -480,14 +476,14 @@ test_walk (void)
   for (guint i = 0; i < 10 && !focus_at (wizard, "field-deadline"); i++)
     key (wizard, GDK_KEY_Tab, 0);
   assert_focus_at (wizard, "field-deadline");
-  type (wizard, "60 days");
+  type (wizard, "60");
   key (wizard, GDK_KEY_Return, 0);
 
   /* 4. Setup: the defaults. */
   g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_SETUP);
   key (wizard, GDK_KEY_Page_Down, CTRL);
 
-  /* 5. Hardware: open the GPU list, pick one, then the server. */
+  /* 5. Hardware: open the GPU list (Space), pick one, then the server. */
   g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_HARDWARE);
   assert_focus_at (wizard, "gpu-");
   key (wizard, GDK_KEY_space, 0);
@@ -510,7 +506,21 @@ test_walk (void)
   assert_focus_at (wizard, "name");
   key (wizard, GDK_KEY_a, CTRL);
   type (wizard, "Keyboard 70B");
-  qm_test_key_closing (win (wizard), GDK_KEY_Return);
+  qm_test_key_no_wait (win (wizard), GDK_KEY_Return, 0);
+}
+
+static void
+test_walk (void)
+{
+  QmWizard *wizard;
+  GObject *weak;
+  g_autofree QmPlan *created = NULL;
+
+  OPEN_OR_SKIP (wizard);
+  weak = G_OBJECT (wizard);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  g_signal_connect (wizard, "plan-created", G_CALLBACK (on_created), &created);
+  walk_to_create (wizard);
   qm_test_wait_until_null (&weak);
   g_assert_null (weak);
   g_assert_nonnull (created);
@@ -520,6 +530,100 @@ test_walk (void)
   g_assert_cmpfloat (created->workload.deadline_days, ==, 60);
   g_assert_cmpstr (created->gpu_id, ==, "h100-sxm-80gb");
   g_assert_cmpstr (created->name, ==, "Keyboard 70B");
+}
+
+static gboolean
+wake (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static QmWizard *
+find_wizard (void)
+{
+  QmWizard *found = NULL;
+
+  for (GList *l = gtk_window_list_toplevels (); l != NULL; l = g_list_delete_link (l, l))
+    if (QM_IS_WIZARD (l->data))
+      found = l->data;
+  return found;
+}
+
+/* In the app: Ctrl+N in the main window opens the wizard, the keys walk
+ * it, and the plan is in the store, saved. */
+static void
+test_saved (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-wizard-keyboard-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  QmWindow *window;
+  QmWizard *wizard;
+  GObject *weak;
+  GPtrArray *plans;
+
+  g_assert_no_error (error);
+  window = qm_window_new_with_store (NULL, store);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  if (!qm_test_keys_init (GTK_WINDOW (window)))
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      qm_store_free (store);
+      g_test_skip ("no X11 display with XTEST");
+      return;
+    }
+  qm_window_set_page (window, "plans");
+  settle ();
+  /* The wizard takes the keyboard: the releases go to it. */
+  qm_test_key_no_wait (GTK_WINDOW (window), GDK_KEY_n, CTRL);
+  {
+    gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+    /* Wakes the loop only to look at the deadline. */
+    guint tick = g_timeout_add (100, wake, NULL);
+
+    while ((wizard = find_wizard ()) == NULL && g_get_monotonic_time () < deadline)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (tick);
+  }
+  g_assert_nonnull (wizard);
+  weak = G_OBJECT (wizard);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  g_assert_true (qm_test_keys_init (win (wizard)));
+  settle ();
+  walk_to_create (wizard);
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+  settle ();
+
+  plans = qm_plan_store_list (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (plans->len, ==, 1);
+  {
+    QmPlanSummary *summary = g_ptr_array_index (plans, 0);
+    QmSavedPlan *saved = qm_plan_store_load (store, summary->id, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (summary->name, ==, "Keyboard 70B");
+    g_assert_nonnull (strstr (saved->inputs, "llama-3.1-70b"));
+    g_assert_nonnull (strstr (saved->inputs, "h100-sxm-80gb"));
+    qm_saved_plan_free (saved);
+  }
+  g_ptr_array_unref (plans);
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_store_free (store);
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *file;
+
+    while (d != NULL && (file = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (dir, file, NULL);
+
+        g_remove (path);
+      }
+    g_rmdir (dir);
+  }
 }
 
 /* The focus is inside what each scrolled window around it shows: a
@@ -647,6 +751,7 @@ main (int argc, char **argv)
   g_test_add_func ("/wizard-keyboard/combo", test_combo);
   g_test_add_func ("/wizard-keyboard/escape", test_escape);
   g_test_add_func ("/wizard-keyboard/walk", test_walk);
+  g_test_add_func ("/wizard-keyboard/saved", test_saved);
   g_test_add_func ("/wizard-keyboard/screenshots", test_screenshots);
   return g_test_run ();
 }

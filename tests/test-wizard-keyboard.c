@@ -383,7 +383,7 @@ test_focus_shown (void)
   gtk_window_destroy (win (wizard));
 }
 
-/* A combo row opens with Space; its list takes Down and Enter. */
+/* A combo row opens with Space or Enter; its list takes Down and Enter. */
 static void
 test_combo (void)
 {
@@ -412,6 +412,12 @@ test_combo (void)
   key (wizard, GDK_KEY_space, 0);
   key (wizard, GDK_KEY_Escape, 0);
   g_assert_cmpuint (adw_combo_row_get_selected (precision), ==, 1);
+  assert_focus_at (wizard, "precision");
+  /* Enter opens it as Space does, and picks. */
+  key (wizard, GDK_KEY_Return, 0);
+  key (wizard, GDK_KEY_Down, 0);
+  key (wizard, GDK_KEY_Return, 0);
+  g_assert_cmpuint (adw_combo_row_get_selected (precision), ==, 2);
   assert_focus_at (wizard, "precision");
   key (wizard, GDK_KEY_Down, 0);
   assert_focus_at (wizard, "optimizer");
@@ -483,10 +489,11 @@ walk_to_create (QmWizard *wizard)
   g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_SETUP);
   key (wizard, GDK_KEY_Page_Down, CTRL);
 
-  /* 5. Hardware: open the GPU list (Space), pick one, then the server. */
+  /* 5. Hardware: open the GPU list (Enter), pick one, then the server
+   * (Space). */
   g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_HARDWARE);
   assert_focus_at (wizard, "gpu-");
-  key (wizard, GDK_KEY_space, 0);
+  key (wizard, GDK_KEY_Return, 0);
   g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (get (wizard, "gpu-"))));
   down_to (wizard, "gpu-h100-sxm-80gb");
   key (wizard, GDK_KEY_space, 0);

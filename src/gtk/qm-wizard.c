@@ -908,6 +908,14 @@ key_pressed (QmWizard        *self,
   if (self->step >= QM_WIZARD_N_STEPS || focus == NULL || gtk_widget_get_root (focus) != GTK_ROOT (self) ||
       gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
     return GDK_EVENT_PROPAGATE;
+  /* Enter on a row that holds the focus itself (an expander's header, a
+   * combo row) does what Space does: GTK 4.8's list box ignores it. */
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter) &&
+      mods == 0 && GTK_IS_LIST_BOX_ROW (focus) && gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (focus)))
+    {
+      gtk_widget_activate (focus);
+      return GDK_EVENT_STOP;
+    }
   if ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) && mods == 0)
     tab = TRUE, step = 1;
   else if ((keyval == GDK_KEY_ISO_Left_Tab || keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) &&

@@ -220,6 +220,15 @@ test_step_keys (void)
   key (wizard, GDK_KEY_Page_Down, CTRL);
   g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_DATA);
   assert_focus_at (wizard, "field-tokens");
+
+  /* A model given by its size: its entry is the step's first field. */
+  key (wizard, GDK_KEY_Left, GDK_ALT_MASK);
+  assert_focus_at (wizard, "preset-search");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (get (wizard, "source-size")), TRUE);
+  key (wizard, GDK_KEY_Left, GDK_ALT_MASK);
+  key (wizard, GDK_KEY_Right, GDK_ALT_MASK);
+  g_assert_cmpint (qm_wizard_get_step (wizard), ==, QM_WIZARD_STEP_MODEL);
+  assert_focus_at (wizard, "field-params");
   gtk_window_destroy (win (wizard));
 }
 

@@ -735,8 +735,7 @@ next_stop (GPtrArray *stops,
         return stop;
       if (list == current_list)
         continue;
-      /* The list's chosen item, else its first in the direction of travel
-       * turned round: Shift+Tab into a list lands on its first too. */
+      /* The list's chosen item, else its first, from either side. */
       for (guint j = 0; j < stops->len; j++)
         {
           GtkWidget *other = g_ptr_array_index (stops, j);
@@ -834,18 +833,23 @@ qm_wizard_queue_scroll (QmWizard *self)
 }
 
 /* The focus goes to the step's first field after a step change (and at
- * first, rather than to Cancel); the model list's search when the model
- * is picked from the list. */
+ * first, rather than to Cancel); on the model step, past the choice of
+ * how the model is given, to the list's search or the first entry. */
 static void
 focus_step (QmWizard *self)
 {
+  static const size_t model_groups[N_MODEL_SOURCES] = {
+    G_STRUCT_OFFSET (QmWizard, model_preset_group),
+    G_STRUCT_OFFSET (QmWizard, model_size_group),
+    G_STRUCT_OFFSET (QmWizard, model_shape_group),
+  };
   g_autoptr(GPtrArray) stops = g_ptr_array_new ();
   GtkWidget *stop = NULL;
 
   if (self->step >= QM_WIZARD_N_STEPS)
     return;
-  if (self->step == QM_WIZARD_STEP_MODEL && self->model_source == MODEL_PRESET)
-    stop = first_stop (GTK_WIDGET (self->preset_search));
+  if (self->step == QM_WIZARD_STEP_MODEL)
+    stop = first_stop (G_STRUCT_MEMBER (GtkWidget *, self, model_groups[self->model_source]));
   collect_stops (GTK_WIDGET (self->pages[self->step]), stops);
   if (stop == NULL)
     stop = next_stop (stops, -1, 1, TRUE);
@@ -911,7 +915,8 @@ key_pressed (QmWizard        *self,
   /* Enter on a row that holds the focus itself (an expander's header, a
    * combo row) does what Space does: GTK 4.8's list box ignores it. */
   if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter) &&
-      mods == 0 && GTK_IS_LIST_BOX_ROW (focus) && gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (focus)))
+      mods == 0 && (ADW_IS_COMBO_ROW (focus) ||
+                    (ADW_IS_ACTION_ROW (focus) && gtk_widget_get_ancestor (focus, ADW_TYPE_EXPANDER_ROW) != NULL)))
     {
       gtk_widget_activate (focus);
       return GDK_EVENT_STOP;

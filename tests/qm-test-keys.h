@@ -17,9 +17,10 @@
 
 G_BEGIN_DECLS
 
-/* Gives @window the X keyboard focus and waits until it is active.
- * FALSE (the caller skips) where there is no X11 display or no XTEST
- * (libXtst.so.6 is loaded at run time: no build dependency). */
+/* Gives @window the X keyboard focus and waits until it is active (a
+ * minute at most, then the test fails). FALSE (the caller skips) only
+ * where there is no X11 display or no XTEST (libXtst.so.6 is loaded at
+ * run time: no build dependency). */
 gboolean qm_test_keys_init   (GtkWindow       *window);
 
 /* Presses @keyval with @mods (Ctrl, Alt, Shift) held, and releases both. */

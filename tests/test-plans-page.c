@@ -1,6 +1,7 @@
 /* test-plans-page.c: the Plans page under a real display: the list and its
  * columns, search, sort, delete with undo, duplicate, rename, the examples,
- * bad plan files, compare, export failures, and screenshots.
+ * bad plan files, compare, export failures, selecting with Ctrl+click and
+ * Shift+click (real clicks through Xvfb), and screenshots.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +13,7 @@
 #include "qm-plan-item.h"
 #include "qm-plans-page.h"
 #include "qm-plans-page-private.h"
+#include "qm-test-keys.h"
 #include "qm-test-store.h"
 #include "qm-test-ui.h"
 #include "qm-test-util.h"
@@ -883,6 +885,71 @@ test_export (Fixture       *f,
   g_assert_cmpuint (qm_plans_page_get_n_plans (f->page), ==, 5);
 }
 
+/* The set of selected rows, as "0 2" (positions). */
+static char *
+selected_positions (Fixture *f)
+{
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (qm_plans_page_get_model (f->page));
+  GString *out = g_string_new (NULL);
+  GtkBitsetIter iter;
+  guint pos;
+
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, set, &pos); ok;
+       ok = gtk_bitset_iter_next (&iter, &pos))
+    g_string_append_printf (out, out->len ? " %u" : "%u", pos);
+  return g_string_free (out, FALSE);
+}
+
+static void
+assert_selected (Fixture    *f,
+                 const char *expected)
+{
+  g_autofree char *got = selected_positions (f);
+
+  g_assert_cmpstr (got, ==, expected);
+}
+
+/* Issue #35 item 7: a click selects one plan, Ctrl+click adds a plan to
+ * the selection or takes it out, Shift+click selects a range: real clicks,
+ * through the column view's own gestures. */
+static void
+test_click_select (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *delta, *charlie, *bravo, *alpha;
+
+  if (!qm_test_keys_init (GTK_WINDOW (f->window)))
+    {
+      g_test_skip ("no X11 display with XTEST");
+      return;
+    }
+  gtk_test_widget_wait_for_draw (f->window);
+  /* Newest first: Delta, Charlie, Bravo, Alpha. */
+  delta = qm_test_wait_for_label (GTK_WIDGET (f->page), "Delta big run");
+  charlie = qm_test_wait_for_label (GTK_WIDGET (f->page), "Charlie serving");
+  bravo = qm_test_wait_for_label (GTK_WIDGET (f->page), "Bravo fine-tune");
+  alpha = qm_test_wait_for_label (GTK_WIDGET (f->page), "Alpha pretrain");
+  g_assert_nonnull (delta);
+  g_assert_nonnull (alpha);
+
+  qm_test_click (delta, 0);
+  assert_selected (f, "0");
+  qm_test_click (bravo, GDK_CONTROL_MASK);
+  assert_selected (f, "0 2");
+  qm_test_click (alpha, GDK_CONTROL_MASK);
+  assert_selected (f, "0 2 3");
+  /* Ctrl+click on a selected plan takes it out. */
+  qm_test_click (bravo, GDK_CONTROL_MASK);
+  assert_selected (f, "0 3");
+  /* A plain click selects that plan alone. */
+  qm_test_click (charlie, 0);
+  assert_selected (f, "1");
+  /* Shift+click: the range from the last click. */
+  qm_test_click (alpha, GDK_SHIFT_MASK);
+  assert_selected (f, "1 2 3");
+  qm_test_screenshot (f->window, "plans-page-ctrl-click-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -902,6 +969,7 @@ main (int argc, char **argv)
   ADD ("bad-files", test_bad_files, FALSE);
   ADD ("compare", test_compare, FALSE);
   ADD ("export", test_export, FALSE);
+  ADD ("click-select", test_click_select, FALSE);
 #undef ADD
   return g_test_run ();
 }

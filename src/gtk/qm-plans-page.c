@@ -205,6 +205,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = qm_list_page_cell_new (numeric, numeric ? 4 : 8, 0);
 
   g_object_set_data (G_OBJECT (label), "qm-column", GINT_TO_POINTER (column));
+  /* For ctrl_click_pressed_cb; the list item owns the label. */
+  g_object_set_data (G_OBJECT (label), "qm-list-item", list_item);
   gtk_widget_set_has_tooltip (label, column != COLUMN_GPUS && column != COLUMN_DAYS);
   /* The list item owns the label, so it outlives this handler. */
   g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_query_tooltip_cb), list_item);
@@ -927,6 +929,48 @@ qm_plans_page_class_init (QmPlansPageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "plans.export", NULL);
 }
 
+/* GTK 4.8's column view acts on a click twice: its cell and its row each
+ * have a click gesture that activates list.select-item. That is harmless
+ * for a click or a Shift+click, which select the same again, but
+ * Ctrl+click added the plan and took it straight back out (issue #35
+ * item 7). Ctrl+click is done here once, in the capture phase, and the
+ * claimed click goes no further. */
+static void
+ctrl_click_pressed_cb (GtkGestureClick *gesture,
+                       int              n_press,
+                       double           x,
+                       double           y,
+                       QmPlansPage     *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  GtkWidget *view = GTK_WIDGET (self->column_view);
+  GtkWidget *cell = gtk_widget_pick (view, x, y, GTK_PICK_DEFAULT);
+  GtkListItem *list_item = NULL;
+  guint position;
+
+  if ((state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) != GDK_CONTROL_MASK)
+    cell = NULL;
+  for (; cell != NULL && cell != view; cell = gtk_widget_get_parent (cell))
+    if ((list_item = g_object_get_data (G_OBJECT (cell), "qm-list-item")) != NULL)
+      break;
+  position = list_item != NULL ? gtk_list_item_get_position (list_item) : GTK_INVALID_LIST_POSITION;
+  /* Not on a plan (a header, a hidden padding row): GTK's own handling. */
+  if (position == GTK_INVALID_LIST_POSITION || position >= qm_plans_page_n_shown (self))
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  /* GTK's own action, so that a later Shift+click extends from here. */
+  gtk_widget_activate_action (cell, "list.select-item", "(ubb)", position, TRUE, FALSE);
+  for (GtkWidget *w = cell; w != NULL && w != view; w = gtk_widget_get_parent (w))
+    if (gtk_widget_get_focusable (w))
+      {
+        gtk_widget_grab_focus (w);
+        break;
+      }
+}
+
 static GtkListItemFactory *
 column_factory (QmPlansPage *self,
                 Column       column)
@@ -979,6 +1023,14 @@ qm_plans_page_init (QmPlansPage *self)
 
   g_signal_connect_object (self->selection, "selection-changed",
                            G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+  {
+    GtkGesture *click = gtk_gesture_click_new ();
+
+    gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+    gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
+    g_signal_connect (click, "pressed", G_CALLBACK (ctrl_click_pressed_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+  }
 
   /* Delete only when the list has the focus: in the search entry the key
    * edits the text. */

@@ -96,10 +96,9 @@ preset_toggled (GtkCheckButton *check,
 }
 
 static gboolean
-preset_filter (GtkListBoxRow *row,
-               gpointer       user_data)
+preset_matches (QmWizard  *self,
+                GtkWidget *row)
 {
-  QmWizard *self = user_data;
   const QmModelPreset *preset = g_object_get_data (G_OBJECT (row), "qm-preset");
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->preset_search));
   g_autofree char *needle = g_utf8_casefold (text, -1);
@@ -120,11 +119,19 @@ preset_filter (GtkListBoxRow *row,
   return TRUE;
 }
 
+/* Rows that do not match are hidden, not filtered: a list box's filter
+ * leaves them visible to Tab, which then stopped on a model no one could
+ * see (issue #35 item 7). */
 static void
 preset_search_changed (GtkSearchEntry *entry,
                        QmWizard       *self)
 {
-  gtk_list_box_invalidate_filter (self->preset_list);
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->preset_list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (GTK_IS_LIST_BOX_ROW (row))
+      gtk_widget_set_visible (row, preset_matches (self, row));
+  /* The model that has the focus may have moved. */
+  qm_wizard_queue_scroll (self);
 }
 
 static void
@@ -184,7 +191,6 @@ qm_wizard_build_model (QmWizard *self)
   self->preset_list = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->preset_list, GTK_SELECTION_NONE);
   gtk_widget_add_css_class (GTK_WIDGET (self->preset_list), "boxed-list");
-  gtk_list_box_set_filter_func (self->preset_list, preset_filter, self, NULL);
   /* Room for the list's outline, which the scrolled window would clip. */
   gtk_widget_set_margin_start (GTK_WIDGET (self->preset_list), 1);
   gtk_widget_set_margin_end (GTK_WIDGET (self->preset_list), 1);

@@ -110,6 +110,9 @@ struct _QmWizard
   gboolean              attempted[QM_WIZARD_N_STEPS];
   QmWizardField        *complaint_field;   /* the row showing invalid_message, or NULL */
   gboolean              name_edited;
+  guint                 refocus_source;   /* idle: the focus back on a shown field */
+  GdkFrameClock        *scroll_clock;     /* a reference while scroll_handler is set */
+  gulong                scroll_handler;   /* after-paint: the focus scrolled into view */
 
   /* Template */
   AdwWindowTitle       *window_title;
@@ -161,6 +164,7 @@ struct _QmWizard
 void            qm_wizard_refresh            (QmWizard            *self,
                                               const char          *merge_key);
 void            qm_wizard_update_mode        (QmWizard            *self);
+void            qm_wizard_queue_scroll       (QmWizard            *self);
 
 /* qm-wizard-rows.c: words for values */
 char           *qm_wizard_format_big         (double               v);
@@ -190,6 +194,8 @@ void            qm_wizard_write_rows         (QmWizard            *self,
                                               QmPlan              *plan);
 
 /* qm-wizard-rows.c: rows of the wizard's own */
+void            qm_wizard_row_set_field      (AdwActionRow        *row,
+                                              GtkWidget           *widget);
 void            qm_wizard_add_row            (GtkWidget           *parent,
                                               GtkWidget           *row);
 GtkCheckButton *qm_wizard_add_choice_row     (GtkWidget           *parent,

@@ -295,6 +295,8 @@ qm_wizard_review_init (QmWizardReview *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->name_entry), TRUE);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), GTK_WIDGET (self->name_entry));
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), GTK_WIDGET (self->name_entry));
+  /* One Tab stop, on the entry (issue #35 item 7, as qm_wizard_row_set_field). */
+  gtk_widget_set_focusable (row, FALSE);
   qm_a11y_label (GTK_WIDGET (self->name_entry), _("Plan Name"));
   adw_preferences_group_add (self->name_group, row);
   g_signal_connect_swapped (self->name_entry, "changed", G_CALLBACK (name_changed), self);

@@ -131,6 +131,23 @@ describe_value (QmWizard    *self,
 }
 
 /* ------------------------------------------------------------------ */
+/* One Tab stop per row                                                */
+
+/* Issue #35 item 7: a row and the widget it activates were two Tab stops,
+ * and text typed while the row held the focus went nowhere ("1000"
+ * vanished; "500 ms" became "ms", the space activating the row). The row
+ * takes no focus of its own: Tab, a click and the row's activation all
+ * land in its entry, check or switch, which has a role and a name for
+ * assistive technology (issue #37). */
+void
+qm_wizard_row_set_field (AdwActionRow *row,
+                         GtkWidget    *widget)
+{
+  adw_action_row_set_activatable_widget (row, widget);
+  gtk_widget_set_focusable (GTK_WIDGET (row), FALSE);
+}
+
+/* ------------------------------------------------------------------ */
 /* Entry rows bound to plan keys                                       */
 
 void
@@ -371,7 +388,7 @@ add_field (QmWizard          *self,
     gtk_entry_set_placeholder_text (field->entry, spec->kind == QM_PARSE_MILLISECONDS
                                                   ? _("No limit") : _("Auto"));
   adw_action_row_add_suffix (field->row, GTK_WIDGET (field->entry));
-  adw_action_row_set_activatable_widget (field->row, GTK_WIDGET (field->entry));
+  qm_wizard_row_set_field (field->row, GTK_WIDGET (field->entry));
   qm_a11y_label (GTK_WIDGET (field->entry), title);
   qm_wizard_add_row (parent, GTK_WIDGET (field->row));
 
@@ -536,7 +553,7 @@ qm_wizard_add_choice_row (GtkWidget      *parent,
   if (leader != NULL)
     gtk_check_button_set_group (GTK_CHECK_BUTTON (check), leader);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+  qm_wizard_row_set_field (ADW_ACTION_ROW (row), check);
   qm_a11y_label (check, title);
   qm_wizard_add_row (parent, row);
   return GTK_CHECK_BUTTON (check);
@@ -586,7 +603,7 @@ qm_wizard_add_switch_row (GtkWidget     *parent,
   gtk_widget_set_name (sw, name);
   gtk_switch_set_active (GTK_SWITCH (sw), active);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
+  qm_wizard_row_set_field (ADW_ACTION_ROW (row), sw);
   qm_a11y_label (sw, title);
   qm_wizard_add_row (parent, row);
   if (row_out != NULL)

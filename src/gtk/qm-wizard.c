@@ -647,6 +647,346 @@ qm_wizard_update_mode (QmWizard *self)
                             training ? _("Training Setup") : _("Serving Setup"));
 }
 
+/* ------------------------------------------------------------------ */
+/* The keyboard (issue #35 item 7)                                     */
+
+/* Whether a person can see @widget: it and every parent up to the
+ * window shown, and not in a collapsed expander or a stack page that is
+ * not the visible one (those stay "visible" with child-visible unset). */
+static gboolean
+widget_shown (GtkWidget *widget)
+{
+  for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
+    if (!gtk_widget_get_visible (w) || !gtk_widget_get_child_visible (w))
+      return FALSE;
+  return TRUE;
+}
+
+/* A Tab stop: an entry's text, a check, a switch, a button, or a row that
+ * takes the focus itself (a combo row, an expander's header). Containers
+ * that GTK lets take the focus when nothing inside does are not. */
+static gboolean
+is_stop (GtkWidget *widget)
+{
+  return gtk_widget_get_focusable (widget) && !GTK_IS_LIST_BOX (widget) &&
+         !ADW_IS_EXPANDER_ROW (widget) && !GTK_IS_SCROLLED_WINDOW (widget) &&
+         !GTK_IS_VIEWPORT (widget);
+}
+
+/* The Tab stops under @widget that are shown, in the order of the widget
+ * tree, which is the order on screen in the wizard's single columns. It
+ * needs no allocation, so it works before the window is shown. */
+static void
+collect_stops (GtkWidget *widget,
+               GPtrArray *stops)
+{
+  if (!gtk_widget_get_visible (widget) || !gtk_widget_get_child_visible (widget) ||
+      !gtk_widget_is_sensitive (widget) || !gtk_widget_get_can_focus (widget))
+    return;
+  if (is_stop (widget))
+    {
+      g_ptr_array_add (stops, widget);
+      return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_stops (c, stops);
+}
+
+static GtkWidget *
+first_stop (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) stops = g_ptr_array_new ();
+
+  collect_stops (widget, stops);
+  return stops->len > 0 ? g_ptr_array_index (stops, 0) : NULL;
+}
+
+/* A choice of a list (qm_wizard_add_choice_row): the list box its rows
+ * share, which holds one radio group. */
+static GtkWidget *
+choice_list (GtkWidget *stop)
+{
+  if (!GTK_IS_CHECK_BUTTON (stop) ||
+      gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (stop)) != GTK_ACCESSIBLE_ROLE_RADIO)
+    return NULL;
+  return gtk_widget_get_ancestor (stop, GTK_TYPE_LIST_BOX);
+}
+
+/* The stop to land on in @stops from @from (exclusive) going by @step
+ * (+1 or -1). With @one_per_list, a list of choices is one stop, entered
+ * at its chosen item (at its first, when none is chosen), as Tab treats a
+ * radio group; without, each choice is a stop, for the arrow keys. */
+static GtkWidget *
+next_stop (GPtrArray *stops,
+           int        from,
+           int        step,
+           gboolean   one_per_list)
+{
+  GtkWidget *current = from >= 0 ? g_ptr_array_index (stops, from) : NULL;
+  GtkWidget *current_list = current != NULL ? choice_list (current) : NULL;
+
+  for (int i = from + step; i >= 0 && i < (int) stops->len; i += step)
+    {
+      GtkWidget *stop = g_ptr_array_index (stops, i);
+      GtkWidget *list = choice_list (stop);
+      GtkWidget *entry = stop;
+
+      if (!one_per_list || list == NULL)
+        return stop;
+      if (list == current_list)
+        continue;
+      /* The list's chosen item, else its first, from either side. */
+      for (guint j = 0; j < stops->len; j++)
+        {
+          GtkWidget *other = g_ptr_array_index (stops, j);
+
+          if (choice_list (other) != list)
+            continue;
+          if (entry == stop && step < 0)
+            entry = other;   /* the list's first item */
+          if (gtk_check_button_get_active (GTK_CHECK_BUTTON (other)))
+            return other;
+        }
+      return entry;
+    }
+  return NULL;
+}
+
+static int
+stop_index (GPtrArray *stops,
+            GtkWidget *focus)
+{
+  for (guint i = 0; focus != NULL && i < stops->len; i++)
+    {
+      GtkWidget *stop = g_ptr_array_index (stops, i);
+
+      if (focus == stop || gtk_widget_is_ancestor (focus, stop))
+        return i;
+    }
+  return -1;
+}
+
+/* Scrolls each scrolled window around @widget (the model list's, the
+ * page's) so that its row shows: GTK scrolls a list box to its cursor
+ * row, which rows that take no focus never become. */
+static void
+scroll_to_stop (GtkWidget *widget)
+{
+  GtkWidget *target = gtk_widget_get_ancestor (widget, GTK_TYPE_LIST_BOX_ROW);
+
+  if (target == NULL)
+    target = widget;
+  for (GtkWidget *sw = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW); sw != NULL;
+       sw = gtk_widget_get_ancestor (gtk_widget_get_parent (sw), GTK_TYPE_SCROLLED_WINDOW))
+    {
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw));
+      double value = gtk_adjustment_get_value (adj);
+      int height = gtk_widget_get_height (sw);
+      graphene_rect_t b;
+
+      if (gtk_widget_compute_bounds (target, sw, &b))
+        {
+          if (b.origin.y < 0)
+            gtk_adjustment_set_value (adj, value + b.origin.y);
+          else if (b.origin.y + b.size.height > height)
+            gtk_adjustment_set_value (adj, value + MIN (b.origin.y, b.origin.y + b.size.height - height));
+        }
+      /* The outer one shows the inner one, whose allocation is current. */
+      target = sw;
+    }
+}
+
+/* The clock of a window that goes away drops its handlers itself. */
+static void
+stop_scroll (QmWizard *self)
+{
+  if (self->scroll_handler != 0 && g_signal_handler_is_connected (self->scroll_clock, self->scroll_handler))
+    g_signal_handler_disconnect (self->scroll_clock, self->scroll_handler);
+  self->scroll_handler = 0;
+  g_clear_object (&self->scroll_clock);
+}
+
+static void
+scroll_after_paint (GdkFrameClock *clock,
+                    QmWizard      *self)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+
+  stop_scroll (self);
+  if (focus != NULL && gtk_widget_get_mapped (focus))
+    scroll_to_stop (focus);
+}
+
+/* Scrolls the focus into view once the next frame is laid out: a key or
+ * the model search can hide rows and move it after its position was
+ * last measured. */
+void
+qm_wizard_queue_scroll (QmWizard *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (clock == NULL || self->building || self->scroll_handler != 0)
+    return;
+  self->scroll_clock = g_object_ref (clock);
+  self->scroll_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (scroll_after_paint), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The focus goes to the step's first field after a step change (and at
+ * first, rather than to Cancel); on the model step, past the choice of
+ * how the model is given, to the list's search or the first entry. */
+static void
+focus_step (QmWizard *self)
+{
+  static const size_t model_groups[N_MODEL_SOURCES] = {
+    G_STRUCT_OFFSET (QmWizard, model_preset_group),
+    G_STRUCT_OFFSET (QmWizard, model_size_group),
+    G_STRUCT_OFFSET (QmWizard, model_shape_group),
+  };
+  g_autoptr(GPtrArray) stops = g_ptr_array_new ();
+  GtkWidget *stop = NULL;
+
+  if (self->step >= QM_WIZARD_N_STEPS)
+    return;
+  if (self->step == QM_WIZARD_STEP_MODEL)
+    stop = first_stop (G_STRUCT_MEMBER (GtkWidget *, self, model_groups[self->model_source]));
+  collect_stops (GTK_WIDGET (self->pages[self->step]), stops);
+  if (stop == NULL)
+    stop = next_stop (stops, -1, 1, TRUE);
+  if (stop == NULL || !gtk_widget_grab_focus (stop))
+    gtk_widget_grab_focus (GTK_WIDGET (self->next_button));
+}
+
+static gboolean
+refocus_idle (gpointer data)
+{
+  QmWizard *self = data;
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+
+  self->refocus_source = 0;
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || (focus != NULL && widget_shown (focus)))
+    return G_SOURCE_REMOVE;
+  /* Back on what holds it (a combo row, after its list closed), else on
+   * the step's first field. */
+  for (GtkWidget *w = focus != NULL ? gtk_widget_get_parent (focus) : NULL; w != NULL; w = gtk_widget_get_parent (w))
+    if (is_stop (w) && widget_shown (w) && gtk_widget_grab_focus (w))
+      return G_SOURCE_REMOVE;
+  focus_step (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The focus never stays on a widget that is not shown (a row of a goal
+ * not chosen, a model the search hides, another step's field), where the
+ * keys went nowhere until a click: it comes back to the step's first
+ * field. Checked after each key, as a key is what moves it. */
+static void
+check_focus (QmWizard *self)
+{
+  if (self->refocus_source == 0)
+    self->refocus_source = g_idle_add (refocus_idle, self);
+}
+
+/* Tab, Shift+Tab, Down and Up, in the capture phase. GTK's own focus
+ * chain does not fit rows whose entry or check holds the focus
+ * (qm_wizard_row_set_field): a list box enters at its first row and
+ * gives up when that row is a radio not chosen (so Tab never reached the
+ * GPUs past the first), it moves its cursor only over rows that take the
+ * focus, and an entry hands Down to a search by position that ends on
+ * the page's scrolled window. Here the stops are the widget tree's, in
+ * order: Tab goes round the window with each list of choices one stop;
+ * Down and Up go item by item within the step and stop at its ends. */
+static gboolean
+key_pressed (QmWizard        *self,
+             guint            keyval,
+             guint            keycode,
+             GdkModifierType  state)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+  GdkModifierType mods = state & gtk_accelerator_get_default_mod_mask ();
+  g_autoptr(GPtrArray) stops = g_ptr_array_new ();
+  gboolean tab;
+  GtkWidget *to;
+  int step, from;
+
+  /* A combo row's open list keeps its own keys. */
+  if (self->step >= QM_WIZARD_N_STEPS || focus == NULL || gtk_widget_get_root (focus) != GTK_ROOT (self) ||
+      gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+    return GDK_EVENT_PROPAGATE;
+  /* Enter on a row that holds the focus itself (an expander's header, a
+   * combo row) does what Space does: GTK 4.8's list box ignores it. */
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter) &&
+      mods == 0 && (ADW_IS_COMBO_ROW (focus) ||
+                    (ADW_IS_ACTION_ROW (focus) && gtk_widget_get_ancestor (focus, ADW_TYPE_EXPANDER_ROW) != NULL)))
+    {
+      gtk_widget_activate (focus);
+      return GDK_EVENT_STOP;
+    }
+  if ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) && mods == 0)
+    tab = TRUE, step = 1;
+  else if ((keyval == GDK_KEY_ISO_Left_Tab || keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) &&
+           mods == GDK_SHIFT_MASK)
+    tab = TRUE, step = -1;
+  else if ((keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down) && mods == 0)
+    tab = FALSE, step = 1;
+  else if ((keyval == GDK_KEY_Up || keyval == GDK_KEY_KP_Up) && mods == 0)
+    tab = FALSE, step = -1;
+  else
+    return GDK_EVENT_PROPAGATE;
+
+  if (tab)
+    {
+      collect_stops (GTK_WIDGET (self), stops);
+      from = stop_index (stops, focus);
+      to = next_stop (stops, from, step, TRUE);
+      /* Round the window, as GTK's Tab goes. */
+      if (to == NULL)
+        to = next_stop (stops, step > 0 ? -1 : (int) stops->len, step, TRUE);
+    }
+  else
+    {
+      collect_stops (GTK_WIDGET (self->pages[self->step]), stops);
+      from = stop_index (stops, focus);
+      if (from < 0)
+        return GDK_EVENT_PROPAGATE;   /* the header bar's buttons */
+      to = next_stop (stops, from, step, FALSE);
+    }
+  if (to != NULL && gtk_widget_grab_focus (to))
+    qm_wizard_queue_scroll (self);
+  gtk_window_set_focus_visible (GTK_WINDOW (self), TRUE);
+  return GDK_EVENT_STOP;
+}
+
+/* A combo row's list leaves the focus on its hidden item when it closes
+ * (libadwaita 1.2), and its keys never reach the window. */
+static void
+watch_popovers (QmWizard  *self,
+                GtkWidget *widget)
+{
+  if (GTK_IS_POPOVER (widget))
+    g_signal_connect_object (widget, "closed", G_CALLBACK (check_focus), self, G_CONNECT_SWAPPED);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    watch_popovers (self, c);
+}
+
+static gboolean
+key_released (QmWizard *self)
+{
+  check_focus (self);
+  qm_wizard_queue_scroll (self);
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* Esc in the model search empties it; in an empty search it is Cancel,
+ * as everywhere else in the wizard (GtkSearchEntry takes the key). */
+static void
+search_stopped (QmWizard *self)
+{
+  if (gtk_editable_get_text (GTK_EDITABLE (self->preset_search))[0] != '\0')
+    gtk_editable_set_text (GTK_EDITABLE (self->preset_search), "");
+  else
+    gtk_widget_activate_action (GTK_WIDGET (self), "wizard.cancel", NULL);
+}
+
 static void
 show_step (QmWizard     *self,
            QmWizardStep  step)
@@ -678,6 +1018,8 @@ show_step (QmWizard     *self,
   if (step == QM_WIZARD_STEP_REVIEW)
     update_review (self);
   update_state (self);
+  /* The old step's field is hidden now: the focus moves with the step. */
+  focus_step (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);
 }
 
@@ -720,6 +1062,63 @@ next_action (GtkWidget  *widget,
       g_signal_emit (self, signals[PLAN_CREATED], 0, &plan);
       gtk_window_destroy (GTK_WINDOW (self));
     }
+}
+
+/* Ctrl+Page Down/Up and Alt+Right/Left: the next or previous step from
+ * anywhere, as GNOME's assistants and notebooks have them. Only steps:
+ * on the last one Ctrl+Page Down does not create the plan. */
+static gboolean
+step_key (GtkWidget *widget,
+          GVariant  *args,
+          gpointer   data)
+{
+  QmWizard *self = QM_WIZARD (widget);
+  gboolean forward = GPOINTER_TO_INT (data);
+
+  if (forward && self->step + 1 < QM_WIZARD_N_STEPS)
+    gtk_widget_activate_action (widget, "wizard.next", NULL);
+  else if (!forward)
+    gtk_widget_activate_action (widget, "wizard.back", NULL);
+  return TRUE;
+}
+
+/* In the capture phase, before the focused widget: a list box moves its
+ * cursor on Ctrl+Page Down, a spin button pages its value. The managed
+ * scope keeps them with the wizard's window, as GNOME apps declare theirs. */
+static void
+add_step_keys (QmWizard *self)
+{
+  static const struct
+  {
+    guint           keyval;
+    GdkModifierType mods;
+    gboolean        forward;
+  } keys[] = {
+    { GDK_KEY_Page_Down, GDK_CONTROL_MASK, TRUE },
+    { GDK_KEY_KP_Page_Down, GDK_CONTROL_MASK, TRUE },
+    { GDK_KEY_Page_Up, GDK_CONTROL_MASK, FALSE },
+    { GDK_KEY_KP_Page_Up, GDK_CONTROL_MASK, FALSE },
+    { GDK_KEY_Right, GDK_ALT_MASK, TRUE },
+    { GDK_KEY_Left, GDK_ALT_MASK, FALSE },
+  };
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+  GtkEventController *keys_seen = gtk_event_controller_key_new ();
+
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (controller), GTK_SHORTCUT_SCOPE_MANAGED);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  gtk_event_controller_set_name (controller, "wizard-step-keys");
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].keyval, keys[i].mods),
+                                                            gtk_callback_action_new (step_key,
+                                                                                     GINT_TO_POINTER (keys[i].forward),
+                                                                                     NULL)));
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gtk_event_controller_set_propagation_phase (keys_seen, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (keys_seen, "key-pressed", G_CALLBACK (key_pressed), self);
+  g_signal_connect_swapped (keys_seen, "key-released", G_CALLBACK (key_released), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys_seen);
 }
 
 static void
@@ -837,6 +1236,9 @@ build (QmWizard *self)
   g_signal_connect_swapped (review_page (self), "name-edited", G_CALLBACK (name_edited), self);
   g_signal_connect_swapped (review_page (self), "name-activated", G_CALLBACK (activate_next), self);
   build_status (self);
+  g_signal_connect_swapped (self->preset_search, "stop-search", G_CALLBACK (search_stopped), self);
+  add_step_keys (self);
+  watch_popovers (self, GTK_WIDGET (self));
   qm_wizard_update_mode (self);
   self->building = FALSE;
 
@@ -874,6 +1276,8 @@ qm_wizard_dispose (GObject *object)
 
   /* The fields' signal handlers point into self->fields: stop them first. */
   self->building = TRUE;
+  g_clear_handle_id (&self->refocus_source, g_source_remove);
+  stop_scroll (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_WIZARD);
   g_clear_object (&self->editor);
   g_clear_object (&self->settings);
@@ -949,8 +1353,6 @@ qm_wizard_class_init (QmWizardClass *klass)
   gtk_widget_class_install_action (widget_class, "wizard.next", NULL, next_action);
   gtk_widget_class_install_action (widget_class, "wizard.cancel", NULL, cancel_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "wizard.cancel", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, GDK_CONTROL_MASK, "wizard.next", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, GDK_CONTROL_MASK, "wizard.back", NULL);
 }
 
 static void

@@ -538,14 +538,33 @@ measure_table (QmDocument *doc,
     }
 }
 
+/* The height of a key figure's value and of its label: of a Latin capital,
+ * or of the tallest text when that is taller (a CJK font's line: "第 6 个月"
+ * drawn at a Latin line's height ran into its label). */
+static void
+key_figure_heights (QmDocument *doc,
+                    Block      *b,
+                    double     *value_h,
+                    double     *label_h)
+{
+  *value_h = text_height (doc, "X", 18.0, TRUE, 0);
+  *label_h = text_height (doc, "X", SMALL_PT, FALSE, 0);
+  for (guint i = 0; i < b->labels->len; i++)
+    {
+      *value_h = MAX (*value_h, text_height (doc, g_ptr_array_index (b->values, i), 18.0, TRUE, 0));
+      *label_h = MAX (*label_h, text_height (doc, g_ptr_array_index (b->labels, i), SMALL_PT, FALSE, 0));
+    }
+}
+
 static double
 key_figures_height (QmDocument *doc,
                     Block      *b)
 {
   guint rows = (b->labels->len + KEY_COLUMNS - 1) / KEY_COLUMNS;
+  double value_h, label_h;
 
-  return rows * (text_height (doc, "X", SMALL_PT, FALSE, 0) +
-                 text_height (doc, "X", 18.0, TRUE, 0) + 10.0);
+  key_figure_heights (doc, b, &value_h, &label_h);
+  return rows * (label_h + value_h + 10.0);
 }
 
 static Page *
@@ -747,10 +766,16 @@ layout_document (QmDocument *doc)
                        (y + used + g_array_index (b->rows, Row, end).height <= bottom || end == first))
                   used += g_array_index (b->rows, Row, end++).height;
                 /* A break among the totals moves back to before the last
-                 * line they belong to: it goes over with them. */
-                while (end < b->rows->len && end > first + 1 &&
-                       g_array_index (b->rows, Row, end).keep_with_previous)
-                  used -= g_array_index (b->rows, Row, --end).height;
+                 * lines they belong to: two of them go over with the
+                 * totals (not one line alone under the repeated header),
+                 * when two stay behind. */
+                if (end < b->rows->len && g_array_index (b->rows, Row, end).keep_with_previous)
+                  {
+                    while (end > first + 1 && g_array_index (b->rows, Row, end).keep_with_previous)
+                      used -= g_array_index (b->rows, Row, --end).height;
+                    if (end > first + 2)
+                      used -= g_array_index (b->rows, Row, --end).height;
+                  }
                 place (page, i, first, end, y, used);
                 y += used + BLOCK_GAP;
                 if (end >= b->rows->len)
@@ -840,9 +865,9 @@ draw_key_figures (QmDocument      *doc,
                   const Placement *p)
 {
   double cell_w = content_width (doc) / KEY_COLUMNS;
-  double label_h = text_height (doc, "X", SMALL_PT, FALSE, 0);
-  double value_h = text_height (doc, "X", 18.0, TRUE, 0);
+  double label_h, value_h;
 
+  key_figure_heights (doc, b, &value_h, &label_h);
   for (guint i = 0; i < b->labels->len; i++)
     {
       double x = MARGIN + (i % KEY_COLUMNS) * cell_w;

@@ -13,7 +13,7 @@
 #include "qm-quote-report.h"
 
 #define CHART_HEIGHT 260.0     /* points */
-#define SIGNATURE_HEIGHT 120.0
+#define SIGNATURE_HEIGHT 132.0   /* the labels under the last line end at 116 */
 
 static char *
 date_text (const GDate *d)

@@ -1028,6 +1028,17 @@ test_pdf_layout (gconstpointer data)
   g_assert_cmpint (page_of ((char **) pages->pdata, tax), ==, last_page);
   g_assert_cmpint (page_of ((char **) pages->pdata, gross), ==, last_page);
 
+  /* The gross's label on one line, over the empty cells of its row
+   * (it wrapped in German before). */
+  if (g_str_equal (language, "de"))
+    {
+      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, last_page);
+      GList *found = poppler_page_find_text (page, "Gesamt, einschließlich Steuer");
+
+      g_assert_nonnull (found);
+      g_list_free_full (found, (GDestroyNotify) poppler_rectangle_free);
+    }
+
   /* The header's words whole, on the first page. */
   for (guint i = 0; i < G_N_ELEMENTS (header_words); i++)
     if (g_str_equal (header_words[i][0], language))

@@ -459,16 +459,34 @@ content_bottom (QmDocument *doc)
   return doc->page_height - MARGIN - FOOTER_GAP;
 }
 
+/* The width cell @c of a row has: its column's, and on a total row a
+ * start-aligned label also takes the empty cells after it ("Total,
+ * including tax" on one line across the quantity and price columns). */
+static double
+cell_width (Block   *b,
+            char   **cells,
+            guint    c,
+            gboolean spans)
+{
+  double w = b->column_width[c];
+
+  if (spans && b->aligns[c] == QM_ALIGN_START)
+    for (guint k = c + 1; k < b->n_columns && cells[k][0] == '\0'; k++)
+      w += b->column_width[k];
+  return w;
+}
+
 static double
 row_height (QmDocument *doc,
             Block      *b,
             char      **cells,
-            gboolean    bold)
+            gboolean    bold,
+            gboolean    spans)
 {
   double h = 0.0;
 
   for (guint c = 0; c < b->n_columns; c++)
-    h = MAX (h, text_height (doc, cells[c], BODY_PT, bold, b->column_width[c] - 2 * CELL_PAD));
+    h = MAX (h, text_height (doc, cells[c], BODY_PT, bold, cell_width (b, cells, c, spans) - 2 * CELL_PAD));
   return h + 2 * CELL_PAD;
 }
 
@@ -530,11 +548,11 @@ measure_table (QmDocument *doc,
   if (b->column_width != NULL)
     return;
   measure_columns (doc, b);
-  b->header_height = row_height (doc, b, b->headers, TRUE);
+  b->header_height = row_height (doc, b, b->headers, TRUE, FALSE);
   for (guint r = 0; r < b->rows->len; r++)
     {
       Row *row = &g_array_index (b->rows, Row, r);
-      row->height = row_height (doc, b, row->cells, row->emphasis);
+      row->height = row_height (doc, b, row->cells, row->emphasis, row->keep_with_previous);
     }
 }
 
@@ -843,10 +861,11 @@ draw_table (QmDocument      *doc,
       set_color (cr, &doc->style.foreground);
       for (guint c = 0; c < b->n_columns; c++)
         {
-          double cw = b->column_width[c];
+          double cw = cell_width (b, row->cells, c, row->keep_with_previous);
+
           draw_text (doc, cr, row->cells[c], BODY_PT, row->emphasis, x + CELL_PAD, y + CELL_PAD,
                      cw - 2 * CELL_PAD, b->aligns[c]);
-          x += cw;
+          x += b->column_width[c];
         }
       y += row->height;
       /* A hairline between rows; a stronger rule above subtotals. */

@@ -70,7 +70,8 @@ void        qm_document_add_row        (QmDocument        *doc,
                                         gboolean           emphasis);  /* subtotals */
 /* A row that stays on the page of the row before it: a table's totals
  * (net, tax, gross) stay with its last line, and when the page would break
- * among them the last line moves to the next page with them. */
+ * among them its last lines move to the next page with them. Its
+ * start-aligned label runs on over the empty cells after it. */
 void        qm_document_add_total_row  (QmDocument        *doc,
                                         const char *const *cells,
                                         gboolean           emphasis);

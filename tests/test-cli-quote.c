@@ -6,6 +6,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <cairo.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -760,10 +761,297 @@ test_stored_terms_printed (gconstpointer engine)
   g_assert_cmpint (show.status, ==, 0);
   text = qm_test_pdf_text (pdf, NULL);
   flat = g_strdelimit (g_strdup (text), "\n", ' ');
+  g_assert_nonnull (strstr (flat, "Revision A"));
+  g_assert_null (strstr (flat, "Draft"));
   g_assert_nonnull (strstr (flat, "Project: Pretraining 2027"));
   g_assert_nonnull (strstr (flat, "Prepared by: Ada Lovelace"));
   g_assert_nonnull (strstr (flat, "Payment terms: Net 45 days"));
   g_assert_nonnull (strstr (flat, "Delivery ex works Leipzig."));
+}
+
+/* ------------------------------------------------------------------ */
+/* The PDF as a document (issue #35 item 3)                            */
+
+/* The page margin qm-document.c sets (MARGIN): text stays inside it. */
+#define PAGE_MARGIN 50.0
+
+/* @minor (cents) as the PDF's tables print it in the C locale, which the
+ * tests run in: "156,836,169.92". */
+static char *
+grouped (gint64 minor)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, minor / 100);
+  GString *s = g_string_new (NULL);
+  gsize n = strlen (digits);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, digits[i]);
+    }
+  g_string_append_printf (s, ".%02d", (int) (minor % 100));
+  return g_string_free (s, FALSE);
+}
+
+/* The words on @page as they are placed: poppler's text runs table cells
+ * together, so a word ends at a space, a new line, or a gap wider than a
+ * letter's spacing between two glyphs. One string, each word between
+ * newlines, so "\nWORD\n" finds a whole word. */
+static char *
+page_words (PopplerPage *page)
+{
+  g_autofree char *text = poppler_page_get_text (page);
+  PopplerRectangle *rects = NULL, *prev = NULL;
+  GString *s = g_string_new ("\n");
+  guint n = 0, k = 0;
+
+  g_assert_true (poppler_page_get_text_layout (page, &rects, &n));
+  for (const char *c = text; *c != '\0' && k < n; c = g_utf8_next_char (c), k++)
+    {
+      PopplerRectangle *r = &rects[k];
+
+      if (g_unichar_isspace (g_utf8_get_char (c)))
+        {
+          if (s->str[s->len - 1] != '\n')
+            g_string_append_c (s, '\n');
+          prev = NULL;
+          continue;
+        }
+      if (prev != NULL && (r->x1 - prev->x2 > 1.5 || r->x2 < prev->x1 || fabs (r->y1 - prev->y1) > 2.0) &&
+          s->str[s->len - 1] != '\n')
+        g_string_append_c (s, '\n');
+      g_string_append_len (s, c, g_utf8_next_char (c) - c);
+      prev = r;
+    }
+  if (s->str[s->len - 1] != '\n')
+    g_string_append_c (s, '\n');
+  g_free (rects);
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+has_word (const char *words,
+          const char *word)
+{
+  g_autofree char *needle = g_strdup_printf ("\n%s\n", word);
+
+  return strstr (words, needle) != NULL;
+}
+
+/* The index of the first page with the word @word, or -1. */
+static int
+page_of (char      **pages,
+         const char *word)
+{
+  for (int i = 0; pages[i] != NULL; i++)
+    if (has_word (pages[i], word))
+      return i;
+  return -1;
+}
+
+/* Rendered at 2× into build/quote-pdf-LANG-N.png for a person to look at;
+ * nothing is drawn in the left and right margins (a column or a chart
+ * that ran off its box would be). */
+static void
+check_rendered (PopplerPage *page,
+                const char  *language,
+                int          index)
+{
+  const double scale = 2.0;
+  double w, h;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  g_autofree char *name = g_strdup_printf ("quote-pdf-%s-%d.png", language, index + 1);
+  g_autofree char *path = g_build_filename (g_getenv ("QM_BUILD_DIR"), name, NULL);
+  int pw, ph, stride;
+  guchar *data;
+
+  poppler_page_get_size (page, &w, &h);
+  pw = (int) ceil (w * scale), ph = (int) ceil (h * scale);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, pw, ph);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_scale (cr, scale, scale);
+  poppler_page_render (page, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < ph; y++)
+    for (int x = 0; x < pw; x++)
+      {
+        guint32 px = *(guint32 *) (data + y * stride + x * 4) & 0xffffff;
+
+        if (x >= (PAGE_MARGIN - 2) * scale && x < pw - (PAGE_MARGIN - 2) * scale)
+          continue;
+        if (px != 0xffffff)
+          g_error ("%s: ink at (%d, %d) in the margin", name, x, y);
+      }
+  cairo_surface_destroy (surface);
+}
+
+/* No two glyphs on the page overlap (each box shrunk by a quarter, as
+ * kerning brings neighbours' boxes together), and every glyph is inside
+ * the page's margins. Returns the lowest glyph's bottom above the footer. */
+static double
+check_glyphs (PopplerPage *page,
+              const char  *text)
+{
+  PopplerRectangle *rects = NULL;
+  guint n = 0, k = 0;
+  g_autoptr(GArray) ink = g_array_new (FALSE, FALSE, sizeof (PopplerRectangle));
+  double w, h, lowest = 0.0;
+
+  poppler_page_get_size (page, &w, &h);
+  g_assert_true (poppler_page_get_text_layout (page, &rects, &n));
+  for (const char *c = text; *c != '\0' && k < n; c = g_utf8_next_char (c), k++)
+    {
+      gunichar u = g_utf8_get_char (c);
+      PopplerRectangle r = rects[k];
+      double dx = (r.x2 - r.x1) / 4, dy = (r.y2 - r.y1) / 4;
+
+      if (g_unichar_isspace (u) || r.x2 - r.x1 <= 0.01)
+        continue;
+      g_assert_cmpfloat (r.x1, >=, PAGE_MARGIN - 1.0);
+      g_assert_cmpfloat (r.x2, <=, w - PAGE_MARGIN + 1.0);
+      g_assert_cmpfloat (r.y1, >=, PAGE_MARGIN - 1.0);
+      g_assert_cmpfloat (r.y2, <=, h - PAGE_MARGIN + 16.0);
+      /* The footer sits below the content's bottom (MARGIN + FOOTER_GAP). */
+      if (r.y2 < h - PAGE_MARGIN - 10.0)
+        lowest = MAX (lowest, r.y2);
+      r.x1 += dx, r.x2 -= dx, r.y1 += dy, r.y2 -= dy;
+      for (guint j = 0; j < ink->len; j++)
+        {
+          const PopplerRectangle *o = &g_array_index (ink, PopplerRectangle, j);
+
+          if (r.x1 < o->x2 && o->x1 < r.x2 && r.y1 < o->y2 && o->y1 < r.y2)
+            g_error ("glyph '%.*s' at (%.1f, %.1f) overlaps another at (%.1f, %.1f)",
+                     (int) (g_utf8_next_char (c) - c), c, r.x1, r.y1, o->x1, o->y1);
+        }
+      g_array_append_val (ink, r);
+    }
+  g_free (rects);
+  return lowest;
+}
+
+/* The quote's PDF paginated as a document, in English, German and
+ * Chinese: every quantity extracted whole (never wrapped inside its
+ * column), every word of the lines table's header whole ("Menge",
+ * "Summe"), the net, tax and gross on the page of the last line, no page
+ * but the last less than half full (a section that fits goes where there
+ * is room), "Page n of m" on each, no glyph on another, nothing in the
+ * margins. */
+static void
+test_pdf_layout (gconstpointer data)
+{
+  const char *language = data;
+  g_autofree char *plan = quote_plan ();
+  g_autofree char *dir = g_dir_make_tmp ("qm-quote-XXXXXX", NULL);
+  g_autofree char *pdf_path = g_build_filename (dir, "Q.pdf", NULL);
+  g_autofree char *uri = g_filename_to_uri (pdf_path, NULL, NULL);
+  g_auto(Run) r = { 0 }, j = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(PopplerDocument) pdf = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) pages = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *net = NULL, *tax = NULL, *gross = NULL, *last_total = NULL;
+  JsonObject *root, *totals;
+  JsonArray *lines;
+  int n_pages, last_page;
+  static const char *const header_words[][2] = {
+    { "C", "Item Qty List unit price (EUR) Discount Net unit price (EUR) Total (EUR)" },
+    { "de", "Posten Menge Listenpreis je Einheit (EUR) Rabatt Nettopreis je Einheit (EUR) Summe (EUR)" },
+  };
+
+  g_setenv ("LANGUAGE", language, TRUE);
+  run_cli (&r, "quote", plan, "--date", "2026-11-25", "-o", pdf_path, NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  run_cli (&j, "quote", plan, "--date", "2026-11-25", "--json", NULL);
+  g_assert_cmpint (j.status, ==, 0);
+  g_unsetenv ("LANGUAGE");
+  root = parse (j.out, parser);
+
+  pdf = poppler_document_new_from_file (uri, NULL, &error);
+  g_assert_no_error (error);
+  n_pages = poppler_document_get_n_pages (pdf);
+  for (int i = 0; i < n_pages; i++)
+    {
+      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
+      /* "Page n of m", as po/de.po and po/zh_CN.po translate it. */
+      const char *format = g_str_equal (language, "de") ? "Seite %d von %d"
+                           : g_str_equal (language, "zh_CN") ? "第 %d 页，共 %d 页" : "Page %d of %d";
+      g_autofree char *footer = g_strdup_printf (format, i + 1, n_pages);
+      g_autofree char *text = poppler_page_get_text (page);
+      double lowest, w, h;
+
+      g_ptr_array_add (pages, page_words (page));
+      poppler_page_get_size (page, &w, &h);
+      lowest = check_glyphs (page, text);
+      check_rendered (page, language, i);
+      g_assert_nonnull (strstr (text, footer));
+      /* At least half of the text area used, but on the last page. */
+      if (i < n_pages - 1)
+        g_assert_cmpfloat (lowest, >=, PAGE_MARGIN + (h - 2 * PAGE_MARGIN - 18.0) / 2);
+    }
+  g_ptr_array_add (pages, NULL);
+
+  /* Each quantity whole, as a word. */
+  lines = json_object_get_array_member (root, "lines");
+  for (guint i = 0; i < json_array_get_length (lines); i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+      g_autofree char *qty = grouped (llround (json_object_get_double_member (l, "qty")) * 100);
+
+      qty[strlen (qty) - 3] = '\0';  /* whole units: no ".00" */
+      g_assert_true (has_word (g_ptr_array_index (pages, 0), qty) ||
+                     (n_pages > 1 && has_word (g_ptr_array_index (pages, 1), qty)));
+      if (json_object_get_boolean_member (l, "accepted"))
+        {
+          g_free (last_total);
+          last_total = grouped (cents (l, "total"));
+        }
+    }
+
+  /* The totals on the page of the last line. */
+  totals = json_object_get_object_member (root, "totals");
+  net = grouped (cents (totals, "net"));
+  tax = grouped (cents (totals, "tax"));
+  gross = grouped (cents (totals, "gross"));
+  last_page = page_of ((char **) pages->pdata, last_total);
+  g_assert_cmpint (last_page, >=, 0);
+  g_assert_cmpint (page_of ((char **) pages->pdata, net), ==, last_page);
+  g_assert_cmpint (page_of ((char **) pages->pdata, tax), ==, last_page);
+  g_assert_cmpint (page_of ((char **) pages->pdata, gross), ==, last_page);
+
+  /* The gross's label on one line, over the empty cells of its row
+   * (it wrapped in German before). */
+  if (g_str_equal (language, "de"))
+    {
+      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, last_page);
+      GList *found = poppler_page_find_text (page, "Gesamt, einschließlich Steuer");
+
+      g_assert_nonnull (found);
+      g_list_free_full (found, (GDestroyNotify) poppler_rectangle_free);
+    }
+
+  /* The header's words whole, on the first page. */
+  for (guint i = 0; i < G_N_ELEMENTS (header_words); i++)
+    if (g_str_equal (header_words[i][0], language))
+      {
+        g_auto(GStrv) words = g_strsplit (header_words[i][1], " ", -1);
+
+        for (guint k = 0; words[k] != NULL; k++)
+          if (!has_word (g_ptr_array_index (pages, 0), words[k]))
+            g_error ("the header word '%s' is not whole on page 1", words[k]);
+      }
+
+  g_unlink (pdf_path);
+  g_rmdir (dir);
 }
 
 /* The SQLite case keeps its old name. */
@@ -796,6 +1084,9 @@ main (int   argc,
   g_test_add_func ("/cli/quote/xlsx", test_xlsx);
   g_test_add_func ("/cli/quote/pdf", test_pdf);
   g_test_add_func ("/cli/quote/pdf-bands", test_pdf_bands);
+  g_test_add_data_func ("/cli/quote/pdf-layout", "C", test_pdf_layout);
+  g_test_add_data_func ("/cli/quote/pdf-layout-de", "de", test_pdf_layout);
+  g_test_add_data_func ("/cli/quote/pdf-layout-zh_CN", "zh_CN", test_pdf_layout);
   g_test_add_func ("/cli/quote/text-and-usage", test_text_and_usage);
   g_test_add_func ("/cli/quote/per-line", test_per_line);
   add_both ("save-list-show", test_save_list_show);

@@ -20,6 +20,7 @@
 #include "qm-quote-store.h"
 #include "qm-store-roles.h"
 #include "qm-test-fixture.h"
+#include "qm-test-pdf.h"
 #include "qm-test-ui.h"
 #include "qm-test-util.h"
 
@@ -598,8 +599,26 @@ test_customer_saved (Fixture       *f,
   close_window (window);
 }
 
+/* The text of the quote's PDF as the view exports it, on one line. */
+static char *
+exported_text (QmPlanView *view,
+               const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("QM_BUILD_DIR"), name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text;
+
+  g_assert_true (qm_plan_view_export_quote_pdf (view, path, &error));
+  g_assert_no_error (error);
+  text = qm_test_pdf_text (path, NULL);
+  return g_strdelimit (text, "\n", ' ');
+}
+
 /* Save Quote numbers the quote, the plan's quote_ref takes the number
- * (also in the plans list), and Save Revision gives B with its note. */
+ * (also in the plans list), and Save Revision gives B with its note. The
+ * PDF exported from the view is the saved revision's (issue #35 item 3):
+ * "Revision A" with the project and preparer typed when saving; "draft"
+ * only before the first save. */
 static void
 test_save_and_revise (Fixture       *f,
                       gconstpointer  data)
@@ -609,7 +628,8 @@ test_save_and_revise (Fixture       *f,
   g_autoptr(QmQuoteRevision) b = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *number = expected_number (1);
-  g_autofree char *shown_a = NULL;
+  g_autofree char *shown_a = NULL, *pdf_draft = NULL, *pdf_a = NULL, *pdf_b = NULL;
+  g_autofree char *pdf_next = NULL;
   QmPlan plan;
   QmPlanView *view;
   GtkWindow *window;
@@ -626,6 +646,9 @@ test_save_and_revise (Fixture       *f,
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (save)), ==, "_Save Quote…");
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (view), "quote-state"))), ==,
                    "Draft");
+  pdf_draft = exported_text (view, "plan-view-quote-draft.pdf");
+  g_assert_nonnull (strstr (pdf_draft, "Draft: not saved as a revision"));
+  g_assert_null (strstr (pdf_draft, "Revision "));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
   dialog = find_save_dialog (NULL);
@@ -635,6 +658,8 @@ test_save_and_revise (Fixture       *f,
   g_assert_null (qm_test_find_named (GTK_WIDGET (dialog), "quote-save-note"));
   gtk_editable_set_text (dialog_field (dialog, "quote-save-customer"), "Acme Research AG");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-payment-terms"), "30 days net");
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-project"), "Pretraining 2027");
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-prepared-by"), "Ada Lovelace");
   qm_test_screenshot (GTK_WIDGET (dialog), "plan-view-quote-save-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
   qm_test_screenshot (GTK_WIDGET (dialog), "plan-view-quote-save-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   press_save (dialog, FALSE);
@@ -649,6 +674,14 @@ test_save_and_revise (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpstr (saved->quote_ref, ==, number);
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (save)), ==, "_Save Revision…");
+  pdf_a = exported_text (view, "plan-view-quote-a.pdf");
+  g_assert_nonnull (strstr (pdf_a, number));
+  g_assert_nonnull (strstr (pdf_a, "Revision A"));
+  g_assert_null (strstr (pdf_a, "Draft"));
+  g_assert_nonnull (strstr (pdf_a, "Customer: Acme Research AG"));
+  g_assert_nonnull (strstr (pdf_a, "Project: Pretraining 2027"));
+  g_assert_nonnull (strstr (pdf_a, "Prepared by: Ada Lovelace"));
+  g_assert_nonnull (strstr (pdf_a, "Payment terms: 30 days net"));
 
   /* A revision must say what changed: refused in words, the input kept. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "plan.save-quote", NULL));
@@ -675,6 +708,19 @@ test_save_and_revise (Fixture       *f,
   g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote_ref, ==, number);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (view), "quote-state"))),
                             " rev. B, valid until "));
+  pdf_b = exported_text (view, "plan-view-quote-b.pdf");
+  g_assert_nonnull (strstr (pdf_b, "Revision B"));
+  g_assert_nonnull (strstr (pdf_b, "Project: Pretraining 2027"));
+  g_assert_nonnull (strstr (pdf_b, "Delivery ex works"));
+  /* A discount typed after B: a draft of the next revision, under the
+   * same number, from what B printed. */
+  type_discount (GTK_WIDGET (view), fabric_keys[2], "7");
+  pdf_next = exported_text (view, "plan-view-quote-next.pdf");
+  g_assert_nonnull (strstr (pdf_next, "Draft: not saved as a revision"));
+  g_assert_null (strstr (pdf_next, "Revision B"));
+  g_assert_nonnull (strstr (pdf_next, number));
+  g_assert_nonnull (strstr (pdf_next, "Customer: Acme Research AG"));
+  g_assert_nonnull (strstr (pdf_next, "Project: Pretraining 2027"));
   scroll_to (GTK_WIDGET (view), qm_test_find_named (GTK_WIDGET (view), "quote-state"));
   qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-saved-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
   qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-saved-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);

@@ -11,7 +11,10 @@
  * With a store, "Save Quote" freezes the saved plan's quote as the next
  * revision in the quote store (numbered on the first save), and the plan's
  * quote_ref takes the number; the heading then shows the stored quote's
- * number, revision, state and validity, and says when it expired. A draft
+ * number, revision, state and validity, and says when it expired. While
+ * the quote on screen is the one the latest revision froze, its PDF and
+ * workbook are that revision's ("Revision A", its project and preparer);
+ * after a change they are a draft of the next one. A draft
  * in a currency whose rate the plan file leaves out is priced at the
  * store's rate on or before today, as saving it would be.
  *
@@ -27,6 +30,7 @@
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
 #include "qm-print.h"
+#include "qm-quote-diff.h"
 #include "qm-quote-dialog.h"
 #include "qm-quote-report.h"
 #include "qm-quote-store.h"
@@ -45,11 +49,39 @@ static const char *const column_titles[N_COLS] = {
 /* ------------------------------------------------------------------ */
 /* Exports                                                             */
 
-/* A draft dated today: the store will give the number and revision. */
+static const QmQuoteSummary *stored_quote (QmPlanView *self);
+
+/* The latest stored revision of the plan's quote, or NULL (no store, no
+ * stored quote, or a store that cannot be read: then the draft prints). */
+static QmQuoteRevision *
+latest_revision (QmPlanView *self)
+{
+  const QmQuoteSummary *s = stored_quote (self);
+
+  return s != NULL ? qm_quote_store_load_revision (self->store, s->number, NULL, NULL) : NULL;
+}
+
+/* TRUE when the quote on screen is still the one @rev froze: the same
+ * currency, lines, quantities, negotiated prices, accepted options and
+ * gross. Its exports are then that revision's, with its letter, project
+ * and preparer, not a draft's (issue #35 item 3). */
+static gboolean
+revision_is_current (const QmQuoteRevision *rev,
+                     const QmQuote         *quote)
+{
+  QmQuoteChange change;
+
+  return rev != NULL && quote != NULL && qm_quote_diff (rev->quote, quote, &change, 1) == 0;
+}
+
+/* A draft dated today: the store will give the number and revision. A
+ * draft of a stored quote's next revision keeps its number and starts
+ * from what @last printed, as the save dialog does. */
 static void
-draft_header (QmPlanView    *self,
-              QmQuoteHeader *header,
-              GDate         *today)
+draft_header (QmPlanView            *self,
+              const QmQuoteRevision *last,
+              QmQuoteHeader         *header,
+              GDate                 *today)
 {
   const QmPlan *p = qm_plan_editor_get_plan (self->editor);
 
@@ -59,15 +91,32 @@ draft_header (QmPlanView    *self,
   header->number = p->quote_ref[0] ? p->quote_ref : NULL;
   header->customer = p->customer;
   header->valid_days = p->quote.valid_days;
+  if (last != NULL)
+    {
+      header->number = last->number;
+      header->customer = last->customer;
+      header->project = last->project;
+      header->prepared_by = last->prepared_by;
+      header->payment_terms = last->payment_terms;
+      header->terms = last->terms;
+    }
 }
 
 static QmDocument *
 quote_document (QmPlanView *self)
 {
+  g_autoptr(QmQuoteRevision) rev = latest_revision (self);
   QmQuoteHeader header;
   GDate today;
 
-  draft_header (self, &header, &today);
+  if (revision_is_current (rev, self->quote))
+    {
+      /* The stored revision as the quote dialog prints it. */
+      qm_quote_today (&today);
+      qm_quote_revision_header (rev, &header);
+      return qm_quote_report_new (rev->plan, rev->estimate, &header, rev->quote, &today, qm_paper_for_locale ());
+    }
+  draft_header (self, rev, &header, &today);
   return qm_quote_report_new (qm_plan_editor_get_plan (self->editor),
                               qm_plan_editor_get_estimate (self->editor),
                               &header, self->quote, &today, qm_paper_for_locale ());
@@ -91,12 +140,19 @@ qm_plan_view_export_quote_xlsx (QmPlanView  *self,
                                 const char  *path,
                                 GError     **error)
 {
+  g_autoptr(QmQuoteRevision) rev = NULL;
   QmQuoteHeader header;
   GDate today;
 
   g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
 
-  draft_header (self, &header, &today);
+  rev = latest_revision (self);
+  if (revision_is_current (rev, self->quote))
+    {
+      qm_quote_revision_header (rev, &header);
+      return qm_quote_write_xlsx (&header, rev->quote, path, error);
+    }
+  draft_header (self, rev, &header, &today);
   return qm_quote_write_xlsx (&header, self->quote, path, error);
 }
 

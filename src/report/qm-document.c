@@ -33,12 +33,15 @@ typedef enum
   BLOCK_TABLE,
   BLOCK_FIGURE,
   BLOCK_PAGE_BREAK,
+  BLOCK_KEEP_BEGIN,   /* the blocks up to the matching BLOCK_KEEP_END stay on one page */
+  BLOCK_KEEP_END,
 } BlockKind;
 
 typedef struct
 {
   char     **cells;
   gboolean   emphasis;
+  gboolean   keep_with_previous;  /* totals: on the page of the row before */
   double     height;
 } Row;
 
@@ -56,6 +59,7 @@ typedef struct
   double        *widths;
   QmAlign       *aligns;
   GArray        *rows;         /* Row */
+  double        *column_width; /* points, as measured; NULL until then */
   double         header_height;
   /* figures */
   double         height;
@@ -133,6 +137,7 @@ block_free (gpointer data)
   g_strfreev (b->headers);
   g_free (b->widths);
   g_free (b->aligns);
+  g_free (b->column_width);
   if (b->rows != NULL)
     {
       for (guint i = 0; i < b->rows->len; i++)
@@ -265,21 +270,40 @@ qm_document_begin_table (QmDocument        *doc,
   b->rows = g_array_new (FALSE, TRUE, sizeof (Row));
 }
 
-void
-qm_document_add_row (QmDocument        *doc,
-                     const char *const *cells,
-                     gboolean           emphasis)
+static void
+add_row (QmDocument        *doc,
+         const char *const *cells,
+         gboolean           emphasis,
+         gboolean           keep_with_previous)
 {
   Block *b = g_ptr_array_index (doc->blocks, doc->blocks->len - 1);
   Row row = { 0 };
 
   g_return_if_fail (b->kind == BLOCK_TABLE);
   free_pages (doc);
+  g_clear_pointer (&b->column_width, g_free);
   row.cells = g_new0 (char *, b->n_columns + 1);
   for (guint i = 0; i < b->n_columns; i++)
     row.cells[i] = g_strdup (cells[i] != NULL ? cells[i] : "");
   row.emphasis = emphasis;
+  row.keep_with_previous = keep_with_previous;
   g_array_append_val (b->rows, row);
+}
+
+void
+qm_document_add_row (QmDocument        *doc,
+                     const char *const *cells,
+                     gboolean           emphasis)
+{
+  add_row (doc, cells, emphasis, FALSE);
+}
+
+void
+qm_document_add_total_row (QmDocument        *doc,
+                           const char *const *cells,
+                           gboolean           emphasis)
+{
+  add_row (doc, cells, emphasis, TRUE);
 }
 
 void
@@ -307,6 +331,18 @@ void
 qm_document_add_page_break (QmDocument *doc)
 {
   add_block (doc, BLOCK_PAGE_BREAK);
+}
+
+void
+qm_document_begin_keep (QmDocument *doc)
+{
+  add_block (doc, BLOCK_KEEP_BEGIN);
+}
+
+void
+qm_document_end_keep (QmDocument *doc)
+{
+  add_block (doc, BLOCK_KEEP_END);
 }
 
 /* Text. */
@@ -350,6 +386,38 @@ text_height (QmDocument *doc,
   return (double) logical.height / PANGO_SCALE;
 }
 
+/* The width of @text on one line. */
+static double
+text_width (QmDocument *doc,
+            const char *text,
+            double      size_pt,
+            gboolean    bold)
+{
+  PangoLayout *layout = make_layout (doc, text, size_pt, bold, 0);
+  PangoRectangle logical;
+
+  pango_layout_get_extents (layout, NULL, &logical);
+  g_object_unref (layout);
+  return (double) logical.width / PANGO_SCALE;
+}
+
+/* The width of the widest word of @text: where a wrapped cell cannot be
+ * narrower without breaking a word. */
+static double
+widest_word (QmDocument *doc,
+             const char *text,
+             double      size_pt,
+             gboolean    bold)
+{
+  g_auto(GStrv) words = g_strsplit_set (text, " \n", -1);
+  double w = 0.0;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    if (words[i][0] != '\0')
+      w = MAX (w, text_width (doc, words[i], size_pt, bold));
+  return w;
+}
+
 static void
 draw_text (QmDocument *doc,
            cairo_t    *cr,
@@ -391,18 +459,119 @@ content_bottom (QmDocument *doc)
   return doc->page_height - MARGIN - FOOTER_GAP;
 }
 
+/* The width cell @c of a row has: its column's, and on a total row a
+ * start-aligned label also takes the empty cells after it ("Total,
+ * including tax" on one line across the quantity and price columns). */
+static double
+cell_width (Block   *b,
+            char   **cells,
+            guint    c,
+            gboolean spans)
+{
+  double w = b->column_width[c];
+
+  if (spans && b->aligns[c] == QM_ALIGN_START)
+    for (guint k = c + 1; k < b->n_columns && cells[k][0] == '\0'; k++)
+      w += b->column_width[k];
+  return w;
+}
+
 static double
 row_height (QmDocument *doc,
             Block      *b,
             char      **cells,
-            gboolean    bold)
+            gboolean    bold,
+            gboolean    spans)
 {
   double h = 0.0;
 
   for (guint c = 0; c < b->n_columns; c++)
-    h = MAX (h, text_height (doc, cells[c], BODY_PT, bold,
-                             b->widths[c] * content_width (doc) - 2 * CELL_PAD));
+    h = MAX (h, text_height (doc, cells[c], BODY_PT, bold, cell_width (b, cells, c, spans) - 2 * CELL_PAD));
   return h + 2 * CELL_PAD;
+}
+
+/* The columns' widths in points: each its fraction of the text width, or
+ * what its content needs when that is more (every word of its header; in
+ * an end-aligned column every whole cell, a number being one piece; in a
+ * start-aligned one its longest word, up to its fraction). The room comes
+ * from the columns wider than they need, in proportion to what each can
+ * spare; only when none can spare enough are all scaled to fit. */
+static void
+measure_columns (QmDocument *doc,
+                 Block      *b)
+{
+  double total = content_width (doc), sum = 0.0, slack = 0.0;
+  g_autofree double *need = g_new0 (double, b->n_columns);
+
+  g_free (b->column_width);
+  b->column_width = g_new0 (double, b->n_columns);
+  for (guint c = 0; c < b->n_columns; c++)
+    {
+      double share = b->widths[c] * total, content = 0.0;
+
+      need[c] = widest_word (doc, b->headers[c], BODY_PT, TRUE);
+      for (guint r = 0; r < b->rows->len; r++)
+        {
+          Row *row = &g_array_index (b->rows, Row, r);
+
+          if (b->aligns[c] == QM_ALIGN_END)
+            need[c] = MAX (need[c], text_width (doc, row->cells[c], BODY_PT, row->emphasis));
+          else
+            content = MAX (content, widest_word (doc, row->cells[c], BODY_PT, row->emphasis));
+        }
+      /* A fraction of a point more than measured: the exact width can
+       * still wrap after rounding to pango units. */
+      need[c] = MAX (need[c] + 0.5, MIN (content + 0.5, share - 2 * CELL_PAD)) + 2 * CELL_PAD;
+      b->column_width[c] = MAX (share, need[c]);
+      sum += b->column_width[c];
+      slack += b->column_width[c] - need[c];
+    }
+  if (sum <= total + 1e-6)
+    return;
+  if (slack >= sum - total)
+    {
+      double take = (sum - total) / slack;
+
+      for (guint c = 0; c < b->n_columns; c++)
+        b->column_width[c] -= (b->column_width[c] - need[c]) * take;
+    }
+  else
+    for (guint c = 0; c < b->n_columns; c++)
+      b->column_width[c] *= total / sum;
+}
+
+/* Once per table: adding a row clears what was measured. */
+static void
+measure_table (QmDocument *doc,
+               Block      *b)
+{
+  if (b->column_width != NULL)
+    return;
+  measure_columns (doc, b);
+  b->header_height = row_height (doc, b, b->headers, TRUE, FALSE);
+  for (guint r = 0; r < b->rows->len; r++)
+    {
+      Row *row = &g_array_index (b->rows, Row, r);
+      row->height = row_height (doc, b, row->cells, row->emphasis, row->keep_with_previous);
+    }
+}
+
+/* The height of a key figure's value and of its label: of a Latin capital,
+ * or of the tallest text when that is taller (a CJK font's line: "第 6 个月"
+ * drawn at a Latin line's height ran into its label). */
+static void
+key_figure_heights (QmDocument *doc,
+                    Block      *b,
+                    double     *value_h,
+                    double     *label_h)
+{
+  *value_h = text_height (doc, "X", 18.0, TRUE, 0);
+  *label_h = text_height (doc, "X", SMALL_PT, FALSE, 0);
+  for (guint i = 0; i < b->labels->len; i++)
+    {
+      *value_h = MAX (*value_h, text_height (doc, g_ptr_array_index (b->values, i), 18.0, TRUE, 0));
+      *label_h = MAX (*label_h, text_height (doc, g_ptr_array_index (b->labels, i), SMALL_PT, FALSE, 0));
+    }
 }
 
 static double
@@ -410,9 +579,10 @@ key_figures_height (QmDocument *doc,
                     Block      *b)
 {
   guint rows = (b->labels->len + KEY_COLUMNS - 1) / KEY_COLUMNS;
+  double value_h, label_h;
 
-  return rows * (text_height (doc, "X", SMALL_PT, FALSE, 0) +
-                 text_height (doc, "X", 18.0, TRUE, 0) + 10.0);
+  key_figure_heights (doc, b, &value_h, &label_h);
+  return rows * (label_h + value_h + 10.0);
 }
 
 static Page *
@@ -435,6 +605,72 @@ place (Page   *page,
   Placement p = { block, first_row, end_row, y, height };
 
   g_array_append_val (page->placements, p);
+}
+
+/* The height @b takes on a page, and in @gap the space after it. */
+static double
+block_height (QmDocument *doc,
+              Block      *b,
+              double     *gap)
+{
+  double h = 0.0;
+
+  *gap = BLOCK_GAP;
+  switch (b->kind)
+    {
+    case BLOCK_HEADING:
+      *gap = b->level == 0 ? BLOCK_GAP : BLOCK_GAP / 2;
+      h = text_height (doc, b->text, heading_size (b->level), TRUE, content_width (doc));
+      break;
+    case BLOCK_PARAGRAPH:
+      h = text_height (doc, b->text, BODY_PT, FALSE, content_width (doc));
+      break;
+    case BLOCK_KEY_FIGURES:
+      h = key_figures_height (doc, b);
+      break;
+    case BLOCK_FIGURE:
+      h = MIN (b->height, content_bottom (doc) - MARGIN);
+      break;
+    case BLOCK_TABLE:
+      measure_table (doc, b);
+      h = b->header_height;
+      for (guint r = 0; r < b->rows->len; r++)
+        h += g_array_index (b->rows, Row, r).height;
+      break;
+    case BLOCK_PAGE_BREAK:
+    case BLOCK_KEEP_BEGIN:
+    case BLOCK_KEEP_END:
+    default:
+      *gap = 0.0;
+      break;
+    }
+  return h;
+}
+
+/* The height of the blocks after the BLOCK_KEEP_BEGIN at @begin up to its
+ * BLOCK_KEEP_END, as laid out one under the other; G_MAXDOUBLE when they
+ * hold a page break (they cannot be kept on one page). */
+static double
+keep_height (QmDocument *doc,
+             guint       begin)
+{
+  double sum = 0.0, gap = 0.0;
+  guint depth = 0;
+
+  for (guint j = begin + 1; j < doc->blocks->len; j++)
+    {
+      Block *b = g_ptr_array_index (doc->blocks, j);
+
+      if (b->kind == BLOCK_KEEP_END && depth-- == 0)
+        break;
+      if (b->kind == BLOCK_KEEP_BEGIN)
+        depth++;
+      if (b->kind == BLOCK_PAGE_BREAK)
+        return G_MAXDOUBLE;
+      sum += gap;
+      sum += block_height (doc, b, &gap);
+    }
+  return sum;
 }
 
 static void
@@ -463,6 +699,21 @@ layout_document (QmDocument *doc)
               page = new_page (doc);
               y = top;
             }
+          break;
+
+        case BLOCK_KEEP_BEGIN:
+          /* What fits on the rest of this page stays here; what fits only
+           * on a page of its own starts one; what is longer than a page
+           * flows as it would without the keep. */
+          h = keep_height (doc, i);
+          if (page->placements->len > 0 && y + h > bottom && h <= bottom - top)
+            {
+              page = new_page (doc);
+              y = top;
+            }
+          break;
+
+        case BLOCK_KEEP_END:
           break;
 
         case BLOCK_HEADING:
@@ -513,12 +764,7 @@ layout_document (QmDocument *doc)
           {
             guint first = 0;
 
-            b->header_height = row_height (doc, b, b->headers, TRUE);
-            for (guint r = 0; r < b->rows->len; r++)
-              {
-                Row *row = &g_array_index (b->rows, Row, r);
-                row->height = row_height (doc, b, row->cells, row->emphasis);
-              }
+            measure_table (doc, b);
 
             /* The header with at least one row, or start a new page. */
             if (b->rows->len > 0 &&
@@ -537,6 +783,17 @@ layout_document (QmDocument *doc)
                 while (end < b->rows->len &&
                        (y + used + g_array_index (b->rows, Row, end).height <= bottom || end == first))
                   used += g_array_index (b->rows, Row, end++).height;
+                /* A break among the totals moves back to before the last
+                 * lines they belong to: two of them go over with the
+                 * totals (not one line alone under the repeated header),
+                 * when two stay behind. */
+                if (end < b->rows->len && g_array_index (b->rows, Row, end).keep_with_previous)
+                  {
+                    while (end > first + 1 && g_array_index (b->rows, Row, end).keep_with_previous)
+                      used -= g_array_index (b->rows, Row, --end).height;
+                    if (end > first + 2)
+                      used -= g_array_index (b->rows, Row, --end).height;
+                  }
                 place (page, i, first, end, y, used);
                 y += used + BLOCK_GAP;
                 if (end >= b->rows->len)
@@ -588,7 +845,7 @@ draw_table (QmDocument      *doc,
     double x = x0;
     for (guint c = 0; c < b->n_columns; c++)
       {
-        double cw = b->widths[c] * w;
+        double cw = b->column_width[c];
         draw_text (doc, cr, b->headers[c], BODY_PT, TRUE, x + CELL_PAD, y + CELL_PAD,
                    cw - 2 * CELL_PAD, b->aligns[c]);
         x += cw;
@@ -604,10 +861,11 @@ draw_table (QmDocument      *doc,
       set_color (cr, &doc->style.foreground);
       for (guint c = 0; c < b->n_columns; c++)
         {
-          double cw = b->widths[c] * w;
+          double cw = cell_width (b, row->cells, c, row->keep_with_previous);
+
           draw_text (doc, cr, row->cells[c], BODY_PT, row->emphasis, x + CELL_PAD, y + CELL_PAD,
                      cw - 2 * CELL_PAD, b->aligns[c]);
-          x += cw;
+          x += b->column_width[c];
         }
       y += row->height;
       /* A hairline between rows; a stronger rule above subtotals. */
@@ -626,9 +884,9 @@ draw_key_figures (QmDocument      *doc,
                   const Placement *p)
 {
   double cell_w = content_width (doc) / KEY_COLUMNS;
-  double label_h = text_height (doc, "X", SMALL_PT, FALSE, 0);
-  double value_h = text_height (doc, "X", 18.0, TRUE, 0);
+  double label_h, value_h;
 
+  key_figure_heights (doc, b, &value_h, &label_h);
   for (guint i = 0; i < b->labels->len; i++)
     {
       double x = MARGIN + (i % KEY_COLUMNS) * cell_w;
@@ -698,6 +956,8 @@ qm_document_draw_page (QmDocument *doc,
           cairo_restore (cr);
           break;
         case BLOCK_PAGE_BREAK:
+        case BLOCK_KEEP_BEGIN:
+        case BLOCK_KEEP_END:
         default:
           break;
         }

@@ -55,7 +55,11 @@ void        qm_document_add_paragraph  (QmDocument *doc,
 void        qm_document_add_key_figure (QmDocument *doc,
                                         const char *label,
                                         const char *value);
-/* A table. @widths are fractions of the text width; rows are added next. */
+/* A table. @widths are fractions of the text width; rows are added next.
+ * A column is widened beyond its fraction (taking the room from columns
+ * that can spare it) when a word of its header, or a whole cell of an
+ * end-aligned (numeric) column, measured with pango in the document's
+ * font, would not fit: a number or a header word never wraps. */
 void        qm_document_begin_table    (QmDocument        *doc,
                                         guint              n_columns,
                                         const char *const *headers,
@@ -64,6 +68,13 @@ void        qm_document_begin_table    (QmDocument        *doc,
 void        qm_document_add_row        (QmDocument        *doc,
                                         const char *const *cells,
                                         gboolean           emphasis);  /* subtotals */
+/* A row that stays on the page of the row before it: a table's totals
+ * (net, tax, gross) stay with its last line, and when the page would break
+ * among them its last lines move to the next page with them. Its
+ * start-aligned label runs on over the empty cells after it. */
+void        qm_document_add_total_row  (QmDocument        *doc,
+                                        const char *const *cells,
+                                        gboolean           emphasis);
 void        qm_document_end_table      (QmDocument        *doc);
 void        qm_document_add_figure     (QmDocument        *doc,
                                         double             height,     /* points */
@@ -71,6 +82,12 @@ void        qm_document_add_figure     (QmDocument        *doc,
                                         gpointer           user_data,
                                         GDestroyNotify     destroy);
 void        qm_document_add_page_break (QmDocument        *doc);
+/* The blocks added between these two stay on one page: they start a new
+ * page only when they do not fit on the rest of the current one (and do
+ * fit on a page of their own). A section that fits goes where there is
+ * room, rather than after a forced break that leaves a page near-empty. */
+void        qm_document_begin_keep     (QmDocument        *doc);
+void        qm_document_end_keep       (QmDocument        *doc);
 
 /* Lays the blocks out (once; later calls reuse it) and counts pages. */
 guint       qm_document_n_pages        (QmDocument *doc);

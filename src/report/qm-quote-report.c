@@ -13,7 +13,7 @@
 #include "qm-quote-report.h"
 
 #define CHART_HEIGHT 260.0     /* points */
-#define SIGNATURE_HEIGHT 120.0
+#define SIGNATURE_HEIGHT 132.0   /* the labels under the last line end at 116 */
 
 static char *
 date_text (const GDate *d)
@@ -56,22 +56,41 @@ add_cover (QmDocument          *doc,
   GDate until = qm_quote_valid_until (h);
   g_autofree char *issued = date_text (&h->issued), *valid = date_text (&until);
   g_autofree char *gross = figure (q, q->gross), *net = figure (q, q->net), *tax = figure (q, q->tax);
-  g_autofree char *start = NULL, *meta = NULL;
+  g_autofree char *start = NULL;
+  g_autoptr(GString) meta = g_string_new (NULL);
   char rate[64];
 
-  meta = g_strdup_printf (_("Customer: %s\nIssued: %s\nValid until: %s\nRevision: %s"),
-                          h->customer && *h->customer ? h->customer : _("none named"), issued, valid,
-                          h->revision && *h->revision ? h->revision : _("draft"));
-  qm_document_add_paragraph (doc, meta);
-  if ((h->project && *h->project) || (h->prepared_by && *h->prepared_by))
+  /* The header block: who it is for and from, when, and which revision
+   * (a stored quote's letter; "draft" only for a quote never saved). */
+  /* Translators: a line of a quote's header block; %s is the customer. */
+  g_string_append_printf (meta, _("Customer: %s"), h->customer && *h->customer ? h->customer : _("none named"));
+  if (h->project && *h->project)
     {
-      /* Translators: under a quote's customer and dates; %s are the
-       * project and the person who prepared the quote. */
-      g_autofree char *who = g_strdup_printf (_("Project: %s\nPrepared by: %s"),
-                                              h->project && *h->project ? h->project : "–",
-                                              h->prepared_by && *h->prepared_by ? h->prepared_by : "–");
-      qm_document_add_paragraph (doc, who);
+      g_string_append_c (meta, '\n');
+      /* Translators: a line of a quote's header block; %s is the project
+       * typed when the quote was saved. */
+      g_string_append_printf (meta, _("Project: %s"), h->project);
     }
+  if (h->prepared_by && *h->prepared_by)
+    {
+      g_string_append_c (meta, '\n');
+      /* Translators: a line of a quote's header block; %s is who prepared it. */
+      g_string_append_printf (meta, _("Prepared by: %s"), h->prepared_by);
+    }
+  g_string_append_c (meta, '\n');
+  /* Translators: a line of a quote's header block; %s is a date. */
+  g_string_append_printf (meta, _("Issued: %s"), issued);
+  g_string_append_c (meta, '\n');
+  /* Translators: a line of a quote's header block; %s is a date. */
+  g_string_append_printf (meta, _("Valid until: %s"), valid);
+  g_string_append_c (meta, '\n');
+  if (h->revision && *h->revision)
+    /* Translators: a line of a quote's header block; %s is the letter of
+     * a saved revision: "Revision A". */
+    g_string_append_printf (meta, _("Revision %s"), h->revision);
+  else
+    g_string_append (meta, _("Draft: not saved as a revision"));
+  qm_document_add_paragraph (doc, meta->str);
   if (qm_quote_expired (h, today))
     {
       /* Translators: %s is the last day a quote was valid. */
@@ -141,9 +160,10 @@ add_lines (QmDocument    *doc,
     qm_format_number (rate, sizeof rate, q->tax_rate * 100.0, 1);
     /* Translators: a quote's tax row; %s is the rate, e.g. "19.0". */
     tax_label = g_strdup_printf (_("Tax (%s %%)"), rate);
-    qm_document_add_row (doc, (const char *[]) { _("Net"), "", "", "", "", net }, TRUE);
-    qm_document_add_row (doc, (const char *[]) { tax_label, "", "", "", "", tax }, FALSE);
-    qm_document_add_row (doc, (const char *[]) { _("Total, including tax"), "", "", "", "", gross }, TRUE);
+    /* The totals stay with the last line (issue #35 item 3). */
+    qm_document_add_total_row (doc, (const char *[]) { _("Net"), "", "", "", "", net }, TRUE);
+    qm_document_add_total_row (doc, (const char *[]) { tax_label, "", "", "", "", tax }, FALSE);
+    qm_document_add_total_row (doc, (const char *[]) { _("Total, including tax"), "", "", "", "", gross }, TRUE);
   }
   qm_document_end_table (doc);
 }
@@ -173,6 +193,9 @@ add_schedule (QmDocument    *doc,
   char deposit[32], days[32];
   double before = 0.0;
 
+  /* Each section goes where there is room for all of it (issue #35 item
+   * 3: no page left near-empty by a forced break). */
+  qm_document_begin_keep (doc);
   qm_document_add_heading (doc, _("Delivery and payment"), 1);
   qm_format_number (deposit, sizeof deposit, plan->quote.deposit_fraction * 100.0, 0);
   qm_format_number (days, sizeof days, plan->quote.payment_days, 0);
@@ -199,7 +222,9 @@ add_schedule (QmDocument    *doc,
       qm_document_add_row (doc, (const char *[]) { month, what, paid }, FALSE);
     }
   qm_document_end_table (doc);
+  qm_document_end_keep (doc);
 
+  qm_document_begin_keep (doc);
   qm_document_add_heading (doc, _("Cash flow: buying against renting"), 2);
   qm_document_add_figure (doc, CHART_HEIGHT, draw_cashflow, g_memdup2 (q, sizeof *q), g_free);
   if (q->break_even_valid)
@@ -211,6 +236,7 @@ add_schedule (QmDocument    *doc,
     }
   else
     qm_document_add_paragraph (doc, _("Over this horizon, renting the same GPUs costs no more than buying them."));
+  qm_document_end_keep (doc);
 }
 
 static void
@@ -251,9 +277,10 @@ add_terms (QmDocument          *doc,
            const QmQuoteHeader *h,
            const QmQuote       *q)
 {
-  /* The terms and the signatures on a page of their own, which the
-   * customer signs and returns. */
-  qm_document_add_page_break (doc);
+  /* The terms and the signatures on one page, which the customer signs
+   * and returns: after the cash flow when they fit there, else on a page
+   * of their own. */
+  qm_document_begin_keep (doc);
   qm_document_add_heading (doc, _("Terms"), 1);
   qm_document_add_paragraph (doc, _("Unit prices are converted once into the quote’s currency and rounded to its smallest unit, half away from zero; each line total is its quantity times its net unit price; tax is charged on the net total and rounded once; the total is net plus tax. Quantities are whole units. Support and warranty are priced on list prices. Optional lines the customer declines are not part of the total."));
   if (h->payment_terms && *h->payment_terms)
@@ -266,6 +293,7 @@ add_terms (QmDocument          *doc,
     qm_document_add_paragraph (doc, h->terms);
   qm_document_add_heading (doc, _("Acceptance"), 2);
   qm_document_add_figure (doc, SIGNATURE_HEIGHT, draw_signatures, NULL, NULL);
+  qm_document_end_keep (doc);
 }
 
 static void
@@ -276,7 +304,7 @@ add_technical_summary (QmDocument       *doc,
   g_autofree char *text = NULL;
   char gpus[32], days[QM_FORMAT_BUF], kw[32];
 
-  qm_document_add_page_break (doc);
+  qm_document_begin_keep (doc);
   qm_document_add_heading (doc, _("The plan behind this quote"), 1);
   qm_format_number (gpus, sizeof gpus, e->gpus, 0);
   qm_format_days (days, sizeof days, e->train_days);
@@ -306,6 +334,7 @@ add_technical_summary (QmDocument       *doc,
     if (bands != NULL)
       qm_document_add_paragraph (doc, bands);
   }
+  qm_document_end_keep (doc);
 }
 
 QmDocument *

@@ -6,7 +6,11 @@
  *
  * The document is built from the quote as computed (or as a stored
  * revision froze it) and from the dates given, never from the clock, so a
- * revision printed again next year reads the same.
+ * revision printed again next year reads the same. Its header block names
+ * the project, the preparer and the revision ("Revision A"; a draft only
+ * when @header has none). It is paginated as a document (issue #35 item
+ * 3): the totals stay with the last lines, each later section goes where
+ * there is room for all of it, and the columns fit their numbers.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

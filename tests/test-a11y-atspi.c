@@ -76,22 +76,6 @@ call (Walk       *w,
   return reply;
 }
 
-static char *
-get_string_property (Walk       *w,
-                     const char *path,
-                     const char *name)
-{
-  g_autoptr(GVariant) reply = call (w, path, "org.freedesktop.DBus.Properties", "Get",
-                                    g_variant_new ("(ss)", ATSPI_ACCESSIBLE, name), "(v)");
-  g_autoptr(GVariant) value = NULL;
-
-  if (reply == NULL)
-    return g_strdup ("");
-  g_variant_get (reply, "(v)", &value);
-  return g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) ? g_variant_dup_string (value, NULL)
-                                                             : g_strdup ("");
-}
-
 static gboolean
 is_control_role (const char *role)
 {
@@ -136,26 +120,6 @@ speaks_mnemonic (const char *name)
 
 static void walk_node (Walk *w, const char *path, const char *context, guint depth);
 
-/* ATSPI_STATE_SHOWING (atspi-constants.h: AtspiStateType 24), in the first
- * word of GetState's bit set. */
-#define ATSPI_STATE_SHOWING 24
-
-static gboolean
-is_showing (Walk       *w,
-            const char *path)
-{
-  g_autoptr(GVariant) reply = call (w, path, ATSPI_ACCESSIBLE, "GetState", NULL, "(au)");
-  g_autoptr(GVariant) states = NULL;
-  guint32 first = 0;
-
-  if (reply == NULL)
-    return FALSE;
-  states = g_variant_get_child_value (reply, 0);
-  if (g_variant_n_children (states) > 0)
-    g_variant_get_child (states, 0, "u", &first);
-
-  return (first & (1u << ATSPI_STATE_SHOWING)) != 0;
-}
 
 static void
 check_table (Walk       *w,
@@ -214,6 +178,7 @@ walk_node (Walk       *w,
   g_autoptr(GVariant) children = NULL;
   g_autofree char *name = NULL;
   const char *role = "";
+  gint32 child_count = -1;
   GVariantIter iter;
   const char *child_app, *child_path;
 
@@ -223,10 +188,19 @@ walk_node (Walk       *w,
   if ((role_reply = call (w, path, ATSPI_ACCESSIBLE, "GetRoleName", NULL, "(s)")) == NULL)
     return;
   g_variant_get (role_reply, "(&s)", &role);
-  /* What is not on screen (a stack's other pages) is not read. */
-  if (depth > 1 && !is_showing (w, path))
-    return;
-  name = get_string_property (w, path, "Name");
+  /* Name and ChildCount in one call: a leaf (most nodes are labels) is
+   * not asked for its children. GTK 4.8 reports a stack's other pages as
+   * showing too, so they are walked and held to the same rules. */
+  {
+    g_autoptr(GVariant) all = call (w, path, "org.freedesktop.DBus.Properties", "GetAll",
+                                    g_variant_new ("(s)", ATSPI_ACCESSIBLE), "(a{sv})");
+    g_autoptr(GVariant) props = all != NULL ? g_variant_get_child_value (all, 0) : NULL;
+
+    if (props == NULL || !g_variant_lookup (props, "Name", "s", &name))
+      name = g_strdup ("");
+    if (props != NULL)
+      g_variant_lookup (props, "ChildCount", "i", &child_count);
+  }
   if (depth == 1 && w->window != NULL && g_strcmp0 (name, w->window) != 0)
     return;
   if (g_getenv ("QM_ATSPI_DUMP") != NULL)
@@ -243,7 +217,8 @@ walk_node (Walk       *w,
   if (name[0] != '\0' && speaks_mnemonic (name))
     g_string_append_printf (w->failures, "\n  %s speaks its mnemonic: \"%s\" (%s)", role, name, path);
 
-  if ((children_reply = call (w, path, ATSPI_ACCESSIBLE, "GetChildren", NULL, "(a(so))")) == NULL)
+  if (child_count == 0 ||
+      (children_reply = call (w, path, ATSPI_ACCESSIBLE, "GetChildren", NULL, "(a(so))")) == NULL)
     return;
   children = g_variant_get_child_value (children_reply, 0);
   /* Lists of data: GtkColumnView is a tree grid. (A grid is a layout:

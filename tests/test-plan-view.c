@@ -175,6 +175,15 @@ test_examples (Fixture       *f,
       window = show_view (view, 1280, 900);
       check_figures (QM_PLAN_VIEW (view), editor);
       g_assert_false (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
+      /* Issue #35 item 8: a card for an "80GB" GPU that says it fits in
+       * 85.5 GB says what that is in the binary gigabytes of the name. */
+      if (i == 0)
+        {
+          const char *detail = qm_plan_view_get_figure_detail (QM_PLAN_VIEW (view), "memory");
+
+          g_test_message ("memory: %s", detail);
+          g_assert_nonnull (strstr (detail, "85.5 GB (79.6 GiB)"));
+        }
 
       shot = g_strdup_printf ("plan-view-example-%u-wide-light.png", i);
       qm_test_screenshot (GTK_WIDGET (window), shot, ADW_COLOR_SCHEME_FORCE_LIGHT);

@@ -621,9 +621,18 @@ update_memory (QmPlanView              *self,
                               FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
                               FMT (c, qm_format_bytes, -f->mem_margin, QM_BYTES_GB));
   else if (isfinite (f->mem_capacity))
-    detail = g_strdup_printf (_("Fits in %s with %s to spare"),
-                              FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
-                              FMT (c, qm_format_bytes, f->mem_margin, QM_BYTES_GB));
+    {
+      char d[QM_FORMAT_BUF];
+
+      /* The capacity as the driver reports it, in GB, and in GiB beside
+       * it: an "80GB" H100 holds 85.5 GB, which is 79.6 GiB, the binary
+       * gigabytes its name counts (issue #35 item 8). */
+      /* Translators: "Fits in 85.5 GB (79.6 GiB) with 12.3 GB to spare" */
+      detail = g_strdup_printf (_("Fits in %s (%s) with %s to spare"),
+                                FMT (b, qm_format_bytes, f->mem_capacity, QM_BYTES_GB),
+                                FMT (d, qm_format_bytes, f->mem_capacity, QM_BYTES_GIB),
+                                FMT (c, qm_format_bytes, f->mem_margin, QM_BYTES_GB));
+    }
   set_figure (self, "memory", NULL, FMT (a, qm_format_bytes, f->mem_total, QM_BYTES_GB),
               detail, f->fits == 0);
 }

@@ -32,6 +32,20 @@ qm_test_open_store_at (const char *location)
   return store;
 }
 
+/* Imports data/examples/@name into @store; its id. */
+static inline gint64
+qm_test_import_example (QmStore    *store,
+                        const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+  gint64 id = qm_plan_store_import_file (store, path, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (id, >, 0);
+  return id;
+}
+
 /* The test's database, opened without the daily backup. */
 static inline QmStore *
 qm_test_open_store (void)

@@ -30,6 +30,7 @@
 #include "qm-plan-store.h"
 #include "qm-plan-view.h"
 #include "qm-preferences-window.h"
+#include "qm-test-store.h"
 #include "qm-test-ui.h"
 #include "qm-window.h"
 #include "qm-wizard.h"
@@ -474,19 +475,6 @@ walk_page (Result     *result,
   g_free (job.app_name);
 }
 
-static gint64
-import_example (QmStore    *store,
-                const char *name)
-{
-  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", name, NULL);
-  g_autoptr(GError) error = NULL;
-  gint64 id = qm_plan_store_import_file (store, path, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_cmpint (id, >, 0);
-  return id;
-}
-
 static void
 test_pages (void)
 {
@@ -505,8 +493,8 @@ test_pages (void)
   g_settings_set_boolean (settings, "first-run-done", TRUE);
   store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
   g_assert_no_error (error);
-  ids[0] = import_example (store, "llama-3.1-70b-pretrain-h100.qmplan");
-  ids[1] = import_example (store, "7b-pretrain-30-day-deadline.qmplan");
+  ids[0] = qm_test_import_example (store, "llama-3.1-70b-pretrain-h100.qmplan");
+  ids[1] = qm_test_import_example (store, "7b-pretrain-30-day-deadline.qmplan");
 
   window = qm_window_new_with_store (NULL, store);
   gtk_window_present (GTK_WINDOW (window));

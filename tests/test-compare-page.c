@@ -16,21 +16,9 @@
 #include "qm-format.h"
 #include "qm-metrics.h"
 #include "qm-plan-store.h"
+#include "qm-test-store.h"
 #include "qm-test-ui.h"
 #include "qm-test-util.h"
-
-static gint64
-import_example (QmStore    *store,
-                const char *name)
-{
-  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", name, NULL);
-  g_autoptr(GError) error = NULL;
-  gint64 id = qm_plan_store_import_file (store, path, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_cmpint (id, >, 0);
-  return id;
-}
 
 static gboolean
 has_buildable_id (GtkWidget     *widget,
@@ -62,9 +50,9 @@ test_compare (void)
   const char *text;
 
   g_assert_no_error (error);
-  ids[0] = import_example (store, "llama-3.1-70b-pretrain-h100.qmplan");
-  ids[1] = import_example (store, "7b-pretrain-30-day-deadline.qmplan");
-  ids[2] = import_example (store, "mistral-7b-lora-a100.qmplan");
+  ids[0] = qm_test_import_example (store, "llama-3.1-70b-pretrain-h100.qmplan");
+  ids[1] = qm_test_import_example (store, "7b-pretrain-30-day-deadline.qmplan");
+  ids[2] = qm_test_import_example (store, "mistral-7b-lora-a100.qmplan");
 
   page = QM_COMPARE_PAGE (qm_compare_page_new (store));
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
@@ -385,7 +373,7 @@ test_views_agree (void)
 
   g_assert_no_error (error);
   for (guint i = 0; i < 3; i++)
-    ids[i] = import_example (store, names[i]);
+    ids[i] = qm_test_import_example (store, names[i]);
   page = QM_COMPARE_PAGE (qm_compare_page_new (store));
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 900);

@@ -103,10 +103,7 @@ static inline gboolean
 qm_test_rects_overlap (const QmRect *a,
                        const QmRect *b)
 {
-  if (a->width <= 0 || a->height <= 0 || b->width <= 0 || b->height <= 0)
-    return FALSE;
-  return a->x < b->x + b->width && b->x < a->x + a->width &&
-         a->y < b->y + b->height && b->y < a->y + a->height;
+  return qm_chart_rects_overlap (a, b);
 }
 
 static inline void

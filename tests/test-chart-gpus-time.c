@@ -99,6 +99,43 @@ check (const QmChartStyle *style,
   cairo_surface_destroy (s);
 }
 
+/* The plan's label covers neither the deadline's nor the knee's: with the
+ * plan just under the deadline, at every point of the curve and at the
+ * sizes the plan view and the PDF use ("This plan" covered "Deadline 30.0
+ * days", leaving "e 30.0 days", issue #35 item 8). */
+static void
+test_labels_apart (void)
+{
+  static const int sizes[][2] = { { 800, 480 }, { 640, 360 }, { 480, 320 } };
+  QmChartStyle style;
+
+  qm_chart_style_init_light (&style);
+  for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+    for (guint i = 1; i + 1 < 12; i++)
+      {
+        QmGpusTimeCurve c;
+        QmGpusTimeLayout layout;
+        cairo_t *cr;
+        cairo_surface_t *s = qm_test_chart_surface (sizes[z][0], sizes[z][1], &cr);
+
+        make_curve (&c, TRUE);
+        c.plan_gpus = c.gpus[i];
+        c.plan_days = c.days[i];
+        c.deadline_days = c.days[i] * 1.08;
+        qm_chart_render_gpus_time (&(QmChartFrame) { cr, &style, sizes[z][0], sizes[z][1] }, &c, &layout);
+        if (i == 6 && z == 1)
+          qm_test_save_png (s, "chart-gpus-time-labels-apart.png");
+        g_assert_cmpfloat (layout.plan_label.width, >, 0);
+        g_assert_cmpfloat (layout.deadline_label.width, >, 0);
+        if (qm_test_rects_overlap (&layout.plan_label, &layout.deadline_label) ||
+            qm_test_rects_overlap (&layout.plan_label, &layout.knee_label))
+          g_error ("%d×%d, plan at point %u: the plan's label covers the %s label", sizes[z][0], sizes[z][1], i,
+                   qm_test_rects_overlap (&layout.plan_label, &layout.deadline_label) ? "deadline's" : "knee's");
+        cairo_destroy (cr);
+        cairo_surface_destroy (s);
+      }
+}
+
 static void
 test_light (void)
 {
@@ -143,5 +180,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart-gpus-time/light", test_light);
   g_test_add_func ("/chart-gpus-time/dark", test_dark);
   g_test_add_func ("/chart-gpus-time/empty", test_empty);
+  g_test_add_func ("/chart-gpus-time/labels-apart", test_labels_apart);
   return g_test_run ();
 }

@@ -108,6 +108,51 @@ test_dark (void)
   check (&style, "chart-power-dark.png");
 }
 
+/* Every part of the node that is labelled is named, not only figured
+ * ("3.26 kW" beside the fans, board and PSU, issue #35 item 8), at the
+ * sizes the plan view and the PDF draw, and no two labels overlap. */
+static void
+test_node_names (void)
+{
+  static const int sizes[][2] = { { 800, 420 }, { 640, 360 }, { 560, 340 } };
+  QmChartStyle style;
+  QmCluster cluster;
+  QmPower power;
+
+  qm_chart_style_init_light (&style);
+  make_power (&cluster, &power);
+  for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+    {
+      QmPowerLayout layout;
+      cairo_t *cr;
+      cairo_surface_t *s = qm_test_chart_surface (sizes[z][0], sizes[z][1], &cr);
+      guint named = 0;
+
+      qm_chart_render_power (&(QmChartFrame) { cr, &style, sizes[z][0], sizes[z][1] }, &power, &layout);
+      if (z == 1)
+        qm_test_save_png (s, "chart-power-names.png");
+      qm_test_assert_border_untouched (s);
+      for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
+        {
+          if (layout.node_labels[i].width <= 0)
+            continue;
+          named++;
+          if (!layout.node_label_named[i])
+            g_error ("%d×%d: the node's part %s has only its figure", sizes[z][0], sizes[z][1],
+                     qm_chart_power_node_part_name (i));
+          /* Inside the node panel, left of the cluster's axis labels. */
+          g_assert_cmpfloat (layout.node_labels[i].x + layout.node_labels[i].width, <, layout.cluster_plot.x - 20.0);
+          for (guint j = 0; j < i; j++)
+            g_assert_false (qm_test_rects_overlap (&layout.node_labels[i], &layout.node_labels[j]));
+        }
+      /* The DGX H100's six parts: GPUs, CPUs, memory, NICs, local storage
+       * and the rest are all large enough to label. */
+      g_assert_cmpuint (named, ==, QM_POWER_NODE_PARTS);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
 static void
 test_empty (void)
 {
@@ -132,5 +177,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart-power/light", test_light);
   g_test_add_func ("/chart-power/dark", test_dark);
   g_test_add_func ("/chart-power/empty", test_empty);
+  g_test_add_func ("/chart-power/node-names", test_node_names);
   return g_test_run ();
 }

@@ -75,6 +75,10 @@ check_serving (const QmChartStyle *style,
   g_assert_cmpfloat (layout.ttft_plot.x, ==, layout.tpot_plot.x);
   g_assert_cmpfloat (layout.ttft_plot.width, ==, layout.tpot_plot.width);
   g_assert_cmpint (layout.ttft_axis.scale, ==, QM_SCALE_LOG10);
+  /* The x axis' title stands clear of the legend under it (it sat on
+   * the legend's first row, issue #35 item 8). */
+  g_assert_cmpfloat (layout.x_title.width, >, 0);
+  g_assert_cmpfloat (layout.x_title.y + layout.x_title.height, <=, layout.legend.y - 2.0);
 
   /* The plan's load, the saturation and the targets where the axes put them. */
   g_assert_cmpfloat (fabs (layout.plan_x - 0.5 - round (qm_axis_to_pixel (&layout.x_axis, 300))), <, 0.01);
@@ -105,6 +109,47 @@ check_serving (const QmChartStyle *style,
   cairo_surface_destroy (s);
 }
 
+/* The plan's and the capacity's labels cover neither target's label,
+ * wherever the lines fall (the capacity's label covered "Target 50 ms"
+ * in the serving example, issue #35 item 8). */
+static void
+test_labels_apart (void)
+{
+  static const int sizes[][2] = { { 800, 520 }, { 640, 360 }, { 480, 360 } };
+  QmChartStyle style;
+
+  qm_chart_style_init_light (&style);
+  for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+    for (double at = 80; at <= 640; at += 40)
+      {
+        QmServingCurve c;
+        QmServingLayout layout;
+        cairo_t *cr;
+        cairo_surface_t *s = qm_test_chart_surface (sizes[z][0], sizes[z][1], &cr);
+
+        make_curve (&c);
+        c.capacity_rpm = at;
+        c.capacity_low_rpm = at * 0.9;
+        c.capacity_high_rpm = at * 1.1;
+        c.plan_rpm = at;
+        c.saturated_rpm = 700;
+        qm_chart_render_serving (&(QmChartFrame) { cr, &style, sizes[z][0], sizes[z][1] }, &c, &layout);
+        g_assert_cmpfloat (layout.capacity_label.width, >, 0);
+        g_assert_cmpfloat (layout.plan_label.width, >, 0);
+        g_assert_cmpfloat (layout.tpot_target_label.width, >, 0);
+        if (qm_test_rects_overlap (&layout.capacity_label, &layout.tpot_target_label) ||
+            qm_test_rects_overlap (&layout.plan_label, &layout.ttft_target_label))
+          g_error ("%d×%d, lines at %.0f requests/min: a line's label covers a target's", sizes[z][0], sizes[z][1],
+                   at);
+        /* Inside their panels. */
+        g_assert_cmpfloat (layout.capacity_label.y, >=, layout.tpot_plot.y);
+        g_assert_cmpfloat (layout.capacity_label.y + layout.capacity_label.height, <=,
+                           layout.tpot_plot.y + layout.tpot_plot.height);
+        cairo_destroy (cr);
+        cairo_surface_destroy (s);
+      }
+}
+
 static void
 test_serving (void)
 {
@@ -115,6 +160,7 @@ test_serving (void)
   check_serving (&light, 800, 520, "chart-serving-light.png");
   check_serving (&dark, 800, 520, "chart-serving-dark.png");
   check_serving (&light, 360, 420, "chart-serving-narrow.png");
+  check_serving (&light, 640, 360, "chart-serving-small.png");
 }
 
 static void
@@ -204,5 +250,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart-serving/latency", test_serving);
   g_test_add_func ("/chart-serving/throughput", test_throughput);
   g_test_add_func ("/chart-serving/empty", test_empty);
+  g_test_add_func ("/chart-serving/labels-apart", test_labels_apart);
   return g_test_run ();
 }

@@ -182,7 +182,7 @@ qm_chart_axis_label_width (cairo_t            *cr,
   return widest;
 }
 
-void
+QmRect
 qm_chart_draw_axis (cairo_t            *cr,
                     const QmChartStyle *style,
                     const QmAxis       *axis,
@@ -197,6 +197,7 @@ qm_chart_draw_axis (cairo_t            *cr,
   double extent = left ? plot->height : plot->width;
   double bottom = plot->y + plot->height;
   double label_h = 0.0, h;
+  QmRect title_box = { 0 };
 
   cairo_save (cr);
   cairo_set_line_width (cr, 1.0);
@@ -245,14 +246,16 @@ qm_chart_draw_axis (cairo_t            *cr,
         {
           qm_chart_text_size (cr, style, QM_TEXT_SMALL, title, NULL, &h);
           /* Above the top tick label, which is centred on the plot's top edge. */
-          qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, plot->x, plot->y - h * 0.5 - 2.0, 0.0,
-                                                      1.0 }, title);
+          title_box = qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, plot->x, plot->y - h * 0.5 - 2.0,
+                                                                  0.0, 1.0 }, title);
         }
       else
-        qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, plot->x + plot->width / 2.0,
-                                                    bottom + TICK_LENGTH + label_h + 4.0, 0.5, 0.0 }, title);
+        title_box = qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, plot->x + plot->width / 2.0,
+                                                                bottom + TICK_LENGTH + label_h + 4.0, 0.5, 0.0 },
+                                   title);
     }
   cairo_restore (cr);
+  return title_box;
 }
 
 /* Lays the entries out in rows within @area's width from its top left

@@ -17,6 +17,17 @@ typedef struct
   double x, y, width, height;
 } QmRect;
 
+/* Whether two boxes share any area; an empty box overlaps nothing. */
+static inline gboolean
+qm_chart_rects_overlap (const QmRect *a,
+                        const QmRect *b)
+{
+  if (a->width <= 0 || a->height <= 0 || b->width <= 0 || b->height <= 0)
+    return FALSE;
+  return a->x < b->x + b->width && b->x < a->x + a->width &&
+         a->y < b->y + b->height && b->y < a->y + a->height;
+}
+
 /* What a renderer draws into: the context, the style it draws with and the
  * chart's size; the chart covers (0, 0, width, height). */
 typedef struct
@@ -107,8 +118,9 @@ typedef enum
 } QmAxisSide;
 
 /* @axis along @plot's @side, its major ticks labelled by @format and its
- * @title (or NULL) above it (left) or below the labels (bottom). */
-void   qm_chart_draw_axis   (cairo_t            *cr,
+ * @title (or NULL) above it (left) or below the labels (bottom). Returns
+ * the title's box (0 × 0 without one). */
+QmRect qm_chart_draw_axis   (cairo_t            *cr,
                              const QmChartStyle *style,
                              const QmAxis       *axis,
                              const QmRect       *plot,

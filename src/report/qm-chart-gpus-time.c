@@ -278,8 +278,9 @@ draw_labels (cairo_t               *cr,
       /* Translators: %s is a duration such as "110 days". */
       g_snprintf (text, sizeof text, _("Deadline %s"), qm_format_days (days, sizeof days, c->deadline_days));
       qm_chart_set_color (cr, &style->warning);
-      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout->plot.x + layout->plot.width - 4.0,
-                                                  layout->deadline_y - 2.0, 1.0, 1.0 }, text);
+      layout->deadline_label = qm_chart_text (cr, style,
+                                              &(QmChartLabel) { QM_TEXT_SMALL, layout->plot.x + layout->plot.width - 4.0,
+                                                                layout->deadline_y - 2.0, 1.0, 1.0 }, text);
     }
   if (layout->knee_x >= 0)
     {
@@ -294,14 +295,16 @@ draw_labels (cairo_t               *cr,
        * right edge, so the label never runs into the cost axis. */
       right = layout->knee_x + 4.0 + tw <= layout->plot.x + layout->plot.width;
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, layout->knee_x + (right ? 4.0 : -4.0),
-                                                  layout->plot.y + 2.0, right ? 0.0 : 1.0, 0.0 }, text);
+      layout->knee_label = qm_chart_text (cr, style,
+                                          &(QmChartLabel) { QM_TEXT_SMALL, layout->knee_x + (right ? 4.0 : -4.0),
+                                                            layout->plot.y + 2.0, right ? 0.0 : 1.0, 0.0 }, text);
     }
   if (c->plan_gpus > 0 && c->plan_days > 0)
     {
       char gpus[QM_FORMAT_BUF], days[QM_FORMAT_BUF], text[128];
       QmChartLabel at;
-      double tw, th, lx, ly;
+      double tw, th, lx = 0.0, ly = 0.0;
+      gboolean placed = FALSE;
 
       layout->plan_x = qm_axis_to_pixel (&layout->x_axis, c->plan_gpus);
       layout->plan_y = qm_axis_to_pixel (&layout->y_axis, c->plan_days);
@@ -311,29 +314,44 @@ draw_labels (cairo_t               *cr,
                   qm_format_number (gpus, sizeof gpus, c->plan_gpus, 0),
                   qm_format_days (days, sizeof days, c->plan_days));
       qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
-      /* Label to the right of the point, or to its left near the edge,
-       * on a background patch so the curves do not run through it. */
-      ly = layout->plan_y;
-      if (layout->plan_x + 10.0 + tw < layout->plot.x + layout->plot.width)
-        lx = layout->plan_x + 10.0;
-      else if (layout->plan_x - 10.0 - tw > layout->plot.x)
-        lx = layout->plan_x - 10.0 - tw;
-      else
-        {
-          /* Neither side has room: above the point (below it near the
-           * top), inside the plot, so it covers neither the point nor
-           * the axis' tick labels. */
-          lx = MIN (layout->plan_x - tw / 2.0, layout->plot.x + layout->plot.width - 4.0 - tw);
-          lx = MAX (lx, layout->plot.x + 4.0);
-          gboolean above = layout->plan_y - 10.0 - th >= layout->plot.y;
+      /* On a background patch so the curves do not run through it: to the
+       * right of the point, to its left, above it or below it, the first
+       * place inside the plot that covers neither the deadline's label nor
+       * the knee's ("This plan" covered "Deadline 30.0 days", issue #35
+       * item 8). Where none is clear, the first inside the plot. */
+      {
+        const double cx = MAX (layout->plot.x + 4.0,
+                               MIN (layout->plan_x - tw / 2.0, layout->plot.x + layout->plot.width - 4.0 - tw));
+        const double spots[4][2] = {
+          { layout->plan_x + 10.0, layout->plan_y },
+          { layout->plan_x - 10.0 - tw, layout->plan_y },
+          { cx, layout->plan_y - 10.0 },
+          { cx, layout->plan_y + 10.0 + th },
+        };
 
-          /* The deadline's label sits just above its line at the right:
-           * below the point when above it would cover that label. */
-          if (above && layout->deadline_y >= 0 &&
-              fabs ((layout->plan_y - 10.0) - (layout->deadline_y - 2.0)) < th + 4.0)
-            above = FALSE;
-          ly = above ? layout->plan_y - 10.0 : layout->plan_y + 10.0 + th;
-        }
+        for (guint pass = 0; pass < 2 && !placed; pass++)
+          for (guint i = 0; i < G_N_ELEMENTS (spots) && !placed; i++)
+            {
+              /* The box as qm_chart_text_on_patch() paints it, with a
+               * little air. */
+              QmRect box = { spots[i][0] - 4.0, spots[i][1] - th - 3.0, tw + 8.0, th + 6.0 };
+
+              if (box.x + 2.0 < layout->plot.x || box.x + box.width - 2.0 > layout->plot.x + layout->plot.width ||
+                  box.y + 2.0 < layout->plot.y || box.y + box.height - 2.0 > layout->plot.y + layout->plot.height)
+                continue;
+              if (pass == 0 && (qm_chart_rects_overlap (&box, &layout->deadline_label) ||
+                                qm_chart_rects_overlap (&box, &layout->knee_label)))
+                continue;
+              lx = spots[i][0];
+              ly = spots[i][1];
+              placed = TRUE;
+            }
+        if (!placed)
+          {
+            lx = cx;
+            ly = layout->plan_y - 10.0 - th >= layout->plot.y ? layout->plan_y - 10.0 : layout->plan_y + 10.0 + th;
+          }
+      }
       /* In a narrow chart even the plot is too small: keep it in the chart. */
       lx = MAX (pad, MIN (lx, width - pad - tw));
       at = (QmChartLabel) { QM_TEXT_BOLD, lx, ly, 0.0, 1.0, 0.0, &style->foreground };

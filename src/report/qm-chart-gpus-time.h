@@ -51,6 +51,8 @@ typedef struct
   double no_fit_x0, no_fit_x1;             /* the columns where the model does not fit, or -1 */
   QmRect no_fit_label;                     /* the words that say why, 0 × 0 if none */
   QmRect plan_label;                       /* "This plan: …" */
+  QmRect deadline_label;                   /* "Deadline …", 0 × 0 if none */
+  QmRect knee_label;                       /* "Knee: …", 0 × 0 if none */
   gboolean band_drawn;                     /* the likely range is shaded */
 } QmGpusTimeLayout;
 

@@ -9,6 +9,7 @@
 #include "qm-chart-power.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "qm-format.h"
@@ -198,7 +199,9 @@ draw_node_panel (cairo_t            *cr,
       cairo_rectangle (cr, x + w + 6.0, y - text_h + 3.0, 6.0, text_h - 6.0);
       cairo_fill (cr);
       qm_chart_set_color (cr, &style->foreground);
-      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w + 15.0, y, 0.0, 1.0 }, label);
+      layout->node_labels[i] = qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w + 15.0, y, 0.0, 1.0 },
+                                              label);
+      layout->node_label_named[i] = strcmp (label, watts) != 0;
       last_label_top = y - text_h;
     }
   qm_chart_set_color (cr, &style->foreground);
@@ -227,7 +230,7 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
   };
   double cluster_values[2][QM_POWER_CLUSTER_PARTS];
   double node_top = 0.0, node_w, cluster_top = 0.0, text_h, legend_h, caption_h;
-  double top, plot_h, label_w;
+  double top, plot_h, label_w, split;
   char caption[256], a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
 
   for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
@@ -266,17 +269,36 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
   top = pad + text_h * 2 + 8.0;
   plot_h = MAX (10.0, height - top - pad - legend_h - caption_h - text_h * 2 - 14.0);
 
-  /* Node panel: a third of the width. */
+  /* Node panel: a third of the width, or up to half of it where the
+   * parts' names need it beside the bar ("Fans, board, PSU 3.26 kW" was
+   * cut to "3.26 kW", issue #35 item 8): axis labels, the bar (at most
+   * 60 px), the swatch and the widest name with its figure. */
   qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, top + plot_h, top);
   label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, qm_chart_tick_number, NULL);
-  layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, width * 0.34 - label_w - 6.0 - pad), plot_h };
+  {
+    double widest = 0.0, tw;
+
+    for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
+      if (node_values[i] > 0.0)
+        {
+          char text[96], watts[QM_FORMAT_BUF];
+
+          g_snprintf (text, sizeof text, "%s %s", qm_chart_power_node_part_name (i),
+                      qm_format_si (watts, sizeof watts, node_values[i], "W"));
+          qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, NULL);
+          widest = MAX (widest, tw);
+        }
+    split = MIN (MAX (width * 0.34, pad + label_w + 6.0 + 8.0 + 60.0 + 15.0 + widest + 2.0 - PANEL_GAP * 0.5),
+                 width * 0.5);
+  }
+  layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, split - label_w - 6.0 - pad), plot_h };
   qm_chart_draw_axis (cr, style, &layout.node_axis, &layout.node_plot, QM_AXIS_LEFT,
                       _("One node (W, provisioned)"), qm_chart_tick_number, NULL);
   draw_node_panel (cr, style, node_values, node_w, &layout);
 
   /* Cluster panel: the rest. */
   {
-    double left = width * 0.34 + PANEL_GAP;
+    double left = split + PANEL_GAP;
 
     qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, top + plot_h, top);
     label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, qm_chart_tick_number, NULL);

@@ -24,6 +24,10 @@ typedef struct
   QmRect node_parts[QM_POWER_NODE_PARTS];
   QmRect cluster_parts[2][QM_POWER_CLUSTER_PARTS];  /* [0] provisioned, [1] average */
   double node_total_w;     /* the figure under the node's bar: its parts' sum */
+  /* Each node part's label beside the bar (0 × 0 where none was drawn),
+   * and whether it carries the part's name or only its figure. */
+  QmRect node_labels[QM_POWER_NODE_PARTS];
+  gboolean node_label_named[QM_POWER_NODE_PARTS];
 } QmPowerLayout;
 
 const char *qm_chart_power_node_part_name    (guint i);

@@ -144,14 +144,56 @@ draw_panel (cairo_t              *cr,
 
 /* The plan's load: a vertical line through both panels and its label,
  * placed where it fits. */
+/* A bold label beside the vertical line at column @x inside @plot: right
+ * of it at the top, left of it at the top, then the same at the bottom,
+ * the first that stays in the plot and covers none of @avoid (the
+ * capacity's label covered "Target 50 ms", issue #35 item 8). Returns
+ * the box drawn. */
+static QmRect
+line_label (cairo_t            *cr,
+            const QmChartStyle *style,
+            const char         *text,
+            double              x,
+            const QmRect       *plot,
+            const QmRect       *avoid,
+            guint               n_avoid)
+{
+  double tw, th;
+  double spots[4][2];
+
+  qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, &th);
+  for (guint i = 0; i < 4; i++)
+    {
+      spots[i][0] = i % 2 == 0 ? x + 6.0 : x - 6.0 - tw;
+      spots[i][0] = MAX (spots[i][0], plot->x + 2.0);
+      spots[i][1] = i < 2 ? plot->y + 2.0 : plot->y + plot->height - th - 2.0;
+    }
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < 4; i++)
+      {
+        QmRect box = { spots[i][0] - 2.0, spots[i][1] - 1.0, tw + 4.0, th + 2.0 };
+        gboolean clear = TRUE;
+
+        if (pass == 0 && box.x + box.width > plot->x + plot->width)
+          continue;
+        for (guint k = 0; k < n_avoid && clear; k++)
+          clear = !qm_chart_rects_overlap (&box, &avoid[k]);
+        if (!clear && pass == 0)
+          continue;
+        return qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, spots[i][0], spots[i][1], 0.0, 0.0,
+                                                                    0.0, &style->foreground }, text);
+      }
+  return (QmRect) { 0 };
+}
+
 static double
-draw_plan_load (cairo_t               *cr,
-                const QmChartStyle    *style,
-                const QmServingCurve  *c,
-                const QmServingLayout *layout)
+draw_plan_load (cairo_t              *cr,
+                const QmChartStyle   *style,
+                const QmServingCurve *c,
+                QmServingLayout      *layout)
 {
   char rate[QM_FORMAT_BUF], text[160];
-  double x, tw, lx;
+  double x;
 
   if (!(c->plan_rpm > 0))
     return -1;
@@ -171,11 +213,7 @@ draw_plan_load (cairo_t               *cr,
                            "This plan: %s requests/min on %u replicas", c->replicas),
               qm_format_number (rate, sizeof rate, c->plan_rpm, c->plan_rpm < 10 ? 1 : 0),
               c->replicas);
-  qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
-  lx = x + 6.0 + tw < layout->ttft_plot.x + layout->ttft_plot.width ? x + 6.0 : x - 6.0 - tw;
-  lx = MAX (lx, layout->ttft_plot.x + 2.0);
-  qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, lx, layout->ttft_plot.y + 2.0, 0.0, 0.0,
-                                                       0.0, &style->foreground }, text);
+  layout->plan_label = line_label (cr, style, text, x, &layout->ttft_plot, &layout->ttft_target_label, 1);
   return x;
 }
 
@@ -183,13 +221,13 @@ draw_plan_load (cairo_t               *cr,
  * targets): a dashed vertical line through both panels, labelled at the
  * top of the lower panel (the plan's load is labelled in the upper one). */
 static double
-draw_capacity (cairo_t               *cr,
-               const QmChartStyle    *style,
-               const QmServingCurve  *c,
-               const QmServingLayout *layout)
+draw_capacity (cairo_t              *cr,
+               const QmChartStyle   *style,
+               const QmServingCurve *c,
+               QmServingLayout      *layout)
 {
   char rate[QM_FORMAT_BUF], text[160];
-  double x, tw, lx;
+  double x;
 
   if (!(c->capacity_rpm > 0) || c->capacity_rpm > layout->x_axis.max)
     return -1;
@@ -219,16 +257,12 @@ draw_capacity (cairo_t               *cr,
    * plan's GPUs hold within the latency targets. */
   g_snprintf (text, sizeof text, _("Capacity: %s requests/min"),
               qm_format_number (rate, sizeof rate, c->capacity_rpm, c->capacity_rpm < 10 ? 1 : 0));
-  qm_chart_text_size (cr, style, QM_TEXT_BOLD, text, &tw, NULL);
-  lx = x + 6.0 + tw < layout->tpot_plot.x + layout->tpot_plot.width ? x + 6.0 : x - 6.0 - tw;
-  lx = MAX (lx, layout->tpot_plot.x + 2.0);
-  qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, lx, layout->tpot_plot.y + 2.0, 0.0, 0.0,
-                                                       0.0, &style->foreground }, text);
+  layout->capacity_label = line_label (cr, style, text, x, &layout->tpot_plot, &layout->tpot_target_label, 1);
   return x;
 }
 
 /* The label of @panel's target, whose line draw_panel() put at row @y. */
-static void
+static QmRect
 target_label (cairo_t            *cr,
               const QmChartStyle *style,
               const Panel        *panel,
@@ -237,12 +271,12 @@ target_label (cairo_t            *cr,
   char ms[QM_FORMAT_BUF], text[96];
 
   if (y < 0)
-    return;
+    return (QmRect) { 0 };
   /* Translators: a latency target; %s is a number of milliseconds. */
   g_snprintf (text, sizeof text, _("Target %s ms"), qm_format_number (ms, sizeof ms, panel->target, 0));
-  qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_SMALL,
-                                                       panel->plot->x + panel->plot->width - 4.0, y - 2.0,
-                                                       1.0, 1.0, 0.0, &style->warning }, text);
+  return qm_chart_text_on_patch (cr, style, &(QmChartLabel) { QM_TEXT_SMALL,
+                                                              panel->plot->x + panel->plot->width - 4.0, y - 2.0,
+                                                              1.0, 1.0, 0.0, &style->warning }, text);
 }
 
 void
@@ -304,7 +338,10 @@ qm_chart_render_serving (const QmChartFrame   *frame,
   x_title_h = text_h * 2 + 10.0;
 
   /* Two panels over one x axis; each panel's title sits above it. */
-  panels_h = MAX (20.0, height - pad - legend_h - 6.0 - x_title_h - 2 * (text_h * 1.5 + 8.0) - gap);
+  /* The pad above the first panel's title and the one below the legend
+   * (with one pad only, the x-axis title sat on the legend, issue #35
+   * item 8). */
+  panels_h = MAX (20.0, height - 2 * pad - legend_h - 6.0 - x_title_h - 2 * (text_h * 1.5 + 8.0) - gap);
   layout.ttft_plot.y = pad + text_h * 1.5 + 8.0;
   layout.ttft_plot.height = panels_h / 2;
   layout.tpot_plot.y = layout.ttft_plot.y + layout.ttft_plot.height + gap + text_h * 1.5 + 8.0;
@@ -334,13 +371,13 @@ qm_chart_render_serving (const QmChartFrame   *frame,
       cairo_stroke (cr);
     }
   layout.ttft_target_y = draw_panel (cr, style, c, &ttft);
-  qm_chart_draw_axis (cr, style, &layout.x_axis, &layout.tpot_plot, QM_AXIS_BOTTOM,
-                      _("Requests per minute"), qm_chart_tick_number, NULL);
+  layout.x_title = qm_chart_draw_axis (cr, style, &layout.x_axis, &layout.tpot_plot, QM_AXIS_BOTTOM,
+                                      _("Requests per minute"), qm_chart_tick_number, NULL);
   layout.tpot_target_y = draw_panel (cr, style, c, &tpot);
 
   /* Labels outside the clip so they are never cut. */
-  target_label (cr, style, &ttft, layout.ttft_target_y);
-  target_label (cr, style, &tpot, layout.tpot_target_y);
+  layout.ttft_target_label = target_label (cr, style, &ttft, layout.ttft_target_y);
+  layout.tpot_target_label = target_label (cr, style, &tpot, layout.tpot_target_y);
   layout.saturated_x = c->saturated_rpm > 0 && c->saturated_rpm < layout.x_axis.max
                        ? qm_axis_to_pixel (&layout.x_axis, c->saturated_rpm) : -1;
   layout.capacity_x0 = layout.capacity_x1 = -1;
@@ -352,8 +389,8 @@ qm_chart_render_serving (const QmChartFrame   *frame,
   layout.capacity_x = draw_capacity (cr, style, c, &layout);
   layout.plan_x = draw_plan_load (cr, style, c, &layout);
 
-  qm_chart_legend (cr, style, legend, n_legend,
-                   &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });
+  layout.legend = (QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h };
+  qm_chart_legend (cr, style, legend, n_legend, &layout.legend);
   cairo_restore (cr);
 
   if (layout_out != NULL)

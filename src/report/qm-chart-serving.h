@@ -51,6 +51,12 @@ typedef struct
   double capacity_x1;
   double ttft_target_y;   /* pixel rows of the targets, or -1 */
   double tpot_target_y;
+  QmRect x_title;         /* "Requests per minute" */
+  QmRect ttft_target_label;  /* "Target … ms", 0 × 0 if none */
+  QmRect tpot_target_label;
+  QmRect plan_label;      /* "This plan: …", 0 × 0 if none */
+  QmRect capacity_label;  /* "Capacity: …", 0 × 0 if none */
+  QmRect legend;
 } QmServingLayout;
 
 void qm_chart_render_serving (const QmChartFrame   *frame,

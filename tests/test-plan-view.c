@@ -200,6 +200,7 @@ test_screenshots (Fixture       *f,
   static const struct { const char *name; int w, h; gboolean panel; } sizes[] = {
     { "wide", 1280, 900, TRUE },
     { "wide-closed", 1280, 900, FALSE },
+    { "720", 720, 900, FALSE },
     { "narrow", 400, 900, FALSE },
     { "narrow-open", 400, 900, TRUE },
   };

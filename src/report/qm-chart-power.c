@@ -230,7 +230,11 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
   };
   double cluster_values[2][QM_POWER_CLUSTER_PARTS];
   double node_top = 0.0, node_w, cluster_top = 0.0, text_h, legend_h, caption_h;
-  double top, plot_h, label_w, split;
+  double top, plot_h, split, node_label_w, cluster_label_w, cluster_left, slot, title_h, bar_caption_h;
+  QmChartLabel node_title, cluster_title, bar_caption[2];
+  const char *node_title_text = _("One node (W, provisioned)");
+  const char *cluster_title_text = _("Whole cluster (kW at the facility meter)");
+  const char *bar_caption_text[2] = { _("Provisioned (peak)"), _("Average (for energy)") };
   char caption[256], a[QM_FORMAT_BUF], b[QM_FORMAT_BUF], c[QM_FORMAT_BUF];
 
   for (guint i = 0; i < QM_POWER_NODE_PARTS; i++)
@@ -266,15 +270,18 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, "Xg", NULL, &text_h);
   caption_h = text_h + 4.0;
 
-  top = pad + text_h * 2 + 8.0;
-  plot_h = MAX (10.0, height - top - pad - legend_h - caption_h - text_h * 2 - 14.0);
+  /* The axes' tick labels do not depend on the plot's height: measure
+   * them first, so the panels' widths, and from them the titles' and the
+   * bar captions' lines, are known before the height is. */
+  qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, 100.0, 0.0);
+  qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, 100.0, 0.0);
+  node_label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, qm_chart_tick_number, NULL);
+  cluster_label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, qm_chart_tick_number, NULL);
 
   /* Node panel: a third of the width, or up to half of it where the
    * parts' names need it beside the bar ("Fans, board, PSU 3.26 kW" was
    * cut to "3.26 kW", issue #35 item 8): axis labels, the bar (at most
    * 60 px), the swatch and the widest name with its figure. */
-  qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, top + plot_h, top);
-  label_w = qm_chart_axis_label_width (cr, style, &layout.node_axis, qm_chart_tick_number, NULL);
   {
     double widest = 0.0, tw;
 
@@ -288,49 +295,70 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
           qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, NULL);
           widest = MAX (widest, tw);
         }
-    split = MIN (MAX (width * 0.34, pad + label_w + 6.0 + 8.0 + 60.0 + 15.0 + widest + 2.0 - PANEL_GAP * 0.5),
+    split = MIN (MAX (width * 0.34, pad + node_label_w + 6.0 + 8.0 + 60.0 + 15.0 + widest + 2.0 - PANEL_GAP * 0.5),
                  width * 0.5);
   }
-  layout.node_plot = (QmRect) { pad + label_w + 6.0, top, MAX (10.0, split - label_w - 6.0 - pad), plot_h };
-  qm_chart_draw_axis (cr, style, &layout.node_axis, &layout.node_plot, QM_AXIS_LEFT,
-                      _("One node (W, provisioned)"), qm_chart_tick_number, NULL);
+  cluster_left = split + PANEL_GAP;
+  slot = MAX (10.0, width - cluster_left - cluster_label_w - 6.0 - pad) / 2.0;
+
+  /* The panels' titles and the bars' captions break into lines within
+   * their panel and slot (in German the cluster's title ran past the
+   * chart's edge and the two captions into each other, issue #35 item 8). */
+  node_title = (QmChartLabel) { QM_TEXT_SMALL, pad, 0.0, 0.0, 1.0, MAX (10.0, split - pad) };
+  cluster_title = (QmChartLabel) { QM_TEXT_SMALL, cluster_left, 0.0, 0.0, 1.0, MAX (10.0, width - pad - cluster_left) };
+  for (guint k = 0; k < 2; k++)
+    bar_caption[k] = (QmChartLabel) { QM_TEXT_SMALL, 0.0, 0.0, 0.5, 0.0, MAX (10.0, slot - 6.0) };
+  title_h = MAX (qm_chart_text_box (cr, style, &node_title, node_title_text).height,
+                 qm_chart_text_box (cr, style, &cluster_title, cluster_title_text).height);
+  bar_caption_h = MAX (qm_chart_text_box (cr, style, &bar_caption[0], bar_caption_text[0]).height,
+                       qm_chart_text_box (cr, style, &bar_caption[1], bar_caption_text[1]).height);
+
+  /* Below the titles, half a line for the top tick label. */
+  top = pad + title_h + text_h * 0.5 + 6.0;
+  plot_h = MAX (10.0, height - top - pad - legend_h - caption_h - bar_caption_h - text_h - 14.0);
+
+  qm_axis_init (&layout.node_axis, QM_SCALE_LINEAR, 0.0, node_top * 1.05, 5, top + plot_h, top);
+  layout.node_plot = (QmRect) { pad + node_label_w + 6.0, top, MAX (10.0, split - node_label_w - 6.0 - pad), plot_h };
+  qm_chart_draw_axis (cr, style, &layout.node_axis, &layout.node_plot, QM_AXIS_LEFT, NULL, qm_chart_tick_number,
+                      NULL);
+  qm_chart_set_color (cr, &style->foreground);
+  node_title.y = top - text_h * 0.5 - 2.0;
+  layout.node_title = qm_chart_text (cr, style, &node_title, node_title_text);
   draw_node_panel (cr, style, node_values, node_w, &layout);
 
   /* Cluster panel: the rest. */
-  {
-    double left = split + PANEL_GAP;
+  qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, top + plot_h, top);
+  layout.cluster_plot = (QmRect) { cluster_left + cluster_label_w + 6.0, top, slot * 2.0, plot_h };
+  qm_chart_draw_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot, QM_AXIS_LEFT, NULL,
+                      qm_chart_tick_number, NULL);
+  qm_chart_set_color (cr, &style->foreground);
+  cluster_title.y = top - text_h * 0.5 - 2.0;
+  layout.cluster_title = qm_chart_text (cr, style, &cluster_title, cluster_title_text);
+  for (guint k = 0; k < 2; k++)
+    {
+      double w = MIN (slot * 0.5, 110.0);
+      double x = round (layout.cluster_plot.x + k * slot + (slot - w) / 2.0);
+      double total = stack (cr, style, &layout.cluster_axis, x, w, cluster_values[k], cluster_series,
+                            QM_POWER_CLUSTER_PARTS, layout.cluster_parts[k]);
 
-    qm_axis_init (&layout.cluster_axis, QM_SCALE_LINEAR, 0.0, cluster_top * 1.05, 5, top + plot_h, top);
-    label_w = qm_chart_axis_label_width (cr, style, &layout.cluster_axis, qm_chart_tick_number, NULL);
-    layout.cluster_plot = (QmRect) { left + label_w + 6.0, top, MAX (10.0, width - left - label_w - 6.0 - pad), plot_h };
-    qm_chart_draw_axis (cr, style, &layout.cluster_axis, &layout.cluster_plot, QM_AXIS_LEFT,
-                        _("Whole cluster (kW at the facility meter)"), qm_chart_tick_number, NULL);
-    for (guint k = 0; k < 2; k++)
-      {
-        double slot = layout.cluster_plot.width / 2.0;
-        double w = MIN (slot * 0.5, 110.0);
-        double x = round (layout.cluster_plot.x + k * slot + (slot - w) / 2.0);
-        double total = stack (cr, style, &layout.cluster_axis, x, w, cluster_values[k], cluster_series,
-                              QM_POWER_CLUSTER_PARTS, layout.cluster_parts[k]);
+      /* Each part's name on it, where it fits: not told by colour alone
+       * (issue #37 item 9). */
+      for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
+        {
+          const QmRect *r = &layout.cluster_parts[k][i];
 
-        /* Each part's name on it, where it fits: not told by colour alone
-         * (issue #37 item 9). */
-        for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
-          {
-            const QmRect *r = &layout.cluster_parts[k][i];
-
-            if (r->height > 2)
-              qm_chart_label_part (cr, style, &(QmRect) { r->x, r->y + 1.0, r->width, r->height - 1.0 },
-                                   &style->series[cluster_series[i]], qm_chart_power_cluster_part_name (i));
-          }
-        qm_chart_set_color (cr, &style->foreground);
-        qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w / 2.0, top + plot_h + 4.0, 0.5, 0.0 },
-                       k == 0 ? _("Provisioned (peak)") : _("Average (for energy)"));
-        qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, x + w / 2.0, top + plot_h + 4.0 + text_h,
-                                                    0.5, 0.0 },
-                       qm_format_si (a, sizeof a, total * 1000.0, "W"));
-      }
-  }
+          if (r->height > 2)
+            qm_chart_label_part (cr, style, &(QmRect) { r->x, r->y + 1.0, r->width, r->height - 1.0 },
+                                 &style->series[cluster_series[i]], qm_chart_power_cluster_part_name (i));
+        }
+      qm_chart_set_color (cr, &style->foreground);
+      bar_caption[k].x = x + w / 2.0;
+      bar_caption[k].y = top + plot_h + 4.0;
+      layout.bar_captions[k] = qm_chart_text (cr, style, &bar_caption[k], bar_caption_text[k]);
+      qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_BOLD, x + w / 2.0, top + plot_h + 4.0 + bar_caption_h,
+                                                  0.5, 0.0 },
+                     qm_format_si (a, sizeof a, total * 1000.0, "W"));
+    }
 
   qm_chart_set_color (cr, &style->foreground);
   qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, pad, height - pad - legend_h - 4.0, 0.0, 1.0 },

@@ -28,6 +28,9 @@ typedef struct
    * and whether it carries the part's name or only its figure. */
   QmRect node_labels[QM_POWER_NODE_PARTS];
   gboolean node_label_named[QM_POWER_NODE_PARTS];
+  QmRect node_title;       /* the panels' titles above them */
+  QmRect cluster_title;
+  QmRect bar_captions[2];  /* "Provisioned (peak)", "Average (for energy)" */
 } QmPowerLayout;
 
 const char *qm_chart_power_node_part_name    (guint i);

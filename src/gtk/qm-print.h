@@ -21,4 +21,18 @@ gboolean qm_print_document (GtkWidget   *parent,
                             const char  *export_path,
                             GError     **error);
 
+/* Print Preview straight away, as the print dialog's Preview button does
+ * (tests). Takes ownership of @doc. */
+gboolean qm_print_preview_document (GtkWidget   *parent,
+                                    QmDocument  *doc,
+                                    QmPaper      paper,
+                                    const char  *job_name,
+                                    GError     **error);
+
+/* Whether Print Preview can show anything: the gtk-print-preview-command
+ * program is installed, or a default PDF viewer. @previewer, if not NULL,
+ * gets the previewer's program name (or NULL). */
+gboolean qm_print_previewer_available (GtkWidget  *parent,
+                                       char      **previewer);
+
 G_END_DECLS

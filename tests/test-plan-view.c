@@ -330,6 +330,71 @@ test_bom_wheel (Fixture       *f,
   close_window (window);
 }
 
+/* Issue #35 item 10: Go To (plan.jump-to, Alt+1 … 6) brings each section's
+ * heading to the top of the view, as far as the page scrolls, and puts
+ * the keyboard focus inside it; the menu lists them. */
+static void
+test_jump_to_section (Fixture       *f,
+                      gconstpointer  data)
+{
+  static const char *const names[] = { "summary", "charts", "bom", "quote", "advisor", "notes" };
+  QmPlan plan;
+  g_autoptr(QmPlanEditor) editor = NULL;
+  GtkWidget *view, *scroll;
+  GtkWindow *window;
+  GtkAdjustment *adj;
+  double last = -1.0;
+
+  /* The quoted example: it has every section. */
+  load_example ("llama-3.1-70b-quote-eur.qmplan", &plan);
+  editor = qm_plan_editor_new (&plan);
+  view = qm_plan_view_new (NULL, editor);
+  window = show_view (view, 1100, 700);
+  iterate (100);
+  scroll = adw_flap_get_content (ADW_FLAP (find_flap (view)));
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroll));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GtkWidget *section = qm_plan_view_section (QM_PLAN_VIEW (view), names[i]);
+      GtkWidget *focus;
+      graphene_point_t at;
+      double value, bottom;
+
+      g_assert_nonnull (section);
+      g_assert_true (gtk_widget_get_visible (section));
+      /* By the menu's action, and by Ctrl+1 … 6 for the same. */
+      g_assert_true (gtk_widget_activate_action (view, "plan.jump-to", "s", names[i]));
+      iterate (20);
+      value = gtk_adjustment_get_value (adj);
+      bottom = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+      /* The sections come in page order: each jump goes further down,
+       * until the page cannot scroll further. */
+      g_assert_cmpfloat (value, >=, last);
+      last = value;
+      /* The heading is at the top of the view, or the page is at its end
+       * with the section in sight. */
+      g_assert_true (gtk_widget_compute_point (section, scroll, &GRAPHENE_POINT_INIT (0, 0), &at));
+      if (value < bottom - 1.0)
+        g_assert_cmpfloat (fabs (at.y - 12.0), <=, 2.0);
+      else
+        g_assert_cmpfloat (at.y, <, gtk_adjustment_get_page_size (adj));
+      g_assert_cmpfloat (at.y, >=, 0.0);
+      /* The keyboard is in the section. */
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      if (i > 0)
+        {
+          g_assert_nonnull (focus);
+          g_assert_true (gtk_widget_is_ancestor (focus, section));
+        }
+    }
+  /* Back to the top. */
+  g_assert_true (gtk_widget_activate_action (view, "plan.jump-to", "s", "summary"));
+  iterate (20);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), <=, 12.0);
+  close_window (window);
+}
+
 static void
 set_spin (GtkWidget  *spin,
           const char *text)
@@ -975,6 +1040,7 @@ main (int argc, char **argv)
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("/plan-view/bom-wheel", test_bom_wheel);
+  ADD ("/plan-view/jump-to-section", test_jump_to_section);
   ADD ("/plan-view/examples", test_examples);
   ADD ("/plan-view/screenshots", test_screenshots);
   ADD ("/plan-view/edit-undo", test_edit_undo);

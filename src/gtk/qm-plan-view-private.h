@@ -215,6 +215,10 @@ void qm_plan_view_update_figures (QmPlanView *self, const QmPlanViewFigures *f);
 
 /* qm-plan-view-quote.c */
 void  qm_plan_view_quote_class_init (GtkWidgetClass *widget_class);
+
+/* qm-plan-view-sections.c: Go To a section (plan.jump-to, Ctrl+1 … 6). */
+void       qm_plan_view_sections_class_init (GtkWidgetClass *widget_class);
+void       qm_plan_view_sections_add_menu   (QmPlanView     *self);
 void  qm_plan_view_quote_update     (QmPlanView     *self);
 char *qm_plan_view_quote_tooltip    (QmPlanView     *self,
                                      double          x,

@@ -739,6 +739,7 @@ qm_plan_view_constructed (GObject *object)
     self->editor = qm_plan_editor_new (NULL);
   load_saved (self);
   show_read_only (self);
+  qm_plan_view_sections_add_menu (self);
   qm_plan_view_inputs_build (self);
   qm_advisor_panel_set_store (self->advisor_panel, self->store);
   qm_advisor_panel_set_editor (self->advisor_panel, self->editor);
@@ -920,6 +921,7 @@ qm_plan_view_class_init (QmPlanViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_chart_box);
   gtk_widget_class_bind_template_child (widget_class, QmPlanView, quote_actions);
   qm_plan_view_quote_class_init (widget_class);
+  qm_plan_view_sections_class_init (widget_class);
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     gtk_widget_class_install_action (widget_class, actions[i].name, NULL, activate);

@@ -131,4 +131,9 @@ const char   *qm_plan_view_get_figure_band  (QmPlanView   *self,
  * on, or NULL when hidden. For tests. */
 const char   *qm_plan_view_get_bands_basis  (QmPlanView   *self);
 
+/* The section of the page named @name (summary, charts, bom, quote,
+ * advisor, notes: the targets of plan.jump-to), heading included. */
+GtkWidget *qm_plan_view_section (QmPlanView *self,
+                                 const char *name);
+
 G_END_DECLS

@@ -231,9 +231,11 @@ draw_scatter (cairo_t             *cr,
 }
 
 /* A bar's value as printed: in full, or in its short form ("2.05 k",
- * "$132 M") where the full one is wider than the bar (@bar_w); TRUE when
- * even that is, so that it stands upright (reading upwards) above the
- * bar. Its size across and up the page in @tw, @th as drawn. */
+ * "$132 M") where the full one is wider than the bar (@bar_w) less a
+ * pixel, so that neighbours keep three pixels apart ("5.8" and "0.01"
+ * read "5.80.01" when they touched); TRUE when even that is, so that it
+ * stands upright (reading upwards) above the bar. Its size across and up
+ * the page in @tw, @th as drawn. */
 static gboolean
 value_label (cairo_t            *cr,
              const QmChartStyle *style,
@@ -251,7 +253,7 @@ value_label (cairo_t            *cr,
   else
     g_strlcpy (label, "–", QM_FORMAT_BUF);
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, tw, th);
-  if (*tw > bar_w + 6 && v >= 1000)
+  if (*tw > bar_w - 1 && v >= 1000)
     {
       if (metric == 2)
         qm_chart_tick_money (v, label, QM_FORMAT_BUF, (gpointer) currency);
@@ -259,7 +261,7 @@ value_label (cairo_t            *cr,
         qm_format_si (label, QM_FORMAT_BUF, v, "");
       qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, tw, th);
     }
-  return *tw > bar_w + 6;
+  return *tw > bar_w - 1;
 }
 
 /* A bar's value above it: across, or upright where value_label() says

@@ -644,8 +644,11 @@ test_expand (void)
   g_assert_true (qm_compare_page_get_cell (page, "memory", 1, NULL) != NULL);
 
   /* A click opens the row. */
+  g_assert_true (gtk_widget_grab_focus (expander));
   g_signal_emit_by_name (expander, "clicked");
   g_assert_true (qm_compare_page_get_expanded (page, "memory"));
+  /* The focus stays on the row's button, rebuilt with the table. */
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == qm_compare_page_get_expander (page, "memory"));
   for (guint p = 0; p < 3; p++)
     {
       const char *weights = qm_compare_page_get_cell (page, "memory.weights", p, NULL);

@@ -498,6 +498,25 @@ test_views_agree (void)
         line_marks -= json_array_get_boolean_element (tied, i);
       g_assert_cmpuint (line_marks, ==, 0);
 
+      /* Which plans it applies to and its parts, as the table says; the
+       * page expands exactly the rows that have parts. */
+      g_assert_cmpstr (json_object_get_string_member (row, "modes"), ==, qm_metric_modes_to_string (metric->modes));
+      g_assert_cmpint (json_object_has_member (row, "parts"), ==, metric->n_parts > 0);
+      g_assert_cmpint (qm_compare_page_get_expander (page, id) != NULL, ==, metric->n_parts > 0);
+      if (metric->n_parts > 0)
+        {
+          JsonArray *parts = json_object_get_array_member (row, "parts");
+
+          g_assert_cmpuint (json_array_get_length (parts), >, 0);
+          for (guint k = 0; k < json_array_get_length (parts); k++)
+            {
+              JsonObject *part = json_array_get_object_element (parts, k);
+
+              g_assert_nonnull (qm_metric_find_part (metric, json_object_get_string_member (part, "id")));
+              g_assert_cmpuint (json_array_get_length (json_object_get_array_member (part, "values")), ==, 3);
+            }
+        }
+
       /* The PDF: the row's label and cells in order, marks where the page
        * has them (white space aside: the table wraps). */
       pdf_needle = qm_test_squeeze (pdf_row->str);

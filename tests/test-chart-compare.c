@@ -134,6 +134,102 @@ test_dark (void)
   check (&style, "chart-compare-dark.png");
 }
 
+/* Every bar carries its value, as the comparison PDF's caption says
+ * ("the values are printed on the bars", issue #35 item 4): the three
+ * plans of the examples (a 2,048-GPU pretraining, a 16-GPU serving plan
+ * without a time to train, an 8-GPU LoRA run), whose $132 M, $525,278 and
+ * $504,911 were too wide for their bars and went unprinted, as did the
+ * third plan's every figure, at the PDF's width and the app's from 720 px:
+ * each value's box inside the chart and clear of every other. */
+static void
+test_values_printed (void)
+{
+  const QmCompareItem examples[] = {
+    { "A: Llama 3.1 70B pretraining on 2,048 H100", 2048, 110.0, 132.0e6, 3495, 2798 },
+    { "B: Llama 3.1 70B chat serving on 16 MI300X", 16, 0.0, 525278, 26, 5.84 },
+    { "C: Mistral 7B LoRA fine-tune on one DGX A100", 8, 0.22, 504911, 8.5, 0.0133 },
+  };
+  const int sizes[][2] = { { 480, 300 }, { 640, 360 }, { 700, 360 }, { 1040, 360 } };
+
+  for (guint st = 0; st < 2; st++)
+    for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+      {
+        QmChartStyle style;
+        QmCompareLayout layout;
+        cairo_t *cr;
+        cairo_surface_t *s = qm_test_chart_surface (sizes[z][0], sizes[z][1], &cr);
+
+        if (st == 0)
+          qm_chart_style_init_light (&style);
+        else
+          qm_chart_style_init_dark (&style);
+        qm_chart_render_compare (&(QmChartFrame) { cr, &style, sizes[z][0], sizes[z][1] }, examples, 3, "USD",
+                                 &layout);
+        qm_test_assert_border_untouched (s);
+        for (guint m = 0; m < QM_COMPARE_N_METRICS; m++)
+          for (guint p = 0; p < 3; p++)
+            {
+              const QmRect *r = &layout.values[m][p];
+
+              if (r->width <= 0 || r->height <= 0)
+                g_error ("%d px: no value on bar %u of %s", sizes[z][0], p, qm_chart_compare_metric_name (m));
+              if (r->x < 0 || r->y < 0 || r->x + r->width > sizes[z][0] || r->y + r->height > sizes[z][1])
+                g_error ("%d px: value %u of %s leaves the chart", sizes[z][0], p, qm_chart_compare_metric_name (m));
+              /* Over its own bar's column. */
+              g_assert_cmpfloat (fabs (r->x + r->width / 2 - (layout.bars[m][p].x + layout.bars[m][p].width / 2)),
+                                 <=, 2.0);
+              /* Apart by more than a touch: "5.8" and "0.01" side by
+               * side read "5.80.01". */
+              for (guint m2 = 0; m2 < QM_COMPARE_N_METRICS; m2++)
+                for (guint p2 = 0; p2 < 3; p2++)
+                  if ((m2 > m || (m2 == m && p2 > p)) &&
+                      qm_test_rects_overlap (&(QmRect) { r->x - 1.5, r->y, r->width + 3.0, r->height },
+                                             &layout.values[m2][p2]))
+                    g_error ("%d px: values %u of %s and %u of %s overlap", sizes[z][0], p,
+                             qm_chart_compare_metric_name (m), p2, qm_chart_compare_metric_name (m2));
+              /* Text pixels in the box. */
+              {
+                int ink = 0;
+
+                for (int y = (int) r->y; y < (int) (r->y + r->height); y++)
+                  for (int x = (int) r->x; x < (int) (r->x + r->width); x++)
+                    if (!qm_test_pixel_is (qm_test_pixel (s, x, y), &style.background))
+                      ink++;
+                /* A dash where the figure does not apply is a few pixels. */
+                if (ink < 3)
+                  g_error ("%d px: no ink in value %u of %s", sizes[z][0], p, qm_chart_compare_metric_name (m));
+              }
+            }
+        /* Nothing stray in the cost-against-time chart (issue #35 item 4
+         * saw a line in the PDF's; 4d9ac50 gave each marker a fresh path,
+         * though on an image surface the old code left no mark here
+         * either): inside the plot, away from the markers and their
+         * letters, only the background and the grid (crisp, on whole
+         * pixels). */
+        for (int y = (int) layout.scatter_plot.y + 1; y < (int) (layout.scatter_plot.y + layout.scatter_plot.height) - 1; y++)
+          for (int x = (int) layout.scatter_plot.x + 1; x < (int) (layout.scatter_plot.x + layout.scatter_plot.width) - 1; x++)
+            {
+              guint32 px = qm_test_pixel (s, x, y);
+              gboolean near_marker = FALSE;
+
+              for (guint p = 0; p < 3; p++)
+                near_marker |= layout.markers[p].width > 0 && x >= layout.markers[p].x - 8 &&
+                               x <= layout.markers[p].x + 24 && fabs (y - layout.markers[p].y) <= 9;
+              if (!near_marker && !qm_test_pixel_is (px, &style.background) && !qm_test_pixel_is (px, &style.grid))
+                g_error ("%d px: a stray mark at (%d, %d) in the cost-against-time chart (%08x)", sizes[z][0], x, y, px);
+            }
+        if (sizes[z][0] == 640 || sizes[z][0] == 1040)
+          {
+            g_autofree char *name = g_strdup_printf ("chart-compare-values-%d-%s.png", sizes[z][0],
+                                                     st == 0 ? "light" : "dark");
+
+            qm_test_save_png (s, name);
+          }
+        cairo_destroy (cr);
+        cairo_surface_destroy (s);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -141,5 +237,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart-compare/light", test_light);
   g_test_add_func ("/chart-compare/dark", test_dark);
   g_test_add_func ("/chart-compare/describe", test_describe);
+  g_test_add_func ("/chart-compare/values-printed", test_values_printed);
   return g_test_run ();
 }

@@ -281,6 +281,88 @@ test_labels_fit (void)
       }
 }
 
+/* A comparison of GPUs that hold different amounts (an H100 at 85.5 GB,
+ * an MI300X at 192 GB, an A100 at 85.9 GB, as the examples' catalog
+ * gives them): each bar is drawn against its own capacity, not one
+ * "Capacity 192 GB" line over all (issue #35 item 4); the labels stay in
+ * their bar's slot and clear of each other, the notes and the title, at
+ * any width from 360 px. */
+static void
+test_own_capacity (void)
+{
+  const double caps[3] = { 85.5e9, 192e9, 85.9e9 };
+  const double need[3] = { 38.5e9, 91.9e9, 27.0e9 };
+  const char *labels[3] = { "A", "B", "C" };
+  const int sizes[][2] = { { 360, 260 }, { 480, 300 }, { 720, 400 }, { 1200, 500 } };
+  QmMemoryBreakdown b[3];
+
+  memset (b, 0, sizeof b);
+  for (guint i = 0; i < 3; i++)
+    {
+      b[i] = (QmMemoryBreakdown) { .weights = need[i] * 0.6, .activations = need[i] * 0.4, .total = need[i],
+                                   .capacity = caps[i], .margin = caps[i] - need[i], .fits = TRUE };
+    }
+  for (guint st = 0; st < 2; st++)
+    for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+      {
+        QmChartStyle style;
+        QmVramLayout layout;
+        cairo_t *cr;
+        cairo_surface_t *s = qm_test_chart_surface (sizes[z][0], sizes[z][1], &cr);
+        const QmRect *boxes[8];
+        guint n_boxes = 0;
+
+        if (st == 0)
+          qm_chart_style_init_light (&style);
+        else
+          qm_chart_style_init_dark (&style);
+        qm_chart_render_vram (&(QmChartFrame) { cr, &style, sizes[z][0], sizes[z][1] }, b, labels,
+                              3, QM_BYTES_GB, &layout);
+        qm_test_assert_border_untouched (s);
+
+        /* No line for all. */
+        g_assert_cmpfloat (layout.capacity_label.width, ==, 0);
+        for (guint i = 0; i < 3; i++)
+          {
+            double slot = layout.plot.width / 3;
+            const QmRect *r = &layout.bar_capacity_labels[i];
+
+            /* Its own capacity's row, within a pixel. */
+            g_assert_cmpfloat (fabs (layout.bar_capacity_y[i] - qm_axis_to_pixel (&layout.y_axis, caps[i] / 1e9)),
+                               <=, 1.0);
+            g_assert_cmpfloat (r->width, >, 0);
+            /* Within its bar's slot. */
+            g_assert_cmpfloat (r->x, >=, layout.plot.x + i * slot - 0.5);
+            g_assert_cmpfloat (r->x + r->width, <=, layout.plot.x + (i + 1) * slot + 0.5);
+            boxes[n_boxes++] = r;
+            if (layout.notes[i].width > 0)
+              boxes[n_boxes++] = &layout.notes[i];
+          }
+        /* The 192 GB line is above the others, the two near 85 GB level. */
+        g_assert_cmpfloat (layout.bar_capacity_y[1], <, layout.bar_capacity_y[0] - 10);
+        boxes[n_boxes++] = &layout.title;
+        for (guint i = 0; i < n_boxes; i++)
+          {
+            const QmRect *r = boxes[i];
+
+            if (r->x < 0 || r->y < 0 || r->x + r->width > sizes[z][0] || r->y + r->height > sizes[z][1])
+              g_error ("%d×%d: text box %u leaves the chart", sizes[z][0], sizes[z][1], i);
+            for (guint j = i + 1; j < n_boxes; j++)
+              if (qm_test_rects_overlap (r, boxes[j]))
+                g_error ("%d×%d: text boxes %u and %u overlap", sizes[z][0], sizes[z][1], i, j);
+          }
+        if (sizes[z][0] == 360 || sizes[z][0] == 720)
+          {
+            g_autofree char *name = g_strdup_printf ("chart-vram-own-capacity-%d-%s.png", sizes[z][0],
+                                                     st == 0 ? "light" : "dark");
+
+            qm_test_save_png (s, name);
+          }
+        cairo_destroy (cr);
+        cairo_surface_destroy (s);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -289,5 +371,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart-vram/dark", test_dark);
   g_test_add_func ("/chart-vram/degenerate", test_degenerate);
   g_test_add_func ("/chart-vram/labels-fit", test_labels_fit);
+  g_test_add_func ("/chart-vram/own-capacity", test_own_capacity);
   return g_test_run ();
 }

@@ -7,10 +7,13 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <json-glib/json-glib.h>
 
 #include "qm-a11y.h"
+#include "qm-chart-draw.h"
 #include "qm-chart-widget.h"
 #include "qm-compare-page.h"
 #include "qm-format.h"
@@ -495,6 +498,25 @@ test_views_agree (void)
         line_marks -= json_array_get_boolean_element (tied, i);
       g_assert_cmpuint (line_marks, ==, 0);
 
+      /* Which plans it applies to and its parts, as the table says; the
+       * page expands exactly the rows that have parts. */
+      g_assert_cmpstr (json_object_get_string_member (row, "modes"), ==, qm_metric_modes_to_string (metric->modes));
+      g_assert_cmpint (json_object_has_member (row, "parts"), ==, metric->n_parts > 0);
+      g_assert_cmpint (qm_compare_page_get_expander (page, id) != NULL, ==, metric->n_parts > 0);
+      if (metric->n_parts > 0)
+        {
+          JsonArray *parts = json_object_get_array_member (row, "parts");
+
+          g_assert_cmpuint (json_array_get_length (parts), >, 0);
+          for (guint k = 0; k < json_array_get_length (parts); k++)
+            {
+              JsonObject *part = json_array_get_object_element (parts, k);
+
+              g_assert_nonnull (qm_metric_find_part (metric, json_object_get_string_member (part, "id")));
+              g_assert_cmpuint (json_array_get_length (json_object_get_array_member (part, "values")), ==, 3);
+            }
+        }
+
       /* The PDF: the row's label and cells in order, marks where the page
        * has them (white space aside: the table wraps). */
       pdf_needle = qm_test_squeeze (pdf_row->str);
@@ -584,12 +606,238 @@ test_views_agree (void)
   qm_store_free (store);
 }
 
+/* Rows expand to what they are made of, as their chevrons and the help
+ * say (issue #35 item 4: a click on the chevron flipped which way was
+ * better): with a training (H100, 85.5 GB), a serving (MI300X, 192 GB)
+ * and a LoRA plan, a click on Memory per GPU's label opens its parts,
+ * each plan's weights as the estimate gives them; another closes them;
+ * and neither changes any mark or the direction under the label, which
+ * is the core metric's. Costs and power open likewise. Screenshots at
+ * 1100 and 720 px, light and dark, in the language the test runs in. */
+static void
+test_expand (void)
+{
+  static const char *names[] = {
+    "llama-3.1-70b-pretrain-h100.qmplan", "llama-3.1-70b-serving-mi300x.qmplan", "mistral-7b-lora-a100.qmplan",
+  };
+  static const char *expandable[] = { "memory", "power", "upfront", "monthly", "total" };
+  g_autofree char *dir = g_dir_make_tmp ("qm-compare-expand-XXXXXX", NULL);
+  g_autofree char *db = g_build_filename (dir, "plans.db", NULL);
+  g_autoptr(GError) error = NULL;
+  QmStore *store = qm_store_open_with_flags (db, QM_STORE_OPEN_NO_BACKUP, &error);
+  GtkWidget *window = gtk_window_new ();
+  const char *lang = g_getenv ("QM_TEST_LANGUAGE") ? g_getenv ("QM_TEST_LANGUAGE") : "en";
+  QmComparePage *page;
+  guint n_metrics;
+  const QmMetric *metrics = qm_metrics (&n_metrics);
+  gboolean marks[32][3];
+  g_autofree char *memory_name = NULL;
+  GtkWidget *expander;
+  gint64 ids[3];
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_metrics, <=, G_N_ELEMENTS (marks));
+  for (guint i = 0; i < 3; i++)
+    ids[i] = qm_test_import_example (store, names[i]);
+  page = QM_COMPARE_PAGE (qm_compare_page_new (store));
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 1700);
+  gtk_window_present (GTK_WINDOW (window));
+  qm_compare_page_set_plans (page, ids, 3);
+
+  /* Rows without parts have no expander; rows with them, closed. */
+  g_assert_null (qm_compare_page_get_expander (page, "gpus"));
+  g_assert_null (qm_compare_page_get_expander (page, "energy"));
+  for (guint k = 0; k < G_N_ELEMENTS (expandable); k++)
+    {
+      g_assert_nonnull (qm_compare_page_get_expander (page, expandable[k]));
+      g_assert_false (qm_compare_page_get_expanded (page, expandable[k]));
+    }
+  g_assert_null (qm_compare_page_get_cell (page, "memory.weights", 0, NULL));
+  for (guint m = 0; m < n_metrics; m++)
+    for (guint p = 0; p < 3; p++)
+      g_assert_nonnull (qm_compare_page_get_cell (page, metrics[m].id, p, &marks[m][p]));
+  /* The button reads with the row's direction, the metric's. */
+  expander = qm_compare_page_get_expander (page, "memory");
+  memory_name = g_strdup (qm_a11y_get_label (expander));
+  g_assert_true (qm_compare_page_get_cell (page, "memory", 1, NULL) != NULL);
+
+  /* A click opens the row. */
+  g_assert_true (gtk_widget_grab_focus (expander));
+  g_signal_emit_by_name (expander, "clicked");
+  g_assert_true (qm_compare_page_get_expanded (page, "memory"));
+  /* The focus stays on the row's button, rebuilt with the table. */
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == qm_compare_page_get_expander (page, "memory"));
+  for (guint p = 0; p < 3; p++)
+    {
+      const char *weights = qm_compare_page_get_cell (page, "memory.weights", p, NULL);
+      g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+      char expected[QM_FORMAT_BUF];
+      QmPlan plan;
+      g_autofree char *path = example_path (names[p]);
+
+      g_assert_true (qm_plan_load_from_file (&plan, path, NULL, &error));
+      g_assert_no_error (error);
+      qm_estimate (&plan, e);
+      g_assert_nonnull (weights);
+      /* Each plan's weights per GPU, as its estimate gives them. */
+      qm_format_bytes (expected, sizeof expected, e->memory.weights, QM_BYTES_GB);
+      g_assert_cmpstr (weights, ==, expected);
+      g_assert_nonnull (qm_compare_page_get_cell (page, "memory.activations", p, NULL));
+    }
+  /* The serving plan keeps a KV cache: the part is listed. */
+  g_assert_nonnull (qm_compare_page_get_cell (page, "memory.kv-cache", 1, NULL));
+  /* The focus stays on the button that was pressed, now the new one. */
+  expander = qm_compare_page_get_expander (page, "memory");
+  g_assert_nonnull (expander);
+  g_assert_cmpstr (qm_a11y_get_label (expander), ==, memory_name);
+
+  /* Nothing else changed: every mark as before. */
+  for (guint m = 0; m < n_metrics; m++)
+    for (guint p = 0; p < 3; p++)
+      {
+        gboolean best = !marks[m][p];
+
+        qm_compare_page_get_cell (page, metrics[m].id, p, &best);
+        if (best != marks[m][p])
+          g_error ("%s of plan %u changed its mark on a click", metrics[m].id, p);
+      }
+
+  /* Costs and power open too: a bought plan's hardware written off, a
+   * rented one's GPU rental. */
+  for (guint k = 1; k < G_N_ELEMENTS (expandable); k++)
+    g_signal_emit_by_name (qm_compare_page_get_expander (page, expandable[k]), "clicked");
+  g_assert_true (qm_compare_page_get_expanded (page, "total"));
+  g_assert_nonnull (qm_compare_page_get_cell (page, "total.amortization", 0, NULL));
+  g_assert_cmpstr (qm_compare_page_get_cell (page, "total.amortization", 2, NULL), ==, "–");
+  g_assert_nonnull (qm_compare_page_get_cell (page, "total.gpu-rental", 2, NULL));
+  g_assert_nonnull (qm_compare_page_get_cell (page, "power.gpus", 0, NULL));
+  {
+    g_autofree char *name = g_strdup_printf ("compare-expanded-1100-light-%s.png", lang);
+
+    qm_test_screenshot (window, name, ADW_COLOR_SCHEME_FORCE_LIGHT);
+    g_free (name);
+    name = g_strdup_printf ("compare-expanded-1100-dark-%s.png", lang);
+    qm_test_screenshot (window, name, ADW_COLOR_SCHEME_FORCE_DARK);
+    gtk_window_set_default_size (GTK_WINDOW (window), 720, 1700);
+    g_free (name);
+    name = g_strdup_printf ("compare-expanded-720-light-%s.png", lang);
+    qm_test_screenshot (window, name, ADW_COLOR_SCHEME_FORCE_LIGHT);
+    g_free (name);
+    name = g_strdup_printf ("compare-expanded-720-dark-%s.png", lang);
+    qm_test_screenshot (window, name, ADW_COLOR_SCHEME_FORCE_DARK);
+    /* The costs' parts, below the fold of a 1024-pixel screen while
+     * memory and power are open: with those closed. */
+    qm_compare_page_set_expanded (page, "memory", FALSE);
+    qm_compare_page_set_expanded (page, "power", FALSE);
+    g_free (name);
+    name = g_strdup_printf ("compare-expanded-costs-720-light-%s.png", lang);
+    qm_test_screenshot (window, name, ADW_COLOR_SCHEME_FORCE_LIGHT);
+    gtk_window_set_default_size (GTK_WINDOW (window), 1100, 1700);
+    g_free (name);
+    name = g_strdup_printf ("compare-expanded-costs-1100-dark-%s.png", lang);
+    qm_test_screenshot (window, name, ADW_COLOR_SCHEME_FORCE_DARK);
+    qm_compare_page_set_expanded (page, "memory", TRUE);
+  }
+
+  /* The comparison PDF's chart carries a value on every cost bar, as its
+   * caption says ("the values are printed on the bars"): each plan's total
+   * in full or in its short form ($132 M), on the charts' page. */
+  {
+    g_autofree char *pdf = g_build_filename (dir, "expand.pdf", NULL);
+    g_autofree char *out = NULL;
+    const char *argv[] = { "pdftotext", pdf, "-", NULL };
+    g_auto(GStrv) pages = NULL;
+    const char *charts = NULL;
+
+    g_assert_true (qm_compare_page_export_pdf (page, pdf, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                                 NULL, NULL, &out, NULL, NULL, &error));
+    g_assert_no_error (error);
+    pages = g_strsplit (out, "\f", -1);
+    for (guint i = 0; pages[i] != NULL && charts == NULL; i++)
+      if (strstr (pages[i], "values are printed on the bars") != NULL ||
+          strstr (pages[i], g_dgettext (GETTEXT_PACKAGE, "Cost against time")) != NULL)
+        charts = pages[i];
+    g_assert_nonnull (charts);
+    for (guint p = 0; p < 3; p++)
+      {
+        g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+        g_autofree char *path = example_path (names[p]);
+        char full[QM_FORMAT_BUF], tick[QM_FORMAT_BUF];
+        QmPlan plan;
+
+        g_assert_true (qm_plan_load_from_file (&plan, path, NULL, &error));
+        g_assert_no_error (error);
+        qm_estimate (&plan, e);
+        qm_format_money (full, sizeof full, e->cost.total, "USD");
+        qm_chart_tick_money (e->cost.total, tick, sizeof tick, (gpointer) "USD");
+        if (strstr (charts, full) == NULL && strstr (charts, tick) == NULL)
+          g_error ("plan %u's cost bar carries no value (%s or %s) in the PDF: %s", p, full, tick, charts);
+      }
+  }
+
+  /* Another click closes it; the parts go, the marks stay. */
+  g_signal_emit_by_name (qm_compare_page_get_expander (page, "memory"), "clicked");
+  g_assert_false (qm_compare_page_get_expanded (page, "memory"));
+  g_assert_null (qm_compare_page_get_cell (page, "memory.weights", 0, NULL));
+  for (guint m = 0; m < n_metrics; m++)
+    for (guint p = 0; p < 3; p++)
+      {
+        gboolean best = !marks[m][p];
+
+        qm_compare_page_get_cell (page, metrics[m].id, p, &best);
+        g_assert_cmpint (best, ==, marks[m][p]);
+      }
+
+  /* Mixed modes: no ✓ on a row that means a run's figure in one plan and
+   * a month's in another, and the note under the table says which rows
+   * those are and which apply to one mode only, from the metric table. */
+  for (guint m = 0; m < n_metrics; m++)
+    if (metrics[m].rule & QM_METRIC_SAME_MODE)
+      for (guint p = 0; p < 3; p++)
+        g_assert_false (marks[m][p]);
+  {
+    const char *note = qm_compare_page_get_legend (page);
+
+    g_assert_nonnull (note);
+    for (guint m = 0; m < n_metrics; m++)
+      if ((metrics[m].rule & QM_METRIC_SAME_MODE) || metrics[m].modes != QM_METRIC_BOTH)
+        if (strstr (note, g_dgettext (GETTEXT_PACKAGE, metrics[m].label)) == NULL)
+          g_error ("the note does not name %s: %s", metrics[m].id, note);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  qm_store_free (store);
+}
+
 int
 main (int argc, char **argv)
 {
+  /* "de": the page in German, as a user picks it (test-translation):
+   * only the expanded rows and their screenshots. */
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "de"))
+      {
+        g_autofree char *localedir = g_build_filename (g_getenv ("QM_BUILD_DIR"), "po", NULL);
+
+        g_unsetenv ("LC_ALL");
+        g_unsetenv ("LC_MESSAGES");
+        g_setenv ("LANG", "C.UTF-8", TRUE);
+        g_setenv ("LANGUAGE", "de", TRUE);
+        g_setenv ("QM_TEST_LANGUAGE", "de", TRUE);
+        setlocale (LC_ALL, "");
+        bindtextdomain (GETTEXT_PACKAGE, localedir);
+        bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+        textdomain (GETTEXT_PACKAGE);
+      }
   if (!qm_test_ui_init (&argc, &argv))
     return 0;
 
+  g_test_add_func ("/compare-page/expand", test_expand);
+  if (g_getenv ("QM_TEST_LANGUAGE") != NULL)
+    return g_test_run ();
   g_test_add_func ("/compare-page/compare", test_compare);
   g_test_add_func ("/compare-page/views-agree", test_views_agree);
   return g_test_run ();

@@ -134,11 +134,90 @@ test_table (void)
   g_assert_nonnull (qm_metric_find ("tokens-per-s-per-gpu")->band);
 }
 
+/* What a figure is made of (issue #35 item 4): for each example plan
+ * (bought and rented, training and serving), the parts of every row that
+ * has them add up to the row's value, as the estimate computes both
+ * (qm-memory.h's breakdown, qm-cost.c's lines, qm-power.c's equipment);
+ * and a row has a value exactly for the plans of the modes the table says
+ * it applies to. */
+static void
+test_parts_and_modes (void)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  guint n;
+  const QmMetric *metrics = qm_metrics (&n);
+  const char *name;
+  guint checked = 0, rented = 0, serving = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GError) error = NULL;
+      QmPlan p;
+      g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+      QmMetricModes mode;
+
+      if (!g_str_has_suffix (name, ".qmplan"))
+        continue;
+      g_assert_true (qm_plan_load_from_file (&p, path, NULL, &error));
+      g_assert_no_error (error);
+      qm_estimate (&p, e);
+      mode = e->has_training ? QM_METRIC_TRAINING : QM_METRIC_SERVING;
+      rented += p.pricing.mode != QM_PRICING_BUY;
+      serving += mode == QM_METRIC_SERVING;
+      for (guint m = 0; m < n; m++)
+        {
+          double v = metrics[m].value (&p, e), sum = 0.0;
+          guint applies = 0;
+
+          if (isfinite (v) != ((metrics[m].modes & mode) != 0))
+            g_error ("%s: %s has %s value, its modes say %s", name, metrics[m].id, isfinite (v) ? "a" : "no",
+                     qm_metric_modes_to_string (metrics[m].modes));
+          for (guint k = 0; k < metrics[m].n_parts; k++)
+            {
+              const QmMetricPart *part = &metrics[m].parts[k];
+              double pv = part->value (&p, e);
+              g_autofree char *cell = part->format (&p, e, "USD", QM_BYTES_GB);
+
+              g_assert_true (g_str_has_prefix (part->id, metrics[m].id));
+              g_assert_true (qm_metric_find_part (NULL, part->id) == part);
+              g_assert_true (qm_metric_find_part (&metrics[m], part->id) == part);
+              /* "–" exactly where the part does not apply to the plan. */
+              g_assert_cmpint (g_str_equal (cell, "–"), ==, !isfinite (pv));
+              if (!isfinite (pv))
+                continue;
+              g_assert_cmpfloat (pv, >=, -1e-6 * fabs (v));
+              sum += pv;
+              applies++;
+            }
+          if (metrics[m].n_parts == 0)
+            continue;
+          /* A rented plan pays nothing upfront: no parts, nothing. */
+          if (applies == 0)
+            g_assert_cmpfloat (metrics[m].whole (&p, e), ==, 0.0);
+          /* Memory is ranked by the margin and made of the need. */
+          g_assert_nonnull (metrics[m].whole);
+          v = metrics[m].whole (&p, e);
+          g_test_message ("%s: %s %.6g = parts %.6g", name, metrics[m].id, v, sum);
+          g_assert_cmpfloat (fabs (sum - v), <=, 1e-6 * fabs (v) + 1e-9);
+          checked++;
+        }
+    }
+  /* Memory, power, upfront, monthly and total of six examples. */
+  g_assert_cmpuint (checked, >=, 5 * 5);
+  g_assert_cmpuint (rented, >, 0);
+  g_assert_cmpuint (serving, >, 0);
+  g_assert_null (qm_metric_find_part (qm_metric_find ("gpus"), "memory.weights"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/metrics/within-bands", test_within_bands);
   g_test_add_func ("/metrics/table", test_table);
+  g_test_add_func ("/metrics/parts-and-modes", test_parts_and_modes);
   return g_test_run ();
 }

@@ -208,6 +208,37 @@ print_json (const QmPlan     *plans,
       for (guint i = 0; i < n; i++)
         json_builder_add_boolean_value (builder, row->tied[i]);
       json_builder_end_array (builder);
+      /* Which plans it applies to, and what it is made of (the rows the
+       * Compare page shows under it expanded): each part's values in the
+       * metric's unit, null where it does not apply to a plan. */
+      json_builder_set_member_name (builder, "modes");
+      json_builder_add_string_value (builder, qm_metric_modes_to_string (metric->modes));
+      if (row->parts != NULL)
+        {
+          json_builder_set_member_name (builder, "parts");
+          json_builder_begin_array (builder);
+          for (guint k = 0; k < row->parts->len; k++)
+            {
+              const QmCompareRow *part = g_ptr_array_index (row->parts, k);
+              const QmMetricPart *def = qm_metric_find_part (metric, part->id);
+
+              json_builder_begin_object (builder);
+              json_builder_set_member_name (builder, "id");
+              json_builder_add_string_value (builder, part->id);
+              json_builder_set_member_name (builder, "label");
+              json_builder_add_string_value (builder, def != NULL ? def->label : part->label);
+              json_builder_set_member_name (builder, "values");
+              json_builder_begin_array (builder);
+              for (guint i = 0; i < n; i++)
+                if (isfinite (part->values[i]))
+                  json_builder_add_double_value (builder, part->values[i]);
+                else
+                  json_builder_add_null_value (builder);
+              json_builder_end_array (builder);
+              json_builder_end_object (builder);
+            }
+          json_builder_end_array (builder);
+        }
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

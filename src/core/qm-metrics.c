@@ -118,6 +118,8 @@ static char *tokens_per_gpu_format (const QmPlan *p, const QmEstimate *e, UNUSED
  * rule for every view: 36 GB needed of 80 beats 47 of 80, and a plan on a
  * bigger GPU with room to spare beats one that just fits. */
 VALUE (memory, e->memory.margin)
+/* What the parts add up to: the need. */
+VALUE (memory_need, e->memory.total)
 static char *
 memory_format (G_GNUC_UNUSED const QmPlan *p,
                const QmEstimate *e,
@@ -192,7 +194,116 @@ total_format (MONEY_ARGS)
                           m, months);
 }
 
+/* Parts (qm-metrics.h): what memory, upfront, monthly, total and power
+ * are made of, each as the estimate computes it (qm-memory.h's breakdown,
+ * qm-cost.c's lines, qm-power.c's equipment), so that they add up. */
+#define BYTES_PART(name, field) \
+  VALUE (name, e->memory.field) \
+  static char *name##_format (G_GNUC_UNUSED const QmPlan *p, const QmEstimate *e, \
+                              G_GNUC_UNUSED const char *currency, QmBytesUnit bytes) \
+  { char buf[QM_FORMAT_BUF]; return g_strdup (qm_format_bytes (buf, sizeof buf, e->memory.field, bytes)); }
+BYTES_PART (mem_weights, weights)
+BYTES_PART (mem_gradients, gradients)
+BYTES_PART (mem_optimizer, optimizer)
+BYTES_PART (mem_activations, activations)
+BYTES_PART (mem_kv_cache, kv_cache)
+BYTES_PART (mem_overhead, overhead)
+#undef BYTES_PART
+
+/* A money part: @expr where @applies, else NaN ("–"). */
+#define MONEY_PART(name, applies, expr) \
+  VALUE (name, (applies) ? (expr) : NAN) \
+  static char *name##_format (MONEY_ARGS) \
+  { return (applies) ? money ((expr), currency) : g_strdup (NA); }
+#define BUY (p->pricing.mode == QM_PRICING_BUY)
+/* Upfront: the bill of materials and its installation (qm-cost.c
+ * buy_upfront); a rented plan pays nothing upfront. */
+MONEY_PART (up_hardware, BUY, e->cost.hardware_usd)
+MONEY_PART (up_install, BUY, e->cost.install_usd)
+/* A month: buying, the hardware written off over the horizon and the
+ * operations (qm-cost.c buy_opex); renting, the GPUs around the clock and
+ * the storage. */
+MONEY_PART (mo_amortization, BUY, e->cost.amortization_monthly)
+MONEY_PART (mo_power, BUY, e->cost.power_monthly)
+MONEY_PART (mo_colo, BUY, e->cost.colo_monthly)
+MONEY_PART (mo_support, BUY, e->cost.support_monthly)
+MONEY_PART (mo_rent, !BUY, e->cost.rent_monthly)
+MONEY_PART (mo_storage, !BUY, e->cost.storage_monthly)
+/* The total: each month's part over the horizon (total = monthly x
+ * months), and a rented plan's egress once. */
+MONEY_PART (to_amortization, BUY, e->cost.amortization_monthly * e->cost.horizon_months)
+MONEY_PART (to_power, BUY, e->cost.power_monthly * e->cost.horizon_months)
+MONEY_PART (to_colo, BUY, e->cost.colo_monthly * e->cost.horizon_months)
+MONEY_PART (to_support, BUY, e->cost.support_monthly * e->cost.horizon_months)
+MONEY_PART (to_rent, !BUY, e->cost.rent_monthly * e->cost.horizon_months)
+MONEY_PART (to_storage, !BUY, e->cost.storage_monthly * e->cost.horizon_months)
+MONEY_PART (to_egress, !BUY, e->cost.total - e->cost.monthly * e->cost.horizon_months)
+#undef BUY
+#undef MONEY_PART
+
+/* Facility power: the IT equipment at peak, and what the facility adds
+ * to it (cooling and losses: facility = IT x PUE, qm-power.c). */
+#define KW_PART(name, expr) \
+  VALUE (name, (expr)) \
+  static char *name##_format (const QmPlan *p, const QmEstimate *e, UNUSED_ARGS) \
+  { g_autofree char *kw = num ((expr), (expr) < 10 ? 1 : 0); return g_strdup_printf ("%s kW", kw); }
+KW_PART (pw_gpus, e->power.gpus_kw)
+KW_PART (pw_servers, e->power.servers_kw)
+KW_PART (pw_network, e->power.network_kw)
+KW_PART (pw_storage, e->power.storage_kw)
+KW_PART (pw_facility, e->power.facility_peak_kw - e->power.it_peak_kw)
+#undef KW_PART
+
 #undef VALUE
+
+#define PART(id, label, fn) { id, label, fn##_value, fn##_format }
+static const QmMetricPart memory_parts[] = {
+  /* Translators: parts of the comparison's "Memory per GPU" row, as the
+   * memory chart names them. */
+  PART ("memory.weights",     N_("Weights"),     mem_weights),
+  PART ("memory.gradients",   N_("Gradients"),   mem_gradients),
+  PART ("memory.optimizer",   N_("Optimizer"),   mem_optimizer),
+  PART ("memory.activations", N_("Activations"), mem_activations),
+  PART ("memory.kv-cache",    N_("KV cache"),    mem_kv_cache),
+  PART ("memory.overhead",    N_("Overhead"),    mem_overhead),
+};
+static const QmMetricPart upfront_parts[] = {
+  /* Translators: parts of the comparison's "Upfront" row: the bill of
+   * materials and its installation. */
+  PART ("upfront.hardware",     N_("Hardware"),     up_hardware),
+  PART ("upfront.installation", N_("Installation"), up_install),
+};
+/* Translators: parts of the comparison's "Monthly" and "Total cost" rows:
+ * the hardware written off, electricity, colocation, support (a bought
+ * plan); renting the GPUs, storage and data egress (a rented one). */
+static const QmMetricPart monthly_parts[] = {
+  PART ("monthly.amortization", N_("Hardware, written off"), mo_amortization),
+  PART ("monthly.electricity",  N_("Electricity"),           mo_power),
+  PART ("monthly.colocation",   N_("Colocation"),            mo_colo),
+  PART ("monthly.support",      N_("Support"),               mo_support),
+  PART ("monthly.gpu-rental",   N_("GPU rental"),            mo_rent),
+  PART ("monthly.storage",      N_("Storage"),               mo_storage),
+};
+static const QmMetricPart total_parts[] = {
+  PART ("total.amortization", N_("Hardware, written off"), to_amortization),
+  PART ("total.electricity",  N_("Electricity"),           to_power),
+  PART ("total.colocation",   N_("Colocation"),            to_colo),
+  PART ("total.support",      N_("Support"),               to_support),
+  PART ("total.gpu-rental",   N_("GPU rental"),            to_rent),
+  PART ("total.storage",      N_("Storage"),               to_storage),
+  PART ("total.egress",       N_("Data egress"),           to_egress),
+};
+static const QmMetricPart power_parts[] = {
+  /* Translators: parts of the comparison's "Facility power" row: the
+   * GPUs, the rest of the servers, switches and optics, storage, and
+   * what cooling and power losses add (the PUE). */
+  PART ("power.gpus",     N_("GPUs"),                     pw_gpus),
+  PART ("power.servers",  N_("Rest of the servers"),      pw_servers),
+  PART ("power.network",  N_("Network"),                  pw_network),
+  PART ("power.storage",  N_("Storage"),                  pw_storage),
+  PART ("power.facility", N_("Cooling and losses (PUE)"), pw_facility),
+};
+#undef PART
 
 /* The bands of qm-estimate.h, each in its metric's unit. */
 #define BAND(name, field) \
@@ -204,45 +315,57 @@ BAND (mfu, mfu)
 BAND (tokens_per_gpu, tokens_per_s_per_gpu)
 #undef BAND
 
-#define ROW(id, label, unit, better, rule, fn) \
-  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, NULL }
-#define BANDED(id, label, unit, better, rule, fn, band_id) \
-  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, fn##_band, band_id, NULL }
-#define BAND_OF(id, label, unit, better, rule, fn, of) \
-  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, of }
+#define ROW(id, label, unit, better, rule, fn, modes) \
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, NULL, QM_METRIC_##modes, \
+    NULL, 0, NULL }
+#define PARTS(id, label, unit, better, rule, fn, modes, parts, whole) \
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, NULL, QM_METRIC_##modes, \
+    parts, G_N_ELEMENTS (parts), whole }
+#define BANDED(id, label, unit, better, rule, fn, band_id, modes) \
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, fn##_band, band_id, NULL, \
+    QM_METRIC_##modes, NULL, 0, NULL }
+#define BAND_OF(id, label, unit, better, rule, fn, of, modes) \
+  { id, label, unit, QM_BETTER_##better, rule, fn##_value, fn##_format, NULL, 0, of, QM_METRIC_##modes, \
+    NULL, 0, NULL }
 
 static const QmMetric metrics[] = {
-  BANDED ("gpus",      N_("GPUs"),                 "count",     LOWER,  QM_METRIC_ANY, gpus, QM_BAND_GPUS),
-  ROW ("nodes",        N_("Nodes"),                "count",     LOWER,  QM_METRIC_ANY, nodes),
-  ROW ("racks",        N_("Racks"),                "count",     LOWER,  QM_METRIC_ANY, racks),
+  BANDED ("gpus",      N_("GPUs"),                 "count",     LOWER,  QM_METRIC_ANY, gpus, QM_BAND_GPUS, BOTH),
+  ROW ("nodes",        N_("Nodes"),                "count",     LOWER,  QM_METRIC_ANY, nodes, BOTH),
+  ROW ("racks",        N_("Racks"),                "count",     LOWER,  QM_METRIC_ANY, racks, BOTH),
   /* Translators: rows of the comparison: the time to train with failures
    * and restarts, and without. */
-  BANDED ("days",      N_("Time, with failures"),  "days",      LOWER,  QM_METRIC_ANY, days, QM_BAND_TRAIN_DAYS),
-  BAND_OF ("ideal",     N_("Time, ideal"),          "days",      LOWER,  QM_METRIC_ANY, ideal, "days"),
-  BAND_OF ("gpu-hours", N_("GPU-hours"),            "GPU-hours", LOWER,  QM_METRIC_ANY, gpu_hours, "days"),
-  BANDED ("mfu",       N_("MFU"),                  "fraction",  HIGHER, QM_METRIC_ANY, mfu, QM_BAND_MFU),
-  ROW ("goodput",      N_("Goodput"),              "fraction",  HIGHER, QM_METRIC_ANY, goodput),
+  BANDED ("days",      N_("Time, with failures"),  "days",      LOWER,  QM_METRIC_ANY, days, QM_BAND_TRAIN_DAYS,
+          TRAINING),
+  BAND_OF ("ideal",     N_("Time, ideal"),          "days",      LOWER,  QM_METRIC_ANY, ideal, "days", TRAINING),
+  BAND_OF ("gpu-hours", N_("GPU-hours"),            "GPU-hours", LOWER,  QM_METRIC_ANY, gpu_hours, "days", TRAINING),
+  BANDED ("mfu",       N_("MFU"),                  "fraction",  HIGHER, QM_METRIC_ANY, mfu, QM_BAND_MFU, TRAINING),
+  ROW ("goodput",      N_("Goodput"),              "fraction",  HIGHER, QM_METRIC_ANY, goodput, TRAINING),
   /* Translators: a row of the comparison: the output tokens per second a
    * serving plan delivers. */
   BAND_OF ("tokens-per-s", N_("Output tokens/s"),   "tokens/s",  HIGHER, QM_METRIC_ANY, tokens_per_s,
-           "tokens-per-s-per-gpu"),
+           "tokens-per-s-per-gpu", SERVING),
   /* Translators: a row of the comparison: the output tokens per second
    * each GPU of a serving plan delivers. */
   BANDED ("tokens-per-s-per-gpu", N_("Output tokens/s per GPU"), "tokens/s", HIGHER, QM_METRIC_ANY,
-          tokens_per_gpu, QM_BAND_TOKENS_PER_S_PER_GPU),
-  ROW ("memory",       N_("Memory per GPU"),       "bytes",     HIGHER, QM_METRIC_ANY, memory),
-  ROW ("power",        N_("Facility power"),       "kW",        LOWER,  QM_METRIC_ANY, power),
-  ROW ("energy",       N_("Energy"),               "MWh",       LOWER,  QM_METRIC_SAME_MODE, energy),
-  ROW ("co2",          N_("CO₂e"),                 "t",         LOWER,  QM_METRIC_SAME_MODE, co2),
-  ROW ("upfront",      N_("Upfront"),              "currency",  LOWER,  QM_METRIC_SAME_CURRENCY, upfront),
-  ROW ("monthly",      N_("Monthly"),              "currency",  LOWER,  QM_METRIC_SAME_CURRENCY, monthly),
+          tokens_per_gpu, QM_BAND_TOKENS_PER_S_PER_GPU, SERVING),
+  PARTS ("memory",     N_("Memory per GPU"),       "bytes",     HIGHER, QM_METRIC_ANY, memory, BOTH, memory_parts,
+         memory_need_value),
+  PARTS ("power",      N_("Facility power"),       "kW",        LOWER,  QM_METRIC_ANY, power, BOTH, power_parts, power_value),
+  /* A run's in a training plan, a month's in a serving plan. */
+  ROW ("energy",       N_("Energy"),               "MWh",       LOWER,  QM_METRIC_SAME_MODE, energy, BOTH),
+  ROW ("co2",          N_("CO₂e"),                 "t",         LOWER,  QM_METRIC_SAME_MODE, co2, BOTH),
+  PARTS ("upfront",    N_("Upfront"),              "currency",  LOWER,  QM_METRIC_SAME_CURRENCY, upfront, BOTH,
+         upfront_parts, upfront_value),
+  PARTS ("monthly",    N_("Monthly"),              "currency",  LOWER,  QM_METRIC_SAME_CURRENCY, monthly, BOTH,
+         monthly_parts, monthly_value),
   ROW ("run",          N_("This run"),             "currency",  LOWER,
-       QM_METRIC_SAME_CURRENCY | QM_METRIC_SAME_MODE, run),
-  ROW ("total",        N_("Total cost"),           "currency",  LOWER,
-       QM_METRIC_SAME_CURRENCY | QM_METRIC_SAME_HORIZON, total),
+       QM_METRIC_SAME_CURRENCY | QM_METRIC_SAME_MODE, run, BOTH),
+  PARTS ("total",      N_("Total cost"),           "currency",  LOWER,
+         QM_METRIC_SAME_CURRENCY | QM_METRIC_SAME_HORIZON, total, BOTH, total_parts, total_value),
 };
 
 #undef ROW
+#undef PARTS
 #undef BANDED
 #undef BAND_OF
 
@@ -432,6 +555,30 @@ qm_metric_band_format (const QmMetric   *metric,
   return g_strdup (buf);
 }
 
+const QmMetricPart *
+qm_metric_find_part (const QmMetric *metric,
+                     const char     *id)
+{
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    if (metric == NULL || metric == &metrics[m])
+      for (guint k = 0; k < metrics[m].n_parts; k++)
+        if (g_str_equal (metrics[m].parts[k].id, id))
+          return &metrics[m].parts[k];
+  return NULL;
+}
+
+const char *
+qm_metric_modes_to_string (QmMetricModes modes)
+{
+  switch (modes)
+    {
+    case QM_METRIC_TRAINING: return "training";
+    case QM_METRIC_SERVING:  return "serving";
+    case QM_METRIC_BOTH:
+    default:                 return "both";
+    }
+}
+
 const char *
 qm_better_to_string (QmBetter better)
 {
@@ -500,11 +647,37 @@ qm_metrics_explain (const QmPlan        *plans,
     g_string_append (text, _("The plans use different currencies, so costs are not marked."));
   if (seen[QM_METRIC_MODES_DIFFER])
     {
+      /* The rows named from the table: those a run's in one mode and a
+       * month's in the other, and those of one mode only. */
+      g_autoptr(GString) differ = g_string_new (NULL);
+      g_autoptr(GString) training = g_string_new (NULL);
+      g_autoptr(GString) serving = g_string_new (NULL);
+
+      for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+        {
+          GString *list = (metrics[m].rule & QM_METRIC_SAME_MODE) ? differ
+                          : metrics[m].modes == QM_METRIC_TRAINING ? training
+                          : metrics[m].modes == QM_METRIC_SERVING ? serving : NULL;
+
+          if (list == NULL)
+            continue;
+          if (list->len > 0)
+            g_string_append (list, _("; "));
+          g_string_append (list, _(metrics[m].label));
+        }
       if (text->len > 0)
         g_string_append_c (text, ' ');
-      g_string_append (text, _("Training and serving plans are compared only on what they share: "
-                               "energy, CO₂e and the cost of the run are for the whole run in a "
-                               "training plan and for a month in a serving plan, so they are not marked."));
+      /* Translators: %s lists rows of the comparison ("Energy; CO₂e;
+       * This run"). */
+      g_string_append_printf (text, _("Training and serving plans are compared only on what they share: "
+                                      "%s are for the whole run in a training plan and for a month in a "
+                                      "serving plan, so they are not marked."), differ->str);
+      g_string_append_c (text, ' ');
+      /* Translators: the first %s lists rows of the comparison that only
+       * training plans have ("MFU; Goodput"), the second those that only
+       * serving plans have. */
+      g_string_append_printf (text, _("%s apply to training plans only and %s to serving plans only: each is "
+                                      "ranked among the plans it applies to."), training->str, serving->str);
     }
   if (seen[QM_METRIC_HORIZONS_DIFFER])
     {

@@ -53,6 +53,30 @@ typedef enum
   QM_METRIC_WITHIN_BANDS,
 } QmMetricVerdict;
 
+/* Which plans a metric has a value for. */
+typedef enum
+{
+  QM_METRIC_TRAINING = 1 << 0,   /* pretraining and fine-tuning */
+  QM_METRIC_SERVING  = 1 << 1,
+  QM_METRIC_BOTH     = QM_METRIC_TRAINING | QM_METRIC_SERVING,
+} QmMetricModes;
+
+/* What a figure is made of (issue #35 item 4): memory per GPU of its
+ * weights, gradients ...; the cost of its lines; the power of its
+ * equipment. The parts of a plan add up to its value (those that do not
+ * apply to it are NaN); they are not ranked. */
+typedef struct
+{
+  const char   *id;       /* "memory.weights": the CLI's JSON key, tests' handle */
+  const char   *label;    /* N_(): translate with _() */
+  double      (*value)  (const QmPlan     *plan,
+                         const QmEstimate *e);
+  char       *(*format) (const QmPlan     *plan,
+                         const QmEstimate *e,
+                         const char       *currency,
+                         QmBytesUnit       bytes);
+} QmMetricPart;
+
 typedef struct
 {
   const char   *id;       /* stable: the CLI's JSON key, tests' handle */
@@ -85,6 +109,18 @@ typedef struct
    * are within each other's likely ranges, so are its (the same plans
    * tied), so that no view marks a winner one row below a tie. */
   const char   *band_of;
+  /* The plans it has a value for; with QM_METRIC_SAME_MODE in @rule, a
+   * metric of both that means a run's figure in one and a month's in the
+   * other, so not ranked across them. */
+  QmMetricModes modes;
+  /* What it is made of, in the order every view lists them; NULL, 0 for
+   * a figure that has no parts here. */
+  const QmMetricPart *parts;
+  guint         n_parts;
+  /* What the parts add up to: value() but for memory, ranked by the
+   * margin (capacity - need) and made of the need. */
+  double      (*whole)  (const QmPlan     *plan,
+                         const QmEstimate *e);
 } QmMetric;
 
 /* The figures in the order every view shows them. */
@@ -131,6 +167,14 @@ gboolean         qm_metric_within_bands (const QmMetric   *metric,
 char            *qm_metric_band_format  (const QmMetric   *metric,
                                          const QmPlan     *plan,
                                          const QmEstimate *e);
+
+/* The part of @metric (of any metric, for a NULL @metric) with @id
+ * ("memory.weights"), or NULL. */
+const QmMetricPart *qm_metric_find_part (const QmMetric *metric,
+                                         const char     *id);
+
+/* "training", "serving", "both", for --json. */
+const char      *qm_metric_modes_to_string (QmMetricModes modes);
 
 /* "lower", "higher", "none"; and the verdict's stable id ("ranked",
  * "currencies-differ" ...) for --json. */

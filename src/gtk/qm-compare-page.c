@@ -42,6 +42,8 @@ struct _QmComparePage
   GArray         *entries;        /* Entry */
   GHashTable     *cells;          /* "row id/plan" → GtkLabel */
   GHashTable     *bands;          /* "row id/plan" → GtkLabel: the likely range */
+  GHashTable     *expanded;       /* ids of the rows shown with their parts */
+  GHashTable     *expanders;      /* row id → GtkButton: its label, toggling its parts */
 
   GtkStack       *stack;
   GtkMenuButton  *add_button;
@@ -205,6 +207,11 @@ clear_table (QmComparePage *self)
       while (focused == NULL && g_hash_table_iter_next (&iter, &key, &value))
         if (value == focus)
           focused = g_strdup (key);
+      /* A row's expander: "expander:memory". */
+      g_hash_table_iter_init (&iter, self->expanders);
+      while (focused == NULL && g_hash_table_iter_next (&iter, &key, &value))
+        if (value == focus || gtk_widget_is_ancestor (focus, value))
+          focused = g_strconcat ("expander:", key, NULL);
       gtk_widget_grab_focus (GTK_WIDGET (self->differences_switch));
     }
 
@@ -212,6 +219,7 @@ clear_table (QmComparePage *self)
     gtk_grid_remove (self->table, child);
   g_hash_table_remove_all (self->cells);
   g_hash_table_remove_all (self->bands);
+  g_hash_table_remove_all (self->expanders);
   self->legend = NULL;
   return focused;
 }
@@ -248,6 +256,100 @@ better_caption (QmBetter better)
     case QM_BETTER_NONE:
     default:               return NULL;
     }
+}
+
+static void rebuild_table (QmComparePage *self);
+
+/* A flat button's padding (Adwaita, 10 px), a chevron (16 px) and the
+ * space after it (6 px): where an expanding row's label starts. */
+#define LABEL_INDENT 32
+
+static void
+expander_clicked (GtkButton *button,
+                  gpointer   user_data)
+{
+  QmComparePage *self = user_data;
+  const char *id = g_object_get_data (G_OBJECT (button), "row-id");
+
+  qm_compare_page_set_expanded (self, id, !qm_compare_page_get_expanded (self, id));
+}
+
+/* A row's label as a button that shows or hides its parts: a chevron
+ * that turns as an expander's does, the label, and which way is better
+ * under it (the metric's, shown, never toggled). */
+static GtkWidget *
+make_expander (QmComparePage *self,
+               const char    *id,
+               GtkWidget     *label,
+               const char    *row_label,
+               const char    *caption_text)
+{
+  gboolean open = g_hash_table_contains (self->expanded, id);
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *icon = gtk_image_new_from_icon_name (open ? "pan-down-symbolic" : "pan-end-symbolic");
+  g_autofree char *name = caption_text != NULL ? g_strdup_printf ("%s, %s", row_label, caption_text)
+                                               : g_strdup (row_label);
+
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (icon, 2);
+  gtk_box_append (GTK_BOX (box), icon);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_button_set_child (GTK_BUTTON (button), box);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  gtk_widget_set_tooltip_text (button, open ? _("Hide what this figure is made of")
+                                            : _("Show what this figure is made of"));
+  qm_a11y_label (button, name);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_STATE_EXPANDED, open, -1);
+  g_object_set_data_full (G_OBJECT (button), "row-id", g_strdup (id), g_free);
+  g_signal_connect (button, "clicked", G_CALLBACK (expander_clicked), self);
+  g_hash_table_insert (self->expanders, g_strdup (id), button);
+  return button;
+}
+
+/* The parts of @cr under it, indented and dimmed, not ranked. */
+static int
+attach_parts (QmComparePage      *self,
+              const QmCompareRow *cr,
+              guint               n,
+              int                 row)
+{
+  for (guint k = 0; k < cr->parts->len; k++)
+    {
+      const QmCompareRow *part = g_ptr_array_index (cr->parts, k);
+      GtkWidget *label = gtk_label_new (part->label);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      /* Under the row's label, indented. */
+      gtk_widget_set_margin_start (label, LABEL_INDENT + 12);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_grid_attach (self->table, label, 0, row, 1, 1);
+      for (guint p = 0; p < n; p++)
+        {
+          const Entry *e = &g_array_index (self->entries, Entry, p);
+          GtkWidget *cell = gtk_label_new (part->cells[p]);
+          /* Translators: a part of a figure on the Compare page as a
+           * screen reader reads it: the figure ("Memory per GPU"), the
+           * part ("Weights"), the plan, the value. */
+          g_autofree char *name = g_strdup_printf (_("%s, %s for %s: %s"), cr->label, part->label, e->name,
+                                                   part->cells[p]);
+
+          gtk_label_set_xalign (GTK_LABEL (cell), 1.0);
+          gtk_label_set_wrap (GTK_LABEL (cell), TRUE);
+          gtk_label_set_justify (GTK_LABEL (cell), GTK_JUSTIFY_RIGHT);
+          gtk_label_set_selectable (GTK_LABEL (cell), TRUE);
+          gtk_widget_add_css_class (cell, "numeric");
+          gtk_widget_add_css_class (cell, "dim-label");
+          g_object_set_data (G_OBJECT (cell), "best", GINT_TO_POINTER (FALSE));
+          qm_a11y_label (cell, name);
+          gtk_grid_attach (self->table, cell, 1 + p, row, 1, 1);
+          g_hash_table_insert (self->cells, g_strdup_printf ("%s/%u", part->id, p), cell);
+        }
+      row++;
+    }
+  return row;
 }
 
 /* The rows are qm_compare_rows(): the same metrics, cells and marks as the
@@ -331,6 +433,12 @@ rebuild_table (QmComparePage *self)
           gtk_box_append (GTK_BOX (box), caption);
           label = box;
         }
+      if (cr->parts != NULL && cr->parts->len > 0)
+        label = make_expander (self, cr->id, label, cr->label, caption_text);
+      else
+        /* In line with the labels of the rows that expand, past their
+         * button's padding and chevron. */
+        gtk_widget_set_margin_start (label, LABEL_INDENT);
       gtk_grid_attach (self->table, label, 0, row, 1, 1);
 
       for (guint p = 0; p < n; p++)
@@ -400,6 +508,8 @@ rebuild_table (QmComparePage *self)
           g_hash_table_insert (self->cells, g_strdup_printf ("%s/%u", cr->id, p), cell);
         }
       row++;
+      if (cr->parts != NULL && g_hash_table_contains (self->expanded, cr->id))
+        row = attach_parts (self, cr, n, row);
     }
 
   {
@@ -415,9 +525,13 @@ rebuild_table (QmComparePage *self)
     gtk_grid_attach (self->table, legend, 0, row, 1 + n, 1);
     self->legend = legend;
   }
-  /* The same row and plan keep the focus, where they are still shown. */
+  /* The same row and plan keep the focus, where they are still shown;
+   * an expander keeps it when its row opens or closes. */
   if (focused != NULL && g_hash_table_lookup (self->cells, focused) != NULL)
     gtk_widget_grab_focus (g_hash_table_lookup (self->cells, focused));
+  else if (focused != NULL && g_str_has_prefix (focused, "expander:") &&
+           g_hash_table_lookup (self->expanders, focused + strlen ("expander:")) != NULL)
+    gtk_widget_grab_focus (g_hash_table_lookup (self->expanders, focused + strlen ("expander:")));
 }
 
 static void
@@ -679,6 +793,37 @@ qm_compare_page_get_legend (QmComparePage *self)
   return self->legend != NULL ? gtk_label_get_text (GTK_LABEL (self->legend)) : NULL;
 }
 
+GtkWidget *
+qm_compare_page_get_expander (QmComparePage *self,
+                              const char    *metric)
+{
+  g_return_val_if_fail (QM_IS_COMPARE_PAGE (self), NULL);
+  return g_hash_table_lookup (self->expanders, metric);
+}
+
+gboolean
+qm_compare_page_get_expanded (QmComparePage *self,
+                              const char    *metric)
+{
+  g_return_val_if_fail (QM_IS_COMPARE_PAGE (self), FALSE);
+  return g_hash_table_contains (self->expanded, metric);
+}
+
+void
+qm_compare_page_set_expanded (QmComparePage *self,
+                              const char    *metric,
+                              gboolean       expanded)
+{
+  g_return_if_fail (QM_IS_COMPARE_PAGE (self));
+  if (expanded == g_hash_table_contains (self->expanded, metric))
+    return;
+  if (expanded)
+    g_hash_table_add (self->expanded, g_strdup (metric));
+  else
+    g_hash_table_remove (self->expanded, metric);
+  rebuild_table (self);
+}
+
 static void
 add_action (GtkWidget  *widget,
             const char *action_name,
@@ -814,6 +959,8 @@ qm_compare_page_dispose (GObject *object)
   g_clear_pointer (&self->entries, g_array_unref);
   g_clear_pointer (&self->cells, g_hash_table_unref);
   g_clear_pointer (&self->bands, g_hash_table_unref);
+  g_clear_pointer (&self->expanded, g_hash_table_unref);
+  g_clear_pointer (&self->expanders, g_hash_table_unref);
 
   g_clear_pointer (&self->store, qm_store_unref);
   G_OBJECT_CLASS (qm_compare_page_parent_class)->dispose (object);
@@ -853,6 +1000,8 @@ qm_compare_page_init (QmComparePage *self)
   g_array_set_clear_func (self->entries, entry_clear);
   self->cells = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->bands = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->expanders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   gtk_menu_button_set_create_popup_func (self->add_button, create_add_popup, self, NULL);
   gtk_menu_button_set_create_popup_func (self->empty_add_button, create_add_popup, self, NULL);

@@ -50,4 +50,16 @@ guint       qm_compare_page_get_n_cells (QmComparePage  *self);
  * rows were not ranked and why), or NULL with fewer than two plans. */
 const char *qm_compare_page_get_legend  (QmComparePage  *self);
 
+/* A row with parts (qm-metrics.h: memory, power, upfront, monthly, total)
+ * expands to show them under it, as its chevron and the help say; its
+ * label is a button that toggles that, never which way is better (issue
+ * #35 item 4). The button of row @metric, NULL where it has no parts. */
+GtkWidget  *qm_compare_page_get_expander (QmComparePage *self,
+                                          const char    *metric);
+gboolean    qm_compare_page_get_expanded (QmComparePage *self,
+                                          const char    *metric);
+void        qm_compare_page_set_expanded (QmComparePage *self,
+                                          const char    *metric,
+                                          gboolean       expanded);
+
 G_END_DECLS

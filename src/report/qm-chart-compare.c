@@ -230,6 +230,66 @@ draw_scatter (cairo_t             *cr,
     }
 }
 
+/* A bar's value as printed: in full, or in its short form ("2.05 k",
+ * "$132 M") where the full one is wider than the bar (@bar_w) less a
+ * pixel, so that neighbours keep three pixels apart ("5.8" and "0.01"
+ * read "5.80.01" when they touched); TRUE when even that is, so that it
+ * stands upright (reading upwards) above the bar. Its size across and up
+ * the page in @tw, @th as drawn. */
+static gboolean
+value_label (cairo_t            *cr,
+             const QmChartStyle *style,
+             guint               metric,
+             double              v,
+             const char         *currency,
+             double              bar_w,
+             char               *label,
+             double             *tw,
+             double             *th)
+{
+  /* A missing figure (a service has no training days) is a dash. */
+  if (v > 0)
+    format_metric (label, QM_FORMAT_BUF, metric, v, currency);
+  else
+    g_strlcpy (label, "–", QM_FORMAT_BUF);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, tw, th);
+  if (*tw > bar_w - 1 && v >= 1000)
+    {
+      if (metric == 2)
+        qm_chart_tick_money (v, label, QM_FORMAT_BUF, (gpointer) currency);
+      else
+        qm_format_si (label, QM_FORMAT_BUF, v, "");
+      qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, tw, th);
+    }
+  return *tw > bar_w - 1;
+}
+
+/* A bar's value above it: across, or upright where value_label() says
+ * so. @bar is the bar (0 high where the figure does not apply). Returns
+ * the text's box. */
+static QmRect
+draw_value (cairo_t            *cr,
+            const QmChartStyle *style,
+            const char         *label,
+            gboolean            upright,
+            const QmRect       *bar)
+{
+  double tw, th, cx = bar->x + bar->width / 2.0;
+  QmRect box;
+
+  qm_chart_set_color (cr, &style->foreground);
+  if (!upright)
+    return qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, cx, bar->y - 2.0, 0.5, 1.0 }, label);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, &th);
+  box = (QmRect) { round (cx - th / 2.0), bar->y - 2.0 - tw, th, tw };
+  cairo_save (cr);
+  cairo_translate (cr, box.x, box.y + box.height);
+  cairo_rotate (cr, -G_PI / 2.0);
+  qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, 0.0, 0.0, 0.0, 0.0 }, label);
+  cairo_restore (cr);
+  return box;
+}
+
 void
 qm_chart_render_compare (const QmChartFrame  *frame,
                          const QmCompareItem *items,
@@ -243,7 +303,9 @@ qm_chart_render_compare (const QmChartFrame  *frame,
   const double pad = 12.0;
   QmCompareLayout layout = { 0 };
   QmLegendEntry legend[QM_COMPARE_MAX_PLANS];
-  double text_h, legend_h, bars_w, top, bottom;
+  double text_h, legend_h, bars_w, top, bottom, headroom = 0.0;
+  char labels[QM_COMPARE_N_METRICS][QM_COMPARE_MAX_PLANS][QM_FORMAT_BUF];
+  gboolean upright[QM_COMPARE_N_METRICS][QM_COMPARE_MAX_PLANS];
 
   n = MIN (n, QM_COMPARE_MAX_PLANS);
   layout.n_plans = n;
@@ -260,14 +322,26 @@ qm_chart_render_compare (const QmChartFrame  *frame,
   bottom = height - pad - legend_h - 8.0;
   bars_w = (width - 2 * pad) * 0.62;
 
+  /* Every bar's value, and the room above the bars that the tallest
+   * needs for it: a line, or an upright label's length. */
+  for (guint m = 0; m < QM_COMPARE_N_METRICS; m++)
+    for (guint p = 0; p < n; p++)
+      {
+        double bw = (bars_w / QM_COMPARE_N_METRICS - 8.0) / n, tw, th;
+
+        upright[m][p] = value_label (cr, style, m, qm_chart_compare_metric_value (&items[p], m), currency,
+                                     bw - 2.0, labels[m][p], &tw, &th);
+        headroom = MAX (headroom, (upright[m][p] ? tw : th) + 4.0);
+      }
+
   /* Grouped bars: each metric scaled to its own largest value, so every
-   * group is readable; the value is printed on each bar. */
+   * group is readable; every bar carries its value above it. */
   for (guint m = 0; m < QM_COMPARE_N_METRICS; m++)
     {
       double slot = bars_w / QM_COMPARE_N_METRICS;
       double gx = pad + m * slot + 4.0, gw = slot - 8.0;
       /* Under the baseline: each bar's letter, then the group's name. */
-      double plot_top = top + text_h + 4.0, plot_bottom = bottom - 2.0 * text_h - 6.0;
+      double plot_top = top + headroom, plot_bottom = bottom - 2.0 * text_h - 6.0;
       double max = 0.0;
 
       layout.groups[m] = (QmRect) { gx, top, gw, bottom - top };
@@ -286,7 +360,6 @@ qm_chart_render_compare (const QmChartFrame  *frame,
           double bw = gw / n;
           double h = max > 0 ? (plot_bottom - plot_top) * v / max : 0.0;
           double x = round (gx + p * bw + 1.0);
-          char label[QM_FORMAT_BUF];
 
           layout.bars[m][p] = (QmRect) { x, round (plot_bottom - h), round (bw - 2.0), round (plot_bottom) - round (plot_bottom - h) };
           if (v > 0)
@@ -307,27 +380,8 @@ qm_chart_render_compare (const QmChartFrame  *frame,
                                                         round (plot_bottom) + 2.0, 0.5, 0.0 }, letter);
           }
 
-          /* A missing figure (a service has no training days) is a dash. */
-          if (v > 0)
-            format_metric (label, sizeof label, m, v, currency);
-          else
-            g_strlcpy (label, "–", sizeof label);
-          qm_chart_set_color (cr, &style->foreground);
-          {
-            double tw;
-
-            /* Values print above the bar; when the full figure is wider
-             * than the bar, its short SI form (2.05 k) does. */
-            qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
-            if (tw > bw + 6 && v >= 1000 && m != 2)
-              {
-                qm_format_si (label, sizeof label, v, "");
-                qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, NULL);
-              }
-            if (tw <= bw + 6)
-              qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + (bw - 2.0) / 2.0,
-                                                          plot_bottom - h - 2.0, 0.5, 1.0 }, label);
-          }
+          layout.values[m][p] = draw_value (cr, style, labels[m][p], upright[m][p],
+                                            &(QmRect) { x, plot_bottom - h, bw - 2.0, h });
         }
       qm_chart_set_color (cr, &style->foreground);
       /* Small type: five group names must share the width. */

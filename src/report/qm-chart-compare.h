@@ -38,6 +38,11 @@ typedef struct
   QmRect markers[QM_COMPARE_MAX_PLANS];  /* x, y: a marker's centre; 0 × 0 where none is drawn */
   QmAxis scatter_x;       /* days */
   QmAxis scatter_y;       /* cost */
+  /* Each bar's printed value (a dash where the figure does not apply):
+   * above the bar across, or where the figure is wider than the bar,
+   * turned upright above it or on it; never left out (the PDF says the
+   * values are printed on the bars, issue #35 item 4). */
+  QmRect values[QM_COMPARE_N_METRICS][QM_COMPARE_MAX_PLANS];
 } QmCompareLayout;
 
 const char *qm_chart_compare_metric_name  (guint metric);

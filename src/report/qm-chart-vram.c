@@ -246,13 +246,18 @@ draw_bar (const Bars              *bars,
   qm_chart_text (cr, style, &under, amount);
 }
 
-/* The capacity line across all bars, and its label. */
-static void
+/* A capacity line across @span (the plot, or one bar's slot) and its
+ * label at the span's right end; the line's pixel row in @y, the label's
+ * box returned. In a slot too narrow for "Capacity 192 GB" the amount
+ * alone. */
+static QmRect
 draw_capacity (cairo_t            *cr,
                const QmChartStyle *style,
                double              capacity,
                QmBytesUnit         unit,
-               QmVramLayout       *layout)
+               const QmVramLayout *layout,
+               const QmRect       *span,
+               double             *y)
 {
   const double scale = unit_scale (unit);
   static const double dash[] = { 6.0, 3.0 };
@@ -260,21 +265,24 @@ draw_capacity (cairo_t            *cr,
   double tw, th, ty;
   QmChartLabel at;
 
-  layout->capacity_y = round (qm_axis_to_pixel (&layout->y_axis, capacity / scale)) + 0.5;
-  qm_chart_dashed_line (cr, &(QmChartDash) { &style->foreground, 1.5, dash }, &layout->plot, QM_AXIS_LEFT,
-                        layout->capacity_y);
+  *y = round (qm_axis_to_pixel (&layout->y_axis, capacity / scale)) + 0.5;
+  qm_chart_dashed_line (cr, &(QmChartDash) { &style->foreground, 1.5, dash }, span, QM_AXIS_LEFT, *y);
   qm_format_bytes (amount, sizeof amount, capacity, unit);
   /* Translators: %s is an amount of memory such as "80 GB". */
   g_snprintf (text, sizeof text, _("Capacity %s"), amount);
+  qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
+  if (tw > span->width - 4.0)
+    {
+      g_strlcpy (text, amount, sizeof text);
+      qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
+    }
   /* On a background patch, so the label reads where it crosses a bar;
    * below the line when there is no room above it in the plot. */
-  qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &tw, &th);
-  ty = layout->capacity_y - th - 2.0;
+  ty = *y - th - 2.0;
   if (ty - 1.0 < layout->plot.y)
-    ty = layout->capacity_y + 2.0;
-  at = (QmChartLabel) { QM_TEXT_SMALL, layout->plot.x + layout->plot.width - 2, ty, 1.0, 0.0, 0.0,
-                        &style->foreground };
-  layout->capacity_label = qm_chart_text_on_patch (cr, style, &at, text);
+    ty = *y + 2.0;
+  at = (QmChartLabel) { QM_TEXT_SMALL, span->x + span->width - 2, ty, 1.0, 0.0, 0.0, &style->foreground };
+  return qm_chart_text_on_patch (cr, style, &at, text);
 }
 
 void
@@ -296,6 +304,7 @@ qm_chart_render_vram_scaled (const QmChartFrame      *frame,
   QmLegendEntry legend[QM_VRAM_N_PARTS + 1];
   g_autofree char *y_title = g_strdup_printf (_("Memory per GPU (%s)"), unit_name);
   double capacity = 0.0, top = 0.0;
+  gboolean shared_capacity = TRUE;
   double label_w, legend_h, text_h, x_label_h = 0.0;
   char notes[QM_VRAM_MAX_BARS][128];
   double note_h = 0.0, note_w = 0.0, title_w = 0.0;
@@ -304,7 +313,11 @@ qm_chart_render_vram_scaled (const QmChartFrame      *frame,
   top = qm_chart_vram_top (breakdowns, n);
   for (guint i = 0; i < n; i++)
     if (isfinite (breakdowns[i].capacity))
-      capacity = MAX (capacity, breakdowns[i].capacity);
+      {
+        if (capacity > 0 && breakdowns[i].capacity != capacity)
+          shared_capacity = FALSE;
+        capacity = MAX (capacity, breakdowns[i].capacity);
+      }
   if (isfinite (axis_max) && axis_max > top)
     top = axis_max;
   top = top * 1.08 / scale;
@@ -367,8 +380,21 @@ qm_chart_render_vram_scaled (const QmChartFrame      *frame,
       draw_bar (&bars, &breakdowns[i], i, labels != NULL ? labels[i] : NULL, notes[i]);
   }
 
-  if (capacity > 0)
-    draw_capacity (cr, style, capacity, unit, &layout);
+  if (capacity > 0 && shared_capacity)
+    layout.capacity_label = draw_capacity (cr, style, capacity, unit, &layout, &layout.plot, &layout.capacity_y);
+  else
+    /* GPUs that hold different amounts: each bar against its own (the
+     * largest drawn across all of them read "Capacity 192 GB" over plans
+     * whose GPUs hold 85.5 GB). */
+    for (guint i = 0; i < n; i++)
+      {
+        double slot = layout.plot.width / MAX (n, 1);
+        QmRect span = { layout.plot.x + i * slot + 2.0, layout.plot.y, slot - 4.0, layout.plot.height };
+
+        if (isfinite (breakdowns[i].capacity) && breakdowns[i].capacity > 0)
+          layout.bar_capacity_labels[i] = draw_capacity (cr, style, breakdowns[i].capacity, unit, &layout, &span,
+                                                         &layout.bar_capacity_y[i]);
+      }
 
   qm_chart_legend (cr, style, legend, G_N_ELEMENTS (legend),
                    &(QmRect) { pad, height - pad - legend_h, width - 2 * pad, legend_h });

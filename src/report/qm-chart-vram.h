@@ -27,6 +27,12 @@ typedef struct
   QmRect  notes[QM_VRAM_MAX_BARS];          /* "Does not fit: …" / "Fits: …" text, 0 × 0 if none */
   QmRect  capacity_label;                   /* "Capacity 80 GB" text, 0 × 0 if none */
   QmRect  title;                            /* the y axis's title */
+  /* Bars on GPUs of different memory (a comparison): each bar's own
+   * capacity line across its slot and its label, and capacity_y and
+   * capacity_label are unused (0); 0 × 0 where a bar has none or all
+   * bars share the one line. */
+  double  bar_capacity_y[QM_VRAM_MAX_BARS];
+  QmRect  bar_capacity_labels[QM_VRAM_MAX_BARS];
 } QmVramLayout;
 
 /* The name of stacked part @i ("Weights", ...). */
@@ -40,8 +46,10 @@ double      qm_chart_vram_part_bytes (const QmMemoryBreakdown *b,
 gboolean    qm_chart_vram_append_parts (GString                 *out,
                                         const QmMemoryBreakdown *b);
 
-/* One bar per breakdown, labelled below; the capacity line is the largest
- * capacity among them (bars for one GPU model share it). */
+/* One bar per breakdown, labelled below, against the capacity: one line
+ * across the plot where every bar's GPU holds the same, else each bar's
+ * own line across its slot (a comparison of an 85.5 GB and a 192 GB GPU,
+ * issue #35 item 4). */
 void qm_chart_render_vram (const QmChartFrame      *frame,
                            const QmMemoryBreakdown *breakdowns,
                            const char *const       *labels,

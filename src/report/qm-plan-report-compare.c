@@ -186,6 +186,8 @@ compare_row_free (gpointer data)
       g_free (row->cells[i]);
       g_free (row->bands[i]);
     }
+  if (row->parts != NULL)
+    g_ptr_array_unref (row->parts);
   g_free (row);
 }
 
@@ -228,6 +230,44 @@ compared_init (Compared               *set,
     set->currencies[i] = qm_report_currency_of (&plans[i], info);
 }
 
+/* The parts of @metric that apply to any of the plans, under @row. */
+static void
+add_part_rows (QmCompareRow   *row,
+               const QmMetric *metric,
+               const Compared *set)
+{
+  if (metric->n_parts == 0)
+    return;
+  row->parts = g_ptr_array_new_with_free_func (compare_row_free);
+  for (guint k = 0; k < metric->n_parts; k++)
+    {
+      const QmMetricPart *part = &metric->parts[k];
+      QmCompareRow *sub = g_new0 (QmCompareRow, 1);
+      gboolean any = FALSE;
+
+      sub->id = part->id;
+      sub->label = g_strdup (_(part->label));
+      sub->better = QM_BETTER_NONE;
+      sub->verdict = QM_METRIC_NOT_RANKED;
+      for (guint i = 0; i < set->n; i++)
+        {
+          double v = part->value (&set->plans[i], &set->estimates[i]);
+
+          /* A part of nothing (no KV cache in training, no egress) is
+           * not listed. */
+          sub->values[i] = isfinite (v) ? v : NAN;
+          any |= isfinite (v) && v != 0.0;
+          sub->band_low[i] = sub->band_high[i] = NAN;
+          sub->cells[i] = part->format (&set->plans[i], &set->estimates[i], set->currencies[i],
+                                        set->info->memory_unit);
+        }
+      if (any)
+        g_ptr_array_add (row->parts, sub);
+      else
+        compare_row_free (sub);
+    }
+}
+
 /* The figures: one row per metric of the core's table (qm-metrics.h), each
  * value marked where the metric's one rule ranks it best. */
 static void
@@ -260,6 +300,7 @@ add_figure_rows (GPtrArray      *rows,
            * likely falls in (p10–p90 of the validation), "likely 23.8–31.5". */
           row->bands[i] = g_strdup_printf (_("likely %s"), band);
         }
+      add_part_rows (row, &metrics[m], set);
       g_ptr_array_add (rows, row);
     }
 }

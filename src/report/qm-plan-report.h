@@ -73,6 +73,12 @@ typedef struct
   QmBetter         better;
   QmMetricVerdict  verdict;
   gboolean         section;  /* a heading row: label only */
+  /* What the figure is made of (qm-metrics.h QmMetricPart): a
+   * QmCompareRow per part that applies to at least one plan, not ranked
+   * (QM_BETTER_NONE, cells "–" where a part does not apply), in the
+   * table's order; NULL where the metric has no parts. The Compare page
+   * shows them under an expanded row, `compare --json` as "parts". */
+  GPtrArray       *parts;
 } QmCompareRow;
 
 /* The mark before plan @i's value in @row: "✓ ", "≈ " or "". */

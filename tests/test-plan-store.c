@@ -7,6 +7,9 @@
 #include <glib/gstdio.h>
 
 #include "qm-catalog-store.h"
+#include "qm-estimate.h"
+#include "qm-estimate-json.h"
+#include "qm-plan-store-private.h"
 #include "qm-test-store.h"
 
 static gint64
@@ -235,6 +238,178 @@ test_catalog_changed (void)
   g_assert_no_error (error);
 }
 
+/* Saves @inputs as the plan view does: read with this store's catalog,
+ * estimated, and the estimate kept as the snapshot. @id 0 saves a new
+ * plan; else it recomputes the saved one (Recompute: today's catalog,
+ * recorded even when the figures come out the same). */
+static gint64
+save_estimated (QmStore    *store,
+                gint64      id,
+                const char *inputs)
+{
+  g_autoptr(QmSavedPlan) sp = id > 0 ? qm_plan_store_load (store, id, NULL) : qm_saved_plan_new ();
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autoptr(GError) error = NULL;
+  QmPlan plan;
+
+  g_assert_true (qm_plan_store_read_plan (store, inputs, &plan, NULL, &error));
+  g_assert_no_error (error);
+  qm_estimate (&plan, e);
+  g_free (sp->inputs);
+  sp->inputs = qm_plan_to_data (&plan, NULL);
+  g_free (sp->snapshot);
+  sp->snapshot = qm_estimate_to_json (&plan, e, NULL);
+  g_free (sp->name);
+  sp->name = g_strdup (plan.name);
+  sp->reprice = id > 0;
+  g_assert_true (qm_plan_store_save (store, sp, &error));
+  g_assert_no_error (error);
+  g_assert_false (sp->reprice);
+  return sp->id;
+}
+
+/* The lines of @changes joined, for the messages of failed asserts. */
+static char *
+joined (GPtrArray *changes)
+{
+  g_ptr_array_add (changes, NULL);
+  g_ptr_array_set_size (changes, changes->len - 1);
+  return g_strjoinv ("\n", (char **) changes->pdata);
+}
+
+static gboolean
+changed (QmStore  *store,
+         gint64    id,
+         char    **text)
+{
+  g_autoptr(GPtrArray) changes = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean r = qm_plan_store_catalog_changed (store, id, &changes, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (changes);
+  g_assert_cmpint (r, ==, changes->len > 0);
+  *text = joined (changes);
+  return r;
+}
+
+/* Issue #35 item 5, with the plan the view saves (its snapshot carries
+ * the bill of materials): only a price that a line of the plan's bill of
+ * materials uses marks it, the change names the line, the entry and both
+ * prices, and Recompute records today's prices for good. */
+static void
+test_catalog_changed_bom (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(JsonObject) prices = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
+                                            "llama-3.1-70b-pretrain-h100.qmplan", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *version = NULL;
+  char *why = NULL;
+  gint64 id;
+
+  /* DGX H100 servers (their GPUs in the system's price), NDR InfiniBand
+   * (switches, cables and transceivers), a parallel file system (per TB
+   * and per GB/s), racks and PDUs the estimate picks. */
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  id = save_estimated (store, 0, text);
+  saved = qm_plan_store_load (store, id, &error);
+  g_assert_no_error (error);
+  prices = qm_plan_store_parse_json (saved->prices, -1, "prices", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_object_get_int_member (prices, "format"), ==, 2);
+  g_assert_nonnull (strstr (saved->prices, "\"item\":\"Fabric cables\",\"id\":\"ib-ndr-400\","
+                                           "\"field\":\"cable_usd\""));
+  g_assert_nonnull (strstr (saved->prices, "\"Optical transceivers\""));
+  g_assert_nonnull (strstr (saved->prices, "\"Storage capacity (TB)\""));
+  g_assert_null (strstr (saved->prices, "\"GPUs\""));
+  g_assert_false (changed (store, id, &why));
+  g_free (why);
+
+  /* Prices of entries the plan does not use, and the H100's own price,
+   * which a DGX H100's price includes (no "GPUs" line): nothing. So is
+   * the file system's list price: the plan pays it per TB and per GB/s. */
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, "a100-sxm-80gb", 9999, &error));
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_SERVER, "dgx-a100", 99999, &error));
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_NETWORK, "eth-400g", 999, &error));
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", 12345, &error));
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_STORAGE, "parallel-fs", 777, &error));
+  g_assert_no_error (error);
+  if (changed (store, id, &why))
+    g_error ("unused prices marked the plan:\n%s", why);
+  g_free (why);
+
+  /* The switches' price (a network entry priced on two lines) marks it,
+   * naming each line, the entry and both prices. */
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_NETWORK, "ib-ndr-400", 25000, &error));
+  g_assert_true (changed (store, id, &why));
+  g_assert_nonnull (strstr (why, "Compute fabric switches ib-ndr-400: price $30,000 when quoted, $25,000 today"));
+  g_assert_nonnull (strstr (why, "Storage fabric switches ib-ndr-400: price $30,000 when quoted, $25,000 today"));
+  g_assert_null (strstr (why, "cables"));
+  g_assert_null (strstr (why, "figures"));
+  g_clear_pointer (&why, g_free);
+
+  /* And the servers'. */
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_SERVER, "dgx-h100", 300000, &error));
+  g_assert_true (changed (store, id, &why));
+  g_assert_nonnull (strstr (why, "Servers dgx-h100: price $400,000 when quoted, $300,000 today"));
+  g_clear_pointer (&why, g_free);
+
+  /* Recompute: today's prices are the quote's, in the store; read back,
+   * nothing has changed. */
+  id = save_estimated (store, id, saved->inputs);
+  g_clear_pointer (&saved, qm_saved_plan_free);
+  saved = qm_plan_store_load (store, id, &error);
+  g_assert_nonnull (strstr (saved->prices, "\"item\":\"Servers\",\"id\":\"dgx-h100\","
+                                           "\"field\":\"price_usd\",\"usd\":300000"));
+  version = qm_catalog_store_version (store);
+  g_assert_cmpstr (saved->catalog_version, ==, version);
+  if (changed (store, id, &why))
+    g_error ("still marked after Recompute:\n%s", why);
+  g_free (why);
+}
+
+/* A plan saved before the store kept its bill of materials' lines
+ * (prices format 1) and whose snapshot has none: its slots' list prices
+ * still count; Recompute replaces them even when the figures come out
+ * the same, so the mark does not come back. */
+static void
+test_catalog_changed_recompute_same (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) plan = NULL;
+  gint64 id = save_new (store, "Acme 70B", "Acme Corp");
+  g_autoptr(QmDbStmt) stmt = NULL;
+  char *why = NULL;
+
+  /* As the store wrote it before. */
+  stmt = qm_db_prepare (qm_store_connection (store),
+                        "UPDATE plan_data SET prices = ?2 WHERE plan_id = ?1", &error);
+  g_assert_no_error (error);
+  qm_db_bind_int64 (stmt, 1, id);
+  qm_db_bind_text (stmt, 2, "{\"gpu\":{\"id\":\"h100-sxm-80gb\",\"price_usd\":30000.0}}");
+  g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_DONE);
+  g_assert_true (qm_catalog_store_set_price_override (store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb", 12345, &error));
+  g_assert_true (changed (store, id, &why));
+  g_assert_nonnull (strstr (why, "gpu h100-sxm-80gb: price $30,000 when quoted, $12,345 today"));
+  g_clear_pointer (&why, g_free);
+
+  /* Recompute, and the estimate is the same as before: recorded anew. */
+  plan = qm_plan_store_load (store, id, &error);
+  plan->reprice = TRUE;
+  g_assert_true (qm_plan_store_save (store, plan, &error));
+  g_assert_no_error (error);
+  g_assert_false (plan->reprice);
+  g_assert_nonnull (strstr (plan->prices, "\"format\":2"));
+  if (changed (store, id, &why))
+    g_error ("still marked after Recompute:\n%s", why);
+  g_free (why);
+}
+
 #define CUSTOM_GPU \
   "{\"id\": \"acme-x1\", \"vendor\": \"Acme\", \"name\": \"Acme X1\", \"price_usd\": 12000," \
   " \"tflops\": {\"bf16\": 500}, \"memory_gb\": 96, \"bandwidth_tbs\": 2.4, \"tdp_w\": 600," \
@@ -348,6 +523,8 @@ main (int argc, char **argv)
   g_test_add_func ("/plan-store/list-search", test_list_search);
   g_test_add_func ("/plan-store/duplicate-rename-trash", test_duplicate_rename_trash);
   g_test_add_func ("/plan-store/catalog-changed", test_catalog_changed);
+  g_test_add_func ("/plan-store/catalog-changed-bom", test_catalog_changed_bom);
+  g_test_add_func ("/plan-store/catalog-changed-recompute-same", test_catalog_changed_recompute_same);
   g_test_add_func ("/plan-store/export-import", test_export_import);
   g_test_add_func ("/plan-store/import-bad-files", test_import_bad_files);
   return g_test_run ();

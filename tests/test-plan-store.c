@@ -372,6 +372,64 @@ test_catalog_changed_bom (void)
   g_free (why);
 }
 
+#define ACME_NDR(nic, cable) \
+  "{\"id\": \"acme-ndr\", \"vendor\": \"Acme\", \"name\": \"Acme NDR switch\"," \
+  " \"technology\": \"infiniband\", \"ports\": 64, \"port_gbps\": 400, \"power_w\": 747," \
+  " \"rack_units\": 1, \"latency_us\": 0.13, \"price_usd\": 30000, \"nic_usd\": " nic "," \
+  " \"transceiver_usd\": 900, \"transceiver_w\": 8.5, \"cable_usd\": " cable "}"
+
+/* The network entry's other prices: a plan imported as the Plans page
+ * does it (the file names the user's own switch; the snapshot is the
+ * estimate) is marked by its cables' price, which its bill of materials
+ * uses, and names that line alone; not by the NIC price, which a DGX
+ * system's price includes. */
+static void
+test_catalog_changed_network_lines (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSavedPlan) extra = qm_saved_plan_new ();
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) file = NULL;
+  char *why = NULL;
+  QmPlan plan;
+  gint64 id;
+
+  g_assert_true (qm_catalog_store_add (store, QM_CATALOG_KIND_NETWORK, ACME_NDR ("2500", "300"), &error));
+  g_assert_no_error (error);
+  text = qm_test_plan_json ("Acme fabric", "h100-sxm-80gb");
+  file = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (file, "\"ib-ndr-400\"", "\"acme-ndr\"", 1), ==, 1);
+  g_assert_true (qm_plan_store_read_plan (store, file->str, &plan, NULL, &error));
+  g_assert_no_error (error);
+  qm_estimate (&plan, e);
+  extra->snapshot = qm_estimate_to_json (&plan, e, NULL);
+  id = qm_plan_store_import_data (store, file->str, -1, "acme.qmplan", extra, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (changed (store, id, &why));
+  g_free (why);
+
+  /* The NIC: in the DGX H100's price, no line of its own. */
+  g_assert_true (qm_catalog_store_update (store, QM_CATALOG_KIND_NETWORK, "acme-ndr", ACME_NDR ("3100", "300"),
+                                          &error));
+  g_assert_no_error (error);
+  if (changed (store, id, &why))
+    g_error ("the NIC price marked a plan without NIC lines:\n%s", why);
+  g_free (why);
+
+  /* Its cables. */
+  g_assert_true (qm_catalog_store_update (store, QM_CATALOG_KIND_NETWORK, "acme-ndr", ACME_NDR ("3100", "350"),
+                                          &error));
+  g_assert_no_error (error);
+  g_assert_true (changed (store, id, &why));
+  g_assert_nonnull (strstr (why, "Fabric cables acme-ndr: price $300 when quoted, $350 today"));
+  g_assert_null (strstr (why, "switches"));
+  g_assert_null (strstr (why, "transceivers"));
+  g_assert_null (strstr (why, "figures"));
+  g_free (why);
+}
+
 /* A plan saved before the store kept its bill of materials' lines
  * (prices format 1) and whose snapshot has none: its slots' list prices
  * still count; Recompute replaces them even when the figures come out
@@ -525,6 +583,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan-store/catalog-changed", test_catalog_changed);
   g_test_add_func ("/plan-store/catalog-changed-bom", test_catalog_changed_bom);
   g_test_add_func ("/plan-store/catalog-changed-recompute-same", test_catalog_changed_recompute_same);
+  g_test_add_func ("/plan-store/catalog-changed-network-lines", test_catalog_changed_network_lines);
   g_test_add_func ("/plan-store/export-import", test_export_import);
   g_test_add_func ("/plan-store/import-bad-files", test_import_bad_files);
   return g_test_run ();

@@ -430,6 +430,64 @@ test_catalog_changed_network_lines (void)
   g_free (why);
 }
 
+/* Every line that the estimate prices from a catalog entry is one the
+ * store knows how to price again (its label is in the store's table):
+ * each example, bought and rented, with every server of the catalog (a
+ * generic chassis buys its GPUs and NICs apart). A renamed or new line in
+ * qm-cost.c fails here instead of going unwatched. */
+static void
+test_priced_lines_known (void)
+{
+  g_autoptr(QmStore) store = qm_test_open_store ();
+  g_autofree char *dir = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  const QmServerSpec *servers;
+  const char *name;
+  guint n_servers = 0, n_lines = 0, n_mapped = 0;
+
+  servers = qm_catalog_servers (&n_servers);
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *text = NULL;
+
+      if (!g_str_has_suffix (name, ".qmplan"))
+        continue;
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      for (guint m = 0; m < 3; m++)
+        for (guint k = 0; k <= n_servers; k++)
+          {
+            g_autoptr(GError) error = NULL;
+            QmPlan plan;
+
+            g_assert_true (qm_plan_store_read_plan (store, text, &plan, NULL, &error));
+            g_assert_no_error (error);
+            plan.pricing.mode = m == 0 ? QM_PRICING_BUY : m == 1 ? QM_PRICING_RENT_ON_DEMAND : QM_PRICING_RENT_RESERVED;
+            if (m > 0)
+              plan.pricing.usd_per_gpu_hour = 0;   /* the cloud offer's rate */
+            if (k < n_servers)
+              plan.hardware.server = servers[k];
+            qm_estimate (&plan, e);
+            for (guint i = 0; e->has_cost && i < e->cost.n_bom; i++)
+              {
+                const QmBomLine *l = &e->cost.bom[i];
+
+                if (l->catalog_id == NULL)
+                  continue;
+                n_lines++;
+                if (qm_plan_store_priced_line (l->item) == NULL)
+                  g_error ("%s: BOM line \"%s\" (%s) is priced from the catalog, but the plan store "
+                           "does not know it", name, l->item, l->catalog_id);
+                n_mapped++;
+              }
+          }
+    }
+  g_assert_cmpuint (n_lines, >, 0);
+  g_assert_cmpuint (n_mapped, ==, n_lines);
+}
+
 /* A plan saved before the store kept its bill of materials' lines
  * (prices format 1) and whose snapshot has none: its slots' list prices
  * still count; Recompute replaces them even when the figures come out
@@ -584,6 +642,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan-store/catalog-changed-bom", test_catalog_changed_bom);
   g_test_add_func ("/plan-store/catalog-changed-recompute-same", test_catalog_changed_recompute_same);
   g_test_add_func ("/plan-store/catalog-changed-network-lines", test_catalog_changed_network_lines);
+  g_test_add_func ("/plan-store/priced-lines-known", test_priced_lines_known);
   g_test_add_func ("/plan-store/export-import", test_export_import);
   g_test_add_func ("/plan-store/import-bad-files", test_import_bad_files);
   return g_test_run ();

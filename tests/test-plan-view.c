@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "qm-catalog-store.h"
+#include "qm-chart-widget.h"
 #include "qm-estimate-json.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
@@ -661,15 +662,62 @@ test_autosave_fails (Fixture       *f,
   close_window (window);
 }
 
+/* A new view on saved plan @id, read with today's catalog, as the window
+ * opens it. */
+static GtkWidget *
+open_saved (Fixture       *f,
+            gint64         id,
+            QmPlanEditor **editor)
+{
+  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  QmPlan plan;
+
+  saved = qm_plan_store_load (f->store, id, &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_plan_store_read_plan (f->store, saved->inputs, &plan, NULL, &error));
+  g_assert_no_error (error);
+  *editor = qm_plan_editor_new (&plan);
+  qm_plan_editor_mark_saved (*editor, id);
+  return qm_plan_view_new (f->store, *editor);
+}
+
+/* The catalog banner's text while it is shown, else NULL. */
+static const char *
+catalog_banner (GtkWidget *view)
+{
+  GtkWidget *label = qm_test_find_named (view, "catalog-banner");
+  GtkWidget *revealer;
+
+  g_assert_nonnull (label);
+  revealer = gtk_widget_get_ancestor (label, GTK_TYPE_REVEALER);
+  if (!gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)))
+    return NULL;
+  return gtk_label_get_label (GTK_LABEL (label));
+}
+
+static gboolean
+is_mapped_chart (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return QM_IS_CHART_WIDGET (widget) && gtk_widget_get_mapped (widget);
+}
+
+/* Issue #35 item 5: a price the plan's bill of materials does not use
+ * leaves an opened quote as it is; one it uses keeps the quote's figures
+ * with the charts and assumptions in view and names the change; after
+ * Recompute, the plan opened again has no banner. */
 static void
 test_snapshot (Fixture       *f,
                gconstpointer  data)
 {
   g_autoptr(QmPlanEditor) editor = NULL;
   g_autoptr(QmPlanEditor) loaded = NULL;
-  g_autoptr(QmSavedPlan) saved = NULL;
+  g_autoptr(QmPlanEditor) again = NULL;
+  g_autoptr(QmPlanEditor) unused = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *quoted_cost = NULL;
+  const char *banner;
   QmPlan plan;
   GtkWidget *view;
   GtkWindow *window;
@@ -686,23 +734,41 @@ test_snapshot (Fixture       *f,
   quoted_cost = g_strdup (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "cost"));
   close_window (window);
 
+  /* New prices of what the plan does not price: another GPU, and the
+   * H100 itself, which the DGX H100's price includes. Opened again, it
+   * is the live plan, no banner. */
+  g_assert_true (qm_catalog_store_set_price_override (f->store, QM_CATALOG_KIND_GPU, "a100-sxm-80gb",
+                                                      9999, &error));
+  g_assert_true (qm_catalog_store_set_price_override (f->store, QM_CATALOG_KIND_GPU, "h100-sxm-80gb",
+                                                      12345, &error));
+  g_assert_no_error (error);
+  view = open_saved (f, id, &unused);
+  window = show_view (view, 1280, 900);
+  g_assert_false (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
+  g_assert_null (catalog_banner (view));
+  close_window (window);
+
   /* The servers got cheaper in the catalog since. */
   g_assert_true (qm_catalog_store_set_price_override (f->store, QM_CATALOG_KIND_SERVER, "dgx-h100",
                                                       300000, &error));
   g_assert_no_error (error);
   g_assert_true (qm_plan_store_catalog_changed (f->store, id, NULL, &error));
 
-  /* Opened again (read with today's catalog), it shows the quote. */
-  saved = qm_plan_store_load (f->store, id, &error);
-  g_assert_true (qm_plan_store_read_plan (f->store, saved->inputs, &plan, NULL, &error));
-  g_assert_no_error (error);
-  loaded = qm_plan_editor_new (&plan);
-  qm_plan_editor_mark_saved (loaded, id);
-  view = qm_plan_view_new (f->store, loaded);
-  window = show_view (view, 1280, 900);
+  /* Opened again (read with today's catalog), it shows the quote, names
+   * the change, and keeps the charts and assumptions in view. */
+  view = open_saved (f, id, &loaded);
+  window = show_view (view, 1100, 900);
+  iterate (200);
   g_assert_true (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
   g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "cost"), ==, quoted_cost);
-  qm_test_screenshot (GTK_WIDGET (window), "plan-view-snapshot-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  banner = catalog_banner (view);
+  g_assert_nonnull (banner);
+  g_assert_nonnull (strstr (banner, "Servers dgx-h100: price $400,000 when quoted, $300,000 today"));
+  g_assert_null (strstr (banner, "h100-sxm-80gb"));
+  g_assert_nonnull (qm_test_find (view, is_mapped_chart, NULL));
+  g_assert_nonnull (qm_test_find_label (view, "Assumptions and Warnings"));
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-price-change-1100-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  qm_test_screenshot (GTK_WIDGET (window), "plan-view-price-change-1100-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
   /* Nothing was written behind the user's back. */
   iterate (QM_PLAN_VIEW_AUTOSAVE_MS + 200);
   g_assert_true (qm_plan_store_catalog_changed (f->store, id, NULL, NULL));
@@ -710,10 +776,18 @@ test_snapshot (Fixture       *f,
   /* Recompute: today's prices, saved as the new quote. */
   g_assert_true (gtk_widget_activate_action (view, "plan.recompute", NULL));
   g_assert_false (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
+  g_assert_null (catalog_banner (view));
   g_assert_cmpstr (qm_plan_view_get_figure (QM_PLAN_VIEW (view), "cost"), !=, quoted_cost);
   check_figures (QM_PLAN_VIEW (view), loaded);
   g_assert_false (qm_plan_store_catalog_changed (f->store, id, NULL, &error));
   g_assert_no_error (error);
+  close_window (window);
+
+  /* And for good: a new view on the plan has no banner. */
+  view = open_saved (f, id, &again);
+  window = show_view (view, 1100, 900);
+  g_assert_false (qm_plan_view_get_showing_snapshot (QM_PLAN_VIEW (view)));
+  g_assert_null (catalog_banner (view));
   close_window (window);
 }
 

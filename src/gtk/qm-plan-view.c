@@ -2,11 +2,18 @@
  * materials, assumptions and warnings, saving and export. The side panel
  * lives in qm-plan-view-inputs.c.
  *
- * A saved quote whose catalog prices changed since is shown as it was
- * quoted: the key figures and the bill of materials come from the saved
- * estimate JSON (the snapshot), and a banner offers Recompute. The charts
- * and assumptions would need today's estimate, so they wait for Recompute
- * (or for the first edit, which is a recompute by choice).
+ * A saved quote that today's catalog would price differently (a price
+ * that a line of its bill of materials uses, or the figures of hardware
+ * it names: qm_plan_store_catalog_changed(); a price of anything else
+ * changes nothing) is shown as it was quoted: the key figures and the
+ * bill of materials come from the saved estimate JSON (the snapshot), and
+ * a banner names each change (the line, the entry, the price then and
+ * now) and offers Recompute. The charts, the assumptions and the advice
+ * stay, from today's estimate, and a note under the charts says so; the
+ * Quote section and the exports, which price today, wait for Recompute
+ * (or for the first edit, which is a recompute by choice). Recompute
+ * saves today's estimate and has the store record today's prices even
+ * when the figures come out the same, so the banner does not come back.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -201,9 +208,8 @@ refresh (QmPlanView *self)
   qm_plan_view_update_title (self);
   update_actions (self);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->charts_box), self->snapshot == NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->notes_group), self->snapshot == NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->advisor_panel), self->snapshot == NULL);
+  /* The charts and assumptions stay with a saved quote: the note under
+   * the charts says they follow today's catalog. */
   gtk_widget_set_visible (self->quote_box, self->snapshot == NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->charts_note), self->snapshot != NULL);
   gtk_revealer_set_reveal_child (self->catalog_revealer, self->snapshot != NULL);
@@ -626,7 +632,12 @@ recompute (QmPlanView *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOWING_SNAPSHOT]);
   refresh (self);
   /* The new figures replace the quote in the store, by the user's
-   * choice, where the role may save; else they are shown here only. */
+   * choice, where the role may save; else they are shown here only.
+   * The store records today's prices even if the figures came out the
+   * same (a price the estimate does not feel), so the quote is not
+   * marked again on the next opening. */
+  if (self->saved != NULL)
+    self->saved->reprice = TRUE;
   if (qm_plan_view_may (self, QM_STORE_RIGHT_EDIT_PLANS) && !save_now (self, TRUE, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not save: %s"), error->message);
@@ -673,6 +684,36 @@ activate (GtkWidget  *widget,
 /* ------------------------------------------------------------------ */
 /* GObject                                                             */
 
+/* The banner over a saved quote that today's catalog would price
+ * differently: each change (at most a few; the rest counted), and what
+ * the page shows meanwhile. */
+#define QM_PLAN_VIEW_BANNER_CHANGES 4
+
+static char *
+catalog_banner_text (GPtrArray *changes)
+{
+  GString *text = g_string_new (g_dngettext (GETTEXT_PACKAGE,
+                                             "The catalog changed since this quote:",
+                                             "The catalog changed since this quote in these ways:",
+                                             changes->len));
+  guint shown = MIN (changes->len, QM_PLAN_VIEW_BANNER_CHANGES);
+
+  for (guint i = 0; i < shown; i++)
+    g_string_append_printf (text, "\n• %s", (const char *) g_ptr_array_index (changes, i));
+  if (changes->len > shown)
+    {
+      guint more = changes->len - shown;
+
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "• and %u more change",
+                                                 "• and %u more changes", more), more);
+    }
+  g_string_append_c (text, '\n');
+  g_string_append (text, _("The key figures and the bill of materials are as quoted. "
+                           "Recompute prices the plan with today’s catalog and saves it as the quote."));
+  return g_string_free (text, FALSE);
+}
+
 static void
 load_saved (QmPlanView *self)
 {
@@ -696,11 +737,18 @@ load_saved (QmPlanView *self)
 
   if (changes != NULL && changes->len > 0)
     {
-      g_autoptr(GString) tip = g_string_new (NULL);
+      g_autofree char *text = catalog_banner_text (changes);
 
-      for (guint i = 0; i < changes->len; i++)
-        g_string_append_printf (tip, "%s%s", i ? "\n" : "", (const char *) g_ptr_array_index (changes, i));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->catalog_label), tip->str);
+      gtk_label_set_label (self->catalog_label, text);
+      /* The banner counts what it leaves out; the tooltip lists it all. */
+      if (changes->len > QM_PLAN_VIEW_BANNER_CHANGES)
+        {
+          g_autoptr(GString) tip = g_string_new (NULL);
+
+          for (guint i = 0; i < changes->len; i++)
+            g_string_append_printf (tip, "%s%s", i ? "\n" : "", (const char *) g_ptr_array_index (changes, i));
+          gtk_widget_set_tooltip_text (GTK_WIDGET (self->catalog_label), tip->str);
+        }
     }
 }
 

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -16,10 +17,12 @@
 /* ------------------------------------------------------------------ */
 /* Has the catalog moved since the quote?                              */
 
+/* $30,000, or $2.49 when there are cents (a GPU-hour). */
 static char *
 format_usd (double v)
 {
-  g_autofree char *digits = g_strdup_printf ("%.0f", v < 0 ? -v : v);
+  long long cents = llround (fabs (v) * 100.0);
+  g_autofree char *digits = g_strdup_printf ("%lld", cents / 100);
   GString *s = g_string_new (v < 0 ? "-$" : "$");
   gsize n = strlen (digits);
 
@@ -29,9 +32,105 @@ format_usd (double v)
         g_string_append_c (s, ',');
       g_string_append_c (s, digits[i]);
     }
+  if (cents % 100 != 0)
+    g_string_append_printf (s, ".%02lld", cents % 100);
   return g_string_free (s, FALSE);
 }
 
+/* A price line of a plan saved before the store kept its bill of
+ * materials' lines: each slot's list price. */
+static const QmPlanPricedLine slot_lines[QM_PLAN_N_HARDWARE_KEYS] = {
+  { "gpu", 0, QM_CATALOG_KIND_GPU, "price_usd" },
+  { "server", 1, QM_CATALOG_KIND_SERVER, "price_usd" },
+  { "network", 2, QM_CATALOG_KIND_NETWORK, "price_usd" },
+  { "storage", 3, QM_CATALOG_KIND_STORAGE, "price_usd" },
+};
+
+static const QmPlanPricedLine *
+find_priced_line (const char *item)
+{
+  const QmPlanPricedLine *line = qm_plan_store_priced_line (item);
+
+  for (guint k = 0; line == NULL && item != NULL && k < QM_PLAN_N_HARDWARE_KEYS; k++)
+    if (g_str_equal (slot_lines[k].item, item))
+      line = &slot_lines[k];
+  return line;
+}
+
+/* The price lines a plan saved with prices format 1 was quoted with:
+ * those of its snapshot's bill of materials, at the snapshot's unit
+ * prices; a snapshot without one counts each slot's recorded list
+ * price. */
+static JsonArray *
+lines_v1 (JsonObject        *used,
+          const QmSavedPlan *plan)
+{
+  JsonArray *lines = json_array_new ();
+  g_autoptr(JsonObject) snapshot = NULL;
+  JsonNode *bom_node = NULL;
+  JsonArray *bom;
+
+  if (plan->snapshot != NULL &&
+      (snapshot = qm_plan_store_parse_json (plan->snapshot, -1, "snapshot", NULL)) != NULL)
+    bom_node = json_object_get_member (snapshot, "bom");
+  if (bom_node == NULL || !JSON_NODE_HOLDS_ARRAY (bom_node))
+    {
+      for (guint k = 0; k < QM_PLAN_N_HARDWARE_KEYS; k++)
+        {
+          JsonObject *then = qm_plan_store_get_object (used, qm_plan_hardware_keys[k].key);
+          JsonObject *line;
+
+          if (then == NULL || !json_object_has_member (then, "price_usd"))
+            continue;
+          line = json_object_new ();
+          json_object_set_string_member (line, "item", slot_lines[k].item);
+          json_object_set_string_member (line, "id", qm_plan_store_get_string (then, "id"));
+          json_object_set_string_member (line, "field", "price_usd");
+          json_object_set_double_member (line, "usd", json_object_get_double_member (then, "price_usd"));
+          json_array_add_object_element (lines, line);
+        }
+      return lines;
+    }
+  bom = json_node_get_array (bom_node);
+  for (guint i = 0; i < json_array_get_length (bom); i++)
+    {
+      JsonNode *node = json_array_get_element (bom, i);
+      JsonObject *b = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonNode *unit = b != NULL ? json_object_get_member (b, "unit_usd") : NULL;
+      JsonObject *line;
+
+      if (qm_plan_store_priced_line (qm_plan_store_get_string (b, "item")) == NULL ||
+          qm_plan_store_get_string (b, "catalog_id") == NULL ||
+          unit == NULL || !JSON_NODE_HOLDS_VALUE (unit))
+        continue;
+      line = json_object_new ();
+      json_object_set_string_member (line, "item", qm_plan_store_get_string (b, "item"));
+      json_object_set_string_member (line, "id", qm_plan_store_get_string (b, "catalog_id"));
+      json_object_set_double_member (line, "usd", json_node_get_double (unit));
+      json_array_add_object_element (lines, line);
+    }
+  return lines;
+}
+
+static gboolean
+same_price (double a,
+            double b)
+{
+  return fabs (a - b) <= 1e-9 * MAX (1.0, fabs (a));
+}
+
+static void
+add_change (GPtrArray *out,
+            char      *text)
+{
+  for (guint i = 0; i < out->len; i++)
+    if (g_str_equal (g_ptr_array_index (out, i), text))
+      {
+        g_free (text);
+        return;
+      }
+  g_ptr_array_add (out, text);
+}
 
 gboolean
 qm_plan_store_catalog_changed (QmStore     *store,
@@ -43,7 +142,12 @@ qm_plan_store_catalog_changed (QmStore     *store,
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(JsonObject) inputs = NULL;
   g_autoptr(JsonObject) used = NULL;
+  g_autoptr(JsonArray) v1_lines = NULL;
+  JsonArray *lines;
+  JsonNode *lines_node;
   JsonObject *hardware;
+  const char *mode;
+  gboolean v2;
 
   if (changes != NULL)
     *changes = NULL;
@@ -53,55 +157,93 @@ qm_plan_store_catalog_changed (QmStore     *store,
       (used = qm_plan_store_parse_json (plan->prices, -1, "prices", error)) == NULL)
     return FALSE;
   hardware = qm_plan_store_get_object (inputs, "hardware");
+  mode = qm_plan_store_get_string (qm_plan_store_get_object (inputs, "pricing"), "mode");
+  v2 = json_object_has_member (used, "format") && json_object_get_int_member (used, "format") >= 2;
 
+  /* The hardware the plan names: still there, with the same figures. */
   for (guint k = 0; k < QM_PLAN_N_HARDWARE_KEYS; k++)
     {
       const char *key = qm_plan_hardware_keys[k].key;
+      const char *fp_key = v2 ? "figures" : "spec";
       JsonObject *then = qm_plan_store_get_object (used, key);
       g_autofree char *id_now = NULL;
       g_autofree char *fingerprint = NULL;
-      double price_now = 0.0;
-      gboolean found;
+      g_autofree guint8 *spec = NULL;
 
       if (then == NULL)
         continue;
-      found = qm_plan_store_resolve_used (store, hardware, k, &id_now, &price_now, &fingerprint);
-      if (!json_object_has_member (then, "spec"))
+      spec = qm_plan_store_resolve_used (store, hardware, k, &id_now);
+      if (!json_object_has_member (then, fp_key))
         {
-          if (found)
+          if (spec != NULL)
             /* Translators: a hardware slot of the plan (gpu, server, network,
              * storage), then a catalog entry's id. */
-            g_ptr_array_add (out, g_strdup_printf (_("%s %s: was not in the catalog when quoted; "
-                                                     "it is now"), key, id_now));
+            add_change (out, g_strdup_printf (_("%s %s: was not in the catalog when quoted; "
+                                                "it is now"), key, id_now));
           continue;
         }
-      if (!found)
+      if (spec == NULL)
         {
           /* Translators: a hardware slot of the plan (gpu, server, network,
            * storage), then a catalog entry's id. */
-          g_ptr_array_add (out, g_strdup_printf (_("%s %s: no longer in the catalog"), key,
-                                                 qm_plan_store_get_string (then, "id")));
+          add_change (out, g_strdup_printf (_("%s %s: no longer in the catalog"), key,
+                                            qm_plan_store_get_string (then, "id")));
           continue;
         }
-      if (json_object_get_double_member (then, "price_usd") != price_now)
-        {
-          g_autofree char *a = format_usd (json_object_get_double_member (then, "price_usd"));
-          g_autofree char *b = format_usd (price_now);
-
-          /* Translators: a hardware slot of the plan (gpu, server, network,
-           * storage), then a catalog entry's id, then the
-           * price when quoted and today (such as $30,000). */
-          g_ptr_array_add (out, g_strdup_printf (_("%s %s: price %s when quoted, %s today"),
-                                                 key, id_now, a, b));
-        }
-      if (g_strcmp0 (qm_plan_store_get_string (then, "spec"), fingerprint) != 0)
+      fingerprint = v2 ? qm_plan_store_figures_fingerprint (qm_plan_hardware_keys[k].kind, spec)
+                       : qm_plan_store_fingerprint_v1 (qm_plan_hardware_keys[k].kind, spec);
+      if (g_strcmp0 (qm_plan_store_get_string (then, fp_key), fingerprint) != 0)
         /* Translators: a hardware slot of the plan (gpu, server, network,
          * storage), then a catalog entry's id, then the
          * catalog versions then and now. */
-        g_ptr_array_add (out, g_strdup_printf (_("%s %s: its catalog figures changed since the "
-                                                 "quote (catalog %s then, %s now)"),
-                                               key, id_now, plan->catalog_version,
-                                               qm_catalog_version ()));
+        add_change (out, g_strdup_printf (_("%s %s: its catalog figures changed since the "
+                                            "quote (catalog %s then, %s now)"),
+                                          key, id_now, plan->catalog_version,
+                                          qm_catalog_version ()));
+    }
+
+  /* The catalog prices of its bill of materials. */
+  lines_node = json_object_get_member (used, "lines");
+  if (v2 && lines_node != NULL && JSON_NODE_HOLDS_ARRAY (lines_node))
+    lines = json_node_get_array (lines_node);
+  else
+    lines = v1_lines = lines_v1 (used, plan);
+  for (guint i = 0; i < json_array_get_length (lines); i++)
+    {
+      JsonNode *node = json_array_get_element (lines, i);
+      JsonObject *l = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *item = qm_plan_store_get_string (l, "item");
+      const char *entry = qm_plan_store_get_string (l, "id");
+      const QmPlanPricedLine *priced = find_priced_line (item);
+      const char *field;
+      double then, now = 0.0;
+
+      if (priced == NULL || entry == NULL || !json_object_has_member (l, "usd"))
+        continue;
+      field = qm_plan_store_get_string (l, "field");
+      if (field == NULL)
+        field = qm_plan_store_priced_field (priced, mode);
+      then = json_object_get_double_member (l, "usd");
+      if (!qm_plan_store_price_today (store, hardware, priced, field, entry, &now))
+        {
+          /* A slot's entry that went is said above. */
+          if (priced->slot < 0)
+            /* Translators: a line of the bill of materials (Racks, Rack
+             * PDUs), then a catalog entry's id. */
+            add_change (out, g_strdup_printf (_("%s %s: no longer in the catalog"), _(item), entry));
+          continue;
+        }
+      if (!same_price (then, now))
+        {
+          g_autofree char *a = format_usd (then);
+          g_autofree char *b = format_usd (now);
+
+          /* Translators: a line of the bill of materials (such as Servers
+           * or Fabric cables), then a catalog entry's id, then the unit
+           * price when quoted and today (such as $30,000). */
+          add_change (out, g_strdup_printf (_("%s %s: price %s when quoted, %s today"),
+                                            _(item), entry, a, b));
+        }
     }
 
   if (changes != NULL)

@@ -39,14 +39,47 @@ JsonObject *qm_plan_store_get_object  (JsonObject  *o,
 
 /* Looks up hardware.<key> of the plan's hardware object as the estimate
  * would (qm_plan_hardware_keys[@k]): the file's own embedded spec first,
- * else this store's catalog. FALSE when neither has it; *id_out is then
- * set only when the plan names an id. */
-gboolean    qm_plan_store_resolve_used (QmStore     *store,
+ * else this store's catalog. The kind's struct (g_free() it), or NULL when
+ * neither has it; *id_out is then set only when the plan names an id. */
+gpointer    qm_plan_store_resolve_used (QmStore     *store,
                                         JsonObject  *hardware,
                                         guint        k,
-                                        char       **id_out,
-                                        double      *price_out,
-                                        char       **fingerprint_out);
+                                        char       **id_out);
+
+/* Fingerprints of an entry's figures: format 2 leaves every money field,
+ * name, vendor, source and date out; format 1 (plans saved before issue
+ * #35 item 5) only price_usd. */
+char       *qm_plan_store_figures_fingerprint (QmCatalogKind kind,
+                                               gconstpointer spec);
+char       *qm_plan_store_fingerprint_v1      (QmCatalogKind kind,
+                                               gconstpointer spec);
+
+/* A line of the estimate's bill of materials priced from a catalog entry
+ * (qm-plan-store.c has the table). */
+typedef struct
+{
+  const char    *item;   /* the BOM line's label, as the estimate JSON writes it */
+  int            slot;   /* index in qm_plan_hardware_keys, or -1: the estimate picks
+                          * the entry from the built-in catalog */
+  QmCatalogKind  kind;
+  const char    *field;  /* its money field; NULL: the cloud offer's rate (see
+                          * qm_plan_store_priced_field) */
+} QmPlanPricedLine;
+
+/* The priced line labelled @item, or NULL (installation, egress: not
+ * catalog prices). */
+const QmPlanPricedLine *qm_plan_store_priced_line  (const char             *item);
+const char             *qm_plan_store_priced_field (const QmPlanPricedLine *line,
+                                                    const char             *mode);
+/* Today's value of @field of entry @id, as an estimate of the plan (its
+ * hardware object @hardware) would take it; FALSE when the entry is gone
+ * or the plan's slot names another one. */
+gboolean    qm_plan_store_price_today (QmStore                *store,
+                                       JsonObject             *hardware,
+                                       const QmPlanPricedLine *line,
+                                       const char             *field,
+                                       const char             *id,
+                                       double                 *usd);
 
 /* Reads name, customer, quote_ref, tags, model, gpus, days and
  * total_cost, in that order, from column @col on. */

@@ -154,31 +154,58 @@ qm_plan_store_get_object (JsonObject *o,
 /* ------------------------------------------------------------------ */
 /* What the plan uses from the catalog.                                */
 
-/* A fingerprint of an entry's figures, price left out (prices are
- * compared on their own). */
-static char *
-spec_fingerprint (QmCatalogKind kind,
-                  gpointer      spec)
+/* The fingerprint of plans saved before issue #35 item 5 (prices
+ * format 1, member "spec"): an entry's figures with price_usd left out.
+ * Kept only to read those records. */
+char *
+qm_plan_store_fingerprint_v1 (QmCatalogKind kind,
+                              gconstpointer spec)
 {
+  g_autofree guint8 *copy = g_memdup2 (spec, qm_catalog_kind_struct_size (kind));
   g_autoptr(JsonObject) o = NULL;
   g_autofree char *text = NULL;
 
-  ((QmCatalogInfo *) spec)->price_usd = 0.0;
-  o = qm_catalog_spec_to_json (kind, spec);
+  ((QmCatalogInfo *) copy)->price_usd = 0.0;
+  o = qm_catalog_spec_to_json (kind, copy);
+  text = qm_store_object_to_text (o, FALSE);
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
+}
+
+/* A fingerprint of what an entry gives the estimate besides its prices:
+ * every money field (the price lines compare those on their own), its
+ * name, vendor, source and date left out, so a new price or a corrected
+ * source never reads as "its figures changed". */
+char *
+qm_plan_store_figures_fingerprint (QmCatalogKind kind,
+                                   gconstpointer spec)
+{
+  static const char *const info_keys[] = { "name", "vendor", "source", "as_of", "price_usd" };
+  g_autoptr(JsonObject) o = qm_catalog_spec_to_json (kind, spec);
+  g_autofree char *text = NULL;
+  const QmCatalogField *fields;
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (info_keys); i++)
+    if (json_object_has_member (o, info_keys[i]))
+      json_object_remove_member (o, info_keys[i]);
+  fields = qm_catalog_fields (kind, &n);
+  for (guint i = 0; i < n; i++)
+    if (fields[i].type == QM_CATALOG_FIELD_MONEY && json_object_has_member (o, fields[i].key))
+      json_object_remove_member (o, fields[i].key);
   text = qm_store_object_to_text (o, FALSE);
   return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
 }
 
 /* Looks up hardware.<key> of @inputs as the estimate would: the file's own
- * embedded spec first, else this store's catalog. FALSE when neither has
- * it. */
-gboolean
-qm_plan_store_resolve_used (QmStore        *store,
-                            JsonObject     *hardware,
-                            guint           k,
-                            char          **id_out,
-                            double         *price_out,
-                            char          **fingerprint_out)
+ * embedded spec first, else this store's catalog (its price override
+ * included, as qm_plan_store_read_plan applies it). NULL when neither has
+ * it; *id_out is then set only when the plan names an id. Free the spec
+ * with g_free(). */
+gpointer
+qm_plan_store_resolve_used (QmStore     *store,
+                            JsonObject  *hardware,
+                            guint        k,
+                            char       **id_out)
 {
   QmCatalogKind kind = qm_plan_hardware_keys[k].kind;
   g_autofree char *spec_key = g_strconcat (qm_plan_hardware_keys[k].key, "_spec", NULL);
@@ -190,53 +217,191 @@ qm_plan_store_resolve_used (QmStore        *store,
   if (embedded != NULL)
     {
       if (!qm_catalog_parse_object (kind, embedded, QM_CATALOG_PARSE_NONE, spec, NULL))
-        return FALSE;
+        return NULL;
       *id_out = g_strdup (id != NULL ? id : ((QmCatalogInfo *) spec)->id);
     }
   else if (id != NULL)
     {
       g_autoptr(QmCatalogEntry) entry = qm_catalog_store_get (store, kind, id, NULL);
 
-      if (entry == NULL || !qm_catalog_entry_parse (entry, spec, NULL))
-        {
-          *id_out = g_strdup (id);
-          return FALSE;
-        }
       *id_out = g_strdup (id);
+      if (entry == NULL || !qm_catalog_entry_parse (entry, spec, NULL))
+        return NULL;
     }
   else
-    return FALSE;
+    return NULL;
+  return g_steal_pointer (&spec);
+}
 
-  *price_out = ((QmCatalogInfo *) spec)->price_usd;
-  *fingerprint_out = spec_fingerprint (kind, spec);
+/* Each line of the bill of materials that the estimate prices from a
+ * catalog entry, by the label qm-cost.c gives it (build_bom () and the
+ * rent lines of qm_cost ()): the entry (a hardware slot of the plan, or a
+ * part the estimate picks from the built-in catalog itself) and the money
+ * field it multiplies. A DGX or HGX system's GPUs are in its price, so
+ * such a plan has no "GPUs" line and the GPU's price is none of its
+ * business. */
+static const QmPlanPricedLine priced_lines[] = {
+  { "Servers",                        1, QM_CATALOG_KIND_SERVER,   "price_usd" },
+  { "GPUs",                           0, QM_CATALOG_KIND_GPU,      "price_usd" },
+  { "Compute NICs",                   2, QM_CATALOG_KIND_NETWORK,  "nic_usd" },
+  { "Compute fabric switches",        2, QM_CATALOG_KIND_NETWORK,  "price_usd" },
+  { "Storage fabric switches",        2, QM_CATALOG_KIND_NETWORK,  "price_usd" },
+  { "Fabric cables",                  2, QM_CATALOG_KIND_NETWORK,  "cable_usd" },
+  { "Optical transceivers",           2, QM_CATALOG_KIND_NETWORK,  "transceiver_usd" },
+  { "Management switches",           -1, QM_CATALOG_KIND_NETWORK,  "price_usd" },
+  { "Racks",                         -1, QM_CATALOG_KIND_FACILITY, "price_usd" },
+  { "Liquid-cooled racks",           -1, QM_CATALOG_KIND_FACILITY, "price_usd" },
+  { "Rack PDUs",                     -1, QM_CATALOG_KIND_FACILITY, "price_usd" },
+  { "Storage capacity (TB)",          3, QM_CATALOG_KIND_STORAGE,  "usd_per_tb" },
+  { "Storage write bandwidth (GB/s)", 3, QM_CATALOG_KIND_STORAGE,  "usd_per_gbs" },
+  { "Storage (TB-months)",            3, QM_CATALOG_KIND_STORAGE,  "usd_per_tb_month" },
+  /* The cloud offer's rate: on demand or reserved, as the plan rents. */
+  { "GPU-hours",                     -1, QM_CATALOG_KIND_CLOUD,    NULL },
+};
+
+const QmPlanPricedLine *
+qm_plan_store_priced_line (const char *item)
+{
+  for (guint i = 0; item != NULL && i < G_N_ELEMENTS (priced_lines); i++)
+    if (g_str_equal (priced_lines[i].item, item))
+      return &priced_lines[i];
+  return NULL;
+}
+
+/* An entry the estimate takes from the built-in catalog (qm-estimate-
+ * modules.c picks racks, PDUs and the cloud offer there, not in the
+ * store: a price override on them does not reach an estimate, so it must
+ * not mark a plan either). */
+static gconstpointer
+builtin_spec (QmCatalogKind  kind,
+              const char    *id)
+{
+  switch (kind)
+    {
+    case QM_CATALOG_KIND_GPU:      return qm_catalog_gpu (id);
+    case QM_CATALOG_KIND_SERVER:   return qm_catalog_server (id);
+    case QM_CATALOG_KIND_NETWORK:  return qm_catalog_network (id);
+    case QM_CATALOG_KIND_STORAGE:  return qm_catalog_storage (id);
+    case QM_CATALOG_KIND_FACILITY: return qm_catalog_facility_item (id);
+    case QM_CATALOG_KIND_CLOUD:    return qm_catalog_cloud_offer (id);
+    case QM_CATALOG_KIND_MODEL:
+    case QM_N_CATALOG_KINDS:
+    default:                       return NULL;
+    }
+}
+
+/* The money field of @line for a plan that prices with @mode (the plan
+ * file's pricing.mode). */
+const char *
+qm_plan_store_priced_field (const QmPlanPricedLine *line,
+                            const char             *mode)
+{
+  if (line->field != NULL)
+    return line->field;
+  return g_strcmp0 (mode, "rent-reserved") == 0 ? "usd_per_gpu_hour_reserved"
+                                               : "usd_per_gpu_hour_on_demand";
+}
+
+gboolean
+qm_plan_store_price_today (QmStore                *store,
+                           JsonObject             *hardware,
+                           const QmPlanPricedLine *line,
+                           const char             *field,
+                           const char             *id,
+                           double                 *usd)
+{
+  g_autofree guint8 *resolved = NULL;
+  g_autofree char *resolved_id = NULL;
+  g_autoptr(JsonObject) o = NULL;
+  gconstpointer spec;
+  JsonNode *value;
+
+  if (line->slot >= 0)
+    {
+      resolved = qm_plan_store_resolve_used (store, hardware, line->slot, &resolved_id);
+      /* The line is of the entry the plan names, or it moved on. */
+      if (resolved == NULL || g_strcmp0 (resolved_id, id) != 0)
+        return FALSE;
+      spec = resolved;
+    }
+  else if ((spec = builtin_spec (line->kind, id)) == NULL)
+    return FALSE;
+  o = qm_catalog_spec_to_json (line->kind, spec);
+  value = qm_catalog_json_lookup (o, field);
+  *usd = value != NULL && JSON_NODE_HOLDS_VALUE (value) ? json_node_get_double (value) : 0.0;
   return TRUE;
 }
 
+/* What the saved quote is priced with (prices format 2): each hardware
+ * slot's id and figures, and each catalog-priced line of the snapshot's
+ * bill of materials with today's price of it. A snapshot without a bill
+ * of materials (older ones) counts each slot's list price as used. */
 static char *
 prices_used (QmStore    *store,
-             JsonObject *inputs)
+             JsonObject *inputs,
+             JsonObject *snapshot)
 {
   g_autoptr(JsonObject) out = json_object_new ();
+  JsonArray *lines = json_array_new ();
   JsonObject *hardware = qm_plan_store_get_object (inputs, "hardware");
+  const char *mode = qm_plan_store_get_string (qm_plan_store_get_object (inputs, "pricing"), "mode");
+  JsonNode *bom_node = snapshot != NULL ? json_object_get_member (snapshot, "bom") : NULL;
+  JsonArray *bom = bom_node != NULL && JSON_NODE_HOLDS_ARRAY (bom_node) ? json_node_get_array (bom_node) : NULL;
 
+  json_object_set_int_member (out, "format", 2);
   for (guint k = 0; k < QM_PLAN_N_HARDWARE_KEYS; k++)
     {
       g_autofree char *id = NULL;
-      g_autofree char *fingerprint = NULL;
-      double price = 0.0;
+      g_autofree guint8 *spec = qm_plan_store_resolve_used (store, hardware, k, &id);
       JsonObject *item;
 
-      if (!qm_plan_store_resolve_used (store, hardware, k, &id, &price, &fingerprint) && id == NULL)
+      if (spec == NULL && id == NULL)
         continue;
       item = json_object_new ();
       json_object_set_string_member (item, "id", id);
-      if (fingerprint != NULL)
+      if (spec != NULL)
         {
-          json_object_set_double_member (item, "price_usd", price);
-          json_object_set_string_member (item, "spec", fingerprint);
+          g_autofree char *figures = qm_plan_store_figures_fingerprint (qm_plan_hardware_keys[k].kind, spec);
+
+          json_object_set_string_member (item, "figures", figures);
+          if (bom == NULL)
+            {
+              JsonObject *line = json_object_new ();
+
+              json_object_set_string_member (line, "item", qm_plan_hardware_keys[k].key);
+              json_object_set_string_member (line, "id", id);
+              json_object_set_string_member (line, "field", "price_usd");
+              json_object_set_double_member (line, "usd", ((QmCatalogInfo *) spec)->price_usd);
+              json_array_add_object_element (lines, line);
+            }
         }
       json_object_set_object_member (out, qm_plan_hardware_keys[k].key, item);
     }
+
+  for (guint i = 0; bom != NULL && i < json_array_get_length (bom); i++)
+    {
+      JsonNode *node = json_array_get_element (bom, i);
+      JsonObject *b = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *item = qm_plan_store_get_string (b, "item");
+      const char *id = qm_plan_store_get_string (b, "catalog_id");
+      const QmPlanPricedLine *priced = qm_plan_store_priced_line (item);
+      const char *field;
+      JsonObject *line;
+      double usd = 0.0;
+
+      if (priced == NULL || id == NULL)
+        continue;
+      field = qm_plan_store_priced_field (priced, mode);
+      if (!qm_plan_store_price_today (store, hardware, priced, field, id, &usd))
+        continue;
+      line = json_object_new ();
+      json_object_set_string_member (line, "item", item);
+      json_object_set_string_member (line, "id", id);
+      json_object_set_string_member (line, "field", field);
+      json_object_set_double_member (line, "usd", usd);
+      json_array_add_object_element (lines, line);
+    }
+  json_object_set_array_member (out, "lines", lines);
   return qm_store_object_to_text (out, FALSE);
 }
 
@@ -336,7 +501,8 @@ sync_inputs (const QmSavedPlan  *plan,
 }
 
 /* The prices the plan was quoted with: kept from the stored row while the
- * snapshot is the same, else what the catalog says today. */
+ * snapshot is the same (and the caller does not ask to reprice), else
+ * what the catalog says today. */
 static gboolean
 pricing (QmStore            *store,
          const QmSavedPlan  *plan,
@@ -352,7 +518,9 @@ pricing (QmStore            *store,
 
       if (!read_pricing (store, res->id, &old_snapshot, &old_prices, &old_version, &res->created, error))
         return FALSE;
-      if (g_strcmp0 (old_snapshot, plan->snapshot) == 0)
+      /* Recompute asks for today's prices even when the figures came
+       * out the same. */
+      if (!plan->reprice && g_strcmp0 (old_snapshot, plan->snapshot) == 0)
         {
           res->prices = g_steal_pointer (&old_prices);
           res->version = g_steal_pointer (&old_version);
@@ -360,7 +528,11 @@ pricing (QmStore            *store,
     }
   if (res->prices == NULL)
     {
-      res->prices = prices_used (store, inputs);
+      g_autoptr(JsonObject) snapshot = NULL;
+
+      if (plan->snapshot != NULL)
+        snapshot = qm_plan_store_parse_json (plan->snapshot, -1, "snapshot", NULL);
+      res->prices = prices_used (store, inputs, snapshot);
       res->version = qm_catalog_store_version (store);
       if (res->version == NULL)
         res->version = g_strdup (qm_catalog_version ());
@@ -558,6 +730,7 @@ save_result_apply (QmPlanSaveResult *res,
   plan->catalog_version = g_steal_pointer (&res->version);
   g_free (plan->prices);
   plan->prices = g_steal_pointer (&res->prices);
+  plan->reprice = FALSE;
 }
 
 /* One try: BEGIN, write, COMMIT. *begun says whether anything reached

@@ -31,13 +31,21 @@ typedef struct
   double  total_cost;
   /* Set by the store on save. */
   char   *catalog_version;  /* catalog the snapshot was priced with */
-  char   *prices;           /* JSON: {"gpu": {"id", "price_usd", "spec"}, ...} */
+  /* JSON: {"format": 2, "gpu": {"id", "figures"}, ...,
+   * "lines": [{"item", "id", "field", "usd"}, ...]}: the hardware the
+   * plan names and the catalog prices its bill of materials uses (format
+   * 1, before issue #35 item 5: {"gpu": {"id", "price_usd", "spec"}}). */
+  char   *prices;
   gint64  created;          /* µs since the epoch */
   gint64  modified;
   /* The revision this copy was read or saved as (the store counts saves
    * from 1). A save of a stale revision fails with
    * QM_STORE_ERROR_CONFLICT; 0 saves without the check. */
   gint64  revision;
+  /* Set by the caller to record today's catalog version and prices even
+   * when the snapshot is the one stored (Recompute: the user took today's
+   * catalog, whatever it changed); a save clears it. */
+  gboolean reprice;
 } QmSavedPlan;
 
 /* One row of the plan list: everything but the bulky JSON. */
@@ -66,8 +74,9 @@ void         qm_plan_summary_free   (QmPlanSummary     *summary);
 /* Inserts (id 0) or updates the plan in one transaction and touches its
  * modified time; the JSON's name and notes are kept in step with the
  * columns. The catalog version and prices are recorded when the snapshot
- * is new or changed; an update that keeps the snapshot keeps them too, so
- * editing the customer of an old quote does not make it look re-priced.
+ * is new or changed, or @plan->reprice is set; an update that keeps the
+ * snapshot keeps them too, so editing the customer of an old quote does
+ * not make it look re-priced.
  * On success @plan gets its id, times, version, prices and new revision.
  * On failure @plan is untouched (the caller keeps the edit) and the error
  * says why: QM_STORE_ERROR_READ_ONLY, _FULL, _LOCKED, _INVALID,
@@ -143,8 +152,12 @@ gboolean     qm_plan_store_delete   (QmStore      *store,
 
 /* Whether today's catalog would price or size the saved plan differently
  * from its snapshot: TRUE and one line per difference in @changes (e.g.
- * "gpu h100-sxm-80gb: price $30,000 when quoted, $28,000 today"). Never
- * recomputes: that is the caller's explicit action. */
+ * "Servers dgx-h100: price $400,000 when quoted, $300,000 today"). Only
+ * what the plan uses counts: the hardware it names (its figures) and the
+ * catalog prices of its bill of materials' lines, so a new price of a GPU
+ * that a DGX system's price includes, or of an entry the plan does not
+ * use, changes nothing. Never recomputes: that is the caller's explicit
+ * action. */
 gboolean     qm_plan_store_catalog_changed (QmStore     *store,
                                             gint64       id,
                                             GPtrArray  **changes,

@@ -170,6 +170,11 @@ struct _QmPlanView
   QmQuote           *quote;            /* of the plan's terms, once per change */
   char              *quote_shape;      /* the lines shown, to rebuild only when they change */
   GtkWidget         *quote_box;
+  /* Go To (qm-plan-view-sections.c): the section being brought to the
+   * top while the page's layout settles, and the tick that does it. */
+  GtkWidget         *jump_section;
+  guint              jump_tick;
+  guint              jump_still;
   GtkLabel          *quote_state;
   GtkWidget         *quote_add_group;
   AdwPreferencesGroup *quote_terms_group;

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "qm-plan-view-private.h"
 
@@ -63,34 +64,96 @@ qm_plan_view_section (QmPlanView *self,
   return w;
 }
 
+static GtkScrolledWindow *
+page_scroll (QmPlanView *self)
+{
+  GtkWidget *content = gtk_widget_get_parent (GTK_WIDGET (self->figures_box));
+
+  return GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (content, GTK_TYPE_SCROLLED_WINDOW));
+}
+
+/* Scrolls so that the section's heading is 12 px under the top of the
+ * view, as far as the page scrolls. Returns whether it moved. */
+static gboolean
+bring_to_top (QmPlanView *self)
+{
+  GtkScrolledWindow *scroll = page_scroll (self);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroll);
+  graphene_point_t at;
+  double value = gtk_adjustment_get_value (adj), target;
+
+  if (!gtk_widget_compute_point (self->jump_section, GTK_WIDGET (scroll), &GRAPHENE_POINT_INIT (0, 0), &at))
+    return FALSE;
+  /* The first section is the top of the page. */
+  if (gtk_widget_get_prev_sibling (self->jump_section) == NULL)
+    at.y = 12.0 - value;
+  target = CLAMP (value + at.y - 12.0, gtk_adjustment_get_lower (adj),
+                  gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  if (fabs (target - value) < 0.5)
+    return FALSE;
+  gtk_adjustment_set_value (adj, target);
+  return TRUE;
+}
+
+/* The sections above may still grow once they come into view (charts
+ * are drawn when mapped): keep the heading in place until the layout has
+ * stood still for a few frames. */
+static gboolean
+jump_tick_cb (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       user_data)
+{
+  QmPlanView *self = QM_PLAN_VIEW (widget);
+
+  if (self->jump_section == NULL || gtk_widget_get_parent (self->jump_section) == NULL)
+    self->jump_still = G_MAXUINT;
+  else if (bring_to_top (self))
+    self->jump_still = 0;
+  else
+    self->jump_still++;
+  if (self->jump_still < 5)
+    return G_SOURCE_CONTINUE;
+  self->jump_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 jump_to (GtkWidget  *widget,
          const char *action_name,
          GVariant   *param)
 {
   QmPlanView *self = QM_PLAN_VIEW (widget);
-  const char *name = g_variant_get_string (param, NULL);
-  GtkWidget *section = qm_plan_view_section (self, name);
-  GtkWidget *content = gtk_widget_get_parent (GTK_WIDGET (self->figures_box));
-  GtkScrolledWindow *scroll = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (content, GTK_TYPE_SCROLLED_WINDOW));
-  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroll);
-  graphene_point_t at;
+  GtkWidget *section = qm_plan_view_section (self, g_variant_get_string (param, NULL));
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (page_scroll (self));
 
   /* A hidden section (the quote of a plan without one) stays where it is. */
-  if (section == NULL || !gtk_widget_get_visible (section) ||
-      !gtk_widget_compute_point (section, GTK_WIDGET (scroll), &GRAPHENE_POINT_INIT (0, 0), &at))
+  if (section == NULL || !gtk_widget_get_visible (section))
     return;
-  /* The heading 12 px under the top of the view, as far as the page
-   * scrolls (@at is where it is in the view now). */
-  gtk_adjustment_set_value (adj, MAX (0.0, gtk_adjustment_get_value (adj) + at.y - 12.0));
+  self->jump_section = section;
+  bring_to_top (self);
   /* The keyboard goes where the eyes went; the view keeps the heading
    * in sight rather than follow the focus further down. */
   {
+    GtkWidget *viewport = gtk_scrolled_window_get_child (page_scroll (self));
     double value = gtk_adjustment_get_value (adj);
 
+    if (GTK_IS_VIEWPORT (viewport))
+      gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (viewport), FALSE);
     gtk_widget_child_focus (section, GTK_DIR_TAB_FORWARD);
+    if (GTK_IS_VIEWPORT (viewport))
+      gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (viewport), TRUE);
     gtk_adjustment_set_value (adj, value);
   }
+  self->jump_still = 0;
+  if (self->jump_tick == 0)
+    self->jump_tick = gtk_widget_add_tick_callback (widget, jump_tick_cb, NULL, NULL);
+}
+
+gboolean
+qm_plan_view_get_jumping (QmPlanView *self)
+{
+  g_return_val_if_fail (QM_IS_PLAN_VIEW (self), FALSE);
+  return self->jump_tick != 0;
 }
 
 void

@@ -135,5 +135,8 @@ const char   *qm_plan_view_get_bands_basis  (QmPlanView   *self);
  * advisor, notes: the targets of plan.jump-to), heading included. */
 GtkWidget *qm_plan_view_section (QmPlanView *self,
                                  const char *name);
+/* Whether a Go To still holds its section's heading in place while the
+ * page's layout settles (tests wait for it). */
+gboolean   qm_plan_view_get_jumping (QmPlanView *self);
 
 G_END_DECLS

@@ -135,3 +135,25 @@ qm_price_age_warning (const GDate *as_of,
                                        months),
                           date, months);
 }
+
+void
+qm_quote_header_set_prices (QmQuoteHeader    *header,
+                            const QmEstimate *estimate,
+                            guint             max_months)
+{
+  g_return_if_fail (header != NULL);
+  if (estimate == NULL || !qm_prices_as_of (estimate, &header->prices_as_of))
+    g_date_clear (&header->prices_as_of, 1);
+  header->price_max_age_months = qm_price_max_age_months_clamp (max_months);
+}
+
+char *
+qm_quote_price_age_warning (const QmQuoteHeader *header,
+                            const GDate         *today)
+{
+  const GDate *on;
+
+  g_return_val_if_fail (header != NULL, NULL);
+  on = g_date_valid (&header->issued) ? &header->issued : today;
+  return qm_price_age_warning (&header->prices_as_of, on, header->price_max_age_months);
+}

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "qm-estimate.h"
+#include "qm-quote-json.h"
 
 G_BEGIN_DECLS
 
@@ -51,6 +52,17 @@ char     *qm_prices_as_of_text        (const GDate *as_of);
 char     *qm_price_age_warning        (const GDate *as_of,
                                        const GDate *today,
                                        guint        max_months);
+
+/* A quote's documents (PDF, workbook, CLI): @header's prices_as_of from
+ * @estimate and its age limit @max_months (0: the default). */
+void      qm_quote_header_set_prices  (QmQuoteHeader    *header,
+                                       const QmEstimate *estimate,
+                                       guint             max_months);
+
+/* The warning for a quote: its prices' age on its issue date (or on
+ * @today when it has none); NULL when not old or the date is unknown. */
+char     *qm_quote_price_age_warning  (const QmQuoteHeader *header,
+                                       const GDate         *today);
 
 /* @max_months clamped to the allowed range; 0 gives the default. */
 guint     qm_price_max_age_months_clamp (guint max_months);

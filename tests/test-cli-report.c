@@ -600,6 +600,27 @@ test_prices_as_of_agrees (void)
       g_unlink (report);
       g_unlink (quote);
     }
+
+  /* The date in the user's language, month name included, whatever
+   * LC_TIME says (here C): the .po files' words. */
+  {
+    g_autofree char *plan = example ("llama-3.1-70b-quote-eur.qmplan");
+    const struct { const char *language, *line; } said[] = {
+      { "de", "Preise vom 1. Juni 2025" }, { "zh_CN", "价格截至 2025年6月1日" },
+    };
+
+    for (guint l = 0; l < G_N_ELEMENTS (said); l++)
+      {
+        g_auto(Run) r = { 0, };
+
+        g_setenv ("LANGUAGE", said[l].language, TRUE);
+        run_cli (&r, "estimate", plan, "--date", "2026-11-28", NULL);
+        g_unsetenv ("LANGUAGE");
+        g_assert_cmpint (r.status, ==, 0);
+        if (strstr (r.out, said[l].line) == NULL)
+          g_error ("LANGUAGE=%s estimate does not say '%s'", said[l].language, said[l].line);
+      }
+  }
 }
 
 static void

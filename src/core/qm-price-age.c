@@ -90,17 +90,25 @@ qm_price_age_is_old (const GDate *as_of,
 char *
 qm_price_date_format (const GDate *date)
 {
-  g_autoptr(GDateTime) dt = NULL;
+  /* The month's name in the language of the user interface (gettext),
+   * not of LC_TIME, which may differ (LANGUAGE=de under LC_TIME=C). */
+  static const char *const months[12] = {
+    NC_("month in a date", "January"), NC_("month in a date", "February"),
+    NC_("month in a date", "March"), NC_("month in a date", "April"),
+    NC_("month in a date", "May"), NC_("month in a date", "June"),
+    NC_("month in a date", "July"), NC_("month in a date", "August"),
+    NC_("month in a date", "September"), NC_("month in a date", "October"),
+    NC_("month in a date", "November"), NC_("month in a date", "December"),
+  };
 
   if (date == NULL || !g_date_valid (date))
     return NULL;
-  dt = g_date_time_new_utc (g_date_get_year (date), g_date_get_month (date),
-                            g_date_get_day (date), 0, 0, 0);
-  if (dt == NULL)
-    return NULL;
-  /* Translators: the date prices are as of, in g_date_time_format()
-   * notation: "1 June 2025". */
-  return g_date_time_format (dt, _("%-d %B %Y"));
+  /* Translators: the date prices are as of: the day, the month's name
+   * (translated apart, "month in a date") and the year: "1 June 2025". */
+  return g_strdup_printf (C_("price date", "%1$u %2$s %3$u"), (guint) g_date_get_day (date),
+                          g_dpgettext2 (GETTEXT_PACKAGE, "month in a date",
+                                        months[g_date_get_month (date) - 1]),
+                          (guint) g_date_get_year (date));
 }
 
 char *

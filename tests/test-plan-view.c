@@ -331,6 +331,22 @@ test_bom_wheel (Fixture       *f,
   close_window (window);
 }
 
+/* @text (taken) with each run of white space one space: a PDF's text
+ * breaks lines where its layout does. */
+static char *
+one_line (char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+    else if (out->len > 0 && out->str[out->len - 1] != ' ')
+      g_string_append_c (out, ' ');
+  g_free (text);
+  return g_string_free (out, FALSE);
+}
+
 /* Issue #35 item 6: under the bill of materials, the date the plan's
  * prices are as of and, past the limit set in Preferences, the warning,
  * both the core's (qm-price-age.h) for the estimate shown; a limit of 60
@@ -395,6 +411,19 @@ test_prices_as_of (Fixture       *f,
           adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
         }
 
+      /* The plan summary the view exports says the same. */
+      {
+        g_autofree char *pdf = g_build_filename (f->dir, "prices.pdf", NULL);
+        g_autofree char *pdf_text = NULL;
+        g_autoptr(GError) error = NULL;
+
+        g_assert_true (qm_plan_view_export_pdf (QM_PLAN_VIEW (view), pdf, &error));
+        g_assert_no_error (error);
+        pdf_text = one_line (qm_test_pdf_text (pdf, NULL));
+        g_assert_nonnull (strstr (pdf_text, text));
+        g_assert_nonnull (strstr (pdf_text, warning));
+      }
+
       /* The user's limit: far enough, no warning; the date stays. */
       g_settings_set_int (settings, "price-max-age-months", QM_PRICE_MAX_AGE_MONTHS_MAX);
       later = qm_price_age_warning (&as_of, &today, QM_PRICE_MAX_AGE_MONTHS_MAX);
@@ -402,6 +431,18 @@ test_prices_as_of (Fixture       *f,
       if (later == NULL)
         g_assert_null (qm_test_find_label (view, warning));
       g_assert_nonnull (qm_test_find_label (view, text));
+      {
+        g_autofree char *pdf = g_build_filename (f->dir, "prices.pdf", NULL);
+        g_autofree char *pdf_text = NULL;
+        g_autoptr(GError) error = NULL;
+
+        g_assert_true (qm_plan_view_export_pdf (QM_PLAN_VIEW (view), pdf, &error));
+        g_assert_no_error (error);
+        pdf_text = one_line (qm_test_pdf_text (pdf, NULL));
+        g_assert_nonnull (strstr (pdf_text, text));
+        if (later == NULL)
+          g_assert_null (strstr (pdf_text, "check them with your"));
+      }
       g_settings_reset (settings, "price-max-age-months");
       iterate (50);
       g_assert_nonnull (qm_test_wait_for_label (view, warning));

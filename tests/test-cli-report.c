@@ -469,6 +469,160 @@ test_break_even_agrees (void)
     }
 }
 
+/* estimate --json's member @key: a string, or NULL for null. */
+static char *
+json_string (const char *json,
+             const char *key)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *o;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_no_error (error);
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_object_has_member (o, key));
+  if (json_object_get_null_member (o, key))
+    return NULL;
+  return g_strdup (json_object_get_string_member (o, key));
+}
+
+/* One price date (issue #35 item 6): for a bought and a rented example,
+ * estimate --json's prices_as_of and price_age_warning, the estimate's
+ * text, the plan report, and the quote's PDF, text and JSON all say the
+ * same date and, past 6 months, the same warning; with --max-price-age 60
+ * none warns. The core's definition is tested in test-price-age.c. */
+static void
+test_prices_as_of_agrees (void)
+{
+  static const char *names[] = { "llama-3.1-70b-quote-eur.qmplan", "llama-3.1-70b-serving-h100.qmplan" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *plan = example (names[i]);
+      g_autofree char *report = out_path ("cli-prices-report.pdf");
+      g_autofree char *quote = out_path ("cli-prices-quote.pdf");
+      g_autofree char *iso = NULL, *warning = NULL, *line = NULL, *report_text = NULL, *quote_text = NULL;
+      g_autofree char *estimate_text = NULL, *quote_cli = NULL, *quote_iso = NULL, *quote_warning = NULL;
+      char date[64];
+      GDate d;
+      int pages = 0;
+
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "estimate", plan, "--date", "2026-11-28", "--json", NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        iso = json_string (r.out, "prices_as_of");
+        warning = json_string (r.out, "price_age_warning");
+      }
+      g_assert_nonnull (iso);
+      g_assert_nonnull (warning);
+      g_date_clear (&d, 1);
+      g_date_set_parse (&d, iso);
+      g_assert_true (g_date_valid (&d));
+      g_date_strftime (date, sizeof date, "%-d %B %Y", &d);
+      line = g_strdup_printf ("Prices as of %s", date);
+      g_assert_true (g_str_has_prefix (warning, "Prices are from "));
+      g_assert_nonnull (strstr (warning, date));
+      g_test_message ("%s: %s; %s", names[i], line, warning);
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "estimate", plan, "--date", "2026-11-28", "--max-price-age", "60", "--json", NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        g_assert_null (json_string (r.out, "price_age_warning"));
+      }
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "estimate", plan, "--date", "2026-11-28", NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        estimate_text = g_strdup (r.out);
+      }
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "report", plan, "-o", report, NULL);
+        g_assert_cmpint (r.status, ==, 0);
+      }
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "quote", plan, "--date", "2026-11-28", "-o", quote, NULL);
+        g_assert_cmpint (r.status, ==, 0);
+      }
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "quote", plan, "--date", "2026-11-28", NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        quote_cli = g_strdup (r.out);
+      }
+      {
+        g_auto(Run) r = { 0, };
+
+        run_cli (&r, "quote", plan, "--date", "2026-11-28", "--json", NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        quote_iso = json_string (r.out, "prices_as_of");
+        quote_warning = json_string (r.out, "price_age_warning");
+      }
+      {
+        g_autofree char *t1 = qm_test_pdf_text (report, &pages);
+        g_autofree char *t2 = qm_test_pdf_text (quote, &pages);
+
+        report_text = flatten (t1);
+        quote_text = flatten (t2);
+      }
+      g_assert_nonnull (strstr (estimate_text, line));
+      g_assert_nonnull (strstr (estimate_text, warning));
+      g_assert_nonnull (strstr (quote_cli, line));
+      g_assert_nonnull (strstr (quote_cli, warning));
+      g_assert_cmpstr (quote_iso, ==, iso);
+      g_assert_cmpstr (quote_warning, ==, warning);
+      if (strstr (report_text, line) == NULL || strstr (report_text, warning) == NULL)
+        g_error ("%s: the plan report does not say '%s' and '%s'", names[i], line, warning);
+      if (strstr (quote_text, line) == NULL || strstr (quote_text, warning) == NULL)
+        g_error ("%s: the quote PDF does not say '%s' and '%s'", names[i], line, warning);
+
+      /* Issued within the limit: the date, no warning. */
+      {
+        g_auto(Run) r = { 0, };
+        g_autofree char *t = NULL, *flat = NULL;
+
+        run_cli (&r, "quote", plan, "--date", iso, "-o", quote, NULL);
+        g_assert_cmpint (r.status, ==, 0);
+        t = qm_test_pdf_text (quote, &pages);
+        flat = flatten (t);
+        g_assert_nonnull (strstr (flat, line));
+        g_assert_null (strstr (flat, "check them with your vendors"));
+      }
+      g_unlink (report);
+      g_unlink (quote);
+    }
+
+  /* The date in the user's language, month name included, whatever
+   * LC_TIME says (here C): the .po files' words. */
+  {
+    g_autofree char *plan = example ("llama-3.1-70b-quote-eur.qmplan");
+    const struct { const char *language, *line; } said[] = {
+      { "de", "Preise vom 1. Juni 2025" }, { "zh_CN", "价格截至 2025年6月1日" },
+    };
+
+    for (guint l = 0; l < G_N_ELEMENTS (said); l++)
+      {
+        g_auto(Run) r = { 0, };
+
+        g_setenv ("LANGUAGE", said[l].language, TRUE);
+        run_cli (&r, "estimate", plan, "--date", "2026-11-28", NULL);
+        g_unsetenv ("LANGUAGE");
+        g_assert_cmpint (r.status, ==, 0);
+        if (strstr (r.out, said[l].line) == NULL)
+          g_error ("LANGUAGE=%s estimate does not say '%s'", said[l].language, said[l].line);
+      }
+  }
+}
+
 static void
 test_chart_errors (void)
 {
@@ -614,6 +768,7 @@ main (int    argc,
   g_test_add_func ("/cli/chart/cashflow", test_chart_cashflow);
   g_test_add_func ("/cli/chart/errors", test_chart_errors);
   g_test_add_func ("/cli/break-even-agrees", test_break_even_agrees);
+  g_test_add_func ("/cli/prices-as-of-agrees", test_prices_as_of_agrees);
   g_test_add_func ("/cli/compare", test_compare);
   return g_test_run ();
 }

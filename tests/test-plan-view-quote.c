@@ -17,6 +17,7 @@
 #include "qm-plan-view.h"
 #include "qm-plan.h"
 #include "qm-plan-store.h"
+#include "qm-price-age.h"
 #include "qm-quote-store.h"
 #include "qm-store-roles.h"
 #include "qm-test-fixture.h"
@@ -407,6 +408,51 @@ test_currency (Fixture       *f,
   close_window (window);
 }
 
+/* Issue #35 item 6: the app's quote PDF and workbook say the date the
+ * plan's prices are as of and, past the limit set in Preferences on the
+ * issue date (today), the warning: the core's, for the plan's estimate. */
+static void
+check_prices_as_of (GtkWidget    *view,
+                    QmPlanEditor *editor,
+                    const char   *pdf,
+                    const char   *xlsx)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL, *warning = NULL, *pdf_text = NULL, *strings = NULL, *date = NULL;
+  GDate as_of, today;
+  int pages = 0;
+
+  g_assert_true (qm_prices_as_of (qm_plan_editor_get_estimate (editor), &as_of));
+  g_date_clear (&today, 1);
+  g_date_set_dmy (&today, g_date_time_get_day_of_month (now), g_date_time_get_month (now),
+                  g_date_time_get_year (now));
+  text = qm_prices_as_of_text (&as_of);
+  date = qm_price_date_format (&as_of);
+  warning = qm_price_age_warning (&as_of, &today, QM_PRICE_MAX_AGE_MONTHS_DEFAULT);
+  g_assert_nonnull (warning);
+  pdf_text = qm_test_pdf_text (pdf, &pages);
+  g_assert_nonnull (strstr (pdf_text, text));
+  g_assert_nonnull (strstr (pdf_text, "check them with your"));
+  strings = qm_test_zip_member (xlsx, "xl/sharedStrings.xml");
+  g_assert_nonnull (strstr (strings, date));
+  g_assert_nonnull (strstr (strings, warning));
+
+  /* A limit of 60 months: the date, and no warning while it holds. */
+  g_settings_set_int (settings, "price-max-age-months", QM_PRICE_MAX_AGE_MONTHS_MAX);
+  g_clear_pointer (&warning, g_free);
+  warning = qm_price_age_warning (&as_of, &today, QM_PRICE_MAX_AGE_MONTHS_MAX);
+  g_assert_true (qm_plan_view_export_quote_pdf (QM_PLAN_VIEW (view), pdf, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&pdf_text, g_free);
+  pdf_text = qm_test_pdf_text (pdf, &pages);
+  g_assert_nonnull (strstr (pdf_text, text));
+  if (warning == NULL)
+    g_assert_null (strstr (pdf_text, "check them with your"));
+  g_settings_reset (settings, "price-max-age-months");
+}
+
 static void
 test_chart_and_exports (Fixture       *f,
                         gconstpointer  data)
@@ -482,6 +528,7 @@ test_chart_and_exports (Fixture       *f,
           g_assert_no_error (error);
           g_assert_true (g_file_get_contents (printed, &bytes, &len, NULL));
           g_assert_true (len > 1000 && memcmp (bytes, "%PDF", 4) == 0);
+          check_prices_as_of (view, editor, pdf, xlsx);
         }
       close_window (window);
     }

@@ -20,6 +20,7 @@
 #include "qm-plan-view.h"
 #include "qm-plan.h"
 #include "qm-plan-schema.h"
+#include "qm-price-age.h"
 #include "qm-test-pdf.h"
 #include "qm-test-ui.h"
 #include "qm-test-fixture.h"
@@ -409,6 +410,125 @@ test_jump_to_section (Fixture       *f,
   wait_jump (view);
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), <=, 12.0);
   close_window (window);
+}
+
+/* @text (taken) with each run of white space one space: a PDF's text
+ * breaks lines where its layout does. */
+static char *
+one_line (char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+    else if (out->len > 0 && out->str[out->len - 1] != ' ')
+      g_string_append_c (out, ' ');
+  g_free (text);
+  return g_string_free (out, FALSE);
+}
+
+/* Issue #35 item 6: under the bill of materials, the date the plan's
+ * prices are as of and, past the limit set in Preferences, the warning,
+ * both the core's (qm-price-age.h) for the estimate shown; a limit of 60
+ * months hides the warning. Screenshots of the cost area at 1100 px. */
+static void
+test_prices_as_of (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  const char *names[] = { examples[2], examples[0] };
+
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      g_autoptr(QmPlanEditor) editor = NULL;
+      g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+      g_autofree char *text = NULL, *warning = NULL, *later = NULL;
+      const QmEstimate *e;
+      GtkWidget *view, *label, *box, *icon, *bom, *area;
+      GtkWindow *window;
+      QmPlan plan;
+      GDate as_of, today;
+
+      load_example (names[n], &plan);
+      editor = qm_plan_editor_new (&plan);
+      view = qm_plan_view_new (NULL, editor);
+      window = show_view (view, 1100, 900);
+      e = qm_plan_editor_get_estimate (editor);
+      g_assert_true (qm_prices_as_of (e, &as_of));
+      g_date_clear (&today, 1);
+      g_date_set_dmy (&today, g_date_time_get_day_of_month (now), g_date_time_get_month (now),
+                      g_date_time_get_year (now));
+      text = qm_prices_as_of_text (&as_of);
+      warning = qm_price_age_warning (&as_of, &today, QM_PRICE_MAX_AGE_MONTHS_DEFAULT);
+      /* The built-in catalog's prices are older than six months now. */
+      g_assert_nonnull (warning);
+      g_assert_nonnull (qm_test_wait_for_label (view, text));
+      label = qm_test_find_label (view, warning);
+      g_assert_nonnull (label);
+      box = gtk_widget_get_parent (label);
+      icon = gtk_widget_get_first_child (box);
+      g_assert_true (GTK_IS_IMAGE (icon));
+      g_assert_true (gtk_widget_has_css_class (icon, "warning"));
+
+      if (n == 0)
+        {
+          bom = find_column_view (adw_flap_get_content (ADW_FLAP (find_flap (view))));
+          area = gtk_widget_get_parent (gtk_widget_get_parent (bom));
+          /* The window, scrolled to put the cost area at the top. */
+          iterate (200);
+          {
+            GtkWidget *scroll = adw_flap_get_content (ADW_FLAP (find_flap (view)));
+            GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroll));
+            graphene_rect_t bounds;
+
+            g_assert_true (gtk_widget_compute_bounds (area, scroll, &bounds));
+            gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + bounds.origin.y - 24);
+            g_test_message ("cost area at %g; scrolled to %g of %g", bounds.origin.y,
+                            gtk_adjustment_get_value (adj), gtk_adjustment_get_upper (adj));
+          }
+          qm_test_screenshot (GTK_WIDGET (window), "plan-view-prices-as-of-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+          qm_test_screenshot (GTK_WIDGET (window), "plan-view-prices-as-of-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+          adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+        }
+
+      /* The plan summary the view exports says the same. */
+      {
+        g_autofree char *pdf = g_build_filename (f->dir, "prices.pdf", NULL);
+        g_autofree char *pdf_text = NULL;
+        g_autoptr(GError) error = NULL;
+
+        g_assert_true (qm_plan_view_export_pdf (QM_PLAN_VIEW (view), pdf, &error));
+        g_assert_no_error (error);
+        pdf_text = one_line (qm_test_pdf_text (pdf, NULL));
+        g_assert_nonnull (strstr (pdf_text, text));
+        g_assert_nonnull (strstr (pdf_text, warning));
+      }
+
+      /* The user's limit: far enough, no warning; the date stays. */
+      g_settings_set_int (settings, "price-max-age-months", QM_PRICE_MAX_AGE_MONTHS_MAX);
+      later = qm_price_age_warning (&as_of, &today, QM_PRICE_MAX_AGE_MONTHS_MAX);
+      iterate (50);
+      if (later == NULL)
+        g_assert_null (qm_test_find_label (view, warning));
+      g_assert_nonnull (qm_test_find_label (view, text));
+      {
+        g_autofree char *pdf = g_build_filename (f->dir, "prices.pdf", NULL);
+        g_autofree char *pdf_text = NULL;
+        g_autoptr(GError) error = NULL;
+
+        g_assert_true (qm_plan_view_export_pdf (QM_PLAN_VIEW (view), pdf, &error));
+        g_assert_no_error (error);
+        pdf_text = one_line (qm_test_pdf_text (pdf, NULL));
+        g_assert_nonnull (strstr (pdf_text, text));
+        if (later == NULL)
+          g_assert_null (strstr (pdf_text, "check them with your"));
+      }
+      g_settings_reset (settings, "price-max-age-months");
+      iterate (50);
+      g_assert_nonnull (qm_test_wait_for_label (view, warning));
+      close_window (window);
+    }
 }
 
 static void
@@ -1130,6 +1250,7 @@ main (int argc, char **argv)
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("/plan-view/bom-wheel", test_bom_wheel);
   ADD ("/plan-view/jump-to-section", test_jump_to_section);
+  ADD ("/plan-view/prices-as-of", test_prices_as_of);
   ADD ("/plan-view/examples", test_examples);
   ADD ("/plan-view/screenshots", test_screenshots);
   ADD ("/plan-view/edit-undo", test_edit_undo);

@@ -9,6 +9,7 @@
 
 #include "qm-a11y.h"
 #include "qm-preferences-window.h"
+#include "qm-price-age.h"
 #include "qm-test-ui.h"
 
 static GtkWidget *
@@ -105,6 +106,40 @@ test_settings (void)
   row = find_row (GTK_WIDGET (prefs), "Power Usage Effectiveness");
   spin = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));
   g_assert_cmpstr (qm_a11y_get_label (spin), ==, "Power Usage Effectiveness");
+
+  /* The age past which prices are called old (issue #35 item 6): the
+   * schema's default and range are the core's, and the spin button in
+   * its row sets it. */
+  {
+    g_autoptr(GSettingsSchema) schema = NULL;
+    g_autoptr(GSettingsSchemaKey) key = NULL;
+    g_autoptr(GVariant) low = g_variant_ref_sink (g_variant_new_int32 (QM_PRICE_MAX_AGE_MONTHS_MIN));
+    g_autoptr(GVariant) high = g_variant_ref_sink (g_variant_new_int32 (QM_PRICE_MAX_AGE_MONTHS_MAX));
+    g_autoptr(GVariant) below = g_variant_ref_sink (g_variant_new_int32 (QM_PRICE_MAX_AGE_MONTHS_MIN - 1));
+    g_autoptr(GVariant) above = g_variant_ref_sink (g_variant_new_int32 (QM_PRICE_MAX_AGE_MONTHS_MAX + 1));
+
+    g_object_get (settings, "settings-schema", &schema, NULL);
+    key = g_settings_schema_get_key (schema, "price-max-age-months");
+    g_assert_true (g_settings_schema_key_range_check (key, low));
+    g_assert_true (g_settings_schema_key_range_check (key, high));
+    g_assert_false (g_settings_schema_key_range_check (key, below));
+    g_assert_false (g_settings_schema_key_range_check (key, above));
+  }
+  g_assert_cmpint (g_settings_get_int (settings, "price-max-age-months"), ==, QM_PRICE_MAX_AGE_MONTHS_DEFAULT);
+  row = find_row (GTK_WIDGET (prefs), "Price Age Limit");
+  g_assert_true (ADW_IS_ACTION_ROW (row));
+  spin = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  g_assert_cmpstr (qm_a11y_get_label (spin), ==, "Price Age Limit");
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, 6.0);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 12);
+  g_assert_cmpint (g_settings_get_int (settings, "price-max-age-months"), ==, 12);
+  /* Below the range: the spin button keeps it at the schema's minimum. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 0);
+  g_assert_cmpint (g_settings_get_int (settings, "price-max-age-months"), ==, QM_PRICE_MAX_AGE_MONTHS_MIN);
+  g_settings_set_int (settings, "price-max-age-months", 24);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, 24.0);
+  g_settings_reset (settings, "price-max-age-months");
 
 
   gtk_window_destroy (GTK_WINDOW (prefs));

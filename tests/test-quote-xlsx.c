@@ -10,6 +10,8 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "qm-plan.h"
+#include "qm-price-age.h"
 #include "qm-quote-xlsx.h"
 #include "qm-test-quote.h"
 #include "qm-test-util.h"
@@ -171,11 +173,73 @@ test_rent_payments (void)
   g_unlink (path);
 }
 
+/* The workbook's header says the date the prices are as of, the one the
+ * core gives for the plan (qm_prices_as_of), and past the age limit on
+ * the issue date the core's warning; not before it (issue #35 item 6). */
+static void
+test_prices_as_of (void)
+{
+  g_autofree char *plan_path = g_build_filename (g_getenv ("QM_SOURCE_DIR"), "data", "examples",
+                                                 "llama-3.1-70b-quote-eur.qmplan", NULL);
+  g_autofree QmPlan *plan = g_new0 (QmPlan, 1);
+  g_autofree QmEstimate *e = g_new0 (QmEstimate, 1);
+  g_autofree QmQuote *q = g_new0 (QmQuote, 1);
+  g_autoptr(GError) error = NULL;
+  GDate as_of;
+  const struct { guint d, m, y; gboolean old; } issues[] = {
+    { 28, 11, 2026, TRUE }, { 15, 6, 2025, FALSE },
+  };
+
+  g_assert_true (qm_plan_load_from_file (plan, plan_path, NULL, &error));
+  g_assert_no_error (error);
+  qm_estimate (plan, e);
+  qm_estimate_quote (plan, e, q);
+  g_assert_true (qm_prices_as_of (e, &as_of));
+
+  for (guint k = 0; k < G_N_ELEMENTS (issues); k++)
+    {
+      g_autofree char *path = g_build_filename (g_get_user_data_dir (), "P.xlsx", NULL);
+      g_autofree char *strings = NULL, *sheet = NULL, *date = NULL, *warning = NULL;
+      QmQuoteHeader h = { .number = "Q-2026-0002", .customer = "Acme", .valid_days = 30 };
+
+      g_mkdir_with_parents (g_get_user_data_dir (), 0700);
+      g_date_clear (&h.issued, 1);
+      g_date_set_dmy (&h.issued, issues[k].d, issues[k].m, issues[k].y);
+      qm_quote_header_set_prices (&h, e, 6);
+      g_assert_cmpint (g_date_compare (&h.prices_as_of, &as_of), ==, 0);
+      g_assert_true (qm_quote_write_xlsx (&h, q, path, &error));
+      g_assert_no_error (error);
+      strings = qm_test_zip_member (path, "xl/sharedStrings.xml");
+      sheet = qm_test_zip_member (path, "xl/worksheets/sheet1.xml");
+      date = qm_price_date_format (&as_of);
+      warning = qm_price_age_warning (&as_of, &h.issued, 6);
+      g_assert_nonnull (strstr (strings, ">Prices as of<"));
+      g_assert_nonnull (strstr (strings, date));
+      /* Row 7: the label and the date; C7 the warning when old. */
+      g_assert_nonnull (strstr (sheet, "<c r=\"A7\""));
+      g_assert_nonnull (strstr (sheet, "<c r=\"B7\""));
+      if (issues[k].old)
+        {
+          g_assert_nonnull (warning);
+          g_assert_nonnull (strstr (strings, warning));
+          g_assert_nonnull (strstr (sheet, "<c r=\"C7\""));
+        }
+      else
+        {
+          g_assert_null (warning);
+          g_assert_null (strstr (strings, "check them with your vendors"));
+          g_assert_null (strstr (sheet, "<c r=\"C7\""));
+        }
+      g_unlink (path);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/quote-xlsx/buy-payments", test_buy_payments);
   g_test_add_func ("/quote-xlsx/rent-payments", test_rent_payments);
+  g_test_add_func ("/quote-xlsx/prices-as-of", test_prices_as_of);
   return g_test_run ();
 }

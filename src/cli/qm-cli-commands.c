@@ -18,7 +18,11 @@
 #define OPT_CSV_LOCALE { "--csv-locale", NULL, "c|user", N_("the CSV convention: c (comma, decimal point) or user (your locale's spreadsheet convention)") }
 #define OPT_END  { NULL, NULL, NULL, NULL }
 
+#define OPT_MAX_PRICE_AGE { "--max-price-age", NULL, "MONTHS", N_("warn when the prices are older than this, 1 to 60 (default 6)") }
+
 static const QmCliOption estimate_options[] = {
+  { "--date", NULL, "YYYY-MM-DD", N_("the day the prices' age is judged on (default today)") },
+  OPT_MAX_PRICE_AGE,
   OPT_JSON,
   OPT_END
 };
@@ -34,6 +38,7 @@ static const QmCliOption report_options[] = {
   { "--format", NULL, "pdf|csv", N_("the format when FILE is - (default pdf)") },
   { "--paper", NULL, "a4|letter", N_("the paper size of the PDF") },
   OPT_CSV_LOCALE,
+  OPT_MAX_PRICE_AGE,
   OPT_END
 };
 
@@ -93,7 +98,8 @@ static const QmCliOption advise_options[] = {
 
 #define OPT_QUOTE_OUTPUT \
   { "-o", "--output", "FILE", N_("write the quote as .pdf, .xlsx or .csv; - for standard output") }, \
-  { "--format", NULL, "pdf|xlsx|csv", N_("the format when FILE is - (default pdf)") }
+  { "--format", NULL, "pdf|xlsx|csv", N_("the format when FILE is - (default pdf)") }, \
+  OPT_MAX_PRICE_AGE
 
 static const QmCliOption quote_options[] = {
   { "--date", NULL, "YYYY-MM-DD", N_("the date the quote is issued (default today)") },
@@ -146,12 +152,12 @@ static const QmCliOption common_options[] = {
 /* Files are named as users have them: a plan is a .qmplan, a catalog or
  * rate list a .csv. */
 static const QmCliCommandInfo commands[] = {
-  { "estimate", NULL, "estimate PLAN.qmplan [--json]",
+  { "estimate", NULL, "estimate PLAN.qmplan [--date YYYY-MM-DD] [--max-price-age MONTHS] [--json]",
     N_("estimate one plan (text table, or JSON)"), estimate_options },
   { "search", NULL, "search PLAN.qmplan [--top N] [--json]",
     N_("fastest parallel layouts that fit"), search_options },
   { "report", NULL, "report PLAN.qmplan -o SUMMARY.pdf|BOM.csv [--format pdf|csv] [--paper a4|letter] "
-    "[--csv-locale c|user]",
+    "[--csv-locale c|user] [--max-price-age MONTHS]",
     N_("PDF plan summary, or the bill of materials as CSV"), report_options },
   { "chart", NULL, "chart PLAN.qmplan --kind gpus-time|latency|throughput|vram|power|racks|cashflow "
     "[--width W] [--height H] -o CHART.png|CHART.svg|CHART.pdf [--format png|svg|pdf]",
@@ -174,13 +180,16 @@ static const QmCliCommandInfo commands[] = {
   { "plans", "delete", "plans delete NAME", N_("delete a saved plan"), no_options },
   { "advise", NULL, "advise PLAN.qmplan [--optimise cost|time|energy|gpus] [--json]",
     N_("what would improve the plan (default goal: cost)"), advise_options },
-  { "quote", NULL, "quote PLAN [--date YYYY-MM-DD] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] [--format pdf|xlsx|csv] [--json]",
+  { "quote", NULL, "quote PLAN [--date YYYY-MM-DD] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] [--format pdf|xlsx|csv] "
+    "[--max-price-age MONTHS] [--json]",
     N_("a draft quote from the plan's quote terms (text table, JSON, a PDF to sign, or a workbook)"),
     quote_options },
   { "quote", NULL, "quote PLAN --save [--date YYYY-MM-DD] [--note TEXT] [--customer C] [--project P] "
-    "[--prepared-by NAME] [--payment-terms T] [--terms T] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] [--json]",
+    "[--prepared-by NAME] [--payment-terms T] [--terms T] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] "
+    "[--max-price-age MONTHS] [--json]",
     N_("number the quote of a saved plan in the database, or add its next revision"), quote_save_options },
-  { "quote", "show", "quote show NUMBER [--revision B] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] [--format pdf|xlsx|csv] [--json]",
+  { "quote", "show", "quote show NUMBER [--revision B] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] [--format pdf|xlsx|csv] "
+    "[--max-price-age MONTHS] [--json]",
     N_("a stored revision, printed from what it froze"), quote_show_options },
   { "quote", "list", "quote list [--customer C] [--state draft|sent|accepted|declined] [--json]",
     N_("the stored quotes"), quote_list_options },

@@ -17,6 +17,9 @@
 #include "qm-format.h"
 #include "qm-plan.h"
 #include "qm-plan-report.h"
+#include "qm-price-age.h"
+#include "qm-text.h"
+#include "qm-quote-store.h"
 
 static void
 row (const char *label,
@@ -236,6 +239,19 @@ print_cost (const QmPlan     *p,
     row (_("Rent vs buy"), "%s", _("no break-even (renting is not dearer than owning, or no price)"));
 }
 
+/* Under the cost: how old its prices are on @today (qm-price-age.h). */
+static void
+print_prices_as_of (const QmEstimate *e,
+                    const GDate      *today,
+                    guint             max_months)
+{
+  GDate as_of;
+
+  if (!qm_prices_as_of (e, &as_of))
+    return;
+  qm_cli_print_prices_as_of ("  ", &as_of, today, max_months);
+}
+
 static void
 print_reliability (const QmEstimate *e)
 {
@@ -349,7 +365,9 @@ print_bands (const QmPlan     *p,
 
 static void
 print_text (const QmPlan     *p,
-            const QmEstimate *e)
+            const QmEstimate *e,
+            const GDate      *today,
+            guint             max_months)
 {
   const QmMemoryBreakdown *m = &e->memory;
   char buf[1024];
@@ -415,7 +433,10 @@ print_text (const QmPlan     *p,
   if (e->valid && e->has_power)
     print_power (p, e);
   if (e->valid && e->has_cost)
-    print_cost (p, e);
+    {
+      print_cost (p, e);
+      print_prices_as_of (e, today, max_months);
+    }
   if (e->valid && e->has_reliability)
     print_reliability (e);
 
@@ -430,23 +451,69 @@ print_text (const QmPlan     *p,
     qm_cli_print ("  - %s\n", qm_note_format (&e->assumptions[i], buf, sizeof buf));
 }
 
+/* The estimate's JSON holds prices_as_of (no clock in the core); the
+ * CLI adds the warning on @today (docs/plan-file.md). */
+static void
+add_price_age_json (JsonNode         *root,
+                    const QmEstimate *e,
+                    const GDate      *today,
+                    guint             max_months)
+{
+  JsonObject *o = json_node_get_object (root);
+  g_autofree char *warning = NULL;
+  GDate as_of;
+  locale_t old;
+
+  /* The JSON is the same in every language (docs/plan-file.md). */
+  old = qm_text_begin_c_locale ();
+  if (e->valid && qm_prices_as_of (e, &as_of))
+    warning = qm_price_age_warning (&as_of, today, max_months);
+  qm_text_end_c_locale (old);
+  if (warning != NULL)
+    json_object_set_string_member (o, "price_age_warning", warning);
+  else
+    json_object_set_null_member (o, "price_age_warning");
+}
+
 int
 qm_cli_estimate (int    argc,
                  char **argv)
 {
-  const char *path = NULL;
+  const char *path = NULL, *date = NULL, *max_age = NULL;
   gboolean json = FALSE;
+  guint max_months = QM_PRICE_MAX_AGE_MONTHS_DEFAULT;
+  GDate today;
   QmPlan *plan;
   QmEstimate *estimate;
   int status = QM_CLI_OK;
 
   for (int i = 1; i < argc; i++)
     {
+      const QmCliValueOption options[] = {
+        { "--date", &date }, { "--max-price-age", &max_age }, { NULL, NULL },
+      };
+      int taken;
+
       if (strcmp (argv[i], "--json") == 0)
         json = TRUE;
-      else if (!qm_cli_take_argument ("estimate", argv[i], QM_CLI_ARG_PLAN, &path))
+      else if ((taken = qm_cli_value_option (argc, argv, &i, "estimate", options)) < 0)
+        return QM_CLI_USAGE;
+      else if (taken == 0 && !qm_cli_take_argument ("estimate", argv[i], QM_CLI_ARG_PLAN, &path))
         return QM_CLI_USAGE;
     }
+  if (max_age != NULL && !qm_cli_parse_max_price_age ("estimate", max_age, &max_months))
+    return QM_CLI_USAGE;
+  /* The day the prices' age is judged on: --date, else today. */
+  if (date != NULL)
+    {
+      if (!qm_quote_date_parse (date, &today))
+        {
+          qm_cli_error (_("%s: --date: must be a date as YYYY-MM-DD (got '%s')"), "estimate", date);
+          return QM_CLI_USAGE;
+        }
+    }
+  else
+    qm_cli_today (&today);
   if (path == NULL)
     {
       qm_cli_error (_("%s: missing %s; usage: %s"), "estimate", "PLAN.qmplan", qm_cli_synopsis ("estimate"));
@@ -466,10 +533,11 @@ qm_cli_estimate (int    argc,
     {
       g_autoptr(JsonNode) root = qm_estimate_to_json_node (plan, estimate);
 
+      add_price_age_json (root, estimate, &today, max_months);
       qm_cli_print_json_node (root);
     }
   else
-    print_text (plan, estimate);
+    print_text (plan, estimate, &today, max_months);
   /* Invalid input that the reader lets through (a rack smaller than a
    * server, a kW limit below one node, ...): one line per error on stderr,
    * exit 1; the figures above are finite stand-ins. */

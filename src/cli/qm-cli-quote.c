@@ -20,6 +20,8 @@
 #include "qm-cli-commands.h"
 #include "qm-estimate.h"
 #include "qm-plan-store.h"
+#include "qm-price-age.h"
+#include "qm-text.h"
 #include "qm-quote-diff.h"
 #include "qm-quote-json.h"
 #include "qm-quote-store.h"
@@ -121,6 +123,8 @@ typedef struct
   const char *revision;
   const char *state;
   const char *format;
+  const char *max_price_age;
+  guint       max_price_age_months;  /* --max-price-age, else the default */
   char       *resolved_out;   /* -o as qm_cli_output_resolve () gives it */
 } QuoteArgs;
 
@@ -143,6 +147,7 @@ static const struct
   { "--revision",    G_STRUCT_OFFSET (QuoteArgs, revision),    SUB_SHOW },
   { "--state",       G_STRUCT_OFFSET (QuoteArgs, state),       SUB_LIST },
   { "--format",      G_STRUCT_OFFSET (QuoteArgs, format),      SUB_DRAFT | SUB_SAVE | SUB_SHOW },
+  { "--max-price-age", G_STRUCT_OFFSET (QuoteArgs, max_price_age), SUB_DRAFT | SUB_SAVE | SUB_SHOW },
 };
 
 static void
@@ -247,6 +252,10 @@ parse_args (int        argc,
       qm_cli_error (_("%s: -o: the output must end in .pdf, .xlsx or .csv (got '%s')"), "quote", a->out);
       return FALSE;
     }
+  a->max_price_age_months = QM_PRICE_MAX_AGE_MONTHS_DEFAULT;
+  if (a->max_price_age != NULL && !qm_cli_parse_max_price_age ("quote", a->max_price_age,
+                                                               &a->max_price_age_months))
+    return FALSE;
   if (a->date != NULL && !qm_quote_date_parse (a->date, &a->issued))
     {
       qm_cli_error (_("%s: --date: must be a date as YYYY-MM-DD (got '%s')"), "quote", a->date);
@@ -335,6 +344,35 @@ add_revision_json (JsonNode              *node,
   json_object_set_string_member (root, "note", rev->note);
 }
 
+/* prices_as_of and the warning on the issue date (qm-price-age.h): not
+ * in the core's quote JSON, which a stored revision freezes. */
+static void
+add_price_age_json (JsonNode            *node,
+                    const QmQuoteHeader *header,
+                    const GDate         *today)
+{
+  JsonObject *o = json_node_get_object (node);
+  g_autofree char *warning = NULL;
+  char date[16];
+  /* The JSON is the same in every language (docs/plan-file.md). */
+  locale_t old = qm_text_begin_c_locale ();
+
+  warning = qm_quote_price_age_warning (header, today);
+  qm_text_end_c_locale (old);
+
+  if (g_date_valid (&header->prices_as_of))
+    {
+      g_date_strftime (date, sizeof date, "%Y-%m-%d", &header->prices_as_of);
+      json_object_set_string_member (o, "prices_as_of", date);
+    }
+  else
+    json_object_set_null_member (o, "prices_as_of");
+  if (warning != NULL)
+    json_object_set_string_member (o, "price_age_warning", warning);
+  else
+    json_object_set_null_member (o, "price_age_warning");
+}
+
 /* The quote as the options ask: a file, JSON, or the text table. */
 static int
 emit (const Printed   *p,
@@ -351,6 +389,7 @@ emit (const Printed   *p,
     {
       g_autoptr(JsonNode) node = qm_quote_to_json_node (header, quote, &a->today);
 
+      add_price_age_json (node, header, &a->today);
       if (p->rev != NULL)
         add_revision_json (node, p->rev);
       if (p->previous != NULL)
@@ -380,6 +419,10 @@ emit (const Printed   *p,
                   header->customer && header->customer[0] ? header->customer : _("no customer"), date);
   if (qm_quote_expired (header, &a->today))
     qm_cli_print ("%s\n", _("This quote has expired: its prices no longer hold."));
+  /* Their age on the issue date, as the PDF and the workbook say it. */
+  qm_cli_print_prices_as_of ("", &header->prices_as_of,
+                             g_date_valid (&header->issued) ? &header->issued : &a->today,
+                             header->price_max_age_months);
   qm_cli_print ("\n");
   print_lines (quote);
   qm_cli_print ("\n");
@@ -424,6 +467,7 @@ quote_draft (const QuoteArgs *a)
   p.header.customer = plan->customer;
   p.header.issued = a->issued;
   p.header.valid_days = plan->quote.valid_days;
+  qm_quote_header_set_prices (&p.header, estimate, a->max_price_age_months);
   return emit (&p, a);
 }
 
@@ -436,6 +480,7 @@ emit_revision (const QmQuoteRevision *rev,
                 .previous = previous };
 
   qm_quote_revision_header (rev, &p.header);
+  qm_quote_header_set_prices (&p.header, rev->estimate, a->max_price_age_months);
   return emit (&p, a);
 }
 

@@ -168,13 +168,14 @@ qm_cli_report (int    argc,
   g_autofree QmEstimate *estimate = NULL;
   static const char * const formats[] = { "pdf", "csv", NULL };
   const char *path = NULL, *out_arg = NULL, *paper = NULL, *format = NULL, *csv_locale = NULL;
+  const char *max_age = NULL;
   g_autofree char *out = NULL;
   QmPlanReportInfo info;
   QmCsvDialect dialect;
   gboolean csv;
   const QmCliValueOption options[] = {
     { "-o", &out_arg }, { "--output", &out_arg }, { "--paper", &paper }, { "--format", &format },
-    { "--csv-locale", &csv_locale }, { NULL },
+    { "--csv-locale", &csv_locale }, { "--max-price-age", &max_age }, { NULL },
   };
 
   for (int i = 1; i < argc; i++)
@@ -196,6 +197,8 @@ qm_cli_report (int    argc,
     }
 
   qm_plan_report_info_init (&info);
+  if (max_age != NULL && !qm_cli_parse_max_price_age ("report", max_age, &info.price_max_age_months))
+    return QM_CLI_USAGE;
   if (paper != NULL)
     {
       if (g_ascii_strcasecmp (paper, "a4") == 0)

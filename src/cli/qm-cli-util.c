@@ -13,6 +13,7 @@
 #include "qm-db.h"
 #include "qm-format.h"
 #include "qm-plan-store.h"
+#include "qm-price-age.h"
 #include "qm-text.h"
 
 const char *qm_cli_db_path = NULL;
@@ -618,4 +619,54 @@ qm_cli_cell (const char *s,
   g_free (ring[next % RING]);
   ring[next++ % RING] = g_string_free (out, FALSE);
   return ring[(next - 1) % RING];
+}
+
+gboolean
+qm_cli_parse_max_price_age (const char *command,
+                            const char *value,
+                            guint      *months)
+{
+  guint64 v = 0;
+
+  if (value == NULL || !g_ascii_string_to_unsigned (value, 10, QM_PRICE_MAX_AGE_MONTHS_MIN,
+                                                    QM_PRICE_MAX_AGE_MONTHS_MAX, &v, NULL))
+    {
+      /* Translators: %s is the command; then the limits, and what was given. */
+      qm_cli_error (_("%s: --max-price-age: must be a whole number of months from %d to %d (got '%s')"),
+                    command, QM_PRICE_MAX_AGE_MONTHS_MIN, QM_PRICE_MAX_AGE_MONTHS_MAX, value ? value : "");
+      return FALSE;
+    }
+  *months = (guint) v;
+  return TRUE;
+}
+
+void
+qm_cli_today (GDate *date)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  g_date_clear (date, 1);
+  g_date_set_dmy (date, (GDateDay) g_date_time_get_day_of_month (now),
+                  (GDateMonth) g_date_time_get_month (now), (GDateYear) g_date_time_get_year (now));
+}
+
+void
+qm_cli_print_prices_as_of (const char  *indent,
+                           const GDate *as_of,
+                           const GDate *on,
+                           guint        max_months)
+{
+  g_autofree char *text = qm_prices_as_of_text (as_of);
+  g_autofree char *warning = qm_price_age_warning (as_of, on, max_months);
+
+  if (text == NULL)
+    return;
+  qm_cli_print ("%s%s\n", indent, text);
+  if (warning != NULL)
+    {
+      /* Translators: a warning in the CLI's text output. */
+      g_autofree char *line = g_strdup_printf (_("Warning: %s"), warning);
+
+      qm_cli_print ("%s%s\n", indent, line);
+    }
 }

@@ -169,6 +169,23 @@ int         qm_cli_value_option  (int                      argc,
                                   const char              *command,
                                   const QmCliValueOption  *options);
 
+/* --max-price-age MONTHS: a whole number from 1 to 60 (qm-price-age.h).
+ * FALSE with the error printed otherwise. */
+gboolean    qm_cli_parse_max_price_age (const char *command,
+                                        const char *value,
+                                        guint      *months);
+
+/* Today, as the local calendar says it. */
+void        qm_cli_today         (GDate *date);
+
+/* The text lines "Prices as of 1 June 2025" and, past @max_months on
+ * @on, the warning (both on stdout after @indent; nothing when no price
+ * is dated). */
+void        qm_cli_print_prices_as_of (const char  *indent,
+                                       const GDate *as_of,
+                                       const GDate *on,
+                                       guint        max_months);
+
 typedef enum
 {
   QM_CLI_ARG_PLAN,

@@ -6,6 +6,7 @@
 
 #include "qm-estimate-json.h"
 #include "qm-json-members.h"
+#include "qm-price-age.h"
 #include "qm-text.h"
 
 static void
@@ -198,6 +199,20 @@ cost_members (JsonBuilder  *b,
   member_str (b, "bom_as_of", as_of);
 }
 
+/* The date the plan's prices are as of (qm-price-age.h): the OLDEST
+ * catalog date among the priced lines, where bom_as_of is the newest. */
+static void
+prices_as_of_member (JsonBuilder      *b,
+                     const QmEstimate *e)
+{
+  g_autofree char *iso = e != NULL ? qm_prices_as_of_iso (e) : NULL;
+
+  if (iso != NULL)
+    member_str (b, "prices_as_of", iso);
+  else
+    member_null (b, "prices_as_of");
+}
+
 static const QmJsonMember reliability_members[] = {
   NUM (QmReliability, "interruptions", interruptions),
   NUM (QmReliability, "checkpoint_bytes", checkpoint_bytes),
@@ -347,6 +362,7 @@ module_members (JsonBuilder      *b,
       member_null (b, "bom");
       member_null (b, "bom_as_of");
     }
+  prices_as_of_member (b, ok ? e : NULL);
   if (tr && e->has_reliability)
     reliability_member (b, &e->reliability);
   else

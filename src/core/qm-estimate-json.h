@@ -5,7 +5,8 @@
  * totals (storage/management/total switches, total cables and
  * transceivers), power_kw.cooling and .pue, electricity_usd, cost_usd
  * extras (hardware, installation, break_even_month ...), bom[].as_of and
- * bom_as_of, reliability and inference details, errors (a count), and
+ * bom_as_of (the newest line date), prices_as_of (the oldest: the date
+ * the plan's prices are as of, qm-price-age.h), reliability and inference details, errors (a count), and
  * from the throughput model (null when it did not run): hfu, step_time_s
  * {step, compute, recompute, tp/pp/dp/zero/cp/ep_comm, bubble, optimizer,
  * tokens_per_s}, layouts_evaluated, priced_global_batch and

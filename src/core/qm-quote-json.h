@@ -26,6 +26,13 @@ typedef struct
   const char *prepared_by;
   const char *payment_terms;
   const char *terms;       /* free text */
+  /* How old its prices are (qm-price-age.h, issue #35): the date they
+   * are as of (invalid: unknown) and the user's age limit in months (0:
+   * the default); the documents judge the age on the issue date. Set by
+   * qm_quote_header_set_prices(); not part of the quote's JSON, which a
+   * stored revision freezes. */
+  GDate       prices_as_of;
+  guint       price_max_age_months;
 } QmQuoteHeader;
 
 /* The last day the offer stands: @issued + @valid_days. */

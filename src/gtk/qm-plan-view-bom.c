@@ -15,6 +15,7 @@
 #include "qm-plan-report.h"
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
+#include "qm-price-age.h"
 #include "qm-print.h"
 #include "qm-text.h"
 
@@ -118,6 +119,116 @@ bom_bind (GtkSignalListItemFactory *factory,
   gtk_widget_set_tooltip_text (label, column == BOM_ITEM ? row->source : NULL);
 }
 
+/* ------------------------------------------------------------------ */
+/* How old the prices are                                              */
+
+guint
+qm_plan_view_price_max_age (QmPlanView *self)
+{
+  if (self->settings == NULL)
+    return QM_PRICE_MAX_AGE_MONTHS_DEFAULT;
+  return qm_price_max_age_months_clamp ((guint) MAX (g_settings_get_int (self->settings,
+                                                                         "price-max-age-months"), 0));
+}
+
+/* Under the totals: "Prices as of 1 June 2025", and past the user's
+ * limit a warning as the notes list shows one (a warning icon before the
+ * sentence). */
+static void
+build_prices_as_of (QmPlanView *self)
+{
+  GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->bom_totals));
+  GtkWidget *icon, *label;
+
+  self->settings = g_settings_new (APPLICATION_ID);
+  g_signal_connect_object (self->settings, "changed::price-max-age-months",
+                           G_CALLBACK (qm_plan_view_update_bom), self, G_CONNECT_SWAPPED);
+
+  label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_visible (label, FALSE);
+  gtk_box_append (GTK_BOX (box), label);
+  self->prices_as_of = GTK_LABEL (label);
+
+  self->price_age_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_set_margin_start (self->price_age_box, 12);
+  gtk_widget_set_margin_end (self->price_age_box, 12);
+  icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_widget_add_css_class (icon, "warning");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Warning"), -1);
+  gtk_box_append (GTK_BOX (self->price_age_box), icon);
+  label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (self->price_age_box), label);
+  self->price_age_label = GTK_LABEL (label);
+  gtk_widget_set_visible (self->price_age_box, FALSE);
+  gtk_box_append (GTK_BOX (box), self->price_age_box);
+}
+
+/* The date from the core's one definition (qm_prices_as_of) for the
+ * lines shown: the estimate's, or a saved snapshot's bom[].as_of. */
+static gboolean
+shown_prices_as_of (QmPlanView       *self,
+                    const QmEstimate *e,
+                    GDate            *as_of)
+{
+  g_autofree QmEstimate *lines = NULL;
+  JsonObject *o;
+  JsonNode *bom;
+  JsonArray *a;
+
+  if (self->snapshot == NULL)
+    return qm_prices_as_of (e, as_of);
+  g_date_clear (as_of, 1);
+  o = json_node_get_object (self->snapshot);
+  bom = json_object_has_member (o, "bom") ? json_object_get_member (o, "bom") : NULL;
+  if (bom == NULL || !JSON_NODE_HOLDS_ARRAY (bom))
+    return FALSE;
+  a = json_node_get_array (bom);
+  lines = g_new0 (QmEstimate, 1);
+  lines->has_cost = TRUE;
+  for (guint i = 0; i < json_array_get_length (a) && lines->cost.n_bom < QM_BOM_MAX; i++)
+    {
+      JsonNode *n = json_array_get_element (a, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (n))
+        lines->cost.bom[lines->cost.n_bom++].as_of =
+          g_intern_string (qm_plan_view_json_str (json_node_get_object (n), "as_of"));
+    }
+  return qm_prices_as_of (lines, as_of);
+}
+
+static void
+update_prices_as_of (QmPlanView       *self,
+                     const QmEstimate *e)
+{
+  g_autofree char *text = NULL, *warning = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  GDate as_of, today;
+
+  if (self->prices_as_of == NULL)
+    return;
+  g_date_clear (&today, 1);
+  g_date_set_dmy (&today, (GDateDay) g_date_time_get_day_of_month (now),
+                  (GDateMonth) g_date_time_get_month (now), (GDateYear) g_date_time_get_year (now));
+  if (shown_prices_as_of (self, e, &as_of))
+    {
+      text = qm_prices_as_of_text (&as_of);
+      warning = qm_price_age_warning (&as_of, &today, qm_plan_view_price_max_age (self));
+    }
+  gtk_label_set_label (self->prices_as_of, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->prices_as_of), text != NULL);
+  gtk_label_set_label (self->price_age_label, warning ? warning : "");
+  gtk_widget_set_visible (self->price_age_box, warning != NULL);
+}
+
 void
 qm_plan_view_build_bom (QmPlanView *self)
 {
@@ -144,6 +255,7 @@ qm_plan_view_build_bom (QmPlanView *self)
     }
   /* A table to assistive technology: cells named with their header. */
   qm_a11y_table (self->bom_view, _("Bill of Materials"));
+  build_prices_as_of (self);
 }
 
 static void
@@ -248,4 +360,5 @@ qm_plan_view_update_bom (QmPlanView *self)
     add_total (self, 2, _("Upfront"), upfront, TRUE);
   else
     add_total (self, 2, _("Rental for the run"), run, TRUE);
+  update_prices_as_of (self, e);
 }

@@ -132,6 +132,12 @@ struct _QmPlanView
   GHashTable        *figure_cards;
 
   GListStore        *bom_store;
+  /* How old the prices are, under the bill of materials
+   * (qm-plan-view-bom.c, issue #35 item 6); settings give the limit. */
+  GSettings         *settings;
+  GtkLabel          *prices_as_of;
+  GtkWidget         *price_age_box;
+  GtkLabel          *price_age_label;
 
   /* Side panel. */
   GPtrArray         *inputs;           /* QmPlanViewInput */
@@ -236,6 +242,8 @@ void  qm_plan_view_toast            (QmPlanView     *self,
 /* qm-plan-view-bom.c */
 void qm_plan_view_build_bom (QmPlanView *self);
 void qm_plan_view_update_bom (QmPlanView *self);
+/* The user's price age limit in months (Preferences; qm-price-age.h). */
+guint qm_plan_view_price_max_age (QmPlanView *self);
 
 /* qm-plan-view.c: the header's title and subtitle (the last failed save). */
 void qm_plan_view_update_title (QmPlanView *self);

@@ -29,6 +29,7 @@
 #include "qm-format.h"
 #include "qm-plan.h"
 #include "qm-plan-view-private.h"
+#include "qm-price-age.h"
 #include "qm-print.h"
 #include "qm-quote-diff.h"
 #include "qm-quote-dialog.h"
@@ -114,9 +115,11 @@ quote_document (QmPlanView *self)
       /* The stored revision as the quote dialog prints it. */
       qm_quote_today (&today);
       qm_quote_revision_header (rev, &header);
+      qm_quote_header_set_prices (&header, rev->estimate, qm_plan_view_price_max_age (self));
       return qm_quote_report_new (rev->plan, rev->estimate, &header, rev->quote, &today, qm_paper_for_locale ());
     }
   draft_header (self, rev, &header, &today);
+  qm_quote_header_set_prices (&header, qm_plan_editor_get_estimate (self->editor), qm_plan_view_price_max_age (self));
   return qm_quote_report_new (qm_plan_editor_get_plan (self->editor),
                               qm_plan_editor_get_estimate (self->editor),
                               &header, self->quote, &today, qm_paper_for_locale ());
@@ -150,9 +153,11 @@ qm_plan_view_export_quote_xlsx (QmPlanView  *self,
   if (revision_is_current (rev, self->quote))
     {
       qm_quote_revision_header (rev, &header);
+      qm_quote_header_set_prices (&header, rev->estimate, qm_plan_view_price_max_age (self));
       return qm_quote_write_xlsx (&header, rev->quote, path, error);
     }
   draft_header (self, rev, &header, &today);
+  qm_quote_header_set_prices (&header, qm_plan_editor_get_estimate (self->editor), qm_plan_view_price_max_age (self));
   return qm_quote_write_xlsx (&header, self->quote, path, error);
 }
 

@@ -356,6 +356,7 @@ new_report (QmPlanView       *self,
   qm_plan_report_info_init (info);
   /* The report ranks its advice by the goal chosen on screen. */
   info->advisor_goal = qm_advisor_goal_to_string (qm_advisor_panel_get_goal (self->advisor_panel));
+  info->price_max_age_months = qm_plan_view_price_max_age (self);
   return qm_plan_report_new (qm_plan_editor_get_plan (self->editor),
                              qm_plan_editor_get_estimate (self->editor), info);
 }
@@ -830,6 +831,7 @@ qm_plan_view_dispose (GObject *object)
     }
   g_clear_object (&self->editor);
   g_clear_object (&self->bom_store);
+  g_clear_object (&self->settings);
   g_clear_pointer (&self->snapshot, json_node_unref);
   g_clear_pointer (&self->saved, qm_saved_plan_free);
   qm_plan_view_inputs_clear (self);

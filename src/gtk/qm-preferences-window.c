@@ -47,6 +47,7 @@ static const struct
   { "failure_preset_row", "default-failure-preset", BIND_CHOICE, failure_presets },
   { "pricing_mode_row", "default-pricing-mode", BIND_CHOICE, pricing_modes },
   { "amortization_spin", "default-amortization-years", BIND_VALUE },
+  { "price_age_spin", "price-max-age-months", BIND_VALUE },
   { "paper_size_row", "paper-size", BIND_CHOICE, paper_sizes },
 };
 

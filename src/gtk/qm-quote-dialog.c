@@ -8,6 +8,7 @@
 
 #include "qm-a11y.h"
 #include "qm-list-page.h"
+#include "qm-price-age.h"
 #include "qm-print.h"
 #include "qm-quote-csv.h"
 #include "qm-quote-diff.h"
@@ -50,6 +51,15 @@ qm_quote_today (GDate *out)
                   g_date_time_get_year (now));
 }
 
+/* The price age limit set in Preferences (qm-price-age.h). */
+static guint
+price_max_age (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+
+  return qm_price_max_age_months_clamp ((guint) MAX (g_settings_get_int (settings, "price-max-age-months"), 0));
+}
+
 gboolean
 qm_quote_revision_write (const QmQuoteRevision *revision,
                          const char            *path,
@@ -62,6 +72,7 @@ qm_quote_revision_write (const QmQuoteRevision *revision,
   g_return_val_if_fail (revision != NULL, FALSE);
 
   qm_quote_revision_header (revision, &header);
+  qm_quote_header_set_prices (&header, revision->estimate, price_max_age ());
   if (g_str_has_suffix (lower, ".pdf"))
     {
       g_autoptr(QmDocument) doc = qm_quote_report_new (revision->plan, revision->estimate, &header,
@@ -133,6 +144,7 @@ qm_quote_dialog_print (QmQuoteDialog *self,
     return FALSE;
   qm_quote_today (&today);
   qm_quote_revision_header (r, &header);
+  qm_quote_header_set_prices (&header, r->estimate, price_max_age ());
   /* Translators: a print job's name: a quote number, then its revision letter. */
   job = g_strdup_printf (_("%s rev. %s"), r->number, r->revision);
   return qm_print_document (GTK_WIDGET (self),

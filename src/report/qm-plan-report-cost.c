@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "qm-advisor.h"
@@ -18,6 +19,7 @@
 #include "qm-csv.h"
 #include "qm-chart-vram.h"
 #include "qm-formulas.h"
+#include "qm-price-age.h"
 #include "qm-plan-charts.h"
 #include "qm-reliability.h"
 
@@ -49,6 +51,31 @@ add_bom_intro (QmDocument             *doc,
                                "version %s: list prices before discounts, not a vendor quote."),
                              cur, info->catalog_version);
   qm_document_add_paragraph (doc, intro);
+}
+
+/* The date the prices are as of and, past the user's limit on the
+ * report's date, the warning (qm-price-age.h: the one definition the plan
+ * view, the quote and the CLI print too). */
+static void
+add_prices_as_of (QmDocument             *doc,
+                  const QmEstimate       *e,
+                  const QmPlanReportInfo *info)
+{
+  g_autofree char *text = NULL, *warning = NULL;
+  GDate as_of, today;
+  int y, m, d;
+
+  if (!qm_prices_as_of (e, &as_of))
+    return;
+  text = qm_prices_as_of_text (&as_of);
+  qm_document_add_paragraph (doc, text);
+  g_date_clear (&today, 1);
+  if (info->date != NULL && sscanf (info->date, "%4d-%2d-%2d", &y, &m, &d) == 3
+      && g_date_valid_dmy ((GDateDay) d, (GDateMonth) m, (GDateYear) y))
+    g_date_set_dmy (&today, (GDateDay) d, (GDateMonth) m, (GDateYear) y);
+  warning = qm_price_age_warning (&as_of, &today, info->price_max_age_months);
+  if (warning != NULL)
+    qm_document_add_heading (doc, warning, 2);
 }
 
 /* The lines of the bill of materials and their sum, in @cur. */
@@ -193,6 +220,7 @@ qm_plan_report_add_bom (QmDocument                *doc,
   qm_document_add_page_break (doc);
   qm_document_add_heading (doc, _("Bill of materials"), 1);
   add_bom_intro (doc, plan, e, &subject->info);
+  add_prices_as_of (doc, e, &subject->info);
   add_bom_lines (doc, subject->bom, subject->n_bom,
                  /* Translators: the last row of the bill of materials, its sum. */
                  qm_report_is_buy (plan) ? _("Upfront total") : e->has_training ? _("Rental for this run")

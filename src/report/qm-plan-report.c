@@ -307,6 +307,7 @@ qm_report_resolve_info (const QmPlanReportInfo *in,
       if (in->catalog_version != NULL)
         out->catalog_version = in->catalog_version;
       out->advisor_goal = in->advisor_goal;
+      out->price_max_age_months = in->price_max_age_months;
     }
   *date_out = out->date != NULL ? g_strdup (out->date) : today ();
   out->date = *date_out;

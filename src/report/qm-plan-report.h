@@ -26,6 +26,9 @@ typedef struct
   /* What the "How to improve this plan" page ranks by: "time", "cost",
    * "energy" or "gpus" (qm_advisor_goal_to_string); NULL = cost. */
   const char  *advisor_goal;
+  /* Past this many months the bill of materials warns that its prices
+   * are old (qm-price-age.h), judged on @date; 0 = the default (6). */
+  guint        price_max_age_months;
 } QmPlanReportInfo;
 
 /* Today, the locale's paper, the built-in catalog's version, the plan's

@@ -10,6 +10,7 @@
 #include "qm-chart-cashflow.h"
 #include "qm-format.h"
 #include "qm-plan-report.h"
+#include "qm-price-age.h"
 #include "qm-quote-report.h"
 
 #define CHART_HEIGHT 260.0     /* points */
@@ -44,6 +45,31 @@ figure (const QmQuote *q,
   char buf[QM_FORMAT_BUF];
 
   return g_strdup (qm_format_money (buf, sizeof buf, qm_money_major (minor, q->exponent), q->currency));
+}
+
+/* The header block's line "Prices as of 1 June 2025" (qm-price-age.h). */
+static void
+add_prices_as_of (GString             *meta,
+                  const QmQuoteHeader *h)
+{
+  g_autofree char *text = qm_prices_as_of_text (&h->prices_as_of);
+
+  if (text == NULL)
+    return;
+  g_string_append_c (meta, '\n');
+  g_string_append (meta, text);
+}
+
+/* Past the user's age limit on the issue date: said as the expiry is. */
+static void
+add_price_age_warning (QmDocument          *doc,
+                       const QmQuoteHeader *h,
+                       const GDate         *today)
+{
+  g_autofree char *warning = qm_quote_price_age_warning (h, today);
+
+  if (warning != NULL)
+    qm_document_add_heading (doc, warning, 2);
 }
 
 static void
@@ -90,6 +116,7 @@ add_cover (QmDocument          *doc,
     g_string_append_printf (meta, _("Revision %s"), h->revision);
   else
     g_string_append (meta, _("Draft: not saved as a revision"));
+  add_prices_as_of (meta, h);
   qm_document_add_paragraph (doc, meta->str);
   if (qm_quote_expired (h, today))
     {
@@ -98,6 +125,7 @@ add_cover (QmDocument          *doc,
                                                   valid);
       qm_document_add_heading (doc, expired, 2);
     }
+  add_price_age_warning (doc, h, today);
   qm_document_add_key_figure (doc, _("Total, including tax"), gross);
   qm_document_add_key_figure (doc, _("Net"), net);
   qm_document_add_key_figure (doc, _("Tax"), tax);
@@ -346,8 +374,14 @@ qm_quote_report_new (const QmPlan        *plan,
                      QmPaper              paper)
 {
   g_autofree char *title = NULL, *footer = NULL;
+  QmQuoteHeader h = *header;
   QmDocument *doc;
 
+  /* A header whose caller did not date its prices: from the estimate,
+   * at the default age limit. */
+  if (!g_date_valid (&h.prices_as_of))
+    qm_quote_header_set_prices (&h, estimate, h.price_max_age_months);
+  header = &h;
   /* Translators: a quote's title; %s is its number, e.g. "Q-2026-0042". */
   title = g_strdup_printf (_("Quote %s"), header->number && *header->number ? header->number : _("(draft)"));
   /* Translators: the footer of every page of a quote; %s is its title. */

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <xlsxwriter.h>
 
+#include "qm-price-age.h"
 #include "qm-quote-report.h"
 #include "qm-quote-xlsx.h"
 
@@ -81,6 +82,25 @@ write_label_value (Writer        *w,
     check (w, worksheet_write_string (s, row, 1, value, NULL));
 }
 
+/* "Prices as of" and the date (qm-price-age.h), and past the user's age
+ * limit on the issue date, the warning beside it. */
+static void
+write_prices_as_of (Writer              *w,
+                    lxw_worksheet       *s,
+                    lxw_row_t            row,
+                    const QmQuoteHeader *h)
+{
+  g_autofree char *date = qm_price_date_format (&h->prices_as_of);
+  g_autofree char *warning = qm_quote_price_age_warning (h, NULL);
+
+  if (date == NULL)
+    return;
+  /* Translators: a label of a quote workbook's header block. */
+  write_label_value (w, s, row, _("Prices as of"), date);
+  if (warning != NULL)
+    check (w, worksheet_write_string (s, row, 2, warning, w->bold));
+}
+
 static void
 write_header (Writer              *w,
               lxw_worksheet       *s,
@@ -101,6 +121,7 @@ write_header (Writer              *w,
   write_label_value (w, s, 3, _("Issued"), issued);
   write_label_value (w, s, 4, _("Valid until"), valid);
   write_label_value (w, s, 5, _("Exchange rate"), rate);
+  write_prices_as_of (w, s, 6, h);
 }
 
 static void

@@ -898,28 +898,16 @@ assert_book_gives (Book          *book,
     }
 }
 
-static void
-test_derived_formulas (void)
+/* Every formula, recomputed from the cells it names, gives the value it
+ * carries: the workbook agrees with itself before anyone edits it.
+ * Returns how many formulas there are. */
+static guint
+assert_book_recomputes (Book *book)
 {
-  QmCost cost;
-  QmQuoteTerms t;
-  g_autofree QmQuote *q = g_new0 (QmQuote, 1);
-  g_autofree char *path = NULL, *shipping = NULL, *install = NULL;
-  g_autoptr(Book) book = NULL;
   GHashTableIter it;
   gpointer key, value;
-  guint n_formulas = 0, servers, switches, spares, net;
-  const QmQuoteLine *ship_line = NULL;
+  guint n = 0;
 
-  qm_test_quote_cost (&cost);
-  derived_terms (&t, 0.12);
-  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, q);
-  g_assert_cmpuint (q->issues.n, ==, 0);
-  path = write_book (q);
-  book = book_read (path);
-
-  /* Every formula, recomputed from the cells it names, gives the value
-   * it carries: the workbook agrees with itself before anyone edits it. */
   g_hash_table_iter_init (&it, book->cells);
   while (g_hash_table_iter_next (&it, &key, &value))
     {
@@ -932,9 +920,30 @@ test_derived_formulas (void)
       v = eval_cell (book, parts[0], parts[1]);
       if (!(fabs (v - c->value) <= 1e-6))
         g_error ("%s = %s recomputes to %.9g, carries %.9g", (char *) key, c->formula, v, c->value);
-      n_formulas++;
+      n++;
     }
-  g_assert_cmpuint (n_formulas, >, 30);
+  return n;
+}
+
+static void
+test_derived_formulas (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  g_autofree QmQuote *q = g_new0 (QmQuote, 1);
+  g_autofree char *path = NULL, *shipping = NULL, *install = NULL;
+  g_autoptr(Book) book = NULL;
+  guint servers, switches, spares, net;
+  const QmQuoteLine *ship_line = NULL;
+
+  qm_test_quote_cost (&cost);
+  derived_terms (&t, 0.12);
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, q);
+  g_assert_cmpuint (q->issues.n, ==, 0);
+  path = write_book (q);
+  book = book_read (path);
+
+  g_assert_cmpuint (assert_book_recomputes (book), >, 30);
 
   /* Every derived cell is a formula carrying the app's figure. */
   for (guint i = 0; i < q->n_lines; i++)
@@ -1069,6 +1078,82 @@ test_derived_follow_edits (void)
   g_unlink (path);
 }
 
+/* Prices that do not convert to whole cents and a sized quantity (storage
+ * terabytes) the quote rounds up: the cached figures are still the app's,
+ * every formula recomputes to them, and a changed discount still gives
+ * the core's shipping, totals and payments to the cent. */
+static void
+rounding_cost (QmCost *cost)
+{
+  memset (cost, 0, sizeof *cost);
+  cost->bom[0] = (QmBomLine) { .item = "Servers", .catalog_id = "hgx-h100-8", .qty = 3,
+                               .unit_usd = 287431.17, .total_usd = 3 * 287431.17 };
+  cost->bom[1] = (QmBomLine) { .item = "Fabric cables", .catalog_id = "ib-ndr-400", .qty = 157,
+                               .unit_usd = 123.45, .total_usd = 157 * 123.45 };
+  cost->bom[2] = (QmBomLine) { .item = "Storage capacity (TB)", .catalog_id = "nvme-tier", .qty = 1234.56,
+                               .unit_usd = 87.13, .total_usd = 1234.56 * 87.13 };
+  cost->hardware_usd = cost->bom[0].total_usd + cost->bom[1].total_usd + cost->bom[2].total_usd;
+  cost->install_usd = 0.05 * cost->hardware_usd;
+  cost->bom[3] = (QmBomLine) { .item = "Installation", .qty = 0.05,
+                               .unit_usd = cost->hardware_usd, .total_usd = cost->install_usd };
+  cost->n_bom = 4;
+  cost->horizon_months = 36;
+  cost->power_monthly = 7345.67;
+  cost->colo_monthly = 1234.5;
+  cost->rent_monthly = 65432.1;
+}
+
+static void
+rounding_terms (QmQuoteTerms *t,
+                double        server_discount)
+{
+  qm_quote_terms_init (t, NULL);
+  g_strlcpy (t->currency, "EUR", sizeof t->currency);
+  t->exchange_rate = 0.9137;
+  t->tax_rate = 0.19;
+  t->support_years = 3;
+  t->support_rate = 0.07;
+  t->spares_fraction = 0.1;
+  t->shipping_fraction = 0.015;
+  t->n_phases = 3;
+  t->phases[0] = 0.5;
+  t->phases[1] = 0.3;
+  t->phases[2] = 0.2;
+  g_strlcpy (t->items[0].key, "servers:hgx-h100-8", sizeof t->items[0].key);
+  t->items[0].discount_kind = QM_DISCOUNT_FRACTION;
+  t->items[0].discount = server_discount;
+  t->n_items = 1;
+}
+
+static void
+test_derived_rounding (void)
+{
+  QmCost cost;
+  QmQuoteTerms t;
+  g_autofree QmQuote *q = g_new0 (QmQuote, 1), *changed = g_new0 (QmQuote, 1);
+  g_autofree char *path = NULL;
+  g_autoptr(Book) book = NULL;
+  guint servers;
+
+  rounding_cost (&cost);
+  rounding_terms (&t, 0.117);
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, q);
+  g_assert_cmpuint (q->issues.n, ==, 0);
+  /* The storage line is bought in whole terabytes. */
+  g_assert_cmpfloat (qm_quote_find_line (q, "storage-capacity:nvme-tier")->qty, ==, 1235);
+  path = write_book (q);
+  book = book_read (path);
+  g_assert_cmpuint (assert_book_recomputes (book), >, 30);
+  assert_book_gives (book, q);
+
+  servers = book_find_row (book, "Quote", 'A', "Servers");
+  set_at (book, "Quote", 'F', servers, 0.083);
+  rounding_terms (&t, 0.083);
+  qm_quote_compute (&cost, QM_PRICING_BUY, 2, &t, changed);
+  assert_book_gives (book, changed);
+  g_unlink (path);
+}
+
 /* The quote date and the last valid day are dates, not text. */
 static gboolean
 is_date_format (const char *code)
@@ -1138,6 +1223,7 @@ main (int argc, char **argv)
   g_test_add_func ("/quote-xlsx/rent-payments", test_rent_payments);
   g_test_add_func ("/quote-xlsx/derived-formulas", test_derived_formulas);
   g_test_add_func ("/quote-xlsx/derived-follow-edits", test_derived_follow_edits);
+  g_test_add_func ("/quote-xlsx/derived-rounding", test_derived_rounding);
   g_test_add_func ("/quote-xlsx/dates", test_dates);
   return g_test_run ();
 }

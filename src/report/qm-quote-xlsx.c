@@ -294,9 +294,9 @@ write_line_terms (Writer        *w,
 }
 
 static void
-write_line (Writer            *w,
-            lxw_worksheet     *s,
-            guint              i)
+write_line (Writer        *w,
+            lxw_worksheet *s,
+            guint          i)
 {
   const QmQuoteLine *l = &w->quote->lines[i];
   lxw_row_t row = FIRST_LINE_ROW + i;

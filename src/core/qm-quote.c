@@ -410,6 +410,7 @@ add_spares (QmQuote            *out,
        * revisions stored before per-item lead times print it. */
       if (spare != NULL)
         {
+          spare->rate = fraction;
           spare->catalog_support_rate = hw->catalog_support_rate;
           spare->terms_support_rate = hw->terms_support_rate;
         }
@@ -451,6 +452,7 @@ add_support (QmQuote            *out,
       QmQuoteLine *hw = &out->lines[i];
       double rate = terms->support_rate;
       char key[QM_QUOTE_KEY_MAX];
+      QmQuoteLine *support;
       QmMinor unit;
 
       if ((hw->kind != QM_QUOTE_LINE_HARDWARE && hw->kind != QM_QUOTE_LINE_SPARES) || is_passive (hw->item))
@@ -465,8 +467,10 @@ add_support (QmQuote            *out,
         continue;
       unit = qm_money_scale (hw->list_unit, rate * years);
       g_snprintf (key, sizeof key, "support/%s", hw->key);
-      mark_optional (out, add_line (out, QM_QUOTE_LINE_SUPPORT, key, hw->item,
-                                    hw->catalog_id, hw->qty, unit, unit), terms);
+      support = add_line (out, QM_QUOTE_LINE_SUPPORT, key, hw->item, hw->catalog_id, hw->qty, unit, unit);
+      if (support != NULL)
+        support->rate = rate * years;
+      mark_optional (out, support, terms);
     }
 }
 
@@ -476,6 +480,7 @@ add_shipping (QmQuote            *out,
 {
   double fraction = checked (out, terms->shipping_fraction, "quote.shipping_fraction", 1.0);
   QmMinor hardware = 0;
+  QmQuoteLine *shipping;
   QmMinor unit;
 
   if (fraction <= 0.0)
@@ -485,8 +490,10 @@ add_shipping (QmQuote            *out,
         && out->lines[i].accepted)
       hardware += out->lines[i].total;
   unit = qm_money_scale (hardware, fraction);
-  mark_optional (out, add_line (out, QM_QUOTE_LINE_SHIPPING, "shipping", N_("Shipping"), NULL, 1.0,
-                                unit, unit), terms);
+  shipping = add_line (out, QM_QUOTE_LINE_SHIPPING, "shipping", N_("Shipping"), NULL, 1.0, unit, unit);
+  if (shipping != NULL)
+    shipping->rate = fraction;
+  mark_optional (out, shipping, terms);
 }
 
 static void

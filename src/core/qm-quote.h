@@ -128,6 +128,13 @@ typedef struct
   double          lead_weeks;
   double          catalog_support_rate;  /* the entry's yearly rate; 0 = unknown */
   double          terms_support_rate;    /* the line's negotiated rate; 0 = none */
+  /* A line made from other lines, the rate it was made with: spares, the
+   * spares fraction of its line's quantity; support, years × the yearly
+   * rate of its line's list price; shipping, the fraction of the accepted
+   * hardware and spares' net. 0 for the rest. So that a spreadsheet can
+   * write the line as a formula of the lines it comes from (the workbook,
+   * issue #35 item 2). */
+  double          rate;
 } QmQuoteLine;
 
 typedef struct

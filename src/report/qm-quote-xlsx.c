@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
+#include <string.h>
 #include <xlsxwriter.h>
 
 #include "qm-price-age.h"
@@ -16,6 +17,7 @@
 enum
 {
   COL_ITEM, COL_ID, COL_VENDOR, COL_QTY, COL_LIST, COL_DISCOUNT, COL_NET, COL_TOTAL, COL_ACCEPTED,
+  COL_RATE,
 };
 
 #define FIRST_LINE_ROW 8   /* 0-based; the header row is the one above */
@@ -28,6 +30,8 @@ typedef struct
   lxw_format    *money_bold;
   lxw_format    *percent;
   lxw_format    *header;
+  lxw_format    *date;
+  lxw_format    *rate;
   const QmQuote *quote;
   /* The gross on the Quote sheet, as other sheets' formulas name it. */
   char          *gross_ref;
@@ -101,35 +105,222 @@ write_prices_as_of (Writer              *w,
     check (w, worksheet_write_string (s, row, 2, warning, w->bold));
 }
 
+static lxw_datetime
+to_datetime (const GDate *date)
+{
+  lxw_datetime dt = {
+    .year = g_date_get_year (date), .month = g_date_get_month (date), .day = g_date_get_day (date),
+  };
+
+  return dt;
+}
+
+/* The quote date and the last valid day as date cells (issue #35 item 2),
+ * not text: the last valid day is the quote date + the days the offer
+ * stands (qm_quote_valid_until ()), as a formula of the quote date's cell. */
+static void
+write_dates (Writer              *w,
+             lxw_worksheet       *s,
+             lxw_row_t            issued_row,
+             lxw_row_t            until_row,
+             const QmQuoteHeader *h)
+{
+  GDate until = qm_quote_valid_until (h);
+
+  check (w, worksheet_write_string (s, issued_row, 0, _("Issued"), w->bold));
+  check (w, worksheet_write_string (s, until_row, 0, _("Valid until"), w->bold));
+  if (!g_date_valid (&h->issued))
+    return;
+  {
+    lxw_datetime issued = to_datetime (&h->issued);
+
+    check (w, worksheet_write_datetime (s, issued_row, 1, &issued, w->date));
+  }
+  if (g_date_valid (&until))
+    {
+      /* The cached result: the last valid day's serial in the 1900 date system. */
+      lxw_datetime last = to_datetime (&until);
+      g_autofree char *formula = g_strdup_printf ("=B%u+%u", issued_row + 1, h->valid_days);
+
+      check (w, worksheet_write_formula_num (s, until_row, 1, formula, w->date,
+                                             lxw_datetime_to_excel_datetime (&last)));
+    }
+}
+
 static void
 write_header (Writer              *w,
               lxw_worksheet       *s,
               const QmQuoteHeader *h)
 {
-  GDate until = qm_quote_valid_until (h);
-  char issued[16] = "", valid[16] = "";
   g_autofree char *rate = g_strdup_printf ("%s %.6g / USD", w->quote->currency, w->quote->exchange_rate);
-
-  if (g_date_valid (&h->issued))
-    g_date_strftime (issued, sizeof issued, "%Y-%m-%d", &h->issued);
-  if (g_date_valid (&until))
-    g_date_strftime (valid, sizeof valid, "%Y-%m-%d", &until);
   check (w, worksheet_write_string (s, 0, 0, _("Quote"), w->bold));
   check (w, worksheet_write_string (s, 0, 1, h->number && *h->number ? h->number : _("draft"), w->bold));
   write_label_value (w, s, 1, _("Revision"), h->revision);
   write_label_value (w, s, 2, _("Customer"), h->customer);
-  write_label_value (w, s, 3, _("Issued"), issued);
-  write_label_value (w, s, 4, _("Valid until"), valid);
+  write_dates (w, s, 3, 4, h);
   write_label_value (w, s, 5, _("Exchange rate"), rate);
   write_prices_as_of (w, s, 6, h);
 }
 
-static void
-write_line (Writer            *w,
-            lxw_worksheet     *s,
-            lxw_row_t          row,
-            const QmQuoteLine *l)
+/* The Excel row (1-based) of the quote's line @i. */
+static guint
+line_row (guint i)
 {
+  return FIRST_LINE_ROW + i + 1;
+}
+
+/* The index of the line a spares or support line is made from: the one
+ * whose key follows @l's prefix ("spares/", "support/"); -1 for none. */
+static int
+source_line (const QmQuote     *q,
+             const QmQuoteLine *l)
+{
+  const char *slash = strchr (l->key, '/');
+  const QmQuoteLine *src = slash != NULL ? qm_quote_find_line (q, slash + 1) : NULL;
+
+  return src != NULL ? (int) (src - q->lines) : -1;
+}
+
+/* "SUMPRODUCT(Da:Db,Ea:Eb)+...": the sum over the lines of the kinds in
+ * @kinds (QM_QUOTE_LINE_BIT) of column @a × column @b, one SUMPRODUCT a
+ * run of consecutive rows; "0" when there are none. */
+static char *
+sum_of_kinds (const QmQuote *q,
+              guint          kinds,
+              char           a,
+              char           b)
+{
+  GString *f = g_string_new (NULL);
+
+  for (guint i = 0; i < q->n_lines; i++)
+    {
+      guint j = i;
+
+      if (!(kinds & QM_QUOTE_LINE_BIT (q->lines[i].kind)))
+        continue;
+      while (j + 1 < q->n_lines && (kinds & QM_QUOTE_LINE_BIT (q->lines[j + 1].kind)))
+        j++;
+      g_string_append_printf (f, "%sSUMPRODUCT(%c%u:%c%u,%c%u:%c%u)", f->len ? "+" : "",
+                              a, line_row (i), a, line_row (j), b, line_row (i), b, line_row (j));
+      i = j;
+    }
+  if (f->len == 0)
+    g_string_append_c (f, '0');
+  return g_string_free (f, FALSE);
+}
+
+/* The hardware lines at list as quoted (quantity × list unit price), in
+ * minor units: what installation is a share of. */
+static QmMinor
+hardware_at_list (const QmQuote *q)
+{
+  QmMinor sum = 0;
+
+  for (guint i = 0; i < q->n_lines; i++)
+    if (q->lines[i].kind == QM_QUOTE_LINE_HARDWARE)
+      sum += (QmMinor) q->lines[i].qty * q->lines[i].list_unit;
+  return sum;
+}
+
+/* The quantity, list unit price, discount and rate of line @i as the
+ * quote makes them (qm-quote.c, docs/quotes.md), a formula of the cells
+ * they come from where the line is made from others, so that a changed
+ * quantity, discount or accepted flag moves them:
+ *
+ * - spares: ROUNDUP(the line's quantity × the spares fraction), at its
+ *   list price and discount;
+ * - support: the line's quantity, at ROUND(its list price × years × the
+ *   yearly rate);
+ * - shipping: ROUND(the fraction × the accepted hardware and spares'
+ *   totals);
+ * - installation: its share of the hardware at list, the share as
+ *   quoted. The core prices it as the plan's fraction of the bill of
+ *   materials in US dollars at the plan's unrounded quantities
+ *   (qm-cost.c), which a sheet in the quote's currency does not hold;
+ *   the share as quoted gives the app's figure to the cent and moves in
+ *   proportion to the hardware when a quantity changes (a discount does
+ *   not move it: it is priced on list).
+ *
+ * Lines made from no others keep plain values. */
+static void
+write_line_terms (Writer        *w,
+                  lxw_worksheet *s,
+                  guint          i)
+{
+  const QmQuote *q = w->quote;
+  const QmQuoteLine *l = &q->lines[i];
+  lxw_row_t row = FIRST_LINE_ROW + i;
+  guint x = line_row (i);
+  int src = source_line (q, l), exp = q->exponent;
+  g_autofree char *qty = NULL, *list = NULL, *discount = NULL, *sum = NULL;
+  double rate = l->rate, discount_value = l->discount;
+  gboolean has_rate = FALSE;
+
+  switch (l->kind)
+    {
+    case QM_QUOTE_LINE_SPARES:
+      if (src < 0)
+        break;
+      /* ceil (qty × fraction - 1e-9), as add_spares () rounds up. */
+      qty = g_strdup_printf ("=MAX(0,ROUNDUP(D%u*J%u-1E-9,0))", line_row (src), x);
+      list = g_strdup_printf ("=E%u", line_row (src));
+      discount = g_strdup_printf ("=F%u", line_row (src));
+      discount_value = q->lines[src].discount;
+      has_rate = TRUE;
+      break;
+    case QM_QUOTE_LINE_SUPPORT:
+      if (src < 0)
+        break;
+      qty = g_strdup_printf ("=D%u", line_row (src));
+      list = g_strdup_printf ("=ROUND(E%u*J%u,%d)", line_row (src), x, exp);
+      has_rate = TRUE;
+      break;
+    case QM_QUOTE_LINE_SHIPPING:
+      sum = sum_of_kinds (q, QM_QUOTE_LINE_BIT (QM_QUOTE_LINE_HARDWARE) | QM_QUOTE_LINE_BIT (QM_QUOTE_LINE_SPARES),
+                          'H', 'I');
+      list = g_strdup_printf ("=ROUND(J%u*(%s),%d)", x, sum, exp);
+      has_rate = TRUE;
+      break;
+    case QM_QUOTE_LINE_INSTALL:
+      {
+        QmMinor base = hardware_at_list (q);
+
+        if (base <= 0)
+          break;
+        rate = (double) l->list_unit / (double) base;
+        sum = sum_of_kinds (q, QM_QUOTE_LINE_BIT (QM_QUOTE_LINE_HARDWARE), 'D', 'E');
+        list = g_strdup_printf ("=ROUND(J%u*(%s),%d)", x, sum, exp);
+        has_rate = TRUE;
+      }
+      break;
+    case QM_QUOTE_LINE_HARDWARE:
+    default:
+      break;
+    }
+
+  if (qty != NULL)
+    check (w, worksheet_write_formula_num (s, row, COL_QTY, qty, NULL, l->qty));
+  else
+    check (w, worksheet_write_number (s, row, COL_QTY, l->qty, NULL));
+  if (list != NULL)
+    check (w, worksheet_write_formula_num (s, row, COL_LIST, list, w->money, major (w, l->list_unit)));
+  else
+    check (w, worksheet_write_number (s, row, COL_LIST, major (w, l->list_unit), w->money));
+  if (discount != NULL)
+    check (w, worksheet_write_formula_num (s, row, COL_DISCOUNT, discount, w->percent, discount_value));
+  else
+    check (w, worksheet_write_number (s, row, COL_DISCOUNT, l->discount, w->percent));
+  if (has_rate)
+    check (w, worksheet_write_number (s, row, COL_RATE, rate, w->rate));
+}
+
+static void
+write_line (Writer        *w,
+            lxw_worksheet *s,
+            guint          i)
+{
+  const QmQuoteLine *l = &w->quote->lines[i];
+  lxw_row_t row = FIRST_LINE_ROW + i;
   g_autofree char *label = qm_quote_line_label (l);
   g_autofree char *net = NULL, *total = NULL;
   int exp = w->quote->exponent;
@@ -139,9 +330,7 @@ write_line (Writer            *w,
     check (w, worksheet_write_string (s, row, COL_ID, l->catalog_id, NULL));
   if (l->vendor[0])
     check (w, worksheet_write_string (s, row, COL_VENDOR, l->vendor, NULL));
-  check (w, worksheet_write_number (s, row, COL_QTY, l->qty, NULL));
-  check (w, worksheet_write_number (s, row, COL_LIST, major (w, l->list_unit), w->money));
-  check (w, worksheet_write_number (s, row, COL_DISCOUNT, l->discount, w->percent));
+  write_line_terms (w, s, i);
   /* Rounded as the quote rounds (docs/quotes.md): the net unit price, then
    * the line. Excel rows are 1-based. */
   net = g_strdup_printf ("=ROUND(E%u*(1-F%u),%d)", row + 1, row + 1, exp);
@@ -195,13 +384,17 @@ write_quote_sheet (Writer              *w,
   const char *titles[] = {
     _("Item"), _("Catalog id"), _("Vendor"), _("Qty"), _("List unit price"), _("Discount"),
     _("Net unit price"), _("Total"), _("Accepted (1/0)"),
+    /* Translators: the rate a derived quote line is made with (spares
+     * fraction, support years × yearly rate, shipping fraction,
+     * installation share of the hardware). */
+    _("Rate"),
   };
 
   write_header (w, s, h);
   for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
     check (w, worksheet_write_string (s, FIRST_LINE_ROW - 1, c, titles[c], w->header));
   for (guint i = 0; i < w->quote->n_lines; i++)
-    write_line (w, s, FIRST_LINE_ROW + i, &w->quote->lines[i]);
+    write_line (w, s, i);
   write_totals (w, s, FIRST_LINE_ROW + MAX (w->quote->n_lines, 1u) + 1);
   w->gross_ref = sheet_ref (_("Quote"), COL_TOTAL, FIRST_LINE_ROW + MAX (w->quote->n_lines, 1u) + 4);
 
@@ -209,6 +402,7 @@ write_quote_sheet (Writer              *w,
   check (w, worksheet_set_column (s, COL_ID, COL_VENDOR, 18, NULL));
   check (w, worksheet_set_column (s, COL_LIST, COL_TOTAL, 18, NULL));
   check (w, worksheet_set_column (s, COL_ACCEPTED, COL_ACCEPTED, 14, NULL));
+  check (w, worksheet_set_column (s, COL_RATE, COL_RATE, 10, NULL));
   worksheet_freeze_panes (s, FIRST_LINE_ROW, 0);
 }
 
@@ -354,6 +548,12 @@ qm_quote_write_xlsx (const QmQuoteHeader *header,
   format_set_bottom (w.header, LXW_BORDER_THIN);
   w.percent = workbook_add_format (w.book);
   format_set_num_format (w.percent, "0.00%");
+  /* A rate such as a 2.5 % shipping fraction or 3 years × 8 % support:
+   * shown as the quote's terms state them. */
+  w.rate = workbook_add_format (w.book);
+  format_set_num_format (w.rate, "0.00##%");
+  w.date = workbook_add_format (w.book);
+  format_set_num_format (w.date, "yyyy-mm-dd");
   w.money = money_format (&w, FALSE);
   w.money_bold = money_format (&w, TRUE);
 

@@ -107,11 +107,13 @@ jump_tick_cb (GtkWidget     *widget,
 
   if (self->jump_section == NULL || gtk_widget_get_parent (self->jump_section) == NULL)
     self->jump_still = G_MAXUINT;
-  else if (bring_to_top (self))
+  else if (bring_to_top (self) || qm_plan_view_get_sweeping (self))
+    /* Moved, or a chart's curve is still being computed and may change
+     * the charts' height. */
     self->jump_still = 0;
   else
     self->jump_still++;
-  if (self->jump_still < 5)
+  if (self->jump_still < 10)
     return G_SOURCE_CONTINUE;
   self->jump_tick = 0;
   return G_SOURCE_REMOVE;

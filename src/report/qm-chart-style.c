@@ -42,6 +42,39 @@ qm_color_parse (const char *hex,
   return TRUE;
 }
 
+/* One pattern and one marker per series index, in the order of the
+ * colours: the simplest first, so that a chart of two or three series
+ * (most of them) gets the plainest. */
+static const QmFillPattern series_patterns[QM_CHART_N_SERIES] = {
+  QM_FILL_SOLID, QM_FILL_DIAGONAL, QM_FILL_DOTS, QM_FILL_HORIZONTAL,
+  QM_FILL_CROSS, QM_FILL_REVERSE_DIAGONAL, QM_FILL_VERTICAL, QM_FILL_GRID,
+};
+
+static const QmMarkerShape series_markers[QM_CHART_N_SERIES] = {
+  QM_MARKER_CIRCLE, QM_MARKER_SQUARE, QM_MARKER_TRIANGLE, QM_MARKER_DIAMOND,
+  QM_MARKER_CROSS, QM_MARKER_TRIANGLE_DOWN, QM_MARKER_PLUS, QM_MARKER_STAR,
+};
+
+QmFillPattern
+qm_chart_series_pattern (guint series)
+{
+  return series_patterns[series % QM_CHART_N_SERIES];
+}
+
+QmMarkerShape
+qm_chart_series_marker (guint series)
+{
+  return series_markers[series % QM_CHART_N_SERIES];
+}
+
+QmColor
+qm_chart_pattern_shade (const QmColor *color)
+{
+  double k = 1.0 - QM_CHART_PATTERN_SHADE;
+
+  return (QmColor) { color->red * k, color->green * k, color->blue * k, color->alpha };
+}
+
 /* A style's colours as "#rrggbb", in QmChartStyle's order. */
 typedef struct
 {

@@ -154,7 +154,7 @@ test_markers_distinct (void)
       cairo_set_source_rgb (cr, 1, 1, 1);
       cairo_paint (cr);
       cairo_set_source_rgb (cr, 0, 0, 0);
-      qm_chart_marker_path (cr, qm_chart_series_marker (i), SIDE / 2.0, SIDE / 2.0);
+      qm_chart_marker_path (cr, qm_chart_series_marker (i), SIDE / 2.0, SIDE / 2.0, 12.0);
       cairo_fill (cr);
       cairo_destroy (cr);
       greyscale (s, grey);

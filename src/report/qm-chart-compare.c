@@ -209,7 +209,7 @@ draw_scatter (cairo_t             *cr,
       layout->markers[p] = (QmRect) { x, y, 1.0, 1.0 };
       /* Distinct marker shapes as well as colours (qm_chart_series_marker()). */
       qm_chart_set_color (cr, &style->series[p]);
-      qm_chart_marker_path (cr, qm_chart_series_marker (p), x, y);
+      qm_chart_marker_path (cr, qm_chart_series_marker (p), x, y, 12.0);
       cairo_fill (cr);
       /* The plan's letter beside its marker, as in the legend. */
       {

@@ -272,6 +272,15 @@ qm_chart_series_legend (const QmChartStyle *style,
                            qm_chart_series_pattern (series) };
 }
 
+QmLegendEntry
+qm_chart_series_line_legend (const QmChartStyle *style,
+                             guint               series,
+                             const char         *label)
+{
+  return (QmLegendEntry) { label, style->series[series % QM_CHART_N_SERIES], FALSE, 0.0, QM_FILL_SOLID,
+                           TRUE, qm_chart_series_marker (series) };
+}
+
 /* Lines x·@dx + y·@dy = k·@step across @box, for k over every line that
  * crosses it (@dx and @dy are 0 or ±1). */
 static void
@@ -400,14 +409,22 @@ void
 qm_chart_marker_path (cairo_t       *cr,
                       QmMarkerShape  shape,
                       double         x,
-                      double         y)
+                      double         y,
+                      double         size)
 {
+  cairo_matrix_t m;
+
   /* Arms of the cross and the plus: 4 px thick, 12 px long. */
   static const double plus[][2] = {
     { -2, -6 }, { 2, -6 }, { 2, -2 }, { 6, -2 }, { 6, 2 }, { 2, 2 },
     { 2, 6 }, { -2, 6 }, { -2, 2 }, { -6, 2 }, { -6, -2 }, { -2, -2 },
   };
 
+  /* Drawn 12 px across about (0, 0), then scaled and moved into place. */
+  cairo_get_matrix (cr, &m);
+  cairo_translate (cr, x, y);
+  cairo_scale (cr, size / 12.0, size / 12.0);
+  x = y = 0.0;
   cairo_new_path (cr);
   switch (shape)
     {
@@ -469,6 +486,7 @@ qm_chart_marker_path (cairo_t       *cr,
       cairo_arc (cr, x, y, 5.0, 0, 2 * G_PI);
       break;
     }
+  cairo_set_matrix (cr, &m);
 }
 
 /* Lays the entries out in rows within @area's width from its top left
@@ -499,7 +517,18 @@ legend_rows (cairo_t             *cr,
       if (draw)
         {
           qm_chart_set_color (cr, &entries[i].color);
-          if (entries[i].dashed)
+          if (entries[i].marked)
+            {
+              cairo_save (cr);
+              cairo_set_line_width (cr, 1.5);
+              cairo_move_to (cr, cx, cy + h / 2.0);
+              cairo_line_to (cr, cx + SWATCH, cy + h / 2.0);
+              cairo_stroke (cr);
+              qm_chart_marker_path (cr, entries[i].marker, cx + SWATCH / 2.0, cy + h / 2.0, 7.0);
+              cairo_fill (cr);
+              cairo_restore (cr);
+            }
+          else if (entries[i].dashed)
             {
               static const double dash[] = { 4.0, 2.0 };
 

@@ -136,6 +136,8 @@ typedef struct
   gboolean      dashed;   /* drawn as a line sample rather than a swatch */
   double        band_alpha; /* > 0: a swatch at this alpha, for a shaded range */
   QmFillPattern pattern;  /* a swatch's pattern (solid when 0) */
+  gboolean      marked;   /* drawn as a line sample with this marker */
+  QmMarkerShape marker;
 } QmLegendEntry;
 
 /* The legend entry of @series's parts: its colour and pattern, so that
@@ -143,6 +145,12 @@ typedef struct
 QmLegendEntry qm_chart_series_legend (const QmChartStyle *style,
                                       guint               series,
                                       const char         *label);
+
+/* The legend entry of @series's line with markers on its points (in
+ * qm_chart_series_marker()'s shape): a line sample with the marker. */
+QmLegendEntry qm_chart_series_line_legend (const QmChartStyle *style,
+                                           guint               series,
+                                           const char         *label);
 
 /* Fills @rect with @color and, over it, @pattern in the colour's shade
  * (qm_chart_pattern_shade()). The pattern keeps 1 px inside the edges of
@@ -161,12 +169,13 @@ void   qm_chart_fill_series  (cairo_t            *cr,
                               guint               series,
                               const QmRect       *rect);
 
-/* Adds @shape, about 12 px across and centred on (@x, @y), to @cr as a
- * closed path (a fresh one); the caller fills. */
+/* Adds @shape, @size px across (12 for a scatter's point) and centred
+ * on (@x, @y), to @cr as a closed path (a fresh one); the caller fills. */
 void   qm_chart_marker_path  (cairo_t            *cr,
                               QmMarkerShape       shape,
                               double              x,
-                              double              y);
+                              double              y,
+                              double              size);
 
 /* The legend lays its entries out in rows within a width: the height
  * those rows take within @max_width, to reserve room for them, and the

@@ -20,13 +20,13 @@ static void
 greyscale (cairo_surface_t *s,
            guint8          *grey)
 {
+  cairo_surface_flush (s);
   for (int y = 0; y < SIDE; y++)
     for (int x = 0; x < SIDE; x++)
       {
         guint32 px;
         double c[3], l;
 
-        cairo_surface_flush (s);
         px = *(guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + x * 4);
         c[0] = ((px >> 16) & 0xff) / 255.0;
         c[1] = ((px >> 8) & 0xff) / 255.0;
@@ -51,8 +51,7 @@ swatch (const QmChartStyle *style,
   cairo_t *cr = cairo_create (s);
   QmLegendEntry entry = qm_chart_series_legend (style, series, "");
   QmColor plain = style->series[series];
-  double plain_l;
-  guint8 plain_grey;
+  guint8 plain_grey[SIDE * SIDE];
 
   qm_chart_set_color (cr, &style->background);
   cairo_paint (cr);
@@ -67,16 +66,10 @@ swatch (const QmChartStyle *style,
   qm_chart_set_color (cr, &plain);
   cairo_paint (cr);
   cairo_destroy (cr);
-  {
-    guint8 g[SIDE * SIDE];
-
-    greyscale (s, g);
-    plain_grey = g[0];
-  }
+  greyscale (s, plain_grey);
   cairo_surface_destroy (s);
-  plain_l = plain_grey;
   for (guint i = 0; i < SIDE * SIDE; i++)
-    mask[i] = grey[i] + 8 < plain_l;
+    mask[i] = grey[i] + 8 < plain_grey[0];
 }
 
 static guint

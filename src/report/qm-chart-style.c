@@ -18,6 +18,12 @@
  * are 1.00:1 to each other) are still told apart (SC 1.4.11 asks 3:1
  * against adjacent colours).
  *
+ * Colour alone does not tell the series apart for every reader (SC 1.4.1):
+ * each series index also has a fill pattern and a marker shape (tables
+ * below), and the patterns are drawn in a darker shade of the colour
+ * (QM_CHART_PATTERN_SHADE); tests/test-contrast.c checks the shades and
+ * tests/test-chart-patterns.c that no two series look alike in greyscale.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "qm-chart-style.h"

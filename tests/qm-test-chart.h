@@ -57,6 +57,62 @@ qm_test_pixel_is (guint32        argb,
          ABS ((int) (argb & 0xff) - (int) round (c->blue * 255)) <= 2;
 }
 
+/* Whether @argb is a pixel of a part filled as series @series is
+ * (qm_chart_fill_series()): its colour, its pattern's shade or, where
+ * cairo smooths a pattern's line, a mix of the two. The shade is the
+ * colour times a factor (qm_chart_pattern_shade()), so a mix is the
+ * colour times a factor between that and 1, the same in every channel. */
+static inline gboolean
+qm_test_pixel_is_series (guint32             argb,
+                         const QmChartStyle *style,
+                         guint               series)
+{
+  const QmColor *c = &style->series[series % QM_CHART_N_SERIES];
+  const double base[3] = { c->red * 255, c->green * 255, c->blue * 255 };
+  const int px[3] = { (argb >> 16) & 0xff, (argb >> 8) & 0xff, argb & 0xff };
+  guint top = 0;
+  double f;
+
+  for (guint i = 1; i < 3; i++)
+    if (base[i] > base[top])
+      top = i;
+  if (base[top] <= 0)
+    return qm_test_pixel_is (argb, c);
+  f = CLAMP (px[top] / base[top], 1.0 - QM_CHART_PATTERN_SHADE, 1.0);
+  for (guint i = 0; i < 3; i++)
+    if (ABS (px[i] - base[i] * f) > 2.5)
+      return FALSE;
+  return TRUE;
+}
+
+/* The share of the pixels inside @part (less a pixel all round) in its
+ * pattern's shade (darker than 0.8 times the series colour), asserting
+ * that every one of them is the series' colour, shade or a mix: 0 for a
+ * solid part, more for a patterned one. */
+static inline double
+qm_test_part_shade_share (cairo_surface_t    *s,
+                          const QmRect       *part,
+                          const QmChartStyle *style,
+                          guint               series)
+{
+  const QmColor *c = &style->series[series % QM_CHART_N_SERIES];
+  double top = MAX (c->red, MAX (c->green, c->blue)) * 255;
+  guint n = 0, shaded = 0;
+
+  for (int y = (int) part->y + 1; y < (int) (part->y + part->height) - 1; y++)
+    for (int x = (int) part->x + 1; x < (int) (part->x + part->width) - 1; x++)
+      {
+        guint32 px = qm_test_pixel (s, x, y);
+        int v = MAX ((px >> 16) & 0xff, MAX ((px >> 8) & 0xff, px & 0xff));
+
+        g_assert_true (qm_test_pixel_is_series (px, style, series));
+        n++;
+        if (v < 0.8 * top)
+          shaded++;
+      }
+  return n > 0 ? (double) shaded / n : 0.0;
+}
+
 /* @top at @alpha painted over the opaque @bottom, as cairo paints a band. */
 static inline QmColor
 qm_test_over (const QmColor *top,

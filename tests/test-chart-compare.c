@@ -43,11 +43,27 @@ check (const QmChartStyle *style,
 
           g_assert_cmpfloat (fabs (layout.bars[m][p].height - expected), <=, 1.5);
           if (layout.bars[m][p].height > 3)
-            g_assert_true (qm_test_pixel_is (qm_test_pixel (s, (int) layout.bars[m][p].x + 1,
-                                                            (int) (layout.bars[m][p].y + layout.bars[m][p].height - 2)),
-                                             &style->series[p]));
+            g_assert_true (qm_test_pixel_is_series (qm_test_pixel (s, (int) layout.bars[m][p].x + 1,
+                                                                   (int) (layout.bars[m][p].y +
+                                                                          layout.bars[m][p].height - 2)),
+                                                    style, p));
         }
     }
+
+  /* Each bar carries its plan's pattern as well as its colour, as its
+   * legend swatch does (qm_chart_fill_series()): plan A's solid, the
+   * others' with a visible share of their shade (issue #37 item 9). */
+  for (guint m = 0; m < QM_COMPARE_N_METRICS; m++)
+    for (guint p = 0; p < 3; p++)
+      if (layout.bars[m][p].height > 20)
+        {
+          double share = qm_test_part_shade_share (s, &layout.bars[m][p], style, p);
+
+          if (qm_chart_series_pattern (p) == QM_FILL_SOLID)
+            g_assert_cmpfloat (share, ==, 0.0);
+          else
+            g_assert_cmpfloat (share, >, 0.05);
+        }
 
   /* A plan with no power figure has an empty bar, not a NaN one. */
   g_assert_cmpfloat (layout.bars[3][2].height, ==, 0.0);

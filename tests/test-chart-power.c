@@ -78,8 +78,8 @@ check (const QmChartStyle *style,
     double px_per_kw = qm_axis_to_pixel (&layout.cluster_axis, 0) - qm_axis_to_pixel (&layout.cluster_axis, 1);
 
     g_assert_cmpfloat (fabs (gpus->height - power.gpus_kw * px_per_kw), <=, 1.5);
-    g_assert_true (qm_test_pixel_is (qm_test_pixel (s, (int) gpus->x + 2, (int) (gpus->y + gpus->height / 2)),
-                                     &style->series[0]));
+    g_assert_true (qm_test_pixel_is_series (qm_test_pixel (s, (int) gpus->x + 2, (int) (gpus->y + gpus->height / 2)),
+                                            style, 0));
   }
 
   /* The cooling part is PUE − 1 of the IT power. */

@@ -116,11 +116,12 @@ check_render (const QmChartStyle *style,
 
           g_assert_cmpfloat (fabs (r->height - parts[p] / 1e9 * px_per_gb), <=, 1.5);
           if (r->height > 4 && r->y + r->height - 2 > layout.capacity_y)
-            /* The part is filled with its series colour (sampled low in the
-             * part, below the hatching of what does not fit). */
-            g_assert_true (near_color (pixel (s, (int) (r->x + 2) + MARGIN,
-                                              (int) (r->y + r->height - 2) + MARGIN),
-                                       &style->series[p]));
+            /* The part is filled with its series colour and pattern
+             * (sampled low in the part, below the hatching of what does
+             * not fit). */
+            g_assert_true (qm_test_pixel_is_series (pixel (s, (int) (r->x + 2) + MARGIN,
+                                                           (int) (r->y + r->height - 2) + MARGIN),
+                                                    style, p));
         }
     }
 
@@ -140,8 +141,9 @@ check_render (const QmChartStyle *style,
         g_assert_cmpfloat (r->y + r->height - top, >, 14);
         for (int y = (int) top + 1; y < (int) (r->y + r->height) - 1; y++)
           for (int x = (int) r->x + 1; x < (int) (r->x + r->width) - 1; x++)
-            /* Anything but the fill inside the part is its label. */
-            if (!near_color (pixel (s, x + MARGIN, y + MARGIN), &style->series[named_part[k]]))
+            /* Anything but the fill (its colour and its pattern) inside
+             * the part is its label. */
+            if (!qm_test_pixel_is_series (pixel (s, x + MARGIN, y + MARGIN), style, named_part[k]))
               text++;
         g_assert_cmpint (text, >, 20);
       }

@@ -123,6 +123,35 @@ test_chart_palette (void)
 
           check (what, hex (qm_chart_style_hex (dark, name)), bg, GRAPHICS);
         }
+      /* Patterns (issue #37 item 9): a series' pattern is drawn in its
+       * shade over its colour. The shade must stand out from the colour
+       * for the pattern to tell the series apart: 2.5:1 is our floor, not
+       * a WCAG figure (the pattern is the second cue, besides the colour
+       * and the legend; SC 1.4.11's 3:1 is met by the part's edge, which
+       * keeps the plain colour), and the darkest colour, light purple 3
+       * #9141ac, sets it. In the light style the shade is darker than the
+       * colour on a white background, so it holds the colour's 3:1
+       * against the background too; in the dark style it is not, and the
+       * pattern keeps 1 px inside the part (qm_chart_fill_pattern()). */
+      for (guint i = 0; i < QM_CHART_N_SERIES; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("series%u", i);
+          QmColor c, shade;
+          Rgba s;
+          g_autofree char *w1 = NULL, *w2 = NULL;
+
+          g_assert_true (qm_color_parse (qm_chart_style_hex (dark, name), &c));
+          shade = qm_chart_pattern_shade (&c);
+          s = (Rgba) { shade.red, shade.green, shade.blue, 1.0 };
+          w1 = g_strdup_printf ("%s series%u pattern shade on its colour (pattern)", dark ? "dark" : "light", i);
+          check (w1, s, hex (qm_chart_style_hex (dark, name)), 2.5);
+          w2 = g_strdup_printf ("%s series%u pattern shade on the background%s", dark ? "dark" : "light", i,
+                                dark ? " (inside the part)" : " (graphics)");
+          if (dark)
+            g_test_message ("%-52s %5.2f:1  (inside the part's edge)", w2, ratio (s, bg));
+          else
+            check (w2, s, bg, GRAPHICS);
+        }
       /* Error bands (issue #36): a series' curve on its own band, and the
        * latency chart's curves and targets on the capacity's grey band. */
       {

@@ -207,18 +207,9 @@ draw_scatter (cairo_t             *cr,
       if (qm_chart_compare_metric_value (&items[p], 1) <= 0 || qm_chart_compare_metric_value (&items[p], 2) <= 0)
         continue;
       layout->markers[p] = (QmRect) { x, y, 1.0, 1.0 };
-      /* A fresh path: cairo_arc() would join the current point (an axis
-       * title's) with a line. */
-      cairo_new_path (cr);
-      /* Distinct marker shapes as well as colours. */
+      /* Distinct marker shapes as well as colours (qm_chart_series_marker()). */
       qm_chart_set_color (cr, &style->series[p]);
-      switch (p)
-        {
-        case 0: cairo_arc (cr, x, y, 5.0, 0, 2 * G_PI); break;
-        case 1: cairo_rectangle (cr, x - 4.5, y - 4.5, 9.0, 9.0); break;
-        case 2: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y + 4); cairo_line_to (cr, x - 6, y + 4); cairo_close_path (cr); break;
-        default: cairo_move_to (cr, x, y - 6); cairo_line_to (cr, x + 6, y); cairo_line_to (cr, x, y + 6); cairo_line_to (cr, x - 6, y); cairo_close_path (cr); break;
-        }
+      qm_chart_marker_path (cr, qm_chart_series_marker (p), x, y, 12.0);
       cairo_fill (cr);
       /* The plan's letter beside its marker, as in the legend. */
       {
@@ -315,7 +306,7 @@ qm_chart_render_compare (const QmChartFrame  *frame,
   /* The labels carry the letters ("A: ...", as the PDF and the page
    * pass them), which name the bars and markers. */
   for (guint p = 0; p < n; p++)
-    legend[p] = (QmLegendEntry) { items[p].label != NULL ? items[p].label : "", style->series[p], FALSE };
+    legend[p] = qm_chart_series_legend (style, p, items[p].label != NULL ? items[p].label : "");
   legend_h = qm_chart_legend_height (cr, style, legend, n, width - 2 * pad);
 
   top = pad + text_h + 6.0;
@@ -364,10 +355,8 @@ qm_chart_render_compare (const QmChartFrame  *frame,
           layout.bars[m][p] = (QmRect) { x, round (plot_bottom - h), round (bw - 2.0), round (plot_bottom) - round (plot_bottom - h) };
           if (v > 0)
             layout.columns[m][p] = (QmRect) { x, top, round (bw - 2.0), round (plot_bottom) - top };
-          qm_chart_set_color (cr, &style->series[p]);
-          cairo_rectangle (cr, layout.bars[m][p].x, layout.bars[m][p].y, layout.bars[m][p].width,
-                           layout.bars[m][p].height);
-          cairo_fill (cr);
+          /* Its colour and pattern, as its legend swatch. */
+          qm_chart_fill_series (cr, style, p, &layout.bars[m][p]);
           /* The plan's letter under its bar, as in the legend: the plans
            * are told apart by more than colour (issue #37 item 9). Under,
            * not on it (qm_chart_label_part): a small plan's bar beside a

@@ -258,6 +258,237 @@ qm_chart_draw_axis (cairo_t            *cr,
   return title_box;
 }
 
+/* The pattern's repeat, in pixels: wide enough that a part's label (on a
+ * patch of the plain colour, qm_chart_label_part()) and the colour both
+ * still read, narrow enough that a 10 px legend swatch shows it. */
+#define PATTERN_STEP 6.0
+
+QmLegendEntry
+qm_chart_series_legend (const QmChartStyle *style,
+                        guint               series,
+                        const char         *label)
+{
+  return (QmLegendEntry) { label, style->series[series % QM_CHART_N_SERIES], FALSE, 0.0,
+                           qm_chart_series_pattern (series) };
+}
+
+QmLegendEntry
+qm_chart_series_line_legend (const QmChartStyle *style,
+                             guint               series,
+                             const char         *label)
+{
+  return (QmLegendEntry) { label, style->series[series % QM_CHART_N_SERIES], FALSE, 0.0, QM_FILL_SOLID,
+                           TRUE, qm_chart_series_marker (series) };
+}
+
+/* Lines x·@dx + y·@dy = k·@step across @box, for k over every line that
+ * crosses it (@dx and @dy are 0 or ±1). */
+static void
+pattern_lines (cairo_t      *cr,
+               const QmRect *box,
+               double        dx,
+               double        dy,
+               double        step)
+{
+  double x0 = box->x, y0 = box->y, x1 = box->x + box->width, y1 = box->y + box->height;
+
+  if (dy == 0)
+    for (double x = floor (x0 / step) * step; x <= x1; x += step)
+      {
+        cairo_move_to (cr, x + 0.5, y0);
+        cairo_line_to (cr, x + 0.5, y1);
+      }
+  else if (dx == 0)
+    for (double y = floor (y0 / step) * step; y <= y1; y += step)
+      {
+        cairo_move_to (cr, x0, y + 0.5);
+        cairo_line_to (cr, x1, y + 0.5);
+      }
+  else
+    {
+      /* x + dy·y = c, with dx = 1; c runs over the box's corners. */
+      double c_lo = MIN (x0 + dy * y0, x0 + dy * y1), c_hi = MAX (x1 + dy * y0, x1 + dy * y1);
+
+      for (double c = floor (c_lo / step) * step; c <= c_hi; c += step)
+        {
+          cairo_move_to (cr, c - dy * y0, y0);
+          cairo_line_to (cr, c - dy * y1, y1);
+        }
+    }
+}
+
+void
+qm_chart_fill_pattern (cairo_t       *cr,
+                       const QmColor *color,
+                       QmFillPattern  pattern,
+                       const QmRect  *rect)
+{
+  QmColor shade;
+  QmRect in = *rect;
+
+  if (rect->width <= 0 || rect->height <= 0)
+    return;
+  qm_chart_set_color (cr, color);
+  cairo_rectangle (cr, rect->x, rect->y, rect->width, rect->height);
+  cairo_fill (cr);
+  if (pattern == QM_FILL_SOLID)
+    return;
+
+  /* 1 px of the plain colour round a part that has room for it; a thin
+   * part carries its pattern edge to edge, or it would carry none. */
+  if (in.width >= 5.0)
+    {
+      in.x += 1.0;
+      in.width -= 2.0;
+    }
+  if (in.height >= 5.0)
+    {
+      in.y += 1.0;
+      in.height -= 2.0;
+    }
+  shade = qm_chart_pattern_shade (color);
+  cairo_save (cr);
+  cairo_new_path (cr);
+  cairo_rectangle (cr, in.x, in.y, in.width, in.height);
+  cairo_clip (cr);
+  qm_chart_set_color (cr, &shade);
+  cairo_set_line_width (cr, 1.0);
+  cairo_set_dash (cr, NULL, 0, 0);
+  switch (pattern)
+    {
+    case QM_FILL_DIAGONAL:
+      pattern_lines (cr, &in, 1, 1, PATTERN_STEP);
+      break;
+    case QM_FILL_REVERSE_DIAGONAL:
+      pattern_lines (cr, &in, 1, -1, PATTERN_STEP);
+      break;
+    case QM_FILL_CROSS:
+      pattern_lines (cr, &in, 1, 1, PATTERN_STEP * 1.5);
+      pattern_lines (cr, &in, 1, -1, PATTERN_STEP * 1.5);
+      break;
+    case QM_FILL_HORIZONTAL:
+      pattern_lines (cr, &in, 0, 1, PATTERN_STEP * 0.75);
+      break;
+    case QM_FILL_VERTICAL:
+      pattern_lines (cr, &in, 1, 0, PATTERN_STEP * 0.75);
+      break;
+    case QM_FILL_GRID:
+      pattern_lines (cr, &in, 0, 1, PATTERN_STEP);
+      pattern_lines (cr, &in, 1, 0, PATTERN_STEP);
+      break;
+    case QM_FILL_DOTS:
+      /* 2 × 2 px squares, every other row shifted by half a step. */
+      for (double y = floor (in.y / PATTERN_STEP) * PATTERN_STEP; y <= in.y + in.height; y += PATTERN_STEP / 2.0)
+        {
+          double shift = fmod (y / (PATTERN_STEP / 2.0), 2.0) >= 1.0 ? PATTERN_STEP / 2.0 : 0.0;
+
+          for (double x = floor (in.x / PATTERN_STEP) * PATTERN_STEP - shift; x <= in.x + in.width; x += PATTERN_STEP)
+            cairo_rectangle (cr, x + 1.0, y, 2.0, 2.0);
+        }
+      cairo_fill (cr);
+      break;
+    case QM_FILL_SOLID:
+    case QM_FILL_N_PATTERNS:
+    default:
+      break;
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+qm_chart_fill_series (cairo_t            *cr,
+                      const QmChartStyle *style,
+                      guint               series,
+                      const QmRect       *rect)
+{
+  qm_chart_fill_pattern (cr, &style->series[series % QM_CHART_N_SERIES], qm_chart_series_pattern (series), rect);
+}
+
+void
+qm_chart_marker_path (cairo_t       *cr,
+                      QmMarkerShape  shape,
+                      double         x,
+                      double         y,
+                      double         size)
+{
+  cairo_matrix_t m;
+
+  /* Arms of the cross and the plus: 4 px thick, 12 px long. */
+  static const double plus[][2] = {
+    { -2, -6 }, { 2, -6 }, { 2, -2 }, { 6, -2 }, { 6, 2 }, { 2, 2 },
+    { 2, 6 }, { -2, 6 }, { -2, 2 }, { -6, 2 }, { -6, -2 }, { -2, -2 },
+  };
+
+  /* Drawn 12 px across about (0, 0), then scaled and moved into place. */
+  cairo_get_matrix (cr, &m);
+  cairo_translate (cr, x, y);
+  cairo_scale (cr, size / 12.0, size / 12.0);
+  x = y = 0.0;
+  cairo_new_path (cr);
+  switch (shape)
+    {
+    case QM_MARKER_SQUARE:
+      cairo_rectangle (cr, x - 4.5, y - 4.5, 9.0, 9.0);
+      break;
+    case QM_MARKER_TRIANGLE:
+      cairo_move_to (cr, x, y - 6);
+      cairo_line_to (cr, x + 6, y + 4);
+      cairo_line_to (cr, x - 6, y + 4);
+      cairo_close_path (cr);
+      break;
+    case QM_MARKER_TRIANGLE_DOWN:
+      cairo_move_to (cr, x, y + 6);
+      cairo_line_to (cr, x + 6, y - 4);
+      cairo_line_to (cr, x - 6, y - 4);
+      cairo_close_path (cr);
+      break;
+    case QM_MARKER_DIAMOND:
+      cairo_move_to (cr, x, y - 6);
+      cairo_line_to (cr, x + 6, y);
+      cairo_line_to (cr, x, y + 6);
+      cairo_line_to (cr, x - 6, y);
+      cairo_close_path (cr);
+      break;
+    case QM_MARKER_PLUS:
+    case QM_MARKER_CROSS:
+      {
+        /* The cross is the plus turned by 45°. */
+        double a = shape == QM_MARKER_CROSS ? G_PI / 4.0 : 0.0, c = cos (a), s = sin (a);
+
+        for (guint i = 0; i < G_N_ELEMENTS (plus); i++)
+          {
+            double px = x + plus[i][0] * c - plus[i][1] * s, py = y + plus[i][0] * s + plus[i][1] * c;
+
+            if (i == 0)
+              cairo_move_to (cr, px, py);
+            else
+              cairo_line_to (cr, px, py);
+          }
+        cairo_close_path (cr);
+      }
+      break;
+    case QM_MARKER_STAR:
+      for (guint i = 0; i < 10; i++)
+        {
+          double r = i % 2 == 0 ? 7.0 : 3.0, a = -G_PI / 2.0 + i * G_PI / 5.0;
+
+          if (i == 0)
+            cairo_move_to (cr, x + r * cos (a), y + r * sin (a));
+          else
+            cairo_line_to (cr, x + r * cos (a), y + r * sin (a));
+        }
+      cairo_close_path (cr);
+      break;
+    case QM_MARKER_CIRCLE:
+    case QM_MARKER_N_SHAPES:
+    default:
+      cairo_arc (cr, x, y, 5.0, 0, 2 * G_PI);
+      break;
+    }
+  cairo_set_matrix (cr, &m);
+}
+
 /* Lays the entries out in rows within @area's width from its top left
  * corner; returns the height used. With @draw FALSE it only measures. */
 static double
@@ -286,7 +517,18 @@ legend_rows (cairo_t             *cr,
       if (draw)
         {
           qm_chart_set_color (cr, &entries[i].color);
-          if (entries[i].dashed)
+          if (entries[i].marked)
+            {
+              cairo_save (cr);
+              cairo_set_line_width (cr, 1.5);
+              cairo_move_to (cr, cx, cy + h / 2.0);
+              cairo_line_to (cr, cx + SWATCH, cy + h / 2.0);
+              cairo_stroke (cr);
+              qm_chart_marker_path (cr, entries[i].marker, cx + SWATCH / 2.0, cy + h / 2.0, 7.0);
+              cairo_fill (cr);
+              cairo_restore (cr);
+            }
+          else if (entries[i].dashed)
             {
               static const double dash[] = { 4.0, 2.0 };
 
@@ -301,9 +543,14 @@ legend_rows (cairo_t             *cr,
           else
             {
               if (entries[i].band_alpha > 0)
-                qm_chart_set_color_alpha (cr, &entries[i].color, entries[i].band_alpha);
-              cairo_rectangle (cr, cx, round (cy + (h - SWATCH) / 2.0), SWATCH, SWATCH);
-              cairo_fill (cr);
+                {
+                  qm_chart_set_color_alpha (cr, &entries[i].color, entries[i].band_alpha);
+                  cairo_rectangle (cr, cx, round (cy + (h - SWATCH) / 2.0), SWATCH, SWATCH);
+                  cairo_fill (cr);
+                }
+              else
+                qm_chart_fill_pattern (cr, &entries[i].color, entries[i].pattern,
+                                       &(QmRect) { cx, round (cy + (h - SWATCH) / 2.0), SWATCH, SWATCH });
               /* A faint shade alone is hard to see at a swatch's size. */
               if (entries[i].band_alpha > 0)
                 {
@@ -499,6 +746,20 @@ qm_chart_label_part (cairo_t            *cr,
   qm_chart_text_size (cr, style, QM_TEXT_SMALL, text, &w, &h);
   if (w + 4.0 > part->width || h + 2.0 > part->height)
     return FALSE;
+  /* On a patch of the plain colour, clear of the part's pattern, so that
+   * the text keeps the contrast below. */
+  {
+    QmRect box = qm_chart_text_box (cr, style,
+                                    &(QmChartLabel) { QM_TEXT_SMALL, part->x + part->width / 2.0,
+                                                      part->y + part->height / 2.0, 0.5, 0.5 }, text);
+    double x0 = MAX (part->x, box.x - 2.0), y0 = MAX (part->y, box.y - 1.0);
+    double x1 = MIN (part->x + part->width, box.x + box.width + 2.0);
+    double y1 = MIN (part->y + part->height, box.y + box.height + 1.0);
+
+    qm_chart_set_color (cr, fill);
+    cairo_rectangle (cr, x0, y0, x1 - x0, y1 - y0);
+    cairo_fill (cr);
+  }
   /* Black or white, whichever contrasts more with the part: WCAG's
    * (L1 + 0.05) / (L2 + 0.05), at least 4.58:1 for any fill. */
   qm_chart_text (cr, style,

@@ -131,11 +131,51 @@ QmRect qm_chart_draw_axis   (cairo_t            *cr,
 
 typedef struct
 {
-  const char *label;
-  QmColor     color;
-  gboolean    dashed;   /* drawn as a line sample rather than a swatch */
-  double      band_alpha; /* > 0: a swatch at this alpha, for a shaded range */
+  const char   *label;
+  QmColor       color;
+  gboolean      dashed;   /* drawn as a line sample rather than a swatch */
+  double        band_alpha; /* > 0: a swatch at this alpha, for a shaded range */
+  QmFillPattern pattern;  /* a swatch's pattern (solid when 0) */
+  gboolean      marked;   /* drawn as a line sample with this marker */
+  QmMarkerShape marker;
 } QmLegendEntry;
+
+/* The legend entry of @series's parts: its colour and pattern, so that
+ * the swatch and the parts (qm_chart_fill_series()) always match. */
+QmLegendEntry qm_chart_series_legend (const QmChartStyle *style,
+                                      guint               series,
+                                      const char         *label);
+
+/* The legend entry of @series's line with markers on its points (in
+ * qm_chart_series_marker()'s shape): a line sample with the marker. */
+QmLegendEntry qm_chart_series_line_legend (const QmChartStyle *style,
+                                           guint               series,
+                                           const char         *label);
+
+/* Fills @rect with @color and, over it, @pattern in the colour's shade
+ * (qm_chart_pattern_shade()). The pattern keeps 1 px inside the edges of
+ * a part at least 5 px across (so the edge keeps the colour's contrast
+ * with the background) and sits on the chart's pixel grid, so that the
+ * parts of a stack line up. */
+void   qm_chart_fill_pattern (cairo_t            *cr,
+                              const QmColor      *color,
+                              QmFillPattern       pattern,
+                              const QmRect       *rect);
+
+/* Fills @rect as series @series's parts are filled: its colour and its
+ * pattern. Bars and legend swatches both go through here. */
+void   qm_chart_fill_series  (cairo_t            *cr,
+                              const QmChartStyle *style,
+                              guint               series,
+                              const QmRect       *rect);
+
+/* Adds @shape, @size px across (12 for a scatter's point) and centred
+ * on (@x, @y), to @cr as a closed path (a fresh one); the caller fills. */
+void   qm_chart_marker_path  (cairo_t            *cr,
+                              QmMarkerShape       shape,
+                              double              x,
+                              double              y,
+                              double              size);
 
 /* The legend lays its entries out in rows within a width: the height
  * those rows take within @max_width, to reserve room for them, and the

@@ -234,13 +234,17 @@ draw_curves (cairo_t                *cr,
             started = TRUE;
           }
       cairo_stroke (cr);
-      /* A square on each point: the cost curve is told from the days
-       * curves by more than its colour (issue #37 item 9). */
+      /* Series 1's marker (a square) on each point: the cost curve is
+       * told from the days curves by more than its colour (issue #37
+       * item 9), as its legend sample shows. */
       for (guint i = 0; i < n; i++)
         if (c->cost[i] > 0 && c->gpus[i] > 0)
-          cairo_rectangle (cr, round (qm_axis_to_pixel (&layout->x_axis, c->gpus[i])) - 2.5,
-                           round (qm_axis_to_pixel (&layout->cost_axis, c->cost[i])) - 2.5, 5.0, 5.0);
-      cairo_fill (cr);
+          {
+            qm_chart_marker_path (cr, qm_chart_series_marker (1),
+                                  round (qm_axis_to_pixel (&layout->x_axis, c->gpus[i])),
+                                  round (qm_axis_to_pixel (&layout->cost_axis, c->cost[i])), 6.0);
+            cairo_fill (cr);
+          }
     }
   {
     static const double dash[] = { 5.0, 3.0 };
@@ -426,7 +430,7 @@ qm_chart_render_gpus_time (const QmChartFrame    *frame,
     legend[n_legend++] = (QmLegendEntry) { _("Likely range (p10–p90)"), style->series[0], FALSE,
                                            QM_CHART_BAND_ALPHA };
   if (layout.has_cost)
-    legend[n_legend++] = (QmLegendEntry) { _("Cost of the run"), style->series[1], FALSE };
+    legend[n_legend++] = qm_chart_series_line_legend (style, 1, _("Cost of the run"));
   if (c->deadline_days > 0)
     legend[n_legend++] = (QmLegendEntry) { _("Deadline"), style->warning, TRUE };
   legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);

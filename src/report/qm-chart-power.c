@@ -95,9 +95,8 @@ stack (cairo_t            *cr,
       rects[i] = (QmRect) { x, y1, w, y0 - y1 };
       if (y0 - y1 > 0)
         {
-          qm_chart_set_color (cr, &style->series[series[i]]);
-          cairo_rectangle (cr, x, y1, w, y0 - y1);
-          cairo_fill (cr);
+          /* Its colour and pattern, as its legend swatch. */
+          qm_chart_fill_series (cr, style, series[i], &rects[i]);
           /* A one-pixel gap in the background colour tops each part: two
            * parts of equal lightness stay apart (WCAG 2.1 SC 1.4.11; see
            * qm-chart-style.c). */
@@ -195,9 +194,7 @@ draw_node_panel (cairo_t            *cr,
               continue;
           }
       }
-      qm_chart_set_color (cr, &style->series[node_series[i]]);
-      cairo_rectangle (cr, x + w + 6.0, y - text_h + 3.0, 6.0, text_h - 6.0);
-      cairo_fill (cr);
+      qm_chart_fill_series (cr, style, node_series[i], &(QmRect) { x + w + 6.0, y - text_h + 3.0, 6.0, text_h - 6.0 });
       qm_chart_set_color (cr, &style->foreground);
       layout->node_labels[i] = qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w + 15.0, y, 0.0, 1.0 },
                                               label);
@@ -258,7 +255,7 @@ qm_chart_render_power_scaled (const QmChartFrame *frame,
   /* Legend: the cluster's parts. The node's parts are labelled beside
    * their bar instead. */
   for (guint i = 0; i < QM_POWER_CLUSTER_PARTS; i++)
-    legend[n_legend++] = (QmLegendEntry) { qm_chart_power_cluster_part_name (i), style->series[cluster_series[i]], FALSE };
+    legend[n_legend++] = qm_chart_series_legend (style, cluster_series[i], qm_chart_power_cluster_part_name (i));
   legend_h = qm_chart_legend_height (cr, style, legend, n_legend, width - 2 * pad);
 
   /* Translators: an energy such as "76.3 MWh", a mass such as "29.0 t",

@@ -99,7 +99,7 @@ draw_units (cairo_t            *cr,
             double              unit_h,
             guint               first_unit,
             guint               units,
-            const QmColor      *color,
+            guint               series,
             const char         *label)
 {
   /* Round both edges, then leave a 1 px seam, so every box shows. */
@@ -108,9 +108,8 @@ draw_units (cairo_t            *cr,
 
   if (h < 1.0)
     h = 1.0;
-  qm_chart_set_color (cr, color);
-  cairo_rectangle (cr, x, y, w, h);
-  cairo_fill (cr);
+  /* Its colour and pattern, as its legend swatch. */
+  qm_chart_fill_series (cr, style, series, &(QmRect) { x, y, w, h });
 
   if (label != NULL)
     {
@@ -119,10 +118,18 @@ draw_units (cairo_t            *cr,
       qm_chart_text_size (cr, style, QM_TEXT_SMALL, label, &tw, &th);
       if (th <= h && tw <= w - 4)
         {
+          const QmChartLabel at = { QM_TEXT_SMALL, x + w / 2.0, y + h / 2.0, 0.5, 0.5 };
+          QmRect box = qm_chart_text_box (cr, style, &at, label);
+
+          /* On a patch of the plain colour, clear of the pattern. */
+          qm_chart_set_color (cr, &style->series[series]);
+          cairo_rectangle (cr, MAX (x, box.x - 2.0), MAX (y, box.y - 1.0),
+                           MIN (x + w, box.x + box.width + 2.0) - MAX (x, box.x - 2.0),
+                           MIN (y + h, box.y + box.height + 1.0) - MAX (y, box.y - 1.0));
+          cairo_fill (cr);
           /* White text on the series colours reads in light and dark. */
           cairo_set_source_rgb (cr, 1, 1, 1);
-          qm_chart_text (cr, style, &(QmChartLabel) { QM_TEXT_SMALL, x + w / 2.0, y + h / 2.0, 0.5, 0.5 },
-                         label);
+          qm_chart_text (cr, style, &at, label);
         }
     }
 }
@@ -221,11 +228,13 @@ qm_chart_render_racks (const QmChartFrame  *frame,
   if (server != NULL && server->rack_scale)
     rack_units = MAX (rack_units, server->rack_units);
   double text_h, legend_h, slot, rack_w, rack_h, top, bottom;
+  /* The PDUs are strips too narrow for a pattern: dashed, as their
+   * legend entry's line sample. */
   const QmLegendEntry legend[] = {
-    { _("Servers"), style->series[0], FALSE },
-    { _("Switches"), style->series[1], FALSE },
-    { _("Storage"), style->series[5], FALSE },
-    { _("PDUs (zero-U)"), style->series[6], FALSE },
+    qm_chart_series_legend (style, 0, _("Servers")),
+    qm_chart_series_legend (style, 1, _("Switches")),
+    qm_chart_series_legend (style, 5, _("Storage")),
+    { _("PDUs (zero-U)"), style->series[6], TRUE },
   };
 
   qm_rack_groups (c, server, network, facility, &layout);
@@ -260,25 +269,25 @@ qm_chart_render_racks (const QmChartFrame  *frame,
       cairo_set_line_width (cr, 1.5);
       cairo_rectangle (cr, x + 0.75, top + 0.75, rack_w - 1.5, rack_h - 1.5);
       cairo_stroke (cr);
-      qm_chart_set_color_alpha (cr, &style->series[6], 0.9);
-      cairo_rectangle (cr, x + 2.0, top + 4.0, 2.5, rack_h - 8.0);
-      cairo_rectangle (cr, x + rack_w - 4.5, top + 4.0, 2.5, rack_h - 8.0);
-      cairo_fill (cr);
+      qm_chart_dashed_line (cr, &(QmChartDash) { &style->series[6], 2.5, (const double[]) { 4.0, 2.0 } },
+                            &(QmRect) { 0.0, top + 4.0, 0.0, rack_h - 8.0 }, QM_AXIS_BOTTOM, x + 3.25);
+      qm_chart_dashed_line (cr, &(QmChartDash) { &style->series[6], 2.5, (const double[]) { 4.0, 2.0 } },
+                            &(QmRect) { 0.0, top + 4.0, 0.0, rack_h - 8.0 }, QM_AXIS_BOTTOM, x + rack_w - 3.25);
 
       /* Contents from the bottom: servers, storage, then switches on top. */
       for (guint s = 0; s < g->servers; s++, used += g->server_units)
         draw_units (cr, style, inner_x, floor_y, inner_w, layout.unit_height, used, g->server_units,
-                    &style->series[0], server_name);
+                    0, server_name);
       if (g->storage_units > 0)
         {
           draw_units (cr, style, inner_x, floor_y, inner_w, layout.unit_height, used,
-                      MIN (g->storage_units, rack_units - used), &style->series[5], _("Storage"));
+                      MIN (g->storage_units, rack_units - used), 5, _("Storage"));
           used += g->storage_units;
         }
       for (guint s = 0; s < g->switches && used + g->switch_units <= rack_units; s++)
         {
           draw_units (cr, style, inner_x, floor_y, inner_w, layout.unit_height,
-                      rack_units - (s + 1) * g->switch_units, g->switch_units, &style->series[1], NULL);
+                      rack_units - (s + 1) * g->switch_units, g->switch_units, 1, NULL);
         }
 
       /* Above: how many racks look like this, and what they are. */

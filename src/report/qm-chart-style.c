@@ -18,6 +18,12 @@
  * are 1.00:1 to each other) are still told apart (SC 1.4.11 asks 3:1
  * against adjacent colours).
  *
+ * Colour alone does not tell the series apart for every reader (SC 1.4.1):
+ * each series index also has a fill pattern and a marker shape (tables
+ * below), and the patterns are drawn in a darker shade of the colour
+ * (QM_CHART_PATTERN_SHADE); tests/test-contrast.c checks the shades and
+ * tests/test-chart-patterns.c that no two series look alike in greyscale.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "qm-chart-style.h"
@@ -40,6 +46,39 @@ qm_color_parse (const char *hex,
   color->blue = b / 255.0;
   color->alpha = 1.0;
   return TRUE;
+}
+
+/* One pattern and one marker per series index, in the order of the
+ * colours: the simplest first, so that a chart of two or three series
+ * (most of them) gets the plainest. */
+static const QmFillPattern series_patterns[QM_CHART_N_SERIES] = {
+  QM_FILL_SOLID, QM_FILL_DIAGONAL, QM_FILL_DOTS, QM_FILL_HORIZONTAL,
+  QM_FILL_CROSS, QM_FILL_REVERSE_DIAGONAL, QM_FILL_VERTICAL, QM_FILL_GRID,
+};
+
+static const QmMarkerShape series_markers[QM_CHART_N_SERIES] = {
+  QM_MARKER_CIRCLE, QM_MARKER_SQUARE, QM_MARKER_TRIANGLE, QM_MARKER_DIAMOND,
+  QM_MARKER_CROSS, QM_MARKER_TRIANGLE_DOWN, QM_MARKER_PLUS, QM_MARKER_STAR,
+};
+
+QmFillPattern
+qm_chart_series_pattern (guint series)
+{
+  return series_patterns[series % QM_CHART_N_SERIES];
+}
+
+QmMarkerShape
+qm_chart_series_marker (guint series)
+{
+  return series_markers[series % QM_CHART_N_SERIES];
+}
+
+QmColor
+qm_chart_pattern_shade (const QmColor *color)
+{
+  double k = 1.0 - QM_CHART_PATTERN_SHADE;
+
+  return (QmColor) { color->red * k, color->green * k, color->blue * k, color->alpha };
 }
 
 /* A style's colours as "#rrggbb", in QmChartStyle's order. */

@@ -192,9 +192,8 @@ draw_bar (const Bars              *bars,
       *r = (QmRect) { x, round (y1), round (bar_w), round (y0) - round (y1) };
       if (r->height > 0)
         {
-          qm_chart_set_color (cr, &style->series[p]);
-          cairo_rectangle (cr, r->x, r->y, r->width, r->height);
-          cairo_fill (cr);
+          /* Its colour and pattern, as its legend swatch. */
+          qm_chart_fill_series (cr, style, p, r);
           /* A one-pixel gap in the background colour tops each part: two
            * parts of equal lightness stay apart (WCAG 2.1 SC 1.4.11; see
            * qm-chart-style.c). */
@@ -325,7 +324,7 @@ qm_chart_render_vram_scaled (const QmChartFrame      *frame,
   qm_chart_begin (frame);
 
   for (guint p = 0; p < QM_VRAM_N_PARTS; p++)
-    legend[p] = (QmLegendEntry) { _(part_names[p]), style->series[p], FALSE };
+    legend[p] = qm_chart_series_legend (style, p, _(part_names[p]));
   legend[QM_VRAM_N_PARTS] = (QmLegendEntry) { _("Capacity"), style->foreground, TRUE };
   legend_h = qm_chart_legend_height (cr, style, legend, G_N_ELEMENTS (legend), width - 2 * pad);
 

@@ -121,6 +121,7 @@ typedef struct
   GDate        issued;         /* must be valid */
   const char  *note;           /* what changed since the last revision */
   const char  *customer;
+  const char  *customer_vat;   /* the customer's VAT id */
   const char  *project;
   const char  *prepared_by;
   const char  *payment_terms;
@@ -152,6 +153,7 @@ typedef struct
   char         *revision;
   guint         seq;           /* 1 for A */
   char         *customer;      /* as printed on this revision */
+  char         *customer_vat;  /* the customer's VAT id, as printed on it */
   char         *project;
   char         *prepared_by;
   char         *payment_terms;

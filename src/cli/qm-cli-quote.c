@@ -23,6 +23,7 @@
 #include "qm-quote-diff.h"
 #include "qm-quote-json.h"
 #include "qm-quote-store.h"
+#include "qm-supplier-store.h"
 #include "qm-quote-report.h"
 #include "qm-quote-csv.h"
 #include "qm-quote-xlsx.h"
@@ -114,6 +115,7 @@ typedef struct
   const char *date;
   const char *note;
   const char *customer;
+  const char *customer_vat;
   const char *project;
   const char *prepared_by;
   const char *payment_terms;
@@ -137,6 +139,7 @@ static const struct
   { "--note",        G_STRUCT_OFFSET (QuoteArgs, note),        SUB_SAVE },
   { "--customer",    G_STRUCT_OFFSET (QuoteArgs, customer),    SUB_SAVE | SUB_LIST },
   { "--project",     G_STRUCT_OFFSET (QuoteArgs, project),     SUB_SAVE },
+  { "--customer-vat", G_STRUCT_OFFSET (QuoteArgs, customer_vat), SUB_SAVE },
   { "--prepared-by", G_STRUCT_OFFSET (QuoteArgs, prepared_by), SUB_SAVE },
   { "--payment-terms", G_STRUCT_OFFSET (QuoteArgs, payment_terms), SUB_SAVE },
   { "--terms",       G_STRUCT_OFFSET (QuoteArgs, terms),       SUB_SAVE },
@@ -427,15 +430,26 @@ quote_draft (const QuoteArgs *a)
   return emit (&p, a);
 }
 
+/* A stored revision, with the store's supplier details as letterhead
+ * (issue #35 item 2). */
 static int
-emit_revision (const QmQuoteRevision *rev,
+emit_revision (QmStore               *store,
+               const QmQuoteRevision *rev,
                const QmQuoteRevision *previous,
                const QuoteArgs       *a)
 {
   Printed p = { .plan = rev->plan, .estimate = rev->estimate, .quote = rev->quote, .rev = rev,
                 .previous = previous };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSupplier) supplier = qm_supplier_store_get (store, &error);
 
+  if (supplier == NULL)
+    {
+      qm_cli_error ("%s", error->message);
+      return QM_CLI_INPUT;
+    }
   qm_quote_revision_header (rev, &p.header);
+  p.header.supplier = supplier;
   return emit (&p, a);
 }
 
@@ -458,6 +472,7 @@ quote_save (QmStore         *store,
   req.issued = a->issued;
   req.note = a->note;
   req.customer = a->customer;
+  req.customer_vat = a->customer_vat;
   req.project = a->project;
   req.prepared_by = a->prepared_by;
   req.payment_terms = a->payment_terms;
@@ -475,7 +490,7 @@ quote_save (QmStore         *store,
        * letter and the gross total. */
       qm_cli_print (_("Saved quote %s revision %s: %s gross.\n\n"), rev->number, rev->revision, gross);
     }
-  return emit_revision (rev, NULL, a);
+  return emit_revision (store, rev, NULL, a);
 }
 
 /* The revision before @rev (seq - 1), or NULL for the first. */
@@ -513,7 +528,7 @@ quote_show (QmStore         *store,
       qm_cli_error ("%s", error->message);
       return QM_CLI_INPUT;
     }
-  return emit_revision (rev, previous, a);
+  return emit_revision (store, rev, previous, a);
 }
 
 static void

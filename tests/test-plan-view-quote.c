@@ -19,6 +19,7 @@
 #include "qm-plan-store.h"
 #include "qm-quote-store.h"
 #include "qm-store-roles.h"
+#include "qm-supplier-store.h"
 #include "qm-test-fixture.h"
 #include "qm-test-pdf.h"
 #include "qm-test-ui.h"
@@ -614,6 +615,43 @@ exported_text (QmPlanView *view,
   return g_strdelimit (text, "\n", ' ');
 }
 
+/* The quote the app exports, a draft as much as a saved revision, has
+ * the store's supplier as its letterhead and bank details (issue #35
+ * item 2); before any are set it has none. */
+static void
+test_supplier_letterhead (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmSupplier) supplier = qm_supplier_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  QmPlan plan;
+  QmPlanView *view;
+  GtkWindow *window;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  view = show_saved (f, &plan, &editor, &window);
+  before = exported_text (view, "plan-view-quote-supplier-0.pdf");
+  g_assert_null (strstr (before, "VAT ID"));
+  g_assert_null (strstr (before, "IBAN"));
+
+  g_free (supplier->name);
+  supplier->name = g_strdup ("Grüne Rechenwerke GmbH");
+  g_free (supplier->vat_id);
+  supplier->vat_id = g_strdup ("DE811907980");
+  g_free (supplier->iban);
+  supplier->iban = g_strdup ("DE89 3704 0044 0532 0130 00");
+  g_assert_true (qm_supplier_store_set (f->store, supplier, &error));
+  g_assert_no_error (error);
+  after = exported_text (view, "plan-view-quote-supplier-1.pdf");
+  g_assert_nonnull (strstr (after, "Grüne Rechenwerke GmbH"));
+  g_assert_nonnull (strstr (after, "VAT ID: DE811907980"));
+  g_assert_nonnull (strstr (after, "IBAN: DE89 3704 0044 0532 0130 00"));
+  g_assert_null (strstr (after, "BIC"));
+  close_window (window);
+}
+
 /* Save Quote numbers the quote, the plan's quote_ref takes the number
  * (also in the plans list), and Save Revision gives B with its note. The
  * PDF exported from the view is the saved revision's (issue #35 item 3):
@@ -856,6 +894,7 @@ main (int argc, char **argv)
   ADD ("/plan-view-quote/customer-saved", test_customer_saved);
   ADD ("/plan-view-quote/save-and-revise", test_save_and_revise);
   ADD ("/plan-view-quote/store-rate", test_store_rate);
+  ADD ("/plan-view-quote/supplier-letterhead", test_supplier_letterhead);
   ADD ("/plan-view-quote/read-only", test_read_only);
 #undef ADD
   return g_test_run ();

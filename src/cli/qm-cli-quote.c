@@ -23,7 +23,6 @@
 #include "qm-quote-diff.h"
 #include "qm-quote-json.h"
 #include "qm-quote-store.h"
-#include "qm-supplier-store.h"
 #include "qm-quote-report.h"
 #include "qm-quote-csv.h"
 #include "qm-quote-xlsx.h"
@@ -430,26 +429,16 @@ quote_draft (const QuoteArgs *a)
   return emit (&p, a);
 }
 
-/* A stored revision, with the store's supplier details as letterhead
- * (issue #35 item 2). */
 static int
-emit_revision (QmStore               *store,
-               const QmQuoteRevision *rev,
+emit_revision (const QmQuoteRevision *rev,
                const QmQuoteRevision *previous,
                const QuoteArgs       *a)
 {
   Printed p = { .plan = rev->plan, .estimate = rev->estimate, .quote = rev->quote, .rev = rev,
                 .previous = previous };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(QmSupplier) supplier = qm_supplier_store_get (store, &error);
 
-  if (supplier == NULL)
-    {
-      qm_cli_error ("%s", error->message);
-      return QM_CLI_INPUT;
-    }
+  /* With the store's supplier details as letterhead (issue #35 item 2). */
   qm_quote_revision_header (rev, &p.header);
-  p.header.supplier = supplier;
   return emit (&p, a);
 }
 
@@ -490,7 +479,7 @@ quote_save (QmStore         *store,
        * letter and the gross total. */
       qm_cli_print (_("Saved quote %s revision %s: %s gross.\n\n"), rev->number, rev->revision, gross);
     }
-  return emit_revision (store, rev, NULL, a);
+  return emit_revision (rev, NULL, a);
 }
 
 /* The revision before @rev (seq - 1), or NULL for the first. */
@@ -528,7 +517,7 @@ quote_show (QmStore         *store,
       qm_cli_error ("%s", error->message);
       return QM_CLI_INPUT;
     }
-  return emit_revision (store, rev, previous, a);
+  return emit_revision (rev, previous, a);
 }
 
 static void

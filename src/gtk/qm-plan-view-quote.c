@@ -34,6 +34,7 @@
 #include "qm-quote-dialog.h"
 #include "qm-quote-report.h"
 #include "qm-quote-store.h"
+#include "qm-supplier-store.h"
 #include "qm-quote-xlsx.h"
 
 #define MONEY_BUF 64
@@ -99,13 +100,27 @@ draft_header (QmPlanView            *self,
       header->prepared_by = last->prepared_by;
       header->payment_terms = last->payment_terms;
       header->terms = last->terms;
+      header->customer_vat = last->customer_vat;
+      header->supplier = last->supplier;
     }
+}
+
+/* The store's supplier details for a draft's letterhead when it has no
+ * stored revision to take them from (issue #35 item 2); NULL for none. */
+static QmSupplier *
+draft_supplier (QmPlanView          *self,
+                const QmQuoteHeader *header)
+{
+  if (header->supplier != NULL || self->store == NULL)
+    return NULL;
+  return qm_supplier_store_get (self->store, NULL);
 }
 
 static QmDocument *
 quote_document (QmPlanView *self)
 {
   g_autoptr(QmQuoteRevision) rev = latest_revision (self);
+  g_autoptr(QmSupplier) supplier = NULL;
   QmQuoteHeader header;
   GDate today;
 
@@ -117,6 +132,9 @@ quote_document (QmPlanView *self)
       return qm_quote_report_new (rev->plan, rev->estimate, &header, rev->quote, &today, qm_paper_for_locale ());
     }
   draft_header (self, rev, &header, &today);
+  supplier = draft_supplier (self, &header);
+  if (supplier != NULL)
+    header.supplier = supplier;
   return qm_quote_report_new (qm_plan_editor_get_plan (self->editor),
                               qm_plan_editor_get_estimate (self->editor),
                               &header, self->quote, &today, qm_paper_for_locale ());
@@ -141,6 +159,7 @@ qm_plan_view_export_quote_xlsx (QmPlanView  *self,
                                 GError     **error)
 {
   g_autoptr(QmQuoteRevision) rev = NULL;
+  g_autoptr(QmSupplier) supplier = NULL;
   QmQuoteHeader header;
   GDate today;
 
@@ -153,6 +172,9 @@ qm_plan_view_export_quote_xlsx (QmPlanView  *self,
       return qm_quote_write_xlsx (&header, rev->quote, path, error);
     }
   draft_header (self, rev, &header, &today);
+  supplier = draft_supplier (self, &header);
+  if (supplier != NULL)
+    header.supplier = supplier;
   return qm_quote_write_xlsx (&header, self->quote, path, error);
 }
 

@@ -20,6 +20,7 @@
 #include "qm-catalog.h"
 #include "qm-plan-store.h"
 #include "qm-quote-store-private.h"
+#include "qm-supplier-store.h"
 #include "qm-json-parse.h"
 
 #define META_PATTERN  "quote_number_pattern"
@@ -366,6 +367,7 @@ qm_quote_revision_free (QmQuoteRevision *r)
   g_free (r->plan);
   g_free (r->estimate);
   g_free (r->quote);
+  qm_supplier_free (r->supplier);
   g_free (r);
 }
 
@@ -378,6 +380,7 @@ qm_quote_revision_header (const QmQuoteRevision *r,
   header->revision = r->revision;
   header->customer = r->customer;
   header->customer_vat = r->customer_vat;
+  header->supplier = r->supplier;
   header->issued = r->issued;
   header->valid_days = r->valid_days;
   header->project = r->project;
@@ -868,6 +871,10 @@ qm_quote_store_load_revision (QmStore     *store,
   r->quote_json = qm_db_column_dup (stmt, 18);
   r->customer_vat = qm_db_column_dup (stmt, 19);
   if (!rebuild (r, error))
+    return NULL;
+  /* After the rebuild: the frozen JSON has no supplier. */
+  r->supplier = qm_supplier_store_get (store, error);
+  if (r->supplier == NULL)
     return NULL;
   return g_steal_pointer (&r);
 }

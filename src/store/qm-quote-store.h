@@ -172,11 +172,16 @@ typedef struct
   QmPlan       *plan;
   QmEstimate   *estimate;
   QmQuote      *quote;
+  /* The store's supplier details when the revision was loaded, for its
+   * letterhead (qm-supplier-store.h): not frozen with the revision, so a
+   * reprint shows the supplier's address and bank as they are now. */
+  QmSupplier   *supplier;
 } QmQuoteRevision;
 
 void        qm_quote_summary_free      (QmQuoteSummary  *summary);
 void        qm_quote_revision_free     (QmQuoteRevision *revision);
-/* The header the JSON, PDF and workbook print for @revision. */
+/* The header the JSON, PDF and workbook print for @revision, with its
+ * supplier. */
 void        qm_quote_revision_header   (const QmQuoteRevision *revision,
                                         QmQuoteHeader         *header);
 

@@ -695,6 +695,9 @@ test_save_and_revise (Fixture       *f,
   /* A first issue has nothing to say what changed. */
   g_assert_null (qm_test_find_named (GTK_WIDGET (dialog), "quote-save-note"));
   gtk_editable_set_text (dialog_field (dialog, "quote-save-customer"), "Acme Research AG");
+  /* The customer's VAT id, beside the customer (issue #35 item 2). */
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-customer-vat")), ==, "");
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-customer-vat"), "CHE-123.456.789 MWST");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-payment-terms"), "30 days net");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-project"), "Pretraining 2027");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-prepared-by"), "Ada Lovelace");
@@ -717,6 +720,7 @@ test_save_and_revise (Fixture       *f,
   g_assert_nonnull (strstr (pdf_a, "Revision A"));
   g_assert_null (strstr (pdf_a, "Draft"));
   g_assert_nonnull (strstr (pdf_a, "Customer: Acme Research AG"));
+  g_assert_nonnull (strstr (pdf_a, "Customer VAT ID: CHE-123.456.789 MWST"));
   g_assert_nonnull (strstr (pdf_a, "Project: Pretraining 2027"));
   g_assert_nonnull (strstr (pdf_a, "Prepared by: Ada Lovelace"));
   g_assert_nonnull (strstr (pdf_a, "Payment terms: 30 days net"));
@@ -726,6 +730,8 @@ test_save_and_revise (Fixture       *f,
   dialog = find_save_dialog (NULL);
   g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-customer")), ==, "Acme Research AG");
   g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-payment-terms")), ==, "30 days net");
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-customer-vat")), ==,
+                   "CHE-123.456.789 MWST");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-terms"), "Delivery ex works");
   dialog = press_save (dialog, TRUE);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (dialog),
@@ -742,6 +748,7 @@ test_save_and_revise (Fixture       *f,
   g_assert_cmpstr (b->revision, ==, "B");
   g_assert_cmpstr (b->note, ==, "Spares raised to 8 %");
   g_assert_cmpstr (b->customer, ==, "Acme Research AG");
+  g_assert_cmpstr (b->customer_vat, ==, "CHE-123.456.789 MWST");
   g_assert_cmpstr (b->terms, ==, "Delivery ex works");
   g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote_ref, ==, number);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (view), "quote-state"))),
@@ -758,6 +765,7 @@ test_save_and_revise (Fixture       *f,
   g_assert_null (strstr (pdf_next, "Revision B"));
   g_assert_nonnull (strstr (pdf_next, number));
   g_assert_nonnull (strstr (pdf_next, "Customer: Acme Research AG"));
+  g_assert_nonnull (strstr (pdf_next, "Customer VAT ID: CHE-123.456.789 MWST"));
   g_assert_nonnull (strstr (pdf_next, "Project: Pretraining 2027"));
   scroll_to (GTK_WIDGET (view), qm_test_find_named (GTK_WIDGET (view), "quote-state"));
   qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-saved-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);

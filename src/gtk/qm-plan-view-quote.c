@@ -296,10 +296,16 @@ draft_with_store_rate (QmPlanView    *self,
 /* ------------------------------------------------------------------ */
 /* Saving a quote or a revision                                        */
 
-enum { FIELD_CUSTOMER, FIELD_PROJECT, FIELD_PREPARED_BY, FIELD_PAYMENT_TERMS, FIELD_TERMS, FIELD_NOTE, N_FIELDS };
+enum
+{
+  FIELD_CUSTOMER, FIELD_CUSTOMER_VAT, FIELD_PROJECT, FIELD_PREPARED_BY, FIELD_PAYMENT_TERMS, FIELD_TERMS,
+  FIELD_NOTE, N_FIELDS
+};
 
 static const struct { const char *title, *name; } fields[N_FIELDS] = {
   { N_("Customer"), "quote-save-customer" },
+  /* Beside the customer on the quote (issue #35 item 2). */
+  { N_("Customer VAT ID"), "quote-save-customer-vat" },
   { N_("Project"), "quote-save-project" },
   { N_("Prepared By"), "quote-save-prepared-by" },
   { N_("Payment Terms"), "quote-save-payment-terms" },
@@ -355,6 +361,7 @@ save_form_new (QmPlanView *self)
       form->number = g_strdup (last->number);
       form->next = qm_quote_revision_letter (last->seq + 1);
       form->values[FIELD_CUSTOMER] = g_strdup (last->customer);
+      form->values[FIELD_CUSTOMER_VAT] = g_strdup (last->customer_vat);
       form->values[FIELD_PROJECT] = g_strdup (last->project);
       form->values[FIELD_PREPARED_BY] = g_strdup (last->prepared_by);
       form->values[FIELD_PAYMENT_TERMS] = g_strdup (last->payment_terms);
@@ -398,6 +405,7 @@ save_form_run (SaveForm  *form,
     }
   qm_quote_today (&req.issued);
   req.customer = form->values[FIELD_CUSTOMER];
+  req.customer_vat = form->values[FIELD_CUSTOMER_VAT];
   req.project = form->values[FIELD_PROJECT];
   req.prepared_by = form->values[FIELD_PREPARED_BY];
   req.payment_terms = form->values[FIELD_PAYMENT_TERMS];

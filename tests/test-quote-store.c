@@ -10,6 +10,7 @@
 #include "qm-catalog-store.h"
 #include "qm-db.h"
 #include "qm-quote-store.h"
+#include "qm-store-private.h"
 #include "qm-supplier-store.h"
 #include "qm-test-pg.h"
 #include "qm-test-store.h"
@@ -774,6 +775,64 @@ test_supplier (gconstpointer engine)
   g_assert_cmpstr (reread->customer_vat, ==, "FR40303265045");
 }
 
+/* The schema version whose step made the supplier table and the VAT id
+ * columns (qm-store-schema.c). */
+#define SUPPLIER_VERSION 9
+
+/* From the schema before the supplier (version 8), on either engine: a
+ * quote written then keeps its customer and has an empty VAT id, the
+ * store has no supplier details, and they can be set. */
+static void
+test_supplier_migration (gconstpointer engine)
+{
+  g_autofree char *location = fresh_location (engine);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(QmSupplier) supplier = NULL, back = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
+
+  if (GPOINTER_TO_INT (engine) != QM_DB_POSTGRESQL)
+    {
+      g_autofree char *dir = g_path_get_dirname (location);
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+    }
+  g_assert_cmpint (qm_store_latest_version (), >=, SUPPLIER_VERSION);
+  g_assert_true (qm_store_create_at_version (location, SUPPLIER_VERSION - 1, &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(QmDb) db = qm_db_open (location, QM_DB_OPEN_NONE, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (qm_db_schema_version (db, NULL), ==, SUPPLIER_VERSION - 1);
+    g_assert_true (qm_db_exec (db, "INSERT INTO plan (id, name, customer, created, modified)"
+                                   " VALUES (7, 'Old plan', 'Acme', 1, 2);"
+                                   "INSERT INTO quote (id, number, plan_id, customer, created, modified)"
+                                   " VALUES (3, 'Q-2026-0001', 7, 'Acme', 1, 2);", &error));
+    g_assert_no_error (error);
+  }
+
+  store = qm_test_open_store_at (location);
+  g_assert_cmpint (qm_store_schema_version (store), ==, qm_store_latest_version ());
+  stmt = qm_db_prepare (qm_store_connection (store), "SELECT customer, customer_vat FROM quote WHERE id = 3",
+                        &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_ROW);
+  g_assert_cmpstr (qm_db_column_text (stmt, 0), ==, "Acme");
+  g_assert_cmpstr (qm_db_column_text (stmt, 1), ==, "");
+  g_clear_pointer (&stmt, qm_db_stmt_free);
+
+  supplier = qm_supplier_store_get (store, &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_supplier_is_empty (supplier));
+  g_free (supplier->name);
+  supplier->name = g_strdup ("Grüne Rechenwerke GmbH");
+  g_assert_true (qm_supplier_store_set (store, supplier, &error));
+  g_assert_no_error (error);
+  back = qm_supplier_store_get (store, &error);
+  g_assert_cmpstr (back->name, ==, "Grüne Rechenwerke GmbH");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -795,6 +854,7 @@ main (int argc, char **argv)
   g_test_add_func ("/quote-store/locked", test_locked);
   add_both ("concurrent-numbers", test_concurrent_numbers);
   add_both ("supplier", test_supplier);
+  add_both ("supplier-migration", test_supplier_migration);
   if (cluster != NULL)
     g_test_add_func ("/quote-store/postgresql/immutable", test_immutable_pg);
 

@@ -17,6 +17,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qm-quote-store-private.h"
+#include "qm-supplier-store.h"
 
 #define META_PATTERN  "quote_number_pattern"
 #define META_SEQUENCE "quote_sequence"
@@ -243,6 +244,30 @@ copy_numbering (Copy    *c,
     problem (c, _("the other database numbers quotes as '%s' and keeps that (this one: '%s')"),
              theirs, pattern);
   return qm_store_commit (c->to, what, error);
+}
+
+/* The supplier details (issue #35 item 2), as the numbering pattern: TO
+ * takes FROM's when it has none, and keeps its own when it has (a team
+ * server's are the team's), saying so when they differ. */
+static gboolean
+copy_supplier (Copy    *c,
+               GError **error)
+{
+  g_autoptr(QmSupplier) mine = qm_supplier_store_get (c->from, error);
+  g_autoptr(QmSupplier) theirs = NULL;
+
+  if (mine == NULL)
+    return FALSE;
+  if (qm_supplier_is_empty (mine))
+    return TRUE;
+  if ((theirs = qm_supplier_store_get (c->to, error)) == NULL)
+    return FALSE;
+  if (qm_supplier_is_empty (theirs))
+    return qm_supplier_store_set (c->to, mine, error);
+  if (!qm_supplier_equal (mine, theirs))
+    /* Translators: after db copy; %s is the other database's supplier name. */
+    problem (c, _("the other database has its own supplier details (%s) and keeps them"), theirs->name);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -506,7 +531,8 @@ qm_quote_store_copy (QmStore            *from,
   for (guint i = 0; i < plans->len; i++)
     g_hash_table_add (ids, &g_array_index (plans, gint64, i));
 
-  if (!copy_rates (&c, error) || !copy_numbering (&c, error) || !each_quote (&c, failed, error))
+  if (!copy_rates (&c, error) || !copy_numbering (&c, error) || !copy_supplier (&c, error) ||
+      !each_quote (&c, failed, error))
     return FALSE;
   /* Read back: every quote that was copied, and every rate, as in FROM. */
   c.write = FALSE;

@@ -683,7 +683,6 @@ insert_revision (QmStore               *store,
   header.number = number;
   header.revision = letter;
   header.customer = customer;
-  header.customer_vat = customer_vat;
   header.issued = req->issued;
   header.valid_days = f->plan->quote.valid_days;
   json = quote_json (&header, f->quote);
@@ -790,6 +789,10 @@ rebuild (QmQuoteRevision  *r,
   if (!compute (r->plan, r->estimate, r->quote, what, error))
     return FALSE;
   qm_quote_revision_header (r, &header);
+  /* The frozen JSON is the figures' and the header's of before the VAT
+   * id (its own column): a revision copied or salvaged without that
+   * column still reads. */
+  header.customer_vat = NULL;
   again = quote_json (&header, r->quote);
   /* A revision frozen before lines had keys has none in its JSON; its
    * figures must still be the same. */

@@ -1213,6 +1213,24 @@ test_supplier (gconstpointer engine)
         }
     }
 
+  /* A draft from the plan file takes them with --db, and only then. */
+  {
+    g_autofree char *plan = quote_plan ();
+    g_autofree char *with = store_file (&t, "D1.csv", NULL), *without = store_file (&t, "D2.csv", NULL);
+    g_autofree char *with_text = NULL, *without_text = NULL;
+    g_auto(Run) d1 = { 0 }, d2 = { 0 };
+
+    run_cli (&d1, "--db", t.db, "quote", plan, "--date", "2026-11-25", "-o", with, NULL);
+    run_cli (&d2, "quote", plan, "--date", "2026-11-25", "-o", without, NULL);
+    g_assert_cmpstr (d1.err, ==, "");
+    g_assert_cmpint (d1.status, ==, 0);
+    g_assert_cmpint (d2.status, ==, 0);
+    g_assert_true (g_file_get_contents (with, &with_text, NULL, NULL));
+    g_assert_true (g_file_get_contents (without, &without_text, NULL, NULL));
+    g_assert_nonnull (strstr (with_text, "Supplier,Grüne Rechenwerke GmbH\r\n"));
+    g_assert_null (strstr (without_text, "Supplier,"));
+  }
+
   /* An emptied field prints no label. */
   set_supplier (t.db, "");
   {

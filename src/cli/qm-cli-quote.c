@@ -23,6 +23,7 @@
 #include "qm-quote-diff.h"
 #include "qm-quote-json.h"
 #include "qm-quote-store.h"
+#include "qm-supplier-store.h"
 #include "qm-quote-report.h"
 #include "qm-quote-csv.h"
 #include "qm-quote-xlsx.h"
@@ -407,6 +408,7 @@ quote_draft (const QuoteArgs *a)
   g_autofree QmQuote *quote = g_new0 (QmQuote, 1);
   const char *path = a->args[0];
   Printed p = { .plan = plan, .estimate = estimate, .quote = quote };
+  g_autoptr(QmSupplier) supplier = NULL;
 
   if (!qm_cli_load_plan (path, plan))
     return QM_CLI_INPUT;
@@ -426,6 +428,23 @@ quote_draft (const QuoteArgs *a)
   p.header.customer = plan->customer;
   p.header.issued = a->issued;
   p.header.valid_days = plan->quote.valid_days;
+  /* With --db, the database's supplier details as letterhead (issue #35
+   * item 2). Only when asked: a draft from a file does not depend on
+   * whatever the default database holds. */
+  if (qm_cli_db_path != NULL)
+    {
+      g_autoptr(QmStore) store = qm_cli_open_store (QM_CLI_STORE_READ);
+      g_autoptr(GError) error = NULL;
+
+      if (store == NULL)
+        return QM_CLI_INPUT;
+      if ((supplier = qm_supplier_store_get (store, &error)) == NULL)
+        {
+          qm_cli_error ("%s", error->message);
+          return QM_CLI_INPUT;
+        }
+      p.header.supplier = supplier;
+    }
   return emit (&p, a);
 }
 

@@ -91,7 +91,7 @@ write_supplier (Writer           *w,
                 lxw_worksheet    *s,
                 const QmSupplier *supplier)
 {
-  static const char *const bank_keys[] = { "bank", "iban", "bic" };
+  static const char *const bank_keys[] = { "bank", "iban", "bic", NULL };
   lxw_row_t row[2] = { 0, 0 };
 
   if (qm_supplier_is_empty (supplier))

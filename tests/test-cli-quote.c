@@ -17,6 +17,7 @@
 #include "qm-test-pdf.h"
 #include "qm-test-pg.h"
 #include "qm-test-util.h"
+#include "qm-supplier-store.h"
 
 static char *
 quote_plan (void)
@@ -377,13 +378,19 @@ test_per_line (void)
         g_assert_null (strstr (row, "%"));
     }
 
-  /* The PDF, read back: each row's cells between its item and the next. */
+  /* The PDF, read back: each row's cells between its item and the next.
+   * Since the lines are numbered (issue #35 item 2) the item column is
+   * narrower and "Compute fabric switches" wraps after "fabric": a row is
+   * found by its label's first line. */
   run_cli (&p, "quote", plan, "--date", "2026-11-25", "-o", pdf, NULL);
   g_assert_cmpint (p.status, ==, 0);
   text = qm_test_pdf_text (pdf, NULL);
   for (guint i = 0; i < 4; i++)
     {
-      g_autofree char *row = between (text, fabric_items[i], fabric_items[i + 1]);
+      static const char *const first_lines[] = {
+        "Compute fabric", "Storage fabric", "Fabric cables", "Optical transceivers", "Racks",
+      };
+      g_autofree char *row = between (text, first_lines[i], first_lines[i + 1]);
 
       g_test_message ("PDF: %s", row);
       if (fabric_discounts[i] != NULL)
@@ -940,6 +947,40 @@ check_glyphs (PopplerPage *page,
   return lowest;
 }
 
+/* Every page of @pdf in @language: its footer, no glyph on another,
+ * nothing in the margins, and at least half full but the last (rendered
+ * as build/quote-pdf-NAME-N.png). Adds each page's words to @pages, then
+ * NULL. */
+static void
+check_pages (PopplerDocument *pdf,
+             const char      *language,
+             const char      *name,
+             GPtrArray       *pages)
+{
+  int n_pages = poppler_document_get_n_pages (pdf);
+
+  for (int i = 0; i < n_pages; i++)
+    {
+      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
+      /* "Page n of m", as po/de.po and po/zh_CN.po translate it. */
+      const char *format = g_str_equal (language, "de") ? "Seite %d von %d"
+                           : g_str_equal (language, "zh_CN") ? "第 %d 页，共 %d 页" : "Page %d of %d";
+      g_autofree char *footer = g_strdup_printf (format, i + 1, n_pages);
+      g_autofree char *text = poppler_page_get_text (page);
+      double lowest, w, h;
+
+      g_ptr_array_add (pages, page_words (page));
+      poppler_page_get_size (page, &w, &h);
+      lowest = check_glyphs (page, text);
+      check_rendered (page, name, i);
+      g_assert_nonnull (strstr (text, footer));
+      /* At least half of the text area used, but on the last page. */
+      if (i < n_pages - 1)
+        g_assert_cmpfloat (lowest, >=, PAGE_MARGIN + (h - 2 * PAGE_MARGIN - 18.0) / 2);
+    }
+  g_ptr_array_add (pages, NULL);
+}
+
 /* The quote's PDF paginated as a document, in English, German and
  * Chinese: every quantity extracted whole (never wrapped inside its
  * column), every word of the lines table's header whole ("Menge",
@@ -965,8 +1006,8 @@ test_pdf_layout (gconstpointer data)
   JsonArray *lines;
   int n_pages, last_page;
   static const char *const header_words[][2] = {
-    { "C", "Item Qty List unit price (EUR) Discount Net unit price (EUR) Total (EUR)" },
-    { "de", "Posten Menge Listenpreis je Einheit (EUR) Rabatt Nettopreis je Einheit (EUR) Summe (EUR)" },
+    { "C", "No. Item Qty List unit price (EUR) Discount Net unit price (EUR) Total (EUR)" },
+    { "de", "Pos. Posten Menge Listenpreis je Einheit (EUR) Rabatt Nettopreis je Einheit (EUR) Summe (EUR)" },
   };
 
   g_setenv ("LANGUAGE", language, TRUE);
@@ -981,26 +1022,7 @@ test_pdf_layout (gconstpointer data)
   pdf = poppler_document_new_from_file (uri, NULL, &error);
   g_assert_no_error (error);
   n_pages = poppler_document_get_n_pages (pdf);
-  for (int i = 0; i < n_pages; i++)
-    {
-      g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, i);
-      /* "Page n of m", as po/de.po and po/zh_CN.po translate it. */
-      const char *format = g_str_equal (language, "de") ? "Seite %d von %d"
-                           : g_str_equal (language, "zh_CN") ? "第 %d 页，共 %d 页" : "Page %d of %d";
-      g_autofree char *footer = g_strdup_printf (format, i + 1, n_pages);
-      g_autofree char *text = poppler_page_get_text (page);
-      double lowest, w, h;
-
-      g_ptr_array_add (pages, page_words (page));
-      poppler_page_get_size (page, &w, &h);
-      lowest = check_glyphs (page, text);
-      check_rendered (page, language, i);
-      g_assert_nonnull (strstr (text, footer));
-      /* At least half of the text area used, but on the last page. */
-      if (i < n_pages - 1)
-        g_assert_cmpfloat (lowest, >=, PAGE_MARGIN + (h - 2 * PAGE_MARGIN - 18.0) / 2);
-    }
-  g_ptr_array_add (pages, NULL);
+  check_pages (pdf, language, language, pages);
 
   /* Each quantity whole, as a word. */
   lines = json_object_get_array_member (root, "lines");
@@ -1010,8 +1032,9 @@ test_pdf_layout (gconstpointer data)
       g_autofree char *qty = grouped (llround (json_object_get_double_member (l, "qty")) * 100);
 
       qty[strlen (qty) - 3] = '\0';  /* whole units: no ".00" */
-      g_assert_true (has_word (g_ptr_array_index (pages, 0), qty) ||
-                     (n_pages > 1 && has_word (g_ptr_array_index (pages, 1), qty)));
+      if (!(has_word (g_ptr_array_index (pages, 0), qty) ||
+            (n_pages > 1 && has_word (g_ptr_array_index (pages, 1), qty))))
+        g_error ("%s: the quantity %s is not a whole word on page 1 or 2", language, qty);
       if (json_object_get_boolean_member (l, "accepted"))
         {
           g_free (last_total);
@@ -1056,6 +1079,212 @@ test_pdf_layout (gconstpointer data)
   g_rmdir (dir);
 }
 
+/* ------------------------------------------------------------------ */
+/* The supplier on the quote (issue #35 item 2)                        */
+
+#define SUPPLIER_ADDRESS "Musterstraße 1\n10115 Berlin\nGermany"
+
+static void
+set_supplier (const char *db,
+              const char *bic)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmStore) store = qm_store_open (db, &error);
+  g_autoptr(QmSupplier) s = qm_supplier_new ();
+
+  g_assert_no_error (error);
+#define SET(f, v) (g_free (s->f), s->f = g_strdup (v))
+  SET (name, "Grüne Rechenwerke GmbH");
+  SET (address, SUPPLIER_ADDRESS);
+  SET (vat_id, "DE811907980");
+  SET (registration, "HRB 123456 B, Amtsgericht Charlottenburg");
+  SET (email, "angebote@gruene-rechenwerke.example");
+  SET (phone, "+49 30 1234567");
+  SET (bank, "Berliner Sparkasse");
+  SET (iban, "DE89 3704 0044 0532 0130 00");
+  SET (bic, bic);
+#undef SET
+  g_assert_true (qm_supplier_store_set (store, s, &error));
+  g_assert_no_error (error);
+}
+
+/* A stored quote shows the store's supplier: its name, address, VAT id,
+ * registration and contact as a letterhead above the title, the bank
+ * details with the payment terms, the customer's VAT id beside the
+ * customer, and the lines numbered 1, 2, 3 ... in the first column; an
+ * empty field prints no label. Laid out as the drafts are (no glyph on
+ * another, pages half full, quantities whole), in English and German;
+ * the workbook and the CSV carry the same fields. */
+static void
+test_supplier (gconstpointer engine)
+{
+  g_auto(Store) t = { 0 };
+  g_auto(Run) save = { 0 }, json = { 0 }, nobic = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *csv = NULL, *xlsx = NULL, *csv_text = NULL, *strings = NULL, *sheet = NULL;
+  JsonObject *root;
+  JsonArray *lines;
+  static const char *const languages[] = { "C", "de" };
+  static const char *const shown[][2] = {
+    /* English, German */
+    { "Grüne Rechenwerke GmbH", "Grüne Rechenwerke GmbH" },
+    { "Musterstraße 1", "Musterstraße 1" },
+    { "10115 Berlin", "10115 Berlin" },
+    { "VAT ID: DE811907980", "USt-IdNr.: DE811907980" },
+    { "Company registration: HRB 123456 B, Amtsgericht Charlottenburg",
+      "Handelsregister: HRB 123456 B, Amtsgericht Charlottenburg" },
+    { "E-mail: angebote@gruene-rechenwerke.example", "E-Mail: angebote@gruene-rechenwerke.example" },
+    { "Phone: +49 30 1234567", "Telefon: +49 30 1234567" },
+    { "Bank: Berliner Sparkasse", "Bank: Berliner Sparkasse" },
+    { "IBAN: DE89 3704 0044 0532 0130 00", "IBAN: DE89 3704 0044 0532 0130 00" },
+    { "BIC / SWIFT: BELADEBEXXX", "BIC / SWIFT: BELADEBEXXX" },
+    { "Customer VAT ID: FR40303265045", "USt-IdNr. des Kunden: FR40303265045" },
+  };
+
+  store_init (&t, engine);
+  set_supplier (t.db, "BELADEBEXXX");
+  run_cli (&save, "--db", t.db, "quote", PLAN_NAME, "--save", "--date", "2026-11-25",
+           "--customer-vat", "FR40303265045", NULL);
+  g_assert_cmpstr (save.err, ==, "");
+  g_assert_cmpint (save.status, ==, 0);
+  run_cli (&json, "--db", t.db, "quote", "show", "Q-2026-0001", "--json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  root = parse (json.out, parser);
+  lines = json_object_get_array_member (root, "lines");
+  g_assert_cmpuint (json_array_get_length (lines), >=, 3);
+  {
+    JsonObject *q = json_object_get_object_member (root, "quote");
+    JsonObject *s = json_object_get_object_member (q, "supplier");
+
+    g_assert_cmpstr (json_object_get_string_member (q, "customer_vat_id"), ==, "FR40303265045");
+    g_assert_cmpstr (json_object_get_string_member (s, "iban"), ==, "DE89 3704 0044 0532 0130 00");
+  }
+
+  for (guint k = 0; k < G_N_ELEMENTS (languages); k++)
+    {
+      const char *language = languages[k];
+      g_autofree char *pdf_path = store_file (&t, "Q.pdf", NULL);
+      g_autofree char *uri = g_filename_to_uri (pdf_path, NULL, NULL);
+      g_autofree char *name = g_strdup_printf ("supplier-%s", language);
+      g_autofree char *text = NULL, *flat = NULL;
+      g_autoptr(PopplerDocument) pdf = NULL;
+      g_autoptr(GPtrArray) pages = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GError) error = NULL;
+      g_auto(Run) show = { 0 };
+
+      g_setenv ("LANGUAGE", language, TRUE);
+      run_cli (&show, "--db", t.db, "quote", "show", "Q-2026-0001", "-o", pdf_path, NULL);
+      g_unsetenv ("LANGUAGE");
+      g_assert_cmpstr (show.err, ==, "");
+      g_assert_cmpint (show.status, ==, 0);
+      text = qm_test_pdf_text (pdf_path, NULL);
+      flat = g_strdelimit (g_strdup (text), "\n", ' ');
+      for (guint i = 0; i < G_N_ELEMENTS (shown); i++)
+        if (strstr (flat, shown[i][k]) == NULL)
+          g_error ("%s: '%s' is not on the quote", language, shown[i][k]);
+
+      pdf = poppler_document_new_from_file (uri, NULL, &error);
+      g_assert_no_error (error);
+      check_pages (pdf, language, name, pages);
+      /* The letterhead above the title, on page 1. */
+      {
+        g_autoptr(PopplerPage) page = poppler_document_get_page (pdf, 0);
+        g_autofree char *first = poppler_page_get_text (page);
+        const char *title = strstr (first, k == 0 ? "Quote Q-2026-0001" : "Angebot Q-2026-0001");
+        const char *head = strstr (first, "Grüne Rechenwerke GmbH");
+
+        g_assert_nonnull (title);
+        g_assert_nonnull (head);
+        g_assert_true (head < title);
+      }
+      /* Each line's number is a word of its own at the start of its row,
+       * followed by the line's label; each quantity whole. */
+      for (guint i = 0; i < json_array_get_length (lines); i++)
+        {
+          JsonObject *l = json_array_get_object_element (lines, i);
+          g_autofree char *qty = grouped (llround (json_object_get_double_member (l, "qty")) * 100);
+          g_autofree char *row = NULL;
+          gboolean found = FALSE;
+
+          qty[strlen (qty) - 3] = '\0';
+          row = g_strdup_printf ("\n%u\n", i + 1);
+          for (guint p = 0; pages->pdata[p] != NULL; p++)
+            found = found || (strstr (pages->pdata[p], row) != NULL && has_word (pages->pdata[p], qty));
+          if (!found)
+            g_error ("%s: line %u (qty %s) is not numbered as a word of its own", language, i + 1, qty);
+        }
+    }
+
+  /* A draft from the plan file takes them with --db, and only then. */
+  {
+    g_autofree char *plan = quote_plan ();
+    g_autofree char *with = store_file (&t, "D1.csv", NULL), *without = store_file (&t, "D2.csv", NULL);
+    g_autofree char *with_text = NULL, *without_text = NULL;
+    g_auto(Run) d1 = { 0 }, d2 = { 0 };
+
+    run_cli (&d1, "--db", t.db, "quote", plan, "--date", "2026-11-25", "-o", with, NULL);
+    run_cli (&d2, "quote", plan, "--date", "2026-11-25", "-o", without, NULL);
+    g_assert_cmpstr (d1.err, ==, "");
+    g_assert_cmpint (d1.status, ==, 0);
+    g_assert_cmpint (d2.status, ==, 0);
+    g_assert_true (g_file_get_contents (with, &with_text, NULL, NULL));
+    g_assert_true (g_file_get_contents (without, &without_text, NULL, NULL));
+    g_assert_nonnull (strstr (with_text, "Supplier,Grüne Rechenwerke GmbH\r\n"));
+    g_assert_null (strstr (without_text, "Supplier,"));
+  }
+
+  /* An emptied field prints no label. */
+  set_supplier (t.db, "");
+  {
+    g_autofree char *pdf_path = store_file (&t, "Q2.pdf", NULL);
+    g_autofree char *text = NULL;
+
+    run_cli (&nobic, "--db", t.db, "quote", "show", "Q-2026-0001", "-o", pdf_path, NULL);
+    g_assert_cmpint (nobic.status, ==, 0);
+    text = qm_test_pdf_text (pdf_path, NULL);
+    g_assert_null (strstr (text, "BIC"));
+    g_assert_nonnull (strstr (text, "IBAN: DE89"));
+  }
+
+  /* The workbook and the CSV carry the same fields. */
+  csv = store_file (&t, "Q.csv", NULL);
+  xlsx = store_file (&t, "Q.xlsx", NULL);
+  {
+    g_auto(Run) c = { 0 }, x = { 0 };
+
+    run_cli (&c, "--db", t.db, "quote", "show", "Q-2026-0001", "-o", csv, NULL);
+    run_cli (&x, "--db", t.db, "quote", "show", "Q-2026-0001", "-o", xlsx, NULL);
+    g_assert_cmpint (c.status, ==, 0);
+    g_assert_cmpint (x.status, ==, 0);
+  }
+  g_assert_true (g_file_get_contents (csv, &csv_text, NULL, NULL));
+  g_assert_nonnull (strstr (csv_text, "Customer VAT ID,FR40303265045\r\n"));
+  g_assert_nonnull (strstr (csv_text, "Supplier,Grüne Rechenwerke GmbH\r\n"));
+  g_assert_nonnull (strstr (csv_text, "Address,\"" SUPPLIER_ADDRESS "\"\r\n"));
+  g_assert_nonnull (strstr (csv_text, "VAT ID,DE811907980\r\n"));
+  g_assert_nonnull (strstr (csv_text, "IBAN,DE89 3704 0044 0532 0130 00\r\n"));
+  g_assert_null (strstr (csv_text, "BIC"));
+  strings = qm_test_zip_member (xlsx, "xl/sharedStrings.xml");
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *want[] = { "Musterstraße 1, 10115 Berlin, Germany",
+                             "FR40303265045" };
+
+      g_assert_nonnull (strstr (strings, want[i]));
+    }
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    if (!g_str_equal (qm_supplier_fields[i].key, "bic") && !g_str_equal (qm_supplier_fields[i].key, "name"))
+      {
+        g_autofree char *label = g_strdup_printf (">%s<", qm_supplier_fields[i].label);
+
+        g_assert_nonnull (strstr (strings, label));
+      }
+  g_assert_null (strstr (strings, "BIC"));
+  /* The line table keeps its place: the servers' row is still row 9. */
+  sheet = qm_test_zip_member (xlsx, "xl/worksheets/sheet1.xml");
+  g_assert_nonnull (strstr (sheet, "<f>ROUND(E9*(1-F9),2)</f>"));
+}
+
 /* The SQLite case keeps its old name. */
 static void
 add_both (const char    *name,
@@ -1093,6 +1322,7 @@ main (int   argc,
   g_test_add_func ("/cli/quote/per-line", test_per_line);
   add_both ("save-list-show", test_save_list_show);
   g_test_add_func ("/cli/quote/reprint", test_reprint);
+  add_both ("supplier", test_supplier);
   add_both ("expired-stored", test_expired_stored);
   add_both ("rates", test_rates);
   add_both ("stored-terms-printed", test_stored_terms_printed);

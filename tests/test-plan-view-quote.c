@@ -20,6 +20,7 @@
 #include "qm-price-age.h"
 #include "qm-quote-store.h"
 #include "qm-store-roles.h"
+#include "qm-supplier-store.h"
 #include "qm-test-fixture.h"
 #include "qm-test-pdf.h"
 #include "qm-test-ui.h"
@@ -662,6 +663,43 @@ exported_text (QmPlanView *view,
   return g_strdelimit (text, "\n", ' ');
 }
 
+/* The quote the app exports, a draft as much as a saved revision, has
+ * the store's supplier as its letterhead and bank details (issue #35
+ * item 2); before any are set it has none. */
+static void
+test_supplier_letterhead (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(QmPlanEditor) editor = NULL;
+  g_autoptr(QmSupplier) supplier = qm_supplier_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  QmPlan plan;
+  QmPlanView *view;
+  GtkWindow *window;
+
+  load_example (QUOTE_EXAMPLE, &plan);
+  view = show_saved (f, &plan, &editor, &window);
+  before = exported_text (view, "plan-view-quote-supplier-0.pdf");
+  g_assert_null (strstr (before, "VAT ID"));
+  g_assert_null (strstr (before, "IBAN"));
+
+  g_free (supplier->name);
+  supplier->name = g_strdup ("Grüne Rechenwerke GmbH");
+  g_free (supplier->vat_id);
+  supplier->vat_id = g_strdup ("DE811907980");
+  g_free (supplier->iban);
+  supplier->iban = g_strdup ("DE89 3704 0044 0532 0130 00");
+  g_assert_true (qm_supplier_store_set (f->store, supplier, &error));
+  g_assert_no_error (error);
+  after = exported_text (view, "plan-view-quote-supplier-1.pdf");
+  g_assert_nonnull (strstr (after, "Grüne Rechenwerke GmbH"));
+  g_assert_nonnull (strstr (after, "VAT ID: DE811907980"));
+  g_assert_nonnull (strstr (after, "IBAN: DE89 3704 0044 0532 0130 00"));
+  g_assert_null (strstr (after, "BIC"));
+  close_window (window);
+}
+
 /* Save Quote numbers the quote, the plan's quote_ref takes the number
  * (also in the plans list), and Save Revision gives B with its note. The
  * PDF exported from the view is the saved revision's (issue #35 item 3):
@@ -705,6 +743,9 @@ test_save_and_revise (Fixture       *f,
   /* A first issue has nothing to say what changed. */
   g_assert_null (qm_test_find_named (GTK_WIDGET (dialog), "quote-save-note"));
   gtk_editable_set_text (dialog_field (dialog, "quote-save-customer"), "Acme Research AG");
+  /* The customer's VAT id, beside the customer (issue #35 item 2). */
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-customer-vat")), ==, "");
+  gtk_editable_set_text (dialog_field (dialog, "quote-save-customer-vat"), "CHE-123.456.789 MWST");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-payment-terms"), "30 days net");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-project"), "Pretraining 2027");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-prepared-by"), "Ada Lovelace");
@@ -727,6 +768,7 @@ test_save_and_revise (Fixture       *f,
   g_assert_nonnull (strstr (pdf_a, "Revision A"));
   g_assert_null (strstr (pdf_a, "Draft"));
   g_assert_nonnull (strstr (pdf_a, "Customer: Acme Research AG"));
+  g_assert_nonnull (strstr (pdf_a, "Customer VAT ID: CHE-123.456.789 MWST"));
   g_assert_nonnull (strstr (pdf_a, "Project: Pretraining 2027"));
   g_assert_nonnull (strstr (pdf_a, "Prepared by: Ada Lovelace"));
   g_assert_nonnull (strstr (pdf_a, "Payment terms: 30 days net"));
@@ -736,6 +778,8 @@ test_save_and_revise (Fixture       *f,
   dialog = find_save_dialog (NULL);
   g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-customer")), ==, "Acme Research AG");
   g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-payment-terms")), ==, "30 days net");
+  g_assert_cmpstr (gtk_editable_get_text (dialog_field (dialog, "quote-save-customer-vat")), ==,
+                   "CHE-123.456.789 MWST");
   gtk_editable_set_text (dialog_field (dialog, "quote-save-terms"), "Delivery ex works");
   dialog = press_save (dialog, TRUE);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (dialog),
@@ -752,6 +796,7 @@ test_save_and_revise (Fixture       *f,
   g_assert_cmpstr (b->revision, ==, "B");
   g_assert_cmpstr (b->note, ==, "Spares raised to 8 %");
   g_assert_cmpstr (b->customer, ==, "Acme Research AG");
+  g_assert_cmpstr (b->customer_vat, ==, "CHE-123.456.789 MWST");
   g_assert_cmpstr (b->terms, ==, "Delivery ex works");
   g_assert_cmpstr (qm_plan_editor_get_plan (editor)->quote_ref, ==, number);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (qm_test_find_named (GTK_WIDGET (view), "quote-state"))),
@@ -768,6 +813,7 @@ test_save_and_revise (Fixture       *f,
   g_assert_null (strstr (pdf_next, "Revision B"));
   g_assert_nonnull (strstr (pdf_next, number));
   g_assert_nonnull (strstr (pdf_next, "Customer: Acme Research AG"));
+  g_assert_nonnull (strstr (pdf_next, "Customer VAT ID: CHE-123.456.789 MWST"));
   g_assert_nonnull (strstr (pdf_next, "Project: Pretraining 2027"));
   scroll_to (GTK_WIDGET (view), qm_test_find_named (GTK_WIDGET (view), "quote-state"));
   qm_test_screenshot (GTK_WIDGET (window), "plan-view-quote-saved-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
@@ -904,6 +950,7 @@ main (int argc, char **argv)
   ADD ("/plan-view-quote/customer-saved", test_customer_saved);
   ADD ("/plan-view-quote/save-and-revise", test_save_and_revise);
   ADD ("/plan-view-quote/store-rate", test_store_rate);
+  ADD ("/plan-view-quote/supplier-letterhead", test_supplier_letterhead);
   ADD ("/plan-view-quote/read-only", test_read_only);
 #undef ADD
   return g_test_run ();

@@ -1,15 +1,18 @@
 /* test-preferences-window.c: every preference is stored in GSettings, and
- * each spin button is named after its row.
+ * each spin button is named after its row; the supplier details are
+ * stored in the database (issue #35 item 2).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 
 #include "qm-a11y.h"
 #include "qm-preferences-window.h"
 #include "qm-price-age.h"
+#include "qm-supplier-store.h"
 #include "qm-test-ui.h"
 
 static GtkWidget *
@@ -147,6 +150,157 @@ test_settings (void)
   g_assert_null (weak);
 }
 
+/* The first GtkTextView under @widget. */
+static GtkWidget *
+find_text_view (GtkWidget *widget)
+{
+  if (GTK_IS_TEXT_VIEW (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_text_view (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The entry of the Supplier page's row @title, named after its row. */
+static GtkWidget *
+supplier_entry (GtkWidget  *prefs,
+                const char *title)
+{
+  GtkWidget *row = find_row (prefs, title), *entry;
+
+  if (row == NULL)
+    g_error ("no row '%s' on the Supplier page", title);
+  g_assert_true (ADW_IS_ACTION_ROW (row));
+  entry = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));
+  g_assert_true (GTK_IS_ENTRY (entry));
+  g_assert_cmpstr (qm_a11y_get_label (entry), ==, title);
+  return entry;
+}
+
+static void
+type_into (GtkWidget  *prefs,
+           const char *title,
+           const char *text)
+{
+  GtkWidget *entry = supplier_entry (prefs, title);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+}
+
+/* The Supplier page: empty on a new database; each field typed is saved
+ * to the store by Save (and by closing the window), the address with its
+ * lines; a new window shows them again; a field emptied is emptied in the
+ * store. */
+static void
+test_supplier (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qm-prefs-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "q.db", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmStore) store = qm_store_open (path, &error);
+  g_autoptr(QmSupplier) saved = NULL, closed = NULL;
+  QmPreferencesWindow *prefs;
+  GObject *weak;
+  GtkWidget *address, *save, *row;
+  GtkTextIter start, end;
+  g_autofree char *shown = NULL;
+
+  g_assert_no_error (error);
+  prefs = qm_preferences_window_new (NULL);
+  weak = G_OBJECT (prefs);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  qm_preferences_window_set_store (prefs, store);
+  gtk_window_set_default_size (GTK_WINDOW (prefs), 560, 1000);
+  gtk_window_present (GTK_WINDOW (prefs));
+
+  row = supplier_entry (GTK_WIDGET (prefs), "Company name");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "");
+  type_into (GTK_WIDGET (prefs), "Company name", "Grüne Rechenwerke GmbH");
+  type_into (GTK_WIDGET (prefs), "VAT ID", "DE811907980");
+  type_into (GTK_WIDGET (prefs), "Company registration", "HRB 123456 B, Amtsgericht Charlottenburg");
+  type_into (GTK_WIDGET (prefs), "E-mail", "angebote@gruene-rechenwerke.example");
+  type_into (GTK_WIDGET (prefs), "Phone", "+49 30 1234567");
+  type_into (GTK_WIDGET (prefs), "Bank", "Berliner Sparkasse");
+  type_into (GTK_WIDGET (prefs), "IBAN", "DE89 3704 0044 0532 0130 00");
+  type_into (GTK_WIDGET (prefs), "BIC / SWIFT", "BELADEBEXXX");
+  address = find_text_view (GTK_WIDGET (prefs));
+  g_assert_nonnull (address);
+  g_assert_cmpstr (qm_a11y_get_label (address), ==, "Address");
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (address)),
+                            "Musterstraße 1\n10115 Berlin\nGermany\n", -1);
+
+  /* Nothing is written until Save. */
+  saved = qm_supplier_store_get (store, &error);
+  g_assert_true (qm_supplier_is_empty (saved));
+  g_clear_pointer (&saved, qm_supplier_free);
+
+  {
+    GtkWidget *page = gtk_widget_get_ancestor (address, ADW_TYPE_PREFERENCES_PAGE);
+
+    adw_preferences_window_set_visible_page (ADW_PREFERENCES_WINDOW (prefs), ADW_PREFERENCES_PAGE (page));
+  }
+  qm_test_screenshot (GTK_WIDGET (prefs), "preferences-supplier-light.png", ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (prefs), 360, 640);
+  qm_test_screenshot (GTK_WIDGET (prefs), "preferences-supplier-narrow-dark.png", ADW_COLOR_SCHEME_FORCE_DARK);
+
+  save = gtk_widget_get_ancestor (address, ADW_TYPE_PREFERENCES_GROUP);
+  g_assert_nonnull (save);
+  /* The Save button is the group's header suffix. */
+  {
+    g_autoptr(GtkWidget) suffix = NULL;
+
+    g_object_get (save, "header-suffix", &suffix, NULL);
+    g_assert_true (GTK_IS_BUTTON (suffix));
+    g_assert_true (gtk_widget_get_sensitive (suffix));
+    g_signal_emit_by_name (suffix, "clicked");
+    g_assert_false (gtk_widget_get_sensitive (suffix));
+  }
+  saved = qm_supplier_store_get (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (saved->name, ==, "Grüne Rechenwerke GmbH");
+  g_assert_cmpstr (saved->address, ==, "Musterstraße 1\n10115 Berlin\nGermany");
+  g_assert_cmpstr (saved->vat_id, ==, "DE811907980");
+  g_assert_cmpstr (saved->registration, ==, "HRB 123456 B, Amtsgericht Charlottenburg");
+  g_assert_cmpstr (saved->email, ==, "angebote@gruene-rechenwerke.example");
+  g_assert_cmpstr (saved->phone, ==, "+49 30 1234567");
+  g_assert_cmpstr (saved->bank, ==, "Berliner Sparkasse");
+  g_assert_cmpstr (saved->iban, ==, "DE89 3704 0044 0532 0130 00");
+  g_assert_cmpstr (saved->bic, ==, "BELADEBEXXX");
+
+  /* An emptied field, saved by closing the window. */
+  type_into (GTK_WIDGET (prefs), "BIC / SWIFT", "");
+  gtk_window_close (GTK_WINDOW (prefs));
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+  closed = qm_supplier_store_get (store, &error);
+  g_assert_cmpstr (closed->bic, ==, "");
+  g_assert_cmpstr (closed->iban, ==, "DE89 3704 0044 0532 0130 00");
+
+  /* A new window shows what the store has. */
+  prefs = qm_preferences_window_new (NULL);
+  weak = G_OBJECT (prefs);
+  g_object_add_weak_pointer (weak, (gpointer *) &weak);
+  qm_preferences_window_set_store (prefs, store);
+  row = supplier_entry (GTK_WIDGET (prefs), "VAT ID");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "DE811907980");
+  address = find_text_view (GTK_WIDGET (prefs));
+  gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (GTK_TEXT_VIEW (address)), &start, &end);
+  shown = gtk_text_buffer_get_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (address)), &start, &end, FALSE);
+  g_assert_cmpstr (shown, ==, "Musterstraße 1\n10115 Berlin\nGermany");
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  qm_test_wait_until_null (&weak);
+  g_assert_null (weak);
+
+  g_clear_pointer (&store, qm_store_free);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -154,6 +308,7 @@ main (int argc, char **argv)
     return 0;
 
   g_test_add_func ("/preferences-window/settings", test_settings);
+  g_test_add_func ("/preferences-window/supplier", test_supplier);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "qm-quote-store.h"
+#include "qm-supplier-store.h"
 #include "qm-test-cli.h"
 #include "qm-test-pg.h"
 #include "qm-test-store.h"
@@ -51,6 +52,9 @@ set_rate (QmStore    *store,
   g_assert_no_error (error);
 }
 
+/* The customer's VAT id the next quote() gives its quote, or NULL. */
+static const char *next_customer_vat;
+
 static char *
 quote (QmStore    *store,
        gint64      plan_id,
@@ -59,7 +63,7 @@ quote (QmStore    *store,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(QmQuoteRevision) rev = NULL;
-  QmQuoteRequest req = { .plan_id = plan_id, .note = note };
+  QmQuoteRequest req = { .plan_id = plan_id, .note = note, .customer_vat = next_customer_vat };
 
   g_assert_true (qm_quote_date_parse (date, &req.issued));
   rev = qm_quote_store_save_revision (store, &req, &error);
@@ -131,6 +135,8 @@ assert_same_quotes (const char *a,
           g_assert_cmpfloat (x->exchange_rate, ==, y->exchange_rate);
           g_assert_cmpint (x->state, ==, y->state);
           g_assert_cmpstr (x->customer, ==, y->customer);
+          g_assert_cmpstr (x->customer_vat, ==, y->customer_vat);
+          g_assert_true (qm_supplier_equal (x->supplier, y->supplier));
           revisions++;
         }
       /* The quote refers to the same plan, or to none in either. */
@@ -170,7 +176,20 @@ test_round_trip (void)
     /* A third has no short decimal: SQLite prints it in 15 digits. */
     set_rate (store, "EUR", 1.0 / 3.0, "2026-06-01", "Test, a third");
     set_rate (store, "CHF", 0.88, "2026-01-02", "SNB Zürich");
+    /* The supplier details and a customer's VAT id go along (issue #35
+     * item 2). */
+    {
+      g_autoptr(QmSupplier) supplier = qm_supplier_new ();
+
+      g_free (supplier->name);
+      supplier->name = g_strdup ("Grüne Rechenwerke GmbH");
+      g_free (supplier->iban);
+      supplier->iban = g_strdup ("DE89 3704 0044 0532 0130 00");
+      g_assert_true (qm_supplier_store_set (store, supplier, &error));
+    }
+    next_customer_vat = "DE811907980";
     q1 = quote (store, p1, "2026-11-25", NULL);
+    next_customer_vat = NULL;
     b = quote (store, p1, "2026-11-30", "Servers 5 % cheaper «»");
     g_assert_cmpstr (b, ==, q1);
     q2 = quote (store, p2, "2026-11-25", NULL);
@@ -192,6 +211,14 @@ test_round_trip (void)
   g_assert_nonnull (strstr (r.out, "All 3 quotes, their revisions and the rates match"));
   run_clear (&r);
   g_assert_cmpuint (assert_same_quotes (first, uri), ==, 4);
+  {
+    g_autoptr(QmStore) store = qm_test_open_store_at (uri);
+    g_autoptr(QmSupplier) supplier = qm_supplier_store_get (store, NULL);
+    g_autoptr(QmQuoteRevision) a = qm_quote_store_load_revision (store, q1, "A", NULL);
+
+    g_assert_cmpstr (supplier->name, ==, "Grüne Rechenwerke GmbH");
+    g_assert_cmpstr (a->customer_vat, ==, "DE811907980");
+  }
 
   /* Again: nothing copied twice. */
   run_cli (&r, "db", "copy", first, uri, NULL);

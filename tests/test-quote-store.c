@@ -10,6 +10,8 @@
 #include "qm-catalog-store.h"
 #include "qm-db.h"
 #include "qm-quote-store.h"
+#include "qm-store-private.h"
+#include "qm-supplier-store.h"
 #include "qm-test-pg.h"
 #include "qm-test-store.h"
 
@@ -700,6 +702,137 @@ add_both (const char    *name,
   qm_test_add_both_engines ("quote-store", name, cluster != NULL, func);
 }
 
+/* The supplier details (issue #35 item 2): none until set, every field
+ * back as written (a multi-line address, umlauts), replaced whole by the
+ * next set, and kept across a reopen; the customer's VAT id goes with the
+ * customer onto each revision. */
+static void
+test_supplier (gconstpointer engine)
+{
+  g_autofree char *location = fresh_location (engine);
+  g_autoptr(QmStore) store = qm_test_open_store_at (location);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSupplier) empty = NULL, back = NULL, again = NULL;
+  g_autoptr(QmSupplier) mine = qm_supplier_new ();
+  g_autoptr(QmQuoteRevision) a = NULL, b = NULL, reread = NULL;
+  QmQuoteRequest req = { 0 };
+  gint64 plan;
+
+  empty = qm_supplier_store_get (store, &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_supplier_is_empty (empty));
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    g_assert_cmpstr (QM_SUPPLIER_FIELD (empty, &qm_supplier_fields[i]), ==, "");
+
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    {
+      char **f = &QM_SUPPLIER_FIELD (mine, &qm_supplier_fields[i]);
+
+      g_free (*f);
+      *f = g_strdup_printf ("%s of Grüne Rechenwerke", qm_supplier_fields[i].key);
+    }
+  g_free (mine->address);
+  mine->address = g_strdup ("Grüne Rechenwerke GmbH\nMusterstraße 1\n10115 Berlin\nGermany");
+  g_free (mine->iban);
+  mine->iban = g_strdup ("DE89 3704 0044 0532 0130 00");
+  g_assert_true (qm_supplier_store_set (store, mine, &error));
+  g_assert_no_error (error);
+  back = qm_supplier_store_get (store, &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_supplier_equal (back, mine));
+  g_assert_cmpstr (back->address, ==, "Grüne Rechenwerke GmbH\nMusterstraße 1\n10115 Berlin\nGermany");
+
+  /* A second set replaces every field, emptied ones too. */
+  g_free (mine->bic);
+  mine->bic = g_strdup ("");
+  g_free (mine->name);
+  mine->name = g_strdup ("Grüne Rechenwerke GmbH");
+  g_assert_true (qm_supplier_store_set (store, mine, &error));
+  g_assert_no_error (error);
+
+  plan = save_plan (store, "Acme 70B", "Acme Corp");
+  set_rate (store, "EUR", 0.92, "2026-01-01");
+  req.plan_id = plan;
+  req.customer_vat = "FR40303265045";
+  g_assert_true (qm_quote_date_parse ("2026-11-25", &req.issued));
+  a = qm_quote_store_save_revision (store, &req, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (a->customer, ==, "Acme Corp");
+  g_assert_cmpstr (a->customer_vat, ==, "FR40303265045");
+  /* Kept on the quote for the next revision, unless changed. */
+  b = save_revision (store, plan, "2026-11-30", NULL);
+  g_assert_cmpstr (b->customer_vat, ==, "FR40303265045");
+
+  g_clear_pointer (&store, qm_store_free);
+  store = qm_test_open_store_at (location);
+  again = qm_supplier_store_get (store, &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_supplier_equal (again, mine));
+  g_assert_cmpstr (again->bic, ==, "");
+  g_assert_cmpstr (again->name, ==, "Grüne Rechenwerke GmbH");
+  reread = qm_quote_store_load_revision (store, a->number, "A", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (reread->customer_vat, ==, "FR40303265045");
+}
+
+/* The schema version whose step made the supplier table and the VAT id
+ * columns (qm-store-schema.c). */
+#define SUPPLIER_VERSION 9
+
+/* From the schema before the supplier (version 8), on either engine: a
+ * quote written then keeps its customer and has an empty VAT id, the
+ * store has no supplier details, and they can be set. */
+static void
+test_supplier_migration (gconstpointer engine)
+{
+  g_autofree char *location = fresh_location (engine);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmStore) store = NULL;
+  g_autoptr(QmSupplier) supplier = NULL, back = NULL;
+  g_autoptr(QmDbStmt) stmt = NULL;
+
+  if (GPOINTER_TO_INT (engine) != QM_DB_POSTGRESQL)
+    {
+      g_autofree char *dir = g_path_get_dirname (location);
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+    }
+  g_assert_cmpint (qm_store_latest_version (), >=, SUPPLIER_VERSION);
+  g_assert_true (qm_store_create_at_version (location, SUPPLIER_VERSION - 1, &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(QmDb) db = qm_db_open (location, QM_DB_OPEN_NONE, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (qm_db_schema_version (db, NULL), ==, SUPPLIER_VERSION - 1);
+    g_assert_true (qm_db_exec (db, "INSERT INTO plan (id, name, customer, created, modified)"
+                                   " VALUES (7, 'Old plan', 'Acme', 1, 2);"
+                                   "INSERT INTO quote (id, number, plan_id, customer, created, modified)"
+                                   " VALUES (3, 'Q-2026-0001', 7, 'Acme', 1, 2);", &error));
+    g_assert_no_error (error);
+  }
+
+  store = qm_test_open_store_at (location);
+  g_assert_cmpint (qm_store_schema_version (store), ==, qm_store_latest_version ());
+  stmt = qm_db_prepare (qm_store_connection (store), "SELECT customer, customer_vat FROM quote WHERE id = 3",
+                        &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qm_db_step (stmt), ==, QM_DB_STEP_ROW);
+  g_assert_cmpstr (qm_db_column_text (stmt, 0), ==, "Acme");
+  g_assert_cmpstr (qm_db_column_text (stmt, 1), ==, "");
+  g_clear_pointer (&stmt, qm_db_stmt_free);
+
+  supplier = qm_supplier_store_get (store, &error);
+  g_assert_no_error (error);
+  g_assert_true (qm_supplier_is_empty (supplier));
+  g_free (supplier->name);
+  supplier->name = g_strdup ("Grüne Rechenwerke GmbH");
+  g_assert_true (qm_supplier_store_set (store, supplier, &error));
+  g_assert_no_error (error);
+  back = qm_supplier_store_get (store, &error);
+  g_assert_cmpstr (back->name, ==, "Grüne Rechenwerke GmbH");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -720,6 +853,8 @@ main (int argc, char **argv)
   g_test_add_func ("/quote-store/reopen", test_reopen);
   g_test_add_func ("/quote-store/locked", test_locked);
   add_both ("concurrent-numbers", test_concurrent_numbers);
+  add_both ("supplier", test_supplier);
+  add_both ("supplier-migration", test_supplier_migration);
   if (cluster != NULL)
     g_test_add_func ("/quote-store/postgresql/immutable", test_immutable_pg);
 

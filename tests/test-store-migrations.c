@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "qm-catalog-store.h"
+#include "qm-quote-store.h"
 #include "qm-store-private.h"
+#include "qm-supplier-store.h"
 #include "qm-test-store.h"
 
 static void
@@ -63,6 +65,10 @@ fill (const char *path,
               "INSERT INTO plan (id, name, customer, created, modified) VALUES (7, 'Old quote', 'Acme', 1, 2);"
               "INSERT INTO plan_data (plan_id, inputs, snapshot) VALUES (7, '{\"name\":\"Old quote\"}',"
               " '{\"cost_usd\":{\"total\":42}}');");
+  if (version >= 4)
+    exec_raw (path,
+              "INSERT INTO quote (id, number, plan_id, customer, created, modified)"
+              " VALUES (3, 'Q-2026-0001', 7, 'Acme', 1, 2);");
 }
 
 static void
@@ -102,6 +108,33 @@ check (QmStore *store,
       g_assert_cmpstr (plan->name, ==, "Old quote");
       g_assert_cmpstr (plan->snapshot, ==, "{\"cost_usd\":{\"total\":42}}");
     }
+
+  if (from >= 4)
+    {
+      g_assert_cmpint (sqlite3_prepare_v2 (qm_store_db (store),
+                                           "SELECT customer, customer_vat FROM quote WHERE id = 3",
+                                           -1, &stmt, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+      g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "Acme");
+      g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 1), ==, "");
+      sqlite3_finalize (stmt);
+    }
+
+  /* The supplier details (step 9): none until set, then settable. */
+  {
+    g_autoptr(QmSupplier) supplier = qm_supplier_store_get (store, &error);
+    g_autoptr(QmSupplier) back = NULL;
+
+    g_assert_no_error (error);
+    /* Set by the first open of the two in test_from_version. */
+    g_assert_true (qm_supplier_is_empty (supplier) || g_strcmp0 (supplier->vat_id, "DE123456789") == 0);
+    g_free (supplier->vat_id);
+    supplier->vat_id = g_strdup ("DE123456789");
+    g_assert_true (qm_supplier_store_set (store, supplier, &error));
+    g_assert_no_error (error);
+    back = qm_supplier_store_get (store, &error);
+    g_assert_cmpstr (back->vat_id, ==, "DE123456789");
+  }
 
   /* Whatever the start, the latest schema works: the built-ins are
    * synced and a plan can be saved. */

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "qm-quote-store.h"
+#include "qm-supplier-store.h"
 #include "qm-store.h"
 #include "qm-store-roles.h"
 #include "qm-test-store.h"
@@ -295,7 +296,8 @@ save_quote (QmStore    *store,
             const char *note)
 {
   g_autoptr(GError) error = NULL;
-  QmQuoteRequest req = { .plan_id = plan_id, .note = note, .customer = "Acme Corp" };
+  QmQuoteRequest req = { .plan_id = plan_id, .note = note, .customer = "Acme Corp",
+                         .customer_vat = "FR40303265045" };
   QmQuoteRevision *rev;
 
   g_assert_true (qm_quote_date_parse (date, &req.issued));
@@ -314,7 +316,7 @@ revision_rows (sqlite3 *db)
   g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT q.number, r.seq, r.letter, r.issued, r.valid_days,"
                                            " r.note, r.customer, r.currency, r.exchange_rate, r.rate_date,"
                                            " r.rate_source, r.catalog_version, r.terms, r.plan, r.quote,"
-                                           " r.exponent, r.gross, r.created FROM quote_revision r"
+                                           " r.exponent, r.gross, r.created, r.customer_vat FROM quote_revision r"
                                            " JOIN quote q ON q.id = r.quote_id ORDER BY q.number, r.seq",
                                    -1, &stmt, NULL), ==, SQLITE_OK);
   while (sqlite3_step (stmt) == SQLITE_ROW)
@@ -353,6 +355,15 @@ test_salvage_quotes (void)
   g_assert_true (qm_quote_store_set_rate (old, &eur, &error));
   g_assert_true (qm_quote_store_set_pattern (old, "ACME-{YY}-{NNN}", &error));
   g_assert_no_error (error);
+  /* The supplier details go along (issue #35 item 2). */
+  {
+    g_autoptr(QmSupplier) supplier = qm_supplier_new ();
+
+    g_free (supplier->name);
+    supplier->name = g_strdup ("Grüne Rechenwerke GmbH");
+    g_assert_true (qm_supplier_store_set (old, supplier, &error));
+    g_assert_no_error (error);
+  }
   plan = save_quoted_plan (old, "Acme 70B");
   plan2 = save_quoted_plan (old, "Acme 405B");
   gone = save_quoted_plan (old, "Acme 8B");
@@ -384,6 +395,8 @@ test_salvage_quotes (void)
   reprint = qm_quote_store_load_revision (store, a->number, "B", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (reprint->note, ==, "Servers 5 % cheaper");
+  g_assert_cmpstr (reprint->customer_vat, ==, "FR40303265045");
+  g_assert_cmpstr (reprint->supplier->name, ==, "Grüne Rechenwerke GmbH");
   g_assert_cmpint (reprint->quote->gross, ==, b->quote->gross);
 
   /* The quote follows its plan; the deleted plan's quote stays, unlinked. */

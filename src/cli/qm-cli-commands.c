@@ -113,6 +113,7 @@ static const QmCliOption quote_save_options[] = {
   { "--date", NULL, "YYYY-MM-DD", N_("the date the quote is issued (default today)") },
   { "--note", NULL, "TEXT", N_("a note kept with this revision") },
   { "--customer", NULL, "C", N_("the customer the quote is for") },
+  { "--customer-vat", NULL, "ID", N_("the customer's VAT id, printed beside the customer") },
   { "--project", NULL, "P", N_("the customer's project") },
   { "--prepared-by", NULL, "NAME", N_("who prepared the quote") },
   { "--payment-terms", NULL, "T", N_("the payment terms printed on the quote") },
@@ -184,8 +185,8 @@ static const QmCliCommandInfo commands[] = {
     "[--max-price-age MONTHS] [--json]",
     N_("a draft quote from the plan's quote terms (text table, JSON, a PDF to sign, or a workbook)"),
     quote_options },
-  { "quote", NULL, "quote PLAN --save [--date YYYY-MM-DD] [--note TEXT] [--customer C] [--project P] "
-    "[--prepared-by NAME] [--payment-terms T] [--terms T] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] "
+  { "quote", NULL, "quote PLAN --save [--date YYYY-MM-DD] [--note TEXT] [--customer C] [--customer-vat ID] "
+    "[--project P] [--prepared-by NAME] [--payment-terms T] [--terms T] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] "
     "[--max-price-age MONTHS] [--json]",
     N_("number the quote of a saved plan in the database, or add its next revision"), quote_save_options },
   { "quote", "show", "quote show NUMBER [--revision B] [-o QUOTE.pdf|QUOTE.xlsx|QUOTE.csv] [--format pdf|xlsx|csv] "

@@ -25,6 +25,7 @@
 #include "qm-quote-diff.h"
 #include "qm-quote-json.h"
 #include "qm-quote-store.h"
+#include "qm-supplier-store.h"
 #include "qm-quote-report.h"
 #include "qm-quote-csv.h"
 #include "qm-quote-xlsx.h"
@@ -116,6 +117,7 @@ typedef struct
   const char *date;
   const char *note;
   const char *customer;
+  const char *customer_vat;
   const char *project;
   const char *prepared_by;
   const char *payment_terms;
@@ -141,6 +143,7 @@ static const struct
   { "--note",        G_STRUCT_OFFSET (QuoteArgs, note),        SUB_SAVE },
   { "--customer",    G_STRUCT_OFFSET (QuoteArgs, customer),    SUB_SAVE | SUB_LIST },
   { "--project",     G_STRUCT_OFFSET (QuoteArgs, project),     SUB_SAVE },
+  { "--customer-vat", G_STRUCT_OFFSET (QuoteArgs, customer_vat), SUB_SAVE },
   { "--prepared-by", G_STRUCT_OFFSET (QuoteArgs, prepared_by), SUB_SAVE },
   { "--payment-terms", G_STRUCT_OFFSET (QuoteArgs, payment_terms), SUB_SAVE },
   { "--terms",       G_STRUCT_OFFSET (QuoteArgs, terms),       SUB_SAVE },
@@ -448,6 +451,7 @@ quote_draft (const QuoteArgs *a)
   g_autofree QmQuote *quote = g_new0 (QmQuote, 1);
   const char *path = a->args[0];
   Printed p = { .plan = plan, .estimate = estimate, .quote = quote };
+  g_autoptr(QmSupplier) supplier = NULL;
 
   if (!qm_cli_load_plan (path, plan))
     return QM_CLI_INPUT;
@@ -468,6 +472,23 @@ quote_draft (const QuoteArgs *a)
   p.header.issued = a->issued;
   p.header.valid_days = plan->quote.valid_days;
   qm_quote_header_set_prices (&p.header, estimate, a->max_price_age_months);
+  /* With --db, the database's supplier details as letterhead (issue #35
+   * item 2). Only when asked: a draft from a file does not depend on
+   * whatever the default database holds. */
+  if (qm_cli_db_path != NULL)
+    {
+      g_autoptr(QmStore) store = qm_cli_open_store (QM_CLI_STORE_READ);
+      g_autoptr(GError) error = NULL;
+
+      if (store == NULL)
+        return QM_CLI_INPUT;
+      if ((supplier = qm_supplier_store_get (store, &error)) == NULL)
+        {
+          qm_cli_error ("%s", error->message);
+          return QM_CLI_INPUT;
+        }
+      p.header.supplier = supplier;
+    }
   return emit (&p, a);
 }
 
@@ -479,6 +500,7 @@ emit_revision (const QmQuoteRevision *rev,
   Printed p = { .plan = rev->plan, .estimate = rev->estimate, .quote = rev->quote, .rev = rev,
                 .previous = previous };
 
+  /* With the store's supplier details as letterhead (issue #35 item 2). */
   qm_quote_revision_header (rev, &p.header);
   qm_quote_header_set_prices (&p.header, rev->estimate, a->max_price_age_months);
   return emit (&p, a);
@@ -503,6 +525,7 @@ quote_save (QmStore         *store,
   req.issued = a->issued;
   req.note = a->note;
   req.customer = a->customer;
+  req.customer_vat = a->customer_vat;
   req.project = a->project;
   req.prepared_by = a->prepared_by;
   req.payment_terms = a->payment_terms;

@@ -2,7 +2,95 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
 #include "qm-quote-json.h"
+
+#define FIELD(member, label) { #member, label, G_STRUCT_OFFSET (QmSupplier, member) }
+
+const QmSupplierField qm_supplier_fields[] = {
+  /* Translators: the supplier's company name on a quote's letterhead. */
+  FIELD (name, N_("Company name")),
+  FIELD (address, N_("Address")),
+  FIELD (vat_id, N_("VAT ID")),
+  FIELD (registration, N_("Company registration")),
+  FIELD (email, N_("E-mail")),
+  FIELD (phone, N_("Phone")),
+  FIELD (bank, N_("Bank")),
+  FIELD (iban, N_("IBAN")),
+  /* Translators: the bank's BIC (SWIFT code). */
+  FIELD (bic, N_("BIC / SWIFT")),
+};
+
+#undef FIELD
+
+const guint qm_supplier_n_fields = G_N_ELEMENTS (qm_supplier_fields);
+
+QmSupplier *
+qm_supplier_new (void)
+{
+  QmSupplier *s = g_new0 (QmSupplier, 1);
+
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    QM_SUPPLIER_FIELD (s, &qm_supplier_fields[i]) = g_strdup ("");
+  return s;
+}
+
+QmSupplier *
+qm_supplier_copy (const QmSupplier *supplier)
+{
+  QmSupplier *s = g_new0 (QmSupplier, 1);
+
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    {
+      const char *v = supplier != NULL ? QM_SUPPLIER_FIELD (supplier, &qm_supplier_fields[i]) : NULL;
+
+      QM_SUPPLIER_FIELD (s, &qm_supplier_fields[i]) = g_strdup (v != NULL ? v : "");
+    }
+  return s;
+}
+
+void
+qm_supplier_free (QmSupplier *supplier)
+{
+  if (supplier == NULL)
+    return;
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    g_free (QM_SUPPLIER_FIELD (supplier, &qm_supplier_fields[i]));
+  g_free (supplier);
+}
+
+gboolean
+qm_supplier_is_empty (const QmSupplier *supplier)
+{
+  if (supplier == NULL)
+    return TRUE;
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    {
+      const char *v = QM_SUPPLIER_FIELD (supplier, &qm_supplier_fields[i]);
+
+      if (v != NULL && v[0] != '\0')
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+qm_supplier_equal (const QmSupplier *a,
+                   const QmSupplier *b)
+{
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    {
+      const char *x = a != NULL ? QM_SUPPLIER_FIELD (a, &qm_supplier_fields[i]) : NULL;
+      const char *y = b != NULL ? QM_SUPPLIER_FIELD (b, &qm_supplier_fields[i]) : NULL;
+
+      if (g_strcmp0 (x != NULL ? x : "", y != NULL ? y : "") != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
 
 GDate
 qm_quote_valid_until (const QmQuoteHeader *header)
@@ -170,6 +258,28 @@ qm_quote_to_json_node (const QmQuoteHeader *header,
   add_string_or_null (b, "number", header->number);
   add_string_or_null (b, "revision", header->revision);
   add_string_or_null (b, "customer", header->customer);
+  /* Only when there is one: a revision's stored JSON stays as it was. */
+  if (header->customer_vat != NULL && header->customer_vat[0] != '\0')
+    {
+      json_builder_set_member_name (b, "customer_vat_id");
+      json_builder_add_string_value (b, header->customer_vat);
+    }
+  if (!qm_supplier_is_empty (header->supplier))
+    {
+      json_builder_set_member_name (b, "supplier");
+      json_builder_begin_object (b);
+      for (guint i = 0; i < qm_supplier_n_fields; i++)
+        {
+          const char *v = QM_SUPPLIER_FIELD (header->supplier, &qm_supplier_fields[i]);
+
+          if (v != NULL && v[0] != '\0')
+            {
+              json_builder_set_member_name (b, qm_supplier_fields[i].key);
+              json_builder_add_string_value (b, v);
+            }
+        }
+      json_builder_end_object (b);
+    }
   add_date (b, "issued", &header->issued);
   add_date (b, "valid_until", &until);
   json_builder_set_member_name (b, "expired");

@@ -13,6 +13,47 @@
 
 G_BEGIN_DECLS
 
+/* The supplier: who issues the quote, printed as its letterhead and
+ * payment details (issue #35 item 2). One set per store (the supplier
+ * table, qm-supplier-store.c); every field may be empty, and an empty one
+ * prints nothing. */
+typedef struct
+{
+  char *name;
+  char *address;        /* several lines */
+  char *vat_id;
+  char *registration;   /* company registration, e.g. "HRB 12345, Amtsgericht Berlin" */
+  char *email;
+  char *phone;
+  char *bank;
+  char *iban;
+  char *bic;            /* BIC / SWIFT */
+} QmSupplier;
+
+/* The fields of QmSupplier, each once: the store's column, the label a
+ * document and Preferences print (N_(), translate with _()). */
+typedef struct
+{
+  const char *key;
+  const char *label;
+  gsize       offset;
+} QmSupplierField;
+
+extern const QmSupplierField qm_supplier_fields[];
+extern const guint           qm_supplier_n_fields;
+
+#define QM_SUPPLIER_FIELD(s, f) (*(char **) G_STRUCT_MEMBER_P ((s), (f)->offset))
+
+QmSupplier *qm_supplier_new       (void);   /* every field "" */
+QmSupplier *qm_supplier_copy      (const QmSupplier *supplier);
+void        qm_supplier_free      (QmSupplier       *supplier);
+/* TRUE when every field is empty (or @supplier is NULL). */
+gboolean    qm_supplier_is_empty  (const QmSupplier *supplier);
+gboolean    qm_supplier_equal     (const QmSupplier *a,
+                                   const QmSupplier *b);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QmSupplier, qm_supplier_free)
+
 /* Who and when: what the store (or the plan file) says of the quote. */
 typedef struct
 {
@@ -33,6 +74,10 @@ typedef struct
    * stored revision freezes. */
   GDate       prices_as_of;
   guint       price_max_age_months;
+  /* The customer's VAT id (a stored quote's), and the supplier printed
+   * as the letterhead; NULL or empty for none. */
+  const char       *customer_vat;
+  const QmSupplier *supplier;
 } QmQuoteHeader;
 
 /* The last day the offer stands: @issued + @valid_days. */

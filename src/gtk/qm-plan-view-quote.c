@@ -35,6 +35,7 @@
 #include "qm-quote-dialog.h"
 #include "qm-quote-report.h"
 #include "qm-quote-store.h"
+#include "qm-supplier-store.h"
 #include "qm-quote-xlsx.h"
 
 #define MONEY_BUF 64
@@ -100,13 +101,27 @@ draft_header (QmPlanView            *self,
       header->prepared_by = last->prepared_by;
       header->payment_terms = last->payment_terms;
       header->terms = last->terms;
+      header->customer_vat = last->customer_vat;
+      header->supplier = last->supplier;
     }
+}
+
+/* The store's supplier details for a draft's letterhead when it has no
+ * stored revision to take them from (issue #35 item 2); NULL for none. */
+static QmSupplier *
+draft_supplier (QmPlanView          *self,
+                const QmQuoteHeader *header)
+{
+  if (header->supplier != NULL || self->store == NULL)
+    return NULL;
+  return qm_supplier_store_get (self->store, NULL);
 }
 
 static QmDocument *
 quote_document (QmPlanView *self)
 {
   g_autoptr(QmQuoteRevision) rev = latest_revision (self);
+  g_autoptr(QmSupplier) supplier = NULL;
   QmQuoteHeader header;
   GDate today;
 
@@ -120,6 +135,9 @@ quote_document (QmPlanView *self)
     }
   draft_header (self, rev, &header, &today);
   qm_quote_header_set_prices (&header, qm_plan_editor_get_estimate (self->editor), qm_plan_view_price_max_age (self));
+  supplier = draft_supplier (self, &header);
+  if (supplier != NULL)
+    header.supplier = supplier;
   return qm_quote_report_new (qm_plan_editor_get_plan (self->editor),
                               qm_plan_editor_get_estimate (self->editor),
                               &header, self->quote, &today, qm_paper_for_locale ());
@@ -144,6 +162,7 @@ qm_plan_view_export_quote_xlsx (QmPlanView  *self,
                                 GError     **error)
 {
   g_autoptr(QmQuoteRevision) rev = NULL;
+  g_autoptr(QmSupplier) supplier = NULL;
   QmQuoteHeader header;
   GDate today;
 
@@ -158,6 +177,9 @@ qm_plan_view_export_quote_xlsx (QmPlanView  *self,
     }
   draft_header (self, rev, &header, &today);
   qm_quote_header_set_prices (&header, qm_plan_editor_get_estimate (self->editor), qm_plan_view_price_max_age (self));
+  supplier = draft_supplier (self, &header);
+  if (supplier != NULL)
+    header.supplier = supplier;
   return qm_quote_write_xlsx (&header, self->quote, path, error);
 }
 
@@ -279,10 +301,16 @@ draft_with_store_rate (QmPlanView    *self,
 /* ------------------------------------------------------------------ */
 /* Saving a quote or a revision                                        */
 
-enum { FIELD_CUSTOMER, FIELD_PROJECT, FIELD_PREPARED_BY, FIELD_PAYMENT_TERMS, FIELD_TERMS, FIELD_NOTE, N_FIELDS };
+enum
+{
+  FIELD_CUSTOMER, FIELD_CUSTOMER_VAT, FIELD_PROJECT, FIELD_PREPARED_BY, FIELD_PAYMENT_TERMS, FIELD_TERMS,
+  FIELD_NOTE, N_FIELDS
+};
 
 static const struct { const char *title, *name; } fields[N_FIELDS] = {
   { N_("Customer"), "quote-save-customer" },
+  /* Beside the customer on the quote (issue #35 item 2). */
+  { N_("Customer VAT ID"), "quote-save-customer-vat" },
   { N_("Project"), "quote-save-project" },
   { N_("Prepared By"), "quote-save-prepared-by" },
   { N_("Payment Terms"), "quote-save-payment-terms" },
@@ -338,6 +366,7 @@ save_form_new (QmPlanView *self)
       form->number = g_strdup (last->number);
       form->next = qm_quote_revision_letter (last->seq + 1);
       form->values[FIELD_CUSTOMER] = g_strdup (last->customer);
+      form->values[FIELD_CUSTOMER_VAT] = g_strdup (last->customer_vat);
       form->values[FIELD_PROJECT] = g_strdup (last->project);
       form->values[FIELD_PREPARED_BY] = g_strdup (last->prepared_by);
       form->values[FIELD_PAYMENT_TERMS] = g_strdup (last->payment_terms);
@@ -381,6 +410,7 @@ save_form_run (SaveForm  *form,
     }
   qm_quote_today (&req.issued);
   req.customer = form->values[FIELD_CUSTOMER];
+  req.customer_vat = form->values[FIELD_CUSTOMER_VAT];
   req.project = form->values[FIELD_PROJECT];
   req.prepared_by = form->values[FIELD_PREPARED_BY];
   req.payment_terms = form->values[FIELD_PAYMENT_TERMS];

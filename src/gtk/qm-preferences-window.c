@@ -1,6 +1,8 @@
 /* qm-preferences-window.c: defaults for new plans and display units, kept
  * in GSettings, and where plans are kept: this computer or a team server
- * (its password in the keyring, qm-team-connection.h).
+ * (its password in the keyring, qm-team-connection.h). The Supplier page
+ * edits the letterhead and bank details every quote prints, kept in the
+ * store, so a team shares them (qm-supplier-store.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +14,7 @@
 #include "qm-application.h"
 #include "qm-gtk.h"
 #include "qm-preferences-window.h"
+#include "qm-supplier-store.h"
 #include "qm-team-connection.h"
 
 /* Every row of the window is bound to one GSettings key, declared once
@@ -67,6 +70,14 @@ struct _QmPreferencesWindow
   GtkWidget            *connect_button;
   GtkSpinner           *connect_spinner;
   GCancellable         *connecting;
+
+  /* Supplier (issue #35 item 2): a row per qm_supplier_fields[] entry,
+   * a GtkEntry, or for the address a GtkTextView. */
+  QmStore              *store;
+  GtkWidget            *supplier_page;
+  GtkWidget            *supplier_field[16];
+  GtkWidget            *supplier_save;
+  gboolean              supplier_loading;
 };
 
 G_DEFINE_FINAL_TYPE (QmPreferencesWindow, qm_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -208,6 +219,8 @@ use_store (QmPreferencesWindow *self,
   window = qm_application_use_store (QM_APPLICATION (app), store);
   if (window != NULL)
     gtk_window_set_transient_for (GTK_WINDOW (self), window);
+  /* The supplier details are the new store's. */
+  qm_preferences_window_set_store (self, qm_application_get_store (QM_APPLICATION (app)));
   g_object_unref (self);
 }
 
@@ -342,6 +355,234 @@ team_init (QmPreferencesWindow *self)
   g_signal_connect_swapped (self->connect_button, "clicked", G_CALLBACK (connect_clicked), self);
 }
 
+/* ------------------------------------------------------------------ */
+/* Supplier (issue #35 item 2)                                         */
+
+static gboolean
+is_address (guint i)
+{
+  return g_str_equal (qm_supplier_fields[i].key, "address");
+}
+
+static gboolean
+is_bank (guint i)
+{
+  static const char *const bank[] = { "bank", "iban", "bic", NULL };
+
+  return g_strv_contains (bank, qm_supplier_fields[i].key);
+}
+
+static char *
+supplier_field_text (QmPreferencesWindow *self,
+                     guint                i)
+{
+  GtkWidget *w = self->supplier_field[i];
+
+  if (GTK_IS_TEXT_VIEW (w))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (w));
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      return g_strstrip (gtk_text_buffer_get_text (buffer, &start, &end, FALSE));
+    }
+  return g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (w))));
+}
+
+static void
+supplier_set_field_text (QmPreferencesWindow *self,
+                         guint                i,
+                         const char          *text)
+{
+  GtkWidget *w = self->supplier_field[i];
+
+  if (GTK_IS_TEXT_VIEW (w))
+    gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (w)), text, -1);
+  else
+    gtk_editable_set_text (GTK_EDITABLE (w), text);
+}
+
+static void
+supplier_changed (QmPreferencesWindow *self)
+{
+  if (!self->supplier_loading)
+    gtk_widget_set_sensitive (self->supplier_save, TRUE);
+}
+
+/* The store's supplier into the rows; the page shows only with a store. */
+static void
+supplier_load (QmPreferencesWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QmSupplier) supplier = NULL;
+
+  gtk_widget_set_visible (self->supplier_page, self->store != NULL);
+  if (self->store == NULL)
+    return;
+  supplier = qm_supplier_store_get (self->store, &error);
+  if (supplier == NULL)
+    {
+      adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (error->message));
+      return;
+    }
+  self->supplier_loading = TRUE;
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    supplier_set_field_text (self, i, QM_SUPPLIER_FIELD (supplier, &qm_supplier_fields[i]));
+  self->supplier_loading = FALSE;
+  gtk_widget_set_sensitive (self->supplier_save, FALSE);
+}
+
+/* Writes the rows to the store. On the main thread, as every store write
+ * of the app is (a QmStore's connection is used by one thread): one small
+ * row. FALSE, with a toast saying why, when it could not be written (a
+ * viewer's role, a server gone). */
+static gboolean
+supplier_save (QmPreferencesWindow *self)
+{
+  g_autoptr(QmSupplier) supplier = qm_supplier_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (self->store == NULL)
+    return TRUE;
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    {
+      char **field = &QM_SUPPLIER_FIELD (supplier, &qm_supplier_fields[i]);
+
+      g_free (*field);
+      *field = supplier_field_text (self, i);
+    }
+  if (!qm_supplier_store_set (self->store, supplier, &error))
+    {
+      adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (error->message));
+      return FALSE;
+    }
+  gtk_widget_set_sensitive (self->supplier_save, FALSE);
+  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self),
+                                    adw_toast_new (_("Supplier details saved")));
+  return TRUE;
+}
+
+/* Unsaved supplier details are saved when the window closes; it stays
+ * open when they cannot be. */
+static gboolean
+supplier_close_request (QmPreferencesWindow *self)
+{
+  if (self->store != NULL && gtk_widget_get_sensitive (self->supplier_save))
+    return !supplier_save (self);
+  return FALSE;
+}
+
+static GtkWidget *
+supplier_address_row (QmPreferencesWindow *self,
+                      guint                i)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *title = gtk_label_new (_(qm_supplier_fields[i].label));
+  GtkWidget *view = gtk_text_view_new ();
+  GtkWidget *row;
+
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_label_set_xalign (GTK_LABEL (title), 0.0);
+  gtk_widget_add_css_class (title, "caption");
+  gtk_widget_add_css_class (title, "dim-label");
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_text_view_set_accepts_tab (GTK_TEXT_VIEW (view), FALSE);
+  gtk_widget_set_size_request (view, -1, 80);
+  gtk_widget_add_css_class (view, "inline");
+  qm_a11y_label (view, _(qm_supplier_fields[i].label));
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), view);
+  self->supplier_field[i] = view;
+  g_signal_connect_swapped (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), "changed",
+                            G_CALLBACK (supplier_changed), self);
+  /* A preferences row, so it sits in the group's list in its order (and
+   * the window's search finds it by its title). */
+  row = adw_preferences_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(qm_supplier_fields[i].label));
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  return row;
+}
+
+/* A page of its own, built here rather than in the template: name,
+ * address, VAT id, registration and contact as the letterhead, then the
+ * bank details, one row per field, and Save. */
+static void
+supplier_init (QmPreferencesWindow *self)
+{
+  AdwPreferencesPage *page = ADW_PREFERENCES_PAGE (adw_preferences_page_new ());
+  AdwPreferencesGroup *groups[2];
+
+  g_assert (qm_supplier_n_fields <= G_N_ELEMENTS (self->supplier_field));
+  adw_preferences_page_set_title (page, _("Supplier"));
+  adw_preferences_page_set_icon_name (page, "x-office-address-book-symbolic");
+  groups[0] = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (groups[0], _("Letterhead"));
+  adw_preferences_group_set_description (groups[0],
+                                         _("Printed at the top of every quote, its workbook and its CSV. "
+                                           "On a team database every member's quotes use these."));
+  groups[1] = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (groups[1], _("Bank Details"));
+  adw_preferences_group_set_description (groups[1], _("Printed with the payment terms."));
+
+  self->supplier_save = gtk_button_new_with_label (_("Save"));
+  gtk_widget_add_css_class (self->supplier_save, "suggested-action");
+  gtk_widget_set_valign (self->supplier_save, GTK_ALIGN_CENTER);
+  gtk_widget_set_sensitive (self->supplier_save, FALSE);
+  gtk_widget_set_tooltip_text (self->supplier_save, _("Save the supplier details to the database"));
+  g_signal_connect_swapped (self->supplier_save, "clicked", G_CALLBACK (supplier_save), self);
+  adw_preferences_group_set_header_suffix (groups[0], self->supplier_save);
+
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    {
+      GtkWidget *row;
+
+      if (is_address (i))
+        row = supplier_address_row (self, i);
+      else
+        {
+          /* An entry in an action row, not an AdwEntryRow: its GtkText has
+           * no role in GTK 4.8 and its focus is silent (issue #37 item 6,
+           * as the Currency Symbol row). */
+          GtkWidget *entry = gtk_entry_new ();
+
+          row = adw_action_row_new ();
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(qm_supplier_fields[i].label));
+          gtk_widget_set_valign (entry, GTK_ALIGN_CENTER);
+          gtk_widget_set_hexpand (entry, TRUE);
+          gtk_editable_set_width_chars (GTK_EDITABLE (entry), 12);
+          adw_action_row_add_suffix (ADW_ACTION_ROW (row), entry);
+          adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), entry);
+          self->supplier_field[i] = entry;
+          g_signal_connect_swapped (entry, "changed", G_CALLBACK (supplier_changed), self);
+          qm_a11y_label_from_row (entry);
+        }
+      adw_preferences_group_add (groups[is_bank (i)], row);
+    }
+  adw_preferences_page_add (page, groups[0]);
+  adw_preferences_page_add (page, groups[1]);
+  self->supplier_page = GTK_WIDGET (page);
+  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), page);
+  g_signal_connect_swapped (self, "close-request", G_CALLBACK (supplier_close_request), self);
+}
+
+void
+qm_preferences_window_set_store (QmPreferencesWindow *self,
+                                 QmStore             *store)
+{
+  g_return_if_fail (QM_IS_PREFERENCES_WINDOW (self));
+
+  if (store == self->store)
+    return;
+  g_clear_pointer (&self->store, qm_store_unref);
+  if (store != NULL)
+    self->store = qm_store_ref (store);
+  supplier_load (self);
+}
+
 /* AdwPreferencesWindow's own search entry has no name of its own: a
  * screen reader said "GtkSearchEntry" (found by test-a11y-atspi). */
 static void
@@ -364,6 +605,7 @@ qm_preferences_window_dispose (GObject *object)
   if (self->connecting != NULL)
     g_cancellable_cancel (self->connecting);
   g_clear_object (&self->connecting);
+  g_clear_pointer (&self->store, qm_store_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), QM_TYPE_PREFERENCES_WINDOW);
   g_clear_object (&self->settings);
 
@@ -401,6 +643,13 @@ qm_preferences_window_init (QmPreferencesWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
     bind (self, i);
   team_init (self);
+  supplier_init (self);
+  {
+    GApplication *app = g_application_get_default ();
+
+    qm_preferences_window_set_store (self, QM_IS_APPLICATION (app)
+                                           ? qm_application_get_store (QM_APPLICATION (app)) : NULL);
+  }
   name_search_entry (GTK_WIDGET (self));
 }
 

@@ -402,19 +402,39 @@ text_width (QmDocument *doc,
 }
 
 /* The width of the widest word of @text: where a wrapped cell cannot be
- * narrower without breaking a word. */
+ * narrower without breaking a word. A word ends where pango may break
+ * the line (Unicode line breaking, UAX #14): at a space, and also between
+ * two Chinese characters, so a Chinese label or header ("单位标价（EUR）")
+ * is not measured as one unbreakable word. It was: with a line-number
+ * column the Chinese quote's columns then needed more than the page, all
+ * were scaled, and "10,306" wrapped in the Qty column (issue #35 item 2). */
 static double
 widest_word (QmDocument *doc,
              const char *text,
              double      size_pt,
              gboolean    bold)
 {
-  g_auto(GStrv) words = g_strsplit_set (text, " \n", -1);
+  PangoLayout *layout = make_layout (doc, text, size_pt, bold, 0);
+  const PangoLogAttr *attrs;
+  const char *start = text;
   double w = 0.0;
+  int n_attrs, i = 0;
 
-  for (guint i = 0; words[i] != NULL; i++)
-    if (words[i][0] != '\0')
-      w = MAX (w, text_width (doc, words[i], size_pt, bold));
+  attrs = pango_layout_get_log_attrs_readonly (layout, &n_attrs);
+  for (const char *p = text;; p = g_utf8_next_char (p), i++)
+    {
+      if (*p == '\0' || *p == '\n' || (p > start && i < n_attrs && attrs[i].is_line_break))
+        {
+          g_autofree char *word = g_strstrip (g_strndup (start, p - start));
+
+          if (word[0] != '\0')
+            w = MAX (w, text_width (doc, word, size_pt, bold));
+          start = p;
+        }
+      if (*p == '\0')
+        break;
+    }
+  g_object_unref (layout);
   return w;
 }
 

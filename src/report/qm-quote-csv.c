@@ -37,6 +37,28 @@ total_row (GString       *out,
   qm_csv_append_row (out, f, G_N_ELEMENTS (f), ',');
 }
 
+/* After the title, a row per filled field (issue #35 item 2): the
+ * customer's VAT id, then the supplier's details, the name labelled
+ * "Supplier". None when all are empty, so such a file is as before. */
+static void
+append_parties (GString             *out,
+                const QmQuoteHeader *h)
+{
+  if (h->customer_vat != NULL && h->customer_vat[0] != '\0')
+    qm_csv_append_row (out, (const char *[]) { _("Customer VAT ID"), h->customer_vat }, 2, ',');
+  if (qm_supplier_is_empty (h->supplier))
+    return;
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    {
+      const QmSupplierField *f = &qm_supplier_fields[i];
+      const char *value = QM_SUPPLIER_FIELD (h->supplier, f);
+
+      if (value != NULL && value[0] != '\0')
+        qm_csv_append_row (out, (const char *[]) { g_str_equal (f->key, "name") ? _("Supplier") : _(f->label),
+                                                   value }, 2, ',');
+    }
+}
+
 char *
 qm_quote_to_csv (const QmQuoteHeader *header,
                  const QmQuote       *q)
@@ -53,6 +75,7 @@ qm_quote_to_csv (const QmQuoteHeader *header,
 
     qm_csv_append_row (out, title, G_N_ELEMENTS (title), ',');
   }
+  append_parties (out, header);
   qm_csv_append_row (out, head, G_N_ELEMENTS (head), ',');
   for (guint i = 0; i < q->n_lines; i++)
     {

@@ -72,6 +72,97 @@ add_price_age_warning (QmDocument          *doc,
     qm_document_add_heading (doc, warning, 2);
 }
 
+/* ------------------------------------------------------------------ */
+/* The supplier's letterhead and payment details (issue #35 item 2).   */
+
+static gboolean
+filled (const char *text)
+{
+  return text != NULL && text[0] != '\0';
+}
+
+/* Appends "Label: value" on a line of its own, when @value is filled. */
+static void
+append_field (GString    *out,
+              const char *key,
+              const char *value)
+{
+  if (!filled (value))
+    return;
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    if (g_str_equal (qm_supplier_fields[i].key, key))
+      {
+        if (out->len > 0)
+          g_string_append_c (out, '\n');
+        /* Translators: a labelled line of a quote's letterhead or payment
+         * details: "VAT ID: DE123456789". */
+        g_string_append_printf (out, _("%s: %s"), _(qm_supplier_fields[i].label), value);
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+/* Who the quote is from, above its title: the supplier's name, address,
+ * VAT id, registration and contact. Nothing at all when the store has no
+ * supplier details; an empty field prints no line. */
+static void
+add_letterhead (QmDocument          *doc,
+                const QmQuoteHeader *h)
+{
+  const QmSupplier *s = h->supplier;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (qm_supplier_is_empty (s))
+    return;
+  if (filled (s->address))
+    {
+      g_autofree char *address = g_strstrip (g_strdup (s->address));
+
+      g_string_append (text, address);
+    }
+  append_field (text, "vat_id", s->vat_id);
+  append_field (text, "registration", s->registration);
+  append_field (text, "email", s->email);
+  append_field (text, "phone", s->phone);
+  qm_document_begin_keep (doc);
+  if (filled (s->name))
+    qm_document_add_heading (doc, s->name, 2);
+  if (text->len > 0)
+    qm_document_add_paragraph (doc, text->str);
+  qm_document_end_keep (doc);
+}
+
+/* Where to pay: the supplier's bank, IBAN and BIC, with the payment
+ * terms. */
+static void
+add_bank_details (QmDocument          *doc,
+                  const QmQuoteHeader *h)
+{
+  const QmSupplier *s = h->supplier;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (s == NULL)
+    return;
+  append_field (text, "bank", s->bank);
+  append_field (text, "iban", s->iban);
+  append_field (text, "bic", s->bic);
+  if (text->len > 0)
+    qm_document_add_paragraph (doc, text->str);
+}
+
+/* The customer's VAT id, on the line after the customer's. */
+static void
+append_customer_vat (GString             *meta,
+                     const QmQuoteHeader *h)
+{
+  if (!filled (h->customer_vat))
+    return;
+  g_string_append_c (meta, '\n');
+  /* Translators: a line of a quote's header block; %s is the customer's
+   * VAT identification number. */
+  g_string_append_printf (meta, _("Customer VAT ID: %s"), h->customer_vat);
+}
+
 static void
 add_cover (QmDocument          *doc,
            const QmPlan        *plan,
@@ -90,6 +181,7 @@ add_cover (QmDocument          *doc,
    * (a stored quote's letter; "draft" only for a quote never saved). */
   /* Translators: a line of a quote's header block; %s is the customer. */
   g_string_append_printf (meta, _("Customer: %s"), h->customer && *h->customer ? h->customer : _("none named"));
+  append_customer_vat (meta, h);
   if (h->project && *h->project)
     {
       g_string_append_c (meta, '\n');
@@ -151,10 +243,15 @@ add_lines (QmDocument    *doc,
   g_autofree char *list_h = g_strdup_printf (_("List unit price (%s)"), q->currency);
   g_autofree char *net_h = g_strdup_printf (_("Net unit price (%s)"), q->currency);
   g_autofree char *total_h = g_strdup_printf (_("Total (%s)"), q->currency);
-  const char *headers[] = { _("Item"), _("Qty"), list_h, _("Discount"), net_h, total_h };
-  static const double widths[] = { 0.27, 0.07, 0.16, 0.12, 0.16, 0.22 };
-  static const QmAlign aligns[] = { QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END,
-                                    QM_ALIGN_END, QM_ALIGN_END };
+  /* Translators: the header of a quote's line-number column (1, 2, 3 ...);
+   * short, as "Pos." in German. */
+  const char *headers[] = { C_("quote line", "No."), _("Item"), _("Qty"), list_h, _("Discount"), net_h,
+                            total_h };
+  /* The line number's room comes from the discount and the total, which
+   * are wider than their figures. */
+  static const double widths[] = { 0.05, 0.27, 0.07, 0.15, 0.10, 0.15, 0.21 };
+  static const QmAlign aligns[] = { QM_ALIGN_END, QM_ALIGN_START, QM_ALIGN_END, QM_ALIGN_END,
+                                    QM_ALIGN_END, QM_ALIGN_END, QM_ALIGN_END };
 
   qm_document_add_heading (doc, _("Items"), 1);
   qm_document_begin_table (doc, G_N_ELEMENTS (headers), headers, widths, aligns);
@@ -167,8 +264,8 @@ add_lines (QmDocument    *doc,
         : g_strdup (label);
       g_autofree char *list = amount (q, l->list_unit), *net = amount (q, l->net_unit);
       g_autofree char *total = l->accepted ? amount (q, l->total) : g_strdup ("–");
-      char qty[32], discount[32], percent[32];
-      const char *cells[6];
+      char qty[32], discount[32], percent[32], number[16];
+      const char *cells[7];
 
       qm_format_number (qty, sizeof qty, l->qty, 0);
       if (l->discount > 0.00005)
@@ -176,8 +273,9 @@ add_lines (QmDocument    *doc,
                     qm_format_number (percent, sizeof percent, l->discount * 100.0, 1));
       else
         g_strlcpy (discount, "–", sizeof discount);
-      cells[0] = item, cells[1] = qty, cells[2] = list, cells[3] = discount, cells[4] = net;
-      cells[5] = total;
+      g_snprintf (number, sizeof number, "%u", i + 1);
+      cells[0] = number, cells[1] = item, cells[2] = qty, cells[3] = list, cells[4] = discount;
+      cells[5] = net, cells[6] = total;
       qm_document_add_row (doc, cells, FALSE);
     }
   {
@@ -189,9 +287,10 @@ add_lines (QmDocument    *doc,
     /* Translators: a quote's tax row; %s is the rate, e.g. "19.0". */
     tax_label = g_strdup_printf (_("Tax (%s %%)"), rate);
     /* The totals stay with the last line (issue #35 item 3). */
-    qm_document_add_total_row (doc, (const char *[]) { _("Net"), "", "", "", "", net }, TRUE);
-    qm_document_add_total_row (doc, (const char *[]) { tax_label, "", "", "", "", tax }, FALSE);
-    qm_document_add_total_row (doc, (const char *[]) { _("Total, including tax"), "", "", "", "", gross }, TRUE);
+    qm_document_add_total_row (doc, (const char *[]) { "", _("Net"), "", "", "", "", net }, TRUE);
+    qm_document_add_total_row (doc, (const char *[]) { "", tax_label, "", "", "", "", tax }, FALSE);
+    qm_document_add_total_row (doc, (const char *[]) { "", _("Total, including tax"), "", "", "", "", gross },
+                               TRUE);
   }
   qm_document_end_table (doc);
 }
@@ -317,6 +416,7 @@ add_terms (QmDocument          *doc,
       g_autofree char *pay = g_strdup_printf (_("Payment terms: %s"), h->payment_terms);
       qm_document_add_paragraph (doc, pay);
     }
+  add_bank_details (doc, h);
   if (h->terms && *h->terms)
     qm_document_add_paragraph (doc, h->terms);
   qm_document_add_heading (doc, _("Acceptance"), 2);
@@ -387,6 +487,7 @@ qm_quote_report_new (const QmPlan        *plan,
   /* Translators: the footer of every page of a quote; %s is its title. */
   footer = g_strdup_printf (_("%s · made with Quartermaster"), title);
   doc = qm_document_new (paper, title, footer);
+  add_letterhead (doc, header);
   qm_document_add_heading (doc, title, 0);
   add_cover (doc, plan, header, quote, today);
   add_lines (doc, quote);

@@ -147,6 +147,48 @@ write_dates (Writer              *w,
     }
 }
 
+/* The supplier's letterhead beside the quote's header (issue #35 item 2):
+ * label and value in columns E and F, bank details in H and I, from row
+ * 1 down, a row per filled field (an empty one writes nothing), so the
+ * line table below keeps its place. The address is one cell, its lines
+ * joined. */
+static void
+write_supplier (Writer           *w,
+                lxw_worksheet    *s,
+                const QmSupplier *supplier)
+{
+  static const char *const bank_keys[] = { "bank", "iban", "bic", NULL };
+  lxw_row_t row[2] = { 0, 0 };
+
+  if (qm_supplier_is_empty (supplier))
+    return;
+  for (guint i = 0; i < qm_supplier_n_fields; i++)
+    {
+      const QmSupplierField *f = &qm_supplier_fields[i];
+      const char *value = QM_SUPPLIER_FIELD (supplier, f);
+      gboolean bank = g_strv_contains (bank_keys, f->key);
+      guint col = bank ? COL_TOTAL : COL_LIST;
+      g_autofree char *text = NULL;
+
+      if (value == NULL || value[0] == '\0')
+        continue;
+      if (g_str_equal (f->key, "address"))
+        {
+          g_autofree char *stripped = g_strstrip (g_strdup (value));
+          g_auto(GStrv) lines = g_strsplit (stripped, "\n", -1);
+
+          text = g_strjoinv (", ", lines);
+        }
+      else
+        text = g_strdup (value);
+      /* The name's label says whose the block is. */
+      check (w, worksheet_write_string (s, row[bank], col,
+                                        g_str_equal (f->key, "name") ? _("Supplier") : _(f->label), w->bold));
+      check (w, worksheet_write_string (s, row[bank], col + 1, text, NULL));
+      row[bank]++;
+    }
+}
+
 static void
 write_header (Writer              *w,
               lxw_worksheet       *s,
@@ -158,6 +200,13 @@ write_header (Writer              *w,
   write_label_value (w, s, 1, _("Revision"), h->revision);
   write_label_value (w, s, 2, _("Customer"), h->customer);
   write_dates (w, s, 3, 4, h);
+  /* Beside the customer (row 6 holds the prices' date). */
+  if (h->customer_vat != NULL && h->customer_vat[0] != '\0')
+    {
+      check (w, worksheet_write_string (s, 2, 2, _("Customer VAT ID"), w->bold));
+      check (w, worksheet_write_string (s, 2, 3, h->customer_vat, NULL));
+    }
+  write_supplier (w, s, h->supplier);
   write_label_value (w, s, 5, _("Exchange rate"), rate);
   write_prices_as_of (w, s, 6, h);
 }

@@ -162,24 +162,31 @@ salvage_revisions (QmStore *store,
   g_autoptr(sqlite3_stmt) write = NULL;
   int copied = 0;
 
-  if (sqlite3_prepare_v2 (old, "SELECT seq, letter, issued, valid_days, note, customer, currency,"
-                               " exchange_rate, rate_date, rate_source, catalog_version, terms,"
-                               " plan, quote, exponent, gross, created"
-                               " FROM quote_revision WHERE quote_id = ?1 ORDER BY seq",
-                          -1, &read, NULL) != SQLITE_OK ||
+  /* The customer's VAT id (schema step 9) when the damaged file has the
+   * column, else '' (a file from before it). */
+  if ((sqlite3_prepare_v2 (old, "SELECT seq, letter, issued, valid_days, note, customer, currency,"
+                                " exchange_rate, rate_date, rate_source, catalog_version, terms,"
+                                " plan, quote, exponent, gross, created, customer_vat"
+                                " FROM quote_revision WHERE quote_id = ?1 ORDER BY seq",
+                           -1, &read, NULL) != SQLITE_OK &&
+       sqlite3_prepare_v2 (old, "SELECT seq, letter, issued, valid_days, note, customer, currency,"
+                                " exchange_rate, rate_date, rate_source, catalog_version, terms,"
+                                " plan, quote, exponent, gross, created, ''"
+                                " FROM quote_revision WHERE quote_id = ?1 ORDER BY seq",
+                           -1, &read, NULL) != SQLITE_OK) ||
       (write = qm_store_prepare (store, "INSERT INTO quote_revision (quote_id, seq, letter, issued,"
                                         " valid_days, note, customer, currency, exchange_rate,"
                                         " rate_date, rate_source, catalog_version, terms, plan,"
-                                        " quote, exponent, gross, created) VALUES (?1, ?2, ?3, ?4,"
-                                        " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-                                        " ?17, ?18)", NULL)) == NULL)
+                                        " quote, exponent, gross, created, customer_vat) VALUES (?1,"
+                                        " ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+                                        " ?16, ?17, ?18, ?19)", NULL)) == NULL)
     return 0;
   sqlite3_bind_int64 (read, 1, old_id);
   while (sqlite3_step (read) == SQLITE_ROW)
     {
       sqlite3_reset (write);
       sqlite3_bind_int64 (write, 1, new_id);
-      for (int c = 0; c < 17; c++)
+      for (int c = 0; c < 18; c++)
         sqlite3_bind_value (write, c + 2, sqlite3_column_value (read, c));
       copied += sqlite3_step (write) == SQLITE_DONE;
     }
@@ -231,15 +238,25 @@ salvage_quotes (QmStore    *store,
   g_autoptr(sqlite3_stmt) write = NULL;
   g_autoptr(sqlite3_stmt) seq = NULL;
 
-  if (sqlite3_prepare_v2 (old, "SELECT id, number, plan_id, plan_name, customer, project,"
-                               " prepared_by, state, payment_terms, terms, created, modified"
-                               " FROM quote ORDER BY id", -1, &read, NULL) == SQLITE_OK &&
+  /* With the customer's VAT id when the file has it (schema step 9). */
+  if ((sqlite3_prepare_v2 (old, "SELECT id, number, plan_id, plan_name, customer, project,"
+                                " prepared_by, state, payment_terms, terms, created, modified,"
+                                " customer_vat FROM quote ORDER BY id", -1, &read, NULL) == SQLITE_OK ||
+       sqlite3_prepare_v2 (old, "SELECT id, number, plan_id, plan_name, customer, project,"
+                                " prepared_by, state, payment_terms, terms, created, modified, ''"
+                                " FROM quote ORDER BY id", -1, &read, NULL) == SQLITE_OK) &&
       (write = qm_store_prepare (store, "INSERT OR IGNORE INTO quote (number, plan_id, plan_name,"
                                         " customer, project, prepared_by, state, payment_terms,"
-                                        " terms, created, modified) VALUES (?1, ?2, ?3, ?4, ?5,"
-                                        " ?6, ?7, ?8, ?9, ?10, ?11)", NULL)) != NULL)
+                                        " terms, created, modified, customer_vat) VALUES (?1, ?2, ?3,"
+                                        " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", NULL)) != NULL)
     while (sqlite3_step (read) == SQLITE_ROW)
       salvage_quote (store, old, read, write, plan_ids);
+  /* The supplier details, unless the new file has its own. */
+  copy_rows (store, old,
+             "SELECT id, name, address, vat_id, registration, email, phone, bank, iban, bic, modified"
+             " FROM supplier",
+             "INSERT OR IGNORE INTO supplier (id, name, address, vat_id, registration, email, phone,"
+             " bank, iban, bic, modified) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
 
   copy_rows (store, old,
              "SELECT currency, date, rate_per_usd, source FROM exchange_rate",

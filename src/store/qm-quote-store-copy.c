@@ -17,20 +17,21 @@
 #include <glib/gi18n-lib.h>
 
 #include "qm-quote-store-private.h"
+#include "qm-supplier-store.h"
 
 #define META_PATTERN  "quote_number_pattern"
 #define META_SEQUENCE "quote_sequence"
 
 /* Columns after id and plan_id, and their kinds: t text, i integer, d real. */
 #define QUOTE_COLUMNS "number, plan_name, customer, project, prepared_by, state, payment_terms, terms," \
-                      " created, modified"
-static const char quote_kinds[] = "ttttttttii";
-enum { Q_ID, Q_PLAN, Q_NUMBER, Q_CREATED = Q_NUMBER + 8, Q_NCOLS = Q_NUMBER + 10 };
+                      " created, modified, customer_vat"
+static const char quote_kinds[] = "ttttttttiit";
+enum { Q_ID, Q_PLAN, Q_NUMBER, Q_CREATED = Q_NUMBER + 8, Q_NCOLS = Q_NUMBER + 11 };
 
 #define REVISION_COLUMNS "seq, letter, issued, valid_days, note, customer, currency, exchange_rate," \
                          " rate_date, rate_source, catalog_version, terms, plan, quote, exponent, gross," \
-                         " created"
-static const char revision_kinds[] = "ittitttdttttttiii";
+                         " created, customer_vat"
+static const char revision_kinds[] = "ittitttdttttttiiit";
 
 static const char rate_kinds[] = "ttdt";
 
@@ -245,6 +246,30 @@ copy_numbering (Copy    *c,
   return qm_store_commit (c->to, what, error);
 }
 
+/* The supplier details (issue #35 item 2), as the numbering pattern: TO
+ * takes FROM's when it has none, and keeps its own when it has (a team
+ * server's are the team's), saying so when they differ. */
+static gboolean
+copy_supplier (Copy    *c,
+               GError **error)
+{
+  g_autoptr(QmSupplier) mine = qm_supplier_store_get (c->from, error);
+  g_autoptr(QmSupplier) theirs = NULL;
+
+  if (mine == NULL)
+    return FALSE;
+  if (qm_supplier_is_empty (mine))
+    return TRUE;
+  if ((theirs = qm_supplier_store_get (c->to, error)) == NULL)
+    return FALSE;
+  if (qm_supplier_is_empty (theirs))
+    return qm_supplier_store_set (c->to, mine, error);
+  if (!qm_supplier_equal (mine, theirs))
+    /* Translators: after db copy; %s is the other database's supplier name. */
+    problem (c, _("the other database has its own supplier details (%s) and keeps them"), theirs->name);
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------ */
 /* Quotes and revisions.                                                */
 
@@ -271,12 +296,12 @@ put_quote (Copy      *c,
 
   if (there_id == 0)
     stmt = qm_store_query (c->to, "INSERT INTO quote (plan_id, " QUOTE_COLUMNS ")"
-                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", NULL);
+                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", NULL);
   else
     stmt = qm_store_query (c->to, "UPDATE quote SET plan_id = ?1, number = ?2, plan_name = ?3,"
                                   " customer = ?4, project = ?5, prepared_by = ?6, state = ?7,"
-                                  " payment_terms = ?8, terms = ?9, created = ?10, modified = ?11"
-                                  " WHERE id = ?12", NULL);
+                                  " payment_terms = ?8, terms = ?9, created = ?10, modified = ?11,"
+                                  " customer_vat = ?12 WHERE id = ?13", NULL);
   if (stmt == NULL)
     return FALSE;
   if (plan != 0)
@@ -284,7 +309,7 @@ put_quote (Copy      *c,
   else
     qm_db_bind_null (stmt, 1);
   bind_columns (stmt, 2, src, Q_NUMBER, quote_kinds);
-  qm_db_bind_int64 (stmt, 12, there_id);
+  qm_db_bind_int64 (stmt, 13, there_id);
   if (qm_db_step (stmt) != QM_DB_STEP_DONE)
     return FALSE;
   *id = there_id != 0 ? there_id : qm_db_last_insert_id (qm_store_connection (c->to));
@@ -309,7 +334,7 @@ copy_revisions (Copy       *c,
   g_autoptr(QmDbStmt) put = qm_store_query (c->to, "INSERT INTO quote_revision"
                                                    " (quote_id, " REVISION_COLUMNS ")"
                                                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-                                                   " ?12, ?13, ?14, ?15, ?16, ?17, ?18)", NULL);
+                                                   " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)", NULL);
   QmDbStep step;
 
   if (src == NULL || find == NULL || put == NULL)
@@ -506,7 +531,8 @@ qm_quote_store_copy (QmStore            *from,
   for (guint i = 0; i < plans->len; i++)
     g_hash_table_add (ids, &g_array_index (plans, gint64, i));
 
-  if (!copy_rates (&c, error) || !copy_numbering (&c, error) || !each_quote (&c, failed, error))
+  if (!copy_rates (&c, error) || !copy_numbering (&c, error) || !copy_supplier (&c, error) ||
+      !each_quote (&c, failed, error))
     return FALSE;
   /* Read back: every quote that was copied, and every rate, as in FROM. */
   c.write = FALSE;

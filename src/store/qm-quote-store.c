@@ -20,6 +20,7 @@
 #include "qm-catalog.h"
 #include "qm-plan-store.h"
 #include "qm-quote-store-private.h"
+#include "qm-supplier-store.h"
 #include "qm-json-parse.h"
 
 #define META_PATTERN  "quote_number_pattern"
@@ -352,6 +353,7 @@ qm_quote_revision_free (QmQuoteRevision *r)
   g_free (r->number);
   g_free (r->revision);
   g_free (r->customer);
+  g_free (r->customer_vat);
   g_free (r->project);
   g_free (r->prepared_by);
   g_free (r->payment_terms);
@@ -365,6 +367,7 @@ qm_quote_revision_free (QmQuoteRevision *r)
   g_free (r->plan);
   g_free (r->estimate);
   g_free (r->quote);
+  qm_supplier_free (r->supplier);
   g_free (r);
 }
 
@@ -376,6 +379,8 @@ qm_quote_revision_header (const QmQuoteRevision *r,
   header->number = r->number;
   header->revision = r->revision;
   header->customer = r->customer;
+  header->customer_vat = r->customer_vat;
+  header->supplier = r->supplier;
   header->issued = r->issued;
   header->valid_days = r->valid_days;
   header->project = r->project;
@@ -598,6 +603,7 @@ upsert_quote (QmStore               *store,
       *number = qm_db_column_dup (find, 1);
       write = qm_store_query (store,
                               "UPDATE quote SET customer = coalesce (?2, customer),"
+                              " customer_vat = coalesce (?10, customer_vat),"
                               " project = coalesce (?3, project), prepared_by = coalesce (?4, prepared_by),"
                               " payment_terms = coalesce (?5, payment_terms), terms = coalesce (?6, terms),"
                               " plan_name = ?7, modified = ?8 WHERE id = ?1", error);
@@ -609,6 +615,7 @@ upsert_quote (QmStore               *store,
       qm_db_bind_text (write, 4, req->prepared_by);
       qm_db_bind_text (write, 5, req->payment_terms);
       qm_db_bind_text (write, 6, req->terms);
+      qm_db_bind_text (write, 10, req->customer_vat);
     }
   else
     {
@@ -617,8 +624,8 @@ upsert_quote (QmStore               *store,
         return 0;
       write = qm_store_query (store,
                               "INSERT INTO quote (number, customer, project, prepared_by, payment_terms,"
-                              " terms, plan_name, modified, created, plan_id)"
-                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)", error);
+                              " terms, plan_name, modified, created, plan_id, customer_vat)"
+                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)", error);
       if (write == NULL)
         return 0;
       qm_db_bind_text (write, 1, *number);
@@ -628,6 +635,7 @@ upsert_quote (QmStore               *store,
       bind_or_default (write, 5, req->payment_terms, NULL);
       bind_or_default (write, 6, req->terms, NULL);
       qm_db_bind_int64 (write, 9, saved->id);
+      bind_or_default (write, 10, req->customer_vat, NULL);
     }
   qm_db_bind_text (write, 7, saved->name);
   qm_db_bind_int64 (write, 8, qm_store_now (store));
@@ -651,13 +659,14 @@ insert_revision (QmStore               *store,
 {
   g_autoptr(QmDbStmt) next = NULL;
   g_autoptr(QmDbStmt) stmt = NULL;
-  g_autofree char *letter = NULL, *terms = NULL, *json = NULL, *customer = NULL;
+  g_autofree char *letter = NULL, *terms = NULL, *json = NULL, *customer = NULL, *customer_vat = NULL;
   QmQuoteHeader header = { 0 };
   char issued[11], rate_date[11];
   guint seq;
 
   next = qm_store_query (store, "SELECT coalesce (max (seq), 0) + 1, (SELECT customer FROM quote"
-                                " WHERE id = ?1) FROM quote_revision WHERE quote_id = ?1", error);
+                                " WHERE id = ?1), (SELECT customer_vat FROM quote WHERE id = ?1)"
+                                " FROM quote_revision WHERE quote_id = ?1", error);
   if (next == NULL)
     return NULL;
   qm_db_bind_int64 (next, 1, quote_id);
@@ -668,6 +677,7 @@ insert_revision (QmStore               *store,
     }
   seq = (guint) qm_db_column_int64 (next, 0);
   customer = qm_db_column_dup (next, 1);
+  customer_vat = qm_db_column_dup (next, 2);
   letter = qm_quote_revision_letter (seq);
 
   header.number = number;
@@ -683,9 +693,9 @@ insert_revision (QmStore               *store,
   stmt = qm_store_query (store,
                          "INSERT INTO quote_revision (quote_id, seq, letter, issued, valid_days, note,"
                          " customer, currency, exchange_rate, rate_date, rate_source, catalog_version,"
-                         " terms, plan, quote, exponent, gross, created)"
+                         " terms, plan, quote, exponent, gross, created, customer_vat)"
                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-                         " ?16, ?17, ?18)", error);
+                         " ?16, ?17, ?18, ?19)", error);
   if (stmt == NULL)
     return NULL;
   qm_db_bind_int64 (stmt, 1, quote_id);
@@ -706,6 +716,7 @@ insert_revision (QmStore               *store,
   qm_db_bind_int64 (stmt, 16, f->quote->exponent);
   qm_db_bind_int64 (stmt, 17, f->quote->gross);
   qm_db_bind_int64 (stmt, 18, qm_store_now (store));
+  qm_db_bind_text (stmt, 19, customer_vat);
   /* Translators: a revision letter (A, B, ...), then a quote number. */
   if (!qm_store_query_done (store, stmt, error, _("Could not save revision %s of the quote %s"),
                             letter, number))
@@ -778,6 +789,10 @@ rebuild (QmQuoteRevision  *r,
   if (!compute (r->plan, r->estimate, r->quote, what, error))
     return FALSE;
   qm_quote_revision_header (r, &header);
+  /* The frozen JSON is the figures' and the header's of before the VAT
+   * id (its own column): a revision copied or salvaged without that
+   * column still reads. */
+  header.customer_vat = NULL;
   again = quote_json (&header, r->quote);
   /* A revision frozen before lines had keys has none in its JSON; its
    * figures must still be the same. */
@@ -810,7 +825,7 @@ qm_quote_store_load_revision (QmStore     *store,
                          "SELECT q.number, r.letter, r.seq, r.customer, q.project, q.prepared_by,"
                          " q.payment_terms, q.terms, q.state, r.issued, r.valid_days, r.note,"
                          " r.exchange_rate, r.rate_date, r.rate_source, r.catalog_version, r.terms,"
-                         " r.plan, r.quote"
+                         " r.plan, r.quote, r.customer_vat"
                          " FROM quote q JOIN quote_revision r ON r.quote_id = q.id"
                          " WHERE q.number = ?1 AND (CAST (?2 AS TEXT) IS NULL OR r.letter = ?2)"
                          " ORDER BY r.seq DESC LIMIT 1", error);
@@ -857,7 +872,12 @@ qm_quote_store_load_revision (QmStore     *store,
   r->terms_json = qm_db_column_dup (stmt, 16);
   r->plan_json = qm_db_column_dup (stmt, 17);
   r->quote_json = qm_db_column_dup (stmt, 18);
+  r->customer_vat = qm_db_column_dup (stmt, 19);
   if (!rebuild (r, error))
+    return NULL;
+  /* After the rebuild: the frozen JSON has no supplier. */
+  r->supplier = qm_supplier_store_get (store, error);
+  if (r->supplier == NULL)
     return NULL;
   return g_steal_pointer (&r);
 }

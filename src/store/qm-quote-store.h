@@ -121,6 +121,7 @@ typedef struct
   GDate        issued;         /* must be valid */
   const char  *note;           /* what changed since the last revision */
   const char  *customer;
+  const char  *customer_vat;   /* the customer's VAT id */
   const char  *project;
   const char  *prepared_by;
   const char  *payment_terms;
@@ -152,6 +153,7 @@ typedef struct
   char         *revision;
   guint         seq;           /* 1 for A */
   char         *customer;      /* as printed on this revision */
+  char         *customer_vat;  /* the customer's VAT id, as printed on it */
   char         *project;
   char         *prepared_by;
   char         *payment_terms;
@@ -170,11 +172,16 @@ typedef struct
   QmPlan       *plan;
   QmEstimate   *estimate;
   QmQuote      *quote;
+  /* The store's supplier details when the revision was loaded, for its
+   * letterhead (qm-supplier-store.h): not frozen with the revision, so a
+   * reprint shows the supplier's address and bank as they are now. */
+  QmSupplier   *supplier;
 } QmQuoteRevision;
 
 void        qm_quote_summary_free      (QmQuoteSummary  *summary);
 void        qm_quote_revision_free     (QmQuoteRevision *revision);
-/* The header the JSON, PDF and workbook print for @revision. */
+/* The header the JSON, PDF and workbook print for @revision, with its
+ * supplier. */
 void        qm_quote_revision_header   (const QmQuoteRevision *revision,
                                         QmQuoteHeader         *header);
 

@@ -85,8 +85,9 @@ char    *qm_store_object_to_text  (JsonObject   *o,
 void     qm_store_hash_text       (GChecksum    *sum,
                                    const char   *text);
 
-/* For the migration tests: creates (or extends) a database at @path by
- * running only the first @version migration steps. */
+/* For the migration tests: creates (or extends) a database at @path (a
+ * file, or a server's URI) by running only the first @version migration
+ * steps. */
 gboolean qm_store_create_at_version (const char *path,
                                      int         version,
                                      GError    **error);

@@ -295,6 +295,12 @@ static const char grants_sql[] =
   QM_STORE_ROLE_EDITOR ", " QM_STORE_ROLE_CATALOG_MANAGER ";"
   /* The quote number sequence lives in meta: a quote takes the next one. */
   "GRANT INSERT, UPDATE ON meta TO " QM_STORE_ROLE_EDITOR ";"
+  /* The supplier's letterhead (schema step 9) is the quotes' as the
+   * numbering is: whoever issues quotes keeps it. */
+  "DO $$ BEGIN"
+  " IF to_regclass ('supplier') IS NOT NULL THEN"
+  "  GRANT INSERT, UPDATE ON supplier TO " QM_STORE_ROLE_EDITOR ", " QM_STORE_ROLE_CATALOG_MANAGER ";"
+  " END IF; END $$;"
   /* The built-in rows and the catalog version in meta are rewritten when
    * a newer Quartermaster brings a newer catalog. */
   "GRANT INSERT, UPDATE, DELETE ON catalog_user, catalog_override, exchange_rate,"

@@ -213,6 +213,28 @@ static const char *migrations[] = {
    * QM_PLAN_MAX_BYTES, and now so does the server, for a team member
    * writing with plain SQL (pg_fixes). A file is its user's own. */
   "SELECT 2;",
+
+  /* 8 → 9: the supplier a quote is from (issue #35 item 2): one row of
+   * letterhead and payment details per store, so a team server gives
+   * every member's quotes the same (qm-supplier-store.c; the columns are
+   * qm_supplier_fields[]). The customer's VAT id is kept beside the
+   * customer, on the quote and frozen on each revision; revisions made
+   * before have none. */
+  "CREATE TABLE supplier ("
+  "  id           INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),"
+  "  name         TEXT NOT NULL DEFAULT '',"
+  "  address      TEXT NOT NULL DEFAULT '',"
+  "  vat_id       TEXT NOT NULL DEFAULT '',"
+  "  registration TEXT NOT NULL DEFAULT '',"
+  "  email        TEXT NOT NULL DEFAULT '',"
+  "  phone        TEXT NOT NULL DEFAULT '',"
+  "  bank         TEXT NOT NULL DEFAULT '',"
+  "  iban         TEXT NOT NULL DEFAULT '',"
+  "  bic          TEXT NOT NULL DEFAULT '',"
+  "  modified     INTEGER NOT NULL DEFAULT 0"
+  ") STRICT;"
+  "ALTER TABLE quote ADD COLUMN customer_vat TEXT NOT NULL DEFAULT '';"
+  "ALTER TABLE quote_revision ADD COLUMN customer_vat TEXT NOT NULL DEFAULT '';",
 };
 
 /* Phrases of a step that PostgreSQL says differently. */

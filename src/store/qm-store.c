@@ -334,6 +334,11 @@ qm_store_create_at_version (const char  *path,
 
   if ((db = qm_db_open (path, QM_DB_OPEN_NONE, error)) == NULL)
     return FALSE;
+  /* A server too (a postgresql:// URI): its migrations from an older
+   * version are tested as a file's are. */
+  if (qm_db_engine (db) == QM_DB_POSTGRESQL)
+    return (current = qm_db_schema_version (db, error)) >= 0 &&
+           qm_store_migrate (db, current, version, error);
   sqlite3_busy_timeout (qm_db_sqlite (db), QM_STORE_OPEN_BUSY_TIMEOUT_MS);
   if ((current = qm_db_schema_version (db, error)) < 0)
     return FALSE;

@@ -579,8 +579,8 @@ test_views_agree (void)
    * in the text. */
   note = qm_compare_page_get_legend (page);
   g_assert_nonnull (note);
-  g_assert_true (g_str_has_prefix (note, "✓ the better value of the row "));
-  note += strlen ("✓ the better value of the row ");
+  g_assert_true (g_str_has_prefix (note, "✓ the better value of the row\n"));
+  note += strlen ("✓ the better value of the row\n");
   g_assert_nonnull (strstr (note, "Training and serving plans"));
   g_assert_nonnull (strstr (note, "MFU: ≈ marks the plans within each other’s likely ranges"));
   {

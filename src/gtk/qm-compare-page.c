@@ -514,7 +514,9 @@ rebuild_table (QmComparePage *self)
 
   {
     GtkWidget *legend = gtk_label_new (NULL);
-    g_autofree char *text = why != NULL ? g_strdup_printf ("%s %s", _("✓ the better value of the row"), why)
+    /* The key and the note on lines of their own: side by side they read
+     * as one sentence without a stop. */
+    g_autofree char *text = why != NULL ? g_strdup_printf ("%s\n%s", _("✓ the better value of the row"), why)
                                         : g_strdup (_("✓ the better value of the row"));
 
     gtk_label_set_text (GTK_LABEL (legend), text);
